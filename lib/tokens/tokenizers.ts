@@ -1,0 +1,83 @@
+/**
+ * BPE tokenizers for counting the context cost of text.
+ *
+ * Two backends produce identical counts (checked over the whole reference
+ * corpus by `tokenizers_test.ts`):
+ * - `js-tiktoken`: the reference encoder, a pure-JS port of OpenAI's tiktoken;
+ * - `gpt-tokenizer`: a faster pure-JS implementation, the default.
+ *
+ * @module
+ */
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
+import o200kRanks from "js-tiktoken/ranks/o200k_base";
+import * as gptCl100k from "gpt-tokenizer/encoding/cl100k_base";
+import * as gptO200k from "gpt-tokenizer/encoding/o200k_base";
+import type { Tokenizer, TokenizerName } from "./types.ts";
+
+/** Tokenizer names mcpmeter ships, in report order. */
+export const TOKENIZER_NAMES: readonly TokenizerName[] = ["cl100k_base", "o200k_base"];
+
+/** Implementations that can back a {@linkcode Tokenizer}. */
+export type TokenizerBackend = "js-tiktoken" | "gpt-tokenizer";
+
+/** Backend used when none is named: the fastest one with proven parity. */
+export const DEFAULT_TOKENIZER_BACKEND: TokenizerBackend = "gpt-tokenizer";
+
+/** Treat every special token (`<|endoftext|>`, ...) as plain text. */
+const NO_SPECIAL = new Set<string>();
+
+/**
+ * Returns true when `name` is a tokenizer mcpmeter ships.
+ *
+ * @param name Candidate name, e.g. from a `--tokenizers` flag.
+ * @returns Whether `name` is `cl100k_base` or `o200k_base`.
+ */
+export function isTokenizerName(name: string): name is TokenizerName {
+  return (TOKENIZER_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Creates a tokenizer for a BPE encoding.
+ *
+ * Special-token text such as `<|endoftext|>` is counted as plain text in both
+ * backends, because tool descriptions are data, not control tokens.
+ *
+ * @param name Encoding name: `cl100k_base` (GPT-4, GPT-3.5) or `o200k_base` (GPT-4o and later).
+ * @param backend Implementation; defaults to {@linkcode DEFAULT_TOKENIZER_BACKEND}.
+ * @returns A {@linkcode Tokenizer} whose `count` returns tokens.
+ * @throws {RangeError} When `name` or `backend` is not known.
+ *
+ * @example Usage
+ * ```ts
+ * import { createTokenizer } from "./tokenizers.ts";
+ * const tok = createTokenizer("cl100k_base");
+ * if (tok.count("hello world") !== 2) throw new Error("unexpected count");
+ * ```
+ */
+export function createTokenizer(
+  name: TokenizerName,
+  backend: TokenizerBackend = DEFAULT_TOKENIZER_BACKEND,
+): Tokenizer {
+  if (!isTokenizerName(name)) {
+    throw new RangeError(
+      `Cannot create tokenizer as the name is not known: current value is "${name}" (expected one of ${
+        TOKENIZER_NAMES.join(", ")
+      })`,
+    );
+  }
+  if (backend === "js-tiktoken") {
+    const enc = new Tiktoken(name === "cl100k_base" ? cl100kRanks : o200kRanks);
+    return { name, count: (text) => enc.encode(text, [], []).length };
+  }
+  if (backend === "gpt-tokenizer") {
+    const enc = name === "cl100k_base" ? gptCl100k : gptO200k;
+    return {
+      name,
+      count: (text) => enc.encode(text, { disallowedSpecial: NO_SPECIAL }).length,
+    };
+  }
+  throw new RangeError(
+    `Cannot create tokenizer as the backend is not known: current value is "${backend}"`,
+  );
+}

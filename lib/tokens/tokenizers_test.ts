@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "./tokenizers.ts";
+import { corpusTexts, exists, LIVEMCPTOOL_PATH, REFERENCE_PATH } from "./_corpus_texts.ts";
+
+const BACKENDS = ["js-tiktoken", "gpt-tokenizer"] as const;
+
+Deno.test("createTokenizer() counts the OpenAI cookbook examples", async (t) => {
+  // Counts published in the OpenAI cookbook "How to count tokens with tiktoken":
+  // "tiktoken is great!" is 6 tokens in both cl100k_base and o200k_base.
+  for (const backend of BACKENDS) {
+    await t.step(backend, () => {
+      for (const name of TOKENIZER_NAMES) {
+        const tok = createTokenizer(name, backend);
+        assert.equal(tok.name, name);
+        assert.equal(tok.count("tiktoken is great!"), 6);
+        assert.equal(tok.count(""), 0);
+      }
+    });
+  }
+});
+
+Deno.test("createTokenizer() counts special-token text as plain text", () => {
+  // As a control token <|endoftext|> is exactly 1 token; as plain text it is
+  // several ordinary ones, and the backends must not throw on it.
+  const counts = BACKENDS.map((backend) => createTokenizer("cl100k_base", backend))
+    .map((tok) => tok.count("<|endoftext|>"));
+  assert.ok(counts[0] > 1, `expected plain-text tokens, got ${counts[0]}`);
+  assert.equal(counts[0], counts[1]);
+});
+
+Deno.test("createTokenizer() throws RangeError for unknown names", () => {
+  assert.throws(() => createTokenizer("p50k_base" as "cl100k_base"), RangeError);
+  assert.throws(() => createTokenizer("cl100k_base", "nope" as "js-tiktoken"), RangeError);
+  assert.equal(isTokenizerName("o200k_base"), true);
+  assert.equal(isTokenizerName("gpt2"), false);
+});
+
+for (
+  const [label, path] of [["LiveMCPBench", LIVEMCPTOOL_PATH], [
+    "reference_v1",
+    REFERENCE_PATH,
+  ]] as const
+) {
+  Deno.test({
+    name: `tokenizer backends agree on every tool of the ${label} corpus`,
+    ignore: !exists(path),
+    fn() {
+      const texts = corpusTexts(path);
+      for (const name of TOKENIZER_NAMES) {
+        const ref = createTokenizer(name, "js-tiktoken");
+        const fast = createTokenizer(name, "gpt-tokenizer");
+        const mismatches = texts.filter((text) => ref.count(text) !== fast.count(text));
+        assert.deepEqual(mismatches.map((m) => m.slice(0, 60)), [], `${name} backends disagree`);
+      }
+    },
+  });
+}
+if (!exists(LIVEMCPTOOL_PATH)) {
+  console.warn(`skipped LiveMCPBench parity: ${LIVEMCPTOOL_PATH.pathname} is absent`);
+}
