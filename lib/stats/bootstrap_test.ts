@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { bootstrapMeanCi } from "./bootstrap.ts";
+
+Deno.test("bootstrapMeanCi() with one resample equals the mean of the drawn sample", () => {
+  // seed 42 draws 0.6011 → index 1 (value 10), then 0.4483 → index 0 (value 0): mean 5.
+  const ci = bootstrapMeanCi([0, 10], { seed: 42, resamples: 1 });
+  assert.equal(ci.lo, 5);
+  assert.equal(ci.hi, 5);
+  assert.equal(ci.mean, 5);
+});
+
+Deno.test("bootstrapMeanCi() of {0, 1} spans [0, 1]", () => {
+  // Resampled means are 0, 0.5, 1 with probability 1/4, 1/2, 1/4; both tails (2.5%) fall
+  // inside the 25% atoms at 0 and 1.
+  const ci = bootstrapMeanCi([0, 1], { seed: 11, resamples: 2000 });
+  assert.deepEqual([ci.lo, ci.hi], [0, 1]);
+  assert.equal(ci.mean, 0.5);
+  assert.equal(ci.resamples, 2000);
+  assert.equal(ci.level, 0.95);
+});
+
+Deno.test("bootstrapMeanCi() of constant data is a point; records the seed", () => {
+  const ci = bootstrapMeanCi([0.25, 0.25, 0.25], { seed: 99 });
+  assert.deepEqual([ci.lo, ci.mean, ci.hi, ci.seed, ci.resamples], [0.25, 0.25, 0.25, 99, 1000]);
+});
+
+Deno.test("bootstrapMeanCi() is reproducible per seed and brackets the mean", () => {
+  const v = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 1 : 0));
+  const a = bootstrapMeanCi(v, { seed: 1 });
+  assert.deepEqual(a, bootstrapMeanCi(v, { seed: 1 }));
+  assert.ok(a.lo < a.mean && a.mean < a.hi);
+});
+
+Deno.test("bootstrapMeanCi() throws RangeError on bad input", () => {
+  assert.throws(() => bootstrapMeanCi([], { seed: 1 }), RangeError);
+  assert.throws(() => bootstrapMeanCi([Number.NaN], { seed: 1 }), RangeError);
+  assert.throws(() => bootstrapMeanCi([1], { seed: 1, resamples: 0 }), RangeError);
+  assert.throws(() => bootstrapMeanCi([1], { seed: 1, level: 1 }), RangeError);
+});
