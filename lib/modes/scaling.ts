@@ -1,0 +1,179 @@
+/**
+ * Savings against catalog size: how the direct cost grows with the number of
+ * upstream tools while a proxy's cost stays flat, and where the proxy starts
+ * to pay off.
+ *
+ * @module
+ */
+import type { Provenance } from "../report/provenance.ts";
+import { type CatalogCost, sumCosts, type ToolCost } from "./cost.ts";
+import { savings } from "./modes.ts";
+
+/** Target catalog sizes (tools) sampled by default, before the full corpus. */
+export const DEFAULT_SUBSET_SIZES: readonly number[] = [5, 10, 20, 50, 100, 200, 500];
+
+/** Random draws per target size by default. */
+export const DEFAULT_SUBSET_DRAWS = 5;
+
+/** One sampled catalog size. */
+export interface ScalingRow {
+  readonly corpusId: string;
+  readonly tokenizer: string;
+  /** Requested size (tools); the full corpus row uses the corpus size. */
+  readonly targetSize: number;
+  /** True for the row that holds the whole corpus. */
+  readonly full: boolean;
+  /** Number of random draws averaged (1 for the full corpus). */
+  readonly draws: number;
+  /** Mean number of tools actually drawn (whole servers, so ≥ target). */
+  readonly meanToolCount: number;
+  /** Mean number of servers drawn. */
+  readonly meanServerCount: number;
+  /** Mean direct cost, name + description + schema (tokens). */
+  readonly directTokens: number;
+  /** Proxy catalog cost, name + description + schema (tokens); constant. */
+  readonly proxyTokens: number;
+  /** Code-mode catalog cost, name + description + schema (tokens); constant. */
+  readonly codeTokens: number;
+  /** 1 − proxy ÷ mean direct (fraction). */
+  readonly proxySavings: number;
+  /** 1 − code ÷ mean direct (fraction). */
+  readonly codeSavings: number;
+  /** Means over draws of measured counts: `computed`. */
+  readonly provenance: Provenance;
+}
+
+/** Where a mode starts to pay off. */
+export interface Crossover {
+  /**
+   * Smallest sampled target size whose mean direct cost exceeds the mode's
+   * cost, or null when none does (provenance `computed`).
+   */
+  readonly measuredSize: number | null;
+  /**
+   * Mode tokens ÷ mean direct tokens per tool over the whole corpus, rounded
+   * up: the catalog size at which an average tool mix costs as much as the
+   * mode (tools; provenance `estimated`, assumes tools of average weight).
+   */
+  readonly estimatedSize: number | null;
+}
+
+/**
+ * Draws whole servers in a seeded random order until at least `target` tools
+ * are taken (the smallest such prefix of a Fisher–Yates shuffle).
+ *
+ * @param byServer Per-server tool costs; iteration order must be deterministic (sorted).
+ * @param target Minimum number of tools.
+ * @param random Uniform [0, 1) generator, seeded by the caller.
+ * @returns The drawn tools' costs and the number of servers used.
+ * @throws {RangeError} When `target` < 1.
+ */
+export function drawServers(
+  byServer: ReadonlyMap<string, readonly ToolCost[]>,
+  target: number,
+  random: () => number,
+): { readonly tools: readonly ToolCost[]; readonly serverCount: number } {
+  if (!(target >= 1)) {
+    throw new RangeError(`Cannot draw servers as target must be >= 1: current value is ${target}`);
+  }
+  const servers = [...byServer.keys()];
+  for (let i = servers.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [servers[i], servers[j]] = [servers[j], servers[i]];
+  }
+  const tools: ToolCost[] = [];
+  let serverCount = 0;
+  for (const server of servers) {
+    if (tools.length >= target) break;
+    tools.push(...byServer.get(server)!);
+    serverCount++;
+  }
+  return { tools, serverCount };
+}
+
+/** Inputs of {@linkcode savingsBySize}. */
+export interface SavingsBySizeOptions {
+  readonly corpusId: string;
+  readonly tokenizer: string;
+  /** Per-tool direct costs of the whole corpus. */
+  readonly direct: CatalogCost;
+  /** Proxy catalog cost (tokens with schemas is used). */
+  readonly proxy: CatalogCost;
+  /** Code-mode catalog cost. */
+  readonly code: CatalogCost;
+  /** Uniform [0, 1) generator, seeded by the caller. */
+  readonly random: () => number;
+  /** @default {DEFAULT_SUBSET_SIZES} */
+  readonly sizes?: readonly number[];
+  /** @default {DEFAULT_SUBSET_DRAWS} */
+  readonly draws?: number;
+}
+
+/**
+ * Samples catalogs of growing size from whole servers and prices each mode.
+ *
+ * Sizes at or above the corpus size are skipped; the full corpus is always
+ * the last row. Uses the with-schemas cost throughout.
+ *
+ * @param options See {@linkcode SavingsBySizeOptions}.
+ * @returns Rows in increasing size and the proxy and code crossovers.
+ */
+export function savingsBySize(options: SavingsBySizeOptions): {
+  readonly rows: readonly ScalingRow[];
+  readonly proxyCrossover: Crossover;
+  readonly codeCrossover: Crossover;
+} {
+  const { direct, random } = options;
+  const sizes = options.sizes ?? DEFAULT_SUBSET_SIZES;
+  const draws = options.draws ?? DEFAULT_SUBSET_DRAWS;
+  const byServer = new Map<string, ToolCost[]>();
+  for (const cost of [...direct.perTool].sort((a, b) => cmp(a.id, b.id))) {
+    const list = byServer.get(cost.server) ?? [];
+    list.push(cost);
+    byServer.set(cost.server, list);
+  }
+  const proxyTokens = options.proxy.tokensWithSchemas;
+  const codeTokens = options.code.tokensWithSchemas;
+  const row = (targetSize: number, full: boolean, samples: CatalogCost[], servers: number[]) => {
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const directTokens = mean(samples.map((s) => s.tokensWithSchemas));
+    return {
+      corpusId: options.corpusId,
+      tokenizer: options.tokenizer,
+      targetSize,
+      full,
+      draws: samples.length,
+      meanToolCount: mean(samples.map((s) => s.toolCount)),
+      meanServerCount: mean(servers),
+      directTokens,
+      proxyTokens,
+      codeTokens,
+      proxySavings: savings(proxyTokens, directTokens),
+      codeSavings: savings(codeTokens, directTokens),
+      provenance: "computed",
+    } satisfies ScalingRow;
+  };
+  const rows: ScalingRow[] = [];
+  for (const size of [...sizes].sort((a, b) => a - b)) {
+    if (size >= direct.toolCount) continue;
+    const samples: CatalogCost[] = [];
+    const servers: number[] = [];
+    for (let d = 0; d < draws; d++) {
+      const drawn = drawServers(byServer, size, random);
+      samples.push(sumCosts(drawn.tools));
+      servers.push(drawn.serverCount);
+    }
+    rows.push(row(size, false, samples, servers));
+  }
+  rows.push(row(direct.toolCount, true, [direct], [byServer.size]));
+  const perTool = direct.toolCount === 0 ? 0 : direct.tokensWithSchemas / direct.toolCount;
+  const crossover = (modeTokens: number): Crossover => ({
+    measuredSize: rows.find((r) => r.directTokens > modeTokens)?.targetSize ?? null,
+    estimatedSize: perTool === 0 ? null : Math.ceil(modeTokens / perTool),
+  });
+  return { rows, proxyCrossover: crossover(proxyTokens), codeCrossover: crossover(codeTokens) };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
