@@ -1,0 +1,140 @@
+// Helpers shared by the arms. Not part of the public surface.
+import { compareUtf8 } from "../catalog/canonical.ts";
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import {
+  type EncodedTool,
+  type Listing,
+  MAX_SKIP_EXAMPLES,
+  type SkipSummary,
+  type ToolSkip,
+} from "./types.ts";
+
+/** Returns `value` when it is a plain JSON object, else undefined. */
+export function asObject(value: JsonValue | undefined): JsonObject | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as JsonObject
+    : undefined;
+}
+
+/** Own-property lookup that ignores inherited names such as `constructor`. */
+export function own(obj: JsonObject, key: string): JsonValue | undefined {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** Message of any thrown value, on one line. */
+export function errorMessage(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/** Collects skips, keeping the count and the first examples. */
+export class SkipCollector {
+  #count = 0;
+  readonly #examples: ToolSkip[] = [];
+
+  add(toolId: string, reason: string): void {
+    this.#count++;
+    if (this.#examples.length < MAX_SKIP_EXAMPLES) this.#examples.push({ toolId, reason });
+  }
+
+  summary(): SkipSummary {
+    return { count: this.#count, examples: [...this.#examples] };
+  }
+}
+
+/** Runs an encoder, turning a throw into a skip with `label` and the message. */
+export function guarded(label: string, encode: () => string): EncodedTool {
+  try {
+    return { ok: true, text: encode() };
+  } catch (error) {
+    return { ok: false, reason: `${label} failed: ${errorMessage(error)}` };
+  }
+}
+
+/**
+ * A listing made of per-tool texts joined by `separator`, after an optional
+ * `header` (only when at least one tool is encoded).
+ */
+export function joinedListing(
+  tools: readonly Tool[],
+  encodeTool: (tool: Tool) => EncodedTool,
+  separator: string,
+  header = "",
+): Listing {
+  const skips = new SkipCollector();
+  const texts: string[] = [];
+  const ids: string[] = [];
+  for (const tool of tools) {
+    const encoded = encodeTool(tool);
+    if (encoded.ok) {
+      texts.push(encoded.text);
+      ids.push(tool.id);
+    } else {
+      skips.add(tool.id, encoded.reason);
+    }
+  }
+  const body = texts.join(separator);
+  return {
+    text: texts.length === 0 ? "" : header + body,
+    encodedIds: ids,
+    skipped: skips.summary(),
+  };
+}
+
+/** One parameter of a schema's top-level `properties`. */
+export interface Param {
+  readonly name: string;
+  readonly required: boolean;
+  /** The property's schema; `true`/other non-objects become undefined. */
+  readonly schema: JsonObject | undefined;
+}
+
+/**
+ * Top-level parameters of an input schema in signature order: required ones
+ * first in `required` order (names missing from `properties` dropped,
+ * duplicates once), then optional ones sorted by UTF-8 byte order.
+ * Returns an empty list when there is no schema or `properties` is not an object.
+ */
+export function orderedParams(schema: JsonObject | undefined): Param[] {
+  if (schema === undefined) return [];
+  const properties = asObject(own(schema, "properties"));
+  if (properties === undefined) return [];
+  const names = Object.keys(properties);
+  const present = new Set(names);
+  const requiredRaw = own(schema, "required");
+  const required: string[] = [];
+  const seen = new Set<string>();
+  if (Array.isArray(requiredRaw)) {
+    for (const r of requiredRaw) {
+      if (typeof r === "string" && present.has(r) && !seen.has(r)) {
+        seen.add(r);
+        required.push(r);
+      }
+    }
+  }
+  const optional = names.filter((n) => !seen.has(n)).sort(compareUtf8);
+  return [
+    ...required.map((name) => ({ name, required: true, schema: asObject(properties[name]) })),
+    ...optional.map((name) => ({ name, required: false, schema: asObject(properties[name]) })),
+  ];
+}
+
+/**
+ * Raw type names of a property schema, flattened: its `type` (a string or each
+ * member of an array), or with no `type` the member types of `anyOf` (else
+ * `oneOf`). Callers map them, drop `null` and duplicates.
+ */
+export function memberTypes(schema: JsonObject | undefined): JsonValue[] {
+  if (schema === undefined) return [];
+  const flat = (type: JsonValue): JsonValue[] => Array.isArray(type) ? [...type] : [type];
+  if (Object.hasOwn(schema, "type")) return flat(schema.type);
+  const members = own(schema, "anyOf") ?? own(schema, "oneOf");
+  const out: JsonValue[] = [];
+  if (Array.isArray(members)) {
+    for (const m of members) {
+      const member = asObject(m);
+      if (member !== undefined && Object.hasOwn(member, "type")) out.push(...flat(member.type));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,247 @@
+/**
+ * The arm runner: token cost of every arm over a corpus, per tokenizer.
+ *
+ * @module
+ */
+import type { Tool } from "../catalog/types.ts";
+import type { Provenance } from "../report/provenance.ts";
+import type { Tokenizer } from "../tokens/types.ts";
+import { errorMessage } from "./_private.ts";
+import { baselineJson } from "./baseline_json.ts";
+import type { EncodingArm, Listing, SkipSummary, UnavailableArm } from "./types.ts";
+
+/** One of the heaviest tools under an arm. */
+export interface HeavyTool {
+  /** `server:name`. */
+  readonly toolId: string;
+  /** Tokens of the tool's standalone rendering (`encodeTool`). */
+  readonly tokens: number;
+}
+
+/** Cost of one arm over one corpus with one tokenizer. */
+export interface ArmMeasurement {
+  /** Id of the measured corpus. */
+  readonly corpusId: string;
+  /** Arm name, e.g. `compact_sig`. */
+  readonly arm: string;
+  /** Tokenizer name, e.g. `o200k_base`. */
+  readonly tokenizer: string;
+  /** Always false: this arm ran. */
+  readonly skipped: false;
+  /** Tools the arm encoded (tools); corpus size minus `skippedTools.count`. */
+  readonly toolCount: number;
+  /** Tokens of the whole listing (`encodeListing`), preambles and headers included. Measured. */
+  readonly totalTokens: number;
+  /**
+   * Mean tokens per encoded tool (`encodeTool`, no preamble); `null` when no
+   * tool was encoded. Computed.
+   */
+  readonly meanTokens: number | null;
+  /**
+   * 95th percentile of per-tool tokens, nearest-rank method: the value at
+   * rank `ceil(0.95 n)` of the ascending counts (Hyndman & Fan definition 1 /
+   * NIST "nearest rank"); `null` when no tool was encoded. Computed.
+   */
+  readonly p95Tokens: number | null;
+  /** Up to 10 heaviest tools, tokens descending, ties by id ascending. Measured. */
+  readonly heaviest: readonly HeavyTool[];
+  /** Tools the arm could not encode, with the first 5 examples. */
+  readonly skippedTools: SkipSummary;
+  /**
+   * Savings against `baseline_json` in percent: `100 × (1 − arm / baseline)`
+   * where both are listing tokens over the tools that both arms encoded, so
+   * skips never inflate savings. `null` when the baseline listing is empty.
+   * Computed.
+   */
+  readonly savingsPct: number | null;
+  /** Tools both this arm and the baseline encoded (the savings denominator set). */
+  readonly savingsToolCount: number;
+  /** The arm's `lowerBound` flag: it drops or rewrites description text. */
+  readonly lowerBound: boolean;
+  /** The arm's `altersIndex` flag. */
+  readonly altersIndex: boolean;
+}
+
+/** An arm that produced no measurement: its runtime is missing or its listing failed. */
+export interface ArmSkipRow {
+  /** Id of the corpus. */
+  readonly corpusId: string;
+  /** Arm name. */
+  readonly arm: string;
+  /** Always true. */
+  readonly skipped: true;
+  /** Why, e.g. `@tscg/core is not served by this registry`. */
+  readonly reason: string;
+}
+
+/** A row of {@linkcode measureArms}. */
+export type ArmRow = ArmMeasurement | ArmSkipRow;
+
+/** Provenance of each number in an {@linkcode ArmMeasurement}. */
+export const ARM_ROW_PROVENANCE: {
+  readonly totalTokens: Provenance;
+  readonly meanTokens: Provenance;
+  readonly p95Tokens: Provenance;
+  readonly heaviest: Provenance;
+  readonly savingsPct: Provenance;
+} = {
+  totalTokens: "measured",
+  meanTokens: "computed",
+  p95Tokens: "computed",
+  heaviest: "measured",
+  savingsPct: "computed",
+};
+
+/** Options of {@linkcode measureArms}. */
+export interface MeasureArmsOptions {
+  /** The corpus: its id and tools (a `Corpus` fits). */
+  readonly corpus: { readonly id: string; readonly tools: readonly Tool[] };
+  /** Arms to measure, as returned by `loadArms`; unavailable ones give one skip row. */
+  readonly arms: readonly (EncodingArm | UnavailableArm)[];
+  /** Tokenizers; one row per arm and tokenizer. */
+  readonly tokenizers: readonly Tokenizer[];
+  /**
+   * How many heaviest tools to keep.
+   * @default {10}
+   */
+  readonly heaviestCount?: number;
+}
+
+/**
+ * Nearest-rank percentile of ascending values: the value at rank
+ * `ceil(p/100 × n)` (1-based).
+ *
+ * @param sorted Values sorted ascending, non-empty.
+ * @param p Percentile in (0, 100].
+ * @returns The selected value.
+ */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) throw new RangeError("Cannot take a percentile of no values");
+  if (!(p > 0 && p <= 100)) {
+    throw new RangeError(
+      `Cannot take a percentile as p must be in (0, 100]: current value is ${p}`,
+    );
+  }
+  const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
+  return sorted[rank - 1];
+}
+
+interface Encoded {
+  readonly listing: Listing;
+  readonly tools: readonly { readonly id: string; readonly text: string }[];
+}
+
+function encodeAll(arm: EncodingArm, tools: readonly Tool[]): Encoded {
+  const listing = arm.encodeListing(tools);
+  const kept = new Set(listing.encodedIds);
+  const perTool: { id: string; text: string }[] = [];
+  for (const tool of tools) {
+    if (!kept.has(tool.id)) continue;
+    const out = arm.encodeTool(tool);
+    if (out.ok) perTool.push({ id: tool.id, text: out.text });
+  }
+  return { listing, tools: perTool };
+}
+
+/**
+ * Measures every arm over a corpus with every tokenizer.
+ *
+ * For each arm (in order) and tokenizer (in order) one {@linkcode ArmMeasurement};
+ * for an unavailable arm, or one whose `encodeListing` throws, one
+ * {@linkcode ArmSkipRow} per corpus instead. `baseline_json` is used for
+ * savings even when it is not among `arms`. Pure: the only work is encoding
+ * and counting; no I/O, no clock.
+ *
+ * @param options Corpus, arms, tokenizers.
+ * @returns Rows, arms outer, tokenizers inner.
+ * @throws {RangeError} When `heaviestCount` is negative or not an integer.
+ *
+ * @example Usage
+ * ```ts
+ * import { measureArms } from "./measure.ts";
+ * import { compactSig } from "./compact_sig.ts";
+ * const words = { name: "words", count: (t: string) => t.split(/\s+/).filter(Boolean).length };
+ * const tools = [{ id: "s:a", server: "s", name: "a", description: "one two" }];
+ * const [row] = measureArms({ corpus: { id: "c", tools }, arms: [compactSig], tokenizers: [words] });
+ * // "a()|one two" is 2 words; baseline "a\none two" is 3 words
+ * if (row.skipped || row.totalTokens !== 2 || row.savingsPct !== 100 * (1 - 2 / 3)) throw new Error();
+ * ```
+ */
+export function measureArms(options: MeasureArmsOptions): ArmRow[] {
+  const { corpus, arms, tokenizers } = options;
+  const heaviestCount = options.heaviestCount ?? 10;
+  if (!Number.isInteger(heaviestCount) || heaviestCount < 0) {
+    throw new RangeError(
+      `Cannot measure arms as heaviestCount must be a non-negative integer: current value is ${heaviestCount}`,
+    );
+  }
+  const baseArm =
+    arms.find((a): a is EncodingArm => a.name === "baseline_json" && !("unavailable" in a)) ??
+      baselineJson;
+  const base = encodeAll(baseArm, corpus.tools);
+  const baseIds = new Set(base.listing.encodedIds);
+  const baseTotals = new Map<string, number>();
+  const baseTotal = (tok: Tokenizer) => {
+    let n = baseTotals.get(tok.name);
+    if (n === undefined) baseTotals.set(tok.name, n = tok.count(base.listing.text));
+    return n;
+  };
+
+  const rows: ArmRow[] = [];
+  for (const arm of arms) {
+    if ("unavailable" in arm) {
+      rows.push({ corpusId: corpus.id, arm: arm.name, skipped: true, reason: arm.reason });
+      continue;
+    }
+    let encoded: Encoded;
+    try {
+      encoded = arm === baseArm ? base : encodeAll(arm, corpus.tools);
+    } catch (error) {
+      rows.push({
+        corpusId: corpus.id,
+        arm: arm.name,
+        skipped: true,
+        reason: `encodeListing failed: ${errorMessage(error)}`,
+      });
+      continue;
+    }
+    const armIds = new Set(encoded.listing.encodedIds);
+    const common = corpus.tools.filter((t) => baseIds.has(t.id) && armIds.has(t.id));
+    const sameSet = common.length === baseIds.size &&
+      common.length === encoded.listing.encodedIds.length;
+    const commonListings = sameSet
+      ? undefined
+      : { arm: arm.encodeListing(common).text, base: baseArm.encodeListing(common).text };
+
+    for (const tok of tokenizers) {
+      const totalTokens = tok.count(encoded.listing.text);
+      const perTool = encoded.tools.map((t) => ({ toolId: t.id, tokens: tok.count(t.text) }));
+      const sorted = perTool.map((t) => t.tokens).sort((a, b) => a - b);
+      const sum = sorted.reduce((a, b) => a + b, 0);
+      const heaviest = [...perTool].sort((a, b) =>
+        b.tokens - a.tokens || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)
+      ).slice(0, heaviestCount);
+      const armCommon = commonListings === undefined ? totalTokens : tok.count(commonListings.arm);
+      const baseCommon = commonListings === undefined
+        ? baseTotal(tok)
+        : tok.count(commonListings.base);
+      rows.push({
+        corpusId: corpus.id,
+        arm: arm.name,
+        tokenizer: tok.name,
+        skipped: false,
+        toolCount: perTool.length,
+        totalTokens,
+        meanTokens: perTool.length === 0 ? null : sum / perTool.length,
+        p95Tokens: perTool.length === 0 ? null : nearestRank(sorted, 95),
+        heaviest,
+        skippedTools: encoded.listing.skipped,
+        savingsPct: baseCommon === 0 ? null : 100 * (1 - armCommon / baseCommon),
+        savingsToolCount: common.length,
+        lowerBound: arm.lowerBound,
+        altersIndex: arm.altersIndex,
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,64 @@
+/**
+ * Encoding arms: deterministic ways to render MCP tool definitions into the
+ * text an agent's context receives, and the runner that measures what each
+ * costs per tokenizer.
+ *
+ * Arms: `baseline_json`, `compact_sig`, `toon_listing`, `tron_dedup`,
+ * `minified_json`, `markdown`, and `tscg` (only when `@tscg/core` can be
+ * imported; otherwise one arm-level skip row).
+ *
+ * @example Usage
+ * ```ts
+ * import { loadArms, measureArms } from "./mod.ts";
+ * const words = { name: "words", count: (t: string) => t.split(/\s+/).filter(Boolean).length };
+ * const tools = [{ id: "s:a", server: "s", name: "a", description: "one two" }];
+ * const rows = measureArms({ corpus: { id: "c", tools }, arms: await loadArms(), tokenizers: [words] });
+ * if (rows.length !== 7) throw new Error(`expected 6 measured rows and 1 skip, got ${rows.length}`);
+ * ```
+ *
+ * @module
+ */
+export type {
+  EncodedTool,
+  EncodingArm,
+  IndexFields,
+  Listing,
+  SkipSummary,
+  ToolSkip,
+  UnavailableArm,
+} from "./types.ts";
+export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+export type { Tokenizer } from "../tokens/types.ts";
+export type { Provenance } from "../report/provenance.ts";
+export { MAX_SKIP_EXAMPLES } from "./types.ts";
+export { baselineJson } from "./baseline_json.ts";
+export { compactSig, signatureParams } from "./compact_sig.ts";
+export { toonListing } from "./toon_listing.ts";
+export {
+  createTronDedupArm,
+  SchemaClassCollisionError,
+  schemaClassName,
+  tronDedup,
+  type TronDedupOptions,
+} from "./tron_dedup.ts";
+export { minifiedJson } from "./minified_json.ts";
+export { markdown } from "./markdown.ts";
+export {
+  createTscgArm,
+  loadTscgArm,
+  type LoadTscgOptions,
+  TSCG_UNAVAILABLE_REASON,
+  type TscgModule,
+} from "./tscg.ts";
+export { ARM_NAMES, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
+export {
+  ARM_ROW_PROVENANCE,
+  type ArmMeasurement,
+  type ArmRow,
+  type ArmSkipRow,
+  type HeavyTool,
+  measureArms,
+  type MeasureArmsOptions,
+  nearestRank,
+} from "./measure.ts";
+export { type AltersIndexObservation, observeAltersIndex } from "./alters_index.ts";

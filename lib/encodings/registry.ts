@@ -1,0 +1,95 @@
+/**
+ * The list of encoding arms and how to load them by name.
+ *
+ * @module
+ */
+import { baselineJson } from "./baseline_json.ts";
+import { compactSig } from "./compact_sig.ts";
+import { markdown } from "./markdown.ts";
+import { minifiedJson } from "./minified_json.ts";
+import { toonListing } from "./toon_listing.ts";
+import { tronDedup } from "./tron_dedup.ts";
+import { loadTscgArm } from "./tscg.ts";
+import type { EncodingArm, UnavailableArm } from "./types.ts";
+
+/** Every arm name, in report order (`baseline_json` first). */
+export const ARM_NAMES: readonly string[] = [
+  "baseline_json",
+  "compact_sig",
+  "toon_listing",
+  "tron_dedup",
+  "minified_json",
+  "markdown",
+  "tscg",
+];
+
+/** The arms that need no optional runtime, in report order. */
+export const BUILTIN_ARMS: readonly EncodingArm[] = [
+  baselineJson,
+  compactSig,
+  toonListing,
+  tronDedup,
+  minifiedJson,
+  markdown,
+];
+
+/**
+ * Parses an `--arms` value: `all`, or arm names separated by commas.
+ *
+ * @param spec `"all"` or e.g. `"baseline_json,compact_sig"` (spaces ignored).
+ * @returns Unique arm names in report order.
+ * @throws {RangeError} When a name is not a known arm, or the list is empty.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseArmList } from "./registry.ts";
+ * if (parseArmList("toon_listing, compact_sig").join() !== "compact_sig,toon_listing") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function parseArmList(spec: string): string[] {
+  const wanted = spec.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (wanted.length === 0) {
+    throw new RangeError(`Cannot select arms as the list is empty: current value is "${spec}"`);
+  }
+  if (wanted.includes("all")) return [...ARM_NAMES];
+  for (const name of wanted) {
+    if (!ARM_NAMES.includes(name)) {
+      throw new RangeError(
+        `Cannot select arm "${name}" as it is not known (expected "all" or some of ${
+          ARM_NAMES.join(", ")
+        })`,
+      );
+    }
+  }
+  return ARM_NAMES.filter((n) => wanted.includes(n));
+}
+
+/**
+ * Loads arms by name. Arms whose runtime is missing come back as
+ * {@linkcode UnavailableArm} entries; this never throws for them.
+ *
+ * @param names Arm names (see {@linkcode parseArmList}); default all.
+ * @returns The arms in the order of `names`.
+ * @throws {RangeError} When a name is not a known arm.
+ *
+ * @example Usage
+ * ```ts
+ * import { loadArms } from "./registry.ts";
+ * const arms = await loadArms(["baseline_json", "tscg"]);
+ * if (arms.length !== 2 || arms[0].name !== "baseline_json") throw new Error();
+ * ```
+ */
+export async function loadArms(
+  names: readonly string[] = ARM_NAMES,
+): Promise<(EncodingArm | UnavailableArm)[]> {
+  const out: (EncodingArm | UnavailableArm)[] = [];
+  for (const name of names) {
+    const builtin = BUILTIN_ARMS.find((a) => a.name === name);
+    if (builtin !== undefined) out.push(builtin);
+    else if (name === "tscg") out.push(await loadTscgArm());
+    else throw new RangeError(`Cannot load arm "${name}" as it is not known`);
+  }
+  return out;
+}

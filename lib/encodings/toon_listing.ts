@@ -1,0 +1,87 @@
+/**
+ * `toon_listing`: tool definitions in TOON (Token-Oriented Object Notation).
+ *
+ * @module
+ */
+import { decode, encode } from "@toon-format/toon";
+import { canonicalJson, schemaText } from "../catalog/canonical.ts";
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import { asObject, errorMessage, guarded, SkipCollector } from "./_private.ts";
+import type { EncodingArm, IndexFields } from "./types.ts";
+
+/**
+ * The object TOON renders for a tool: `{name, description, inputSchema}`, with
+ * `inputSchema` left out when absent. The schema is the canonical form (keys
+ * sorted by UTF-8 bytes) parsed back, so key order never depends on the source.
+ */
+function toonValue(tool: Tool): JsonObject {
+  const schema = schemaText(tool);
+  return schema === undefined
+    ? { name: tool.name, description: tool.description }
+    : { name: tool.name, description: tool.description, inputSchema: JSON.parse(schema) };
+}
+
+/**
+ * The `toon_listing` arm, rendered by `npm:@toon-format/toon` with default
+ * options (2-space indent, comma delimiter).
+ *
+ * - `encodeTool`: TOON of `{name, description, inputSchema}` for one tool.
+ * - `encodeListing`: TOON of one root array of those objects, so the array
+ *   header is paid once.
+ * - `indexFields`: recovered by decoding the arm's own output, so a loss in
+ *   the TOON round trip shows up as an index change.
+ *
+ * A tool whose value TOON cannot encode is a counted skip.
+ *
+ * @example Usage
+ * ```ts
+ * import { toonListing } from "./toon_listing.ts";
+ * const out = toonListing.encodeTool({ id: "s:t", server: "s", name: "t", description: "Hi" });
+ * if (!out.ok || out.text !== "name: t\ndescription: Hi") throw new Error(out.ok ? out.text : "");
+ * ```
+ */
+export const toonListing: EncodingArm = {
+  name: "toon_listing",
+  altersIndex: false,
+  lowerBound: false,
+  encodeTool(tool: Tool) {
+    return guarded("TOON encode", () => encode(toonValue(tool)));
+  },
+  encodeListing(tools: readonly Tool[]) {
+    const skips = new SkipCollector();
+    const values: JsonObject[] = [];
+    const ids: string[] = [];
+    for (const tool of tools) {
+      try {
+        const value = toonValue(tool);
+        encode(value);
+        values.push(value);
+        ids.push(tool.id);
+      } catch (error) {
+        skips.add(tool.id, `TOON encode failed: ${errorMessage(error)}`);
+      }
+    }
+    return {
+      text: values.length === 0 ? "" : encode(values),
+      encodedIds: ids,
+      skipped: skips.summary(),
+    };
+  },
+  indexFields(tool: Tool): IndexFields {
+    const encoded = this.encodeTool(tool);
+    let decoded: JsonObject | undefined;
+    try {
+      decoded = encoded.ok ? asObject(decode(encoded.text) as JsonValue) : undefined;
+    } catch {
+      decoded = undefined;
+    }
+    const text = (v: JsonValue | undefined) => typeof v === "string" ? v : "";
+    const schema = decoded?.inputSchema;
+    return {
+      name: text(decoded?.name),
+      server: tool.server,
+      description: text(decoded?.description),
+      params: schema === undefined ? "" : canonicalJson(schema),
+    };
+  },
+};

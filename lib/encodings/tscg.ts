@@ -1,0 +1,121 @@
+/**
+ * `tscg`: the TSCG tool-schema compressor (`@tscg/core`), when importable.
+ *
+ * @module
+ */
+import type { Tool } from "../catalog/types.ts";
+import { guarded, joinedListing } from "./_private.ts";
+import type { EncodingArm, UnavailableArm } from "./types.ts";
+
+/** Reason reported when `@tscg/core` cannot be imported. */
+export const TSCG_UNAVAILABLE_REASON = "@tscg/core is not served by this registry";
+
+/** The part of `@tscg/core` the arm uses: `compress(tools, options).compressed`. */
+export interface TscgModule {
+  /** Compresses OpenAI-style function tools into one text. */
+  compress(
+    tools: readonly unknown[],
+    options?: { readonly model?: string; readonly profile?: string },
+  ): { readonly compressed: string };
+}
+
+/** Options of {@linkcode loadTscgArm}. */
+export interface LoadTscgOptions {
+  /**
+   * Imports the module. The default is a dynamic `import("@tscg/core")`, which
+   * resolves only when the import map (deno.json) maps that name.
+   */
+  readonly importer?: () => Promise<unknown>;
+  /**
+   * TSCG target model.
+   * @default {"gpt-4o"}
+   */
+  readonly model?: string;
+  /**
+   * TSCG profile.
+   * @default {"balanced"}
+   */
+  readonly profile?: string;
+}
+
+function openAiTool(tool: Tool): unknown {
+  return {
+    type: "function",
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema ?? { type: "object", properties: {} },
+    },
+  };
+}
+
+/**
+ * Builds the `tscg` arm around an imported `@tscg/core` module.
+ *
+ * `encodeTool` compresses one tool; `encodeListing` compresses each tool and
+ * joins the texts with `"\n"`, so a tool TSCG rejects is a counted skip rather
+ * than a failed listing. TSCG rewrites descriptions, so the arm is a lower
+ * bound and alters the index (its `indexFields.description` is the compressed
+ * text, `params` is `""`).
+ *
+ * @param module The imported module.
+ * @param options Model and profile.
+ * @returns The arm.
+ */
+export function createTscgArm(module: TscgModule, options: LoadTscgOptions = {}): EncodingArm {
+  const settings = { model: options.model ?? "gpt-4o", profile: options.profile ?? "balanced" };
+  return {
+    name: "tscg",
+    altersIndex: true,
+    lowerBound: true,
+    encodeTool(tool: Tool) {
+      return guarded("TSCG compress", () => {
+        const out = module.compress([openAiTool(tool)], settings).compressed;
+        if (typeof out !== "string") throw new TypeError("compress() returned no text");
+        return out;
+      });
+    },
+    encodeListing(tools: readonly Tool[]) {
+      return joinedListing(tools, (t) => this.encodeTool(t), "\n");
+    },
+    indexFields(tool: Tool) {
+      const out = this.encodeTool(tool);
+      return {
+        name: tool.name,
+        server: tool.server,
+        description: out.ok ? out.text : "",
+        params: "",
+      };
+    },
+  };
+}
+
+/**
+ * Loads the `tscg` arm, or reports it unavailable when `@tscg/core` cannot be
+ * imported (the default here: the npm registry this project uses does not
+ * serve it). Never throws.
+ *
+ * @param options Importer, model and profile.
+ * @returns The arm, or an {@linkcode UnavailableArm} with reason
+ * {@linkcode TSCG_UNAVAILABLE_REASON}.
+ *
+ * @example Usage
+ * ```ts
+ * import { loadTscgArm } from "./tscg.ts";
+ * const arm = await loadTscgArm({ importer: () => Promise.reject(new Error("absent")) });
+ * if (!("unavailable" in arm)) throw new Error("expected an unavailable arm");
+ * ```
+ */
+export async function loadTscgArm(
+  options: LoadTscgOptions = {},
+): Promise<EncodingArm | UnavailableArm> {
+  const specifier = "@tscg/core";
+  const importer = options.importer ?? (() => import(specifier));
+  try {
+    const module = await importer() as Partial<TscgModule> | undefined;
+    if (typeof module?.compress !== "function") throw new TypeError("no compress() export");
+    return createTscgArm(module as TscgModule, options);
+  } catch {
+    return { name: "tscg", unavailable: true, reason: TSCG_UNAVAILABLE_REASON };
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The encoding-arm contract: one deterministic way to render MCP tool
+ * definitions into the text an agent's context receives.
+ *
+ * @module
+ */
+import type { Tool } from "../catalog/types.ts";
+
+/** One tool an arm could not encode, with the reason in plain words. */
+export interface ToolSkip {
+  /** `server:name` of the skipped tool. */
+  readonly toolId: string;
+  /** Why the arm could not encode it, e.g. `TOON encode failed: ...`. */
+  readonly reason: string;
+}
+
+/** Count of skipped tools and the first examples, in input order. */
+export interface SkipSummary {
+  /** Number of tools the arm could not encode (tools). */
+  readonly count: number;
+  /** The first {@linkcode MAX_SKIP_EXAMPLES} skips, in input order. */
+  readonly examples: readonly ToolSkip[];
+}
+
+/** How many `(toolId, reason)` examples a {@linkcode SkipSummary} keeps. */
+export const MAX_SKIP_EXAMPLES = 5;
+
+/** Result of encoding one tool: its text, or a counted skip with its reason. */
+export type EncodedTool =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: string };
+
+/** Result of encoding a whole menu of tools. */
+export interface Listing {
+  /** The listing text, including any shared preamble or header. */
+  readonly text: string;
+  /** Ids of the tools present in `text`, in listing order. */
+  readonly encodedIds: readonly string[];
+  /** Tools left out of `text` because the arm could not encode them. */
+  readonly skipped: SkipSummary;
+}
+
+/**
+ * The text a retrieval index would ingest for one tool under an arm.
+ *
+ * Two arms whose `IndexFields` are equal for a tool give a retriever the same
+ * information about it.
+ */
+export interface IndexFields {
+  /** Tool name as the arm renders it. */
+  readonly name: string;
+  /** Server that exposes the tool. */
+  readonly server: string;
+  /** Description text the arm keeps (`""` when none). */
+  readonly description: string;
+  /**
+   * Parameter text the arm keeps: for lossless arms the canonical JSON of the
+   * schema recovered from the arm's own output, for lossy arms the parameter
+   * text they emit. `""` when the tool has no schema.
+   */
+  readonly params: string;
+}
+
+/**
+ * One encoding arm. Implementations are pure and byte-deterministic: the same
+ * tools always give the same text. They never throw for a tool they cannot
+ * encode; they report a skip instead.
+ */
+export interface EncodingArm {
+  /** snake_case arm name, e.g. `compact_sig`. Recorded in every result row. */
+  readonly name: string;
+  /**
+   * True exactly when {@linkcode EncodingArm.indexFields} differs from
+   * `baseline_json`'s for at least one tool (checked by `observeAltersIndex`).
+   */
+  readonly altersIndex: boolean;
+  /**
+   * True when the arm drops or rewrites tool description text, so its
+   * savings are a lower bound on what a faithful rendering would cost less.
+   */
+  readonly lowerBound: boolean;
+  /**
+   * Standalone rendering of one tool (no shared preamble).
+   *
+   * @param tool The tool to render.
+   * @returns The text, or a skip with its reason.
+   */
+  encodeTool(tool: Tool): EncodedTool;
+  /**
+   * The whole menu, in input order. Shared preambles and headers appear only
+   * here, so per-tool token means stay comparable across arms.
+   *
+   * @param tools Tools to render, in the order they appear in the listing.
+   * @returns The listing text, the ids it contains and the skips.
+   */
+  encodeListing(tools: readonly Tool[]): Listing;
+  /**
+   * Fields a retrieval index would ingest for `tool` under this arm.
+   *
+   * @param tool The tool.
+   * @returns Name, server, description and parameter text.
+   */
+  indexFields(tool: Tool): IndexFields;
+}
+
+/** An arm whose runtime is missing: it yields one arm-level skip row. */
+export interface UnavailableArm {
+  /** snake_case arm name. */
+  readonly name: string;
+  /** Always true: marks the arm as unavailable. */
+  readonly unavailable: true;
+  /** Why, e.g. `@tscg/core is not served by this registry`. */
+  readonly reason: string;
+}
