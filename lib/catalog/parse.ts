@@ -1,0 +1,645 @@
+/**
+ * Parse catalog text in any supported format into a validated {@linkcode Corpus}.
+ *
+ * Pure: no file or network access (see `load.ts` for reading files).
+ *
+ * @module
+ */
+
+import {
+  type JsonNode,
+  jsonNodeCanonical,
+  jsonNodeMember,
+  type JsonObjectNode,
+  parseJsonLossless,
+} from "./canonical.ts";
+import { CatalogError } from "./errors.ts";
+import type {
+  CatalogFormat,
+  Corpus,
+  CorpusProvenance,
+  JsonObject,
+  JsonValue,
+  Tool,
+} from "./types.ts";
+
+/** Options of {@linkcode parseCatalog}. */
+export interface ParseCatalogOptions {
+  /**
+   * Path the text was read from. Used in error messages, in provenance, and
+   * for the corpus id and server name defaults (its file stem).
+   * @default {undefined} (errors say `"<memory>"`)
+   */
+  readonly path?: string;
+  /**
+   * Input format; detected from the content when absent (see
+   * {@linkcode parseCatalog} for the rules).
+   * @default {undefined}
+   */
+  readonly format?: CatalogFormat;
+  /**
+   * Corpus id. Wins over an `id` in the file, which wins over the file stem.
+   * @default {undefined}
+   */
+  readonly id?: string;
+  /**
+   * Server name for a raw `tools/list` result (which does not name its
+   * server). Defaults to the file stem. Ignored by the other formats.
+   * @default {undefined}
+   */
+  readonly server?: string;
+}
+
+/** The formats {@linkcode parseCatalog} reads, in a stable order. */
+export const CATALOG_FORMATS: readonly CatalogFormat[] = [
+  "mcpmeter-capture",
+  "mcpproxy-corpus",
+  "livemcpbench",
+  "mcp-tools-list",
+];
+
+/** How many example tool ids an aggregated warning lists. */
+const WARNING_EXAMPLES = 5;
+
+interface Context {
+  readonly path: string;
+  /** Aggregated per-tool warnings: text → tool ids. */
+  readonly toolWarnings: Map<string, string[]>;
+  readonly fileWarnings: string[];
+}
+
+/** One tool row to validate, located in the file. */
+interface RowSpec {
+  /** JSON location of the row, e.g. `tools[3]`. */
+  readonly locator: string;
+  readonly row: JsonNode;
+  /** Server name when the container gives it (capture, tools/list); else read from the row. */
+  readonly server?: string;
+  /** Field holding the tool name: `name` (MCP) or `tool` (corpora). */
+  readonly nameKey: "name" | "tool";
+  /** Field holding the input schema: `inputSchema` (MCP, LiveMCPBench) or `schema` (mcpproxy). */
+  readonly schemaKey: "inputSchema" | "schema";
+  /** Field holding an explicit id (`tool_id`, mcpproxy) that must equal `server:name`. */
+  readonly idKey?: "tool_id";
+}
+
+function kindOf(node: JsonNode): string {
+  return node.kind;
+}
+
+function describeValue(node: JsonNode): string {
+  const text = jsonNodeCanonical(node);
+  return text.length > 40 ? `${node.kind} ${text.slice(0, 37)}...` : `${node.kind} ${text}`;
+}
+
+function fail(
+  ctx: Context,
+  detail: string,
+  toolId?: string,
+  field?: string,
+  cause?: unknown,
+): never {
+  throw new CatalogError(detail, { path: ctx.path, toolId, field, cause });
+}
+
+function warnTool(ctx: Context, text: string, toolId: string): void {
+  const ids = ctx.toolWarnings.get(text);
+  if (ids) ids.push(toolId);
+  else ctx.toolWarnings.set(text, [toolId]);
+}
+
+function hasEdgeWhitespace(s: string): boolean {
+  return s.length > 0 && s.trim() !== s;
+}
+
+/** File stem: base name without `.json` and `.tools`; a bare `tools` takes its folder's name. */
+function fileStem(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const parts = path.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+  let stem = (parts.at(-1) ?? "").replace(/\.json$/i, "").replace(/\.tools$/i, "");
+  if ((stem === "" || stem.toLowerCase() === "tools") && parts.length >= 2) {
+    const parent = parts.at(-2)!;
+    if (parent !== "..") stem = parent;
+  }
+  return stem === "" ? undefined : stem;
+}
+
+/** A required or optional non-negative integer header count. */
+function readCount(
+  ctx: Context,
+  node: JsonNode | undefined,
+  field: string,
+  required: boolean,
+  locator?: string,
+): number | undefined {
+  if (node === undefined) {
+    if (required) {
+      fail(
+        ctx,
+        locator === undefined ? "is missing" : `is missing in ${locator}`,
+        undefined,
+        field,
+      );
+    }
+    return undefined;
+  }
+  if (node.kind !== "number" || !Number.isInteger(node.value) || node.value < 0) {
+    const of = locator === undefined ? "" : `of ${locator} `;
+    fail(ctx, `${of}is not a non-negative integer (got ${describeValue(node)})`, undefined, field);
+  }
+  return node.value;
+}
+
+function checkCount(
+  ctx: Context,
+  declared: number | undefined,
+  actual: number,
+  field: string,
+  what: string,
+  locator?: string,
+): void {
+  if (declared !== undefined && declared !== actual) {
+    const where = locator === undefined ? "" : `${locator} `;
+    fail(ctx, `${where}says ${declared} but the file has ${actual} ${what}`, undefined, field);
+  }
+}
+
+function readVersion(ctx: Context, root: JsonObjectNode): string {
+  const node = jsonNodeMember(root, "version");
+  if (node === undefined || node.kind === "null") return "unversioned";
+  if (node.kind === "string") return node.value;
+  if (node.kind === "number") return node.literal;
+  return fail(ctx, `is not a string (got ${describeValue(node)})`, undefined, "version");
+}
+
+function readFileId(ctx: Context, root: JsonObjectNode): string | undefined {
+  const node = jsonNodeMember(root, "id");
+  if (node === undefined) return undefined;
+  if (node.kind !== "string" || node.value.trim() === "") {
+    fail(ctx, `is not a non-empty string (got ${describeValue(node)})`, undefined, "id");
+  }
+  return node.value;
+}
+
+/** A required non-empty string field of a row. */
+function readName(ctx: Context, row: JsonObjectNode, key: string, locator: string): string {
+  const node = jsonNodeMember(row, key);
+  if (node === undefined) fail(ctx, "is missing", locator, key);
+  if (node.kind !== "string") {
+    fail(ctx, `is not a string (got ${describeValue(node)})`, locator, key);
+  }
+  if (node.value.trim() === "") fail(ctx, `is empty (${JSON.stringify(node.value)})`, locator, key);
+  return node.value;
+}
+
+/** An optional JSON object field; `null` counts as absent. */
+function readObject(
+  ctx: Context,
+  row: JsonObjectNode,
+  key: string,
+  toolId: string,
+): JsonObjectNode | undefined {
+  const node = jsonNodeMember(row, key);
+  if (node === undefined || node.kind === "null") return undefined;
+  if (node.kind !== "object") {
+    fail(ctx, `is not an object (got ${describeValue(node)})`, toolId, key);
+  }
+  return node;
+}
+
+function buildTool(ctx: Context, spec: RowSpec): Tool {
+  const { locator, row, nameKey, schemaKey, idKey } = spec;
+  if (row.kind !== "object") fail(ctx, `is not an object (got ${kindOf(row)})`, locator);
+  const name = readName(ctx, row, nameKey, locator);
+  const server = spec.server ?? readName(ctx, row, "server", locator);
+  const id = `${server}:${name}`;
+
+  if (idKey !== undefined) {
+    const idNode = jsonNodeMember(row, idKey);
+    if (idNode === undefined) fail(ctx, "is missing", id, idKey);
+    if (idNode.kind !== "string") {
+      fail(ctx, `is not a string (got ${describeValue(idNode)})`, id, idKey);
+    }
+    if (idNode.value !== id) {
+      fail(
+        ctx,
+        `is ${JSON.stringify(idNode.value)} but "server" and "${nameKey}" give ${
+          JSON.stringify(id)
+        }`,
+        idNode.value,
+        idKey,
+      );
+    }
+  }
+  if (hasEdgeWhitespace(name)) {
+    warnTool(ctx, `field "${nameKey}" has leading or trailing whitespace (kept as is)`, id);
+  }
+  if (spec.server === undefined && hasEdgeWhitespace(server)) {
+    warnTool(ctx, `field "server" has leading or trailing whitespace (kept as is)`, id);
+  }
+
+  let description = "";
+  const descNode = jsonNodeMember(row, "description");
+  if (descNode !== undefined && descNode.kind !== "null") {
+    if (descNode.kind !== "string") {
+      fail(ctx, `is not a string (got ${describeValue(descNode)})`, id, "description");
+    }
+    description = descNode.value;
+    if (hasEdgeWhitespace(description)) {
+      warnTool(ctx, `field "description" has leading or trailing whitespace (kept as is)`, id);
+    }
+  }
+
+  let title: string | undefined;
+  const titleNode = jsonNodeMember(row, "title");
+  if (titleNode !== undefined && titleNode.kind !== "null") {
+    if (titleNode.kind !== "string") {
+      fail(ctx, `is not a string (got ${describeValue(titleNode)})`, id, "title");
+    }
+    title = titleNode.value;
+  }
+
+  let schemaNode = jsonNodeMember(row, schemaKey);
+  if (schemaNode?.kind === "null") {
+    warnTool(ctx, `field "${schemaKey}" is null (treated as absent)`, id);
+    schemaNode = undefined;
+  }
+  if (schemaNode?.kind === "string" && schemaKey === "schema") {
+    // mcpproxy corpora may carry the schema as JSON text.
+    try {
+      schemaNode = parseJsonLossless(schemaNode.value);
+    } catch (e) {
+      fail(
+        ctx,
+        `is a string that is not valid JSON: ${(e as Error).message}`,
+        id,
+        schemaKey,
+        e,
+      );
+    }
+  }
+  if (schemaNode !== undefined && schemaNode.kind !== "object") {
+    fail(ctx, `is not an object (got ${describeValue(schemaNode)})`, id, schemaKey);
+  }
+  if (schemaNode !== undefined) {
+    const keys = schemaNode.members.map((m) => m.key);
+    if (keys.length === 1 && keys[0] === "$schema") {
+      warnTool(ctx, `field "${schemaKey}" has only "$schema" (no type or properties)`, id);
+    }
+  }
+
+  const outputSchema = readObject(ctx, row, "outputSchema", id);
+  const annotations = readObject(ctx, row, "annotations", id);
+
+  const known = new Set<string>([
+    nameKey,
+    schemaKey,
+    "description",
+    "title",
+    "outputSchema",
+    "annotations",
+  ]);
+  if (spec.server === undefined) known.add("server");
+  if (idKey !== undefined) known.add(idKey);
+  for (const m of row.members) {
+    if (!known.has(m.key)) warnTool(ctx, `dropped field ${JSON.stringify(m.key)}`, id);
+  }
+
+  const tool: {
+    id: string;
+    server: string;
+    name: string;
+    title?: string;
+    description: string;
+    inputSchema?: JsonObject;
+    inputSchemaCanonical?: string;
+    outputSchema?: JsonObject;
+    annotations?: JsonObject;
+  } = { id, server, name, description };
+  if (title !== undefined) tool.title = title;
+  if (schemaNode !== undefined) {
+    tool.inputSchema = schemaNode.value as JsonObject;
+    tool.inputSchemaCanonical = jsonNodeCanonical(schemaNode);
+  }
+  if (outputSchema !== undefined) tool.outputSchema = outputSchema.value;
+  if (annotations !== undefined) tool.annotations = annotations.value;
+  return tool;
+}
+
+function toolsArray(ctx: Context, root: JsonObjectNode): readonly JsonNode[] {
+  const node = jsonNodeMember(root, "tools");
+  if (node === undefined) fail(ctx, "is missing", undefined, "tools");
+  if (node.kind !== "array") {
+    fail(ctx, `is not an array (got ${describeValue(node)})`, undefined, "tools");
+  }
+  return node.items;
+}
+
+/** Pick the format from the content; see {@linkcode parseCatalog}. */
+function detectFormat(ctx: Context, root: JsonObjectNode): CatalogFormat {
+  const has = (node: JsonNode, key: string) => jsonNodeMember(node, key) !== undefined;
+  if (has(root, "format") || has(root, "servers")) return "mcpmeter-capture";
+  const tools = jsonNodeMember(root, "tools");
+  if (tools === undefined || tools.kind !== "array") {
+    fail(
+      ctx,
+      `is ${tools === undefined ? "missing" : "not an array"}: cannot tell the catalog format ` +
+        `(expected a "tools" array, or "format": "mcpmeter-capture" with "servers")`,
+      undefined,
+      "tools",
+    );
+  }
+  if (has(root, "server_count") || has(root, "tool_count")) return "livemcpbench";
+  if (has(root, "generated_from")) return "mcpproxy-corpus";
+  if (tools.items.some((t) => has(t, "tool_id"))) return "mcpproxy-corpus";
+  if (tools.items.some((t) => has(t, "name"))) return "mcp-tools-list";
+  if (tools.items.some((t) => has(t, "tool") && has(t, "server"))) return "livemcpbench";
+  if (tools.items.length === 0 || has(root, "nextCursor")) return "mcp-tools-list";
+  return fail(
+    ctx,
+    `rows have none of "name", "tool_id", or "server" with "tool": cannot tell the catalog ` +
+      `format; pass one of ${CATALOG_FORMATS.join(", ")}`,
+    undefined,
+    "tools",
+  );
+}
+
+interface FormatResult {
+  readonly specs: readonly RowSpec[];
+  readonly source?: JsonValue;
+  /** Called with the built tools to check header counts. */
+  readonly check?: (tools: readonly Tool[]) => void;
+}
+
+function parseCapture(ctx: Context, root: JsonObjectNode): FormatResult {
+  const fmt = jsonNodeMember(root, "format");
+  if (fmt !== undefined && !(fmt.kind === "string" && fmt.value === "mcpmeter-capture")) {
+    fail(ctx, `is ${describeValue(fmt)}, expected "mcpmeter-capture"`, undefined, "format");
+  }
+  const fv = jsonNodeMember(root, "formatVersion");
+  if (fv === undefined) fail(ctx, "is missing", undefined, "formatVersion");
+  if (!(fv.kind === "number" && fv.value === 1)) {
+    fail(ctx, `is ${describeValue(fv)}; only version 1 is supported`, undefined, "formatVersion");
+  }
+  const serverCount = readCount(ctx, jsonNodeMember(root, "serverCount"), "serverCount", true);
+  const toolCount = readCount(ctx, jsonNodeMember(root, "toolCount"), "toolCount", true);
+  const serversNode = jsonNodeMember(root, "servers");
+  if (serversNode === undefined) fail(ctx, "is missing", undefined, "servers");
+  if (serversNode.kind !== "array") {
+    fail(ctx, `is not an array (got ${describeValue(serversNode)})`, undefined, "servers");
+  }
+  const specs: RowSpec[] = [];
+  const seen = new Map<string, string>();
+  serversNode.items.forEach((entry, i) => {
+    const loc = `servers[${i}]`;
+    if (entry.kind !== "object") {
+      fail(ctx, `${loc} is not an object (got ${describeValue(entry)})`, undefined, "servers");
+    }
+    const serverNode = jsonNodeMember(entry, "server");
+    if (serverNode === undefined) fail(ctx, `is missing in ${loc}`, undefined, "server");
+    if (serverNode.kind !== "string" || serverNode.value.trim() === "") {
+      fail(
+        ctx,
+        `of ${loc} is not a non-empty string (got ${describeValue(serverNode)})`,
+        undefined,
+        "server",
+      );
+    }
+    const server = serverNode.value;
+    const first = seen.get(server);
+    if (first !== undefined) {
+      fail(
+        ctx,
+        `${JSON.stringify(server)} appears twice (${first} and ${loc})`,
+        undefined,
+        "server",
+      );
+    }
+    seen.set(server, loc);
+    const tools = jsonNodeMember(entry, "tools");
+    if (tools === undefined) fail(ctx, `is missing in ${loc}`, undefined, "tools");
+    if (tools.kind !== "array") {
+      fail(ctx, `of ${loc} is not an array (got ${describeValue(tools)})`, undefined, "tools");
+    }
+    const declared = readCount(ctx, jsonNodeMember(entry, "toolCount"), "toolCount", true, loc);
+    checkCount(
+      ctx,
+      declared,
+      tools.items.length,
+      "toolCount",
+      "tools",
+      `${loc} (${JSON.stringify(server)})`,
+    );
+    tools.items.forEach((row, j) =>
+      specs.push({
+        locator: `${loc}.tools[${j}]`,
+        row,
+        server,
+        nameKey: "name",
+        schemaKey: "inputSchema",
+      })
+    );
+  });
+  checkCount(ctx, serverCount, serversNode.items.length, "serverCount", "servers");
+  checkCount(ctx, toolCount, specs.length, "toolCount", "tools");
+  const source = jsonNodeMember(root, "source")?.value;
+  return source === undefined ? { specs } : { specs, source };
+}
+
+function parseMcpproxy(ctx: Context, root: JsonObjectNode): FormatResult {
+  const specs = toolsArray(ctx, root).map((row, i): RowSpec => ({
+    locator: `tools[${i}]`,
+    row,
+    nameKey: "tool",
+    schemaKey: "schema",
+    idKey: "tool_id",
+  }));
+  const source = jsonNodeMember(root, "generated_from")?.value;
+  return source === undefined ? { specs } : { specs, source };
+}
+
+function parseLiveMcpBench(ctx: Context, root: JsonObjectNode): FormatResult {
+  const serverCount = readCount(ctx, jsonNodeMember(root, "server_count"), "server_count", false);
+  const toolCount = readCount(ctx, jsonNodeMember(root, "tool_count"), "tool_count", false);
+  const specs = toolsArray(ctx, root).map((row, i): RowSpec => ({
+    locator: `tools[${i}]`,
+    row,
+    nameKey: "tool",
+    schemaKey: "inputSchema",
+  }));
+  checkCount(ctx, toolCount, specs.length, "tool_count", "tools");
+  const check = (tools: readonly Tool[]) =>
+    checkCount(
+      ctx,
+      serverCount,
+      new Set(tools.map((t) => t.server)).size,
+      "server_count",
+      "distinct servers",
+    );
+  const source = jsonNodeMember(root, "source")?.value;
+  return source === undefined ? { specs, check } : { specs, source, check };
+}
+
+function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): FormatResult {
+  const cursor = jsonNodeMember(root, "nextCursor");
+  if (cursor !== undefined && cursor.kind !== "null") {
+    ctx.fileWarnings.push(
+      `"nextCursor" is set (${
+        describeValue(cursor)
+      }): this file holds one page of a paged tools/list result`,
+    );
+  }
+  const specs = toolsArray(ctx, root).map((row, i): RowSpec => ({
+    locator: `tools[${i}]`,
+    row,
+    server,
+    nameKey: "name",
+    schemaKey: "inputSchema",
+  }));
+  return { specs };
+}
+
+/**
+ * Parse catalog text into a validated {@linkcode Corpus}.
+ *
+ * Formats (detected in this order when `options.format` is absent):
+ * 1. `mcpmeter-capture` — a top-level `"format"` or `"servers"` key: mcpmeter's
+ *    own capture, `{format: "mcpmeter-capture", formatVersion: 1, id, version,
+ *    source, serverCount, toolCount, servers: [{server, toolCount, tools: [raw
+ *    MCP Tool objects]}]}`; all three counts are required and checked;
+ * 2. `livemcpbench` — `server_count` or `tool_count` at the top level:
+ *    `{version, source, server_count, tool_count, tools: [{server, tool,
+ *    description, inputSchema?}]}`; the counts are checked when present;
+ * 3. `mcpproxy-corpus` — `generated_from` at the top level, or a row with
+ *    `tool_id`: `{version?, generated_from?, tools: [{tool_id, server, tool,
+ *    description, schema?}]}`; `tool_id` must equal `server:tool`;
+ * 4. `mcp-tools-list` — a row with `name`: a raw MCP `tools/list` result
+ *    `{tools: [...], nextCursor?}` for one server, named by `options.server`
+ *    or the file stem;
+ * 5. `livemcpbench` — rows with `server` and `tool`, no headers;
+ * 6. `mcp-tools-list` — an empty `tools` array or a `nextCursor`.
+ *
+ * Per tool: `id` is `server:name`; a missing or `null` description becomes
+ * `""`; `title`, `outputSchema` and `annotations` are kept; the schema
+ * (`inputSchema`, or mcpproxy's `schema`, which may be a JSON string) becomes
+ * `inputSchema` with `inputSchemaCanonical` taken from the file's literal text.
+ * A `null` schema counts as absent (with a warning). Other fields (`_meta`,
+ * `icons`, ...) are dropped with a warning.
+ *
+ * Warnings (non-fatal) are aggregated per kind with up to five example ids:
+ * whitespace around names or descriptions (kept as is), schemas with only
+ * `$schema`, null schemas, dropped fields, a `nextCursor` in a tools/list page.
+ *
+ * Corpus id: `options.id`, else the file's `id`, else the file stem (`x.json`
+ * and `x.tools.json` → `x`; `dir/tools.json` → `dir`), else `"catalog"`.
+ * Version: the file's `version`, else `"unversioned"`. Tools are sorted by id
+ * in UTF-16 code unit order.
+ *
+ * @param text The file's text.
+ * @param options Path (for messages and defaults), format, corpus id, server name.
+ * @returns The corpus: `{id, version, provenance: {format, path?, source?}, tools, warnings}`
+ *   (no `sha256`: `loadCatalog` adds it from the bytes).
+ * @throws {CatalogError} When the text is not JSON, or validation fails:
+ *   duplicate ids, an empty or missing name/server, a header count
+ *   (`server_count`, `tool_count`, `serverCount`, `toolCount`, per-server
+ *   `toolCount`) that disagrees with the rows, a schema that is not an object
+ *   or not valid JSON, a field of the wrong type, an mcpproxy `tool_id` that is
+ *   not `server:tool`, an unknown `format`/`formatVersion`. The error's `path`,
+ *   `toolId` and `field` locate it.
+ * @throws {TypeError} When a `mcp-tools-list` result has no server name
+ *   (neither `options.server` nor `options.path` given).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseCatalog } from "./parse.ts";
+ * const text = JSON.stringify({
+ *   tools: [{ name: "read", description: "Read a file.", inputSchema: { type: "object" } }],
+ * });
+ * const corpus = parseCatalog(text, { server: "fs", id: "demo" });
+ * if (corpus.tools[0].id !== "fs:read" || corpus.provenance.format !== "mcp-tools-list") {
+ *   throw new Error("unexpected");
+ * }
+ * ```
+ */
+export function parseCatalog(text: string, options: ParseCatalogOptions = {}): Corpus {
+  const ctx: Context = {
+    path: options.path ?? "<memory>",
+    toolWarnings: new Map(),
+    fileWarnings: [],
+  };
+  if (options.format !== undefined && !CATALOG_FORMATS.includes(options.format)) {
+    throw new TypeError(
+      `Cannot parse catalog: unknown format ${JSON.stringify(options.format)}; ` +
+        `expected one of ${CATALOG_FORMATS.join(", ")}`,
+    );
+  }
+  let root: JsonNode;
+  try {
+    root = parseJsonLossless(text);
+  } catch (e) {
+    if (e instanceof SyntaxError) {
+      fail(ctx, `is not valid JSON: ${e.message}`, undefined, undefined, e);
+    }
+    throw e;
+  }
+  if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
+
+  const format = options.format ?? detectFormat(ctx, root);
+  const stem = fileStem(options.path);
+  let result: FormatResult;
+  switch (format) {
+    case "mcpmeter-capture":
+      result = parseCapture(ctx, root);
+      break;
+    case "mcpproxy-corpus":
+      result = parseMcpproxy(ctx, root);
+      break;
+    case "livemcpbench":
+      result = parseLiveMcpBench(ctx, root);
+      break;
+    case "mcp-tools-list": {
+      const server = options.server ?? stem;
+      if (server === undefined || server.trim() === "") {
+        throw new TypeError(
+          "Cannot parse a tools/list result without a server name: pass options.server or options.path",
+        );
+      }
+      result = parseToolsList(ctx, root, server);
+      break;
+    }
+  }
+
+  const tools = result.specs.map((spec) => buildTool(ctx, spec));
+  const firstAt = new Map<string, string>();
+  result.specs.forEach((spec, i) => {
+    const id = tools[i].id;
+    const prev = firstAt.get(id);
+    if (prev !== undefined) {
+      const field = spec.idKey ?? spec.nameKey;
+      fail(ctx, `repeats id ${JSON.stringify(id)} (${prev} and ${spec.locator})`, id, field);
+    }
+    firstAt.set(id, spec.locator);
+  });
+  result.check?.(tools);
+  tools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const warnings = [...ctx.fileWarnings];
+  for (const text of [...ctx.toolWarnings.keys()].sort()) {
+    const ids = [...ctx.toolWarnings.get(text)!].sort();
+    const shown = ids.slice(0, WARNING_EXAMPLES).join(", ");
+    const more = ids.length > WARNING_EXAMPLES ? `, and ${ids.length - WARNING_EXAMPLES} more` : "";
+    warnings.push(`${text}: ${ids.length} tool${ids.length === 1 ? "" : "s"} (${shown}${more})`);
+  }
+
+  const provenance: { format: CatalogFormat; path?: string; source?: JsonValue } = { format };
+  if (options.path !== undefined) provenance.path = options.path;
+  if (result.source !== undefined) provenance.source = result.source;
+
+  return {
+    id: options.id ?? readFileId(ctx, root) ?? stem ?? "catalog",
+    version: readVersion(ctx, root),
+    provenance: provenance as CorpusProvenance,
+    tools,
+    warnings,
+  };
+}
