@@ -1,0 +1,250 @@
+/**
+ * The bench report (`results/report.json`): its shape and a pure builder.
+ *
+ * Everything outside `run` is a deterministic function of the inputs, the
+ * seed and the code: the same inputs give the same bytes. `run` holds the
+ * wall-clock time and git state of the run that produced the file.
+ * The JSON Schema is `lib/report/report.schema.json`.
+ *
+ * @module
+ */
+import type { Corpus, Tool } from "../catalog/types.ts";
+import { type CatalogCost, catalogCost } from "../modes/cost.ts";
+import { measureModes, type ModeRow } from "../modes/modes.ts";
+import { type Crossover, savingsBySize, type ScalingRow } from "../modes/scaling.ts";
+import { createRng, deriveSeed } from "../stats/prng.ts";
+import type { Tokenizer } from "../tokens/types.ts";
+import type { Provenance } from "./provenance.ts";
+
+/** Version of the report shape; bumped when a field changes meaning or type. */
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** Printed in every report and on the README: what token counts mean. */
+export const TOKENIZER_CAVEAT =
+  "Token counts use OpenAI's cl100k_base and o200k_base BPE encodings. For other vendors' models " +
+  "(Anthropic, Google, open-weight models) these are estimators and can undercount substantially; " +
+  "the ratios between exposure modes and encodings are the headline, not the absolute counts.";
+
+/** Per-corpus summary row. */
+export interface CorpusSummary {
+  readonly id: string;
+  readonly version: string;
+  readonly format: string;
+  /** Path as given on the command line. */
+  readonly path: string;
+  /** SHA-256 of the file's bytes (hex). */
+  readonly sha256: string;
+  readonly toolCount: number;
+  readonly serverCount: number;
+  /** Tools carrying an `inputSchema`. */
+  readonly schemaCount: number;
+  /** Tools whose description is degenerate (any rule). */
+  readonly degenerateCount: number;
+  /** Degenerate tools per rule id. */
+  readonly degenerateByRule: Readonly<Record<string, number>>;
+  /** Loader warnings (lenient parses). */
+  readonly warnings: readonly string[];
+}
+
+/** A heavy tool or server, for the "heaviest" tables. */
+export interface HeavyItem {
+  /** Tool id (`server:name`) or server name. */
+  readonly id: string;
+  /** Tools behind the item (1 for a tool). */
+  readonly toolCount: number;
+  /** Definition cost with schema (tokens). */
+  readonly tokens: number;
+}
+
+/** The 10 heaviest tools and servers of one corpus under one tokenizer. */
+export interface Heaviest {
+  readonly corpusId: string;
+  readonly tokenizer: string;
+  readonly tools: readonly HeavyItem[];
+  readonly servers: readonly HeavyItem[];
+}
+
+/** Crossover of one mode over one corpus and tokenizer. */
+export interface CrossoverRow extends Crossover {
+  readonly corpusId: string;
+  readonly tokenizer: string;
+  readonly mode: "proxy" | "code";
+  readonly provenance: { readonly measuredSize: Provenance; readonly estimatedSize: Provenance };
+}
+
+/** Metadata of the producing run (not deterministic). */
+export interface RunInfo {
+  /** ISO 8601 time the report was written (or `SOURCE_DATE_EPOCH`). */
+  readonly createdAt: string;
+  readonly git: { readonly commit: string | null; readonly dirty: boolean | null };
+  /** Wall time of the whole bench (ms). */
+  readonly wallMs: number;
+}
+
+/** The whole report. Optional sections are present when their inputs were given. */
+export interface BenchReport {
+  readonly schemaVersion: number;
+  readonly task: string;
+  readonly run: RunInfo;
+  readonly seed: number;
+  readonly tokenizers: readonly string[];
+  /** npm package versions the numbers depend on. */
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+  readonly caveats: { readonly tokenizer: string };
+  /** The degenerate-description rules applied, as text. */
+  readonly degenerateRules: readonly { readonly id: string; readonly description: string }[];
+  readonly corpora: readonly CorpusSummary[];
+  readonly modes: readonly ModeRow[];
+  readonly scaling: readonly ScalingRow[];
+  readonly crossovers: readonly CrossoverRow[];
+  readonly heaviest: readonly Heaviest[];
+  /** Encoding arm rows (encodings issue), when measured. */
+  readonly arms?: readonly unknown[];
+  /** Retrieval rows (retrieval issue), when measured. */
+  readonly retrieval?: readonly unknown[];
+  /** Non-fatal problems met during the run. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * The 10 heaviest tools and servers by with-schema cost, ties broken by id.
+ *
+ * @param corpusId Corpus the costs belong to.
+ * @param tokenizer Tokenizer name.
+ * @param direct Per-tool direct costs.
+ * @param limit Items per list. @default {10}
+ * @returns Heaviest tools and servers (tokens).
+ */
+export function heaviest(
+  corpusId: string,
+  tokenizer: string,
+  direct: CatalogCost,
+  limit = 10,
+): Heaviest {
+  const byTokens = (a: HeavyItem, b: HeavyItem) =>
+    b.tokens - a.tokens || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const tools = direct.perTool.map((t) => ({ id: t.id, toolCount: 1, tokens: t.tokensWithSchema }));
+  const servers = new Map<string, HeavyItem>();
+  for (const t of direct.perTool) {
+    const s = servers.get(t.server) ?? { id: t.server, toolCount: 0, tokens: 0 };
+    servers.set(t.server, {
+      id: t.server,
+      toolCount: s.toolCount + 1,
+      tokens: s.tokens + t.tokensWithSchema,
+    });
+  }
+  return {
+    corpusId,
+    tokenizer,
+    tools: tools.sort(byTokens).slice(0, limit),
+    servers: [...servers.values()].sort(byTokens).slice(0, limit),
+  };
+}
+
+/**
+ * Summarizes a loaded corpus for the report.
+ *
+ * @param corpus The corpus.
+ * @param path Path as given by the user.
+ * @param degenerate Degenerate-description counts for it.
+ * @returns The {@linkcode CorpusSummary}.
+ */
+export function summarizeCorpus(
+  corpus: Corpus,
+  path: string,
+  degenerate: { readonly count: number; readonly byRule: Readonly<Record<string, number>> },
+): CorpusSummary {
+  return {
+    id: corpus.id,
+    version: corpus.version,
+    format: corpus.provenance.format,
+    path,
+    sha256: corpus.provenance.sha256 ?? "",
+    toolCount: corpus.tools.length,
+    serverCount: new Set(corpus.tools.map((t) => t.server)).size,
+    schemaCount: corpus.tools.filter((t) => t.inputSchema !== undefined).length,
+    degenerateCount: degenerate.count,
+    degenerateByRule: degenerate.byRule,
+    warnings: corpus.warnings,
+  };
+}
+
+/** Inputs of {@linkcode measureCatalogCost}. */
+export interface MeasureCatalogCostOptions {
+  readonly corpora: readonly Corpus[];
+  /** The discovery proxy's catalog (`proxy` mode). */
+  readonly proxyTools: readonly Tool[];
+  /** The code-execution catalog (`code` mode). */
+  readonly codeTools: readonly Tool[];
+  readonly tokenizers: readonly Tokenizer[];
+  /** Seed of the savings-vs-size draws; one stream per corpus × tokenizer. */
+  readonly seed: number;
+  /** Subset sizes (tools). @default {DEFAULT_SUBSET_SIZES} */
+  readonly sizes?: readonly number[];
+  /** Called before each corpus × tokenizer step, for progress output. */
+  readonly onProgress?: (message: string) => void;
+}
+
+/**
+ * Measures the catalog-cost sections of the report: `modes`, `scaling`,
+ * `crossovers` and `heaviest`, for every corpus × tokenizer.
+ *
+ * The draws for corpus `c` and tokenizer `t` use the PRNG seeded with
+ * `deriveSeed(seed, c + "/" + t)`, so adding a corpus leaves the others' rows
+ * unchanged.
+ *
+ * @param options Corpora, mode catalogs, tokenizers, seed.
+ * @returns The four report sections.
+ */
+export function measureCatalogCost(options: MeasureCatalogCostOptions): Pick<
+  BenchReport,
+  "modes" | "scaling" | "crossovers" | "heaviest"
+> {
+  const modes: ModeRow[] = [];
+  const scaling: ScalingRow[] = [];
+  const crossovers: CrossoverRow[] = [];
+  const heavy: Heaviest[] = [];
+  for (const corpus of options.corpora) {
+    for (const tokenizer of options.tokenizers) {
+      options.onProgress?.(
+        `${corpus.id}: counting ${corpus.tools.length} tools with ${tokenizer.name}`,
+      );
+      const measured = measureModes({
+        corpusId: corpus.id,
+        tools: corpus.tools,
+        proxyTools: options.proxyTools,
+        codeTools: options.codeTools,
+        tokenizer,
+      });
+      modes.push(...measured.rows);
+      const rng = createRng(deriveSeed(options.seed, `${corpus.id}/${tokenizer.name}`));
+      const bySize = savingsBySize({
+        corpusId: corpus.id,
+        tokenizer: tokenizer.name,
+        direct: measured.direct,
+        proxy: catalogCost(options.proxyTools, tokenizer),
+        code: catalogCost(options.codeTools, tokenizer),
+        random: () => rng.next(),
+        sizes: options.sizes,
+      });
+      scaling.push(...bySize.rows);
+      for (
+        const [mode, c] of [["proxy", bySize.proxyCrossover], [
+          "code",
+          bySize.codeCrossover,
+        ]] as const
+      ) {
+        crossovers.push({
+          corpusId: corpus.id,
+          tokenizer: tokenizer.name,
+          mode,
+          ...c,
+          provenance: { measuredSize: "computed", estimatedSize: "estimated" },
+        });
+      }
+      heavy.push(heaviest(corpus.id, tokenizer.name, measured.direct));
+    }
+  }
+  return { modes, scaling, crossovers, heaviest: heavy };
+}

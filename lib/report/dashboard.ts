@@ -1,0 +1,280 @@
+/**
+ * The self-contained bench dashboard (`results/dashboard.html`): tables from
+ * arquero and inline SVG charts from Observable Plot, nothing fetched at view
+ * time.
+ *
+ * @module
+ */
+import * as aq from "arquero";
+import { parseHTML } from "linkedom";
+import type { BenchReport } from "./bench_report.ts";
+import { barChart, intervalChart, savingsBySizeChart } from "./figures.ts";
+
+/** Escapes text for HTML element content and attribute values. */
+function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+const int = (v: number) => v.toLocaleString("en-US");
+
+/** A headless document for Plot (linkedom). */
+export function headlessDocument(): Document {
+  return parseHTML("<!doctype html><html><head></head><body></body></html>")
+    .document as unknown as Document;
+}
+
+/** An arquero HTML table of `rows` with per-column formats. */
+export function htmlTable(
+  rows: readonly Record<string, unknown>[],
+  format: Record<string, (v: never) => string> = {},
+): string {
+  if (rows.length === 0) return "<p><em>none</em></p>";
+  return aq.from(rows as Record<string, unknown>[]).toHTML({ format: format as never });
+}
+
+/**
+ * Renders the dashboard for a bench report.
+ *
+ * Sections: corpora, exposure modes (table), savings against catalog size
+ * (chart per corpus and tokenizer), heaviest tools and servers, and, when
+ * present, encoding arms and retrieval quality. Deterministic apart from the
+ * `run` block it echoes.
+ *
+ * @param report The bench report.
+ * @param document Document to draw charts into. @default a linkedom document
+ * @returns A complete HTML page (UTF-8 text).
+ */
+export function renderDashboard(
+  report: BenchReport,
+  document: Document = headlessDocument(),
+): string {
+  const parts: string[] = [];
+  const h2 = (t: string) => parts.push(`<h2>${esc(t)}</h2>`);
+  const firstTok = report.tokenizers[0];
+
+  h2("Corpora");
+  parts.push(htmlTable(
+    report.corpora.map((c) => ({
+      corpus: c.id,
+      format: c.format,
+      servers: c.serverCount,
+      tools: c.toolCount,
+      "with schema": c.schemaCount,
+      "degenerate descriptions": c.degenerateCount,
+      sha256: c.sha256.slice(0, 12),
+    })),
+  ));
+  parts.push(
+    `<p class="note">Degenerate description rules: ${
+      report.degenerateRules.map((r) => `<code>${esc(r.id)}</code>: ${esc(r.description)}`).join(
+        "; ",
+      )
+    }</p>`,
+  );
+
+  h2("Context tokens by exposure mode");
+  parts.push(htmlTable(
+    report.modes.map((m) => ({
+      corpus: m.corpusId,
+      tokenizer: m.tokenizer,
+      mode: m.mode,
+      tools: m.toolCount,
+      "tokens (name+description)": m.tokensNameDescription,
+      "tokens (with schemas)": m.tokensWithSchemas,
+      "savings (name+description)": m.savingsNameDescription,
+      "savings (with schemas)": m.savingsWithSchemas,
+      authoritative: m.withSchemasAuthoritative ? "with schemas" : "name+description",
+    })),
+    {
+      "tokens (name+description)": int,
+      "tokens (with schemas)": int,
+      "savings (name+description)": pct,
+      "savings (with schemas)": pct,
+    },
+  ));
+  parts.push(
+    `<p class="note">Token counts are measured; savings = 1 − mode ÷ direct are computed. ${
+      esc(report.caveats.tokenizer)
+    }</p>`,
+  );
+
+  h2("Savings against catalog size");
+  parts.push(htmlTable(
+    report.crossovers.map((c) => ({
+      corpus: c.corpusId,
+      tokenizer: c.tokenizer,
+      mode: c.mode,
+      "pays off from (sampled size, computed)": c.measuredSize ?? "never in sample",
+      "pays off from (estimated, average tools)": c.estimatedSize ?? "n/a",
+    })),
+  ));
+  for (const corpus of report.corpora) {
+    const rows = report.scaling.filter((r) => r.corpusId === corpus.id && r.tokenizer === firstTok);
+    if (rows.length === 0) continue;
+    parts.push(
+      savingsBySizeChart(rows, {
+        document,
+        title: `${corpus.id} (${firstTok}): tokens against catalog size`,
+      })
+        .outerHTML,
+    );
+  }
+
+  h2("Heaviest tools and servers");
+  for (const h of report.heaviest.filter((x) => x.tokenizer === firstTok)) {
+    parts.push(
+      barChart(h.tools.map((t) => ({ label: t.id, value: t.tokens })), {
+        document,
+        title: `${h.corpusId}: 10 heaviest tools (${h.tokenizer} tokens, with schema)`,
+        valueLabel: "tokens",
+      }).outerHTML,
+    );
+    parts.push(
+      barChart(
+        h.servers.map((s) => ({ label: `${s.id} (${s.toolCount} tools)`, value: s.tokens })),
+        {
+          document,
+          title: `${h.corpusId}: 10 heaviest servers (${h.tokenizer} tokens, with schemas)`,
+          valueLabel: "tokens",
+        },
+      ).outerHTML,
+    );
+  }
+
+  if (report.arms && report.arms.length > 0) renderArms(report, document, parts);
+  if (report.retrieval && report.retrieval.length > 0) renderRetrieval(report, document, parts);
+
+  if (report.warnings.length > 0) {
+    h2("Warnings");
+    parts.push(`<ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
+  }
+  return page(report, parts.join("\n"));
+}
+
+type ArmRow = {
+  corpusId: string;
+  arm: string;
+  tokenizer: string;
+  skipped?: boolean;
+  reason?: string;
+  totalTokens?: number;
+  meanTokens?: number;
+  p95Tokens?: number;
+  savingsPct?: number;
+  skippedTools?: { count: number };
+};
+
+function renderArms(report: BenchReport, document: Document, parts: string[]): void {
+  const arms = report.arms as ArmRow[];
+  parts.push("<h2>Encoding arms</h2>");
+  parts.push(htmlTable(
+    arms.map((a) => ({
+      corpus: a.corpusId,
+      arm: a.arm,
+      tokenizer: a.tokenizer ?? "",
+      "total tokens": a.skipped ? "skipped" : a.totalTokens,
+      "mean / tool": a.meanTokens ?? "",
+      "p95 / tool": a.p95Tokens ?? "",
+      "savings vs baseline_json": a.savingsPct === undefined
+        ? (a.reason ?? "")
+        : `${a.savingsPct.toFixed(1)}%`,
+      "skipped tools": a.skippedTools?.count ?? "",
+    })),
+    { "mean / tool": (v: never) => (typeof v === "number" ? (v as number).toFixed(1) : String(v)) },
+  ));
+  const firstTok = report.tokenizers[0];
+  for (const corpus of report.corpora) {
+    const data = arms.filter((a) =>
+      a.corpusId === corpus.id && a.tokenizer === firstTok && !a.skipped &&
+      a.savingsPct !== undefined
+    ).map((a) => ({ label: a.arm, value: Math.round(a.savingsPct! * 10) / 10 }));
+    if (data.length === 0) continue;
+    parts.push(
+      barChart(data, {
+        document,
+        title: `${corpus.id}: savings by encoding arm vs baseline_json (% of ${firstTok} tokens)`,
+        valueLabel: "savings %",
+      }).outerHTML,
+    );
+  }
+}
+
+type RetrievalRow = {
+  corpusId: string;
+  goldenSetId: string;
+  retriever: string;
+  arm: string;
+  queryCount: number;
+  metrics: Record<string, number>;
+  ci95: Record<string, [number, number]>;
+};
+
+function renderRetrieval(report: BenchReport, document: Document, parts: string[]): void {
+  const rows = report.retrieval as RetrievalRow[];
+  parts.push("<h2>Discovery quality</h2>");
+  const f3 = (v: never) => (v as number).toFixed(3);
+  parts.push(htmlTable(
+    rows.map((r) => ({
+      corpus: r.corpusId,
+      golden: r.goldenSetId,
+      retriever: r.retriever,
+      arm: r.arm,
+      queries: r.queryCount,
+      ...r.metrics,
+    })),
+    Object.fromEntries(Object.keys(rows[0].metrics).map((k) => [k, f3])),
+  ));
+  for (const golden of [...new Set(rows.map((r) => r.goldenSetId))]) {
+    const data = rows.filter((r) => r.goldenSetId === golden).flatMap((r) =>
+      ["recall@5", "mrr@10", "ndcg@10"].filter((m) => m in r.metrics).map((m) => ({
+        label: r.arm === "baseline_json" || !r.arm ? r.retriever : `${r.retriever} / ${r.arm}`,
+        series: m,
+        value: r.metrics[m],
+        lo: r.ci95[m]?.[0] ?? r.metrics[m],
+        hi: r.ci95[m]?.[1] ?? r.metrics[m],
+      }))
+    );
+    parts.push(
+      intervalChart(data, {
+        document,
+        title: `${golden}: retrieval quality with bootstrap 95% intervals`,
+        valueLabel: "score",
+      }).outerHTML,
+    );
+  }
+}
+
+function page(report: BenchReport, body: string): string {
+  return `<!doctype html>
+<!-- Generated by ${esc(report.task)} — do not edit -->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>mcpmeter bench</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
+th { background: #f4f4f4; }
+.note { color: #555; font-size: 13px; }
+figure { margin: 1rem 0; }
+code { background: #f4f4f4; padding: 0 3px; }
+</style>
+</head>
+<body>
+<h1>mcpmeter bench</h1>
+<p class="note">Report schema v${report.schemaVersion}; seed ${report.seed}; tokenizers ${
+    esc(report.tokenizers.join(", "))
+  }; created ${esc(report.run.createdAt)}${
+    report.run.git.commit
+      ? ` at commit ${esc(report.run.git.commit.slice(0, 12))}${
+        report.run.git.dirty ? " (dirty)" : ""
+      }`
+      : ""
+  }.</p>
+${body}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,135 @@
+/**
+ * Charts for reports and notebooks, drawn with Observable Plot.
+ *
+ * Every function takes the `document` to draw into (a browser's, or
+ * linkedom's under Deno), so the same code renders in Jupyter, in tests and in
+ * the headless dashboard. Each returns the Plot element; use `.outerHTML` for
+ * a standalone SVG (or `<figure>` when titled).
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import type { ScalingRow } from "../modes/scaling.ts";
+
+/** The subset of the DOM `Document` that Plot needs. */
+export type PlotDocument = Document;
+
+/** Options shared by every chart. */
+export interface ChartOptions {
+  /** Document to draw into (e.g. linkedom's `parseHTML(...).document`). */
+  readonly document: PlotDocument;
+  /** Chart width in CSS pixels. @default {640} */
+  readonly width?: number;
+  /** Optional title above the chart. */
+  readonly title?: string;
+}
+
+/**
+ * Token cost of each exposure mode against catalog size (log–log): direct
+ * grows with the catalog, proxy and code stay flat.
+ *
+ * @param rows Rows from `savingsBySize` for one corpus and tokenizer.
+ * @param options Document, width, title.
+ * @returns The Plot element (SVG or figure).
+ */
+export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOptions): Element {
+  const points = rows.flatMap((r) => [
+    { tools: r.meanToolCount, tokens: r.directTokens, mode: "direct" },
+    { tools: r.meanToolCount, tokens: r.proxyTokens, mode: "proxy" },
+    { tools: r.meanToolCount, tokens: r.codeTokens, mode: "code" },
+  ]);
+  return Plot.plot({
+    document: options.document,
+    width: options.width ?? 640,
+    title: options.title,
+    x: { type: "log", label: "tools in catalog (mean of draws) →", grid: true },
+    y: { type: "log", label: "↑ context tokens (with schemas)", grid: true },
+    color: { legend: true, domain: ["direct", "proxy", "code"] },
+    marks: [
+      Plot.line(points, { x: "tools", y: "tokens", stroke: "mode", marker: "circle" }),
+    ],
+  }) as unknown as Element;
+}
+
+/** One bar of a horizontal bar chart. */
+export interface BarDatum {
+  readonly label: string;
+  readonly value: number;
+}
+
+/**
+ * Horizontal bars, largest first (ties broken by label), e.g. the heaviest
+ * tools or servers by tokens.
+ *
+ * @param data Bars to draw.
+ * @param options Document, width, title, and the value axis label.
+ * @returns The Plot element.
+ */
+export function barChart(
+  data: readonly BarDatum[],
+  options: ChartOptions & { readonly valueLabel: string },
+): Element {
+  const sorted = [...data].sort((a, b) =>
+    b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)
+  );
+  return Plot.plot({
+    document: options.document,
+    width: options.width ?? 640,
+    title: options.title,
+    marginLeft: 260,
+    height: 40 + 22 * sorted.length,
+    x: { label: `${options.valueLabel} →`, grid: true },
+    y: { label: null, domain: sorted.map((d) => d.label) },
+    marks: [
+      Plot.barX(sorted, { x: "value", y: "label", fill: "steelblue" }),
+      Plot.text(sorted, {
+        x: "value",
+        y: "label",
+        text: (d: BarDatum) => String(d.value),
+        dx: 4,
+        textAnchor: "start",
+      }),
+      Plot.ruleX([0]),
+    ],
+  }) as unknown as Element;
+}
+
+/** One point estimate with its interval, for {@linkcode intervalChart}. */
+export interface IntervalDatum {
+  /** Row label, e.g. a retriever or arm. */
+  readonly label: string;
+  /** Facet/colour key, e.g. a metric name. */
+  readonly series: string;
+  readonly value: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * Point estimates with interval bars (e.g. bootstrap 95% intervals), one
+ * panel per series.
+ *
+ * @param data Points with intervals.
+ * @param options Document, width, title, and the value axis label.
+ * @returns The Plot element.
+ */
+export function intervalChart(
+  data: readonly IntervalDatum[],
+  options: ChartOptions & { readonly valueLabel: string },
+): Element {
+  const labels = [...new Set(data.map((d) => d.label))].sort();
+  return Plot.plot({
+    document: options.document,
+    width: options.width ?? 640,
+    title: options.title,
+    marginLeft: 140,
+    height: 60 + 18 * labels.length * new Set(data.map((d) => d.series)).size,
+    x: { label: `${options.valueLabel} →`, domain: [0, 1], grid: true },
+    y: { label: null, domain: labels },
+    fy: { label: null },
+    marks: [
+      Plot.ruleY(data, { fy: "series", y: "label", x1: "lo", x2: "hi", stroke: "gray" }),
+      Plot.dot(data, { fy: "series", y: "label", x: "value", fill: "series" }),
+    ],
+  }) as unknown as Element;
+}

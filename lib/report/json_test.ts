@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { stableJson } from "./json.ts";
+
+Deno.test("stableJson() sorts keys at every depth and rounds to 5 decimals", () => {
+  assert.equal(
+    stableJson({ z: { y: 2, x: [{ b: 0.123456789, a: -0.000001 }] }, a: null }),
+    '{\n  "a": null,\n  "z": {\n    "x": [\n      {\n        "a": 0,\n        "b": 0.12346\n      }\n    ],\n    "y": 2\n  }\n}\n',
+  );
+});
+
+Deno.test("stableJson() rejects NaN and Infinity with the path", () => {
+  assert.throws(
+    () => stableJson({ rows: [{ v: NaN }] }),
+    /\$\.rows\[0\]\.v is not a finite number/,
+  );
+  assert.throws(() => stableJson([Infinity]), RangeError);
+});
+
+Deno.test("stableJson() gives the same bytes whatever the insertion order", () => {
+  assert.equal(stableJson({ a: 1, b: { c: 2, d: 3 } }), stableJson({ b: { d: 3, c: 2 }, a: 1 }));
+});

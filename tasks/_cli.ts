@@ -1,0 +1,85 @@
+// Shared plumbing for task entry points: user-facing errors, progress lines,
+// run metadata (git, dependency versions, file hashes).
+import { CatalogError } from "../lib/catalog/errors.ts";
+
+/** An error whose message is the whole story for the user (no stack trace). */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Root of the repository, resolved from this file (not the working directory). */
+export const ROOT = new URL("../", import.meta.url);
+
+/** Resolves a repository-relative path to an absolute file path. */
+export function fromRoot(path: string): string {
+  return new URL(path, ROOT).pathname;
+}
+
+/** Writes one progress line to stderr. */
+export function progress(task: string, message: string): void {
+  console.error(`[${task}] ${message}`);
+}
+
+/**
+ * Runs a task's main function: exits 0 on success, 2 on a usage error, 1 on any
+ * other error, always with a one-line reason and never a stack trace
+ * (set MCPMETER_DEBUG=1 to see it).
+ */
+export async function runMain(task: string, main: () => Promise<number | void>): Promise<never> {
+  try {
+    Deno.exit((await main()) ?? 0);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`mcpmeter ${task}: error: ${message.split("\n")[0]}`);
+    if (Deno.env.get("MCPMETER_DEBUG")) console.error(error);
+    Deno.exit(error instanceof UsageError || error instanceof CatalogError ? 2 : 1);
+  }
+}
+
+/** Current git commit and dirtiness, or nulls outside a git checkout. */
+export async function gitState(): Promise<{ commit: string | null; dirty: boolean | null }> {
+  const run = async (args: string[]) => {
+    try {
+      const out = await new Deno.Command("git", {
+        args,
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "null",
+      })
+        .output();
+      return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+    } catch {
+      return null;
+    }
+  };
+  const commit = await run(["rev-parse", "HEAD"]);
+  const status = await run(["status", "--porcelain", "--untracked-files=no"]);
+  return { commit, dirty: status === null ? null : status.length > 0 };
+}
+
+/** Versions of the npm packages pinned in deno.json's import map. */
+export async function dependencyVersions(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const out: Record<string, string> = {};
+  for (const spec of Object.values(config.imports ?? {}) as string[]) {
+    const m = /^npm:\/?((?:@[^/]+\/)?[^@/]+)@([^/]+)/.exec(spec);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/** Report timestamp: `SOURCE_DATE_EPOCH` (seconds) when set, else now. */
+export function createdAt(): string {
+  const epoch = Deno.env.get("SOURCE_DATE_EPOCH");
+  return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString();
+}
+
+/** Parses a non-negative integer flag value. */
+export function intFlag(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new UsageError(`--${name} must be a non-negative integer: current value is "${value}"`);
+  }
+  return n;
+}

@@ -1,0 +1,119 @@
+// deno task notebooks: execute every numbered notebook headless with the Deno
+// Jupyter kernel; executed copies and HTML exports land in results/notebooks/.
+// Fails on any cell error. Without Jupyter: skips with instructions, except
+// when CI is set, where a missing Jupyter is a failure.
+import { parseArgs } from "node:util";
+import { fromRoot, progress, runMain, UsageError } from "./_cli.ts";
+
+const HELP = `mcpmeter notebooks — execute notebooks/NN_*.ipynb headless
+
+Usage: deno task notebooks [--out DIR] [NOTEBOOK ...]
+
+  --out DIR    Where executed notebooks and HTML exports go (default: results/notebooks/)
+  NOTEBOOK     Run only these notebooks (default: every notebooks/[0-9][0-9]_*.ipynb)
+
+Needs Jupyter with the Deno kernel: apt-get install -y jupyter-nbconvert python3-nbclient
+jupyter-client python3-ipykernel && deno jupyter --install
+`;
+
+const INSTALL_HINT =
+  "install Jupyter with `apt-get install -y jupyter-nbconvert python3-nbclient " +
+  "jupyter-client python3-ipykernel` and register the kernel with `deno jupyter --install`";
+
+async function run(
+  cmd: string,
+  args: string[],
+  cwd?: string,
+): Promise<{ ok: boolean; out: string }> {
+  try {
+    const result = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" })
+      .output();
+    const dec = new TextDecoder();
+    return { ok: result.success, out: dec.decode(result.stdout) + dec.decode(result.stderr) };
+  } catch (error) {
+    return { ok: false, out: (error as Error).message };
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  const { values, positionals } = (() => {
+    try {
+      return parseArgs({
+        args,
+        options: { out: { type: "string" }, help: { type: "boolean", short: "h" } },
+        allowPositionals: true,
+      });
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message} (see --help)`);
+    }
+  })();
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const dir = fromRoot("notebooks/");
+  const notebooks = positionals.length > 0 ? positionals.map((p) => p.split("/").pop()!) : [
+    ...Deno.readDirSync(dir),
+  ].map((e) => e.name).filter((n) => /^\d\d_.*\.ipynb$/.test(n)).sort();
+  const outDir = values.out ?? fromRoot("results/notebooks");
+
+  if (!(await run("jupyter", ["nbconvert", "--version"])).ok) {
+    if (Deno.env.get("CI")) {
+      throw new Error(`Jupyter is not installed, and CI is set: ${INSTALL_HINT}`);
+    }
+    console.error(
+      `notebooks skipped (${notebooks.length}): Jupyter is not installed; ${INSTALL_HINT}`,
+    );
+    return 0;
+  }
+  const kernels = await run("jupyter", ["kernelspec", "list"]);
+  if (!/^\s*deno\s/m.test(kernels.out)) {
+    progress("notebooks", "registering the Deno Jupyter kernel (deno jupyter --install)");
+    const installed = await run(Deno.execPath(), ["jupyter", "--install"]);
+    if (!installed.ok) throw new Error(`cannot register the Deno kernel: ${installed.out.trim()}`);
+  }
+  await Deno.mkdir(outDir, { recursive: true });
+  const failed: string[] = [];
+  for (const name of notebooks) {
+    const started = performance.now();
+    progress("notebooks", `executing ${name}`);
+    const exec = await run("jupyter", [
+      "nbconvert",
+      "--to",
+      "notebook",
+      "--execute",
+      "--ExecutePreprocessor.kernel_name=deno",
+      "--ExecutePreprocessor.timeout=600",
+      "--output-dir",
+      outDir,
+      name,
+    ], dir);
+    if (!exec.ok) {
+      failed.push(name);
+      const lines = exec.out.split("\n").filter((l) =>
+        !/Debugger warning|frozen modules|PYDEVD|Debugging will/.test(l)
+      );
+      console.error(`notebook ${name} failed:\n${lines.slice(-25).join("\n")}`);
+      continue;
+    }
+    const html = await run("jupyter", [
+      "nbconvert",
+      "--to",
+      "html",
+      "--output-dir",
+      outDir,
+      `${outDir}/${name}`,
+    ]);
+    if (!html.ok) {
+      console.error(`warning: HTML export of ${name} failed: ${html.out.trim().split("\n").pop()}`);
+    }
+    progress("notebooks", `${name} ok in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} notebook(s) failed: ${failed.join(", ")}`);
+  }
+  console.log(`${notebooks.length} notebooks executed; outputs in ${outDir}`);
+  return 0;
+}
+
+if (import.meta.main) await runMain("notebooks", () => main(Deno.args));
