@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import {
+  AgentConfigError,
+  expandVars,
+  parseAgents,
+  parseDotEnv,
+  parseModels,
+  parseSuite,
+  parseToolPrices,
+  requiredModelIds,
+} from "./config.ts";
+
+const agent = {
+  id: "a",
+  description: "d",
+  model: "m",
+  mcpServers: ["fs"],
+  systemPrompt: "Be brief.",
+};
+
+function throwsConfig(fn: () => unknown, file: string, field: string, re: RegExp) {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof AgentConfigError, String(e));
+    assert.equal(e.file, file);
+    assert.equal(e.field, field);
+    assert.match(e.message, re);
+    return true;
+  });
+}
+
+Deno.test("parseAgents() applies defaults and accepts {agents: [...]}", () => {
+  const [a] = parseAgents(agent, "a.json");
+  assert.equal(a.exposure, "direct");
+  assert.equal(a.loop, "sequential");
+  assert.equal(a.maxIterations, 10);
+  assert.equal(a.maxOutputTokens, 1024);
+  assert.equal(a.temperature, undefined);
+  const list = parseAgents({ agents: [agent, { ...agent, id: "b", loop: "parallel" }] }, "x.json");
+  assert.deepEqual(list.map((x) => [x.id, x.loop]), [["a", "sequential"], ["b", "parallel"]]);
+});
+
+Deno.test("parseAgents() errors name the file and the field", async (t) => {
+  await t.step("unknown exposure", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, exposure: "hidden" }, "a.json"),
+      "a.json",
+      "exposure",
+      /must be one of \["direct","proxy","code"\]/,
+    ));
+  await t.step("typo in a field name", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, maxIteration: 3 }, "a.json"),
+      "a.json",
+      "maxIteration",
+      /not a known field/,
+    ));
+  await t.step("missing model", () => {
+    const { model: _m, ...rest } = agent;
+    throwsConfig(() => parseAgents(rest, "a.json"), "a.json", "model", /is required/);
+  });
+  await t.step("both prompt kinds", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, systemPromptFile: "p.md" }, "a.json"),
+      "a.json",
+      "systemPrompt",
+      /exactly one/,
+    ));
+  await t.step(
+    "bad JSON",
+    () => throwsConfig(() => parseAgents("{", "a.json"), "a.json", "", /not valid JSON/),
+  );
+  await t.step("duplicate ids in one file", () =>
+    throwsConfig(
+      () => parseAgents({ agents: [agent, agent] }, "x.json"),
+      "x.json",
+      "agents[1]",
+      /duplicate id "a"/,
+    ));
+});
+
+const model = {
+  id: "m",
+  provider: "anthropic",
+  model: "claude",
+  apiKey: "${ANTHROPIC_API_KEY}",
+  pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15, cacheReadUsdPerMTok: 0.3 },
+};
+
+Deno.test("parseModels() validates apiKey as an env reference and defaults cache prices", () => {
+  const [m] = parseModels({ models: [model] }, "models.json");
+  assert.deepEqual(m.pricing, {
+    inputUsdPerMTok: 3,
+    outputUsdPerMTok: 15,
+    cacheReadUsdPerMTok: 0.3,
+    cacheWriteUsdPerMTok: 0,
+  });
+  throwsConfig(
+    () => parseModels({ models: [{ ...model, apiKey: "sk-literal" }] }, "models.json"),
+    "models.json",
+    "models[0].apiKey",
+    /must match pattern/,
+  );
+  throwsConfig(
+    () => parseModels({ models: [{ ...model, provider: "gemini" }] }, "models.json"),
+    "models.json",
+    "models[0].provider",
+    /must be one of/,
+  );
+  throwsConfig(
+    () =>
+      parseModels(
+        { models: [{ ...model, pricing: { ...model.pricing, outputUsdPerMTok: -1 } }] },
+        "models.json",
+      ),
+    "models.json",
+    "models[0].pricing.outputUsdPerMTok",
+    /must be >= 0/,
+  );
+});
+
+Deno.test("parseToolPrices() requires server:tool keys", () => {
+  assert.deepEqual(parseToolPrices({ toolPrices: { "fs:read_file": 0.001 } }), {
+    "fs:read_file": 0.001,
+  });
+  assert.throws(
+    () => parseToolPrices({ toolPrices: { "read_file": 1 } }, "p.json"),
+    AgentConfigError,
+  );
+});
+
+Deno.test("parseSuite() checks criteria, including nested ones", async (t) => {
+  const ok = {
+    id: "s",
+    description: "",
+    cases: [{
+      id: "c1",
+      question: "q",
+      criterion: {
+        type: "all",
+        criteria: [{ type: "regex", pattern: "^4$" }, {
+          type: "tool_called",
+          tool: "fs:read_file",
+        }],
+      },
+    }],
+  };
+  assert.equal(parseSuite(ok).cases.length, 1);
+  await t.step("unknown criterion type", () =>
+    throwsConfig(
+      () =>
+        parseSuite(
+          { ...ok, cases: [{ id: "c", question: "q", criterion: { type: "fuzzy" } }] },
+          "s.json",
+        ),
+      "s.json",
+      "cases[0].criterion.type",
+      /not a known criterion type/,
+    ));
+  await t.step("regex that does not compile", () =>
+    throwsConfig(
+      () =>
+        parseSuite(
+          {
+            ...ok,
+            cases: [{
+              id: "c",
+              question: "q",
+              criterion: { type: "any", criteria: [{ type: "regex", pattern: "(" }] },
+            }],
+          },
+          "s.json",
+        ),
+      "s.json",
+      "cases[0].criterion.criteria[0].pattern",
+      /Invalid regular expression/,
+    ));
+  await t.step("wrong field type deep inside", () =>
+    throwsConfig(
+      () =>
+        parseSuite(
+          {
+            ...ok,
+            cases: [{ id: "c", question: "q", criterion: { type: "contains", values: "x" } }],
+          },
+          "s.json",
+        ),
+      "s.json",
+      "cases[0].criterion.values",
+      /must be array/,
+    ));
+  await t.step("duplicate case ids", () =>
+    throwsConfig(
+      () => parseSuite({ ...ok, cases: [ok.cases[0], ok.cases[0]] }, "s.json"),
+      "s.json",
+      "cases[1].id",
+      /duplicate id "c1"/,
+    ));
+});
+
+Deno.test("requiredModelIds() collects agent and judge models", () => {
+  const suite = parseSuite({
+    id: "s",
+    description: "",
+    cases: [{
+      id: "c",
+      question: "q",
+      criterion: { type: "any", criteria: [{ type: "llm_judge", rubric: "r", model: "judge" }] },
+    }],
+  });
+  assert.deepEqual(requiredModelIds([{ model: "m2" }, { model: "m1" }], suite), [
+    "judge",
+    "m1",
+    "m2",
+  ]);
+});
+
+Deno.test("parseDotEnv() reads quotes, export and comments; expandVars() names missing vars", () => {
+  const env = parseDotEnv(
+    '# c\nexport A=1\nB = "two words" \nC=\'x#y\'\nD=plain # trailing\nE="a\\nb"\n',
+  );
+  assert.deepEqual(env, { A: "1", B: "two words", C: "x#y", D: "plain", E: "a\nb" });
+  throwsConfig(() => parseDotEnv("A=1\nnot a line\n", ".env"), ".env", "line 2", /KEY=value/);
+  assert.equal(expandVars("${K}", { K: "v" }, { file: "m", field: "f" }), "v");
+  assert.equal(expandVars("${K:-ollama}", {}, { file: "m", field: "f" }), "ollama");
+  throwsConfig(
+    () => expandVars("${SECRET_KEY}", {}, { file: "models.json", field: "models[0].apiKey" }),
+    "models.json",
+    "models[0].apiKey",
+    /SECRET_KEY, which is not set/,
+  );
+});

@@ -1,0 +1,220 @@
+/**
+ * Data contracts of agent benchmarks: configurations (agents, model registry, tool prices,
+ * suites and criteria) and the per-case record a run writes.
+ *
+ * @module
+ */
+
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+
+/** How the model sees the agent's MCP tools. Only `direct` is implemented by the loop so far. */
+export type Exposure = "direct" | "proxy" | "code";
+
+/** How tool calls of one model turn run: one after another, or concurrently. */
+export type LoopKind = "sequential" | "parallel";
+
+/** One agent configuration (one entry of `agents.json` or one file under `fixtures/agents/`). */
+export interface AgentConfig {
+  /** Unique id, e.g. `fs-direct-terse`. */
+  readonly id: string;
+  /** What this configuration is meant to test. */
+  readonly description: string;
+  /** Id of an entry in the model registry. */
+  readonly model: string;
+  /** System prompt text, resolved (a `systemPromptFile` is read by the loader). */
+  readonly systemPrompt: string;
+  /** Names of servers in the servers config (`mcpServers` shape). */
+  readonly mcpServers: readonly string[];
+  /** Exposure mode; default `direct`. */
+  readonly exposure: Exposure;
+  /** Tool-call scheduling within a turn; default `sequential`. */
+  readonly loop: LoopKind;
+  /** Model turns allowed per case before an iteration-limit failure; default 10. */
+  readonly maxIterations: number;
+  /** Sampling temperature sent to the provider; absent means the provider default. */
+  readonly temperature?: number;
+  /** Output token cap per model turn (tokens); default 1024. */
+  readonly maxOutputTokens: number;
+}
+
+/** Provider wire format. `openai` covers any OpenAI-compatible base URL (Ollama, vLLM, ...). */
+export type ProviderKind = "anthropic" | "openai";
+
+/** Prices in USD per million tokens. */
+export interface ModelPricing {
+  /** Uncached input tokens, USD per 1,000,000. */
+  readonly inputUsdPerMTok: number;
+  /** Output tokens, USD per 1,000,000. */
+  readonly outputUsdPerMTok: number;
+  /** Input tokens read from the provider's prompt cache, USD per 1,000,000; default 0. */
+  readonly cacheReadUsdPerMTok: number;
+  /** Input tokens written to the provider's prompt cache, USD per 1,000,000; default 0. */
+  readonly cacheWriteUsdPerMTok: number;
+}
+
+/** One model registry entry. */
+export interface ModelConfig {
+  /** Registry id agents refer to, e.g. `claude-local`. */
+  readonly id: string;
+  readonly provider: ProviderKind;
+  /** Model name sent in requests, e.g. `claude-sonnet-4-5` or `llama3.2`. */
+  readonly model: string;
+  /** Endpoint base URL; absent means the SDK default (the vendor's API). */
+  readonly baseUrl?: string;
+  /**
+   * The key as written in the registry: `${ENV_VAR}` (expanded at run time from the environment
+   * or `.env`). Never a literal key in a committed file.
+   */
+  readonly apiKey: string;
+  readonly pricing: ModelPricing;
+}
+
+/** A criterion deciding whether a case passed. */
+export type Criterion =
+  | { readonly type: "exact"; readonly value: string; readonly caseSensitive?: boolean }
+  | {
+    readonly type: "contains";
+    readonly values: readonly string[];
+    /** `any` (default): one of the strings; `all`: every string. */
+    readonly mode?: "any" | "all";
+    readonly caseSensitive?: boolean;
+  }
+  | { readonly type: "regex"; readonly pattern: string; readonly flags?: string }
+  | {
+    readonly type: "tool_called";
+    /** `server:tool`. */
+    readonly tool: string;
+    /** When given, some call's arguments must contain these key/values (deep subset match). */
+    readonly args?: JsonObject;
+  }
+  | {
+    readonly type: "llm_judge";
+    readonly rubric: string;
+    /** Model registry id of the judge. */
+    readonly model: string;
+  }
+  | { readonly type: "all"; readonly criteria: readonly Criterion[] }
+  | { readonly type: "any"; readonly criteria: readonly Criterion[] };
+
+/** One question of a suite. */
+export interface SuiteCase {
+  readonly id: string;
+  readonly question: string;
+  readonly criterion: Criterion;
+  readonly tags?: readonly string[];
+}
+
+/** A test suite. */
+export interface Suite {
+  readonly id: string;
+  readonly description: string;
+  readonly cases: readonly SuiteCase[];
+}
+
+/** Tool prices: `server:tool` → USD per call. */
+export type ToolPrices = Readonly<Record<string, number>>;
+
+/**
+ * Token usage of one or more model calls. A field is `null` when the provider did not report
+ * it (never 0 in that case); a `usageNotes` entry of the record says which.
+ */
+export interface Usage {
+  /** Uncached input tokens (Anthropic `input_tokens`; OpenAI `prompt_tokens − cached_tokens`). */
+  readonly inputTokens: number | null;
+  /** Output tokens (Anthropic `output_tokens`; OpenAI `completion_tokens`). */
+  readonly outputTokens: number | null;
+  /** Input tokens read from cache (Anthropic `cache_read_input_tokens`; OpenAI `cached_tokens`). */
+  readonly cacheReadTokens: number | null;
+  /** Input tokens written to cache (Anthropic `cache_creation_input_tokens`; OpenAI: not reported). */
+  readonly cacheWriteTokens: number | null;
+}
+
+/** One tool call as the record keeps it. */
+export interface ToolCallRecord {
+  /** Name the model used (the exposed name). */
+  readonly name: string;
+  /** `server:tool` it was routed to, or `null` when the name matched no tool. */
+  readonly tool: string | null;
+  /** Arguments the model sent. */
+  readonly args: JsonValue;
+  /** Time of the MCP `tools/call` round trip, ms (measured). */
+  readonly ms: number;
+  /** `true` when the tool answered `isError`, threw, or was unknown. */
+  readonly isError: boolean;
+}
+
+/** Judge usage and cost, kept apart from the agent's totals. */
+export interface JudgeRecord {
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  /** USD (computed from the judge model's pricing); null when its usage was not reported. */
+  readonly costUsd: number | null;
+}
+
+/**
+ * Kinds of case errors:
+ * - `iteration_limit`: the agent used `maxIterations` turns without a final answer (an agent
+ *   failure: counts in the pass-rate denominator as a fail);
+ * - `model`: the model endpoint failed after retries, or answered something unusable
+ *   (infrastructure: left out of the pass rate);
+ * - `timeout`: the per-case timeout expired (infrastructure);
+ * - `mcp`: an agent's MCP server could not be started or listed (infrastructure);
+ * - `judge`: the judge model failed after retries (infrastructure).
+ */
+export type CaseErrorKind = "iteration_limit" | "model" | "timeout" | "mcp" | "judge";
+
+/** The error of a case, if any. */
+export interface CaseError {
+  readonly kind: CaseErrorKind;
+  /** One line, secrets redacted. */
+  readonly message: string;
+}
+
+/** Result of evaluating a criterion. */
+export interface CriterionResult {
+  readonly passed: boolean;
+  /** Criterion type, e.g. `contains`. */
+  readonly type: Criterion["type"];
+  /** Why it passed or failed, one line. */
+  readonly detail: string;
+  /** Sub-results of `all`/`any`. */
+  readonly children?: readonly CriterionResult[];
+}
+
+/** The per-case record, one line of `cases.jsonl`. */
+export interface CaseRecord {
+  readonly agentId: string;
+  readonly caseId: string;
+  /** 0-based repetition index. */
+  readonly repetition: number;
+  /** `true`/`false` when scored; `null` for infrastructure errors (out of the denominator). */
+  readonly passed: boolean | null;
+  /** Criterion verdict, `null` when not scored. */
+  readonly criterion: CriterionResult | null;
+  /** Final assistant text, `null` when there was none. */
+  readonly finalAnswer: string | null;
+  /** The whole case, model and tools included, ms (measured). */
+  readonly wallMs: number;
+  /** Sum of model call times, ms (measured; retries and backoff included). */
+  readonly llmMs: number;
+  /** Sum of tool call times, ms (measured; concurrent calls counted each). */
+  readonly toolMs: number;
+  /** Model turns taken. */
+  readonly iterations: number;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  readonly cacheReadTokens: number | null;
+  readonly cacheWriteTokens: number | null;
+  /** Largest single-request context: input + cache read + cache write tokens of one turn. */
+  readonly peakContextTokens: number | null;
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Model tokens × pricing plus tool prices, USD (computed); judge excluded. */
+  readonly costUsd: number | null;
+  /** Judge usage, `null` when no `llm_judge` criterion ran. */
+  readonly judge: JudgeRecord | null;
+  readonly error: CaseError | null;
+  /** Model calls answered from the response cache (their times are not real latencies). */
+  readonly cachedModelCalls: number;
+  /** Notes such as "provider reported no cache-write tokens". Sorted, unique. */
+  readonly usageNotes: readonly string[];
+}
