@@ -11,6 +11,7 @@ import type { Tokenizer } from "../tokens/types.ts";
 export interface ToolCost {
   /** `server:name`. */
   readonly id: string;
+  /** Server that exposes the tool. */
   readonly server: string;
   /** Tokens of `name + "\n" + description` (tokens). */
   readonly tokensNameDescription: number;

@@ -23,7 +23,9 @@ export const EXPOSURE_MODES: readonly ExposureMode[] = ["direct", "proxy", "code
 
 /** One exposure mode's cost over one corpus, under one tokenizer. */
 export interface ModeRow {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Exposure mode. */
   readonly mode: ExposureMode;
   /** Tokenizer name, e.g. `cl100k_base`. */
   readonly tokenizer: string;
@@ -49,13 +51,16 @@ export interface ModeRow {
 
 /** Inputs of {@linkcode measureModes}. */
 export interface MeasureModesOptions {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Every upstream tool: the `direct` catalog. */
   /** Every upstream tool: the `direct` catalog. */
   readonly tools: readonly Tool[];
   /** The discovery proxy's own `tools/list` catalog. */
   readonly proxyTools: readonly Tool[];
   /** The code-execution mode's catalog. */
   readonly codeTools: readonly Tool[];
+  /** Counts tokens. */
   readonly tokenizer: Tokenizer;
 }
 

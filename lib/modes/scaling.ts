@@ -17,7 +17,9 @@ export const DEFAULT_SUBSET_DRAWS = 5;
 
 /** One sampled catalog size. */
 export interface ScalingRow {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Tokenizer name, e.g. `cl100k_base`. */
   readonly tokenizer: string;
   /** Requested size (tools); the full corpus row uses the corpus size. */
   readonly targetSize: number;
@@ -93,7 +95,9 @@ export function drawServers(
 
 /** Inputs of {@linkcode savingsBySize}. */
 export interface SavingsBySizeOptions {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Tokenizer name, e.g. `cl100k_base`. */
   readonly tokenizer: string;
   /** Per-tool direct costs of the whole corpus. */
   readonly direct: CatalogCost;
@@ -104,8 +108,10 @@ export interface SavingsBySizeOptions {
   /** Uniform [0, 1) generator, seeded by the caller. */
   readonly random: () => number;
   /** @default {DEFAULT_SUBSET_SIZES} */
+  /** Target sizes to sample (tools). @default {DEFAULT_SUBSET_SIZES} */
   readonly sizes?: readonly number[];
   /** @default {DEFAULT_SUBSET_DRAWS} */
+  /** Random draws averaged per size. @default {DEFAULT_SUBSET_DRAWS} */
   readonly draws?: number;
 }
 

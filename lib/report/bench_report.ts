@@ -20,21 +20,26 @@ import type { Provenance } from "./provenance.ts";
 export const REPORT_SCHEMA_VERSION = 1;
 
 /** Printed in every report and on the README: what token counts mean. */
-export const TOKENIZER_CAVEAT =
+export const TOKENIZER_CAVEAT: string =
   "Token counts use OpenAI's cl100k_base and o200k_base BPE encodings. For other vendors' models " +
   "(Anthropic, Google, open-weight models) these are estimators and can undercount substantially; " +
   "the ratios between exposure modes and encodings are the headline, not the absolute counts.";
 
 /** Per-corpus summary row. */
 export interface CorpusSummary {
+  /** Corpus id. */
   readonly id: string;
+  /** Corpus version string from the file. */
   readonly version: string;
+  /** Catalog format the corpus was read from. */
   readonly format: string;
   /** Path as given on the command line. */
   readonly path: string;
   /** SHA-256 of the file's bytes (hex). */
   readonly sha256: string;
+  /** Number of tools (unique ids). */
   readonly toolCount: number;
+  /** Number of distinct servers. */
   readonly serverCount: number;
   /** Tools carrying an `inputSchema`. */
   readonly schemaCount: number;
@@ -58,17 +63,25 @@ export interface HeavyItem {
 
 /** The 10 heaviest tools and servers of one corpus under one tokenizer. */
 export interface Heaviest {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Tokenizer name, e.g. `cl100k_base`. */
   readonly tokenizer: string;
+  /** Heaviest tools, by with-schema tokens, ties by id. */
   readonly tools: readonly HeavyItem[];
+  /** Heaviest servers, by summed tokens, ties by id. */
   readonly servers: readonly HeavyItem[];
 }
 
 /** Crossover of one mode over one corpus and tokenizer. */
 export interface CrossoverRow extends Crossover {
+  /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
+  /** Tokenizer name, e.g. `cl100k_base`. */
   readonly tokenizer: string;
+  /** Exposure mode. */
   readonly mode: "proxy" | "code";
+  /** How each figure was obtained: the sampled size is computed, the estimate is estimated. */
   readonly provenance: { readonly measuredSize: Provenance; readonly estimatedSize: Provenance };
 }
 
@@ -76,6 +89,7 @@ export interface CrossoverRow extends Crossover {
 export interface RunInfo {
   /** ISO 8601 time the report was written (or `SOURCE_DATE_EPOCH`). */
   readonly createdAt: string;
+  /** Commit and dirtiness of the checkout, or nulls outside git. */
   readonly git: { readonly commit: string | null; readonly dirty: boolean | null };
   /** Wall time of the whole bench (ms). */
   readonly wallMs: number;
@@ -83,21 +97,33 @@ export interface RunInfo {
 
 /** The whole report. Optional sections are present when their inputs were given. */
 export interface BenchReport {
+  /** Report shape version ({@linkcode REPORT_SCHEMA_VERSION}). */
   readonly schemaVersion: number;
+  /** Task that produced the report, e.g. `tasks/bench.ts`. */
   readonly task: string;
+  /** Non-deterministic metadata of the producing run. */
   readonly run: RunInfo;
+  /** Seed of every random draw in the report. */
   readonly seed: number;
+  /** Tokenizer names, in column order. */
   readonly tokenizers: readonly string[];
   /** npm package versions the numbers depend on. */
   readonly dependencies: Readonly<Record<string, string>>;
+  /** Files read, with the SHA-256 of their bytes. */
   readonly inputs: readonly { readonly path: string; readonly sha256: string }[];
+  /** Caveats printed with the numbers (the tokenizer caveat). */
   readonly caveats: { readonly tokenizer: string };
   /** The degenerate-description rules applied, as text. */
   readonly degenerateRules: readonly { readonly id: string; readonly description: string }[];
+  /** One summary per corpus, in input order. */
   readonly corpora: readonly CorpusSummary[];
+  /** Cost of each exposure mode per corpus × tokenizer. */
   readonly modes: readonly ModeRow[];
+  /** Cost against catalog size per corpus × tokenizer. */
   readonly scaling: readonly ScalingRow[];
+  /** Where the proxy and code modes start to pay off, per corpus × tokenizer. */
   readonly crossovers: readonly CrossoverRow[];
+  /** The 10 heaviest tools and servers per corpus × tokenizer. */
   readonly heaviest: readonly Heaviest[];
   /** Encoding arm rows (encodings issue), when measured. */
   readonly arms?: readonly unknown[];
@@ -172,11 +198,14 @@ export function summarizeCorpus(
 
 /** Inputs of {@linkcode measureCatalogCost}. */
 export interface MeasureCatalogCostOptions {
+  /** Corpora to measure. */
   readonly corpora: readonly Corpus[];
   /** The discovery proxy's catalog (`proxy` mode). */
+  /** The discovery proxy's own catalog (`proxy` mode). */
   readonly proxyTools: readonly Tool[];
   /** The code-execution catalog (`code` mode). */
   readonly codeTools: readonly Tool[];
+  /** Tokenizers to count with. */
   readonly tokenizers: readonly Tokenizer[];
   /** Seed of the savings-vs-size draws; one stream per corpus × tokenizer. */
   readonly seed: number;

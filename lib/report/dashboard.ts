@@ -149,7 +149,31 @@ export function renderDashboard(
     h2("Warnings");
     parts.push(`<ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
   }
-  return page(report, parts.join("\n"));
+  return renumberPlotIds(page(report, parts.join("\n")));
+}
+
+/**
+ * Renumbers Plot's generated element ids (`plot-marker-17`, `plot-clip-3`, ...)
+ * in order of first appearance. Plot draws them from a process-wide counter,
+ * so without this the same report would give different bytes on a second
+ * render in the same process.
+ *
+ * @param html Markup containing Plot output.
+ * @returns The same markup with ids `plot-<kind>-1`, `plot-<kind>-2`, ... per kind.
+ */
+export function renumberPlotIds(html: string): string {
+  const seen = new Map<string, string>();
+  const perKind = new Map<string, number>();
+  return html.replace(/\bplot-([a-z]+)-(\d+)\b/g, (match, kind: string) => {
+    let id = seen.get(match);
+    if (id === undefined) {
+      const n = (perKind.get(kind) ?? 0) + 1;
+      perKind.set(kind, n);
+      id = `plot-${kind}-${n}`;
+      seen.set(match, id);
+    }
+    return id;
+  });
 }
 
 type ArmRow = {

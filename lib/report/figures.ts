@@ -53,7 +53,9 @@ export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOp
 
 /** One bar of a horizontal bar chart. */
 export interface BarDatum {
+  /** Label on the category axis. */
   readonly label: string;
+  /** Value drawn (units of the axis). */
   readonly value: number;
 }
 
@@ -100,8 +102,11 @@ export interface IntervalDatum {
   readonly label: string;
   /** Facet/colour key, e.g. a metric name. */
   readonly series: string;
+  /** Value drawn (units of the axis). */
   readonly value: number;
+  /** Lower end of the interval. */
   readonly lo: number;
+  /** Upper end of the interval. */
   readonly hi: number;
 }
 
