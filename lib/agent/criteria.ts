@@ -1,0 +1,287 @@
+/**
+ * Pass criteria of suite cases: `exact`, `contains`, `regex`, `tool_called`, `llm_judge`, and
+ * the `all` / `any` combinators.
+ *
+ * Evaluation is pure except for `llm_judge`, which calls a {@linkcode JudgeCaller} the caller
+ * passes in. Judge usage is returned apart, so it never enters the agent's totals.
+ *
+ * @module
+ */
+
+import type { JsonValue } from "../catalog/types.ts";
+import type { Criterion, CriterionResult, ToolCallRecord, Usage } from "./types.ts";
+
+/** What the agent produced for one case, as criteria see it. */
+export interface CaseOutcome {
+  /** The question asked. */
+  readonly question: string;
+  /** Final assistant text, `null` when the loop ended without one. */
+  readonly finalAnswer: string | null;
+  /** Tool calls in the order the model made them. */
+  readonly toolCalls: readonly ToolCallRecord[];
+}
+
+/** A judge model's raw answer and what it cost. */
+export interface JudgeReply {
+  /** Assistant text. */
+  readonly text: string;
+  readonly usage: Usage;
+  /** USD, computed from the judge model's pricing; `null` when usage was not reported. */
+  readonly costUsd: number | null;
+}
+
+/**
+ * Calls a judge model with a system prompt and one user message.
+ *
+ * @param model Model registry id of the judge.
+ * @param system System prompt.
+ * @param user User message.
+ * @returns The judge's reply.
+ * @throws Any error when the judge endpoint fails (the case becomes a `judge` error).
+ */
+export type JudgeCaller = (model: string, system: string, user: string) => Promise<JudgeReply>;
+
+/** One judge call, for the record. */
+export interface JudgeCall {
+  readonly model: string;
+  readonly usage: Usage;
+  readonly costUsd: number | null;
+}
+
+/** Result of {@linkcode evaluateCriterion}. */
+export interface Evaluation {
+  readonly result: CriterionResult;
+  /** Judge calls made, in evaluation order (empty without `llm_judge`). */
+  readonly judgeCalls: readonly JudgeCall[];
+}
+
+/** Options of {@linkcode evaluateCriterion}. */
+export interface EvaluateOptions {
+  /** Needed when the criterion contains `llm_judge`. */
+  readonly judge?: JudgeCaller;
+}
+
+/** System prompt sent to judges. It asks for `{"pass": boolean, "reasoning": string}` only. */
+export const JUDGE_SYSTEM_PROMPT =
+  "You grade an AI assistant's answer against a rubric. Reply with one JSON object and nothing " +
+  'else: {"pass": true or false, "reasoning": "one or two sentences"}.';
+
+/**
+ * The user message sent to a judge.
+ *
+ * @param rubric What a passing answer must do.
+ * @param question The case question.
+ * @param answer The agent's final answer (`null` is shown as "(no answer)").
+ * @returns The message text.
+ */
+export function judgePrompt(rubric: string, question: string, answer: string | null): string {
+  return `Rubric:\n${rubric}\n\nQuestion:\n${question}\n\nAnswer:\n${answer ?? "(no answer)"}`;
+}
+
+/**
+ * Parses a judge reply. Accepts the JSON object alone, inside a Markdown code fence, or
+ * surrounded by prose (the first `{` to the last `}`).
+ *
+ * @param text Judge reply text.
+ * @returns `{pass, reasoning}`, or `{error}` saying why the reply is unusable.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseJudgeAnswer } from "./criteria.ts";
+ * const r = parseJudgeAnswer('Verdict: {"pass": true, "reasoning": "ok"}');
+ * if (!("pass" in r) || r.pass !== true) throw new Error("unexpected");
+ * ```
+ */
+export function parseJudgeAnswer(
+  text: string,
+): { pass: boolean; reasoning: string } | { error: string } {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start) return { error: "judge reply contains no JSON object" };
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end + 1));
+  } catch (e) {
+    return { error: `judge reply is not valid JSON (${(e as Error).message})` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { error: "judge reply is not a JSON object" };
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.pass !== "boolean") {
+    return {
+      error: `judge reply field "pass" is ${JSON.stringify(v.pass) ?? "missing"}, not a boolean`,
+    };
+  }
+  return { pass: v.pass, reasoning: typeof v.reasoning === "string" ? v.reasoning : "" };
+}
+
+/**
+ * Deep subset match: every key of `expected` is in `actual` with a matching value; objects
+ * match recursively as subsets, arrays and scalars must be equal.
+ *
+ * @param expected Wanted key/values.
+ * @param actual Arguments the model sent.
+ * @returns Whether `expected` ⊆ `actual`.
+ */
+export function argsMatch(expected: JsonValue, actual: JsonValue): boolean {
+  if (expected === null || typeof expected !== "object") return expected === actual;
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length &&
+      expected.every((e, i) => argsMatch(e, (actual as readonly JsonValue[])[i]));
+  }
+  if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+  const a = actual as { readonly [k: string]: JsonValue };
+  return Object.entries(expected).every(([k, v]) => k in a && argsMatch(v, a[k]));
+}
+
+const q = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s);
+
+/**
+ * Evaluates a criterion against a case outcome.
+ *
+ * - `exact`: both sides trimmed; case-insensitive unless `caseSensitive`.
+ * - `contains`: `any` (default) or `all` of the strings; case-insensitive unless `caseSensitive`.
+ * - `regex`: `new RegExp(pattern, flags)` tested on the untrimmed answer.
+ * - `tool_called`: some call was routed to `server:tool` (and, with `args`, some such call's
+ *   arguments contain them, see {@linkcode argsMatch}); errored calls count as calls.
+ * - `llm_judge`: the judge answers `{pass, reasoning}`; an unusable answer fails with the reason.
+ * - `all` / `any`: every child is evaluated (no short-circuit), then combined.
+ *
+ * A missing final answer fails every answer-based criterion.
+ *
+ * @param criterion The criterion.
+ * @param outcome What the agent produced.
+ * @param options `judge` for `llm_judge`.
+ * @returns The verdict tree and the judge calls made.
+ * @throws {TypeError} when an `llm_judge` criterion is evaluated without a judge.
+ * @throws Whatever the judge throws when its endpoint fails.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluateCriterion } from "./criteria.ts";
+ * const { result } = await evaluateCriterion(
+ *   { type: "contains", values: ["paris"] },
+ *   { question: "Capital of France?", finalAnswer: "It is Paris.", toolCalls: [] },
+ * );
+ * if (!result.passed) throw new Error("unexpected");
+ * ```
+ */
+export async function evaluateCriterion(
+  criterion: Criterion,
+  outcome: CaseOutcome,
+  options: EvaluateOptions = {},
+): Promise<Evaluation> {
+  const judgeCalls: JudgeCall[] = [];
+  const result = await evaluate(criterion, outcome, options, judgeCalls);
+  return { result, judgeCalls };
+}
+
+async function evaluate(
+  c: Criterion,
+  o: CaseOutcome,
+  options: EvaluateOptions,
+  judgeCalls: JudgeCall[],
+): Promise<CriterionResult> {
+  const answer = o.finalAnswer;
+  const noAnswer = (): CriterionResult => ({
+    passed: false,
+    type: c.type,
+    detail: "no final answer",
+  });
+  switch (c.type) {
+    case "exact": {
+      if (answer === null) return noAnswer();
+      const norm = (s: string) => c.caseSensitive ? s.trim() : s.trim().toLowerCase();
+      const passed = norm(answer) === norm(c.value);
+      return {
+        passed,
+        type: c.type,
+        detail: passed
+          ? `answer equals ${q(c.value)}`
+          : `answer ${q(answer.trim())} is not ${q(c.value)}`,
+      };
+    }
+    case "contains": {
+      if (answer === null) return noAnswer();
+      const norm = (s: string) => c.caseSensitive ? s : s.toLowerCase();
+      const hay = norm(answer);
+      const found = c.values.filter((v) => hay.includes(norm(v)));
+      const missing = c.values.filter((v) => !hay.includes(norm(v)));
+      const mode = c.mode ?? "any";
+      const passed = mode === "all" ? missing.length === 0 : found.length > 0;
+      return {
+        passed,
+        type: c.type,
+        detail: passed
+          ? `answer contains ${found.map(q).join(", ")}`
+          : mode === "all"
+          ? `answer lacks ${missing.map(q).join(", ")}`
+          : `answer contains none of ${c.values.map(q).join(", ")}`,
+      };
+    }
+    case "regex": {
+      if (answer === null) return noAnswer();
+      const passed = new RegExp(c.pattern, c.flags ?? "").test(answer);
+      return {
+        passed,
+        type: c.type,
+        detail: `/${c.pattern}/${c.flags ?? ""} ${
+          passed ? "matches" : "does not match"
+        } the answer`,
+      };
+    }
+    case "tool_called": {
+      const calls = o.toolCalls.filter((t) => t.tool === c.tool);
+      if (calls.length === 0) {
+        return { passed: false, type: c.type, detail: `${c.tool} was not called` };
+      }
+      if (c.args === undefined) {
+        return {
+          passed: true,
+          type: c.type,
+          detail: `${c.tool} was called ${calls.length} time(s)`,
+        };
+      }
+      const passed = calls.some((t) => argsMatch(c.args!, t.args));
+      return {
+        passed,
+        type: c.type,
+        detail: passed
+          ? `${c.tool} was called with ${JSON.stringify(c.args)}`
+          : `${c.tool} was called ${calls.length} time(s), never with ${JSON.stringify(c.args)}`,
+      };
+    }
+    case "llm_judge": {
+      if (options.judge === undefined) {
+        throw new TypeError(`Cannot evaluate llm_judge: no judge caller for model "${c.model}"`);
+      }
+      const reply = await options.judge(
+        c.model,
+        JUDGE_SYSTEM_PROMPT,
+        judgePrompt(c.rubric, o.question, answer),
+      );
+      judgeCalls.push({ model: c.model, usage: reply.usage, costUsd: reply.costUsd });
+      const parsed = parseJudgeAnswer(reply.text);
+      if ("error" in parsed) return { passed: false, type: c.type, detail: parsed.error };
+      return {
+        passed: parsed.pass,
+        type: c.type,
+        detail: `judge ${parsed.pass ? "passed" : "failed"} the answer: ${parsed.reasoning}`,
+      };
+    }
+    case "all":
+    case "any": {
+      const children: CriterionResult[] = [];
+      for (const child of c.criteria) children.push(await evaluate(child, o, options, judgeCalls));
+      const n = children.filter((r) => r.passed).length;
+      const passed = c.type === "all" ? n === children.length : n > 0;
+      return {
+        passed,
+        type: c.type,
+        detail: `${n} of ${children.length} sub-criteria passed`,
+        children,
+      };
+    }
+  }
+}
