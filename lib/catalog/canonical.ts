@@ -40,18 +40,23 @@ export interface JsonNodeBase {
 
 /** A `null` literal. */
 export interface JsonNullNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "null";
+  /** Always `null`. */
   readonly value: null;
 }
 
 /** A `true` or `false` literal. */
 export interface JsonBooleanNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "boolean";
+  /** The literal's value. */
   readonly value: boolean;
 }
 
 /** A number: `literal` is the exact source text, `value` its (possibly rounded) JS number. */
 export interface JsonNumberNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "number";
   /** The number exactly as written, e.g. `"0.10"`, `"1e3"`, `"-0"`. */
   readonly literal: string;
@@ -61,14 +66,19 @@ export interface JsonNumberNode extends JsonNodeBase {
 
 /** A string, with escapes decoded. */
 export interface JsonStringNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "string";
+  /** The string with escapes decoded. */
   readonly value: string;
 }
 
 /** An array; `value` is the plain JS array built from the items' values. */
 export interface JsonArrayNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "array";
+  /** Element nodes in source order. */
   readonly items: readonly JsonNode[];
+  /** The plain JS array (as `JSON.parse` would return it). */
   readonly value: readonly JsonValue[];
 }
 
@@ -76,13 +86,17 @@ export interface JsonArrayNode extends JsonNodeBase {
 export interface JsonMember {
   /** The key with escapes decoded. */
   readonly key: string;
+  /** The member's value node. */
   readonly node: JsonNode;
 }
 
 /** An object; `members` keep source order, `value` is the plain JS object (source key order). */
 export interface JsonObjectNode extends JsonNodeBase {
+  /** Node kind tag. */
   readonly kind: "object";
+  /** Members in source order (keys unique: duplicates are rejected by the parser). */
   readonly members: readonly JsonMember[];
+  /** The plain JS object (as `JSON.parse` would return it, keys in source order). */
   readonly value: JsonObject;
 }
 

@@ -38,6 +38,7 @@ export interface DegenerateRules {
 
 /** A rule as echoed in a report. */
 export interface DegenerateRuleText {
+  /** The rule's identifier, as used in `byRule` and `examples`. */
   readonly id: DegenerateRuleId;
   /** One sentence stating the rule with its parameters, e.g. `fewer than 20 characters ...`. */
   readonly description: string;

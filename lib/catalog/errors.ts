@@ -47,6 +47,8 @@ export class CatalogError extends Error {
   readonly field?: string;
 
   /**
+   * Build the error and its one-line message from the detail and the location.
+   *
    * @param detail What is wrong, e.g. `is not an object (got array)`; the
    *   file, tool and field are prefixed from `options`.
    * @param options Location of the fault and its cause.

@@ -74,6 +74,7 @@ export interface Corpus {
   readonly id: string;
   /** Version string from the file, or `"unversioned"`. */
   readonly version: string;
+  /** Format, path, sha256 and source of the file the corpus was read from. */
   readonly provenance: CorpusProvenance;
   /** Tools sorted by `id`, ids unique. */
   readonly tools: readonly Tool[];

@@ -1,0 +1,67 @@
+/**
+ * Tool catalogs: the {@linkcode Tool} and {@linkcode Corpus} records, loaders
+ * for four catalog formats, canonical JSON for schemas, and degenerate
+ * description counts.
+ *
+ * - {@linkcode parseCatalog} (pure) and {@linkcode loadCatalog} (reads a file,
+ *   adds its sha256) read mcpmeter captures, mcpproxy benchmark corpora,
+ *   LiveMCPBench snapshots and raw MCP `tools/list` results; bad input throws a
+ *   {@linkcode CatalogError} naming the file, the tool and the field.
+ * - {@linkcode canonicalJson}, {@linkcode canonicalizeJsonText} and
+ *   {@linkcode schemaText} give the one text form of a schema that is counted
+ *   and hashed: keys in UTF-8 byte order, no whitespace, number literals as
+ *   written in the source file.
+ * - {@linkcode countDegenerateDescriptions} counts empty, stub and short
+ *   descriptions and returns its rules as text for the report.
+ *
+ * @example Usage
+ * ```ts
+ * import { countDegenerateDescriptions, parseCatalog, schemaText } from "./mod.ts";
+ * const corpus = parseCatalog(
+ *   '{"tools": [{"name": "add", "description": "", "inputSchema": {"type": "object", "maximum": 1.50}}]}',
+ *   { server: "calc" },
+ * );
+ * if (schemaText(corpus.tools[0]) !== '{"maximum":1.50,"type":"object"}') throw new Error("schema");
+ * if (countDegenerateDescriptions(corpus.tools).byRule.empty !== 1) throw new Error("degenerate");
+ * ```
+ *
+ * @module
+ */
+export type {
+  CatalogFormat,
+  Corpus,
+  CorpusProvenance,
+  JsonObject,
+  JsonValue,
+  Tool,
+} from "./types.ts";
+export {
+  canonicalizeJsonText,
+  canonicalJson,
+  compareUtf8,
+  type JsonArrayNode,
+  type JsonBooleanNode,
+  type JsonMember,
+  type JsonNode,
+  type JsonNodeBase,
+  jsonNodeCanonical,
+  jsonNodeMember,
+  type JsonNullNode,
+  type JsonNumberNode,
+  type JsonObjectNode,
+  type JsonStringNode,
+  parseJsonLossless,
+  schemaText,
+} from "./canonical.ts";
+export { CatalogError, type CatalogErrorOptions } from "./errors.ts";
+export { CATALOG_FORMATS, parseCatalog, type ParseCatalogOptions } from "./parse.ts";
+export { loadCatalog, type LoadCatalogOptions, sha256Hex } from "./load.ts";
+export {
+  countDegenerateDescriptions,
+  DEFAULT_MIN_DESCRIPTION_CHARS,
+  DEFAULT_STUB_PATTERNS,
+  type DegenerateCount,
+  type DegenerateRuleId,
+  type DegenerateRules,
+  type DegenerateRuleText,
+} from "./degenerate.ts";
