@@ -1,0 +1,172 @@
+// deno task bench: what a tool catalog costs in context tokens under each
+// exposure mode, written to results/report.json and results/dashboard.html.
+import { parseArgs } from "node:util";
+import { loadCatalog } from "../lib/catalog/load.ts";
+import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
+import type { Corpus } from "../lib/catalog/types.ts";
+import {
+  type BenchReport,
+  measureCatalogCost,
+  REPORT_SCHEMA_VERSION,
+  summarizeCorpus,
+  TOKENIZER_CAVEAT,
+} from "../lib/report/bench_report.ts";
+import { renderDashboard } from "../lib/report/dashboard.ts";
+import { stableJson } from "../lib/report/json.ts";
+import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
+import {
+  createdAt,
+  dependencyVersions,
+  fromRoot,
+  gitState,
+  intFlag,
+  progress,
+  runMain,
+  UsageError,
+} from "./_cli.ts";
+
+/** Default inputs, relative to the repository root. */
+export const DEFAULTS = {
+  corpus: "fixtures/corpora/reference_v1.tools.json",
+  proxyCatalog: "fixtures/proxies/reference_proxy.tools.json",
+  codeCatalog: "fixtures/proxies/reference_code.tools.json",
+  out: "results",
+  seed: 20261130,
+} as const;
+
+const HELP = `mcpmeter bench — what MCP tool catalogs cost in context tokens
+
+Usage: deno task bench [options]
+
+Options:
+  --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
+                       mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
+                       (detected automatically). Default: ${DEFAULTS.corpus}
+  --tokenizers LIST    Comma-separated encodings: ${TOKENIZER_NAMES.join(",")} (default: both)
+  --proxy-catalog FILE Catalog of the discovery proxy priced as the "proxy" mode
+                       (default: ${DEFAULTS.proxyCatalog}, mcpmeter's reference proxy)
+  --code-catalog FILE  Catalog priced as the "code" mode (default: ${DEFAULTS.codeCatalog})
+  --out DIR            Output folder for report.json and dashboard.html (default: ${DEFAULTS.out}/)
+  --seed N             Seed of the random server subsets (default: ${DEFAULTS.seed}); recorded
+  -h, --help           Show this help
+
+Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html
+(self-contained). Token counts use OpenAI encodings; read ratios between modes, not absolutes.
+`;
+
+async function main(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        corpus: { type: "string", multiple: true },
+        tokenizers: { type: "string" },
+        "proxy-catalog": { type: "string" },
+        "code-catalog": { type: "string" },
+        out: { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (see --help)`);
+  }
+  const flags = parsed.values;
+  if (flags.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const started = performance.now();
+  const seed = intFlag("seed", flags.seed, DEFAULTS.seed);
+  const tokenizerNames = (flags.tokenizers ?? TOKENIZER_NAMES.join(",")).split(",").map((s) =>
+    s.trim()
+  )
+    .filter(Boolean);
+  for (const name of tokenizerNames) {
+    if (!isTokenizerName(name)) {
+      throw new UsageError(
+        `--tokenizers: unknown tokenizer "${name}" (known: ${TOKENIZER_NAMES.join(", ")})`,
+      );
+    }
+  }
+  const tokenizers = tokenizerNames.map((n) => createTokenizer(n as "cl100k_base"));
+  const corpusPaths = flags.corpus ?? [fromRoot(DEFAULTS.corpus)];
+  const outDir = flags.out ?? fromRoot(DEFAULTS.out);
+
+  const corpora: { corpus: Corpus; path: string }[] = [];
+  for (const path of corpusPaths) {
+    progress("bench", `loading ${path}`);
+    corpora.push({ corpus: await loadCatalog(path), path });
+  }
+  const ids = corpora.map((c) => c.corpus.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const proxyPath = flags["proxy-catalog"] ?? fromRoot(DEFAULTS.proxyCatalog);
+  const codePath = flags["code-catalog"] ?? fromRoot(DEFAULTS.codeCatalog);
+  const proxy = await loadCatalog(proxyPath, { server: "proxy" });
+  const code = await loadCatalog(codePath, { server: "proxy" });
+
+  const degenerate = corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools));
+  const sections = measureCatalogCost({
+    corpora: corpora.map((c) => c.corpus),
+    proxyTools: proxy.tools,
+    codeTools: code.tools,
+    tokenizers,
+    seed,
+    onProgress: (m) => progress("bench", m),
+  });
+  const warnings = corpora.flatMap(({ corpus }) =>
+    corpus.warnings.map((w) => `${corpus.id}: ${w}`)
+  );
+  const report: BenchReport = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    task: "tasks/bench.ts",
+    run: {
+      createdAt: createdAt(),
+      git: await gitState(),
+      wallMs: Math.round(performance.now() - started),
+    },
+    seed,
+    tokenizers: tokenizerNames,
+    dependencies: await dependencyVersions(),
+    inputs: [
+      ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
+      { path: proxyPath, sha256: proxy.provenance.sha256 ?? "" },
+      { path: codePath, sha256: code.provenance.sha256 ?? "" },
+    ],
+    caveats: { tokenizer: TOKENIZER_CAVEAT },
+    degenerateRules: degenerate[0]?.rules ?? [],
+    corpora: corpora.map(({ corpus, path }, i) => summarizeCorpus(corpus, path, degenerate[i])),
+    ...sections,
+    warnings,
+  };
+  await Deno.mkdir(outDir, { recursive: true });
+  const reportPath = `${outDir}/report.json`;
+  const dashboardPath = `${outDir}/dashboard.html`;
+  await Deno.writeTextFile(reportPath, stableJson(report));
+  progress("bench", "rendering dashboard");
+  await Deno.writeTextFile(dashboardPath, renderDashboard(report));
+  for (const m of report.modes.filter((m) => m.tokenizer === tokenizerNames[0])) {
+    const savings = m.withSchemasAuthoritative ? m.savingsWithSchemas : m.savingsNameDescription;
+    console.log(
+      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
+        String(m.withSchemasAuthoritative ? m.tokensWithSchemas : m.tokensNameDescription).padStart(
+          9,
+        )
+      } ${m.tokenizer} tokens${
+        m.mode === "direct" ? "" : `  saves ${(savings * 100).toFixed(1)}%`
+      }`,
+    );
+  }
+  console.log(
+    `wrote ${reportPath} and ${dashboardPath} in ${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s`,
+  );
+  return 0;
+}
+
+if (import.meta.main) await runMain("bench", () => main(Deno.args));
