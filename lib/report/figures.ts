@@ -33,7 +33,7 @@ export interface ChartOptions {
  * @returns The Plot element (SVG or figure).
  */
 export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOptions): Element {
-  const points = rows.flatMap((r) => [
+  const points = [...rows].sort((a, b) => a.meanToolCount - b.meanToolCount).flatMap((r) => [
     { tools: r.meanToolCount, tokens: r.directTokens, mode: "direct" },
     { tools: r.meanToolCount, tokens: r.proxyTokens, mode: "proxy" },
     { tools: r.meanToolCount, tokens: r.codeTokens, mode: "code" },

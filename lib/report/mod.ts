@@ -36,3 +36,4 @@ export {
   savingsBySizeChart,
 } from "./figures.ts";
 export { headlessDocument, htmlTable, renderDashboard, renumberPlotIds } from "./dashboard.ts";
+export { type Displayable, showPlot, showTable } from "./notebook.ts";
