@@ -322,13 +322,17 @@ export function parseJsonLossless(text: string): JsonNode {
       frame.value.push(node.value);
     } else {
       frame.members.push({ key: frame.key, node });
-      // defineProperty, not assignment: "__proto__" must stay an own data property.
-      Object.defineProperty(frame.value, frame.key, {
-        value: node.value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (frame.key === "__proto__") {
+        // Assignment would set the prototype; JSON.parse makes it an own data property.
+        Object.defineProperty(frame.value, frame.key, {
+          value: node.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else {
+        frame.value[frame.key] = node.value;
+      }
     }
   };
 
