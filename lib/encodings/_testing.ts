@@ -18,10 +18,50 @@ export function toTool(raw: RawTool): Tool {
   return { ...raw, id: `${raw.server}:${raw.name}`, description: raw.description ?? "" };
 }
 
-/** Reads `{tools: RawTool[]}` from a JSON file and returns Tools sorted by id. */
+/** Tools of a parsed `{tools: [...]}` catalog (`name` or LiveMCPBench `tool` key), sorted by id. */
+export function toolsOf(data: unknown): Tool[] {
+  const rows = (data as { tools: (RawTool & { tool?: string; description?: string | null })[] })
+    .tools;
+  return rows.map((r) =>
+    toTool({ ...r, name: r.name ?? r.tool ?? "", description: r.description ?? "" })
+  ).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Reads a `{tools: [...]}` catalog file and returns its Tools sorted by id. */
 export function readTools(url: URL): Tool[] {
-  const data = JSON.parse(Deno.readTextFileSync(url)) as { tools: RawTool[] };
-  return data.tools.map(toTool).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return toolsOf(JSON.parse(Deno.readTextFileSync(url)));
+}
+
+/** Hard-case catalog files under `fixtures/catalogs/hard/` (JSON ones). */
+export const HARD_DIR = new URL("../../fixtures/catalogs/hard/", import.meta.url);
+
+/** Every tool of every hard-case JSON file, keyed by file name. */
+export function hardCases(): Map<string, Tool[]> {
+  const out = new Map<string, Tool[]>();
+  const names = [...Deno.readDirSync(HARD_DIR)].map((e) => e.name).filter((n) =>
+    n.endsWith(".json")
+  )
+    .sort();
+  for (const name of names) out.set(name, readTools(new URL(name, HARD_DIR)));
+  return out;
+}
+
+/** Path of the LiveMCPBench snapshot beside the project (may be absent). */
+export const LIVEMCPTOOL = new URL(
+  "../../../shared/corpora/livemcptool/tools.json",
+  import.meta.url,
+);
+/** Path of the frozen reference corpus (may be absent while it is captured). */
+export const REFERENCE = new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url);
+
+/** Whether a file exists. */
+export function exists(url: URL): boolean {
+  try {
+    Deno.statSync(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The three hand-written sample tools (golden inputs). */

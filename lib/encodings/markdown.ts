@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
 import type { EncodingArm } from "./types.ts";
@@ -15,7 +16,7 @@ function cell(text: string): string {
 function typeText(types: JsonValue[]): string {
   const names: string[] = [];
   for (const t of types) {
-    const name = typeof t === "string" ? t : JSON.stringify(t);
+    const name = typeof t === "string" ? t : canonicalJson(t);
     if (!names.includes(name)) names.push(name);
   }
   return names.length === 0 ? "any" : names.join(" or ");
@@ -29,7 +30,7 @@ function parameterTable(tool: Tool): string {
     let type = typeText(memberTypes(p.schema));
     const values = p.schema?.enum;
     if (Array.isArray(values)) {
-      type += ` (one of: ${values.map((v) => JSON.stringify(v)).join(", ")})`;
+      type += ` (one of: ${values.map((v) => canonicalJson(v)).join(", ")})`;
     }
     const description = typeof p.schema?.description === "string" ? p.schema.description : "";
     return `| ${cell(p.name)} | ${cell(type)} | ${p.required ? "yes" : "no"} | ${
@@ -50,7 +51,7 @@ function parameterTable(tool: Tool): string {
  *   schema has no properties. Nothing follows the description when the tool
  *   has no schema. Type cells give the JSON type names joined by ` or `
  *   (from `type`, else `anyOf`/`oneOf` members; `any` if none) and any
- *   `enum` values. Cells escape `|` and fold line breaks into spaces.
+ *   `enum` values (canonical JSON). Cells escape `|` and fold line breaks into spaces.
  * - `encodeListing`: `# Tools`, a blank line, then the tools joined by `"\n\n"`.
  *
  * Nested schemas, defaults and constraints are dropped, so it alters the

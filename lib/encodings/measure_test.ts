@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import type { Tool } from "../catalog/types.ts";
+import { compactSig } from "./compact_sig.ts";
+import { type ArmMeasurement, measureArms, nearestRank } from "./measure.ts";
+import type { EncodingArm } from "./types.ts";
+import { joinedListing } from "./_private.ts";
+import { toTool, words } from "./_testing.ts";
+
+const chars = { name: "chars", count: (t: string) => t.length };
+
+const tools: Tool[] = [
+  toTool({ server: "s", name: "a", description: "one two three" }),
+  toTool({ server: "s", name: "b", description: "x" }),
+  toTool({ server: "s", name: "c", description: "" }),
+];
+
+/** Test arm: renders the bare name, skips tools whose description is empty. */
+const skipEmpty: EncodingArm = {
+  name: "skip_empty",
+  altersIndex: true,
+  lowerBound: true,
+  encodeTool: (t) =>
+    t.description === "" ? { ok: false, reason: "empty description" } : { ok: true, text: t.name },
+  encodeListing(ts) {
+    return joinedListing(ts, (t) => this.encodeTool(t), "\n");
+  },
+  indexFields: (t) => ({ name: t.name, server: t.server, description: "", params: "" }),
+};
+
+const measured = (rows: ReturnType<typeof measureArms>) =>
+  rows.filter((r): r is ArmMeasurement => !r.skipped);
+
+Deno.test("nearestRank() picks the value at rank ceil(p n / 100)", () => {
+  // Worked example of the nearest-rank method (Wikipedia, "Percentile").
+  const xs = [15, 20, 35, 40, 50];
+  assert.equal(nearestRank(xs, 30), 20);
+  assert.equal(nearestRank(xs, 40), 20);
+  assert.equal(nearestRank(xs, 50), 35);
+  assert.equal(nearestRank(xs, 100), 50);
+  assert.equal(nearestRank(Array.from({ length: 20 }, (_, i) => i + 1), 95), 19);
+  assert.throws(() => nearestRank([], 95), RangeError);
+  assert.throws(() => nearestRank([1], 0), RangeError);
+});
+
+Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand", () => {
+  const rows = measured(measureArms({
+    corpus: { id: "hand", tools },
+    arms: [compactSig],
+    tokenizers: [words, chars],
+  }));
+  assert.equal(rows.length, 2);
+  const [w, c] = rows;
+  // compact_sig texts: "a()|one two three" (3 words, 17 chars), "b()|x" (1, 5), "c()|" (1, 4).
+  // Listing joins with "\n\n": 5 words, 17 + 5 + 4 + 4 = 30 chars.
+  // baseline_json texts: "a\none two three", "b\nx", "c\n"; listing 7 words, 15+3+2+4 = 24 chars.
+  assert.deepEqual(
+    { ...w, savingsPct: w.savingsPct?.toFixed(6) },
+    {
+      corpusId: "hand",
+      arm: "compact_sig",
+      tokenizer: "words",
+      skipped: false,
+      toolCount: 3,
+      totalTokens: 5,
+      meanTokens: 5 / 3,
+      p95Tokens: 3,
+      heaviest: [{ toolId: "s:a", tokens: 3 }, { toolId: "s:b", tokens: 1 }, {
+        toolId: "s:c",
+        tokens: 1,
+      }],
+      skippedTools: { count: 0, examples: [] },
+      savingsPct: (100 * (1 - 5 / 7)).toFixed(6),
+      savingsToolCount: 3,
+      lowerBound: false,
+      altersIndex: true,
+    },
+  );
+  assert.equal(c.tokenizer, "chars");
+  assert.equal(c.totalTokens, 30);
+  assert.equal(c.meanTokens, 26 / 3);
+  assert.equal(c.savingsPct, 100 * (1 - 30 / 24));
+});
+
+Deno.test("measureArms() computes savings over the tools both arms encoded", () => {
+  const [row] = measured(measureArms({
+    corpus: { id: "hand", tools },
+    arms: [skipEmpty],
+    tokenizers: [words],
+  }));
+  // skip_empty encodes a and b: listing "a\nb" = 2 words. Baseline over {a, b}:
+  // "a\none two three\n\nb\nx" = 6 words, so savings 1 - 2/6 (not 1 - 2/7).
+  assert.equal(row.totalTokens, 2);
+  assert.equal(row.savingsPct, 100 * (1 - 2 / 6));
+  assert.equal(row.savingsToolCount, 2);
+  assert.equal(row.toolCount, 2);
+  assert.deepEqual(row.skippedTools, {
+    count: 1,
+    examples: [{ toolId: "s:c", reason: "empty description" }],
+  });
+});
+
+Deno.test("measureArms() keeps the first 5 skip examples and counts them all", () => {
+  const many = Array.from({ length: 7 }, (_, i) => toTool({ server: "s", name: `t${i}` }));
+  const [row] = measured(measureArms({
+    corpus: { id: "empty-desc", tools: many },
+    arms: [skipEmpty],
+    tokenizers: [words],
+  }));
+  assert.equal(row.skippedTools.count, 7);
+  assert.deepEqual(row.skippedTools.examples.map((e) => e.toolId), [
+    "s:t0",
+    "s:t1",
+    "s:t2",
+    "s:t3",
+    "s:t4",
+  ]);
+  assert.equal(row.toolCount, 0);
+  assert.equal(row.totalTokens, 0);
+  assert.equal(row.meanTokens, null);
+  assert.equal(row.p95Tokens, null);
+  assert.equal(row.savingsPct, null);
+});
+
+Deno.test("measureArms() yields one skip row for an unavailable arm and breaks heaviest ties by id", () => {
+  const rows = measureArms({
+    corpus: { id: "hand", tools },
+    arms: [{ name: "tscg", unavailable: true, reason: "absent" }, compactSig],
+    tokenizers: [words, chars],
+    heaviestCount: 2,
+  });
+  assert.deepEqual(rows[0], { corpusId: "hand", arm: "tscg", skipped: true, reason: "absent" });
+  assert.equal(rows.length, 3);
+  const w = rows[1] as ArmMeasurement;
+  assert.deepEqual(w.heaviest, [{ toolId: "s:a", tokens: 3 }, { toolId: "s:b", tokens: 1 }]);
+  assert.throws(
+    () => measureArms({ corpus: { id: "x", tools }, arms: [], tokenizers: [], heaviestCount: -1 }),
+    RangeError,
+  );
+});
