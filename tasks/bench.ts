@@ -12,6 +12,7 @@ import {
   TOKENIZER_CAVEAT,
 } from "../lib/report/bench_report.ts";
 import { renderDashboard } from "../lib/report/dashboard.ts";
+import { loadArms, measureArms, parseArmList } from "../lib/encodings/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
 import {
@@ -46,6 +47,9 @@ Options:
   --proxy-catalog FILE Catalog of the discovery proxy priced as the "proxy" mode
                        (default: ${DEFAULTS.proxyCatalog}, mcpmeter's reference proxy)
   --code-catalog FILE  Catalog priced as the "code" mode (default: ${DEFAULTS.codeCatalog})
+  --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
+                       baseline_json, compact_sig, toon_listing, tron_dedup, minified_json,
+                       markdown, tscg
   --out DIR            Output folder for report.json and dashboard.html (default: ${DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${DEFAULTS.seed}); recorded
   -h, --help           Show this help
@@ -64,6 +68,7 @@ async function main(args: string[]): Promise<number> {
         tokenizers: { type: "string" },
         "proxy-catalog": { type: "string" },
         "code-catalog": { type: "string" },
+        arms: { type: "string" },
         out: { type: "string" },
         seed: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -109,6 +114,15 @@ async function main(args: string[]): Promise<number> {
   const proxy = await loadCatalog(proxyPath, { server: "proxy" });
   const code = await loadCatalog(codePath, { server: "proxy" });
 
+  const armSpec = flags.arms ?? "all";
+  let armNames: string[] = [];
+  if (armSpec !== "none") {
+    try {
+      armNames = parseArmList(armSpec);
+    } catch (error) {
+      throw new UsageError(`--arms: ${(error as Error).message}`);
+    }
+  }
   const degenerate = corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools));
   const sections = measureCatalogCost({
     corpora: corpora.map((c) => c.corpus),
@@ -118,6 +132,13 @@ async function main(args: string[]): Promise<number> {
     seed,
     onProgress: (m) => progress("bench", m),
   });
+  const arms = armNames.length === 0 ? undefined : await (async () => {
+    const loaded = await loadArms(armNames);
+    return corpora.flatMap(({ corpus }) => {
+      progress("bench", `${corpus.id}: encoding arms ${armNames.join(", ")}`);
+      return measureArms({ corpus, arms: loaded, tokenizers });
+    });
+  })();
   const warnings = corpora.flatMap(({ corpus }) =>
     corpus.warnings.map((w) => `${corpus.id}: ${w}`)
   );
@@ -141,6 +162,7 @@ async function main(args: string[]): Promise<number> {
     degenerateRules: degenerate[0]?.rules ?? [],
     corpora: corpora.map(({ corpus, path }, i) => summarizeCorpus(corpus, path, degenerate[i])),
     ...sections,
+    ...(arms ? { arms } : {}),
     warnings,
   };
   await Deno.mkdir(outDir, { recursive: true });

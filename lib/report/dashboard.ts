@@ -185,7 +185,7 @@ type ArmRow = {
   totalTokens?: number;
   meanTokens?: number;
   p95Tokens?: number;
-  savingsPct?: number;
+  savingsPct?: number | null;
   skippedTools?: { count: number };
 };
 
