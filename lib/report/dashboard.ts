@@ -200,9 +200,9 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
       "total tokens": a.skipped ? "skipped" : a.totalTokens,
       "mean / tool": a.meanTokens ?? "",
       "p95 / tool": a.p95Tokens ?? "",
-      "savings vs baseline_json": a.savingsPct === undefined
-        ? (a.reason ?? "")
-        : `${a.savingsPct.toFixed(1)}%`,
+      "savings vs baseline_json": typeof a.savingsPct === "number"
+        ? `${a.savingsPct.toFixed(1)}%`
+        : (a.reason ?? ""),
       "skipped tools": a.skippedTools?.count ?? "",
     })),
     { "mean / tool": (v: never) => (typeof v === "number" ? (v as number).toFixed(1) : String(v)) },
@@ -211,7 +211,7 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
   for (const corpus of report.corpora) {
     const data = arms.filter((a) =>
       a.corpusId === corpus.id && a.tokenizer === firstTok && !a.skipped &&
-      a.savingsPct !== undefined
+      typeof a.savingsPct === "number"
     ).map((a) => ({ label: a.arm, value: Math.round(a.savingsPct! * 10) / 10 }));
     if (data.length === 0) continue;
     parts.push(
