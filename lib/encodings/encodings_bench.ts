@@ -1,0 +1,64 @@
+// Speed of the arm runner: every arm × cl100k_base and o200k_base over the
+// whole reference corpus (or the LiveMCPBench snapshot while the reference
+// corpus is not frozen yet). Run: deno bench -A lib/encodings/encodings_bench.ts
+import { loadCatalog } from "../catalog/load.ts";
+import { createTokenizer } from "../tokens/mod.ts";
+import { type ArmRow, loadArms, measureArms } from "./mod.ts";
+import { exists, LIVEMCPTOOL, REFERENCE } from "./_testing.ts";
+
+const path = [REFERENCE, LIVEMCPTOOL].find(exists);
+if (path === undefined) {
+  console.error(
+    "encodings_bench: no corpus found (reference_v1 or ../shared livemcptool); skipped",
+  );
+} else {
+  const corpus = await loadCatalog(path.pathname);
+  const tokenizers = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
+  const arms = await loadArms();
+  const group = `${corpus.id} (${corpus.tools.length} tools)`;
+
+  // Print the figures once, so the bench run also reports what it measured.
+  const rows: ArmRow[] = measureArms({ corpus, arms, tokenizers });
+  for (const r of rows) {
+    console.error(
+      r.skipped
+        ? `${r.arm}: skipped (${r.reason})`
+        : `${r.arm} ${r.tokenizer}: total ${r.totalTokens}, mean ${r.meanTokens?.toFixed(1)}, ` +
+          `p95 ${r.p95Tokens}, savings ${
+            r.savingsPct?.toFixed(1)
+          }%, skipped ${r.skippedTools.count}`,
+    );
+  }
+
+  Deno.bench({
+    name: `all arms × 2 tokenizers, ${group}`,
+    group: "all",
+    baseline: true,
+    n: 3,
+    fn: () => {
+      measureArms({ corpus, arms, tokenizers });
+    },
+  });
+  for (const arm of arms) {
+    if ("unavailable" in arm) continue;
+    Deno.bench({
+      name: `${arm.name} × 2 tokenizers`,
+      group: "per arm",
+      baseline: arm.name === "baseline_json",
+      n: 3,
+      fn: () => {
+        measureArms({ corpus, arms: [arm], tokenizers });
+      },
+    });
+    Deno.bench({
+      name: `${arm.name} encode only`,
+      group: "encode only",
+      baseline: arm.name === "baseline_json",
+      n: 5,
+      fn: () => {
+        arm.encodeListing(corpus.tools);
+        for (const t of corpus.tools) arm.encodeTool(t);
+      },
+    });
+  }
+}
