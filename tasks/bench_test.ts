@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+
+const LIVEMCPTOOL =
+  new URL("../../shared/corpora/livemcptool/tools.json", import.meta.url).pathname;
+const hasLive = (() => {
+  try {
+    return Deno.statSync(LIVEMCPTOOL).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+async function bench(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./bench.ts", import.meta.url).pathname, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "deno task bench --corpus LiveMCPBench reports 527 tools from 70 servers",
+  ignore: !hasLive,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const r = await bench([
+      "--corpus",
+      LIVEMCPTOOL,
+      "--out",
+      dir,
+      "--arms",
+      "baseline_json,compact_sig",
+    ], {
+      SOURCE_DATE_EPOCH: "0",
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
+    assert.equal(report.corpora[0].toolCount, 527);
+    assert.equal(report.corpora[0].serverCount, 70);
+    assert.equal(report.corpora[0].id, "livemcptool");
+    // 19 empty descriptions per the snapshot's ATTRIBUTION.md.
+    assert.equal(report.corpora[0].degenerateByRule.empty, 19);
+    assert.equal(report.modes.length, 3 * 2);
+    assert.equal(report.run.createdAt, "1970-01-01T00:00:00.000Z");
+    const html = await Deno.readTextFile(`${dir}/dashboard.html`);
+    assert.match(html, /<svg/);
+    // Same inputs, same bytes (outside the run block).
+    const again = await Deno.makeTempDir();
+    await bench(["--corpus", LIVEMCPTOOL, "--out", again, "--arms", "baseline_json,compact_sig"], {
+      SOURCE_DATE_EPOCH: "0",
+    });
+    const strip = (t: string) => {
+      const j = JSON.parse(t);
+      delete j.run;
+      return JSON.stringify(j);
+    };
+    assert.equal(
+      strip(await Deno.readTextFile(`${again}/report.json`)),
+      strip(await Deno.readTextFile(`${dir}/report.json`)),
+    );
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(again, { recursive: true });
+  },
+});
+
+Deno.test("deno task bench fails with one line on bad input", async (t) => {
+  const dir = await Deno.makeTempDir();
+  await t.step("missing corpus file", async () => {
+    const r = await bench(["--corpus", `${dir}/nope.json`, "--out", dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^mcpmeter bench: error: .*nope\.json/m);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  });
+  await t.step("malformed catalog", async () => {
+    await Deno.writeTextFile(`${dir}/bad.json`, '{"tools": [{"name": ""}]}');
+    const r = await bench(["--corpus", `${dir}/bad.json`, "--out", dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /bad\.json/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+  await t.step("unknown flag and unknown tokenizer", async () => {
+    assert.equal((await bench(["--nope"])).code, 2);
+    const r = await bench(["--tokenizers", "p50k_base"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown tokenizer "p50k_base"/);
+  });
+  await t.step("--help", async () => {
+    const r = await bench(["--help"]);
+    assert.equal(r.code, 0);
+    for (const flag of ["--corpus", "--tokenizers", "--out", "--seed", "--arms"]) {
+      assert.match(r.stdout, new RegExp(flag));
+    }
+  });
+  await Deno.remove(dir, { recursive: true });
+});
