@@ -79,6 +79,7 @@ export function barChart(
     width: options.width ?? 640,
     title: options.title,
     marginLeft: 260,
+    marginRight: 60,
     height: 40 + 22 * sorted.length,
     x: { label: `${options.valueLabel} →`, grid: true },
     y: { label: null, domain: sorted.map((d) => d.label) },
