@@ -1,0 +1,91 @@
+/**
+ * Text analysis shared by the retrievers (private).
+ *
+ * @module
+ */
+
+import stem from "wink-porter2-stemmer";
+import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
+
+const SEGMENTER = new Intl.Segmenter("en", { granularity: "word" });
+
+/** UAX #29 MidLetter / MidNumLet characters that CLDR's root tailoring (ICU ≥ 72) splits at. */
+const JOINERS = new Set([".", ":", "\uFE13", "\uFE52", "\uFE55", "\uFF0E", "\uFF1A"]);
+const LETTER_END = /\p{L}$/u;
+const LETTER_START = /^\p{L}/u;
+
+/**
+ * Word-like segments per Unicode word segmentation (UAX #29), as Bleve's `unicode` tokenizer
+ * produces them. `Intl.Segmenter` follows CLDR's root tailoring, which (since CLDR 42 / ICU 72)
+ * breaks at "." and ":" between letters; UAX #29 rule WB6/WB7 does not, so those segments are
+ * rejoined here (`github.com`, `server:tool` stay one token; `_` joins already).
+ */
+export function wordSegments(text: string): string[] {
+  const out: string[] = [];
+  let pendingJoiner: string | undefined;
+  for (const seg of SEGMENTER.segment(text)) {
+    if (seg.isWordLike) {
+      const prev = out.length > 0 ? out[out.length - 1] : undefined;
+      if (
+        pendingJoiner !== undefined && prev !== undefined && LETTER_END.test(prev) &&
+        LETTER_START.test(seg.segment)
+      ) {
+        out[out.length - 1] = prev + pendingJoiner + seg.segment;
+      } else {
+        out.push(seg.segment);
+      }
+      pendingJoiner = undefined;
+    } else {
+      pendingJoiner =
+        JOINERS.has(seg.segment) && out.length > 0 && lastWasWord(seg.index, text, out)
+          ? seg.segment
+          : undefined;
+    }
+  }
+  return out;
+}
+
+function lastWasWord(index: number, text: string, out: string[]): boolean {
+  const prev = out[out.length - 1];
+  return text.slice(index - prev.length, index) === prev;
+}
+
+/**
+ * Bleve's `standard` analyser: {@linkcode wordSegments}, lower-cased, English stop words removed
+ * (`stop_en`), no stemming.
+ */
+export function standardTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const segment of wordSegments(text)) {
+    const token = segment.toLowerCase();
+    if (!ENGLISH_STOP_WORDS.has(token)) out.push(token);
+  }
+  return out;
+}
+
+/** Options of {@linkcode identifierTokens}. */
+export interface IdentifierTokenOptions {
+  /** Drop English stop words. */
+  readonly stopWords: boolean;
+  /** Apply the Porter2 (Snowball English) stemmer. */
+  readonly stem: boolean;
+}
+
+/**
+ * Tokenizer for identifiers and prose: splits camelCase (`listPullRequests` → list pull requests,
+ * `HTTPServer` → http server), snake_case, kebab-case, dots and every other non-letter/digit
+ * character, then lower-cases, optionally drops stop words and stems.
+ */
+export function identifierTokens(text: string, options: IdentifierTokenOptions): string[] {
+  const spaced = text
+    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .toLowerCase();
+  const out: string[] = [];
+  for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
+    if (raw === "") continue;
+    if (options.stopWords && ENGLISH_STOP_WORDS.has(raw)) continue;
+    out.push(options.stem ? stem(raw) : raw);
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { createBm25Retriever } from "./bm25.ts";
+import type { RetrievalDoc } from "./types.ts";
+
+const doc = (id: string, name: string, description = ""): RetrievalDoc => ({
+  id,
+  name,
+  server: "s",
+  description,
+  params: "",
+});
+
+Deno.test("createBm25Retriever() scores a term as BM25 computed by hand", () => {
+  // Name field only (weight 1), no stemming or stop words. Docs: "alpha beta", "alpha", "gamma".
+  // N = 3, n(beta) = 1 → idf = ln((3 − 1 + 0.5)/(1 + 0.5) + 1) = ln(8/3) = 0.980829
+  // len = 2, avglen = 4/3 → K = 1.2 × (0.25 + 0.75 × 2/(4/3)) = 1.65
+  // score = 1 × 2.2 / (1 + 1.65) × 0.980829 = 0.814273 → wink keeps 4 decimals: 0.8143
+  const docs = [doc("d1", "alpha beta"), doc("d2", "alpha"), doc("d3", "gamma")];
+  const r = createBm25Retriever(docs, {
+    weights: { name: 1, description: 0, params: 0, server: 0 },
+    stem: false,
+    stopWords: false,
+  });
+  assert.deepEqual(r.search("beta", 10), [{ id: "d1", score: 0.8143 }]);
+  assert.deepEqual(r.search("delta", 10), []);
+});
+
+Deno.test("createBm25Retriever() matches camelCase and snake_case names from plain words", () => {
+  const docs = [
+    doc("gh:list_pull_requests", "list_pull_requests"),
+    doc("gh:createIssue", "createIssue"),
+    doc("fs:read_file", "read_file"),
+  ];
+  const r = createBm25Retriever(docs);
+  assert.equal(r.search("create an issue", 1)[0].id, "gh:createIssue");
+  assert.equal(r.search("pull request", 1)[0].id, "gh:list_pull_requests");
+});
+
+Deno.test("createBm25Retriever() breaks equal scores by id ascending, also at the cut", () => {
+  const docs = [
+    doc("c", "shared words"),
+    doc("a", "shared words"),
+    doc("b", "shared words"),
+    doc("z", "x"),
+  ];
+  const r = createBm25Retriever(docs, { weights: { server: 0 } });
+  assert.deepEqual(r.search("shared", 2).map((h) => h.id), ["a", "b"]);
+  assert.deepEqual(r.search("shared", 10).map((h) => h.id), ["a", "b", "c"]);
+});
+
+Deno.test("createBm25Retriever() needs 3 documents and valid options", () => {
+  assert.throws(() => createBm25Retriever([doc("a", "x"), doc("b", "y")]), RangeError);
+  const three = [doc("a", "x"), doc("b", "y"), doc("c", "z")];
+  assert.throws(() => createBm25Retriever(three, { weights: { name: -1 } }), RangeError);
+  assert.throws(
+    () =>
+      createBm25Retriever(three, { weights: { name: 0, description: 0, params: 0, server: 0 } }),
+    RangeError,
+  );
+  assert.throws(() => createBm25Retriever(three).search("x", 0), RangeError);
+});

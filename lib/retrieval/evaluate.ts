@@ -1,0 +1,302 @@
+/**
+ * Score a retriever on a golden set: build the index, search each query once, compute per-query
+ * metrics, their means and bootstrap intervals; and compare two results with a paired test.
+ *
+ * @module
+ */
+
+import type { Corpus } from "../catalog/types.ts";
+import { bootstrapMeanCi } from "../stats/bootstrap.ts";
+import { pairedTest, type PairedTestResult } from "../stats/paired.ts";
+import { deriveSeed } from "../stats/prng.ts";
+import { alignGolden, diagnoseIdMismatch } from "./align.ts";
+import { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
+import { createBm25Retriever } from "./bm25.ts";
+import { docsFromTools } from "./docs.ts";
+import { IdMismatchError } from "./errors.ts";
+import {
+  meanMetrics,
+  METRIC_KEYS,
+  type MetricKey,
+  type MetricValues,
+  queryMetrics,
+} from "./metrics.ts";
+import { createTfidfClassicRetriever } from "./tfidf_classic.ts";
+import type { GoldenSet, IndexFieldsFn, RetrievalDoc, Retriever } from "./types.ts";
+
+/** Names of the built-in retrievers. */
+export type RetrieverName = "bm25" | "tfidf_classic" | "random" | "oracle";
+
+/** The built-in retriever names, in report order. */
+export const RETRIEVER_NAMES: readonly RetrieverName[] = [
+  "bm25",
+  "tfidf_classic",
+  "random",
+  "oracle",
+];
+
+/** What a retriever factory receives besides the documents. */
+export interface RetrieverContext {
+  /** Seed of the evaluation (the random baseline uses it). */
+  readonly seed: number;
+  /** The aligned golden set (the oracle uses it). */
+  readonly golden: GoldenSet;
+}
+
+/** Builds a retriever over documents. */
+export type RetrieverFactory = (
+  docs: readonly RetrievalDoc[],
+  context: RetrieverContext,
+) => Retriever;
+
+/**
+ * The factory of a built-in retriever with default options.
+ *
+ * @param name One of {@linkcode RETRIEVER_NAMES}.
+ * @returns A factory.
+ * @throws {RangeError} for an unknown name (quoted, with the known names).
+ */
+export function builtinRetriever(name: string): RetrieverFactory {
+  switch (name) {
+    case "bm25":
+      return (docs) => createBm25Retriever(docs);
+    case "tfidf_classic":
+      return (docs) => createTfidfClassicRetriever(docs);
+    case "random":
+      return (docs, ctx) => createRandomRetriever(docs, deriveSeed(ctx.seed, "random"));
+    case "oracle":
+      return (_docs, ctx) => createOracleRetriever(ctx.golden);
+    default:
+      throw new RangeError(
+        `Unknown retriever "${name}": expected one of ${RETRIEVER_NAMES.join(", ")}`,
+      );
+  }
+}
+
+/** An encoding arm as far as retrieval cares: a name and the fields it lets an index see. */
+export interface IndexArm {
+  /** Arm name, e.g. `compact_sig`. */
+  readonly name: string;
+  /** Index fields of a tool under this arm. */
+  readonly indexFields: IndexFieldsFn;
+}
+
+/** Documents without a tool corpus (BEIR, ToolRet). */
+export interface DocCorpus {
+  /** Corpus identifier for the report. */
+  readonly id: string;
+  /** Documents, ids as in the labels. */
+  readonly docs: readonly RetrievalDoc[];
+}
+
+/** Options of {@linkcode evaluateRetrieval}. */
+export interface EvaluateRetrievalOptions {
+  /** A tool corpus, or documents with an id (BEIR, ToolRet). */
+  readonly corpus: Corpus | DocCorpus;
+  /** The golden set; its label ids must be corpus ids. */
+  readonly golden: GoldenSet;
+  /** A built-in retriever name or a factory (e.g. bm25 with tuned weights). */
+  readonly retriever: RetrieverName | RetrieverFactory;
+  /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
+  readonly arm?: IndexArm;
+  /** Seed for the bootstrap and the random baseline; recorded in the result. */
+  readonly seed: number;
+  /**
+   * Bootstrap resamples per metric (≥ 1,000 recommended).
+   * @default {1000}
+   */
+  readonly resamples?: number;
+  /**
+   * Unknown label ids: error (true) or counted drops (false).
+   * @default {true}
+   */
+  readonly strict?: boolean;
+}
+
+/** One query's outcome. */
+export interface PerQueryRow {
+  /** Query id. */
+  readonly queryId: string;
+  /** Query text. */
+  readonly query: string;
+  /** Number of labels with grade ≥ 1. */
+  readonly relevantCount: number;
+  /** 1-based rank of the first relevant hit within the top 10, `null` when none. */
+  readonly firstRelevantRank: number | null;
+  /** Ids of the top 10 hits, best first. */
+  readonly topIds: readonly string[];
+  /** Metric values of this query. */
+  readonly metrics: MetricValues;
+}
+
+/** A result row of the discovery-quality report; JSON-safe (no NaN, no undefined). */
+export interface RetrievalResult {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Golden set id. */
+  readonly goldenSetId: string;
+  /** Retriever name. */
+  readonly retriever: string;
+  /** Encoding arm name, `null` when the index used the tools' own fields. */
+  readonly arm: string | null;
+  /** Queries scored (after drops). */
+  readonly queryCount: number;
+  /** Queries left out and why (parsing and id alignment). */
+  readonly dropped: { readonly count: number; readonly reasons: { readonly [k: string]: number } };
+  /** Mean of each metric over the scored queries. */
+  readonly metrics: MetricValues;
+  /** 95% percentile-bootstrap interval of each mean, `[lo, hi]`. */
+  readonly ci95: { readonly [K in MetricKey]: readonly [number, number] };
+  /** Retriever settings (weights, boosts, seed). */
+  readonly retrieverConfig: RetrieverConfigJson;
+  /** Seed of the bootstrap (and random baseline). */
+  readonly seed: number;
+  /** Bootstrap resamples. */
+  readonly resamples: number;
+  /** Search depth: 10. */
+  readonly limit: number;
+  /** Per-query rows, in golden-set order. */
+  readonly perQuery: readonly PerQueryRow[];
+}
+
+/** JSON form of a retriever's config. */
+export type RetrieverConfigJson = Retriever["config"];
+
+const LIMIT = 10;
+
+/**
+ * Evaluate one retriever (optionally over one encoding arm's index fields) on one golden set.
+ *
+ * Steps: documents from the corpus (through `arm.indexFields` when given); label ids checked
+ * against document ids ({@linkcode alignGolden}); the index built once; each query searched once
+ * with limit 10; every returned id checked to be a document id; per-query metrics
+ * ({@linkcode queryMetrics}); means over all scored queries; a seeded percentile bootstrap per
+ * metric (seed derived per metric key from `seed`).
+ *
+ * @param options Corpus, golden set, retriever, arm, seed, resamples, strictness.
+ * @returns A JSON-safe {@linkcode RetrievalResult}.
+ * @throws {IdMismatchError} when label ids and index ids are in different id spaces, or the
+ * retriever returns an id that is not a document id.
+ * @throws {GoldenSetError} when strict and label ids are unknown.
+ * @throws {RangeError} when no query is left to score, or a retriever name is unknown.
+ */
+export function evaluateRetrieval(options: EvaluateRetrievalOptions): RetrievalResult {
+  const resamples = options.resamples ?? 1000;
+  const corpus = options.corpus;
+  let docs: readonly RetrievalDoc[];
+  if ("tools" in corpus) {
+    docs = docsFromTools(corpus.tools, options.arm?.indexFields);
+  } else {
+    if (options.arm !== undefined) {
+      throw new TypeError(
+        `Cannot apply arm "${options.arm.name}" to corpus "${corpus.id}": it has documents, not tools`,
+      );
+    }
+    docs = corpus.docs;
+  }
+  const docIds = new Set(docs.map((d) => d.id));
+  const golden = alignGolden(options.golden, docIds, { strict: options.strict ?? true });
+  if (golden.queries.size === 0) {
+    throw new RangeError(
+      `Cannot evaluate on golden set "${golden.id}": no query left to score (${golden.dropped.count} dropped)`,
+    );
+  }
+  const factory = typeof options.retriever === "string"
+    ? builtinRetriever(options.retriever)
+    : options.retriever;
+  const retriever = factory(docs, { seed: options.seed, golden });
+
+  const perQuery: PerQueryRow[] = [];
+  for (const [qid, text] of golden.queries) {
+    const labels = golden.qrels.get(qid)!;
+    const hits = retriever.search(text, LIMIT);
+    const topIds = hits.slice(0, LIMIT).map((h) => h.id);
+    const stray = topIds.find((id) => !docIds.has(id));
+    if (stray !== undefined) {
+      throw new IdMismatchError(
+        `Retriever "${retriever.name}" returned id "${stray}" for query "${qid}", which is not a document id`,
+        diagnoseIdMismatch([stray], [...labels.keys()]) ||
+          diagnoseIdMismatch(docIds, [stray]),
+      );
+    }
+    const metrics = queryMetrics(topIds, labels);
+    const first = topIds.findIndex((id) => (labels.get(id) ?? 0) >= 1);
+    perQuery.push({
+      queryId: qid,
+      query: text,
+      relevantCount: [...labels.values()].filter((g) => g >= 1).length,
+      firstRelevantRank: first === -1 ? null : first + 1,
+      topIds,
+      metrics,
+    });
+  }
+  const rows = perQuery.map((r) => r.metrics);
+  const ci: Record<string, readonly [number, number]> = {};
+  for (const key of METRIC_KEYS) {
+    const b = bootstrapMeanCi(rows.map((m) => m[key]), {
+      seed: deriveSeed(options.seed, key),
+      resamples,
+    });
+    ci[key] = [b.lo, b.hi];
+  }
+  return {
+    corpusId: corpus.id,
+    goldenSetId: golden.id,
+    retriever: retriever.name,
+    arm: options.arm?.name ?? null,
+    queryCount: perQuery.length,
+    dropped: { count: golden.dropped.count, reasons: golden.dropped.reasons },
+    metrics: meanMetrics(rows),
+    ci95: ci as RetrievalResult["ci95"],
+    retrieverConfig: retriever.config,
+    seed: options.seed >>> 0,
+    resamples,
+    limit: LIMIT,
+    perQuery,
+  };
+}
+
+/** Paired comparison of two results on one metric. */
+export interface RetrievalComparison extends PairedTestResult {
+  /** Metric compared. */
+  readonly metric: MetricKey;
+  /** `retriever[/arm]` of the first result. */
+  readonly a: string;
+  /** `retriever[/arm]` of the second result. */
+  readonly b: string;
+}
+
+/**
+ * Paired randomization test of a − b per metric, over the queries both results scored.
+ *
+ * @param a First result.
+ * @param b Second result (same golden set).
+ * @param options Seed and resamples (default 10,000).
+ * @returns One comparison per metric key.
+ * @throws {RangeError} when the two results did not score the same query ids in the same order.
+ */
+export function compareRetrievals(
+  a: RetrievalResult,
+  b: RetrievalResult,
+  options: { readonly seed: number; readonly resamples?: number },
+): RetrievalComparison[] {
+  const ida = a.perQuery.map((r) => r.queryId).join("\u0000");
+  const idb = b.perQuery.map((r) => r.queryId).join("\u0000");
+  if (a.goldenSetId !== b.goldenSetId || ida !== idb) {
+    throw new RangeError(
+      `Cannot compare "${a.retriever}" and "${b.retriever}": they scored different queries ` +
+        `("${a.goldenSetId}" ${a.queryCount} vs "${b.goldenSetId}" ${b.queryCount})`,
+    );
+  }
+  const label = (r: RetrievalResult) => r.arm === null ? r.retriever : `${r.retriever}/${r.arm}`;
+  return METRIC_KEYS.map((metric) => ({
+    metric,
+    a: label(a),
+    b: label(b),
+    ...pairedTest(
+      a.perQuery.map((r) => r.metrics[metric]),
+      b.perQuery.map((r) => r.metrics[metric]),
+      { seed: deriveSeed(options.seed, metric), resamples: options.resamples },
+    ),
+  }));
+}

@@ -1,0 +1,84 @@
+/**
+ * File loaders for golden sets (the I/O edge of the retrieval module).
+ *
+ * @module
+ */
+
+import { basename, join } from "node:path";
+import { type GoldenParseOptions, parseBeir, parseMcpproxyGolden, parseToolRet } from "./golden.ts";
+import type { GoldenWithDocs, ToolRetOptions } from "./golden.ts";
+import type { GoldenSet } from "./types.ts";
+
+/**
+ * Read an mcpproxy-format golden set from disk.
+ *
+ * @param path JSON file path.
+ * @param options Set id (default: file name without `.json`) and strictness.
+ * @returns The parsed {@linkcode GoldenSet}.
+ * @throws {Deno.errors.NotFound} when the file is missing.
+ * @throws {SyntaxError} when it is not JSON; {@linkcode GoldenSetError} on invalid content.
+ */
+export async function loadGolden(
+  path: string,
+  options: Partial<GoldenParseOptions> = {},
+): Promise<GoldenSet> {
+  const text = await Deno.readTextFile(path);
+  const id = options.id ?? basename(path).replace(/\.json$/, "");
+  try {
+    return parseMcpproxyGolden(text, { ...options, id });
+  } catch (e) {
+    if (e instanceof SyntaxError) {
+      throw new SyntaxError(`Cannot parse golden set "${path}": ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Read a BEIR dataset directory: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`.
+ *
+ * @param dir Dataset directory.
+ * @param split Qrels split name, e.g. `test`.
+ * @param options Set id (default: `<dir name>.<split>`) and strictness.
+ * @returns `{golden, docs}`.
+ * @throws {Deno.errors.NotFound} when a file is missing; see `parseBeir` for content errors.
+ */
+export async function loadBeir(
+  dir: string,
+  split = "test",
+  options: Partial<GoldenParseOptions> = {},
+): Promise<GoldenWithDocs> {
+  const [corpus, queries, qrels] = await Promise.all([
+    Deno.readTextFile(join(dir, "corpus.jsonl")),
+    Deno.readTextFile(join(dir, "queries.jsonl")),
+    Deno.readTextFile(join(dir, "qrels", `${split}.tsv`)),
+  ]);
+  return parseBeir({ corpus, queries, qrels }, {
+    ...options,
+    id: options.id ?? `${basename(dir)}.${split}`,
+  });
+}
+
+/**
+ * Read a ToolRet task from a tools file and a queries file (JSON array or JSON Lines each).
+ *
+ * @param toolsPath Tools file.
+ * @param queriesPath Queries file.
+ * @param options Set id (default: queries file name without extension), strictness, instruction.
+ * @returns `{golden, docs}`.
+ * @throws {Deno.errors.NotFound} when a file is missing; see `parseToolRet` for content errors.
+ */
+export async function loadToolRet(
+  toolsPath: string,
+  queriesPath: string,
+  options: Partial<ToolRetOptions> = {},
+): Promise<GoldenWithDocs> {
+  const [tools, queries] = await Promise.all([
+    Deno.readTextFile(toolsPath),
+    Deno.readTextFile(queriesPath),
+  ]);
+  return parseToolRet({ tools, queries }, {
+    ...options,
+    id: options.id ?? basename(queriesPath).replace(/\.(jsonl?|json)$/, ""),
+  });
+}

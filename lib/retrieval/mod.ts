@@ -1,0 +1,102 @@
+/**
+ * Discovery quality: BEIR-shaped golden sets (mcpproxy, BEIR and ToolRet formats), retrievers
+ * behind one interface (`bm25`, `tfidf_classic`, `random`, `oracle`), IR metrics (recall@k,
+ * MRR@10, nDCG@10, MAP@10) with bootstrap intervals, and a paired comparison.
+ *
+ * File loaders live in `load_golden.ts` (they read the disk); everything here is pure.
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluateRetrieval, parseMcpproxyGolden } from "./mod.ts";
+ * const tools = ["create_issue", "list_issues", "read_file"].map((name) => ({
+ *   id: `gh:${name}`, server: "gh", name, description: "",
+ * }));
+ * const corpus = { id: "demo", version: "1", provenance: { format: "mcp-tools-list" as const }, tools, warnings: [] };
+ * const golden = parseMcpproxyGolden(JSON.stringify({ queries: [
+ *   { id: "q1", query: "open a new issue", labels: [{ tool_id: "gh:create_issue", relevance: 2 }] },
+ * ] }), { id: "demo.test" });
+ * const row = evaluateRetrieval({ corpus, golden, retriever: "oracle", seed: 1 });
+ * if (row.metrics["ndcg@10"] !== 1) throw new Error("the oracle is ideal");
+ * ```
+ *
+ * @module
+ */
+
+export type {
+  CatalogFormat,
+  Corpus,
+  CorpusProvenance,
+  JsonObject,
+  JsonValue,
+  Tool,
+} from "../catalog/types.ts";
+export type { PairedTestResult } from "../stats/paired.ts";
+export type {
+  Drops,
+  GoldenFormat,
+  GoldenSet,
+  Grade,
+  Hit,
+  IndexFields,
+  IndexFieldsFn,
+  Qrels,
+  Queries,
+  RetrievalDoc,
+  Retriever,
+  Run,
+} from "./types.ts";
+export { GoldenSetError, IdMismatchError } from "./errors.ts";
+export {
+  type BeirTexts,
+  type GoldenParseOptions,
+  type GoldenWithDocs,
+  parseBeir,
+  parseMcpproxyGolden,
+  parseToolRet,
+  type ToolRetOptions,
+  type ToolRetTexts,
+} from "./golden.ts";
+export { alignGolden, type AlignOptions, diagnoseIdMismatch } from "./align.ts";
+export { defaultIndexFields, docsFromTools } from "./docs.ts";
+export {
+  type Bm25FieldWeights,
+  type Bm25Options,
+  createBm25Retriever,
+  DEFAULT_BM25_WEIGHTS,
+} from "./bm25.ts";
+export {
+  createTfidfClassicRetriever,
+  DEFAULT_TFIDF_BOOSTS,
+  type TfidfBoosts,
+  type TfidfClassicOptions,
+} from "./tfidf_classic.ts";
+export { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
+export {
+  averagePrecisionAtK,
+  compareHits,
+  meanMetrics,
+  METRIC_KEYS,
+  type MetricKey,
+  type MetricValues,
+  ndcgAtK,
+  queryMetrics,
+  rankHits,
+  recallAtK,
+  reciprocalRankAtK,
+} from "./metrics.ts";
+export {
+  builtinRetriever,
+  compareRetrievals,
+  type DocCorpus,
+  evaluateRetrieval,
+  type EvaluateRetrievalOptions,
+  type IndexArm,
+  type PerQueryRow,
+  type RetrievalComparison,
+  type RetrievalResult,
+  RETRIEVER_NAMES,
+  type RetrieverConfigJson,
+  type RetrieverContext,
+  type RetrieverFactory,
+  type RetrieverName,
+} from "./evaluate.ts";

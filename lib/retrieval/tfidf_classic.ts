@@ -1,0 +1,270 @@
+/**
+ * Lucene classic TF-IDF with the semantics of Bleve's default scorer, laid out the way mcpproxy
+ * indexes and queries tools, so numbers published by Bleve-based proxies can be reproduced.
+ *
+ * @module
+ */
+
+import { standardTokens } from "./_analysis.ts";
+import { checkLimit } from "./_limit.ts";
+import { compareHits } from "./metrics.ts";
+import type { Hit, RetrievalDoc, Retriever } from "./types.ts";
+
+/** Query clause boosts (Bleve `SetBoost` values). */
+export interface TfidfBoosts {
+  /** Term query: the raw query equals the tool name. */
+  readonly exactName: number;
+  /** Term query: the raw query equals `server:name`. */
+  readonly fullName: number;
+  /** Prefix query on the tool name. */
+  readonly namePrefix: number;
+  /** Wildcard `*query*` on the tool name, only when the query contains `_`. */
+  readonly nameWildcard: number;
+  /** Match query (analysed) against `_all`. */
+  readonly all: number;
+  /** Match query (analysed) against `searchable_text`. */
+  readonly searchableText: number;
+}
+
+/** mcpproxy's boosts: 5, 4, 3, 2.5, 1, 1.5. */
+export const DEFAULT_TFIDF_BOOSTS: TfidfBoosts = {
+  exactName: 5,
+  fullName: 4,
+  namePrefix: 3,
+  nameWildcard: 2.5,
+  all: 1,
+  searchableText: 1.5,
+};
+
+/** Options of {@linkcode createTfidfClassicRetriever}. */
+export interface TfidfClassicOptions {
+  /**
+   * Clause boosts.
+   * @default {DEFAULT_TFIDF_BOOSTS}
+   */
+  readonly boosts?: Partial<TfidfBoosts>;
+}
+
+interface Posting {
+  readonly docs: number[];
+  readonly tfs: number[];
+}
+
+interface Field {
+  readonly postings: Map<string, Posting>;
+  /** Per document: float32(1 / sqrt(token count)), 0 when the field is empty. */
+  readonly norms: Float64Array;
+}
+
+/** A leaf term query: one field, one term, its boost and idf. */
+interface Leaf {
+  readonly field: Field;
+  readonly posting: Posting | undefined;
+  readonly boost: number;
+  readonly idf: number;
+}
+
+/** A top-level clause: a disjunction of leaves (a lone term query is a one-leaf disjunction). */
+interface Clause {
+  readonly leaves: readonly Leaf[];
+  /** True for Bleve's MatchNoneSearcher (no terms): weight 0, never matches, still counted. */
+  readonly none: boolean;
+}
+
+function buildField(n: number, tokensOf: (doc: number) => string[]): Field {
+  const postings = new Map<string, Posting>();
+  const norms = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    const tokens = tokensOf(d);
+    if (tokens.length === 0) continue;
+    // Bleve (scorch) stores the field norm as a float32.
+    norms[d] = Math.fround(1 / Math.sqrt(tokens.length));
+    const tf = new Map<string, number>();
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, f] of tf) {
+      let p = postings.get(t);
+      if (p === undefined) postings.set(t, p = { docs: [], tfs: [] });
+      p.docs.push(d);
+      p.tfs.push(f);
+    }
+  }
+  return { postings, norms };
+}
+
+/**
+ * Build a Lucene-classic TF-IDF index with Bleve's default scorer and mcpproxy's document layout.
+ *
+ * Documents: `tool_name`, `full_tool_name` (`server:name`) and `server_name` are keyword fields
+ * (the whole string is one term); `description` and `params` are analysed; `searchable_text` =
+ * name + " " + name + " " + description + " " + params, analysed; `_all` holds every indexed
+ * field's tokens (keyword terms included), its length the sum of theirs. Analyser: Unicode word
+ * segmentation, lower case, English stop list, no stemming.
+ *
+ * Query (a Bleve boolean query of should-clauses): term(tool_name = q)^5, term(full_tool_name =
+ * q)^4, prefix(tool_name, q)^3, wildcard(tool_name, `*q*`)^2.5 when q contains `_`,
+ * match(_all, q)^1, match(searchable_text, q)^1.5. Prefix and wildcard expand to a disjunction of
+ * the matching terms; a match query is a disjunction of one term query per analysed token.
+ *
+ * Scoring (Lucene `TFIDFSimilarity` / `ClassicSimilarity` javadoc; Bleve
+ * `search/scorer/scorer_term.go`, `scorer_disjunction.go`):
+ * - leaf score = sqrt(tf) × fieldNorm × idf × queryWeight, queryWeight = boost × idf × queryNorm;
+ * - fieldNorm = float32(1 / sqrt(number of tokens in the field));
+ * - idf = 1 + ln(N / (df + 1)), N = number of documents, df = documents holding the term;
+ * - queryNorm = 1 / sqrt(Σ over all leaves of (boost × idf)²) — terms absent from the index count;
+ * - disjunction score = (Σ matching children's scores) × matched / total children (coord), at
+ *   each level: within a clause and across the top-level clauses.
+ * Ties are broken by id ascending.
+ *
+ * @param docs Documents (ids unique).
+ * @param options Clause boosts.
+ * @returns A {@linkcode Retriever} named `tfidf_classic`.
+ * @throws {RangeError} when `docs` is empty or a boost is not a positive number.
+ *
+ * @example Usage
+ * ```ts
+ * import { createTfidfClassicRetriever } from "./tfidf_classic.ts";
+ * const docs = ["create_issue", "list_issues", "read_file"].map((name) => ({
+ *   id: `gh:${name}`, name, server: "gh", description: "", params: "",
+ * }));
+ * const hits = createTfidfClassicRetriever(docs).search("create_issue", 3);
+ * if (hits[0].id !== "gh:create_issue") throw new Error("unexpected");
+ * ```
+ */
+export function createTfidfClassicRetriever(
+  docs: readonly RetrievalDoc[],
+  options: TfidfClassicOptions = {},
+): Retriever {
+  if (docs.length === 0) {
+    throw new RangeError("Cannot build a tfidf_classic index over 0 documents");
+  }
+  const boosts: TfidfBoosts = { ...DEFAULT_TFIDF_BOOSTS, ...options.boosts };
+  for (const [k, v] of Object.entries(boosts)) {
+    if (!(v > 0)) throw new RangeError(`Cannot build a tfidf_classic index: boost ${k} is ${v}`);
+  }
+  const n = docs.length;
+  const ids = docs.map((d) => d.id);
+  const analysed = docs.map((d) => ({
+    description: standardTokens(d.description),
+    params: standardTokens(d.params),
+    searchable: standardTokens(`${d.name} ${d.name} ${d.description} ${d.params}`),
+  }));
+  const toolName = buildField(n, (i) => [docs[i].name]);
+  const fullName = buildField(n, (i) => [`${docs[i].server}:${docs[i].name}`]);
+  const searchable = buildField(n, (i) => analysed[i].searchable);
+  const all = buildField(n, (i) => [
+    docs[i].name,
+    `${docs[i].server}:${docs[i].name}`,
+    docs[i].server,
+    ...analysed[i].description,
+    ...analysed[i].params,
+    ...analysed[i].searchable,
+  ]);
+  const nameTerms = [...toolName.postings.keys()].sort();
+
+  const leaf = (field: Field, term: string, boost: number): Leaf => {
+    const posting = field.postings.get(term);
+    const df = posting === undefined ? 0 : posting.docs.length;
+    return { field, posting, boost, idf: 1 + Math.log(n / (df + 1)) };
+  };
+  const expand = (field: Field, terms: readonly string[], boost: number): Clause => ({
+    leaves: terms.map((t) => leaf(field, t, boost)),
+    none: terms.length === 0,
+  });
+
+  // Scratch space reused across queries (reset through `touched`).
+  const clauseSum = new Float64Array(n * 6);
+  const clauseHits = new Uint32Array(n * 6);
+  const touched: number[] = [];
+  const isTouched = new Uint8Array(n);
+
+  const buildClauses = (q: string): Clause[] => {
+    const clauses: Clause[] = [
+      expand(toolName, [q], boosts.exactName),
+      expand(fullName, [q], boosts.fullName),
+      expand(toolName, prefixTerms(nameTerms, q), boosts.namePrefix),
+    ];
+    if (q.includes("_")) {
+      const re = wildcardRegExp(`*${q}*`);
+      clauses.push(expand(toolName, nameTerms.filter((t) => re.test(t)), boosts.nameWildcard));
+    }
+    const tokens = standardTokens(q);
+    clauses.push(expand(all, tokens, boosts.all));
+    clauses.push(expand(searchable, tokens, boosts.searchableText));
+    return clauses;
+  };
+
+  return {
+    name: "tfidf_classic",
+    config: { boosts: { ...boosts }, scorer: "bleve-tfidf", analyser: "standard" },
+    search(query: string, limit: number): Hit[] {
+      checkLimit(limit);
+      if (query === "") return [];
+      const clauses = buildClauses(query);
+      let sumSquares = 0;
+      for (const c of clauses) for (const l of c.leaves) sumSquares += (l.boost * l.idf) ** 2;
+      const queryNorm = 1 / Math.sqrt(sumSquares);
+      clauses.forEach((clause, c) => {
+        for (const l of clause.leaves) {
+          if (l.posting === undefined) continue;
+          const queryWeight = l.boost * l.idf * queryNorm;
+          const { docs: pd, tfs } = l.posting;
+          for (let j = 0; j < pd.length; j++) {
+            const d = pd[j];
+            const score = Math.sqrt(tfs[j]) * l.field.norms[d] * l.idf * queryWeight;
+            clauseSum[d * 6 + c] += score;
+            clauseHits[d * 6 + c] += 1;
+            if (isTouched[d] === 0) {
+              isTouched[d] = 1;
+              touched.push(d);
+            }
+          }
+        }
+      });
+      const hits: Hit[] = [];
+      for (const d of touched) {
+        let sum = 0;
+        let matched = 0;
+        for (let c = 0; c < clauses.length; c++) {
+          const h = clauseHits[d * 6 + c];
+          if (h > 0) {
+            sum += clauseSum[d * 6 + c] * (h / clauses[c].leaves.length);
+            matched++;
+          }
+          clauseSum[d * 6 + c] = 0;
+          clauseHits[d * 6 + c] = 0;
+        }
+        isTouched[d] = 0;
+        hits.push({ id: ids[d], score: sum * (matched / clauses.length) });
+      }
+      touched.length = 0;
+      return topK(hits, limit);
+    },
+  };
+}
+
+/** Terms of a sorted list that start with `prefix` (binary search for the first). */
+function prefixTerms(sorted: readonly string[], prefix: string): string[] {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++) out.push(sorted[i]);
+  return out;
+}
+
+/** Bleve wildcard syntax: `*` any run, `?` one character, the whole term must match. */
+function wildcardRegExp(pattern: string): RegExp {
+  const body = [...pattern].map((ch) =>
+    ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[\\^$.|+()[\]{}]/g, "\\$&")
+  ).join("");
+  return new RegExp(`^${body}$`, "su");
+}
+
+/** The best `limit` hits, score descending then id ascending. */
+function topK(hits: Hit[], limit: number): Hit[] {
+  return hits.sort(compareHits).slice(0, limit);
+}
