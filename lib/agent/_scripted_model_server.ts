@@ -1,0 +1,247 @@
+/**
+ * Test double for hosted model endpoints: a local HTTP server (127.0.0.1, random port) that
+ * speaks the Anthropic Messages (`POST /v1/messages`) and OpenAI Chat Completions
+ * (`POST /v1/chat/completions`) wire formats and plays scripted replies: messages with tool
+ * calls and usage, error statuses with `Retry-After`, malformed JSON and slow replies.
+ *
+ * Private to tests and benches.
+ *
+ * @module
+ */
+
+/** Which wire format a request used. */
+export type WireProvider = "anthropic" | "openai";
+
+/** A request as the server received it. */
+export interface ReceivedRequest {
+  readonly provider: WireProvider;
+  /** Parsed JSON body. */
+  readonly body: Record<string, unknown>;
+  /** Header name (lower case) → value. */
+  readonly headers: Record<string, string>;
+  /** 0-based arrival order. */
+  readonly index: number;
+}
+
+/** A scripted reply. */
+export interface ScriptedReply {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  /** Raw body text (may be malformed on purpose). */
+  readonly body: string;
+  /** Wait before answering, ms (a slow reply). */
+  readonly delayMs?: number;
+}
+
+/** Decides the reply of each request. */
+export type ScriptHandler = (req: ReceivedRequest) => ScriptedReply | Promise<ScriptedReply>;
+
+/** A running scripted server. */
+export interface ScriptedModelServer {
+  /** `http://127.0.0.1:PORT` — the Anthropic SDK `baseURL`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT/v1` — the OpenAI SDK `baseURL`. */
+  readonly openaiBaseUrl: string;
+  /** Every request received, in arrival order. */
+  readonly requests: ReceivedRequest[];
+  /** Stops the server. */
+  close(): Promise<void>;
+}
+
+/** Usage numbers for scripted replies (tokens). */
+export interface ScriptedUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+}
+
+/** A scripted tool call. */
+export interface ScriptedToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+/** Content of a scripted assistant message. */
+export interface ScriptedMessage {
+  readonly text?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+  /** Omit to send no `usage` at all. */
+  readonly usage?: ScriptedUsage;
+  /** OpenAI only: send `arguments` as this raw text instead of JSON of `input`. */
+  readonly rawArguments?: string;
+}
+
+const json = (
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): ScriptedReply => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(value),
+});
+
+/**
+ * A 200 reply in the wire format of `provider`.
+ *
+ * @param provider Wire format.
+ * @param m Text, tool calls and usage.
+ * @param model Model name echoed back.
+ * @returns The reply.
+ */
+export function messageReply(
+  provider: WireProvider,
+  m: ScriptedMessage,
+  model = "scripted",
+): ScriptedReply {
+  const calls = m.toolCalls ?? [];
+  if (provider === "anthropic") {
+    const content: unknown[] = [];
+    if (m.text !== undefined) content.push({ type: "text", text: m.text });
+    for (const c of calls) {
+      content.push({ type: "tool_use", id: c.id, name: c.name, input: c.input });
+    }
+    return json(200, {
+      id: "msg_scripted",
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: calls.length > 0 ? "tool_use" : "end_turn",
+      stop_sequence: null,
+      ...(m.usage === undefined ? {} : {
+        usage: {
+          input_tokens: m.usage.input,
+          output_tokens: m.usage.output,
+          cache_read_input_tokens: m.usage.cacheRead ?? null,
+          cache_creation_input_tokens: m.usage.cacheWrite ?? null,
+        },
+      }),
+    });
+  }
+  return json(200, {
+    id: "chatcmpl-scripted",
+    object: "chat.completion",
+    created: 0,
+    model,
+    choices: [{
+      index: 0,
+      message: {
+        role: "assistant",
+        content: m.text ?? null,
+        ...(calls.length === 0 ? {} : {
+          tool_calls: calls.map((c) => ({
+            id: c.id,
+            type: "function",
+            function: { name: c.name, arguments: m.rawArguments ?? JSON.stringify(c.input) },
+          })),
+        }),
+      },
+      finish_reason: calls.length > 0 ? "tool_calls" : "stop",
+    }],
+    ...(m.usage === undefined ? {} : {
+      usage: {
+        // prompt_tokens includes cached tokens in the OpenAI format.
+        prompt_tokens: m.usage.input + (m.usage.cacheRead ?? 0),
+        completion_tokens: m.usage.output,
+        total_tokens: m.usage.input + (m.usage.cacheRead ?? 0) + m.usage.output,
+        ...(m.usage.cacheRead === undefined ? {} : {
+          prompt_tokens_details: { cached_tokens: m.usage.cacheRead },
+        }),
+      },
+    }),
+  });
+}
+
+/**
+ * An error reply in the wire format of `provider` (`{type:"error",error:{...}}` for Anthropic,
+ * `{error:{message,type}}` for OpenAI).
+ *
+ * @param provider Wire format.
+ * @param status HTTP status.
+ * @param retryAfter `Retry-After` header value, when given.
+ * @returns The reply.
+ */
+export function errorReply(
+  provider: WireProvider,
+  status: number,
+  retryAfter?: string,
+): ScriptedReply {
+  const type = status === 429
+    ? "rate_limit_error"
+    : status >= 500
+    ? "api_error"
+    : "invalid_request_error";
+  const headers: Record<string, string> = retryAfter === undefined
+    ? {}
+    : { "retry-after": retryAfter };
+  return provider === "anthropic"
+    ? json(status, { type: "error", error: { type, message: `scripted ${status}` } }, headers)
+    : json(
+      status,
+      { error: { message: `scripted ${status}`, type, code: null, param: null } },
+      headers,
+    );
+}
+
+/** A 200 reply whose body is not valid JSON. */
+export function malformedReply(): ScriptedReply {
+  return {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: '{"id": "x", "content": [',
+  };
+}
+
+/**
+ * Starts the server on 127.0.0.1 with a random port.
+ *
+ * @param handler Decides each reply.
+ * @returns The running server.
+ */
+export function startScriptedModelServer(handler: ScriptHandler): ScriptedModelServer {
+  const requests: ReceivedRequest[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      const path = new URL(req.url).pathname;
+      const provider: WireProvider | null = path === "/v1/messages"
+        ? "anthropic"
+        : path === "/v1/chat/completions"
+        ? "openai"
+        : null;
+      if (req.method !== "POST" || provider === null) {
+        return new Response("not found", { status: 404 });
+      }
+      const headers: Record<string, string> = {};
+      req.headers.forEach((v, k) => headers[k] = v);
+      const received: ReceivedRequest = {
+        provider,
+        body: await req.json(),
+        headers,
+        index: requests.length,
+      };
+      requests.push(received);
+      const reply = await handler(received);
+      if (reply.delayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, reply.delayMs);
+          req.signal.addEventListener("abort", () => {
+            clearTimeout(t);
+            resolve();
+          }, { once: true });
+        });
+      }
+      return new Response(reply.body, { status: reply.status, headers: reply.headers ?? {} });
+    },
+  );
+  const port = (server.addr as Deno.NetAddr).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => server.shutdown(),
+  };
+}

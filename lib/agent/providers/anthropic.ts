@@ -1,0 +1,161 @@
+/**
+ * Anthropic Messages API adapter through the official SDK (`@anthropic-ai/sdk`).
+ *
+ * Wire mapping: the system prompt goes in `system`; assistant tool calls are `tool_use` blocks;
+ * tool results go back in a user message of `tool_result` blocks (with `is_error`). Usage:
+ * `input_tokens` (uncached input), `output_tokens`, `cache_read_input_tokens`,
+ * `cache_creation_input_tokens`; a missing or `null` field stays `null` with a note.
+ *
+ * @module
+ */
+
+import Anthropic from "@anthropic-ai/sdk";
+import type { JsonValue } from "../../catalog/types.ts";
+import type { Usage } from "../types.ts";
+import type { Message, ModelRequest, ToolCall } from "./types.ts";
+import { ModelCallError } from "./types.ts";
+
+/** What an adapter needs to build an SDK client. */
+export interface SdkClientOptions {
+  readonly apiKey: string;
+  readonly baseUrl?: string;
+  /** `fetch` used by the SDK (wire log, tests). */
+  readonly fetch?: typeof fetch;
+}
+
+/** The request body an adapter sends and the function that turns a reply into a turn. */
+export interface ProviderAdapter {
+  /** Sends one request (no retries: the SDK's own retries are off). */
+  send(request: ModelRequest, signal?: AbortSignal): Promise<unknown>;
+  /** Normalizes a reply body. @throws {ModelCallError} `bad_response` on an unusable body. */
+  parse(body: unknown): ParsedTurn;
+}
+
+/** A normalized reply without timings. */
+export interface ParsedTurn {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly stopReason: string;
+  readonly usage: Usage;
+  readonly notes: readonly string[];
+}
+
+/**
+ * The Anthropic `messages` array for a conversation.
+ *
+ * @param messages Neutral messages.
+ * @returns Anthropic message params.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+  return messages.map((m): Anthropic.MessageParam => {
+    if (m.role === "user") return { role: "user", content: m.text };
+    if (m.role === "assistant") {
+      const content: Anthropic.ContentBlockParam[] = [];
+      if (m.text !== "") content.push({ type: "text", text: m.text });
+      for (const c of m.toolCalls) {
+        content.push({ type: "tool_use", id: c.id, name: c.name, input: c.args as object });
+      }
+      return { role: "assistant", content };
+    }
+    return {
+      role: "user",
+      content: m.results.map((r) => ({
+        type: "tool_result" as const,
+        tool_use_id: r.callId,
+        content: r.text,
+        ...(r.isError ? { is_error: true } : {}),
+      })),
+    };
+  });
+}
+
+function tokenField(
+  usage: Record<string, unknown> | undefined,
+  field: string,
+  notes: string[],
+): number | null {
+  const v = usage?.[field];
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  notes.push(`anthropic: usage.${field} not reported`);
+  return null;
+}
+
+/**
+ * Normalizes an Anthropic `Message` body.
+ *
+ * @param body Parsed response JSON.
+ * @returns Text, tool calls, stop reason, usage and notes.
+ * @throws {ModelCallError} `bad_response` when `content` is not an array.
+ */
+export function parseAnthropicMessage(body: unknown): ParsedTurn {
+  const b = body as { content?: unknown; stop_reason?: unknown; usage?: Record<string, unknown> };
+  if (!b || !Array.isArray(b.content)) {
+    throw new ModelCallError("bad_response", "anthropic: response has no content array", {
+      attempts: 1,
+    });
+  }
+  const texts: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  for (const block of b.content as Record<string, unknown>[]) {
+    if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+    if (block?.type === "tool_use") {
+      toolCalls.push({
+        id: String(block.id),
+        name: String(block.name),
+        args: (block.input ?? {}) as JsonValue,
+      });
+    }
+  }
+  const notes: string[] = [];
+  const usage: Usage = {
+    inputTokens: tokenField(b.usage, "input_tokens", notes),
+    outputTokens: tokenField(b.usage, "output_tokens", notes),
+    cacheReadTokens: tokenField(b.usage, "cache_read_input_tokens", notes),
+    cacheWriteTokens: tokenField(b.usage, "cache_creation_input_tokens", notes),
+  };
+  return {
+    text: texts.join("\n"),
+    toolCalls,
+    stopReason: typeof b.stop_reason === "string" ? b.stop_reason : "unknown",
+    usage,
+    notes,
+  };
+}
+
+/**
+ * An adapter for one Anthropic model.
+ *
+ * @param model Model name sent in `model`.
+ * @param options Key, base URL, fetch.
+ * @returns The adapter.
+ */
+export function createAnthropicAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
+  const sdk = new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    maxRetries: 0,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  return {
+    send(request, signal) {
+      return sdk.messages.create(
+        {
+          model,
+          max_tokens: request.maxOutputTokens,
+          system: request.system,
+          messages: toAnthropicMessages(request.messages),
+          ...(request.tools.length === 0 ? {} : {
+            tools: request.tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+            })),
+          }),
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        },
+        signal ? { signal } : undefined,
+      );
+    },
+    parse: parseAnthropicMessage,
+  };
+}

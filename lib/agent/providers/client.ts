@@ -1,0 +1,95 @@
+/**
+ * Builds a {@linkcode ModelClient} for a registry entry: the provider adapter, retries,
+ * timing with the injected clock, secret redaction and the optional wire log.
+ *
+ * @module
+ */
+
+import type { ModelConfig } from "../types.ts";
+import { expandVars } from "../config.ts";
+import { createAnthropicAdapter, type ProviderAdapter } from "./anthropic.ts";
+import { createOpenAiAdapter } from "./openai.ts";
+import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
+import { createWireLogFetch, redactText, type WireEntry } from "./wire_log.ts";
+import { type CallOptions, ModelCallError, type ModelClient, type ModelRequest } from "./types.ts";
+
+/** Collaborators of {@linkcode createModelClient}. */
+export interface ModelClientDeps {
+  /** Environment (with `.env` merged) for `${VAR}` in `apiKey` and `baseUrl`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Monotonic-enough ms clock for timings. */
+  readonly now: () => number;
+  /** Sleep used between retries. */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly retry?: RetryPolicy;
+  /** Receives redacted wire-log entries when set. */
+  readonly wireLog?: (entry: WireEntry) => void | Promise<void>;
+  /** Shared wire-log sequence counter. */
+  readonly wireCounter?: { value: number };
+  /** `fetch` for the SDK; default the global one. */
+  readonly fetch?: typeof fetch;
+  /** Registry file name for messages; default `models`. */
+  readonly source?: string;
+}
+
+/**
+ * Creates a model client for one registry entry.
+ *
+ * @param config Registry entry.
+ * @param deps Environment, clock, sleep, retry policy, wire log.
+ * @returns A client whose `complete` retries, times and redacts.
+ * @throws {AgentConfigError} when the `apiKey` (or `baseUrl`) variable is not set.
+ */
+export function createModelClient(config: ModelConfig, deps: ModelClientDeps): ModelClient {
+  const source = deps.source ?? "models";
+  const apiKey = expandVars(config.apiKey, deps.env, {
+    file: source,
+    field: `${config.id}.apiKey`,
+  });
+  const baseUrl = config.baseUrl === undefined
+    ? undefined
+    : expandVars(config.baseUrl, deps.env, { file: source, field: `${config.id}.baseUrl` });
+  const secrets = [apiKey];
+  const fetchFn = deps.wireLog
+    ? createWireLogFetch({
+      model: config.id,
+      secrets,
+      sink: deps.wireLog,
+      now: deps.now,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(deps.wireCounter ? { counter: deps.wireCounter } : {}),
+    })
+    : deps.fetch;
+  const opts = { apiKey, ...(baseUrl ? { baseUrl } : {}), ...(fetchFn ? { fetch: fetchFn } : {}) };
+  const adapter: ProviderAdapter = config.provider === "anthropic"
+    ? createAnthropicAdapter(config.model, opts)
+    : createOpenAiAdapter(config.model, opts);
+  return {
+    id: config.id,
+    async complete(request: ModelRequest, options: CallOptions = {}) {
+      const started = deps.now();
+      try {
+        const { value, attempts } = await withRetries(
+          async () => adapter.parse(await adapter.send(request, options.signal)),
+          (e) => classifySdkError(e, deps.now(), options.signal),
+          { sleep: deps.sleep, now: deps.now },
+          deps.retry,
+          options.signal,
+        );
+        return { ...value, ms: deps.now() - started, attempts, cached: false };
+      } catch (e) {
+        if (e instanceof ModelCallError) {
+          throw new ModelCallError(
+            e.code,
+            `model "${config.id}": ${redactText(e.message, secrets)}`,
+            {
+              ...(e.status === undefined ? {} : { status: e.status }),
+              attempts: e.attempts,
+            },
+          );
+        }
+        throw e;
+      }
+    },
+  };
+}

@@ -1,0 +1,315 @@
+import assert from "node:assert/strict";
+import {
+  errorReply,
+  malformedReply,
+  messageReply,
+  type ScriptHandler,
+  startScriptedModelServer,
+  type WireProvider,
+} from "../_scripted_model_server.ts";
+import type { ModelConfig } from "../types.ts";
+import { createModelClient, type ModelClientDeps } from "./client.ts";
+import { ModelCallError, type ModelRequest } from "./types.ts";
+import type { WireEntry } from "./wire_log.ts";
+
+const KEY = "sk-test-SECRET-0123456789";
+
+function model(provider: WireProvider, baseUrl: string): ModelConfig {
+  return {
+    id: `${provider}-local`,
+    provider,
+    model: "m1",
+    baseUrl,
+    apiKey: "${TEST_KEY}",
+    pricing: {
+      inputUsdPerMTok: 3,
+      outputUsdPerMTok: 15,
+      cacheReadUsdPerMTok: 0.3,
+      cacheWriteUsdPerMTok: 3.75,
+    },
+  };
+}
+
+const request: ModelRequest = {
+  system: "Be brief.",
+  messages: [
+    { role: "user", text: "How many lines?" },
+    {
+      role: "assistant",
+      text: "Reading.",
+      toolCalls: [{ id: "call_1", name: "read_file", args: { path: "a.txt" } }],
+    },
+    {
+      role: "tool",
+      results: [{ callId: "call_1", name: "read_file", text: "x\ny", isError: false }],
+    },
+  ],
+  tools: [{
+    name: "read_file",
+    description: "Read a file",
+    inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  }],
+  maxOutputTokens: 256,
+  temperature: 0,
+};
+
+interface Harness {
+  deps: ModelClientDeps;
+  sleeps: number[];
+  wire: WireEntry[];
+}
+
+function harness(): Harness {
+  const sleeps: number[] = [];
+  const wire: WireEntry[] = [];
+  let t = 1_000_000;
+  return {
+    sleeps,
+    wire,
+    deps: {
+      env: { TEST_KEY: KEY },
+      now: () => t,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        t += ms;
+        return Promise.resolve();
+      },
+      retry: { maxRetries: 3, baseDelayMs: 100 },
+      wireLog: (e) => {
+        wire.push(e);
+      },
+    },
+  };
+}
+
+async function withServer(
+  handler: ScriptHandler,
+  fn: (s: ReturnType<typeof startScriptedModelServer>) => Promise<void>,
+) {
+  const s = startScriptedModelServer(handler);
+  try {
+    await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+for (const provider of ["anthropic", "openai"] as const) {
+  const base = (s: { url: string; openaiBaseUrl: string }) =>
+    provider === "anthropic" ? s.url : s.openaiBaseUrl;
+
+  Deno.test(`${provider}: sends the conversation on the real wire format and parses tool calls and usage`, async () => {
+    await withServer(
+      (req) =>
+        messageReply(req.provider, {
+          text: "Let me look.",
+          toolCalls: [{ id: "call_2", name: "read_file", input: { path: "b.txt" } }],
+          usage: { input: 120, output: 30, cacheRead: 1000, cacheWrite: 50 },
+        }),
+      async (s) => {
+        const h = harness();
+        const client = createModelClient(model(provider, base(s)), h.deps);
+        const turn = await client.complete(request);
+        assert.equal(turn.text, "Let me look.");
+        assert.deepEqual(turn.toolCalls, [{
+          id: "call_2",
+          name: "read_file",
+          args: { path: "b.txt" },
+        }]);
+        assert.equal(turn.attempts, 1);
+        assert.equal(turn.usage.inputTokens, 120);
+        assert.equal(turn.usage.outputTokens, 30);
+        assert.equal(turn.usage.cacheReadTokens, 1000);
+        // deno-lint-ignore no-explicit-any
+        const body = s.requests[0].body as Record<string, any>;
+        if (provider === "anthropic") {
+          assert.equal(turn.usage.cacheWriteTokens, 50);
+          assert.equal(turn.stopReason, "tool_use");
+          assert.equal(body.system, "Be brief.");
+          assert.equal(body.max_tokens, 256);
+          assert.deepEqual(body.messages[1].content[1], {
+            type: "tool_use",
+            id: "call_1",
+            name: "read_file",
+            input: { path: "a.txt" },
+          });
+          assert.deepEqual(body.messages[2], {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "call_1", content: "x\ny" }],
+          });
+          assert.equal(body.tools[0].input_schema.type, "object");
+          // SDK 1.14 sends the key as a bearer token; older releases used x-api-key.
+          const h = s.requests[0].headers;
+          assert.ok(h["x-api-key"] === KEY || h["authorization"] === `Bearer ${KEY}`);
+          assert.ok(h["anthropic-version"] !== undefined);
+        } else {
+          // 1120 prompt tokens of which 1000 cached → 120 uncached input.
+          assert.equal(turn.usage.cacheWriteTokens, null);
+          assert.ok(turn.notes.some((n) => /cache-write/.test(n)));
+          assert.equal(turn.stopReason, "tool_calls");
+          assert.deepEqual(body.messages[0], { role: "system", content: "Be brief." });
+          assert.equal(body.messages[2].tool_calls[0].function.arguments, '{"path":"a.txt"}');
+          assert.deepEqual(body.messages[3], {
+            role: "tool",
+            tool_call_id: "call_1",
+            content: "x\ny",
+          });
+          assert.equal(body.tools[0].function.name, "read_file");
+          assert.equal(s.requests[0].headers["authorization"], `Bearer ${KEY}`);
+        }
+      },
+    );
+  });
+
+  Deno.test(`${provider}: missing usage is null with a note, never 0`, async () => {
+    await withServer((req) => messageReply(req.provider, { text: "4" }), async (s) => {
+      const h = harness();
+      const turn = await createModelClient(model(provider, base(s)), h.deps).complete(request);
+      assert.deepEqual(turn.usage, {
+        inputTokens: null,
+        outputTokens: null,
+        cacheReadTokens: null,
+        cacheWriteTokens: null,
+      });
+      assert.ok(turn.notes.length >= 1);
+    });
+  });
+
+  Deno.test(`${provider}: 429 honours Retry-After, 500 backs off exponentially, then success`, async () => {
+    const script = [
+      errorReply(provider, 429, "2"),
+      errorReply(provider, 500),
+      errorReply(provider, 503),
+    ];
+    await withServer(
+      (req) =>
+        script.shift() ??
+          messageReply(req.provider, { text: "ok", usage: { input: 1, output: 1 } }),
+      async (s) => {
+        const h = harness();
+        const turn = await createModelClient(model(provider, base(s)), h.deps).complete(request);
+        assert.equal(turn.text, "ok");
+        assert.equal(turn.attempts, 4);
+        // Retry-After: 2 s; then 100 × 2^1 and 100 × 2^2 ms.
+        assert.deepEqual(h.sleeps, [2000, 200, 400]);
+        assert.equal(turn.ms, 2600);
+        assert.equal(s.requests.length, 4);
+      },
+    );
+  });
+
+  Deno.test(`${provider}: 5xx until the retries run out is an 'exhausted' infrastructure error`, async () => {
+    await withServer(() => errorReply(provider, 500), async (s) => {
+      const h = harness();
+      const err = await createModelClient(model(provider, base(s)), h.deps).complete(request).then(
+        () => null,
+        (e) => e,
+      );
+      assert.ok(err instanceof ModelCallError);
+      assert.equal(err.code, "exhausted");
+      assert.equal(err.status, 500);
+      assert.equal(err.attempts, 4);
+      assert.deepEqual(h.sleeps, [100, 200, 400]);
+    });
+  });
+
+  Deno.test(`${provider}: malformed JSON is retried; 401 is not`, async () => {
+    const script = [malformedReply()];
+    await withServer(
+      (req) =>
+        script.shift() ??
+          messageReply(req.provider, { text: "fine", usage: { input: 1, output: 1 } }),
+      async (s) => {
+        const h = harness();
+        const turn = await createModelClient(model(provider, base(s)), h.deps).complete(request);
+        assert.equal(turn.text, "fine");
+        assert.equal(turn.attempts, 2);
+      },
+    );
+    await withServer(() => errorReply(provider, 401), async (s) => {
+      const h = harness();
+      const err = await createModelClient(model(provider, base(s)), h.deps).complete(request).catch(
+        (e) => e,
+      );
+      assert.ok(err instanceof ModelCallError);
+      assert.equal(err.code, "http");
+      assert.equal(err.status, 401);
+      assert.equal(s.requests.length, 1);
+    });
+  });
+
+  Deno.test(`${provider}: a slow reply is aborted by the caller's signal`, async () => {
+    await withServer(
+      (req) => ({ ...messageReply(req.provider, { text: "late" }), delayMs: 5000 }),
+      async (s) => {
+        const h = harness();
+        const client = createModelClient(model(provider, base(s)), h.deps);
+        const err = await client.complete(request, { signal: AbortSignal.timeout(100) }).catch((
+          e,
+        ) => e);
+        assert.ok(err instanceof ModelCallError, String(err));
+        assert.equal(err.code, "aborted");
+      },
+    );
+  });
+
+  Deno.test(`${provider}: an unreachable endpoint fails at once as 'unreachable'`, async () => {
+    const h = harness();
+    // Port 9 (discard) on loopback: nothing listens.
+    const client = createModelClient(
+      model(provider, provider === "anthropic" ? "http://127.0.0.1:9" : "http://127.0.0.1:9/v1"),
+      h.deps,
+    );
+    const err = await client.complete(request).catch((e) => e);
+    assert.ok(err instanceof ModelCallError, String(err));
+    assert.equal(err.code, "unreachable");
+    assert.deepEqual(h.sleeps, []);
+  });
+
+  Deno.test(`${provider}: the wire log records request and response with the key redacted`, async () => {
+    await withServer(
+      (req) => messageReply(req.provider, { text: `echo ${KEY}`, usage: { input: 5, output: 1 } }),
+      async (s) => {
+        const h = harness();
+        await createModelClient(model(provider, base(s)), h.deps).complete(request);
+        assert.equal(h.wire.length, 1);
+        const e = h.wire[0];
+        assert.equal(e.seq, 1);
+        assert.equal(e.model, `${provider}-local`);
+        assert.equal(e.response?.status, 200);
+        const text = JSON.stringify(e);
+        assert.ok(!text.includes(KEY), "the key leaked into the wire log");
+        assert.ok(!text.includes("SECRET"), "part of the key leaked into the wire log");
+        const auth = e.request.headers["x-api-key"] ?? e.request.headers["authorization"];
+        assert.equal(auth, "[REDACTED]");
+        assert.match(e.request.body, /How many lines\?/);
+        assert.match(e.response!.body, /echo \[REDACTED\]/);
+      },
+    );
+  });
+}
+
+Deno.test("openai: unparseable tool-call arguments become argsError, not a crash", async () => {
+  await withServer(
+    (req) =>
+      messageReply(req.provider, {
+        toolCalls: [{ id: "c1", name: "read_file", input: {} }],
+        rawArguments: "{path: oops",
+        usage: { input: 1, output: 1 },
+      }),
+    async (s) => {
+      const turn = await createModelClient(model("openai", s.openaiBaseUrl), harness().deps)
+        .complete(request);
+      assert.equal(turn.toolCalls.length, 1);
+      assert.deepEqual(turn.toolCalls[0].args, {});
+      assert.match(turn.toolCalls[0].argsError ?? "", /not valid JSON/);
+    },
+  );
+});
+
+Deno.test("a missing apiKey variable is a config error naming it", () => {
+  assert.throws(
+    () => createModelClient(model("openai", "http://x/v1"), { ...harness().deps, env: {} }),
+    /TEST_KEY, which is not set/,
+  );
+});

@@ -1,0 +1,168 @@
+/**
+ * OpenAI Chat Completions adapter through the official SDK (`openai`); works with any
+ * OpenAI-compatible base URL (OpenAI, Ollama, vLLM, LM Studio, the llama.cpp server).
+ *
+ * Wire mapping: the system prompt is the first `system` message; tool calls are
+ * `tool_calls[].function` with JSON-text `arguments`; each tool result is a `tool` message
+ * (`tool_call_id`); an errored result's text starts with `ERROR: ` (the format has no error
+ * flag). Usage: `prompt_tokens` includes cached tokens, so input = `prompt_tokens −
+ * prompt_tokens_details.cached_tokens`; cache read = `cached_tokens`; cache write is not part
+ * of the format and is always `null` with a note. Output cap is sent as `max_tokens`, which
+ * OpenAI-compatible local servers understand.
+ *
+ * @module
+ */
+
+import OpenAI from "openai";
+import type { JsonValue } from "../../catalog/types.ts";
+import type { Usage } from "../types.ts";
+import type { ParsedTurn, ProviderAdapter, SdkClientOptions } from "./anthropic.ts";
+import type { Message, ToolCall } from "./types.ts";
+import { ModelCallError } from "./types.ts";
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/**
+ * The Chat Completions `messages` array for a system prompt and a conversation.
+ *
+ * @param system System prompt.
+ * @param messages Neutral messages.
+ * @returns OpenAI message params.
+ */
+export function toOpenAiMessages(system: string, messages: readonly Message[]): ChatMessage[] {
+  const out: ChatMessage[] = [{ role: "system", content: system }];
+  for (const m of messages) {
+    if (m.role === "user") out.push({ role: "user", content: m.text });
+    else if (m.role === "assistant") {
+      out.push({
+        role: "assistant",
+        content: m.text === "" ? null : m.text,
+        ...(m.toolCalls.length === 0 ? {} : {
+          tool_calls: m.toolCalls.map((c) => ({
+            id: c.id,
+            type: "function" as const,
+            function: { name: c.name, arguments: JSON.stringify(c.args) },
+          })),
+        }),
+      });
+    } else {
+      for (const r of m.results) {
+        out.push({
+          role: "tool",
+          tool_call_id: r.callId,
+          content: r.isError ? `ERROR: ${r.text}` : r.text,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : null;
+
+/**
+ * Normalizes a `chat.completion` body.
+ *
+ * @param body Parsed response JSON.
+ * @returns Text, tool calls, stop reason, usage and notes.
+ * @throws {ModelCallError} `bad_response` when there is no `choices[0].message`.
+ */
+export function parseOpenAiCompletion(body: unknown): ParsedTurn {
+  const b = body as {
+    choices?: { message?: Record<string, unknown>; finish_reason?: unknown }[];
+    usage?: Record<string, unknown> | null;
+  };
+  const choice = Array.isArray(b?.choices) ? b.choices[0] : undefined;
+  if (!choice?.message) {
+    throw new ModelCallError("bad_response", "openai: response has no choices[0].message", {
+      attempts: 1,
+    });
+  }
+  const msg = choice.message;
+  const toolCalls: ToolCall[] = [];
+  type WireCall = { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+  for (const tc of (Array.isArray(msg.tool_calls) ? msg.tool_calls : []) as WireCall[]) {
+    const text = String(tc?.function?.arguments ?? "");
+    let args: JsonValue = {};
+    let argsError: string | undefined;
+    try {
+      args = text.trim() === "" ? {} : JSON.parse(text);
+    } catch (e) {
+      argsError = `arguments are not valid JSON (${(e as Error).message})`;
+    }
+    toolCalls.push({
+      id: String(tc?.id),
+      name: String(tc?.function?.name),
+      args,
+      ...(argsError === undefined ? {} : { argsError }),
+    });
+  }
+  const notes: string[] = [];
+  const u = b.usage ?? undefined;
+  const prompt = num(u?.prompt_tokens);
+  const completion = num(u?.completion_tokens);
+  const details = u?.prompt_tokens_details as Record<string, unknown> | null | undefined;
+  const cached = num(details?.cached_tokens);
+  if (u === undefined) notes.push("openai: no usage reported");
+  else {
+    if (prompt === null) notes.push("openai: usage.prompt_tokens not reported");
+    if (completion === null) notes.push("openai: usage.completion_tokens not reported");
+    if (cached === null) {
+      notes.push("openai: usage.prompt_tokens_details.cached_tokens not reported");
+    }
+  }
+  notes.push("openai: cache-write tokens are not part of the format");
+  const usage: Usage = {
+    inputTokens: prompt === null ? null : prompt - (cached ?? 0),
+    outputTokens: completion,
+    cacheReadTokens: cached,
+    cacheWriteTokens: null,
+  };
+  return {
+    text: typeof msg.content === "string" ? msg.content : "",
+    toolCalls,
+    stopReason: typeof choice.finish_reason === "string" ? choice.finish_reason : "unknown",
+    usage,
+    notes,
+  };
+}
+
+/**
+ * An adapter for one OpenAI-compatible model.
+ *
+ * @param model Model name sent in `model`.
+ * @param options Key, base URL, fetch.
+ * @returns The adapter.
+ */
+export function createOpenAiAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
+  const sdk = new OpenAI({
+    apiKey: options.apiKey,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    maxRetries: 0,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  return {
+    send(request, signal) {
+      return sdk.chat.completions.create(
+        {
+          model,
+          messages: toOpenAiMessages(request.system, request.messages),
+          max_tokens: request.maxOutputTokens,
+          ...(request.tools.length === 0 ? {} : {
+            tools: request.tools.map((t) => ({
+              type: "function" as const,
+              function: {
+                name: t.name,
+                description: t.description,
+                parameters: t.inputSchema as Record<string, unknown>,
+              },
+            })),
+          }),
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        },
+        signal ? { signal } : undefined,
+      );
+    },
+    parse: parseOpenAiCompletion,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The provider-neutral conversation and turn shapes every model adapter speaks.
+ *
+ * @module
+ */
+
+import type { JsonObject, JsonValue } from "../../catalog/types.ts";
+import type { Usage } from "../types.ts";
+
+/** A tool as offered to the model (already named and shaped for the provider). */
+export interface ToolSpec {
+  /** Name the model uses to call it. */
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments. */
+  readonly inputSchema: JsonObject;
+}
+
+/** A tool call the model asked for. */
+export interface ToolCall {
+  /** Provider call id (`tool_use.id` / `tool_calls[].id`). */
+  readonly id: string;
+  readonly name: string;
+  /** Parsed arguments; `{}` when the provider sent unparseable argument text. */
+  readonly args: JsonValue;
+  /** Why the argument text could not be parsed, when it could not. */
+  readonly argsError?: string;
+}
+
+/** The result of one tool call, sent back to the model. */
+export interface ToolResult {
+  readonly callId: string;
+  readonly name: string;
+  /** Text content of the result (MCP text parts joined by newlines). */
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/** One conversation message. The system prompt travels apart, in {@linkcode ModelRequest}. */
+export type Message =
+  | { readonly role: "user"; readonly text: string }
+  | { readonly role: "assistant"; readonly text: string; readonly toolCalls: readonly ToolCall[] }
+  | { readonly role: "tool"; readonly results: readonly ToolResult[] };
+
+/** A request for one model turn. */
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolSpec[];
+  /** Output cap (tokens). */
+  readonly maxOutputTokens: number;
+  readonly temperature?: number;
+}
+
+/** One model turn, normalized. */
+export interface ModelTurn {
+  /** Assistant text (text blocks joined), `""` when none. */
+  readonly text: string;
+  /** Tool calls in the order the model made them. */
+  readonly toolCalls: readonly ToolCall[];
+  /** Provider stop reason as sent (`end_turn`, `tool_use`, `stop`, `tool_calls`, ...). */
+  readonly stopReason: string;
+  readonly usage: Usage;
+  /** Notes about missing usage fields, e.g. `openai: no cache-write tokens reported`. */
+  readonly notes: readonly string[];
+  /** Time of the call including retries and backoff, ms (measured with the injected clock). */
+  readonly ms: number;
+  /** HTTP attempts made (1 without retries). */
+  readonly attempts: number;
+  /** `true` when answered from the response cache (then `ms` is not a model latency). */
+  readonly cached: boolean;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call (the per-case timeout). */
+  readonly signal?: AbortSignal;
+}
+
+/** A model endpoint behind one registry entry. */
+export interface ModelClient {
+  /** Registry id. */
+  readonly id: string;
+  /**
+   * Runs one model turn, retrying 429 and 5xx.
+   *
+   * @throws {ModelCallError} after the retries, on other HTTP errors, on unusable responses,
+   *   on an unreachable endpoint, or when aborted.
+   */
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelTurn>;
+}
+
+/**
+ * Why a model call failed:
+ * - `unreachable`: no connection (nothing listening, DNS failure);
+ * - `http`: an HTTP error status that is not retried (400, 401, 403, 404, ...);
+ * - `exhausted`: 429 or 5xx (or malformed bodies) until the retries ran out;
+ * - `bad_response`: a 2xx answer that is not a usable message;
+ * - `aborted`: the caller's signal fired (per-case timeout).
+ */
+export type ModelCallErrorCode = "unreachable" | "http" | "exhausted" | "bad_response" | "aborted";
+
+/** A model call that failed; an infrastructure error, not an agent failure. */
+export class ModelCallError extends Error {
+  /** See {@linkcode ModelCallErrorCode}. */
+  readonly code: ModelCallErrorCode;
+  /** Last HTTP status, when there was one. */
+  readonly status?: number;
+  /** HTTP attempts made. */
+  readonly attempts: number;
+  /**
+   * @param code Failure kind.
+   * @param message One line, secrets already redacted.
+   * @param details Last `status` and `attempts` made.
+   */
+  constructor(
+    code: ModelCallErrorCode,
+    message: string,
+    details: { status?: number; attempts: number },
+  ) {
+    super(message);
+    this.name = "ModelCallError";
+    this.code = code;
+    if (details.status !== undefined) this.status = details.status;
+    this.attempts = details.attempts;
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Wire log: a `fetch` wrapper that records every raw model request and response with timings,
+ * with API keys and `Authorization` headers redacted, through a sink the caller passes in.
+ *
+ * @module
+ */
+
+/** Header names whose values are always replaced (lower case). */
+export const REDACTED_HEADERS: readonly string[] = [
+  "authorization",
+  "x-api-key",
+  "api-key",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+];
+
+/** Replacement text for secrets. */
+export const REDACTED = "[REDACTED]";
+
+/**
+ * Replaces every occurrence of each secret in `text` (secrets shorter than 4 characters are
+ * ignored: they would shred ordinary text).
+ *
+ * @param text Any text.
+ * @param secrets Secret values (API keys).
+ * @returns The text with secrets replaced by {@linkcode REDACTED}.
+ */
+export function redactText(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/**
+ * Headers as a plain sorted object, redacting {@linkcode REDACTED_HEADERS}, any header whose
+ * name contains `key`, `token` or `secret`, and any secret value.
+ *
+ * @param headers Headers.
+ * @param secrets Secret values.
+ * @returns Name → value, names lower case, sorted.
+ */
+export function redactHeaders(
+  headers: Headers,
+  secrets: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = [...headers.keys()].sort();
+  for (const name of names) {
+    const sensitive = REDACTED_HEADERS.includes(name) || /key|token|secret/.test(name);
+    out[name] = sensitive ? REDACTED : redactText(headers.get(name) ?? "", secrets);
+  }
+  return out;
+}
+
+/** One logged exchange. */
+export interface WireEntry {
+  /** 1-based order of the request within this log. */
+  readonly seq: number;
+  /** Model registry id. */
+  readonly model: string;
+  /** Request start, epoch ms (injected clock). */
+  readonly startedAtMs: number;
+  /** Time to the full response body, ms. */
+  readonly durationMs: number;
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Record<string, string>;
+    readonly body: string;
+  };
+  /** `null` when the request failed without a response. */
+  readonly response: {
+    readonly status: number;
+    readonly headers: Record<string, string>;
+    readonly body: string;
+  } | null;
+  /** Network error, when there was no response. */
+  readonly error?: string;
+}
+
+/** Options of {@linkcode createWireLogFetch}. */
+export interface WireLogOptions {
+  /** Model registry id recorded in each entry. */
+  readonly model: string;
+  /** Secret values to scrub from URLs, headers and bodies. */
+  readonly secrets: readonly string[];
+  /** Receives each entry (e.g. writes `DIR/<seq>-<model>.json`). */
+  readonly sink: (entry: WireEntry) => void | Promise<void>;
+  /** Epoch ms. */
+  readonly now: () => number;
+  /** Underlying fetch; default `globalThis.fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Shared counter so several models number one log; default a private counter. */
+  readonly counter?: { value: number };
+}
+
+/**
+ * Wraps `fetch` so every exchange is logged, redacted, via `sink`. The response returned to
+ * the SDK is rebuilt from the bytes read, so the SDK sees exactly what the server sent.
+ *
+ * @param options Model id, secrets, sink, clock.
+ * @returns A `fetch` to pass to the SDK's `fetch` option.
+ */
+export function createWireLogFetch(options: WireLogOptions): typeof fetch {
+  const base = options.fetch ?? globalThis.fetch;
+  const counter = options.counter ?? { value: 0 };
+  const r = (s: string) => redactText(s, options.secrets);
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input, init);
+    const seq = ++counter.value;
+    const body = init?.body !== undefined && init.body !== null
+      ? typeof init.body === "string" ? init.body : await req.clone().text()
+      : "";
+    const started = options.now();
+    const request = {
+      method: req.method,
+      url: r(req.url),
+      headers: redactHeaders(req.headers, options.secrets),
+      body: r(body),
+    };
+    let res: Response;
+    try {
+      res = await base(input, init);
+    } catch (e) {
+      await options.sink({
+        seq,
+        model: options.model,
+        startedAtMs: started,
+        durationMs: options.now() - started,
+        request,
+        response: null,
+        error: r(String((e as Error)?.message ?? e)),
+      });
+      throw e;
+    }
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    await options.sink({
+      seq,
+      model: options.model,
+      startedAtMs: started,
+      durationMs: options.now() - started,
+      request,
+      response: {
+        status: res.status,
+        headers: redactHeaders(res.headers, options.secrets),
+        body: r(new TextDecoder().decode(bytes)),
+      },
+    });
+    return new Response(bytes, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  };
+}
