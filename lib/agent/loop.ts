@@ -1,0 +1,202 @@
+/**
+ * The agent loop, one code path for benchmarks and chat: ask the model, run the tool calls it
+ * makes over the {@linkcode ToolHost}, send the results back in call order, and stop at a
+ * final answer or at `maxIterations`.
+ *
+ * Model, tools and clock are passed in; nothing here touches the network or files itself.
+ *
+ * @module
+ */
+
+import type { JsonValue } from "../catalog/types.ts";
+import type { AgentConfig, CaseError, ToolCallRecord, Usage } from "./types.ts";
+import type { Message, ModelClient, ToolCall, ToolResult } from "./providers/types.ts";
+import { ModelCallError } from "./providers/types.ts";
+import type { ExposedTool, ToolHost } from "./tools.ts";
+import { addUsage, contextTokens, ZERO_USAGE } from "./usage.ts";
+
+/** Inputs of {@linkcode runAgentLoop}. */
+export interface LoopOptions {
+  /** Prompt, loop kind, iteration cap, sampling parameters. */
+  readonly agent: Pick<
+    AgentConfig,
+    "systemPrompt" | "loop" | "maxIterations" | "temperature" | "maxOutputTokens"
+  >;
+  /** The new user message. */
+  readonly question: string;
+  /** Earlier messages (chat); empty or absent for a fresh benchmark case. */
+  readonly history?: readonly Message[];
+  readonly model: ModelClient;
+  readonly tools: ToolHost;
+  /** ms clock (e.g. `performance.now`). */
+  readonly now: () => number;
+  /** Aborts model and tool calls (the per-case timeout). */
+  readonly signal?: AbortSignal;
+}
+
+/** What the loop did. */
+export interface LoopResult {
+  /** Final assistant text; `null` when the loop ended without one. */
+  readonly finalAnswer: string | null;
+  /** Model turns made. */
+  readonly iterations: number;
+  /** Summed usage (a field is `null` when any turn did not report it). */
+  readonly usage: Usage;
+  /** Largest single-turn context (input + cache read + cache write), tokens. */
+  readonly peakContextTokens: number | null;
+  /** Whole loop, ms. */
+  readonly wallMs: number;
+  /** Sum of model call times, ms. */
+  readonly llmMs: number;
+  /** Sum of tool call times, ms. */
+  readonly toolMs: number;
+  readonly toolCalls: readonly ToolCallRecord[];
+  /** Model calls answered from the response cache. */
+  readonly cachedModelCalls: number;
+  /** Usage notes from the provider, sorted and unique. */
+  readonly usageNotes: readonly string[];
+  /** `iteration_limit`, `model` or `timeout`; `null` on a final answer. */
+  readonly error: CaseError | null;
+  /** The conversation after this exchange (history + question + turns), for chat. */
+  readonly messages: readonly Message[];
+}
+
+async function runCall(
+  call: ToolCall,
+  byName: ReadonlyMap<string, ExposedTool>,
+  host: ToolHost,
+  now: () => number,
+  signal: AbortSignal | undefined,
+): Promise<{ result: ToolResult; record: ToolCallRecord }> {
+  const exposed = byName.get(call.name);
+  const started = now();
+  let text: string;
+  let isError: boolean;
+  if (exposed === undefined) {
+    text = `unknown tool "${call.name}"`;
+    isError = true;
+  } else if (call.argsError !== undefined) {
+    text = `invalid arguments: ${call.argsError}`;
+    isError = true;
+  } else {
+    const out = await host.call(exposed, call.args, signal);
+    text = out.text;
+    isError = out.isError;
+  }
+  const ms = now() - started;
+  return {
+    result: { callId: call.id, name: call.name, text, isError },
+    record: {
+      name: call.name,
+      tool: exposed ? `${exposed.server}:${exposed.tool}` : null,
+      args: call.args as JsonValue,
+      ms,
+      isError,
+    },
+  };
+}
+
+/**
+ * Runs one question through the loop.
+ *
+ * Each iteration is one model turn. A turn without tool calls ends the loop with its text as
+ * the final answer. Otherwise its calls run (one at a time for `sequential`, all at once for
+ * `parallel`), and their results go back in call order; an unknown tool, unparseable
+ * arguments, an `isError` result or a failed call goes back to the model as an error result
+ * and is counted (`isError` in the record). After `maxIterations` turns with tool calls the
+ * loop stops with an `iteration_limit` error.
+ *
+ * A model failure ends the loop with a `model` error (or `timeout` when the signal fired);
+ * usage and times up to that point are kept.
+ *
+ * @param options Agent settings, question, model, tools, clock, signal.
+ * @returns The outcome; never throws for model or tool failures.
+ *
+ * @example Usage
+ * ```ts
+ * import { runAgentLoop } from "./loop.ts";
+ * const usage = { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 };
+ * const r = await runAgentLoop({
+ *   agent: { systemPrompt: "s", loop: "sequential", maxIterations: 3, maxOutputTokens: 64 },
+ *   question: "2+2?",
+ *   model: { id: "m", complete: () => Promise.resolve({ text: "4", toolCalls: [],
+ *     stopReason: "end_turn", usage, notes: [], ms: 5, attempts: 1, cached: false }) },
+ *   tools: { tools: [], call: () => Promise.reject(new Error("no tools")) },
+ *   now: () => 0,
+ * });
+ * if (r.finalAnswer !== "4" || r.iterations !== 1 || r.llmMs !== 5) throw new Error();
+ * ```
+ */
+export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
+  const { agent, model, tools: host, now, signal } = options;
+  const started = now();
+  const messages: Message[] = [...(options.history ?? []), {
+    role: "user",
+    text: options.question,
+  }];
+  const specs = host.tools.map((t) => t.spec);
+  const byName = new Map(host.tools.map((t) => [t.spec.name, t]));
+  let usage: Usage = ZERO_USAGE;
+  let peak: number | null = 0;
+  let llmMs = 0;
+  let toolMs = 0;
+  let cached = 0;
+  let iterations = 0;
+  const notes = new Set<string>();
+  const toolCalls: ToolCallRecord[] = [];
+  const finish = (finalAnswer: string | null, error: CaseError | null): LoopResult => ({
+    finalAnswer,
+    iterations,
+    usage,
+    peakContextTokens: peak,
+    wallMs: now() - started,
+    llmMs,
+    toolMs,
+    toolCalls,
+    cachedModelCalls: cached,
+    usageNotes: [...notes].sort(),
+    error,
+    messages,
+  });
+  while (iterations < agent.maxIterations) {
+    iterations += 1;
+    let turn;
+    try {
+      turn = await model.complete({
+        system: agent.systemPrompt,
+        messages,
+        tools: specs,
+        maxOutputTokens: agent.maxOutputTokens,
+        ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+      }, signal ? { signal } : {});
+    } catch (e) {
+      const aborted = signal?.aborted || (e instanceof ModelCallError && e.code === "aborted");
+      const message = e instanceof Error ? e.message : String(e);
+      return finish(null, { kind: aborted ? "timeout" : "model", message });
+    }
+    llmMs += turn.ms;
+    if (turn.cached) cached += 1;
+    usage = addUsage(usage, turn.usage);
+    const ctx = contextTokens(turn.usage);
+    peak = peak === null || ctx === null ? null : Math.max(peak, ctx);
+    for (const n of turn.notes) notes.add(n);
+    messages.push({ role: "assistant", text: turn.text, toolCalls: turn.toolCalls });
+    if (turn.toolCalls.length === 0) return finish(turn.text, null);
+    const outcomes = agent.loop === "parallel"
+      ? await Promise.all(turn.toolCalls.map((c) => runCall(c, byName, host, now, signal)))
+      : [];
+    if (agent.loop === "sequential") {
+      for (const c of turn.toolCalls) outcomes.push(await runCall(c, byName, host, now, signal));
+    }
+    for (const o of outcomes) {
+      toolCalls.push(o.record);
+      toolMs += o.record.ms;
+    }
+    messages.push({ role: "tool", results: outcomes.map((o) => o.result) });
+    if (signal?.aborted) return finish(null, { kind: "timeout", message: "per-case timeout" });
+  }
+  return finish(null, {
+    kind: "iteration_limit",
+    message: `no final answer after ${agent.maxIterations} model turns`,
+  });
+}
