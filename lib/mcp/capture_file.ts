@@ -1,0 +1,157 @@
+/**
+ * The mcpmeter capture format (v1) and its byte-deterministic serialization.
+ *
+ * See `/tmp/team/CAPTURE_FORMAT.md` (summarized): `{format: "mcpmeter-capture",
+ * formatVersion: 1, id, version, source, serverCount, toolCount, servers: [{server,
+ * package?, version?, toolCount, tools, prompts?, resources?}]}`; servers sorted
+ * by name, only servers captured successfully, tools in server order, object
+ * keys sorted at every depth, 2-space indent, trailing newline.
+ *
+ * @module
+ */
+
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import type { ServerCaptureRecord } from "./types.ts";
+
+/** `format` value of a capture file. */
+export const CAPTURE_FORMAT = "mcpmeter-capture";
+/** `formatVersion` value written by this module. */
+export const CAPTURE_FORMAT_VERSION = 1;
+
+/** One server in a capture file. */
+export interface CaptureFileServer {
+  readonly server: string;
+  readonly package?: string;
+  readonly version?: string;
+  /** Equals `tools.length`. */
+  readonly toolCount: number;
+  /** Raw `tools/list` items in server order. */
+  readonly tools: readonly JsonObject[];
+  readonly prompts?: readonly JsonObject[];
+  readonly resources?: readonly JsonObject[];
+}
+
+/** A capture file (before serialization). */
+export interface CaptureFile {
+  readonly format: typeof CAPTURE_FORMAT;
+  readonly formatVersion: typeof CAPTURE_FORMAT_VERSION;
+  readonly id: string;
+  readonly version: string;
+  /** Free-form provenance; must itself be deterministic. */
+  readonly source: JsonObject;
+  /** Equals `servers.length`. */
+  readonly serverCount: number;
+  /** Sum of `servers[].toolCount`. */
+  readonly toolCount: number;
+  readonly servers: readonly CaptureFileServer[];
+}
+
+/** Identity and provenance of a corpus being written. */
+export interface CaptureFileMeta {
+  /** Corpus id, e.g. `reference_v1`. */
+  readonly id: string;
+  /** Corpus version string, e.g. `"1"`. */
+  readonly version: string;
+  /** Free-form provenance (no wall-clock values, to keep the bytes stable). */
+  readonly source: JsonObject;
+}
+
+/**
+ * Builds a capture file from records: keeps the `ok` ones, sorts them by
+ * server name, and fills in the counts.
+ *
+ * @param records Capture records (any order; failures are skipped).
+ * @param meta Corpus id, version and provenance.
+ * @returns The capture file object; serialize it with {@linkcode stringifyCaptureFile}.
+ * @throws {RangeError} When two records share a server name or `id` is empty.
+ *
+ * @example
+ * ```ts
+ * import { toCaptureFile } from "./capture_file.ts";
+ * const base = { transport: "stdio", warnings: [], pages: {}, captureMs: 1, runPaths: [] } as const;
+ * const file = toCaptureFile([
+ *   { ...base, server: "b", outcome: "ok", tools: [{ name: "x" }, { name: "y" }] },
+ *   { ...base, server: "a", outcome: "timeout", tools: [] },
+ * ], { id: "t", version: "1", source: {} });
+ * if (file.serverCount !== 1 || file.toolCount !== 2 || file.servers[0].server !== "b") throw new Error();
+ * ```
+ */
+export function toCaptureFile(
+  records: readonly ServerCaptureRecord[],
+  meta: CaptureFileMeta,
+): CaptureFile {
+  if (meta.id.trim() === "") throw new RangeError(`corpus id must not be empty`);
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (seen.has(record.server)) {
+      throw new RangeError(`server ${JSON.stringify(record.server)} appears twice`);
+    }
+    seen.add(record.server);
+  }
+  const servers = records
+    .filter((r) => r.outcome === "ok")
+    .sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0))
+    .map((r): CaptureFileServer => ({
+      server: r.server,
+      ...(r.package === undefined ? {} : { package: r.package }),
+      ...(r.version === undefined ? {} : { version: r.version }),
+      toolCount: r.tools.length,
+      tools: r.tools,
+      ...(r.prompts === undefined ? {} : { prompts: r.prompts }),
+      ...(r.resources === undefined ? {} : { resources: r.resources }),
+    }));
+  return {
+    format: CAPTURE_FORMAT,
+    formatVersion: CAPTURE_FORMAT_VERSION,
+    id: meta.id,
+    version: meta.version,
+    source: meta.source,
+    serverCount: servers.length,
+    toolCount: servers.reduce((sum, s) => sum + s.toolCount, 0),
+    servers,
+  };
+}
+
+/**
+ * Serializes a capture file: pretty JSON, 2-space indent, object keys sorted
+ * (UTF-16 code unit order) at every depth, trailing newline.
+ *
+ * @param file A capture file (or any JSON-compatible value).
+ * @returns The file text.
+ */
+export function stringifyCaptureFile(file: CaptureFile | JsonValue): string {
+  return stringifySorted(file as JsonValue);
+}
+
+/**
+ * Pretty JSON with object keys sorted at every depth and a trailing newline.
+ *
+ * @param value A JSON value (no `undefined`, functions or non-finite numbers).
+ * @returns The text.
+ * @throws {TypeError} On a non-finite number (JSON has no NaN/Infinity).
+ *
+ * @example
+ * ```ts
+ * import { stringifySorted } from "./capture_file.ts";
+ * if (stringifySorted({ b: 1, a: [{ d: 1, c: 2 }] }) !== '{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}\n') throw new Error();
+ * ```
+ */
+export function stringifySorted(value: JsonValue): string {
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+}
+
+function sortKeys(value: JsonValue): JsonValue {
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    throw new TypeError(`cannot write ${value} as JSON`);
+  }
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, JsonValue> = Object.create(null);
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, JsonValue>)[key];
+      if (item !== undefined) out[key] = sortKeys(item);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,241 @@
+/**
+ * Installs pinned npm server packages into a scratch folder, one prefix per
+ * package (`npm install --prefix <installDir>/<name>@<version> <name>@<version>`),
+ * and reads what got installed (license, bin scripts).
+ *
+ * Each prefix is named by {@linkcode packageDirName}: the package spec with
+ * `/` replaced by `+`, e.g. `@modelcontextprotocol+server-memory@2026.8.31`.
+ * A package counts as present when `<prefix>/node_modules/<name>/package.json`
+ * exists with the pinned version; present packages are not reinstalled.
+ *
+ * @module
+ */
+
+import { join, resolve } from "node:path";
+import { mapBounded } from "./_pool.ts";
+
+/** One package to install. */
+export interface PackageSpec {
+  /** npm name, e.g. `@modelcontextprotocol/server-memory`. */
+  readonly package: string;
+  /** Exact version. */
+  readonly version: string;
+  /** Run install scripts (default false: `--ignore-scripts`). */
+  readonly scripts?: boolean;
+}
+
+/** What {@linkcode readInstalledPackage} finds. */
+export interface InstalledPackage {
+  readonly package: string;
+  readonly version: string;
+  /** The package's own folder (`<prefix>/node_modules/<name>`). */
+  readonly packageDir: string;
+  /** SPDX license from package.json (`license`, or `licenses[].type` joined with " OR "). */
+  readonly license?: string;
+  /** `bin` entries: name to absolute script path. */
+  readonly bins: Readonly<Record<string, string>>;
+}
+
+/** Result of installing one package. */
+export interface InstallResult {
+  readonly package: string;
+  readonly version: string;
+  /** `present` (already installed), `installed`, or `failed`. */
+  readonly status: "present" | "installed" | "failed";
+  /** npm's last error line, when `failed`. */
+  readonly message?: string;
+  /** Wall time of the npm run, in ms (0 when present). */
+  readonly ms: number;
+}
+
+/** Options of {@linkcode installPackages}. */
+export interface InstallOptions {
+  /** Folder holding one prefix per package. */
+  readonly installDir: string;
+  /** Parallel npm runs (default 2). */
+  readonly concurrency?: number;
+  /** npm executable (default `npm`). */
+  readonly npm?: string;
+  /** Time limit per npm run, in ms (default 600,000). */
+  readonly timeoutMs?: number;
+  /** Called after each package. */
+  readonly onProgress?: (result: InstallResult, done: number, total: number) => void;
+}
+
+/**
+ * Prefix folder name of a pinned package.
+ *
+ * @param pkg npm package name.
+ * @param version Exact version.
+ * @returns e.g. `@scope+name@1.2.3`.
+ *
+ * @example
+ * ```ts
+ * import { packageDirName } from "./install.ts";
+ * if (packageDirName("@a/b", "1.0.0") !== "@a+b@1.0.0") throw new Error();
+ * ```
+ */
+export function packageDirName(pkg: string, version: string): string {
+  return `${pkg}@${version}`.replaceAll("/", "+");
+}
+
+/**
+ * Reads an installed package's package.json.
+ *
+ * @param installDir Folder holding the prefixes.
+ * @param pkg npm package name.
+ * @param version Exact version expected.
+ * @returns The package's folder, license and bins; `undefined` when it is not
+ *   installed or another version is.
+ */
+export async function readInstalledPackage(
+  installDir: string,
+  pkg: string,
+  version: string,
+): Promise<InstalledPackage | undefined> {
+  const packageDir = join(resolve(installDir), packageDirName(pkg, version), "node_modules", pkg);
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(await Deno.readTextFile(join(packageDir, "package.json")));
+  } catch {
+    return undefined;
+  }
+  if (manifest.version !== version) return undefined;
+  const bins: Record<string, string> = {};
+  const unscoped = pkg.replace(/^@[^/]+\//, "");
+  if (typeof manifest.bin === "string") bins[unscoped] = join(packageDir, manifest.bin);
+  else if (typeof manifest.bin === "object" && manifest.bin !== null) {
+    for (const [name, path] of Object.entries(manifest.bin as Record<string, unknown>)) {
+      if (typeof path === "string") bins[name] = join(packageDir, path);
+    }
+  }
+  const license = licenseOf(manifest);
+  return { package: pkg, version, packageDir, ...(license === undefined ? {} : { license }), bins };
+}
+
+function licenseOf(manifest: Record<string, unknown>): string | undefined {
+  const license = manifest.license;
+  if (typeof license === "string" && license !== "") return license;
+  if (typeof license === "object" && license !== null) {
+    const type = (license as { type?: unknown }).type;
+    if (typeof type === "string") return type;
+  }
+  if (Array.isArray(manifest.licenses)) {
+    const types = manifest.licenses.map((l) => (l as { type?: unknown })?.type)
+      .filter((t): t is string => typeof t === "string");
+    if (types.length > 0) return types.join(" OR ");
+  }
+  return undefined;
+}
+
+/**
+ * Picks the script `${BIN}` points at.
+ *
+ * @param installed What {@linkcode readInstalledPackage} returned.
+ * @param bin Bin name requested by the config, if any.
+ * @returns Absolute path of the bin script.
+ * @throws {TypeError} When the package has no bins, the requested one is
+ *   missing, or several exist and none is named like the package.
+ */
+export function resolveBin(installed: InstalledPackage, bin?: string): string {
+  const names = Object.keys(installed.bins).sort();
+  const label = `${installed.package}@${installed.version}`;
+  if (bin !== undefined) {
+    const path = installed.bins[bin];
+    if (path === undefined) {
+      throw new TypeError(
+        `package ${label} has no bin ${JSON.stringify(bin)} (has: ${names.join(", ") || "none"})`,
+      );
+    }
+    return path;
+  }
+  if (names.length === 0) throw new TypeError(`package ${label} declares no bin`);
+  if (names.length === 1) return installed.bins[names[0]];
+  const unscoped = installed.package.replace(/^@[^/]+\//, "");
+  const own = installed.bins[unscoped];
+  if (own !== undefined) return own;
+  throw new TypeError(
+    `package ${label} has several bins (${names.join(", ")}); name one with "bin"`,
+  );
+}
+
+/**
+ * Installs the packages that are not present yet, bounded-parallel, with
+ * browser downloads disabled (`PUPPETEER_SKIP_DOWNLOAD=1`,
+ * `PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1`). Failures are results, not throws.
+ *
+ * @param specs Packages to install (duplicates are installed once).
+ * @param options Install folder, concurrency, npm path, time limit, progress.
+ * @returns One result per distinct spec, in input order.
+ * @throws {RangeError} When `concurrency` is not a positive integer.
+ */
+export async function installPackages(
+  specs: readonly PackageSpec[],
+  options: InstallOptions,
+): Promise<InstallResult[]> {
+  const unique = [...new Map(specs.map((s) => [`${s.package}@${s.version}`, s])).values()];
+  await Deno.mkdir(options.installDir, { recursive: true });
+  let done = 0;
+  return await mapBounded(unique, options.concurrency ?? 2, async (spec) => {
+    const result = await installOne(spec, options);
+    done += 1;
+    options.onProgress?.(result, done, unique.length);
+    return result;
+  });
+}
+
+async function installOne(spec: PackageSpec, options: InstallOptions): Promise<InstallResult> {
+  const id = { package: spec.package, version: spec.version };
+  if (await readInstalledPackage(options.installDir, spec.package, spec.version)) {
+    return { ...id, status: "present", ms: 0 };
+  }
+  const prefix = join(options.installDir, packageDirName(spec.package, spec.version));
+  const args = [
+    "install",
+    "--prefix",
+    prefix,
+    "--no-audit",
+    "--no-fund",
+    "--save-exact",
+    "--loglevel=error",
+    ...(spec.scripts === true ? [] : ["--ignore-scripts"]),
+    `${spec.package}@${spec.version}`,
+  ];
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 600_000);
+  try {
+    const out = await new Deno.Command(options.npm ?? "npm", {
+      args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: controller.signal,
+      env: { PUPPETEER_SKIP_DOWNLOAD: "1", PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" },
+    }).output();
+    const ms = Math.round(performance.now() - started);
+    if (out.success && await readInstalledPackage(options.installDir, spec.package, spec.version)) {
+      return { ...id, status: "installed", ms };
+    }
+    const text = new TextDecoder().decode(out.stderr).trim().split("\n");
+    const line = text.find((l) => /npm (error|ERR!) (code|404|notarget)/i.test(l)) ??
+      text.at(-1) ?? "";
+    return {
+      ...id,
+      status: "failed",
+      message: controller.signal.aborted
+        ? "npm install timed out"
+        : `npm install failed (exit ${out.code}): ${line.trim() || "no message"}`,
+      ms,
+    };
+  } catch (error) {
+    return {
+      ...id,
+      status: "failed",
+      message: `npm could not be run: ${(error as Error).message}`,
+      ms: Math.round(performance.now() - started),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}

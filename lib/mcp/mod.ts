@@ -1,0 +1,99 @@
+/**
+ * Live capture of MCP tool catalogs: read a servers config in the standard
+ * `mcpServers` shape, start each server (stdio, or streamable HTTP/SSE),
+ * `initialize`, list its tools (following `nextCursor`, leniently), prompts
+ * and resources, kill its process tree, and write the mcpmeter capture format
+ * plus a manifest.
+ *
+ * Pure parts: {@linkcode parseServersConfig}, {@linkcode expandServerEntry},
+ * {@linkcode normalizeRecord}, {@linkcode toCaptureFile},
+ * {@linkcode toCaptureManifest}, {@linkcode stringifySorted}. Edges (processes,
+ * network, files): {@linkcode captureServers}, {@linkcode captureStdioServer},
+ * {@linkcode captureRemoteServer}, {@linkcode installPackages}.
+ *
+ * @example
+ * ```ts
+ * import { parseServersConfig, toCaptureFile } from "./mod.ts";
+ * const config = parseServersConfig('{"mcpServers":{"m":{"command":"node","args":["m.js"]}}}');
+ * if (config.servers.length !== 1) throw new Error();
+ * const file = toCaptureFile([], { id: "empty", version: "1", source: {} });
+ * if (file.toolCount !== 0) throw new Error();
+ * ```
+ *
+ * @module
+ */
+
+export {
+  expandServerEntry,
+  filePathProblem,
+  parseServersConfig,
+  type ParseServersConfigOptions,
+  referencedVariables,
+  type RemoteServerEntry,
+  type RemoteTransport,
+  type ServerEntry,
+  type ServerMeta,
+  type ServersConfig,
+  type StdioServerEntry,
+} from "./config.ts";
+export { ConfigError, PaginationError } from "./errors.ts";
+export {
+  listAll,
+  type ListMethod,
+  type ListOptions,
+  listServer,
+  MAX_LIST_PAGES,
+  type PagedList,
+  type ServerListing,
+} from "./list.ts";
+export {
+  captureStdioServer,
+  CLIENT_INFO,
+  DEFAULT_SERVER_TIMEOUT_MS,
+  MAX_WARNINGS_PER_SERVER,
+  STDERR_TAIL_CHARS,
+  type StdioCaptureOptions,
+} from "./stdio.ts";
+export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
+export {
+  type CaptureOptions,
+  type CaptureProgress,
+  captureServers,
+  DEFAULT_CAPTURE_CONCURRENCY,
+} from "./capture.ts";
+export {
+  CAPTURE_FORMAT,
+  CAPTURE_FORMAT_VERSION,
+  type CaptureFile,
+  type CaptureFileMeta,
+  type CaptureFileServer,
+  stringifyCaptureFile,
+  stringifySorted,
+  toCaptureFile,
+} from "./capture_file.ts";
+export {
+  DEFAULT_LOOKBACK_DAYS,
+  type Normalization,
+  NORMALIZATION_RULES,
+  type NormalizationRule,
+  type NormalizeOptions,
+  normalizeRecord,
+} from "./normalize.ts";
+export { MANIFEST_FORMAT, type ManifestInfo, toCaptureManifest } from "./manifest.ts";
+export {
+  type InstalledPackage,
+  type InstallOptions,
+  installPackages,
+  type InstallResult,
+  packageDirName,
+  type PackageSpec,
+  readInstalledPackage,
+  resolveBin,
+} from "./install.ts";
+export type {
+  CaptureOutcome,
+  CaptureTransport,
+  ProcessExit,
+  RunPath,
+  ServerCaptureRecord,
+} from "./types.ts";

@@ -1,0 +1,296 @@
+/**
+ * Captures one stdio MCP server: spawn it with the SDK's
+ * `StdioClientTransport` in a throwaway HOME, `initialize`, list, kill its
+ * whole process tree, and record what happened.
+ *
+ * Isolation: where `unshare` works (Linux, root) the server runs in new
+ * network and PID namespaces (no network; one SIGKILL ends the whole tree);
+ * otherwise it is made a process-group leader with `setsid` and the group is
+ * killed (see `_sandbox.ts` for the trade-offs).
+ *
+ * The server's environment is only: what the SDK inherits by default (`HOME`,
+ * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), with `HOME` replaced by the
+ * throwaway folder, `TMPDIR` pointing into the run folder,
+ * `NODE_NO_WARNINGS=1`, and the entry's own `env`.
+ *
+ * @module
+ */
+
+import type { ChildProcess } from "node:child_process";
+import {
+  Client,
+  ErrorCode,
+  McpError,
+  StdioClientTransport,
+  type StdioServerParameters,
+} from "./_sdk.ts";
+import type { JsonObject } from "../catalog/types.ts";
+import { expandServerEntry, type StdioServerEntry } from "./config.ts";
+import { listServer } from "./list.ts";
+import {
+  detectIsolation,
+  findExecutable,
+  type IsolationMode,
+  killTree,
+  wrapCommand,
+} from "./_sandbox.ts";
+import { settleWithin } from "./_pool.ts";
+import { createScratch, writeDeclaredFiles } from "./_scratch.ts";
+import { oneLine, TailBuffer, WarningSink } from "./_text.ts";
+import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
+
+/** Default overall timeout per server (spawn, initialize and all lists), in ms. */
+export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
+
+/** Characters of stderr kept for a failed server's record. */
+export const STDERR_TAIL_CHARS = 2_000;
+
+/** Warnings kept verbatim per server; further ones are counted. */
+export const MAX_WARNINGS_PER_SERVER = 20;
+
+/** The `clientInfo` mcpmeter sends in `initialize`. */
+export const CLIENT_INFO = { name: "mcpmeter", version: "0.1.0" } as const;
+
+/** Options of {@linkcode captureStdioServer}. */
+export interface StdioCaptureOptions {
+  /**
+   * Overall timeout (ms) for spawn + initialize + every list. Default: the
+   * entry's `timeoutMs`, else {@linkcode DEFAULT_SERVER_TIMEOUT_MS}.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Variables for `${VAR}` expansion (typically the caller's environment).
+   * `HOME`, `SCRATCH` and `TMPDIR` are always the run's own folders.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Extra variables that win over `env` (e.g. `BIN`, the package's bin script). */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** `PATH` for the server and for finding `command` (default: this process's `PATH`). */
+  readonly path?: string;
+  /** Isolation to use (default: the strongest available, probed once). */
+  readonly isolation?: IsolationMode;
+  /** Config source name for error messages. */
+  readonly source?: string;
+}
+
+/**
+ * Spawns, lists and kills one stdio server. Never throws for server faults:
+ * every failure is an outcome in the returned record.
+ *
+ * @param entry The (unexpanded) config entry; it is expanded here, once the
+ *   run's HOME/SCRATCH/TMPDIR exist.
+ * @param options Timeout (ms), variables, PATH, isolation.
+ * @returns The record: `outcome`, tools/prompts/resources, warnings, exit
+ *   info and stderr tail for failures, wall time in ms.
+ * @throws {RangeError} When `timeoutMs` is not a positive number.
+ */
+export async function captureStdioServer(
+  entry: StdioServerEntry,
+  options: StdioCaptureOptions = {},
+): Promise<ServerCaptureRecord> {
+  const timeoutMs = options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  }
+  const isolation = options.isolation ?? await detectIsolation();
+  const path = options.path ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
+  const scratch = await createScratch(`mcpmeter-${entry.name.replace(/[^A-Za-z0-9_.-]/g, "_")}-`);
+  const base = {
+    server: entry.name,
+    transport: "stdio" as const,
+    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
+    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
+    runPaths: scratch.runPaths,
+  };
+  const failure = (message: string): ServerCaptureRecord => ({
+    ...base,
+    outcome: "spawn_failed",
+    phase: "spawn",
+    message,
+    warnings: [],
+    tools: [],
+    pages: {},
+    captureMs: 0,
+  });
+  try {
+    let expanded: StdioServerEntry;
+    try {
+      expanded = expandServerEntry(
+        entry,
+        {
+          ...options.env,
+          HOME: scratch.home,
+          SCRATCH: scratch.work,
+          TMPDIR: scratch.tmp,
+          ...options.vars,
+        },
+        options.source,
+      ) as StdioServerEntry;
+      if (expanded.meta.files !== undefined) {
+        await writeDeclaredFiles(expanded.meta.files, scratch);
+      }
+    } catch (error) {
+      return failure(oneLine(error));
+    }
+    const cwd = expanded.cwd ?? scratch.work;
+    const executable = findExecutable(expanded.command, path, cwd);
+    if (executable === undefined) {
+      return failure(`command ${JSON.stringify(expanded.command)} not found or not executable`);
+    }
+    const wrapped = wrapCommand(isolation, executable, expanded.args);
+    return {
+      ...base,
+      ...await runSession(
+        {
+          command: wrapped.command,
+          args: wrapped.args,
+          cwd,
+          stderr: "pipe",
+          env: {
+            HOME: scratch.home,
+            PATH: path,
+            TMPDIR: scratch.tmp,
+            NODE_NO_WARNINGS: "1",
+            ...expanded.env,
+          },
+        },
+        isolation,
+        timeoutMs,
+      ),
+    };
+  } finally {
+    await scratch.dispose();
+  }
+}
+
+type SessionResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
+
+async function runSession(
+  params: StdioServerParameters,
+  isolation: IsolationMode,
+  timeoutMs: number,
+): Promise<SessionResult> {
+  const transport = new ObservedStdioTransport(params);
+  const stderr = new TailBuffer(STDERR_TAIL_CHARS);
+  const stream = transport.stderr as
+    | (NodeJS.ReadableStream & { setEncoding(e: string): void })
+    | null;
+  stream?.setEncoding("utf8");
+  stream?.on("data", (chunk: string) => stderr.push(chunk));
+  const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
+  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+  client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
+  const started = performance.now();
+  let phase: "spawn" | "initialize" | "tools/list" = "spawn";
+  transport.onSpawned = () => phase = "initialize";
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+    phase = "tools/list";
+    const listing = await listServer(client, {
+      requestTimeoutMs: timeoutMs,
+      signal: controller.signal,
+    });
+    const captureMs = elapsed();
+    for (const warning of listing.warnings) warnings.add(warning);
+    const serverInfo = client.getServerVersion();
+    return {
+      outcome: "ok",
+      warnings: warnings.list(),
+      ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
+      ...(transport.protocolVersion === undefined
+        ? {}
+        : { protocolVersion: transport.protocolVersion }),
+      tools: listing.tools,
+      ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
+      ...(listing.resources === undefined ? {} : { resources: listing.resources }),
+      pages: listing.pages,
+      captureMs,
+    };
+  } catch (error) {
+    const captureMs = elapsed();
+    const code = error instanceof McpError ? error.code : undefined;
+    if (code === ErrorCode.ConnectionClosed && transport.exit === undefined) {
+      await transport.exitedWithin(1_000);
+    }
+    const common = {
+      phase,
+      warnings: warnings.list(),
+      tools: [],
+      pages: {},
+      captureMs,
+      stderrTail: stderr.toString(),
+    };
+    if (controller.signal.aborted || code === ErrorCode.RequestTimeout) {
+      return {
+        ...common,
+        outcome: "timeout",
+        message: `no complete answer within ${timeoutMs} ms (waiting for ${phase})`,
+      };
+    }
+    if (transport.exit !== undefined || code === ErrorCode.ConnectionClosed) {
+      const exit = transport.exit;
+      const how = exit === undefined
+        ? "closed the connection"
+        : exit.signal !== null
+        ? `was killed by ${exit.signal}`
+        : `exited with code ${exit.code}`;
+      return {
+        ...common,
+        outcome: "exited",
+        message: `the server ${how} during ${phase}`,
+        ...(exit === undefined ? {} : { exit }),
+      };
+    }
+    if (phase === "spawn") {
+      return { ...common, outcome: "spawn_failed", message: oneLine(error) };
+    }
+    return { ...common, outcome: "protocol_error", message: `${phase}: ${oneLine(error)}` };
+  } finally {
+    clearTimeout(timer);
+    if (transport.spawnedPid !== undefined) killTree(isolation, transport.spawnedPid);
+    await settleWithin(client.close(), 3_000);
+    await transport.exitedWithin(2_000);
+  }
+}
+
+/**
+ * The SDK's stdio transport, plus what a capture needs to know: the spawned
+ * pid, how the process ended, and the negotiated protocol version. The exit is
+ * observed on the SDK's child-process object, which is private to the SDK; if
+ * a future SDK renames it, exit details are simply absent.
+ */
+class ObservedStdioTransport extends StdioClientTransport {
+  spawnedPid: number | undefined;
+  exit: ProcessExit | undefined;
+  protocolVersion: string | undefined;
+  onSpawned: (() => void) | undefined;
+  #exited = Promise.withResolvers<void>();
+
+  override async start(): Promise<void> {
+    await super.start();
+    this.spawnedPid = this.pid ?? undefined;
+    this.onSpawned?.();
+    const child = (this as unknown as { _process?: ChildProcess })._process;
+    if (child === undefined) {
+      this.#exited.resolve();
+      return;
+    }
+    child.once("exit", (code, signal) => {
+      this.exit = { code, signal };
+      this.#exited.resolve();
+    });
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** Resolves when the process has exited or after `ms` milliseconds. */
+  async exitedWithin(ms: number): Promise<void> {
+    if (this.spawnedPid === undefined || this.exit !== undefined) return;
+    await settleWithin(this.#exited.promise, ms);
+  }
+}

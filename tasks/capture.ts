@@ -1,0 +1,303 @@
+/**
+ * `deno task capture`: installs the pinned npm MCP servers of a config into a
+ * scratch folder, spawns them (bounded-parallel, each in a throwaway HOME,
+ * without network where `unshare` works), and writes `<id>.tools.json` (the
+ * mcpmeter capture format) and `<id>.manifest.json` (per-server package,
+ * version, license, status, cause, counts, capture time; totals; corpus
+ * sha256; normalizations).
+ *
+ * Progress goes to stderr. Bad input: a one-line reason and exit code 2.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { basename, join, relative, resolve } from "node:path";
+import {
+  captureServers,
+  ConfigError,
+  DEFAULT_CAPTURE_CONCURRENCY,
+  DEFAULT_SERVER_TIMEOUT_MS,
+  expandServerEntry,
+  installPackages,
+  type Normalization,
+  normalizeRecord,
+  parseServersConfig,
+  readInstalledPackage,
+  type ServerCaptureRecord,
+  stringifySorted,
+  toCaptureFile,
+  toCaptureManifest,
+} from "../lib/mcp/mod.ts";
+import { detectIsolation } from "../lib/mcp/_sandbox.ts";
+
+const HELP = `deno task capture [options]
+
+Installs the pinned MCP servers of a servers config (npm install --prefix, one
+prefix per package, packages already present are skipped), captures their
+tools/list (plus prompts/list and resources/list where advertised) over stdio,
+and writes <out>/<id>.tools.json and <out>/<id>.manifest.json.
+
+Options:
+  --config FILE       servers config in the mcpServers shape
+                      (default: fixtures/servers/reference.json)
+  --out DIR           output folder (default: fixtures/corpora)
+  --id ID             corpus id, used in the file names (default: reference_v1)
+  --version V         corpus version string (default: 1)
+  --concurrency N     servers captured at once (default: ${DEFAULT_CAPTURE_CONCURRENCY})
+  --timeout-ms MS     overall timeout per server unless its entry sets timeoutMs
+                      (default: ${DEFAULT_SERVER_TIMEOUT_MS})
+  --install-dir DIR   where packages are installed (default: .scratch/servers)
+  --only A,B          capture only these servers (by config key)
+  --no-install        do not run npm; servers whose package is missing fail
+  --help              show this help
+`;
+
+class UsageError extends Error {}
+
+function positiveInt(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new UsageError(`--${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function sdkVersion(): string {
+  const resolved = import.meta.resolve("@modelcontextprotocol/sdk/types.js");
+  // npm:/@modelcontextprotocol/sdk@1.32.2/... or .../@modelcontextprotocol+sdk@1.32.2/...
+  return /@modelcontextprotocol[/+]sdk@([^/]+)/.exec(resolved)?.[1] ?? "unknown";
+}
+
+function log(line: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
+}
+
+function summary(record: ServerCaptureRecord): string {
+  const seconds = (record.captureMs / 1000).toFixed(1);
+  if (record.outcome === "ok") {
+    const warn = record.warnings.length > 0 ? `, ${record.warnings.length} warning(s)` : "";
+    return `ok, ${record.tools.length} tools, ${seconds} s${warn}`;
+  }
+  return `${record.outcome.toUpperCase()} after ${seconds} s: ${record.message ?? ""}`;
+}
+
+async function main(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string", default: "fixtures/servers/reference.json" },
+      out: { type: "string", default: "fixtures/corpora" },
+      id: { type: "string", default: "reference_v1" },
+      version: { type: "string", default: "1" },
+      concurrency: { type: "string" },
+      "timeout-ms": { type: "string" },
+      "install-dir": { type: "string", default: ".scratch/servers" },
+      only: { type: "string" },
+      "no-install": { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  if (!/^[A-Za-z0-9_.-]+$/.test(values.id)) {
+    throw new UsageError(
+      `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(values.id)}`,
+    );
+  }
+  const concurrency = positiveInt("concurrency", values.concurrency, DEFAULT_CAPTURE_CONCURRENCY);
+  const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], DEFAULT_SERVER_TIMEOUT_MS);
+  const installDir = resolve(values["install-dir"]);
+  const configPath = values.config;
+
+  let configBytes: Uint8Array;
+  try {
+    configBytes = await Deno.readFile(configPath);
+  } catch (error) {
+    throw new UsageError(
+      `cannot read --config ${JSON.stringify(configPath)}: ${(error as Error).message}`,
+    );
+  }
+  const config = parseServersConfig(new TextDecoder().decode(configBytes), { source: configPath });
+  const env = Deno.env.toObject();
+  // Fail on undefined variables before anything is installed or spawned.
+  const runtime = { HOME: "/h", SCRATCH: "/s", TMPDIR: "/t", BIN: "/b", PACKAGE_DIR: "/p" };
+  for (const entry of config.servers) expandServerEntry(entry, { ...env, ...runtime }, configPath);
+  const only = values.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const known = new Set(config.servers.map((s) => s.name));
+  for (const name of only ?? []) {
+    if (!known.has(name)) {
+      throw new UsageError(`--only: no server named ${JSON.stringify(name)} in ${configPath}`);
+    }
+  }
+  const selected = config.servers.filter((s) => only === undefined || only.includes(s.name));
+  if (selected.length === 0) throw new UsageError(`no servers to capture in ${configPath}`);
+
+  const specs = selected.flatMap((s) =>
+    s.meta.package !== undefined && s.meta.version !== undefined
+      ? [{
+        package: s.meta.package,
+        version: s.meta.version,
+        scripts: s.meta.installScripts ?? false,
+      }]
+      : []
+  );
+  const installs: Record<string, string> = {};
+  if (!values["no-install"] && specs.length > 0) {
+    log(
+      `capture: installing ${specs.length} package(s) into ${
+        relative(Deno.cwd(), installDir) || "."
+      }`,
+    );
+    const results = await installPackages(specs, {
+      installDir,
+      concurrency,
+      onProgress: (r, done, total) => {
+        if (r.status !== "present") {
+          log(
+            `  [${done}/${total}] ${r.package}@${r.version}: ${r.status}${
+              r.message ? ` (${r.message})` : ""
+            }`,
+          );
+        }
+      },
+    });
+    for (const r of results) {
+      installs[`${r.package}@${r.version}`] = r.status === "failed"
+        ? `failed: ${r.message}`
+        : r.status;
+    }
+    const present = results.filter((r) => r.status === "present").length;
+    log(`capture: ${present} already present, ${results.length - present} installed or failed`);
+  }
+  const licenses: Record<string, string> = {};
+  for (const s of selected) {
+    if (s.meta.package === undefined || s.meta.version === undefined) continue;
+    const installed = await readInstalledPackage(installDir, s.meta.package, s.meta.version);
+    const license = installed?.license ?? s.meta.license;
+    if (license !== undefined) licenses[`${s.meta.package}@${s.meta.version}`] = license;
+  }
+
+  const isolation = await detectIsolation();
+  log(
+    `capture: ${selected.length} server(s), concurrency ${concurrency}, timeout ${timeoutMs} ms, isolation ${isolation}`,
+  );
+  const startedAt = Date.now();
+  const startedWall = performance.now();
+  const records = await captureServers(config, {
+    concurrency,
+    timeoutMs,
+    env,
+    installDir,
+    isolation,
+    ...(only === undefined ? {} : { only }),
+    onProgress: (event) => {
+      if (event.kind === "done") {
+        log(`  [${event.done}/${event.total}] ${event.server}: ${summary(event.record)}`);
+      }
+    },
+  });
+  const wallMs = Math.round(performance.now() - startedWall);
+  const endedAt = Date.now();
+
+  const changes: Normalization[] = [];
+  const normalized = records.map((record) => {
+    const result = normalizeRecord(record, {
+      paths: [{ path: installDir, placeholder: "<install>" }],
+      window: { fromMs: startedAt, toMs: endedAt },
+    });
+    changes.push(...result.changes);
+    return result.record;
+  });
+
+  const sdk = sdkVersion();
+  const file = toCaptureFile(normalized, {
+    id: values.id,
+    version: values.version,
+    source: {
+      task: "tasks/capture.ts",
+      config: basename(configPath),
+      configSha256: await sha256Hex(configBytes),
+      sdk: `@modelcontextprotocol/sdk@${sdk}`,
+      normalizations: [...new Set(changes.map((c) => c.rule))].sort(),
+      note:
+        "raw tools/list items as sent by each server; keys sorted; see the manifest for per-server provenance",
+    },
+  });
+  const corpusText = stringifySorted(file as unknown as Parameters<typeof stringifySorted>[0]);
+  const corpusBytes = new TextEncoder().encode(corpusText);
+  const corpusSha256 = await sha256Hex(corpusBytes);
+  const corpusFile = `${values.id}.tools.json`;
+  const manifest = toCaptureManifest(normalized, {
+    id: values.id,
+    version: values.version,
+    corpusFile,
+    corpusSha256,
+    configFile: configPath,
+    configSha256: await sha256Hex(configBytes),
+    capturedAt: new Date(startedAt).toISOString(),
+    wallMs,
+    environment: {
+      deno: Deno.version.deno,
+      node: await nodeVersion(),
+      sdk,
+      os: Deno.build.os,
+      arch: Deno.build.arch,
+      isolation,
+    },
+    settings: { concurrency, defaultTimeoutMs: timeoutMs, installDir: values["install-dir"] },
+    licenses,
+    installs,
+    normalizations: changes,
+  });
+  await Deno.mkdir(values.out, { recursive: true });
+  await Deno.writeFile(join(values.out, corpusFile), corpusBytes);
+  await Deno.writeTextFile(
+    join(values.out, `${values.id}.manifest.json`),
+    stringifySorted(manifest),
+  );
+  const failed = normalized.filter((r) => r.outcome !== "ok");
+  log(
+    `capture: ${file.serverCount}/${normalized.length} servers ok, ${file.toolCount} tools, ` +
+      `${(wallMs / 1000).toFixed(1)} s; wrote ${join(values.out, corpusFile)} (sha256 ${
+        corpusSha256.slice(0, 12)
+      }...)`,
+  );
+  for (const r of failed) log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}`);
+}
+
+async function nodeVersion(): Promise<string> {
+  try {
+    const out = await new Deno.Command("node", {
+      args: ["--version"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout).trim() || "unknown";
+  } catch {
+    return "not found";
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main(Deno.args);
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof ConfigError ||
+      error instanceof RangeError || error instanceof TypeError ||
+      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+    const message = (error as Error)?.message ?? String(error);
+    console.error(`capture: ${known ? "" : "unexpected error: "}${message.split("\n")[0]}`);
+    Deno.exit(2);
+  }
+}
