@@ -86,6 +86,8 @@ export interface JsonArrayNode extends JsonNodeBase {
 export interface JsonMember {
   /** The key with escapes decoded. */
   readonly key: string;
+  /** Offset (UTF-16 code units) of the key's opening quote in the source text. */
+  readonly keyStart?: number;
   /** The member's value node. */
   readonly node: JsonNode;
 }
@@ -321,7 +323,7 @@ export function parseJsonLossless(text: string): JsonNode {
       frame.items.push(node);
       frame.value.push(node.value);
     } else {
-      frame.members.push({ key: frame.key, node });
+      frame.members.push({ key: frame.key, keyStart: frame.keyStart, node });
       if (frame.key === "__proto__") {
         // Assignment would set the prototype; JSON.parse makes it an own data property.
         Object.defineProperty(frame.value, frame.key, {

@@ -23,3 +23,4 @@ export {
   TOKENIZER_NAMES,
   type TokenizerBackend,
 } from "./tokenizers.ts";
+export { tokenByteOffsets, type TokenSpans } from "./spans.ts";
