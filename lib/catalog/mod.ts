@@ -65,3 +65,25 @@ export {
   type DegenerateRules,
   type DegenerateRuleText,
 } from "./degenerate.ts";
+export type { Tokenizer } from "../tokens/types.ts";
+export {
+  DEFAULT_MAX_SCHEMA_TOKENS,
+  LINT_RULES,
+  lintCatalog,
+  type LintFinding,
+  type LintOptions,
+  type LintReport,
+  type LintRule,
+  type LintRuleId,
+  type LintSeverity,
+  type LintTarget,
+} from "./lint.ts";
+export {
+  type NormalizationChange,
+  type NormalizationChangeKind,
+  type NormalizedSchema,
+  normalizeForProvider,
+  type NormalizeForProviderOptions,
+  type Provider,
+  PROVIDERS,
+} from "./normalize.ts";

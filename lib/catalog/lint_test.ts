@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import type { Tool } from "./types.ts";
+import { lintCatalog, type LintFinding } from "./lint.ts";
+import { hardCases } from "../encodings/_testing.ts";
+
+const cases = hardCases();
+const findings = (file: string, opts = {}) => lintCatalog(cases.get(file)!, opts).findings;
+const brief = (fs: readonly LintFinding[]) =>
+  fs.map((f) => `${f.toolId} ${f.rule} ${f.severity}${f.path ? " " + f.path : ""}`);
+
+Deno.test("lintCatalog() flags unresolved and recursive $refs", () => {
+  assert.deepEqual(brief(findings("ref_cycles.json")), [
+    "refs:broken_ref ref-unresolved error #/properties/x",
+    "refs:broken_ref ref-unresolved error #/properties/y",
+    "refs:mutual_cycle ref-recursive warning #/definitions/a",
+    "refs:push_message items-type-array error #/properties/message/properties/contents/items",
+    "refs:push_message ref-recursive warning #/properties/message/properties/contents",
+    "refs:tree_insert ref-recursive warning #/$defs/node",
+  ]);
+  const mutual = findings("ref_cycles.json").find((f) => f.toolId === "refs:mutual_cycle")!;
+  assert.match(mutual.message, /#\/definitions\/a, #\/definitions\/b$/);
+});
+
+Deno.test("lintCatalog() flags schemas without properties and top-level combinators", () => {
+  assert.deepEqual(brief(findings("schema_only.json")), [
+    "gitlab:list_projects schema-without-properties error #",
+    "gitlab:whoami schema-without-properties error #",
+  ]);
+  assert.deepEqual(brief(findings("top_level_anyof.json")), [
+    "combo:find_user schema-without-properties error #",
+    "combo:find_user top-level-combinator error #/anyOf",
+    "combo:merged schema-without-properties error #",
+    "combo:merged top-level-combinator error #/allOf",
+    "combo:pick_one schema-without-properties error #",
+    "combo:pick_one top-level-combinator error #/oneOf",
+  ]);
+  const f = findings("top_level_anyof.json")[1];
+  assert.deepEqual(f.affects, ["anthropic", "openai"]);
+});
+
+Deno.test("lintCatalog() flags type arrays and anyOf inside items only", () => {
+  assert.deepEqual(brief(findings("type_arrays.json")), [
+    "types:typed items-type-array error #/properties/mixed/items",
+    "types:typed items-type-array error #/properties/tags/items",
+  ]);
+  // A property named "items" is not the items keyword.
+  const tool: Tool = {
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description: "A tool with a property called items.",
+    inputSchema: { type: "object", properties: { items: { type: ["string", "null"] } } },
+  };
+  assert.deepEqual(lintCatalog([tool]).findings, []);
+});
+
+Deno.test("lintCatalog() flags invalid names with the reason", () => {
+  const fs = findings("cjk_names.json");
+  const names = fs.filter((f) => f.rule === "name-invalid");
+  assert.equal(names.length, 5); // two CJK names, a dot, a slash, 65 characters
+  const byId = new Map(names.map((f) => [f.toolId, f.message]));
+  assert.equal(byId.get("rail:files.read"), 'name "files.read" contains "."');
+  assert.equal(byId.get("rail:repo/list"), 'name "repo/list" contains "/"');
+  assert.match(byId.get(`rail:${"a".repeat(65)}`)!, /has 65 characters \(max 64\)$/);
+  assert.equal(byId.get("rail:查询余票"), 'name "查询余票" contains "查", "询", "余", "票"');
+  assert.ok(!byId.has("rail:" + "a".repeat(64)));
+});
+
+Deno.test("lintCatalog() flags degenerate descriptions, output schemas and duplicate names", () => {
+  assert.deepEqual(brief(findings("lint_cases.json")), [
+    "alpha:search duplicate-name warning",
+    "beta:empty_desc degenerate-description warning",
+    "beta:list_rows output-schema-not-object error #",
+    "beta:proxy_desc degenerate-description info",
+    "beta:search duplicate-name warning",
+    "beta:short_desc degenerate-description info",
+  ]);
+  const dup = findings("lint_cases.json")[0];
+  assert.equal(dup.message, 'name "search" is also on "beta"');
+});
+
+Deno.test("lintCatalog() evaluates schema-too-heavy only with a tokenizer", () => {
+  const chars = { name: "chars", count: (t: string) => t.length };
+  const tools = cases.get("deep_nesting.json")!;
+  const without = lintCatalog(tools);
+  assert.deepEqual(without.notEvaluated, [{
+    rule: "schema-too-heavy",
+    reason: "no tokenizer given",
+  }]);
+  const heavy = lintCatalog(tools, { tokenizer: chars, maxSchemaTokens: 100 });
+  assert.equal(heavy.countsByRule["schema-too-heavy"], 1);
+  assert.match(
+    heavy.findings[0].message,
+    /^canonical inputSchema is \d+ chars tokens \(threshold 100\)$/,
+  );
+  assert.equal(lintCatalog(tools, { tokenizer: chars, maxSchemaTokens: 1e6 }).findings.length, 0);
+  assert.throws(() => lintCatalog(tools, { maxSchemaTokens: 0 }), RangeError);
+});

@@ -1,0 +1,367 @@
+/**
+ * Provider-specific normalization of a tool's `inputSchema`: the smallest
+ * changes that make a provider accept it, each one recorded.
+ *
+ * @module
+ */
+import { compareUtf8 } from "./canonical.ts";
+import type { JsonObject, JsonValue, Tool } from "./types.ts";
+import {
+  asObject,
+  collectRefs,
+  pointer,
+  recursiveTargets,
+  resolveRef,
+  walkSchemas,
+} from "./lint.ts";
+
+/** Model providers whose tool APIs {@linkcode normalizeForProvider} targets. */
+export type Provider = "openai" | "anthropic" | "gemini";
+
+/** The providers, in report order. */
+export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini"];
+
+/** Kinds of change {@linkcode normalizeForProvider} makes. */
+export type NormalizationChangeKind =
+  | "add-schema"
+  | "add-type-object"
+  | "add-properties"
+  | "drop-unresolved-ref"
+  | "inline-refs"
+  | "cut-recursive-ref"
+  | "inline-aborted"
+  | "merge-top-level-combinator"
+  | "narrow-type-array"
+  | "narrow-items-anyof"
+  | "drop-keywords";
+
+/** One change made to the schema. */
+export interface NormalizationChange {
+  /** What kind of change. */
+  readonly kind: NormalizationChangeKind;
+  /** JSON Pointer (in the raw schema) where it applies; `#` for the root. */
+  readonly path: string;
+  /** What was done, quoting values. */
+  readonly detail: string;
+  /** True when information was lost (alternatives, constraints, recursion depth). */
+  readonly lossy: boolean;
+}
+
+/** Result of {@linkcode normalizeForProvider}. */
+export interface NormalizedSchema {
+  /** The provider normalized for. */
+  readonly provider: Provider;
+  /** `server:name` of the tool. */
+  readonly toolId: string;
+  /** The adjusted schema (a new object; the tool is never modified). */
+  readonly schema: JsonObject;
+  /** Changes in the order they were made; empty when the schema was fine. */
+  readonly changes: readonly NormalizationChange[];
+  /** The raw tool definition, unchanged. */
+  readonly raw: Tool;
+}
+
+/** Options of {@linkcode normalizeForProvider}. */
+export interface NormalizeForProviderOptions {
+  /**
+   * Most schema objects `$ref` inlining may create before it gives up and
+   * keeps the refs (recorded as `inline-aborted`).
+   * @default {100000}
+   */
+  readonly maxInlineNodes?: number;
+}
+
+/** Keywords Gemini's function-declaration Schema accepts (the OpenAPI 3.0 subset it documents). */
+const GEMINI_KEYWORDS = new Set([
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
+]);
+
+type Mutable = { [key: string]: JsonValue };
+
+class InlineBudget extends Error {}
+
+/** Inlines local refs; a ref that re-enters its own target becomes `{"type":"object"}`. */
+function inlineRefs(
+  root: JsonObject,
+  maxNodes: number,
+  changes: NormalizationChange[],
+): JsonObject {
+  let created = 0;
+  const cuts = new Set<string>();
+  const copy = (value: JsonValue, active: ReadonlySet<string>): JsonValue => {
+    if (Array.isArray(value)) return value.map((v) => copy(v, active));
+    const obj = asObject(value);
+    if (obj === undefined) return value;
+    if (++created > maxNodes) throw new InlineBudget();
+    if (typeof obj.$ref === "string") {
+      const target = resolveRef(root, obj.$ref);
+      if (target !== undefined) {
+        const key = pointer(target.path);
+        const siblings: Mutable = {};
+        for (const k of Object.keys(obj)) if (k !== "$ref") siblings[k] = copy(obj[k], active);
+        if (active.has(key)) {
+          cuts.add(key);
+          return { type: "object", ...siblings };
+        }
+        const inlined = asObject(copy(target.node, new Set([...active, key]))) ?? {};
+        return { ...inlined, ...siblings };
+      }
+    }
+    const out: Mutable = {};
+    for (const k of Object.keys(obj)) out[k] = copy(obj[k], active);
+    return out;
+  };
+  const out = copy(root, new Set()) as Mutable;
+  delete out.$defs;
+  delete out.definitions;
+  for (const key of [...cuts].sort(compareUtf8)) {
+    changes.push({
+      kind: "cut-recursive-ref",
+      path: key,
+      detail: `recursive $ref to ${key} replaced by {"type":"object"} where it re-enters itself`,
+      lossy: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Adjusts a tool's `inputSchema` so that a provider's tool API accepts it,
+ * and lists every change. The raw definition is returned unchanged beside it.
+ *
+ * Changes, in order:
+ * - no schema: `{"type":"object","properties":{}}` (`add-schema`);
+ * - unresolved `$ref`s dropped (`drop-unresolved-ref`, all providers);
+ * - local `$ref`s inlined and `$defs`/`definitions` removed (`inline-refs`):
+ *   always for Gemini (no `$ref` support; recursion cut at re-entry,
+ *   `cut-recursive-ref`), for OpenAI and Anthropic only when no ref is
+ *   recursive (both accept recursive `$defs`);
+ * - top-level `anyOf`/`oneOf`/`allOf` merged into one object
+ *   (`merge-top-level-combinator`, all providers): properties united (first
+ *   definition wins), `required` united for `allOf`, intersected otherwise;
+ * - missing top-level `type` set to `"object"` (`add-type-object`);
+ * - OpenAI: missing `properties` set to `{}` (`add-properties`);
+ * - Gemini: `type` arrays become one type plus `nullable` (`narrow-type-array`),
+ *   `anyOf` inside `items` keeps its first branch (`narrow-items-anyof`), and
+ *   keywords outside Gemini's schema subset are dropped (`drop-keywords`).
+ *
+ * Tool names are not changed; see the `name-invalid` lint rule.
+ *
+ * @param tool The tool; never modified.
+ * @param provider `openai`, `anthropic` or `gemini`.
+ * @param options Inlining budget.
+ * @returns The adjusted schema, the changes and the raw tool.
+ * @throws {RangeError} When `provider` is not known.
+ *
+ * @example Usage
+ * ```ts
+ * import { normalizeForProvider } from "./normalize.ts";
+ * const tool = { id: "s:t", server: "s", name: "t", description: "",
+ *   inputSchema: { $schema: "http://json-schema.org/draft-07/schema#" } };
+ * const out = normalizeForProvider(tool, "openai");
+ * if (JSON.stringify(out.schema) !== '{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{}}') {
+ *   throw new Error(JSON.stringify(out.schema));
+ * }
+ * if (out.changes.map((c) => c.kind).join() !== "add-type-object,add-properties") throw new Error();
+ * ```
+ */
+export function normalizeForProvider(
+  tool: Tool,
+  provider: Provider,
+  options: NormalizeForProviderOptions = {},
+): NormalizedSchema {
+  if (!PROVIDERS.includes(provider)) {
+    throw new RangeError(
+      `Cannot normalize for provider "${provider}" as it is not known (expected ${
+        PROVIDERS.join(", ")
+      })`,
+    );
+  }
+  const maxNodes = options.maxInlineNodes ?? 100_000;
+  const changes: NormalizationChange[] = [];
+  let schema: Mutable;
+  if (tool.inputSchema === undefined) {
+    schema = { type: "object", properties: {} };
+    changes.push({
+      kind: "add-schema",
+      path: "#",
+      detail: "no inputSchema: used an empty object schema",
+      lossy: false,
+    });
+  } else {
+    schema = structuredClone(tool.inputSchema) as Mutable;
+  }
+
+  // References.
+  const refs = collectRefs(schema);
+  const unresolved = refs.filter((r) => r.target === undefined);
+  if (unresolved.length > 0) {
+    walkSchemas(schema, ({ node, path }) => {
+      if (typeof node.$ref === "string" && resolveRef(schema, node.$ref) === undefined) {
+        changes.push({
+          kind: "drop-unresolved-ref",
+          path: pointer(path),
+          detail: `dropped $ref ${JSON.stringify(node.$ref)}, which does not resolve`,
+          lossy: true,
+        });
+        delete (node as Mutable).$ref;
+      }
+    });
+  }
+  const resolved = refs.filter((r) => r.target !== undefined);
+  if (resolved.length > 0) {
+    const recursive = recursiveTargets(resolved);
+    if (provider === "gemini" || recursive.size === 0) {
+      const before = changes.length;
+      try {
+        schema = inlineRefs(schema, maxNodes, changes) as Mutable;
+        changes.splice(before, 0, {
+          kind: "inline-refs",
+          path: "#",
+          detail: `inlined ${resolved.length} $ref(s) and removed $defs/definitions`,
+          lossy: false,
+        });
+      } catch (error) {
+        if (!(error instanceof InlineBudget)) throw error;
+        changes.splice(before);
+        changes.push({
+          kind: "inline-aborted",
+          path: "#",
+          detail: `inlining would create more than ${maxNodes} schema objects; $refs kept`,
+          lossy: false,
+        });
+      }
+    }
+  }
+
+  // Top-level combinators.
+  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const properties: Mutable = { ...(asObject(schema.properties) ?? {}) };
+    const required: string[] = Array.isArray(schema.required)
+      ? schema.required.filter((r): r is string => typeof r === "string")
+      : [];
+    const branchRequired: string[][] = [];
+    for (const b of branches) {
+      const branch = asObject(b);
+      if (branch === undefined) continue;
+      const props = asObject(branch.properties) ?? {};
+      for (const name of Object.keys(props)) {
+        if (!Object.hasOwn(properties, name)) properties[name] = props[name];
+      }
+      branchRequired.push(
+        Array.isArray(branch.required)
+          ? branch.required.filter((r): r is string => typeof r === "string")
+          : [],
+      );
+    }
+    if (key === "allOf") {
+      for (const r of branchRequired.flat()) if (!required.includes(r)) required.push(r);
+    } else if (branchRequired.length > 0) {
+      const common = branchRequired.reduce((a, b) => a.filter((x) => b.includes(x)));
+      for (const r of common) if (!required.includes(r)) required.push(r);
+    }
+    delete schema[key];
+    schema.properties = properties;
+    if (required.length > 0) schema.required = required;
+    else delete schema.required;
+    changes.push({
+      kind: "merge-top-level-combinator",
+      path: `#/${key}`,
+      detail: `merged ${branches.length} "${key}" branches into one object schema`,
+      lossy: key !== "allOf",
+    });
+  }
+
+  if (!Object.hasOwn(schema, "type")) {
+    schema.type = "object";
+    changes.push({
+      kind: "add-type-object",
+      path: "#",
+      detail: 'added "type": "object"',
+      lossy: false,
+    });
+  }
+  if (provider === "openai" && asObject(schema.properties) === undefined) {
+    schema.properties = {};
+    changes.push({
+      kind: "add-properties",
+      path: "#",
+      detail: 'added empty "properties"',
+      lossy: false,
+    });
+  }
+
+  if (provider === "gemini") {
+    const dropped = new Map<string, number>();
+    walkSchemas(schema, ({ node, path, insideItems }) => {
+      const m = node as Mutable;
+      if (Array.isArray(m.type)) {
+        const types = m.type.filter((t) => t !== "null");
+        const nullable = types.length < m.type.length;
+        changes.push({
+          kind: "narrow-type-array",
+          path: pointer(path),
+          detail: `"type" ${JSON.stringify(m.type)} became ${JSON.stringify(types[0] ?? null)}${
+            nullable ? " with nullable" : ""
+          }`,
+          lossy: types.length > 1 || types.length === 0,
+        });
+        if (types.length === 0) delete m.type;
+        else m.type = types[0];
+        if (nullable) m.nullable = true;
+      }
+      if (insideItems && Array.isArray(m.anyOf)) {
+        const first = asObject(m.anyOf[0]) ?? {};
+        changes.push({
+          kind: "narrow-items-anyof",
+          path: pointer(path),
+          detail: `"anyOf" with ${m.anyOf.length} branches inside "items" kept its first branch`,
+          lossy: m.anyOf.length > 1,
+        });
+        delete m.anyOf;
+        for (const k of Object.keys(first)) if (!Object.hasOwn(m, k)) m[k] = first[k];
+      }
+      for (const k of Object.keys(m)) {
+        if (!GEMINI_KEYWORDS.has(k)) {
+          dropped.set(k, (dropped.get(k) ?? 0) + 1);
+          delete m[k];
+        }
+      }
+    });
+    for (const [k, n] of [...dropped].sort((a, b) => compareUtf8(a[0], b[0]))) {
+      changes.push({
+        kind: "drop-keywords",
+        path: "#",
+        detail: `dropped ${JSON.stringify(k)} (${n} place${
+          n === 1 ? "" : "s"
+        }), not in Gemini's schema subset`,
+        lossy: true,
+      });
+    }
+  }
+
+  return { provider, toolId: tool.id, schema, changes, raw: tool };
+}

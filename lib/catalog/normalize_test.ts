@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import type { Tool } from "./types.ts";
+import { normalizeForProvider } from "./normalize.ts";
+import { hardCases } from "../encodings/_testing.ts";
+
+const cases = hardCases();
+const find = (file: string, name: string): Tool => cases.get(file)!.find((t) => t.name === name)!;
+const kinds = (r: { changes: readonly { kind: string }[] }) => r.changes.map((c) => c.kind);
+
+Deno.test("normalizeForProvider() inlines $defs and never modifies the raw tool", () => {
+  const tool: Tool = {
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description: "d",
+    inputSchema: {
+      type: "object",
+      $defs: { id: { type: "string", description: "An id" } },
+      properties: { a: { $ref: "#/$defs/id" }, b: { $ref: "#/$defs/id", description: "B" } },
+    },
+  };
+  const before = JSON.stringify(tool);
+  const out = normalizeForProvider(tool, "anthropic");
+  assert.deepEqual(out.schema, {
+    type: "object",
+    properties: {
+      a: { type: "string", description: "An id" },
+      b: { type: "string", description: "B" },
+    },
+  });
+  assert.deepEqual(kinds(out), ["inline-refs"]);
+  assert.equal(JSON.stringify(tool), before);
+  assert.equal(out.raw, tool);
+});
+
+Deno.test("normalizeForProvider() keeps recursive refs for OpenAI and cuts them for Gemini", () => {
+  const tool = find("ref_cycles.json", "tree_insert");
+  assert.deepEqual(normalizeForProvider(tool, "openai").changes, []);
+  const gemini = normalizeForProvider(tool, "gemini");
+  assert.deepEqual(kinds(gemini), ["inline-refs", "cut-recursive-ref"]);
+  // root -> node (inlined once) -> children.items re-enters node: cut to {"type":"object"}.
+  assert.deepEqual(gemini.schema, {
+    type: "object",
+    properties: {
+      root: {
+        type: "object",
+        properties: {
+          value: { type: "string" },
+          children: { type: "array", items: { type: "object" } },
+        },
+      },
+    },
+    required: ["root"],
+  });
+});
+
+Deno.test("normalizeForProvider() drops unresolved refs and merges a top-level anyOf", () => {
+  const broken = normalizeForProvider(find("ref_cycles.json", "broken_ref"), "openai");
+  assert.deepEqual(kinds(broken), ["drop-unresolved-ref", "drop-unresolved-ref"]);
+  assert.deepEqual(broken.schema, { type: "object", properties: { x: {}, y: {} } });
+  const anyOf = normalizeForProvider(find("top_level_anyof.json", "find_user"), "anthropic");
+  // Branch required sets {id} and {name} have no common member, so nothing is required.
+  assert.deepEqual(anyOf.schema, {
+    properties: { id: { type: "string" }, name: { type: "string" } },
+    type: "object",
+  });
+  assert.deepEqual(kinds(anyOf), ["merge-top-level-combinator", "add-type-object"]);
+  assert.equal(anyOf.changes[0].lossy, true);
+  const allOf = normalizeForProvider(find("top_level_anyof.json", "merged"), "openai");
+  assert.deepEqual(allOf.schema, {
+    properties: { url: { type: "string" }, max_length: { type: "integer" } },
+    required: ["url"],
+    type: "object",
+  });
+  assert.equal(allOf.changes[0].lossy, false);
+});
+
+Deno.test("normalizeForProvider() narrows type arrays and drops unknown keywords for Gemini", () => {
+  const out = normalizeForProvider(find("type_arrays.json", "typed"), "gemini");
+  assert.deepEqual(out.schema, {
+    type: "object",
+    properties: {
+      maybe_count: { type: "integer", nullable: true },
+      tags: { type: "array", items: { type: "string", nullable: true } },
+      mixed: { type: "array", items: { type: "string" } },
+    },
+  });
+  assert.deepEqual(
+    kinds(out),
+    ["narrow-type-array", "narrow-items-anyof", "narrow-type-array"].sort(),
+  );
+  const schemaOnly = normalizeForProvider(find("schema_only.json", "list_projects"), "gemini");
+  assert.deepEqual(schemaOnly.schema, { type: "object" });
+  assert.deepEqual(kinds(schemaOnly), ["add-type-object", "drop-keywords"]);
+  assert.match(schemaOnly.changes[1].detail, /^dropped "\$schema" \(1 place\)/);
+});
+
+Deno.test("normalizeForProvider() adds a schema when there is none and rejects unknown providers", () => {
+  const tool: Tool = { id: "s:t", server: "s", name: "t", description: "" };
+  assert.deepEqual(normalizeForProvider(tool, "openai").schema, { type: "object", properties: {} });
+  assert.throws(() => normalizeForProvider(tool, "mistral" as "openai"), RangeError);
+});
+
+Deno.test("normalizeForProvider() gives up inlining past its budget and keeps the refs", () => {
+  const tool = find("ref_cycles.json", "mutual_cycle");
+  const out = normalizeForProvider(tool, "gemini", { maxInlineNodes: 2 });
+  assert.deepEqual(kinds(out).slice(0, 1), ["inline-aborted"]);
+});
