@@ -64,7 +64,32 @@ export function exists(url: URL): boolean {
   }
 }
 
-/** The three hand-written sample tools (golden inputs). */
+/**
+ * The first `count` tools (by id) of the frozen reference corpus, read straight
+ * from the capture file (`servers[].tools[]`) without the catalog loader, so
+ * golden tests do not depend on it. Keeps the fields a Tool carries.
+ */
+export function referenceSampleTools(count = 3): Tool[] {
+  const data = JSON.parse(Deno.readTextFileSync(REFERENCE)) as {
+    servers: { server: string; tools: (RawTool & Record<string, unknown>)[] }[];
+  };
+  const tools = data.servers.flatMap((s) =>
+    s.tools.map((t) =>
+      toTool({
+        server: s.server,
+        name: t.name,
+        ...(t.title === undefined ? {} : { title: t.title }),
+        ...(t.description === undefined ? {} : { description: t.description }),
+        ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
+        ...(t.outputSchema === undefined ? {} : { outputSchema: t.outputSchema }),
+        ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
+      })
+    )
+  );
+  return tools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, count);
+}
+
+/** The three hand-written sample tools (hand-checked rendering inputs). */
 export function sampleTools(): Tool[] {
   return readTools(new URL("./testdata/sample_tools.json", import.meta.url));
 }
