@@ -172,7 +172,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     } catch (e) {
       const aborted = signal?.aborted || (e instanceof ModelCallError && e.code === "aborted");
       const message = e instanceof Error ? e.message : String(e);
-      return finish(null, { kind: aborted ? "timeout" : "model", message });
+      return finish(null, {
+        kind: aborted ? "timeout" : "model",
+        message,
+        ...(e instanceof ModelCallError ? { code: e.code } : {}),
+      });
     }
     llmMs += turn.ms;
     if (turn.cached) cached += 1;

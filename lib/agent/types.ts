@@ -168,6 +168,8 @@ export interface CaseError {
   readonly kind: CaseErrorKind;
   /** One line, secrets redacted. */
   readonly message: string;
+  /** For `model`/`judge`: the model call error code (`unreachable`, `exhausted`, `http`, ...). */
+  readonly code?: string;
 }
 
 /** Result of evaluating a criterion. */

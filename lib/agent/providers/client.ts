@@ -38,7 +38,7 @@ export interface ModelClientDeps {
  * @param config Registry entry.
  * @param deps Environment, clock, sleep, retry policy, wire log.
  * @returns A client whose `complete` retries, times and redacts.
- * @throws {AgentConfigError} when the `apiKey` (or `baseUrl`) variable is not set.
+ * @throws {AgentConfigError} when a variable of `apiKey`, `baseUrl` or `model` is not set.
  */
 export function createModelClient(config: ModelConfig, deps: ModelClientDeps): ModelClient {
   const source = deps.source ?? "models";
@@ -49,6 +49,10 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
   const baseUrl = config.baseUrl === undefined
     ? undefined
     : expandVars(config.baseUrl, deps.env, { file: source, field: `${config.id}.baseUrl` });
+  const modelName = expandVars(config.model, deps.env, {
+    file: source,
+    field: `${config.id}.model`,
+  });
   const secrets = [apiKey];
   const fetchFn = deps.wireLog
     ? createWireLogFetch({
@@ -62,8 +66,8 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     : deps.fetch;
   const opts = { apiKey, ...(baseUrl ? { baseUrl } : {}), ...(fetchFn ? { fetch: fetchFn } : {}) };
   const adapter: ProviderAdapter = config.provider === "anthropic"
-    ? createAnthropicAdapter(config.model, opts)
-    : createOpenAiAdapter(config.model, opts);
+    ? createAnthropicAdapter(modelName, opts)
+    : createOpenAiAdapter(modelName, opts);
   return {
     id: config.id,
     async complete(request: ModelRequest, options: CallOptions = {}) {

@@ -1,0 +1,106 @@
+/**
+ * LLM response cache: a {@linkcode ModelClient} wrapper keyed on provider, model, base URL and
+ * the whole request (system prompt, messages, tools, parameters). Cached turns carry
+ * `cached: true`, so their times never mix with real latencies.
+ *
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import type { ModelConfig } from "../types.ts";
+import type { ModelClient, ModelRequest, ModelTurn } from "./types.ts";
+import { sha256Hex, sortedJson } from "../_json.ts";
+
+/**
+ * `read`: answer from the cache when the key is present, else call the model and store the
+ * reply; `write`: always call the model and store (refresh); `off`: no cache.
+ */
+export type CacheMode = "read" | "write" | "off";
+
+/** The stored part of a turn (no timings). */
+export type CachedTurn = Pick<ModelTurn, "text" | "toolCalls" | "stopReason" | "usage" | "notes">;
+
+/** Where cached turns live. */
+export interface ResponseStore {
+  get(key: string): Promise<CachedTurn | undefined>;
+  set(key: string, turn: CachedTurn): Promise<void>;
+}
+
+/**
+ * Cache key: SHA-256 of sorted-key JSON of provider, model, base URL and request.
+ *
+ * @param config Registry entry (its `apiKey` is not part of the key).
+ * @param request The request.
+ * @returns Lower-case hex.
+ */
+export function responseCacheKey(config: ModelConfig, request: ModelRequest): Promise<string> {
+  return sha256Hex(sortedJson({
+    provider: config.provider,
+    model: config.model,
+    baseUrl: config.baseUrl ?? null,
+    request,
+  }));
+}
+
+/** Options of {@linkcode withResponseCache}. */
+export interface ResponseCacheOptions {
+  readonly mode: CacheMode;
+  readonly store: ResponseStore;
+  /** ms clock for the time of a cache hit. */
+  readonly now: () => number;
+}
+
+/**
+ * Wraps a client with the response cache.
+ *
+ * @param client The real client.
+ * @param config Its registry entry.
+ * @param options Mode, store, clock.
+ * @returns A client; hits return `cached: true`, `attempts: 0`.
+ */
+export function withResponseCache(
+  client: ModelClient,
+  config: ModelConfig,
+  options: ResponseCacheOptions,
+): ModelClient {
+  if (options.mode === "off") return client;
+  return {
+    id: client.id,
+    async complete(request, callOptions) {
+      const started = options.now();
+      const key = await responseCacheKey(config, request);
+      if (options.mode === "read") {
+        const hit = await options.store.get(key);
+        if (hit) return { ...hit, ms: options.now() - started, attempts: 0, cached: true };
+      }
+      const turn = await client.complete(request, callOptions);
+      const { text, toolCalls, stopReason, usage, notes } = turn;
+      await options.store.set(key, { text, toolCalls, stopReason, usage, notes });
+      return turn;
+    },
+  };
+}
+
+/**
+ * A store of one JSON file per key under `dir` (`dir/ab/abcdef….json`).
+ *
+ * @param dir Cache folder (created on first write).
+ * @returns The store.
+ */
+export function createFileResponseStore(dir: string): ResponseStore {
+  const path = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      try {
+        return JSON.parse(await Deno.readTextFile(path(key)));
+      } catch {
+        return undefined;
+      }
+    },
+    async set(key, turn) {
+      const p = path(key);
+      await Deno.mkdir(dirname(p), { recursive: true });
+      await Deno.writeTextFile(p, JSON.stringify(turn) + "\n");
+    },
+  };
+}

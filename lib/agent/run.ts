@@ -1,0 +1,473 @@
+/**
+ * Runs a suite against agents: plans `agents × cases × repetitions` (optionally one shard),
+ * runs the cases with bounded concurrency through {@linkcode runAgentLoop}, scores them, and
+ * appends each finished case to `cases.jsonl` so a crash loses nothing finished. A resumed run
+ * skips every case already recorded and never writes a case twice. Writes `run.json` and
+ * `summary.csv`.
+ *
+ * File-writing edge of lib/agent; model clients, tool hosts and clocks are passed in.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { JsonValue } from "../catalog/types.ts";
+import type {
+  AgentConfig,
+  CaseError,
+  CaseRecord,
+  ModelConfig,
+  Suite,
+  SuiteCase,
+  ToolPrices,
+} from "./types.ts";
+import type { ModelClient } from "./providers/types.ts";
+import { ModelCallError } from "./providers/types.ts";
+import type { ToolHost } from "./tools.ts";
+import { catalogHash } from "./tools.ts";
+import { runAgentLoop } from "./loop.ts";
+import { evaluateCriterion, type JudgeCall, type JudgeCaller } from "./criteria.ts";
+import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
+import { type AgentSummary, summarizeRecords, summaryToCsv } from "./summary.ts";
+import { sortedJson } from "./_json.ts";
+
+/** Version of the `run.json` and `cases.jsonl` shapes. */
+export const RUN_SCHEMA_VERSION = 1;
+
+/** Default per-case timeout, ms. */
+export const DEFAULT_CASE_TIMEOUT_MS = 300_000;
+
+/** One unit of work. */
+export interface WorkItem {
+  readonly agentId: string;
+  readonly caseId: string;
+  /** 0-based. */
+  readonly repetition: number;
+}
+
+/** A deterministic slice of the plan: items whose plan index ≡ index − 1 (mod count). */
+export interface Shard {
+  /** 1-based shard number. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * Parses `i/n` (1 ≤ i ≤ n).
+ *
+ * @param text E.g. `2/4`.
+ * @returns The shard.
+ * @throws {RangeError} on anything else.
+ */
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new RangeError(`Cannot use shard "${text}": expected i/n with 1 <= i <= n, e.g. 2/4`);
+  }
+  return { index, count };
+}
+
+/**
+ * The plan: agents (in the given order) × cases (suite order) × repetitions, then the shard's
+ * slice. The same inputs always give the same list.
+ *
+ * @param agentIds Agent ids.
+ * @param suite Suite.
+ * @param repetitions Repetitions per case (integer ≥ 1).
+ * @param shard Optional slice.
+ * @returns Work items.
+ * @throws {RangeError} when `repetitions` < 1.
+ *
+ * @example Usage
+ * ```ts
+ * import { planWork } from "./run.ts";
+ * const suite = { id: "s", description: "", cases: [
+ *   { id: "c1", question: "q", criterion: { type: "exact" as const, value: "x" } },
+ *   { id: "c2", question: "q", criterion: { type: "exact" as const, value: "x" } },
+ * ] };
+ * const all = planWork(["a", "b"], suite, 2);
+ * const s1 = planWork(["a", "b"], suite, 2, { index: 1, count: 3 });
+ * if (all.length !== 8 || s1.length !== 3 || s1[1].caseId !== "c2") throw new Error();
+ * ```
+ */
+export function planWork(
+  agentIds: readonly string[],
+  suite: Suite,
+  repetitions: number,
+  shard?: Shard,
+): WorkItem[] {
+  if (!Number.isInteger(repetitions) || repetitions < 1) {
+    throw new RangeError(
+      `Cannot plan a run: repetitions must be an integer >= 1, got ${repetitions}`,
+    );
+  }
+  const items: WorkItem[] = [];
+  for (const agentId of agentIds) {
+    for (const c of suite.cases) {
+      for (let repetition = 0; repetition < repetitions; repetition++) {
+        items.push({ agentId, caseId: c.id, repetition });
+      }
+    }
+  }
+  return shard ? items.filter((_, i) => i % shard.count === shard.index - 1) : items;
+}
+
+/** Identity of a record or work item within a run. */
+export function workKey(item: WorkItem): string {
+  return `${item.agentId}\u0000${item.caseId}\u0000${item.repetition}`;
+}
+
+/**
+ * Reads `cases.jsonl`, dropping a torn last line (a crash mid-write) from the file itself so
+ * later appends start on a fresh line.
+ *
+ * @param path File path; a missing file gives `[]`.
+ * @returns The records.
+ * @throws {SyntaxError} when a complete line is not JSON (the message gives the line number).
+ */
+export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] !== 0x0a) {
+    end = bytes.lastIndexOf(0x0a) + 1;
+    await Deno.truncate(path, end);
+  }
+  const text = new TextDecoder().decode(bytes.subarray(0, end));
+  const out: CaseRecord[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      out.push(JSON.parse(line));
+    } catch (e) {
+      throw new SyntaxError(
+        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message})`,
+      );
+    }
+  });
+  return out;
+}
+
+/** Inputs of {@linkcode runSuite}. */
+export interface RunSuiteOptions {
+  /** `results/runs/<runId>`; created when missing. */
+  readonly runDir: string;
+  readonly runId: string;
+  readonly suite: Suite;
+  readonly agents: readonly AgentConfig[];
+  /** Registry entries of the agents' models and judge models. */
+  readonly models: readonly ModelConfig[];
+  readonly toolPrices: ToolPrices;
+  /** Clients by registry id (agents' and judges'). */
+  readonly clients: ReadonlyMap<string, ModelClient>;
+  /** Starts an agent's tools; called once per agent with pending work. */
+  readonly openTools: (agent: AgentConfig) => Promise<ToolHost & { close(): Promise<void> }>;
+  readonly repetitions: number;
+  /** Cases in flight at once; default 1. */
+  readonly concurrency?: number;
+  readonly shard?: Shard;
+  /** Per-case timeout, ms; default {@linkcode DEFAULT_CASE_TIMEOUT_MS}. */
+  readonly caseTimeoutMs?: number;
+  /** Continue an existing run in `runDir` (skip recorded cases). */
+  readonly resume?: boolean;
+  /** Recorded in `run.json`; nothing in the loop is random, the seed is kept for provenance. */
+  readonly seed?: number;
+  /** ms clock for durations (e.g. `performance.now`). */
+  readonly now: () => number;
+  /** Epoch ms for `run.json` timestamps. */
+  readonly epochNow: () => number;
+  /** Extra provenance for `run.json` (git commit, arguments, config paths). */
+  readonly meta?: Readonly<Record<string, JsonValue>>;
+  /** Called after each finished case. */
+  readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
+}
+
+/** What {@linkcode runSuite} returns. */
+export interface RunOutcome {
+  /** All records of the run (earlier sessions included), in file order. */
+  readonly records: readonly CaseRecord[];
+  /** Records written by this session. */
+  readonly newRecords: number;
+  readonly summary: readonly AgentSummary[];
+}
+
+const INFRA: ReadonlySet<CaseError["kind"]> = new Set(["model", "timeout", "mcp", "judge"]);
+
+function judgeRecord(calls: readonly JudgeCall[]) {
+  if (calls.length === 0) return null;
+  const usage = calls.reduce((u, c) => addUsage(u, c.usage), ZERO_USAGE);
+  const costs = calls.map((c) => c.costUsd);
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    costUsd: costs.includes(null) ? null : (costs as number[]).reduce((a, b) => a + b, 0),
+  };
+}
+
+/**
+ * Runs (or resumes) a suite and writes the run folder.
+ *
+ * Outcomes: a case with a final answer (or an iteration-limit failure) is scored with its
+ * criterion; an infrastructure error (`model`, `timeout`, `mcp`, `judge`) is recorded with
+ * `passed: null`. Cost = model tokens × the agent model's pricing + tool prices per call; judge
+ * usage and cost go to `judge` only.
+ *
+ * @param options See {@linkcode RunSuiteOptions}.
+ * @returns Records, how many this session wrote, and the summary.
+ * @throws {RangeError} on a bad concurrency, a missing model client, or a non-resume run into a
+ *   folder that already has cases.
+ */
+export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`Cannot run: concurrency must be an integer >= 1, got ${concurrency}`);
+  }
+  const timeoutMs = options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
+  const casesPath = join(options.runDir, "cases.jsonl");
+  const runPath = join(options.runDir, "run.json");
+  await Deno.mkdir(options.runDir, { recursive: true });
+  const existing = await readCaseRecords(casesPath);
+  if (existing.length > 0 && !options.resume) {
+    throw new RangeError(
+      `Cannot start run "${options.runId}": ${casesPath} already has ${existing.length} cases; use --resume ${options.runId}`,
+    );
+  }
+  const modelsById = new Map(options.models.map((m) => [m.id, m]));
+  for (const a of options.agents) {
+    if (!options.clients.has(a.model)) {
+      throw new RangeError(`Cannot run agent "${a.id}": no model client for "${a.model}"`);
+    }
+  }
+  const casesById = new Map(options.suite.cases.map((c) => [c.id, c]));
+  const agentsById = new Map(options.agents.map((a) => [a.id, a]));
+  const plan = planWork(
+    options.agents.map((a) => a.id),
+    options.suite,
+    options.repetitions,
+    options.shard,
+  );
+  const done = new Set(existing.map(workKey));
+  const pending = plan.filter((w) => !done.has(workKey(w)));
+
+  let prior: Record<string, unknown> = {};
+  try {
+    prior = JSON.parse(await Deno.readTextFile(runPath));
+  } catch { /* first session */ }
+  const sessionStart = options.epochNow();
+  const catalogs: Record<string, unknown> = {
+    ...(prior.catalogs as Record<string, unknown> ?? {}),
+  };
+  const warnings: string[] = [...(prior.warnings as string[] ?? [])];
+  const sessions = [...(prior.sessions as unknown[] ?? [])];
+  const writeRunJson = async (status: string, endedAt: number | null) => {
+    const doc = {
+      schemaVersion: RUN_SCHEMA_VERSION,
+      task: "tasks/agents.ts",
+      runId: options.runId,
+      status,
+      startedAt: (prior.startedAt as string | undefined) ?? new Date(sessionStart).toISOString(),
+      endedAt: endedAt === null ? null : new Date(endedAt).toISOString(),
+      sessions: [
+        ...sessions,
+        {
+          startedAt: new Date(sessionStart).toISOString(),
+          endedAt: endedAt === null ? null : new Date(endedAt).toISOString(),
+          planned: pending.length,
+        },
+      ],
+      seed: options.seed ?? 0,
+      repetitions: options.repetitions,
+      shard: options.shard ?? null,
+      caseTimeoutMs: timeoutMs,
+      concurrency,
+      plannedCases: plan.length,
+      suite: options.suite,
+      agents: options.agents,
+      // apiKey stays as written (`${VAR}`): a reference, never the secret.
+      models: options.models,
+      toolPrices: options.toolPrices,
+      catalogs,
+      warnings,
+      meta: options.meta ?? {},
+    };
+    await Deno.writeTextFile(runPath, JSON.stringify(JSON.parse(sortedJson(doc)), null, 2) + "\n");
+  };
+  await writeRunJson("running", null);
+
+  // Serialized appends: one write per finished case.
+  let writeChain: Promise<void> = Promise.resolve();
+  const records = [...existing];
+  const total = plan.length;
+  let finished = plan.length - pending.length;
+  const append = (record: CaseRecord) => {
+    writeChain = writeChain.then(() =>
+      Deno.writeTextFile(casesPath, sortedJson(record) + "\n", { append: true })
+    );
+    return writeChain;
+  };
+
+  const hosts = new Map<string, Promise<ToolHost & { close(): Promise<void> }>>();
+  const hostFor = (agent: AgentConfig) => {
+    let h = hosts.get(agent.id);
+    if (!h) {
+      h = options.openTools(agent).then(async (host) => {
+        const hash = await catalogHash(host.tools);
+        const before = (prior.catalogs as Record<string, { hash?: string }> | undefined)?.[agent.id]
+          ?.hash;
+        if (before !== undefined && before !== hash) {
+          warnings.push(
+            `agent "${agent.id}": tool catalog changed between sessions (${before} → ${hash})`,
+          );
+        }
+        catalogs[agent.id] = {
+          hash,
+          tools: host.tools.length,
+          mapping: Object.fromEntries(
+            host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`]),
+          ),
+        };
+        return host;
+      });
+      hosts.set(agent.id, h);
+    }
+    return h;
+  };
+
+  const judge = (signal: AbortSignal): JudgeCaller => async (modelId, system, user) => {
+    const client = options.clients.get(modelId);
+    const pricing = modelsById.get(modelId)?.pricing;
+    if (!client || !pricing) throw new RangeError(`no judge model "${modelId}" in the registry`);
+    const turn = await client.complete(
+      {
+        system,
+        messages: [{ role: "user", text: user }],
+        tools: [],
+        maxOutputTokens: 512,
+        temperature: 0,
+      },
+      { signal },
+    );
+    return { text: turn.text, usage: turn.usage, costUsd: usageCostUsd(turn.usage, pricing) };
+  };
+
+  const runItem = async (item: WorkItem): Promise<CaseRecord> => {
+    const agent = agentsById.get(item.agentId)!;
+    const kase: SuiteCase = casesById.get(item.caseId)!;
+    const base = { agentId: item.agentId, caseId: item.caseId, repetition: item.repetition };
+    let host;
+    try {
+      host = await hostFor(agent);
+    } catch (e) {
+      return {
+        ...base,
+        passed: null,
+        criterion: null,
+        finalAnswer: null,
+        wallMs: 0,
+        llmMs: 0,
+        toolMs: 0,
+        iterations: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        peakContextTokens: 0,
+        toolCalls: [],
+        costUsd: 0,
+        judge: null,
+        error: { kind: "mcp", message: (e as Error).message },
+        cachedModelCalls: 0,
+        usageNotes: [],
+      };
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    const r = await runAgentLoop({
+      agent,
+      question: kase.question,
+      model: options.clients.get(agent.model)!,
+      tools: host,
+      now: options.now,
+      signal,
+    });
+    let error: CaseError | null = r.error;
+    let passed: boolean | null = null;
+    let criterion = null;
+    let judgeCalls: readonly JudgeCall[] = [];
+    if (error === null || error.kind === "iteration_limit") {
+      try {
+        const ev = await evaluateCriterion(kase.criterion, {
+          question: kase.question,
+          finalAnswer: r.finalAnswer,
+          toolCalls: r.toolCalls,
+        }, { judge: judge(signal) });
+        criterion = ev.result;
+        judgeCalls = ev.judgeCalls;
+        passed = error === null ? ev.result.passed : false;
+      } catch (e) {
+        error = {
+          kind: "judge",
+          message: (e as Error).message,
+          ...(e instanceof ModelCallError ? { code: e.code } : {}),
+        };
+        passed = null;
+      }
+    }
+    if (error !== null && INFRA.has(error.kind)) passed = null;
+    const pricing = modelsById.get(agent.model)?.pricing;
+    const modelCost = pricing ? usageCostUsd(r.usage, pricing) : null;
+    const toolCost = r.toolCalls.reduce(
+      (sum, c) => sum + (c.tool === null ? 0 : options.toolPrices[c.tool] ?? 0),
+      0,
+    );
+    return {
+      ...base,
+      passed,
+      criterion,
+      finalAnswer: r.finalAnswer,
+      wallMs: r.wallMs,
+      llmMs: r.llmMs,
+      toolMs: r.toolMs,
+      iterations: r.iterations,
+      inputTokens: r.usage.inputTokens,
+      outputTokens: r.usage.outputTokens,
+      cacheReadTokens: r.usage.cacheReadTokens,
+      cacheWriteTokens: r.usage.cacheWriteTokens,
+      peakContextTokens: r.peakContextTokens,
+      toolCalls: r.toolCalls,
+      costUsd: modelCost === null ? null : modelCost + toolCost,
+      judge: judgeRecord(judgeCalls),
+      error,
+      cachedModelCalls: r.cachedModelCalls,
+      usageNotes: r.usageNotes,
+    };
+  };
+
+  let next = 0;
+  try {
+    const workers = Array.from({ length: Math.min(concurrency, pending.length) }, async () => {
+      while (next < pending.length) {
+        const item = pending[next++];
+        const record = await runItem(item);
+        records.push(record);
+        await append(record);
+        finished += 1;
+        options.onRecord?.(record, finished, total);
+      }
+    });
+    await Promise.all(workers);
+  } finally {
+    await writeChain.catch(() => {});
+    for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
+  }
+  const summary = summarizeRecords(records);
+  await Deno.writeTextFile(join(options.runDir, "summary.csv"), summaryToCsv(summary));
+  await writeRunJson("complete", options.epochNow());
+  return { records, newRecords: pending.length, summary };
+}

@@ -1,0 +1,181 @@
+/**
+ * Per-agent summary of a run's case records: pass rate with its 95% Wilson interval, pass@k
+ * and pass^k over repetitions, latency percentiles, tokens, cost, tool calls, error and
+ * iteration-limit rates. Pure; the order of records does not matter.
+ *
+ * @module
+ */
+
+import * as aq from "arquero";
+import { wilsonInterval } from "../stats/wilson.ts";
+import { passAtK, passHatK } from "../stats/pass_at_k.ts";
+import { percentileNearestRank } from "../stats/percentile.ts";
+import type { CaseRecord } from "./types.ts";
+
+/** One summary row (one agent). Rates are fractions in [0, 1]; `null` means "no data". */
+export interface AgentSummary {
+  readonly agentId: string;
+  /** Records of this agent (all outcomes). */
+  readonly records: number;
+  /** Records with a verdict (infrastructure errors excluded): the pass-rate denominator. */
+  readonly scored: number;
+  readonly passed: number;
+  /** passed / scored. */
+  readonly passRate: number | null;
+  /** 95% Wilson interval of the pass rate (Wilson 1927). */
+  readonly passRateLo: number | null;
+  readonly passRateHi: number | null;
+  /** k of pass@k and pass^k: the smallest number of scored repetitions over cases. */
+  readonly k: number | null;
+  /** Mean over cases of unbiased pass@k (Chen et al. 2021). */
+  readonly passAtK: number | null;
+  /** Mean over cases of pass^k (Yao et al. 2024). */
+  readonly passHatK: number | null;
+  /** Nearest-rank p50 of `wallMs` over records that made no cached model call, ms. */
+  readonly wallP50Ms: number | null;
+  /** Nearest-rank p95 of `wallMs`, same records, ms. */
+  readonly wallP95Ms: number | null;
+  /** Mean uncached input tokens over records that report them. */
+  readonly meanInputTokens: number | null;
+  /** Mean output tokens over records that report them. */
+  readonly meanOutputTokens: number | null;
+  /** Mean agent cost per record that reports one, USD (judge excluded). */
+  readonly meanCostUsd: number | null;
+  /** Total agent cost, USD (judge excluded). */
+  readonly totalCostUsd: number;
+  /** Total judge cost, USD (kept apart). */
+  readonly judgeCostUsd: number;
+  /** Tool calls per record. */
+  readonly toolCallsPerCase: number | null;
+  /** Share of tool calls that errored. */
+  readonly toolErrorRate: number | null;
+  /** Infrastructure errors / records. */
+  readonly errorRate: number | null;
+  /** Iteration-limit failures / scored records. */
+  readonly iterationLimitRate: number | null;
+}
+
+const mean = (xs: readonly number[]) =>
+  xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+const nonNull = <T>(xs: readonly (T | null)[]) => xs.filter((x): x is T => x !== null);
+
+/**
+ * Summarizes case records per agent.
+ *
+ * Definitions: a record is *scored* when `passed` is not `null`; infrastructure errors
+ * (`model`, `timeout`, `mcp`, `judge`) are unscored and counted in `errorRate`. For pass@k and
+ * pass^k, each case's scored repetitions n and passes c give an estimate with k = the smallest
+ * n over the agent's cases; cases are averaged with equal weight.
+ *
+ * @param records Case records of one run (any order).
+ * @returns One row per agent, sorted by `agentId`.
+ *
+ * @example Usage
+ * ```ts
+ * import { summarizeRecords } from "./summary.ts";
+ * const base = { caseId: "c", criterion: null, finalAnswer: "x", wallMs: 10, llmMs: 8, toolMs: 1,
+ *   iterations: 1, inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0,
+ *   peakContextTokens: 100, toolCalls: [], costUsd: 0.001, judge: null, error: null,
+ *   cachedModelCalls: 0, usageNotes: [] };
+ * const [row] = summarizeRecords([
+ *   { ...base, agentId: "a", repetition: 0, passed: true },
+ *   { ...base, agentId: "a", repetition: 1, passed: false },
+ * ]);
+ * if (row.passRate !== 0.5 || row.k !== 2 || row.passAtK !== 1 || row.passHatK !== 0) throw new Error();
+ * ```
+ */
+export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[] {
+  const byAgent = new Map<string, CaseRecord[]>();
+  for (const r of records) {
+    const list = byAgent.get(r.agentId) ?? [];
+    list.push(r);
+    byAgent.set(r.agentId, list);
+  }
+  const ids = [...byAgent.keys()].sort();
+  return ids.map((agentId): AgentSummary => {
+    const rs = byAgent.get(agentId)!;
+    const scored = rs.filter((r) => r.passed !== null);
+    const passed = scored.filter((r) => r.passed === true).length;
+    const w = scored.length > 0 ? wilsonInterval(passed, scored.length) : null;
+    const perCase = new Map<string, { n: number; c: number }>();
+    for (const r of scored) {
+      const s = perCase.get(r.caseId) ?? { n: 0, c: 0 };
+      s.n += 1;
+      if (r.passed) s.c += 1;
+      perCase.set(r.caseId, s);
+    }
+    const cases = [...perCase.values()];
+    const k = cases.length > 0 ? Math.min(...cases.map((s) => s.n)) : null;
+    const walls = rs.filter((r) => r.cachedModelCalls === 0).map((r) => r.wallMs);
+    const toolCalls = rs.flatMap((r) => r.toolCalls);
+    return {
+      agentId,
+      records: rs.length,
+      scored: scored.length,
+      passed,
+      passRate: w ? w.p : null,
+      passRateLo: w ? w.lo : null,
+      passRateHi: w ? w.hi : null,
+      k,
+      passAtK: k === null ? null : mean(cases.map((s) => passAtK(s.n, s.c, k))),
+      passHatK: k === null ? null : mean(cases.map((s) => passHatK(s.n, s.c, k))),
+      wallP50Ms: walls.length > 0 ? percentileNearestRank(walls, 50) : null,
+      wallP95Ms: walls.length > 0 ? percentileNearestRank(walls, 95) : null,
+      meanInputTokens: mean(nonNull(rs.map((r) => r.inputTokens))),
+      meanOutputTokens: mean(nonNull(rs.map((r) => r.outputTokens))),
+      meanCostUsd: mean(nonNull(rs.map((r) => r.costUsd))),
+      totalCostUsd: nonNull(rs.map((r) => r.costUsd)).reduce((a, b) => a + b, 0),
+      judgeCostUsd: nonNull(rs.map((r) => r.judge?.costUsd ?? null)).reduce((a, b) => a + b, 0),
+      toolCallsPerCase: rs.length > 0 ? toolCalls.length / rs.length : null,
+      toolErrorRate: toolCalls.length > 0
+        ? toolCalls.filter((c) => c.isError).length / toolCalls.length
+        : null,
+      errorRate: rs.length > 0 ? (rs.length - scored.length) / rs.length : null,
+      iterationLimitRate: scored.length > 0
+        ? scored.filter((r) => r.error?.kind === "iteration_limit").length / scored.length
+        : null,
+    };
+  });
+}
+
+/** CSV column names, in order, with the {@linkcode AgentSummary} field each holds. */
+export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[] = [
+  ["agent_id", "agentId"],
+  ["records", "records"],
+  ["scored", "scored"],
+  ["passed", "passed"],
+  ["pass_rate", "passRate"],
+  ["pass_rate_lo95", "passRateLo"],
+  ["pass_rate_hi95", "passRateHi"],
+  ["k", "k"],
+  ["pass_at_k", "passAtK"],
+  ["pass_hat_k", "passHatK"],
+  ["wall_p50_ms", "wallP50Ms"],
+  ["wall_p95_ms", "wallP95Ms"],
+  ["mean_input_tokens", "meanInputTokens"],
+  ["mean_output_tokens", "meanOutputTokens"],
+  ["mean_cost_usd", "meanCostUsd"],
+  ["total_cost_usd", "totalCostUsd"],
+  ["judge_cost_usd", "judgeCostUsd"],
+  ["tool_calls_per_case", "toolCallsPerCase"],
+  ["tool_error_rate", "toolErrorRate"],
+  ["error_rate", "errorRate"],
+  ["iteration_limit_rate", "iterationLimitRate"],
+];
+
+/**
+ * Renders summary rows as CSV (via arquero's `toCSV`): numbers rounded to 6 decimals, `null`
+ * as an empty cell, a header row of {@linkcode SUMMARY_COLUMNS}.
+ *
+ * @param rows Rows from {@linkcode summarizeRecords}.
+ * @returns CSV text ending in a newline.
+ */
+export function summaryToCsv(rows: readonly AgentSummary[]): string {
+  const round = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
+  const data = rows.map((r) =>
+    Object.fromEntries(SUMMARY_COLUMNS.map(([col, key]) => [col, round(r[key])]))
+  );
+  if (data.length === 0) return SUMMARY_COLUMNS.map(([c]) => c).join(",") + "\n";
+  const csv = aq.from(data).toCSV();
+  return csv.endsWith("\n") ? csv : csv + "\n";
+}

@@ -1,0 +1,346 @@
+// deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
+import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { gitState, runMain, UsageError } from "./_cli.ts";
+import { AgentConfigError, requiredModelIds } from "../lib/agent/config.ts";
+import {
+  loadAgents,
+  loadEnv,
+  loadModels,
+  loadSuite,
+  loadToolPrices,
+} from "../lib/agent/load_config.ts";
+import { createModelClient } from "../lib/agent/providers/client.ts";
+import { realSleep } from "../lib/agent/providers/retry.ts";
+import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
+import { openMcpHost } from "../lib/agent/mcp_host.ts";
+import { parseShard, runSuite } from "../lib/agent/run.ts";
+import {
+  type CacheMode,
+  createFileResponseStore,
+  withResponseCache,
+} from "../lib/agent/providers/cache.ts";
+import type { AgentConfig, CaseRecord } from "../lib/agent/types.ts";
+import type { ModelClient } from "../lib/agent/providers/types.ts";
+import { expandServerEntry, parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
+import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
+
+const HELP = `Usage: deno task agents --suite FILE [options]
+
+Runs every case of a suite against agent configurations and writes
+results/runs/<runId>/ (cases.jsonl, run.json, summary.csv).
+
+Options:
+  --suite FILE          suite JSON (required unless --resume)
+  --agents a,b          agent ids to run (default: all agents found)
+  --agents-dir PATH     agents file or folder (default: fixtures/agents)
+  --models FILE         model registry (default: fixtures/agents/models.json)
+  --servers FILE        mcpServers config (default: fixtures/agents/servers.json)
+  --tool-prices FILE    USD per call by server:tool (default: none)
+  --repetitions N       runs per case (default: 1)
+  --concurrency C       cases in flight (default: 1)
+  --shard i/n           run the i-th of n deterministic slices
+  --out DIR             runs folder (default: results/runs)
+  --run-id ID           name of a new run (default: <suite>-<UTC time>)
+  --resume RUN_ID       finish a run: skip recorded cases, duplicate none
+  --cache MODE          LLM response cache: read | write | off (default: off)
+  --cache-dir DIR       response cache folder (default: results/cache)
+  --wire-log DIR        write every raw model exchange (keys redacted)
+  --timeout-ms MS       per-case timeout (default: 300000)
+  --install-dir DIR     where MCP server packages are installed (default: .scratch/servers)
+  --data DIR            fixture data copied to a fresh folder per session; \${DATA} in the
+                        servers config points at the copy (default: fixtures/suites/data)
+  --env-file FILE       dotenv file with API keys (default: .env)
+  --seed N              recorded in run.json (default: 0)
+  --help                show this help
+`;
+
+const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:
+  Anthropic: set ANTHROPIC_API_KEY (environment or .env) for a registry entry with "provider": "anthropic".
+  OpenAI:    set OPENAI_API_KEY for an entry with "provider": "openai".
+  Ollama:    run \`ollama serve\` (listens on 127.0.0.1:11434) and use an "openai" entry with
+             "baseUrl": "http://127.0.0.1:11434/v1" and "apiKey": "\${OLLAMA_API_KEY:-ollama}".
+Registry: fixtures/agents/models.json (or --models FILE).`;
+
+function int(name: string, value: string | undefined, def: number, min = 1): number {
+  if (value === undefined) return def;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
+  }
+  return n;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      suite: { type: "string" },
+      agents: { type: "string" },
+      "agents-dir": { type: "string", default: "fixtures/agents" },
+      models: { type: "string", default: "fixtures/agents/models.json" },
+      servers: { type: "string", default: "fixtures/agents/servers.json" },
+      "tool-prices": { type: "string" },
+      repetitions: { type: "string" },
+      concurrency: { type: "string" },
+      shard: { type: "string" },
+      out: { type: "string", default: "results/runs" },
+      "run-id": { type: "string" },
+      resume: { type: "string" },
+      cache: { type: "string", default: "off" },
+      "cache-dir": { type: "string", default: "results/cache" },
+      "wire-log": { type: "string" },
+      "timeout-ms": { type: "string" },
+      "install-dir": { type: "string", default: ".scratch/servers" },
+      data: { type: "string", default: "fixtures/suites/data" },
+      "env-file": { type: "string", default: ".env" },
+      seed: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
+  let saved: Record<string, string | undefined> = {};
+  if (values.resume !== undefined) {
+    const runJson = join(values.out, values.resume, "run.json");
+    try {
+      const doc = JSON.parse(await Deno.readTextFile(runJson));
+      saved = doc.meta?.args ?? {};
+    } catch {
+      throw new UsageError(`cannot resume "${values.resume}": ${runJson} is missing or unreadable`);
+    }
+  }
+  const arg = (name: keyof typeof values) =>
+    (values.resume !== undefined && name in saved ? saved[name] : values[name]) as
+      | string
+      | undefined;
+  const suitePath = arg("suite");
+  if (suitePath === undefined) throw new UsageError("--suite FILE is required (see --help)");
+  const cache = values.cache as CacheMode;
+  if (!["read", "write", "off"].includes(cache)) {
+    throw new UsageError(`--cache must be read, write or off, got "${cache}"`);
+  }
+  const repetitions = int("repetitions", arg("repetitions"), 1);
+  const concurrency = int("concurrency", values.concurrency, 1);
+  const timeoutMs = int("timeout-ms", arg("timeout-ms"), 300_000);
+  const seed = int("seed", arg("seed"), 0, 0);
+  const shardText = arg("shard");
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+
+  const env = await loadEnv(values["env-file"]);
+  const suite = await loadSuite(suitePath);
+  let agents = await loadAgents(arg("agents-dir")!);
+  const wanted = arg("agents");
+  if (wanted !== undefined) {
+    const ids = wanted.split(",").map((s) => s.trim()).filter(Boolean);
+    const unknown = ids.filter((id) => !agents.some((a) => a.id === id));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `unknown agent(s) ${unknown.map((u) => `"${u}"`).join(", ")}; known: ${
+          agents.map((a) => a.id).join(", ")
+        }`,
+      );
+    }
+    agents = agents.filter((a) => ids.includes(a.id));
+  }
+  if (agents.length === 0) throw new UsageError("no agents to run");
+  const modelsPath = arg("models")!;
+  const models = await loadModels(modelsPath);
+  const toolPrices = await loadToolPrices(arg("tool-prices"));
+  const needed = requiredModelIds(agents, suite);
+  const missing = needed.filter((id) => !models.some((m) => m.id === id));
+  if (missing.length > 0) {
+    throw new UsageError(`model(s) ${missing.join(", ")} are not in the registry ${modelsPath}`);
+  }
+
+  // Model clients (one per registry id needed), with optional wire log and response cache.
+  const wireDir = values["wire-log"];
+  if (wireDir) await Deno.mkdir(wireDir, { recursive: true });
+  const wireCounter = { value: 0 };
+  const wireLog = wireDir
+    ? (e: WireEntry) =>
+      Deno.writeTextFile(
+        join(wireDir, `${String(e.seq).padStart(6, "0")}-${e.model}.json`),
+        JSON.stringify(e, null, 2) + "\n",
+      )
+    : undefined;
+  const store = cache === "off" ? undefined : createFileResponseStore(values["cache-dir"]);
+  const clients = new Map<string, ModelClient>();
+  for (const id of needed) {
+    const config = models.find((m) => m.id === id)!;
+    let client: ModelClient;
+    try {
+      client = createModelClient(config, {
+        env,
+        now: () => performance.now(),
+        sleep: realSleep,
+        source: modelsPath,
+        ...(wireLog ? { wireLog, wireCounter } : {}),
+      });
+    } catch (e) {
+      if (e instanceof AgentConfigError) {
+        console.error(`mcpmeter agents: ${e.message}\n\n${NO_MODEL_HELP}`);
+        return 2;
+      }
+      throw e;
+    }
+    clients.set(
+      id,
+      store
+        ? withResponseCache(client, config, { mode: cache, store, now: () => performance.now() })
+        : client,
+    );
+  }
+
+  // MCP servers: resolve ${BIN} for pinned packages (installing missing ones), expand ${VAR}.
+  const serversPath = arg("servers")!;
+  let serversText: string;
+  try {
+    serversText = await Deno.readTextFile(serversPath);
+  } catch {
+    throw new UsageError(`cannot read servers config "${serversPath}"`);
+  }
+  const servers = parseServersConfig(serversText, { source: serversPath });
+  const installDir = resolve(values["install-dir"]);
+  const neededServers = [...new Set(agents.flatMap((a) => a.mcpServers))].sort();
+  const entries = new Map<string, StdioServerEntry>();
+  const specs = [];
+  for (const name of neededServers) {
+    const entry = servers.servers.find((s) => s.name === name);
+    if (!entry) throw new UsageError(`server "${name}" is not in ${serversPath}`);
+    if (entry.kind !== "stdio") {
+      throw new UsageError(`server "${name}": only stdio servers are supported by agents so far`);
+    }
+    if (entry.meta.package && entry.meta.version) {
+      specs.push({ package: entry.meta.package, version: entry.meta.version });
+    }
+  }
+  const toInstall = [];
+  for (const s of specs) {
+    if (!(await readInstalledPackage(installDir, s.package, s.version))) toInstall.push(s);
+  }
+  if (toInstall.length > 0) {
+    console.error(
+      `[agents] installing ${
+        toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
+      } into ${installDir}`,
+    );
+    const results = await installPackages(toInstall, { installDir });
+    const failed = results.filter((r) => r.status === "failed");
+    if (failed.length > 0) {
+      throw new UsageError(
+        `npm install failed: ${failed.map((f) => `${f.package}: ${f.message}`).join("; ")}`,
+      );
+    }
+  }
+  // Servers get a private copy of the fixture data, so a tool that writes never edits a fixture.
+  const dataCopy = await Deno.makeTempDir({ prefix: "mcpmeter-data-" });
+  await copyDir(resolve(arg("data")!), dataCopy);
+  for (const name of neededServers) {
+    const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
+    const vars: Record<string, string | undefined> = { ...env, DATA: dataCopy };
+    if (entry.meta.package && entry.meta.version) {
+      const installed = await readInstalledPackage(
+        installDir,
+        entry.meta.package,
+        entry.meta.version,
+      );
+      vars.BIN = resolveBin(installed!, entry.meta.bin);
+    }
+    entries.set(name, expandServerEntry(entry, vars, serversPath) as StdioServerEntry);
+  }
+  const openTools = (agent: AgentConfig) =>
+    openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), { exposure: agent.exposure });
+
+  const runId = values.resume ?? values["run-id"] ??
+    `${suite.id}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
+  const runDir = join(values.out, runId);
+  const git = await gitState();
+  const isTty = Deno.stderr.isTerminal();
+  const enc = new TextEncoder();
+  const onRecord = (r: CaseRecord, done: number, total: number) => {
+    const mark = r.passed === true
+      ? "pass"
+      : r.passed === false
+      ? "fail"
+      : `error:${r.error?.kind}`;
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const bar = `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}`;
+    const line = `${bar} ${r.agentId} ${r.caseId}#${r.repetition} ${mark}`;
+    if (isTty) Deno.stderr.writeSync(enc.encode(`\r\x1b[2K${line}${done === total ? "\n" : ""}`));
+    else console.error(line);
+  };
+  const args: Record<string, string> = {
+    suite: suitePath,
+    "agents-dir": arg("agents-dir")!,
+    models: modelsPath,
+    servers: serversPath,
+    ...(arg("tool-prices") ? { "tool-prices": arg("tool-prices")! } : {}),
+    ...(wanted ? { agents: wanted } : {}),
+    repetitions: String(repetitions),
+    ...(shardText ? { shard: shardText } : {}),
+    "timeout-ms": String(timeoutMs),
+    data: arg("data")!,
+    seed: String(seed),
+  };
+  const outcome = await runSuite({
+    runDir,
+    runId,
+    suite,
+    agents,
+    models: models.filter((m) => needed.includes(m.id)),
+    toolPrices,
+    clients,
+    openTools,
+    repetitions,
+    concurrency,
+    ...(shard ? { shard } : {}),
+    caseTimeoutMs: timeoutMs,
+    resume: values.resume !== undefined,
+    seed,
+    now: () => performance.now(),
+    epochNow: () => Date.now(),
+    meta: { args, git, cache, wireLog: wireDir ?? null },
+    onRecord,
+  }).finally(() => Deno.remove(dataCopy, { recursive: true }).catch(() => {}));
+  console.error(
+    `[agents] ${outcome.newRecords} case(s) run this session, ${outcome.records.length} in ${runDir}`,
+  );
+  for (const row of outcome.summary) {
+    const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
+    console.error(
+      `  ${row.agentId}: pass ${pct(row.passRate)} [${pct(row.passRateLo)}, ${
+        pct(row.passRateHi)
+      }] ` +
+        `of ${row.scored} scored; errors ${pct(row.errorRate)}; cost $${
+          row.totalCostUsd.toFixed(6)
+        }`,
+    );
+  }
+  if (outcome.records.some((r) => r.error?.code === "unreachable")) {
+    console.error(`\n${NO_MODEL_HELP}`);
+  }
+  return 0;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(from));
+  } catch {
+    throw new UsageError(`cannot read data folder "${from}"`);
+  }
+  for (const e of entries) {
+    if (e.isDirectory) {
+      await Deno.mkdir(join(to, e.name));
+      await copyDir(join(from, e.name), join(to, e.name));
+    } else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+if (import.meta.main) runMain("agents", main);
