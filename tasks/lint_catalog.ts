@@ -2,8 +2,12 @@
  * `deno task lint-catalog [--corpus FILE | --servers CONFIG] [--json] [--max-schema-tokens N]`
  *
  * Lints a tool catalog: per-tool findings with severity and the providers or
- * clients they affect (see `LINT_RULES` in lib/catalog/lint.ts). Exits 1 when
- * any finding is an error, 2 on bad input, 0 otherwise.
+ * clients they affect (see `LINT_RULES` in lib/catalog/lint.ts). With
+ * `--servers`, the servers of an `mcpServers` config are captured live through
+ * lib/mcp (`captureServers`: throwaway HOME, no network where `unshare` works,
+ * whole process tree killed); a server that fails is listed with its outcome
+ * and cause, and the lint goes on over the others. Exits 1 when any finding is
+ * an error or any server failed, 2 on bad input, 0 otherwise.
  *
  * @module
  */
@@ -11,6 +15,16 @@ import { parseArgs } from "node:util";
 import { CatalogError } from "../lib/catalog/errors.ts";
 import { LINT_RULES, lintCatalog, type LintReport } from "../lib/catalog/lint.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
+import { parseCatalog } from "../lib/catalog/parse.ts";
+import type { Corpus } from "../lib/catalog/types.ts";
+import {
+  captureServers,
+  ConfigError,
+  parseServersConfig,
+  type ServerCaptureRecord,
+  stringifyCaptureFile,
+  toCaptureFile,
+} from "../lib/mcp/mod.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)
@@ -22,7 +36,11 @@ Lists per-tool findings that a model provider or MCP client would reject.
 
   --corpus FILE            catalog file (mcpmeter capture, mcpproxy corpus, LiveMCPBench,
                            or a raw tools/list result); default ${DEFAULT_CORPUS}
-  --servers CONFIG         an mcpServers config to capture live (not available yet)
+  --servers CONFIG         an mcpServers config: capture each server live (stdio or HTTP) and lint
+                           what it lists; failed servers are listed with their cause
+  --install-dir DIR        where pinned "package"/"version" entries are installed, for \${BIN}
+                           (default .scratch/servers; run \`deno task capture\` to install)
+  --timeout-ms MS          overall timeout per server with --servers (default 30000)
   --max-schema-tokens N    schema-too-heavy threshold in cl100k_base tokens (default 2000)
   --json                   print the report as JSON instead of a table
   -h, --help               show this help
@@ -34,11 +52,22 @@ ${
 }
 `;
 
-function formatTable(report: LintReport, source: string): string {
+/** One server of a `--servers` run that produced no tools to lint. */
+interface FailedServer {
+  readonly server: string;
+  readonly outcome: string;
+  readonly message: string;
+}
+
+function formatTable(report: LintReport, source: string, failed: readonly FailedServer[]): string {
   const lines = [
     `${source}: ${report.toolCount} tools, ${report.findings.length} findings, ` +
     `${report.toolsWithErrors} tools with errors`,
   ];
+  if (failed.length > 0) {
+    lines.push(`  servers failed (not linted): ${failed.length}`);
+    for (const f of failed) lines.push(`    ${f.server}: ${f.outcome}: ${f.message}`);
+  }
   for (const r of LINT_RULES) lines.push(`  ${r.id}: ${report.countsByRule[r.id]}`);
   lines.push("");
   for (const f of report.findings) {
@@ -57,6 +86,8 @@ async function main(args: string[]): Promise<number> {
       corpus: { type: "string" },
       servers: { type: "string" },
       "max-schema-tokens": { type: "string" },
+      "install-dir": { type: "string", default: ".scratch/servers" },
+      "timeout-ms": { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -69,12 +100,6 @@ async function main(args: string[]): Promise<number> {
   if (values.corpus !== undefined && values.servers !== undefined) {
     throw new RangeError("Cannot lint as --corpus and --servers are exclusive: give one");
   }
-  if (values.servers !== undefined) {
-    throw new RangeError(
-      `Cannot lint servers from "${values.servers}" yet: live capture is not wired into lint-catalog; ` +
-        "run `deno task capture` and pass the captured file with --corpus",
-    );
-  }
   const max = values["max-schema-tokens"] === undefined
     ? 2000
     : Number(values["max-schema-tokens"]);
@@ -85,18 +110,93 @@ async function main(args: string[]): Promise<number> {
       }"`,
     );
   }
-  const path = values.corpus ?? DEFAULT_CORPUS;
-  const corpus = await loadCatalog(path);
+  let corpus: Corpus;
+  let source: string;
+  let failed: FailedServer[] = [];
+  if (values.servers !== undefined) {
+    const timeout = values["timeout-ms"] === undefined ? undefined : Number(values["timeout-ms"]);
+    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
+      throw new RangeError(
+        `Cannot lint as --timeout-ms must be a positive integer: current value is "${
+          values["timeout-ms"]
+        }"`,
+      );
+    }
+    source = values.servers;
+    ({ corpus, failed } = await captureLive(values.servers, values["install-dir"], timeout));
+  } else {
+    source = values.corpus ?? DEFAULT_CORPUS;
+    corpus = await loadCatalog(source);
+  }
   const report = lintCatalog(corpus.tools, {
     tokenizer: createTokenizer("cl100k_base"),
     maxSchemaTokens: max,
   });
   console.log(
     values.json
-      ? JSON.stringify({ corpusId: corpus.id, ...report }, null, 2)
-      : formatTable(report, path),
+      ? JSON.stringify(
+        {
+          corpusId: corpus.id,
+          ...(values.servers === undefined ? {} : { failedServers: failed }),
+          ...report,
+        },
+        null,
+        2,
+      )
+      : formatTable(report, source, failed),
   );
-  return report.toolsWithErrors > 0 ? 1 : 0;
+  return report.toolsWithErrors > 0 || failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * Captures the servers of a config live and turns the listed tools into a
+ * corpus with the same parser `--corpus` uses (the mcpmeter capture format).
+ */
+async function captureLive(
+  configPath: string,
+  installDir: string,
+  timeoutMs: number | undefined,
+): Promise<{ corpus: Corpus; failed: FailedServer[] }> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(configPath);
+  } catch (error) {
+    throw new RangeError(
+      `Cannot read servers config "${configPath}": ${(error as Error).message}`,
+    );
+  }
+  const config = parseServersConfig(text, { source: configPath });
+  if (config.servers.length === 0) {
+    throw new RangeError(`Cannot lint servers as "${configPath}" lists no server`);
+  }
+  const records: ServerCaptureRecord[] = await captureServers(config, {
+    env: Deno.env.toObject(),
+    installDir,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    onProgress: (e) => {
+      if (e.kind === "done") {
+        console.error(
+          `[lint-catalog] ${e.done}/${e.total} ${e.server}: ${
+            e.record.outcome === "ok"
+              ? `${e.record.tools.length} tools`
+              : `${e.record.outcome}: ${e.record.message ?? ""}`
+          }`,
+        );
+      }
+    },
+  });
+  const failed = records.filter((r) => r.outcome !== "ok").map((r) => ({
+    server: r.server,
+    outcome: r.outcome,
+    message: r.message ?? "",
+  }));
+  const file = toCaptureFile(records, {
+    id: "live",
+    version: "1",
+    source: { task: "tasks/lint_catalog.ts", config: configPath },
+  });
+  const corpus = parseCatalog(stringifyCaptureFile(file), { path: `${configPath} (live)` });
+  return { corpus, failed };
 }
 
 if (import.meta.main) {
@@ -104,6 +204,7 @@ if (import.meta.main) {
     Deno.exit(await main(Deno.args));
   } catch (error) {
     const known = error instanceof CatalogError || error instanceof RangeError ||
+      error instanceof ConfigError ||
       error instanceof TypeError || error instanceof Deno.errors.NotFound ||
       (error as { code?: string })?.code?.startsWith("ERR_PARSE_ARGS");
     console.error(`lint-catalog: ${error instanceof Error ? error.message : String(error)}`);

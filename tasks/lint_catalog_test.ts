@@ -1,0 +1,82 @@
+// End-to-end: `deno task lint-catalog --servers` over the in-repo fixture
+// stdio server (fixtures/lint/stdio_server.ts), no network. The expected
+// findings are those the fixture's catalogs were written to trigger.
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+async function lint(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}tasks/lint_catalog.ts`, ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("lint-catalog --servers captures live, lints, and lists failed servers with cause", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const config = `${dir}/servers.json`;
+    const deno = (catalog: string) => ({
+      command: Deno.execPath(),
+      args: [
+        "run",
+        "--quiet",
+        "--config",
+        `${ROOT}deno.json`,
+        `${ROOT}fixtures/lint/stdio_server.ts`,
+        catalog,
+      ],
+    });
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          alpha: deno("alpha"),
+          beta: deno("beta"),
+          dies: { command: Deno.execPath(), args: ["eval", "Deno.exit(3)"] },
+          missing: { command: "no-such-mcp-server-binary-x" },
+        },
+      }),
+    );
+    const r = await lint(["--servers", config, "--json"]);
+    assert.equal(r.code, 1, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.toolCount, 5);
+    assert.deepEqual(
+      report.failedServers.map((f: { server: string; outcome: string }) => [f.server, f.outcome]),
+      [["dies", "exited"], ["missing", "spawn_failed"]],
+    );
+    assert.match(report.failedServers[0].message, /exited with code 3/);
+    assert.match(report.failedServers[1].message, /no-such-mcp-server-binary-x/);
+    assert.deepEqual(
+      report.findings.map((f: { toolId: string; rule: string }) => `${f.toolId} ${f.rule}`),
+      [
+        "alpha:files.stat name-invalid",
+        "alpha:no_props schema-without-properties",
+        "alpha:read_file duplicate-name",
+        "beta:pick top-level-combinator",
+        "beta:read_file duplicate-name",
+      ],
+    );
+    assert.equal(report.toolsWithErrors, 3);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("lint-catalog --servers with a missing config file is a one-line usage error", async () => {
+  const r = await lint(["--servers", "/nonexistent/servers.json"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^lint-catalog: Cannot read servers config "\/nonexistent\/servers.json"/);
+  assert.equal(r.stderr.trim().split("\n").length, 1);
+});
+
+Deno.test("lint-catalog refuses --corpus together with --servers", async () => {
+  const r = await lint(["--servers", "a.json", "--corpus", "b.json"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--corpus and --servers are exclusive/);
+});
