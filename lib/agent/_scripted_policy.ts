@@ -1,0 +1,155 @@
+/**
+ * A scripted "model" for end-to-end tests of the fixture suites: it reads the conversation
+ * from the real wire request (Anthropic or OpenAI), calls the MCP tools a sensible agent
+ * would, and computes its answer from the tool results the real servers returned. Usage is
+ * deterministic: turn t (0-based) reports input 100 + 10·t, output 20, cache read 50 (cache
+ * write 5 on Anthropic).
+ *
+ * Private to tests and benches.
+ *
+ * @module
+ */
+
+import { JUDGE_SYSTEM_PROMPT } from "./criteria.ts";
+import {
+  messageReply,
+  type ReceivedRequest,
+  type ScriptedMessage,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from "./_scripted_model_server.ts";
+
+/** A provider-neutral view of a request. */
+interface View {
+  readonly system: string;
+  readonly question: string;
+  /** Tool results so far, oldest first. */
+  readonly results: readonly string[];
+  readonly turn: number;
+}
+
+function view(req: ReceivedRequest): View {
+  const results: string[] = [];
+  let question = "";
+  let system = "";
+  let turn = 0;
+  const msgs = req.body.messages as Record<string, unknown>[];
+  if (req.provider === "anthropic") {
+    system = String(req.body.system ?? "");
+    for (const m of msgs) {
+      if (m.role === "assistant") turn += 1;
+      if (m.role === "user" && typeof m.content === "string" && question === "") {
+        question = m.content;
+      }
+      if (m.role === "user" && Array.isArray(m.content)) {
+        for (const b of m.content as { type: string; content: string }[]) {
+          if (b.type === "tool_result") results.push(String(b.content));
+        }
+      }
+    }
+  } else {
+    for (const m of msgs) {
+      if (m.role === "system") system = String(m.content);
+      if (m.role === "assistant") turn += 1;
+      if (m.role === "user" && question === "") question = String(m.content);
+      if (m.role === "tool") results.push(String(m.content));
+    }
+  }
+  return { system, question, results, turn };
+}
+
+const call = (name: string, input: Record<string, unknown>, turn: number): ScriptedToolCall => ({
+  id: `call_${turn}_${name}`,
+  name,
+  input,
+});
+
+function usage(provider: string, turn: number) {
+  return provider === "anthropic"
+    ? { input: 100 + 10 * turn, output: 20, cacheRead: 50, cacheWrite: 5 }
+    : { input: 100 + 10 * turn, output: 20, cacheRead: 50 };
+}
+
+function allowedDir(text: string): string {
+  // "Allowed directories:\n/tmp/x/fs"
+  return text.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("/"))[0] ?? "";
+}
+
+function decide(v: View): ScriptedMessage {
+  const q = v.question;
+  const r = v.results;
+  const t = v.turn;
+  const answer = (text: string) => ({ text });
+  const tools = (...calls: ScriptedToolCall[]) => ({ toolCalls: calls });
+  if (/notes\/todo\.txt/.test(q)) {
+    if (r.length === 0) return tools(call("list_allowed_directories", {}, t));
+    if (r.length === 1) {
+      return tools(call("read_text_file", { path: `${allowedDir(r[0])}/notes/todo.txt` }, t));
+    }
+    return answer(String(r[1].trimEnd().split("\n").length));
+  }
+  if (/expenses\.csv/.test(q)) {
+    if (r.length === 0) return tools(call("list_allowed_directories", {}, t));
+    if (r.length === 1) {
+      return tools(call("read_text_file", { path: `${allowedDir(r[0])}/data/expenses.csv` }, t));
+    }
+    const rows = r[1].trim().split("\n").slice(1);
+    const sum = rows.reduce((s, row) => s + Number(row.split(",")[2]), 0);
+    return answer(sum.toFixed(2));
+  }
+  if (/notes folder/.test(q)) {
+    if (r.length === 0) return tools(call("list_allowed_directories", {}, t));
+    if (r.length === 1) {
+      return tools(call("list_directory", { path: `${allowedDir(r[0])}/notes` }, t));
+    }
+    const names = r[1].split("\n").map((l) => l.replace(/^\[(FILE|DIR)\]\s*/, "").trim()).filter(
+      Boolean,
+    );
+    return answer(names.sort().join(", "));
+  }
+  if (/Alice works at|entities are in|What does Bob do/.test(q)) {
+    if (r.length === 0) return tools(call("read_graph", {}, t));
+    const graph = JSON.parse(r[0]) as {
+      entities: { name: string; observations: string[] }[];
+      relations: { from: string; to: string; relationType: string }[];
+    };
+    if (/entities are in/.test(q)) return answer(String(graph.entities.length));
+    const person = /Alice/.test(q) ? "Alice" : "Bob";
+    const employer = graph.relations.find((x) =>
+      x.from === person && x.relationType === "works_at"
+    )!.to;
+    const entity = (name: string) => graph.entities.find((e) => e.name === name)!;
+    if (person === "Alice") {
+      const hq = entity(employer).observations.find((o) => o.startsWith("headquartered in "))!;
+      return answer(hq.replace("headquartered in ", ""));
+    }
+    return answer(`Bob is a ${entity("Bob").observations[0]} at ${employer}.`);
+  }
+  if (/add 17 and 25/.test(q)) {
+    if (r.length === 0) return tools(call("get-sum", { a: 17, b: 25 }, t));
+    return answer(/is (-?\d+(\.\d+)?)/.exec(r[0])![1]);
+  }
+  if (/Echo the message/.test(q)) {
+    if (r.length === 0) return tools(call("echo", { message: "mcpmeter" }, t));
+    return answer(`The tool returned: ${r[0]}`);
+  }
+  return answer("I do not know.");
+}
+
+/**
+ * Replies to one request of the fixture suites (agent turns and judge calls).
+ *
+ * @param req The received request.
+ * @returns A 200 reply in the request's wire format.
+ */
+export function fixturePolicy(req: ReceivedRequest): ScriptedReply {
+  const v = view(req);
+  if (v.system === JUDGE_SYSTEM_PROMPT) {
+    const pass = /product manager/.test(v.question) && /Globex/.test(v.question);
+    return messageReply(req.provider, {
+      text: JSON.stringify({ pass, reasoning: pass ? "role and employer match" : "missing facts" }),
+      usage: { input: 300, output: 15 },
+    });
+  }
+  return messageReply(req.provider, { ...decide(v), usage: usage(req.provider, v.turn) });
+}
