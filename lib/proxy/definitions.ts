@@ -1,0 +1,56 @@
+/**
+ * The reference discovery proxy's own tool catalog: the `retrieve_tools`,
+ * `describe_tool` and `call_tool` definitions, read from the data file
+ * `fixtures/proxies/reference_proxy.tools.json` (a raw `tools/list` result).
+ *
+ * There is one definition: the proxy serves exactly these objects in its
+ * `tools/list`, validates call arguments against their `inputSchema`, and
+ * `deno task bench` counts the same file as the `proxy` exposure mode.
+ *
+ * @module
+ */
+import type { JsonObject } from "../catalog/types.ts";
+import raw from "../../fixtures/proxies/reference_proxy.tools.json" with { type: "json" };
+
+/** Names of the proxy's tools, in `tools/list` order. */
+export type ProxyToolName = "retrieve_tools" | "describe_tool" | "call_tool";
+
+/** Repository-relative path of the definitions file. */
+export const PROXY_DEFINITIONS_PATH = "fixtures/proxies/reference_proxy.tools.json";
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The proxy's tool definitions exactly as in the data file (frozen), in file order.
+ *
+ * @example Usage
+ * ```ts
+ * import { PROXY_TOOL_DEFINITIONS } from "./definitions.ts";
+ * const names = PROXY_TOOL_DEFINITIONS.map((t) => t.name).join(",");
+ * if (names !== "retrieve_tools,describe_tool,call_tool") throw new Error(names);
+ * ```
+ */
+export const PROXY_TOOL_DEFINITIONS: readonly JsonObject[] = deepFreeze(
+  (raw as unknown as { tools: JsonObject[] }).tools,
+);
+
+/**
+ * The definition of one proxy tool.
+ *
+ * @param name Tool name.
+ * @returns The frozen definition object.
+ * @throws {RangeError} When the definitions file has no tool of that name.
+ */
+export function proxyToolDefinition(name: ProxyToolName): JsonObject {
+  const found = PROXY_TOOL_DEFINITIONS.find((t) => t.name === name);
+  if (found === undefined) {
+    throw new RangeError(`The proxy definitions in ${PROXY_DEFINITIONS_PATH} lack tool "${name}"`);
+  }
+  return found;
+}

@@ -1,0 +1,82 @@
+/**
+ * The reference discovery proxy: an MCP server (the SDK's low-level `Server`)
+ * that connects to upstream servers from a standard `mcpServers` config and
+ * exposes `retrieve_tools` (BM25 over every upstream tool, `full` or `compact`
+ * detail), `describe_tool` and `call_tool` (forwarding results unchanged).
+ *
+ * Its own `tools/list` is the data file
+ * `fixtures/proxies/reference_proxy.tools.json`, the same catalog `deno task
+ * bench` counts as the `proxy` exposure mode.
+ *
+ * - Pure: {@linkcode createToolIndex}, {@linkcode toolFromListing},
+ *   {@linkcode retrieveResponseText}, {@linkcode describeResponseText},
+ *   {@linkcode checkProxyArguments}.
+ * - Over connected clients: {@linkcode createUpstreamPool},
+ *   {@linkcode createProxyCore}.
+ * - Edges: {@linkcode connectUpstreams} (spawns stdio servers, connects HTTP
+ *   ones), {@linkcode serveProxyHttp} (streamable HTTP on 127.0.0.1),
+ *   {@linkcode serveProxyStdio} (stdin/stdout). `server.ts` also has
+ *   `createProxyServer(core)`, the SDK `Server` for one session (kept out of
+ *   this surface so it does not depend on the SDK's types).
+ *
+ * @example Usage
+ * ```ts
+ * import { createProxyCore, createUpstreamPool } from "./mod.ts";
+ * const core = createProxyCore(await createUpstreamPool([]));
+ * const result = await core.handle("call_tool", { name: "fs:read_file" });
+ * if (result.isError !== true) throw new Error("an unknown tool must be an isError result");
+ * ```
+ *
+ * @module
+ */
+export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+export type { Hit, IndexFields, RetrievalDoc, Retriever } from "../retrieval/types.ts";
+export type {
+  RemoteServerEntry,
+  RemoteTransport,
+  ServerEntry,
+  ServerMeta,
+  ServersConfig,
+  StdioServerEntry,
+} from "../mcp/config.ts";
+export type { ListingClient } from "../mcp/list.ts";
+export {
+  PROXY_DEFINITIONS_PATH,
+  PROXY_TOOL_DEFINITIONS,
+  proxyToolDefinition,
+  type ProxyToolName,
+} from "./definitions.ts";
+export {
+  createToolIndex,
+  type ProxyRetrieverFactory,
+  toolFromListing,
+  type ToolIndex,
+  type ToolIndexOptions,
+} from "./tool_index.ts";
+export {
+  checkProxyArguments,
+  describeResponseText,
+  RETRIEVE_USAGE,
+  type RetrieveDetail,
+  retrieveResponseText,
+} from "./responses.ts";
+export {
+  createUpstreamPool,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  errorResult,
+  type ToolCallResult,
+  type UpstreamClient,
+  type UpstreamConnection,
+  type UpstreamFailure,
+  type UpstreamPool,
+  type UpstreamPoolOptions,
+  type UpstreamStatus,
+} from "./upstream.ts";
+export {
+  createProxyCore,
+  PROXY_INSTRUCTIONS,
+  PROXY_SERVER_INFO,
+  type ProxyCore,
+} from "./server.ts";
+export { type ConnectOptions, connectUpstreams } from "./connect.ts";
+export { type HttpProxy, type ServeHttpOptions, serveProxyHttp } from "./http.ts";

@@ -1,0 +1,149 @@
+/**
+ * The text of the proxy's discovery responses, and argument checks against the
+ * proxy's own published `inputSchema`s. Pure: no I/O, no clock.
+ *
+ * `retrieve_tools` answers one JSON object, written without whitespace, keys
+ * in a fixed order:
+ * - `detail: "full"`: `{"tools":[{"name":"server:tool","server":…,"description":…,"inputSchema":…,"score":…}],"usage":…}`;
+ *   `inputSchema` is left out for a tool that has none;
+ * - `detail: "compact"`: `{"tools":[{"name":"server:tool","signature":"tool(p:type, q?:type)","description":…,"score":…}],"usage":…}`,
+ *   the signature following the `compact_sig` encoding arm's rules
+ *   (`signatureParams` in lib/encodings).
+ *
+ * @module
+ */
+import { Ajv, type ValidateFunction } from "ajv";
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import { signatureParams } from "../encodings/compact_sig.ts";
+import type { Hit } from "../retrieval/types.ts";
+import { PROXY_TOOL_DEFINITIONS, type ProxyToolName } from "./definitions.ts";
+
+/** Response detail of `retrieve_tools`. */
+export type RetrieveDetail = "full" | "compact";
+
+/** The usage line of a `retrieve_tools` response, per detail. */
+export const RETRIEVE_USAGE: Readonly<Record<RetrieveDetail, string>> = {
+  full: "Call call_tool with name set to a tool's name and arguments matching its inputSchema.",
+  compact:
+    "Call call_tool with name set to a tool's name and arguments matching its signature (p?: optional); describe_tool gives the full schema.",
+};
+
+/**
+ * The `retrieve_tools` response text for ranked hits.
+ *
+ * @param hits Ranked hits (ids must be tools of `lookup`).
+ * @param lookup Finds a tool by id.
+ * @param detail `full` or `compact`.
+ * @returns One JSON text (see the module doc).
+ * @throws {RangeError} When a hit id is not a known tool.
+ *
+ * @example Usage
+ * ```ts
+ * import { retrieveResponseText } from "./responses.ts";
+ * const tool = { id: "fs:read", server: "fs", name: "read", description: "Read a file",
+ *   inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } };
+ * const text = retrieveResponseText([{ id: "fs:read", score: 1.5 }], () => tool, "compact");
+ * if (JSON.parse(text).tools[0].signature !== "read(path:string)") throw new Error(text);
+ * ```
+ */
+export function retrieveResponseText(
+  hits: readonly Hit[],
+  lookup: (id: string) => Tool | undefined,
+  detail: RetrieveDetail,
+): string {
+  const tools = hits.map((hit) => {
+    const tool = lookup(hit.id);
+    if (tool === undefined) throw new RangeError(`Cannot render hit "${hit.id}": no such tool`);
+    if (detail === "compact") {
+      return {
+        name: tool.id,
+        signature: `${tool.name}(${signatureParams(tool)})`,
+        description: tool.description,
+        score: hit.score,
+      };
+    }
+    return {
+      name: tool.id,
+      server: tool.server,
+      description: tool.description,
+      ...(tool.inputSchema === undefined ? {} : { inputSchema: tool.inputSchema }),
+      score: hit.score,
+    };
+  });
+  return JSON.stringify({ tools, usage: RETRIEVE_USAGE[detail] });
+}
+
+/**
+ * The `describe_tool` response text: the full definitions of the known ids, in
+ * request order (duplicates once), plus `unknown` ids when some were not found.
+ *
+ * Each definition: `name` (`server:tool`), `server`, `title` (when set),
+ * `description`, `inputSchema`, `outputSchema`, `annotations` (each when set).
+ *
+ * @param ids Requested ids.
+ * @param lookup Finds a tool by id.
+ * @returns `{text, unknown}`: the JSON text and the ids that were not found.
+ */
+export function describeResponseText(
+  ids: readonly string[],
+  lookup: (id: string) => Tool | undefined,
+): { readonly text: string; readonly unknown: readonly string[] } {
+  const unknown: string[] = [];
+  const tools: JsonObject[] = [];
+  for (const id of new Set(ids)) {
+    const tool = lookup(id);
+    if (tool === undefined) {
+      unknown.push(id);
+      continue;
+    }
+    const def: Record<string, JsonValue> = { name: tool.id, server: tool.server };
+    if (tool.title !== undefined) def.title = tool.title;
+    def.description = tool.description;
+    if (tool.inputSchema !== undefined) def.inputSchema = tool.inputSchema;
+    if (tool.outputSchema !== undefined) def.outputSchema = tool.outputSchema;
+    if (tool.annotations !== undefined) def.annotations = tool.annotations;
+    tools.push(def);
+  }
+  const body: JsonObject = unknown.length === 0 ? { tools } : { tools, unknown };
+  return { text: JSON.stringify(body), unknown };
+}
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+/**
+ * Checks a proxy tool's arguments against the `inputSchema` it publishes
+ * (the same definitions file the proxy lists), with ajv.
+ *
+ * @param name Proxy tool name.
+ * @param args The call's `arguments` (absent counts as `{}`).
+ * @returns `undefined` when valid, else a one-line reason naming the tool and the failing path.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkProxyArguments } from "./responses.ts";
+ * if (checkProxyArguments("retrieve_tools", { query: "x" }) !== undefined) throw new Error();
+ * if (checkProxyArguments("retrieve_tools", { query: "x", limit: 0 }) === undefined) throw new Error();
+ * ```
+ */
+export function checkProxyArguments(name: ProxyToolName, args: unknown): string | undefined {
+  if (validators === undefined) {
+    validators = new Map();
+    const ajv = new Ajv({ allErrors: false, strict: false });
+    for (const def of PROXY_TOOL_DEFINITIONS) {
+      validators.set(def.name as string, ajv.compile(def.inputSchema as JsonObject));
+    }
+  }
+  const validate = validators.get(name);
+  if (validate === undefined) return `unknown proxy tool "${name}"`;
+  if (validate(args ?? {})) return undefined;
+  const error = validate.errors?.[0];
+  const where = error === undefined || error.instancePath === ""
+    ? "arguments"
+    : `arguments${error.instancePath}`;
+  const extra = error?.keyword === "additionalProperties"
+    ? ` (${JSON.stringify((error.params as { additionalProperty?: string }).additionalProperty)})`
+    : error?.keyword === "enum"
+    ? ` (${JSON.stringify((error.params as { allowedValues?: unknown }).allowedValues)})`
+    : "";
+  return `Invalid arguments for ${name}: ${where} ${error?.message ?? "are invalid"}${extra}`;
+}

@@ -1,0 +1,156 @@
+/**
+ * The proxy's search index: upstream tools as catalog {@linkcode Tool}
+ * records, ranked by the retrieval module's BM25 (or any retriever factory).
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import { createBm25Retriever } from "../retrieval/bm25.ts";
+import { docsFromTools } from "../retrieval/docs.ts";
+import type { Hit, RetrievalDoc, Retriever } from "../retrieval/types.ts";
+
+/** Builds a retriever over documents (e.g. `(docs) => createBm25Retriever(docs, {weights})`). */
+export type ProxyRetrieverFactory = (docs: readonly RetrievalDoc[]) => Retriever;
+
+/** Options of {@linkcode createToolIndex}. */
+export interface ToolIndexOptions {
+  /**
+   * Retriever factory.
+   * @default {(docs) => createBm25Retriever(docs)} (lib/retrieval defaults)
+   */
+  readonly retriever?: ProxyRetrieverFactory;
+}
+
+/** A searchable set of upstream tools. */
+export interface ToolIndex {
+  /** The tools, sorted by id (UTF-16 code unit order). */
+  readonly tools: readonly Tool[];
+  /** Name and config of the retriever, for result records. */
+  readonly retriever: { readonly name: string; readonly config: JsonObject };
+  /**
+   * Ranks tools for a free-text query.
+   *
+   * @param query Free text.
+   * @param limit Maximum hits (positive integer).
+   * @returns Hits, score descending then id ascending; only tools that match at all.
+   */
+  search(query: string, limit: number): readonly Hit[];
+  /**
+   * Looks a tool up by id (`server:name`).
+   *
+   * @param id Tool id.
+   * @returns The tool, or `undefined`.
+   */
+  get(id: string): Tool | undefined;
+}
+
+/** Prefix of padding document ids; `\u0000` cannot start a `server:name` id from a config key. */
+const PAD_PREFIX = "\u0000pad:";
+
+/**
+ * Builds the index over `tools`.
+ *
+ * wink-bm25-text-search refuses collections of fewer than 3 documents; a
+ * smaller catalog is padded with empty documents (never returned). Empty
+ * documents leave every term's document frequency unchanged but do count in N
+ * and the mean length, so scores (not the order among real tools) differ from
+ * an unpadded index.
+ *
+ * @param tools Tools with unique ids (any order).
+ * @param options Retriever factory.
+ * @returns The index; `search` on an empty catalog returns no hits.
+ * @throws {RangeError} When two tools share an id.
+ *
+ * @example Usage
+ * ```ts
+ * import { createToolIndex } from "./tool_index.ts";
+ * const index = createToolIndex([
+ *   { id: "fs:read_file", server: "fs", name: "read_file", description: "Read a file from disk" },
+ * ]);
+ * if (index.search("read a file", 5)[0]?.id !== "fs:read_file") throw new Error("not found");
+ * ```
+ */
+export function createToolIndex(tools: readonly Tool[], options: ToolIndexOptions = {}): ToolIndex {
+  const sorted = [...tools].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const byId = new Map<string, Tool>();
+  for (const tool of sorted) {
+    if (byId.has(tool.id)) {
+      throw new RangeError(`Cannot index tools: id "${tool.id}" appears twice`);
+    }
+    byId.set(tool.id, tool);
+  }
+  const factory = options.retriever ?? ((docs) => createBm25Retriever(docs));
+  const docs: RetrievalDoc[] = docsFromTools(sorted);
+  for (let i = docs.length; i < 3; i++) {
+    docs.push({ id: `${PAD_PREFIX}${i}`, name: "", server: "", description: "", params: "" });
+  }
+  const retriever = factory(docs);
+  return {
+    tools: sorted,
+    retriever: { name: retriever.name, config: retriever.config as JsonObject },
+    search(query: string, limit: number): readonly Hit[] {
+      if (sorted.length === 0) return [];
+      const hits = retriever.search(query, limit + (sorted.length < 3 ? 3 : 0));
+      return hits.filter((h) => !h.id.startsWith(PAD_PREFIX)).slice(0, limit);
+    },
+    get(id: string): Tool | undefined {
+      return byId.get(id);
+    },
+  };
+}
+
+/**
+ * Turns one raw `tools/list` item of an upstream into a catalog {@linkcode Tool}.
+ *
+ * Lenient: a missing or non-string description becomes `""`, an `inputSchema`
+ * that is not an object is left out; each leniency adds a warning.
+ *
+ * @param server Upstream name (config key); becomes `Tool.server`.
+ * @param raw The item exactly as listed.
+ * @returns The tool and warnings (strings naming the tool and field).
+ * @throws {TypeError} When `raw.name` is not a non-empty string.
+ *
+ * @example Usage
+ * ```ts
+ * import { toolFromListing } from "./tool_index.ts";
+ * const { tool } = toolFromListing("fs", { name: "read_file", inputSchema: { type: "object" } });
+ * if (tool.id !== "fs:read_file" || tool.description !== "") throw new Error();
+ * ```
+ */
+export function toolFromListing(
+  server: string,
+  raw: JsonObject,
+): { readonly tool: Tool; readonly warnings: readonly string[] } {
+  const name = raw.name;
+  if (typeof name !== "string" || name === "") {
+    throw new TypeError(
+      `Upstream "${server}" listed a tool without a name: ${JSON.stringify(raw)}`,
+    );
+  }
+  const warnings: string[] = [];
+  const id = `${server}:${name}`;
+  const description = typeof raw.description === "string" ? raw.description : "";
+  if (raw.description !== undefined && typeof raw.description !== "string") {
+    warnings.push(`tool "${id}": description is not a string; counted as ""`);
+  }
+  const tool: {
+    -readonly [K in keyof Tool]: Tool[K];
+  } = { id, server, name, description };
+  if (typeof raw.title === "string") tool.title = raw.title;
+  const objectField = (key: string): JsonObject | undefined => {
+    const v: JsonValue | undefined = raw[key];
+    if (v === undefined) return undefined;
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      warnings.push(`tool "${id}": ${key} is not an object; left out`);
+      return undefined;
+    }
+    return v as JsonObject;
+  };
+  const input = objectField("inputSchema");
+  if (input !== undefined) tool.inputSchema = input;
+  const output = objectField("outputSchema");
+  if (output !== undefined) tool.outputSchema = output;
+  const annotations = objectField("annotations");
+  if (annotations !== undefined) tool.annotations = annotations;
+  return { tool, warnings };
+}

@@ -1,0 +1,272 @@
+/**
+ * The proxy's upstream servers: connected SDK clients, their tools, and call
+ * forwarding that never throws for an upstream fault.
+ *
+ * {@linkcode createUpstreamPool} takes clients that are already connected
+ * (in-process servers over `InMemoryTransport`, or anything else);
+ * `connectUpstreams` in `connect.ts` starts them from a servers config.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { JsonObject, Tool } from "../catalog/types.ts";
+import { listAll, type ListingClient } from "../mcp/list.ts";
+import { toolFromListing } from "./tool_index.ts";
+
+/** Default timeout of one forwarded call or listing, in ms. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/**
+ * A `tools/call` result as it travels: `content` blocks, optional `isError`,
+ * and any other fields (`structuredContent`, `_meta`, ...) kept as received.
+ */
+export interface ToolCallResult {
+  /** Content blocks (`{type: "text", text}`, ...). */
+  readonly content?: readonly JsonObject[];
+  /** True when the tool reports a failure the agent can act on. */
+  readonly isError?: boolean;
+  /** Any other field, forwarded unchanged. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * What the pool needs of a connected MCP client; the SDK's `Client` (from
+ * `@modelcontextprotocol/sdk/client/index.js`) satisfies it. Declared here so
+ * the public surface does not depend on the SDK's types.
+ */
+export interface UpstreamClient extends ListingClient {
+  /** Set by the pool: called when the connection closes. */
+  onclose?: () => void;
+  /** Ends the connection. */
+  close(): Promise<void>;
+}
+
+/** One upstream the pool should use: a connected client and how to shut it down. */
+export interface UpstreamConnection {
+  /** Server name (config key); tool ids are `name:tool`. */
+  readonly name: string;
+  /** A connected SDK client. */
+  readonly client: UpstreamClient;
+  /** Ends the connection and anything behind it (process tree, scratch folders). */
+  readonly close: () => Promise<void>;
+}
+
+/** An upstream that could not be started or listed. */
+export interface UpstreamFailure {
+  /** Server name (config key). */
+  readonly name: string;
+  /** What went wrong, one line. */
+  readonly message: string;
+}
+
+/** State of one upstream, for status output and reports. */
+export interface UpstreamStatus {
+  /** Server name. */
+  readonly server: string;
+  /** `ready` (listed, callable), `failed` (never became ready), `closed` (connection lost later). */
+  readonly state: "ready" | "failed" | "closed";
+  /** Tools listed (count; 0 unless it became ready). */
+  readonly toolCount: number;
+  /** Reason for `failed`/`closed`. */
+  readonly message?: string;
+}
+
+/** Options of {@linkcode createUpstreamPool}. */
+export interface UpstreamPoolOptions {
+  /**
+   * Timeout of each listing page and each forwarded call, in ms.
+   * @default {DEFAULT_UPSTREAM_TIMEOUT_MS}
+   */
+  readonly timeoutMs?: number;
+  /** Upstreams that failed before a client existed (recorded as `failed`). */
+  readonly failures?: readonly UpstreamFailure[];
+}
+
+/** Connected upstreams and their tools. */
+export interface UpstreamPool {
+  /** Tools of every upstream that listed successfully, sorted by id. */
+  readonly tools: readonly Tool[];
+  /** Non-fatal findings while listing (lenient parses), in order. */
+  readonly warnings: readonly string[];
+  /**
+   * Current state of each upstream, sorted by name.
+   *
+   * @returns One status per upstream.
+   */
+  statuses(): readonly UpstreamStatus[];
+  /**
+   * Forwards `tools/call` to the upstream that owns `server`.
+   *
+   * The upstream's result is returned exactly as received, `isError` included.
+   * Upstream faults (unknown or failed server, closed connection, timeout,
+   * JSON-RPC error) become an `isError` result whose text names the server,
+   * the tool and the cause; this never rejects.
+   *
+   * @param server Upstream name.
+   * @param tool Tool name on that upstream.
+   * @param args Tool arguments.
+   * @returns The `tools/call` result.
+   */
+  call(server: string, tool: string, args: JsonObject | undefined): Promise<ToolCallResult>;
+  /**
+   * Closes every upstream (errors ignored).
+   *
+   * @returns When all are closed.
+   */
+  close(): Promise<void>;
+}
+
+/** Any result object; kept exactly as received (unknown keys too). */
+const AnyResult = z.looseObject({});
+
+/**
+ * An `isError` tool result with one text block.
+ *
+ * @param text Message for the agent.
+ * @returns `{content: [{type: "text", text}], isError: true}`.
+ */
+export function errorResult(text: string): ToolCallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
+/**
+ * Lists the tools of connected upstreams and builds the pool.
+ *
+ * An upstream whose `tools/list` fails is closed and recorded as `failed`;
+ * the others are used. Listing runs in parallel.
+ *
+ * @param connections Connected upstreams (unique names, none containing `:`).
+ * @param options Timeout (ms), earlier failures.
+ * @returns The pool.
+ * @throws {RangeError} When two upstreams share a name or a name contains `:`.
+ */
+export async function createUpstreamPool(
+  connections: readonly UpstreamConnection[],
+  options: UpstreamPoolOptions = {},
+): Promise<UpstreamPool> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const names = new Set<string>();
+  for (const c of [...connections, ...(options.failures ?? [])]) {
+    if (names.has(c.name)) throw new RangeError(`Upstream name "${c.name}" appears twice`);
+    if (c.name === "" || c.name.includes(":")) {
+      throw new RangeError(`Upstream name "${c.name}" must be non-empty and contain no ":"`);
+    }
+    names.add(c.name);
+  }
+  interface Entry {
+    connection: UpstreamConnection;
+    state: UpstreamStatus["state"];
+    message?: string;
+    toolCount: number;
+  }
+  const entries = new Map<string, Entry>();
+  const failed = new Map<string, string>();
+  for (const f of options.failures ?? []) failed.set(f.name, f.message);
+  const warnings: string[] = [];
+  const tools: Tool[] = [];
+  const listed = await Promise.all(connections.map(async (connection) => {
+    try {
+      const page = await listAll(connection.client, "tools/list", { requestTimeoutMs: timeoutMs });
+      return { connection, items: page.items, warnings: page.warnings };
+    } catch (error) {
+      return { connection, error: `tools/list failed: ${oneLine(error)}` };
+    }
+  }));
+  for (const result of listed) {
+    const { connection } = result;
+    if ("error" in result) {
+      failed.set(connection.name, result.error!);
+      await connection.close().catch(() => {});
+      continue;
+    }
+    const entry: Entry = { connection, state: "ready", toolCount: 0 };
+    for (const w of result.warnings) warnings.push(`${connection.name}: ${w}`);
+    const seen = new Set<string>();
+    for (const raw of result.items) {
+      try {
+        const { tool, warnings: w } = toolFromListing(connection.name, raw);
+        if (seen.has(tool.id)) {
+          warnings.push(`${connection.name}: tool "${tool.id}" listed twice; first kept`);
+          continue;
+        }
+        seen.add(tool.id);
+        tools.push(tool);
+        warnings.push(...w.map((x) => `${connection.name}: ${x}`));
+      } catch (error) {
+        warnings.push(`${connection.name}: ${oneLine(error)}`);
+      }
+    }
+    entry.toolCount = seen.size;
+    entries.set(connection.name, entry);
+    const previous = connection.client.onclose;
+    connection.client.onclose = () => {
+      previous?.();
+      if (entry.state === "ready") {
+        entry.state = "closed";
+        entry.message = "the connection to the upstream closed";
+      }
+    };
+  }
+  tools.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  return {
+    tools,
+    warnings,
+    statuses() {
+      const out: UpstreamStatus[] = [];
+      for (const [server, e] of entries) {
+        out.push({
+          server,
+          state: e.state,
+          toolCount: e.toolCount,
+          ...(e.message === undefined ? {} : { message: e.message }),
+        });
+      }
+      for (const [server, message] of failed) {
+        out.push({ server, state: "failed", toolCount: 0, message });
+      }
+      return out.sort((a, b) => a.server < b.server ? -1 : a.server > b.server ? 1 : 0);
+    },
+    async call(server, tool, args) {
+      const entry = entries.get(server);
+      const label = `${server}:${tool}`;
+      if (entry === undefined) {
+        const why = failed.get(server);
+        return errorResult(
+          why === undefined
+            ? `Unknown server "${server}" in tool "${label}"`
+            : `Upstream "${server}" is unavailable (${why}); cannot call "${label}"`,
+        );
+      }
+      if (entry.state !== "ready") {
+        return errorResult(
+          `Upstream "${server}" is unavailable (${entry.message}); cannot call "${label}"`,
+        );
+      }
+      try {
+        const result = await entry.connection.client.request(
+          { method: "tools/call", params: { name: tool, arguments: args ?? {} } },
+          AnyResult,
+          { timeout: timeoutMs },
+        );
+        return result as ToolCallResult;
+      } catch (error) {
+        return errorResult(`Upstream "${server}" failed on "${label}": ${oneLine(error)}`);
+      }
+    },
+    async close() {
+      await Promise.all([...entries.values()].map((e) => e.connection.close().catch(() => {})));
+      for (const e of entries.values()) {
+        if (e.state === "ready") {
+          e.state = "closed";
+          e.message = "closed by the proxy";
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// deno task proxy: run mcpmeter's reference discovery proxy (retrieve_tools,
+// describe_tool, call_tool) over the servers of an mcpServers config, on
+// stdio or streamable HTTP.
+import { parseArgs } from "node:util";
+import { ConfigError } from "../lib/mcp/errors.ts";
+import { parseServersConfig } from "../lib/mcp/config.ts";
+import { connectUpstreams } from "../lib/proxy/connect.ts";
+import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
+import { createProxyCore } from "../lib/proxy/server.ts";
+import { fromRoot, intFlag, progress, runMain, UsageError } from "./_cli.ts";
+
+/** Default install folder of pinned server packages (the one `deno task capture` fills). */
+export const DEFAULT_INSTALL_DIR = ".scratch/servers";
+
+const HELP = `mcpmeter proxy — reference MCP discovery proxy
+
+Usage: deno task proxy --servers CONFIG [options]
+
+Serves three tools (definitions: fixtures/proxies/reference_proxy.tools.json):
+  retrieve_tools(query, limit=10, detail="full"|"compact")  BM25 over every upstream tool
+  describe_tool(tool_ids)                                   full definitions
+  call_tool(name, arguments)                                forwards to the upstream, result unchanged
+
+Options:
+  --servers FILE     Servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code);
+                     \${VAR} is expanded from the environment. Required.
+  --http PORT        Serve streamable HTTP on PORT (0 = any free port) at /mcp instead of stdio
+  --host ADDR        Interface to bind with --http (default 127.0.0.1)
+  --token TOKEN      Require "Authorization: Bearer TOKEN" on HTTP requests
+                     (default: \$MCPMETER_PROXY_TOKEN when set, else no token)
+  --install-dir DIR  Folder of pinned packages for \${BIN} (default: ${DEFAULT_INSTALL_DIR})
+  --timeout-ms N     Start-up timeout per upstream and per forwarded call, ms (default 30000)
+  -h, --help         Show this help
+
+Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
+Example: deno task proxy --servers fixtures/servers/reference.json --http 8931
+`;
+
+async function main(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        servers: { type: "string" },
+        http: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        "install-dir": { type: "string" },
+        "timeout-ms": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (see --help)`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (v.servers === undefined) throw new UsageError("--servers FILE is required (see --help)");
+  if (v.http === undefined && (v.host !== undefined || v.token !== undefined)) {
+    throw new UsageError("--host and --token apply to --http only");
+  }
+  const timeoutMs = intFlag("timeout-ms", v["timeout-ms"], 30_000);
+  if (timeoutMs === 0) throw new UsageError("--timeout-ms must be positive");
+  let text: string;
+  try {
+    text = await Deno.readTextFile(v.servers);
+  } catch (error) {
+    throw new UsageError(`Cannot read --servers "${v.servers}": ${(error as Error).message}`);
+  }
+  let config;
+  try {
+    config = parseServersConfig(text, { source: v.servers });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const pool = await connectUpstreams(config, {
+    env: Deno.env.toObject(),
+    installDir: v["install-dir"] ?? fromRoot(DEFAULT_INSTALL_DIR),
+    timeoutMs,
+    source: v.servers,
+    onProgress: (server, outcome, message) =>
+      progress("proxy", `${server}: ${outcome}${message === undefined ? "" : ` (${message})`}`),
+  });
+  const ready = pool.statuses().filter((s) => s.state === "ready").length;
+  progress(
+    "proxy",
+    `${ready}/${config.servers.length} upstreams ready, ${pool.tools.length} tools`,
+  );
+  for (const w of pool.warnings.slice(0, 20)) progress("proxy", `warning: ${w}`);
+  const core = createProxyCore(pool);
+  const stop = Promise.withResolvers<void>();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => stop.resolve());
+  }
+  if (v.http !== undefined) {
+    const port = intFlag("http", v.http, 0);
+    const token = v.token ?? Deno.env.get("MCPMETER_PROXY_TOKEN");
+    const http = serveProxyHttp(core, {
+      port,
+      hostname: v.host ?? "127.0.0.1",
+      ...(token === undefined || token === "" ? {} : { token }),
+    });
+    progress("proxy", `listening on ${http.url}${token ? " (bearer token required)" : ""}`);
+    await stop.promise;
+    await http.shutdown();
+  } else {
+    const session = await serveProxyStdio(core);
+    progress("proxy", "serving MCP on stdio");
+    await Promise.race([session.closed, stop.promise]);
+    await session.close();
+  }
+  await pool.close();
+  return 0;
+}
+
+if (import.meta.main) await runMain("proxy", () => main(Deno.args));
