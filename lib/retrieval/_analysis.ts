@@ -69,6 +69,8 @@ export interface IdentifierTokenOptions {
   readonly stopWords: boolean;
   /** Apply the Porter2 (Snowball English) stemmer. */
   readonly stem: boolean;
+  /** Memo of stems (word → stem) shared across calls; stemming dominates indexing time. */
+  readonly stemCache?: Map<string, string>;
 }
 
 /**
@@ -85,7 +87,16 @@ export function identifierTokens(text: string, options: IdentifierTokenOptions):
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
     if (raw === "") continue;
     if (options.stopWords && ENGLISH_STOP_WORDS.has(raw)) continue;
-    out.push(options.stem ? stem(raw) : raw);
+    if (!options.stem) {
+      out.push(raw);
+      continue;
+    }
+    let stemmed = options.stemCache?.get(raw);
+    if (stemmed === undefined) {
+      stemmed = String(stem(raw));
+      options.stemCache?.set(raw, stemmed);
+    }
+    out.push(stemmed);
   }
   return out;
 }

@@ -143,11 +143,14 @@ export function createTfidfClassicRetriever(
   }
   const n = docs.length;
   const ids = docs.map((d) => d.id);
-  const analysed = docs.map((d) => ({
-    description: standardTokens(d.description),
-    params: standardTokens(d.params),
-    searchable: standardTokens(`${d.name} ${d.name} ${d.description} ${d.params}`),
-  }));
+  // searchable_text = name + " " + name + " " + description + " " + params; word segmentation
+  // never joins across a space, so its tokens are the concatenation of the parts' tokens.
+  const analysed = docs.map((d) => {
+    const name = standardTokens(d.name);
+    const description = standardTokens(d.description);
+    const params = standardTokens(d.params);
+    return { description, params, searchable: [...name, ...name, ...description, ...params] };
+  });
   const toolName = buildField(n, (i) => [docs[i].name]);
   const fullName = buildField(n, (i) => [`${docs[i].server}:${docs[i].name}`]);
   const searchable = buildField(n, (i) => analysed[i].searchable);
