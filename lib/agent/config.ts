@@ -34,6 +34,8 @@ export class AgentConfigError extends Error {
   /** Dotted path of the offending field, `""` for the whole document. */
   readonly field: string;
   /**
+   * Builds the message from its parts.
+   *
    * @param what Kind of document (`agent`, `model registry`, `tool prices`, `suite`, `.env`).
    * @param file Source name.
    * @param field Dotted field path, `""` for the document.

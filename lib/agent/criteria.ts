@@ -25,6 +25,7 @@ export interface CaseOutcome {
 export interface JudgeReply {
   /** Assistant text. */
   readonly text: string;
+  /** Judge tokens for this reply. */
   readonly usage: Usage;
   /** USD, computed from the judge model's pricing; `null` when usage was not reported. */
   readonly costUsd: number | null;
@@ -43,13 +44,17 @@ export type JudgeCaller = (model: string, system: string, user: string) => Promi
 
 /** One judge call, for the record. */
 export interface JudgeCall {
+  /** Judge model registry id. */
   readonly model: string;
+  /** Judge tokens. */
   readonly usage: Usage;
+  /** USD, `null` when the judge reported no usage. */
   readonly costUsd: number | null;
 }
 
 /** Result of {@linkcode evaluateCriterion}. */
 export interface Evaluation {
+  /** Verdict tree. */
   readonly result: CriterionResult;
   /** Judge calls made, in evaluation order (empty without `llm_judge`). */
   readonly judgeCalls: readonly JudgeCall[];
@@ -62,7 +67,7 @@ export interface EvaluateOptions {
 }
 
 /** System prompt sent to judges. It asks for `{"pass": boolean, "reasoning": string}` only. */
-export const JUDGE_SYSTEM_PROMPT =
+export const JUDGE_SYSTEM_PROMPT: string =
   "You grade an AI assistant's answer against a rubric. Reply with one JSON object and nothing " +
   'else: {"pass": true or false, "reasoning": "one or two sentences"}.';
 
@@ -117,6 +122,8 @@ export function parseJudgeAnswer(
 }
 
 /**
+ * Deep subset match of tool-call arguments.
+ *
  * Deep subset match: every key of `expected` is in `actual` with a matching value; objects
  * match recursively as subsets, arrays and scalars must be equal.
  *
@@ -135,6 +142,7 @@ export function argsMatch(expected: JsonValue, actual: JsonValue): boolean {
   return Object.entries(expected).every(([k, v]) => k in a && argsMatch(v, a[k]));
 }
 
+/** Quotes and clips a string for verdict details. */
 const q = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s);
 
 /**

@@ -26,7 +26,9 @@ export interface LoopOptions {
   readonly question: string;
   /** Earlier messages (chat); empty or absent for a fresh benchmark case. */
   readonly history?: readonly Message[];
+  /** Model client (real SDK adapter, possibly cached). */
   readonly model: ModelClient;
+  /** Tools of the agent's servers under its exposure mode. */
   readonly tools: ToolHost;
   /** ms clock (e.g. `performance.now`). */
   readonly now: () => number;
@@ -50,6 +52,7 @@ export interface LoopResult {
   readonly llmMs: number;
   /** Sum of tool call times, ms. */
   readonly toolMs: number;
+  /** Tool calls in the order the model made them. */
   readonly toolCalls: readonly ToolCallRecord[];
   /** Model calls answered from the response cache. */
   readonly cachedModelCalls: number;

@@ -39,7 +39,9 @@ export const DEFAULT_CASE_TIMEOUT_MS = 300_000;
 
 /** One unit of work. */
 export interface WorkItem {
+  /** Agent id. */
   readonly agentId: string;
+  /** Case id. */
   readonly caseId: string;
   /** 0-based. */
   readonly repetition: number;
@@ -49,6 +51,7 @@ export interface WorkItem {
 export interface Shard {
   /** 1-based shard number. */
   readonly index: number;
+  /** Number of shards. */
   readonly count: number;
 }
 
@@ -159,19 +162,25 @@ export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
 export interface RunSuiteOptions {
   /** `results/runs/<runId>`; created when missing. */
   readonly runDir: string;
+  /** Run id (folder name under the runs folder). */
   readonly runId: string;
+  /** The suite to run. */
   readonly suite: Suite;
+  /** Agents to run, in plan order. */
   readonly agents: readonly AgentConfig[];
   /** Registry entries of the agents' models and judge models. */
   readonly models: readonly ModelConfig[];
+  /** USD per call by `server:tool`. */
   readonly toolPrices: ToolPrices;
   /** Clients by registry id (agents' and judges'). */
   readonly clients: ReadonlyMap<string, ModelClient>;
   /** Starts an agent's tools; called once per agent with pending work. */
   readonly openTools: (agent: AgentConfig) => Promise<ToolHost & { close(): Promise<void> }>;
+  /** Repetitions per case (integer ≥ 1). */
   readonly repetitions: number;
   /** Cases in flight at once; default 1. */
   readonly concurrency?: number;
+  /** Run only this slice of the plan. */
   readonly shard?: Shard;
   /** Per-case timeout, ms; default {@linkcode DEFAULT_CASE_TIMEOUT_MS}. */
   readonly caseTimeoutMs?: number;
@@ -184,6 +193,7 @@ export interface RunSuiteOptions {
   /** Epoch ms for `run.json` timestamps. */
   readonly epochNow: () => number;
   /** Extra provenance for `run.json` (git commit, arguments, config paths). */
+  /** Extra provenance for `run.json` (git commit, arguments, config paths). */
   readonly meta?: Readonly<Record<string, JsonValue>>;
   /** Called after each finished case. */
   readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
@@ -195,6 +205,7 @@ export interface RunOutcome {
   readonly records: readonly CaseRecord[];
   /** Records written by this session. */
   readonly newRecords: number;
+  /** Per-agent summary over all records. */
   readonly summary: readonly AgentSummary[];
 }
 

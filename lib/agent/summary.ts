@@ -14,16 +14,19 @@ import type { CaseRecord } from "./types.ts";
 
 /** One summary row (one agent). Rates are fractions in [0, 1]; `null` means "no data". */
 export interface AgentSummary {
+  /** Agent id. */
   readonly agentId: string;
   /** Records of this agent (all outcomes). */
   readonly records: number;
   /** Records with a verdict (infrastructure errors excluded): the pass-rate denominator. */
   readonly scored: number;
+  /** Scored records that passed. */
   readonly passed: number;
   /** passed / scored. */
   readonly passRate: number | null;
   /** 95% Wilson interval of the pass rate (Wilson 1927). */
   readonly passRateLo: number | null;
+  /** Upper bound of the 95% Wilson interval. */
   readonly passRateHi: number | null;
   /** k of pass@k and pass^k: the smallest number of scored repetitions over cases. */
   readonly k: number | null;

@@ -41,12 +41,15 @@ export interface ToolHost {
    * @returns The output; a protocol failure (timeout, closed connection) is returned as
    *   `isError: true` with its message, never thrown.
    */
+  /** Calls one tool; see the interface doc for the error contract. */
   call(tool: ExposedTool, args: JsonValue, signal?: AbortSignal): Promise<ToolOutput>;
 }
 
 /** An MCP tool as listed by a server (`tools/list` item). */
 export interface ListedTool {
+  /** Server (config key) that listed the tool. */
   readonly server: string;
+  /** The `tools/list` item as received. */
   readonly item: JsonObject;
 }
 

@@ -56,6 +56,7 @@ export interface ModelPricing {
 export interface ModelConfig {
   /** Registry id agents refer to, e.g. `claude-local`. */
   readonly id: string;
+  /** Wire format. */
   readonly provider: ProviderKind;
   /** Model name sent in requests, e.g. `claude-sonnet-4-5` or `llama3.2`. */
   readonly model: string;
@@ -66,6 +67,7 @@ export interface ModelConfig {
    * or `.env`). Never a literal key in a committed file.
    */
   readonly apiKey: string;
+  /** Prices, USD per million tokens. */
   readonly pricing: ModelPricing;
 }
 
@@ -98,16 +100,23 @@ export type Criterion =
 
 /** One question of a suite. */
 export interface SuiteCase {
+  /** Case id, unique within the suite. */
   readonly id: string;
+  /** The question sent as the user message. */
   readonly question: string;
+  /** How the answer is judged. */
   readonly criterion: Criterion;
+  /** Free-form labels for slicing results. */
   readonly tags?: readonly string[];
 }
 
 /** A test suite. */
 export interface Suite {
+  /** Suite id. */
   readonly id: string;
+  /** What the suite covers. */
   readonly description: string;
+  /** Cases in run order. */
   readonly cases: readonly SuiteCase[];
 }
 
@@ -136,6 +145,7 @@ export interface ToolCallRecord {
   /** `server:tool` it was routed to, or `null` when the name matched no tool. */
   readonly tool: string | null;
   /** Arguments the model sent. */
+  /** Arguments the model sent. */
   readonly args: JsonValue;
   /** Time of the MCP `tools/call` round trip, ms (measured). */
   readonly ms: number;
@@ -145,7 +155,9 @@ export interface ToolCallRecord {
 
 /** Judge usage and cost, kept apart from the agent's totals. */
 export interface JudgeRecord {
+  /** Judge input tokens; `null` when not reported. */
   readonly inputTokens: number | null;
+  /** Judge output tokens; `null` when not reported. */
   readonly outputTokens: number | null;
   /** USD (computed from the judge model's pricing); null when its usage was not reported. */
   readonly costUsd: number | null;
@@ -165,6 +177,7 @@ export type CaseErrorKind = "iteration_limit" | "model" | "timeout" | "mcp" | "j
 
 /** The error of a case, if any. */
 export interface CaseError {
+  /** What went wrong; see {@linkcode CaseErrorKind}. */
   readonly kind: CaseErrorKind;
   /** One line, secrets redacted. */
   readonly message: string;
@@ -174,6 +187,7 @@ export interface CaseError {
 
 /** Result of evaluating a criterion. */
 export interface CriterionResult {
+  /** Verdict. */
   readonly passed: boolean;
   /** Criterion type, e.g. `contains`. */
   readonly type: Criterion["type"];
@@ -185,7 +199,9 @@ export interface CriterionResult {
 
 /** The per-case record, one line of `cases.jsonl`. */
 export interface CaseRecord {
+  /** Agent id. */
   readonly agentId: string;
+  /** Case id. */
   readonly caseId: string;
   /** 0-based repetition index. */
   readonly repetition: number;
@@ -203,17 +219,23 @@ export interface CaseRecord {
   readonly toolMs: number;
   /** Model turns taken. */
   readonly iterations: number;
+  /** Uncached input tokens summed over turns; `null` when a turn did not report them. */
   readonly inputTokens: number | null;
+  /** Output tokens summed over turns; `null` when a turn did not report them. */
   readonly outputTokens: number | null;
+  /** Cache-read tokens summed over turns; `null` when a turn did not report them. */
   readonly cacheReadTokens: number | null;
+  /** Cache-write tokens summed over turns; `null` when a turn did not report them (always for OpenAI). */
   readonly cacheWriteTokens: number | null;
   /** Largest single-request context: input + cache read + cache write tokens of one turn. */
   readonly peakContextTokens: number | null;
+  /** Tool calls in call order. */
   readonly toolCalls: readonly ToolCallRecord[];
   /** Model tokens × pricing plus tool prices, USD (computed); judge excluded. */
   readonly costUsd: number | null;
   /** Judge usage, `null` when no `llm_judge` criterion ran. */
   readonly judge: JudgeRecord | null;
+  /** Why the case ended abnormally, or `null`. */
   readonly error: CaseError | null;
   /** Model calls answered from the response cache (their times are not real latencies). */
   readonly cachedModelCalls: number;

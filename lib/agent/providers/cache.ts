@@ -22,7 +22,9 @@ export type CachedTurn = Pick<ModelTurn, "text" | "toolCalls" | "stopReason" | "
 
 /** Where cached turns live. */
 export interface ResponseStore {
+  /** The stored turn for `key`, or `undefined`. */
   get(key: string): Promise<CachedTurn | undefined>;
+  /** Stores `turn` under `key`. */
   set(key: string, turn: CachedTurn): Promise<void>;
 }
 
@@ -44,7 +46,9 @@ export function responseCacheKey(config: ModelConfig, request: ModelRequest): Pr
 
 /** Options of {@linkcode withResponseCache}. */
 export interface ResponseCacheOptions {
+  /** Cache mode. */
   readonly mode: CacheMode;
+  /** Where turns are kept. */
   readonly store: ResponseStore;
   /** ms clock for the time of a cache hit. */
   readonly now: () => number;

@@ -21,6 +21,7 @@ export interface ModelClientDeps {
   readonly now: () => number;
   /** Sleep used between retries. */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Retry counts and delays; defaults of {@linkcode withRetries}. */
   readonly retry?: RetryPolicy;
   /** Receives redacted wire-log entries when set. */
   readonly wireLog?: (entry: WireEntry) => void | Promise<void>;

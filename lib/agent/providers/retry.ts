@@ -33,6 +33,7 @@ export interface AttemptFailure {
   readonly retryable: boolean;
   /** `ModelCallError` code when it is final. */
   readonly code: "unreachable" | "http" | "bad_response" | "aborted";
+  /** HTTP status, when there was one. */
   readonly status?: number;
   /** Wait the server asked for, ms. */
   readonly retryAfterMs?: number;
@@ -140,6 +141,7 @@ function oneLine(s: string): string {
 
 /** What {@linkcode withRetries} returns. */
 export interface RetryResult<T> {
+  /** What the successful attempt returned. */
   readonly value: T;
   /** Attempts made (≥ 1). */
   readonly attempts: number;

@@ -11,7 +11,9 @@ import type { Usage } from "../types.ts";
 export interface ToolSpec {
   /** Name the model uses to call it. */
   readonly name: string;
+  /** Description shown to the model. */
   readonly description: string;
+  /** JSON Schema of the arguments. */
   /** JSON Schema of the arguments. */
   readonly inputSchema: JsonObject;
 }
@@ -20,7 +22,9 @@ export interface ToolSpec {
 export interface ToolCall {
   /** Provider call id (`tool_use.id` / `tool_calls[].id`). */
   readonly id: string;
+  /** Tool name the model used. */
   readonly name: string;
+  /** Parsed arguments; `{}` when the provider sent unparseable argument text. */
   /** Parsed arguments; `{}` when the provider sent unparseable argument text. */
   readonly args: JsonValue;
   /** Why the argument text could not be parsed, when it could not. */
@@ -29,10 +33,13 @@ export interface ToolCall {
 
 /** The result of one tool call, sent back to the model. */
 export interface ToolResult {
+  /** Id of the call this answers. */
   readonly callId: string;
+  /** Tool name of that call. */
   readonly name: string;
   /** Text content of the result (MCP text parts joined by newlines). */
   readonly text: string;
+  /** `true` when the tool failed (sent back as an error result). */
   readonly isError: boolean;
 }
 
@@ -44,11 +51,15 @@ export type Message =
 
 /** A request for one model turn. */
 export interface ModelRequest {
+  /** System prompt. */
   readonly system: string;
+  /** Conversation so far, oldest first. */
   readonly messages: readonly Message[];
+  /** Tools offered to the model. */
   readonly tools: readonly ToolSpec[];
   /** Output cap (tokens). */
   readonly maxOutputTokens: number;
+  /** Sampling temperature; absent means the provider default. */
   readonly temperature?: number;
 }
 
@@ -60,6 +71,7 @@ export interface ModelTurn {
   readonly toolCalls: readonly ToolCall[];
   /** Provider stop reason as sent (`end_turn`, `tool_use`, `stop`, `tool_calls`, ...). */
   readonly stopReason: string;
+  /** Usage reported for this turn (fields `null` when not reported). */
   readonly usage: Usage;
   /** Notes about missing usage fields, e.g. `openai: no cache-write tokens reported`. */
   readonly notes: readonly string[];
@@ -109,6 +121,8 @@ export class ModelCallError extends Error {
   /** HTTP attempts made. */
   readonly attempts: number;
   /**
+   * Builds the error.
+   *
    * @param code Failure kind.
    * @param message One line, secrets already redacted.
    * @param details Last `status` and `attempts` made.

@@ -63,6 +63,7 @@ export interface WireEntry {
   readonly startedAtMs: number;
   /** Time to the full response body, ms. */
   readonly durationMs: number;
+  /** The request as sent (headers and body redacted). */
   readonly request: {
     readonly method: string;
     readonly url: string;

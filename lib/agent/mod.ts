@@ -1,0 +1,136 @@
+/**
+ * Agent benchmarks: agent configurations × suites × repetitions, with correctness, time,
+ * tokens and dollar cost.
+ *
+ * - configuration as data, validated against `lib/agent/schemas/*.schema.json`
+ *   ({@linkcode parseAgents}, {@linkcode parseModels}, {@linkcode parseSuite}, ...);
+ * - pass criteria ({@linkcode evaluateCriterion});
+ * - model clients over the official Anthropic and OpenAI SDKs with retries, a redacted wire
+ *   log and a response cache ({@linkcode createModelClient}, {@linkcode withResponseCache});
+ * - one loop for benchmarks and chat ({@linkcode runAgentLoop});
+ * - runs with resume and shards, and per-agent summaries ({@linkcode runSuite},
+ *   {@linkcode summarizeRecords}).
+ *
+ * @example Usage
+ * ```ts
+ * import { evaluateCriterion, usageCostUsd } from "./mod.ts";
+ * const { result } = await evaluateCriterion(
+ *   { type: "regex", pattern: "^\\s*5\\s*$" },
+ *   { question: "How many lines?", finalAnswer: " 5\n", toolCalls: [] },
+ * );
+ * const cost = usageCostUsd(
+ *   { inputTokens: 2000, outputTokens: 100, cacheReadTokens: null, cacheWriteTokens: null },
+ *   { inputUsdPerMTok: 3, outputUsdPerMTok: 15, cacheReadUsdPerMTok: 0.3, cacheWriteUsdPerMTok: 3.75 },
+ * );
+ * if (!result.passed || cost !== 0.0075) throw new Error("unexpected");
+ * ```
+ *
+ * @module
+ */
+
+export type { JsonObject, JsonValue } from "../catalog/types.ts";
+export type {
+  AgentConfig,
+  CaseError,
+  CaseErrorKind,
+  CaseRecord,
+  Criterion,
+  CriterionResult,
+  Exposure,
+  JudgeRecord,
+  LoopKind,
+  ModelConfig,
+  ModelPricing,
+  ProviderKind,
+  Suite,
+  SuiteCase,
+  ToolCallRecord,
+  ToolPrices,
+  Usage,
+} from "./types.ts";
+export {
+  AgentConfigError,
+  type AgentDraft,
+  expandVars,
+  parseAgents,
+  parseDotEnv,
+  parseModels,
+  parseSuite,
+  parseToolPrices,
+  requiredModelIds,
+} from "./config.ts";
+export {
+  argsMatch,
+  type CaseOutcome,
+  evaluateCriterion,
+  type EvaluateOptions,
+  type Evaluation,
+  JUDGE_SYSTEM_PROMPT,
+  type JudgeCall,
+  type JudgeCaller,
+  judgePrompt,
+  type JudgeReply,
+  parseJudgeAnswer,
+} from "./criteria.ts";
+export { addUsage, contextTokens, usageCostUsd, ZERO_USAGE } from "./usage.ts";
+export {
+  type CallOptions,
+  type Message,
+  ModelCallError,
+  type ModelCallErrorCode,
+  type ModelClient,
+  type ModelRequest,
+  type ModelTurn,
+  type ToolCall,
+  type ToolResult,
+  type ToolSpec,
+} from "./providers/types.ts";
+export { createModelClient, type ModelClientDeps } from "./providers/client.ts";
+export {
+  type AttemptFailure,
+  classifySdkError,
+  parseRetryAfter,
+  type RetryEnv,
+  type RetryPolicy,
+  type RetryResult,
+  withRetries,
+} from "./providers/retry.ts";
+export {
+  createWireLogFetch,
+  REDACTED,
+  REDACTED_HEADERS,
+  redactHeaders,
+  redactText,
+  type WireEntry,
+  type WireLogOptions,
+} from "./providers/wire_log.ts";
+export {
+  type CachedTurn,
+  type CacheMode,
+  responseCacheKey,
+  type ResponseCacheOptions,
+  type ResponseStore,
+  withResponseCache,
+} from "./providers/cache.ts";
+export {
+  catalogHash,
+  type ExposedTool,
+  exposeTools,
+  type ListedTool,
+  type ToolHost,
+  type ToolOutput,
+} from "./tools.ts";
+export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
+export { type AgentSummary, summarizeRecords, SUMMARY_COLUMNS, summaryToCsv } from "./summary.ts";
+export {
+  DEFAULT_CASE_TIMEOUT_MS,
+  parseShard,
+  planWork,
+  RUN_SCHEMA_VERSION,
+  type RunOutcome,
+  runSuite,
+  type RunSuiteOptions,
+  type Shard,
+  type WorkItem,
+  workKey,
+} from "./run.ts";
