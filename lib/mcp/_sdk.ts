@@ -24,6 +24,10 @@ import type { InMemoryTransport as InMemoryType } from "@modelcontextprotocol/sd
 import { InMemoryTransport as InMemoryImpl } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Server as ServerType } from "@modelcontextprotocol/sdk/server/index";
 import { Server as ServerImpl } from "@modelcontextprotocol/sdk/server/index.js";
+import type { StreamableHTTPServerTransport as HttpServerType } from "@modelcontextprotocol/sdk/server/streamableHttp";
+import { StreamableHTTPServerTransport as HttpServerImpl } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { SSEServerTransport as SseServerType } from "@modelcontextprotocol/sdk/server/sse";
+import { SSEServerTransport as SseServerImpl } from "@modelcontextprotocol/sdk/server/sse.js";
 import type * as Types from "@modelcontextprotocol/sdk/types";
 import * as TypesImpl from "@modelcontextprotocol/sdk/types.js";
 
@@ -44,6 +48,11 @@ export const InMemoryTransport = InMemoryImpl as unknown as typeof InMemoryType;
 /** The SDK's low-level `Server` (tests). */
 export const Server = ServerImpl as unknown as typeof ServerType;
 
+/** The SDK's streamable HTTP server transport (tests). */
+export const StreamableHTTPServerTransport = HttpServerImpl as unknown as typeof HttpServerType;
+/** The SDK's legacy SSE server transport (tests). */
+export const SSEServerTransport = SseServerImpl as unknown as typeof SseServerType;
+
 const types = TypesImpl as unknown as typeof Types;
 /** The SDK's `McpError`. */
 export const McpError = types.McpError;
@@ -55,5 +64,7 @@ export const ErrorCode = types.ErrorCode;
 export const ListToolsResultSchema = types.ListToolsResultSchema;
 export const ListPromptsResultSchema = types.ListPromptsResultSchema;
 export const ListResourcesResultSchema = types.ListResourcesResultSchema;
-/** Request schema used to register a `tools/list` handler (tests). */
+/** Request schemas used to register list handlers on a `Server` (tests). */
 export const ListToolsRequestSchema = types.ListToolsRequestSchema;
+export const ListPromptsRequestSchema = types.ListPromptsRequestSchema;
+export const ListResourcesRequestSchema = types.ListResourcesRequestSchema;

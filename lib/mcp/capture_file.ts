@@ -20,22 +20,31 @@ export const CAPTURE_FORMAT_VERSION = 1;
 
 /** One server in a capture file. */
 export interface CaptureFileServer {
+  /** Config key; tool ids are `server:name`. */
   readonly server: string;
+  /** npm package, when known. */
   readonly package?: string;
+  /** Package version, when known. */
   readonly version?: string;
   /** Equals `tools.length`. */
   readonly toolCount: number;
   /** Raw `tools/list` items in server order. */
   readonly tools: readonly JsonObject[];
+  /** Raw `prompts/list` items, where advertised. */
   readonly prompts?: readonly JsonObject[];
+  /** Raw `resources/list` items, where advertised. */
   readonly resources?: readonly JsonObject[];
 }
 
 /** A capture file (before serialization). */
 export interface CaptureFile {
+  /** Always `"mcpmeter-capture"`. */
   readonly format: typeof CAPTURE_FORMAT;
+  /** Always `1`. */
   readonly formatVersion: typeof CAPTURE_FORMAT_VERSION;
+  /** Corpus id, e.g. `reference_v1`. */
   readonly id: string;
+  /** Corpus version string. */
   readonly version: string;
   /** Free-form provenance; must itself be deterministic. */
   readonly source: JsonObject;
@@ -43,6 +52,7 @@ export interface CaptureFile {
   readonly serverCount: number;
   /** Sum of `servers[].toolCount`. */
   readonly toolCount: number;
+  /** Successfully captured servers, sorted by name. */
   readonly servers: readonly CaptureFileServer[];
 }
 

@@ -42,6 +42,13 @@
  *
  * Any other key is kept in {@linkcode ServerMeta.extra} and otherwise ignored.
  *
+ * Variables the capture supplies per server run (they win over the caller's
+ * environment): `${HOME}` (a throwaway home folder), `${SCRATCH}` (the
+ * server's scratch folder and default cwd, where `files` land), `${TMPDIR}`,
+ * and, for entries with `package`/`version` captured with an install folder,
+ * `${BIN}` (the package's bin script) and `${PACKAGE_DIR}` (its folder). All
+ * of them are removed after the run.
+ *
  * @module
  */
 
@@ -75,6 +82,7 @@ export interface ServerMeta {
 
 /** A server started as a child process speaking MCP over stdin/stdout. */
 export interface StdioServerEntry {
+  /** Discriminant: a child process speaking MCP over stdio. */
   readonly kind: "stdio";
   /** Config key; becomes `Tool.server`. */
   readonly name: string;
@@ -86,11 +94,13 @@ export interface StdioServerEntry {
   readonly env: Readonly<Record<string, string>>;
   /** Working directory; absent means the capture's scratch folder. */
   readonly cwd?: string;
+  /** mcpmeter's optional keys and the unknown keys of the entry. */
   readonly meta: ServerMeta;
 }
 
 /** A server reached over HTTP (streamable HTTP or SSE). */
 export interface RemoteServerEntry {
+  /** Discriminant: a server reached over HTTP. */
   readonly kind: "remote";
   /** Config key; becomes `Tool.server`. */
   readonly name: string;
@@ -100,6 +110,7 @@ export interface RemoteServerEntry {
   readonly headers: Readonly<Record<string, string>>;
   /** Transport choice derived from `type`. */
   readonly transport: RemoteTransport;
+  /** mcpmeter's optional keys and the unknown keys of the entry. */
   readonly meta: ServerMeta;
 }
 

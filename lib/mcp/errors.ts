@@ -30,6 +30,8 @@ export class ConfigError extends Error {
   readonly field?: string;
 
   /**
+   * Builds the message from the source, the location and the reason.
+   *
    * @param source Where the config came from (file path or `"<inline>"`).
    * @param reason What is wrong, in a few words.
    * @param where The server name and dotted field path at fault, when known.
@@ -63,6 +65,8 @@ export class PaginationError extends Error {
   readonly pages: number;
 
   /**
+   * Builds the message from the method, the page count and the reason.
+   *
    * @param method The MCP list method, e.g. `"tools/list"`.
    * @param pages Pages received so far (count).
    * @param reason What went wrong, in a few words.

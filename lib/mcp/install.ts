@@ -26,7 +26,9 @@ export interface PackageSpec {
 
 /** What {@linkcode readInstalledPackage} finds. */
 export interface InstalledPackage {
+  /** npm name. */
   readonly package: string;
+  /** Installed version (equals the pinned one). */
   readonly version: string;
   /** The package's own folder (`<prefix>/node_modules/<name>`). */
   readonly packageDir: string;
@@ -38,7 +40,9 @@ export interface InstalledPackage {
 
 /** Result of installing one package. */
 export interface InstallResult {
+  /** npm name. */
   readonly package: string;
+  /** Pinned version. */
   readonly version: string;
   /** `present` (already installed), `installed`, or `failed`. */
   readonly status: "present" | "installed" | "failed";

@@ -14,7 +14,6 @@
  */
 
 import {
-  type Client,
   ListPromptsResultSchema,
   ListResourcesResultSchema,
   ListToolsResultSchema,
@@ -29,6 +28,24 @@ export const MAX_LIST_PAGES = 1000;
 
 /** The paginated MCP list methods mcpmeter reads. */
 export type ListMethod = "tools/list" | "prompts/list" | "resources/list";
+
+/**
+ * The two methods of the SDK's `Client` that listing uses; a connected
+ * `Client` from `@modelcontextprotocol/sdk/client/index.js` satisfies it.
+ * (Declared here so the public surface does not depend on the SDK's types.)
+ */
+export interface ListingClient {
+  /** Sends a request and validates the result with `resultSchema` (a zod schema). */
+  request(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: unknown,
+    options?: { timeout?: number; signal?: AbortSignal },
+  ): Promise<unknown>;
+  /** The capabilities from the `initialize` result, once connected. */
+  getServerCapabilities():
+    | { readonly tools?: unknown; readonly prompts?: unknown; readonly resources?: unknown }
+    | undefined;
+}
 
 /** Options of {@linkcode listAll} and {@linkcode listServer}. */
 export interface ListOptions {
@@ -102,7 +119,7 @@ const METHODS = {
  *   result that fails even the lenient schema).
  */
 export async function listAll(
-  client: Client,
+  client: ListingClient,
   method: ListMethod,
   options: ListOptions,
 ): Promise<PagedList> {
@@ -165,7 +182,10 @@ export async function listAll(
  * @returns Items, page counts and warnings.
  * @throws Whatever {@linkcode listAll} throws for `tools/list`.
  */
-export async function listServer(client: Client, options: ListOptions): Promise<ServerListing> {
+export async function listServer(
+  client: ListingClient,
+  options: ListOptions,
+): Promise<ServerListing> {
   const capabilities = client.getServerCapabilities() ?? {};
   const warnings: string[] = [];
   if (capabilities.tools === undefined) {

@@ -18,12 +18,15 @@ export const MANIFEST_FORMAT = "mcpmeter-capture-manifest";
 export interface ManifestInfo {
   /** Corpus id and version (as in the capture file). */
   readonly id: string;
+  /** Corpus version string. */
   readonly version: string;
   /** Corpus file name and the lower-case hex SHA-256 of its exact bytes. */
   readonly corpusFile: string;
+  /** Lower-case hex SHA-256 of the corpus file bytes. */
   readonly corpusSha256: string;
   /** Config path as given and the SHA-256 of its bytes. */
   readonly configFile: string;
+  /** Lower-case hex SHA-256 of the config file bytes. */
   readonly configSha256: string;
   /** Capture start, ISO-8601 UTC (provenance only; not in the corpus). */
   readonly capturedAt: string;

@@ -39,6 +39,7 @@ export {
 export { ConfigError, PaginationError } from "./errors.ts";
 export {
   listAll,
+  type ListingClient,
   type ListMethod,
   type ListOptions,
   listServer,
@@ -90,6 +91,8 @@ export {
   readInstalledPackage,
   resolveBin,
 } from "./install.ts";
+export type { JsonObject, JsonValue } from "../catalog/types.ts";
+export type { IsolationMode } from "./_sandbox.ts";
 export type {
   CaptureOutcome,
   CaptureTransport,

@@ -66,6 +66,7 @@ export interface Normalization {
    * addressed by name, e.g. `tools[get-tests].inputSchema.properties.from.default`.
    */
   readonly location: string;
+  /** The rule that made the replacement. */
   readonly rule: NormalizationRule;
   /** Replacement made, e.g. `<capture-date-30d>` or `<scratch>`. */
   readonly placeholder: string;

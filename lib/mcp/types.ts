@@ -49,6 +49,7 @@ export interface ServerCaptureRecord {
   readonly package?: string;
   /** Package version, when the config names one. */
   readonly version?: string;
+  /** What happened (see {@linkcode CaptureOutcome}). */
   readonly outcome: CaptureOutcome;
   /** One-line cause when `outcome !== "ok"`. */
   readonly message?: string;

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseServersConfig, type RemoteServerEntry } from "./config.ts";
+import { captureRemoteServer } from "./http.ts";
+import {
+  ListToolsRequestSchema,
+  Server,
+  SSEServerTransport,
+  StreamableHTTPServerTransport,
+} from "./_sdk.ts";
+
+function mcpServer(): InstanceType<typeof Server> {
+  const server = new Server({ name: "http-fixture", version: "2.0.0" }, {
+    capabilities: { tools: {} },
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: "ping", description: "Replies pong.", inputSchema: { type: "object" } }],
+  }));
+  return server;
+}
+
+/** A real HTTP server speaking streamable HTTP (stateless) at /mcp, or legacy SSE at /sse + /messages. */
+async function listen(
+  kind: "streamable-http" | "sse",
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const sse = new Map<string, InstanceType<typeof SSEServerTransport>>();
+  const http: HttpServer = createServer(async (req, res) => {
+    if (kind === "streamable-http" && req.url === "/mcp") {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const server = mcpServer();
+      res.on("close", () => {
+        transport.close();
+        server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+      return;
+    }
+    if (kind === "sse" && req.method === "GET" && req.url === "/sse") {
+      const transport = new SSEServerTransport("/messages", res);
+      sse.set(transport.sessionId, transport);
+      res.on("close", () => sse.delete(transport.sessionId));
+      await mcpServer().connect(transport);
+      return;
+    }
+    if (kind === "sse" && req.method === "POST" && req.url?.startsWith("/messages")) {
+      const id = new URL(req.url, "http://x").searchParams.get("sessionId") ?? "";
+      await sse.get(id)?.handlePostMessage(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  const path = kind === "sse" ? "/sse" : "/mcp";
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+function remote(spec: Record<string, unknown>): RemoteServerEntry {
+  return parseServersConfig({ mcpServers: { r: spec } } as never).servers[0] as RemoteServerEntry;
+}
+
+Deno.test("a streamable HTTP server is captured", async () => {
+  const server = await listen("streamable-http");
+  try {
+    const record = await captureRemoteServer(remote({ url: server.url, type: "http" }), {
+      timeoutMs: 5_000,
+    });
+    assert.equal(record.outcome, "ok", record.message);
+    assert.equal(record.transport, "streamable-http");
+    assert.deepEqual(record.tools, [{
+      name: "ping",
+      description: "Replies pong.",
+      inputSchema: { type: "object" },
+    }]);
+    assert.deepEqual(record.serverInfo, { name: "http-fixture", version: "2.0.0" });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("without a type, an SSE-only server is reached through the SSE fallback", async () => {
+  const server = await listen("sse");
+  try {
+    const record = await captureRemoteServer(remote({ url: "${BASE}" }), {
+      timeoutMs: 5_000,
+      env: { BASE: server.url },
+    });
+    assert.equal(record.outcome, "ok", record.message);
+    assert.equal(record.transport, "sse");
+    assert.deepEqual(record.tools.map((t) => t.name), ["ping"]);
+    assert.equal(record.warnings.length, 1);
+    assert.match(record.warnings[0], /^streamable-http failed: /);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a refused connection is spawn_failed", async () => {
+  const server = await listen("streamable-http");
+  const url = server.url;
+  await server.close();
+  const record = await captureRemoteServer(remote({ url, type: "http" }), { timeoutMs: 5_000 });
+  assert.equal(record.outcome, "spawn_failed");
+  assert.match(record.message ?? "", /^cannot connect: /);
+});

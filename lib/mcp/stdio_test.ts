@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { parseServersConfig, type StdioServerEntry } from "./config.ts";
+import { detectIsolation, type IsolationMode } from "./_sandbox.ts";
+import { writeDeclaredFiles } from "./_scratch.ts";
+import { captureStdioServer } from "./stdio.ts";
+
+const fixture = (name: string) =>
+  fileURLToPath(new URL(`../../fixtures/mcp/${name}`, import.meta.url));
+
+function entry(name: string, spec: Record<string, unknown>): StdioServerEntry {
+  return parseServersConfig({ mcpServers: { [name]: spec } } as never)
+    .servers[0] as StdioServerEntry;
+}
+
+/** Pids of live (not zombie) processes whose command line contains `marker`. */
+function liveProcessesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const dir of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(dir.name)) continue;
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${dir.name}/cmdline`);
+      if (!cmdline.includes(marker)) continue;
+      const stat = Deno.readTextFileSync(`/proc/${dir.name}/stat`);
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (state !== "Z" && state !== "X") found.push(Number(dir.name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}
+
+async function waitUntilGone(marker: string, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  let alive = liveProcessesWith(marker);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    alive = liveProcessesWith(marker);
+  }
+  return alive;
+}
+
+async function hangingServerLeavesNoProcess(isolation: IsolationMode): Promise<void> {
+  const marker = `mcpmeter-hang-child-${crypto.randomUUID()}`;
+  const markerFile = await Deno.makeTempFile({ prefix: "mcpmeter-marker-" });
+  try {
+    const record = await captureStdioServer(
+      entry("hang", {
+        command: "node",
+        args: [fixture("hang.mjs"), marker],
+        env: { MARKER_FILE: markerFile },
+      }),
+      { timeoutMs: 3_000, isolation },
+    );
+    assert.equal(record.outcome, "timeout");
+    assert.equal(record.phase, "initialize");
+    assert.equal(record.message, "no complete answer within 3000 ms (waiting for initialize)");
+    assert.ok(record.captureMs >= 2_900, `captureMs ${record.captureMs}`);
+    assert.deepEqual(record.tools, []);
+    // The grandchild really ran (it wrote the marker file)...
+    assert.equal(await Deno.readTextFile(markerFile), "started");
+    // ...and no process of the tree survives the capture.
+    assert.deepEqual(await waitUntilGone(marker, 2_000), []);
+    // The throwaway HOME is gone too.
+    for (const { path } of record.runPaths) {
+      assert.throws(() => Deno.statSync(path), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(markerFile);
+  }
+}
+
+Deno.test("a server that never answers initialize times out; its whole process tree is killed", async () => {
+  await hangingServerLeavesNoProcess(await detectIsolation());
+});
+
+Deno.test("the process-group fallback also kills the whole tree", async () => {
+  await hangingServerLeavesNoProcess("process-group");
+});
+
+Deno.test("a server that exits at start is recorded as exited, with exit code and stderr", async () => {
+  const record = await captureStdioServer(
+    entry("broken", { command: "node", args: [fixture("exit_at_start.mjs")] }),
+    { timeoutMs: 10_000 },
+  );
+  assert.equal(record.outcome, "exited");
+  assert.equal(record.phase, "initialize");
+  assert.deepEqual(record.exit, { code: 3, signal: null });
+  assert.equal(record.message, "the server exited with code 3 during initialize");
+  assert.equal(record.stderrTail, "fatal: EXAMPLE_API_KEY is not set\n");
+});
+
+Deno.test("junk lines on stdout become warnings; the server is still captured", async () => {
+  const record = await captureStdioServer(
+    entry("junk", { command: "node", args: [fixture("junk_then_serve.mjs")] }),
+    { timeoutMs: 10_000 },
+  );
+  assert.equal(record.outcome, "ok", record.message);
+  assert.deepEqual(record.tools.map((t) => t.name), ["add", "echo"]);
+  assert.deepEqual(record.tools[0].inputSchema, {
+    type: "object",
+    properties: { a: { type: "number" }, b: { type: "number" } },
+    required: ["a", "b"],
+  });
+  assert.deepEqual(record.serverInfo, { name: "junk-then-serve", version: "1.0.0" });
+  assert.equal(typeof record.protocolVersion, "string");
+  // One warning for the banner (not JSON), one for the log record (JSON, not JSON-RPC).
+  assert.equal(record.warnings.length, 2, record.warnings.join("\n"));
+  assert.match(record.warnings[0], /^transport: .*"Junk serve"\.\.\. is not valid JSON/);
+  assert.match(record.warnings[1], /^transport: /);
+  assert.equal(record.stderrTail, undefined);
+  assert.deepEqual(record.pages, { "tools/list": 1 });
+});
+
+Deno.test("a command that does not exist is spawn_failed", async () => {
+  const record = await captureStdioServer(
+    entry("ghost", { command: "mcpmeter-no-such-command-7f3a" }),
+    { timeoutMs: 5_000 },
+  );
+  assert.equal(record.outcome, "spawn_failed");
+  assert.equal(
+    record.message,
+    'command "mcpmeter-no-such-command-7f3a" not found or not executable',
+  );
+});
+
+Deno.test("HOME, SCRATCH and vars are expanded per run; an undefined one is spawn_failed", async () => {
+  const record = await captureStdioServer(
+    entry("junk", { command: "node", args: ["${JUNK}"], env: { X: "${UNSET_VAR_7f3a}" } }),
+    { timeoutMs: 5_000, vars: { JUNK: fixture("junk_then_serve.mjs") } },
+  );
+  assert.equal(record.outcome, "spawn_failed");
+  assert.match(record.message ?? "", /field "env.X": variable "UNSET_VAR_7f3a" is not defined/);
+  const ok = await captureStdioServer(
+    entry("junk", { command: "node", args: ["${JUNK}"], env: { WHERE: "${HOME}:${SCRATCH}" } }),
+    { timeoutMs: 10_000, vars: { JUNK: fixture("junk_then_serve.mjs") } },
+  );
+  assert.equal(ok.outcome, "ok", ok.message);
+  assert.deepEqual(ok.runPaths.map((p) => p.placeholder), [
+    "<home>",
+    "<scratch>",
+    "<tmpdir>",
+    "<run>",
+  ]);
+});
+
+Deno.test("declared files land under the scratch folder and ~/", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const home = `${root}/home`;
+    const work = `${root}/work`;
+    await writeDeclaredFiles(
+      { "fsroot": null, "a/b.txt": "text", "~/.cfg/k.json": { k: [1, 2] } },
+      { home, work },
+    );
+    assert.ok(Deno.statSync(`${work}/fsroot`).isDirectory);
+    assert.equal(Deno.readTextFileSync(`${work}/a/b.txt`), "text");
+    assert.equal(
+      Deno.readTextFileSync(`${home}/.cfg/k.json`),
+      '{\n  "k": [\n    1,\n    2\n  ]\n}\n',
+    );
+    await assert.rejects(writeDeclaredFiles({ "../x": "no" }, { home, work }), TypeError);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
