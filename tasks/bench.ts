@@ -179,7 +179,7 @@ async function main(args: string[]): Promise<number> {
           9,
         )
       } ${m.tokenizer} tokens${
-        m.mode === "direct" ? "" : `  saves ${(savings * 100).toFixed(1)}%`
+        m.mode === "direct" ? "" : `  saves ${(savings * 100).toFixed(2)}%`
       }`,
     );
   }
