@@ -227,11 +227,15 @@ export function startScriptedModelServer(handler: ScriptHandler): ScriptedModelS
       const reply = await handler(received);
       if (reply.delayMs) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, reply.delayMs);
-          req.signal.addEventListener("abort", () => {
+          const onAbort = () => {
             clearTimeout(t);
             resolve();
-          }, { once: true });
+          };
+          const t = setTimeout(() => {
+            req.signal.removeEventListener("abort", onAbort);
+            resolve();
+          }, reply.delayMs);
+          req.signal.addEventListener("abort", onAbort, { once: true });
         });
       }
       return new Response(reply.body, { status: reply.status, headers: reply.headers ?? {} });
