@@ -21,6 +21,82 @@ const LETTER_START = /^\p{L}/u;
  * rejoined here (`github.com`, `server:tool` stay one token; `_` joins already).
  */
 export function wordSegments(text: string): string[] {
+  if (ASCII_ONLY.test(text)) return asciiWordSegments(text);
+  // Word segmentation never joins across white space (WB3d), so the white-space-delimited chunks
+  // holding a non-ASCII character go through ICU and the ASCII stretches between them do not.
+  const out: string[] = [];
+  let last = 0;
+  NON_ASCII.lastIndex = 0;
+  for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
+    let start = m.index;
+    while (start > last && !SPACE.test(text[start - 1])) start--;
+    let end = m.index + 1;
+    while (end < text.length && !SPACE.test(text[end])) end++;
+    if (start > last) out.push(...asciiWordSegments(text.slice(last, start)));
+    out.push(...segmenterWords(text.slice(start, end)));
+    last = end;
+    NON_ASCII.lastIndex = end;
+  }
+  if (last < text.length) out.push(...asciiWordSegments(text.slice(last)));
+  return out;
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\x00-\x7f]/g;
+const SPACE = /\s/;
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isWordChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === 95;
+}
+
+/**
+ * UAX #29 word segments of ASCII text, with a character scanner instead of ICU (same result, several times faster):
+ * letters, digits and `_` join (WB5, WB8–WB10, WB13a/b); `'`, `.`, `:` join two letters (WB6/7);
+ * `.`, `,`, `;`, `'` join two digits (WB11/12). ICU counts a run of two or
+ * more `_` as word-like, a lone `_` not.
+ * Checked against {@linkcode segmenterWords} by a property test.
+ */
+export function asciiWordSegments(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isWordChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i++;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (isWordChar(c)) {
+        i++;
+        continue;
+      }
+      if (i + 1 >= n) break;
+      const prev = text.charCodeAt(i - 1);
+      const next = text.charCodeAt(i + 1);
+      // ' (39) . (46) : (58) between letters; . , (44) ; (59) ' between digits.
+      if ((c === 39 || c === 46 || c === 58) && isLetter(prev) && isLetter(next)) i += 2;
+      else if ((c === 46 || c === 44 || c === 59 || c === 39) && isDigit(prev) && isDigit(next)) {
+        i += 2;
+      } else break;
+    }
+    if (i - start !== 1 || text.charCodeAt(start) !== 95) out.push(text.slice(start, i));
+  }
+  return out;
+}
+
+/** {@linkcode wordSegments} through `Intl.Segmenter` plus the WB6/7 repair, for any text. */
+export function segmenterWords(text: string): string[] {
   const out: string[] = [];
   let pendingJoiner: string | undefined;
   for (const seg of SEGMENTER.segment(text)) {

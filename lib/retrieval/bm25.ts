@@ -128,7 +128,9 @@ export function createBm25Retriever(
   for (const f of active) fldWeights[f] = weights[f];
   engine.defineConfig({ fldWeights, bm25Params: { k1, b, k } });
   const stemCache = new Map<string, string>();
-  engine.definePrepTasks([(text: string) => identifierTokens(text, { stem, stopWords, stemCache })]);
+  engine.definePrepTasks([
+    (text: string) => identifierTokens(text, { stem, stopWords, stemCache }),
+  ]);
   for (const doc of docs) {
     const fields: Record<string, string> = {};
     for (const f of active) fields[f] = doc[f];

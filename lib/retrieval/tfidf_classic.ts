@@ -52,7 +52,7 @@ interface Posting {
 
 interface Field {
   readonly postings: Map<string, Posting>;
-  /** Per document: float32(1 / sqrt(token count)), 0 when the field is empty. */
+  /** Per document: float32(1 / sqrt(token count)) (Bleve/scorch stores norms as float32), 0 when empty. */
   readonly norms: Float64Array;
 }
 
@@ -71,24 +71,16 @@ interface Clause {
   readonly none: boolean;
 }
 
-function buildField(n: number, tokensOf: (doc: number) => string[]): Field {
-  const postings = new Map<string, Posting>();
-  const norms = new Float64Array(n);
-  for (let d = 0; d < n; d++) {
-    const tokens = tokensOf(d);
-    if (tokens.length === 0) continue;
-    // Bleve (scorch) stores the field norm as a float32.
-    norms[d] = Math.fround(1 / Math.sqrt(tokens.length));
-    const tf = new Map<string, number>();
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, f] of tf) {
-      let p = postings.get(t);
-      if (p === undefined) postings.set(t, p = { docs: [], tfs: [] });
-      p.docs.push(d);
-      p.tfs.push(f);
-    }
-  }
-  return { postings, norms };
+function emptyField(n: number): Field {
+  return { postings: new Map(), norms: new Float64Array(n) };
+}
+
+/** Append document `d` with term frequency `tf` to the postings of `term` (documents in order). */
+function addPosting(field: Field, term: string, d: number, tf: number): void {
+  let p = field.postings.get(term);
+  if (p === undefined) field.postings.set(term, p = { docs: [], tfs: [] });
+  p.docs.push(d);
+  p.tfs.push(tf);
 }
 
 /**
@@ -143,25 +135,52 @@ export function createTfidfClassicRetriever(
   }
   const n = docs.length;
   const ids = docs.map((d) => d.id);
-  // searchable_text = name + " " + name + " " + description + " " + params; word segmentation
-  // never joins across a space, so its tokens are the concatenation of the parts' tokens.
-  const analysed = docs.map((d) => {
-    const name = standardTokens(d.name);
-    const description = standardTokens(d.description);
-    const params = standardTokens(d.params);
-    return { description, params, searchable: [...name, ...name, ...description, ...params] };
-  });
-  const toolName = buildField(n, (i) => [docs[i].name]);
-  const fullName = buildField(n, (i) => [`${docs[i].server}:${docs[i].name}`]);
-  const searchable = buildField(n, (i) => analysed[i].searchable);
-  const all = buildField(n, (i) => [
-    docs[i].name,
-    `${docs[i].server}:${docs[i].name}`,
-    docs[i].server,
-    ...analysed[i].description,
-    ...analysed[i].params,
-    ...analysed[i].searchable,
-  ]);
+  // Only tool_name, full_tool_name, searchable_text and _all are queried, so only they get
+  // postings. searchable_text = name + " " + name + " " + description + " " + params: word
+  // segmentation never joins across a space, so its tokens are the parts' tokens, and
+  // _all = the three keyword terms + description + params + searchable_text, i.e. per analysed term
+  // tf_all = tf_searchable + tf_description + tf_params.
+  const toolName = emptyField(n);
+  const fullName = emptyField(n);
+  const searchable = emptyField(n);
+  const all = emptyField(n);
+  for (let d = 0; d < n; d++) {
+    const doc = docs[d];
+    const full = `${doc.server}:${doc.name}`;
+    addPosting(toolName, doc.name, d, 1);
+    toolName.norms[d] = 1;
+    addPosting(fullName, full, d, 1);
+    fullName.norms[d] = 1;
+    const name = standardTokens(doc.name);
+    const description = standardTokens(doc.description);
+    const params = standardTokens(doc.params);
+    // tf in searchable_text, and tf in description + params (tf in _all is their sum).
+    const tfSearchable = new Map<string, number>();
+    const tfBody = new Map<string, number>();
+    for (const t of name) tfSearchable.set(t, (tfSearchable.get(t) ?? 0) + 2);
+    for (const part of [description, params]) {
+      for (const t of part) {
+        tfSearchable.set(t, (tfSearchable.get(t) ?? 0) + 1);
+        tfBody.set(t, (tfBody.get(t) ?? 0) + 1);
+      }
+    }
+    const searchableLength = 2 * name.length + description.length + params.length;
+    if (searchableLength > 0) searchable.norms[d] = Math.fround(1 / Math.sqrt(searchableLength));
+    all.norms[d] = Math.fround(
+      1 / Math.sqrt(3 + searchableLength + description.length + params.length),
+    );
+    const keywords = new Map<string, number>();
+    for (const term of [doc.name, full, doc.server]) {
+      keywords.set(term, (keywords.get(term) ?? 0) + 1);
+    }
+    for (const [t, f] of tfSearchable) {
+      addPosting(searchable, t, d, f);
+      const k = keywords.get(t);
+      if (k !== undefined) keywords.delete(t);
+      addPosting(all, t, d, f + (tfBody.get(t) ?? 0) + (k ?? 0));
+    }
+    for (const [t, k] of keywords) addPosting(all, t, d, k);
+  }
   const nameTerms = [...toolName.postings.keys()].sort();
 
   const leaf = (field: Field, term: string, boost: number): Leaf => {
