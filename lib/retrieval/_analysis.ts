@@ -21,7 +21,7 @@ const LETTER_START = /^\p{L}/u;
  * rejoined here (`github.com`, `server:tool` stay one token; `_` joins already).
  */
 export function wordSegments(text: string): string[] {
-  if (ASCII_ONLY.test(text)) return asciiWordSegments(text);
+  if (!HAS_NON_ASCII.test(text)) return asciiWordSegments(text);
   // Word segmentation never joins across white space (WB3d), so the white-space-delimited chunks
   // holding a non-ASCII character go through ICU and the ASCII stretches between them do not.
   const out: string[] = [];
@@ -41,8 +41,8 @@ export function wordSegments(text: string): string[] {
   return out;
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
-const NON_ASCII = /[^\x00-\x7f]/g;
+const HAS_NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII = /[\u0080-\uffff]/g;
 const SPACE = /\s/;
 
 function isLetter(c: number): boolean {
