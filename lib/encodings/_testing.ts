@@ -18,13 +18,34 @@ export function toTool(raw: RawTool): Tool {
   return { ...raw, id: `${raw.server}:${raw.name}`, description: raw.description ?? "" };
 }
 
-/** Tools of a parsed `{tools: [...]}` catalog (`name` or LiveMCPBench `tool` key), sorted by id. */
+/** A Tool from a capture-format entry, keeping only the fields a Tool carries. */
+function fromCapture(server: string, t: RawTool): Tool {
+  return toTool({
+    server,
+    name: t.name,
+    ...(t.title === undefined ? {} : { title: t.title }),
+    ...(t.description === undefined ? {} : { description: t.description }),
+    ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
+    ...(t.outputSchema === undefined ? {} : { outputSchema: t.outputSchema }),
+    ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
+  });
+}
+
+/**
+ * Tools of a parsed catalog, sorted by id: a `{tools: [...]}` file (`name` or
+ * LiveMCPBench `tool` key) or an mcpmeter capture (`servers[].tools[]`).
+ */
 export function toolsOf(data: unknown): Tool[] {
+  const byId = (a: Tool, b: Tool) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const servers = (data as { servers?: { server: string; tools: RawTool[] }[] }).servers;
+  if (Array.isArray(servers)) {
+    return servers.flatMap((s) => s.tools.map((t) => fromCapture(s.server, t))).sort(byId);
+  }
   const rows = (data as { tools: (RawTool & { tool?: string; description?: string | null })[] })
     .tools;
   return rows.map((r) =>
     toTool({ ...r, name: r.name ?? r.tool ?? "", description: r.description ?? "" })
-  ).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  ).sort(byId);
 }
 
 /** Reads a `{tools: [...]}` catalog file and returns its Tools sorted by id. */
@@ -66,27 +87,11 @@ export function exists(url: URL): boolean {
 
 /**
  * The first `count` tools (by id) of the frozen reference corpus, read straight
- * from the capture file (`servers[].tools[]`) without the catalog loader, so
- * golden tests do not depend on it. Keeps the fields a Tool carries.
+ * from the capture file without the catalog loader, so golden tests do not
+ * depend on it.
  */
 export function referenceSampleTools(count = 3): Tool[] {
-  const data = JSON.parse(Deno.readTextFileSync(REFERENCE)) as {
-    servers: { server: string; tools: (RawTool & Record<string, unknown>)[] }[];
-  };
-  const tools = data.servers.flatMap((s) =>
-    s.tools.map((t) =>
-      toTool({
-        server: s.server,
-        name: t.name,
-        ...(t.title === undefined ? {} : { title: t.title }),
-        ...(t.description === undefined ? {} : { description: t.description }),
-        ...(t.inputSchema === undefined ? {} : { inputSchema: t.inputSchema }),
-        ...(t.outputSchema === undefined ? {} : { outputSchema: t.outputSchema }),
-        ...(t.annotations === undefined ? {} : { annotations: t.annotations }),
-      })
-    )
-  );
-  return tools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, count);
+  return readTools(REFERENCE).slice(0, count);
 }
 
 /** The three hand-written sample tools (hand-checked rendering inputs). */

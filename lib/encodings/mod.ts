@@ -5,7 +5,9 @@
  *
  * Arms: `baseline_json`, `compact_sig`, `toon_listing`, `tron_dedup`,
  * `minified_json`, `markdown`, and `tscg` (only when `@tscg/core` can be
- * imported; otherwise one arm-level skip row).
+ * imported; otherwise one arm-level skip row). The `toon_results` pseudo-arm
+ * ({@linkcode measureToolResults}) compares compact JSON with TOON over tool
+ * OUTPUTS captured by `deno task capture-results`.
  *
  * @example Usage
  * ```ts
@@ -62,3 +64,23 @@ export {
   nearestRank,
 } from "./measure.ts";
 export { type AltersIndexObservation, observeAltersIndex } from "./alters_index.ts";
+export {
+  extractPayloads,
+  isTabular,
+  measureToolResults,
+  type ToolResultClass,
+  type ToolResultClassSummary,
+  type ToolResultPayload,
+  type ToolResultRecord,
+  type ToolResultRow,
+  type ToolResultSkip,
+  type ToolResultSkipReason,
+  type ToolResultSkips,
+  type ToolResultsMeasurement,
+} from "./toon_results.ts";
+export {
+  loadToolResults,
+  parseToolResults,
+  TOOL_RESULTS_FORMAT,
+  type ToolResultsFile,
+} from "./load_tool_results.ts";
