@@ -12,7 +12,9 @@ import {
   TOKENIZER_CAVEAT,
 } from "../lib/report/bench_report.ts";
 import { renderDashboard } from "../lib/report/dashboard.ts";
-import { loadArms, measureArms, parseArmList } from "../lib/encodings/mod.ts";
+import { type EncodingArm, loadArms, measureArms, parseArmList } from "../lib/encodings/mod.ts";
+import { loadGolden } from "../lib/retrieval/load_golden.ts";
+import { evaluateRetrieval, type RetrievalResult, RETRIEVER_NAMES } from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
 import {
@@ -31,6 +33,8 @@ export const DEFAULTS = {
   corpus: "fixtures/corpora/reference_v1.tools.json",
   proxyCatalog: "fixtures/proxies/reference_proxy.tools.json",
   codeCatalog: "fixtures/proxies/reference_code.tools.json",
+  golden: "fixtures/golden/reference_v1.test.json",
+  retrievers: "bm25,tfidf_classic,random,oracle",
   out: "results",
   seed: 20261130,
 } as const;
@@ -50,6 +54,13 @@ Options:
   --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
                        baseline_json, compact_sig, toon_listing, tron_dedup, minified_json,
                        markdown, tscg
+  --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
+                       id matches its corpus_version; repeat for several; "none" to skip
+                       (default: ${DEFAULTS.golden} when the default corpus is measured)
+  --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")}
+                       (default: ${DEFAULTS.retrievers}). bm25 and tfidf_classic are also
+                       scored on the index of every selected arm that alters index fields
+  --resamples N        Bootstrap resamples per metric (default: 1000)
   --out DIR            Output folder for report.json and dashboard.html (default: ${DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${DEFAULTS.seed}); recorded
   -h, --help           Show this help
@@ -69,6 +80,9 @@ async function main(args: string[]): Promise<number> {
         "proxy-catalog": { type: "string" },
         "code-catalog": { type: "string" },
         arms: { type: "string" },
+        golden: { type: "string", multiple: true },
+        retrievers: { type: "string" },
+        resamples: { type: "string" },
         out: { type: "string" },
         seed: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -139,9 +153,64 @@ async function main(args: string[]): Promise<number> {
       return measureArms({ corpus, arms: loaded, tokenizers });
     });
   })();
-  const warnings = corpora.flatMap(({ corpus }) =>
-    corpus.warnings.map((w) => `${corpus.id}: ${w}`)
+  const goldenPaths = flags.golden ?? (flags.corpus ? [] : [fromRoot(DEFAULTS.golden)]);
+  const retrieverNames = (flags.retrievers ?? DEFAULTS.retrievers).split(",").map((r) => r.trim())
+    .filter(Boolean);
+  for (const name of retrieverNames) {
+    if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--retrievers: unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(", ")})`,
+      );
+    }
+  }
+  const resamples = intFlag("resamples", flags.resamples, 1000);
+  const retrieval: RetrievalResult[] = [];
+  const retrievalWarnings: string[] = [];
+  const indexArms = (await loadArms(armNames)).filter((a): a is EncodingArm =>
+    !("unavailable" in a) && a.altersIndex
   );
+  for (const path of goldenPaths.filter((p) => p !== "none")) {
+    progress("bench", `loading golden set ${path}`);
+    const golden = await loadGolden(path).catch((error) => {
+      throw new UsageError(`--golden ${path}: ${(error as Error).message}`);
+    });
+    const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
+      (corpora.length === 1 ? corpora[0] : undefined);
+    if (!target) {
+      retrievalWarnings.push(
+        `golden set ${golden.id} names corpus "${golden.corpusVersion}", which was not measured; skipped`,
+      );
+      continue;
+    }
+    for (const retriever of retrieverNames) {
+      const arms = retriever === "bm25" || retriever === "tfidf_classic"
+        ? [undefined, ...indexArms]
+        : [undefined];
+      for (const arm of arms) {
+        progress("bench", `${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
+        const result = evaluateRetrieval({
+          corpus: target.corpus,
+          golden,
+          retriever: retriever as "bm25",
+          arm,
+          seed,
+          resamples,
+        });
+        if (result.dropped.count > 0) {
+          retrievalWarnings.push(
+            `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
+              Object.entries(result.dropped.reasons).map(([k, v]) => `${k}: ${v}`).join(", ")
+            })`,
+          );
+        }
+        retrieval.push(result);
+      }
+    }
+  }
+  const warnings = [
+    ...retrievalWarnings,
+    ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
+  ];
   const report: BenchReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     task: "tasks/bench.ts",
@@ -163,6 +232,7 @@ async function main(args: string[]): Promise<number> {
     corpora: corpora.map(({ corpus, path }, i) => summarizeCorpus(corpus, path, degenerate[i])),
     ...sections,
     ...(arms ? { arms } : {}),
+    ...(retrieval.length > 0 ? { retrieval } : {}),
     warnings,
   };
   await Deno.mkdir(outDir, { recursive: true });

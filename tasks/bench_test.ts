@@ -96,3 +96,30 @@ Deno.test("deno task bench fails with one line on bad input", async (t) => {
   });
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("deno task bench on the default corpus covers ≥1,000 tools from ≥40 servers and validates", async () => {
+  const { default: Ajv } = await import("ajv");
+  const dir = await Deno.makeTempDir();
+  const r = await bench(["--out", dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
+  const schema = JSON.parse(
+    await Deno.readTextFile(new URL("../lib/report/report.schema.json", import.meta.url)),
+  );
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  assert.ok(validate(report), JSON.stringify(validate.errors));
+  assert.equal(report.corpora[0].id, "reference_v1");
+  assert.ok(report.corpora[0].toolCount >= 1000, `${report.corpora[0].toolCount} tools`);
+  assert.ok(report.corpora[0].serverCount >= 40, `${report.corpora[0].serverCount} servers`);
+  assert.deepEqual([...new Set(report.modes.map((m: { mode: string }) => m.mode))], [
+    "direct",
+    "proxy",
+    "code",
+  ]);
+  // Every arm is priced, and retrieval is scored on the reference golden set.
+  assert.ok(report.arms.some((a: { arm: string }) => a.arm === "compact_sig"));
+  const oracle = report.retrieval.find((x: { retriever: string }) => x.retriever === "oracle");
+  assert.equal(oracle.metrics["mrr@10"], 1);
+  assert.ok(report.retrieval.every((x: { queryCount: number }) => x.queryCount >= 150));
+  await Deno.remove(dir, { recursive: true });
+});
