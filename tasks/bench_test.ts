@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import Ajv from "ajv";
 
 const LIVEMCPTOOL =
   new URL("../../shared/corpora/livemcptool/tools.json", import.meta.url).pathname;
@@ -98,7 +99,6 @@ Deno.test("deno task bench fails with one line on bad input", async (t) => {
 });
 
 Deno.test("deno task bench on the default corpus covers ≥1,000 tools from ≥40 servers and validates", async () => {
-  const { default: Ajv } = await import("ajv");
   const dir = await Deno.makeTempDir();
   const r = await bench(["--out", dir]);
   assert.equal(r.code, 0, r.stderr);
@@ -106,7 +106,7 @@ Deno.test("deno task bench on the default corpus covers ≥1,000 tools from ≥4
   const schema = JSON.parse(
     await Deno.readTextFile(new URL("../lib/report/report.schema.json", import.meta.url)),
   );
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
   assert.ok(validate(report), JSON.stringify(validate.errors));
   assert.equal(report.corpora[0].id, "reference_v1");
   assert.ok(report.corpora[0].toolCount >= 1000, `${report.corpora[0].toolCount} tools`);
