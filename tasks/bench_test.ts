@@ -107,7 +107,8 @@ Deno.test("deno task bench on the default corpus covers ≥1,000 tools from ≥4
     await Deno.readTextFile(new URL("../lib/report/report.schema.json", import.meta.url)),
   );
   const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
-  assert.ok(validate(report), JSON.stringify(validate.errors));
+  const valid: boolean = validate(report);
+  assert.ok(valid, JSON.stringify(validate.errors));
   assert.equal(report.corpora[0].id, "reference_v1");
   assert.ok(report.corpora[0].toolCount >= 1000, `${report.corpora[0].toolCount} tools`);
   assert.ok(report.corpora[0].serverCount >= 40, `${report.corpora[0].serverCount} servers`);
