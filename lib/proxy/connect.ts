@@ -38,6 +38,11 @@ export interface ConnectOptions {
   readonly timeoutMs?: number;
   /** Config source name for error messages. */
   readonly source?: string;
+  /**
+   * Servers started at the same time.
+   * @default {8}
+   */
+  readonly concurrency?: number;
   /** Called once per server when it is ready or has failed. */
   readonly onProgress?: (server: string, outcome: "ready" | "failed", message?: string) => void;
 }
@@ -176,8 +181,9 @@ async function connectRemote(
  * listing is recorded as `failed` in the pool's statuses; the others are used.
  *
  * @param config Parsed servers config (entries not yet expanded).
- * @param options Env for `${VAR}`, install folder, timeout (ms), progress.
+ * @param options Env for `${VAR}`, install folder, timeout (ms), concurrency, progress.
  * @returns The pool; call `close()` to end every upstream.
+ * @throws {RangeError} When `concurrency` is not a positive integer.
  */
 export async function connectUpstreams(
   config: ServersConfig,
@@ -186,7 +192,12 @@ export async function connectUpstreams(
   const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const failures: UpstreamFailure[] = [];
   const connections: UpstreamConnection[] = [];
-  await Promise.all(config.servers.map(async (entry) => {
+  const limit = options.concurrency ?? 8;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+  }
+  let next = 0;
+  const start = async (entry: ServerEntry) => {
     try {
       const connection = entry.kind === "stdio"
         ? await connectStdio(entry, options, timeoutMs)
@@ -197,7 +208,11 @@ export async function connectUpstreams(
       failures.push({ name: entry.name, message: oneLine(error) });
       options.onProgress?.(entry.name, "failed", oneLine(error));
     }
-  }));
+  };
+  const worker = async () => {
+    while (next < config.servers.length) await start(config.servers[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, config.servers.length) }, worker));
   connections.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   return await createUpstreamPool(connections, { timeoutMs, failures });
 }

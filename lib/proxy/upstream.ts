@@ -88,6 +88,8 @@ export interface UpstreamPool {
   readonly tools: readonly Tool[];
   /** Non-fatal findings while listing (lenient parses), in order. */
   readonly warnings: readonly string[];
+  /** Wall time of listing every upstream's tools once, in parallel, at start (ms). */
+  readonly listingMs: number;
   /**
    * Current state of each upstream, sorted by name.
    *
@@ -169,6 +171,7 @@ export async function createUpstreamPool(
   for (const f of options.failures ?? []) failed.set(f.name, f.message);
   const warnings: string[] = [];
   const tools: Tool[] = [];
+  const listingStarted = performance.now();
   const listed = await Promise.all(connections.map(async (connection) => {
     try {
       const page = await listAll(connection.client, "tools/list", { requestTimeoutMs: timeoutMs });
@@ -177,6 +180,7 @@ export async function createUpstreamPool(
       return { connection, error: `tools/list failed: ${oneLine(error)}` };
     }
   }));
+  const listingMs = performance.now() - listingStarted;
   for (const result of listed) {
     const { connection } = result;
     if ("error" in result) {
@@ -217,6 +221,7 @@ export async function createUpstreamPool(
   return {
     tools,
     warnings,
+    listingMs,
     statuses() {
       const out: UpstreamStatus[] = [];
       for (const [server, e] of entries) {
