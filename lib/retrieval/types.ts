@@ -29,19 +29,11 @@ export interface Hit {
 export type Run = ReadonlyMap<string, readonly Hit[]>;
 
 /**
- * The text a retriever indexes for one tool. Structurally the same as `IndexFields` of
- * `lib/encodings` (an encoding arm's `indexFields(tool)` can be passed as is).
+ * The text a retriever indexes for one tool: the same contract as an encoding
+ * arm's `indexFields(tool)` (defined in `lib/encodings/types.ts`).
  */
-export interface IndexFields {
-  /** Tool name as the arm renders it. */
-  readonly name: string;
-  /** Server that exposes the tool. */
-  readonly server: string;
-  /** Description text (`""` when none). */
-  readonly description: string;
-  /** Parameter text: canonical schema JSON for lossless arms, `""` when no schema. */
-  readonly params: string;
-}
+export type { IndexFields } from "../encodings/types.ts";
+import type { IndexFields } from "../encodings/types.ts";
 
 /** One indexed document: its id plus the indexed fields. */
 export interface RetrievalDoc extends IndexFields {
