@@ -21,3 +21,5 @@ export { sampleSubset } from "./sample.ts";
 export { type BootstrapInterval, bootstrapMeanCi, type BootstrapOptions } from "./bootstrap.ts";
 export { pairedTest, type PairedTestOptions, type PairedTestResult } from "./paired.ts";
 export { percentileNearestRank } from "./percentile.ts";
+export { wilsonInterval, type WilsonInterval, Z_95 } from "./wilson.ts";
+export { passAtK, passHatK } from "./pass_at_k.ts";
