@@ -21,5 +21,13 @@ export { sampleSubset } from "./sample.ts";
 export { type BootstrapInterval, bootstrapMeanCi, type BootstrapOptions } from "./bootstrap.ts";
 export { pairedTest, type PairedTestOptions, type PairedTestResult } from "./paired.ts";
 export { percentileNearestRank } from "./percentile.ts";
-export { wilsonInterval, type WilsonInterval, Z_95 } from "./wilson.ts";
+export { type WilsonInterval, wilsonInterval, Z_95 } from "./wilson.ts";
 export { passAtK, passHatK } from "./pass_at_k.ts";
+export { type Flakiness, flakiness } from "./flakiness.ts";
+export { type DifferenceInterval, newcombeInterval } from "./newcombe.ts";
+export {
+  type Alternative,
+  type ClusterPermutationOptions,
+  type ClusterPermutationResult,
+  clusterPermutationTest,
+} from "./cluster_permutation.ts";
