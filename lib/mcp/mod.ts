@@ -57,6 +57,16 @@ export {
 } from "./stdio.ts";
 export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
 export {
+  createSessionFolder,
+  openStdioSession,
+  removeStaleSessionFolders,
+  SESSION_FOLDER_PREFIX,
+  type SessionClient,
+  SessionStartError,
+  type StdioSession,
+  type StdioSessionOptions,
+} from "./session.ts";
+export {
   type CaptureOptions,
   type CaptureProgress,
   captureServers,

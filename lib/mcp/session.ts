@@ -1,0 +1,274 @@
+/**
+ * Long-lived stdio MCP sessions: start a server the way a capture does (throwaway HOME,
+ * `${SCRATCH}`/`${TMPDIR}` folders, declared `files`, the strongest process isolation), keep
+ * the connected SDK `Client` for as many requests as the caller likes, and on `close()` kill
+ * the whole process tree and remove the folders.
+ *
+ * Folders are named `mcpmeter-session-<pid>-<label>-*` under the system temp folder, `<pid>`
+ * being this process. A process killed with SIGKILL cannot clean up; the next run calls
+ * {@linkcode removeStaleSessionFolders}, which removes the folders whose owner process is gone.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { Client, StdioClientTransport } from "./_sdk.ts";
+import { expandServerEntry, type StdioServerEntry } from "./config.ts";
+import type { ListingClient } from "./list.ts";
+import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
+import {
+  detectIsolation,
+  findExecutable,
+  type IsolationMode,
+  killTree,
+  wrapCommand,
+} from "./_sandbox.ts";
+import { settleWithin } from "./_pool.ts";
+import { createScratch, writeDeclaredFiles } from "./_scratch.ts";
+import { oneLine } from "./_text.ts";
+
+/** Name prefix of every session folder (and of {@linkcode createSessionFolder}'s folders). */
+export const SESSION_FOLDER_PREFIX = "mcpmeter-session-";
+
+/**
+ * What a session's client offers: the listing requests of `lib/mcp/list.ts`, any other
+ * request (e.g. `tools/call`), and close. The SDK's `Client` satisfies it; declared here so the
+ * public surface does not depend on the SDK's types.
+ */
+export interface SessionClient extends ListingClient {
+  /** Called when the connection closes (set by the caller). */
+  onclose?: () => void;
+  /** Ends the connection (the process tree is killed by the session's `close`). */
+  close(): Promise<void>;
+}
+
+/** A running stdio server with a connected client. */
+export interface StdioSession {
+  /** Config key of the server. */
+  readonly name: string;
+  /** The connected client; valid until `close()`. */
+  readonly client: SessionClient;
+  /** Pid of the spawned (wrapper) process, when it started. */
+  readonly pid: number | undefined;
+  /** How the process tree is isolated (see `lib/mcp/_sandbox.ts`). */
+  readonly isolation: IsolationMode;
+  /** The session's temp root (holding `home/`, `work/`, `tmp/`); gone after `close()`. */
+  readonly folder: string;
+  /**
+   * Closes the client (waiting at most 500 ms), kills the whole process tree with SIGKILL and
+   * removes the folders. Idempotent; never rejects.
+   *
+   * @returns When done.
+   */
+  close(): Promise<void>;
+}
+
+/** Options of {@linkcode openStdioSession}. */
+export interface StdioSessionOptions {
+  /**
+   * Timeout of spawn + `initialize`, ms. Default: the entry's `timeoutMs`, else
+   * {@linkcode DEFAULT_SERVER_TIMEOUT_MS}.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Variables for `${VAR}` expansion (typically the caller's environment). `HOME`, `SCRATCH`
+   * and `TMPDIR` are always the session's own folders.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Extra variables that win over `env` (e.g. `BIN`, `DATA`). */
+  readonly vars?: Readonly<Record<string, string>>;
+  /** `PATH` for the server and for finding `command`; default this process's `PATH`. */
+  readonly path?: string;
+  /** Isolation to use; default the strongest available (probed once). */
+  readonly isolation?: IsolationMode;
+  /** Config source name for error messages. */
+  readonly source?: string;
+}
+
+/** A session that could not be started; the message names the server and the cause. */
+export class SessionStartError extends Error {
+  /** Config key of the server. */
+  readonly server: string;
+  /**
+   * Builds the error.
+   *
+   * @param server Config key.
+   * @param message What went wrong, one line.
+   * @param options Cause.
+   */
+  constructor(server: string, message: string, options?: ErrorOptions) {
+    super(`Cannot start MCP server "${server}": ${message}`, options);
+    this.name = "SessionStartError";
+    this.server = server;
+  }
+}
+
+function label(text: string): string {
+  return text.replace(/[^A-Za-z0-9_.]/g, "_").slice(0, 40);
+}
+
+/**
+ * Creates an empty folder named for this process
+ * (`<tmp>/mcpmeter-session-<pid>-<label>-*`), so {@linkcode removeStaleSessionFolders} can
+ * remove it after a crash.
+ *
+ * @param name Short label, e.g. `data`.
+ * @returns The absolute path; the caller removes it.
+ */
+export async function createSessionFolder(name: string): Promise<string> {
+  return await Deno.realPath(
+    await Deno.makeTempDir({ prefix: `${SESSION_FOLDER_PREFIX}${Deno.pid}-${label(name)}-` }),
+  );
+}
+
+/**
+ * Starts one stdio server and connects a client to it.
+ *
+ * The environment is only `HOME` (throwaway), `PATH`, `TMPDIR` (inside the session folder),
+ * `NODE_NO_WARNINGS=1` and the entry's own `env`; nothing else of this process (no API key)
+ * reaches the server. Stderr is discarded.
+ *
+ * @param entry The unexpanded config entry (expanded here once the folders exist).
+ * @param options Timeout (ms), variables, PATH, isolation.
+ * @returns The session; call `close()` when done.
+ * @throws {SessionStartError} When expansion fails, the command is missing, or the server
+ *   exits or does not answer `initialize` in time (the tree is killed and the folders removed
+ *   first).
+ * @throws {RangeError} When `timeoutMs` is not a positive number.
+ */
+export async function openStdioSession(
+  entry: StdioServerEntry,
+  options: StdioSessionOptions = {},
+): Promise<StdioSession> {
+  const timeoutMs = options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  }
+  const isolation = options.isolation ?? await detectIsolation();
+  const path = options.path ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
+  const scratch = await createScratch(`${SESSION_FOLDER_PREFIX}${Deno.pid}-${label(entry.name)}-`);
+  let pid: number | undefined;
+  let client: InstanceType<typeof Client> | undefined;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      if (client !== undefined) await settleWithin(client.close(), 500);
+      if (pid !== undefined) killTree(isolation, pid);
+      await scratch.dispose();
+    })();
+    return closing;
+  };
+  try {
+    let expanded: StdioServerEntry;
+    try {
+      expanded = expandServerEntry(entry, {
+        ...options.env,
+        HOME: scratch.home,
+        SCRATCH: scratch.work,
+        TMPDIR: scratch.tmp,
+        ...options.vars,
+      }, options.source) as StdioServerEntry;
+      if (expanded.meta.files !== undefined) {
+        await writeDeclaredFiles(expanded.meta.files, scratch);
+      }
+    } catch (error) {
+      throw new SessionStartError(entry.name, oneLine(error), { cause: error });
+    }
+    const cwd = expanded.cwd ?? scratch.work;
+    const executable = findExecutable(expanded.command, path, cwd);
+    if (executable === undefined) {
+      throw new SessionStartError(
+        entry.name,
+        `command ${JSON.stringify(expanded.command)} not found or not executable`,
+      );
+    }
+    const wrapped = wrapCommand(isolation, executable, expanded.args);
+    const transport = new StdioClientTransport({
+      command: wrapped.command,
+      args: wrapped.args,
+      cwd,
+      stderr: "ignore",
+      env: {
+        HOME: scratch.home,
+        PATH: path,
+        TMPDIR: scratch.tmp,
+        NODE_NO_WARNINGS: "1",
+        ...expanded.env,
+      },
+    });
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      pid = transport.pid ?? undefined;
+    };
+    client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+    } catch (error) {
+      const why = controller.signal.aborted
+        ? `no answer to initialize within ${timeoutMs} ms`
+        : `initialize failed: ${oneLine(error)}`;
+      throw new SessionStartError(entry.name, why, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    return {
+      name: entry.name,
+      client: client as unknown as SessionClient,
+      pid,
+      isolation,
+      folder: scratch.root,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes session folders (`mcpmeter-session-<pid>-*` in `tmpDir`) left behind by processes
+ * that no longer run, e.g. a run killed with SIGKILL. Folders of live processes (this one
+ * included) are kept. Only on Linux, where `/proc` tells whether a pid runs; elsewhere it
+ * removes nothing.
+ *
+ * @param tmpDir Folder to sweep; default `TMPDIR`, else `/tmp` (where `Deno.makeTempDir`
+ *   creates them).
+ * @returns Absolute paths removed, sorted.
+ */
+export async function removeStaleSessionFolders(tmpDir?: string): Promise<string[]> {
+  if (Deno.build.os !== "linux") return [];
+  const dir = tmpDir ?? Deno.env.get("TMPDIR") ?? "/tmp";
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(dir));
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    if (!e.isDirectory || !e.name.startsWith(SESSION_FOLDER_PREFIX)) continue;
+    const m = /^(\d+)-/.exec(e.name.slice(SESSION_FOLDER_PREFIX.length));
+    if (m === null) continue;
+    const pid = Number(m[1]);
+    if (pid === Deno.pid || processAlive(pid)) continue;
+    try {
+      await Deno.remove(join(dir, e.name), { recursive: true });
+      removed.push(join(dir, e.name));
+    } catch {
+      // removed meanwhile, or not ours to remove
+    }
+  }
+  return removed.sort();
+}
