@@ -12,7 +12,14 @@ import {
   TOKENIZER_CAVEAT,
 } from "../lib/report/bench_report.ts";
 import { renderDashboard } from "../lib/report/dashboard.ts";
-import { type EncodingArm, loadArms, measureArms, parseArmList } from "../lib/encodings/mod.ts";
+import {
+  type EncodingArm,
+  loadArms,
+  loadToolResults,
+  measureArms,
+  measureToolResults,
+  parseArmList,
+} from "../lib/encodings/mod.ts";
 import { loadGolden } from "../lib/retrieval/load_golden.ts";
 import { evaluateRetrieval, type RetrievalResult, RETRIEVER_NAMES } from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
@@ -35,6 +42,7 @@ export const DEFAULTS = {
   codeCatalog: "fixtures/proxies/reference_code.tools.json",
   golden: "fixtures/golden/reference_v1.test.json",
   retrievers: "bm25,tfidf_classic,random,oracle",
+  toolResults: "fixtures/tool_results/results_v1.json",
   out: "results",
   seed: 20261130,
 } as const;
@@ -61,6 +69,8 @@ Options:
                        (default: ${DEFAULTS.retrievers}). bm25 and tfidf_classic are also
                        scored on the index of every selected arm that alters index fields
   --resamples N        Bootstrap resamples per metric (default: 1000)
+  --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
+                       toon_results pseudo-arm); "none" to skip (default: ${DEFAULTS.toolResults})
   --out DIR            Output folder for report.json and dashboard.html (default: ${DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${DEFAULTS.seed}); recorded
   -h, --help           Show this help
@@ -83,6 +93,7 @@ async function main(args: string[]): Promise<number> {
         golden: { type: "string", multiple: true },
         retrievers: { type: "string" },
         resamples: { type: "string" },
+        "tool-results": { type: "string" },
         out: { type: "string" },
         seed: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -207,6 +218,21 @@ async function main(args: string[]): Promise<number> {
       }
     }
   }
+  const toolResultsPath = flags["tool-results"] ?? fromRoot(DEFAULTS.toolResults);
+  const toolResults = toolResultsPath === "none" ? undefined : await (async () => {
+    progress("bench", `pricing tool results ${toolResultsPath}`);
+    const file = await loadToolResults(toolResultsPath);
+    const m = measureToolResults(file.results, tokenizers);
+    return {
+      resultsId: file.id,
+      path: toolResultsPath,
+      payloadCount: m.payloadCount,
+      summary: m.summary,
+      rows: m.rows,
+      skipped: m.skipped,
+      provenance: { tokens: "measured", savingsPct: "computed" },
+    };
+  })();
   const warnings = [
     ...retrievalWarnings,
     ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
@@ -233,6 +259,7 @@ async function main(args: string[]): Promise<number> {
     ...sections,
     ...(arms ? { arms } : {}),
     ...(retrieval.length > 0 ? { retrieval } : {}),
+    ...(toolResults ? { toolResults } : {}),
     warnings,
   };
   await Deno.mkdir(outDir, { recursive: true });

@@ -129,6 +129,18 @@ export interface BenchReport {
   readonly arms?: readonly unknown[];
   /** Retrieval rows (retrieval issue), when measured. */
   readonly retrieval?: readonly unknown[];
+  /**
+   * Captured `tools/call` results priced as compact JSON against TOON (the
+   * `toon_results` pseudo-arm), when measured.
+   */
+  readonly toolResults?: {
+    /** Id of the results file. */
+    readonly resultsId: string;
+    /** Per-class summaries (`tabular`, `non_tabular`, `all`) per tokenizer. */
+    readonly summary: readonly unknown[];
+    /** Other fields: path, payloadCount, rows, skipped, provenance. */
+    readonly [key: string]: unknown;
+  };
   /** Non-fatal problems met during the run. */
   readonly warnings: readonly string[];
 }

@@ -144,6 +144,32 @@ export function renderDashboard(
 
   if (report.arms && report.arms.length > 0) renderArms(report, document, parts);
   if (report.retrieval && report.retrieval.length > 0) renderRetrieval(report, document, parts);
+  if (report.toolResults) {
+    h2("Tool results: compact JSON against TOON");
+    type ClassRow = {
+      tokenizer: string;
+      class: string;
+      payloads: number;
+      jsonTokens: number;
+      toonTokens: number;
+      savingsPct: number | null;
+    };
+    parts.push(htmlTable(
+      (report.toolResults.summary as ClassRow[]).map((r) => ({
+        tokenizer: r.tokenizer,
+        payloads: r.class.replace("_", "-"),
+        count: r.payloads,
+        "compact JSON tokens": r.jsonTokens,
+        "TOON tokens": r.toonTokens,
+        "TOON savings": r.savingsPct === null ? "n/a" : `${r.savingsPct.toFixed(1)}%`,
+      })),
+    ));
+    parts.push(
+      `<p class="note">Real <code>tools/call</code> results captured from reference servers (${
+        esc(report.toolResults.resultsId)
+      }); tabular = a top-level array of objects with the same keys and plain values.</p>`,
+    );
+  }
 
   if (report.warnings.length > 0) {
     h2("Warnings");
