@@ -49,6 +49,19 @@ export function renderDashboard(
   report: BenchReport,
   document: Document = headlessDocument(),
 ): string {
+  return renumberPlotIds(page(report, renderBenchSections(report, document)));
+}
+
+/**
+ * The sections of {@linkcode renderDashboard} without the page around them (`<h2>` headings,
+ * tables, inline SVG), for pages that embed the bench report, such as the comparison
+ * dashboard. Plot ids are not renumbered: renumber the whole page once.
+ *
+ * @param report The bench report.
+ * @param document Document to draw charts into.
+ * @returns HTML fragment (UTF-8 text).
+ */
+export function renderBenchSections(report: BenchReport, document: Document): string {
   const parts: string[] = [];
   const h2 = (t: string) => parts.push(`<h2>${esc(t)}</h2>`);
   const firstTok = report.tokenizers[0];
@@ -175,7 +188,7 @@ export function renderDashboard(
     h2("Warnings");
     parts.push(`<ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
   }
-  return renumberPlotIds(page(report, parts.join("\n")));
+  return parts.join("\n");
 }
 
 /**

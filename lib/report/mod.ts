@@ -35,5 +35,58 @@ export {
   type PlotDocument,
   savingsBySizeChart,
 } from "./figures.ts";
-export { headlessDocument, htmlTable, renderDashboard, renumberPlotIds } from "./dashboard.ts";
+export {
+  headlessDocument,
+  htmlTable,
+  renderBenchSections,
+  renderDashboard,
+  renumberPlotIds,
+} from "./dashboard.ts";
 export { type Displayable, showPlot, showTable } from "./notebook.ts";
+export {
+  byStart,
+  filterRuns,
+  type LoadedRun,
+  type RecordRow,
+  recordRows,
+  type RunCatalog,
+  type RunFilter,
+  runsTable,
+  type SweepInfo,
+} from "./runs.ts";
+export { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
+export {
+  agentRows,
+  type AgentRunRow,
+  type CaseRow,
+  caseRows,
+  type ErrorRow,
+  errorRows,
+  flakyRows,
+  latestBySuiteAgent,
+  type SweepGroupRow,
+  sweepGroupRows,
+  type ToolRow,
+  toolRows,
+  trendRows,
+} from "./compare.ts";
+export {
+  costAccuracyChart,
+  type CostAccuracyDatum,
+  heatmapChart,
+  type HeatmapDatum,
+  latencyChart,
+  type LatencyDatum,
+  tokensChart,
+  type TokensDatum,
+  toolFrequencyChart,
+  type ToolFrequencyDatum,
+  trendChart,
+  type TrendDatum,
+} from "./compare_figures.ts";
+export {
+  type CompareDashboard,
+  type CompareDashboardInput,
+  renderCompareDashboard,
+  tablesToCsv,
+} from "./compare_dashboard.ts";

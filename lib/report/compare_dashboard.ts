@@ -1,0 +1,432 @@
+/**
+ * The comparison dashboard (`deno task report`): one self-contained HTML page over agent runs
+ * (agent comparison, trends, reliability, sweep groups) and, optionally, the bench report's
+ * sections; every table also as CSV text (arquero `toCSV`). Pure: runs and the bench report come
+ * in loaded, the page comes out as text.
+ *
+ * @module
+ */
+import * as aq from "arquero";
+import type { BenchReport } from "./bench_report.ts";
+import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
+import { intervalChart } from "./figures.ts";
+import {
+  agentRows,
+  caseRows,
+  errorRows,
+  flakyRows,
+  sweepGroupRows,
+  toolRows,
+  trendRows,
+} from "./compare.ts";
+import {
+  costAccuracyChart,
+  heatmapChart,
+  latencyChart,
+  tokensChart,
+  toolFrequencyChart,
+  trendChart,
+} from "./compare_figures.ts";
+import type { LoadedRun, RunFilter } from "./runs.ts";
+
+/** Inputs of {@linkcode renderCompareDashboard}. */
+export interface CompareDashboardInput {
+  /** Runs, already filtered (see `filterRuns`). */
+  readonly runs: readonly LoadedRun[];
+  /** The filter that was applied, echoed on the page. */
+  readonly filter?: RunFilter;
+  /** A bench report whose sections are appended. */
+  readonly bench?: BenchReport;
+  /** Base name of the CSV files written beside the page (links), e.g. `dashboard`. */
+  readonly csvBase?: string;
+  /** Document to draw into. @default a linkedom document */
+  readonly document?: Document;
+}
+
+/** A rendered dashboard. */
+export interface CompareDashboard {
+  /** The complete HTML page. */
+  readonly html: string;
+  /** Table name → rows shown on the page (CSV-ready, flat values). */
+  readonly tables: Readonly<Record<string, readonly Record<string, unknown>[]>>;
+}
+
+function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const r4 = (v: number | null) => v === null ? null : Math.round(v * 1e4) / 1e4;
+const r6 = (v: number | null) => v === null ? null : Math.round(v * 1e6) / 1e6;
+const pct = (v: never) => v === null ? "" : `${((v as number) * 100).toFixed(1)}%`;
+
+/**
+ * Renders the comparison dashboard.
+ *
+ * Sections: runs; agent comparison (latest run per suite × agent: pass rate with 95% Wilson
+ * interval, cost against accuracy, tokens per case, latency p50/p95); trends (pass rate, cost and
+ * p95 per agent and suite over runs); reliability (case × agent heatmap, flaky cases, error and
+ * iteration-limit rates, tool-call frequency); sweep groups when runs came from a sweep; the
+ * bench sections when a bench report is given. Deterministic: no clock, Plot ids renumbered.
+ *
+ * @param input Runs, filter, optional bench report and CSV base name.
+ * @returns `{html, tables}`.
+ */
+export function renderCompareDashboard(input: CompareDashboardInput): CompareDashboard {
+  const document = input.document ?? headlessDocument();
+  const runs = input.runs;
+  const parts: string[] = [];
+  const tables: Record<string, Record<string, unknown>[]> = {};
+  const section = (id: string, title: string) => parts.push(`<h2 id="${id}">${esc(title)}</h2>`);
+  const table = (
+    name: string,
+    rows: Record<string, unknown>[],
+    format: Record<string, (v: never) => string> = {},
+  ) => {
+    tables[name] = rows;
+    parts.push(htmlTable(rows, format));
+    if (input.csvBase && rows.length > 0) {
+      parts.push(
+        `<p class="note"><a href="${esc(`${input.csvBase}_${name}.csv`)}">${
+          esc(`${input.csvBase}_${name}.csv`)
+        }</a></p>`,
+      );
+    }
+  };
+  const svg = (el: Element) => parts.push(`<figure class="chart">${el.outerHTML}</figure>`);
+
+  section("runs", "Runs");
+  table(
+    "runs",
+    runs.map((r) => ({
+      run: r.runId,
+      suite: r.suiteId,
+      started: r.startedAt,
+      status: r.status,
+      shard: r.shard ?? "",
+      repetitions: r.repetitions,
+      agents: [...new Set(r.records.map((x) => x.agentId))].length,
+      records: r.records.length,
+      planned: r.plannedCases,
+    })),
+  );
+
+  const agents = agentRows(runs);
+  const label = (a: { suiteId: string; agentId: string }) => `${a.suiteId} / ${a.agentId}`;
+  section("agents", "Agent comparison");
+  parts.push(
+    `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded).</p>`,
+  );
+  table(
+    "agents",
+    agents.map((a) => ({
+      suite: a.suiteId,
+      agent: a.agentId,
+      ...a.params,
+      run: a.runId,
+      scored: a.scored,
+      passed: a.passed,
+      pass_rate: r4(a.passRate),
+      pass_rate_lo95: r4(a.passRateLo),
+      pass_rate_hi95: r4(a.passRateHi),
+      [`pass_at_k`]: r4(a.passAtK),
+      pass_hat_k: r4(a.passHatK),
+      k: a.k,
+      mean_cost_usd: r6(a.meanCostUsd),
+      mean_input_tokens: r4(a.meanInputTokens),
+      mean_output_tokens: r4(a.meanOutputTokens),
+      wall_p50_ms: a.wallP50Ms,
+      wall_p95_ms: a.wallP95Ms,
+      tool_calls_per_case: r4(a.toolCallsPerCase),
+      error_rate: r4(a.errorRate),
+      iteration_limit_rate: r4(a.iterationLimitRate),
+    })),
+    {
+      pass_rate: pct,
+      pass_rate_lo95: pct,
+      pass_rate_hi95: pct,
+      error_rate: pct,
+      iteration_limit_rate: pct,
+    },
+  );
+  const scoredAgents = agents.filter((a) => a.passRate !== null);
+  if (scoredAgents.length > 0) {
+    svg(intervalChart(
+      scoredAgents.map((a) => ({
+        label: a.agentId,
+        series: a.suiteId,
+        value: a.passRate!,
+        lo: a.passRateLo!,
+        hi: a.passRateHi!,
+      })),
+      { document, title: "Pass rate with 95% Wilson interval", valueLabel: "pass rate" },
+    ));
+  }
+  const costed = scoredAgents.filter((a) => a.meanCostUsd !== null);
+  if (costed.length > 0) {
+    svg(costAccuracyChart(
+      costed.map((a) => ({
+        label: a.agentId,
+        series: a.suiteId,
+        costUsd: a.meanCostUsd!,
+        passRate: a.passRate!,
+        lo: a.passRateLo!,
+        hi: a.passRateHi!,
+      })),
+      { document, title: "Cost against accuracy (up and left is better)" },
+    ));
+  }
+  const tokenData = agents.flatMap((a) => [
+    ...(a.meanInputTokens === null
+      ? []
+      : [{ label: label(a), kind: "input", tokens: a.meanInputTokens }]),
+    ...(a.meanOutputTokens === null
+      ? []
+      : [{ label: label(a), kind: "output", tokens: a.meanOutputTokens }]),
+  ]);
+  if (tokenData.length > 0) {
+    svg(tokensChart(tokenData, { document, title: "Tokens per case (mean, uncached input)" }));
+  }
+  const lat = agents.filter((a) => a.wallP50Ms !== null && a.wallP95Ms !== null);
+  if (lat.length > 0) {
+    svg(latencyChart(
+      lat.map((a) => ({ label: label(a), p50Ms: a.wallP50Ms!, p95Ms: a.wallP95Ms! })),
+      { document, title: "Latency per case: p50 and p95 wall time" },
+    ));
+  }
+
+  const sweep = sweepGroupRows(runs);
+  if (sweep.length > 0) {
+    section("sweep", "Sweep: pass rate by varied parameter");
+    parts.push(
+      `<p class="note">Each value pools every sweep agent that has it (the other parameters' values mixed); the interval treats records as independent and is descriptive only.</p>`,
+    );
+    table(
+      "sweep",
+      sweep.map((s) => ({
+        suite: s.suiteId,
+        parameter: s.parameter,
+        value: s.value,
+        agents: s.agents,
+        scored: s.scored,
+        passed: s.passed,
+        pass_rate: r4(s.passRate),
+        pass_rate_lo95: r4(s.passRateLo),
+        pass_rate_hi95: r4(s.passRateHi),
+        mean_cost_usd: r6(s.meanCostUsd),
+      })),
+      { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
+    );
+    const pts = sweep.filter((s) => s.passRate !== null);
+    if (pts.length > 0) {
+      svg(intervalChart(
+        pts.map((s) => ({
+          label: `${s.parameter}=${s.value}`,
+          series: s.suiteId,
+          value: s.passRate!,
+          lo: s.passRateLo!,
+          hi: s.passRateHi!,
+        })),
+        { document, title: "Pass rate by parameter value", valueLabel: "pass rate" },
+      ));
+    }
+  }
+
+  const trends = trendRows(runs);
+  section("trends", "Trends over runs");
+  table(
+    "trends",
+    trends.map((t) => ({
+      suite: t.suiteId,
+      agent: t.agentId,
+      run: t.runId,
+      started: t.startedAt,
+      scored: t.scored,
+      pass_rate: r4(t.passRate),
+      pass_rate_lo95: r4(t.passRateLo),
+      pass_rate_hi95: r4(t.passRateHi),
+      mean_cost_usd: r6(t.meanCostUsd),
+      wall_p95_ms: t.wallP95Ms,
+    })),
+    { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
+  );
+  const point = (t: (typeof trends)[number], value: number | null) =>
+    value === null
+      ? []
+      : [{ date: new Date(t.startedAt), series: t.agentId, panel: t.suiteId, value }];
+  if (runs.length > 1) {
+    const pr = trends.flatMap((t) => point(t, t.passRate));
+    if (pr.length > 0) {
+      svg(trendChart(pr, {
+        document,
+        title: "Pass rate over runs",
+        valueLabel: "pass rate",
+        domain: [0, 1],
+      }));
+    }
+    const cost = trends.flatMap((t) => point(t, t.meanCostUsd));
+    if (cost.length > 0) {
+      svg(trendChart(cost, { document, title: "Cost per case over runs", valueLabel: "USD" }));
+    }
+    const p95 = trends.flatMap((t) => point(t, t.wallP95Ms));
+    if (p95.length > 0) {
+      svg(trendChart(p95, { document, title: "p95 wall time over runs", valueLabel: "ms" }));
+    }
+  } else {
+    parts.push(`<p class="note">One run selected: trends need two or more.</p>`);
+  }
+
+  section("reliability", "Reliability");
+  const cases = caseRows(runs);
+  for (const suiteId of [...new Set(cases.map((c) => c.suiteId))].sort()) {
+    svg(heatmapChart(
+      cases.filter((c) => c.suiteId === suiteId).map((c) => ({
+        column: c.agentId,
+        row: c.caseId,
+        value: c.passRate,
+      })),
+      { document, title: `${suiteId}: pass rate per case and agent` },
+    ));
+  }
+  tables.cases = cases.map((c) => ({
+    suite: c.suiteId,
+    agent: c.agentId,
+    case: c.caseId,
+    records: c.records,
+    scored: c.scored,
+    passed: c.passed,
+    pass_rate: r4(c.passRate),
+    flaky: c.flaky,
+    flakiness_score: r4(c.flakinessScore),
+    flip_rate: r4(c.flipRate),
+    errors: c.errors,
+    iteration_limits: c.iterationLimits,
+  }));
+  if (input.csvBase && cases.length > 0) {
+    parts.push(
+      `<p class="note">Per-case table: <a href="${esc(`${input.csvBase}_cases.csv`)}">${
+        esc(`${input.csvBase}_cases.csv`)
+      }</a></p>`,
+    );
+  }
+  parts.push(
+    `<h3>Flaky cases</h3><p class="note">Passed in some repetitions and failed in others. Score 4p(1 − p) (1 when half pass); flip rate = pass↔fail changes between consecutive repetitions ÷ (n − 1).</p>`,
+  );
+  table(
+    "flaky",
+    flakyRows(cases).map((c) => ({
+      suite: c.suiteId,
+      case: c.caseId,
+      agent: c.agentId,
+      passed: c.passed,
+      scored: c.scored,
+      flakiness_score: r4(c.flakinessScore),
+      flip_rate: r4(c.flipRate),
+    })),
+  );
+  parts.push(`<h3>Errors and iteration limits</h3>`);
+  table(
+    "errors",
+    errorRows(runs).map((e) => ({
+      suite: e.suiteId,
+      agent: e.agentId,
+      kind: e.kind,
+      infrastructure: e.kind !== "iteration_limit",
+      count: e.count,
+      rate: r4(e.rate),
+    })),
+    { rate: pct },
+  );
+  parts.push(`<h3>Tool calls</h3>`);
+  const tools = toolRows(runs);
+  table(
+    "tools",
+    tools.map((t) => ({
+      suite: t.suiteId,
+      agent: t.agentId,
+      tool: t.tool,
+      calls: t.calls,
+      errors: t.errors,
+      calls_per_case: r4(t.callsPerCase),
+    })),
+  );
+  if (tools.length > 0) {
+    svg(toolFrequencyChart(
+      tools.map((t) => ({
+        tool: t.tool,
+        series: `${t.suiteId} / ${t.agentId}`,
+        callsPerCase: t.callsPerCase,
+      })),
+      { document, title: "Tool calls per case" },
+    ));
+  }
+
+  if (input.bench) {
+    parts.push(`<h2 id="bench">Bench report</h2>`);
+    parts.push(
+      renderBenchSections(input.bench, document).replaceAll("<h2>", "<h3>").replaceAll(
+        "</h2>",
+        "</h3>",
+      ),
+    );
+  }
+  const warnings = runs.flatMap((r) => r.warnings.map((w) => `${r.runId}: ${w}`));
+  if (warnings.length > 0) {
+    section("warnings", "Warnings");
+    parts.push(`<ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
+  }
+  return { html: renumberPlotIds(page(runs, input.filter ?? {}, parts.join("\n"))), tables };
+}
+
+/**
+ * CSV text of each table (arquero `toCSV`; `null` as an empty cell).
+ *
+ * @param tables Table name → rows, e.g. {@linkcode CompareDashboard.tables}.
+ * @returns Table name → CSV text ending in a newline; empty tables are left out.
+ */
+export function tablesToCsv(
+  tables: Readonly<Record<string, readonly Record<string, unknown>[]>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(tables).sort()) {
+    const rows = tables[name];
+    if (rows.length === 0) continue;
+    const csv = aq.from(rows as Record<string, unknown>[]).toCSV();
+    out[name] = csv.endsWith("\n") ? csv : csv + "\n";
+  }
+  return out;
+}
+
+function page(runs: readonly LoadedRun[], filter: RunFilter, body: string): string {
+  const f = [
+    filter.suites ? `suite ${filter.suites.join(", ")}` : "",
+    filter.agents ? `agent ${filter.agents.join(", ")}` : "",
+    filter.from ? `from ${filter.from}` : "",
+    filter.to ? `to ${filter.to}` : "",
+  ].filter(Boolean).join("; ");
+  return `<!doctype html>
+<!-- Generated by tasks/report.ts — do not edit -->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>mcpmeter comparison</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 13px; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
+th { background: #f4f4f4; }
+.note { color: #555; font-size: 13px; }
+figure { margin: 1rem 0; }
+nav a { margin-right: 1rem; }
+</style>
+</head>
+<body>
+<h1>mcpmeter comparison</h1>
+<nav><a href="#runs">Runs</a><a href="#agents">Agents</a><a href="#trends">Trends</a><a href="#reliability">Reliability</a></nav>
+<p class="note">${runs.length} run(s), ${
+    runs.reduce((n, r) => n + r.records.length, 0)
+  } case records${f ? `; filter: ${esc(f)}` : ""}.</p>
+${body}
+</body>
+</html>
+`;
+}

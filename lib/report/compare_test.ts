@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import * as aq from "arquero";
+import { writeSyntheticRun } from "./_synthetic_runs.ts";
+import { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
+import { filterRuns, runsTable } from "./runs.ts";
+import { agentRows, caseRows, errorRows, flakyRows, sweepGroupRows, toolRows } from "./compare.ts";
+import { renderCompareDashboard, tablesToCsv } from "./compare_dashboard.ts";
+
+const CASES = ["c1", "c2", "c3", "c4", "c5"];
+
+async function fixture(root: string) {
+  for (const [i, day] of ["2025-03-01", "2025-03-02"].entries()) {
+    await writeSyntheticRun(root, {
+      runId: `r${i}`,
+      startedAt: `${day}T02:00:00.000Z`,
+      cases: CASES,
+      repetitions: 4,
+      agents: [
+        {
+          id: "alpha",
+          // c1–c3 always pass, c4 passes on even repetitions, c5 always fails.
+          outcome: (c, r) => ({
+            passed: c < 3 || (c === 3 && r % 2 === 0),
+            costUsd: 0.002 + i * 0.001,
+            wallMs: 100 * (c + 1),
+            tools: c > 2 ? ["fs:read", "fs:list"] : ["fs:read"],
+          }),
+        },
+        {
+          id: "beta",
+          // c1, c2 pass; c5 rep 1 is a model error; other c5 reps hit the iteration limit.
+          outcome: (c, r) =>
+            c === 4 && r === 1
+              ? { passed: null, error: "model" }
+              : c === 4
+              ? { passed: false, error: "iteration_limit" }
+              : { passed: c < 2 },
+        },
+      ],
+    });
+  }
+}
+
+Deno.test("comparison rows match hand counts on synthetic runs", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    await fixture(root);
+    const runs = await loadRuns([root]);
+    assert.deepEqual(runs.map((r) => r.runId), ["r0", "r1"]);
+    const agents = agentRows(runs);
+    const alpha = agents.find((a) => a.agentId === "alpha")!;
+    // Latest run r1: 12 + 2 passes of 20.
+    assert.equal(alpha.runId, "r1");
+    assert.equal(alpha.passRate, 14 / 20);
+    assert.ok(Math.abs(alpha.meanCostUsd! - 0.003) < 1e-12);
+    // Nearest-rank p95 of 4 × {100..500}: rank ceil(0.95·20) = 19 → 500; p50 rank 10 → 300.
+    assert.equal(alpha.wallP50Ms, 300);
+    assert.equal(alpha.wallP95Ms, 500);
+    const beta = agents.find((a) => a.agentId === "beta")!;
+    assert.equal(beta.scored, 19);
+    assert.equal(beta.passRate, 8 / 19);
+    assert.equal(beta.errorRate, 1 / 20);
+    assert.equal(beta.iterationLimitRate, 3 / 19);
+
+    const cases = caseRows(runs);
+    const c4 = cases.find((c) => c.agentId === "alpha" && c.caseId === "c4")!;
+    assert.deepEqual([c4.passRate, c4.flaky, c4.flakinessScore, c4.flipRate], [0.5, true, 1, 1]);
+    assert.deepEqual(flakyRows(cases).map((c) => `${c.agentId}/${c.caseId}`), ["alpha/c4"]);
+
+    assert.deepEqual(
+      errorRows(runs).map((e) => [e.agentId, e.kind, e.count]),
+      [["beta", "iteration_limit", 3], ["beta", "model", 1]],
+    );
+    const tools = toolRows(runs).filter((t) => t.agentId === "alpha");
+    // fs:read in all 20 records, fs:list in c4 and c5 (8 records).
+    assert.deepEqual(tools.map((t) => [t.tool, t.calls, t.callsPerCase]), [
+      ["fs:read", 20, 1],
+      ["fs:list", 8, 0.4],
+    ]);
+
+    // Filters: agent and date (r1 started 2025-03-02).
+    const onlyFirst = filterRuns(runs, { to: "2025-03-01", agents: ["beta"] });
+    assert.deepEqual(onlyFirst.map((r) => [r.runId, r.records.length]), [["r0", 20]]);
+    assert.throws(() => filterRuns(runs, { from: "yesterday" }), RangeError);
+
+    // The arquero table for notebooks: 2 runs × 2 agents × 20 records.
+    const t = runsTable(runs);
+    assert.equal(t.numRows(), 80);
+    assert.equal(t.filter((d: { passed: number | null }) => d.passed === null).numRows(), 2);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("renderCompareDashboard() draws every section, is deterministic, and exports CSV", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    await fixture(root);
+    const runs = await loadRuns([root]);
+    const a = renderCompareDashboard({ runs, csvBase: "dashboard" });
+    const b = renderCompareDashboard({ runs, csvBase: "dashboard" });
+    assert.equal(a.html, b.html);
+    for (const id of ["runs", "agents", "trends", "reliability"]) {
+      assert.ok(a.html.includes(`<h2 id="${id}">`), id);
+    }
+    // pass-rate interval, cost/accuracy, tokens, latency, 3 trends, heatmap, tool frequency
+    const charts = a.html.split('<figure class="chart">').slice(1);
+    assert.equal(charts.length, 9);
+    for (const c of charts) assert.match(c, /^(<figure[^>]*>.*?)?<svg/s);
+    assert.ok(!/https?:\/\/(?!www\.w3\.org)/.test(a.html), "no network references");
+    const csv = tablesToCsv(a.tables);
+    const flaky = aq.fromCSV(csv.flaky);
+    assert.equal(flaky.numRows(), 1);
+    assert.equal(flaky.get("case", 0), "c4");
+    const agentsCsv = aq.fromCSV(csv.agents);
+    assert.equal(agentsCsv.numRows(), 2);
+    assert.equal(agentsCsv.get("pass_rate", 0), 0.7);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("sweepGroupRows() pools agents by varied parameter value", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    const pass = (rate: number) => (_c: number, r: number) => ({ passed: r < rate * 4 });
+    await writeSyntheticRun(root, {
+      runId: "sweep",
+      startedAt: "2025-03-01T00:00:00Z",
+      cases: ["c1"],
+      repetitions: 4,
+      agents: [
+        { id: "model=a,exposure=direct", outcome: pass(1) },
+        { id: "model=a,exposure=proxy", outcome: pass(0.5) },
+        { id: "model=b,exposure=direct", outcome: pass(0.25) },
+        { id: "model=b,exposure=proxy", outcome: pass(0) },
+      ],
+      sweep: {
+        base: "base",
+        parameters: ["model", "exposure"],
+        agents: {
+          "model=a,exposure=direct": { model: "a", exposure: "direct" },
+          "model=a,exposure=proxy": { model: "a", exposure: "proxy" },
+          "model=b,exposure=direct": { model: "b", exposure: "direct" },
+          "model=b,exposure=proxy": { model: "b", exposure: "proxy" },
+        },
+      },
+    });
+    const rows = sweepGroupRows(await loadRuns([root]));
+    // model=a: 4 + 2 of 8; model=b: 1 + 0 of 8; direct: 4 + 1; proxy: 2 + 0.
+    assert.deepEqual(rows.map((r) => [r.parameter, r.value, r.passed, r.scored]), [
+      ["model", "a", 6, 8],
+      ["model", "b", 1, 8],
+      ["exposure", "direct", 5, 8],
+      ["exposure", "proxy", 2, 8],
+    ]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("loadRun() throws RunInputError naming the file and line", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    await assert.rejects(() => loadRun(root), (e: Error) => {
+      assert.ok(e instanceof RunInputError);
+      assert.match(e.message, /run\.json": file not found/);
+      return true;
+    });
+    const dir = await writeSyntheticRun(root, {
+      runId: "bad",
+      startedAt: "2025-01-01T00:00:00Z",
+      cases: ["c"],
+      repetitions: 1,
+      agents: [{ id: "a", outcome: () => ({ passed: true }) }],
+    });
+    await Deno.writeTextFile(`${dir}/cases.jsonl`, '{"agentId":"a","caseId":"c"}\n', {
+      append: true,
+    });
+    await assert.rejects(() => loadRun(dir), /line 2: field "repetition" is not an integer/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1,0 +1,164 @@
+/**
+ * Reads agent run folders (`results/runs/<runId>/`: `run.json`, `cases.jsonl`, optional
+ * `sweep.json`) for comparisons and gates, without writing anything (a torn last line of
+ * `cases.jsonl` is skipped with a warning, not truncated).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { CaseRecord } from "../agent/types.ts";
+import type { LoadedRun, SweepInfo } from "./runs.ts";
+
+/** A run folder that cannot be used: missing, unreadable or malformed. `path` names the file. */
+export class RunInputError extends Error {
+  /** File or folder at fault. */
+  readonly path: string;
+  /**
+   * Builds the error; the message reads `Cannot use run "<path>": <message>`.
+   *
+   * @param path File or folder at fault.
+   * @param message What is wrong, quoting the offending value.
+   */
+  constructor(path: string, message: string) {
+    super(`Cannot use run "${path}": ${message}`);
+    this.name = "RunInputError";
+    this.path = path;
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new RunInputError(
+      path,
+      e instanceof Deno.errors.NotFound ? "file not found" : (e as Error).message,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new RunInputError(path, `not JSON (${(e as Error).message})`);
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+function checkRecord(v: unknown, path: string, line: number): CaseRecord {
+  const bad = (field: string, want: string) =>
+    new RunInputError(path, `line ${line}: field "${field}" is not ${want}`);
+  if (!isObj(v)) throw new RunInputError(path, `line ${line} is not a JSON object`);
+  if (typeof v.agentId !== "string") throw bad("agentId", "a string");
+  if (typeof v.caseId !== "string") throw bad("caseId", "a string");
+  if (!Number.isInteger(v.repetition)) throw bad("repetition", "an integer");
+  if (!(v.passed === null || typeof v.passed === "boolean")) throw bad("passed", "true/false/null");
+  if (typeof v.wallMs !== "number") throw bad("wallMs", "a number");
+  if (!Array.isArray(v.toolCalls)) throw bad("toolCalls", "an array");
+  if (!(v.costUsd === null || typeof v.costUsd === "number")) throw bad("costUsd", "number/null");
+  return v as unknown as CaseRecord;
+}
+
+/**
+ * Reads one run folder.
+ *
+ * @param dir Folder holding `run.json` and `cases.jsonl`.
+ * @returns The run; `records` is empty when `cases.jsonl` is missing (a run that never finished a
+ *   case), with a warning.
+ * @throws {RunInputError} when `run.json` is missing or malformed, or a complete line of
+ *   `cases.jsonl` is not a case record (the message gives the line).
+ */
+export async function loadRun(dir: string): Promise<LoadedRun> {
+  const runPath = join(dir, "run.json");
+  const doc = await readJson(runPath);
+  if (!isObj(doc)) throw new RunInputError(runPath, "is not a JSON object");
+  const suite = doc.suite;
+  if (!isObj(suite) || typeof suite.id !== "string") {
+    throw new RunInputError(runPath, `field "suite.id" is missing`);
+  }
+  if (typeof doc.startedAt !== "string" || !Number.isFinite(Date.parse(doc.startedAt))) {
+    throw new RunInputError(runPath, `field "startedAt" is not an ISO time: ${doc.startedAt}`);
+  }
+  const warnings: string[] = [];
+  const casesPath = join(dir, "cases.jsonl");
+  let text = "";
+  try {
+    text = await Deno.readTextFile(casesPath);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) {
+      throw new RunInputError(casesPath, (e as Error).message);
+    }
+    warnings.push(`${casesPath} is missing: no case finished`);
+  }
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] !== "") {
+    warnings.push(`${casesPath}: torn last line skipped`);
+  }
+  lines.pop();
+  const records = lines.flatMap((line, i) => {
+    if (line.trim() === "") return [];
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      throw new RunInputError(casesPath, `line ${i + 1} is not JSON (${(e as Error).message})`);
+    }
+    return [checkRecord(v, casesPath, i + 1)];
+  });
+  let sweep: SweepInfo | null = null;
+  try {
+    await Deno.stat(join(dir, "sweep.json"));
+    sweep = await readJson(join(dir, "sweep.json")) as SweepInfo;
+  } catch (e) {
+    if (e instanceof RunInputError) throw e;
+  }
+  const shard = isObj(doc.shard) ? `${doc.shard.index}/${doc.shard.count}` : null;
+  return {
+    dir,
+    runId: typeof doc.runId === "string" ? doc.runId : dir,
+    status: typeof doc.status === "string" ? doc.status : "unknown",
+    startedAt: doc.startedAt,
+    endedAt: typeof doc.endedAt === "string" ? doc.endedAt : null,
+    suiteId: suite.id,
+    agents: Array.isArray(doc.agents) ? doc.agents : [],
+    catalogs: isObj(doc.catalogs) ? doc.catalogs as LoadedRun["catalogs"] : {},
+    repetitions: typeof doc.repetitions === "number" ? doc.repetitions : 1,
+    plannedCases: typeof doc.plannedCases === "number" ? doc.plannedCases : records.length,
+    shard,
+    records,
+    sweep,
+    warnings,
+  };
+}
+
+/**
+ * Reads runs from paths that are run folders (holding `run.json`) or folders of run folders
+ * (e.g. `results/runs`, one level deep, subfolders without `run.json` skipped).
+ *
+ * @param paths Folders, in any order.
+ * @returns Runs sorted by start time then run id.
+ * @throws {RunInputError} when a path does not exist, holds no run, or a run is malformed.
+ */
+export async function loadRuns(paths: readonly string[]): Promise<LoadedRun[]> {
+  const out: LoadedRun[] = [];
+  for (const path of paths) {
+    const stat = await Deno.stat(path).catch(() => null);
+    if (!stat?.isDirectory) throw new RunInputError(path, "not a folder");
+    if (await Deno.stat(join(path, "run.json")).catch(() => null)) {
+      out.push(await loadRun(path));
+      continue;
+    }
+    const subs: string[] = [];
+    for await (const e of Deno.readDir(path)) {
+      if (e.isDirectory && await Deno.stat(join(path, e.name, "run.json")).catch(() => null)) {
+        subs.push(join(path, e.name));
+      }
+    }
+    if (subs.length === 0) throw new RunInputError(path, "holds no run.json, nor run folders");
+    for (const s of subs.sort()) out.push(await loadRun(s));
+  }
+  return out.sort((a, b) =>
+    a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId < b.runId ? -1 : 1
+  );
+}
