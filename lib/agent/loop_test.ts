@@ -12,7 +12,7 @@ import type { ModelConfig } from "./types.ts";
 import { runAgentLoop } from "./loop.ts";
 import type { ExposedTool, ToolHost } from "./tools.ts";
 import { openMcpHost } from "./mcp_host.ts";
-import { readInstalledPackage, resolveBin } from "../mcp/install.ts";
+import { installPackages, readInstalledPackage, resolveBin } from "../mcp/install.ts";
 
 const agent = {
   systemPrompt: "sys",
@@ -219,27 +219,30 @@ Deno.test("runAgentLoop(): a model failure ends the case as a 'model' error, kee
 });
 
 Deno.test("runAgentLoop(): answers from a real filesystem MCP server's output", async () => {
+  // Install on first use (npm registry), exactly as tasks/agents_test.ts does.
+  const [install] = await installPackages(
+    [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
+    { installDir: ".scratch/servers" },
+  );
+  assert.notEqual(install.status, "failed", install.message);
   const installed = await readInstalledPackage(
     ".scratch/servers",
     "@modelcontextprotocol/server-filesystem",
     "2026.8.31",
   );
-  if (!installed) {
-    console.warn(
-      "skipped: server-filesystem@2026.8.31 not installed in .scratch/servers (run the e2e test once)",
-    );
-    return;
-  }
+  assert.ok(installed, "server-filesystem is installed");
   const dataDir = resolve("fixtures/suites/data/fs");
   await Deno.stat(dataDir);
   const host = await openMcpHost(
     [{
-      kind: "stdio",
-      name: "fs",
-      command: "node",
-      args: [resolveBin(installed), dataDir],
-      env: {},
-      meta: { extra: {} },
+      entry: {
+        kind: "stdio",
+        name: "fs",
+        command: "node",
+        args: [resolveBin(installed), dataDir],
+        env: {},
+        meta: { extra: {} },
+      },
     }],
     { exposure: "direct" },
   );
