@@ -127,6 +127,11 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     plannedCases: typeof doc.plannedCases === "number" ? doc.plannedCases : records.length,
     shard,
     records,
+    caseTags: Object.fromEntries(
+      (Array.isArray(suite.cases) ? suite.cases : []).filter((c) =>
+        isObj(c) && typeof c.id === "string" && Array.isArray(c.tags) && c.tags.length > 0
+      ).map((c) => [c.id, c.tags]),
+    ),
     sweep,
     warnings,
   };

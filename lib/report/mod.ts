@@ -90,3 +90,22 @@ export {
   renderCompareDashboard,
   tablesToCsv,
 } from "./compare_dashboard.ts";
+export {
+  type BenchGateOptions,
+  catalogCheck,
+  costCheck,
+  gateBenchReports,
+  type GateCheck,
+  type GateContext,
+  gateExitCode,
+  GateInputError,
+  gateJunit,
+  gateMarkdown,
+  type GateOptions,
+  gateRuns,
+  latencyCheck,
+  passRateCheck,
+  runStatusCheck,
+  type Verdict,
+  verdictLine,
+} from "./gate.ts";

@@ -56,6 +56,8 @@ export interface LoadedRun {
   readonly shard: string | null;
   /** Case records, file order. */
   readonly records: readonly CaseRecord[];
+  /** Case id → tags from the suite snapshot (case sets for per-tag checks); absent: none. */
+  readonly caseTags?: Readonly<Record<string, readonly string[]>>;
   /** Sweep parameters, when the run came from `deno task sweep`. */
   readonly sweep: SweepInfo | null;
   /** Non-fatal oddities met while reading (e.g. a torn last line). */
