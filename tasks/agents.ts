@@ -13,7 +13,7 @@ import {
 import { createModelClient } from "../lib/agent/providers/client.ts";
 import { realSleep } from "../lib/agent/providers/retry.ts";
 import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
-import { openMcpHost } from "../lib/agent/mcp_host.ts";
+import { type McpServerSpec, openMcpHost } from "../lib/agent/mcp_host.ts";
 import { parseShard, runSuite } from "../lib/agent/run.ts";
 import {
   type CacheMode,
@@ -22,7 +22,8 @@ import {
 } from "../lib/agent/providers/cache.ts";
 import type { AgentConfig, CaseRecord } from "../lib/agent/types.ts";
 import type { ModelClient } from "../lib/agent/providers/types.ts";
-import { expandServerEntry, parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
+import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
+import { createSessionFolder, removeStaleSessionFolders } from "../lib/mcp/session.ts";
 import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
 
 const HELP = `Usage: deno task agents --suite FILE [options]
@@ -207,7 +208,7 @@ async function main(): Promise<number> {
   const servers = parseServersConfig(serversText, { source: serversPath });
   const installDir = resolve(values["install-dir"]);
   const neededServers = [...new Set(agents.flatMap((a) => a.mcpServers))].sort();
-  const entries = new Map<string, StdioServerEntry>();
+  const entries = new Map<string, McpServerSpec>();
   const specs = [];
   for (const name of neededServers) {
     const entry = servers.servers.find((s) => s.name === name);
@@ -237,12 +238,17 @@ async function main(): Promise<number> {
       );
     }
   }
+  // Folders of earlier runs killed with SIGKILL (server HOMEs, data copies) are removed here.
+  const stale = await removeStaleSessionFolders();
+  if (stale.length > 0) {
+    console.error(`[agents] removed ${stale.length} folder(s) left by killed runs`);
+  }
   // Servers get a private copy of the fixture data, so a tool that writes never edits a fixture.
-  const dataCopy = await Deno.makeTempDir({ prefix: "mcpmeter-data-" });
+  const dataCopy = await createSessionFolder("data");
   await copyDir(resolve(arg("data")!), dataCopy);
   for (const name of neededServers) {
     const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
-    const vars: Record<string, string | undefined> = { ...env, DATA: dataCopy };
+    const vars: Record<string, string> = { DATA: dataCopy };
     if (entry.meta.package && entry.meta.version) {
       const installed = await readInstalledPackage(
         installDir,
@@ -251,10 +257,16 @@ async function main(): Promise<number> {
       );
       vars.BIN = resolveBin(installed!, entry.meta.bin);
     }
-    entries.set(name, expandServerEntry(entry, vars, serversPath) as StdioServerEntry);
+    entries.set(name, { entry, vars });
   }
+  const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
   const openTools = (agent: AgentConfig) =>
-    openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), { exposure: agent.exposure });
+    openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
+      exposure: agent.exposure,
+      provider: providerOf(agent),
+      env,
+      source: serversPath,
+    });
 
   const runId = values.resume ?? values["run-id"] ??
     `${suite.id}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;

@@ -101,6 +101,22 @@ async function readRecords(runDir: string): Promise<CaseRecord[]> {
   return text.trimEnd().split("\n").map((l) => JSON.parse(l));
 }
 
+/** Pids of live processes whose command line contains `marker`. */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const d of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(d.name)) continue;
+    try {
+      if (!Deno.readTextFileSync(`/proc/${d.name}/cmdline`).includes(marker)) continue;
+      const stat = Deno.readTextFileSync(`/proc/${d.name}/stat`);
+      if (!/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))) found.push(Number(d.name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
 const key = (r: CaseRecord) => `${r.agentId}|${r.caseId}|${r.repetition}`;
 
 /** Summary CSV without the wall-time columns (the only measured, run-dependent ones). */
@@ -284,8 +300,19 @@ Deno.test({
       // Simulate a torn write as well: a half line at the end must be dropped, not kept.
       await Deno.writeTextFile(casesPath, '{"agentId":"fs-ter', { append: true });
 
+      const killedPrefix = `mcpmeter-session-${child.pid}-`;
+      const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
+      const leftBy = () =>
+        Array.from(Deno.readDirSync(tmp)).filter((e) => e.name.startsWith(killedPrefix));
+      // SIGKILL left the data copy and the servers' HOME folders behind...
+      assert.ok(leftBy().length > 0);
       const r = await runAgents(["--resume", "killed", "--out", dir]);
       assert.equal(r.code, 0, r.stderr);
+      // ...and the next run removed them.
+      assert.deepEqual(leftBy(), []);
+      assert.match(r.stderr, /removed \d+ folder\(s\) left by killed runs/);
+      // The killed run's servers did not outlive it (they exit when their stdin closes).
+      assert.deepEqual(processesWith(killedPrefix), []);
       const records = await readRecords(join(dir, "killed"));
       // 2 agents × 3 cases × 3 repetitions.
       assert.equal(records.length, 18);
@@ -478,6 +505,103 @@ Deno.test({
       }).output();
       assert.equal(dup.code, 2);
       assert.match(new TextDecoder().decode(dup.stderr), /twice/);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "agents: proxy and code exposure solve the suites through retrieve_tools then call_tool / run_code against the real servers",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await ensureServers();
+    await withModel(fixturePolicy, async (s, dir, models) => {
+      for (const suite of ["fs_basics", "memory_graph", "everything_tools"]) {
+        const r = await runAgents([
+          "--suite",
+          `fixtures/suites/${suite}.json`,
+          "--models",
+          models,
+          "--out",
+          dir,
+          "--tool-prices",
+          "fixtures/agents/tool_prices.json",
+          "--agents",
+          "all-terse-proxy,all-terse-code",
+          "--run-id",
+          suite,
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        for (const rec of await readRecords(join(dir, suite))) {
+          assert.equal(rec.passed, true, `${key(rec)}: ${JSON.stringify(rec.criterion)}`);
+        }
+      }
+      // The model saw exactly the proxy's tools (and the code exposure's), never a server's.
+      const offered = new Set(
+        s.requests.filter((q) => q.body.model === "scripted").map((q) =>
+          (q.body.tools as { name: string }[]).map((t) => t.name).join(",")
+        ),
+      );
+      assert.deepEqual(
+        [...offered].sort(),
+        ["retrieve_tools,describe_tool,call_tool", "retrieve_tools,run_code"],
+      );
+      const fs = await readRecords(join(dir, "fs_basics"));
+      const todo = (agentId: string) =>
+        fs.find((r) => r.agentId === agentId && r.caseId === "todo-lines")!;
+      // Proxy: look up, call through call_tool; each upstream call recorded right after, `via`.
+      assert.deepEqual(
+        todo("all-terse-proxy").toolCalls.map((c) => [c.name, c.tool, c.via ?? null, c.isError]),
+        [
+          ["retrieve_tools", "mcpmeter-proxy:retrieve_tools", null, false],
+          ["call_tool", "mcpmeter-proxy:call_tool", null, false],
+          ["fs:list_allowed_directories", "fs:list_allowed_directories", "call_tool", false],
+          ["retrieve_tools", "mcpmeter-proxy:retrieve_tools", null, false],
+          ["call_tool", "mcpmeter-proxy:call_tool", null, false],
+          ["fs:read_text_file", "fs:read_text_file", "call_tool", false],
+        ],
+      );
+      assert.deepEqual(
+        todo("all-terse-code").toolCalls.map((c) => [c.name, c.via ?? null]),
+        [
+          ["retrieve_tools", null],
+          ["run_code", null],
+          ["fs:list_allowed_directories", "run_code"],
+          ["retrieve_tools", null],
+          ["run_code", null],
+          ["fs:read_text_file", "run_code"],
+        ],
+      );
+      // Tool prices apply to the upstream call: everything:get-sum costs 0.001 $ per call.
+      // Turns 0..2 (retrieve, call, answer): input 100+110+120, output 3 × 20, cache read
+      // 3 × 50, cache write 3 × 5 → 330·3 + 60·15 + 150·0.3 + 15·3.75 = 1991.25 µ$.
+      const ev = await readRecords(join(dir, "everything_tools"));
+      const sum = ev.find((r) => r.agentId === "all-terse-proxy" && r.caseId === "sum")!;
+      assert.equal(sum.iterations, 3);
+      assert.ok(Math.abs(sum.costUsd! - (0.00199125 + 0.001)) < 1e-12, String(sum.costUsd));
+      const run = JSON.parse(await Deno.readTextFile(join(dir, "fs_basics", "run.json")));
+      assert.deepEqual(run.catalogs["all-terse-proxy"].mapping, {
+        call_tool: "mcpmeter-proxy:call_tool",
+        describe_tool: "mcpmeter-proxy:describe_tool",
+        retrieve_tools: "mcpmeter-proxy:retrieve_tools",
+      });
+      assert.equal(run.catalogs["all-terse-code"].exposure, "code");
+      // tool_calls_per_case counts the model's calls only: todo-lines and expenses-total take 4
+      // (2 lookups, 2 calls); notes-listing takes 3, as the first lookup ("list allowed
+      // directories") already returned list_directory. 11 / 3 cases.
+      assert.deepEqual(
+        fs.filter((r) => r.agentId === "all-terse-proxy").map((r) => [
+          r.caseId,
+          r.toolCalls.filter((c) => c.via === undefined).length,
+        ]),
+        [["todo-lines", 4], ["expenses-total", 4], ["notes-listing", 3]],
+      );
+      const csv = (await Deno.readTextFile(join(dir, "fs_basics", "summary.csv"))).trimEnd()
+        .split("\n");
+      const h = csv[0].split(",");
+      const row = csv.find((l) => l.startsWith("all-terse-proxy,"))!.split(",");
+      assert.equal(Number(row[h.indexOf("tool_calls_per_case")]), 3.666667);
     });
   },
 });

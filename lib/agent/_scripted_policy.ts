@@ -25,15 +25,24 @@ interface View {
   readonly question: string;
   /** Tool results so far, oldest first. */
   readonly results: readonly string[];
+  /** Name of the tool each result answers (from the call id, `call_<turn>_<name>`). */
+  readonly resultTools: readonly string[];
+  /** Names of the tools offered in this request. */
+  readonly offered: readonly string[];
   readonly turn: number;
 }
 
+const toolOfId = (id: string) => id.replace(/^call_\d+_/, "");
+
 function view(req: ReceivedRequest): View {
   const results: string[] = [];
+  const resultTools: string[] = [];
   let question = "";
   let system = "";
   let turn = 0;
   const msgs = req.body.messages as Record<string, unknown>[];
+  const offered = ((req.body.tools ?? []) as { name?: string; function?: { name: string } }[])
+    .map((t) => t.name ?? t.function?.name ?? "");
   if (req.provider === "anthropic") {
     system = String(req.body.system ?? "");
     for (const m of msgs) {
@@ -42,8 +51,11 @@ function view(req: ReceivedRequest): View {
         question = m.content;
       }
       if (m.role === "user" && Array.isArray(m.content)) {
-        for (const b of m.content as { type: string; content: string }[]) {
-          if (b.type === "tool_result") results.push(String(b.content));
+        for (const b of m.content as { type: string; content: string; tool_use_id: string }[]) {
+          if (b.type === "tool_result") {
+            results.push(String(b.content));
+            resultTools.push(toolOfId(b.tool_use_id));
+          }
         }
       }
     }
@@ -52,10 +64,49 @@ function view(req: ReceivedRequest): View {
       if (m.role === "system") system = String(m.content);
       if (m.role === "assistant") turn += 1;
       if (m.role === "user" && question === "") question = String(m.content);
-      if (m.role === "tool") results.push(String(m.content));
+      if (m.role === "tool") {
+        results.push(String(m.content));
+        resultTools.push(toolOfId(String(m.tool_call_id)));
+      }
     }
   }
-  return { system, question, results, turn };
+  return { system, question, results, resultTools, offered, turn };
+}
+
+/**
+ * Behind a discovery proxy (`call_tool` offered) or under code execution (`run_code`): plan as
+ * with direct tools, over the results of the calls that reached a tool; before a tool is first
+ * used, look it up with `retrieve_tools` and take the `server:tool` name from the answer; then
+ * call it through `call_tool`, or through a one-call `run_code` program that prints its result.
+ */
+function decideIndirect(v: View, via: "call_tool" | "run_code"): ScriptedMessage {
+  const reached = v.results.filter((_, i) => v.resultTools[i] !== "retrieve_tools");
+  const plan = decide({ ...v, results: reached });
+  if (plan.toolCalls === undefined) return plan;
+  const found = new Map<string, string>();
+  v.results.forEach((text, i) => {
+    if (v.resultTools[i] !== "retrieve_tools") return;
+    for (const t of (JSON.parse(text) as { tools: { name: string }[] }).tools) {
+      const bare = t.name.slice(t.name.indexOf(":") + 1);
+      if (!found.has(bare)) found.set(bare, t.name);
+    }
+  });
+  const missing = plan.toolCalls.find((c) => !found.has(c.name));
+  if (missing !== undefined) {
+    const query = missing.name.replace(/[-_]/g, " ");
+    return { toolCalls: [call("retrieve_tools", { query, limit: 5 }, v.turn)] };
+  }
+  return {
+    toolCalls: plan.toolCalls.map((c) =>
+      via === "call_tool"
+        ? call("call_tool", { name: found.get(c.name)!, arguments: c.input }, v.turn)
+        : call("run_code", {
+          code: `console.log(await tools.call(${JSON.stringify(found.get(c.name))}, ${
+            JSON.stringify(c.input)
+          }));`,
+        }, v.turn)
+    ),
+  };
 }
 
 const call = (name: string, input: Record<string, unknown>, turn: number): ScriptedToolCall => ({
@@ -151,5 +202,10 @@ export function fixturePolicy(req: ReceivedRequest): ScriptedReply {
       usage: { input: 300, output: 15 },
     });
   }
-  return messageReply(req.provider, { ...decide(v), usage: usage(req.provider, v.turn) });
+  const message = v.offered.includes("call_tool")
+    ? decideIndirect(v, "call_tool")
+    : v.offered.includes("run_code")
+    ? decideIndirect(v, "run_code")
+    : decide(v);
+  return messageReply(req.provider, { ...message, usage: usage(req.provider, v.turn) });
 }

@@ -70,11 +70,12 @@ async function runCall(
   host: ToolHost,
   now: () => number,
   signal: AbortSignal | undefined,
-): Promise<{ result: ToolResult; record: ToolCallRecord }> {
+): Promise<{ result: ToolResult; record: ToolCallRecord; routed: readonly ToolCallRecord[] }> {
   const exposed = byName.get(call.name);
   const started = now();
   let text: string;
   let isError: boolean;
+  let routed: readonly ToolCallRecord[] = [];
   if (exposed === undefined) {
     text = `unknown tool "${call.name}"`;
     isError = true;
@@ -85,6 +86,14 @@ async function runCall(
     const out = await host.call(exposed, call.args, signal);
     text = out.text;
     isError = out.isError;
+    routed = (out.calls ?? []).map((c) => ({
+      name: c.tool,
+      tool: c.tool,
+      args: c.args,
+      ms: c.ms,
+      isError: c.isError,
+      via: call.name,
+    }));
   }
   const ms = now() - started;
   return {
@@ -96,6 +105,7 @@ async function runCall(
       ms,
       isError,
     },
+    routed,
   };
 }
 
@@ -104,7 +114,9 @@ async function runCall(
  *
  * Each iteration is one model turn. A turn without tool calls ends the loop with its text as
  * the final answer. Otherwise its calls run (one at a time for `sequential`, all at once for
- * `parallel`), and their results go back in call order; an unknown tool, unparseable
+ * `parallel`), and their results go back in call order. Upstream calls a proxy or code host
+ * made on behalf of a call are recorded right after it with `via` set (see
+ * {@linkcode ToolCallRecord}). An unknown tool, unparseable
  * arguments, an `isError` result or a failed call goes back to the model as an error result
  * and is counted (`isError` in the record). After `maxIterations` turns with tool calls the
  * loop stops with an `iteration_limit` error.
@@ -196,7 +208,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
       for (const c of turn.toolCalls) outcomes.push(await runCall(c, byName, host, now, signal));
     }
     for (const o of outcomes) {
-      toolCalls.push(o.record);
+      toolCalls.push(o.record, ...o.routed);
       toolMs += o.record.ms;
     }
     messages.push({ role: "tool", results: outcomes.map((o) => o.result) });

@@ -1,54 +1,90 @@
 /**
- * A {@linkcode ToolHost} over real MCP servers started over stdio with the SDK `Client` and
- * `StdioClientTransport`: a throwaway HOME per host, lenient `tools/list` (from `lib/mcp`),
- * `tools/call` with a per-call timeout, and the children killed on close.
+ * A {@linkcode ToolHost} over real MCP servers: each server runs as a `lib/mcp` stdio session
+ * (throwaway HOME, process-tree isolation, killed with its tree on close), and the model sees
+ * their tools under the agent's exposure mode:
  *
- * This is a small adapter until `lib/mcp` offers a long-lived session; swap it then.
+ * - `direct`: every listed tool, names and schemas normalized for the provider
+ *   ({@linkcode exposeTools});
+ * - `proxy`: the reference discovery proxy (`lib/proxy`) runs in process, linked to an MCP
+ *   client by the SDK's `InMemoryTransport`, its upstreams being the agent's servers; the model
+ *   sees exactly the proxy's `tools/list` (`retrieve_tools`, `describe_tool`, `call_tool`) and
+ *   every call goes over MCP to the proxy;
+ * - `code`: `retrieve_tools` (the proxy's BM25 index, compact signatures) and `run_code` (a
+ *   sandboxed Deno program whose `tools.call` reaches the servers, see `run_code.ts`).
+ *
+ * Upstream calls made through `call_tool` or `run_code` are reported in `ToolOutput.calls`.
  *
  * @module
  */
 
-import type { Client as ClientType } from "@modelcontextprotocol/sdk/client/index";
-import { Client as ClientImpl } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StdioClientTransport as StdioType } from "@modelcontextprotocol/sdk/client/stdio";
-import { StdioClientTransport as StdioImpl } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { z } from "zod";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
-import { listAll } from "../mcp/list.ts";
+import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
-import type { Exposure } from "./types.ts";
+import { openStdioSession, type StdioSession } from "../mcp/session.ts";
+import { CLIENT_INFO } from "../mcp/stdio.ts";
+import { Client, InMemoryTransport } from "../proxy/_sdk.ts";
+import { createProxyCore, createProxyServer } from "../proxy/server.ts";
+import { createToolIndex } from "../proxy/tool_index.ts";
+import { createUpstreamPool, type UpstreamPool } from "../proxy/upstream.ts";
+import type { Exposure, ProviderKind } from "./types.ts";
 import {
   type ExposedTool,
   exposeTools,
   type ListedTool,
+  type RoutedCall,
   type ToolHost,
   type ToolOutput,
 } from "./tools.ts";
+import {
+  checkCodeArguments,
+  CODE_TOOL_DEFINITIONS,
+  codeRetrieveText,
+  resolveToolName,
+} from "./code_tools.ts";
+import { runCode } from "./run_code.ts";
 
-// The SDK's `.js` subpaths run under Deno but resolve no types; type them from the
-// extension-less paths (see lib/mcp/_sdk.ts for the same workaround).
-const Client = ClientImpl as unknown as typeof ClientType;
-type Client = ClientType;
-const StdioClientTransport = StdioImpl as unknown as typeof StdioType;
-type StdioClientTransport = StdioType;
-
-/** Default timeout of `initialize`, `tools/list` and each `tools/call`, ms. */
+/** Default timeout of server start, `tools/list` and each `tools/call`, ms. */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+
+/** Default `run_code` time limit when the model gives no `timeout_ms`, ms (the schema's default). */
+export const DEFAULT_RUN_CODE_TIMEOUT_MS = 30_000;
+
+/** Server name of the in-process proxy's tools in records and `run.json` mappings. */
+export const PROXY_SERVER_NAME = "mcpmeter-proxy";
+
+/** Server name of the code exposure's tools in records and `run.json` mappings. */
+export const CODE_SERVER_NAME = "mcpmeter-code";
 
 /** A tool host that owns server processes. */
 export interface McpToolHost extends ToolHost {
   /** Non-fatal findings from listing. */
   readonly warnings: readonly string[];
-  /** Stops every server and removes the throwaway HOME. */
+  /** Stops every server (killing its process tree) and removes the throwaway folders. */
   close(): Promise<void>;
+}
+
+/** One server to start: its unexpanded config entry and variables for it (e.g. `BIN`). */
+export interface McpServerSpec {
+  /** Config entry, `${VAR}`s not yet expanded. */
+  readonly entry: StdioServerEntry;
+  /** Variables for this entry only, winning over `env` (e.g. `BIN`, `DATA`). */
+  readonly vars?: Readonly<Record<string, string>>;
 }
 
 /** Options of {@linkcode openMcpHost}. */
 export interface OpenMcpHostOptions {
+  /** How the model sees the tools. */
   readonly exposure: Exposure;
-  /** Timeout per MCP request, ms; default {@linkcode DEFAULT_MCP_TIMEOUT_MS}. */
+  /** Provider whose rules names and schemas follow; default `anthropic`. */
+  readonly provider?: ProviderKind;
+  /** Timeout of server start and of each MCP request, ms; default {@linkcode DEFAULT_MCP_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
-  /** Working directory of servers without `cwd`; default the current one. */
-  readonly cwd?: string;
+  /** Variables for `${VAR}` expansion of every entry (e.g. the environment). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Config source name for error messages. */
+  readonly source?: string;
 }
 
 /** A server that could not be started or listed. */
@@ -56,6 +92,8 @@ export class McpHostError extends Error {
   /** Config key of the server. */
   readonly server: string;
   /**
+   * Builds the error.
+   *
    * @param server Config key.
    * @param message One line.
    */
@@ -66,98 +104,192 @@ export class McpHostError extends Error {
   }
 }
 
-interface Session {
-  readonly name: string;
-  readonly client: Client;
-  readonly transport: StdioClientTransport;
+/** Any result object; kept as received. */
+const AnyResult = z.looseObject({});
+
+function oneLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
+function outputOf(result: { content?: unknown; isError?: unknown }): ToolOutput {
+  return {
+    text: contentText((result.content ?? []) as JsonValue),
+    isError: result.isError === true,
+  };
+}
+
+async function callOver(
+  client: ListingClient,
+  name: string,
+  args: JsonValue,
+  timeout: number,
+  signal?: AbortSignal,
+): Promise<ToolOutput> {
+  try {
+    const result = await client.request(
+      { method: "tools/call", params: { name, arguments: (args ?? {}) as JsonObject } },
+      AnyResult,
+      { timeout, ...(signal ? { signal } : {}) },
+    );
+    return outputOf(result as { content?: unknown; isError?: unknown });
+  } catch (e) {
+    return { text: `tool call failed: ${oneLine(e)}`, isError: true };
+  }
+}
+
+async function listTools(
+  server: string,
+  client: ListingClient,
+  timeout: number,
+): Promise<{ listed: ListedTool[]; warnings: string[] }> {
+  try {
+    const page = await listAll(client, "tools/list", { requestTimeoutMs: timeout });
+    return {
+      listed: page.items.map((item) => ({ server, item })),
+      warnings: page.warnings.map((w) => `${server}: ${w}`),
+    };
+  } catch (e) {
+    throw new McpHostError(server, `tools/list failed: ${oneLine(e)}`);
+  }
 }
 
 /**
- * Starts the given stdio servers (already `${VAR}`-expanded), lists their tools and exposes
- * them.
+ * Starts the given stdio servers, lists their tools and exposes them under `exposure`.
  *
- * The server environment is `PATH`, a throwaway `HOME`, `NODE_NO_WARNINGS=1` and the
- * entry's own `env` (nothing else of this process, so no API key reaches a server).
+ * Servers start in parallel as `lib/mcp` sessions: environment `PATH`, a throwaway `HOME`,
+ * `TMPDIR`, `NODE_NO_WARNINGS=1` and the entry's own `env` (nothing else of this process, so no
+ * API key reaches a server).
  *
- * @param entries Servers in the order their tools are offered.
- * @param options Exposure, timeout, cwd.
+ * @param servers Servers in the order their tools are offered.
+ * @param options Exposure, provider, timeout (ms), variables.
  * @returns The host; call `close()` when done.
- * @throws {McpHostError} when a server fails to start or list (already started ones are
- *   stopped first).
- * @throws {RangeError} from {@linkcode exposeTools} (unimplemented exposure, duplicate names).
+ * @throws {McpHostError} When a server fails to start or list (every started one is stopped
+ *   first).
+ * @throws {RangeError} When a server is named like the in-process hosts
+ *   ({@linkcode PROXY_SERVER_NAME}, {@linkcode CODE_SERVER_NAME}).
  */
 export async function openMcpHost(
-  entries: readonly StdioServerEntry[],
+  servers: readonly McpServerSpec[],
   options: OpenMcpHostOptions,
 ): Promise<McpToolHost> {
   const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-agent-home-" });
-  const sessions: Session[] = [];
-  const warnings: string[] = [];
-  const close = async () => {
-    for (const s of sessions) {
-      const pid = s.transport.pid;
-      await s.client.close().catch(() => {});
-      if (pid !== null) {
-        try {
-          Deno.kill(pid, "SIGKILL");
-        } catch { /* already gone */ }
-      }
+  const provider = options.provider ?? "anthropic";
+  for (const { entry } of servers) {
+    if (entry.name === PROXY_SERVER_NAME || entry.name === CODE_SERVER_NAME) {
+      throw new RangeError(`Cannot host server "${entry.name}": the name is reserved`);
     }
-    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+  const started = await Promise.allSettled(
+    servers.map(({ entry, vars }) =>
+      openStdioSession(entry, {
+        timeoutMs: timeout,
+        ...(options.env ? { env: options.env } : {}),
+        ...(vars ? { vars } : {}),
+        ...(options.source ? { source: options.source } : {}),
+      })
+    ),
+  );
+  const sessions = started.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
+  const closeSessions = () => Promise.all(sessions.map((s) => s.close())).then(() => {});
+  const failed = started.findIndex((s) => s.status === "rejected");
+  if (failed >= 0) {
+    await closeSessions();
+    const reason = (started[failed] as PromiseRejectedResult).reason;
+    throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(reason)}`);
+  }
+  try {
+    if (options.exposure === "direct") return await directHost(sessions, provider, timeout);
+    const pool = await createUpstreamPool(
+      sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
+      { timeoutMs: timeout },
+    );
+    const down = pool.statuses().find((s) => s.state !== "ready");
+    if (down !== undefined) {
+      await pool.close();
+      throw new McpHostError(down.server, down.message ?? "not ready");
+    }
+    return options.exposure === "proxy"
+      ? await proxyHost(pool, provider, timeout)
+      : codeHost(pool, provider);
+  } catch (e) {
+    await closeSessions();
+    throw e;
+  }
+}
+
+async function directHost(
+  sessions: readonly StdioSession[],
+  provider: ProviderKind,
+  timeout: number,
+): Promise<McpToolHost> {
+  const listed: ListedTool[] = [];
+  const warnings: string[] = [];
+  for (const s of sessions) {
+    const l = await listTools(s.name, s.client, timeout);
+    listed.push(...l.listed);
+    warnings.push(...l.warnings);
+  }
+  const byServer = new Map(sessions.map((s) => [s.name, s.client]));
+  return {
+    tools: exposeTools(listed, provider),
+    warnings,
+    close: () => Promise.all(sessions.map((s) => s.close())).then(() => {}),
+    call: (tool, args, signal) =>
+      callOver(byServer.get(tool.server)!, tool.tool, args, timeout, signal),
+  };
+}
+
+/** Records upstream calls into the store of the exposed call that caused them. */
+function recordingPool(pool: UpstreamPool, store: AsyncLocalStorage<RoutedCall[]>): UpstreamPool {
+  return {
+    ...pool,
+    tools: pool.tools,
+    warnings: pool.warnings,
+    listingMs: pool.listingMs,
+    async call(server, tool, args) {
+      const started = performance.now();
+      const result = await pool.call(server, tool, args);
+      store.getStore()?.push({
+        tool: `${server}:${tool}`,
+        args: (args ?? {}) as JsonValue,
+        ms: performance.now() - started,
+        isError: result.isError === true,
+      });
+      return result;
+    },
+  };
+}
+
+async function proxyHost(
+  pool: UpstreamPool,
+  provider: ProviderKind,
+  timeout: number,
+): Promise<McpToolHost> {
+  const store = new AsyncLocalStorage<RoutedCall[]>();
+  const core = createProxyCore(recordingPool(pool, store));
+  const server = createProxyServer(core);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+  const close = async () => {
+    await client.close().catch(() => {});
+    await server.close().catch(() => {});
+    await pool.close();
   };
   try {
-    const listed: ListedTool[] = [];
-    for (const entry of entries) {
-      const transport = new StdioClientTransport({
-        command: entry.command,
-        args: [...entry.args],
-        env: {
-          PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
-          HOME: home,
-          NODE_NO_WARNINGS: "1",
-          ...entry.env,
-        },
-        cwd: entry.cwd ?? options.cwd ?? Deno.cwd(),
-        stderr: "ignore",
-      });
-      const client = new Client({ name: "mcpmeter-agent", version: "0.1.0" });
-      try {
-        await client.connect(transport, { timeout });
-      } catch (e) {
-        await client.close().catch(() => {});
-        throw new McpHostError(entry.name, `cannot start: ${(e as Error).message}`);
-      }
-      sessions.push({ name: entry.name, client, transport });
-      try {
-        const page = await listAll(client, "tools/list", { requestTimeoutMs: timeout });
-        warnings.push(...page.warnings.map((w) => `${entry.name}: ${w}`));
-        for (const item of page.items) listed.push({ server: entry.name, item });
-      } catch (e) {
-        throw new McpHostError(entry.name, `tools/list failed: ${(e as Error).message}`);
-      }
-    }
-    const tools = exposeTools(listed, options.exposure);
-    const byServer = new Map(sessions.map((s) => [s.name, s.client]));
+    await client.connect(clientSide, { timeout });
+    const l = await listTools(PROXY_SERVER_NAME, client as unknown as ListingClient, timeout);
     return {
-      tools,
-      warnings,
+      tools: exposeTools(l.listed, provider),
+      warnings: [...pool.warnings, ...l.warnings],
       close,
-      async call(tool: ExposedTool, args: JsonValue, signal?: AbortSignal): Promise<ToolOutput> {
-        const client = byServer.get(tool.server)!;
-        try {
-          const result = await client.callTool(
-            { name: tool.tool, arguments: (args ?? {}) as Record<string, unknown> },
-            undefined,
-            { timeout, ...(signal ? { signal } : {}) },
-          );
-          return {
-            text: contentText(result.content as JsonValue),
-            isError: result.isError === true,
-          };
-        } catch (e) {
-          return { text: `tool call failed: ${(e as Error).message}`, isError: true };
-        }
+      async call(tool, args, signal) {
+        const calls: RoutedCall[] = [];
+        const out = await store.run(
+          calls,
+          () => callOver(client as unknown as ListingClient, tool.tool, args, timeout, signal),
+        );
+        return calls.length > 0 ? { ...out, calls } : out;
       },
     };
   } catch (e) {
@@ -166,12 +298,73 @@ export async function openMcpHost(
   }
 }
 
+function codeHost(pool: UpstreamPool, provider: ProviderKind): McpToolHost {
+  const index = createToolIndex(pool.tools);
+  const tools = exposeTools(
+    CODE_TOOL_DEFINITIONS.map((item) => ({ server: CODE_SERVER_NAME, item })),
+    provider,
+  );
+  return {
+    tools,
+    warnings: pool.warnings,
+    close: () => pool.close(),
+    async call(tool: ExposedTool, args: JsonValue, signal?: AbortSignal): Promise<ToolOutput> {
+      const invalid = checkCodeArguments(tool.tool, args);
+      if (invalid !== undefined) return { text: invalid, isError: true };
+      const a = (args ?? {}) as {
+        query?: string;
+        limit?: number;
+        code?: string;
+        timeout_ms?: number;
+      };
+      if (tool.tool === "retrieve_tools") {
+        const hits = index.search(a.query!, a.limit ?? 10);
+        return { text: codeRetrieveText(hits, index.get), isError: false };
+      }
+      const calls: RoutedCall[] = [];
+      const result = await runCode({
+        code: a.code!,
+        timeoutMs: a.timeout_ms ?? DEFAULT_RUN_CODE_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+        call: async (name, callArgs) => {
+          const target = resolveToolName(index.tools, name);
+          if (target === undefined) {
+            return {
+              text:
+                `Unknown or ambiguous tool "${name}": use a name from retrieve_tools (server:tool)`,
+              isError: true,
+            };
+          }
+          const started = performance.now();
+          const r = await pool.call(target.server, target.name, callArgs as JsonObject);
+          const out = outputOf(r);
+          calls.push({
+            tool: target.id,
+            args: callArgs,
+            ms: performance.now() - started,
+            isError: out.isError,
+          });
+          return out;
+        },
+      });
+      return { text: result.output, isError: result.isError, ...(calls.length ? { calls } : {}) };
+    },
+  };
+}
+
 /**
  * Text of an MCP `content` array: text parts joined by newlines; images, audio and resources
  * summarized in brackets.
  *
  * @param content `CallToolResult.content`.
  * @returns Text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { contentText } from "./mcp_host.ts";
+ * const text = contentText([{ type: "text", text: "a" }, { type: "image", mimeType: "image/png" }]);
+ * if (text !== "a\n[image image/png]") throw new Error(text);
+ * ```
  */
 export function contentText(content: JsonValue): string {
   if (!Array.isArray(content)) return "";

@@ -28,7 +28,9 @@
  * @module
  */
 
-export type { JsonObject, JsonValue } from "../catalog/types.ts";
+export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+export type { NormalizationChange, NormalizationChangeKind } from "../catalog/normalize.ts";
+export type { Hit } from "../retrieval/types.ts";
 export type {
   AgentConfig,
   CaseError,
@@ -116,10 +118,29 @@ export {
   catalogHash,
   type ExposedTool,
   exposeTools,
+  type ExposureChange,
   type ListedTool,
+  MAX_PROVIDER_TOOL_NAME,
+  type RoutedCall,
   type ToolHost,
   type ToolOutput,
 } from "./tools.ts";
+export {
+  checkCodeArguments,
+  CODE_DEFINITIONS_PATH,
+  CODE_RETRIEVE_USAGE,
+  CODE_TOOL_DEFINITIONS,
+  codeRetrieveText,
+  resolveToolName,
+} from "./code_tools.ts";
+export {
+  BRIDGE_MARK,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  programText,
+  runCode,
+  type RunCodeOptions,
+  type RunCodeResult,
+} from "./run_code.ts";
 export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
 export { type AgentSummary, summarizeRecords, SUMMARY_COLUMNS, summaryToCsv } from "./summary.ts";
 export {

@@ -339,10 +339,17 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         }
         catalogs[agent.id] = {
           hash,
+          exposure: agent.exposure,
           tools: host.tools.length,
           mapping: Object.fromEntries(
             host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`]),
           ),
+          // What was changed so the provider accepts each tool (renames, schema changes).
+          normalization: host.tools.filter((t) => t.changes !== undefined).map((t) => ({
+            exposedName: t.spec.name,
+            tool: `${t.server}:${t.tool}`,
+            changes: t.changes!,
+          })),
         };
         return host;
       });

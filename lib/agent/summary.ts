@@ -48,9 +48,9 @@ export interface AgentSummary {
   readonly totalCostUsd: number;
   /** Total judge cost, USD (kept apart). */
   readonly judgeCostUsd: number;
-  /** Tool calls per record. */
+  /** Tool calls the model made, per record (upstream calls made `via` a proxy or code host excluded). */
   readonly toolCallsPerCase: number | null;
-  /** Share of tool calls that errored. */
+  /** Share of the model's tool calls that errored. */
   readonly toolErrorRate: number | null;
   /** Infrastructure errors / records. */
   readonly errorRate: number | null;
@@ -110,7 +110,8 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
     const cases = [...perCase.values()];
     const k = cases.length > 0 ? Math.min(...cases.map((s) => s.n)) : null;
     const walls = rs.filter((r) => r.cachedModelCalls === 0).map((r) => r.wallMs);
-    const toolCalls = rs.flatMap((r) => r.toolCalls);
+    // Calls the model made; upstream calls made on its behalf (`via`) are not counted again.
+    const toolCalls = rs.flatMap((r) => r.toolCalls.filter((c) => c.via === undefined));
     return {
       agentId,
       records: rs.length,

@@ -7,7 +7,11 @@
 
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 
-/** How the model sees the agent's MCP tools. Only `direct` is implemented by the loop so far. */
+/**
+ * How the model sees the agent's MCP tools: `direct` (every tool, normalized for the provider),
+ * `proxy` (the discovery proxy's `retrieve_tools`, `describe_tool`, `call_tool`), `code`
+ * (`retrieve_tools` and `run_code`, a sandboxed TypeScript program calling the tools).
+ */
 export type Exposure = "direct" | "proxy" | "code";
 
 /** How tool calls of one model turn run: one after another, or concurrently. */
@@ -144,13 +148,19 @@ export interface ToolCallRecord {
   readonly name: string;
   /** `server:tool` it was routed to, or `null` when the name matched no tool. */
   readonly tool: string | null;
-  /** Arguments the model sent. */
-  /** Arguments the model sent. */
+  /** Arguments the model sent (for a `via` record: the arguments sent upstream). */
   readonly args: JsonValue;
   /** Time of the MCP `tools/call` round trip, ms (measured). */
   readonly ms: number;
   /** `true` when the tool answered `isError`, threw, or was unknown. */
   readonly isError: boolean;
+  /**
+   * Present on an upstream call made on behalf of a model's call under the `proxy` or `code`
+   * exposure: the exposed name of that call (`call_tool`, `run_code`). Such a record follows the
+   * model's call, has `name` = `tool` = the upstream `server:tool`, and is priced like a direct
+   * call; its `ms` is part of the model call's `ms`, so it is not added to `toolMs` again.
+   */
+  readonly via?: string;
 }
 
 /** Judge usage and cost, kept apart from the agent's totals. */

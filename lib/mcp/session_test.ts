@@ -71,7 +71,10 @@ async function sessionRoundTrip(isolation?: IsolationMode) {
   assert.ok(await waitFor(() => liveProcessesWith(marker).length >= 2, 5_000));
   assert.ok(session.folder.includes(`${SESSION_FOLDER_PREFIX}${Deno.pid}-withchild-`));
   const list = await listAll(session.client, "tools/list", { requestTimeoutMs: 5_000 });
-  assert.deepEqual(list.items.map((t) => t.name), ["echo"]);
+  assert.deepEqual(list.items.map((t) => t.name), [
+    "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines",
+    "echo",
+  ]);
   // The client stays usable for further requests.
   for (const message of ["one", "two"]) {
     const result = await session.client.request(

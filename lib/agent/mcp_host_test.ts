@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import type { StdioServerEntry } from "../mcp/config.ts";
+import {
+  CODE_SERVER_NAME,
+  McpHostError,
+  type McpToolHost,
+  openMcpHost,
+  PROXY_SERVER_NAME,
+} from "./mcp_host.ts";
+import proxyDefs from "../../fixtures/proxies/reference_proxy.tools.json" with { type: "json" };
+
+const LONG = "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines";
+
+function server(name: string, marker: string): { entry: StdioServerEntry } {
+  return {
+    entry: {
+      kind: "stdio",
+      name,
+      command: "node",
+      args: [
+        fileURLToPath(new URL("../../fixtures/mcp/serve_with_child.mjs", import.meta.url)),
+        marker,
+      ],
+      env: {},
+      meta: { extra: {} },
+    },
+  };
+}
+
+function liveProcessesWith(marker: string): number {
+  let n = 0;
+  for (const dir of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(dir.name)) continue;
+    try {
+      if (!Deno.readTextFileSync(`/proc/${dir.name}/cmdline`).includes(marker)) continue;
+      const stat = Deno.readTextFileSync(`/proc/${dir.name}/stat`);
+      if (!/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))) n += 1;
+    } catch {
+      // gone
+    }
+  }
+  return n;
+}
+
+async function gone(marker: string): Promise<boolean> {
+  for (let i = 0; i < 60; i++) {
+    if (liveProcessesWith(marker) === 0) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+async function withHost(
+  exposure: "direct" | "proxy" | "code",
+  fn: (host: McpToolHost) => Promise<void>,
+) {
+  const marker = `mcpmeter-host-${exposure}-${crypto.randomUUID()}`;
+  const host = await openMcpHost([server("notes", marker)], { exposure, provider: "openai" });
+  try {
+    await fn(host);
+  } finally {
+    await host.close();
+  }
+  assert.ok(await gone(marker), "a server process survived close()");
+}
+
+Deno.test("openMcpHost(direct): provider-safe names route to the original tool", async () => {
+  await withHost("direct", async (host) => {
+    assert.deepEqual(host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`]), [
+      ["notes_search_every_note_in_the_workspace_by_keyword_and_060b6840", `notes:${LONG}`],
+      ["echo", "notes:echo"],
+    ]);
+    const out = await host.call(host.tools[0], { keyword: "x" });
+    assert.deepEqual(out, { text: 'searched: {"keyword":"x"}', isError: false });
+  });
+});
+
+Deno.test("openMcpHost(proxy): the model sees the proxy's three tools; call_tool reaches the server and is attributed", async () => {
+  await withHost("proxy", async (host) => {
+    // Exactly the definitions file, in order, routed to the in-process proxy.
+    assert.deepEqual(
+      host.tools.map((t) => [t.spec.name, t.server, t.spec.description]),
+      proxyDefs.tools.map((d) => [d.name, PROXY_SERVER_NAME, d.description]),
+    );
+    assert.deepEqual(host.tools[0].spec.inputSchema, proxyDefs.tools[0].inputSchema);
+    const [retrieve, , callTool] = host.tools;
+    const found = JSON.parse((await host.call(retrieve, { query: "echo the message" })).text);
+    assert.equal(found.tools[0].name, "notes:echo");
+    // Concurrent calls: each gets exactly the upstream call it caused.
+    const outs = await Promise.all(
+      ["a", "b", "c"].map((message) =>
+        host.call(callTool, { name: "notes:echo", arguments: { message } })
+      ),
+    );
+    assert.deepEqual(outs.map((o) => o.text), ["echo: a", "echo: b", "echo: c"]);
+    assert.deepEqual(
+      outs.map((o) => o.calls?.map((c) => [c.tool, c.args, c.isError])),
+      ["a", "b", "c"].map((message) => [["notes:echo", { message }, false]]),
+    );
+    // A bare unique name works too; an unknown one is an error result with no upstream call.
+    assert.equal(
+      (await host.call(callTool, { name: "echo", arguments: { message: "x" } })).text,
+      "echo: x",
+    );
+    const unknown = await host.call(callTool, { name: "notes:nope", arguments: {} });
+    assert.equal(unknown.isError, true);
+    assert.equal(unknown.calls, undefined);
+  });
+});
+
+Deno.test("openMcpHost(code): retrieve_tools gives signatures, run_code calls the server from a sandboxed program", async () => {
+  await withHost("code", async (host) => {
+    assert.deepEqual(host.tools.map((t) => `${t.server}:${t.spec.name}`), [
+      `${CODE_SERVER_NAME}:retrieve_tools`,
+      `${CODE_SERVER_NAME}:run_code`,
+    ]);
+    const [retrieve, run] = host.tools;
+    const found = JSON.parse((await host.call(retrieve, { query: "echo message", limit: 1 })).text);
+    assert.deepEqual(found.tools.map((t: { signature: string }) => t.signature), [
+      "echo(message:string)",
+    ]);
+    const out = await host.call(run, {
+      code: [
+        'const parts = [await tools.call("notes:echo", { message: "one" }), await tools.call("echo", { message: "two" })];',
+        'console.log(parts.join(" | "));',
+      ].join("\n"),
+    });
+    assert.equal(out.text, "echo: one | echo: two");
+    assert.equal(out.isError, false);
+    assert.deepEqual(out.calls?.map((c) => [c.tool, c.args]), [
+      ["notes:echo", { message: "one" }],
+      ["notes:echo", { message: "two" }],
+    ]);
+    const bad = await host.call(run, { code: 'await tools.call("nope:x", {})' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /Unknown or ambiguous tool "nope:x"/);
+    const invalid = await host.call(run, { code: "1", timeout_ms: 5 });
+    assert.deepEqual(invalid, {
+      text: "Invalid arguments for run_code: arguments/timeout_ms must be >= 100",
+      isError: true,
+    });
+  });
+});
+
+Deno.test("openMcpHost(): a server that cannot start is an McpHostError and nothing is left running", async () => {
+  const marker = `mcpmeter-host-fail-${crypto.randomUUID()}`;
+  const missing = server("broken", marker);
+  await assert.rejects(
+    openMcpHost([server("ok", marker), {
+      entry: { ...missing.entry, command: "no-such-command-mcpmeter" },
+    }], { exposure: "proxy" }),
+    (e: unknown) =>
+      e instanceof McpHostError && e.server === "broken" && /not found/.test(e.message),
+  );
+  assert.ok(await gone(marker));
+});
