@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { CaseRecord } from "../agent/types.ts";
 import type { LoadedRun, SweepInfo } from "./runs.ts";
+import { parseSweepDescription } from "../sweep/expand.ts";
 
 /** A run folder that cannot be used: missing, unreadable or malformed. `path` names the file. */
 export class RunInputError extends Error {
@@ -112,6 +113,22 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     sweep = await readJson(join(dir, "sweep.json")) as SweepInfo;
   } catch (e) {
     if (e instanceof RunInputError) throw e;
+  }
+  if (sweep === null && Array.isArray(doc.agents)) {
+    // A merged sweep has no sweep.json; the generated agents' descriptions carry the values.
+    const agents: Record<string, Record<string, string>> = {};
+    let base = "";
+    let parameters: string[] = [];
+    for (const a of doc.agents) {
+      const s = isObj(a) && typeof a.description === "string" && typeof a.id === "string"
+        ? parseSweepDescription(a.description)
+        : null;
+      if (s === null) continue;
+      agents[a.id as string] = s.params;
+      base = s.base;
+      if (parameters.length === 0) parameters = Object.keys(s.params);
+    }
+    if (parameters.length > 0) sweep = { base, parameters, agents };
   }
   const shard = isObj(doc.shard) ? `${doc.shard.index}/${doc.shard.count}` : null;
   return {

@@ -1,0 +1,214 @@
+/**
+ * Parameter sweeps over agent configurations: parse `name=v1,v2` specs and expand a base agent
+ * into the cross product of the varied values, each agent named after what varies. Pure; the
+ * caller reads prompt files and writes the agent files.
+ *
+ * @module
+ */
+import type { AgentConfig } from "../agent/types.ts";
+
+/** One varied parameter and its values, in command-line order. */
+export interface SweepParameter {
+  /** Agent field: `model`, `exposure`, `loop`, `systemPrompt`, `maxIterations`, `temperature`, `maxOutputTokens` or `mcpServers`. */
+  readonly name: SweepField;
+  /** Values as written (e.g. `claude`, `p1.md`, `fs+memory`). */
+  readonly values: readonly string[];
+}
+
+/** Agent fields a sweep may vary. */
+export type SweepField =
+  | "model"
+  | "exposure"
+  | "loop"
+  | "systemPrompt"
+  | "maxIterations"
+  | "temperature"
+  | "maxOutputTokens"
+  | "mcpServers";
+
+/** Fields a sweep may vary, in a fixed order. */
+export const SWEEP_FIELDS: readonly SweepField[] = [
+  "model",
+  "exposure",
+  "loop",
+  "systemPrompt",
+  "maxIterations",
+  "temperature",
+  "maxOutputTokens",
+  "mcpServers",
+];
+
+/**
+ * Parses one `--vary` value, `name=v1,v2,...`.
+ *
+ * @param text E.g. `model=claude,gpt`.
+ * @returns The parameter.
+ * @throws {RangeError} on a missing `=`, an unknown field, no values, or a repeated value.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseVary } from "./expand.ts";
+ * const p = parseVary("exposure=direct, proxy");
+ * if (p.name !== "exposure" || p.values.join("|") !== "direct|proxy") throw new Error();
+ * ```
+ */
+export function parseVary(text: string): SweepParameter {
+  const eq = text.indexOf("=");
+  const name = eq < 0 ? text.trim() : text.slice(0, eq).trim();
+  if (eq < 0) {
+    throw new RangeError(`Cannot parse --vary "${text}": expected name=value1,value2`);
+  }
+  if (!(SWEEP_FIELDS as readonly string[]).includes(name)) {
+    throw new RangeError(
+      `Cannot vary "${name}": expected one of ${SWEEP_FIELDS.join(", ")}`,
+    );
+  }
+  const values = text.slice(eq + 1).split(",").map((v) => v.trim()).filter((v) => v !== "");
+  if (values.length === 0) throw new RangeError(`Cannot parse --vary "${text}": no values`);
+  const dup = values.find((v, i) => values.indexOf(v) !== i);
+  if (dup !== undefined) throw new RangeError(`Cannot parse --vary "${text}": "${dup}" twice`);
+  return { name: name as SweepField, values };
+}
+
+/** One generated agent of a sweep. */
+export interface SweepAgent {
+  /** Agent id: `<base>__<name>-<value>__...`, characters outside `[A-Za-z0-9._-]` as `-`. */
+  readonly id: string;
+  /** Varied parameter → value as written. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The configuration. */
+  readonly agent: AgentConfig;
+}
+
+/** Short, id-safe form of a value: a prompt path's file stem; other characters as `-`. */
+function slug(name: SweepField, value: string): string {
+  const v = name === "systemPrompt" && /\.(md|txt)$/i.test(value)
+    ? value.replace(/^.*[\\/]/, "").replace(/\.(md|txt)$/i, "")
+    : value;
+  return v.replace(/[^A-Za-z0-9._-]+/g, "-");
+}
+
+/**
+ * Expands a base agent into the cross product of the parameters' values (first parameter
+ * slowest), each with its own id and a description naming the varied values.
+ *
+ * Values are converted per field: `maxIterations`/`maxOutputTokens` integers ≥ 1, `temperature`
+ * a number in [0, 2], `exposure` `direct|proxy|code`, `loop` `sequential|parallel`, `mcpServers`
+ * server names joined by `+`, `systemPrompt` the prompt text from `prompts` (keyed by value)
+ * when given there, else the value itself as inline text.
+ *
+ * @param base The base agent (resolved, as `loadAgents` returns it).
+ * @param parameters Varied parameters (at least one; names unique).
+ * @param prompts Prompt texts by `systemPrompt` value (e.g. file contents by path).
+ * @returns Agents in cross-product order.
+ * @throws {RangeError} on a repeated parameter, a value of the wrong kind, or two agents with
+ *   the same id.
+ *
+ * @example Usage
+ * ```ts
+ * import { expandSweep } from "./expand.ts";
+ * const base = { id: "b", description: "", model: "m", systemPrompt: "s", mcpServers: ["fs"],
+ *   exposure: "direct" as const, loop: "sequential" as const, maxIterations: 10,
+ *   maxOutputTokens: 512 };
+ * const out = expandSweep(base, [
+ *   { name: "model", values: ["a", "b"] }, { name: "loop", values: ["sequential", "parallel"] },
+ * ]);
+ * if (out.length !== 4 || out[1].id !== "b__model-a__loop-parallel") throw new Error(out[1].id);
+ * ```
+ */
+export function expandSweep(
+  base: AgentConfig,
+  parameters: readonly SweepParameter[],
+  prompts: Readonly<Record<string, string>> = {},
+): SweepAgent[] {
+  if (parameters.length === 0) throw new RangeError("Cannot expand a sweep: nothing varies");
+  const names = parameters.map((p) => p.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw new RangeError(`Cannot expand a sweep: "${dup}" is varied twice`);
+  let combos: Record<string, string>[] = [{}];
+  for (const p of parameters) {
+    combos = combos.flatMap((c) => p.values.map((v) => ({ ...c, [p.name]: v })));
+  }
+  const seen = new Map<string, string>();
+  return combos.map((params) => {
+    let agent: AgentConfig = { ...base };
+    for (const p of parameters) agent = apply(agent, p.name, params[p.name], prompts);
+    const id = [base.id, ...parameters.map((p) => `${p.name}-${slug(p.name, params[p.name])}`)]
+      .join("__");
+    const text = parameters.map((p) => `${p.name}=${params[p.name]}`).join(", ");
+    if (seen.has(id)) {
+      throw new RangeError(
+        `Cannot expand a sweep: "${text}" and "${seen.get(id)}" both give the id "${id}"`,
+      );
+    }
+    seen.set(id, text);
+    return {
+      id,
+      params,
+      agent: { ...agent, id, description: `sweep of "${base.id}": ${text}` },
+    };
+  });
+}
+
+function apply(
+  agent: AgentConfig,
+  name: SweepField,
+  value: string,
+  prompts: Readonly<Record<string, string>>,
+): AgentConfig {
+  const bad = (want: string) =>
+    new RangeError(`Cannot set ${name} to "${value}" in a sweep: expected ${want}`);
+  switch (name) {
+    case "model":
+      return { ...agent, model: value };
+    case "exposure":
+      if (!["direct", "proxy", "code"].includes(value)) throw bad("direct, proxy or code");
+      return { ...agent, exposure: value as AgentConfig["exposure"] };
+    case "loop":
+      if (!["sequential", "parallel"].includes(value)) throw bad("sequential or parallel");
+      return { ...agent, loop: value as AgentConfig["loop"] };
+    case "systemPrompt":
+      return { ...agent, systemPrompt: prompts[value] ?? value };
+    case "maxIterations":
+    case "maxOutputTokens": {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) throw bad("an integer >= 1");
+      return { ...agent, [name]: n };
+    }
+    case "temperature": {
+      const n = Number(value);
+      if (value.trim() === "" || !(n >= 0 && n <= 2)) throw bad("a number in [0, 2]");
+      return { ...agent, temperature: n };
+    }
+    case "mcpServers":
+      return { ...agent, mcpServers: value.split("+").filter(Boolean) };
+  }
+}
+
+/**
+ * Reads the varied values back from a sweep agent's description (`sweep of "<base>": a=1, b=2`),
+ * so a run folder remembers its sweep even after `deno task merge`.
+ *
+ * @param description An agent's description.
+ * @returns `{base, params}`, or `null` when it is not a sweep description.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseSweepDescription } from "./expand.ts";
+ * const s = parseSweepDescription('sweep of "b": model=a, loop=parallel');
+ * if (s?.base !== "b" || s.params.loop !== "parallel") throw new Error();
+ * ```
+ */
+export function parseSweepDescription(
+  description: string,
+): { base: string; params: Record<string, string> } | null {
+  const m = /^sweep of "([^"]+)": (.+)$/.exec(description);
+  if (!m) return null;
+  const params: Record<string, string> = {};
+  for (const part of m[2].split(", ")) {
+    const eq = part.indexOf("=");
+    if (eq < 1) return null;
+    params[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return { base: m[1], params };
+}

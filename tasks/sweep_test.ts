@@ -1,0 +1,134 @@
+// deno task sweep end to end: a 2 × 2 sweep over the filesystem suite, run as two shards against
+// the real filesystem MCP server and a scripted wire-format model, merged, then reported.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { installPackages } from "../lib/mcp/install.ts";
+import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
+import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
+import { loadRun } from "../lib/report/load_runs.ts";
+import { sweepGroupRows } from "../lib/report/compare.ts";
+
+const INSTALL_DIR = ".scratch/servers";
+
+async function task(script: string, args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(script, import.meta.url).pathname, ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "sweep: cross product runs sharded through the agents machinery and groups in the report",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const installed = await installPackages(
+      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
+      { installDir: INSTALL_DIR },
+    );
+    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
+    const server = startScriptedModelServer(fixturePolicy);
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-" });
+    try {
+      const models = join(dir, "models.json");
+      await Deno.writeTextFile(
+        models,
+        JSON.stringify({
+          models: [{
+            id: "claude",
+            provider: "anthropic",
+            model: "scripted",
+            baseUrl: server.url,
+            apiKey: "${SWEEP_KEY}",
+            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+          }],
+        }),
+      );
+      const common = [
+        "--base",
+        "fs-terse-sequential",
+        "--vary",
+        "loop=sequential,parallel",
+        "--vary",
+        "systemPrompt=terse.md,careful.md",
+        "--suite",
+        "fixtures/suites/fs_basics.json",
+        "--models",
+        models,
+        "--out",
+        dir,
+        "--install-dir",
+        INSTALL_DIR,
+        "--env-file",
+        "/nonexistent.env",
+      ];
+      for (const shard of ["1/2", "2/2"]) {
+        const r = await task("./sweep.ts", [
+          ...common,
+          "--shard",
+          shard,
+          "--run-id",
+          `s${shard[0]}`,
+        ], { SWEEP_KEY: "k" });
+        assert.equal(r.code, 0, r.out);
+        assert.match(
+          r.out,
+          /4 agent\(s\) from "fs-terse-sequential" \(loop × 2, systemPrompt × 2\)/,
+        );
+      }
+      const merged = await task("./merge.ts", [
+        "--out",
+        join(dir, "merged"),
+        join(dir, "s1"),
+        join(dir, "s2"),
+      ]);
+      assert.equal(merged.code, 0, merged.out);
+      const run = await loadRun(join(dir, "merged"));
+      assert.equal(run.status, "complete");
+      // 4 agents × 3 cases × 1 repetition, split over the two shards.
+      assert.equal(run.records.length, 12);
+      assert.deepEqual(
+        [...new Set(run.records.map((r) => r.agentId))].sort(),
+        [
+          "fs-terse-sequential__loop-parallel__systemPrompt-careful",
+          "fs-terse-sequential__loop-parallel__systemPrompt-terse",
+          "fs-terse-sequential__loop-sequential__systemPrompt-careful",
+          "fs-terse-sequential__loop-sequential__systemPrompt-terse",
+        ],
+      );
+      const careful = run.agents.find((a) => a.id.endsWith("loop-parallel__systemPrompt-careful"))!;
+      assert.equal(careful.loop, "parallel");
+      assert.equal(
+        careful.systemPrompt,
+        await Deno.readTextFile("fixtures/agents/prompts/careful.md"),
+      );
+      // The merged run has no sweep.json: the parameters come back from the descriptions.
+      assert.deepEqual(run.sweep?.parameters, ["loop", "systemPrompt"]);
+      const groups = sweepGroupRows([run]);
+      assert.deepEqual(groups.map((g) => [g.parameter, g.value, g.agents, g.scored]), [
+        ["loop", "parallel", 2, 6],
+        ["loop", "sequential", 2, 6],
+        ["systemPrompt", "careful.md", 2, 6],
+        ["systemPrompt", "terse.md", 2, 6],
+      ]);
+      const report = await task("./report.ts", [
+        "--runs",
+        join(dir, "merged"),
+        "--out",
+        join(dir, "out", "dashboard.html"),
+      ]);
+      assert.equal(report.code, 0, report.out);
+      const html = await Deno.readTextFile(join(dir, "out", "dashboard.html"));
+      assert.ok(html.includes(`<h2 id="sweep">`));
+      const csv = await Deno.readTextFile(join(dir, "out", "dashboard_sweep.csv"));
+      assert.equal(csv.split("\n")[0].split(",").slice(0, 3).join(","), "suite,parameter,value");
+    } finally {
+      await server.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
