@@ -1,6 +1,6 @@
 // deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { gitState, runMain, UsageError } from "./_cli.ts";
 import { AgentConfigError, requiredModelIds } from "../lib/agent/config.ts";
 import {
@@ -13,7 +13,7 @@ import {
 import { createModelClient } from "../lib/agent/providers/client.ts";
 import { realSleep } from "../lib/agent/providers/retry.ts";
 import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
-import { type McpServerSpec, openMcpHost } from "../lib/agent/mcp_host.ts";
+import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
 import { parseShard, runSuite } from "../lib/agent/run.ts";
 import {
   type CacheMode,
@@ -22,9 +22,6 @@ import {
 } from "../lib/agent/providers/cache.ts";
 import type { AgentConfig, CaseRecord } from "../lib/agent/types.ts";
 import type { ModelClient } from "../lib/agent/providers/types.ts";
-import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
-import { createSessionFolder, removeStaleSessionFolders } from "../lib/mcp/session.ts";
-import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
 
 const HELP = `Usage: deno task agents --suite FILE [options]
 
@@ -55,13 +52,6 @@ Options:
   --seed N              recorded in run.json (default: 0)
   --help                show this help
 `;
-
-const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:
-  Anthropic: set ANTHROPIC_API_KEY (environment or .env) for a registry entry with "provider": "anthropic".
-  OpenAI:    set OPENAI_API_KEY for an entry with "provider": "openai".
-  Ollama:    run \`ollama serve\` (listens on 127.0.0.1:11434) and use an "openai" entry with
-             "baseUrl": "http://127.0.0.1:11434/v1" and "apiKey": "\${OLLAMA_API_KEY:-ollama}".
-Registry: fixtures/agents/models.json (or --models FILE).`;
 
 function int(name: string, value: string | undefined, def: number, min = 1): number {
   if (value === undefined) return def;
@@ -197,76 +187,18 @@ async function main(): Promise<number> {
     );
   }
 
-  // MCP servers: resolve ${BIN} for pinned packages (installing missing ones), expand ${VAR}.
+  // MCP servers: pinned packages installed when missing, ${BIN}/${DATA} resolved per entry.
   const serversPath = arg("servers")!;
-  let serversText: string;
-  try {
-    serversText = await Deno.readTextFile(serversPath);
-  } catch {
-    throw new UsageError(`cannot read servers config "${serversPath}"`);
-  }
-  const servers = parseServersConfig(serversText, { source: serversPath });
-  const installDir = resolve(values["install-dir"]);
-  const neededServers = [...new Set(agents.flatMap((a) => a.mcpServers))].sort();
-  const entries = new Map<string, McpServerSpec>();
-  const specs = [];
-  for (const name of neededServers) {
-    const entry = servers.servers.find((s) => s.name === name);
-    if (!entry) throw new UsageError(`server "${name}" is not in ${serversPath}`);
-    if (entry.kind !== "stdio") {
-      throw new UsageError(`server "${name}": only stdio servers are supported by agents so far`);
-    }
-    if (entry.meta.package && entry.meta.version) {
-      specs.push({ package: entry.meta.package, version: entry.meta.version });
-    }
-  }
-  const toInstall = [];
-  for (const s of specs) {
-    if (!(await readInstalledPackage(installDir, s.package, s.version))) toInstall.push(s);
-  }
-  if (toInstall.length > 0) {
-    console.error(
-      `[agents] installing ${
-        toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
-      } into ${installDir}`,
-    );
-    const results = await installPackages(toInstall, { installDir });
-    const failed = results.filter((r) => r.status === "failed");
-    if (failed.length > 0) {
-      throw new UsageError(
-        `npm install failed: ${failed.map((f) => `${f.package}: ${f.message}`).join("; ")}`,
-      );
-    }
-  }
-  // Folders of earlier runs killed with SIGKILL (server HOMEs, data copies) are removed here.
-  const stale = await removeStaleSessionFolders();
-  if (stale.length > 0) {
-    console.error(`[agents] removed ${stale.length} folder(s) left by killed runs`);
-  }
-  // Servers get a private copy of the fixture data, so a tool that writes never edits a fixture.
-  const dataCopy = await createSessionFolder("data");
-  await copyDir(resolve(arg("data")!), dataCopy);
-  for (const name of neededServers) {
-    const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
-    const vars: Record<string, string> = { DATA: dataCopy };
-    if (entry.meta.package && entry.meta.version) {
-      const installed = await readInstalledPackage(
-        installDir,
-        entry.meta.package,
-        entry.meta.version,
-      );
-      vars.BIN = resolveBin(installed!, entry.meta.bin);
-    }
-    entries.set(name, { entry, vars });
-  }
+  const servers = await prepareAgentServers({
+    serversPath,
+    agents,
+    installDir: values["install-dir"],
+    dataDir: arg("data")!,
+    env,
+    task: "agents",
+  });
   const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
-  const openTools = (agent: AgentConfig) =>
-    openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
-      exposure: agent.exposure,
-      provider: providerOf(agent),
-      env,
-      source: serversPath,
-    });
+  const openTools = (agent: AgentConfig) => servers.open(agent, providerOf(agent));
 
   const runId = values.resume ?? values["run-id"] ??
     `${suite.id}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
@@ -319,7 +251,7 @@ async function main(): Promise<number> {
     epochNow: () => Date.now(),
     meta: { args, git, cache, wireLog: wireDir ?? null },
     onRecord,
-  }).finally(() => Deno.remove(dataCopy, { recursive: true }).catch(() => {}));
+  }).finally(() => servers.dispose());
   console.error(
     `[agents] ${outcome.newRecords} case(s) run this session, ${outcome.records.length} in ${runDir}`,
   );
@@ -338,21 +270,6 @@ async function main(): Promise<number> {
     console.error(`\n${NO_MODEL_HELP}`);
   }
   return 0;
-}
-
-async function copyDir(from: string, to: string): Promise<void> {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = await Array.fromAsync(Deno.readDir(from));
-  } catch {
-    throw new UsageError(`cannot read data folder "${from}"`);
-  }
-  for (const e of entries) {
-    if (e.isDirectory) {
-      await Deno.mkdir(join(to, e.name));
-      await copyDir(join(from, e.name), join(to, e.name));
-    } else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
-  }
 }
 
 if (import.meta.main) runMain("agents", main);

@@ -19,7 +19,7 @@ import {
   type ScriptedToolCall,
 } from "./_scripted_model_server.ts";
 
-/** A provider-neutral view of a request. */
+/** A provider-neutral view of a request, from its last user question on. */
 interface View {
   readonly system: string;
   readonly question: string;
@@ -47,8 +47,12 @@ function view(req: ReceivedRequest): View {
     system = String(req.body.system ?? "");
     for (const m of msgs) {
       if (m.role === "assistant") turn += 1;
-      if (m.role === "user" && typeof m.content === "string" && question === "") {
+      if (m.role === "user" && typeof m.content === "string") {
+        // A new question (chat keeps earlier exchanges): plan from here on.
         question = m.content;
+        results.length = 0;
+        resultTools.length = 0;
+        turn = 0;
       }
       if (m.role === "user" && Array.isArray(m.content)) {
         for (const b of m.content as { type: string; content: string; tool_use_id: string }[]) {
@@ -63,7 +67,12 @@ function view(req: ReceivedRequest): View {
     for (const m of msgs) {
       if (m.role === "system") system = String(m.content);
       if (m.role === "assistant") turn += 1;
-      if (m.role === "user" && question === "") question = String(m.content);
+      if (m.role === "user") {
+        question = String(m.content);
+        results.length = 0;
+        resultTools.length = 0;
+        turn = 0;
+      }
       if (m.role === "tool") {
         results.push(String(m.content));
         resultTools.push(toolOfId(String(m.tool_call_id)));

@@ -1,0 +1,144 @@
+// Shared by `deno task agents` and `deno task chat`: the agents' MCP servers from a servers
+// config (pinned packages installed when missing, `${BIN}` resolved, a private copy of the
+// fixture data as `${DATA}`), opened per agent under its exposure mode.
+import { join, resolve } from "node:path";
+import { UsageError } from "./_cli.ts";
+import { type McpServerSpec, type McpToolHost, openMcpHost } from "../lib/agent/mcp_host.ts";
+import type { AgentConfig, ProviderKind } from "../lib/agent/types.ts";
+import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
+import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
+import { createSessionFolder, removeStaleSessionFolders } from "../lib/mcp/session.ts";
+
+/** What to print when no model endpoint answers. */
+export const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:
+  Anthropic: set ANTHROPIC_API_KEY (environment or .env) for a registry entry with "provider": "anthropic".
+  OpenAI:    set OPENAI_API_KEY for an entry with "provider": "openai".
+  Ollama:    run \`ollama serve\` (listens on 127.0.0.1:11434) and use an "openai" entry with
+             "baseUrl": "http://127.0.0.1:11434/v1" and "apiKey": "\${OLLAMA_API_KEY:-ollama}".
+Registry: fixtures/agents/models.json (or --models FILE).`;
+
+/** Options of {@linkcode prepareAgentServers}. */
+export interface PrepareOptions {
+  /** Servers config path (`mcpServers` shape). */
+  readonly serversPath: string;
+  /** Agents whose servers are needed. */
+  readonly agents: readonly AgentConfig[];
+  /** Install folder of pinned packages. */
+  readonly installDir: string;
+  /** Fixture data folder copied to a private folder per session (`${DATA}`). */
+  readonly dataDir: string;
+  /** Variables for `${VAR}` expansion (environment merged with `.env`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Task name for progress lines. */
+  readonly task: string;
+}
+
+/** Servers ready to open per agent. */
+export interface AgentServers {
+  /** Starts an agent's servers under its exposure, shaped for its model's provider. */
+  open(agent: AgentConfig, provider: ProviderKind): Promise<McpToolHost>;
+  /** Removes the data copy. */
+  dispose(): Promise<void>;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(from));
+  } catch {
+    throw new UsageError(`cannot read data folder "${from}"`);
+  }
+  for (const e of entries) {
+    if (e.isDirectory) {
+      await Deno.mkdir(join(to, e.name));
+      await copyDir(join(from, e.name), join(to, e.name));
+    } else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+/**
+ * Reads the servers config, installs missing pinned packages, sweeps folders left by killed
+ * runs, and copies the fixture data.
+ */
+export async function prepareAgentServers(options: PrepareOptions): Promise<AgentServers> {
+  const { serversPath, task } = options;
+  let serversText: string;
+  try {
+    serversText = await Deno.readTextFile(serversPath);
+  } catch {
+    throw new UsageError(`cannot read servers config "${serversPath}"`);
+  }
+  const servers = parseServersConfig(serversText, { source: serversPath });
+  const installDir = resolve(options.installDir);
+  const neededServers = [...new Set(options.agents.flatMap((a) => a.mcpServers))].sort();
+  const specs = [];
+  for (const name of neededServers) {
+    const entry = servers.servers.find((s) => s.name === name);
+    if (!entry) throw new UsageError(`server "${name}" is not in ${serversPath}`);
+    if (entry.kind !== "stdio") {
+      throw new UsageError(`server "${name}": only stdio servers are supported by agents so far`);
+    }
+    if (entry.meta.package && entry.meta.version) {
+      specs.push({
+        package: entry.meta.package,
+        version: entry.meta.version,
+        ...(entry.meta.installScripts ? { scripts: true } : {}),
+      });
+    }
+  }
+  const toInstall = [];
+  for (const s of specs) {
+    if (!(await readInstalledPackage(installDir, s.package, s.version))) toInstall.push(s);
+  }
+  if (toInstall.length > 0) {
+    console.error(
+      `[${task}] installing ${
+        toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
+      } into ${installDir}`,
+    );
+    const results = await installPackages(toInstall, { installDir });
+    const failed = results.filter((r) => r.status === "failed");
+    if (failed.length > 0) {
+      throw new UsageError(
+        `npm install failed: ${failed.map((f) => `${f.package}: ${f.message}`).join("; ")}`,
+      );
+    }
+  }
+  // Folders of earlier runs killed with SIGKILL (server HOMEs, data copies) are removed here.
+  const stale = await removeStaleSessionFolders();
+  if (stale.length > 0) {
+    console.error(`[${task}] removed ${stale.length} folder(s) left by killed runs`);
+  }
+  // Servers get a private copy of the fixture data, so a tool that writes never edits a fixture.
+  const dataCopy = await createSessionFolder("data");
+  const entries = new Map<string, McpServerSpec>();
+  try {
+    await copyDir(resolve(options.dataDir), dataCopy);
+    for (const name of neededServers) {
+      const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
+      const vars: Record<string, string> = { DATA: dataCopy };
+      if (entry.meta.package && entry.meta.version) {
+        const installed = await readInstalledPackage(
+          installDir,
+          entry.meta.package,
+          entry.meta.version,
+        );
+        vars.BIN = resolveBin(installed!, entry.meta.bin);
+      }
+      entries.set(name, { entry, vars });
+    }
+  } catch (e) {
+    await Deno.remove(dataCopy, { recursive: true }).catch(() => {});
+    throw e;
+  }
+  return {
+    open: (agent, provider) =>
+      openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
+        exposure: agent.exposure,
+        provider,
+        env: options.env,
+        source: serversPath,
+      }),
+    dispose: () => Deno.remove(dataCopy, { recursive: true }).catch(() => {}),
+  };
+}
