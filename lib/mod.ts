@@ -14,7 +14,8 @@
  * - stats: seeded PRNG, bootstrap, paired tests, Wilson, pass@k;
  * - mcp: servers configs and live capture over MCP;
  * - report: report shapes, deterministic JSON, figures, dashboards;
- * - agent: agent configurations, providers, the agent loop, runs and summaries.
+ * - agent: agent configurations, providers, the agent loop, runs and summaries;
+ * - sweep: parameter sweeps over agent configurations.
  *
  * @example Usage
  * ```ts
@@ -34,3 +35,4 @@ export * from "./stats/mod.ts";
 export * from "./mcp/mod.ts";
 export * from "./report/mod.ts";
 export * from "./agent/mod.ts";
+export * from "./sweep/mod.ts";
