@@ -96,6 +96,11 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
         toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
       } into ${installDir}`,
     );
+    // Addons built from source at install (sqlite3) need Node headers: use /usr's when there.
+    if (
+      toInstall.some((s) => s.scripts) && Deno.env.get("npm_config_nodedir") === undefined &&
+      await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
+    ) Deno.env.set("npm_config_nodedir", "/usr");
     const results = await installPackages(toInstall, { installDir });
     const failed = results.filter((r) => r.status === "failed");
     if (failed.length > 0) {

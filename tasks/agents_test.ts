@@ -605,3 +605,55 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name: "agents: the SQLite suite passes over mcp-server-sqlite-npx and the fixture database",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // sqlite3's native addon is built from source at install (install scripts; Node headers
+    // from /usr when present). Kept apart from .scratch/servers, where other tests install
+    // without scripts.
+    const installDir = ".scratch/servers-scripts";
+    if (
+      Deno.env.get("npm_config_nodedir") === undefined &&
+      await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
+    ) Deno.env.set("npm_config_nodedir", "/usr");
+    const [installed] = await installPackages(
+      [{ package: "mcp-server-sqlite-npx", version: "0.8.0", scripts: true }],
+      { installDir },
+    );
+    if (installed.status === "failed") {
+      console.warn(`skipped: mcp-server-sqlite-npx could not be built: ${installed.message}`);
+      return;
+    }
+    const before = await Deno.readFile("fixtures/suites/data/shop.sqlite");
+    await withModel(fixturePolicy, async (_s, dir, models) => {
+      const r = await runAgents([
+        "--suite",
+        "fixtures/suites/sqlite_shop.json",
+        "--models",
+        models,
+        "--out",
+        dir,
+        "--agents",
+        "sqlite-terse-sequential",
+        "--install-dir",
+        installDir,
+        "--run-id",
+        "sqlite",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const records = await readRecords(join(dir, "sqlite"));
+      assert.deepEqual(records.map((x) => [x.caseId, x.passed, x.finalAnswer]), [
+        // Hand-checked against fixtures/suites/sqlite/shop.sql: 12 orders; Delta Labs
+        // 449.97 + 89 + 399 = 937.97; two tables.
+        ["order-count", true, "12"],
+        ["top-customer", true, "Delta Labs (937.97 USD)"],
+        ["table-list", true, "customers, orders"],
+      ]);
+    });
+    // The servers worked on a copy: the fixture database is unchanged.
+    assert.deepEqual(await Deno.readFile("fixtures/suites/data/shop.sqlite"), before);
+  },
+});

@@ -193,6 +193,26 @@ function decide(v: View): ScriptedMessage {
     if (r.length === 0) return tools(call("echo", { message: "mcpmeter" }, t));
     return answer(`The tool returned: ${r[0]}`);
   }
+  if (/orders are in the shop/.test(q)) {
+    if (r.length === 0) {
+      return tools(call("read_query", { query: "SELECT COUNT(*) AS n FROM orders" }, t));
+    }
+    return answer(String((JSON.parse(r[0]) as { n: number }[])[0].n));
+  }
+  if (/highest total order value/.test(q)) {
+    if (r.length === 0) {
+      return tools(call("read_query", {
+        query:
+          "SELECT c.name, ROUND(SUM(o.total_usd), 2) AS revenue FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.id ORDER BY revenue DESC LIMIT 1",
+      }, t));
+    }
+    const top = (JSON.parse(r[0]) as { name: string; revenue: number }[])[0];
+    return answer(`${top.name} (${top.revenue.toFixed(2)} USD)`);
+  }
+  if (/tables does the shop database/.test(q)) {
+    if (r.length === 0) return tools(call("list_tables", {}, t));
+    return answer((JSON.parse(r[0]) as { name: string }[]).map((x) => x.name).join(", "));
+  }
   return answer("I do not know.");
 }
 
