@@ -164,9 +164,12 @@ export interface RecordRow {
   readonly outputTokens: number | null;
   /** Agent cost, USD (judge excluded), or `null`. */
   readonly costUsd: number | null;
-  /** Tool calls made. */
+  /**
+   * Tool calls the model made. Upstream calls made on its behalf through a
+   * proxy's `call_tool` or `run_code` (records with `via`) are not counted.
+   */
   readonly toolCalls: number;
-  /** Tool calls that errored. */
+  /** Of those, calls that errored. */
   readonly toolErrors: number;
 }
 
@@ -193,8 +196,8 @@ export function recordRows(runs: readonly LoadedRun[]): RecordRow[] {
       inputTokens: r.inputTokens,
       outputTokens: r.outputTokens,
       costUsd: r.costUsd,
-      toolCalls: r.toolCalls.length,
-      toolErrors: r.toolCalls.filter((c) => c.isError).length,
+      toolCalls: r.toolCalls.filter((c) => c.via === undefined).length,
+      toolErrors: r.toolCalls.filter((c) => c.via === undefined && c.isError).length,
     }))
   );
 }
