@@ -122,6 +122,7 @@ export {
   type ListedTool,
   MAX_PROVIDER_TOOL_NAME,
   type RoutedCall,
+  toolHashes,
   type ToolHost,
   type ToolOutput,
 } from "./tools.ts";

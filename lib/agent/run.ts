@@ -24,7 +24,7 @@ import type {
 import type { ModelClient } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
-import { catalogHash } from "./tools.ts";
+import { catalogHash, toolHashes } from "./tools.ts";
 import { runAgentLoop } from "./loop.ts";
 import { evaluateCriterion, type JudgeCall, type JudgeCaller } from "./criteria.ts";
 import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
@@ -341,6 +341,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
           hash,
           exposure: agent.exposure,
           tools: host.tools.length,
+          toolHashes: await toolHashes(host.tools),
           mapping: Object.fromEntries(
             host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`]),
           ),

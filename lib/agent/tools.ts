@@ -207,3 +207,19 @@ export function catalogHash(tools: readonly ExposedTool[]): Promise<string> {
   const sorted = [...tools].sort((a, b) => a.spec.name < b.spec.name ? -1 : 1);
   return sha256Hex(sortedJson(sorted));
 }
+
+/**
+ * SHA-256 of each exposed tool (sorted-key JSON of the whole exposed tool, as
+ * in {@linkcode catalogHash}), keyed by exposed name, so a comparison can tell
+ * which tools changed when the catalog hash did.
+ *
+ * @param tools Exposed tools.
+ * @returns Exposed name → lower-case hex digest.
+ */
+export async function toolHashes(tools: readonly ExposedTool[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const t of [...tools].sort((a, b) => a.spec.name < b.spec.name ? -1 : 1)) {
+    out[t.spec.name] = await sha256Hex(sortedJson(t));
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { exposeTools } from "./tools.ts";
+import { exposeTools, toolHashes } from "./tools.ts";
 
 const LONG = "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines";
 
@@ -66,4 +66,33 @@ Deno.test("exposeTools() applies normalizeForProvider per provider", () => {
   assert.deepEqual(listed[0].item.inputSchema, {
     $schema: "http://json-schema.org/draft-07/schema#",
   });
+});
+
+Deno.test("toolHashes() changes only for the tool whose definition changed", async () => {
+  const { createHash } = await import("node:crypto");
+  const listed = (description: string) =>
+    exposeTools([
+      {
+        server: "fs",
+        item: { name: "read", description: "Read", inputSchema: { type: "object" } },
+      },
+      { server: "fs", item: { name: "write", description, inputSchema: { type: "object" } } },
+    ], "anthropic");
+  const before = await toolHashes(listed("Write a file"));
+  const after = await toolHashes(listed("Write a file, replacing it"));
+  assert.deepEqual(Object.keys(before), ["read", "write"]);
+  assert.equal(before.read, after.read);
+  assert.notEqual(before.write, after.write);
+  // Independent digest: node:crypto over the same sorted-key JSON of the exposed tool.
+  const [read] = listed("x");
+  const sortDeep = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sortDeep) : v && typeof v === "object"
+      ? Object.fromEntries(
+        Object.keys(v).sort().map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+      )
+      : v;
+  assert.equal(
+    before.read,
+    createHash("sha256").update(JSON.stringify(sortDeep(read))).digest("hex"),
+  );
 });
