@@ -86,6 +86,16 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const expected = options.token === undefined ? undefined : `Bearer ${options.token}`;
 
+  // Resolved at shutdown: requests still waiting for an answer (e.g. one the
+  // client cancelled after its timeout, which the SDK never answers in JSON
+  // response mode) end with 503 instead of holding the listener open forever.
+  const closing = Promise.withResolvers<void>();
+  const bounded = async (work: Promise<Response>): Promise<Response> =>
+    await Promise.race([
+      work,
+      closing.promise.then(() => jsonError(503, "The proxy is shutting down")),
+    ]);
+
   const handler = async (request: Request): Promise<Response> => {
     if (new URL(request.url).pathname !== path) return new Response("Not Found", { status: 404 });
     if (expected !== undefined && request.headers.get("authorization") !== expected) {
@@ -98,7 +108,7 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
     if (sessionId !== null) {
       const transport = sessions.get(sessionId);
       if (transport === undefined) return jsonError(404, `Unknown session "${sessionId}"`);
-      return await transport.handleRequest(request);
+      return await bounded(transport.handleRequest(request));
     }
     if (request.method !== "POST") return jsonError(400, "Missing Mcp-Session-Id header");
     let body: unknown;
@@ -122,7 +132,7 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await createProxyServer(core).connect(transport);
-    return await transport.handleRequest(request, { parsedBody: body });
+    return await bounded(transport.handleRequest(request, { parsedBody: body }));
   };
 
   const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: () => {} }, handler);
@@ -132,6 +142,7 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
     port,
     sessionCount: () => sessions.size,
     async shutdown() {
+      closing.resolve();
       await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
       sessions.clear();
       await server.shutdown();
