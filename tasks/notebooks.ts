@@ -35,6 +35,32 @@ async function run(
   }
 }
 
+/** Extra runs of a notebook whose expression cells came back without output. */
+const SILENT_RETRIES = 4;
+
+/**
+ * Indexes (1-based, code cells only) of executed code cells whose last line is
+ * an expression (no trailing `;`, not a declaration or import) but that have
+ * no output: a chart or table the reader would silently miss.
+ */
+export async function silentCells(path: string): Promise<number[]> {
+  const nb = JSON.parse(await Deno.readTextFile(path)) as {
+    cells: { cell_type: string; source: string[] | string; outputs?: unknown[] }[];
+  };
+  const out: number[] = [];
+  let index = 0;
+  for (const cell of nb.cells) {
+    if (cell.cell_type !== "code") continue;
+    index++;
+    const source = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
+    const last = source.trimEnd().split("\n").pop()?.trim() ?? "";
+    const expression = last !== "" && !last.endsWith(";") &&
+      !/^(import|export|const|let|var|function|class|type|interface)\b/.test(last);
+    if (expression && (cell.outputs ?? []).length === 0) out.push(index);
+  }
+  return out;
+}
+
 async function main(args: string[]): Promise<number> {
   const { values, positionals } = (() => {
     try {
@@ -77,23 +103,47 @@ async function main(args: string[]): Promise<number> {
   for (const name of notebooks) {
     const started = performance.now();
     progress("notebooks", `executing ${name}`);
-    const exec = await run("jupyter", [
-      "nbconvert",
-      "--to",
-      "notebook",
-      "--execute",
-      "--ExecutePreprocessor.kernel_name=deno",
-      "--ExecutePreprocessor.timeout=600",
-      "--output-dir",
-      outDir,
-      name,
-    ], dir);
+    // The Deno kernel sometimes reports a cell idle before its result arrives,
+    // and nbconvert then stores no output for it (a race, not a code error):
+    // such a run is retried, up to SILENT_RETRIES times.
+    let exec = { ok: false, out: "" };
+    let silent: number[] = [];
+    for (let attempt = 0; attempt <= SILENT_RETRIES; attempt++) {
+      exec = await run("jupyter", [
+        "nbconvert",
+        "--to",
+        "notebook",
+        "--execute",
+        "--ExecutePreprocessor.kernel_name=deno",
+        "--ExecutePreprocessor.timeout=600",
+        "--output-dir",
+        outDir,
+        name,
+      ], dir);
+      if (!exec.ok) break;
+      silent = await silentCells(`${outDir}/${name}`);
+      if (silent.length === 0) break;
+      progress(
+        "notebooks",
+        `${name}: cell(s) ${silent.join(", ")} came back without output; retrying`,
+      );
+    }
     if (!exec.ok) {
       failed.push(name);
       const lines = exec.out.split("\n").filter((l) =>
         !/Debugger warning|frozen modules|PYDEVD|Debugging will/.test(l)
       );
       console.error(`notebook ${name} failed:\n${lines.slice(-25).join("\n")}`);
+      continue;
+    }
+    if (silent.length > 0) {
+      failed.push(name);
+      console.error(
+        `notebook ${name}: cell(s) ${
+          silent.join(", ")
+        } end with an expression but showed nothing ` +
+          `in ${SILENT_RETRIES + 1} runs`,
+      );
       continue;
     }
     const html = await run("jupyter", [
