@@ -41,7 +41,8 @@ const SILENT_RETRIES = 4;
 /**
  * Indexes (1-based, code cells only) of executed code cells whose last line is
  * an expression (no trailing `;`, not a declaration or import) but that have
- * no output: a chart or table the reader would silently miss.
+ * no output: a chart or table the reader would silently miss. Only the last
+ * line is read, so notebooks end every statement with `;`.
  */
 export async function silentCells(path: string): Promise<number[]> {
   const nb = JSON.parse(await Deno.readTextFile(path)) as {
