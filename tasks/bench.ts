@@ -21,6 +21,7 @@ import {
   parseArmList,
 } from "../lib/encodings/mod.ts";
 import { loadGolden } from "../lib/retrieval/load_golden.ts";
+import { runLive } from "./live.ts";
 import { evaluateRetrieval, type RetrievalResult, RETRIEVER_NAMES } from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
@@ -71,6 +72,15 @@ Options:
   --resamples N        Bootstrap resamples per metric (default: 1000)
   --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
                        toon_results pseudo-arm); "none" to skip (default: ${DEFAULTS.toolResults})
+  --live               Also measure discovery over MCP: boot the reference retrieve_tools proxy
+                       over the installed reference servers (or a small set installed on first
+                       use), call it for each golden query over streamable HTTP, and add the
+                       live block (response tokens by component, latency, break-even calls,
+                       session estimates, full-vs-compact flip gate). Takes about a minute.
+  --endpoint URL       With --live: measure this MCP server or gateway instead of the proxy
+  --header K:V         With --endpoint: request header (repeatable; values never recorded)
+  --discovery-tool N   With --endpoint: name of its discovery tool (default: retrieve_tools)
+  --query-arg NAME     With --endpoint: argument that carries the query (default: query)
   --out DIR            Output folder for report.json and dashboard.html (default: ${DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${DEFAULTS.seed}); recorded
   -h, --help           Show this help
@@ -94,6 +104,11 @@ async function main(args: string[]): Promise<number> {
         retrievers: { type: "string" },
         resamples: { type: "string" },
         "tool-results": { type: "string" },
+        live: { type: "boolean" },
+        endpoint: { type: "string" },
+        header: { type: "string", multiple: true },
+        "discovery-tool": { type: "string" },
+        "query-arg": { type: "string" },
         out: { type: "string" },
         seed: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -233,6 +248,27 @@ async function main(args: string[]): Promise<number> {
       provenance: { tokens: "measured", savingsPct: "computed" },
     };
   })();
+  if (
+    !flags.live && (flags.endpoint || flags.header || flags["discovery-tool"] || flags["query-arg"])
+  ) {
+    throw new UsageError("--endpoint, --header, --discovery-tool and --query-arg need --live");
+  }
+  const headers: Record<string, string> = {};
+  for (const h of flags.header ?? []) {
+    const i = h.indexOf(":");
+    if (i <= 0) {
+      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
+    }
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  const live = !flags.live ? undefined : await runLive({
+    tokenizer: tokenizerNames[0] as "cl100k_base",
+    golden: goldenPaths.find((p) => p !== "none"),
+    ...(flags.endpoint ? { endpoint: flags.endpoint, headers } : {}),
+    ...(flags["discovery-tool"] ? { tool: flags["discovery-tool"] } : {}),
+    ...(flags["query-arg"] ? { queryArg: flags["query-arg"] } : {}),
+    onProgress: (m) => progress("bench", `live: ${m}`),
+  });
   const warnings = [
     ...retrievalWarnings,
     ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
@@ -260,6 +296,7 @@ async function main(args: string[]): Promise<number> {
     ...(arms ? { arms } : {}),
     ...(retrieval.length > 0 ? { retrieval } : {}),
     ...(toolResults ? { toolResults } : {}),
+    ...(live ? { live } : {}),
     warnings,
   };
   await Deno.mkdir(outDir, { recursive: true });

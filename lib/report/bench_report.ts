@@ -15,6 +15,7 @@ import { type Crossover, savingsBySize, type ScalingRow } from "../modes/scaling
 import { createRng, deriveSeed } from "../stats/prng.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import type { Provenance } from "./provenance.ts";
+import type { LiveBlock } from "../live/live_block.ts";
 
 /** Version of the report shape; bumped when a field changes meaning or type. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -141,6 +142,12 @@ export interface BenchReport {
     /** Other fields: path, payloadCount, rows, skipped, provenance. */
     readonly [key: string]: unknown;
   };
+  /**
+   * Live discovery over MCP (`--live`): response cost by component, latency,
+   * break-even calls, session estimates, flip gate. Shape: `LiveBlock` in
+   * `lib/live/live_block.ts`.
+   */
+  readonly live?: LiveBlock;
   /** Non-fatal problems met during the run. */
   readonly warnings: readonly string[];
 }

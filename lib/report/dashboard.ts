@@ -8,6 +8,7 @@
 import * as aq from "arquero";
 import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
+import type { LiveBlock } from "../live/live_block.ts";
 import { barChart, intervalChart, savingsBySizeChart } from "./figures.ts";
 
 /** Escapes text for HTML element content and attribute values. */
@@ -184,6 +185,8 @@ export function renderBenchSections(report: BenchReport, document: Document): st
     );
   }
 
+  if (report.live) renderLive(report.live, document, parts);
+
   if (report.warnings.length > 0) {
     h2("Warnings");
     parts.push(`<ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
@@ -267,7 +270,7 @@ type RetrievalRow = {
   corpusId: string;
   goldenSetId: string;
   retriever: string;
-  arm: string;
+  arm: string | null;
   queryCount: number;
   metrics: Record<string, number>;
   ci95: Record<string, [number, number]>;
@@ -282,7 +285,7 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
       corpus: r.corpusId,
       golden: r.goldenSetId,
       retriever: r.retriever,
-      arm: r.arm,
+      arm: r.arm ?? "(own fields)",
       queries: r.queryCount,
       ...r.metrics,
     })),
@@ -304,6 +307,71 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
         title: `${golden}: retrieval quality with bootstrap 95% intervals`,
         valueLabel: "score",
       }).outerHTML,
+    );
+  }
+}
+
+function renderLive(live: LiveBlock, document: Document, parts: string[]): void {
+  parts.push("<h2>Live discovery over MCP</h2>");
+  const q = live.queries;
+  parts.push(
+    `<p class="note">${
+      esc(live.target.kind ?? "")
+    } target; ${q.used} of ${q.total} golden queries used${
+      q.skipped.count > 0
+        ? ` (${q.skipped.count} left out: their relevance-2 tool is not in the live catalog)`
+        : ""
+    }, ${q.failed} failed; ${
+      esc(live.tokenizer)
+    } tokens; latency measured client-side per call, percentiles nearest-rank.</p>`,
+  );
+  const rc = live.responseCost;
+  const lat = live.latencyMs;
+  const be = live.breakEven as Record<string, unknown>;
+  parts.push(htmlTable([{
+    "response tokens p50": rc.p50 ?? "",
+    "p95": rc.p95 ?? "",
+    "max": rc.max ?? "",
+    "mean": rc.mean === null ? "" : Math.round(rc.mean),
+    "latency p50 ms": lat?.p50 ?? "",
+    "p95 ms": lat?.p95 ?? "",
+    "p99 ms": lat?.p99 ?? "",
+    "break-even calls": be.withheld
+      ? `withheld: ${be.reason}`
+      : be.noBreakEven
+      ? "no break-even"
+      : typeof be.calls === "number"
+      ? be.calls.toFixed(1)
+      : "",
+  }]));
+  parts.push(
+    barChart(
+      Object.entries(rc.components).map(([label, value]) => ({ label, value: value as number })),
+      {
+        document,
+        title: "Where discovery response tokens go (sum over queries)",
+        valueLabel: "tokens",
+      },
+    ).outerHTML,
+  );
+  parts.push(htmlTable(
+    live.session.map((r) => ({
+      encoding: r.encoding,
+      calls: r.calls,
+      "proxy menu": r.proxyMenuTokens,
+      "mean response": Math.round(r.meanResponseTokens),
+      "retry rate (assumed)": r.retryRate,
+      "session tokens (estimated)": Math.round(r.tokens),
+      "direct menu": r.directMenuTokens ?? "",
+    })),
+  ));
+  const fg = live.flipGate as Record<string, unknown>;
+  if (!("skipped" in fg)) {
+    const lossy = fg.lossy as { rate: number | null; lossyCount: number; signatureCount: number };
+    parts.push(
+      `<p class="note">Flip gate (detail=full vs compact): ranked ids identical on ${fg.identicalCount} of ${fg.queryCount} queries; median response-token reduction ${
+        typeof fg.medianReduction === "number" ? `${(fg.medianReduction * 100).toFixed(1)}%` : "n/a"
+      }; lossy signatures ${lossy.lossyCount} of ${lossy.signatureCount}.</p>`,
     );
   }
 }
