@@ -124,3 +124,37 @@ Deno.test("deno task bench on the default corpus covers ≥1,000 tools from ≥4
   assert.ok(report.retrieval.every((x: { queryCount: number }) => x.queryCount >= 150));
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test({
+  name: "deno task bench --live adds a live block whose components sum to each response's tokens",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const r = await bench(["--live", "--out", dir, "--arms", "none", "--retrievers", "bm25"]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
+    const schema = JSON.parse(
+      await Deno.readTextFile(new URL("../lib/report/report.schema.json", import.meta.url)),
+    );
+    const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
+    const valid: boolean = validate(report);
+    assert.ok(valid, JSON.stringify(validate.errors));
+    const live = report.live;
+    assert.ok(live.queries.used > 0, "some golden queries are answerable by the live catalog");
+    for (const q of live.responseCost.perQuery) {
+      const sum = Object.values(q.components as Record<string, number>).reduce((a, b) => a + b, 0);
+      assert.equal(sum, q.tokens, `query ${q.queryId}`);
+    }
+    // Break-even = (direct menu − proxy menu) ÷ mean response, echoed inputs.
+    const be = live.breakEven;
+    if (!be.withheld && !be.noBreakEven) {
+      assert.ok(
+        Math.abs(be.calls - (be.directMenuTokens - be.proxyMenuTokens) / be.meanResponseTokens) <
+          1e-3,
+      );
+    }
+    assert.match(await Deno.readTextFile(`${dir}/dashboard.html`), /Live discovery over MCP/);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
