@@ -39,10 +39,11 @@ async function run(
 const SILENT_RETRIES = 4;
 
 /**
- * Indexes (1-based, code cells only) of executed code cells whose last line is
- * an expression (no trailing `;`, not a declaration or import) but that have
- * no output: a chart or table the reader would silently miss. Only the last
- * line is read, so notebooks end every statement with `;`.
+ * Indexes (1-based, code cells only) of executed code cells whose last
+ * top-level statement is an expression (not a declaration, import or control
+ * statement) but that have no output: a chart or table the reader would
+ * silently miss. Statements are found by layout, as `deno fmt` writes them:
+ * a top-level statement starts at column 0.
  */
 export async function silentCells(path: string): Promise<number[]> {
   const nb = JSON.parse(await Deno.readTextFile(path)) as {
@@ -54,9 +55,13 @@ export async function silentCells(path: string): Promise<number[]> {
     if (cell.cell_type !== "code") continue;
     index++;
     const source = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
-    const last = source.trimEnd().split("\n").pop()?.trim() ?? "";
-    const expression = last !== "" && !last.endsWith(";") &&
-      !/^(import|export|const|let|var|function|class|type|interface)\b/.test(last);
+    // The last top-level statement starts on the last line at column 0 that
+    // does not close or continue an earlier one (deno fmt layout).
+    const starts = source.split("\n").filter((l) => /^[^\s)\]}.]/.test(l));
+    const last = starts.at(-1) ?? "";
+    const expression = last !== "" &&
+      !/^(import|export|const|let|var|function|async function|class|type|interface|for|if|while)\b/
+        .test(last);
     if (expression && (cell.outputs ?? []).length === 0) out.push(index);
   }
   return out;

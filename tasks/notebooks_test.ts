@@ -14,12 +14,12 @@ Deno.test("silentCells() flags expression cells without output, not statements",
       cell("const a = 1;\nshowTable(rows)"), // 2: expression, no output → flagged
       cell("showPlot(chart)", [{ output_type: "execute_result" }]), // 3: has output
       cell("const b = 2;"), // 4: statement
-      // 5: the heuristic reads the last line only, so notebooks end multi-line statements with ";"
-      cell("const c = f(\n  1,\n)"),
+      cell("const c = f(\n  1,\n);"), // 5: a multi-line statement
+      cell("showTable(\n  rows.map((r) => r),\n);"), // 6: a multi-line expression, no output → flagged
     ],
   };
   const path = await Deno.makeTempFile({ suffix: ".ipynb" });
   await Deno.writeTextFile(path, JSON.stringify(nb));
-  assert.deepEqual(await silentCells(path), [2, 5]);
+  assert.deepEqual(await silentCells(path), [2, 6]);
   await Deno.remove(path);
 });
