@@ -15,7 +15,9 @@
  * - mcp: servers configs and live capture over MCP;
  * - report: report shapes, deterministic JSON, figures, dashboards;
  * - agent: agent configurations, providers, the agent loop, runs and summaries;
- * - sweep: parameter sweeps over agent configurations.
+ * - sweep: parameter sweeps over agent configurations;
+ * - live: live discovery cost over MCP (attribution, latency, break-even, sessions);
+ * - proxy: the reference discovery proxy (retrieve_tools, describe_tool, call_tool).
  *
  * @example Usage
  * ```ts
@@ -36,3 +38,5 @@ export * from "./mcp/mod.ts";
 export * from "./report/mod.ts";
 export * from "./agent/mod.ts";
 export * from "./sweep/mod.ts";
+export * from "./live/mod.ts";
+export * from "./proxy/mod.ts";
