@@ -305,24 +305,83 @@ async function main(args: string[]): Promise<number> {
   await Deno.writeTextFile(reportPath, stableJson(report));
   progress("bench", "rendering dashboard");
   await Deno.writeTextFile(dashboardPath, renderDashboard(report));
-  for (const m of report.modes.filter((m) => m.tokenizer === tokenizerNames[0])) {
-    const savings = m.withSchemasAuthoritative ? m.savingsWithSchemas : m.savingsNameDescription;
-    console.log(
-      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
-        String(m.withSchemasAuthoritative ? m.tokensWithSchemas : m.tokensNameDescription).padStart(
-          9,
-        )
-      } ${m.tokenizer} tokens${
-        m.mode === "direct" ? "" : `  saves ${(savings * 100).toFixed(2)}%`
-      }`,
-    );
-  }
+  for (const line of summaryLines(report)) console.log(line);
   console.log(
     `wrote ${reportPath} and ${dashboardPath} in ${
       ((performance.now() - started) / 1000).toFixed(1)
     } s`,
   );
   return 0;
+}
+
+/**
+ * The console summary: per corpus the mode costs, the arm savings and the
+ * retrieval headline, under the first tokenizer.
+ *
+ * @param report The finished report.
+ * @returns Lines to print.
+ */
+export function summaryLines(report: BenchReport): string[] {
+  const tok = report.tokenizers[0];
+  const lines: string[] = [];
+  const pct = (v: number, digits = 2) => `${(v * 100).toFixed(digits)}%`;
+  for (const m of report.modes.filter((m) => m.tokenizer === tok)) {
+    const authoritative = m.withSchemasAuthoritative;
+    const tokens = authoritative ? m.tokensWithSchemas : m.tokensNameDescription;
+    const saved = authoritative ? m.savingsWithSchemas : m.savingsNameDescription;
+    lines.push(
+      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
+        String(tokens).padStart(9)
+      } ${tok} tokens${m.mode === "direct" ? "" : `  saves ${pct(saved)}`}`,
+    );
+  }
+  type Arm = { corpusId: string; arm: string; tokenizer?: string; savingsPct?: number | null };
+  for (const corpus of report.corpora) {
+    const arms = ((report.arms ?? []) as Arm[]).filter((a) =>
+      a.corpusId === corpus.id && a.tokenizer === tok && a.arm !== "baseline_json" &&
+      typeof a.savingsPct === "number"
+    );
+    if (arms.length > 0) {
+      lines.push(
+        `${corpus.id.padEnd(16)} arm tokens vs baseline_json: ${
+          arms.map((a) =>
+            `${a.arm} ${a.savingsPct! >= 0 ? "-" : "+"}${Math.abs(a.savingsPct!).toFixed(1)}%`
+          )
+            .join(", ")
+        }`,
+      );
+    }
+  }
+  type Retrieval = {
+    goldenSetId: string;
+    retriever: string;
+    arm: string | null;
+    queryCount: number;
+    metrics: Record<string, number>;
+    ci95: Record<string, [number, number]>;
+  };
+  for (const r of ((report.retrieval ?? []) as Retrieval[]).filter((r) => r.arm === null)) {
+    const [lo, hi] = r.ci95["recall@5"];
+    lines.push(
+      `${r.goldenSetId.padEnd(18)} ${r.retriever.padEnd(13)} recall@5 ${
+        r.metrics["recall@5"].toFixed(3)
+      } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
+        r.metrics["ndcg@10"].toFixed(3)
+      }  (${r.queryCount} queries)`,
+    );
+  }
+  if (report.live) {
+    const l = report.live;
+    const be = l.breakEven as { calls?: number | null; noBreakEven?: boolean; withheld?: boolean };
+    lines.push(
+      `live             response tokens p50 ${l.responseCost.p50} p95 ${l.responseCost.p95}, latency p50 ${
+        l.latencyMs?.p50?.toFixed(2) ?? "n/a"
+      } ms, break-even ${
+        be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
+      }`,
+    );
+  }
+  return lines;
 }
 
 if (import.meta.main) await runMain("bench", () => main(Deno.args));
