@@ -6,7 +6,7 @@ import { UsageError } from "./_cli.ts";
 import { type McpServerSpec, type McpToolHost, openMcpHost } from "../lib/agent/mcp_host.ts";
 import type { AgentConfig, ProviderKind } from "../lib/agent/types.ts";
 import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
-import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
+import { installPackages, packageVars, readInstalledPackage } from "../lib/mcp/install.ts";
 import { createSessionFolder, removeStaleSessionFolders } from "../lib/mcp/session.ts";
 
 /** What to print when no model endpoint answers. */
@@ -121,15 +121,10 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
     await copyDir(resolve(options.dataDir), dataCopy);
     for (const name of neededServers) {
       const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
-      const vars: Record<string, string> = { DATA: dataCopy };
-      if (entry.meta.package && entry.meta.version) {
-        const installed = await readInstalledPackage(
-          installDir,
-          entry.meta.package,
-          entry.meta.version,
-        );
-        vars.BIN = resolveBin(installed!, entry.meta.bin);
-      }
+      const vars = {
+        ...(entry.meta.package && entry.meta.version ? await packageVars(entry, installDir) : {}),
+        DATA: dataCopy,
+      };
       entries.set(name, { entry, vars });
     }
   } catch (e) {

@@ -18,6 +18,7 @@ import {
   ConfigError,
   DEFAULT_CAPTURE_CONCURRENCY,
   DEFAULT_SERVER_TIMEOUT_MS,
+  detectIsolation,
   expandServerEntry,
   installPackages,
   type Normalization,
@@ -29,7 +30,6 @@ import {
   toCaptureFile,
   toCaptureManifest,
 } from "../lib/mcp/mod.ts";
-import { detectIsolation } from "../lib/mcp/_sandbox.ts";
 
 const HELP = `deno task capture [options]
 

@@ -10,8 +10,8 @@
  * through lib/mcp (`installPackages`, one prefix per package, in its own
  * folder `.scratch/tool_results/servers` because the SQLite server needs its
  * install scripts while `deno task capture` installs without) and started one
- * at a time like `deno task capture` does: throwaway HOME, no network where
- * `unshare` works, the whole process tree killed afterwards. `${DATA}` is a
+ * at a time as lib/mcp sessions (`openStdioSession`): throwaway HOME, no
+ * network where `unshare` works, the whole process tree killed afterwards. `${DATA}` is a
  * scratch copy of `fixtures/tool_results/data`, so servers never touch the
  * committed files. Calls come from `fixtures/tool_results/calls.json`, after
  * an optional per-server setup (the SQLite server is seeded from a committed
@@ -32,17 +32,16 @@ import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../lib/catalog/types.ts";
 import {
   ConfigError,
-  expandServerEntry,
+  createSessionFolder,
+  detectIsolation,
   installPackages,
+  openStdioSession,
   parseServersConfig,
   readInstalledPackage,
-  resolveBin,
   type ServerEntry,
+  type StdioSession,
   stringifySorted,
 } from "../lib/mcp/mod.ts";
-import { Client, StdioClientTransport } from "../lib/mcp/_sdk.ts";
-import { detectIsolation, findExecutable, killTree, wrapCommand } from "../lib/mcp/_sandbox.ts";
-import { createScratch, writeDeclaredFiles } from "../lib/mcp/_scratch.ts";
 
 const HELP = `deno task capture-results [options]
 
@@ -279,66 +278,21 @@ async function runServer(
     paths: [],
   });
   if (entry.kind !== "stdio") return failAll("only stdio servers are supported");
-  const scratch = await createScratch(`mcpmeter-results-${entry.name}-`);
-  const data = join(scratch.work, "data");
-  const paths = [{ path: data, placeholder: "<data>" }, ...scratch.runPaths];
-  const isolation = await detectIsolation();
-  let transport: InstanceType<typeof StdioClientTransport> | undefined;
-  let client: InstanceType<typeof Client> | undefined;
+  // The servers get a private copy of the fixture data (`${DATA}`).
+  const data = await createSessionFolder(`data-${entry.name}`);
+  let session: StdioSession | undefined;
   try {
     await copyDir(ctx.dataDir, data);
-    const vars: Record<string, string> = { DATA: data };
-    if (entry.meta.package !== undefined) {
-      const installed = await readInstalledPackage(
-        ctx.installDir,
-        entry.meta.package,
-        entry.meta.version ?? "",
-      );
-      if (installed === undefined) {
-        return failAll(
-          `package ${entry.meta.package}@${entry.meta.version} is not installed in ${ctx.installDir}`,
-        );
-      }
-      vars.PACKAGE_DIR = installed.packageDir;
-      vars.BIN = resolveBin(installed, entry.meta.bin);
-    }
-    const expanded = expandServerEntry(entry, {
-      ...ctx.env,
-      HOME: scratch.home,
-      SCRATCH: scratch.work,
-      TMPDIR: scratch.tmp,
-      ...vars,
+    session = await openStdioSession(entry, {
+      timeoutMs: ctx.timeoutMs,
+      env: ctx.env,
+      vars: { DATA: data },
+      installDir: ctx.installDir,
     });
-    if (expanded.kind !== "stdio") return failAll("only stdio servers are supported");
-    if (expanded.meta.files !== undefined) await writeDeclaredFiles(expanded.meta.files, scratch);
-    const path = Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
-    const cwd = expanded.cwd ?? scratch.work;
-    const executable = findExecutable(expanded.command, path, cwd);
-    if (executable === undefined) {
-      return failAll(`command ${JSON.stringify(expanded.command)} not found or not executable`);
-    }
-    const wrapped = wrapCommand(isolation, executable, expanded.args);
-    transport = new StdioClientTransport({
-      command: wrapped.command,
-      args: wrapped.args,
-      cwd,
-      stderr: "ignore",
-      env: {
-        HOME: scratch.home,
-        PATH: path,
-        TMPDIR: scratch.tmp,
-        NODE_NO_WARNINGS: "1",
-        ...expanded.env,
-      },
-    });
-    client = new Client({ name: "mcpmeter", version: "0.1.0" }, { capabilities: {} });
-    try {
-      await client.connect(transport, { timeout: ctx.timeoutMs });
-    } catch (error) {
-      return failAll(`initialize failed: ${oneLine(error)}`);
-    }
+    const client = session.client;
+    const paths = [{ path: data, placeholder: "<data>" }, ...session.runPaths];
     const call = (name: string, args: JsonObject) =>
-      client!.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+      client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
         timeout: ctx.timeoutMs,
       });
     let setupCalls = 0;
@@ -377,13 +331,8 @@ async function runServer(
   } catch (error) {
     return failAll(oneLine(error));
   } finally {
-    const pid = transport?.pid ?? undefined;
-    if (pid !== undefined && pid !== null) killTree(isolation, pid);
-    await Promise.race([
-      client?.close().catch(() => {}),
-      new Promise((r) => setTimeout(r, 3_000)),
-    ]);
-    await scratch.dispose();
+    await session?.close();
+    await Deno.remove(data, { recursive: true }).catch(() => {});
   }
 }
 

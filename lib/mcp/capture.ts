@@ -8,7 +8,7 @@
 
 import type { ServerEntry, ServersConfig } from "./config.ts";
 import { captureRemoteServer } from "./http.ts";
-import { readInstalledPackage, resolveBin } from "./install.ts";
+import { packageVars } from "./install.ts";
 import { captureStdioServer } from "./stdio.ts";
 import { mapBounded } from "./_pool.ts";
 import { oneLine } from "./_text.ts";
@@ -117,36 +117,25 @@ async function captureOne(
   if (entry.kind === "remote") {
     return await captureRemoteServer(entry, { ...timeout, env: options.env ?? {}, source });
   }
-  const vars: Record<string, string> = {};
-  if (options.installDir !== undefined && entry.meta.package !== undefined) {
-    const version = entry.meta.version ?? "";
-    const installed = await readInstalledPackage(options.installDir, entry.meta.package, version);
-    const failed = (message: string): ServerCaptureRecord => ({
-      server: entry.name,
-      transport: "stdio",
-      package: entry.meta.package,
-      ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
-      outcome: "spawn_failed",
-      phase: "spawn",
-      message,
-      warnings: [],
-      tools: [],
-      pages: {},
-      captureMs: 0,
-      runPaths: [],
-    });
-    if (installed === undefined) {
-      return failed(
-        `package ${entry.meta.package}@${version} is not installed in ${options.installDir}`,
-      );
-    }
-    vars.PACKAGE_DIR = installed.packageDir;
+  let vars: Record<string, string> = {};
+  if (options.installDir !== undefined) {
     try {
-      vars.BIN = resolveBin(installed, entry.meta.bin);
+      vars = await packageVars(entry, options.installDir);
     } catch (error) {
-      if (entry.args.some((a) => a.includes("${BIN}")) || entry.command.includes("${BIN}")) {
-        return failed(oneLine(error));
-      }
+      return {
+        server: entry.name,
+        transport: "stdio",
+        ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
+        ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
+        outcome: "spawn_failed",
+        phase: "spawn",
+        message: oneLine(error),
+        warnings: [],
+        tools: [],
+        pages: {},
+        captureMs: 0,
+        runPaths: [],
+      };
     }
   }
   return await captureStdioServer(entry, {

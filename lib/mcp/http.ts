@@ -17,6 +17,7 @@ import type { JsonObject } from "../catalog/types.ts";
 import { expandServerEntry, type RemoteServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
 import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
+import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { oneLine, WarningSink } from "./_text.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
@@ -45,10 +46,9 @@ export async function captureRemoteServer(
   entry: RemoteServerEntry,
   options: RemoteCaptureOptions = {},
 ): Promise<ServerCaptureRecord> {
-  const timeoutMs = options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
-  }
+  const timeoutMs = checkTimeoutMs(
+    options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+  );
   const base = {
     server: entry.name,
     ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),

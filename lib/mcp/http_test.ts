@@ -3,6 +3,8 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseServersConfig, type RemoteServerEntry } from "./config.ts";
 import { captureRemoteServer } from "./http.ts";
+import { listAll } from "./list.ts";
+import { openRemoteSession, SessionStartError } from "./session.ts";
 import {
   ListToolsRequestSchema,
   Server,
@@ -111,4 +113,40 @@ Deno.test("a refused connection is spawn_failed", async () => {
   const record = await captureRemoteServer(remote({ url, type: "http" }), { timeoutMs: 5_000 });
   assert.equal(record.outcome, "spawn_failed");
   assert.match(record.message ?? "", /^cannot connect: /);
+});
+
+for (const kind of ["streamable-http", "sse"] as const) {
+  Deno.test(`openRemoteSession() keeps a ${kind} client until close()`, async () => {
+    const server = await listen(kind);
+    try {
+      const session = await openRemoteSession(
+        remote({ url: "${BASE}", type: kind === "sse" ? "sse" : "http" }),
+        { timeoutMs: 5_000, env: { BASE: server.url } },
+      );
+      try {
+        assert.equal(session.name, "r");
+        for (let i = 0; i < 2; i++) {
+          const page = await listAll(session.client, "tools/list", { requestTimeoutMs: 5_000 });
+          assert.deepEqual(page.items.map((t) => t.name), ["ping"]);
+        }
+      } finally {
+        await session.close();
+        await session.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+Deno.test("openRemoteSession() on a refused connection throws SessionStartError", async () => {
+  const server = await listen("streamable-http");
+  const url = server.url;
+  await server.close();
+  await assert.rejects(
+    openRemoteSession(remote({ url, type: "http" }), { timeoutMs: 5_000 }),
+    (error: unknown) =>
+      error instanceof SessionStartError && error.server === "r" &&
+      /^Cannot start MCP server "r": initialize failed: /.test(error.message),
+  );
 });

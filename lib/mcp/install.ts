@@ -13,6 +13,7 @@
 
 import { join, resolve } from "node:path";
 import { mapBounded } from "./_pool.ts";
+import type { StdioServerEntry } from "./config.ts";
 
 /** One package to install. */
 export interface PackageSpec {
@@ -161,6 +162,42 @@ export function resolveBin(installed: InstalledPackage, bin?: string): string {
   throw new TypeError(
     `package ${label} has several bins (${names.join(", ")}); name one with "bin"`,
   );
+}
+
+/**
+ * The variables an entry's pinned npm package provides for `${VAR}` expansion:
+ * `PACKAGE_DIR` (the package's folder) and `BIN` (its bin script, see
+ * {@linkcode resolveBin}). `BIN` is left out when it cannot be resolved and
+ * neither `command` nor `args` mention `${BIN}`.
+ *
+ * @param entry The (unexpanded) stdio entry; only `meta.package`,
+ *   `meta.version`, `meta.bin`, `command` and `args` are read.
+ * @param installDir Folder the packages were installed into (see
+ *   {@linkcode installPackages}).
+ * @returns `{}` when the entry names no package, else `{ PACKAGE_DIR, BIN? }`.
+ * @throws {Error} When the package is not installed with its pinned version
+ *   (`package <name>@<version> is not installed in <installDir>`).
+ * @throws {TypeError} When `${BIN}` is used and the package has no matching
+ *   bin (see {@linkcode resolveBin}).
+ */
+export async function packageVars(
+  entry: Pick<StdioServerEntry, "command" | "args" | "meta">,
+  installDir: string,
+): Promise<Record<string, string>> {
+  const pkg = entry.meta.package;
+  if (pkg === undefined) return {};
+  const version = entry.meta.version ?? "";
+  const installed = await readInstalledPackage(installDir, pkg, version);
+  if (installed === undefined) {
+    throw new Error(`package ${pkg}@${version} is not installed in ${installDir}`);
+  }
+  const vars: Record<string, string> = { PACKAGE_DIR: installed.packageDir };
+  try {
+    vars.BIN = resolveBin(installed, entry.meta.bin);
+  } catch (error) {
+    if ([entry.command, ...entry.args].some((a) => a.includes("${BIN}"))) throw error;
+  }
+  return vars;
 }
 
 /**

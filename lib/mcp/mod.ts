@@ -58,11 +58,16 @@ export {
 export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
 export {
   createSessionFolder,
+  type McpSession,
+  openRemoteSession,
+  openSession,
   openStdioSession,
+  type RemoteSessionOptions,
   removeStaleSessionFolders,
   SESSION_FOLDER_PREFIX,
   type SessionClient,
   SessionStartError,
+  type SessionToolResult,
   type StdioSession,
   type StdioSessionOptions,
 } from "./session.ts";
@@ -98,11 +103,12 @@ export {
   type InstallResult,
   packageDirName,
   type PackageSpec,
+  packageVars,
   readInstalledPackage,
   resolveBin,
 } from "./install.ts";
 export type { JsonObject, JsonValue } from "../catalog/types.ts";
-export type { IsolationMode } from "./_sandbox.ts";
+export { detectIsolation, type IsolationMode } from "./_sandbox.ts";
 export type {
   CaptureOutcome,
   CaptureTransport,

@@ -2,7 +2,8 @@
  * Long-lived stdio MCP sessions: start a server the way a capture does (throwaway HOME,
  * `${SCRATCH}`/`${TMPDIR}` folders, declared `files`, the strongest process isolation), keep
  * the connected SDK `Client` for as many requests as the caller likes, and on `close()` kill
- * the whole process tree and remove the folders.
+ * the whole process tree and remove the folders. Remote servers get the same kind of session
+ * over streamable HTTP (or legacy SSE when the entry says `"type": "sse"`).
  *
  * Folders are named `mcpmeter-session-<pid>-<label>-*` under the system temp folder, `<pid>`
  * being this process. A process killed with SIGKILL cannot clean up; the next run calls
@@ -12,20 +13,27 @@
  */
 
 import { join } from "node:path";
-import { Client, StdioClientTransport } from "./_sdk.ts";
-import { expandServerEntry, type StdioServerEntry } from "./config.ts";
+import {
+  Client,
+  SSEClientTransport,
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
+} from "./_sdk.ts";
+import {
+  expandServerEntry,
+  type RemoteServerEntry,
+  type ServerEntry,
+  type StdioServerEntry,
+} from "./config.ts";
+import { packageVars } from "./install.ts";
 import type { ListingClient } from "./list.ts";
 import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
-import {
-  detectIsolation,
-  findExecutable,
-  type IsolationMode,
-  killTree,
-  wrapCommand,
-} from "./_sandbox.ts";
+import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
+import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { createScratch, writeDeclaredFiles } from "./_scratch.ts";
+import { createScratch } from "./_scratch.ts";
 import { oneLine } from "./_text.ts";
+import type { RunPath } from "./types.ts";
 
 /** Name prefix of every session folder (and of {@linkcode createSessionFolder}'s folders). */
 export const SESSION_FOLDER_PREFIX = "mcpmeter-session-";
@@ -40,27 +48,54 @@ export interface SessionClient extends ListingClient {
   onclose?: () => void;
   /** Ends the connection (the process tree is killed by the session's `close`). */
   close(): Promise<void>;
+  /**
+   * Calls a tool (`tools/call`); the result is checked with the SDK's `CallToolResult` schema
+   * (and a listed tool's `outputSchema`). Pass `undefined` as `resultSchema`.
+   */
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { timeout?: number; signal?: AbortSignal },
+  ): Promise<SessionToolResult>;
 }
 
-/** A running stdio server with a connected client. */
-export interface StdioSession {
+/** A `tools/call` result as {@linkcode SessionClient.callTool} returns it. */
+export interface SessionToolResult {
+  /** Content blocks (`{type: "text", text}`, ...); `[]` when the server sent none. */
+  readonly content?: unknown;
+  /** True when the tool reports a failure. */
+  readonly isError?: boolean;
+  /** Structured result, when the tool has one. */
+  readonly structuredContent?: unknown;
+  /** Any other field, as received. */
+  readonly [key: string]: unknown;
+}
+
+/** A connected server, stdio or remote. */
+export interface McpSession {
   /** Config key of the server. */
   readonly name: string;
   /** The connected client; valid until `close()`. */
   readonly client: SessionClient;
+  /**
+   * Closes the client (waiting at most 500 ms) and, for stdio, kills the whole process tree
+   * with SIGKILL and removes the folders. Idempotent; never rejects.
+   *
+   * @returns When done.
+   */
+  close(): Promise<void>;
+}
+
+/** A running stdio server with a connected client. */
+export interface StdioSession extends McpSession {
   /** Pid of the spawned (wrapper) process, when it started. */
   readonly pid: number | undefined;
   /** How the process tree is isolated (see `lib/mcp/_sandbox.ts`). */
   readonly isolation: IsolationMode;
   /** The session's temp root (holding `home/`, `work/`, `tmp/`); gone after `close()`. */
   readonly folder: string;
-  /**
-   * Closes the client (waiting at most 500 ms), kills the whole process tree with SIGKILL and
-   * removes the folders. Idempotent; never rejects.
-   *
-   * @returns When done.
-   */
-  close(): Promise<void>;
+  /** The session's folders with their placeholders (`<home>`, `<scratch>`, ...), most specific first. */
+  readonly runPaths: readonly RunPath[];
 }
 
 /** Options of {@linkcode openStdioSession}. */
@@ -77,10 +112,28 @@ export interface StdioSessionOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Extra variables that win over `env` (e.g. `BIN`, `DATA`). */
   readonly vars?: Readonly<Record<string, string>>;
+  /**
+   * Folder of installed packages (see {@linkcode packageVars}): when set and the entry names a
+   * `package`, `${PACKAGE_DIR}` and `${BIN}` point into it (`vars` win over them).
+   */
+  readonly installDir?: string;
   /** `PATH` for the server and for finding `command`; default this process's `PATH`. */
   readonly path?: string;
   /** Isolation to use; default the strongest available (probed once). */
   readonly isolation?: IsolationMode;
+  /** Config source name for error messages. */
+  readonly source?: string;
+}
+
+/** Options of {@linkcode openRemoteSession}. */
+export interface RemoteSessionOptions {
+  /**
+   * Timeout of `initialize`, ms. Default: the entry's `timeoutMs`, else
+   * {@linkcode DEFAULT_SERVER_TIMEOUT_MS}.
+   */
+  readonly timeoutMs?: number;
+  /** Variables for `${VAR}` expansion of `url` and `headers`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** Config source name for error messages. */
   readonly source?: string;
 }
@@ -140,12 +193,19 @@ export async function openStdioSession(
   entry: StdioServerEntry,
   options: StdioSessionOptions = {},
 ): Promise<StdioSession> {
-  const timeoutMs = options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  const timeoutMs = checkTimeoutMs(
+    options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+  );
+  let vars = options.vars;
+  if (options.installDir !== undefined) {
+    try {
+      vars = { ...await packageVars(entry, options.installDir), ...options.vars };
+    } catch (error) {
+      throw new SessionStartError(entry.name, oneLine(error), { cause: error });
+    }
   }
   const isolation = options.isolation ?? await detectIsolation();
-  const path = options.path ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
+  const path = options.path ?? Deno.env.get("PATH") ?? FALLBACK_PATH;
   const scratch = await createScratch(`${SESSION_FOLDER_PREFIX}${Deno.pid}-${label(entry.name)}-`);
   let pid: number | undefined;
   let client: InstanceType<typeof Client> | undefined;
@@ -159,72 +219,109 @@ export async function openStdioSession(
     return closing;
   };
   try {
-    let expanded: StdioServerEntry;
-    try {
-      expanded = expandServerEntry(entry, {
-        ...options.env,
-        HOME: scratch.home,
-        SCRATCH: scratch.work,
-        TMPDIR: scratch.tmp,
-        ...options.vars,
-      }, options.source) as StdioServerEntry;
-      if (expanded.meta.files !== undefined) {
-        await writeDeclaredFiles(expanded.meta.files, scratch);
-      }
-    } catch (error) {
-      throw new SessionStartError(entry.name, oneLine(error), { cause: error });
-    }
-    const cwd = expanded.cwd ?? scratch.work;
-    const executable = findExecutable(expanded.command, path, cwd);
-    if (executable === undefined) {
-      throw new SessionStartError(
-        entry.name,
-        `command ${JSON.stringify(expanded.command)} not found or not executable`,
-      );
-    }
-    const wrapped = wrapCommand(isolation, executable, expanded.args);
-    const transport = new StdioClientTransport({
-      command: wrapped.command,
-      args: wrapped.args,
-      cwd,
-      stderr: "ignore",
-      env: {
-        HOME: scratch.home,
-        PATH: path,
-        TMPDIR: scratch.tmp,
-        NODE_NO_WARNINGS: "1",
-        ...expanded.env,
-      },
-    });
+    const launch = await prepareLaunch(entry, scratch, { ...options, vars, path, isolation });
+    if ("problem" in launch) throw new SessionStartError(entry.name, launch.problem);
+    const transport = new StdioClientTransport({ ...launch, stderr: "ignore" });
     const start = transport.start.bind(transport);
     transport.start = async () => {
       await start();
       pid = transport.pid ?? undefined;
     };
     client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
-    } catch (error) {
-      const why = controller.signal.aborted
-        ? `no answer to initialize within ${timeoutMs} ms`
-        : `initialize failed: ${oneLine(error)}`;
-      throw new SessionStartError(entry.name, why, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
+    await connectWithin(entry, client, transport, timeoutMs);
     return {
       name: entry.name,
       client: client as unknown as SessionClient,
       pid,
       isolation,
       folder: scratch.root,
+      runPaths: scratch.runPaths,
       close,
     };
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * Connects a client to a remote server: streamable HTTP, or the legacy SSE transport when the
+ * entry's `type` is `sse` (no fallback from one to the other).
+ *
+ * @param entry The unexpanded remote entry (`url` and `headers` are expanded here).
+ * @param options Timeout (ms), variables, source name.
+ * @returns The session; call `close()` when done.
+ * @throws {SessionStartError} When expansion fails or the server does not answer `initialize`
+ *   in time or with an error.
+ * @throws {RangeError} When `timeoutMs` is not a positive number.
+ */
+export async function openRemoteSession(
+  entry: RemoteServerEntry,
+  options: RemoteSessionOptions = {},
+): Promise<McpSession> {
+  const timeoutMs = checkTimeoutMs(
+    options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+  );
+  let url: URL;
+  let expanded: RemoteServerEntry;
+  try {
+    expanded = expandServerEntry(entry, options.env ?? {}, options.source) as RemoteServerEntry;
+    url = new URL(expanded.url);
+  } catch (error) {
+    throw new SessionStartError(entry.name, oneLine(error), { cause: error });
+  }
+  const requestInit = { headers: { ...expanded.headers } };
+  const transport = expanded.transport === "sse"
+    ? new SSEClientTransport(url, { requestInit })
+    : new StreamableHTTPClientTransport(url, { requestInit });
+  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+  let closing: Promise<void> | undefined;
+  const close = () => closing ??= settleWithin(client.close(), 500).then(() => {});
+  try {
+    await connectWithin(entry, client, transport, timeoutMs);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { name: entry.name, client: client as unknown as SessionClient, close };
+}
+
+/**
+ * Opens a session for any config entry: {@linkcode openStdioSession} or
+ * {@linkcode openRemoteSession}.
+ *
+ * @param entry The unexpanded entry.
+ * @param options Timeout (ms), variables, install folder, PATH, isolation (stdio only), source.
+ * @returns The session; call `close()` when done.
+ * @throws {SessionStartError} When the server cannot be started or connected.
+ * @throws {RangeError} When `timeoutMs` is not a positive number.
+ */
+export async function openSession(
+  entry: ServerEntry,
+  options: StdioSessionOptions = {},
+): Promise<McpSession> {
+  return entry.kind === "stdio"
+    ? await openStdioSession(entry, options)
+    : await openRemoteSession(entry, options);
+}
+
+async function connectWithin(
+  entry: ServerEntry,
+  client: InstanceType<typeof Client>,
+  transport: Parameters<InstanceType<typeof Client>["connect"]>[0],
+  timeoutMs: number,
+): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+  } catch (error) {
+    const why = controller.signal.aborted
+      ? `no answer to initialize within ${timeoutMs} ms`
+      : `initialize failed: ${oneLine(error)}`;
+    throw new SessionStartError(entry.name, why, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

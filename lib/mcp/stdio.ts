@@ -25,17 +25,12 @@ import {
   type StdioServerParameters,
 } from "./_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import { expandServerEntry, type StdioServerEntry } from "./config.ts";
+import type { StdioServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
-import {
-  detectIsolation,
-  findExecutable,
-  type IsolationMode,
-  killTree,
-  wrapCommand,
-} from "./_sandbox.ts";
+import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
+import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { createScratch, writeDeclaredFiles } from "./_scratch.ts";
+import { createScratch } from "./_scratch.ts";
 import { oneLine, TailBuffer, WarningSink } from "./_text.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
@@ -88,12 +83,11 @@ export async function captureStdioServer(
   entry: StdioServerEntry,
   options: StdioCaptureOptions = {},
 ): Promise<ServerCaptureRecord> {
-  const timeoutMs = options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
-  }
+  const timeoutMs = checkTimeoutMs(
+    options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+  );
   const isolation = options.isolation ?? await detectIsolation();
-  const path = options.path ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
+  const path = options.path ?? Deno.env.get("PATH") ?? FALLBACK_PATH;
   const scratch = await createScratch(`mcpmeter-${entry.name.replace(/[^A-Za-z0-9_.-]/g, "_")}-`);
   const base = {
     server: entry.name,
@@ -113,50 +107,11 @@ export async function captureStdioServer(
     captureMs: 0,
   });
   try {
-    let expanded: StdioServerEntry;
-    try {
-      expanded = expandServerEntry(
-        entry,
-        {
-          ...options.env,
-          HOME: scratch.home,
-          SCRATCH: scratch.work,
-          TMPDIR: scratch.tmp,
-          ...options.vars,
-        },
-        options.source,
-      ) as StdioServerEntry;
-      if (expanded.meta.files !== undefined) {
-        await writeDeclaredFiles(expanded.meta.files, scratch);
-      }
-    } catch (error) {
-      return failure(oneLine(error));
-    }
-    const cwd = expanded.cwd ?? scratch.work;
-    const executable = findExecutable(expanded.command, path, cwd);
-    if (executable === undefined) {
-      return failure(`command ${JSON.stringify(expanded.command)} not found or not executable`);
-    }
-    const wrapped = wrapCommand(isolation, executable, expanded.args);
+    const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
+    if ("problem" in launch) return failure(launch.problem);
     return {
       ...base,
-      ...await runSession(
-        {
-          command: wrapped.command,
-          args: wrapped.args,
-          cwd,
-          stderr: "pipe",
-          env: {
-            HOME: scratch.home,
-            PATH: path,
-            TMPDIR: scratch.tmp,
-            NODE_NO_WARNINGS: "1",
-            ...expanded.env,
-          },
-        },
-        isolation,
-        timeoutMs,
-      ),
+      ...await runSession({ ...launch, stderr: "pipe" }, isolation, timeoutMs),
     };
   } finally {
     await scratch.dispose();

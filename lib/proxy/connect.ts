@@ -2,20 +2,18 @@
  * Starts the proxy's upstreams from a servers config (the standard
  * `mcpServers` shape, see lib/mcp/config.ts) and keeps them connected.
  *
- * Stdio servers run like `deno task capture` runs them: a throwaway HOME,
+ * Each server is a `lib/mcp` session ({@linkcode openSession}). Stdio servers
+ * run like `deno task capture` runs them: a throwaway HOME,
  * `${SCRATCH}`/`${TMPDIR}` folders, `${BIN}` pointing at the pinned package's
  * bin script in the install folder, the declared `files` written first, and the
  * strongest process isolation available so the whole tree can be killed on
- * close. Remote servers are reached over streamable HTTP (no SSE fallback).
+ * close. Remote servers are reached over streamable HTTP (legacy SSE only when
+ * the entry says `"type": "sse"`; no fallback).
  *
  * @module
  */
-import { expandServerEntry, type ServerEntry, type ServersConfig } from "../mcp/config.ts";
-import { readInstalledPackage, resolveBin } from "../mcp/install.ts";
-import { CLIENT_INFO } from "../mcp/stdio.ts";
-import { detectIsolation, findExecutable, killTree, wrapCommand } from "../mcp/_sandbox.ts";
-import { createScratch, writeDeclaredFiles } from "../mcp/_scratch.ts";
-import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "./_sdk.ts";
+import type { ServerEntry, ServersConfig } from "../mcp/config.ts";
+import { openSession } from "../mcp/session.ts";
 import {
   createUpstreamPool,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -52,125 +50,19 @@ function oneLine(error: unknown): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function connectStdio(
-  entry: ServerEntry & { kind: "stdio" },
+async function connect(
+  entry: ServerEntry,
   options: ConnectOptions,
   timeoutMs: number,
 ): Promise<UpstreamConnection> {
-  const isolation = await detectIsolation();
-  const scratch = await createScratch(`mcpmeter-proxy-${entry.name.replace(/[^\w.-]/g, "_")}-`);
-  let pid: number | undefined;
-  const kill = async () => {
-    if (pid !== undefined) killTree(isolation, pid);
-    await scratch.dispose();
-  };
-  try {
-    const vars: Record<string, string> = {};
-    if (options.installDir !== undefined && entry.meta.package !== undefined) {
-      const version = entry.meta.version ?? "";
-      const installed = await readInstalledPackage(
-        options.installDir,
-        entry.meta.package,
-        version,
-      );
-      if (installed === undefined) {
-        throw new Error(
-          `package ${entry.meta.package}@${version} is not installed in ${options.installDir}`,
-        );
-      }
-      vars.PACKAGE_DIR = installed.packageDir;
-      try {
-        vars.BIN = resolveBin(installed, entry.meta.bin);
-      } catch (error) {
-        if ([entry.command, ...entry.args].some((a) => a.includes("${BIN}"))) throw error;
-      }
-    }
-    const expanded = expandServerEntry(entry, {
-      ...options.env,
-      HOME: scratch.home,
-      SCRATCH: scratch.work,
-      TMPDIR: scratch.tmp,
-      ...vars,
-    }, options.source) as typeof entry;
-    if (expanded.meta.files !== undefined) await writeDeclaredFiles(expanded.meta.files, scratch);
-    const path = options.env?.PATH ?? Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin";
-    const cwd = expanded.cwd ?? scratch.work;
-    const executable = findExecutable(expanded.command, path, cwd);
-    if (executable === undefined) {
-      throw new Error(`command ${JSON.stringify(expanded.command)} not found or not executable`);
-    }
-    const wrapped = wrapCommand(isolation, executable, expanded.args);
-    const transport = new StdioClientTransport({
-      command: wrapped.command,
-      args: wrapped.args,
-      cwd,
-      stderr: "ignore",
-      env: {
-        HOME: scratch.home,
-        PATH: path,
-        TMPDIR: scratch.tmp,
-        NODE_NO_WARNINGS: "1",
-        ...expanded.env,
-      },
-    });
-    const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-    const started = transport.start.bind(transport);
-    transport.start = async () => {
-      await started();
-      pid = transport.pid ?? undefined;
-    };
-    await withTimeout(
-      client.connect(transport, { timeout: timeoutMs }),
-      timeoutMs,
-      `${entry.name}: initialize`,
-    );
-    return {
-      name: entry.name,
-      client,
-      close: async () => {
-        await Promise.race([
-          client.close().catch(() => {}),
-          new Promise((r) => setTimeout(r, 500)),
-        ]);
-        await kill();
-      },
-    };
-  } catch (error) {
-    await kill();
-    throw error;
-  }
-}
-
-async function connectRemote(
-  entry: ServerEntry & { kind: "remote" },
-  options: ConnectOptions,
-  timeoutMs: number,
-): Promise<UpstreamConnection> {
-  const expanded = expandServerEntry(entry, options.env ?? {}, options.source) as typeof entry;
-  const transport = new StreamableHTTPClientTransport(new URL(expanded.url), {
-    requestInit: { headers: { ...expanded.headers } },
-  });
-  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-  await withTimeout(
-    client.connect(transport, { timeout: timeoutMs }),
+  const session = await openSession(entry, {
     timeoutMs,
-    `${entry.name}: initialize`,
-  );
-  return { name: entry.name, client, close: () => client.close().catch(() => {}) };
+    env: options.env,
+    path: options.env?.PATH,
+    installDir: options.installDir,
+    source: options.source,
+  });
+  return { name: session.name, client: session.client, close: session.close };
 }
 
 /**
@@ -199,9 +91,7 @@ export async function connectUpstreams(
   let next = 0;
   const start = async (entry: ServerEntry) => {
     try {
-      const connection = entry.kind === "stdio"
-        ? await connectStdio(entry, options, timeoutMs)
-        : await connectRemote(entry, options, timeoutMs);
+      const connection = await connect(entry, options, timeoutMs);
       connections.push(connection);
       options.onProgress?.(entry.name, "ready");
     } catch (error) {
