@@ -24,7 +24,7 @@ import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
 import { openStdioSession, type StdioSession } from "../mcp/session.ts";
 import { CLIENT_INFO } from "../mcp/stdio.ts";
-import { Client, InMemoryTransport } from "../proxy/_sdk.ts";
+import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createToolIndex } from "../proxy/tool_index.ts";
 import { createUpstreamPool, type UpstreamPool } from "../proxy/upstream.ts";

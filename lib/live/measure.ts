@@ -19,7 +19,7 @@
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { CLIENT_INFO } from "../mcp/stdio.ts";
-import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../proxy/_sdk.ts";
+import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../_sdk.ts";
 
 /** Why a discovery call produced no usable response. */
 export type CallOutcome =

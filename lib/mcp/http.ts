@@ -12,7 +12,7 @@ import {
   McpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import { expandServerEntry, type RemoteServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";

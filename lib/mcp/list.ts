@@ -17,7 +17,7 @@ import {
   ListPromptsResultSchema,
   ListResourcesResultSchema,
   ListToolsResultSchema,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { PaginationError } from "./errors.ts";

@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   Server,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import { PaginationError } from "./errors.ts";
 import { listAll, listServer, MAX_LIST_PAGES } from "./list.ts";
 

@@ -18,7 +18,7 @@ import {
   SSEClientTransport,
   StdioClientTransport,
   StreamableHTTPClientTransport,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import {
   expandServerEntry,
   type RemoteServerEntry,

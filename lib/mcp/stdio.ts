@@ -23,7 +23,7 @@ import {
   McpError,
   StdioClientTransport,
   type StdioServerParameters,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { StdioServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";

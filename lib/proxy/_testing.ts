@@ -9,7 +9,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   Server,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import type { UpstreamConnection } from "./upstream.ts";
 
 /** What an in-process upstream does for one tool call. */

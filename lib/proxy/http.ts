@@ -8,7 +8,7 @@ import {
   type JSONRPCMessage,
   StdioServerTransport,
   WebStandardStreamableHTTPServerTransport,
-} from "./_sdk.ts";
+} from "../_sdk.ts";
 import { createProxyServer, type ProxyCore } from "./server.ts";
 
 /** Options of {@linkcode serveProxyHttp}. */

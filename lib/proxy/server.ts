@@ -6,7 +6,7 @@
  * @module
  */
 import type { JsonObject, Tool } from "../catalog/types.ts";
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "./_sdk.ts";
+import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../_sdk.ts";
 import { PROXY_TOOL_DEFINITIONS, type ProxyToolName } from "./definitions.ts";
 import {
   checkProxyArguments,

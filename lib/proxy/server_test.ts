@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
-import { type Client, StreamableHTTPClientTransport } from "./_sdk.ts";
-import { Client as SdkClient } from "./_sdk.ts";
+import { type Client, StreamableHTTPClientTransport } from "../_sdk.ts";
+import { Client as SdkClient } from "../_sdk.ts";
 import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "./_testing.ts";
 import { serveProxyHttp } from "./http.ts";
 import { createProxyCore, createProxyServer } from "./server.ts";

@@ -1,11 +1,12 @@
 /**
- * Typed access to the MCP SDK (private to lib/proxy).
+ * Typed access to the MCP SDK (private to lib/; the one place lib imports the SDK from).
  *
- * The SDK's `.js` subpaths run under Deno but resolve to missing `.js.d.ts`
- * types (so their values would be `any`), while the extension-less subpaths
- * have types but do not run. Values are imported from the `.js` path and typed
- * from the extension-less one (type-only imports, erased at run time), the
- * same arrangement as `lib/mcp/_sdk.ts`.
+ * The SDK (1.32.2) maps its subpaths with `"./*": {"types": "./dist/esm/*.d.ts",
+ * "import": "./dist/esm/*"}`, so `@modelcontextprotocol/sdk/client/stdio.js` runs under Deno
+ * but its types resolve to `client/stdio.js.d.ts`, which does not exist: every SDK value
+ * imported that way is silently `any`. The extension-less specifier has types but does not
+ * run. So the values are imported from the `.js` path and typed from the extension-less one (a
+ * type-only import, erased at run time).
  *
  * @module
  */
@@ -14,6 +15,8 @@ import type { Client as ClientType } from "@modelcontextprotocol/sdk/client/inde
 import { Client as ClientImpl } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StdioClientTransport as StdioClientType } from "@modelcontextprotocol/sdk/client/stdio";
 import { StdioClientTransport as StdioClientImpl } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { SSEClientTransport as SseClientType } from "@modelcontextprotocol/sdk/client/sse";
+import { SSEClientTransport as SseClientImpl } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport as HttpClientType } from "@modelcontextprotocol/sdk/client/streamableHttp";
 import { StreamableHTTPClientTransport as HttpClientImpl } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { InMemoryTransport as InMemoryType } from "@modelcontextprotocol/sdk/inMemory";
@@ -22,8 +25,12 @@ import type { Server as ServerType } from "@modelcontextprotocol/sdk/server/inde
 import { Server as ServerImpl } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StdioServerTransport as StdioServerType } from "@modelcontextprotocol/sdk/server/stdio";
 import { StdioServerTransport as StdioServerImpl } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { StreamableHTTPServerTransport as NodeHttpServerType } from "@modelcontextprotocol/sdk/server/streamableHttp";
+import { StreamableHTTPServerTransport as NodeHttpServerImpl } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { WebStandardStreamableHTTPServerTransport as HttpServerType } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp";
 import { WebStandardStreamableHTTPServerTransport as HttpServerImpl } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { SSEServerTransport as SseServerType } from "@modelcontextprotocol/sdk/server/sse";
+import { SSEServerTransport as SseServerImpl } from "@modelcontextprotocol/sdk/server/sse.js";
 import type * as Types from "@modelcontextprotocol/sdk/types";
 import * as TypesImpl from "@modelcontextprotocol/sdk/types.js";
 
@@ -38,6 +45,8 @@ export type Client = ClientType;
 export const StdioClientTransport = StdioClientImpl as unknown as typeof StdioClientType;
 /** The SDK's stdio client transport instance type. */
 export type StdioClientTransport = StdioClientType;
+/** The SDK's legacy SSE client transport. */
+export const SSEClientTransport = SseClientImpl as unknown as typeof SseClientType;
 /** The SDK's streamable HTTP client transport. */
 export const StreamableHTTPClientTransport = HttpClientImpl as unknown as typeof HttpClientType;
 /** The SDK's streamable HTTP client transport instance type. */
@@ -50,11 +59,16 @@ export const Server = ServerImpl as unknown as typeof ServerType;
 export type Server = ServerType;
 /** The SDK's stdio server transport. */
 export const StdioServerTransport = StdioServerImpl as unknown as typeof StdioServerType;
+/** The SDK's streamable HTTP server transport over `node:http` (tests). */
+export const StreamableHTTPServerTransport =
+  NodeHttpServerImpl as unknown as typeof NodeHttpServerType;
 /** The SDK's Web-standard streamable HTTP server transport. */
 export const WebStandardStreamableHTTPServerTransport =
   HttpServerImpl as unknown as typeof HttpServerType;
 /** The SDK's Web-standard streamable HTTP server transport instance type. */
 export type WebStandardStreamableHTTPServerTransport = HttpServerType;
+/** The SDK's legacy SSE server transport (tests). */
+export const SSEServerTransport = SseServerImpl as unknown as typeof SseServerType;
 
 const types = TypesImpl as unknown as typeof Types;
 /** The SDK's `McpError`. */
@@ -63,8 +77,14 @@ export const McpError = types.McpError;
 export type McpError = Types.McpError;
 /** JSON-RPC / MCP error codes. */
 export const ErrorCode = types.ErrorCode;
-/** `tools/list` request schema (handler registration). */
+/** Strict result schemas of the list methods. */
+export const ListToolsResultSchema = types.ListToolsResultSchema;
+export const ListPromptsResultSchema = types.ListPromptsResultSchema;
+export const ListResourcesResultSchema = types.ListResourcesResultSchema;
+/** Request schemas used to register list handlers on a `Server`. */
 export const ListToolsRequestSchema = types.ListToolsRequestSchema;
+export const ListPromptsRequestSchema = types.ListPromptsRequestSchema;
+export const ListResourcesRequestSchema = types.ListResourcesRequestSchema;
 /** `tools/call` request schema (handler registration). */
 export const CallToolRequestSchema = types.CallToolRequestSchema;
 /** Strict `tools/call` result schema. */
