@@ -1,10 +1,39 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { CatalogError } from "../lib/catalog/errors.ts";
 
 /** An error whose message is the whole story for the user (no stack trace). */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/**
+ * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing
+ * values are errors), turning a parse error into a {@linkcode UsageError} whose message ends
+ * with "(see --help)".
+ *
+ * @param args The arguments (e.g. `Deno.args`).
+ * @param options `parseArgs` option specs.
+ * @param allowPositionals Accept non-flag arguments (returned as `positionals`); default false.
+ * @returns `parseArgs`'s `{ values, positionals }`.
+ * @throws {UsageError} On an unknown flag, a missing value or an unexpected positional.
+ */
+export function parseFlags<const O extends ParseArgsOptionsConfig, const P extends boolean = false>(
+  args: string[],
+  options: O,
+  allowPositionals?: P,
+) {
+  try {
+    return parseArgs({
+      args,
+      options,
+      strict: true,
+      allowPositionals: (allowPositionals ?? false) as P,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (see --help)`);
+  }
 }
 
 /** Root of the repository, resolved from this file (not the working directory). */

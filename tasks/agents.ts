@@ -1,7 +1,6 @@
 // deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
-import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { gitState, runMain, UsageError } from "./_cli.ts";
+import { gitState, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { AgentConfigError, requiredModelIds } from "../lib/agent/config.ts";
 import {
   loadAgents,
@@ -63,32 +62,28 @@ function int(name: string, value: string | undefined, def: number, min = 1): num
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      suite: { type: "string" },
-      agents: { type: "string" },
-      "agents-dir": { type: "string", default: "fixtures/agents" },
-      models: { type: "string", default: "fixtures/agents/models.json" },
-      servers: { type: "string", default: "fixtures/agents/servers.json" },
-      "tool-prices": { type: "string" },
-      repetitions: { type: "string" },
-      concurrency: { type: "string" },
-      shard: { type: "string" },
-      out: { type: "string", default: "results/runs" },
-      "run-id": { type: "string" },
-      resume: { type: "string" },
-      cache: { type: "string", default: "off" },
-      "cache-dir": { type: "string", default: "results/cache" },
-      "wire-log": { type: "string" },
-      "timeout-ms": { type: "string" },
-      "install-dir": { type: "string", default: ".scratch/servers" },
-      data: { type: "string", default: "fixtures/suites/data" },
-      "env-file": { type: "string", default: ".env" },
-      seed: { type: "string" },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
+  const { values } = parseFlags(Deno.args, {
+    suite: { type: "string" },
+    agents: { type: "string" },
+    "agents-dir": { type: "string", default: "fixtures/agents" },
+    models: { type: "string", default: "fixtures/agents/models.json" },
+    servers: { type: "string", default: "fixtures/agents/servers.json" },
+    "tool-prices": { type: "string" },
+    repetitions: { type: "string" },
+    concurrency: { type: "string" },
+    shard: { type: "string" },
+    out: { type: "string", default: "results/runs" },
+    "run-id": { type: "string" },
+    resume: { type: "string" },
+    cache: { type: "string", default: "off" },
+    "cache-dir": { type: "string", default: "results/cache" },
+    "wire-log": { type: "string" },
+    "timeout-ms": { type: "string" },
+    "install-dir": { type: "string", default: ".scratch/servers" },
+    data: { type: "string", default: "fixtures/suites/data" },
+    "env-file": { type: "string", default: ".env" },
+    seed: { type: "string" },
+    help: { type: "boolean", default: false },
   });
   if (values.help) {
     console.log(HELP);

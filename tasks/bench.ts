@@ -1,6 +1,5 @@
 // deno task bench: what a tool catalog costs in context tokens under each
 // exposure mode, written to results/report.json and results/dashboard.html.
-import { parseArgs } from "node:util";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
@@ -31,6 +30,7 @@ import {
   fromRoot,
   gitState,
   intFlag,
+  parseFlags,
   progress,
   runMain,
   UsageError,
@@ -90,35 +90,25 @@ Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboa
 `;
 
 async function main(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        corpus: { type: "string", multiple: true },
-        tokenizers: { type: "string" },
-        "proxy-catalog": { type: "string" },
-        "code-catalog": { type: "string" },
-        arms: { type: "string" },
-        golden: { type: "string", multiple: true },
-        retrievers: { type: "string" },
-        resamples: { type: "string" },
-        "tool-results": { type: "string" },
-        live: { type: "boolean" },
-        endpoint: { type: "string" },
-        header: { type: "string", multiple: true },
-        "discovery-tool": { type: "string" },
-        "query-arg": { type: "string" },
-        out: { type: "string" },
-        seed: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
-  }
+  const parsed = parseFlags(args, {
+    corpus: { type: "string", multiple: true },
+    tokenizers: { type: "string" },
+    "proxy-catalog": { type: "string" },
+    "code-catalog": { type: "string" },
+    arms: { type: "string" },
+    golden: { type: "string", multiple: true },
+    retrievers: { type: "string" },
+    resamples: { type: "string" },
+    "tool-results": { type: "string" },
+    live: { type: "boolean" },
+    endpoint: { type: "string" },
+    header: { type: "string", multiple: true },
+    "discovery-tool": { type: "string" },
+    "query-arg": { type: "string" },
+    out: { type: "string" },
+    seed: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   const flags = parsed.values;
   if (flags.help) {
     console.log(HELP);

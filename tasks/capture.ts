@@ -11,7 +11,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { parseFlags, UsageError } from "./_cli.ts";
 import { basename, join, relative, resolve } from "node:path";
 import {
   captureServers,
@@ -53,8 +53,6 @@ Options:
   --help              show this help
 `;
 
-class UsageError extends Error {}
-
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
@@ -89,22 +87,17 @@ function summary(record: ServerCaptureRecord): string {
 }
 
 async function main(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: "string", default: "fixtures/servers/reference.json" },
-      out: { type: "string", default: "fixtures/corpora" },
-      id: { type: "string", default: "reference_v1" },
-      version: { type: "string", default: "1" },
-      concurrency: { type: "string" },
-      "timeout-ms": { type: "string" },
-      "install-dir": { type: "string", default: ".scratch/servers" },
-      only: { type: "string" },
-      "no-install": { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-    allowPositionals: false,
+  const { values } = parseFlags(args, {
+    config: { type: "string", default: "fixtures/servers/reference.json" },
+    out: { type: "string", default: "fixtures/corpora" },
+    id: { type: "string", default: "reference_v1" },
+    version: { type: "string", default: "1" },
+    concurrency: { type: "string" },
+    "timeout-ms": { type: "string" },
+    "install-dir": { type: "string", default: ".scratch/servers" },
+    only: { type: "string" },
+    "no-install": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
   });
   if (values.help) {
     console.log(HELP);
@@ -294,8 +287,7 @@ if (import.meta.main) {
     await main(Deno.args);
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ConfigError ||
-      error instanceof RangeError || error instanceof TypeError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+      error instanceof RangeError || error instanceof TypeError;
     const message = (error as Error)?.message ?? String(error);
     console.error(`capture: ${known ? "" : "unexpected error: "}${message.split("\n")[0]}`);
     Deno.exit(2);

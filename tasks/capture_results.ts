@@ -27,7 +27,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { parseFlags, UsageError } from "./_cli.ts";
 import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../lib/catalog/types.ts";
 import {
@@ -63,8 +63,6 @@ Options:
 /** Output format names. */
 const RESULTS_FORMAT = "mcpmeter-tool-results";
 const MANIFEST_FORMAT = "mcpmeter-tool-results-manifest";
-
-class UsageError extends Error {}
 
 interface CallSpec {
   readonly id: string;
@@ -359,20 +357,16 @@ async function readInput(path: string, flag: string): Promise<Uint8Array> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      config: { type: "string", default: "fixtures/tool_results/servers.json" },
-      calls: { type: "string", default: "fixtures/tool_results/calls.json" },
-      data: { type: "string", default: "fixtures/tool_results/data" },
-      out: { type: "string", default: "fixtures/tool_results" },
-      id: { type: "string", default: "results_v1" },
-      "install-dir": { type: "string", default: ".scratch/tool_results/servers" },
-      "timeout-ms": { type: "string" },
-      "no-install": { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
+  const { values } = parseFlags(args, {
+    config: { type: "string", default: "fixtures/tool_results/servers.json" },
+    calls: { type: "string", default: "fixtures/tool_results/calls.json" },
+    data: { type: "string", default: "fixtures/tool_results/data" },
+    out: { type: "string", default: "fixtures/tool_results" },
+    id: { type: "string", default: "results_v1" },
+    "install-dir": { type: "string", default: ".scratch/tool_results/servers" },
+    "timeout-ms": { type: "string" },
+    "no-install": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
   });
   if (values.help) {
     console.log(HELP);
@@ -539,8 +533,7 @@ if (import.meta.main) {
     Deno.exit(await main(Deno.args));
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ConfigError ||
-      error instanceof RangeError || error instanceof TypeError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+      error instanceof RangeError || error instanceof TypeError;
     console.error(`capture-results: ${known ? "" : "unexpected error: "}${oneLine(error)}`);
     Deno.exit(2);
   }

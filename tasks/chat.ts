@@ -1,8 +1,7 @@
 // deno task chat: an interactive session with one agent, through the same loop as benchmarks.
-import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
 import process from "node:process";
-import { runMain, UsageError } from "./_cli.ts";
+import { parseFlags, runMain, UsageError } from "./_cli.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
 import { AgentConfigError } from "../lib/agent/config.ts";
 import { loadAgents, loadEnv, loadModels } from "../lib/agent/load_config.ts";
@@ -34,20 +33,16 @@ Options:
 const fmtTokens = (n: number | null) => n === null ? "n/a" : String(n);
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      agent: { type: "string" },
-      agents: { type: "string", default: "fixtures/agents" },
-      models: { type: "string", default: "fixtures/agents/models.json" },
-      servers: { type: "string", default: "fixtures/agents/servers.json" },
-      "install-dir": { type: "string", default: ".scratch/servers" },
-      data: { type: "string", default: "fixtures/suites/data" },
-      "env-file": { type: "string", default: ".env" },
-      "timeout-ms": { type: "string", default: "300000" },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
+  const { values } = parseFlags(Deno.args, {
+    agent: { type: "string" },
+    agents: { type: "string", default: "fixtures/agents" },
+    models: { type: "string", default: "fixtures/agents/models.json" },
+    servers: { type: "string", default: "fixtures/agents/servers.json" },
+    "install-dir": { type: "string", default: ".scratch/servers" },
+    data: { type: "string", default: "fixtures/suites/data" },
+    "env-file": { type: "string", default: ".env" },
+    "timeout-ms": { type: "string", default: "300000" },
+    help: { type: "boolean", default: false },
   });
   if (values.help) {
     console.log(HELP);

@@ -7,7 +7,6 @@
 // answers from the real tool output. Its answers and token counts are scripted,
 // so pass rates show the pipeline, not any model's quality; token counts are
 // counted from the real requests (see demoPolicy).
-import { parseArgs } from "node:util";
 import { join } from "node:path";
 import {
   type ReceivedRequest,
@@ -16,7 +15,7 @@ import {
 } from "../lib/agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
-import { fromRoot, progress, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 
 const HELP = `mcpmeter demo-agents — example agent runs against a scripted local model
 
@@ -151,19 +150,11 @@ export async function demoRuns(
 }
 
 async function main(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        out: { type: "string" },
-        repetitions: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
-  }
+  const { values } = parseFlags(args, {
+    out: { type: "string" },
+    repetitions: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;

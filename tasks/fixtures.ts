@@ -4,8 +4,7 @@
 import { join, relative } from "node:path";
 import { sha256Hex } from "../lib/catalog/load.ts";
 import { stableJson } from "../lib/report/json.ts";
-import { parseArgs } from "node:util";
-import { fromRoot, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, parseFlags, runMain } from "./_cli.ts";
 
 const HELP = `mcpmeter fixtures — check the hashes of every frozen input
 
@@ -135,15 +134,10 @@ export function diffFixtures(
 }
 
 async function main(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { write: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
-  }
+  const { values } = parseFlags(args, {
+    write: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -1,9 +1,8 @@
 // deno task gate: compares a candidate agent run (and optionally a bench report) with a
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
 // Exit 0: every check holds; 1: a check failed; 2: unusable input.
-import { parseArgs } from "node:util";
 import { dirname } from "node:path";
-import { runMain, UsageError } from "./_cli.ts";
+import { parseFlags, runMain, UsageError } from "./_cli.ts";
 import { loadRun, RunInputError } from "../lib/report/load_runs.ts";
 import {
   gateBenchReports,
@@ -60,32 +59,23 @@ async function readReport(path: string): Promise<unknown> {
 }
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: Deno.args,
-      options: {
-        baseline: { type: "string" },
-        candidate: { type: "string" },
-        alpha: { type: "string" },
-        "max-pass-drop": { type: "string" },
-        "max-cost-increase": { type: "string" },
-        "max-latency-increase": { type: "string" },
-        "fail-on-catalog-change": { type: "boolean", default: false },
-        seed: { type: "string" },
-        "baseline-report": { type: "string" },
-        "candidate-report": { type: "string" },
-        "recall-tolerance": { type: "string" },
-        "savings-tolerance": { type: "string" },
-        junit: { type: "string" },
-        markdown: { type: "string" },
-        help: { type: "boolean", default: false },
-      },
-      strict: true,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseFlags(Deno.args, {
+    baseline: { type: "string" },
+    candidate: { type: "string" },
+    alpha: { type: "string" },
+    "max-pass-drop": { type: "string" },
+    "max-cost-increase": { type: "string" },
+    "max-latency-increase": { type: "string" },
+    "fail-on-catalog-change": { type: "boolean", default: false },
+    seed: { type: "string" },
+    "baseline-report": { type: "string" },
+    "candidate-report": { type: "string" },
+    "recall-tolerance": { type: "string" },
+    "savings-tolerance": { type: "string" },
+    junit: { type: "string" },
+    markdown: { type: "string" },
+    help: { type: "boolean", default: false },
+  });
   const v = parsed.values;
   if (v.help) {
     console.log(HELP);

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseFlags, UsageError } from "./_cli.ts";
 import { CatalogError } from "../lib/catalog/errors.ts";
 import { LINT_RULES, lintCatalog, type LintReport } from "../lib/catalog/lint.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
@@ -80,18 +80,14 @@ function formatTable(report: LintReport, source: string, failed: readonly Failed
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      corpus: { type: "string" },
-      servers: { type: "string" },
-      "max-schema-tokens": { type: "string" },
-      "install-dir": { type: "string", default: ".scratch/servers" },
-      "timeout-ms": { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    strict: true,
+  const { values } = parseFlags(args, {
+    corpus: { type: "string" },
+    servers: { type: "string" },
+    "max-schema-tokens": { type: "string" },
+    "install-dir": { type: "string", default: ".scratch/servers" },
+    "timeout-ms": { type: "string" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);
@@ -206,7 +202,7 @@ if (import.meta.main) {
     const known = error instanceof CatalogError || error instanceof RangeError ||
       error instanceof ConfigError ||
       error instanceof TypeError || error instanceof Deno.errors.NotFound ||
-      (error as { code?: string })?.code?.startsWith("ERR_PARSE_ARGS");
+      error instanceof UsageError;
     console.error(`lint-catalog: ${error instanceof Error ? error.message : String(error)}`);
     if (!known) console.error("(unexpected error; please report it)");
     Deno.exit(2);

@@ -2,7 +2,6 @@
 // reference proxy over live reference servers (or measures an external
 // endpoint), asks every usable golden query over streamable HTTP, and writes
 // the report's `live` block to results/live.json.
-import { parseArgs } from "node:util";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import type { JsonObject, Tool } from "../lib/catalog/types.ts";
 import { buildLiveBlock, type LiveBlock, type QueryCalls } from "../lib/live/live_block.ts";
@@ -25,6 +24,7 @@ import {
   fromRoot,
   gitState,
   intFlag,
+  parseFlags,
   progress,
   runMain,
   UsageError,
@@ -352,34 +352,24 @@ function typed(record: Record<string, string>): Record<string, string | number |
 }
 
 async function main(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        golden: { type: "string" },
-        tokenizer: { type: "string" },
-        servers: { type: "string" },
-        only: { type: "string" },
-        "install-dir": { type: "string" },
-        limit: { type: "string" },
-        "timeout-ms": { type: "string" },
-        endpoint: { type: "string" },
-        header: { type: "string", multiple: true },
-        tool: { type: "string" },
-        "query-arg": { type: "string" },
-        arg: { type: "string", multiple: true },
-        "compact-arg": { type: "string", multiple: true },
-        corpus: { type: "string" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
-  }
+  const parsed = parseFlags(args, {
+    golden: { type: "string" },
+    tokenizer: { type: "string" },
+    servers: { type: "string" },
+    only: { type: "string" },
+    "install-dir": { type: "string" },
+    limit: { type: "string" },
+    "timeout-ms": { type: "string" },
+    endpoint: { type: "string" },
+    header: { type: "string", multiple: true },
+    tool: { type: "string" },
+    "query-arg": { type: "string" },
+    arg: { type: "string", multiple: true },
+    "compact-arg": { type: "string", multiple: true },
+    corpus: { type: "string" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   const v = parsed.values;
   if (v.help) {
     console.log(HELP);

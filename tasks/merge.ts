@@ -1,7 +1,6 @@
 // deno task merge: joins the run folders of shards (deno task agents --shard i/n) into one run.
-import { parseArgs } from "node:util";
 import { basename, join } from "node:path";
-import { runMain, UsageError } from "./_cli.ts";
+import { parseFlags, runMain, UsageError } from "./_cli.ts";
 import { planWork, readCaseRecords, RUN_SCHEMA_VERSION, workKey } from "../lib/agent/run.ts";
 import { summarizeRecords, summaryToCsv } from "../lib/agent/summary.ts";
 import type { CaseRecord, Suite } from "../lib/agent/types.ts";
@@ -13,11 +12,10 @@ into DIR: cases.jsonl in plan order, run.json listing the inputs, summary.csv.
 A case present in two inputs is an error (exit 2), never counted twice.`;
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: Deno.args,
-    options: { out: { type: "string" }, help: { type: "boolean", default: false } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(Deno.args, {
+    out: { type: "string" },
+    help: { type: "boolean", default: false },
+  }, true);
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -2,8 +2,7 @@
 // Jupyter kernel; executed copies and HTML exports land in results/notebooks/.
 // Fails on any cell error. Without Jupyter: skips with instructions, except
 // when CI is set, where a missing Jupyter is a failure.
-import { parseArgs } from "node:util";
-import { fromRoot, progress, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, parseFlags, progress, runMain } from "./_cli.ts";
 
 const HELP = `mcpmeter notebooks — execute notebooks/NN_*.ipynb headless
 
@@ -68,17 +67,10 @@ export async function silentCells(path: string): Promise<number[]> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = (() => {
-    try {
-      return parseArgs({
-        args,
-        options: { out: { type: "string" }, help: { type: "boolean", short: "h" } },
-        allowPositionals: true,
-      });
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message} (see --help)`);
-    }
-  })();
+  const { values, positionals } = parseFlags(args, {
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  }, true);
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -1,13 +1,12 @@
 // deno task proxy: run mcpmeter's reference discovery proxy (retrieve_tools,
 // describe_tool, call_tool) over the servers of an mcpServers config, on
 // stdio or streamable HTTP.
-import { parseArgs } from "node:util";
 import { ConfigError } from "../lib/mcp/errors.ts";
 import { parseServersConfig } from "../lib/mcp/config.ts";
 import { connectUpstreams } from "../lib/proxy/connect.ts";
 import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
 import { createProxyCore } from "../lib/proxy/server.ts";
-import { fromRoot, intFlag, progress, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, intFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 
 /** Default install folder of pinned server packages (the one `deno task capture` fills). */
 export const DEFAULT_INSTALL_DIR = ".scratch/servers";
@@ -37,25 +36,15 @@ Example: deno task proxy --servers fixtures/servers/reference.json --http 8931
 `;
 
 async function main(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        servers: { type: "string" },
-        http: { type: "string" },
-        host: { type: "string" },
-        token: { type: "string" },
-        "install-dir": { type: "string" },
-        "timeout-ms": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
-  }
+  const parsed = parseFlags(args, {
+    servers: { type: "string" },
+    http: { type: "string" },
+    host: { type: "string" },
+    token: { type: "string" },
+    "install-dir": { type: "string" },
+    "timeout-ms": { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   const v = parsed.values;
   if (v.help) {
     console.log(HELP);

@@ -1,8 +1,7 @@
 // deno task report: the comparison dashboard over agent runs (and optionally a bench report),
 // with a CSV file per table beside the HTML.
-import { parseArgs } from "node:util";
 import { basename, dirname, extname, join } from "node:path";
-import { progress, runMain, UsageError } from "./_cli.ts";
+import { parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 import { loadRuns, RunInputError } from "../lib/report/load_runs.ts";
 import { filterRuns } from "../lib/report/runs.ts";
 import { renderCompareDashboard, tablesToCsv } from "../lib/report/compare_dashboard.ts";
@@ -31,25 +30,16 @@ const list = (v: string | undefined) =>
   v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean);
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: Deno.args,
-      options: {
-        runs: { type: "string", multiple: true },
-        bench: { type: "string" },
-        suite: { type: "string" },
-        agent: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        out: { type: "string", default: "results/compare/dashboard.html" },
-        help: { type: "boolean", default: false },
-      },
-      allowPositionals: true,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseFlags(Deno.args, {
+    runs: { type: "string", multiple: true },
+    bench: { type: "string" },
+    suite: { type: "string" },
+    agent: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    out: { type: "string", default: "results/compare/dashboard.html" },
+    help: { type: "boolean", default: false },
+  }, true);
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(HELP);

@@ -1,9 +1,8 @@
 // deno task sweep: expands a base agent into the cross product of varied parameters, writes the
 // generated agent files into the run folder, and runs them through deno task agents (same
 // options: repetitions, concurrency, shards, resume, cache). The run folder gets sweep.json.
-import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { progress, runMain, UsageError } from "./_cli.ts";
+import { parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 import { loadAgents, loadSuite } from "../lib/agent/load_config.ts";
 import { AgentConfigError } from "../lib/agent/config.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/expand.ts";
@@ -47,26 +46,17 @@ const PASS = [
 ] as const;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: Deno.args,
-      options: {
-        base: { type: "string" },
-        vary: { type: "string", multiple: true },
-        suite: { type: "string" },
-        "run-id": { type: "string" },
-        out: { type: "string", default: "results/runs" },
-        "agents-dir": { type: "string", default: "fixtures/agents" },
-        resume: { type: "string" },
-        help: { type: "boolean", default: false },
-        ...Object.fromEntries(PASS.map((p) => [p, { type: "string" as const }])),
-      },
-      strict: true,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const parsed = parseFlags(Deno.args, {
+    base: { type: "string" },
+    vary: { type: "string", multiple: true },
+    suite: { type: "string" },
+    "run-id": { type: "string" },
+    out: { type: "string", default: "results/runs" },
+    "agents-dir": { type: "string", default: "fixtures/agents" },
+    resume: { type: "string" },
+    help: { type: "boolean", default: false },
+    ...Object.fromEntries(PASS.map((p) => [p, { type: "string" as const }])),
+  });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (v.help) {
     console.log(HELP);
