@@ -5,6 +5,7 @@
  */
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../report/provenance.ts";
+import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage } from "./_private.ts";
 import { baselineJson } from "./baseline_json.ts";
@@ -105,25 +106,6 @@ export interface MeasureArmsOptions {
    * @default {10}
    */
   readonly heaviestCount?: number;
-}
-
-/**
- * Nearest-rank percentile of ascending values: the value at rank
- * `ceil(p/100 × n)` (1-based).
- *
- * @param sorted Values sorted ascending, non-empty.
- * @param p Percentile in (0, 100].
- * @returns The selected value.
- */
-export function nearestRank(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) throw new RangeError("Cannot take a percentile of no values");
-  if (!(p > 0 && p <= 100)) {
-    throw new RangeError(
-      `Cannot take a percentile as p must be in (0, 100]: current value is ${p}`,
-    );
-  }
-  const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
-  return sorted[rank - 1];
 }
 
 interface Encoded {
@@ -233,7 +215,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         toolCount: perTool.length,
         totalTokens,
         meanTokens: perTool.length === 0 ? null : sum / perTool.length,
-        p95Tokens: perTool.length === 0 ? null : nearestRank(sorted, 95),
+        p95Tokens: perTool.length === 0 ? null : percentileNearestRank(sorted, 95),
         heaviest,
         skippedTools: encoded.listing.skipped,
         savingsPct: baseCommon === 0 ? null : 100 * (1 - armCommon / baseCommon),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Tool } from "../catalog/types.ts";
 import { compactSig } from "./compact_sig.ts";
-import { type ArmMeasurement, measureArms, nearestRank } from "./measure.ts";
+import { type ArmMeasurement, measureArms } from "./measure.ts";
 import type { EncodingArm } from "./types.ts";
 import { joinedListing } from "./_private.ts";
 import { toTool, words } from "./_testing.ts";
@@ -29,18 +29,6 @@ const skipEmpty: EncodingArm = {
 
 const measured = (rows: ReturnType<typeof measureArms>) =>
   rows.filter((r): r is ArmMeasurement => !r.skipped);
-
-Deno.test("nearestRank() picks the value at rank ceil(p n / 100)", () => {
-  // Worked example of the nearest-rank method (Wikipedia, "Percentile").
-  const xs = [15, 20, 35, 40, 50];
-  assert.equal(nearestRank(xs, 30), 20);
-  assert.equal(nearestRank(xs, 40), 20);
-  assert.equal(nearestRank(xs, 50), 35);
-  assert.equal(nearestRank(xs, 100), 50);
-  assert.equal(nearestRank(Array.from({ length: 20 }, (_, i) => i + 1), 95), 19);
-  assert.throws(() => nearestRank([], 95), RangeError);
-  assert.throws(() => nearestRank([1], 0), RangeError);
-});
 
 Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand", () => {
   const rows = measured(measureArms({

@@ -61,7 +61,6 @@ export {
   type HeavyTool,
   measureArms,
   type MeasureArmsOptions,
-  nearestRank,
 } from "./measure.ts";
 export { type AltersIndexObservation, observeAltersIndex } from "./alters_index.ts";
 export {

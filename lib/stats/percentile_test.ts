@@ -24,3 +24,7 @@ Deno.test("percentileNearestRank() throws RangeError on bad input", () => {
   assert.throws(() => percentileNearestRank([1], Number.NaN), RangeError);
   assert.throws(() => percentileNearestRank([1, Number.NaN], 50), RangeError);
 });
+
+Deno.test("percentileNearestRank() p95 of 1..20 is 19 (rank ceil(19) = 19)", () => {
+  assert.equal(percentileNearestRank(Array.from({ length: 20 }, (_, i) => i + 1), 95), 19);
+});
