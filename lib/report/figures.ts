@@ -46,7 +46,7 @@ export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOp
     y: { type: "log", label: "↑ context tokens (with schemas)", grid: true },
     color: { legend: true, domain: ["direct", "proxy", "code"] },
     marks: [
-      Plot.line(points, { x: "tools", y: "tokens", stroke: "mode", marker: "circle" }),
+      Plot.line(points, { x: "tools", y: "tokens", stroke: "mode", z: "mode", marker: "circle" }),
     ],
   }) as unknown as Element;
 }

@@ -519,7 +519,8 @@ export function gateBenchReports(
   const b = get(baseline, "baseline");
   const c = get(candidate, "candidate");
   const out: GateCheck[] = [];
-  const rKey = (r: RetrievalLike) => `${r.corpusId}/${r.goldenSetId}/${r.retriever}/${r.arm}`;
+  const rKey = (r: RetrievalLike) =>
+    `${r.corpusId}/${r.goldenSetId}/${r.retriever}${r.arm ? `/${r.arm}` : ""}`;
   const cRet = new Map(c.retrieval.map((r) => [rKey(r), r]));
   const bRet = [...b.retrieval].sort((x, y) => cmp(rKey(x), rKey(y)));
   if (bRet.length === 0) {
