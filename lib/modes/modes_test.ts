@@ -86,7 +86,7 @@ Deno.test("savings() is 1 - mode/direct and never NaN", () => {
   assert.equal(savings(3, 0), 0);
 });
 
-Deno.test("drawServers() takes whole servers from a Fisher-Yates shuffle", () => {
+Deno.test("drawServers() fills the target with whole servers from a Fisher-Yates shuffle", () => {
   const costs = catalogCost(
     [
       tool("a", "1", "x"),
@@ -101,9 +101,13 @@ Deno.test("drawServers() takes whole servers from a Fisher-Yates shuffle", () =>
   const byServer = new Map<string, typeof costs.perTool>();
   for (const c of costs.perTool) byServer.set(c.server, [...(byServer.get(c.server) ?? []), c]);
   // random() = 0 always: i=2 swaps [a,b,c] -> [c,b,a]; i=1 swaps -> [b,c,a].
+  // Target 3: b (1 tool) fits, c (3) would make 4 and is skipped, a (2) makes exactly 3.
   const drawn = drawServers(byServer, 3, () => 0);
-  assert.deepEqual(drawn.tools.map((t) => t.id), ["b:1", "c:1", "c:2", "c:3"]);
+  assert.deepEqual(drawn.tools.map((t) => t.id), ["b:1", "a:1", "a:2"]);
   assert.equal(drawn.serverCount, 2);
+  // Target 2: b fits (1), c and a do not (4, 3); short of 2, so the first left, c, is added.
+  const short = drawServers(byServer, 2, () => 0);
+  assert.deepEqual(short.tools.map((t) => t.id), ["b:1", "c:1", "c:2", "c:3"]);
   assert.throws(() => drawServers(byServer, 0, () => 0), RangeError);
 });
 

@@ -27,7 +27,7 @@ export interface ScalingRow {
   readonly full: boolean;
   /** Number of random draws averaged (1 for the full corpus). */
   readonly draws: number;
-  /** Mean number of tools actually drawn (whole servers, so ≥ target). */
+  /** Mean number of tools actually drawn (whole servers: ≥ target, by less than one server). */
   readonly meanToolCount: number;
   /** Mean number of servers drawn. */
   readonly meanServerCount: number;
@@ -61,13 +61,20 @@ export interface Crossover {
 }
 
 /**
- * Draws whole servers in a seeded random order until at least `target` tools
- * are taken (the smallest such prefix of a Fisher–Yates shuffle).
+ * Draws whole servers in a seeded random order to make a catalog of about
+ * `target` tools.
+ *
+ * The servers are shuffled (Fisher–Yates with `random`); each server, in that
+ * order, is taken when it still fits under `target`; if the taken tools then
+ * fall short of `target`, the first server left in shuffled order is added too.
+ * So a draw has at least `target` tools when the corpus has that many, and
+ * overshoots only by part of one server (a greedy fill rather than a prefix,
+ * which would overshoot by a whole large server at small targets).
  *
  * @param byServer Per-server tool costs; iteration order must be deterministic (sorted).
- * @param target Minimum number of tools.
+ * @param target Desired number of tools.
  * @param random Uniform [0, 1) generator, seeded by the caller.
- * @returns The drawn tools' costs and the number of servers used.
+ * @returns The drawn tools' costs (in the order taken) and the number of servers used.
  * @throws {RangeError} When `target` < 1.
  */
 export function drawServers(
@@ -84,10 +91,19 @@ export function drawServers(
     [servers[i], servers[j]] = [servers[j], servers[i]];
   }
   const tools: ToolCost[] = [];
+  const left: string[] = [];
   let serverCount = 0;
   for (const server of servers) {
-    if (tools.length >= target) break;
-    tools.push(...byServer.get(server)!);
+    const costs = byServer.get(server)!;
+    if (tools.length + costs.length <= target) {
+      tools.push(...costs);
+      serverCount++;
+    } else {
+      left.push(server);
+    }
+  }
+  if (tools.length < target && left.length > 0) {
+    tools.push(...byServer.get(left[0])!);
     serverCount++;
   }
   return { tools, serverCount };
