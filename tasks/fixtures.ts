@@ -69,6 +69,7 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
     source: "an SDK server built to trigger catalog lint rules",
     regenerate: "by hand",
   },
+  { prefix: "README.md", source: "the index of fixtures/", regenerate: "by hand" },
 ];
 
 /** One manifest entry. */
