@@ -32,7 +32,16 @@ export function parseFlags<const O extends ParseArgsOptionsConfig, const P exten
       allowPositionals: (allowPositionals ?? false) as P,
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message} (see --help)`);
+    const message = (error as Error).message;
+    // parseArgs reads "--seed -1" as a flag "-1": say what to type instead.
+    const ambiguous = /Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+    if (ambiguous) {
+      throw new UsageError(
+        `${ambiguous[1]} was given a value that starts with "-"; write ${ambiguous[1]}=VALUE ` +
+          "(negative numbers are not accepted where a count or seed is expected) (see --help)",
+      );
+    }
+    throw new UsageError(`${message} (see --help)`);
   }
 }
 
@@ -60,7 +69,9 @@ export async function runMain(task: string, main: () => Promise<number | void>):
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`mcpmeter ${task}: error: ${message.split("\n")[0]}`);
-    if (Deno.env.get("MCPMETER_DEBUG")) console.error(error);
+    // Tasks without --allow-env must not crash here: ask, never prompt.
+    const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
+    if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);
     Deno.exit(error instanceof UsageError || error instanceof CatalogError ? 2 : 1);
   }
 }

@@ -1,5 +1,6 @@
 // deno task bench: what a tool catalog costs in context tokens under each
 // exposure mode, written to results/report.json and results/dashboard.html.
+import { isAbsolute, relative, resolve } from "node:path";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
@@ -21,7 +22,12 @@ import {
 } from "../lib/encodings/mod.ts";
 import { loadGolden } from "../lib/retrieval/load_golden.ts";
 import { runLive } from "./live.ts";
-import { evaluateRetrieval, type RetrievalResult, RETRIEVER_NAMES } from "../lib/retrieval/mod.ts";
+import {
+  bm25SeesArm,
+  evaluateRetrieval,
+  type RetrievalResult,
+  RETRIEVER_NAMES,
+} from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
 import {
@@ -131,19 +137,6 @@ async function main(args: string[]): Promise<number> {
   const corpusPaths = flags.corpus ?? [fromRoot(DEFAULTS.corpus)];
   const outDir = flags.out ?? fromRoot(DEFAULTS.out);
 
-  const corpora: { corpus: Corpus; path: string }[] = [];
-  for (const path of corpusPaths) {
-    progress("bench", `loading ${path}`);
-    corpora.push({ corpus: await loadCatalog(path), path });
-  }
-  const ids = corpora.map((c) => c.corpus.id);
-  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
-  const proxyPath = flags["proxy-catalog"] ?? fromRoot(DEFAULTS.proxyCatalog);
-  const codePath = flags["code-catalog"] ?? fromRoot(DEFAULTS.codeCatalog);
-  const proxy = await loadCatalog(proxyPath, { server: "proxy" });
-  const code = await loadCatalog(codePath, { server: "proxy" });
-
   const armSpec = flags.arms ?? "all";
   let armNames: string[] = [];
   if (armSpec !== "none") {
@@ -153,6 +146,77 @@ async function main(args: string[]): Promise<number> {
       throw new UsageError(`--arms: ${(error as Error).message}`);
     }
   }
+  const goldenPaths = flags.golden ?? (flags.corpus ? [] : [fromRoot(DEFAULTS.golden)]);
+  const retrieverNames = (flags.retrievers ?? DEFAULTS.retrievers).split(",").map((r) => r.trim())
+    .filter(Boolean);
+  for (const name of retrieverNames) {
+    if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--retrievers: unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(", ")})`,
+      );
+    }
+  }
+  const resamples = intFlag("resamples", flags.resamples, 1000);
+  if (
+    !flags.live && (flags.endpoint || flags.header || flags["discovery-tool"] || flags["query-arg"])
+  ) {
+    throw new UsageError("--endpoint, --header, --discovery-tool and --query-arg need --live");
+  }
+  const headers: Record<string, string> = {};
+  for (const h of flags.header ?? []) {
+    const i = h.indexOf(":");
+    if (i <= 0) {
+      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
+    }
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  if (resamples < 1 || resamples > MAX_RESAMPLES) {
+    throw new UsageError(
+      `--resamples must be between 1 and ${MAX_RESAMPLES}: current value is ${resamples}`,
+    );
+  }
+  const liveGolden = goldenPaths.find((p) => p !== "none") ??
+    (flags.live ? fromRoot(DEFAULTS.golden) : undefined);
+  if (flags.live && goldenPaths.length > 0 && goldenPaths.every((p) => p === "none")) {
+    throw new UsageError(
+      "--live scores discovery on a golden set: drop --golden none or pass --golden FILE",
+    );
+  }
+  // Fail on an unwritable --out now, not after the work.
+  try {
+    await Deno.mkdir(outDir, { recursive: true });
+    await Deno.writeTextFile(`${outDir}/.write-test`, "");
+    await Deno.remove(`${outDir}/.write-test`);
+  } catch (error) {
+    throw new UsageError(`--out ${outDir} is not a writable folder: ${(error as Error).message}`);
+  }
+
+  const corpora: { corpus: Corpus; path: string }[] = [];
+  for (const path of corpusPaths) {
+    progress("bench", `loading ${path}`);
+    const corpus = await loadCatalog(path);
+    if (corpus.tools.length === 0) {
+      throw new UsageError(`corpus ${path} has no tools: nothing to measure`);
+    }
+    corpora.push({ corpus, path: displayPath(path) });
+  }
+  const ids = corpora.map((c) => c.corpus.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const proxyPath = flags["proxy-catalog"] ?? fromRoot(DEFAULTS.proxyCatalog);
+  const codePath = flags["code-catalog"] ?? fromRoot(DEFAULTS.codeCatalog);
+  const proxy = await loadCatalog(proxyPath, { server: "proxy" });
+  const code = await loadCatalog(codePath, { server: "proxy" });
+  for (
+    const [flag, catalog, path] of [["--proxy-catalog", proxy, proxyPath], [
+      "--code-catalog",
+      code,
+      codePath,
+    ]] as const
+  ) {
+    if (catalog.tools.length === 0) throw new UsageError(`${flag} ${path} has no tools`);
+  }
+
   const degenerate = corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools));
   const sections = measureCatalogCost({
     corpora: corpora.map((c) => c.corpus),
@@ -169,17 +233,6 @@ async function main(args: string[]): Promise<number> {
       return measureArms({ corpus, arms: loaded, tokenizers });
     });
   })();
-  const goldenPaths = flags.golden ?? (flags.corpus ? [] : [fromRoot(DEFAULTS.golden)]);
-  const retrieverNames = (flags.retrievers ?? DEFAULTS.retrievers).split(",").map((r) => r.trim())
-    .filter(Boolean);
-  for (const name of retrieverNames) {
-    if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
-      throw new UsageError(
-        `--retrievers: unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(", ")})`,
-      );
-    }
-  }
-  const resamples = intFlag("resamples", flags.resamples, 1000);
   const retrieval: RetrievalResult[] = [];
   const retrievalWarnings: string[] = [];
   const indexArms = (await loadArms(armNames)).filter((a): a is EncodingArm =>
@@ -199,8 +252,21 @@ async function main(args: string[]): Promise<number> {
       continue;
     }
     for (const retriever of retrieverNames) {
-      const arms = retriever === "bm25" || retriever === "tfidf_classic"
+      const arms = retriever === "tfidf_classic"
         ? [undefined, ...indexArms]
+        : retriever === "bm25"
+        ? [
+          undefined,
+          ...indexArms.filter((arm) => {
+            const sees = bm25SeesArm(target.corpus.tools, (t) => arm.indexFields(t));
+            if (!sees) {
+              retrievalWarnings.push(
+                `${golden.id}/bm25 on the ${arm.name} index not scored: the arm only changes fields BM25 weighs 0 (params), so it would repeat the plain bm25 row`,
+              );
+            }
+            return sees;
+          }),
+        ]
         : [undefined];
       for (const arm of arms) {
         progress("bench", `${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
@@ -230,7 +296,7 @@ async function main(args: string[]): Promise<number> {
     const m = measureToolResults(file.results, tokenizers);
     return {
       resultsId: file.id,
-      path: toolResultsPath,
+      path: displayPath(toolResultsPath),
       payloadCount: m.payloadCount,
       summary: m.summary,
       rows: m.rows,
@@ -238,22 +304,9 @@ async function main(args: string[]): Promise<number> {
       provenance: { tokens: "measured", savingsPct: "computed" },
     };
   })();
-  if (
-    !flags.live && (flags.endpoint || flags.header || flags["discovery-tool"] || flags["query-arg"])
-  ) {
-    throw new UsageError("--endpoint, --header, --discovery-tool and --query-arg need --live");
-  }
-  const headers: Record<string, string> = {};
-  for (const h of flags.header ?? []) {
-    const i = h.indexOf(":");
-    if (i <= 0) {
-      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
-    }
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
   const live = !flags.live ? undefined : await runLive({
     tokenizer: tokenizerNames[0] as "cl100k_base",
-    golden: goldenPaths.find((p) => p !== "none"),
+    golden: liveGolden,
     ...(flags.endpoint ? { endpoint: flags.endpoint, headers } : {}),
     ...(flags["discovery-tool"] ? { tool: flags["discovery-tool"] } : {}),
     ...(flags["query-arg"] ? { queryArg: flags["query-arg"] } : {}),
@@ -276,8 +329,8 @@ async function main(args: string[]): Promise<number> {
     dependencies: await dependencyVersions(),
     inputs: [
       ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
-      { path: proxyPath, sha256: proxy.provenance.sha256 ?? "" },
-      { path: codePath, sha256: code.provenance.sha256 ?? "" },
+      { path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" },
+      { path: displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
     ],
     caveats: { tokenizer: TOKENIZER_CAVEAT },
     degenerateRules: degenerate[0]?.rules ?? [],
@@ -301,7 +354,25 @@ async function main(args: string[]): Promise<number> {
       ((performance.now() - started) / 1000).toFixed(1)
     } s`,
   );
+  if (live && live.queries.used > 0 && live.queries.failed >= live.queries.used) {
+    const first = live.queries.failures[0];
+    throw new Error(
+      `live: all ${live.queries.used} discovery calls failed (first: ${first?.outcome}: ${first?.message}); ` +
+        `the report keeps every failure row`,
+    );
+  }
   return 0;
+}
+
+/** Upper bound of --resamples: beyond it the bootstrap takes minutes for no precision gain. */
+export const MAX_RESAMPLES = 100_000;
+
+/** A path for the report: relative to the repository when inside it, as given otherwise. */
+function displayPath(path: string): string {
+  const abs = resolve(path);
+  const root = fromRoot(".");
+  const rel = relative(root, abs);
+  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
 /**

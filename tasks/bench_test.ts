@@ -158,3 +158,29 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test("deno task bench validates flags before doing any work", async (t) => {
+  const zero = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(zero, '{"tools": []}');
+  const cases: [string[], RegExp][] = [
+    [["--corpus", zero], /has no tools/],
+    [["--proxy-catalog", zero], /--proxy-catalog .* has no tools/],
+    [["--resamples", "0"], /--resamples must be between 1 and 100000/],
+    [["--resamples", "1000000"], /--resamples must be between 1 and 100000/],
+    [["--header", "X:Y"], /need --live/],
+    [["--live", "--golden", "none"], /--live scores discovery on a golden set/],
+    [["--out", "/proc/version/x"], /is not a writable folder/],
+    [["--seed", "-1"], /--seed=VALUE/],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" "), async () => {
+      const r = await bench(args);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+      // Rejected up front: nothing was written.
+      assert.doesNotMatch(r.stderr, /rendering dashboard/);
+    });
+  }
+  await Deno.remove(zero);
+});

@@ -325,6 +325,17 @@ function renderLive(live: LiveBlock, document: Document, parts: string[]): void 
       esc(live.tokenizer)
     } tokens; latency measured client-side per call, percentiles nearest-rank.</p>`,
   );
+  if (q.failed > 0) {
+    parts.push(`<p class="note">Failed calls (first 5 of ${q.failures.length}):</p>`);
+    parts.push(htmlTable(
+      q.failures.slice(0, 5).map((f) => ({
+        query: f.queryId,
+        detail: f.detail,
+        outcome: f.outcome,
+        cause: f.message,
+      })),
+    ));
+  }
   const rc = live.responseCost;
   const lat = live.latencyMs;
   const be = live.breakEven as Record<string, unknown>;

@@ -8,7 +8,9 @@ import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, RetrievalDoc, Retriever } from "./types.ts";
+import type { Hit, IndexFieldsFn, RetrievalDoc, Retriever } from "./types.ts";
+import type { Tool } from "../catalog/types.ts";
+import { defaultIndexFields } from "./docs.ts";
 
 /** Per-field weights; a weight of 0 leaves the field out of the index. */
 export interface Bm25FieldWeights {
@@ -155,4 +157,38 @@ export function createBm25Retriever(
       return hits.slice(0, end).sort(compareHits).slice(0, limit);
     },
   };
+}
+
+/**
+ * Whether an encoding arm changes what BM25 indexes: true when, for some tool,
+ * the arm's index fields differ from the tool's own fields in a field whose
+ * weight is above 0. With {@linkcode DEFAULT_BM25_WEIGHTS} (`params` at 0), an
+ * arm that only rewrites parameter text gives BM25 the same index, so scoring
+ * it again would repeat the plain BM25 row.
+ *
+ * @param tools The corpus.
+ * @param indexFields The arm's `indexFields`.
+ * @param weights BM25 field weights. @default {DEFAULT_BM25_WEIGHTS}
+ * @returns True when the arm's BM25 index can differ from the plain one.
+ *
+ * @example Usage
+ * ```ts
+ * import { bm25SeesArm } from "./bm25.ts";
+ * import type { Tool } from "../catalog/types.ts";
+ * const tools: Tool[] = [{ id: "s:a", server: "s", name: "a", description: "d", inputSchema: { type: "object" } }];
+ * const paramsOnly = (t: Tool) => ({ name: t.name, server: t.server, description: t.description, params: "()" });
+ * if (bm25SeesArm(tools, paramsOnly)) throw new Error("params carry weight 0 by default");
+ * ```
+ */
+export function bm25SeesArm(
+  tools: readonly Tool[],
+  indexFields: IndexFieldsFn,
+  weights: Bm25FieldWeights = DEFAULT_BM25_WEIGHTS,
+): boolean {
+  const weighted = FIELDS.filter((f) => weights[f] > 0);
+  return tools.some((tool) => {
+    const own = defaultIndexFields(tool);
+    const arm = indexFields(tool);
+    return weighted.some((f) => own[f] !== arm[f]);
+  });
 }

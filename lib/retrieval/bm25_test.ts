@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { createBm25Retriever } from "./bm25.ts";
+import { bm25SeesArm, createBm25Retriever } from "./bm25.ts";
 import type { RetrievalDoc } from "./types.ts";
+import type { Tool } from "../catalog/types.ts";
 
 const doc = (id: string, name: string, description = ""): RetrievalDoc => ({
   id,
@@ -58,4 +59,38 @@ Deno.test("createBm25Retriever() needs 3 documents and valid options", () => {
     RangeError,
   );
   assert.throws(() => createBm25Retriever(three).search("x", 0), RangeError);
+});
+
+Deno.test("bm25SeesArm() is false for a params-only arm at default weights, true when a weighted field changes", () => {
+  const tools: Tool[] = [
+    {
+      id: "s:a",
+      server: "s",
+      name: "a",
+      description: "read a file",
+      inputSchema: { type: "object" },
+    },
+    { id: "s:b", server: "s", name: "b", description: "write a file" },
+  ];
+  const own = (t: Tool) => ({
+    name: t.name,
+    server: t.server,
+    description: t.description,
+    params: "",
+  });
+  assert.equal(bm25SeesArm(tools, (t) => ({ ...own(t), params: "(path:string)" })), false);
+  assert.equal(
+    bm25SeesArm(tools, (t) => ({ ...own(t), description: t.description.toUpperCase() })),
+    true,
+  );
+  // With a positive params weight the same params-only arm does change the index.
+  assert.equal(
+    bm25SeesArm(tools, (t) => ({ ...own(t), params: "(path:string)" }), {
+      name: 5,
+      description: 1,
+      params: 1,
+      server: 2,
+    }),
+    true,
+  );
 });

@@ -61,6 +61,7 @@ export { defaultIndexFields, docsFromTools } from "./docs.ts";
 export {
   type Bm25FieldWeights,
   type Bm25Options,
+  bm25SeesArm,
   createBm25Retriever,
   DEFAULT_BM25_WEIGHTS,
 } from "./bm25.ts";
