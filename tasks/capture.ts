@@ -11,7 +11,7 @@
  * @module
  */
 
-import { parseFlags, UsageError } from "./_cli.ts";
+import { fromRoot, parseFlags, UsageError } from "./_cli.ts";
 import { basename, join, relative, resolve } from "node:path";
 import {
   captureServers,
@@ -31,6 +31,12 @@ import {
   toCaptureManifest,
 } from "../lib/mcp/mod.ts";
 
+/** Every server failed: a measured outcome (exit 1), not bad input (exit 2). */
+class NothingCaptured extends Error {}
+
+/** The reference servers config: the only one whose capture lands in fixtures/ by default. */
+const REFERENCE_CONFIG = fromRoot("fixtures/servers/reference.json");
+
 const HELP = `deno task capture [options]
 
 Installs the pinned MCP servers of a servers config (npm install --prefix, one
@@ -41,8 +47,11 @@ and writes <out>/<id>.tools.json and <out>/<id>.manifest.json.
 Options:
   --config FILE       servers config in the mcpServers shape
                       (default: fixtures/servers/reference.json)
-  --out DIR           output folder (default: fixtures/corpora)
-  --id ID             corpus id, used in the file names (default: reference_v1)
+  --out DIR           output folder (default: fixtures/corpora for the reference config,
+                      results/captures for any other, so a frozen corpus is only
+                      rewritten on purpose)
+  --id ID             corpus id, used in the file names (default: reference_v1 for the
+                      reference config, else the config file name without .json)
   --version V         corpus version string (default: 1)
   --concurrency N     servers captured at once (default: ${DEFAULT_CAPTURE_CONCURRENCY})
   --timeout-ms MS     overall timeout per server unless its entry sets timeoutMs
@@ -88,9 +97,9 @@ function summary(record: ServerCaptureRecord): string {
 
 async function main(args: string[]): Promise<void> {
   const { values } = parseFlags(args, {
-    config: { type: "string", default: "fixtures/servers/reference.json" },
-    out: { type: "string", default: "fixtures/corpora" },
-    id: { type: "string", default: "reference_v1" },
+    config: { type: "string", default: REFERENCE_CONFIG },
+    out: { type: "string" },
+    id: { type: "string" },
     version: { type: "string", default: "1" },
     concurrency: { type: "string" },
     "timeout-ms": { type: "string" },
@@ -103,9 +112,13 @@ async function main(args: string[]): Promise<void> {
     console.log(HELP);
     return;
   }
-  if (!/^[A-Za-z0-9_.-]+$/.test(values.id)) {
+  const reference = resolve(values.config) === resolve(REFERENCE_CONFIG);
+  const id = values.id ??
+    (reference ? "reference_v1" : basename(values.config).replace(/\.json$/, ""));
+  const out = values.out ?? fromRoot(reference ? "fixtures/corpora" : "results/captures");
+  if (!/^[A-Za-z0-9_.-]+$/.test(id)) {
     throw new UsageError(
-      `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(values.id)}`,
+      `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(id)}`,
     );
   }
   const concurrency = positiveInt("concurrency", values.concurrency, DEFAULT_CAPTURE_CONCURRENCY);
@@ -215,7 +228,7 @@ async function main(args: string[]): Promise<void> {
 
   const sdk = sdkVersion();
   const file = toCaptureFile(normalized, {
-    id: values.id,
+    id,
     version: values.version,
     source: {
       task: "tasks/capture.ts",
@@ -230,9 +243,9 @@ async function main(args: string[]): Promise<void> {
   const corpusText = stringifySorted(file as unknown as Parameters<typeof stringifySorted>[0]);
   const corpusBytes = new TextEncoder().encode(corpusText);
   const corpusSha256 = await sha256Hex(corpusBytes);
-  const corpusFile = `${values.id}.tools.json`;
+  const corpusFile = `${id}.tools.json`;
   const manifest = toCaptureManifest(normalized, {
-    id: values.id,
+    id,
     version: values.version,
     corpusFile,
     corpusSha256,
@@ -253,20 +266,35 @@ async function main(args: string[]): Promise<void> {
     installs,
     normalizations: changes,
   });
-  await Deno.mkdir(values.out, { recursive: true });
-  await Deno.writeFile(join(values.out, corpusFile), corpusBytes);
+  const failed = normalized.filter((r) => r.outcome !== "ok");
+  const hint = (server: string) => {
+    const entry = config.servers.find((e) => e.name === server);
+    const command = entry && "command" in entry ? String(entry.command) : "";
+    return /(^|\/)(npx|uvx|pnpm|bunx)$/.test(command)
+      ? ` (hint: servers start offline in an empty network namespace, so ${command} cannot download; add "package" and "version" to the entry so mcpmeter installs it first)`
+      : "";
+  };
+  if (file.serverCount === 0) {
+    for (const r of failed) {
+      log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}${hint(r.server)}`);
+    }
+    throw new NothingCaptured(`no server of ${configPath} was captured; nothing written`);
+  }
+  await Deno.mkdir(out, { recursive: true });
+  await Deno.writeFile(join(out, corpusFile), corpusBytes);
   await Deno.writeTextFile(
-    join(values.out, `${values.id}.manifest.json`),
+    join(out, `${id}.manifest.json`),
     stringifySorted(manifest),
   );
-  const failed = normalized.filter((r) => r.outcome !== "ok");
   log(
     `capture: ${file.serverCount}/${normalized.length} servers ok, ${file.toolCount} tools, ` +
-      `${(wallMs / 1000).toFixed(1)} s; wrote ${join(values.out, corpusFile)} (sha256 ${
+      `${(wallMs / 1000).toFixed(1)} s; wrote ${join(out, corpusFile)} (sha256 ${
         corpusSha256.slice(0, 12)
       }...)`,
   );
-  for (const r of failed) log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}`);
+  for (const r of failed) {
+    log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}${hint(r.server)}`);
+  }
 }
 
 async function nodeVersion(): Promise<string> {
@@ -289,6 +317,10 @@ if (import.meta.main) {
     const known = error instanceof UsageError || error instanceof ConfigError ||
       error instanceof RangeError || error instanceof TypeError;
     const message = (error as Error)?.message ?? String(error);
+    if (error instanceof NothingCaptured) {
+      console.error(`capture: ${message}`);
+      Deno.exit(1);
+    }
     console.error(`capture: ${known ? "" : "unexpected error: "}${message.split("\n")[0]}`);
     Deno.exit(2);
   }

@@ -103,3 +103,28 @@ Deno.test("capture task writes the corpus and the manifest; the manifest's sha25
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("capture task writes nothing and fails when no server was captured, with a hint for npx entries", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const config = `${dir}/servers.json`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          broken: { command: "node", args: [fixture("exit_at_start.mjs")] },
+          viaNpx: { command: "npx", args: ["-y", "@example/not-installed"], timeoutMs: 2000 },
+        },
+      }),
+    );
+    const { code, stderr } = await run(["--config", config, "--out", `${dir}/out`, "--no-install"]);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /no server of .*servers\.json was captured; nothing written/);
+    assert.match(stderr, /viaNpx .*hint: servers start offline .* npx cannot download/);
+    assert.doesNotMatch(stderr.split("\n").find((l) => l.includes("broken")) ?? "", /hint/);
+    const written = await Deno.stat(`${dir}/out`).then(() => true, () => false);
+    assert.equal(written, false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
