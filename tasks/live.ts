@@ -314,7 +314,8 @@ Options:
   --timeout-ms N      Per call and per upstream start, ms (default: ${LIVE_DEFAULTS.timeoutMs})
   --endpoint URL      Measure this streamable HTTP MCP server instead
   --header K:V        Request header for --endpoint (repeatable), e.g. "Authorization: Bearer x"
-  --tool NAME         Discovery tool of the endpoint (default: retrieve_tools)
+  --discovery-tool NAME  Discovery tool of the endpoint (default: retrieve_tools;
+                      --tool NAME is the same)
   --query-arg NAME    Argument carrying the query (default: query)
   --arg K=V           Fixed extra argument of every call (repeatable; numbers and true/false parsed)
   --compact-arg K=V   Extra argument of a second, compact call per query: runs the flip gate
@@ -363,6 +364,7 @@ async function main(args: string[]): Promise<number> {
     endpoint: { type: "string" },
     header: { type: "string", multiple: true },
     tool: { type: "string" },
+    "discovery-tool": { type: "string" },
     "query-arg": { type: "string" },
     arg: { type: "string", multiple: true },
     "compact-arg": { type: "string", multiple: true },
@@ -408,7 +410,9 @@ async function main(args: string[]): Promise<number> {
     ...(v["install-dir"] === undefined ? {} : { installDir: v["install-dir"] }),
     ...(v.endpoint === undefined ? {} : { endpoint: v.endpoint }),
     ...(v.header === undefined ? {} : { headers: parsePairs(v.header, ":", "header") }),
-    ...(v.tool === undefined ? {} : { tool: v.tool }),
+    ...((v["discovery-tool"] ?? v.tool) === undefined
+      ? {}
+      : { tool: (v["discovery-tool"] ?? v.tool)! }),
     ...(v["query-arg"] === undefined ? {} : { queryArg: v["query-arg"] }),
     ...(v.arg === undefined ? {} : { extraArgs: extra }),
     ...(v["compact-arg"] === undefined ? {} : { compactArgs: compact }),
@@ -442,6 +446,13 @@ async function main(args: string[]): Promise<number> {
         block.latencyMs?.p50 ?? "-"
       } ms`,
   );
+  if (q.used > 0 && q.failed >= q.used) {
+    const first = q.failures[0];
+    throw new Error(
+      `all ${q.used} discovery calls failed (first: ${first?.outcome}: ${first?.message}); ` +
+        `${out}/live.json keeps every failure row`,
+    );
+  }
   return 0;
 }
 

@@ -54,6 +54,11 @@ async function main(args: string[]): Promise<number> {
   if (v.http === undefined && (v.host !== undefined || v.token !== undefined)) {
     throw new UsageError("--host and --token apply to --http only");
   }
+  // Check every flag before starting any upstream.
+  const port = v.http === undefined ? undefined : intFlag("http", v.http, 0);
+  if (port !== undefined && port > 65535) {
+    throw new UsageError(`--http must be a port number (0-65535): current value is ${port}`);
+  }
   const timeoutMs = intFlag("timeout-ms", v["timeout-ms"], 30_000);
   if (timeoutMs === 0) throw new UsageError("--timeout-ms must be positive");
   let text: string;
@@ -88,8 +93,7 @@ async function main(args: string[]): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => stop.resolve());
   }
-  if (v.http !== undefined) {
-    const port = intFlag("http", v.http, 0);
+  if (port !== undefined) {
     const token = v.token ?? Deno.env.get("MCPMETER_PROXY_TOKEN");
     const http = serveProxyHttp(core, {
       port,
