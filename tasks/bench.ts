@@ -3,7 +3,8 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
-import type { Corpus } from "../lib/catalog/types.ts";
+import type { CatalogFormat, Corpus } from "../lib/catalog/types.ts";
+import { CATALOG_FORMATS } from "../lib/catalog/parse.ts";
 import {
   type BenchReport,
   measureCatalogCost,
@@ -62,6 +63,8 @@ Options:
   --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
                        mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
                        (detected automatically). Default: ${DEFAULTS.corpus}
+  --format NAME        Format of the --corpus files when detection cannot tell: mcpmeter-capture,
+                       mcpproxy-corpus, livemcpbench, mcp-tools-list (default: detected)
   --tokenizers LIST    Comma-separated encodings: ${TOKENIZER_NAMES.join(",")} (default: both)
   --proxy-catalog FILE Catalog of the discovery proxy priced as the "proxy" mode
                        (default: ${DEFAULTS.proxyCatalog}, mcpmeter's reference proxy)
@@ -98,6 +101,7 @@ Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboa
 async function main(args: string[]): Promise<number> {
   const parsed = parseFlags(args, {
     corpus: { type: "string", multiple: true },
+    format: { type: "string" },
     tokenizers: { type: "string" },
     "proxy-catalog": { type: "string" },
     "code-catalog": { type: "string" },
@@ -191,10 +195,16 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError(`--out ${outDir} is not a writable folder: ${(error as Error).message}`);
   }
 
+  const format = flags.format as CatalogFormat | undefined;
+  if (format !== undefined && !(CATALOG_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(
+      `--format must be one of ${CATALOG_FORMATS.join(", ")}: current value is "${format}"`,
+    );
+  }
   const corpora: { corpus: Corpus; path: string }[] = [];
   for (const path of corpusPaths) {
     progress("bench", `loading ${path}`);
-    const corpus = await loadCatalog(path);
+    const corpus = await loadCatalog(path, format === undefined ? {} : { format });
     if (corpus.tools.length === 0) {
       throw new UsageError(`corpus ${path} has no tools: nothing to measure`);
     }

@@ -358,7 +358,7 @@ function detectFormat(ctx: Context, root: JsonObjectNode): CatalogFormat {
   return fail(
     ctx,
     `rows have none of "name", "tool_id", or "server" with "tool": cannot tell the catalog ` +
-      `format; pass one of ${CATALOG_FORMATS.join(", ")}`,
+      `format; name it (bench: --format) as one of ${CATALOG_FORMATS.join(", ")}`,
     undefined,
     "tools",
   );

@@ -378,7 +378,8 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
 }
 
 /**
- * CSV text of each table (arquero `toCSV`; `null` as an empty cell).
+ * CSV text of each table (arquero `toCSV`; `null` as an empty cell; non-integers rounded to 6
+ * decimals).
  *
  * @param tables Table name → rows, e.g. {@linkcode CompareDashboard.tables}.
  * @returns Table name → CSV text ending in a newline; empty tables are left out.
@@ -390,7 +391,15 @@ export function tablesToCsv(
   for (const name of Object.keys(tables).sort()) {
     const rows = tables[name];
     if (rows.length === 0) continue;
-    const csv = aq.from(rows as Record<string, unknown>[]).toCSV();
+    // Round non-integers at the write boundary (6 decimals), so 243.66992300000038 reads 243.669923.
+    const rounded = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map((
+          [k, v],
+        ) => [k, typeof v === "number" && !Number.isInteger(v) ? Number(v.toFixed(6)) : v]),
+      )
+    );
+    const csv = aq.from(rounded).toCSV();
     out[name] = csv.endsWith("\n") ? csv : csv + "\n";
   }
   return out;
