@@ -23,6 +23,7 @@ import {
 } from "../lib/encodings/mod.ts";
 import { loadGolden } from "../lib/retrieval/load_golden.ts";
 import { runLive } from "./live.ts";
+import { captureCatalog } from "./_capture_catalog.ts";
 import {
   bm25SeesArm,
   evaluateRetrieval,
@@ -68,6 +69,10 @@ Options:
   --tokenizers LIST    Comma-separated encodings: ${TOKENIZER_NAMES.join(",")} (default: both)
   --proxy-catalog FILE Catalog of the discovery proxy priced as the "proxy" mode
                        (default: ${DEFAULTS.proxyCatalog}, mcpmeter's reference proxy)
+  --proxy-servers CONFIG
+                       Price your running gateway instead: capture the tools/list of the
+                       server(s) in this mcpServers config live and use it as the "proxy"
+                       catalog (replaces --proxy-catalog)
   --code-catalog FILE  Catalog priced as the "code" mode (default: ${DEFAULTS.codeCatalog})
   --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
                        baseline_json, compact_sig, toon_listing, tron_dedup, minified_json,
@@ -105,6 +110,7 @@ async function main(args: string[]): Promise<number> {
     tokenizers: { type: "string" },
     "proxy-catalog": { type: "string" },
     "code-catalog": { type: "string" },
+    "proxy-servers": { type: "string" },
     arms: { type: "string" },
     golden: { type: "string", multiple: true },
     retrievers: { type: "string" },
@@ -215,7 +221,21 @@ async function main(args: string[]): Promise<number> {
   if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
   const proxyPath = flags["proxy-catalog"] ?? fromRoot(DEFAULTS.proxyCatalog);
   const codePath = flags["code-catalog"] ?? fromRoot(DEFAULTS.codeCatalog);
-  const proxy = await loadCatalog(proxyPath, { server: "proxy" });
+  if (flags["proxy-servers"] && flags["proxy-catalog"]) {
+    throw new UsageError("pass either --proxy-catalog or --proxy-servers, not both");
+  }
+  const proxy = flags["proxy-servers"]
+    ? await (async () => {
+      const live = await captureCatalog(flags["proxy-servers"]!, {
+        installDir: fromRoot(".scratch/servers"),
+        task: "bench",
+      });
+      for (const f of live.failed) {
+        progress("bench", `proxy server ${f.server} failed: ${f.outcome}: ${f.message}`);
+      }
+      return live.corpus;
+    })()
+    : await loadCatalog(proxyPath, { server: "proxy" });
   const code = await loadCatalog(codePath, { server: "proxy" });
   for (
     const [flag, catalog, path] of [["--proxy-catalog", proxy, proxyPath], [
@@ -339,7 +359,9 @@ async function main(args: string[]): Promise<number> {
     dependencies: await dependencyVersions(),
     inputs: [
       ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
-      { path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" },
+      flags["proxy-servers"]
+        ? { path: `${displayPath(flags["proxy-servers"])} (live tools/list)`, sha256: "" }
+        : { path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" },
       { path: displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
     ],
     caveats: { tokenizer: TOKENIZER_CAVEAT },

@@ -184,3 +184,55 @@ Deno.test("deno task bench validates flags before doing any work", async (t) => 
   }
   await Deno.remove(zero);
 });
+
+Deno.test("bench --proxy-servers prices a gateway's live tools/list: mcpmeter's own proxy costs what its catalog file costs", async () => {
+  const dir = await Deno.makeTempDir();
+  const root = new URL("../", import.meta.url).pathname;
+  const config = `${dir}/gateway.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        gateway: {
+          command: Deno.execPath(),
+          args: [
+            "run",
+            "-A",
+            "--quiet",
+            "--config",
+            `${root}deno.json`,
+            `${root}tasks/proxy.ts`,
+            "--servers",
+            `${root}fixtures/lint/servers.json`,
+          ],
+          timeoutMs: 60000,
+        },
+      },
+    }),
+  );
+  const common = [
+    "--arms",
+    "none",
+    "--golden",
+    "none",
+    "--tool-results",
+    "none",
+    "--tokenizers",
+    "cl100k_base",
+  ];
+  const live = await bench([...common, "--proxy-servers", config, "--out", `${dir}/live`]);
+  assert.equal(live.code, 0, live.stderr);
+  const file = await bench([...common, "--out", `${dir}/file`]);
+  assert.equal(file.code, 0, file.stderr);
+  const proxyRow = async (d: string) =>
+    JSON.parse(await Deno.readTextFile(`${d}/report.json`)).modes.find((m: { mode: string }) =>
+      m.mode === "proxy"
+    );
+  const a = await proxyRow(`${dir}/live`);
+  const b = await proxyRow(`${dir}/file`);
+  assert.equal(a.toolCount, 3);
+  assert.equal(a.tokensWithSchemas, b.tokensWithSchemas);
+  assert.equal(a.tokensNameDescription, b.tokensNameDescription);
+  assert.equal((await bench(["--proxy-servers", config, "--proxy-catalog", "x.json"])).code, 2);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -15,16 +15,9 @@ import { parseFlags, UsageError } from "./_cli.ts";
 import { CatalogError } from "../lib/catalog/errors.ts";
 import { LINT_RULES, lintCatalog, type LintReport } from "../lib/catalog/lint.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
-import { parseCatalog } from "../lib/catalog/parse.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
-import {
-  captureServers,
-  ConfigError,
-  parseServersConfig,
-  type ServerCaptureRecord,
-  stringifyCaptureFile,
-  toCaptureFile,
-} from "../lib/mcp/mod.ts";
+import { ConfigError } from "../lib/mcp/mod.ts";
+import { captureCatalog, type FailedServer } from "./_capture_catalog.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)
@@ -51,13 +44,6 @@ ${
     .join("\n")
 }
 `;
-
-/** One server of a `--servers` run that produced no tools to lint. */
-interface FailedServer {
-  readonly server: string;
-  readonly outcome: string;
-  readonly message: string;
-}
 
 function formatTable(report: LintReport, source: string, failed: readonly FailedServer[]): string {
   const lines = [
@@ -119,7 +105,11 @@ async function main(args: string[]): Promise<number> {
       );
     }
     source = values.servers;
-    ({ corpus, failed } = await captureLive(values.servers, values["install-dir"], timeout));
+    ({ corpus, failed } = await captureCatalog(values.servers, {
+      installDir: values["install-dir"],
+      timeoutMs: timeout,
+      task: "lint-catalog",
+    }));
   } else {
     source = values.corpus ?? DEFAULT_CORPUS;
     corpus = await loadCatalog(source);
@@ -142,57 +132,6 @@ async function main(args: string[]): Promise<number> {
       : formatTable(report, source, failed),
   );
   return report.toolsWithErrors > 0 || failed.length > 0 ? 1 : 0;
-}
-
-/**
- * Captures the servers of a config live and turns the listed tools into a
- * corpus with the same parser `--corpus` uses (the mcpmeter capture format).
- */
-async function captureLive(
-  configPath: string,
-  installDir: string,
-  timeoutMs: number | undefined,
-): Promise<{ corpus: Corpus; failed: FailedServer[] }> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(configPath);
-  } catch (error) {
-    throw new RangeError(
-      `Cannot read servers config "${configPath}": ${(error as Error).message}`,
-    );
-  }
-  const config = parseServersConfig(text, { source: configPath });
-  if (config.servers.length === 0) {
-    throw new RangeError(`Cannot lint servers as "${configPath}" lists no server`);
-  }
-  const records: ServerCaptureRecord[] = await captureServers(config, {
-    env: Deno.env.toObject(),
-    installDir,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    onProgress: (e) => {
-      if (e.kind === "done") {
-        console.error(
-          `[lint-catalog] ${e.done}/${e.total} ${e.server}: ${
-            e.record.outcome === "ok"
-              ? `${e.record.tools.length} tools`
-              : `${e.record.outcome}: ${e.record.message ?? ""}`
-          }`,
-        );
-      }
-    },
-  });
-  const failed = records.filter((r) => r.outcome !== "ok").map((r) => ({
-    server: r.server,
-    outcome: r.outcome,
-    message: r.message ?? "",
-  }));
-  const file = toCaptureFile(records, {
-    id: "live",
-    version: "1",
-    source: { task: "tasks/lint_catalog.ts", config: configPath },
-  });
-  const corpus = parseCatalog(stringifyCaptureFile(file), { path: `${configPath} (live)` });
-  return { corpus, failed };
 }
 
 if (import.meta.main) {

@@ -1,0 +1,77 @@
+// Shared by tasks that take a live catalog from a servers config
+// (lint-catalog --servers, bench --proxy-servers).
+import { parseCatalog } from "../lib/catalog/parse.ts";
+import type { Corpus } from "../lib/catalog/types.ts";
+import {
+  captureServers,
+  parseServersConfig,
+  type ServerCaptureRecord,
+  stringifyCaptureFile,
+  toCaptureFile,
+} from "../lib/mcp/mod.ts";
+
+/** One server of a live capture that produced no tools. */
+export interface FailedServer {
+  /** Server name (config key). */
+  readonly server: string;
+  /** Capture outcome, e.g. `timeout`. */
+  readonly outcome: string;
+  /** Its cause. */
+  readonly message: string;
+}
+
+/**
+ * Captures the servers of an `mcpServers` config live (lib/mcp: throwaway
+ * HOME, whole process tree killed) and turns the listed tools into a corpus
+ * with the same parser catalog files go through (the mcpmeter capture format).
+ *
+ * @param configPath The servers config.
+ * @param options Install folder, per-server timeout (ms), and the task name for progress lines.
+ * @returns The corpus of every server that answered, and the servers that failed with their cause.
+ * @throws {RangeError} When the config cannot be read or lists no server.
+ */
+export async function captureCatalog(
+  configPath: string,
+  options: { readonly installDir: string; readonly timeoutMs?: number; readonly task: string },
+): Promise<{ corpus: Corpus; failed: FailedServer[] }> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(configPath);
+  } catch (error) {
+    throw new RangeError(
+      `Cannot read servers config "${configPath}": ${(error as Error).message}`,
+    );
+  }
+  const config = parseServersConfig(text, { source: configPath });
+  if (config.servers.length === 0) {
+    throw new RangeError(`Cannot capture servers as "${configPath}" lists no server`);
+  }
+  const records: ServerCaptureRecord[] = await captureServers(config, {
+    env: Deno.env.toObject(),
+    installDir: options.installDir,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    onProgress: (e) => {
+      if (e.kind === "done") {
+        console.error(
+          `[${options.task}] ${e.done}/${e.total} ${e.server}: ${
+            e.record.outcome === "ok"
+              ? `${e.record.tools.length} tools`
+              : `${e.record.outcome}: ${e.record.message ?? ""}`
+          }`,
+        );
+      }
+    },
+  });
+  const failed = records.filter((r) => r.outcome !== "ok").map((r) => ({
+    server: r.server,
+    outcome: r.outcome,
+    message: r.message ?? "",
+  }));
+  const file = toCaptureFile(records, {
+    id: "live",
+    version: "1",
+    source: { task: `tasks/${options.task}`, config: configPath },
+  });
+  const corpus = parseCatalog(stringifyCaptureFile(file), { path: `${configPath} (live)` });
+  return { corpus, failed };
+}
