@@ -102,8 +102,9 @@ async function main(args: string[]): Promise<number> {
     const started = performance.now();
     progress("notebooks", `executing ${name}`);
     // The Deno kernel sometimes reports a cell idle before its result arrives,
-    // and nbconvert then stores no output for it (a race, not a code error):
-    // such a run is retried, up to SILENT_RETRIES times.
+    // and nbconvert then stores no output for it (a race, not a code error).
+    // Notebooks avoid it with `await display(...)` (lib/report/notebook.ts);
+    // a run that still loses an output is retried, up to SILENT_RETRIES times.
     let exec = { ok: false, out: "" };
     let silent: number[] = [];
     for (let attempt = 0; attempt <= SILENT_RETRIES; attempt++) {

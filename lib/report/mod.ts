@@ -42,7 +42,14 @@ export {
   renderDashboard,
   renumberPlotIds,
 } from "./dashboard.ts";
-export { type Displayable, showPlot, showTable } from "./notebook.ts";
+export {
+  display,
+  type Displayable,
+  JUPYTER_FLUSH_MS,
+  type JupyterDisplay,
+  showPlot,
+  showTable,
+} from "./notebook.ts";
 export {
   byStart,
   filterRuns,
