@@ -54,7 +54,6 @@ export interface MeasureModesOptions {
   /** Id of the corpus the row belongs to. */
   readonly corpusId: string;
   /** Every upstream tool: the `direct` catalog. */
-  /** Every upstream tool: the `direct` catalog. */
   readonly tools: readonly Tool[];
   /** The discovery proxy's own `tools/list` catalog. */
   readonly proxyTools: readonly Tool[];

@@ -138,3 +138,16 @@ Deno.test("savingsBySize() finds where the proxy starts to pay off", () => {
   // the estimate is ceil(5 / 2 tokens per tool) = 3.
   assert.deepEqual(proxyCrossover, { measuredSize: 3, estimatedSize: 3 });
 });
+
+Deno.test("savingsBySize() rejects a draw count that would average nothing", () => {
+  const tools = Array.from({ length: 4 }, (_, i) => tool(`s${i}`, "n", "d"));
+  const direct = catalogCost(tools, words);
+  const base = { corpusId: "c", tokenizer: "words", direct, proxy: direct, code: direct };
+  for (const draws of [0, -1, 1.5, Number.NaN]) {
+    assert.throws(
+      () => savingsBySize({ ...base, random: () => 0, sizes: [2], draws }),
+      RangeError,
+      String(draws),
+    );
+  }
+});

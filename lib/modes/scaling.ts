@@ -123,11 +123,9 @@ export interface SavingsBySizeOptions {
   readonly code: CatalogCost;
   /** Uniform [0, 1) generator, seeded by the caller. */
   readonly random: () => number;
-  /** @default {DEFAULT_SUBSET_SIZES} */
   /** Target sizes to sample (tools). @default {DEFAULT_SUBSET_SIZES} */
   readonly sizes?: readonly number[];
-  /** @default {DEFAULT_SUBSET_DRAWS} */
-  /** Random draws averaged per size. @default {DEFAULT_SUBSET_DRAWS} */
+  /** Random draws averaged per size (a positive integer). @default {DEFAULT_SUBSET_DRAWS} */
   readonly draws?: number;
 }
 
@@ -139,6 +137,8 @@ export interface SavingsBySizeOptions {
  *
  * @param options See {@linkcode SavingsBySizeOptions}.
  * @returns Rows in increasing size and the proxy and code crossovers.
+ * @throws {RangeError} When `draws` is not a positive integer, or a size below
+ *   the corpus size is < 1 (see {@linkcode drawServers}).
  */
 export function savingsBySize(options: SavingsBySizeOptions): {
   readonly rows: readonly ScalingRow[];
@@ -148,6 +148,12 @@ export function savingsBySize(options: SavingsBySizeOptions): {
   const { direct, random } = options;
   const sizes = options.sizes ?? DEFAULT_SUBSET_SIZES;
   const draws = options.draws ?? DEFAULT_SUBSET_DRAWS;
+  if (!Number.isInteger(draws) || draws < 1) {
+    // Zero draws would average an empty list: NaN in every sampled row.
+    throw new RangeError(
+      `Cannot sample catalog sizes as draws must be a positive integer: current value is ${draws}`,
+    );
+  }
   const byServer = new Map<string, ToolCost[]>();
   for (const cost of [...direct.perTool].sort((a, b) => cmp(a.id, b.id))) {
     const list = byServer.get(cost.server) ?? [];
