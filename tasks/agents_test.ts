@@ -352,7 +352,6 @@ Deno.test({
     };
     await withModel(handler, async (s, dir, models) => {
       const wire = join(dir, "wire");
-      const started = performance.now();
       const r = await runAgents([
         "--suite",
         "fixtures/suites/fs_basics.json",
@@ -399,7 +398,10 @@ Deno.test({
         const text = await Deno.readTextFile(join(wire, f));
         assert.ok(!text.includes(KEY) && !text.includes("SECRET"), `${f} leaks the key`);
       }
-      assert.ok(performance.now() - started < 60_000);
+      // The per-case timeout aborted the slow request and did not retry it: exactly one request
+      // for that case. (This replaces a wall-clock bound: speed belongs in benchmarks.)
+      const notes = [...seen].filter(([q]) => /notes folder/.test(q));
+      assert.deepEqual(notes.map(([, n]) => n), [1]);
     });
   },
 });
