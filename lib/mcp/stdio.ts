@@ -25,13 +25,13 @@ import {
   type StdioServerParameters,
 } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import type { StdioServerEntry } from "./config.ts";
+import { referencedVariables, type StdioServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine, TailBuffer, WarningSink } from "./_text.ts";
+import { oneLine, redact, SECRET_NAME, TailBuffer, WarningSink } from "./_text.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -72,6 +72,11 @@ export interface StdioCaptureOptions {
  * Spawns, lists and kills one stdio server. Never throws for server faults:
  * every failure is an outcome in the returned record.
  *
+ * Secrets stay out of the record: the values of the server's environment
+ * variables whose names contain KEY, TOKEN, SECRET, PASSWORD, PASSWD,
+ * CREDENTIAL or AUTH, and of such variables the entry references, are
+ * replaced by `[REDACTED]` in `message`, `warnings` and `stderrTail`.
+ *
  * @param entry The (unexpanded) config entry; it is expanded here, once the
  *   run's HOME/SCRATCH/TMPDIR exist.
  * @param options Timeout (ms), variables, PATH, isolation.
@@ -109,16 +114,46 @@ export async function captureStdioServer(
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
     if ("problem" in launch) return failure(launch.problem);
-    return {
-      ...base,
-      ...await runSession({ ...launch, stderr: "pipe" }, isolation, timeoutMs),
-    };
+    const result = await runSession({ ...launch, stderr: "pipe" }, isolation, timeoutMs);
+    return { ...base, ...redactResult(result, secretValues(entry, launch.env, options.env)) };
   } finally {
     await scratch.dispose();
   }
 }
 
 type SessionResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
+
+/**
+ * Values that must not reach a record: the server's environment variables whose names look
+ * secret (`SECRET_NAME`), and the caller's variables with such names that the entry references
+ * (e.g. `--token ${GH_TOKEN}` in `args`).
+ */
+function secretValues(
+  entry: StdioServerEntry,
+  serverEnv: Readonly<Record<string, string>>,
+  callerEnv: Readonly<Record<string, string | undefined>> = {},
+): string[] {
+  const texts = [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""];
+  const referenced = texts.flatMap(referencedVariables).filter((n) => SECRET_NAME.test(n));
+  const values = [
+    ...Object.entries(serverEnv).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v),
+    ...referenced.map((n) => callerEnv[n] ?? ""),
+  ];
+  // Longest first, so a secret that contains another is replaced whole.
+  return [...new Set(values)].sort((a, b) => b.length - a.length);
+}
+
+/** The result with secrets removed from its server-written text (message, warnings, stderr). */
+function redactResult(result: SessionResult, secrets: readonly string[]): SessionResult {
+  if (secrets.every((s) => s.length < 4)) return result;
+  const r = (text: string) => redact(text, secrets);
+  return {
+    ...result,
+    warnings: result.warnings.map(r),
+    ...(result.message === undefined ? {} : { message: r(result.message) }),
+    ...(result.stderrTail === undefined ? {} : { stderrTail: r(result.stderrTail) }),
+  };
+}
 
 async function runSession(
   params: StdioServerParameters,

@@ -91,6 +91,27 @@ Deno.test("a server that exits at start is recorded as exited, with exit code an
   assert.equal(record.stderrTail, "fatal: EXAMPLE_API_KEY is not set\n");
 });
 
+Deno.test("secrets the server prints to stderr are redacted in the record", async () => {
+  const record = await captureStdioServer(
+    entry("leaky", {
+      command: "node",
+      args: [
+        "-e",
+        "console.error(`key=${process.env.EXAMPLE_API_KEY} arg=${process.argv[1]} mode=${process.env.MODE}`); process.exit(3)",
+        "${GH_TOKEN}",
+      ],
+      env: { EXAMPLE_API_KEY: "${EXAMPLE_API_KEY}", MODE: "${MODE}" },
+    }),
+    {
+      timeoutMs: 10_000,
+      env: { EXAMPLE_API_KEY: "sk-test-0123456789", GH_TOKEN: "ghp_abcdef", MODE: "verbose" },
+    },
+  );
+  assert.equal(record.outcome, "exited");
+  // The API key (server env) and the token (referenced in args) are gone; MODE is no secret.
+  assert.equal(record.stderrTail, "key=[REDACTED] arg=[REDACTED] mode=verbose\n");
+});
+
 Deno.test("junk lines on stdout become warnings; the server is still captured", async () => {
   const record = await captureStdioServer(
     entry("junk", { command: "node", args: [fixture("junk_then_serve.mjs")] }),
