@@ -14,12 +14,12 @@ import {
   StreamableHTTPClientTransport,
 } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import { expandServerEntry, type RemoteServerEntry } from "./config.ts";
+import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
 import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { oneLine, WarningSink } from "./_text.ts";
+import { oneLine, redact, SECRET_NAME, WarningSink } from "./_text.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -36,6 +36,11 @@ export interface RemoteCaptureOptions {
  * Connects to a remote server, lists it and disconnects. Never throws for
  * server faults: a refused connection is `spawn_failed`, an HTTP or JSON-RPC
  * error is `protocol_error`, no answer in time is `timeout`.
+ *
+ * Secrets stay out of the record: values of headers named like `Authorization`,
+ * `*-Key`, `*Token*` or `Cookie`, and of variables with such names that `url`
+ * or `headers` reference, are replaced by `[REDACTED]` in `message` and
+ * `warnings` (a server may echo them in an error body).
  *
  * @param entry The (unexpanded) remote entry.
  * @param options Timeout (ms), variables.
@@ -83,10 +88,43 @@ export async function captureRemoteServer(
     earlier.push(`${kind} failed: ${record.message}`);
   }
   const final = record!;
-  if (final.outcome === "ok" && earlier.length > 0) {
-    return { ...final, warnings: [...earlier, ...final.warnings] };
-  }
-  return final;
+  const withEarlier = final.outcome === "ok" && earlier.length > 0
+    ? { ...final, warnings: [...earlier, ...final.warnings] }
+    : final;
+  return redactRecord(withEarlier, secretValues(entry, expanded, options.env ?? {}));
+}
+
+/**
+ * Values that must not reach a record: expanded header values whose names look secret
+ * (`Authorization`, `X-Api-Key`, `Cookie`, ...) and the caller's secret-named variables that
+ * the url or headers reference.
+ */
+function secretValues(
+  entry: RemoteServerEntry,
+  expanded: RemoteServerEntry,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const fromHeaders = Object.entries(expanded.headers)
+    .filter(([k]) => SECRET_NAME.test(k) || /cookie/i.test(k))
+    .flatMap(([, v]) => [v, v.replace(/^\S+\s+/, "")]); // "Bearer x" and "x"
+  const referenced = [entry.url, ...Object.values(entry.headers)]
+    .flatMap(referencedVariables)
+    .filter((n) => SECRET_NAME.test(n))
+    .map((n) => env[n] ?? "");
+  return [...new Set([...fromHeaders, ...referenced])].sort((a, b) => b.length - a.length);
+}
+
+function redactRecord(
+  record: ServerCaptureRecord,
+  secrets: readonly string[],
+): ServerCaptureRecord {
+  if (secrets.every((s) => s.length < 4)) return record;
+  const r = (text: string) => redact(text, secrets);
+  return {
+    ...record,
+    warnings: record.warnings.map(r),
+    ...(record.message === undefined ? {} : { message: r(record.message) }),
+  };
 }
 
 async function attempt(

@@ -150,3 +150,32 @@ Deno.test("openRemoteSession() on a refused connection throws SessionStartError"
       /^Cannot start MCP server "r": initialize failed: /.test(error.message),
   );
 });
+
+Deno.test("a server that echoes the Authorization header in its error leaves no secret in the record", async () => {
+  // Answers every request with 401 and the request's Authorization header in the body.
+  const http: HttpServer = createServer((req, res) => {
+    res.writeHead(401, { "content-type": "text/plain" }).end(
+      `bad credentials: ${req.headers.authorization}`,
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  try {
+    const record = await captureRemoteServer(
+      remote({
+        url: `http://127.0.0.1:${port}/mcp`,
+        type: "http",
+        headers: { Authorization: "Bearer ${SERVICE_TOKEN}" },
+      }),
+      { timeoutMs: 5_000, env: { SERVICE_TOKEN: "tok-0123456789abcdef" } },
+    );
+    assert.equal(record.outcome, "protocol_error");
+    // The 401 body reached the message (so the redaction had something to do)...
+    assert.match(record.message!, /bad credentials: \[REDACTED\]/);
+    // ...and the token is nowhere in the record.
+    assert.ok(!JSON.stringify(record).includes("tok-0123456789abcdef"), record.message);
+  } finally {
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+});
