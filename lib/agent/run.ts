@@ -301,8 +301,12 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       plannedCases: plan.length,
       suite: options.suite,
       agents: options.agents,
-      // apiKey stays as written (`${VAR}`): a reference, never the secret.
-      models: options.models,
+      // apiKey stays as written (`${VAR}`): a reference, never the secret. A `${VAR:-default}`
+      // fallback is a literal that may be a real key, so it is redacted.
+      models: options.models.map((m) => ({
+        ...m,
+        apiKey: m.apiKey.replace(/:-[^}]*\}$/, ":-[REDACTED]}"),
+      })),
       toolPrices: options.toolPrices,
       catalogs,
       warnings,

@@ -56,6 +56,17 @@ Deno.test("runSuite(): run.json records the exposed-name mapping and the provide
         cacheReadUsdPerMTok: 0,
         cacheWriteUsdPerMTok: 0,
       },
+    }, {
+      id: "unused",
+      provider: "openai",
+      model: "u",
+      apiKey: "${K2:-sk-fallback-0123456789}",
+      pricing: {
+        inputUsdPerMTok: 1,
+        outputUsdPerMTok: 1,
+        cacheReadUsdPerMTok: 0,
+        cacheWriteUsdPerMTok: 0,
+      },
     }];
     const out = await runSuite({
       runDir: join(dir, "r"),
@@ -91,7 +102,14 @@ Deno.test("runSuite(): run.json records the exposed-name mapping and the provide
     assert.deepEqual(out.records[0].toolCalls.map((c) => [c.name, c.tool]), [
       [EXPOSED, `notes:${LONG}`],
     ]);
-    const run = JSON.parse(await Deno.readTextFile(join(dir, "r", "run.json")));
+    const runText = await Deno.readTextFile(join(dir, "r", "run.json"));
+    const run = JSON.parse(runText);
+    // API keys are recorded as references; a literal `:-default` fallback is redacted.
+    assert.deepEqual(run.models.map((m: { apiKey: string }) => m.apiKey), [
+      "${K}",
+      "${K2:-[REDACTED]}",
+    ]);
+    assert.ok(!runText.includes("sk-fallback"));
     assert.deepEqual(run.catalogs.a.mapping, { [EXPOSED]: `notes:${LONG}`, echo: "notes:echo" });
     assert.deepEqual(
       run.catalogs.a.normalization.map((
