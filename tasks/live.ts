@@ -175,6 +175,10 @@ async function pickServers(
  * out (counted, with examples). Faults become per-query failure rows; the run
  * always completes unless nothing can be set up at all.
  *
+ * A key in the endpoint URL (its password, or a query parameter named like
+ * `api_key`, `token`, `secret`, `auth` or `sig`) is `[REDACTED]` everywhere in
+ * the block, including fetch error messages that quote the URL.
+ *
  * @param options See {@linkcode RunLiveOptions}.
  * @returns The block.
  * @throws {UsageError} On unknown server names or an unreadable golden set or corpus.
@@ -272,7 +276,7 @@ export async function runLive(options: RunLiveOptions = {}): Promise<LiveBlock> 
       if (done % 25 === 0) say(`${done}/${used.queries.size} queries`);
     }
     const byId = new Map((catalog ?? []).map((t) => [t.id, t]));
-    return buildLiveBlock({
+    const block = buildLiveBlock({
       tokenizer,
       target: {
         kind: reference ? "reference-proxy" : "endpoint",
@@ -291,6 +295,7 @@ export async function runLive(options: RunLiveOptions = {}): Promise<LiveBlock> 
       lookup: (id) => byId.get(id),
       warnings,
     });
+    return redactStrings(block, urlSecrets(url));
   } finally {
     for (const step of cleanup) await step().catch(() => {});
   }
@@ -323,6 +328,44 @@ Options:
   --out DIR           Output folder (default: ${LIVE_DEFAULTS.out}/); writes DIR/live.json
   -h, --help          Show this help
 `;
+
+/**
+ * Secrets an endpoint URL may carry: its password and the values of query parameters named like
+ * `api_key`, `token`, `secret`, `password`, `auth` or `sig` (hosted gateways often take the key
+ * in the URL). Raw and percent-encoded forms, longest first.
+ */
+function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const values = [
+    parsed.password,
+    ...[...parsed.searchParams]
+      .filter(([k]) => /key|token|secret|passw|auth|sig/i.test(k))
+      .map(([, v]) => v),
+  ].filter((v) => v.length >= 4);
+  const forms = values.flatMap((v) => [v, encodeURIComponent(v)]);
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** `value` with every secret replaced by `[REDACTED]` in every string it holds. */
+function redactStrings<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") {
+      return secrets.reduce((s, secret) => s.split(secret).join("[REDACTED]"), v);
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value) as T;
+}
 
 function parsePairs(
   values: readonly string[] | undefined,

@@ -145,3 +145,23 @@ Deno.test("runLive() against a refused endpoint gives connection_refused rows", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("runLive() keeps a key passed in the endpoint URL out of the block", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-live-test-" });
+  const golden = `${dir}/golden.json`;
+  await Deno.writeTextFile(golden, JSON.stringify({ queries: GOLDEN.queries.slice(0, 1) }));
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  try {
+    const block = await runLive({
+      endpoint: `http://127.0.0.1:${port}/mcp?api_key=sk-live-0123456789&profile=dev`,
+      golden,
+      timeoutMs: 2_000,
+    });
+    assert.equal(block.target.url, `http://127.0.0.1:${port}/mcp?api_key=[REDACTED]&profile=dev`);
+    assert.ok(!JSON.stringify(block).includes("sk-live-0123456789"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
