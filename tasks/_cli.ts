@@ -1,6 +1,7 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { CatalogError } from "../lib/catalog/errors.ts";
 
 /** An error whose message is the whole story for the user (no stack trace). */
@@ -51,6 +52,38 @@ export const ROOT = new URL("../", import.meta.url);
 /** Resolves a repository-relative path to an absolute file path. */
 export function fromRoot(path: string): string {
   return new URL(path, ROOT).pathname;
+}
+
+/**
+ * Checks, before any work, that `path` can be written: creates its parent
+ * folder and writes then removes a probe file beside it.
+ *
+ * @param path The file the task will write.
+ * @param flag The flag that named it, for the message (e.g. `--junit`).
+ * @throws {UsageError} When the folder cannot be created or written.
+ */
+export async function ensureWritable(path: string, flag: string): Promise<void> {
+  const dir = dirname(resolve(path));
+  const probe = join(dir, `.mcpmeter-write-probe-${Deno.pid}`);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path}: cannot write there (${(error as Error).message})`);
+  }
+}
+
+/**
+ * A path for result files: relative to the repository when inside it, as
+ * given otherwise, so results do not depend on where the checkout lives.
+ *
+ * @param path A file path.
+ * @returns The repository-relative path, or `path` unchanged.
+ */
+export function displayPath(path: string): string {
+  const rel = relative(fromRoot("."), resolve(path));
+  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
 }
 
 /** Writes one progress line to stderr. */

@@ -1,6 +1,5 @@
 // deno task bench: what a tool catalog costs in context tokens under each
 // exposure mode, written to results/report.json and results/dashboard.html.
-import { isAbsolute, relative, resolve } from "node:path";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
 import type { CatalogFormat, Corpus } from "../lib/catalog/types.ts";
@@ -35,6 +34,7 @@ import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens
 import {
   createdAt,
   dependencyVersions,
+  displayPath,
   fromRoot,
   gitState,
   intFlag,
@@ -398,14 +398,6 @@ async function main(args: string[]): Promise<number> {
 
 /** Upper bound of --resamples: beyond it the bootstrap takes minutes for no precision gain. */
 export const MAX_RESAMPLES = 100_000;
-
-/** A path for the report: relative to the repository when inside it, as given otherwise. */
-function displayPath(path: string): string {
-  const abs = resolve(path);
-  const root = fromRoot(".");
-  const rel = relative(root, abs);
-  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
-}
 
 /**
  * The console summary: per corpus the mode costs, the arm savings and the

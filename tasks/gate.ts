@@ -2,7 +2,7 @@
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
 // Exit 0: every check holds; 1: a check failed; 2: unusable input.
 import { dirname } from "node:path";
-import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { ensureWritable, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { loadRun, RunInputError } from "../lib/report/load_runs.ts";
 import {
   gateBenchReports,
@@ -81,6 +81,10 @@ async function main(): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  // Output paths are checked before any comparison: an unwritable one is bad input (exit 2),
+  // not a failed check (exit 1).
+  if (v.junit) await ensureWritable(v.junit, "--junit");
+  if (v.markdown) await ensureWritable(v.markdown, "--markdown");
   const runsGiven = v.baseline !== undefined || v.candidate !== undefined;
   const reportsGiven = v["baseline-report"] !== undefined || v["candidate-report"] !== undefined;
   if (runsGiven && (v.baseline === undefined || v.candidate === undefined)) {

@@ -119,3 +119,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test("gate, report and merge reject an unwritable output with exit 2 before any work; merge never writes over a run", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-outputs-" });
+  try {
+    const { base, same } = await runs(root);
+    const task = (name: string, args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL(`./${name}.ts`, import.meta.url).pathname, ...args],
+        stdout: "piped",
+        stderr: "piped",
+      }).output().then((o) => ({ code: o.code, stderr: new TextDecoder().decode(o.stderr) }));
+    const bad = "/proc/version/x"; // a file's child: never a writable folder
+    const g = await gate(["--baseline", base, "--candidate", same, "--junit", `${bad}.xml`]);
+    assert.equal(g.code, 2, g.stderr);
+    assert.match(g.stderr, /--junit .* cannot write there/);
+    assert.doesNotMatch(g.stdout, /PASS|FAIL/, "no check ran");
+    const r = await task("report", ["--runs", base, "--out", `${bad}.html`]);
+    assert.equal(r.code, 2, r.stderr);
+    // merge: into a non-empty folder, or into one of its inputs, is refused; nothing changes.
+    const before = await Deno.readTextFile(join(same, "run.json"));
+    const m1 = await task("merge", ["--out", same, base]);
+    assert.equal(m1.code, 2, m1.stderr);
+    assert.match(m1.stderr, /is not empty/);
+    const m2 = await task("merge", ["--out", base, base]);
+    assert.equal(m2.code, 2, m2.stderr);
+    assert.match(m2.stderr, /is one of the runs being merged/);
+    assert.equal(await Deno.readTextFile(join(same, "run.json")), before);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1,6 +1,6 @@
 // deno task merge: joins the run folders of shards (deno task agents --shard i/n) into one run.
-import { basename, join } from "node:path";
-import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { basename, join, resolve } from "node:path";
+import { ensureWritable, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { planWork, readCaseRecords, RUN_SCHEMA_VERSION, workKey } from "../lib/agent/run.ts";
 import { summarizeRecords, summaryToCsv } from "../lib/agent/summary.ts";
 import type { CaseRecord, Suite } from "../lib/agent/types.ts";
@@ -23,6 +23,17 @@ async function main(): Promise<number> {
   if (!values.out || positionals.length === 0) {
     throw new UsageError("--out DIR and at least one RUN_DIR are required (see --help)");
   }
+  // Never write over a run: --out must be new (or empty) and not one of the inputs.
+  if (positionals.some((dir) => resolve(dir) === resolve(values.out!))) {
+    throw new UsageError(
+      `--out ${values.out} is one of the runs being merged; choose a new folder`,
+    );
+  }
+  const existing = await Array.fromAsync(Deno.readDir(values.out)).catch(() => []);
+  if (existing.length > 0) {
+    throw new UsageError(`--out ${values.out} is not empty; merge into a new folder`);
+  }
+  await ensureWritable(join(values.out, "run.json"), "--out");
   const runs: { dir: string; doc: Record<string, unknown>; records: CaseRecord[] }[] = [];
   for (const dir of positionals) {
     let doc: Record<string, unknown>;

@@ -1,7 +1,7 @@
 // deno task report: the comparison dashboard over agent runs (and optionally a bench report),
 // with a CSV file per table beside the HTML.
 import { basename, dirname, extname, join } from "node:path";
-import { parseFlags, progress, runMain, UsageError } from "./_cli.ts";
+import { ensureWritable, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 import { loadRuns, RunInputError } from "../lib/report/load_runs.ts";
 import { filterRuns } from "../lib/report/runs.ts";
 import { renderCompareDashboard, tablesToCsv } from "../lib/report/compare_dashboard.ts";
@@ -60,6 +60,7 @@ async function main(): Promise<number> {
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
   };
+  await ensureWritable(values.out!, "--out");
   let kept;
   try {
     kept = filterRuns(runs, filter);
