@@ -38,8 +38,10 @@ export function parseFlags<const O extends ParseArgsOptionsConfig, const P exten
     const ambiguous = /Option '(--[\w-]+)' argument is ambiguous/.exec(message);
     if (ambiguous) {
       throw new UsageError(
-        `${ambiguous[1]} was given a value that starts with "-"; write ${ambiguous[1]}=VALUE ` +
-          "(negative numbers are not accepted where a count or seed is expected) (see --help)",
+        `${ambiguous[1]} was given a value that starts with "-", which is read as a flag; ` +
+          `counts and seeds are non-negative, and any other such value is written ${
+            ambiguous[1]
+          }=VALUE (see --help)`,
       );
     }
     throw new UsageError(`${message} (see --help)`);

@@ -1,6 +1,6 @@
 // deno task bench: what a tool catalog costs in context tokens under each
 // exposure mode, written to results/report.json and results/dashboard.html.
-import { loadCatalog } from "../lib/catalog/load.ts";
+import { loadCatalog, sha256Hex } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
 import type { CatalogFormat, Corpus } from "../lib/catalog/types.ts";
 import { CATALOG_FORMATS } from "../lib/catalog/parse.ts";
@@ -207,6 +207,27 @@ async function main(args: string[]): Promise<number> {
       `--format must be one of ${CATALOG_FORMATS.join(", ")}: current value is "${format}"`,
     );
   }
+  // Every input file is read before any measurement, so a bad one fails fast.
+  const toolResultsPath = flags["tool-results"] ?? fromRoot(DEFAULTS.toolResults);
+  const toolResultsFile = toolResultsPath === "none"
+    ? undefined
+    : await loadToolResults(toolResultsPath).catch((error) => {
+      throw new UsageError(`--tool-results ${toolResultsPath}: ${(error as Error).message}`);
+    });
+  const inputHashes: { path: string; sha256: string }[] = [];
+  for (
+    const path of [
+      ...goldenPaths.filter((p) => p !== "none"),
+      flags["proxy-servers"],
+      toolResultsFile === undefined ? undefined : toolResultsPath,
+    ]
+  ) {
+    if (path === undefined) continue;
+    const bytes = await Deno.readFile(path).catch((error) => {
+      throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+    });
+    inputHashes.push({ path: displayPath(path), sha256: await sha256Hex(bytes) });
+  }
   const corpora: { corpus: Corpus; path: string }[] = [];
   for (const path of corpusPaths) {
     progress("bench", `loading ${path}`);
@@ -319,10 +340,9 @@ async function main(args: string[]): Promise<number> {
       }
     }
   }
-  const toolResultsPath = flags["tool-results"] ?? fromRoot(DEFAULTS.toolResults);
-  const toolResults = toolResultsPath === "none" ? undefined : await (async () => {
+  const toolResults = toolResultsFile === undefined ? undefined : (() => {
     progress("bench", `pricing tool results ${toolResultsPath}`);
-    const file = await loadToolResults(toolResultsPath);
+    const file = toolResultsFile;
     const m = measureToolResults(file.results, tokenizers);
     return {
       resultsId: file.id,
@@ -359,10 +379,11 @@ async function main(args: string[]): Promise<number> {
     dependencies: await dependencyVersions(),
     inputs: [
       ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
-      flags["proxy-servers"]
-        ? { path: `${displayPath(flags["proxy-servers"])} (live tools/list)`, sha256: "" }
-        : { path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" },
+      ...(flags["proxy-servers"]
+        ? []
+        : [{ path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" }]),
       { path: displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
+      ...inputHashes,
     ],
     caveats: { tokenizer: TOKENIZER_CAVEAT },
     degenerateRules: degenerate[0]?.rules ?? [],
@@ -459,9 +480,9 @@ export function summaryLines(report: BenchReport): string[] {
     const l = report.live;
     const be = l.breakEven as { calls?: number | null; noBreakEven?: boolean; withheld?: boolean };
     lines.push(
-      `live             response tokens p50 ${l.responseCost.p50} p95 ${l.responseCost.p95}, latency p50 ${
-        l.latencyMs?.p50?.toFixed(2) ?? "n/a"
-      } ms, break-even ${
+      `live             response tokens p50 ${l.responseCost.p50 ?? "n/a"} p95 ${
+        l.responseCost.p95 ?? "n/a"
+      }, latency p50 ${l.latencyMs?.p50?.toFixed(2) ?? "n/a"} ms, break-even ${
         be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
       }`,
     );

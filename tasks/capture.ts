@@ -47,9 +47,9 @@ and writes <out>/<id>.tools.json and <out>/<id>.manifest.json.
 Options:
   --config FILE       servers config in the mcpServers shape
                       (default: fixtures/servers/reference.json)
-  --out DIR           output folder (default: fixtures/corpora for the reference config,
-                      results/captures for any other, so a frozen corpus is only
-                      rewritten on purpose)
+  --out DIR           output folder (default: fixtures/corpora for a full capture of the
+                      reference config, results/captures for any other config or an
+                      --only subset, so a frozen corpus is only rewritten on purpose)
   --id ID             corpus id, used in the file names (default: reference_v1 for the
                       reference config, else the config file name without .json)
   --version V         corpus version string (default: 1)
@@ -115,7 +115,10 @@ async function main(args: string[]): Promise<void> {
   const reference = resolve(values.config) === resolve(REFERENCE_CONFIG);
   const id = values.id ??
     (reference ? "reference_v1" : basename(values.config).replace(/\.json$/, ""));
-  const out = values.out ?? fromRoot(reference ? "fixtures/corpora" : "results/captures");
+  // Only a full capture of the reference config replaces the frozen corpus by default;
+  // a custom config or an --only subset goes to results/captures unless --out says otherwise.
+  const frozen = reference && values.only === undefined;
+  const out = values.out ?? fromRoot(frozen ? "fixtures/corpora" : "results/captures");
   if (!/^[A-Za-z0-9_.-]+$/.test(id)) {
     throw new UsageError(
       `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(id)}`,

@@ -114,6 +114,9 @@ async function main(args: string[]): Promise<number> {
     source = values.corpus ?? DEFAULT_CORPUS;
     corpus = await loadCatalog(source);
   }
+  if (corpus.tools.length === 0) {
+    throw new UsageError(`${source} has no tools: nothing to lint`);
+  }
   const report = lintCatalog(corpus.tools, {
     tokenizer: createTokenizer("cl100k_base"),
     maxSchemaTokens: max,
