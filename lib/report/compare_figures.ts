@@ -38,25 +38,32 @@ export function costAccuracyChart(
   data: readonly CostAccuracyDatum[],
   options: ChartOptions,
 ): Element {
+  const byCost = [...data].sort((a, b) => a.costUsd - b.costUsd || (a.label < b.label ? -1 : 1));
   return Plot.plot({
     document: options.document,
     width: options.width ?? 640,
     title: options.title,
     marginRight: 120,
+    marginTop: 40,
     x: { label: "mean cost per case (USD) →", grid: true, zero: true },
     y: { label: "↑ pass rate", domain: [0, 1], grid: true },
     color: { legend: true, domain: sortedUnique(data.map((d) => d.series)) },
     marks: [
       Plot.ruleX(data, { x: "costUsd", y1: "lo", y2: "hi", stroke: "series", strokeOpacity: 0.5 }),
       Plot.dot(data, { x: "costUsd", y: "passRate", fill: "series", r: 4 }),
-      Plot.text(data, {
-        x: "costUsd",
-        y: "passRate",
-        text: "label",
-        dx: 6,
-        textAnchor: "start",
-        fontSize: 10,
-      }),
+      // Labels of neighbouring points (by cost) go on three staggered lines, so agents with
+      // equal pass rates and close costs stay readable.
+      ...[0, 1, 2].map((line) =>
+        Plot.text(byCost.filter((_, i) => i % 3 === line), {
+          x: "costUsd",
+          y: "passRate",
+          text: "label",
+          dx: 6,
+          dy: -12 * line,
+          textAnchor: "start",
+          fontSize: 10,
+        })
+      ),
     ],
   }) as unknown as Element;
 }
