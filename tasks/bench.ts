@@ -403,7 +403,7 @@ async function main(args: string[]): Promise<number> {
   await Deno.writeTextFile(dashboardPath, renderDashboard(report));
   for (const line of summaryLines(report)) console.log(line);
   console.log(
-    `wrote ${reportPath} and ${dashboardPath} in ${
+    `wrote ${displayPath(reportPath)} and ${displayPath(dashboardPath)} in ${
       ((performance.now() - started) / 1000).toFixed(1)
     } s`,
   );
