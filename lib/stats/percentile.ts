@@ -4,6 +4,8 @@
  * @module
  */
 
+import { checkValues } from "./_check.ts";
+
 /**
  * The nearest-rank percentile: sort ascending, take the value at 1-based rank
  * `ceil(p / 100 × n)` (rank 1 when p is 0). Always returns an observed value, never an interpolation.
@@ -23,16 +25,9 @@
  * ```
  */
 export function percentileNearestRank(values: readonly number[], p: number): number {
-  if (values.length === 0) {
-    throw new RangeError("Cannot compute a percentile of an empty list");
-  }
+  checkValues(values, "compute a percentile");
   if (!(p >= 0 && p <= 100)) {
     throw new RangeError(`Cannot compute percentile p: p must be in [0, 100], got ${p}`);
-  }
-  for (const v of values) {
-    if (!Number.isFinite(v)) {
-      throw new RangeError(`Cannot compute a percentile: value ${v} is not a finite number`);
-    }
   }
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
