@@ -69,6 +69,48 @@ function compileStub(p: string | RegExp): RegExp {
   return new RegExp(p.source, p.flags.replace(/[gy]/g, ""));
 }
 
+/** Validated rules: the threshold, the compiled stub patterns and the per-description test. */
+interface CompiledRules {
+  readonly minChars: number;
+  readonly stubs: readonly RegExp[];
+  readonly classify: (description: string) => DegenerateRuleId | undefined;
+}
+
+function compileRules(rules: DegenerateRules): CompiledRules {
+  const minChars = rules.minChars ?? DEFAULT_MIN_DESCRIPTION_CHARS;
+  if (!Number.isInteger(minChars) || minChars < 0) {
+    throw new RangeError(
+      `Cannot count degenerate descriptions as minChars must be a non-negative integer: current value is ${minChars}`,
+    );
+  }
+  const stubs = (rules.stubPatterns ?? DEFAULT_STUB_PATTERNS).map(compileStub);
+  const classify = (description: string): DegenerateRuleId | undefined => {
+    const text = description.trim();
+    if (text === "") return "empty";
+    if (stubs.some((re) => re.test(text))) return "stub";
+    if ([...text].length < minChars) return "short";
+    return undefined;
+  };
+  return { minChars, stubs, classify };
+}
+
+/**
+ * The per-description test behind {@linkcode countDegenerateDescriptions}, with
+ * the rules validated and compiled once (for callers that judge tools one by
+ * one, such as the lint). Not re-exported by `mod.ts`.
+ *
+ * @param rules Thresholds and stub patterns; see {@linkcode DegenerateRules}.
+ * @returns A function giving the first rule (precedence `empty`, `stub`,
+ *   `short`) a description matches, or `undefined` when it matches none.
+ * @throws {RangeError} When `minChars` is not a non-negative integer.
+ * @throws {SyntaxError} When a string stub pattern is not a valid regular expression.
+ */
+export function degenerateClassifier(
+  rules: DegenerateRules = {},
+): (description: string) => DegenerateRuleId | undefined {
+  return compileRules(rules).classify;
+}
+
 /**
  * Count tools with degenerate descriptions.
  *
@@ -105,20 +147,12 @@ export function countDegenerateDescriptions(
   tools: readonly Tool[],
   rules: DegenerateRules = {},
 ): DegenerateCount {
-  const minChars = rules.minChars ?? DEFAULT_MIN_DESCRIPTION_CHARS;
-  if (!Number.isInteger(minChars) || minChars < 0) {
-    throw new RangeError(
-      `Cannot count degenerate descriptions as minChars must be a non-negative integer: current value is ${minChars}`,
-    );
-  }
-  const stubs = (rules.stubPatterns ?? DEFAULT_STUB_PATTERNS).map(compileStub);
+  const { minChars, stubs, classify } = compileRules(rules);
 
   const ids: Record<DegenerateRuleId, string[]> = { empty: [], stub: [], short: [] };
   for (const tool of tools) {
-    const text = tool.description.trim();
-    if (text === "") ids.empty.push(tool.id);
-    else if (stubs.some((re) => re.test(text))) ids.stub.push(tool.id);
-    else if ([...text].length < minChars) ids.short.push(tool.id);
+    const rule = classify(tool.description);
+    if (rule !== undefined) ids[rule].push(tool.id);
   }
 
   const patternText = stubs.length === 0 ? "(no patterns)" : stubs.map(String).join(", ");

@@ -6,7 +6,7 @@
  */
 import type { Tokenizer } from "../tokens/types.ts";
 import { compareUtf8, schemaText } from "./canonical.ts";
-import { countDegenerateDescriptions, type DegenerateRules } from "./degenerate.ts";
+import { degenerateClassifier, type DegenerateRuleId, type DegenerateRules } from "./degenerate.ts";
 import type { JsonObject, JsonValue, Tool } from "./types.ts";
 
 /** How bad a finding is: `error` = the provider/client rejects it; `warning` = it degrades; `info` = worth a look. */
@@ -236,11 +236,14 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
     serversByName.set(t.name, set);
   }
 
+  // Rules compiled once, at the first tool (an empty catalog does not check them, as before).
+  let classify: ((description: string) => DegenerateRuleId | undefined) | undefined;
   for (const tool of tools) {
-    const degenerate = countDegenerateDescriptions([tool], options.degenerate);
-    if (degenerate.byRule.empty > 0) {
+    classify ??= degenerateClassifier(options.degenerate);
+    const degenerate = classify(tool.description);
+    if (degenerate === "empty") {
       add(tool, "degenerate-description", "description is empty or whitespace");
-    } else if (degenerate.byRule.stub > 0) {
+    } else if (degenerate === "stub") {
       add(
         tool,
         "degenerate-description",
@@ -248,7 +251,7 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
         undefined,
         "info",
       );
-    } else if (degenerate.byRule.short > 0) {
+    } else if (degenerate === "short") {
       add(
         tool,
         "degenerate-description",
