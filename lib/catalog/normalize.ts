@@ -13,7 +13,7 @@ import {
   recursiveTargets,
   resolveRef,
   walkSchemas,
-} from "./lint.ts";
+} from "./_schema.ts";
 
 /** Model providers whose tool APIs {@linkcode normalizeForProvider} targets. */
 export type Provider = "openai" | "anthropic" | "gemini";
