@@ -6,20 +6,20 @@
  * @module
  */
 
-import {
-  Client,
-  ErrorCode,
-  McpError,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-} from "../_sdk.ts";
-import type { JsonObject } from "../catalog/types.ts";
+import { SSEClientTransport, StreamableHTTPClientTransport } from "../_sdk.ts";
 import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
-import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
+import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
+import {
+  captureClient,
+  type CaptureResult,
+  okResult,
+  redactResult,
+  timeoutResult,
+} from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { oneLine, redact, SECRET_NAME, WarningSink } from "./_text.ts";
+import { oneLine, SECRET_NAME, WarningSink } from "./_text.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -91,7 +91,7 @@ export async function captureRemoteServer(
   const withEarlier = final.outcome === "ok" && earlier.length > 0
     ? { ...final, warnings: [...earlier, ...final.warnings] }
     : final;
-  return redactRecord(withEarlier, secretValues(entry, expanded, options.env ?? {}));
+  return redactResult(withEarlier, secretValues(entry, expanded, options.env ?? {}));
 }
 
 /**
@@ -111,35 +111,21 @@ function secretValues(
     .flatMap(referencedVariables)
     .filter((n) => SECRET_NAME.test(n))
     .map((n) => env[n] ?? "");
-  return [...new Set([...fromHeaders, ...referenced])].sort((a, b) => b.length - a.length);
-}
-
-function redactRecord(
-  record: ServerCaptureRecord,
-  secrets: readonly string[],
-): ServerCaptureRecord {
-  if (secrets.every((s) => s.length < 4)) return record;
-  const r = (text: string) => redact(text, secrets);
-  return {
-    ...record,
-    warnings: record.warnings.map(r),
-    ...(record.message === undefined ? {} : { message: r(record.message) }),
-  };
+  return [...fromHeaders, ...referenced];
 }
 
 async function attempt(
   entry: RemoteServerEntry,
   kind: CaptureTransport,
   timeoutMs: number,
-): Promise<Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">> {
+): Promise<CaptureResult> {
   const url = new URL(entry.url);
   const requestInit = { headers: { ...entry.headers } };
   const transport = kind === "sse"
     ? new SSEClientTransport(url, { requestInit })
     : new StreamableHTTPClientTransport(url, { requestInit });
   const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
-  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-  client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
+  const client = captureClient(warnings);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
   const started = performance.now();
@@ -151,30 +137,12 @@ async function attempt(
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
     });
-    const captureMs = Math.round(performance.now() - started);
-    for (const warning of listing.warnings) warnings.add(warning);
-    const serverInfo = client.getServerVersion();
-    return {
-      outcome: "ok",
-      warnings: warnings.list(),
-      ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
-      tools: listing.tools,
-      ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
-      ...(listing.resources === undefined ? {} : { resources: listing.resources }),
-      pages: listing.pages,
-      captureMs,
-    };
+    return okResult(client, listing, warnings, Math.round(performance.now() - started));
   } catch (error) {
     const captureMs = Math.round(performance.now() - started);
-    const code = error instanceof McpError ? error.code : undefined;
     const common = { phase, warnings: warnings.list(), tools: [], pages: {}, captureMs };
-    if (controller.signal.aborted || code === ErrorCode.RequestTimeout) {
-      return {
-        ...common,
-        outcome: "timeout",
-        message: `no complete answer within ${timeoutMs} ms (waiting for ${phase})`,
-      };
-    }
+    const timeout = timeoutResult(error, controller.signal, timeoutMs, common);
+    if (timeout !== undefined) return timeout;
     const text = oneLine(error);
     if (phase === "initialize" && /ECONNREFUSED|fetch failed|ENOTFOUND|connect/i.test(text)) {
       return { ...common, outcome: "spawn_failed", message: `cannot connect: ${text}` };

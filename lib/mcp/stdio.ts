@@ -17,21 +17,21 @@
  */
 
 import type { ChildProcess } from "node:child_process";
-import {
-  Client,
-  ErrorCode,
-  McpError,
-  StdioClientTransport,
-  type StdioServerParameters,
-} from "../_sdk.ts";
-import type { JsonObject } from "../catalog/types.ts";
+import { ErrorCode, McpError, StdioClientTransport, type StdioServerParameters } from "../_sdk.ts";
 import { referencedVariables, type StdioServerEntry } from "./config.ts";
 import { listServer } from "./list.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
+import {
+  captureClient,
+  type CaptureResult,
+  okResult,
+  redactResult,
+  timeoutResult,
+} from "./_capture.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine, redact, SECRET_NAME, TailBuffer, WarningSink } from "./_text.ts";
+import { oneLine, SECRET_NAME, TailBuffer, WarningSink } from "./_text.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -121,8 +121,6 @@ export async function captureStdioServer(
   }
 }
 
-type SessionResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
-
 /**
  * Values that must not reach a record: the server's environment variables whose names look
  * secret (`SECRET_NAME`), and the caller's variables with such names that the entry references
@@ -135,31 +133,17 @@ function secretValues(
 ): string[] {
   const texts = [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""];
   const referenced = texts.flatMap(referencedVariables).filter((n) => SECRET_NAME.test(n));
-  const values = [
+  return [
     ...Object.entries(serverEnv).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v),
     ...referenced.map((n) => callerEnv[n] ?? ""),
   ];
-  // Longest first, so a secret that contains another is replaced whole.
-  return [...new Set(values)].sort((a, b) => b.length - a.length);
-}
-
-/** The result with secrets removed from its server-written text (message, warnings, stderr). */
-function redactResult(result: SessionResult, secrets: readonly string[]): SessionResult {
-  if (secrets.every((s) => s.length < 4)) return result;
-  const r = (text: string) => redact(text, secrets);
-  return {
-    ...result,
-    warnings: result.warnings.map(r),
-    ...(result.message === undefined ? {} : { message: r(result.message) }),
-    ...(result.stderrTail === undefined ? {} : { stderrTail: r(result.stderrTail) }),
-  };
 }
 
 async function runSession(
   params: StdioServerParameters,
   isolation: IsolationMode,
   timeoutMs: number,
-): Promise<SessionResult> {
+): Promise<CaptureResult> {
   const transport = new ObservedStdioTransport(params);
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
   const stream = transport.stderr as
@@ -168,8 +152,7 @@ async function runSession(
   stream?.setEncoding("utf8");
   stream?.on("data", (chunk: string) => stderr.push(chunk));
   const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
-  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-  client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
+  const client = captureClient(warnings);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
   const started = performance.now();
@@ -183,22 +166,9 @@ async function runSession(
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
     });
-    const captureMs = elapsed();
-    for (const warning of listing.warnings) warnings.add(warning);
-    const serverInfo = client.getServerVersion();
-    return {
-      outcome: "ok",
-      warnings: warnings.list(),
-      ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
-      ...(transport.protocolVersion === undefined
-        ? {}
-        : { protocolVersion: transport.protocolVersion }),
-      tools: listing.tools,
-      ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
-      ...(listing.resources === undefined ? {} : { resources: listing.resources }),
-      pages: listing.pages,
-      captureMs,
-    };
+    const ok = okResult(client, listing, warnings, elapsed());
+    const { protocolVersion } = transport;
+    return protocolVersion === undefined ? ok : { ...ok, protocolVersion };
   } catch (error) {
     const captureMs = elapsed();
     const code = error instanceof McpError ? error.code : undefined;
@@ -213,13 +183,8 @@ async function runSession(
       captureMs,
       stderrTail: stderr.toString(),
     };
-    if (controller.signal.aborted || code === ErrorCode.RequestTimeout) {
-      return {
-        ...common,
-        outcome: "timeout",
-        message: `no complete answer within ${timeoutMs} ms (waiting for ${phase})`,
-      };
-    }
+    const timeout = timeoutResult(error, controller.signal, timeoutMs, common);
+    if (timeout !== undefined) return timeout;
     if (transport.exit !== undefined || code === ErrorCode.ConnectionClosed) {
       const exit = transport.exit;
       const how = exit === undefined

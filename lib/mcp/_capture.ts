@@ -1,0 +1,111 @@
+/**
+ * The parts of a capture record that do not depend on the transport (private to lib/mcp),
+ * shared by the stdio (`stdio.ts`) and remote (`http.ts`) captures: the client they list
+ * with, the record of a completed listing, the `timeout` outcome, and secret redaction.
+ *
+ * @module
+ */
+
+import { Client, ErrorCode, McpError } from "../_sdk.ts";
+import type { JsonObject } from "../catalog/types.ts";
+import type { ServerListing } from "./list.ts";
+import { CLIENT_INFO } from "./stdio.ts";
+import { oneLine, redact, type WarningSink } from "./_text.ts";
+import type { ServerCaptureRecord } from "./types.ts";
+
+/** A capture record before the caller adds `server`, `transport` and `runPaths`. */
+export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
+
+/** The fields every failed capture records, before its `outcome` and `message`. */
+export type FailureFields = Omit<CaptureResult, "outcome" | "message">;
+
+/**
+ * A client that sends mcpmeter's `clientInfo`, declares no capabilities, and keeps
+ * transport errors as warnings.
+ *
+ * @param warnings Where transport errors go, as `transport: <one line of 200 chars at most>`.
+ * @returns An unconnected SDK client.
+ */
+export function captureClient(warnings: WarningSink): Client {
+  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+  client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
+  return client;
+}
+
+/**
+ * The `ok` record of a capture whose listing completed; the listing's warnings join the
+ * sink's (so they count against its limit).
+ *
+ * @param client The connected client (for its `serverInfo`).
+ * @param listing What the server listed.
+ * @param warnings The capture's warnings so far.
+ * @param captureMs Wall time from spawn or connect to the end of the listing, in ms.
+ * @returns `outcome: "ok"` with tools, prompts, resources, pages and `serverInfo` when known.
+ */
+export function okResult(
+  client: Client,
+  listing: ServerListing,
+  warnings: WarningSink,
+  captureMs: number,
+): CaptureResult {
+  for (const warning of listing.warnings) warnings.add(warning);
+  const serverInfo = client.getServerVersion();
+  return {
+    outcome: "ok",
+    warnings: warnings.list(),
+    ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
+    tools: listing.tools,
+    ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
+    ...(listing.resources === undefined ? {} : { resources: listing.resources }),
+    pages: listing.pages,
+    captureMs,
+  };
+}
+
+/**
+ * The `timeout` record of a failed capture, when it failed for lack of time: the overall
+ * timer fired (`signal` aborted) or a request timed out (`McpError` `RequestTimeout`).
+ *
+ * @param error What `connect` or the listing threw.
+ * @param signal The capture's overall abort signal.
+ * @param timeoutMs The overall timeout, in ms (quoted in the message).
+ * @param fields The failure's fields; `fields.phase` names what was awaited.
+ * @returns The `timeout` record, or `undefined` when the failure is of another kind.
+ */
+export function timeoutResult(
+  error: unknown,
+  signal: AbortSignal,
+  timeoutMs: number,
+  fields: FailureFields,
+): CaptureResult | undefined {
+  const timedOut = signal.aborted ||
+    (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+  if (!timedOut) return undefined;
+  return {
+    ...fields,
+    outcome: "timeout",
+    message: `no complete answer within ${timeoutMs} ms (waiting for ${fields.phase})`,
+  };
+}
+
+/**
+ * A record with secrets removed from its server-written text: `message`, `warnings` and
+ * `stderrTail`.
+ *
+ * @param record A capture record or result.
+ * @param secrets Secret values, in any order, duplicates allowed; those shorter than 4
+ *   characters are left alone (see {@linkcode redact}).
+ * @returns `record` itself when no secret can apply, else a redacted copy.
+ */
+export function redactResult<T extends CaptureResult>(record: T, secrets: readonly string[]): T {
+  if (secrets.every((s) => s.length < 4)) return record;
+  // Longest first, so a secret that contains another is replaced whole.
+  const ordered = [...new Set(secrets)].sort((a, b) => b.length - a.length);
+  const r = (text: string) => redact(text, ordered);
+  return {
+    ...record,
+    warnings: record.warnings.map(r),
+    ...(record.message === undefined ? {} : { message: r(record.message) }),
+    ...(record.stderrTail === undefined ? {} : { stderrTail: r(record.stderrTail) }),
+  };
+}
