@@ -277,16 +277,14 @@ async function main(args: string[]): Promise<number> {
     seed,
     onProgress: (m) => progress("bench", m),
   });
-  const arms = armNames.length === 0 ? undefined : await (async () => {
-    const loaded = await loadArms(armNames);
-    return corpora.flatMap(({ corpus }) => {
-      progress("bench", `${corpus.id}: encoding arms ${armNames.join(", ")}`);
-      return measureArms({ corpus, arms: loaded, tokenizers });
-    });
-  })();
+  const loadedArms = await loadArms(armNames);
+  const arms = armNames.length === 0 ? undefined : corpora.flatMap(({ corpus }) => {
+    progress("bench", `${corpus.id}: encoding arms ${armNames.join(", ")}`);
+    return measureArms({ corpus, arms: loadedArms, tokenizers });
+  });
   const retrieval: RetrievalResult[] = [];
   const retrievalWarnings: string[] = [];
-  const indexArms = (await loadArms(armNames)).filter((a): a is EncodingArm =>
+  const indexArms = loadedArms.filter((a): a is EncodingArm =>
     !("unavailable" in a) && a.altersIndex
   );
   for (const path of goldenPaths.filter((p) => p !== "none")) {
