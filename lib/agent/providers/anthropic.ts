@@ -12,33 +12,14 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
-import type { Message, ModelRequest, ToolCall } from "./types.ts";
+import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
-
-/** What an adapter needs to build an SDK client. */
-export interface SdkClientOptions {
-  readonly apiKey: string;
-  readonly baseUrl?: string;
-  /** `fetch` used by the SDK (wire log, tests). */
-  readonly fetch?: typeof fetch;
-}
-
-/** The request body an adapter sends and the function that turns a reply into a turn. */
-export interface ProviderAdapter {
-  /** Sends one request (no retries: the SDK's own retries are off). */
-  send(request: ModelRequest, signal?: AbortSignal): Promise<unknown>;
-  /** Normalizes a reply body. @throws {ModelCallError} `bad_response` on an unusable body. */
-  parse(body: unknown): ParsedTurn;
-}
-
-/** A normalized reply without timings. */
-export interface ParsedTurn {
-  readonly text: string;
-  readonly toolCalls: readonly ToolCall[];
-  readonly stopReason: string;
-  readonly usage: Usage;
-  readonly notes: readonly string[];
-}
+import {
+  type ParsedTurn,
+  type ProviderAdapter,
+  type SdkClientOptions,
+  sdkClientOptions,
+} from "./_adapter.ts";
 
 /**
  * The Anthropic `messages` array for a conversation.
@@ -130,12 +111,7 @@ export function parseAnthropicMessage(body: unknown): ParsedTurn {
  * @returns The adapter.
  */
 export function createAnthropicAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
-  const sdk = new Anthropic({
-    apiKey: options.apiKey,
-    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-    maxRetries: 0,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  const sdk = new Anthropic(sdkClientOptions(options));
   return {
     send(request, signal) {
       return sdk.messages.create(

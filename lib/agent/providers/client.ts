@@ -7,7 +7,8 @@
 
 import type { ModelConfig } from "../types.ts";
 import { expandVars } from "../config.ts";
-import { createAnthropicAdapter, type ProviderAdapter } from "./anthropic.ts";
+import { createAnthropicAdapter } from "./anthropic.ts";
+import type { ProviderAdapter } from "./_adapter.ts";
 import { createOpenAiAdapter } from "./openai.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
 import { createWireLogFetch, redactText, type WireEntry } from "./wire_log.ts";

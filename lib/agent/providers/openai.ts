@@ -16,9 +16,14 @@
 import OpenAI from "openai";
 import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
-import type { ParsedTurn, ProviderAdapter, SdkClientOptions } from "./anthropic.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
+import {
+  type ParsedTurn,
+  type ProviderAdapter,
+  type SdkClientOptions,
+  sdkClientOptions,
+} from "./_adapter.ts";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -135,12 +140,7 @@ export function parseOpenAiCompletion(body: unknown): ParsedTurn {
  * @returns The adapter.
  */
 export function createOpenAiAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
-  const sdk = new OpenAI({
-    apiKey: options.apiKey,
-    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-    maxRetries: 0,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  const sdk = new OpenAI(sdkClientOptions(options));
   return {
     send(request, signal) {
       return sdk.chat.completions.create(

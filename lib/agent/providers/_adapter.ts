@@ -1,0 +1,52 @@
+/**
+ * What a provider adapter is (private to lib/agent/providers), shared by the Anthropic
+ * (`anthropic.ts`) and OpenAI (`openai.ts`) adapters and used by `client.ts`: the options an
+ * adapter builds its SDK client from, the adapter shape, and the parsed turn it returns.
+ *
+ * @module
+ */
+
+import type { ModelRequest, ModelTurn } from "./types.ts";
+
+/** What an adapter needs to build an SDK client. */
+export interface SdkClientOptions {
+  /** API key, already expanded. */
+  readonly apiKey: string;
+  /** Base URL of the API; default the SDK's own. */
+  readonly baseUrl?: string;
+  /** `fetch` used by the SDK (wire log, tests). */
+  readonly fetch?: typeof fetch;
+}
+
+/** The request body an adapter sends and the function that turns a reply into a turn. */
+export interface ProviderAdapter {
+  /** Sends one request (no retries: the SDK's own retries are off). */
+  send(request: ModelRequest, signal?: AbortSignal): Promise<unknown>;
+  /** Normalizes a reply body. @throws {ModelCallError} `bad_response` on an unusable body. */
+  parse(body: unknown): ParsedTurn;
+}
+
+/** A normalized reply without timings: a {@linkcode ModelTurn} before the client times it. */
+export type ParsedTurn = Omit<ModelTurn, "ms" | "attempts" | "cached">;
+
+/**
+ * The constructor options of either SDK client (`Anthropic`, `OpenAI`): key, base URL and
+ * `fetch` when given, and the SDK's own retries off (`withRetries` in `retry.ts` retries, so
+ * every attempt is counted and timed).
+ *
+ * @param options Key, base URL, fetch.
+ * @returns `{ apiKey, baseURL?, maxRetries: 0, fetch? }`.
+ */
+export function sdkClientOptions(options: SdkClientOptions): {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries: number;
+  fetch?: typeof fetch;
+} {
+  return {
+    apiKey: options.apiKey,
+    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    maxRetries: 0,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+}
