@@ -14,7 +14,6 @@ export interface ToolSpec {
   /** Description shown to the model. */
   readonly description: string;
   /** JSON Schema of the arguments. */
-  /** JSON Schema of the arguments. */
   readonly inputSchema: JsonObject;
 }
 
@@ -24,7 +23,6 @@ export interface ToolCall {
   readonly id: string;
   /** Tool name the model used. */
   readonly name: string;
-  /** Parsed arguments; `{}` when the provider sent unparseable argument text. */
   /** Parsed arguments; `{}` when the provider sent unparseable argument text. */
   readonly args: JsonValue;
   /** Why the argument text could not be parsed, when it could not. */
