@@ -21,6 +21,7 @@ import {
   parseArmList,
 } from "../lib/encodings/mod.ts";
 import { loadGolden } from "../lib/retrieval/load_golden.ts";
+import type { GoldenSet } from "../lib/retrieval/types.ts";
 import { runLive } from "./live.ts";
 import { captureCatalog } from "./_capture_catalog.ts";
 import {
@@ -240,6 +241,15 @@ async function main(args: string[]): Promise<number> {
   const ids = corpora.map((c) => c.corpus.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const goldenSets: GoldenSet[] = [];
+  for (const path of goldenPaths.filter((p) => p !== "none")) {
+    progress("bench", `loading golden set ${path}`);
+    goldenSets.push(
+      await loadGolden(path).catch((error) => {
+        throw new UsageError(`--golden ${path}: ${(error as Error).message}`);
+      }),
+    );
+  }
   const proxyPath = flags["proxy-catalog"] ?? fromRoot(DEFAULTS.proxyCatalog);
   const codePath = flags["code-catalog"] ?? fromRoot(DEFAULTS.codeCatalog);
   if (flags["proxy-servers"] && flags["proxy-catalog"]) {
@@ -287,11 +297,7 @@ async function main(args: string[]): Promise<number> {
   const indexArms = loadedArms.filter((a): a is EncodingArm =>
     !("unavailable" in a) && a.altersIndex
   );
-  for (const path of goldenPaths.filter((p) => p !== "none")) {
-    progress("bench", `loading golden set ${path}`);
-    const golden = await loadGolden(path).catch((error) => {
-      throw new UsageError(`--golden ${path}: ${(error as Error).message}`);
-    });
+  for (const golden of goldenSets) {
     const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
       (corpora.length === 1 ? corpora[0] : undefined);
     if (!target) {
