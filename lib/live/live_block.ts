@@ -9,6 +9,7 @@ import type { Tool } from "../catalog/types.ts";
 import { catalogCost } from "../modes/cost.ts";
 import type { Provenance } from "../report/provenance.ts";
 import { meanMetrics, type MetricValues, queryMetrics } from "../retrieval/metrics.ts";
+import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Drops, GoldenSet } from "../retrieval/types.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { TokenizerName } from "../tokens/types.ts";
@@ -301,11 +302,7 @@ export function buildLiveBlock(input: LiveBlockInput): LiveBlock {
   }
 
   const tokens = perQuery.map((r) => r.tokens);
-  const p = (q: number) => {
-    if (tokens.length === 0) return null;
-    const sorted = [...tokens].sort((x, y) => x - y);
-    return sorted[Math.max(1, Math.ceil(q / 100 * sorted.length)) - 1];
-  };
+  const p = (q: number) => tokens.length === 0 ? null : percentileNearestRank(tokens, q);
   const meanResponse = mean(tokens);
 
   const direct = input.directMenu === null ? null : catalogCost(input.directMenu, tokenizer);
