@@ -419,8 +419,9 @@ export function buildLiveBlock(input: LiveBlockInput): LiveBlock {
   };
   // Components must add up; a mismatch is a bug, not data.
   const sum = RESPONSE_COMPONENTS.reduce((n, k) => n + components[k], 0);
-  if (sum !== tokens.reduce((n, t) => n + t, 0)) {
-    throw new Error(`live block: components sum to ${sum}, responses to ${tokens.length}`);
+  const total = tokens.reduce((n, t) => n + t, 0);
+  if (sum !== total) {
+    throw new Error(`live block: components sum to ${sum} tokens, responses to ${total}`);
   }
   return block;
 }
