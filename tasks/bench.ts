@@ -445,32 +445,18 @@ export function summaryLines(report: BenchReport): string[] {
       } ${tok} tokens${m.mode === "direct" ? "" : `  saves ${pct(saved)}`}`,
     );
   }
-  type Arm = { corpusId: string; arm: string; tokenizer?: string; savingsPct?: number | null };
   for (const corpus of report.corpora) {
-    const arms = ((report.arms ?? []) as Arm[]).filter((a) =>
-      a.corpusId === corpus.id && a.tokenizer === tok && a.arm !== "baseline_json" &&
-      typeof a.savingsPct === "number"
+    const savings = (report.arms ?? []).flatMap((a) =>
+      !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
+        a.arm !== "baseline_json" && typeof a.savingsPct === "number"
+        ? [`${a.arm} ${a.savingsPct >= 0 ? "-" : "+"}${Math.abs(a.savingsPct).toFixed(1)}%`]
+        : []
     );
-    if (arms.length > 0) {
-      lines.push(
-        `${corpus.id.padEnd(16)} arm tokens vs baseline_json: ${
-          arms.map((a) =>
-            `${a.arm} ${a.savingsPct! >= 0 ? "-" : "+"}${Math.abs(a.savingsPct!).toFixed(1)}%`
-          )
-            .join(", ")
-        }`,
-      );
+    if (savings.length > 0) {
+      lines.push(`${corpus.id.padEnd(16)} arm tokens vs baseline_json: ${savings.join(", ")}`);
     }
   }
-  type Retrieval = {
-    goldenSetId: string;
-    retriever: string;
-    arm: string | null;
-    queryCount: number;
-    metrics: Record<string, number>;
-    ci95: Record<string, [number, number]>;
-  };
-  for (const r of ((report.retrieval ?? []) as Retrieval[]).filter((r) => r.arm === null)) {
+  for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {
     const [lo, hi] = r.ci95["recall@5"];
     lines.push(
       `${r.goldenSetId.padEnd(18)} ${r.retriever.padEnd(13)} recall@5 ${

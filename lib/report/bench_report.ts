@@ -16,6 +16,8 @@ import { createRng, deriveSeed } from "../stats/prng.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import type { Provenance } from "./provenance.ts";
 import type { LiveBlock } from "../live/live_block.ts";
+import type { ArmRow } from "../encodings/measure.ts";
+import type { RetrievalResult } from "../retrieval/evaluate.ts";
 
 /** Version of the report shape; bumped when a field changes meaning or type. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -126,10 +128,10 @@ export interface BenchReport {
   readonly crossovers: readonly CrossoverRow[];
   /** The 10 heaviest tools and servers per corpus × tokenizer. */
   readonly heaviest: readonly Heaviest[];
-  /** Encoding arm rows (encodings issue), when measured. */
-  readonly arms?: readonly unknown[];
-  /** Retrieval rows (retrieval issue), when measured. */
-  readonly retrieval?: readonly unknown[];
+  /** Encoding arm rows (`measureArms` in `lib/encodings`), when measured. */
+  readonly arms?: readonly ArmRow[];
+  /** Retrieval rows (`evaluateRetrieval` in `lib/retrieval`), when measured. */
+  readonly retrieval?: readonly RetrievalResult[];
   /**
    * Captured `tools/call` results priced as compact JSON against TOON (the
    * `toon_results` pseudo-arm), when measured.

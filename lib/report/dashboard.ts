@@ -218,43 +218,35 @@ export function renumberPlotIds(html: string): string {
   });
 }
 
-type ArmRow = {
-  corpusId: string;
-  arm: string;
-  tokenizer: string;
-  skipped?: boolean;
-  reason?: string;
-  totalTokens?: number;
-  meanTokens?: number;
-  p95Tokens?: number;
-  savingsPct?: number | null;
-  skippedTools?: { count: number };
-};
-
 function renderArms(report: BenchReport, document: Document, parts: string[]): void {
-  const arms = report.arms as ArmRow[];
+  const arms = report.arms ?? [];
   parts.push("<h2>Encoding arms</h2>");
   parts.push(htmlTable(
-    arms.map((a) => ({
-      corpus: a.corpusId,
-      arm: a.arm,
-      tokenizer: a.tokenizer ?? "",
-      "total tokens": a.skipped ? "skipped" : a.totalTokens,
-      "mean / tool": a.meanTokens ?? "",
-      "p95 / tool": a.p95Tokens ?? "",
-      "savings vs baseline_json": typeof a.savingsPct === "number"
-        ? `${a.savingsPct.toFixed(1)}%`
-        : (a.reason ?? ""),
-      "skipped tools": a.skippedTools?.count ?? "",
-    })),
+    arms.map((a) => {
+      const m = a.skipped ? undefined : a;
+      return {
+        corpus: a.corpusId,
+        arm: a.arm,
+        tokenizer: m?.tokenizer ?? "",
+        "total tokens": m?.totalTokens ?? "skipped",
+        "mean / tool": m?.meanTokens ?? "",
+        "p95 / tool": m?.p95Tokens ?? "",
+        "savings vs baseline_json": typeof m?.savingsPct === "number"
+          ? `${m.savingsPct.toFixed(1)}%`
+          : (a.skipped ? a.reason : ""),
+        "skipped tools": m?.skippedTools.count ?? "",
+      };
+    }),
     { "mean / tool": (v: never) => (typeof v === "number" ? (v as number).toFixed(1) : String(v)) },
   ));
   const firstTok = report.tokenizers[0];
   for (const corpus of report.corpora) {
-    const data = arms.filter((a) =>
-      a.corpusId === corpus.id && a.tokenizer === firstTok && !a.skipped &&
-      typeof a.savingsPct === "number"
-    ).map((a) => ({ label: a.arm, value: Math.round(a.savingsPct! * 10) / 10 }));
+    const data = arms.flatMap((a) =>
+      !a.skipped && a.corpusId === corpus.id && a.tokenizer === firstTok &&
+        typeof a.savingsPct === "number"
+        ? [{ label: a.arm, value: Math.round(a.savingsPct * 10) / 10 }]
+        : []
+    );
     if (data.length === 0) continue;
     parts.push(
       barChart(data, {
@@ -266,18 +258,8 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
   }
 }
 
-type RetrievalRow = {
-  corpusId: string;
-  goldenSetId: string;
-  retriever: string;
-  arm: string | null;
-  queryCount: number;
-  metrics: Record<string, number>;
-  ci95: Record<string, [number, number]>;
-};
-
 function renderRetrieval(report: BenchReport, document: Document, parts: string[]): void {
-  const rows = report.retrieval as RetrievalRow[];
+  const rows = report.retrieval ?? [];
   parts.push("<h2>Discovery quality</h2>");
   const f3 = (v: never) => (v as number).toFixed(3);
   parts.push(htmlTable(
@@ -293,7 +275,7 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
   ));
   for (const golden of [...new Set(rows.map((r) => r.goldenSetId))]) {
     const data = rows.filter((r) => r.goldenSetId === golden).flatMap((r) =>
-      ["recall@5", "mrr@10", "ndcg@10"].filter((m) => m in r.metrics).map((m) => ({
+      (["recall@5", "mrr@10", "ndcg@10"] as const).filter((m) => m in r.metrics).map((m) => ({
         label: r.arm === "baseline_json" || !r.arm ? r.retriever : `${r.retriever} / ${r.arm}`,
         series: m,
         value: r.metrics[m],
