@@ -1,13 +1,17 @@
-/** Compact JSON with sorted keys (private to lib/agent). @module */
+/** JSON with sorted keys, and SHA-256 (private to lib/agent). @module */
 
 /**
- * Compact JSON text with object keys sorted (UTF-16 order) at every depth; `undefined`
- * properties are dropped.
+ * JSON text with object keys sorted (UTF-16 order) at every depth; `undefined`
+ * properties are dropped. Compact unless `indent` is given.
  *
+ * @param value Any JSON-compatible value.
+ * @param indent Spaces per indentation level (as `JSON.stringify`'s third argument); default
+ *   none (one line).
+ * @returns The JSON text, without a trailing newline.
  * @throws {TypeError} on a non-finite number (JSON has no NaN).
  */
-export function sortedJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+export function sortedJson(value: unknown, indent?: number): string {
+  return JSON.stringify(sortKeys(value), null, indent);
 }
 
 function sortKeys(value: unknown): unknown {

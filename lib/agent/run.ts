@@ -312,7 +312,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       warnings,
       meta: options.meta ?? {},
     };
-    await Deno.writeTextFile(runPath, JSON.stringify(JSON.parse(sortedJson(doc)), null, 2) + "\n");
+    await Deno.writeTextFile(runPath, sortedJson(doc, 2) + "\n");
   };
   await writeRunJson("running", null);
 
