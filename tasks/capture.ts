@@ -12,6 +12,7 @@
  */
 
 import { fromRoot, parseFlags, UsageError } from "./_cli.ts";
+import { sha256Hex } from "../lib/catalog/load.ts";
 import { basename, join, relative, resolve } from "node:path";
 import {
   captureServers,
@@ -69,11 +70,6 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
     throw new UsageError(`--${name} must be a positive integer, got ${JSON.stringify(text)}`);
   }
   return value;
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function sdkVersion(): string {

@@ -28,6 +28,7 @@
  */
 
 import { parseFlags, UsageError } from "./_cli.ts";
+import { sha256Hex } from "../lib/catalog/load.ts";
 import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../lib/catalog/types.ts";
 import {
@@ -100,11 +101,6 @@ interface CallRecord {
 
 function log(line: string): void {
   Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 const sha256Text = (text: string) => sha256Hex(new TextEncoder().encode(text));
