@@ -12,6 +12,7 @@
 
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import type { ServerCaptureRecord } from "./types.ts";
+import { sortKeysDeep } from "../_json.ts";
 
 /** `format` value of a capture file. */
 export const CAPTURE_FORMAT = "mcpmeter-capture";
@@ -147,21 +148,9 @@ export function stringifyCaptureFile(file: CaptureFile | JsonValue): string {
  * ```
  */
 export function stringifySorted(value: JsonValue): string {
-  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-}
-
-function sortKeys(value: JsonValue): JsonValue {
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    throw new TypeError(`cannot write ${value} as JSON`);
-  }
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value === "object" && value !== null) {
-    const out: Record<string, JsonValue> = Object.create(null);
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, JsonValue>)[key];
-      if (item !== undefined) out[key] = sortKeys(item);
-    }
-    return out;
-  }
-  return value;
+  const finite = (n: number) => {
+    if (!Number.isFinite(n)) throw new TypeError(`cannot write ${n} as JSON`);
+    return n;
+  };
+  return `${JSON.stringify(sortKeysDeep(value, finite), null, 2)}\n`;
 }

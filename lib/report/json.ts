@@ -1,3 +1,5 @@
+import { sortKeysDeep } from "../_json.ts";
+
 /**
  * Deterministic JSON for result files: sorted keys, fixed rounding, no NaN.
  *
@@ -30,24 +32,14 @@ export function stableJson(value: unknown, decimals: number = DEFAULT_DECIMALS):
 }
 
 function normalize(value: unknown, decimals: number, path: string): unknown {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) {
+  return sortKeysDeep(value, (n, at) => {
+    if (!Number.isFinite(n)) {
       throw new RangeError(
-        `Cannot write JSON as ${path} is not a finite number: current value is ${value}`,
+        `Cannot write JSON as ${at} is not a finite number: current value is ${n}`,
       );
     }
-    if (Number.isInteger(value)) return value;
-    const rounded = Number(value.toFixed(decimals));
+    if (Number.isInteger(n)) return n;
+    const rounded = Number(n.toFixed(decimals));
     return Object.is(rounded, -0) ? 0 : rounded;
-  }
-  if (Array.isArray(value)) return value.map((v, i) => normalize(v, decimals, `${path}[${i}]`));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = normalize(v, decimals, `${path}.${key}`);
-    }
-    return out;
-  }
-  return value;
+  }, path);
 }
