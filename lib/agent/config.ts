@@ -9,6 +9,7 @@
  * @module
  */
 
+import { expandVariables } from "../_vars.ts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type {
   AgentConfig,
@@ -357,10 +358,11 @@ export function expandVars(
   env: Readonly<Record<string, string | undefined>>,
   where: { file: string; field: string },
 ): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name, def) => {
-    const v = env[name];
-    if (v !== undefined && v !== "") return v;
-    if (def !== undefined) return def;
+  // An empty value counts as unset here: an empty API key or base URL is never meant.
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  return expandVariables(text, set, (name) => {
     throw new AgentConfigError(
       "model registry",
       where.file,

@@ -20,9 +20,10 @@
  *
  * `${VAR}` and `${VAR:-default}` in `command`, `args`, `env` values, `cwd`,
  * `url`, `headers` values and `files` contents are expanded from an env record
- * the caller passes in ({@linkcode expandServerEntry}); a variable that is not
- * defined and has no default is a {@linkcode ConfigError} naming it, the server
- * and the field. Keys are never expanded.
+ * the caller passes in ({@linkcode expandServerEntry}), as the shell does:
+ * `${VAR:-default}` gives the default when VAR is unset or empty; a variable
+ * that is unset and has no default is a {@linkcode ConfigError} naming it, the
+ * server and the field. Keys are never expanded.
  *
  * mcpmeter's optional keys per entry (all validated, none required):
  * - `package` (npm name) and `version` (exact version): the package the
@@ -52,6 +53,7 @@
  * @module
  */
 
+import { expandVariables, VARIABLE_PATTERN } from "../_vars.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "./errors.ts";
 
@@ -262,10 +264,8 @@ export function expandServerEntry(
  * @returns Variable names, e.g. `["HOME", "X"]` for `"${HOME}/${X:-a}"`.
  */
 export function referencedVariables(text: string): string[] {
-  return [...text.matchAll(VARIABLE)].map((m) => m[1]);
+  return [...text.matchAll(VARIABLE_PATTERN)].map((m) => m[1]);
 }
-
-const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 function expandString(
   text: string,
@@ -274,10 +274,7 @@ function expandString(
   server: string,
   field: string,
 ): string {
-  return text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
-    const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    if (value !== undefined) return value;
-    if (fallback !== undefined) return fallback;
+  return expandVariables(text, env, (name) => {
     throw new ConfigError(source, `variable ${JSON.stringify(name)} is not defined`, {
       server,
       field,
