@@ -1,6 +1,7 @@
 // Shared by tasks that take a live catalog from a servers config
 // (lint-catalog --servers, bench --proxy-servers).
 import { parseCatalog } from "../lib/catalog/parse.ts";
+import { sha256Hex } from "../lib/catalog/load.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
 import {
   captureServers,
@@ -27,16 +28,20 @@ export interface FailedServer {
  *
  * @param configPath The servers config.
  * @param options Install folder, per-server timeout (ms), and the task name for progress lines.
- * @returns The corpus of every server that answered, and the servers that failed with their cause.
+ * @returns The corpus of every server that answered, the servers that failed with their cause,
+ *   and the SHA-256 of the config's bytes.
  * @throws {RangeError} When the config cannot be read or lists no server.
  */
 export async function captureCatalog(
   configPath: string,
   options: { readonly installDir: string; readonly timeoutMs?: number; readonly task: string },
-): Promise<{ corpus: Corpus; failed: FailedServer[] }> {
+): Promise<{ corpus: Corpus; failed: FailedServer[]; configSha256: string }> {
   let text: string;
+  let configSha256: string;
   try {
-    text = await Deno.readTextFile(configPath);
+    const bytes = await Deno.readFile(configPath);
+    text = new TextDecoder().decode(bytes);
+    configSha256 = await sha256Hex(bytes);
   } catch (error) {
     throw new RangeError(
       `Cannot read servers config "${configPath}": ${(error as Error).message}`,
@@ -73,5 +78,5 @@ export async function captureCatalog(
     source: { task: `tasks/${options.task}`, config: configPath },
   });
   const corpus = parseCatalog(stringifyCaptureFile(file), { path: `${configPath} (live)` });
-  return { corpus, failed };
+  return { corpus, failed, configSha256 };
 }

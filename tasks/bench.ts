@@ -1,6 +1,6 @@
 // deno task bench: what a tool catalog costs in context tokens under each
 // exposure mode, written to results/report.json and results/dashboard.html.
-import { loadCatalog, sha256Hex } from "../lib/catalog/load.ts";
+import { loadCatalog } from "../lib/catalog/load.ts";
 import { countDegenerateDescriptions } from "../lib/catalog/degenerate.ts";
 import type { CatalogFormat, Corpus } from "../lib/catalog/types.ts";
 import { CATALOG_FORMATS } from "../lib/catalog/parse.ts";
@@ -215,20 +215,6 @@ async function main(args: string[]): Promise<number> {
     : await loadToolResults(toolResultsPath).catch((error) => {
       throw new UsageError(`--tool-results ${toolResultsPath}: ${(error as Error).message}`);
     });
-  const inputHashes: { path: string; sha256: string }[] = [];
-  for (
-    const path of [
-      ...goldenPaths.filter((p) => p !== "none"),
-      flags["proxy-servers"],
-      toolResultsFile === undefined ? undefined : toolResultsPath,
-    ]
-  ) {
-    if (path === undefined) continue;
-    const bytes = await Deno.readFile(path).catch((error) => {
-      throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
-    });
-    inputHashes.push({ path: displayPath(path), sha256: await sha256Hex(bytes) });
-  }
   const corpora: { corpus: Corpus; path: string }[] = [];
   for (const path of corpusPaths) {
     progress("bench", `loading ${path}`);
@@ -264,7 +250,11 @@ async function main(args: string[]): Promise<number> {
       for (const f of live.failed) {
         progress("bench", `proxy server ${f.server} failed: ${f.outcome}: ${f.message}`);
       }
-      return live.corpus;
+      // The config's bytes are the input this catalog is traced to.
+      return {
+        ...live.corpus,
+        provenance: { ...live.corpus.provenance, sha256: live.configSha256 },
+      };
     })()
     : await loadCatalog(proxyPath, { server: "proxy" });
   const code = await loadCatalog(codePath, { server: "proxy" });
@@ -383,11 +373,18 @@ async function main(args: string[]): Promise<number> {
     dependencies: await dependencyVersions(),
     inputs: [
       ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
-      ...(flags["proxy-servers"]
-        ? []
-        : [{ path: displayPath(proxyPath), sha256: proxy.provenance.sha256 ?? "" }]),
+      {
+        path: displayPath(flags["proxy-servers"] ?? proxyPath),
+        sha256: proxy.provenance.sha256 ?? "",
+      },
       { path: displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
-      ...inputHashes,
+      ...goldenPaths.filter((p) => p !== "none").map((path, i) => ({
+        path: displayPath(path),
+        sha256: goldenSets[i].sha256 ?? "",
+      })),
+      ...(toolResultsFile === undefined
+        ? []
+        : [{ path: displayPath(toolResultsPath), sha256: toolResultsFile.sha256 ?? "" }]),
     ],
     caveats: { tokenizer: TOKENIZER_CAVEAT },
     degenerateRules: degenerate[0]?.rules ?? [],

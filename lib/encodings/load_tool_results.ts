@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { sha256Hex } from "../catalog/load.ts";
 import type { ToolResultRecord } from "./toon_results.ts";
 
 /** The `format` value of a tool-results file. */
@@ -17,6 +18,8 @@ export interface ToolResultsFile {
   readonly id: string;
   /** Recorded results, in file order. */
   readonly results: readonly ToolResultRecord[];
+  /** Lower-case hex SHA-256 of the file's bytes, set by {@linkcode loadToolResults}. */
+  readonly sha256?: string;
 }
 
 /**
@@ -79,15 +82,18 @@ export function parseToolResults(text: string, path = "<memory>"): ToolResultsFi
  * Reads and parses a tool-results file.
  *
  * @param path File path, e.g. `fixtures/tool_results/results_v1.json`.
- * @returns Its id and results.
+ * @returns Its id and results, with the SHA-256 of the bytes read.
  * @throws {TypeError} As {@linkcode parseToolResults}, or when the file cannot be read.
  */
 export async function loadToolResults(path: string): Promise<ToolResultsFile> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (error) {
     throw new TypeError(`Cannot load tool results "${path}": ${(error as Error).message}`);
   }
-  return parseToolResults(text, path);
+  return {
+    ...parseToolResults(new TextDecoder().decode(bytes), path),
+    sha256: await sha256Hex(bytes),
+  };
 }

@@ -151,6 +151,14 @@ Deno.test("frozen results_v1: 27 calls give 17 JSON payloads (7 tabular) and 10 
   );
   assert.equal(file.id, "results_v1");
   assert.equal(file.results.length, 27);
+  // The loader's digest is the one fixtures/manifest.json records for this file.
+  const manifest = JSON.parse(
+    await Deno.readTextFile(new URL("../../fixtures/manifest.json", import.meta.url)),
+  );
+  assert.equal(
+    file.sha256,
+    manifest.files.find((f: { path: string }) => f.path === "tool_results/results_v1.json").sha256,
+  );
   const m = measureToolResults(file.results, [chars]);
   assert.equal(m.payloadCount, 17);
   assert.deepEqual(m.skipped.byReason, { "text content is not JSON": 10 });

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { sha256Hex } from "../catalog/load.ts";
 import { basename, join } from "node:path";
 import { type GoldenParseOptions, parseBeir, parseMcpproxyGolden, parseToolRet } from "./golden.ts";
 import type { GoldenWithDocs, ToolRetOptions } from "./golden.ts";
@@ -14,7 +15,7 @@ import type { GoldenSet } from "./types.ts";
  *
  * @param path JSON file path.
  * @param options Set id (default: file name without `.json`) and strictness.
- * @returns The parsed {@linkcode GoldenSet}.
+ * @returns The parsed {@linkcode GoldenSet}, with the SHA-256 of the bytes read.
  * @throws {Deno.errors.NotFound} when the file is missing.
  * @throws {SyntaxError} when it is not JSON; {@linkcode GoldenSetError} on invalid content.
  */
@@ -22,10 +23,11 @@ export async function loadGolden(
   path: string,
   options: Partial<GoldenParseOptions> = {},
 ): Promise<GoldenSet> {
-  const text = await Deno.readTextFile(path);
+  const bytes = await Deno.readFile(path);
+  const text = new TextDecoder().decode(bytes);
   const id = options.id ?? basename(path).replace(/\.json$/, "");
   try {
-    return parseMcpproxyGolden(text, { ...options, id });
+    return { ...parseMcpproxyGolden(text, { ...options, id }), sha256: await sha256Hex(bytes) };
   } catch (e) {
     if (e instanceof SyntaxError) {
       throw new SyntaxError(`Cannot parse golden set "${path}": ${e.message}`);

@@ -89,4 +89,6 @@ export interface GoldenSet {
   readonly notes: ReadonlyMap<string, string>;
   /** Items dropped while parsing (empty queries, duplicate ids, bad grades) when not strict. */
   readonly dropped: Drops;
+  /** Lower-case hex SHA-256 of the file's bytes, set by the file loaders (`loadGolden`). */
+  readonly sha256?: string;
 }
