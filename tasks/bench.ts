@@ -25,10 +25,11 @@ import type { GoldenSet } from "../lib/retrieval/types.ts";
 import { runLive } from "./live.ts";
 import { captureCatalog } from "./_capture_catalog.ts";
 import {
-  bm25SeesArm,
   evaluateRetrieval,
+  indexArmsFor,
   type RetrievalResult,
   RETRIEVER_NAMES,
+  type RetrieverName,
 } from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
@@ -297,28 +298,19 @@ async function main(args: string[]): Promise<number> {
       continue;
     }
     for (const retriever of retrieverNames) {
-      const arms = retriever === "tfidf_classic"
-        ? [undefined, ...indexArms]
-        : retriever === "bm25"
-        ? [
-          undefined,
-          ...indexArms.filter((arm) => {
-            const sees = bm25SeesArm(target.corpus.tools, (t) => arm.indexFields(t));
-            if (!sees) {
-              retrievalWarnings.push(
-                `${golden.id}/bm25 on the ${arm.name} index not scored: the arm only changes fields BM25 weighs 0 (params), so it would repeat the plain bm25 row`,
-              );
-            }
-            return sees;
-          }),
-        ]
-        : [undefined];
+      const chosen = indexArmsFor(retriever as RetrieverName, target.corpus.tools, indexArms);
+      for (const skip of chosen.skipped) {
+        retrievalWarnings.push(
+          `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
+        );
+      }
+      const arms = [undefined, ...chosen.score];
       for (const arm of arms) {
         progress("bench", `${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
         const result = evaluateRetrieval({
           corpus: target.corpus,
           golden,
-          retriever: retriever as "bm25",
+          retriever: retriever as RetrieverName,
           arm,
           seed,
           resamples,

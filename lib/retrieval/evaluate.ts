@@ -5,13 +5,13 @@
  * @module
  */
 
-import type { Corpus } from "../catalog/types.ts";
+import type { Corpus, Tool } from "../catalog/types.ts";
 import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import { pairedTest, type PairedTestResult } from "../stats/paired.ts";
 import { deriveSeed } from "../stats/prng.ts";
 import { alignGolden, diagnoseIdMismatch } from "./align.ts";
 import { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
-import { createBm25Retriever } from "./bm25.ts";
+import { bm25SeesArm, createBm25Retriever } from "./bm25.ts";
 import { docsFromTools } from "./docs.ts";
 import { IdMismatchError } from "./errors.ts";
 import {
@@ -299,4 +299,40 @@ export function compareRetrievals(
       { seed: deriveSeed(options.seed, metric), resamples: options.resamples },
     ),
   }));
+}
+
+/**
+ * Which index arms a built-in retriever is worth scoring on, beside its plain
+ * index: `tfidf_classic` reads every field, so every index-altering arm;
+ * `bm25` only arms that change a field it weighs above 0
+ * ({@linkcode bm25SeesArm}); `random` and `oracle` ignore the index, so none.
+ *
+ * @param retriever A built-in retriever name.
+ * @param tools The corpus.
+ * @param arms Candidate arms (those whose `altersIndex` is true).
+ * @returns The arms to score, and the ones left out with the reason.
+ */
+export function indexArmsFor(
+  retriever: RetrieverName,
+  tools: readonly Tool[],
+  arms: readonly IndexArm[],
+): {
+  readonly score: readonly IndexArm[];
+  readonly skipped: readonly { arm: string; reason: string }[];
+} {
+  if (retriever === "tfidf_classic") return { score: arms, skipped: [] };
+  if (retriever !== "bm25") return { score: [], skipped: [] };
+  const score: IndexArm[] = [];
+  const skipped: { arm: string; reason: string }[] = [];
+  for (const arm of arms) {
+    if (bm25SeesArm(tools, arm.indexFields)) score.push(arm);
+    else {
+      skipped.push({
+        arm: arm.name,
+        reason:
+          "the arm only changes fields BM25 weighs 0 (params), so it would repeat the plain bm25 row",
+      });
+    }
+  }
+  return { score, skipped };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Corpus, Tool } from "../catalog/types.ts";
 import { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
-import { compareRetrievals, evaluateRetrieval } from "./evaluate.ts";
+import { compareRetrievals, evaluateRetrieval, indexArmsFor } from "./evaluate.ts";
 import { parseMcpproxyGolden } from "./golden.ts";
 import { METRIC_KEYS } from "./metrics.ts";
 
@@ -143,4 +143,31 @@ Deno.test("compareRetrievals() pairs per-query values; oracle vs itself has p = 
   const diff = compareRetrievals(o, rnd, { seed: 2, resamples: 200 });
   const ndcg = diff.find((c) => c.metric === "ndcg@10")!;
   assert.equal(ndcg.meanDiff, o.metrics["ndcg@10"] - rnd.metrics["ndcg@10"]);
+});
+
+Deno.test("indexArmsFor() scores tfidf on every arm, bm25 only where a weighted field changes, baselines on none", () => {
+  const tools: Tool[] = [{
+    id: "s:a",
+    server: "s",
+    name: "a",
+    description: "read",
+    inputSchema: { type: "object" },
+  }];
+  const own = (t: Tool) => ({
+    name: t.name,
+    server: t.server,
+    description: t.description,
+    params: "",
+  });
+  const paramsOnly = { name: "sig", indexFields: (t: Tool) => ({ ...own(t), params: "()" }) };
+  const rewords = { name: "md", indexFields: (t: Tool) => ({ ...own(t), description: "READ" }) };
+  const arms = [paramsOnly, rewords];
+  assert.deepEqual(indexArmsFor("tfidf_classic", tools, arms).score.map((a) => a.name), [
+    "sig",
+    "md",
+  ]);
+  const bm25 = indexArmsFor("bm25", tools, arms);
+  assert.deepEqual(bm25.score.map((a) => a.name), ["md"]);
+  assert.deepEqual(bm25.skipped.map((s) => s.arm), ["sig"]);
+  assert.deepEqual(indexArmsFor("random", tools, arms), { score: [], skipped: [] });
 });

@@ -92,6 +92,7 @@ export {
   evaluateRetrieval,
   type EvaluateRetrievalOptions,
   type IndexArm,
+  indexArmsFor,
   type PerQueryRow,
   type RetrievalComparison,
   type RetrievalResult,
