@@ -33,6 +33,26 @@ export function captureClient(warnings: WarningSink): Client {
 }
 
 /**
+ * Records the protocol version the client negotiates on `transport`: the SDK's
+ * `Client.connect` hands it to `transport.setProtocolVersion` after
+ * `initialize`, for stdio, streamable HTTP and SSE alike.
+ *
+ * @param transport Any SDK client transport, before `connect`.
+ * @returns A getter for the negotiated version (`undefined` until set).
+ */
+export function watchProtocolVersion(transport: object): () => string | undefined {
+  // Stdio transports do not declare the hook; the client calls it when present.
+  const t = transport as { setProtocolVersion?: (version: string) => void };
+  let version: string | undefined;
+  const original = t.setProtocolVersion?.bind(transport);
+  t.setProtocolVersion = (v: string) => {
+    version = v;
+    original?.(v);
+  };
+  return () => version;
+}
+
+/**
  * The `ok` record of a capture whose listing completed; the listing's warnings join the
  * sink's (so they count against its limit).
  *
@@ -40,13 +60,16 @@ export function captureClient(warnings: WarningSink): Client {
  * @param listing What the server listed.
  * @param warnings The capture's warnings so far.
  * @param captureMs Wall time from spawn or connect to the end of the listing, in ms.
- * @returns `outcome: "ok"` with tools, prompts, resources, pages and `serverInfo` when known.
+ * @param protocolVersion The negotiated MCP protocol version (see {@linkcode watchProtocolVersion}).
+ * @returns `outcome: "ok"` with tools, prompts, resources, pages, and `serverInfo` and
+ *   `protocolVersion` when known.
  */
 export function okResult(
   client: Client,
   listing: ServerListing,
   warnings: WarningSink,
   captureMs: number,
+  protocolVersion?: string,
 ): CaptureResult {
   for (const warning of listing.warnings) warnings.add(warning);
   const serverInfo = client.getServerVersion();
@@ -54,6 +77,7 @@ export function okResult(
     outcome: "ok",
     warnings: warnings.list(),
     ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
     tools: listing.tools,
     ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
     ...(listing.resources === undefined ? {} : { resources: listing.resources }),

@@ -16,6 +16,7 @@ import {
   okResult,
   redactResult,
   timeoutResult,
+  watchProtocolVersion,
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
@@ -126,6 +127,7 @@ async function attempt(
     : new StreamableHTTPClientTransport(url, { requestInit });
   const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
   const client = captureClient(warnings);
+  const protocolVersion = watchProtocolVersion(transport);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
   const started = performance.now();
@@ -137,7 +139,13 @@ async function attempt(
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
     });
-    return okResult(client, listing, warnings, Math.round(performance.now() - started));
+    return okResult(
+      client,
+      listing,
+      warnings,
+      Math.round(performance.now() - started),
+      protocolVersion(),
+    );
   } catch (error) {
     const captureMs = Math.round(performance.now() - started);
     const common = { phase, warnings: warnings.list(), tools: [], pages: {}, captureMs };

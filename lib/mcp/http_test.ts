@@ -84,6 +84,8 @@ Deno.test("a streamable HTTP server is captured", async () => {
       inputSchema: { type: "object" },
     }]);
     assert.deepEqual(record.serverInfo, { name: "http-fixture", version: "2.0.0" });
+    // The negotiated MCP revision, a date such as 2025-06-18, as stdio captures record it.
+    assert.match(record.protocolVersion ?? "", /^\d{4}-\d{2}-\d{2}$/);
   } finally {
     await server.close();
   }
@@ -98,6 +100,7 @@ Deno.test("without a type, an SSE-only server is reached through the SSE fallbac
     });
     assert.equal(record.outcome, "ok", record.message);
     assert.equal(record.transport, "sse");
+    assert.match(record.protocolVersion ?? "", /^\d{4}-\d{2}-\d{2}$/);
     assert.deepEqual(record.tools.map((t) => t.name), ["ping"]);
     assert.equal(record.warnings.length, 1);
     assert.match(record.warnings[0], /^streamable-http failed: /);

@@ -27,6 +27,7 @@ import {
   okResult,
   redactResult,
   timeoutResult,
+  watchProtocolVersion,
 } from "./_capture.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
@@ -158,6 +159,7 @@ async function runSession(
   const started = performance.now();
   let phase: "spawn" | "initialize" | "tools/list" = "spawn";
   transport.onSpawned = () => phase = "initialize";
+  const protocolVersion = watchProtocolVersion(transport);
   const elapsed = () => Math.round(performance.now() - started);
   try {
     await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
@@ -166,9 +168,7 @@ async function runSession(
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
     });
-    const ok = okResult(client, listing, warnings, elapsed());
-    const { protocolVersion } = transport;
-    return protocolVersion === undefined ? ok : { ...ok, protocolVersion };
+    return okResult(client, listing, warnings, elapsed(), protocolVersion());
   } catch (error) {
     const captureMs = elapsed();
     const code = error instanceof McpError ? error.code : undefined;
@@ -213,14 +213,13 @@ async function runSession(
 
 /**
  * The SDK's stdio transport, plus what a capture needs to know: the spawned
- * pid, how the process ended, and the negotiated protocol version. The exit is
+ * pid and how the process ended. The exit is
  * observed on the SDK's child-process object, which is private to the SDK; if
  * a future SDK renames it, exit details are simply absent.
  */
 class ObservedStdioTransport extends StdioClientTransport {
   spawnedPid: number | undefined;
   exit: ProcessExit | undefined;
-  protocolVersion: string | undefined;
   onSpawned: (() => void) | undefined;
   #exited = Promise.withResolvers<void>();
 
@@ -237,10 +236,6 @@ class ObservedStdioTransport extends StdioClientTransport {
       this.exit = { code, signal };
       this.#exited.resolve();
     });
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
   }
 
   /** Resolves when the process has exited or after `ms` milliseconds. */
