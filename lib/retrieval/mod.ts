@@ -47,6 +47,13 @@ export type {
 } from "./types.ts";
 export { GoldenSetError, IdMismatchError } from "./errors.ts";
 export {
+  auditGoldenSet,
+  auditWarning,
+  contentWords,
+  type GoldenSetAudit,
+  NAME_HIT_WARNING_THRESHOLD,
+} from "./audit.ts";
+export {
   type BeirTexts,
   type GoldenParseOptions,
   type GoldenWithDocs,
