@@ -3,11 +3,13 @@
  *
  * @module
  */
+import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../report/provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Tokenizer } from "../tokens/types.ts";
-import { errorMessage } from "./_private.ts";
+import { errorMessage, SkipCollector } from "./_private.ts";
+import { fragileNumberLiterals, literalLoss } from "./literals.ts";
 import { baselineJson } from "./baseline_json.ts";
 import type { EncodingArm, Listing, SkipSummary, UnavailableArm } from "./types.ts";
 
@@ -48,6 +50,14 @@ export interface ArmMeasurement {
   readonly heaviest: readonly HeavyTool[];
   /** Tools the arm could not encode, with the first 5 examples. */
   readonly skippedTools: SkipSummary;
+  /**
+   * Encoded tools whose rendering changes content: a number literal of the
+   * `inputSchema` (`0.10`, `1e400`, `9007199254740993`) that the arm's text does
+   * not hold as written (see `fragileNumberLiterals`). Their tokens are in the
+   * totals, so the saving compares different content for these tools; the
+   * reason names the literals. Measured.
+   */
+  readonly alteredTools: SkipSummary;
   /**
    * Savings against `baseline_json` in percent: `100 × (1 − arm / baseline)`
    * where both are listing tokens over the tools that both arms encoded, so
@@ -113,6 +123,30 @@ interface Encoded {
   readonly tools: readonly { readonly id: string; readonly text: string }[];
 }
 
+/** Fragile number literals per tool id, for the tools that have any. */
+function fragileLiterals(tools: readonly Tool[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const tool of tools) {
+    const text = schemaText(tool);
+    if (text === undefined) continue;
+    const literals = fragileNumberLiterals(text);
+    if (literals.length > 0) out.set(tool.id, literals);
+  }
+  return out;
+}
+
+/** The encoded tools whose text loses one of their fragile literals. */
+function alteredTools(encoded: Encoded, fragile: Map<string, string[]>): SkipSummary {
+  const altered = new SkipCollector();
+  if (fragile.size === 0) return altered.summary();
+  for (const tool of encoded.tools) {
+    const literals = fragile.get(tool.id);
+    const reason = literals === undefined ? undefined : literalLoss(literals, tool.text);
+    if (reason !== undefined) altered.add(tool.id, reason);
+  }
+  return altered.summary();
+}
+
 function encodeAll(arm: EncodingArm, tools: readonly Tool[]): Encoded {
   const listing = arm.encodeListing(tools);
   const kept = new Set(listing.encodedIds);
@@ -161,6 +195,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
     arms.find((a): a is EncodingArm => a.name === "baseline_json" && !("unavailable" in a)) ??
       baselineJson;
   const base = encodeAll(baseArm, corpus.tools);
+  const fragile = fragileLiterals(corpus.tools);
   const baseIds = new Set(base.listing.encodedIds);
   const baseTotals = new Map<string, number>();
   const baseTotal = (tok: Tokenizer) => {
@@ -195,6 +230,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       ? undefined
       : { arm: arm.encodeListing(common).text, base: baseArm.encodeListing(common).text };
 
+    const altered = alteredTools(encoded, fragile);
     for (const tok of tokenizers) {
       const totalTokens = tok.count(encoded.listing.text);
       const perTool = encoded.tools.map((t) => ({ toolId: t.id, tokens: tok.count(t.text) }));
@@ -218,6 +254,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         p95Tokens: perTool.length === 0 ? null : percentileNearestRank(sorted, 95),
         heaviest,
         skippedTools: encoded.listing.skipped,
+        alteredTools: altered,
         savingsPct: baseCommon === 0 ? null : 100 * (1 - armCommon / baseCommon),
         savingsToolCount: common.length,
         lowerBound: arm.lowerBound,

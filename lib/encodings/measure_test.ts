@@ -57,6 +57,7 @@ Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand
         tokens: 1,
       }],
       skippedTools: { count: 0, examples: [] },
+      alteredTools: { count: 0, examples: [] },
       savingsPct: (100 * (1 - 5 / 7)).toFixed(6),
       savingsToolCount: 3,
       lowerBound: false,

@@ -235,6 +235,7 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
           ? `${m.savingsPct.toFixed(1)}%`
           : (a.skipped ? a.reason : ""),
         "skipped tools": m?.skippedTools.count ?? "",
+        "altered tools": m?.alteredTools?.count ?? "",
       };
     }),
     { "mean / tool": (v: never) => (typeof v === "number" ? (v as number).toFixed(1) : String(v)) },
