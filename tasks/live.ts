@@ -2,6 +2,7 @@
 // reference proxy over live reference servers (or measures an external
 // endpoint), asks every usable golden query over streamable HTTP, and writes
 // the report's `live` block to results/live.json.
+import { redactDeep, urlSecrets } from "../lib/_redact.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import type { JsonObject, Tool } from "../lib/catalog/types.ts";
 import { buildLiveBlock, type LiveBlock, type QueryCalls } from "../lib/live/live_block.ts";
@@ -175,8 +176,8 @@ async function pickServers(
  * out (counted, with examples). Faults become per-query failure rows; the run
  * always completes unless nothing can be set up at all.
  *
- * A key in the endpoint URL (its password, or a query parameter named like
- * `api_key`, `token`, `secret`, `auth` or `sig`) is `[REDACTED]` everywhere in
+ * A key in the endpoint URL (its password, or a query parameter with a secret name by
+ * lib/_redact.ts: `api_key`, `token`, `secret`, `auth`, `sig`, ...) is `[REDACTED]` everywhere in
  * the block, including fetch error messages that quote the URL.
  *
  * @param options See {@linkcode RunLiveOptions}.
@@ -295,7 +296,7 @@ export async function runLive(options: RunLiveOptions = {}): Promise<LiveBlock> 
       lookup: (id) => byId.get(id),
       warnings,
     });
-    return redactStrings(block, urlSecrets(url));
+    return redactDeep(block, urlSecrets(url));
   } finally {
     for (const step of cleanup) await step().catch(() => {});
   }
@@ -328,44 +329,6 @@ Options:
   --out DIR           Output folder (default: ${LIVE_DEFAULTS.out}/); writes DIR/live.json
   -h, --help          Show this help
 `;
-
-/**
- * Secrets an endpoint URL may carry: its password and the values of query parameters named like
- * `api_key`, `token`, `secret`, `password`, `auth` or `sig` (hosted gateways often take the key
- * in the URL). Raw and percent-encoded forms, longest first.
- */
-function urlSecrets(url: string): string[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
-  const values = [
-    parsed.password,
-    ...[...parsed.searchParams]
-      .filter(([k]) => /key|token|secret|passw|auth|sig/i.test(k))
-      .map(([, v]) => v),
-  ].filter((v) => v.length >= 4);
-  const forms = values.flatMap((v) => [v, encodeURIComponent(v)]);
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
-}
-
-/** `value` with every secret replaced by `[REDACTED]` in every string it holds. */
-function redactStrings<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      return secrets.reduce((s, secret) => s.split(secret).join("[REDACTED]"), v);
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
-    return v;
-  };
-  return walk(value) as T;
-}
 
 function parsePairs(
   values: readonly string[] | undefined,

@@ -100,7 +100,6 @@ export {
 export {
   createWireLogFetch,
   REDACTED,
-  REDACTED_HEADERS,
   redactHeaders,
   redactText,
   type WireEntry,

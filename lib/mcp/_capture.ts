@@ -10,7 +10,8 @@ import { Client, ErrorCode, McpError } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { ServerListing } from "./list.ts";
 import { CLIENT_INFO } from "./stdio.ts";
-import { oneLine, redact, type WarningSink } from "./_text.ts";
+import { oneLine, type WarningSink } from "./_text.ts";
+import { MIN_SECRET_CHARS, redactText } from "../_redact.ts";
 import type { ServerCaptureRecord } from "./types.ts";
 
 /** A capture record before the caller adds `server`, `transport` and `runPaths`. */
@@ -118,14 +119,12 @@ export function timeoutResult(
  *
  * @param record A capture record or result.
  * @param secrets Secret values, in any order, duplicates allowed; those shorter than 4
- *   characters are left alone (see {@linkcode redact}).
+ *   characters are left alone (see `redactText` in lib/_redact.ts).
  * @returns `record` itself when no secret can apply, else a redacted copy.
  */
 export function redactResult<T extends CaptureResult>(record: T, secrets: readonly string[]): T {
-  if (secrets.every((s) => s.length < 4)) return record;
-  // Longest first, so a secret that contains another is replaced whole.
-  const ordered = [...new Set(secrets)].sort((a, b) => b.length - a.length);
-  const r = (text: string) => redact(text, ordered);
+  if (secrets.every((s) => s.length < MIN_SECRET_CHARS)) return record;
+  const r = (text: string) => redactText(text, secrets);
   return {
     ...record,
     warnings: record.warnings.map(r),

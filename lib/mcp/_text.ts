@@ -81,22 +81,3 @@ export class WarningSink {
       : [...this.#items, `${this.#suppressed} more warning(s) not shown`];
   }
 }
-
-/** Names of variables whose values are treated as secrets (API keys, tokens, passwords). */
-export const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
-
-/** Text that replaces a secret. */
-export const REDACTED = "[REDACTED]";
-
-/**
- * Replaces every occurrence of each secret (of 4 or more characters) with {@linkcode REDACTED}.
- *
- * @param text Any text (a stderr tail, an error message).
- * @param secrets Secret values.
- * @returns The text without the secrets.
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
-  return out;
-}

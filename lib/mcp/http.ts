@@ -20,7 +20,8 @@ import {
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { oneLine, SECRET_NAME, WarningSink } from "./_text.ts";
+import { oneLine, WarningSink } from "./_text.ts";
+import { isSecretName } from "../_redact.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -106,11 +107,11 @@ function secretValues(
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
   const fromHeaders = Object.entries(expanded.headers)
-    .filter(([k]) => SECRET_NAME.test(k) || /cookie/i.test(k))
+    .filter(([k]) => isSecretName(k))
     .flatMap(([, v]) => [v, v.replace(/^\S+\s+/, "")]); // "Bearer x" and "x"
   const referenced = [entry.url, ...Object.values(entry.headers)]
     .flatMap(referencedVariables)
-    .filter((n) => SECRET_NAME.test(n))
+    .filter(isSecretName)
     .map((n) => env[n] ?? "");
   return [...fromHeaders, ...referenced];
 }

@@ -32,7 +32,8 @@ import {
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine, SECRET_NAME, TailBuffer, WarningSink } from "./_text.ts";
+import { oneLine, TailBuffer, WarningSink } from "./_text.ts";
+import { isSecretName, secretValuesOf } from "../_redact.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -124,7 +125,7 @@ export async function captureStdioServer(
 
 /**
  * Values that must not reach a record: the server's environment variables whose names look
- * secret (`SECRET_NAME`), and the caller's variables with such names that the entry references
+ * secret (`isSecretName` in lib/_redact.ts), and the caller's variables with such names that the entry references
  * (e.g. `--token ${GH_TOKEN}` in `args`).
  */
 function secretValues(
@@ -133,9 +134,9 @@ function secretValues(
   callerEnv: Readonly<Record<string, string | undefined>> = {},
 ): string[] {
   const texts = [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""];
-  const referenced = texts.flatMap(referencedVariables).filter((n) => SECRET_NAME.test(n));
+  const referenced = texts.flatMap(referencedVariables).filter(isSecretName);
   return [
-    ...Object.entries(serverEnv).filter(([k]) => SECRET_NAME.test(k)).map(([, v]) => v),
+    ...secretValuesOf(serverEnv),
     ...referenced.map((n) => callerEnv[n] ?? ""),
   ];
 }

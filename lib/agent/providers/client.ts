@@ -11,7 +11,8 @@ import { createAnthropicAdapter } from "./anthropic.ts";
 import type { ProviderAdapter } from "./_adapter.ts";
 import { createOpenAiAdapter } from "./openai.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
-import { createWireLogFetch, redactText, type WireEntry } from "./wire_log.ts";
+import { createWireLogFetch, type WireEntry } from "./wire_log.ts";
+import { redactText } from "../../_redact.ts";
 import { type CallOptions, ModelCallError, type ModelClient, type ModelRequest } from "./types.ts";
 
 /** Collaborators of {@linkcode createModelClient}. */

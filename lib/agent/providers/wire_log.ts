@@ -5,53 +5,9 @@
  * @module
  */
 
-/** Header names whose values are always replaced (lower case). */
-export const REDACTED_HEADERS: readonly string[] = [
-  "authorization",
-  "x-api-key",
-  "api-key",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-];
+import { redactHeaders, redactText } from "../../_redact.ts";
 
-/** Replacement text for secrets. */
-export const REDACTED = "[REDACTED]";
-
-/**
- * Replaces every occurrence of each secret in `text` (secrets shorter than 4 characters are
- * ignored: they would shred ordinary text).
- *
- * @param text Any text.
- * @param secrets Secret values (API keys).
- * @returns The text with secrets replaced by {@linkcode REDACTED}.
- */
-export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
-  return out;
-}
-
-/**
- * Headers as a plain sorted object, redacting {@linkcode REDACTED_HEADERS}, any header whose
- * name contains `key`, `token` or `secret`, and any secret value.
- *
- * @param headers Headers.
- * @param secrets Secret values.
- * @returns Name → value, names lower case, sorted.
- */
-export function redactHeaders(
-  headers: Headers,
-  secrets: readonly string[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  const names = [...headers.keys()].sort();
-  for (const name of names) {
-    const sensitive = REDACTED_HEADERS.includes(name) || /key|token|secret/.test(name);
-    out[name] = sensitive ? REDACTED : redactText(headers.get(name) ?? "", secrets);
-  }
-  return out;
-}
+export { REDACTED, redactHeaders, redactText } from "../../_redact.ts";
 
 /** One logged exchange. */
 export interface WireEntry {
