@@ -13,7 +13,12 @@
  */
 import { parseFlags, UsageError } from "./_cli.ts";
 import { CatalogError } from "../lib/catalog/errors.ts";
-import { LINT_RULES, lintCatalog, type LintReport } from "../lib/catalog/lint.ts";
+import {
+  catalogCarriesSchemas,
+  LINT_RULES,
+  lintCatalog,
+  type LintReport,
+} from "../lib/catalog/lint.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
 import { ConfigError } from "../lib/mcp/mod.ts";
@@ -120,6 +125,7 @@ async function main(args: string[]): Promise<number> {
   const report = lintCatalog(corpus.tools, {
     tokenizer: createTokenizer("cl100k_base"),
     maxSchemaTokens: max,
+    schemasExpected: catalogCarriesSchemas(corpus),
   });
   console.log(
     values.json

@@ -7,8 +7,8 @@
 import type { Tokenizer } from "../tokens/types.ts";
 import { compareUtf8, schemaText } from "./canonical.ts";
 import { degenerateClassifier, type DegenerateRuleId, type DegenerateRules } from "./degenerate.ts";
-import { collectRefs, pointer, recursiveTargets, walkSchemas } from "./_schema.ts";
-import type { Tool } from "./types.ts";
+import { asObject, collectRefs, pointer, recursiveTargets, walkSchemas } from "./_schema.ts";
+import type { Corpus, JsonObject, JsonValue, Tool } from "./types.ts";
 
 /** How bad a finding is: `error` = the provider/client rejects it; `warning` = it degrades; `info` = worth a look. */
 export type LintSeverity = "error" | "warning" | "info";
@@ -26,6 +26,12 @@ export type LintRuleId =
   | "schema-without-properties"
   | "top-level-combinator"
   | "items-type-array"
+  | "type-array"
+  | "null-branch"
+  | "input-schema-missing"
+  | "input-schema-not-object"
+  | "string-not-strict-json"
+  | "too-many-tools"
   | "ref-unresolved"
   | "ref-recursive"
   | "output-schema-not-object"
@@ -74,6 +80,55 @@ export const LINT_RULES: readonly LintRule[] = [
     affects: ["gemini"],
     description:
       "A `type` array or `anyOf` inside `items`; Gemini rejects the function declaration.",
+  },
+  {
+    // Gemini's function-declaration Schema (an OpenAPI 3.0 subset) takes one type name and
+    // says null with `nullable: true`; a list is refused ("Proto field is not repeating").
+    id: "type-array",
+    severity: "error",
+    affects: ["gemini"],
+    description:
+      'A `type` array outside `items` (e.g. ["string","null"]); Gemini takes one type and `nullable`.',
+  },
+  {
+    // Clients that map such a union onto Gemini turn it into a type list (see type-array).
+    id: "null-branch",
+    severity: "error",
+    affects: ["gemini"],
+    description:
+      'An `anyOf`/`oneOf` with a {"type":"null"} branch outside `items`; Gemini wants `nullable`.',
+  },
+  {
+    id: "input-schema-missing",
+    severity: "error",
+    affects: ["mcp-ts-sdk", "openai"],
+    description:
+      "No inputSchema in a catalog whose format carries schemas; MCP requires one, and the TypeScript SDK's strict parser rejects the tools/list result.",
+  },
+  {
+    id: "input-schema-not-object",
+    severity: "error",
+    affects: ["mcp-ts-sdk", "openai"],
+    description:
+      'inputSchema whose `type` is not "object"; the SDK\'s strict parser and OpenAI reject it.',
+  },
+  {
+    id: "string-not-strict-json",
+    severity: "error",
+    affects: ["openai", "anthropic", "gemini"],
+    description:
+      "A name, title, description or schema string holding an unpaired UTF-16 surrogate, which has no UTF-8 form: strict JSON parsers reject the request body.",
+  },
+  {
+    // Caps, with their sources: OpenAI function calling accepts at most 128 tools per request
+    // (API reference, `tools`); GitHub Copilot in VS Code, JetBrains and Eclipse refuses more
+    // than 128 ("You may not include more than 128 tools in your request"); Cursor sends only
+    // the first 40 tools to its agent (docs.cursor.com, Model Context Protocol, tool quantity).
+    id: "too-many-tools",
+    severity: "warning",
+    affects: ["openai", "clients"],
+    description:
+      "The whole catalog has more tools than a client accepts (OpenAI and GitHub Copilot: 128; Cursor: 40); reported once, on tool id `*`.",
   },
   {
     id: "ref-unresolved",
@@ -147,13 +202,39 @@ export interface LintOptions {
   readonly maxSchemaTokens?: number;
   /** Degenerate-description rules, as for `countDegenerateDescriptions`. */
   readonly degenerate?: DegenerateRules;
+  /**
+   * Whether the catalog's format carries input schemas, so that a tool without
+   * one is a finding (`input-schema-missing`). Set it to false for
+   * name-and-description corpora (e.g. an mcpproxy corpus without schemas).
+   * @default {true}
+   */
+  readonly schemasExpected?: boolean;
 }
+
+/** One client limit on the number of tools, as `too-many-tools` checks it. */
+export interface ToolCountCap {
+  /** Who enforces it, e.g. `OpenAI function calling`. */
+  readonly client: string;
+  /** Most tools it accepts (or sends to the model). */
+  readonly maxTools: number;
+}
+
+/**
+ * Tool-count caps of major clients, smallest first (sources in the
+ * `too-many-tools` rule): Cursor 40; OpenAI function calling 128; GitHub
+ * Copilot (VS Code, JetBrains, Eclipse) 128.
+ */
+export const TOOL_COUNT_CAPS: readonly ToolCountCap[] = [
+  { client: "Cursor", maxTools: 40 },
+  { client: "OpenAI function calling", maxTools: 128 },
+  { client: "GitHub Copilot", maxTools: 128 },
+];
 
 /** Result of {@linkcode lintCatalog}. */
 export interface LintReport {
   /** Tools examined. */
   readonly toolCount: number;
-  /** Findings sorted by tool id, then rule order, then path. */
+  /** Findings sorted by tool id (the catalog-wide `too-many-tools` finding has id `*` and comes first), then rule order, then path. */
   readonly findings: readonly LintFinding[];
   /** Number of findings per rule (every rule present, 0 when none). */
   readonly countsByRule: Readonly<Record<LintRuleId, number>>;
@@ -163,12 +244,68 @@ export interface LintReport {
   readonly notEvaluated: readonly { readonly rule: LintRuleId; readonly reason: string }[];
 }
 
+/**
+ * Whether a corpus's format carries input schemas, for
+ * {@linkcode LintOptions.schemasExpected}: always for a raw `tools/list`
+ * result and an mcpmeter capture (MCP requires `inputSchema`), and for the
+ * other formats when at least one tool has a schema (an mcpproxy or
+ * LiveMCPBench file of names and descriptions only carries none).
+ *
+ * @param corpus A loaded corpus.
+ * @returns True when a tool without `inputSchema` is a finding.
+ *
+ * @example Usage
+ * ```ts
+ * import { catalogCarriesSchemas } from "./lint.ts";
+ * const corpus = { id: "c", version: "1", provenance: { format: "mcpproxy-corpus" as const },
+ *   tools: [{ id: "s:a", server: "s", name: "a", description: "" }] };
+ * if (catalogCarriesSchemas(corpus)) throw new Error("a names-only corpus carries no schemas");
+ * ```
+ */
+export function catalogCarriesSchemas(
+  corpus: Pick<Corpus, "provenance" | "tools">,
+): boolean {
+  const format = corpus.provenance.format;
+  return format === "mcp-tools-list" || format === "mcpmeter-capture" ||
+    corpus.tools.some((t) => t.inputSchema !== undefined);
+}
+
 /** Default `schema-too-heavy` threshold (tokens). */
 export const DEFAULT_MAX_SCHEMA_TOKENS = 2000;
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const RULE_INDEX = new Map(LINT_RULES.map((r, i) => [r.id, i]));
 const rule = (id: LintRuleId) => LINT_RULES[RULE_INDEX.get(id)!];
+
+/** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** JSON Pointer of the first string (key or value) in `value` with a lone surrogate. */
+function loneSurrogateAt(value: JsonValue, path: string[] = []): string | undefined {
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? pointer(path) : undefined;
+  if (value === null || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = loneSurrogateAt(value[i], [...path, String(i)]);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (LONE_SURROGATE.test(key)) return pointer([...path, key]);
+    const at = loneSurrogateAt((value as JsonObject)[key], [...path, key]);
+    if (at !== undefined) return at;
+  }
+  return undefined;
+}
+
+/** True for `{"type":"null"}` (and `{"type":["null"]}`), with or without annotations. */
+function isNullBranch(branch: JsonValue): boolean {
+  const obj = asObject(branch);
+  if (obj === undefined) return false;
+  const type = obj.type;
+  return type === "null" || (Array.isArray(type) && type.length === 1 && type[0] === "null");
+}
 
 function nameProblems(name: string): string[] {
   const problems: string[] = [];
@@ -282,8 +419,32 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
           add(tool, "top-level-combinator", `inputSchema has "${k}" at the top level`, `#/${k}`);
         }
       }
+      if (Object.hasOwn(schema, "type") && schema.type !== "object") {
+        add(
+          tool,
+          "input-schema-not-object",
+          `inputSchema "type" is ${JSON.stringify(schema.type)}, not "object"`,
+          "#",
+        );
+      }
       walkSchemas(schema, ({ node, path, insideItems }) => {
-        if (!insideItems) return;
+        if (!insideItems) {
+          if (Object.hasOwn(node, "type") && Array.isArray(node.type)) {
+            add(
+              tool,
+              "type-array",
+              `"type" is the array ${JSON.stringify(node.type)}`,
+              pointer(path),
+            );
+          }
+          for (const k of ["anyOf", "oneOf"]) {
+            const branches = Object.hasOwn(node, k) ? node[k] : undefined;
+            if (Array.isArray(branches) && branches.some(isNullBranch)) {
+              add(tool, "null-branch", `"${k}" has a {"type":"null"} branch`, pointer(path));
+            }
+          }
+          return;
+        }
         if (Object.hasOwn(node, "type") && Array.isArray(node.type)) {
           add(
             tool,
@@ -329,6 +490,28 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
       }
     }
 
+    if (schema === undefined && (options.schemasExpected ?? true)) {
+      add(tool, "input-schema-missing", "the tool has no inputSchema");
+    }
+    const strings: [string, JsonValue | undefined][] = [
+      ["name", tool.name],
+      ["title", tool.title],
+      ["description", tool.description],
+      ["inputSchema", schema],
+    ];
+    for (const [field, value] of strings) {
+      const at = value === undefined ? undefined : loneSurrogateAt(value);
+      if (at !== undefined) {
+        add(
+          tool,
+          "string-not-strict-json",
+          `${field} holds an unpaired UTF-16 surrogate`,
+          field === "inputSchema" ? at : undefined,
+        );
+        break;
+      }
+    }
+
     if (tool.outputSchema !== undefined && tool.outputSchema.type !== "object") {
       add(
         tool,
@@ -357,6 +540,19 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
         }`,
       );
     }
+  }
+
+  const caps = TOOL_COUNT_CAPS.filter((c) => tools.length > c.maxTools);
+  if (caps.length > 0) {
+    findings.push({
+      toolId: "*",
+      rule: "too-many-tools",
+      severity: rule("too-many-tools").severity,
+      affects: rule("too-many-tools").affects,
+      message: `the catalog has ${tools.length} tools, more than ${
+        caps.map((c) => `${c.client} accepts (${c.maxTools})`).join(", ")
+      }`,
+    });
   }
 
   findings.sort((a, b) =>

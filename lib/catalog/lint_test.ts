@@ -38,12 +38,15 @@ Deno.test("lintCatalog() flags schemas without properties and top-level combinat
   assert.deepEqual(f.affects, ["anthropic", "openai"]);
 });
 
-Deno.test("lintCatalog() flags type arrays and anyOf inside items only", () => {
+Deno.test("lintCatalog() flags type arrays inside items, and outside them as type-array", () => {
+  // The fixture's `expect` predates the type-array rule (Gemini refuses a type list anywhere):
+  // maybe_count's ["integer","null"] is now a finding too.
   assert.deepEqual(brief(findings("type_arrays.json")), [
     "types:typed items-type-array error #/properties/mixed/items",
     "types:typed items-type-array error #/properties/tags/items",
+    "types:typed type-array error #/properties/maybe_count",
   ]);
-  // A property named "items" is not the items keyword.
+  // A property named "items" is not the items keyword: its type array is a plain type-array.
   const tool: Tool = {
     id: "s:t",
     server: "s",
@@ -51,7 +54,88 @@ Deno.test("lintCatalog() flags type arrays and anyOf inside items only", () => {
     description: "A tool with a property called items.",
     inputSchema: { type: "object", properties: { items: { type: ["string", "null"] } } },
   };
-  assert.deepEqual(lintCatalog([tool]).findings, []);
+  assert.deepEqual(brief(lintCatalog([tool]).findings), [
+    "s:t type-array error #/properties/items",
+  ]);
+});
+
+Deno.test("lintCatalog() flags null branches, missing and non-object schemas, lone surrogates", () => {
+  const tools: Tool[] = [
+    {
+      id: "s:a",
+      server: "s",
+      name: "a",
+      description: "Null branches outside items, and one inside (items-type-array).",
+      inputSchema: {
+        type: "object",
+        properties: {
+          p: { anyOf: [{ type: "string" }, { type: "null" }] },
+          q: { oneOf: [{ type: "null", description: "none" }, { type: "integer" }] },
+          r: { type: "array", items: { anyOf: [{ type: "null" }, { type: "string" }] } },
+          s: { anyOf: [{ type: "string" }, { type: "integer" }] },
+        },
+      },
+    },
+    { id: "s:b", server: "s", name: "b", description: "This tool has no input schema." },
+    {
+      id: "s:c",
+      server: "s",
+      name: "c",
+      description: "An input schema that is an array schema.",
+      inputSchema: { type: "array", properties: {} },
+    },
+    {
+      id: "s:d",
+      server: "s",
+      name: "d",
+      description: "A lone high surrogate \ud83d in the description.",
+      inputSchema: { type: "object", properties: { x: { description: "low \udc00 alone" } } },
+    },
+    {
+      id: "s:e",
+      server: "s",
+      name: "e",
+      description: "A paired surrogate \ud83d\ude00 is fine.",
+      inputSchema: { type: "object", properties: { x: { description: "\u{1F600}" } } },
+    },
+  ];
+  assert.deepEqual(brief(lintCatalog(tools).findings), [
+    // Sorted by tool, then rule order (items-type-array precedes null-branch), then path.
+    "s:a items-type-array error #/properties/r/items",
+    "s:a null-branch error #/properties/p",
+    "s:a null-branch error #/properties/q",
+    "s:b input-schema-missing error",
+    "s:c input-schema-not-object error #",
+    "s:d string-not-strict-json error",
+  ]);
+  // A name-and-description corpus: no schema is expected, so none is missing.
+  assert.deepEqual(brief(lintCatalog([tools[1]], { schemasExpected: false }).findings), []);
+  // The schema's own lone surrogate is reported with its pointer.
+  const schemaOnly: Tool = { ...tools[3], description: "Clean description text here." };
+  assert.deepEqual(brief(lintCatalog([schemaOnly]).findings), [
+    "s:d string-not-strict-json error #/properties/x/description",
+  ]);
+});
+
+Deno.test("lintCatalog() reports the client tool-count caps once, on id *", () => {
+  const many = (n: number): Tool[] =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `s:t${i}`,
+      server: "s",
+      name: `t${i}`,
+      description: "A tool among many in one catalog.",
+      inputSchema: { type: "object", properties: {} },
+    }));
+  assert.deepEqual(lintCatalog(many(40)).findings, []);
+  const at41 = lintCatalog(many(41)).findings;
+  assert.deepEqual(brief(at41), ["* too-many-tools warning"]);
+  assert.equal(at41[0].message, "the catalog has 41 tools, more than Cursor accepts (40)");
+  const at129 = lintCatalog(many(129)).findings;
+  assert.equal(
+    at129[0].message,
+    "the catalog has 129 tools, more than Cursor accepts (40), " +
+      "OpenAI function calling accepts (128), GitHub Copilot accepts (128)",
+  );
 });
 
 Deno.test("lintCatalog() flags invalid names with the reason", () => {

@@ -67,6 +67,7 @@ export {
 } from "./degenerate.ts";
 export type { Tokenizer } from "../tokens/types.ts";
 export {
+  catalogCarriesSchemas,
   DEFAULT_MAX_SCHEMA_TOKENS,
   LINT_RULES,
   lintCatalog,
@@ -77,6 +78,8 @@ export {
   type LintRuleId,
   type LintSeverity,
   type LintTarget,
+  TOOL_COUNT_CAPS,
+  type ToolCountCap,
 } from "./lint.ts";
 export {
   type NormalizationChange,

@@ -33,6 +33,7 @@ export type NormalizationChangeKind =
   | "merge-top-level-combinator"
   | "narrow-type-array"
   | "narrow-items-anyof"
+  | "drop-null-branch"
   | "drop-keywords";
 
 /** One change made to the schema. */
@@ -146,6 +147,68 @@ function inlineRefs(
   return out;
 }
 
+/** True for a `{"type":"null"}` branch (or `{"type":["null"]}`). */
+function isNullSchema(value: JsonValue): boolean {
+  const obj = asObject(value);
+  if (obj === undefined) return false;
+  return obj.type === "null" ||
+    (Array.isArray(obj.type) && obj.type.length === 1 && obj.type[0] === "null");
+}
+
+/** Copies a branch's keywords into `m` where `m` has none of its own. */
+function mergeBranch(m: Mutable, branch: JsonObject): void {
+  for (const k of Object.keys(branch)) if (!Object.hasOwn(m, k)) m[k] = branch[k];
+}
+
+/** Gemini: a `type` array becomes its first non-null type, plus `nullable` when it held null. */
+function narrowTypeArray(m: Mutable, path: readonly string[], changes: NormalizationChange[]) {
+  const all = m.type as JsonValue[];
+  const types = all.filter((t) => t !== "null");
+  const nullable = types.length < all.length;
+  changes.push({
+    kind: "narrow-type-array",
+    path: pointer(path),
+    detail: `"type" ${JSON.stringify(all)} became ${JSON.stringify(types[0] ?? null)}${
+      nullable ? " with nullable" : ""
+    }`,
+    lossy: types.length > 1 || types.length === 0,
+  });
+  if (types.length === 0) delete m.type;
+  else m.type = types[0];
+  if (nullable) m.nullable = true;
+}
+
+/**
+ * Gemini: `{"type":"null"}` branches of an `anyOf`/`oneOf` become `nullable`;
+ * a single remaining branch is merged into the node.
+ */
+function dropNullBranches(
+  m: Mutable,
+  key: "anyOf" | "oneOf",
+  path: readonly string[],
+  changes: NormalizationChange[],
+) {
+  const branches = m[key] as JsonValue[];
+  const rest = branches.filter((b) => !isNullSchema(b));
+  changes.push({
+    kind: "drop-null-branch",
+    path: pointer(path),
+    detail: `"${key}" lost its {"type":"null"} branch, now "nullable": true${
+      rest.length === 1 ? ` and the remaining branch merged` : ""
+    }`,
+    lossy: false,
+  });
+  m.nullable = true;
+  if (rest.length === 1) {
+    delete m[key];
+    mergeBranch(m, asObject(rest[0]) ?? {});
+  } else if (rest.length === 0) {
+    delete m[key];
+  } else {
+    m[key] = rest;
+  }
+}
+
 /**
  * Adjusts a tool's `inputSchema` so that a provider's tool API accepts it,
  * and lists every change. The raw definition is returned unchanged beside it.
@@ -163,7 +226,10 @@ function inlineRefs(
  * - missing top-level `type` set to `"object"` (`add-type-object`);
  * - OpenAI: missing `properties` set to `{}` (`add-properties`);
  * - Gemini: `type` arrays become one type plus `nullable` (`narrow-type-array`),
- *   `anyOf` inside `items` keeps its first branch (`narrow-items-anyof`), and
+ *   `{"type":"null"}` branches of `anyOf`/`oneOf` become `nullable`, a lone
+ *   remaining branch merged into its parent (`drop-null-branch`),
+ *   `anyOf` inside `items` keeps its first branch (`narrow-items-anyof`),
+ *   repeated until the node holds none of these, and
  *   keywords outside Gemini's schema subset are dropped (`drop-keywords`).
  *
  * Tool names are not changed; see the `name-invalid` lint rule.
@@ -318,31 +384,33 @@ export function normalizeForProvider(
     const dropped = new Map<string, number>();
     walkSchemas(schema, ({ node, path, insideItems }) => {
       const m = node as Mutable;
-      if (Array.isArray(m.type)) {
-        const types = m.type.filter((t) => t !== "null");
-        const nullable = types.length < m.type.length;
-        changes.push({
-          kind: "narrow-type-array",
-          path: pointer(path),
-          detail: `"type" ${JSON.stringify(m.type)} became ${JSON.stringify(types[0] ?? null)}${
-            nullable ? " with nullable" : ""
-          }`,
-          lossy: types.length > 1 || types.length === 0,
-        });
-        if (types.length === 0) delete m.type;
-        else m.type = types[0];
-        if (nullable) m.nullable = true;
-      }
-      if (insideItems && Array.isArray(m.anyOf)) {
-        const first = asObject(m.anyOf[0]) ?? {};
-        changes.push({
-          kind: "narrow-items-anyof",
-          path: pointer(path),
-          detail: `"anyOf" with ${m.anyOf.length} branches inside "items" kept its first branch`,
-          lossy: m.anyOf.length > 1,
-        });
-        delete m.anyOf;
-        for (const k of Object.keys(first)) if (!Object.hasOwn(m, k)) m[k] = first[k];
+      // Repeat until the node is settled: a merged anyOf branch may bring its own type
+      // array, null branch or nested anyOf, which must be narrowed at this node too.
+      for (let settled = false; !settled;) {
+        settled = true;
+        if (Array.isArray(m.type)) {
+          narrowTypeArray(m, path, changes);
+          settled = false;
+        }
+        for (const k of ["anyOf", "oneOf"] as const) {
+          if (Array.isArray(m[k]) && (m[k] as JsonValue[]).some(isNullSchema)) {
+            dropNullBranches(m, k, path, changes);
+            settled = false;
+          }
+        }
+        if (insideItems && Array.isArray(m.anyOf)) {
+          const branches = m.anyOf as JsonValue[];
+          const first = asObject(branches[0]) ?? {};
+          changes.push({
+            kind: "narrow-items-anyof",
+            path: pointer(path),
+            detail: `"anyOf" with ${branches.length} branches inside "items" kept its first branch`,
+            lossy: branches.length > 1,
+          });
+          delete m.anyOf;
+          mergeBranch(m, first);
+          settled = false;
+        }
       }
       for (const k of Object.keys(m)) {
         if (!GEMINI_KEYWORDS.has(k)) {
