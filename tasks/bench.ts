@@ -29,7 +29,7 @@ import {
   indexArmsFor,
   type RetrievalResult,
   RETRIEVER_NAMES,
-  type RetrieverName,
+  RETRIEVERS,
 } from "../lib/retrieval/mod.ts";
 import { stableJson } from "../lib/report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
@@ -83,8 +83,10 @@ Options:
                        id matches its corpus_version; repeat for several; "none" to skip
                        (default: ${DEFAULTS.golden} when the default corpus is measured)
   --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")}
-                       (default: ${DEFAULTS.retrievers}). bm25 and tfidf_classic are also
-                       scored on the index of every selected arm that alters index fields
+                       (default: ${DEFAULTS.retrievers}). ${
+  RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name).join(" and ")
+} are also
+                       scored on the index of every selected arm that changes a field they read
   --resamples N        Bootstrap resamples per metric (default: 1000)
   --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
                        toon_results pseudo-arm); "none" to skip (default: ${DEFAULTS.toolResults})
@@ -298,7 +300,7 @@ async function main(args: string[]): Promise<number> {
       continue;
     }
     for (const retriever of retrieverNames) {
-      const chosen = indexArmsFor(retriever as RetrieverName, target.corpus.tools, indexArms);
+      const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
       for (const skip of chosen.skipped) {
         retrievalWarnings.push(
           `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
@@ -310,7 +312,7 @@ async function main(args: string[]): Promise<number> {
         const result = evaluateRetrieval({
           corpus: target.corpus,
           golden,
-          retriever: retriever as RetrieverName,
+          retriever,
           arm,
           seed,
           resamples,

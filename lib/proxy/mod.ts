@@ -48,6 +48,7 @@ export {
 } from "./definitions.ts";
 export {
   createToolIndex,
+  proxyRetriever,
   type ProxyRetrieverFactory,
   toolFromListing,
   type ToolIndex,

@@ -7,10 +7,46 @@
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { createBm25Retriever } from "../retrieval/bm25.ts";
 import { docsFromTools } from "../retrieval/docs.ts";
-import type { Hit, RetrievalDoc, Retriever } from "../retrieval/types.ts";
+import { retrieverEntry } from "../retrieval/registry.ts";
+import type { Hit, RetrievalDoc, Retriever, RetrieverContext } from "../retrieval/types.ts";
 
 /** Builds a retriever over documents (e.g. `(docs) => createBm25Retriever(docs, {weights})`). */
 export type ProxyRetrieverFactory = (docs: readonly RetrievalDoc[]) => Retriever;
+
+/**
+ * The proxy's factory for a registered retriever (`RETRIEVERS` in `lib/retrieval/registry.ts`),
+ * chosen by the capabilities its entry declares rather than by name.
+ *
+ * @param name A registered retriever name, e.g. `bm25`.
+ * @param context Seed, settings and fetch for the retriever (no golden set: the proxy has none).
+ * @returns A factory for {@linkcode ToolIndexOptions.retriever}.
+ * @throws {RangeError} For an unknown name.
+ * @throws {TypeError} When the entry needs golden labels (the oracle) or builds asynchronously
+ * (the proxy builds its index synchronously when upstreams connect).
+ *
+ * @example Usage
+ * ```ts
+ * import { createToolIndex, proxyRetriever } from "./tool_index.ts";
+ * const index = createToolIndex([
+ *   { id: "fs:read_file", server: "fs", name: "read_file", description: "Read a file" },
+ * ], { retriever: proxyRetriever("tfidf_classic") });
+ * if (index.retriever.name !== "tfidf_classic") throw new Error();
+ * ```
+ */
+export function proxyRetriever(
+  name: string,
+  context: Omit<RetrieverContext, "golden"> = { seed: 0 },
+): ProxyRetrieverFactory {
+  const entry = retrieverEntry(name);
+  if (entry.needsGolden || entry.asyncBuild) {
+    throw new TypeError(
+      `Cannot serve retriever "${name}" from the proxy: it ${
+        entry.needsGolden ? "needs golden labels" : "builds asynchronously"
+      }`,
+    );
+  }
+  return (docs) => entry.create(docs, context) as Retriever;
+}
 
 /** Options of {@linkcode createToolIndex}. */
 export interface ToolIndexOptions {

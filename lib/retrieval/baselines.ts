@@ -8,7 +8,15 @@
 import { createRng, deriveSeed } from "../stats/prng.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Grade, Hit, Qrels, Queries, RetrievalDoc, Retriever } from "./types.ts";
+import type {
+  Grade,
+  Hit,
+  Qrels,
+  Queries,
+  RetrievalDoc,
+  Retriever,
+  RetrieverEntry,
+} from "./types.ts";
 
 /**
  * A retriever that ranks `limit` documents drawn uniformly at random without replacement.
@@ -87,3 +95,32 @@ export function createOracleRetriever(
     },
   };
 }
+
+/** Registry entry of the `random` floor: seeded by `deriveSeed(seed, "random")`; ignores the index. */
+export const randomEntry: RetrieverEntry = {
+  name: "random",
+  label: "random",
+  summary: "seeded random ranking (the floor of every metric)",
+  reads: [],
+  needsGolden: false,
+  asyncBuild: false,
+  reportsCost: false,
+  create: (docs, context) => createRandomRetriever(docs, deriveSeed(context.seed, "random")),
+};
+
+/** Registry entry of the `oracle` ceiling: answers from the golden labels; ignores the index. */
+export const oracleEntry: RetrieverEntry = {
+  name: "oracle",
+  label: "oracle",
+  summary: "the labelled tools in ideal order (the ceiling of every metric)",
+  reads: [],
+  needsGolden: true,
+  asyncBuild: false,
+  reportsCost: false,
+  create: (_docs, context) => {
+    if (context.golden === undefined) {
+      throw new TypeError("Cannot build the oracle retriever: it needs a golden set");
+    }
+    return createOracleRetriever(context.golden);
+  },
+};

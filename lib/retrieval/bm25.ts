@@ -8,7 +8,7 @@ import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, IndexFieldsFn, RetrievalDoc, Retriever } from "./types.ts";
+import type { Hit, IndexFieldsFn, RetrievalDoc, Retriever, RetrieverEntry } from "./types.ts";
 import type { Tool } from "../catalog/types.ts";
 import { defaultIndexFields } from "./docs.ts";
 
@@ -192,3 +192,20 @@ export function bm25SeesArm(
     return weighted.some((f) => own[f] !== arm[f]);
   });
 }
+
+/**
+ * Registry entry of `bm25` with {@linkcode DEFAULT_BM25_WEIGHTS}: it reads the fields weighted
+ * above 0 (name, server, description; not params).
+ */
+export const bm25Entry: RetrieverEntry = {
+  name: "bm25",
+  label: "BM25",
+  summary: "BM25F over name, server and description (wink-bm25-text-search, tuned weights)",
+  reads: (["name", "server", "description", "params"] as const).filter((f) =>
+    DEFAULT_BM25_WEIGHTS[f] > 0
+  ),
+  needsGolden: false,
+  asyncBuild: false,
+  reportsCost: false,
+  create: (docs) => createBm25Retriever(docs),
+};

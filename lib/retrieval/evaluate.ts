@@ -5,13 +5,11 @@
  * @module
  */
 
-import type { Corpus, Tool } from "../catalog/types.ts";
+import type { Corpus } from "../catalog/types.ts";
 import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import { pairedTest, type PairedTestResult } from "../stats/paired.ts";
 import { deriveSeed } from "../stats/prng.ts";
 import { alignGolden, diagnoseIdMismatch } from "./align.ts";
-import { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
-import { bm25SeesArm, createBm25Retriever } from "./bm25.ts";
 import { docsFromTools } from "./docs.ts";
 import { IdMismatchError } from "./errors.ts";
 import {
@@ -21,64 +19,34 @@ import {
   type MetricValues,
   queryMetrics,
 } from "./metrics.ts";
-import { createTfidfClassicRetriever } from "./tfidf_classic.ts";
-import type { GoldenSet, IndexFieldsFn, RetrievalDoc, Retriever } from "./types.ts";
+import { type IndexArm, retrieverEntry } from "./registry.ts";
+import type {
+  GoldenSet,
+  RetrievalDoc,
+  Retriever,
+  RetrieverContext,
+  RetrieverCost,
+} from "./types.ts";
 
-/** Names of the built-in retrievers. */
-export type RetrieverName = "bm25" | "tfidf_classic" | "random" | "oracle";
+/** A registered retriever name (see `RETRIEVER_NAMES` in `registry.ts`), e.g. `bm25`. */
+export type RetrieverName = string;
 
-/** The built-in retriever names, in report order. */
-export const RETRIEVER_NAMES: readonly RetrieverName[] = [
-  "bm25",
-  "tfidf_classic",
-  "random",
-  "oracle",
-];
-
-/** What a retriever factory receives besides the documents. */
-export interface RetrieverContext {
-  /** Seed of the evaluation (the random baseline uses it). */
-  readonly seed: number;
-  /** The aligned golden set (the oracle uses it). */
-  readonly golden: GoldenSet;
-}
-
-/** Builds a retriever over documents. */
+/** Builds a retriever over documents; a promise when the build is asynchronous. */
 export type RetrieverFactory = (
   docs: readonly RetrievalDoc[],
   context: RetrieverContext,
-) => Retriever;
+) => Retriever | Promise<Retriever>;
 
 /**
- * The factory of a built-in retriever with default options.
+ * The factory of a registered retriever with default options.
  *
- * @param name One of {@linkcode RETRIEVER_NAMES}.
+ * @param name A registered name (`RETRIEVER_NAMES`).
  * @returns A factory.
  * @throws {RangeError} for an unknown name (quoted, with the known names).
  */
 export function builtinRetriever(name: string): RetrieverFactory {
-  switch (name) {
-    case "bm25":
-      return (docs) => createBm25Retriever(docs);
-    case "tfidf_classic":
-      return (docs) => createTfidfClassicRetriever(docs);
-    case "random":
-      return (docs, ctx) => createRandomRetriever(docs, deriveSeed(ctx.seed, "random"));
-    case "oracle":
-      return (_docs, ctx) => createOracleRetriever(ctx.golden);
-    default:
-      throw new RangeError(
-        `Unknown retriever "${name}": expected one of ${RETRIEVER_NAMES.join(", ")}`,
-      );
-  }
-}
-
-/** An encoding arm as far as retrieval cares: a name and the fields it lets an index see. */
-export interface IndexArm {
-  /** Arm name, e.g. `compact_sig`. */
-  readonly name: string;
-  /** Index fields of a tool under this arm. */
-  readonly indexFields: IndexFieldsFn;
+  const entry = retrieverEntry(name);
+  return (docs, context) => entry.create(docs, context);
 }
 
 /** Documents without a tool corpus (BEIR, ToolRet). */
@@ -95,8 +63,12 @@ export interface EvaluateRetrievalOptions {
   readonly corpus: Corpus | DocCorpus;
   /** The golden set; its label ids must be corpus ids. */
   readonly golden: GoldenSet;
-  /** A built-in retriever name or a factory (e.g. bm25 with tuned weights). */
+  /** A registered retriever name or a factory (e.g. bm25 with tuned weights). */
   readonly retriever: RetrieverName | RetrieverFactory;
+  /** Settings passed to the retriever (endpoint URL, model, ...); local retrievers ignore them. */
+  readonly settings?: RetrieverContext["settings"];
+  /** HTTP client for retrievers that call an endpoint. @default {globalThis.fetch} when they do */
+  readonly fetch?: typeof fetch;
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
@@ -157,6 +129,8 @@ export interface RetrievalResult {
   readonly limit: number;
   /** Per-query rows, in golden-set order. */
   readonly perQuery: readonly PerQueryRow[];
+  /** What the retriever's endpoint calls cost; present only for retrievers that report one. */
+  readonly cost?: RetrieverCost;
 }
 
 /** JSON form of a retriever's config. */
@@ -181,7 +155,44 @@ const LIMIT = 10;
  * @throws {RangeError} when no query is left to score, or a retriever name is unknown.
  */
 export function evaluateRetrieval(options: EvaluateRetrievalOptions): RetrievalResult {
-  const resamples = options.resamples ?? 1000;
+  const prepared = prepare(options);
+  const retriever = build(options, prepared);
+  if (retriever instanceof Promise) {
+    throw new TypeError(
+      `Cannot evaluate retriever "${
+        typeof options.retriever === "string" ? options.retriever : "(factory)"
+      }" synchronously: it builds asynchronously; call evaluateRetrievalAsync`,
+    );
+  }
+  return score(options, prepared, retriever);
+}
+
+/**
+ * {@linkcode evaluateRetrieval} for retrievers with an asynchronous build step (an entry with
+ * `asyncBuild`, e.g. embeddings from an endpoint); same steps, same result, plus `cost` when the
+ * retriever reports one.
+ *
+ * @param options Corpus, golden set, retriever, arm, seed, resamples, strictness.
+ * @returns A JSON-safe {@linkcode RetrievalResult}.
+ * @throws {IdMismatchError} as {@linkcode evaluateRetrieval}; rejects with the build's error.
+ * @throws {GoldenSetError} when strict and label ids are unknown.
+ * @throws {RangeError} when no query is left to score, or a retriever name is unknown.
+ */
+export async function evaluateRetrievalAsync(
+  options: EvaluateRetrievalOptions,
+): Promise<RetrievalResult> {
+  const prepared = prepare(options);
+  const retriever = await build(options, prepared);
+  return score(options, prepared, retriever);
+}
+
+interface Prepared {
+  readonly docs: readonly RetrievalDoc[];
+  readonly docIds: ReadonlySet<string>;
+  readonly golden: ReturnType<typeof alignGolden>;
+}
+
+function prepare(options: EvaluateRetrievalOptions): Prepared {
   const corpus = options.corpus;
   let docs: readonly RetrievalDoc[];
   if ("tools" in corpus) {
@@ -201,11 +212,30 @@ export function evaluateRetrieval(options: EvaluateRetrievalOptions): RetrievalR
       `Cannot evaluate on golden set "${golden.id}": no query left to score (${golden.dropped.count} dropped)`,
     );
   }
+  return { docs, docIds, golden };
+}
+
+function build(
+  options: EvaluateRetrievalOptions,
+  { docs, golden }: Prepared,
+): Retriever | Promise<Retriever> {
   const factory = typeof options.retriever === "string"
     ? builtinRetriever(options.retriever)
     : options.retriever;
-  const retriever = factory(docs, { seed: options.seed, golden });
+  return factory(docs, {
+    seed: options.seed,
+    golden,
+    settings: options.settings,
+    fetch: options.fetch,
+  });
+}
 
+function score(
+  options: EvaluateRetrievalOptions,
+  { docIds, golden }: Prepared,
+  retriever: Retriever,
+): RetrievalResult {
+  const resamples = options.resamples ?? 1000;
   const perQuery: PerQueryRow[] = [];
   for (const [qid, text] of golden.queries) {
     const labels = golden.qrels.get(qid)!;
@@ -240,7 +270,7 @@ export function evaluateRetrieval(options: EvaluateRetrievalOptions): RetrievalR
     ci[key] = [b.lo, b.hi];
   }
   return {
-    corpusId: corpus.id,
+    corpusId: options.corpus.id,
     goldenSetId: golden.id,
     retriever: retriever.name,
     arm: options.arm?.name ?? null,
@@ -253,6 +283,7 @@ export function evaluateRetrieval(options: EvaluateRetrievalOptions): RetrievalR
     resamples,
     limit: LIMIT,
     perQuery,
+    ...(retriever.cost === undefined ? {} : { cost: retriever.cost() }),
   };
 }
 
@@ -299,40 +330,4 @@ export function compareRetrievals(
       { seed: deriveSeed(options.seed, metric), resamples: options.resamples },
     ),
   }));
-}
-
-/**
- * Which index arms a built-in retriever is worth scoring on, beside its plain
- * index: `tfidf_classic` reads every field, so every index-altering arm;
- * `bm25` only arms that change a field it weighs above 0
- * ({@linkcode bm25SeesArm}); `random` and `oracle` ignore the index, so none.
- *
- * @param retriever A built-in retriever name.
- * @param tools The corpus.
- * @param arms Candidate arms (those whose `altersIndex` is true).
- * @returns The arms to score, and the ones left out with the reason.
- */
-export function indexArmsFor(
-  retriever: RetrieverName,
-  tools: readonly Tool[],
-  arms: readonly IndexArm[],
-): {
-  readonly score: readonly IndexArm[];
-  readonly skipped: readonly { arm: string; reason: string }[];
-} {
-  if (retriever === "tfidf_classic") return { score: arms, skipped: [] };
-  if (retriever !== "bm25") return { score: [], skipped: [] };
-  const score: IndexArm[] = [];
-  const skipped: { arm: string; reason: string }[] = [];
-  for (const arm of arms) {
-    if (bm25SeesArm(tools, arm.indexFields)) score.push(arm);
-    else {
-      skipped.push({
-        arm: arm.name,
-        reason:
-          "the arm only changes fields BM25 weighs 0 (params), so it would repeat the plain bm25 row",
-      });
-    }
-  }
-  return { score, skipped };
 }

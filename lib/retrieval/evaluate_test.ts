@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { Corpus, Tool } from "../catalog/types.ts";
 import { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
-import { compareRetrievals, evaluateRetrieval, indexArmsFor } from "./evaluate.ts";
+import { compareRetrievals, evaluateRetrieval } from "./evaluate.ts";
+import { indexArmsFor } from "./registry.ts";
 import { parseMcpproxyGolden } from "./golden.ts";
 import { METRIC_KEYS } from "./metrics.ts";
 

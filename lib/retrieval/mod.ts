@@ -1,6 +1,7 @@
 /**
  * Discovery quality: BEIR-shaped golden sets (mcpproxy, BEIR and ToolRet formats), retrievers
- * behind one interface (`bm25`, `tfidf_classic`, `random`, `oracle`), IR metrics (recall@k,
+ * behind one interface and one registry (`RETRIEVERS`: `bm25`, `tfidf_classic`, `random`,
+ * `oracle`, each declaring the index fields it reads), IR metrics (recall@k,
  * MRR@10, nDCG@10, MAP@10) with bootstrap intervals, and a paired comparison.
  *
  * File loaders live in `load_golden.ts` (they read the disk); everything here is pure.
@@ -37,14 +38,19 @@ export type {
   GoldenSet,
   Grade,
   Hit,
+  IndexFieldName,
   IndexFields,
   IndexFieldsFn,
   Qrels,
   Queries,
   RetrievalDoc,
   Retriever,
+  RetrieverContext,
+  RetrieverCost,
+  RetrieverEntry,
   Run,
 } from "./types.ts";
+export { INDEX_FIELD_NAMES } from "./types.ts";
 export { GoldenSetError, IdMismatchError } from "./errors.ts";
 export {
   auditGoldenSet,
@@ -66,6 +72,7 @@ export {
 export { alignGolden, type AlignOptions, diagnoseIdMismatch } from "./align.ts";
 export { defaultIndexFields, docsFromTools } from "./docs.ts";
 export {
+  bm25Entry,
   type Bm25FieldWeights,
   type Bm25Options,
   bm25SeesArm,
@@ -76,9 +83,23 @@ export {
   createTfidfClassicRetriever,
   DEFAULT_TFIDF_BOOSTS,
   type TfidfBoosts,
+  tfidfClassicEntry,
   type TfidfClassicOptions,
 } from "./tfidf_classic.ts";
-export { createOracleRetriever, createRandomRetriever } from "./baselines.ts";
+export {
+  createOracleRetriever,
+  createRandomRetriever,
+  oracleEntry,
+  randomEntry,
+} from "./baselines.ts";
+export {
+  changedIndexFields,
+  type IndexArm,
+  indexArmsFor,
+  RETRIEVER_NAMES,
+  retrieverEntry,
+  RETRIEVERS,
+} from "./registry.ts";
 export {
   averagePrecisionAtK,
   compareHits,
@@ -97,15 +118,12 @@ export {
   compareRetrievals,
   type DocCorpus,
   evaluateRetrieval,
+  evaluateRetrievalAsync,
   type EvaluateRetrievalOptions,
-  type IndexArm,
-  indexArmsFor,
   type PerQueryRow,
   type RetrievalComparison,
   type RetrievalResult,
-  RETRIEVER_NAMES,
   type RetrieverConfigJson,
-  type RetrieverContext,
   type RetrieverFactory,
   type RetrieverName,
 } from "./evaluate.ts";

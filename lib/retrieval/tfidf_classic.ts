@@ -8,7 +8,7 @@
 import { standardTokens } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, RetrievalDoc, Retriever } from "./types.ts";
+import type { Hit, RetrievalDoc, Retriever, RetrieverEntry } from "./types.ts";
 
 /** Query clause boosts (Bleve `SetBoost` values). */
 export interface TfidfBoosts {
@@ -290,3 +290,15 @@ function wildcardRegExp(pattern: string): RegExp {
 function topK(hits: Hit[], limit: number): Hit[] {
   return hits.sort(compareHits).slice(0, limit);
 }
+
+/** Registry entry of `tfidf_classic` with {@linkcode DEFAULT_TFIDF_BOOSTS}: it reads every field. */
+export const tfidfClassicEntry: RetrieverEntry = {
+  name: "tfidf_classic",
+  label: "classic TF-IDF",
+  summary: "Lucene classic TF-IDF laid out as mcpproxy's Bleve index (every field)",
+  reads: ["name", "server", "description", "params"],
+  needsGolden: false,
+  asyncBuild: false,
+  reportsCost: false,
+  create: (docs) => createTfidfClassicRetriever(docs),
+};

@@ -44,12 +44,30 @@ export interface RetrievalDoc extends IndexFields {
 /** Function that gives the index fields of a tool (an encoding arm's `indexFields`). */
 export type IndexFieldsFn = (tool: Tool) => IndexFields;
 
+/**
+ * What building and querying an index cost outside this process (embedding calls to a paid
+ * endpoint), for the result record. Retrievers that run locally report none.
+ */
+export interface RetrieverCost {
+  /** HTTP requests made to the endpoint (requests). */
+  readonly requests: number;
+  /** Input tokens the endpoint billed (tokens). */
+  readonly inputTokens: number;
+  /** Price of those tokens in USD, `null` when the model's price is not known. */
+  readonly usd: number | null;
+}
+
 /** A built index that answers queries. */
 export interface Retriever {
   /** Retriever name as reported, e.g. `bm25`. */
   readonly name: string;
   /** The settings that shape its ranking (field weights, seed, ...), for the result record. */
   readonly config: { readonly [key: string]: JsonValue };
+  /**
+   * What the index cost so far (build plus searches), when it calls an endpoint; read after the
+   * searches. Absent for local retrievers.
+   */
+  readonly cost?: () => RetrieverCost;
   /**
    * Search the index.
    *
@@ -58,6 +76,68 @@ export interface Retriever {
    * @returns Up to `limit` hits, score descending, ties by id ascending (UTF-16 order).
    */
   search(query: string, limit: number): readonly Hit[];
+}
+
+/** Name of one index field: `name`, `server`, `description` or `params`. */
+export type IndexFieldName = keyof IndexFields;
+
+/** Every index field, in the order results and messages list them. */
+export const INDEX_FIELD_NAMES: readonly IndexFieldName[] = [
+  "name",
+  "server",
+  "description",
+  "params",
+];
+
+/** What a retriever factory receives besides the documents. */
+export interface RetrieverContext {
+  /** Seed of the evaluation (the random baseline uses it). */
+  readonly seed: number;
+  /** The aligned golden set (the oracle uses it); absent where no labels exist (the proxy). */
+  readonly golden?: GoldenSet;
+  /**
+   * Settings for this retriever from the caller (endpoint URL, model name, ...), JSON so they
+   * can be recorded. Local retrievers ignore them.
+   */
+  readonly settings?: { readonly [key: string]: JsonValue };
+  /** HTTP client for retrievers that call an endpoint (injected so tests and runs choose it). */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * One registered retriever: its name and the capabilities the bench, the proxy, `--help` and
+ * the README read instead of switching on names. Adding a retriever is one module exporting an
+ * entry (plus its test) and one line in `registry.ts`.
+ */
+export interface RetrieverEntry {
+  /** Registry key and reported name, snake_case, e.g. `bm25`. */
+  readonly name: string;
+  /** Short label used in messages, e.g. `BM25`. */
+  readonly label: string;
+  /** One line for `--help` and the README table. */
+  readonly summary: string;
+  /**
+   * Index fields whose text can change the ranking, in {@linkcode INDEX_FIELD_NAMES} order.
+   * Empty: the retriever ignores the index (baselines), so no encoding arm's index is scored.
+   */
+  readonly reads: readonly IndexFieldName[];
+  /** True when it needs the golden labels (the oracle): never usable in the proxy. */
+  readonly needsGolden: boolean;
+  /**
+   * True when {@linkcode RetrieverEntry.create} returns a promise (an async build step, e.g.
+   * embeddings fetched from an endpoint); such retrievers go through `evaluateRetrievalAsync`.
+   */
+  readonly asyncBuild: boolean;
+  /** True when the built retriever reports a {@linkcode RetrieverCost} (`Retriever.cost`). */
+  readonly reportsCost: boolean;
+  /**
+   * Builds the index with default options.
+   *
+   * @param docs Documents to index.
+   * @param context Seed, golden set, settings, fetch.
+   * @returns The retriever (a promise when `asyncBuild`).
+   */
+  create(docs: readonly RetrievalDoc[], context: RetrieverContext): Retriever | Promise<Retriever>;
 }
 
 /** Counted drops: how many items were left out and why. */
