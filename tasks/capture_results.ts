@@ -43,6 +43,7 @@ import {
   type StdioSession,
   stringifySorted,
 } from "../lib/mcp/mod.ts";
+import { oneLine } from "../lib/_text.ts";
 
 const HELP = `deno task capture-results [options]
 
@@ -104,13 +105,6 @@ function log(line: string): void {
 }
 
 const sha256Text = (text: string) => sha256Hex(new TextEncoder().encode(text));
-
-function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").slice(
-    0,
-    300,
-  );
-}
 
 function parsePlan(text: string, path: string): Plan {
   let data: unknown;

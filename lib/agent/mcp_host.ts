@@ -44,6 +44,7 @@ import {
   resolveToolName,
 } from "./code_tools.ts";
 import { runCode } from "./run_code.ts";
+import { oneLine } from "../_text.ts";
 
 /** Default timeout of server start, `tools/list` and each `tools/call`, ms. */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -106,10 +107,6 @@ export class McpHostError extends Error {
 
 /** Any result object; kept as received. */
 const AnyResult = z.looseObject({});
-
-function oneLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").trim().slice(0, 300);
-}
 
 function outputOf(result: { content?: unknown; isError?: unknown }): ToolOutput {
   return {

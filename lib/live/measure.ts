@@ -20,6 +20,7 @@ import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { CLIENT_INFO } from "../mcp/stdio.ts";
 import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../_sdk.ts";
+import { oneLine } from "../_text.ts";
 
 /** Why a discovery call produced no usable response. */
 export type CallOutcome =
@@ -94,11 +95,6 @@ export interface DiscoverySession {
 }
 
 const AnyResult = z.looseObject({});
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
-}
 
 function classify(error: unknown): CallOutcome {
   if (error instanceof McpError) {

@@ -11,7 +11,7 @@ import { captureRemoteServer } from "./http.ts";
 import { packageVars } from "./install.ts";
 import { captureStdioServer } from "./stdio.ts";
 import { mapBounded } from "./_pool.ts";
-import { oneLine } from "./_text.ts";
+import { oneLine } from "../_text.ts";
 import type { IsolationMode } from "./_sandbox.ts";
 import type { ServerCaptureRecord } from "./types.ts";
 

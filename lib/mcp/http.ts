@@ -20,7 +20,8 @@ import {
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
-import { oneLine, WarningSink } from "./_text.ts";
+import { WarningSink } from "./_text.ts";
+import { oneLine } from "../_text.ts";
 import { isSecretName } from "../_redact.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 

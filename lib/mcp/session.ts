@@ -32,7 +32,7 @@ import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine } from "./_text.ts";
+import { oneLine } from "../_text.ts";
 import type { RunPath } from "./types.ts";
 
 /** Name prefix of every session folder (and of {@linkcode createSessionFolder}'s folders). */

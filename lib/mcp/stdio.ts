@@ -32,7 +32,8 @@ import {
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_pool.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine, TailBuffer, WarningSink } from "./_text.ts";
+import { TailBuffer, WarningSink } from "./_text.ts";
+import { oneLine } from "../_text.ts";
 import { isSecretName, secretValuesOf } from "../_redact.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 

@@ -21,6 +21,7 @@ import {
   type UpstreamFailure,
   type UpstreamPool,
 } from "./upstream.ts";
+import { oneLine } from "../_text.ts";
 
 /** Options of {@linkcode connectUpstreams}. */
 export interface ConnectOptions {
@@ -43,11 +44,6 @@ export interface ConnectOptions {
   readonly concurrency?: number;
   /** Called once per server when it is ready or has failed. */
   readonly onProgress?: (server: string, outcome: "ready" | "failed", message?: string) => void;
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
 async function connect(

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import { toolFromListing } from "./tool_index.ts";
+import { oneLine } from "../_text.ts";
 
 /** Default timeout of one forwarded call or listing, in ms. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -129,11 +130,6 @@ const AnyResult = z.looseObject({});
  */
 export function errorResult(text: string): ToolCallResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 
 /**

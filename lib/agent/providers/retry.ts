@@ -8,6 +8,7 @@
  */
 
 import { ModelCallError } from "./types.ts";
+import { oneLine } from "../../_text.ts";
 
 /** Retry policy. */
 export interface RetryPolicy {
@@ -132,11 +133,6 @@ function classNames(error: unknown): Set<string> {
     proto = Object.getPrototypeOf(proto);
   }
   return names;
-}
-
-function oneLine(s: string): string {
-  const line = s.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? line.slice(0, 297) + "..." : line;
 }
 
 /** What {@linkcode withRetries} returns. */

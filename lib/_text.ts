@@ -1,0 +1,28 @@
+/**
+ * One-line messages: what every layer puts in a record or a warning when something failed.
+ *
+ * @module
+ */
+
+/**
+ * An error's message on one line, at most `max` characters.
+ *
+ * @param error Anything thrown.
+ * @param max Maximum length in characters (default 300).
+ * @returns A single-line description.
+ */
+export function oneLine(error: unknown, max = 300): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return clip(text.replace(/\s+/g, " ").trim(), max);
+}
+
+/**
+ * Cuts a string to at most `max` characters, marking the cut with `...`.
+ *
+ * @param text Any string.
+ * @param max Maximum length in characters (≥ 3).
+ * @returns `text` or its clipped form.
+ */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
