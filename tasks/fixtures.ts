@@ -34,6 +34,12 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
     regenerate: "by hand",
   },
   {
+    prefix: "golden/reference_v2",
+    source:
+      "hand-written task-first queries for reference_v1: user scenarios first, then labels, before any retriever ran",
+    regenerate: "by hand",
+  },
+  {
     prefix: "golden/",
     source: "hand-written graded queries for reference_v1, written before any retriever ran",
     regenerate: "by hand",
