@@ -1,9 +1,12 @@
 // deno task proxy: run mcpmeter's reference discovery proxy (retrieve_tools,
 // describe_tool, call_tool) over the servers of an mcpServers config, on
 // stdio or streamable HTTP.
+import { checkBindAddress, createHttpGuard } from "../lib/_http_guard.ts";
 import { ConfigError } from "../lib/mcp/errors.ts";
 import { parseServersConfig } from "../lib/mcp/config.ts";
-import { connectUpstreams } from "../lib/proxy/connect.ts";
+import { connectUpstreams, upstreamSecrets } from "../lib/proxy/connect.ts";
+import { DEFAULT_MAX_RESULT_BYTES } from "../lib/proxy/limits.ts";
+import { redactText } from "../lib/_redact.ts";
 import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
 import { createProxyCore } from "../lib/proxy/server.ts";
 import { fromRoot, intFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
@@ -24,14 +27,26 @@ Options:
   --servers FILE     Servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code);
                      \${VAR} is expanded from the environment. Required.
   --http PORT        Serve streamable HTTP on PORT (0 = any free port) at /mcp instead of stdio
-  --host ADDR        Interface to bind with --http (default 127.0.0.1)
+  --host ADDR        Interface to bind with --http (default 127.0.0.1). Any other address
+                     needs a token.
   --token TOKEN      Require "Authorization: Bearer TOKEN" on HTTP requests
-                     (default: \$MCPMETER_PROXY_TOKEN when set, else no token)
+                     (default: \$MCPMETER_PROXY_TOKEN when set, else no token). Prefer the
+                     variable: a flag is visible to other users in the process list.
+  --allow-host HOST  Also accept this Host header (name = any port, name:port = that port),
+                     e.g. a reverse proxy's name; repeatable. Default: the bound address and
+                     port, plus 127.0.0.1, localhost and [::1] with that port on loopback.
+  --allow-origin URL Also accept this browser Origin (e.g. https://notebook.example);
+                     repeatable. Requests without an Origin (non-browser clients) are not affected.
   --install-dir DIR  Folder of pinned packages for \${BIN} (default: ${DEFAULT_INSTALL_DIR})
   --timeout-ms N     Start-up timeout per upstream and per forwarded call, ms (default 30000)
+  --max-result-bytes N  Cap of one forwarded call_tool result, bytes of JSON (default
+                     ${DEFAULT_MAX_RESULT_BYTES}); a bigger one is cut and ends with a
+                     "[mcpmeter proxy: result cut to N bytes; ...]" marker
   -h, --help         Show this help
 
 Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
+Every HTTP request, initialize included, is refused with 403 when its Host is not this server
+or its Origin is not allowed, and with 401 when the token is missing or wrong (docs/security.md).
 Example: deno task proxy --servers fixtures/servers/reference.json --http 8931
 `;
 
@@ -41,8 +56,11 @@ async function main(args: string[]): Promise<number> {
     http: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
+    "allow-host": { type: "string", multiple: true },
+    "allow-origin": { type: "string", multiple: true },
     "install-dir": { type: "string" },
     "timeout-ms": { type: "string" },
+    "max-result-bytes": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   const v = parsed.values;
@@ -51,8 +69,12 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (v.servers === undefined) throw new UsageError("--servers FILE is required (see --help)");
-  if (v.http === undefined && (v.host !== undefined || v.token !== undefined)) {
-    throw new UsageError("--host and --token apply to --http only");
+  if (
+    v.http === undefined &&
+    (v.host !== undefined || v.token !== undefined || v["allow-host"] !== undefined ||
+      v["allow-origin"] !== undefined)
+  ) {
+    throw new UsageError("--host, --token, --allow-host and --allow-origin apply to --http only");
   }
   // Check every flag before starting any upstream.
   const port = v.http === undefined ? undefined : intFlag("http", v.http, 0);
@@ -61,6 +83,26 @@ async function main(args: string[]): Promise<number> {
   }
   const timeoutMs = intFlag("timeout-ms", v["timeout-ms"], 30_000);
   if (timeoutMs === 0) throw new UsageError("--timeout-ms must be positive");
+  const maxResultBytes = intFlag(
+    "max-result-bytes",
+    v["max-result-bytes"],
+    DEFAULT_MAX_RESULT_BYTES,
+  );
+  if (maxResultBytes < 1_024) throw new UsageError("--max-result-bytes must be at least 1024");
+  const hostname = v.host ?? "127.0.0.1";
+  const tokenFlag = v.token ?? Deno.env.get("MCPMETER_PROXY_TOKEN");
+  const token = tokenFlag === "" ? undefined : tokenFlag;
+  const allowedHosts = v["allow-host"] ?? [];
+  const allowedOrigins = v["allow-origin"] ?? [];
+  if (port !== undefined) {
+    try {
+      checkBindAddress(hostname, token, "--token or $MCPMETER_PROXY_TOKEN");
+      createHttpGuard({ hostname, port, allowedHosts, allowedOrigins });
+    } catch (error) {
+      if (error instanceof RangeError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   let text: string;
   try {
     text = await Deno.readTextFile(v.servers);
@@ -74,38 +116,41 @@ async function main(args: string[]): Promise<number> {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
+  const env = Deno.env.toObject();
+  // Never echoed: not in answers, not in progress lines.
+  const secrets = [...upstreamSecrets(config, env), ...(token === undefined ? [] : [token])];
+  const say = (line: string) => progress("proxy", redactText(line, secrets));
   const pool = await connectUpstreams(config, {
-    env: Deno.env.toObject(),
+    env,
     installDir: v["install-dir"] ?? fromRoot(DEFAULT_INSTALL_DIR),
     timeoutMs,
     source: v.servers,
     onProgress: (server, outcome, message) =>
-      progress("proxy", `${server}: ${outcome}${message === undefined ? "" : ` (${message})`}`),
+      say(`${server}: ${outcome}${message === undefined ? "" : ` (${message})`}`),
   });
   const ready = pool.statuses().filter((s) => s.state === "ready").length;
-  progress(
-    "proxy",
-    `${ready}/${config.servers.length} upstreams ready, ${pool.tools.length} tools`,
-  );
-  for (const w of pool.warnings.slice(0, 20)) progress("proxy", `warning: ${w}`);
-  const core = createProxyCore(pool);
+  say(`${ready}/${config.servers.length} upstreams ready, ${pool.tools.length} tools`);
+  for (const w of pool.warnings.slice(0, 20)) say(`warning: ${w}`);
+  const core = createProxyCore(pool, { secrets, maxResultBytes });
   const stop = Promise.withResolvers<void>();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => stop.resolve());
   }
   if (port !== undefined) {
-    const token = v.token ?? Deno.env.get("MCPMETER_PROXY_TOKEN");
     const http = serveProxyHttp(core, {
       port,
-      hostname: v.host ?? "127.0.0.1",
-      ...(token === undefined || token === "" ? {} : { token }),
+      hostname,
+      allowedHosts,
+      allowedOrigins,
+      ...(token === undefined ? {} : { token }),
+      onRefusal: (status, reason) => say(`refused (${status}): ${reason}`),
     });
-    progress("proxy", `listening on ${http.url}${token ? " (bearer token required)" : ""}`);
+    say(`listening on ${http.url}${token ? " (bearer token required)" : ""}`);
     await stop.promise;
     await http.shutdown();
   } else {
     const session = await serveProxyStdio(core);
-    progress("proxy", "serving MCP on stdio");
+    say("serving MCP on stdio");
     await Promise.race([session.closed, stop.promise]);
     await session.close();
   }

@@ -12,7 +12,13 @@
  *
  * @module
  */
-import type { ServerEntry, ServersConfig } from "../mcp/config.ts";
+import {
+  expandServerEntry,
+  referencedVariables,
+  type ServerEntry,
+  type ServersConfig,
+} from "../mcp/config.ts";
+import { isSecretName, redactText, secretValuesOf, urlSecrets } from "../_redact.ts";
 import { openSession } from "../mcp/session.ts";
 import {
   createUpstreamPool,
@@ -62,11 +68,60 @@ async function connect(
 }
 
 /**
+ * The credentials a servers config hands to its upstreams, which the proxy must never echo:
+ * values of secret-named variables (`isSecretName` in lib/_redact.ts: `GITHUB_TOKEN`,
+ * `API_KEY`, ...) that an entry sets or references, secret-named header values (`Authorization`,
+ * `X-Api-Key`; with and without the `Bearer ` scheme), and secrets carried in a remote URL.
+ *
+ * @param config Parsed servers config (entries not yet expanded).
+ * @param env Variables for `${VAR}` expansion.
+ * @returns Secret values (duplicates possible; short ones are ignored by the redaction).
+ *
+ * @example Usage
+ * ```ts
+ * import { parseServersConfig } from "../mcp/config.ts";
+ * import { upstreamSecrets } from "./connect.ts";
+ * const config = parseServersConfig({ mcpServers: { gh: { command: "x", env: { GH_TOKEN: "${T}" } } } });
+ * if (!upstreamSecrets(config, { T: "ghp_abc123" }).includes("ghp_abc123")) throw new Error();
+ * ```
+ */
+export function upstreamSecrets(
+  config: ServersConfig,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string[] {
+  const out: string[] = [];
+  for (const entry of config.servers) {
+    let expanded: ServerEntry = entry;
+    try {
+      expanded = expandServerEntry(entry, env);
+    } catch {
+      // A missing variable fails the server at start; what is written literally still counts.
+    }
+    const texts = entry.kind === "stdio"
+      ? [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""]
+      : [entry.url, ...Object.values(entry.headers)];
+    for (const name of texts.flatMap(referencedVariables)) {
+      if (isSecretName(name) && env[name] !== undefined) out.push(env[name]!);
+    }
+    if (expanded.kind === "stdio") {
+      out.push(...secretValuesOf(expanded.env));
+    } else {
+      for (const value of secretValuesOf(expanded.headers)) {
+        out.push(value, value.replace(/^\S+\s+/, ""));
+      }
+      out.push(...urlSecrets(expanded.url));
+    }
+  }
+  return out;
+}
+
+/**
  * Starts (stdio) or connects to (HTTP) every server of a config, in parallel,
  * then lists their tools into an {@linkcode UpstreamPool}.
  *
  * A server that fails to start, exits, hangs past the timeout or fails its
  * listing is recorded as `failed` in the pool's statuses; the others are used.
+ * Failure messages have the config's credentials ({@linkcode upstreamSecrets}) replaced.
  *
  * @param config Parsed servers config (entries not yet expanded).
  * @param options Env for `${VAR}`, install folder, timeout (ms), concurrency, progress.
@@ -78,6 +133,7 @@ export async function connectUpstreams(
   options: ConnectOptions = {},
 ): Promise<UpstreamPool> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const secrets = upstreamSecrets(config, options.env);
   const failures: UpstreamFailure[] = [];
   const connections: UpstreamConnection[] = [];
   const limit = options.concurrency ?? 8;
@@ -91,8 +147,9 @@ export async function connectUpstreams(
       connections.push(connection);
       options.onProgress?.(entry.name, "ready");
     } catch (error) {
-      failures.push({ name: entry.name, message: oneLine(error) });
-      options.onProgress?.(entry.name, "failed", oneLine(error));
+      const message = redactText(oneLine(error), secrets);
+      failures.push({ name: entry.name, message });
+      options.onProgress?.(entry.name, "failed", message);
     }
   };
   const worker = async () => {

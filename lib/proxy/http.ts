@@ -2,8 +2,23 @@
  * Serves the proxy over MCP streamable HTTP (`Deno.serve` plus the SDK's
  * Web-standard transport), one SDK `Server` per session.
  *
+ * Every request, `initialize` included, first passes lib/_http_guard.ts:
+ * `Host` must be the bound address and port (or an allowed host), an `Origin`
+ * must be allowed, and the bearer token (when set) must match, compared in
+ * constant time. The guard runs before session lookup and body parsing, so a
+ * refused request reaches neither the SDK nor an upstream. (The SDK transport's
+ * own `enableDnsRebindingProtection` runs only inside `handleRequest`, after
+ * our session routing, and compares Host values as exact strings; it is not
+ * used.)
+ *
  * @module
  */
+import {
+  checkBindAddress,
+  createHttpGuard,
+  type HttpGuard,
+  refusalResponse,
+} from "../_http_guard.ts";
 import {
   type JSONRPCMessage,
   StdioServerTransport,
@@ -23,8 +38,27 @@ export interface ServeHttpOptions {
    * @default {"127.0.0.1"}
    */
   readonly hostname?: string;
-  /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
+  /**
+   * When set, every request must carry `Authorization: Bearer <token>` (else 401). Required
+   * when `hostname` is not loopback.
+   */
   readonly token?: string;
+  /**
+   * More `Host` values to accept besides the bound address and port (and, on loopback or a
+   * wildcard bind, `127.0.0.1`/`localhost`/`[::1]` with the bound port): `name` (any port) or
+   * `name:port`. For a reverse proxy or a LAN name.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * More `Origin` values to accept (browser clients), e.g. `https://notebook.example`. The
+   * origins of the allowed hosts over `http` are always accepted.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Called once per refused request with the status and the one-line reason (never the
+   * token); e.g. to log refusals on stderr.
+   */
+  readonly onRefusal?: (status: number, reason: string) => void;
   /**
    * URL path of the MCP endpoint.
    * @default {"/mcp"}
@@ -70,21 +104,28 @@ function jsonError(status: number, message: string): Response {
 /**
  * Starts the HTTP listener.
  *
- * Sessions follow the streamable HTTP spec: an `initialize` POST without a
- * session id opens a session (`Mcp-Session-Id` in the response); later
- * requests carry it; `DELETE` ends it; an unknown id is 404. Requests to other
- * paths are 404; a missing or wrong bearer token is 401.
+ * Every request first passes the guard (module doc): a `Host` that is not this
+ * server or an `Origin` that is not allowed is 403, a missing or wrong bearer
+ * token 401, each with a one-line JSON-RPC error reason. Then sessions follow
+ * the streamable HTTP spec: an `initialize` POST without a session id opens a
+ * session (`Mcp-Session-Id` in the response); later requests carry it;
+ * `DELETE` ends it; an unknown id is 404. Requests to other paths are 404.
  *
  * @param core Shared proxy state (upstreams and index).
- * @param options Port, bind address (default 127.0.0.1), bearer token, path.
+ * @param options Port, bind address (default 127.0.0.1), bearer token, allowed hosts and
+ *   origins, path.
  * @returns The running proxy.
+ * @throws {RangeError} When `hostname` is not loopback and no token is set, or an allowed
+ *   host or origin is malformed.
  * @throws {Deno.errors.AddrInUse} When the port is taken.
  */
 export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}): HttpProxy {
   const hostname = options.hostname ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
+  checkBindAddress(hostname, options.token, "a token");
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const expected = options.token === undefined ? undefined : `Bearer ${options.token}`;
+  // Built once the port is known (port 0 binds a free one); requests cannot arrive before.
+  let guard: HttpGuard | undefined;
 
   // Resolved at shutdown: requests still waiting for an answer (e.g. one the
   // client cancelled after its timeout, which the SDK never answers in JSON
@@ -97,13 +138,12 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
     ]);
 
   const handler = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname !== path) return new Response("Not Found", { status: 404 });
-    if (expected !== undefined && request.headers.get("authorization") !== expected) {
-      return new Response("Unauthorized", {
-        status: 401,
-        headers: { "www-authenticate": "Bearer" },
-      });
+    const refusal = guard!.check(request);
+    if (refusal !== undefined) {
+      options.onRefusal?.(refusal.status, refusal.reason);
+      return refusalResponse(refusal);
     }
+    if (new URL(request.url).pathname !== path) return new Response("Not Found", { status: 404 });
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
       const transport = sessions.get(sessionId);
@@ -137,6 +177,18 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
 
   const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: () => {} }, handler);
   const port = server.addr.port;
+  try {
+    guard = createHttpGuard({
+      hostname,
+      port,
+      ...(options.token === undefined ? {} : { token: options.token }),
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+    });
+  } catch (error) {
+    void server.shutdown();
+    throw error;
+  }
   return {
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${path}`,
     port,

@@ -10,11 +10,13 @@
  *
  * - Pure: {@linkcode createToolIndex}, {@linkcode toolFromListing},
  *   {@linkcode retrieveResponseText}, {@linkcode describeResponseText},
- *   {@linkcode checkProxyArguments}.
+ *   {@linkcode checkProxyArguments}, {@linkcode capResult} (the result-size cap),
+ *   {@linkcode upstreamSecrets} (what must never be echoed).
  * - Over connected clients: {@linkcode createUpstreamPool},
  *   {@linkcode createProxyCore}.
  * - Edges: {@linkcode connectUpstreams} (spawns stdio servers, connects HTTP
- *   ones), {@linkcode serveProxyHttp} (streamable HTTP on 127.0.0.1),
+ *   ones), {@linkcode serveProxyHttp} (streamable HTTP on 127.0.0.1; Host,
+ *   Origin and token checked on every request, see docs/security.md),
  *   {@linkcode serveProxyStdio} (stdin/stdout). `server.ts` also has
  *   `createProxyServer(core)`, the SDK `Server` for one session (kept out of
  *   this surface so it does not depend on the SDK's types).
@@ -78,6 +80,8 @@ export {
   PROXY_INSTRUCTIONS,
   PROXY_SERVER_INFO,
   type ProxyCore,
+  type ProxyCoreOptions,
 } from "./server.ts";
-export { type ConnectOptions, connectUpstreams } from "./connect.ts";
+export { capResult, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY } from "./limits.ts";
+export { type ConnectOptions, connectUpstreams, upstreamSecrets } from "./connect.ts";
 export { type HttpProxy, type ServeHttpOptions, serveProxyHttp } from "./http.ts";

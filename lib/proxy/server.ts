@@ -16,6 +16,23 @@ import {
 } from "./responses.ts";
 import { createToolIndex, type ToolIndex, type ToolIndexOptions } from "./tool_index.ts";
 import { errorResult, type ToolCallResult, type UpstreamPool } from "./upstream.ts";
+import { capResult, DEFAULT_MAX_RESULT_BYTES } from "./limits.ts";
+import { redactDeep } from "../_redact.ts";
+
+/** Options of {@linkcode createProxyCore}. */
+export interface ProxyCoreOptions extends ToolIndexOptions {
+  /**
+   * Cap of one forwarded `call_tool` result, bytes of UTF-8 JSON; a bigger result is cut with
+   * a marker (see lib/proxy/limits.ts).
+   * @default {DEFAULT_MAX_RESULT_BYTES}
+   */
+  readonly maxResultBytes?: number;
+  /**
+   * Values that must never leave the proxy (upstream credentials, its own token): replaced by
+   * `[REDACTED]` in every answer, upstream results and error texts included.
+   */
+  readonly secrets?: readonly string[];
+}
 
 /** `serverInfo` the proxy sends in `initialize`. */
 export const PROXY_SERVER_INFO = { name: "mcpmeter-proxy", version: "0.1.0" } as const;
@@ -52,13 +69,20 @@ const PROXY_NAMES = new Set(PROXY_TOOL_DEFINITIONS.map((d) => d.name as string))
  * `isError` included, is forwarded unchanged.
  *
  * `call_tool` takes `server:tool`; a bare tool name is accepted when exactly
- * one upstream has a tool of that name.
+ * one upstream has a tool of that name. It forwards only to tools the upstreams
+ * listed: any other name is refused without reaching an upstream, even one that
+ * would answer it. The pool's per-call timeout applies, and a result over
+ * `maxResultBytes` is cut with a marker. Every answer has `secrets` replaced.
  *
  * @param pool Connected upstreams.
- * @param options Retriever factory for the index.
+ * @param options Retriever factory for the index, result cap (bytes), secrets.
  * @returns The core.
+ * @throws {RangeError} When `maxResultBytes` is not an integer of at least 1,024.
  */
-export function createProxyCore(pool: UpstreamPool, options: ToolIndexOptions = {}): ProxyCore {
+export function createProxyCore(pool: UpstreamPool, options: ProxyCoreOptions = {}): ProxyCore {
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  capResult({}, maxResultBytes); // validates the cap before any call
+  const secrets = options.secrets ?? [];
   const index = createToolIndex(pool.tools, options);
   const byName = new Map<string, Tool[]>();
   for (const tool of index.tools) {
@@ -72,50 +96,50 @@ export function createProxyCore(pool: UpstreamPool, options: ToolIndexOptions = 
     const bare = byName.get(name);
     return bare?.length === 1 ? bare[0] : undefined;
   };
+  const handle = (name: string, args: JsonObject | undefined): Promise<ToolCallResult> => {
+    if (!PROXY_NAMES.has(name)) {
+      return Promise.resolve(
+        errorResult(
+          `Unknown tool "${name}": this proxy offers retrieve_tools, describe_tool and call_tool`,
+        ),
+      );
+    }
+    const invalid = checkProxyArguments(name as ProxyToolName, args);
+    if (invalid !== undefined) return Promise.resolve(errorResult(invalid));
+    const a = args ?? {};
+    if (name === "retrieve_tools") {
+      const hits = index.search(a.query as string, (a.limit as number | undefined) ?? 10);
+      const detail = (a.detail as RetrieveDetail | undefined) ?? "full";
+      return Promise.resolve({
+        content: [{ type: "text", text: retrieveResponseText(hits, index.get, detail) }],
+      });
+    }
+    if (name === "describe_tool") {
+      const { text, unknown } = describeResponseText(a.tool_ids as string[], resolve);
+      if (unknown.length === (a.tool_ids as string[]).length) {
+        return Promise.resolve(
+          errorResult(`Unknown tool id(s): ${unknown.map((u) => `"${u}"`).join(", ")}`),
+        );
+      }
+      return Promise.resolve({ content: [{ type: "text", text }] });
+    }
+    const target = a.name as string;
+    const tool = resolve(target);
+    if (tool === undefined) {
+      const ambiguous = byName.get(target);
+      return Promise.resolve(errorResult(
+        ambiguous !== undefined && ambiguous.length > 1
+          ? `Ambiguous tool "${target}": use one of ${ambiguous.map((t) => `"${t.id}"`).join(", ")}`
+          : `Unknown tool "${target}": no upstream tool has this id (use retrieve_tools to find one)`,
+      ));
+    }
+    return pool.call(tool.server, tool.name, a.arguments as JsonObject | undefined)
+      .then((r) => capResult(r, maxResultBytes));
+  };
   return {
     pool,
     index,
-    handle(name, args) {
-      if (!PROXY_NAMES.has(name)) {
-        return Promise.resolve(
-          errorResult(
-            `Unknown tool "${name}": this proxy offers retrieve_tools, describe_tool and call_tool`,
-          ),
-        );
-      }
-      const invalid = checkProxyArguments(name as ProxyToolName, args);
-      if (invalid !== undefined) return Promise.resolve(errorResult(invalid));
-      const a = args ?? {};
-      if (name === "retrieve_tools") {
-        const hits = index.search(a.query as string, (a.limit as number | undefined) ?? 10);
-        const detail = (a.detail as RetrieveDetail | undefined) ?? "full";
-        return Promise.resolve({
-          content: [{ type: "text", text: retrieveResponseText(hits, index.get, detail) }],
-        });
-      }
-      if (name === "describe_tool") {
-        const { text, unknown } = describeResponseText(a.tool_ids as string[], resolve);
-        if (unknown.length === (a.tool_ids as string[]).length) {
-          return Promise.resolve(
-            errorResult(`Unknown tool id(s): ${unknown.map((u) => `"${u}"`).join(", ")}`),
-          );
-        }
-        return Promise.resolve({ content: [{ type: "text", text }] });
-      }
-      const target = a.name as string;
-      const tool = resolve(target);
-      if (tool === undefined) {
-        const ambiguous = byName.get(target);
-        return Promise.resolve(errorResult(
-          ambiguous !== undefined && ambiguous.length > 1
-            ? `Ambiguous tool "${target}": use one of ${
-              ambiguous.map((t) => `"${t.id}"`).join(", ")
-            }`
-            : `Unknown tool "${target}": no upstream tool has this id (use retrieve_tools to find one)`,
-        ));
-      }
-      return pool.call(tool.server, tool.name, a.arguments as JsonObject | undefined);
-    },
+    handle: async (name, args) => redactDeep(await handle(name, args), secrets),
   };
 }
 

@@ -273,3 +273,99 @@ Deno.test("proxy serves streamable HTTP on 127.0.0.1 with an optional bearer tok
     await pool.close();
   }
 });
+
+Deno.test("call_tool forwards only to listed tools: an upstream's unlisted tool is never reached", async () => {
+  // The upstream answers "admin_reset" although it does not list it.
+  const fs = await fakeUpstream({
+    name: "fs",
+    tools: FS_TOOLS,
+    behaviours: { admin_reset: { result: { content: [{ type: "text", text: "wiped" }] } } },
+  });
+  const pool = await createUpstreamPool([fs]);
+  const client = await clientFor(createProxyServer(createProxyCore(pool)));
+  for (const name of ["fs:admin_reset", "admin_reset", "fs:", ":read_file", "other:read_file"]) {
+    const r = await call(client, "call_tool", { name, arguments: {} });
+    assert.equal(r.isError, true, name);
+    assert.match(text(r), /^Unknown tool/, name);
+  }
+  assert.deepEqual(fs.calls, [], "no call reached the upstream");
+  await client.close();
+  await pool.close();
+});
+
+Deno.test("call_tool cuts a result over the size cap and says so", async () => {
+  const big = "é".repeat(3_000); // 6,000 bytes of UTF-8
+  const fs = await fakeUpstream({
+    name: "fs",
+    tools: FS_TOOLS,
+    behaviours: {
+      read_file: {
+        result: {
+          content: [{ type: "text", text: "head" }, { type: "text", text: big }, {
+            type: "text",
+            text: "tail",
+          }],
+          structuredContent: { size: 6_000 },
+        },
+      },
+    },
+  });
+  const pool = await createUpstreamPool([fs]);
+  const client = await clientFor(
+    createProxyServer(createProxyCore(pool, { maxResultBytes: 2_048 })),
+  );
+  const r = await call(client, "call_tool", { name: "fs:read_file", arguments: { path: "x" } });
+  const content = r.content as JsonObject[];
+  assert.ok(new TextEncoder().encode(JSON.stringify(r)).length <= 2_048);
+  assert.equal(content.length, 3, "head, the cut block, the marker; tail left out");
+  assert.equal(content[0].text, "head");
+  assert.match(content[1].text as string, /^é+$/);
+  const resultBytes = new TextEncoder().encode(JSON.stringify({
+    content: [{ type: "text", text: "head" }, { type: "text", text: big }, {
+      type: "text",
+      text: "tail",
+    }],
+    structuredContent: { size: 6_000 },
+  })).length;
+  assert.equal(
+    content[2].text,
+    `[mcpmeter proxy: result cut to 2048 bytes; the upstream sent ${resultBytes} bytes]`,
+  );
+  assert.deepEqual((r._meta as JsonObject)["mcpmeter/truncated"], {
+    limitBytes: 2_048,
+    resultBytes,
+  });
+  assert.equal(r.structuredContent, undefined);
+  // A small result is forwarded whole.
+  const small = await call(client, "call_tool", { name: "fs:write_file", arguments: {} });
+  assert.equal(text(small), "fs:write_file {}");
+  await client.close();
+  await pool.close();
+});
+
+Deno.test("the proxy never echoes a secret: describe_tool, results and upstream errors", async () => {
+  const key = "sk-live-4f1d2e3c";
+  const leaky = await fakeUpstream({
+    name: "gh",
+    tools: [{
+      name: "whoami",
+      description: `Shows the account of key ${key}`,
+      inputSchema: { type: "object", properties: {} },
+    }],
+    behaviours: {
+      whoami: { throwCode: -32603, message: `401 for Authorization: Bearer ${key}` },
+    },
+  });
+  const pool = await createUpstreamPool([leaky]);
+  const client = await clientFor(createProxyServer(createProxyCore(pool, { secrets: [key] })));
+  const described = await call(client, "describe_tool", { tool_ids: ["gh:whoami"] });
+  const found = await call(client, "retrieve_tools", { query: "account" });
+  const failed = await call(client, "call_tool", { name: "gh:whoami", arguments: {} });
+  for (const r of [described, found, failed]) {
+    assert.ok(!JSON.stringify(r).includes(key), JSON.stringify(r));
+    assert.ok(JSON.stringify(r).includes("[REDACTED]"), JSON.stringify(r));
+  }
+  assert.equal(failed.isError, true);
+  await client.close();
+  await pool.close();
+});
