@@ -30,6 +30,7 @@ import { evaluateCriterion, type JudgeCall, type JudgeCaller } from "./criteria.
 import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
+import { mapBounded } from "../_pool.ts";
 
 /** Version of the `run.json` and `cases.jsonl` shapes. */
 export const RUN_SCHEMA_VERSION = 1;
@@ -472,19 +473,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     };
   };
 
-  let next = 0;
   try {
-    const workers = Array.from({ length: Math.min(concurrency, pending.length) }, async () => {
-      while (next < pending.length) {
-        const item = pending[next++];
-        const record = await runItem(item);
-        records.push(record);
-        await append(record);
-        finished += 1;
-        options.onRecord?.(record, finished, total);
-      }
+    await mapBounded(pending, concurrency, async (item) => {
+      const record = await runItem(item);
+      records.push(record);
+      await append(record);
+      finished += 1;
+      options.onRecord?.(record, finished, total);
     });
-    await Promise.all(workers);
   } finally {
     await writeChain.catch(() => {});
     for (const h of hosts.values()) await h.then((x) => x.close(), () => {});

@@ -10,7 +10,7 @@ import type { ServerEntry, ServersConfig } from "./config.ts";
 import { captureRemoteServer } from "./http.ts";
 import { packageVars } from "./install.ts";
 import { captureStdioServer } from "./stdio.ts";
-import { mapBounded } from "./_pool.ts";
+import { mapBounded } from "../_pool.ts";
 import { oneLine } from "../_text.ts";
 import type { IsolationMode } from "./_sandbox.ts";
 import type { ServerCaptureRecord } from "./types.ts";

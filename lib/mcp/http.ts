@@ -19,7 +19,7 @@ import {
   watchProtocolVersion,
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
-import { settleWithin } from "./_pool.ts";
+import { settleWithin } from "./_settle.ts";
 import { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
 import { isSecretName } from "../_redact.ts";

@@ -30,7 +30,7 @@ import type { ListingClient } from "./list.ts";
 import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
-import { settleWithin } from "./_pool.ts";
+import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { oneLine } from "../_text.ts";
 import type { RunPath } from "./types.ts";

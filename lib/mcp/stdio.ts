@@ -30,7 +30,7 @@ import {
   watchProtocolVersion,
 } from "./_capture.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
-import { settleWithin } from "./_pool.ts";
+import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { TailBuffer, WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";

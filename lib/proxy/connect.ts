@@ -28,6 +28,7 @@ import {
   type UpstreamPool,
 } from "./upstream.ts";
 import { oneLine } from "../_text.ts";
+import { mapBounded } from "../_pool.ts";
 
 /** Options of {@linkcode connectUpstreams}. */
 export interface ConnectOptions {
@@ -136,11 +137,6 @@ export async function connectUpstreams(
   const secrets = upstreamSecrets(config, options.env);
   const failures: UpstreamFailure[] = [];
   const connections: UpstreamConnection[] = [];
-  const limit = options.concurrency ?? 8;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
-  }
-  let next = 0;
   const start = async (entry: ServerEntry) => {
     try {
       const connection = await connect(entry, options, timeoutMs);
@@ -152,10 +148,7 @@ export async function connectUpstreams(
       options.onProgress?.(entry.name, "failed", message);
     }
   };
-  const worker = async () => {
-    while (next < config.servers.length) await start(config.servers[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, config.servers.length) }, worker));
+  await mapBounded(config.servers, options.concurrency ?? 8, start);
   connections.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   return await createUpstreamPool(connections, { timeoutMs, failures });
 }
