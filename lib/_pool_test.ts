@@ -18,10 +18,9 @@ Deno.test("mapBounded() keeps input order and never has more than `limit` calls 
 
 Deno.test("mapBounded() rejects with the first error and starts nothing after it", async () => {
   const started: number[] = [];
-  const err = await mapBounded([0, 1, 2, 3], 1, async (n) => {
+  const err = await mapBounded([0, 1, 2, 3], 1, (n) => {
     started.push(n);
-    if (n === 1) throw new Error("boom");
-    return n;
+    return n === 1 ? Promise.reject(new Error("boom")) : Promise.resolve(n);
   }).catch((e) => e);
   assert.equal((err as Error).message, "boom");
   await new Promise((r) => setTimeout(r, 10));
@@ -31,9 +30,9 @@ Deno.test("mapBounded() rejects with the first error and starts nothing after it
 Deno.test("mapBounded() refuses a limit that is not a positive integer", async () => {
   for (const bad of [0, -1, 1.5, NaN]) {
     await assert.rejects(
-      mapBounded([1], bad, async (n) => n),
+      mapBounded([1], bad, (n) => Promise.resolve(n)),
       (e: unknown) => e instanceof RangeError && /positive integer, got/.test(e.message),
     );
   }
-  assert.deepEqual(await mapBounded([], 3, async (n: number) => n), []);
+  assert.deepEqual(await mapBounded([], 3, (n: number) => Promise.resolve(n)), []);
 });
