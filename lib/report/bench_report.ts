@@ -18,6 +18,7 @@ import type { Provenance } from "./provenance.ts";
 import type { LiveBlock } from "../live/live_block.ts";
 import type { ArmRow } from "../encodings/measure.ts";
 import type { RetrievalResult } from "../retrieval/evaluate.ts";
+import type { GoldenSetAudit } from "../retrieval/audit.ts";
 
 /** Version of the report shape; bumped when a field changes meaning or type. */
 export const REPORT_SCHEMA_VERSION = 1;
@@ -132,6 +133,12 @@ export interface BenchReport {
   readonly arms?: readonly ArmRow[];
   /** Retrieval rows (`evaluateRetrieval` in `lib/retrieval`), when measured. */
   readonly retrieval?: readonly RetrievalResult[];
+  /**
+   * Audit of every golden set scored, against its corpus (`auditGoldenSet` in `lib/retrieval`):
+   * how much its queries echo the best tools' words; `easy` marks a set whose figures overstate
+   * what users will see. Present when retrieval was measured.
+   */
+  readonly goldenSets?: readonly GoldenSetAudit[];
   /**
    * Captured `tools/call` results priced as compact JSON against TOON (the
    * `toon_results` pseudo-arm), when measured.

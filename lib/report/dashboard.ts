@@ -10,6 +10,7 @@ import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
 import type { LiveBlock } from "../live/live_block.ts";
 import { barChart, intervalChart, savingsBySizeChart } from "./figures.ts";
+import { NAME_HIT_WARNING_THRESHOLD } from "../retrieval/audit.ts";
 
 /** Escapes text for HTML element content and attribute values. */
 function esc(text: string): string {
@@ -263,6 +264,7 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
   const rows = report.retrieval ?? [];
   parts.push("<h2>Discovery quality</h2>");
   const f3 = (v: never) => (v as number).toFixed(3);
+  renderGoldenAudit(report, parts);
   parts.push(htmlTable(
     rows.map((r) => ({
       corpus: r.corpusId,
@@ -292,6 +294,41 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
       }).outerHTML,
     );
   }
+}
+
+function renderGoldenAudit(report: BenchReport, parts: string[]): void {
+  const audits = report.goldenSets ?? [];
+  if (audits.length === 0) return;
+  parts.push(
+    `<p class="note">Golden-set audit: <b>name hit rate</b> is the share of queries that share a ` +
+      `content word with their best tool's name; <b>lexical overlap</b> the mean share of a ` +
+      `query's content words found in that tool's name and description. A set above ` +
+      `${NAME_HIT_WARNING_THRESHOLD} name hit rate was written from tool names: its figures ` +
+      `overstate what users will see.</p>`,
+  );
+  for (const a of audits.filter((a) => a.easy)) {
+    parts.push(
+      `<p class="warning">⚠ ${esc(a.goldenSetId)}: ${
+        (a.nameHitRate * 100).toFixed(1)
+      }% of its queries share a word with the best tool's name; read its retrieval figures ` +
+        `as an easy set's.</p>`,
+    );
+  }
+  const pct = (v: never) => `${((v as number) * 100).toFixed(1)}%`;
+  parts.push(htmlTable(
+    audits.map((a) => ({
+      golden: a.goldenSetId,
+      corpus: a.corpusId,
+      queries: a.queryCount,
+      "name hit rate": a.nameHitRate,
+      "lexical overlap": a.lexicalOverlap,
+      "shared best name": a.sharedNameRate,
+      servers: a.serverCount,
+      "labels 2/1/0": `${a.grades["2"]}/${a.grades["1"]}/${a.grades["0"]}`,
+      verdict: a.easy ? "easy set" : "",
+    })),
+    { "name hit rate": pct, "lexical overlap": pct, "shared best name": pct },
+  ));
 }
 
 function renderLive(live: LiveBlock, document: Document, parts: string[]): void {
@@ -383,6 +420,7 @@ table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
 th { background: #f4f4f4; }
 .note { color: #555; font-size: 13px; }
+.warning { background: #fff4e5; border-left: 4px solid #e8a33d; padding: 4px 8px; }
 figure { margin: 1rem 0; }
 code { background: #f4f4f4; padding: 0 3px; }
 </style>
