@@ -5,7 +5,11 @@ import { sha256Hex } from "../lib/catalog/load.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
 import {
   captureServers,
+  installPackages,
+  mergePrepared,
   parseServersConfig,
+  prepareCapture,
+  resolveNpmVersion,
   type ServerCaptureRecord,
   stringifyCaptureFile,
   toCaptureFile,
@@ -51,7 +55,13 @@ export async function captureCatalog(
   if (config.servers.length === 0) {
     throw new RangeError(`Cannot capture servers as "${configPath}" lists no server`);
   }
-  const records: ServerCaptureRecord[] = await captureServers(config, {
+  // Pasted launches (npx -y pkg, pnpm dlx, bunx, ...) are pinned and installed before the
+  // offline start, as `deno task capture` does; uvx and failed installs fail at once.
+  const prepared = await prepareCapture(config, {
+    resolveVersion: (name, range) => resolveNpmVersion(name, range),
+    install: (specs) => installPackages(specs, { installDir: options.installDir }),
+  });
+  const captured: ServerCaptureRecord[] = await captureServers(prepared.config, {
     env: Deno.env.toObject(),
     installDir: options.installDir,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -67,6 +77,7 @@ export async function captureCatalog(
       }
     },
   });
+  const records = mergePrepared(captured, prepared);
   const failed = records.filter((r) => r.outcome !== "ok").map((r) => ({
     server: r.server,
     outcome: r.outcome,

@@ -20,12 +20,14 @@ import {
   DEFAULT_CAPTURE_CONCURRENCY,
   DEFAULT_SERVER_TIMEOUT_MS,
   detectIsolation,
-  expandServerEntry,
   installPackages,
+  mergePrepared,
   type Normalization,
   normalizeRecord,
   parseServersConfig,
+  prepareCapture,
   readInstalledPackage,
+  resolveNpmVersion,
   type ServerCaptureRecord,
   stringifySorted,
   toCaptureFile,
@@ -135,9 +137,6 @@ async function main(args: string[]): Promise<void> {
   }
   const config = parseServersConfig(new TextDecoder().decode(configBytes), { source: configPath });
   const env = Deno.env.toObject();
-  // Fail on undefined variables before anything is installed or spawned.
-  const runtime = { HOME: "/h", SCRATCH: "/s", TMPDIR: "/t", BIN: "/b", PACKAGE_DIR: "/p" };
-  for (const entry of config.servers) expandServerEntry(entry, { ...env, ...runtime }, configPath);
   const only = values.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");
   const known = new Set(config.servers.map((s) => s.name));
   for (const name of only ?? []) {
@@ -145,46 +144,56 @@ async function main(args: string[]): Promise<void> {
       throw new UsageError(`--only: no server named ${JSON.stringify(name)} in ${configPath}`);
     }
   }
-  const selected = config.servers.filter((s) => only === undefined || only.includes(s.name));
-  if (selected.length === 0) throw new UsageError(`no servers to capture in ${configPath}`);
-
-  const specs = selected.flatMap((s) =>
-    s.meta.package !== undefined && s.meta.version !== undefined
-      ? [{
-        package: s.meta.package,
-        version: s.meta.version,
-        scripts: s.meta.installScripts ?? false,
-      }]
-      : []
-  );
-  const installs: Record<string, string> = {};
-  if (!values["no-install"] && specs.length > 0) {
-    log(
-      `capture: installing ${specs.length} package(s) into ${
-        relative(Deno.cwd(), installDir) || "."
-      }`,
-    );
-    const results = await installPackages(specs, {
-      installDir,
-      concurrency,
-      onProgress: (r, done, total) => {
-        if (r.status !== "present") {
+  if (only === undefined && config.servers.length === 0) {
+    throw new UsageError(`no servers to capture in ${configPath}`);
+  }
+  // npx/pnpm dlx/bunx launches are pinned and installed before the offline start; entries
+  // that cannot start (uvx, a failed install, an unresolvable version) fail now, with
+  // their reason. An undefined ${VAR} fails its own server only, at its start.
+  const install = !values["no-install"];
+  const prepared = await prepareCapture(config, {
+    ...(only === undefined ? {} : { only }),
+    ...(install ? { resolveVersion: (name, range) => resolveNpmVersion(name, range) } : {}),
+    ...(install
+      ? {
+        install: (specs) => {
           log(
-            `  [${done}/${total}] ${r.package}@${r.version}: ${r.status}${
-              r.message ? ` (${r.message})` : ""
+            `capture: installing ${specs.length} package(s) into ${
+              relative(Deno.cwd(), installDir) || "."
             }`,
           );
-        }
-      },
-    });
-    for (const r of results) {
-      installs[`${r.package}@${r.version}`] = r.status === "failed"
-        ? `failed: ${r.message}`
-        : r.status;
-    }
-    const present = results.filter((r) => r.status === "present").length;
-    log(`capture: ${present} already present, ${results.length - present} installed or failed`);
+          return installPackages(specs, {
+            installDir,
+            concurrency,
+            onProgress: (r, done, total) => {
+              if (r.status !== "present") {
+                log(
+                  `  [${done}/${total}] ${r.package}@${r.version}: ${r.status}${
+                    r.message ? ` (${r.message})` : ""
+                  }`,
+                );
+              }
+            },
+          });
+        },
+      }
+      : {}),
+  });
+  for (const note of prepared.launches) {
+    log(
+      `  ${note.server}: ${note.launch.runner} ${note.launch.spec} → ${
+        note.failure === undefined
+          ? `${note.launch.package}@${note.version}`
+          : "cannot start offline"
+      }${note.warning === undefined ? "" : " (unpinned: resolved now)"}`,
+    );
   }
+  const installs = prepared.installs;
+  const capturable = new Set(prepared.config.servers.map((s) => s.name));
+  const selected = prepared.config.servers.filter((s) =>
+    only === undefined || only.includes(s.name)
+  );
+  const captureOnly = only?.filter((name) => capturable.has(name));
   const licenses: Record<string, string> = {};
   for (const s of selected) {
     if (s.meta.package === undefined || s.meta.version === undefined) continue;
@@ -195,23 +204,24 @@ async function main(args: string[]): Promise<void> {
 
   const isolation = await detectIsolation();
   log(
-    `capture: ${selected.length} server(s), concurrency ${concurrency}, timeout ${timeoutMs} ms, isolation ${isolation}`,
+    `capture: ${selected.length} server(s) to start, concurrency ${concurrency}, timeout ${timeoutMs} ms, isolation ${isolation}`,
   );
   const startedAt = Date.now();
   const startedWall = performance.now();
-  const records = await captureServers(config, {
+  const captured = await captureServers(prepared.config, {
     concurrency,
     timeoutMs,
     env,
     installDir,
     isolation,
-    ...(only === undefined ? {} : { only }),
+    ...(captureOnly === undefined ? {} : { only: captureOnly }),
     onProgress: (event) => {
       if (event.kind === "done") {
         log(`  [${event.done}/${event.total}] ${event.server}: ${summary(event.record)}`);
       }
     },
   });
+  const records = mergePrepared(captured, prepared);
   const wallMs = Math.round(performance.now() - startedWall);
   const endedAt = Date.now();
 
@@ -266,16 +276,9 @@ async function main(args: string[]): Promise<void> {
     normalizations: changes,
   });
   const failed = normalized.filter((r) => r.outcome !== "ok");
-  const hint = (server: string) => {
-    const entry = config.servers.find((e) => e.name === server);
-    const command = entry && "command" in entry ? String(entry.command) : "";
-    return /(^|\/)(npx|uvx|pnpm|bunx)$/.test(command)
-      ? ` (hint: servers start offline in an empty network namespace, so ${command} cannot download; add "package" and "version" to the entry so mcpmeter installs it first)`
-      : "";
-  };
   if (file.serverCount === 0) {
     for (const r of failed) {
-      log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}${hint(r.server)}`);
+      log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}`);
     }
     throw new NothingCaptured(`no server of ${configPath} was captured; nothing written`);
   }
@@ -292,7 +295,7 @@ async function main(args: string[]): Promise<void> {
       }...)`,
   );
   for (const r of failed) {
-    log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}${hint(r.server)}`);
+    log(`  failed: ${r.server} ${r.outcome}: ${r.message ?? ""}`);
   }
 }
 

@@ -119,6 +119,12 @@ async function main(args: string[]): Promise<number> {
     source = values.corpus ?? DEFAULT_CORPUS;
     corpus = await loadCatalog(source);
   }
+  if (corpus.tools.length === 0 && failed.length > 0) {
+    // Every server failed: a measured outcome (exit 1), as `deno task capture` reports it.
+    console.error(`lint-catalog: no server of ${source} was captured; nothing to lint`);
+    for (const f of failed) console.error(`  failed: ${f.server} ${f.outcome}: ${f.message}`);
+    return 1;
+  }
   if (corpus.tools.length === 0) {
     throw new UsageError(`${source} has no tools: nothing to lint`);
   }

@@ -80,3 +80,29 @@ Deno.test("lint-catalog refuses --corpus together with --servers", async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--corpus and --servers are exclusive/);
 });
+
+Deno.test("lint-catalog --servers: every server failed is a measured failure (exit 1), as for capture", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const config = `${dir}/servers.json`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          needsKey: { command: "node", env: { K: "${MCPMETER_UNSET_7F3A}" } },
+          viaUvx: { command: "uvx", args: ["mcp-server-fetch"] },
+        },
+      }),
+    );
+    const r = await lint(["--servers", config]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /no server of .*servers\.json was captured; nothing to lint/);
+    assert.match(
+      r.stderr,
+      /needsKey spawn_failed: .*variable "MCPMETER_UNSET_7F3A" is not defined/,
+    );
+    assert.match(r.stderr, /viaUvx spawn_failed: uvx mcp-server-fetch downloads a Python package/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -280,3 +280,61 @@ async function installOne(spec: PackageSpec, options: InstallOptions): Promise<I
     clearTimeout(timer);
   }
 }
+
+/** Options of {@linkcode resolveNpmVersion}. */
+export interface ResolveVersionOptions {
+  /** npm executable (default `npm`). */
+  readonly npm?: string;
+  /** Time limit of the `npm view` run, in ms (default 60,000). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The one exact version npm would install for `name@range`: the highest
+ * version `npm view NAME@RANGE version --json` lists (a dist-tag such as
+ * `latest` gives its version).
+ *
+ * @param name npm package name.
+ * @param range What the config asked for: `undefined` (latest), a dist-tag or a semver range.
+ * @param options npm path, time limit.
+ * @returns The exact version, e.g. `2026.1.14`.
+ * @throws {Error} When npm cannot be run, times out, or finds no matching
+ *   version (`npm view ... found no version`), with npm's own error line.
+ */
+export async function resolveNpmVersion(
+  name: string,
+  range: string | undefined,
+  options: ResolveVersionOptions = {},
+): Promise<string> {
+  const spec = `${name}@${range ?? "latest"}`;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 60_000);
+  try {
+    const out = await new Deno.Command(options.npm ?? "npm", {
+      args: ["view", spec, "version", "--json", "--loglevel=error"],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: controller.signal,
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim();
+    if (out.success && text !== "") {
+      const parsed: unknown = JSON.parse(text);
+      const versions = Array.isArray(parsed) ? parsed : [parsed];
+      const last = versions.filter((v): v is string => typeof v === "string").at(-1);
+      if (last !== undefined) return last;
+    }
+    if (controller.signal.aborted) throw new Error(`npm view ${spec} timed out`);
+    const err = new TextDecoder().decode(out.stderr).trim().split("\n")
+      .find((l) => /npm (error|ERR!)/i.test(l)) ?? "";
+    throw new Error(`npm view ${spec} found no version${err === "" ? "" : ` (${err.trim()})`}`);
+  } catch (error) {
+    if (controller.signal.aborted) throw new Error(`npm view ${spec} timed out`);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`npm could not be run to resolve ${spec}: ${error.message}`);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -106,7 +106,24 @@ export {
   packageVars,
   readInstalledPackage,
   resolveBin,
+  resolveNpmVersion,
+  type ResolveVersionOptions,
 } from "./install.ts";
+export {
+  type Launch,
+  type LauncherEcosystem,
+  parseLaunch,
+  pinLaunch,
+  splitNpmSpec,
+  uninstallableReason,
+} from "./launchers.ts";
+export {
+  type LaunchNote,
+  mergePrepared,
+  prepareCapture,
+  type PrepareCaptureOptions,
+  type PreparedCapture,
+} from "./prepare.ts";
 export type { JsonObject, JsonValue } from "../catalog/types.ts";
 export { detectIsolation, type IsolationMode } from "./_sandbox.ts";
 export type {
