@@ -150,6 +150,10 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
       ).map((c) => [c.id, c.tags]),
     ),
     sweep,
+    ...(isObj(doc.toolPrices) ? { toolPrices: doc.toolPrices as Record<string, number> } : {}),
+    ...(isObj(doc.agentVersions)
+      ? { agentVersions: doc.agentVersions as LoadedRun["agentVersions"] & object }
+      : {}),
     warnings,
   };
 }

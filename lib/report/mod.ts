@@ -56,6 +56,7 @@ export {
   type LoadedRun,
   type RecordRow,
   recordRows,
+  type RunAgentVersion,
   type RunCatalog,
   type RunFilter,
   runsTable,
@@ -116,3 +117,27 @@ export {
   type Verdict,
   verdictLine,
 } from "./gate.ts";
+export * from "./viz/mod.ts";
+export {
+  BUILTIN_DASHBOARDS,
+  type Dashboard,
+  DashboardError,
+  type DashboardItem,
+  type DashboardSection,
+  type ReportDef,
+  reportFilter,
+  validateDashboard,
+  validateReport,
+} from "./dashboards.ts";
+export {
+  type DashboardPage,
+  type DashboardPageInput,
+  PRINT_WIDTH,
+  renderDashboardPage,
+  type RenderedViz,
+  renderViz,
+  reportPage,
+  standaloneSvg,
+  type VizExport,
+  vizTableCsv,
+} from "./dashboard_page.ts";

@@ -30,6 +30,18 @@ export interface SweepInfo {
   readonly agents: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
+/** Which version of an agent a run ran (`run.json` `agentVersions`, per record agent id). */
+export interface RunAgentVersion {
+  /** The agent's own id (without `@N`). */
+  readonly agentId: string;
+  /** Version run, or `null` for the live configuration. */
+  readonly version: number | null;
+  /** SHA-256 of the resolved configuration run (lib/agent `snapshotSha256`). */
+  readonly snapshotSha256: string;
+  /** For the live configuration: the version it equals, or `null` when it equals none. */
+  readonly equalsVersion: number | null;
+}
+
 /** A run folder read for comparison. */
 export interface LoadedRun {
   /** Folder the run was read from. */
@@ -60,6 +72,10 @@ export interface LoadedRun {
   readonly caseTags?: Readonly<Record<string, readonly string[]>>;
   /** Sweep parameters, when the run came from `deno task sweep`. */
   readonly sweep: SweepInfo | null;
+  /** USD per call by `server:tool` as the run priced tools (absent in older runs: none). */
+  readonly toolPrices?: Readonly<Record<string, number>>;
+  /** Version run per record agent id (absent in runs made before agent versions). */
+  readonly agentVersions?: Readonly<Record<string, RunAgentVersion>>;
   /** Non-fatal oddities met while reading (e.g. a torn last line). */
   readonly warnings: readonly string[];
 }

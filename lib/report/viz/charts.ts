@@ -1,0 +1,558 @@
+/**
+ * The built-in charts beyond the nine metrics: cost against correctness, cost and duration
+ * beeswarms per case, cost composition, cache effectiveness, the peak-context ceiling, tool-call
+ * frequency, iteration-budget use, and mcpmeter's own exposure-mode comparison, pass@k / pass^k
+ * curves and flakiness by case.
+ *
+ * @module
+ */
+import * as Plot from "@observablehq/plot";
+import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
+import { flakiness } from "../../stats/flakiness.ts";
+import type { AgentRunRecord, Visualization, VizContext, VizOutput } from "./types.ts";
+import {
+  agentDomain,
+  avgMetric,
+  byAgent,
+  EMPTY,
+  int,
+  mean,
+  note,
+  pct,
+  uniq,
+  usd,
+} from "./_shared.ts";
+
+const colors = (records: readonly AgentRunRecord[], ctx: VizContext) => {
+  const domain = agentDomain(records);
+  return { domain, range: domain.map((d) => ctx.theme.colorOf(d, domain)) };
+};
+const el = (x: unknown) => x as Element;
+
+/** `cost-vs-correctness`: one point per agent, x overall cost per case, y pass rate. */
+export const costVsCorrectness: Visualization = {
+  id: "cost-vs-correctness",
+  title: "Cost against correctness",
+  layout: "half",
+  description:
+    "Mean agent cost per case against pass rate, one point per agent (up-left is better).",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).map(([agent, rs]) => ({
+      agent,
+      cost: avgMetric(rs, "overallCostUsd"),
+      pass: avgMetric(rs, "passRate"),
+    })).filter((d): d is { agent: string; cost: number; pass: number } =>
+      d.cost !== null && d.pass !== null
+    );
+    if (data.length === 0) return note("No priced and scored agent in the selected runs.");
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      height: 320,
+      marginRight: 110,
+      x: { label: "mean cost per case (USD) →", grid: true, zero: true },
+      y: { label: "↑ pass rate", domain: [0, 1], grid: true },
+      color: colors(records, ctx),
+      marks: [
+        Plot.dot(data, { x: "cost", y: "pass", fill: "agent", r: 5 }),
+        Plot.text(data, {
+          x: "cost",
+          y: "pass",
+          text: "agent",
+          dx: 8,
+          textAnchor: "start",
+          fontSize: 10,
+          fill: ctx.theme.ink,
+        }),
+      ],
+    }));
+  },
+};
+
+function beeswarm(
+  records: readonly AgentRunRecord[],
+  ctx: VizContext,
+  value: (r: AgentRunRecord, i: number) => number | null,
+  axis: string,
+  missing: string,
+): VizOutput {
+  if (records.length === 0) return EMPTY;
+  const data = records.flatMap((r) =>
+    r.cases.flatMap((c, i) => {
+      const v = c.passed === null ? null : value(r, i);
+      return v === null
+        ? []
+        : [{ agent: r.agentId, value: v, passed: c.passed ? "pass" : "fail", case: c.caseId }];
+    })
+  );
+  if (data.length === 0) return note(missing);
+  const agents = uniq(data.map((d) => d.agent));
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    height: 40 + 70 * agents.length,
+    marginLeft: 10,
+    marginRight: 10,
+    x: { label: `${axis} →`, grid: true },
+    fy: { label: null, domain: agents, axis: "left" },
+    facet: { marginLeft: 180 },
+    color: { legend: true, domain: ["pass", "fail"], range: [ctx.theme.good, ctx.theme.bad] },
+    marks: [
+      Plot.dot(
+        data,
+        Plot.dodgeY("middle", {
+          x: "value",
+          fy: "agent",
+          fill: "passed",
+          r: 2.5,
+          title: (d: (typeof data)[number]) => `${d.agent} · ${d.case}: ${d.value}`,
+        }),
+      ),
+    ],
+  }));
+}
+
+/** `cost-per-question-distribution`: one dot per scored case, one lane per agent. */
+export const costDistribution: Visualization = {
+  id: "cost-per-question-distribution",
+  title: "Cost per case",
+  layout: "half",
+  description:
+    "Agent cost of every scored case (beeswarm), one lane per agent, coloured by verdict.",
+  render: (records, ctx) =>
+    beeswarm(
+      records,
+      ctx,
+      (r, i) => r.cases[i].costUsd,
+      "agent cost per case (USD)",
+      "No priced case: the model has no pricing or usage was not reported.",
+    ),
+};
+
+/** `duration-per-question-distribution`: one dot per scored case, one lane per agent. */
+export const durationDistribution: Visualization = {
+  id: "duration-per-question-distribution",
+  title: "Duration per case",
+  layout: "half",
+  description: "Wall time of every scored case (beeswarm), one lane per agent.",
+  render: (records, ctx) =>
+    beeswarm(
+      records,
+      ctx,
+      (r, i) => r.cases[i].wallMs,
+      "wall time per case (ms)",
+      "No scored case.",
+    ),
+};
+
+/** `cost-composition-by-agent`: token, tool and judge cost per case, stacked. */
+export const costComposition: Visualization = {
+  id: "cost-composition-by-agent",
+  title: "Cost composition by agent",
+  layout: "half",
+  description: "Mean cost per case split into model tokens, tool prices and the judge.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).flatMap(([agent, rs]) =>
+      (
+        [
+          ["tokens", avgMetric(rs, "tokenCostUsd")],
+          ["tools", avgMetric(rs, "toolCostUsd")],
+          ["judge", avgMetric(rs, "judgeCostUsd")],
+        ] as const
+      ).flatMap(([part, v]) => v === null || v === 0 ? [] : [{ agent, part, usd: v }])
+    );
+    if (data.length === 0) return note("No cost recorded in the selected runs.");
+    const agents = uniq(data.map((d) => d.agent));
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 190,
+      height: 60 + 26 * agents.length,
+      x: { label: "mean cost per case (USD) →", grid: true },
+      y: { label: null, domain: agents },
+      color: {
+        legend: true,
+        domain: ["tokens", "tools", "judge"],
+        range: [ctx.theme.palette[0], ctx.theme.palette[1], ctx.theme.palette[6]],
+      },
+      marks: [
+        Plot.barX(data, {
+          x: "usd",
+          y: "agent",
+          fill: "part",
+          title: (d: (typeof data)[number]) => `${d.part}: ${usd(d.usd)}`,
+        }),
+        Plot.ruleX([0]),
+      ],
+    }));
+  },
+};
+
+/** `cache-effectiveness-by-agent`: cache-read tokens ÷ (uncached input + cache read). */
+export const cacheEffectiveness: Visualization = {
+  id: "cache-effectiveness-by-agent",
+  title: "Prompt-cache effectiveness by agent",
+  layout: "half",
+  description:
+    "Share of input tokens read from the provider's prompt cache, for agents whose runs report cache reads.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).flatMap(([agent, rs]) => {
+      const cs = rs.flatMap((r) => r.cases).filter((c) =>
+        c.passed !== null && c.cacheReadTokens !== null && c.inputTokens !== null
+      );
+      if (cs.length === 0) return [];
+      const read = cs.reduce((s, c) => s + c.cacheReadTokens!, 0);
+      const all = read + cs.reduce((s, c) => s + c.inputTokens!, 0);
+      return all === 0 ? [] : [{ agent, share: read / all }];
+    });
+    if (data.length === 0) {
+      return note("Cache reads not recorded by these runs (the provider reported none).");
+    }
+    if (data.every((d) => d.share === 0)) {
+      return note(
+        `No input token was read from a prompt cache in these runs (${data.length} agent(s) report cache reads of 0).`,
+      );
+    }
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 190,
+      marginRight: 60,
+      height: 50 + 26 * data.length,
+      x: { label: "share of input tokens read from cache →", domain: [0, 1], grid: true },
+      y: { label: null, domain: data.map((d) => d.agent) },
+      color: colors(records, ctx),
+      marks: [
+        Plot.barX(data, { x: "share", y: "agent", fill: "agent" }),
+        Plot.text(data, {
+          x: "share",
+          y: "agent",
+          text: (d: { share: number }) => pct(d.share),
+          dx: 4,
+          textAnchor: "start",
+        }),
+      ],
+    }));
+  },
+};
+
+/** `peak-context-ceiling-by-agent`: the largest single request of any case, per agent. */
+export const peakContextCeiling: Visualization = {
+  id: "peak-context-ceiling-by-agent",
+  title: "Peak context ceiling by agent",
+  layout: "half",
+  description:
+    "Largest single model request of any case (input + cache tokens of one turn), per agent.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).flatMap(([agent, rs]) => {
+      const peaks = rs.map((r) => r.metrics.maxPeakContextTokens).filter((x): x is number =>
+        x !== null
+      );
+      return peaks.length === 0 ? [] : [{ agent, tokens: Math.max(...peaks) }];
+    });
+    if (data.length === 0) return note("Peak context not recorded by these runs.");
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 190,
+      marginRight: 70,
+      height: 50 + 26 * data.length,
+      x: { label: "max peak context tokens →", grid: true },
+      y: { label: null, domain: data.map((d) => d.agent) },
+      color: colors(records, ctx),
+      marks: [
+        Plot.barX(data, { x: "tokens", y: "agent", fill: "agent" }),
+        Plot.text(data, {
+          x: "tokens",
+          y: "agent",
+          text: (d: { tokens: number }) => int(d.tokens),
+          dx: 4,
+          textAnchor: "start",
+        }),
+        Plot.ruleX([0]),
+      ],
+    }));
+  },
+};
+
+/**
+ * Tool-call counts per tool (`server:tool`, or the name when unrouted) and agent over the
+ * selected records; upstream `via` calls counted under the upstream tool.
+ *
+ * @param records Records.
+ * @returns Rows, calls descending then tool then agent.
+ */
+export function toolCallCounts(
+  records: readonly AgentRunRecord[],
+): { tool: string; agent: string; calls: number }[] {
+  const m = new Map<string, number>();
+  for (const r of records) {
+    for (const c of r.cases.flatMap((x) => x.toolCalls)) {
+      const k = `${c.tool ?? c.name}\u0000${r.agentId}`;
+      m.set(k, (m.get(k) ?? 0) + 1);
+    }
+  }
+  return [...m.entries()].map(([k, calls]) => {
+    const [tool, agent] = k.split("\u0000");
+    return { tool, agent, calls };
+  }).sort((a, b) =>
+    b.calls - a.calls || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : a.agent < b.agent ? -1 : 1)
+  );
+}
+
+/** `tool-call-frequency`: calls per tool, stacked by agent. */
+export const toolCallFrequency: Visualization = {
+  id: "tool-call-frequency",
+  title: "Tool-call frequency",
+  layout: "half",
+  description: "How often each tool was called over the selected runs, stacked by agent.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = toolCallCounts(records);
+    if (data.length === 0) return note("No tool was called in the selected runs.");
+    const totals = new Map<string, number>();
+    for (const d of data) totals.set(d.tool, (totals.get(d.tool) ?? 0) + d.calls);
+    const tools = [...totals.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([t]) => t);
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 220,
+      height: 60 + 20 * tools.length,
+      x: { label: "calls →", grid: true },
+      y: { label: null, domain: tools },
+      color: { ...colors(records, ctx), legend: true },
+      marks: [Plot.barX(data, { x: "calls", y: "tool", fill: "agent" }), Plot.ruleX([0])],
+    }));
+  },
+};
+
+/** `iteration-budget-utilization`: mean of min(1, turns ÷ maxIterations) per agent. */
+export const iterationBudget: Visualization = {
+  id: "iteration-budget-utilization",
+  title: "Iteration-budget use by agent",
+  layout: "half",
+  description: "Mean over scored cases of min(1, model turns ÷ the agent's maxIterations).",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).flatMap(([agent, rs]) => {
+      const v = avgMetric(rs, "iterationBudgetUse");
+      return v === null ? [] : [{ agent, use: v }];
+    });
+    if (data.length === 0) {
+      return note("Iteration budget not recorded: run.json holds no agent configuration.");
+    }
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 190,
+      marginRight: 60,
+      height: 50 + 26 * data.length,
+      x: { label: "share of the iteration budget used →", domain: [0, 1], grid: true },
+      y: { label: null, domain: data.map((d) => d.agent) },
+      color: colors(records, ctx),
+      marks: [
+        Plot.barX(data, { x: "use", y: "agent", fill: "agent" }),
+        Plot.text(data, {
+          x: "use",
+          y: "agent",
+          text: (d: { use: number }) => pct(d.use),
+          dx: 4,
+          textAnchor: "start",
+        }),
+        Plot.ruleX([1], { stroke: ctx.theme.bad, strokeDasharray: "4,3" }),
+      ],
+    }));
+  },
+};
+
+/** `exposure-mode-comparison`: input tokens per case against pass rate, by exposure mode. */
+export const exposureModeComparison: Visualization = {
+  id: "exposure-mode-comparison",
+  title: "Exposure modes: input tokens and pass rate",
+  layout: "half",
+  description:
+    "Each agent's mean input tokens per case against its pass rate, coloured by exposure mode (direct, proxy, code).",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = byAgent(records).flatMap(([agent, rs]) => {
+      const tokens = avgMetric(rs, "avgInputTokens");
+      const pass = avgMetric(rs, "passRate");
+      const mode = rs[rs.length - 1].agent?.exposure ?? null;
+      return tokens === null || pass === null || mode === null
+        ? []
+        : [{ agent, mode, tokens, pass }];
+    });
+    if (data.length === 0) {
+      return note("Needs input tokens, a pass rate and the agent's exposure mode in run.json.");
+    }
+    const modes = ["direct", "proxy", "code"].filter((m) => data.some((d) => d.mode === m));
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      height: 320,
+      marginRight: 120,
+      x: { label: "mean input tokens per case →", grid: true, zero: true },
+      y: { label: "↑ pass rate", domain: [0, 1], grid: true },
+      color: { legend: true, domain: modes, range: modes.map((_, i) => ctx.theme.palette[i]) },
+      symbol: { legend: false, domain: modes },
+      marks: [
+        Plot.dot(data, { x: "tokens", y: "pass", fill: "mode", symbol: "mode", r: 5 }),
+        Plot.text(data, {
+          x: "tokens",
+          y: "pass",
+          text: "agent",
+          dx: 8,
+          textAnchor: "start",
+          fontSize: 10,
+        }),
+      ],
+    }));
+  },
+};
+
+/**
+ * pass@k and pass^k for k = 1 … K per agent, pooling each case's scored repetitions over the
+ * agent's selected records; K = the smallest number of scored repetitions of any of its cases.
+ *
+ * @param records Records.
+ * @returns Points `{agent, k, measure, value}`.
+ */
+export function passKCurves(
+  records: readonly AgentRunRecord[],
+): { agent: string; k: number; measure: "pass@k" | "pass^k"; value: number }[] {
+  return byAgent(records).flatMap(([agent, rs]) => {
+    const per = new Map<string, { n: number; c: number }>();
+    for (const r of rs) {
+      for (const c of r.cases) {
+        if (c.passed === null) continue;
+        const key = `${r.suiteId}\u0000${c.caseId}`;
+        const s = per.get(key) ?? { n: 0, c: 0 };
+        s.n += 1;
+        if (c.passed) s.c += 1;
+        per.set(key, s);
+      }
+    }
+    const cases = [...per.values()];
+    if (cases.length === 0) return [];
+    const K = Math.min(...cases.map((s) => s.n));
+    return Array.from({ length: K }, (_, i) => i + 1).flatMap((k) => [
+      {
+        agent,
+        k,
+        measure: "pass@k" as const,
+        value: mean(cases.map((s) => passAtK(s.n, s.c, k)))!,
+      },
+      {
+        agent,
+        k,
+        measure: "pass^k" as const,
+        value: mean(cases.map((s) => passHatK(s.n, s.c, k)))!,
+      },
+    ]);
+  });
+}
+
+/** `pass-k-curves`: pass@k (solid) and pass^k (dashed) over k per agent. */
+export const passKCurvesViz: Visualization = {
+  id: "pass-k-curves",
+  title: "pass@k and pass^k",
+  layout: "half",
+  description:
+    "pass@k (some of k tries pass, solid) and pass^k (all k pass, dashed) per agent, k up to the repetitions run.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = passKCurves(records);
+    if (data.length === 0) return note("No scored case in the selected runs.");
+    if (data.every((d) => d.k === 1)) {
+      return note("One repetition per case: pass@k and pass^k need two or more (--repetitions).");
+    }
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      height: 300,
+      x: { label: "k (tries) →", grid: true, ticks: uniq(data.map((d) => String(d.k))).length },
+      y: { label: "↑ probability", domain: [0, 1], grid: true },
+      color: { ...colors(records, ctx), legend: true },
+      marks: [
+        Plot.line(data.filter((d) => d.measure === "pass@k"), {
+          x: "k",
+          y: "value",
+          stroke: "agent",
+          marker: "circle",
+        }),
+        Plot.line(data.filter((d) => d.measure === "pass^k"), {
+          x: "k",
+          y: "value",
+          stroke: "agent",
+          strokeDasharray: "5,3",
+          marker: "circle",
+        }),
+      ],
+    }));
+  },
+};
+
+/** `flakiness-by-case`: cases that both passed and failed, score 4p(1 − p), most flaky first. */
+export const flakinessByCase: Visualization = {
+  id: "flakiness-by-case",
+  title: "Flakiness by case",
+  layout: "half",
+  description:
+    "Cases that passed in some repetitions and failed in others (score 4p(1 − p), 1 when half pass), per agent and run.",
+  render(records, ctx): VizOutput {
+    if (records.length === 0) return EMPTY;
+    const data = records.flatMap((r) => {
+      const byCase = new Map<string, boolean[]>();
+      for (const c of [...r.cases].sort((a, b) => a.repetition - b.repetition)) {
+        if (c.passed === null) continue;
+        byCase.set(c.caseId, [...(byCase.get(c.caseId) ?? []), c.passed]);
+      }
+      return [...byCase.entries()].flatMap(([caseId, outcomes]) => {
+        const f = flakiness(outcomes);
+        return f.flaky
+          ? [{ label: `${caseId} · ${r.agentId}`, agent: r.agentId, score: f.score }]
+          : [];
+      });
+    });
+    if (data.length === 0) {
+      return note("No flaky case: every case passed in all or failed in all of its repetitions.");
+    }
+    const best = new Map<string, (typeof data)[number]>();
+    for (const d of data) {
+      if (!best.has(d.label) || best.get(d.label)!.score < d.score) best.set(d.label, d);
+    }
+    const rows = [...best.values()].sort((a, b) =>
+      b.score - a.score || (a.label < b.label ? -1 : 1)
+    );
+    return el(Plot.plot({
+      document: ctx.document,
+      width: ctx.width,
+      marginLeft: 240,
+      height: 50 + 22 * rows.length,
+      x: { label: "flakiness 4p(1 − p) →", domain: [0, 1], grid: true },
+      y: { label: null, domain: rows.map((d) => d.label) },
+      color: colors(records, ctx),
+      marks: [Plot.barX(rows, { x: "score", y: "label", fill: "agent" }), Plot.ruleX([0])],
+    }));
+  },
+};
+
+/** The charts of this module. */
+export const CHART_VISUALIZATIONS: readonly Visualization[] = [
+  costVsCorrectness,
+  costDistribution,
+  durationDistribution,
+  costComposition,
+  cacheEffectiveness,
+  peakContextCeiling,
+  toolCallFrequency,
+  iterationBudget,
+  exposureModeComparison,
+  passKCurvesViz,
+  flakinessByCase,
+];
