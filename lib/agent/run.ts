@@ -21,7 +21,7 @@ import type {
   SuiteCase,
   ToolPrices,
 } from "./types.ts";
-import type { ModelClient } from "./providers/types.ts";
+import type { Message, ModelClient } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
 import { catalogHash, toolHashes } from "./tools.ts";
@@ -198,6 +198,11 @@ export interface RunSuiteOptions {
   readonly meta?: Readonly<Record<string, JsonValue>>;
   /** Called after each finished case. */
   readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
+  /**
+   * Called with a case's conversation (question, assistant turns with their tool calls, tool
+   * results) once its loop ends, before the record is appended; e.g. to keep transcripts.
+   */
+  readonly onTranscript?: (item: WorkItem, messages: readonly Message[]) => void | Promise<void>;
 }
 
 /** What {@linkcode runSuite} returns. */
@@ -420,6 +425,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       now: options.now,
       signal,
     });
+    await options.onTranscript?.(item, r.messages);
     let error: CaseError | null = r.error;
     let passed: boolean | null = null;
     let criterion = null;

@@ -1,0 +1,125 @@
+/**
+ * Path confinement for the workbench's config and run folders: ids are checked against one
+ * pattern, relative paths may not climb out (`..`, absolute paths, NUL), and a path whose real
+ * location (symlinks followed) is outside the folder is refused.
+ *
+ * @module
+ */
+
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Ids of agents, suites and runs as the workbench accepts them in URLs and bodies. */
+export const ID_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A request the workbench refuses: `status` is the HTTP status, `field` the offending field. */
+export class WorkbenchError extends Error {
+  /** HTTP status to answer with (400, 403, 404, 409, 413). */
+  readonly status: number;
+  /** Dotted field path of the offending input, when one field is to blame. */
+  readonly field: string | undefined;
+  /**
+   * Builds the error.
+   *
+   * @param status HTTP status.
+   * @param message One line, no secret.
+   * @param field Offending field, if any.
+   */
+  constructor(status: number, message: string, field?: string) {
+    super(message);
+    this.name = "WorkbenchError";
+    this.status = status;
+    this.field = field;
+  }
+}
+
+/**
+ * Checks an id (no path separators, no `..`, at most 128 characters).
+ *
+ * @param id Candidate id.
+ * @param field Field name for the error.
+ * @returns The id.
+ * @throws {WorkbenchError} 400 when it does not match {@linkcode ID_PATTERN} or contains `..`.
+ */
+export function checkId(id: unknown, field: string): string {
+  if (typeof id !== "string" || !ID_PATTERN.test(id) || id.includes("..")) {
+    throw new WorkbenchError(
+      400,
+      `${field} must match ${ID_PATTERN.source} without "..", got ${JSON.stringify(id)}`,
+      field,
+    );
+  }
+  return id;
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+async function realOrNull(path: string): Promise<string | null> {
+  try {
+    return await Deno.realPath(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+/**
+ * Resolves `rel` inside `root`, refusing anything that could leave it: an absolute path, a `..`
+ * segment, a NUL, or an existing path (or its nearest existing parent) whose real location is
+ * outside the real `root`.
+ *
+ * @param root Folder the path must stay in.
+ * @param rel Relative path as written (e.g. `prompts/terse.md`).
+ * @param field Field name for the error.
+ * @returns The absolute path.
+ * @throws {WorkbenchError} 400 for a path that leaves `root`.
+ */
+export async function confinedPath(root: string, rel: string, field: string): Promise<string> {
+  const bad = () =>
+    new WorkbenchError(
+      400,
+      `${field} must be a relative path inside the config folder, got ${JSON.stringify(rel)}`,
+      field,
+    );
+  if (
+    typeof rel !== "string" || rel === "" || rel.includes("\0") || isAbsolute(rel) ||
+    rel.split(/[\\/]/).includes("..")
+  ) throw bad();
+  const absRoot = resolve(root);
+  const path = resolve(join(absRoot, rel));
+  if (!inside(absRoot, path)) throw bad();
+  const realRoot = await realOrNull(absRoot) ?? absRoot;
+  // The path itself, or its nearest existing ancestor, must really be inside.
+  let probe = path;
+  while (true) {
+    const real = await realOrNull(probe);
+    if (real !== null) {
+      if (!inside(realRoot, real)) throw bad();
+      break;
+    }
+    const parent = resolve(probe, "..");
+    if (parent === probe || !inside(absRoot, parent)) break;
+    probe = parent;
+  }
+  return path;
+}
+
+/**
+ * Writes a file atomically (a temporary file beside it, then a rename), so a reader never sees
+ * half a file and a failed write leaves the old content.
+ *
+ * @param path Destination.
+ * @param text Content.
+ */
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}

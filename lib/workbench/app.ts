@@ -1,0 +1,214 @@
+/**
+ * The workbench application: a Hono app assembled from features. A feature is one file that
+ * registers its routes (API and pages) and its navigation entries; adding a page means adding a
+ * feature to the list, nothing else changes.
+ *
+ * @example A feature
+ * ```ts ignore
+ * import type { WorkbenchFeature } from "./app.ts";
+ * export const hello: WorkbenchFeature = {
+ *   id: "hello",
+ *   nav: [{ href: "/hello", title: "Hello", order: 90 }],
+ *   register(app, ctx) {
+ *     app.get("/api/hello", (c) => c.json({ suites: ctx.config.dir }));
+ *     app.get("/hello", (c) => c.html(page(ctx, { title: "Hello", active: "/hello", body: "<p>hi</p>" })));
+ *   },
+ * };
+ * ```
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { JsonObject } from "../catalog/types.ts";
+import type { AgentConfig } from "../agent/types.ts";
+import type { ConfigStore } from "./config_store.ts";
+import type { RunStore } from "./run_store.ts";
+import type { RunQueue } from "./queue.ts";
+import { WorkbenchError } from "./_paths.ts";
+import { type GuardOptions, workbenchGuard } from "./guard.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./http.ts";
+
+/** A navigation link in the page header. */
+export interface NavEntry {
+  /** Path of the page. */
+  readonly href: string;
+  /** Link text. */
+  readonly title: string;
+  /** Position (ascending). */
+  readonly order: number;
+}
+
+/**
+ * Agent versions (the reporting issue cuts and stores them). The workbench resolves
+ * `{agentId, version}` selections through this; without a provider every version is unknown.
+ */
+export interface AgentVersions {
+  /**
+   * The agent as it was at a version, resolved for running (prompt read).
+   *
+   * @param agentId Agent id.
+   * @param version Version as given in the request.
+   * @returns The agent, or `undefined` for an unknown version.
+   */
+  resolve(agentId: string, version: string): Promise<AgentConfig | undefined>;
+  /**
+   * Versions of an agent, newest first.
+   *
+   * @param agentId Agent id.
+   */
+  list(agentId: string): Promise<readonly { version: string; cutAt: string }[]>;
+}
+
+/** A chat session service (see `chat.ts`). */
+export interface ChatService {
+  /**
+   * Sends a message in a session and streams what happens.
+   *
+   * @param sessionId Client-chosen id.
+   * @param agentId Agent id.
+   * @param message User message.
+   * @param emit Called with each event (`tool_call`, `answer`, `error`, `usage`).
+   */
+  send(
+    sessionId: string,
+    agentId: string,
+    message: string,
+    emit: (event: string, data: JsonObject) => Promise<void>,
+  ): Promise<void>;
+  /** Ends a session (closes its servers). */
+  end(sessionId: string): Promise<void>;
+  /** Ends every session. */
+  close(): Promise<void>;
+}
+
+/** Starting `bench` runs from the Catalog page. */
+export interface BenchService {
+  /** Corpus names that can be benchmarked. */
+  corpora(): Promise<readonly string[]>;
+  /**
+   * Starts a bench run on a corpus.
+   *
+   * @param corpus Corpus name (one of {@linkcode BenchService.corpora}).
+   * @returns Id and output folder of the job.
+   */
+  start(corpus: string): Promise<{ jobId: string; outDir: string }>;
+  /** Jobs started by this server, newest first. */
+  jobs(): readonly BenchJob[];
+}
+
+/** A bench run started from the workbench. */
+export interface BenchJob {
+  /** Job id. */
+  readonly jobId: string;
+  /** Corpus. */
+  readonly corpus: string;
+  /** `running`, `completed` or `failed`. */
+  readonly state: "running" | "completed" | "failed";
+  /** Output folder (holds `report.json` when completed). */
+  readonly outDir: string;
+  /** Last lines of the task's stderr. */
+  readonly log: string;
+}
+
+/** What every feature gets: the stores, the queue, services and clock. */
+export interface WorkbenchContext {
+  /** Working config. */
+  readonly config: ConfigStore;
+  /** Runs folder. */
+  readonly runs: RunStore;
+  /** Run queue. */
+  readonly queue: RunQueue;
+  /** Results folder (reports are looked up under it). */
+  readonly resultsDir: string;
+  /** Agent versions. */
+  readonly versions: AgentVersions;
+  /** Chat sessions, when available. */
+  readonly chat?: ChatService;
+  /** Bench runs, when available. */
+  readonly bench?: BenchService;
+  /** ISO-8601 UTC now. */
+  readonly isoNow: () => string;
+  /** Waits, ms (streams poll with it). */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Navigation of every feature, sorted. */
+  nav: readonly NavEntry[];
+}
+
+/** One feature: its routes and navigation entries. */
+export interface WorkbenchFeature {
+  /** Unique id. */
+  readonly id: string;
+  /** Header links. */
+  readonly nav?: readonly NavEntry[];
+  /**
+   * Registers routes.
+   *
+   * @param app The app (register absolute paths).
+   * @param ctx Shared context.
+   */
+  register(app: Hono, ctx: WorkbenchContext): void;
+}
+
+/** Inputs of {@linkcode createWorkbenchApp}. */
+export interface WorkbenchAppOptions {
+  /** Shared context (`nav` is filled in). */
+  readonly context: WorkbenchContext;
+  /** Features, in registration order. */
+  readonly features: readonly WorkbenchFeature[];
+  /** Guard settings (`maxBodyBytes` defaults to 1 MiB). */
+  readonly guard: Omit<GuardOptions, "maxBodyBytes"> & { readonly maxBodyBytes?: number };
+  /** Logs one line per unexpected error (never a secret, never a stack to the client). */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Builds the workbench app: the guard first, then every feature, then JSON errors.
+ *
+ * @param options See {@linkcode WorkbenchAppOptions}.
+ * @returns The Hono app (`app.fetch` serves it).
+ * @throws {RangeError} when two features share an id.
+ */
+export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
+  const app = new Hono();
+  const ids = new Set<string>();
+  for (const f of options.features) {
+    if (ids.has(f.id)) throw new RangeError(`Cannot build the workbench: feature "${f.id}" twice`);
+    ids.add(f.id);
+  }
+  options.context.nav = options.features.flatMap((f) => f.nav ?? [])
+    .sort((a, b) => a.order - b.order);
+  app.use(
+    "*",
+    workbenchGuard({
+      ...options.guard,
+      maxBodyBytes: options.guard.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    }),
+  );
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("x-content-type-options", "nosniff");
+    c.header("referrer-policy", "no-referrer");
+    if ((c.res.headers.get("content-type") ?? "").startsWith("text/html")) {
+      c.header("x-frame-options", "DENY");
+    }
+  });
+  for (const f of options.features) f.register(app, options.context);
+  app.notFound((c) =>
+    c.req.path.startsWith("/api/")
+      ? c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404)
+      : c.text("404 not found\n", 404)
+  );
+  app.onError((e, c) => {
+    if (e instanceof WorkbenchError) {
+      const body = e.field === undefined
+        ? { error: e.message }
+        : { error: e.message, field: e.field };
+      return c.json(body, e.status as 400);
+    }
+    const line = String((e as Error)?.message ?? e).split("\n")[0];
+    options.log?.(`[serve] ${c.req.method} ${c.req.path}: ${line}`);
+    return c.json({ error: line }, 500);
+  });
+  return app;
+}

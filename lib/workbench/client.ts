@@ -1,0 +1,193 @@
+/**
+ * The workbench's client script (`/assets/workbench.js`): small page controllers on
+ * `window.workbench`, written as one type-checked function whose source is served. No build
+ * step: Deno strips the types when it loads this module.
+ *
+ * @module
+ */
+
+/** The client code; runs in the browser. */
+function workbenchClient() {
+  type Json = Record<string, unknown>;
+  const $ = <T extends Element = HTMLElement>(sel: string, root: ParentNode = document) =>
+    root.querySelector(sel) as T | null;
+  const $$ = <T extends Element = HTMLElement>(sel: string, root: ParentNode = document) =>
+    Array.from(root.querySelectorAll(sel)) as T[];
+
+  async function api(method: string, path: string, body?: unknown) {
+    const res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let data: Json = {};
+    const text = await res.text();
+    try {
+      data = text ? JSON.parse(text) : {};
+    } catch {
+      data = { error: text };
+    }
+    return { ok: res.ok, status: res.status, data };
+  }
+
+  function clearErrors(root: ParentNode) {
+    for (const el of $$(".field.invalid", root)) el.classList.remove("invalid");
+    for (const el of $$(".field-error", root)) el.textContent = "";
+  }
+
+  /** Puts an error on the field it names (or its closest named ancestor), else on the form. */
+  function showError(root: ParentNode, field: string | undefined, message: string) {
+    let target: HTMLElement | null = null;
+    let f = field ?? "";
+    while (f !== "" && target === null) {
+      target = $(`[data-field="${CSS.escape(f)}"]`, root);
+      const cut = Math.max(f.lastIndexOf("."), f.lastIndexOf("["));
+      f = cut > 0 ? f.slice(0, cut) : "";
+    }
+    if (target !== null) {
+      target.classList.add("invalid");
+      let msg = $(".field-error", target);
+      if (msg === null) {
+        msg = document.createElement("div");
+        msg.className = "field-error";
+        target.appendChild(msg);
+      }
+      msg.textContent = message;
+      return;
+    }
+    const general = $(".form-error", root);
+    if (general !== null) general.textContent = message;
+    else alert(message);
+  }
+
+  const fmt = {
+    int: (x: number | null) => x === null ? "n/a" : Math.round(x).toLocaleString("en-US"),
+    usd: (x: number | null) => x === null ? "n/a" : `$${x.toFixed(6)}`,
+  };
+
+  function plansPage() {
+    for (const form of $$<HTMLFormElement>("form.run-form")) {
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        clearErrors(form);
+        const agents = $$<HTMLInputElement>("input[name=agent]:checked", form).map((i) => {
+          const v = $<HTMLSelectElement>(`select[name="version:${CSS.escape(i.value)}"]`, form);
+          return v && v.value ? { agentId: i.value, version: v.value } : { agentId: i.value };
+        });
+        const num = (n: string) => Number($<HTMLInputElement>(`[name=${n}]`, form)!.value);
+        const sel = (n: string) => $<HTMLSelectElement>(`[name=${n}]`, form)!.value;
+        const body: Json = {
+          suiteId: form.dataset.suite,
+          agents,
+          repetitions: num("repetitions"),
+          concurrency: num("concurrency"),
+        };
+        if (sel("exposure")) body.exposure = sel("exposure");
+        if (sel("model")) body.model = sel("model");
+        if (agents.length === 0) {
+          showError(form, "agents", "pick at least one agent");
+          return;
+        }
+        const r = await api("POST", "/api/runs", body);
+        if (r.ok) location.href = `/runs/${encodeURIComponent(String(r.data.runId))}`;
+        else showError(form, r.data.field as string, String(r.data.error));
+      });
+    }
+  }
+
+  function runsPage() {
+    const tbody = $("#runs tbody");
+    if (tbody === null) return;
+    setInterval(async () => {
+      const r = await api("GET", "/api/runs");
+      if (!r.ok || !Array.isArray(r.data)) return;
+      for (const run of r.data as Json[]) {
+        const row = $(`tr[data-run="${CSS.escape(String(run.runId))}"]`, tbody);
+        if (row === null) {
+          location.reload();
+          return;
+        }
+        const cells = row.querySelectorAll("td");
+        cells[2].innerHTML = `<span class="state ${run.state}">${run.state}</span>`;
+        cells[3].textContent = `${run.completed}/${run.planned}`;
+        cells[4].textContent = String(run.passed);
+        cells[5].textContent = String(run.errors);
+        cells[6].textContent = fmt.usd(run.costUsd as number);
+      }
+    }, 2000);
+  }
+
+  function runPage() {
+    const header = $("#run-header");
+    if (header === null) return;
+    const runId = header.dataset.run!;
+    const resume = $<HTMLButtonElement>("#resume");
+    resume?.addEventListener("click", async () => {
+      resume.disabled = true;
+      const r = await api("POST", `/api/runs/${encodeURIComponent(runId)}/resume`);
+      if (r.ok) location.reload();
+      else {
+        resume.disabled = false;
+        alert(String(r.data.error));
+      }
+    });
+    const state = header.dataset.state;
+    if (state !== "queued" && state !== "running") return;
+    const log = $("#case-log")!;
+    const set = (id: string, text: string) => {
+      const el = document.getElementById(id);
+      if (el) el.textContent = text;
+    };
+    const es = new EventSource(`/api/runs/${encodeURIComponent(runId)}/events`);
+    es.addEventListener("case", (e) => {
+      const c = JSON.parse((e as MessageEvent).data);
+      const line = document.createElement("div");
+      const mark = c.passed === true
+        ? `<span class="pass">pass</span>`
+        : c.passed === false
+        ? `<span class="fail">fail</span>`
+        : `<span class="err">error: ${c.error}</span>`;
+      line.innerHTML = "";
+      line.append(`${c.agentId} ${c.caseId}#${c.repetition} `);
+      line.insertAdjacentHTML("beforeend", mark);
+      line.append(` ${fmt.int(c.wallMs)} ms`);
+      line.className = "case-line";
+      log.appendChild(line);
+      log.scrollTop = log.scrollHeight;
+    });
+    es.addEventListener("progress", (e) => {
+      const p = JSON.parse((e as MessageEvent).data);
+      set("p-done", String(p.completed));
+      set("p-planned", String(p.planned));
+      set("p-passed", String(p.passed));
+      set("p-failed", String(p.failed));
+      set("p-errors", String(p.errors));
+      set("p-in", fmt.int(p.inputTokens));
+      set("p-out", fmt.int(p.outputTokens));
+      set("p-usd", fmt.usd(p.costUsd));
+      const badge = $(".state", header);
+      if (badge) {
+        badge.className = `state ${p.state}`;
+        badge.textContent = p.state;
+        badge.dataset.state = p.state;
+      }
+      const barEl = $(".bar > span", header);
+      if (barEl && p.planned > 0) barEl.style.width = `${(100 * p.completed) / p.planned}%`;
+    });
+    es.addEventListener("end", () => {
+      es.close();
+      setTimeout(() => location.reload(), 300);
+    });
+  }
+
+  const registry: Record<string, () => void> = { plansPage, runsPage, runPage };
+  (window as unknown as { workbench: unknown }).workbench = Object.assign(
+    (window as unknown as { workbench?: object }).workbench ?? {},
+    registry,
+    { api, showError, clearErrors },
+  );
+}
+
+/** Source of `/assets/workbench.js`. */
+export const CLIENT_JS: string = `(${workbenchClient.toString()})();\n`;

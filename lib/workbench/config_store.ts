@@ -1,0 +1,756 @@
+/**
+ * The workbench's working configuration: a folder (default `results/config/`) created on first
+ * start from the committed examples and edited from the browser or the API. Every write is
+ * validated first (the committed JSON Schemas in `lib/agent/schemas/`, the servers-config
+ * parser, cross-references between files); a refused write changes nothing. Files are written
+ * atomically and only inside the folder.
+ *
+ * Layout (the CLI reads the same files: `deno task agents --agents-dir DIR/agents --models
+ * DIR/models.json --servers DIR/servers.json --tool-prices DIR/tool_prices.json --suite
+ * DIR/suites/FILE.json`):
+ *
+ * ```
+ * agents/<id>.json      one agent per file (systemPromptFile relative to agents/)
+ * agents/prompts/*.md   prompt files
+ * models.json           model registry (plus the scripted local models)
+ * servers.json          MCP servers (mcpServers shape)
+ * tool_prices.json      USD per call by server:tool
+ * suites/<file>.json    one suite per file
+ * ```
+ *
+ * Secrets: values are stored as written (`${VAR}` references stay references). What the store
+ * returns for display has literal secrets replaced by `[REDACTED]`; a PUT that sends a
+ * `[REDACTED]` value back keeps the stored one.
+ *
+ * @module
+ */
+
+import { dirname, join, relative, resolve } from "node:path";
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import {
+  AgentConfigError,
+  parseAgents,
+  parseModels,
+  parseSuite,
+  parseToolPrices,
+} from "../agent/config.ts";
+import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
+import { parseServersConfig } from "../mcp/config.ts";
+import { ConfigError } from "../mcp/errors.ts";
+import { SECRET_NAME } from "../mcp/_text.ts";
+import { checkId, confinedPath, WorkbenchError, writeAtomic } from "./_paths.ts";
+
+/** The placeholder shown instead of a secret value. */
+export const REDACTED_VALUE = "[REDACTED]";
+
+/** The config documents editable as a whole. */
+export type ConfigKind = "agents" | "models" | "servers" | "tool-prices";
+
+/** File names of the whole-document kinds, inside the config folder. */
+export const CONFIG_FILES: Readonly<Record<Exclude<ConfigKind, "agents">, string>> = {
+  models: "models.json",
+  servers: "servers.json",
+  "tool-prices": "tool_prices.json",
+};
+
+/** Registry ids of the scripted local models added on bootstrap. */
+export const SCRIPTED_MODEL_IDS = ["scripted", "scripted-openai"] as const;
+
+/**
+ * Model registry entries for the scripted local model (`deno task demo-agents`'s), added to the
+ * working config on bootstrap so a suite runs without an API key. The server sets
+ * `MCPMETER_SCRIPTED_URL` and `MCPMETER_SCRIPTED_OPENAI_URL` for the runner; pricing is
+ * Claude Sonnet's so the USD columns move as a real model's would.
+ */
+export const SCRIPTED_MODELS: readonly JsonObject[] = [
+  {
+    id: "scripted",
+    provider: "anthropic",
+    model: "scripted-demo",
+    baseUrl: "${MCPMETER_SCRIPTED_URL}",
+    apiKey: "${MCPMETER_SCRIPTED_KEY}",
+    pricing: {
+      inputUsdPerMTok: 3,
+      outputUsdPerMTok: 15,
+      cacheReadUsdPerMTok: 0.3,
+      cacheWriteUsdPerMTok: 3.75,
+    },
+  },
+  {
+    id: "scripted-openai",
+    provider: "openai",
+    model: "scripted-demo",
+    baseUrl: "${MCPMETER_SCRIPTED_OPENAI_URL}",
+    apiKey: "${MCPMETER_SCRIPTED_KEY}",
+    pricing: { inputUsdPerMTok: 0.4, outputUsdPerMTok: 1.6, cacheReadUsdPerMTok: 0.1 },
+  },
+];
+
+const PURE_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/**
+ * What a config value looks like when shown: a pure `${VAR}` reference as written, a
+ * `${VAR:-default}` with its default replaced, anything else replaced whole.
+ *
+ * @param value The stored value.
+ * @returns The value safe to show.
+ */
+export function redactValue(value: string): string {
+  if (PURE_REF.test(value)) return value;
+  const withDefault = /^(\$\{[A-Za-z_][A-Za-z0-9_]*:-)[^}]*\}$/.exec(value);
+  if (withDefault) return `${withDefault[1]}${REDACTED_VALUE}}`;
+  return REDACTED_VALUE;
+}
+
+/** Inputs of {@linkcode openConfigStore}. */
+export interface OpenConfigStoreOptions {
+  /** The working config folder; created from the examples when missing. */
+  readonly dir: string;
+  /** Folder of the example agents, models, servers and tool prices (`fixtures/agents`). */
+  readonly agentsExamples: string;
+  /** Folder of the example suites (`fixtures/suites`). */
+  readonly suitesExamples: string;
+  /** Folder of the committed JSON Schemas, for the `$schema` of copied files. */
+  readonly schemasDir: string;
+}
+
+/** An agent as written in its file, with the file name. */
+export interface AgentEntry {
+  /** File name inside `agents/`. */
+  readonly file: string;
+  /** The agent object as written. */
+  readonly agent: JsonObject;
+}
+
+/** A suite file with its parsed suite. */
+export interface SuiteEntry {
+  /** File name inside `suites/`. */
+  readonly file: string;
+  /** The parsed suite. */
+  readonly suite: Suite;
+}
+
+const errorOf = (e: unknown, prefix = ""): WorkbenchError => {
+  if (e instanceof WorkbenchError) return e;
+  if (e instanceof AgentConfigError) {
+    const field = e.field === "" ? prefix : prefix ? `${prefix}.${e.field}` : e.field;
+    const problem = e.message.replace(/^Cannot load [^"]*"[^"]*": (field "[^"]*" )?/, "");
+    return new WorkbenchError(
+      400,
+      field ? `field "${field}" ${problem}` : problem,
+      field || undefined,
+    );
+  }
+  if (e instanceof ConfigError) {
+    const parts = [e.server, e.field].filter((x) => x !== undefined);
+    const field = parts.length === 0 ? prefix : ["mcpServers", ...parts].join(".");
+    return new WorkbenchError(400, e.message, field || undefined);
+  }
+  return new WorkbenchError(400, (e as Error).message);
+};
+
+async function readJson(path: string): Promise<JsonValue> {
+  return JSON.parse(await Deno.readTextFile(path)) as JsonValue;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+async function jsonFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isFile && e.name.endsWith(".json")) out.push(e.name);
+    }
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  return out.sort();
+}
+
+const isObject = (v: unknown): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Restores stored secrets where a document sent back shows them redacted.
+ *
+ * @param incoming The new value (from the browser).
+ * @param stored The stored value it replaces, if any.
+ * @param field Field name for the error.
+ * @returns The value to store.
+ * @throws {WorkbenchError} 400 when a redacted value has no stored counterpart.
+ */
+function unredact(incoming: string, stored: string | undefined, field: string): string {
+  if (!incoming.includes(REDACTED_VALUE)) return incoming;
+  if (stored !== undefined && redactValue(stored) === incoming) return stored;
+  throw new WorkbenchError(
+    400,
+    `field "${field}" holds ${REDACTED_VALUE}: write the value or a \${VAR} reference`,
+    field,
+  );
+}
+
+/** The working config folder: reads, validated writes, redacted views. */
+export class ConfigStore {
+  /** Absolute path of the folder. */
+  readonly dir: string;
+  /** `true` when this process created the folder from the examples. */
+  readonly bootstrapped: boolean;
+
+  /**
+   * Wraps an existing folder (use {@linkcode openConfigStore} to create one).
+   *
+   * @param dir Config folder (absolute).
+   * @param bootstrapped Whether it was just created.
+   */
+  constructor(dir: string, bootstrapped: boolean) {
+    this.dir = dir;
+    this.bootstrapped = bootstrapped;
+  }
+
+  /** Paths the CLI takes for the same config. */
+  paths(): {
+    agentsDir: string;
+    models: string;
+    servers: string;
+    toolPrices: string;
+    suitesDir: string;
+  } {
+    return {
+      agentsDir: join(this.dir, "agents"),
+      models: join(this.dir, CONFIG_FILES.models),
+      servers: join(this.dir, CONFIG_FILES.servers),
+      toolPrices: join(this.dir, CONFIG_FILES["tool-prices"]),
+      suitesDir: join(this.dir, "suites"),
+    };
+  }
+
+  // ---- agents -------------------------------------------------------------------------------
+
+  /** Agents as written, one per file, sorted by id. */
+  async agentEntries(): Promise<AgentEntry[]> {
+    const dir = this.paths().agentsDir;
+    const out: AgentEntry[] = [];
+    for (const file of await jsonFiles(dir)) {
+      const doc = await readJson(join(dir, file));
+      if (isObject(doc) && Array.isArray(doc.agents)) {
+        for (const a of doc.agents) if (isObject(a)) out.push({ file, agent: a });
+      } else if (isObject(doc)) out.push({ file, agent: doc });
+    }
+    return out.sort((a, b) => String(a.agent.id) < String(b.agent.id) ? -1 : 1);
+  }
+
+  /**
+   * Agents resolved for running (prompt files read). Server-side only: a prompt is not a
+   * secret, but this is what the runner uses.
+   *
+   * @returns Agents sorted by id.
+   * @throws {WorkbenchError} 400 when a file does not validate.
+   */
+  async loadAgents(): Promise<AgentConfig[]> {
+    const dir = this.paths().agentsDir;
+    const out: AgentConfig[] = [];
+    for (const { file, agent } of await this.agentEntries()) {
+      let draft;
+      try {
+        [draft] = parseAgents(agent, file);
+      } catch (e) {
+        throw errorOf(e);
+      }
+      let systemPrompt = draft.systemPrompt;
+      if (systemPrompt === undefined) {
+        const path = await confinedPath(dir, draft.systemPromptFile!, "systemPromptFile");
+        systemPrompt = await Deno.readTextFile(path);
+      }
+      const { systemPromptFile: _f, ...rest } = draft;
+      out.push({ ...rest, systemPrompt });
+    }
+    return out;
+  }
+
+  /**
+   * Validates one agent against the schema and the rest of the config: its model is in the
+   * registry, its servers are in the servers config, its prompt file is inside the folder.
+   */
+  async #checkAgent(agent: unknown, prefix: string): Promise<JsonObject> {
+    if (!isObject(agent)) {
+      throw new WorkbenchError(400, `${prefix || "body"} must be an agent object`, prefix);
+    }
+    let draft;
+    try {
+      [draft] = parseAgents(agent, prefix || "agent");
+    } catch (e) {
+      throw errorOf(e, prefix);
+    }
+    const at = (f: string) => prefix ? `${prefix}.${f}` : f;
+    const models = await this.loadModels();
+    if (!models.some((m) => m.id === draft.model)) {
+      throw new WorkbenchError(
+        400,
+        `field "${at("model")}" names "${draft.model}", which is not in the model registry (${
+          models.map((m) => m.id).join(", ")
+        })`,
+        at("model"),
+      );
+    }
+    const servers = await this.serverNames();
+    draft.mcpServers.forEach((s, i) => {
+      if (!servers.includes(s)) {
+        throw new WorkbenchError(
+          400,
+          `field "${at(`mcpServers[${i}]`)}" names "${s}", which is not in servers.json (${
+            servers.join(", ")
+          })`,
+          at(`mcpServers[${i}]`),
+        );
+      }
+    });
+    if (draft.systemPromptFile !== undefined) {
+      const path = await confinedPath(
+        this.paths().agentsDir,
+        draft.systemPromptFile,
+        at("systemPromptFile"),
+      );
+      if (!(await exists(path))) {
+        throw new WorkbenchError(
+          400,
+          `field "${
+            at("systemPromptFile")
+          }" names "${draft.systemPromptFile}", which does not exist`,
+          at("systemPromptFile"),
+        );
+      }
+    }
+    return agent;
+  }
+
+  /**
+   * Replaces one agent (or adds it as `agents/<id>.json`).
+   *
+   * @param id Agent id from the URL.
+   * @param agent The agent object as it should be written.
+   * @throws {WorkbenchError} 400 on an invalid agent or an id that differs from the URL's.
+   */
+  async putAgent(id: string, agent: unknown): Promise<void> {
+    checkId(id, "id");
+    const checked = await this.#checkAgent(agent, "");
+    if (checked.id !== id) {
+      throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
+    }
+    const entries = await this.agentEntries();
+    const current = entries.find((e) => e.agent.id === id);
+    if (current !== undefined && entries.filter((e) => e.file === current.file).length > 1) {
+      throw new WorkbenchError(
+        409,
+        `agent "${id}" shares ${current.file} with other agents; edit the whole list with PUT /api/config/agents`,
+      );
+    }
+    const file = current?.file ?? `${id}.json`;
+    const path = await confinedPath(this.paths().agentsDir, file, "id");
+    await writeAtomic(path, JSON.stringify(checked, null, 2) + "\n");
+  }
+
+  /**
+   * Replaces the whole agent set (`{agents: [...]}`): every agent validated first, then one
+   * file per agent; files of agents no longer listed are removed.
+   *
+   * @param doc `{agents: [...]}`.
+   * @throws {WorkbenchError} 400 naming `agents[i].field` on the first invalid agent.
+   */
+  async putAgents(doc: unknown): Promise<void> {
+    if (!isObject(doc) || !Array.isArray(doc.agents)) {
+      throw new WorkbenchError(400, `body must be {"agents": [...]}`, "agents");
+    }
+    const checked: JsonObject[] = [];
+    const seen = new Set<string>();
+    for (const [i, a] of doc.agents.entries()) {
+      const agent = await this.#checkAgent(a, `agents[${i}]`);
+      checkId(agent.id, `agents[${i}].id`);
+      if (seen.has(String(agent.id))) {
+        throw new WorkbenchError(
+          400,
+          `field "agents[${i}].id" duplicates "${agent.id}"`,
+          `agents[${i}].id`,
+        );
+      }
+      seen.add(String(agent.id));
+      checked.push(agent);
+    }
+    const dir = this.paths().agentsDir;
+    const before = await jsonFiles(dir);
+    for (const agent of checked) {
+      const path = await confinedPath(dir, `${agent.id}.json`, "agents");
+      await writeAtomic(path, JSON.stringify(agent, null, 2) + "\n");
+    }
+    const keep = new Set(checked.map((a) => `${a.id}.json`));
+    for (const file of before) if (!keep.has(file)) await Deno.remove(join(dir, file));
+  }
+
+  // ---- models, servers, tool prices -----------------------------------------------------------
+
+  /**
+   * A whole document as stored, with secrets redacted.
+   *
+   * @param kind Which document.
+   * @returns The JSON document.
+   */
+  async getDoc(kind: Exclude<ConfigKind, "agents">): Promise<JsonValue> {
+    const doc = await readJson(join(this.dir, CONFIG_FILES[kind]));
+    if (kind === "models" && isObject(doc) && Array.isArray(doc.models)) {
+      return {
+        ...doc,
+        models: doc.models.map((m) =>
+          isObject(m) && typeof m.apiKey === "string" ? { ...m, apiKey: redactValue(m.apiKey) } : m
+        ),
+      };
+    }
+    if (kind === "servers" && isObject(doc)) return mapServerSecrets(doc, (v) => redactValue(v));
+    return doc;
+  }
+
+  /**
+   * Validates and writes a whole document; `[REDACTED]` values keep the stored secret.
+   *
+   * @param kind Which document.
+   * @param doc The new document.
+   * @throws {WorkbenchError} 400 naming the field when it does not validate (nothing written).
+   */
+  async putDoc(kind: Exclude<ConfigKind, "agents">, doc: unknown): Promise<void> {
+    const path = join(this.dir, CONFIG_FILES[kind]);
+    const stored = await readJson(path).catch(() => null);
+    let value = doc;
+    if (kind === "models") {
+      if (!isObject(doc) || !Array.isArray(doc.models)) {
+        throw new WorkbenchError(400, `body must be {"models": [...]}`, "models");
+      }
+      const old = isObject(stored) && Array.isArray(stored.models) ? stored.models : [];
+      value = {
+        ...doc,
+        models: doc.models.map((m, i) => {
+          if (!isObject(m) || typeof m.apiKey !== "string") return m;
+          const before = old.find((o) => isObject(o) && o.id === m.id) as JsonObject | undefined;
+          return {
+            ...m,
+            apiKey: unredact(
+              m.apiKey,
+              before?.apiKey as string | undefined,
+              `models[${i}].apiKey`,
+            ),
+          };
+        }),
+      };
+      try {
+        parseModels(value, CONFIG_FILES.models);
+      } catch (e) {
+        throw errorOf(e);
+      }
+      // Agents must keep naming registered models.
+      const ids = new Set((value as { models: JsonObject[] }).models.map((m) => m.id));
+      for (const { agent } of await this.agentEntries()) {
+        if (!ids.has(agent.model as string)) {
+          throw new WorkbenchError(
+            400,
+            `models: agent "${agent.id}" uses model "${agent.model}", which this registry drops`,
+            "models",
+          );
+        }
+      }
+    } else if (kind === "servers") {
+      if (!isObject(doc)) throw new WorkbenchError(400, "body must be a JSON object", "mcpServers");
+      const old = isObject(stored) ? stored : {};
+      value = mapServerSecrets(doc, (v, path) => unredact(v, getAt(old, path), path.join(".")));
+      try {
+        parseServersConfig(value as JsonValue, { source: CONFIG_FILES.servers });
+      } catch (e) {
+        throw errorOf(e);
+      }
+    } else {
+      try {
+        parseToolPrices(doc, CONFIG_FILES["tool-prices"]);
+      } catch (e) {
+        throw errorOf(e);
+      }
+    }
+    await writeAtomic(path, JSON.stringify(value, null, 2) + "\n");
+  }
+
+  /** The parsed model registry. */
+  async loadModels(): Promise<ModelConfig[]> {
+    try {
+      return parseModels(await Deno.readTextFile(this.paths().models), CONFIG_FILES.models);
+    } catch (e) {
+      throw errorOf(e);
+    }
+  }
+
+  /** The parsed tool prices (none when the file is absent). */
+  async loadToolPrices(): Promise<ToolPrices> {
+    const path = this.paths().toolPrices;
+    if (!(await exists(path))) return {};
+    try {
+      return parseToolPrices(await Deno.readTextFile(path), CONFIG_FILES["tool-prices"]);
+    } catch (e) {
+      throw errorOf(e);
+    }
+  }
+
+  /** Names of the servers in `servers.json`, sorted. */
+  async serverNames(): Promise<string[]> {
+    const doc = await readJson(this.paths().servers).catch(() => ({}));
+    const table = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
+    return isObject(table) ? Object.keys(table).sort() : [];
+  }
+
+  // ---- prompts --------------------------------------------------------------------------------
+
+  async #promptTarget(
+    agentId: string,
+  ): Promise<{ entry: AgentEntry; path: string | null }> {
+    checkId(agentId, "agentId");
+    const entry = (await this.agentEntries()).find((e) => e.agent.id === agentId);
+    if (entry === undefined) throw new WorkbenchError(404, `no agent "${agentId}"`, "agentId");
+    const file = entry.agent.systemPromptFile;
+    if (typeof file !== "string") return { entry, path: null };
+    return {
+      entry,
+      path: await confinedPath(this.paths().agentsDir, file, "systemPromptFile"),
+    };
+  }
+
+  /**
+   * An agent's system prompt.
+   *
+   * @param agentId Agent id.
+   * @returns The prompt text and the file it is in (`null` for an inline prompt).
+   * @throws {WorkbenchError} 404 for an unknown agent, 400 for a prompt path outside the folder.
+   */
+  async getPrompt(agentId: string): Promise<{ content: string; file: string | null }> {
+    const { entry, path } = await this.#promptTarget(agentId);
+    if (path === null) return { content: String(entry.agent.systemPrompt ?? ""), file: null };
+    return {
+      content: await Deno.readTextFile(path),
+      file: String(entry.agent.systemPromptFile),
+    };
+  }
+
+  /**
+   * Writes an agent's system prompt: its prompt file, or the inline `systemPrompt` field.
+   *
+   * @param agentId Agent id.
+   * @param content New prompt text.
+   * @throws {WorkbenchError} 400 when `content` is not a string.
+   */
+  async putPrompt(agentId: string, content: unknown): Promise<void> {
+    if (typeof content !== "string") {
+      throw new WorkbenchError(400, `field "content" must be a string`, "content");
+    }
+    const { entry, path } = await this.#promptTarget(agentId);
+    if (path === null) {
+      await this.putAgent(agentId, { ...entry.agent, systemPrompt: content });
+      return;
+    }
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await writeAtomic(path, content);
+  }
+
+  // ---- suites ---------------------------------------------------------------------------------
+
+  /**
+   * Every suite file that parses (sorted by id); a file that does not is skipped with a warning
+   * in `invalid`.
+   */
+  async suiteEntries(): Promise<{ suites: SuiteEntry[]; invalid: string[] }> {
+    const dir = this.paths().suitesDir;
+    const suites: SuiteEntry[] = [];
+    const invalid: string[] = [];
+    for (const file of await jsonFiles(dir)) {
+      try {
+        suites.push({ file, suite: parseSuite(await Deno.readTextFile(join(dir, file)), file) });
+      } catch (e) {
+        invalid.push((e as Error).message);
+      }
+    }
+    suites.sort((a, b) => a.suite.id < b.suite.id ? -1 : 1);
+    return { suites, invalid };
+  }
+
+  /**
+   * One suite by id.
+   *
+   * @param id Suite id.
+   * @returns The entry.
+   * @throws {WorkbenchError} 404 when there is none.
+   */
+  async suite(id: string): Promise<SuiteEntry> {
+    checkId(id, "suiteId");
+    const found = (await this.suiteEntries()).suites.find((s) => s.suite.id === id);
+    if (found === undefined) throw new WorkbenchError(404, `no suite "${id}"`, "suiteId");
+    return found;
+  }
+
+  #checkSuite(body: unknown): Suite {
+    try {
+      return parseSuite(body, "suite");
+    } catch (e) {
+      throw errorOf(e);
+    }
+  }
+
+  /**
+   * Adds a suite as `suites/<id>.json`.
+   *
+   * @param body The suite.
+   * @returns Its id.
+   * @throws {WorkbenchError} 400 when invalid, 409 when the id exists.
+   */
+  async createSuite(body: unknown): Promise<string> {
+    const suite = this.#checkSuite(body);
+    checkId(suite.id, "id");
+    if ((await this.suiteEntries()).suites.some((s) => s.suite.id === suite.id)) {
+      throw new WorkbenchError(409, `suite "${suite.id}" exists; PUT /api/suites/${suite.id}`);
+    }
+    const path = await confinedPath(this.paths().suitesDir, `${suite.id}.json`, "id");
+    if (await exists(path)) {
+      throw new WorkbenchError(409, `suites/${suite.id}.json exists (with another id inside)`);
+    }
+    await writeAtomic(path, JSON.stringify(body, null, 2) + "\n");
+    return suite.id;
+  }
+
+  /**
+   * Replaces a suite (same file).
+   *
+   * @param id Suite id from the URL.
+   * @param body The suite.
+   * @throws {WorkbenchError} 400 when invalid or the id differs, 404 when unknown.
+   */
+  async updateSuite(id: string, body: unknown): Promise<void> {
+    const { file } = await this.suite(id);
+    const suite = this.#checkSuite(body);
+    if (suite.id !== id) {
+      throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
+    }
+    const path = await confinedPath(this.paths().suitesDir, file, "id");
+    await writeAtomic(path, JSON.stringify(body, null, 2) + "\n");
+  }
+
+  /**
+   * Removes a suite's file.
+   *
+   * @param id Suite id.
+   * @throws {WorkbenchError} 404 when unknown.
+   */
+  async deleteSuite(id: string): Promise<void> {
+    const { file } = await this.suite(id);
+    await Deno.remove(await confinedPath(this.paths().suitesDir, file, "id"));
+  }
+
+  /** The raw suite file as written (for the editor). */
+  async suiteDoc(id: string): Promise<JsonValue> {
+    const { file } = await this.suite(id);
+    return await readJson(join(this.paths().suitesDir, file));
+  }
+}
+
+function getAt(doc: JsonValue, path: readonly string[]): string | undefined {
+  let v: JsonValue | undefined = doc;
+  for (const p of path) v = isObject(v) ? v[p] : undefined;
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Applies `f` to every secret-named `env`/`headers` value of a servers document. */
+function mapServerSecrets(
+  doc: JsonObject,
+  f: (value: string, path: string[]) => string,
+): JsonObject {
+  const key = "mcpServers" in doc ? "mcpServers" : "servers";
+  const table = doc[key];
+  if (!isObject(table)) return doc;
+  const servers: Record<string, JsonValue> = {};
+  for (const [name, entry] of Object.entries(table)) {
+    if (!isObject(entry)) {
+      servers[name] = entry;
+      continue;
+    }
+    const copy: Record<string, JsonValue> = { ...entry };
+    for (const part of ["env", "headers"]) {
+      const vars = entry[part];
+      if (!isObject(vars)) continue;
+      copy[part] = Object.fromEntries(
+        Object.entries(vars).map(([k, v]) =>
+          typeof v === "string" && SECRET_NAME.test(k) ? [k, f(v, [key, name, part, k])] : [k, v]
+        ),
+      );
+    }
+    servers[name] = copy;
+  }
+  return { ...doc, [key]: servers };
+}
+
+async function copyTree(from: string, to: string, skip: (name: string) => boolean) {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (skip(e.name)) continue;
+    if (e.isDirectory) await copyTree(join(from, e.name), join(to, e.name), () => false);
+    else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+/** Rewrites a copied file's `$schema` to point at the committed schema from its new place. */
+async function fixSchema(file: string, schemasDir: string): Promise<void> {
+  const doc = await readJson(file).catch(() => null);
+  if (!isObject(doc) || typeof doc.$schema !== "string") return;
+  const name = doc.$schema.split("/").pop()!;
+  const rel = relative(dirname(file), join(schemasDir, name));
+  await Deno.writeTextFile(file, JSON.stringify({ ...doc, $schema: rel }, null, 2) + "\n");
+}
+
+/**
+ * Opens the working config, creating it from the examples when the folder does not exist
+ * (copied into a temporary sibling, then renamed, so a crash leaves no half folder). The
+ * examples are only read. The bootstrapped model registry gets the scripted local models.
+ *
+ * @param options Folders.
+ * @returns The store.
+ */
+export async function openConfigStore(options: OpenConfigStoreOptions): Promise<ConfigStore> {
+  const dir = resolve(options.dir);
+  if (await exists(dir)) return new ConfigStore(dir, false);
+  await Deno.mkdir(dirname(dir), { recursive: true });
+  const tmp = `${dir}.tmp-${crypto.randomUUID()}`;
+  try {
+    const whole = new Set(["models.json", "servers.json", "tool_prices.json", "README.md"]);
+    await copyTree(options.agentsExamples, join(tmp, "agents"), (n) => whole.has(n));
+    await Deno.mkdir(join(tmp, "suites"));
+    for (const file of await jsonFiles(options.suitesExamples)) {
+      await Deno.copyFile(join(options.suitesExamples, file), join(tmp, "suites", file));
+    }
+    for (const name of ["models.json", "servers.json", "tool_prices.json"]) {
+      const from = join(options.agentsExamples, name);
+      if (await exists(from)) await Deno.copyFile(from, join(tmp, name));
+    }
+    const models = await readJson(join(tmp, "models.json")) as JsonObject;
+    const list = (models.models as JsonObject[]).filter((m) =>
+      !(SCRIPTED_MODEL_IDS as readonly string[]).includes(String(m.id))
+    );
+    await Deno.writeTextFile(
+      join(tmp, "models.json"),
+      JSON.stringify({ ...models, models: [...list, ...SCRIPTED_MODELS] }, null, 2) + "\n",
+    );
+    for (const f of await jsonFiles(join(tmp, "agents"))) {
+      await fixSchema(join(tmp, "agents", f), options.schemasDir);
+    }
+    for (const f of await jsonFiles(join(tmp, "suites"))) {
+      await fixSchema(join(tmp, "suites", f), options.schemasDir);
+    }
+    for (const f of ["models.json", "tool_prices.json"]) {
+      await fixSchema(join(tmp, f), options.schemasDir);
+    }
+    await Deno.rename(tmp, dir);
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw e;
+  }
+  return new ConfigStore(dir, true);
+}

@@ -1,0 +1,22 @@
+/**
+ * The workbench's features in registration (and default navigation) order. A new page or API
+ * area is a new file in this folder exporting a {@linkcode WorkbenchFeature}, added here.
+ *
+ * @module
+ */
+
+import type { WorkbenchFeature } from "../app.ts";
+import { core } from "./core.ts";
+import { plans } from "./plans.ts";
+import { runsApi } from "./runs_api.ts";
+import { runsPages } from "./runs_pages.ts";
+import { configApi } from "./config_api.ts";
+
+/** Every feature the workbench serves by default. */
+export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
+  core,
+  plans,
+  runsApi,
+  runsPages,
+  configApi,
+];

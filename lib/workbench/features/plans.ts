@@ -1,0 +1,155 @@
+/**
+ * Suites and agents: `GET/POST /api/suites`, `GET/PUT/DELETE /api/suites/{id}`,
+ * `GET /api/agents`, and the Test plans page (every suite with its cases and criteria, and a
+ * run form on each).
+ *
+ * @module
+ */
+
+import type { Criterion } from "../../agent/types.ts";
+import type { WorkbenchFeature } from "../app.ts";
+import { esc } from "../http.ts";
+import { readJsonBody } from "../http.ts";
+import { page } from "../html.ts";
+
+/**
+ * One line describing a criterion (`regex /^5$/`, `all(regex, tool_called fs:read_text_file)`).
+ *
+ * @param c Criterion.
+ * @returns Text.
+ */
+export function criterionText(c: Criterion): string {
+  switch (c.type) {
+    case "exact":
+      return `exact ${JSON.stringify(c.value)}`;
+    case "contains":
+      return `contains ${c.mode ?? "any"} of ${c.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "regex":
+      return `regex /${c.pattern}/`;
+    case "tool_called":
+      return `tool_called ${c.tool}`;
+    case "llm_judge":
+      return `llm_judge (${c.model}): ${c.rubric}`;
+    case "all":
+    case "any":
+      return `${c.type}(${c.criteria.map(criterionText).join("; ")})`;
+    default:
+      return (c as { type: string }).type;
+  }
+}
+
+/** The suites and agents feature. */
+export const plans: WorkbenchFeature = {
+  id: "plans",
+  nav: [{ href: "/plans", title: "Test plans", order: 10 }],
+  register(app, ctx) {
+    app.get("/api/suites", async (c) => {
+      const { suites, invalid } = await ctx.config.suiteEntries();
+      return c.json({
+        suites: suites.map(({ file, suite }) => ({
+          id: suite.id,
+          description: suite.description,
+          file,
+          cases: suite.cases.length,
+          tags: [...new Set(suite.cases.flatMap((k) => k.tags ?? []))].sort(),
+        })),
+        invalid,
+      });
+    });
+    app.get("/api/suites/:id", async (c) => {
+      const { file, suite } = await ctx.config.suite(c.req.param("id"));
+      return c.json({ file, suite });
+    });
+    app.post("/api/suites", async (c) => {
+      const id = await ctx.config.createSuite(await readJsonBody(c));
+      return c.json({ id }, 201);
+    });
+    app.put("/api/suites/:id", async (c) => {
+      await ctx.config.updateSuite(c.req.param("id"), await readJsonBody(c));
+      return c.json({ id: c.req.param("id") });
+    });
+    app.delete("/api/suites/:id", async (c) => {
+      await ctx.config.deleteSuite(c.req.param("id"));
+      return c.body(null, 204);
+    });
+    app.get("/api/agents", async (c) => {
+      const agents = await ctx.config.loadAgents();
+      const entries = await ctx.config.agentEntries();
+      const withVersions = await Promise.all(agents.map(async (a) => ({
+        id: a.id,
+        description: a.description,
+        model: a.model,
+        mcpServers: a.mcpServers,
+        exposure: a.exposure,
+        loop: a.loop,
+        maxIterations: a.maxIterations,
+        file: entries.find((e) => e.agent.id === a.id)?.file ?? null,
+        versions: await ctx.versions.list(a.id),
+      })));
+      return c.json({ agents: withVersions });
+    });
+
+    app.get("/plans", async (c) => {
+      const { suites, invalid } = await ctx.config.suiteEntries();
+      const agents = await ctx.config.loadAgents();
+      const models = await ctx.config.loadModels();
+      const versions = new Map(
+        await Promise.all(agents.map(async (a) => [a.id, await ctx.versions.list(a.id)] as const)),
+      );
+      const agentChoices = agents.map((a) => {
+        const vs = versions.get(a.id) ?? [];
+        const select = vs.length === 0 ? "" : ` <select name="version:${esc(a.id)}">
+          <option value="">current</option>${
+          vs.map((v) => `<option value="${esc(v.version)}">v${esc(v.version)}</option>`).join("")
+        }</select>`;
+        return `<label style="display:inline-block;margin-right:12px"><input type="checkbox" name="agent" value="${
+          esc(a.id)
+        }"> ${esc(a.id)} <span class="muted">(${esc(a.model)}, ${
+          esc(a.exposure)
+        })</span>${select}</label>`;
+      }).join("");
+      const modelOptions = models.map((m) =>
+        `<option value="${esc(m.id)}">${esc(m.id)} (${esc(m.provider)})</option>`
+      ).join("");
+      const body = suites.map(({ file, suite }) => {
+        const rows = suite.cases.map((k) =>
+          `<tr><td class="mono">${esc(k.id)}</td><td>${esc(k.question)}</td><td class="mono">${
+            esc(criterionText(k.criterion))
+          }</td><td>${esc((k.tags ?? []).join(", "))}</td></tr>`
+        ).join("");
+        return `<section class="card suite" data-suite="${esc(suite.id)}">
+<h2>${esc(suite.id)} <span class="muted">· ${suite.cases.length} cases · ${esc(file)}</span></h2>
+<p>${esc(suite.description)}</p>
+<details><summary>Cases and criteria</summary>
+<table><thead><tr><th>case</th><th>question</th><th>criterion</th><th>tags</th></tr></thead>
+<tbody>${rows}</tbody></table></details>
+<form class="run-form" data-suite="${esc(suite.id)}">
+<h3>Run this plan</h3>
+<div class="field" data-field="agents"><label>Agents</label>${agentChoices}</div>
+<div style="display:flex;gap:14px;flex-wrap:wrap;align-items:end">
+<div class="field" data-field="repetitions"><label>Repetitions <input type="number" name="repetitions" value="1" min="1" max="100" style="width:70px"></label></div>
+<div class="field" data-field="concurrency"><label>Concurrency <input type="number" name="concurrency" value="2" min="1" max="16" style="width:70px"></label></div>
+<div class="field" data-field="exposure"><label>Exposure override <select name="exposure"><option value="">as configured</option><option>direct</option><option>proxy</option><option>code</option></select></label></div>
+<div class="field" data-field="model"><label>Model override <select name="model"><option value="">as configured</option>${modelOptions}</select></label></div>
+<div class="field"><button type="submit">Start run</button></div>
+</div>
+<div class="form-error field-error"></div>
+</form>
+</section>`;
+      }).join("\n");
+      const warn = invalid.length === 0
+        ? ""
+        : `<div class="card"><b>Suites that do not load:</b><ul>${
+          invalid.map((m) => `<li>${esc(m)}</li>`).join("")
+        }</ul></div>`;
+      return c.html(page(ctx, {
+        title: "Test plans",
+        active: "/plans",
+        body: `<p class="muted">Every suite of the working config (${
+          esc(ctx.config.paths().suitesDir)
+        }). Pick agents and press Start run; the run appears under Runs. The scripted model runs without an API key.</p>${warn}${body}`,
+        script: "plansPage",
+      }));
+    });
+  },
+};

@@ -1,0 +1,294 @@
+/**
+ * Runs pages: the list (newest first, refreshed live), a run (live progress over Server-Sent
+ * Events while it runs; the per-agent comparison, pass rate by criterion type, tool-usage
+ * profile, agent against judge cost and the per-case table once it has records; Resume for an
+ * interrupted run), and a case transcript.
+ *
+ * @module
+ */
+
+import type { CaseRecord, Suite } from "../../agent/types.ts";
+import type { Message } from "../../agent/providers/types.ts";
+import type { WorkbenchFeature } from "../app.ts";
+import { WorkbenchError } from "../_paths.ts";
+import { esc } from "../http.ts";
+import { page, stateBadge } from "../html.ts";
+import { type RunSummary, summarizeRun } from "../comparison.ts";
+
+const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
+const int = (x: number | null) => x === null ? "n/a" : Math.round(x).toLocaleString("en-US");
+const usd = (x: number | null) => x === null ? "n/a" : `$${x.toFixed(6)}`;
+const secs = (ms: number | null) => ms === null ? "n/a" : `${(ms / 1000).toFixed(2)} s`;
+
+/** Link to a case's transcript page. */
+export function caseHref(runId: string, r: Pick<CaseRecord, "agentId" | "caseId" | "repetition">) {
+  return `/runs/${encodeURIComponent(runId)}/cases/${encodeURIComponent(r.agentId)}/${
+    encodeURIComponent(r.caseId)
+  }/${r.repetition}`;
+}
+
+function verdict(r: CaseRecord): string {
+  if (r.passed === true) return `<span class="pass">pass</span>`;
+  if (r.passed === false) {
+    return `<span class="fail">fail</span>${
+      r.error ? ` <span class="muted">(${esc(r.error.kind)})</span>` : ""
+    }`;
+  }
+  return `<span class="err">error: ${esc(r.error?.kind ?? "?")}</span>`;
+}
+
+function bar(fraction: number | null, title = ""): string {
+  const w = fraction === null ? 0 : Math.max(0, Math.min(1, fraction)) * 100;
+  return `<div class="bar" title="${esc(title)}"><span style="width:${
+    w.toFixed(1)
+  }%"></span></div>`;
+}
+
+/**
+ * The comparison sections of a run page.
+ *
+ * @param runId Run id.
+ * @param s Run summary.
+ * @param records Case records.
+ * @returns HTML.
+ */
+export function comparisonHtml(runId: string, s: RunSummary, records: readonly CaseRecord[]) {
+  const cli = new Map(s.agents.map((a) => [a.agentId, a]));
+  const rows = s.comparison.map((a) => {
+    const c = cli.get(a.agentId);
+    return `<tr data-agent="${esc(a.agentId)}"><td class="mono">${esc(a.agentId)}</td>
+<td>${esc(a.model ?? "")}</td><td>${esc(a.exposure ?? "")}</td>
+<td>${bar(a.passRate, pct(a.passRate))}</td>
+<td class="num pass-rate">${pct(a.passRate)}</td>
+<td class="num muted">[${pct(a.passRateLo)}, ${pct(a.passRateHi)}]</td>
+<td class="num">${a.passed}/${a.scored}</td>
+<td class="num">${secs(a.meanWallMs)}</td>
+<td class="num">${secs(c?.wallP50Ms ?? null)} / ${secs(c?.wallP95Ms ?? null)}</td>
+<td class="num">${int(a.inputTokens)}</td><td class="num">${int(a.outputTokens)}</td>
+<td class="num">${int(a.cacheReadTokens)} / ${int(a.cacheWriteTokens)}</td>
+<td class="num">${usd(a.costUsd)}</td>
+<td class="num">${a.errors}</td><td class="num">${a.casesWithoutUsage}</td>
+<td class="num">${a.toolCount ?? "n/a"}</td>
+<td class="mono" title="${esc(a.catalogHash ?? "")}">${
+      esc((a.catalogHash ?? "n/a").slice(0, 19))
+    }</td></tr>`;
+  }).join("");
+  const crit = s.byCriterion.map((r) =>
+    `<tr><td class="mono">${esc(r.agentId)}</td><td class="mono">${esc(r.criterion)}</td>
+<td>${bar(r.passRate)}</td><td class="num">${
+      pct(r.passRate)
+    }</td><td class="num">${r.passed}/${r.scored}</td></tr>`
+  ).join("");
+  const maxCalls = Math.max(1, ...s.toolProfile.map((t) => t.calls));
+  const tools = s.toolProfile.map((t) =>
+    `<tr><td class="mono">${esc(t.agentId)}</td><td class="mono">${esc(t.tool)}</td>
+<td>${bar(t.calls / maxCalls)}</td><td class="num">${t.calls}</td><td class="num">${t.errors}</td>
+<td class="num">${t.meanMs.toFixed(1)} ms</td></tr>`
+  ).join("");
+  const total = s.cost.agentUsd + s.cost.judgeUsd;
+  const agentShare = total === 0 ? 1 : s.cost.agentUsd / total;
+  const cases = records.map((r) =>
+    `<tr class="case-row"><td class="mono">${esc(r.agentId)}</td><td class="mono">${
+      esc(r.caseId)
+    }</td><td class="num">${r.repetition}</td><td>${verdict(r)}</td>
+<td class="num">${int(r.wallMs)} ms</td><td class="num">${r.iterations}</td>
+<td class="num">${int(r.inputTokens)}</td><td class="num">${int(r.outputTokens)}</td>
+<td class="num">${usd(r.costUsd)}</td><td class="num">${
+      r.toolCalls.filter((c) => c.via === undefined).length
+    }</td>
+<td><a class="transcript-link" href="${caseHref(runId, r)}">transcript</a></td></tr>`
+  ).join("");
+  return `<section id="comparison">
+<h2>Per-agent comparison</h2>
+<div class="card" style="overflow-x:auto"><table id="agent-comparison"><thead><tr>
+<th>agent</th><th>model</th><th>exposure</th><th>pass rate</th><th class="num"></th>
+<th class="num">95% Wilson</th><th class="num">passed</th><th class="num">mean duration</th>
+<th class="num">p50 / p95</th><th class="num">input tok</th><th class="num">output tok</th>
+<th class="num">cache read / write</th><th class="num">USD</th><th class="num">errors</th>
+<th class="num">no usage</th><th class="num">tools</th><th>catalog</th>
+</tr></thead><tbody>${rows}</tbody></table>
+<p class="muted">Pass rate over scored cases (infrastructure errors excluded); USD = model tokens × pricing + tool prices, judge excluded.</p></div>
+<div class="grid2">
+<div class="card"><h3>Pass rate by criterion type</h3><table id="by-criterion"><thead><tr><th>agent</th><th>criterion</th><th></th><th class="num">pass rate</th><th class="num">passed</th></tr></thead><tbody>${crit}</tbody></table></div>
+<div class="card"><h3>Agent vs judge cost</h3>
+<div class="splitbar"><span style="width:${
+    (agentShare * 100).toFixed(1)
+  }%;background:#2156c9"></span><span style="width:${
+    ((1 - agentShare) * 100).toFixed(1)
+  }%;background:#9a6700"></span></div>
+<p>agent <b>${usd(s.cost.agentUsd)}</b> · judge <b>${usd(s.cost.judgeUsd)}</b> (${
+    int(s.cost.judgeInputTokens)
+  } in / ${int(s.cost.judgeOutputTokens)} out tokens)</p></div>
+</div>
+<div class="card"><h3>Tool-usage profile</h3><table id="tool-profile"><thead><tr><th>agent</th><th>tool</th><th></th><th class="num">calls</th><th class="num">errors</th><th class="num">mean time</th></tr></thead><tbody>${
+    tools || `<tr><td colspan="6" class="muted">no tool calls</td></tr>`
+  }</tbody></table></div>
+<h2>Cases</h2>
+<div class="card"><table id="cases"><thead><tr><th>agent</th><th>case</th><th class="num">rep</th><th>verdict</th><th class="num">wall</th><th class="num">turns</th><th class="num">input tok</th><th class="num">output tok</th><th class="num">USD</th><th class="num">tool calls</th><th></th></tr></thead><tbody>${cases}</tbody></table></div>
+</section>`;
+}
+
+function messagesHtml(messages: readonly Message[]): string {
+  return messages.map((m) => {
+    if (m.role === "user") {
+      return `<div class="msg user"><b>user</b><pre>${esc(m.text)}</pre></div>`;
+    }
+    if (m.role === "assistant") {
+      const calls = m.toolCalls.map((c) =>
+        `<div>→ <code>${esc(c.name)}</code><pre>${esc(JSON.stringify(c.args, null, 2))}</pre></div>`
+      ).join("");
+      return `<div class="msg assistant"><b>assistant</b>${
+        m.text ? `<pre>${esc(m.text)}</pre>` : ""
+      }${calls}</div>`;
+    }
+    return `<div class="msg tool"><b>tool results</b>${
+      m.results.map((r) =>
+        `<div><code>${esc(r.name)}</code> <span class="muted">${esc(r.callId)}</span>${
+          r.isError ? ` <span class="fail">error</span>` : ""
+        }<pre>${esc(r.text)}</pre></div>`
+      ).join("")
+    }</div>`;
+  }).join("");
+}
+
+/** The runs pages feature. */
+export const runsPages: WorkbenchFeature = {
+  id: "runs-pages",
+  nav: [{ href: "/runs", title: "Runs", order: 20 }],
+  register(app, ctx) {
+    app.get("/runs", async (c) => {
+      const runs = await ctx.runs.list();
+      const rows = runs.map((r) =>
+        `<tr data-run="${esc(r.runId)}"><td><a href="/runs/${encodeURIComponent(r.runId)}">${
+          esc(r.runId)
+        }</a></td><td>${esc(r.suiteId ?? "")}</td><td>${stateBadge(r.state)}</td>
+<td class="num">${r.completed}/${r.planned}</td><td class="num">${r.passed}</td><td class="num">${r.errors}</td>
+<td class="num">${usd(r.costUsd)}</td><td>${esc(r.agentIds.join(", "))}</td><td class="muted">${
+          esc(r.createdAt ?? "")
+        }</td></tr>`
+      ).join("");
+      return c.html(page(ctx, {
+        title: "Runs",
+        active: "/runs",
+        body: `<p class="muted">Every run folder in ${
+          esc(ctx.runs.dir)
+        }, newest first: made here or by <code>deno task agents</code>.</p>
+<div class="card"><table id="runs"><thead><tr><th>run</th><th>suite</th><th>state</th><th class="num">cases</th><th class="num">passed</th><th class="num">errors</th><th class="num">USD</th><th>agents</th><th>created</th></tr></thead>
+<tbody>${
+          rows ||
+          `<tr><td colspan="9" class="muted">no runs yet: start one from Test plans</td></tr>`
+        }</tbody></table></div>`,
+        script: "runsPage",
+      }));
+    });
+
+    app.get("/runs/:id", async (c) => {
+      const id = c.req.param("id");
+      const run = await ctx.runs.get(id);
+      const sidecar = await ctx.runs.sidecar(id).catch(() => null);
+      const suite = (run.run?.suite ?? sidecar?.suite) as Suite | undefined;
+      const live = run.state === "queued" || run.state === "running";
+      const canResume = (run.state === "interrupted" || run.state === "failed") && sidecar !== null;
+      const fraction = run.planned === 0 ? 0 : run.completed / run.planned;
+      const summary = summarizeRun(
+        id,
+        run.results,
+        run.run ?? (sidecar ? { agents: sidecar.agents, suite: sidecar.suite } : null),
+        suite,
+      );
+      const log = run.results.map((r) =>
+        `<div>${esc(r.agentId)} ${esc(r.caseId)}#${r.repetition} ${verdict(r)} ${
+          int(r.wallMs)
+        } ms</div>`
+      ).join("");
+      const body = `<div class="card" id="run-header" data-run="${esc(id)}" data-state="${
+        esc(run.state)
+      }">
+<p>${stateBadge(run.state)} suite <b>${esc(run.suiteId ?? "?")}</b> · agents ${
+        esc(run.agentIds.join(", "))
+      } · created ${esc(run.createdAt ?? "?")}${
+        run.endedAt ? ` · ended ${esc(run.endedAt)}` : ""
+      }</p>
+${run.failure ? `<p class="fail">Failed: ${esc(run.failure)}</p>` : ""}
+${
+        canResume
+          ? `<p><button id="resume" data-run="${
+            esc(id)
+          }">Resume</button> <span class="muted">runs the ${
+            run.planned - run.completed
+          } case(s) not yet recorded; none is run twice</span></p>`
+          : ""
+      }
+<div class="kpis" id="progress">
+<div class="kpi"><span class="muted">cases</span><b><span id="p-done">${run.completed}</span> / <span id="p-planned">${run.planned}</span></b></div>
+<div class="kpi"><span class="muted">passed</span><b id="p-passed">${run.passed}</b></div>
+<div class="kpi"><span class="muted">failed</span><b id="p-failed">${run.failed}</b></div>
+<div class="kpi"><span class="muted">errors</span><b id="p-errors">${run.errors}</b></div>
+<div class="kpi"><span class="muted">tokens in / out</span><b><span id="p-in">${
+        int(run.inputTokens)
+      }</span> / <span id="p-out">${int(run.outputTokens)}</span></b></div>
+<div class="kpi"><span class="muted">USD (agent)</span><b id="p-usd">${usd(run.costUsd)}</b></div>
+</div>
+<div style="margin-top:10px">${bar(fraction)}</div>
+<h3>Finished cases</h3><div class="log" id="case-log">${log}</div>
+</div>
+${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results) : ""}`;
+      return c.html(page(ctx, {
+        title: `Run ${id}`,
+        active: "/runs",
+        body,
+        script: "runPage",
+      }));
+    });
+
+    app.get("/runs/:id/cases/:agentId/:caseId/:repetition", async (c) => {
+      const { id, agentId, caseId } = c.req.param();
+      const repetition = Number(c.req.param("repetition"));
+      const run = await ctx.runs.get(id);
+      const r = run.results.find((x) =>
+        x.agentId === agentId && x.caseId === caseId && x.repetition === repetition
+      );
+      if (r === undefined) {
+        throw new WorkbenchError(404, `run "${id}" has no case ${agentId}/${caseId}#${repetition}`);
+      }
+      const transcript = await ctx.runs.transcript(id, agentId, caseId, repetition) as
+        | { messages?: Message[] }
+        | null;
+      const suite = run.run?.suite as Suite | undefined;
+      const question = suite?.cases.find((k) => k.id === caseId)?.question ?? "";
+      const calls = r.toolCalls.map((t, i) =>
+        `<tr><td class="num">${i + 1}</td><td class="mono">${esc(t.name)}${
+          t.via ? ` <span class="muted">via ${esc(t.via)}</span>` : ""
+        }</td><td class="mono">${esc(t.tool ?? "unknown")}</td><td><pre>${
+          esc(JSON.stringify(t.args, null, 2))
+        }</pre></td><td class="num">${t.ms.toFixed(1)} ms</td><td>${
+          t.isError ? `<span class="fail">error</span>` : "ok"
+        }</td></tr>`
+      ).join("");
+      const body = `<p><a href="/runs/${encodeURIComponent(id)}">← run ${esc(id)}</a></p>
+<div class="card" id="case-detail"><p>agent <b>${esc(agentId)}</b> · case <b>${
+        esc(caseId)
+      }</b> · repetition ${repetition} · ${verdict(r)}</p>
+<p><b>Question</b></p><pre>${esc(question)}</pre>
+<p><b>Final answer</b></p><pre id="final-answer">${esc(r.finalAnswer ?? "(none)")}</pre>
+<p><b>Criterion</b>: ${esc(r.criterion?.detail ?? "not scored")}</p>
+${r.error ? `<p class="err">Error (${esc(r.error.kind)}): ${esc(r.error.message)}</p>` : ""}
+<p class="muted">wall ${int(r.wallMs)} ms · model ${int(r.llmMs)} ms · tools ${
+        int(r.toolMs)
+      } ms · ${r.iterations} turn(s) · tokens ${int(r.inputTokens)} in / ${
+        int(r.outputTokens)
+      } out · peak context ${int(r.peakContextTokens)} · ${usd(r.costUsd)}</p></div>
+<h2>Tool calls</h2><div class="card"><table id="tool-calls"><thead><tr><th class="num">#</th><th>name</th><th>tool</th><th>arguments</th><th class="num">time</th><th>result</th></tr></thead><tbody>${
+        calls || `<tr><td colspan="6" class="muted">none</td></tr>`
+      }</tbody></table></div>
+<h2>Transcript</h2><div class="card" id="transcript">${
+        transcript?.messages
+          ? messagesHtml(transcript.messages)
+          : `<p class="muted">This run kept no transcript (runs made by the CLI keep only the record).</p>`
+      }</div>`;
+      return c.html(
+        page(ctx, { title: `${agentId} · ${caseId} #${repetition}`, active: "/runs", body }),
+      );
+    });
+  },
+};

@@ -1,0 +1,126 @@
+/**
+ * The workbench page frame: header with every feature's navigation, a stylesheet, the shared
+ * client script. Pages are server-rendered HTML fragments placed in it.
+ *
+ * @module
+ */
+
+import type { WorkbenchContext } from "./app.ts";
+import { esc } from "./http.ts";
+
+/** What a page puts in the frame. */
+export interface PageOptions {
+  /** `<title>` and heading. */
+  readonly title: string;
+  /** `href` of the active navigation entry. */
+  readonly active: string;
+  /** Body HTML (already escaped where needed). */
+  readonly body: string;
+  /** Name of a client page module to start (`window.workbench[name]`), e.g. `runPage`. */
+  readonly script?: string;
+}
+
+/** The stylesheet (light, print-friendly). */
+export const STYLES = `
+:root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee7; --bg:#f6f7f9; --accent:#2156c9;
+  --ok:#1f7a3a; --bad:#b3261e; --warn:#9a6700; font-family: system-ui, sans-serif; color: var(--fg); }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); }
+header { background: #fff; border-bottom: 1px solid var(--line); padding: 0 24px; display: flex;
+  align-items: center; gap: 24px; height: 52px; position: sticky; top: 0; z-index: 2; }
+header .brand { font-weight: 700; }
+header nav a { color: var(--muted); text-decoration: none; margin-right: 18px; padding: 16px 0; }
+header nav a.active { color: var(--fg); border-bottom: 2px solid var(--accent); }
+main { padding: 20px 24px 60px; max-width: 1280px; }
+h1 { font-size: 22px; margin: 4px 0 16px; }
+h2 { font-size: 17px; margin: 26px 0 10px; }
+h3 { font-size: 15px; margin: 18px 0 8px; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px;
+  margin-bottom: 16px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; background: #fff; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, pre, .mono { font-family: ui-monospace, monospace; font-size: 12px; }
+pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); padding: 8px;
+  border-radius: 6px; margin: 4px 0; max-height: 360px; overflow: auto; }
+.muted { color: var(--muted); }
+.pass { color: var(--ok); font-weight: 600; } .fail { color: var(--bad); font-weight: 600; }
+.err { color: var(--warn); font-weight: 600; }
+.state { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px;
+  background: var(--bg); border: 1px solid var(--line); }
+.state.running, .state.queued { background: #e8f0fe; border-color: #aecbfa; }
+.state.completed { background: #e6f4ea; border-color: #a8dab5; }
+.state.failed { background: #fce8e6; border-color: #f6aea9; }
+.state.interrupted { background: #fef7e0; border-color: #fde293; }
+form.inline { display: flex; flex-wrap: wrap; gap: 14px; align-items: end; }
+label { font-size: 13px; color: var(--muted); display: block; }
+input, select, textarea, button { font: inherit; font-size: 13px; }
+input[type=text], input[type=number], select, textarea { padding: 5px 7px; border: 1px solid var(--line);
+  border-radius: 5px; background: #fff; color: var(--fg); }
+textarea { width: 100%; font-family: ui-monospace, monospace; font-size: 12px; }
+button { padding: 6px 14px; border-radius: 5px; border: 1px solid var(--accent); background: var(--accent);
+  color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: var(--accent); }
+.field { margin-bottom: 10px; }
+.field.invalid input, .field.invalid select, .field.invalid textarea { border-color: var(--bad);
+  background: #fff6f5; }
+.field-error { color: var(--bad); font-size: 12px; margin-top: 3px; }
+.bar { height: 10px; background: var(--line); border-radius: 5px; overflow: hidden; min-width: 120px; }
+.bar > span { display: block; height: 100%; background: var(--accent); }
+.kpis { display: flex; gap: 14px; flex-wrap: wrap; }
+.kpi { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 120px; }
+.kpi b { display: block; font-size: 20px; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 16px; }
+.tabs a { margin-right: 14px; }
+.log { font-family: ui-monospace, monospace; font-size: 12px; max-height: 260px; overflow: auto;
+  background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
+.msg { border-left: 3px solid var(--line); padding: 4px 10px; margin: 8px 0; }
+.msg.user { border-color: var(--accent); } .msg.assistant { border-color: var(--ok); }
+.msg.tool { border-color: var(--warn); }
+.splitbar { display: flex; height: 18px; border-radius: 4px; overflow: hidden; }
+.splitbar span { display: block; height: 100%; }
+a { color: var(--accent); }
+`;
+
+/**
+ * A complete page.
+ *
+ * @param ctx Workbench context (navigation).
+ * @param options See {@linkcode PageOptions}.
+ * @returns HTML text.
+ */
+export function page(ctx: WorkbenchContext, options: PageOptions): string {
+  const nav = ctx.nav.map((n) =>
+    `<a href="${esc(n.href)}"${n.href === options.active ? ` class="active"` : ""}>${
+      esc(n.title)
+    }</a>`
+  ).join("");
+  const start = options.script === undefined
+    ? ""
+    : `<script type="module">window.workbench.${options.script}();</script>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(options.title)} · mcpmeter workbench</title>
+<link rel="stylesheet" href="/assets/workbench.css">
+<script src="/assets/workbench.js"></script>
+</head><body>
+<header><span class="brand">mcpmeter</span><nav>${nav}</nav></header>
+<main>
+<h1>${esc(options.title)}</h1>
+${options.body}
+</main>
+${start}
+</body></html>`;
+}
+
+/**
+ * A state badge.
+ *
+ * @param state Run state.
+ * @returns HTML.
+ */
+export function stateBadge(state: string): string {
+  return `<span class="state ${esc(state)}" data-state="${esc(state)}">${esc(state)}</span>`;
+}

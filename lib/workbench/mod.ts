@@ -1,0 +1,92 @@
+/**
+ * The workbench: a local web app and HTTP API over the agent-benchmark loop (plan, run, watch,
+ * compare, configure), served by `deno task serve`. Runs go through the same `lib/agent` runner
+ * as `deno task agents`, into the same run folders.
+ *
+ * - {@linkcode startWorkbench} serves it; {@linkcode createWorkbenchApp} builds the Hono app
+ *   from features ({@linkcode WorkbenchFeature}: routes and navigation in one file, see
+ *   `features/`);
+ * - {@linkcode ConfigStore}: the working config, validated writes only;
+ * - {@linkcode RunStore}, {@linkcode RunQueue}: run folders and the queue;
+ * - {@linkcode summarizeRun}: the run page's comparison;
+ * - {@linkcode workbenchGuard}: Host, Origin, token and body-size checks.
+ *
+ * @example Usage
+ * ```ts
+ * import { allowedHosts, redactValue } from "./mod.ts";
+ * if (!allowedHosts("127.0.0.1", 5088)!.has("localhost:5088")) throw new Error();
+ * if (redactValue("${ANTHROPIC_API_KEY}") !== "${ANTHROPIC_API_KEY}") throw new Error();
+ * if (redactValue("sk-live-123") !== "[REDACTED]") throw new Error();
+ * ```
+ *
+ * @module
+ */
+
+export {
+  type AgentVersions,
+  type BenchJob,
+  type BenchService,
+  type ChatService,
+  createWorkbenchApp,
+  type NavEntry,
+  type WorkbenchAppOptions,
+  type WorkbenchContext,
+  type WorkbenchFeature,
+} from "./app.ts";
+export { checkId, ID_PATTERN, WorkbenchError } from "./_paths.ts";
+export {
+  CONFIG_FILES,
+  type ConfigKind,
+  ConfigStore,
+  openConfigStore,
+  type OpenConfigStoreOptions,
+  REDACTED_VALUE,
+  redactValue,
+  SCRIPTED_MODEL_IDS,
+  SCRIPTED_MODELS,
+} from "./config_store.ts";
+export {
+  parseCaseLines,
+  progressOf,
+  type RunDetail,
+  type RunListItem,
+  type RunProgress,
+  type RunRequest,
+  type RunSidecar,
+  type RunState,
+  runState,
+  RunStore,
+} from "./run_store.ts";
+export { type RunJob, type Runner, RunQueue, type RunQueueOptions } from "./queue.ts";
+export {
+  type AgentRunnerOptions,
+  createAgentRunner,
+  type PreparedServers,
+  type PrepareServers,
+} from "./runner.ts";
+export {
+  type AgentComparison,
+  type CostSplit,
+  type CriterionRow,
+  type RunSummary,
+  summarizeRun,
+  type ToolUsageRow,
+} from "./comparison.ts";
+export {
+  allowedHosts,
+  type GuardOptions,
+  isLoopback,
+  sameSecret,
+  TOKEN_COOKIE,
+  workbenchGuard,
+} from "./guard.ts";
+export { DEFAULT_MAX_BODY_BYTES, esc, readJsonBody } from "./http.ts";
+export { page, type PageOptions, stateBadge } from "./html.ts";
+export { newRunId, resumeRun, startRun } from "./start_run.ts";
+export { DEFAULT_FEATURES } from "./features/mod.ts";
+export {
+  NO_VERSIONS,
+  startWorkbench,
+  type StartWorkbenchOptions,
+  type Workbench,
+} from "./server.ts";

@@ -1,0 +1,323 @@
+/**
+ * The runs folder as the workbench sees it (`results/runs/<runId>/`, the CLI's layout):
+ * `run.json` and `cases.jsonl` written by the `lib/agent` runner, plus the workbench's own
+ * `workbench.json` (the request, the frozen suite and agents, a failure) and `transcripts/`.
+ * Reading never modifies a file: a torn last line of a live `cases.jsonl` is skipped.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
+import { sortKeysDeep } from "../_json.ts";
+import { checkId, WorkbenchError, writeAtomic } from "./_paths.ts";
+
+/** Run states: `queued` and `running` only while this server holds the run. */
+export type RunState = "queued" | "running" | "completed" | "failed" | "interrupted";
+
+/** A run as requested through the workbench (`POST /api/runs`). */
+export interface RunRequest {
+  /** Suite id. */
+  readonly suiteId: string;
+  /** Agents (and versions) in plan order. */
+  readonly agents: readonly { readonly agentId: string; readonly version?: string | null }[];
+  /** Repetitions per case (≥ 1). */
+  readonly repetitions: number;
+  /** Cases in flight at once (≥ 1). */
+  readonly concurrency: number;
+  /** Exposure mode for every agent, overriding theirs. */
+  readonly exposure?: AgentConfig["exposure"];
+  /** Registry id of a model for every agent, overriding theirs (e.g. `scripted`). */
+  readonly model?: string;
+}
+
+/** `workbench.json`: what the workbench needs to run or resume a run. */
+export interface RunSidecar {
+  /** Shape version. */
+  readonly schemaVersion: 1;
+  /** Run id. */
+  readonly runId: string;
+  /** ISO time of the request (UTC). */
+  readonly createdAt: string;
+  /** The request. */
+  readonly request: RunRequest;
+  /** The suite as it was when the run was requested. */
+  readonly suite: Suite;
+  /** The suite's file in the config folder when requested (for provenance). */
+  readonly suiteFile: string;
+  /** The agents as they will run (versions and overrides applied), plan order. */
+  readonly agents: readonly AgentConfig[];
+  /** Set when the run failed as a whole (bad model config, servers that would not start). */
+  readonly failure?: { readonly at: string; readonly message: string };
+}
+
+/** Counts over the records of a run so far. */
+export interface RunProgress {
+  /** Cases recorded. */
+  readonly completed: number;
+  /** Cases planned (agents × cases × repetitions). */
+  readonly planned: number;
+  /** Records that passed. */
+  readonly passed: number;
+  /** Records that failed (scored, not passed). */
+  readonly failed: number;
+  /** Infrastructure errors (unscored). */
+  readonly errors: number;
+  /** Input tokens summed over records that report them. */
+  readonly inputTokens: number;
+  /** Output tokens summed over records that report them. */
+  readonly outputTokens: number;
+  /** Agent cost, USD (judge excluded), over records that report one. */
+  readonly costUsd: number;
+  /** Judge cost, USD. */
+  readonly judgeCostUsd: number;
+}
+
+/** One row of `GET /api/runs`. */
+export interface RunListItem extends RunProgress {
+  /** Run id. */
+  readonly runId: string;
+  /** Suite id (`null` when unreadable). */
+  readonly suiteId: string | null;
+  /** State. */
+  readonly state: RunState;
+  /** Request time (workbench runs) or first start (CLI runs), ISO UTC. */
+  readonly createdAt: string | null;
+  /** First session start, ISO UTC. */
+  readonly startedAt: string | null;
+  /** End of the last session, ISO UTC, `null` while unfinished. */
+  readonly endedAt: string | null;
+  /** Agent ids in plan order. */
+  readonly agentIds: readonly string[];
+  /** Why a failed run failed. */
+  readonly failure: string | null;
+}
+
+/** A run with its records (`GET /api/runs/{id}`). */
+export interface RunDetail extends RunListItem {
+  /** Every case record so far, in file order. */
+  readonly results: readonly CaseRecord[];
+  /** `run.json` as written (absent before the runner started). */
+  readonly run: Record<string, unknown> | null;
+}
+
+/**
+ * Counts the records so far.
+ *
+ * @param records Case records.
+ * @param planned Cases planned.
+ * @returns The progress counts.
+ */
+export function progressOf(records: readonly CaseRecord[], planned: number): RunProgress {
+  let passed = 0, failed = 0, errors = 0, inputTokens = 0, outputTokens = 0, cost = 0, judge = 0;
+  for (const r of records) {
+    if (r.passed === true) passed++;
+    else if (r.passed === false) failed++;
+    else errors++;
+    inputTokens += r.inputTokens ?? 0;
+    outputTokens += r.outputTokens ?? 0;
+    cost += r.costUsd ?? 0;
+    judge += r.judge?.costUsd ?? 0;
+  }
+  return {
+    completed: records.length,
+    planned,
+    passed,
+    failed,
+    errors,
+    inputTokens,
+    outputTokens,
+    costUsd: cost,
+    judgeCostUsd: judge,
+  };
+}
+
+/**
+ * The state of a run from its files and whether this server holds it.
+ *
+ * @param held `queued`/`running` when this server's queue has the run, else `undefined`.
+ * @param sidecar `workbench.json`, if any.
+ * @param runStatus `run.json`'s `status`, if the file exists.
+ * @returns The state: held runs as held; a failure as `failed`; `complete` as `completed`;
+ *   anything else (a runner that stopped mid-run, a request never started) as `interrupted`.
+ */
+export function runState(
+  held: "queued" | "running" | undefined,
+  sidecar: RunSidecar | null,
+  runStatus: string | undefined,
+): RunState {
+  if (held !== undefined) return held;
+  if (sidecar?.failure !== undefined) return "failed";
+  if (runStatus === "complete") return "completed";
+  return "interrupted";
+}
+
+/**
+ * Parses `cases.jsonl` text, skipping a torn last line (a write in progress) and blank lines.
+ *
+ * @param text File content.
+ * @returns The records.
+ */
+export function parseCaseLines(text: string): CaseRecord[] {
+  const end = text.endsWith("\n") ? text.length : text.lastIndexOf("\n") + 1;
+  const out: CaseRecord[] = [];
+  for (const line of text.slice(0, end).split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(JSON.parse(line) as CaseRecord);
+    } catch { /* a line the runner will truncate on resume */ }
+  }
+  return out;
+}
+
+/** JSON with sorted keys, two-space indent, trailing newline. */
+export function stableText(value: unknown): string {
+  return JSON.stringify(sortKeysDeep(value, (n) => n), null, 2) + "\n";
+}
+
+const readText = (path: string) =>
+  Deno.readTextFile(path).catch((e) => {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  });
+
+/** The runs folder. */
+export class RunStore {
+  /** Absolute runs folder. */
+  readonly dir: string;
+  /** What this server's queue holds (set by the queue). */
+  held: (runId: string) => "queued" | "running" | undefined = () => undefined;
+
+  /**
+   * Wraps a runs folder.
+   *
+   * @param dir The runs folder (`results/runs`).
+   */
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /**
+   * A run's folder.
+   *
+   * @param runId Run id (checked).
+   * @returns The path.
+   * @throws {WorkbenchError} 400 on a malformed id.
+   */
+  runDir(runId: string): string {
+    return join(this.dir, checkId(runId, "runId"));
+  }
+
+  /** Writes `workbench.json`. */
+  async writeSidecar(sidecar: RunSidecar): Promise<void> {
+    const dir = this.runDir(sidecar.runId);
+    await Deno.mkdir(dir, { recursive: true });
+    await writeAtomic(join(dir, "workbench.json"), stableText(sidecar));
+  }
+
+  /** Reads `workbench.json` (`null` for a CLI run). */
+  async sidecar(runId: string): Promise<RunSidecar | null> {
+    const text = await readText(join(this.runDir(runId), "workbench.json"));
+    return text === null ? null : JSON.parse(text) as RunSidecar;
+  }
+
+  /** Reads `run.json` (`null` before the runner started). */
+  async runJson(runId: string): Promise<Record<string, unknown> | null> {
+    const text = await readText(join(this.runDir(runId), "run.json"));
+    if (text === null) return null;
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The records so far. */
+  async records(runId: string): Promise<CaseRecord[]> {
+    const text = await readText(join(this.runDir(runId), "cases.jsonl"));
+    return text === null ? [] : parseCaseLines(text);
+  }
+
+  /** `true` when the folder exists. */
+  async exists(runId: string): Promise<boolean> {
+    return await Deno.stat(this.runDir(runId)).then((s) => s.isDirectory, () => false);
+  }
+
+  /**
+   * One run with its records.
+   *
+   * @param runId Run id.
+   * @returns The run.
+   * @throws {WorkbenchError} 404 when there is no such run folder.
+   */
+  async get(runId: string): Promise<RunDetail> {
+    if (!(await this.exists(runId))) throw new WorkbenchError(404, `no run "${runId}"`, "runId");
+    const [sidecar, run, results] = await Promise.all([
+      this.sidecar(runId).catch(() => null),
+      this.runJson(runId),
+      this.records(runId),
+    ]);
+    const suite = (run?.suite ?? sidecar?.suite) as Suite | undefined;
+    const agents = (run?.agents ?? sidecar?.agents) as { id: string }[] | undefined;
+    const repetitions = Number(run?.repetitions ?? sidecar?.request.repetitions ?? 1);
+    const planned = typeof run?.plannedCases === "number"
+      ? run.plannedCases
+      : (agents?.length ?? 0) * (suite?.cases.length ?? 0) * repetitions;
+    return {
+      runId,
+      suiteId: suite?.id ?? null,
+      state: runState(this.held(runId), sidecar, run?.status as string | undefined),
+      createdAt: sidecar?.createdAt ?? (run?.startedAt as string | undefined) ?? null,
+      startedAt: (run?.startedAt as string | undefined) ?? null,
+      endedAt: run?.status === "complete" ? (run?.endedAt as string | null) ?? null : null,
+      agentIds: agents?.map((a) => a.id) ?? [],
+      failure: sidecar?.failure?.message ?? null,
+      ...progressOf(results, planned),
+      results,
+      run,
+    };
+  }
+
+  /**
+   * Every run folder, newest first (by request or start time, then id).
+   *
+   * @returns One row per folder; a folder that cannot be read is left out.
+   */
+  async list(): Promise<RunListItem[]> {
+    const ids: string[] = [];
+    try {
+      for await (const e of Deno.readDir(this.dir)) {
+        if (e.isDirectory && !e.name.startsWith(".")) ids.push(e.name);
+      }
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    const rows: RunListItem[] = [];
+    for (const id of ids) {
+      try {
+        const { results: _r, run: _j, ...row } = await this.get(id);
+        rows.push(row);
+      } catch { /* not a run folder */ }
+    }
+    return rows.sort((a, b) =>
+      (b.createdAt ?? "").localeCompare(a.createdAt ?? "") || b.runId.localeCompare(a.runId)
+    );
+  }
+
+  /** Where a case's transcript is kept. */
+  transcriptPath(runId: string, agentId: string, caseId: string, repetition: number): string {
+    const name = `${encodeURIComponent(agentId)}__${encodeURIComponent(caseId)}__${repetition}`;
+    return join(this.runDir(runId), "transcripts", `${name}.json`);
+  }
+
+  /** A case's transcript (`null` when the run kept none, e.g. a CLI run). */
+  async transcript(
+    runId: string,
+    agentId: string,
+    caseId: string,
+    repetition: number,
+  ): Promise<unknown | null> {
+    const text = await readText(this.transcriptPath(runId, agentId, caseId, repetition));
+    return text === null ? null : JSON.parse(text);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Starts the workbench: opens (or bootstraps) the working config, the runs folder and the queue,
+ * builds the app from its features and serves it with `Deno.serve`. The I/O edge of
+ * `lib/workbench`: the task passes in what reaches processes and the network.
+ *
+ * @module
+ */
+
+import { join, resolve } from "node:path";
+import type {
+  AgentVersions,
+  BenchService,
+  ChatService,
+  WorkbenchContext,
+  WorkbenchFeature,
+} from "./app.ts";
+import { createWorkbenchApp } from "./app.ts";
+import { openConfigStore } from "./config_store.ts";
+import { RunStore } from "./run_store.ts";
+import { type Runner, RunQueue } from "./queue.ts";
+import { createAgentRunner, type PrepareServers } from "./runner.ts";
+import { DEFAULT_FEATURES } from "./features/mod.ts";
+import { isLoopback } from "./guard.ts";
+
+/** Inputs of {@linkcode startWorkbench}. */
+export interface StartWorkbenchOptions {
+  /** Address to bind. @default "127.0.0.1" */
+  readonly hostname?: string;
+  /** Port; 0 picks a free one. @default 5088 */
+  readonly port?: number;
+  /** Token every API call must carry; required off loopback. */
+  readonly token?: string;
+  /** Working config folder. */
+  readonly configDir: string;
+  /** Results folder; runs go to `<resultsDir>/runs`. */
+  readonly resultsDir: string;
+  /** Example agents, models, servers, tool prices (`fixtures/agents`). */
+  readonly agentsExamples: string;
+  /** Example suites (`fixtures/suites`). */
+  readonly suitesExamples: string;
+  /** Committed JSON Schemas (`lib/agent/schemas`). */
+  readonly schemasDir: string;
+  /** Starts MCP servers for a run. */
+  readonly prepareServers: PrepareServers;
+  /** Variables for `${VAR}` in the model registry. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Runs in flight at once. @default 1 */
+  readonly maxConcurrentRuns?: number;
+  /** Per-case timeout, ms. */
+  readonly caseTimeoutMs?: number;
+  /** Features. @default DEFAULT_FEATURES */
+  readonly features?: readonly WorkbenchFeature[];
+  /** Agent versions provider. @default none (every version unknown) */
+  readonly versions?: AgentVersions;
+  /** Chat sessions. */
+  readonly chat?: ChatService;
+  /** Bench runs. */
+  readonly bench?: BenchService;
+  /** Replaces the `lib/agent` runner (tests of the queue). */
+  readonly runner?: Runner;
+  /** Git state for run provenance. */
+  readonly git?: Readonly<Record<string, string | boolean | null>>;
+  /** One line per unexpected server error. */
+  readonly log?: (line: string) => void;
+}
+
+/** A running workbench. */
+export interface Workbench {
+  /** `http://host:port` (no token). */
+  readonly url: string;
+  /** Bound port. */
+  readonly port: number;
+  /** Shared context (stores, queue). */
+  readonly context: WorkbenchContext;
+  /** Stops listening, ends chat sessions, waits for no run (runs left unfinished resume later). */
+  close(): Promise<void>;
+}
+
+/** No agent versions: every version is unknown. */
+export const NO_VERSIONS: AgentVersions = {
+  resolve: () => Promise.resolve(undefined),
+  list: () => Promise.resolve([]),
+};
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((res) => {
+    const t = setTimeout(res, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      res();
+    }, { once: true });
+  });
+}
+
+/**
+ * Starts the workbench.
+ *
+ * @param options See {@linkcode StartWorkbenchOptions}.
+ * @returns The running workbench.
+ * @throws {RangeError} when binding beyond loopback without a token.
+ */
+export async function startWorkbench(options: StartWorkbenchOptions): Promise<Workbench> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  if (!isLoopback(hostname) && (options.token === undefined || options.token === "")) {
+    throw new RangeError(
+      `Cannot listen on ${hostname}: an address beyond 127.0.0.1 needs a token (--token-env VAR with VAR set)`,
+    );
+  }
+  const config = await openConfigStore({
+    dir: options.configDir,
+    agentsExamples: options.agentsExamples,
+    suitesExamples: options.suitesExamples,
+    schemasDir: options.schemasDir,
+  });
+  const runs = new RunStore(join(resolve(options.resultsDir), "runs"));
+  await Deno.mkdir(runs.dir, { recursive: true });
+  const runner = options.runner ?? createAgentRunner({
+    config,
+    store: runs,
+    env: options.env,
+    prepareServers: options.prepareServers,
+    now: () => performance.now(),
+    epochNow: () => Date.now(),
+    ...(options.caseTimeoutMs ? { caseTimeoutMs: options.caseTimeoutMs } : {}),
+    ...(options.git ? { git: options.git } : {}),
+  });
+  const queue = new RunQueue({
+    maxConcurrentRuns: options.maxConcurrentRuns ?? 1,
+    runner,
+    store: runs,
+    isoNow: () => new Date().toISOString(),
+  });
+  const context: WorkbenchContext = {
+    config,
+    runs,
+    queue,
+    resultsDir: resolve(options.resultsDir),
+    versions: options.versions ?? NO_VERSIONS,
+    ...(options.chat ? { chat: options.chat } : {}),
+    ...(options.bench ? { bench: options.bench } : {}),
+    isoNow: () => new Date().toISOString(),
+    sleep: abortableSleep,
+    nav: [],
+  };
+  let port = options.port ?? 5088;
+  const app = createWorkbenchApp({
+    context,
+    features: options.features ?? DEFAULT_FEATURES,
+    guard: { hostname, port: () => port, ...(options.token ? { token: options.token } : {}) },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const ready = Promise.withResolvers<void>();
+  const server = Deno.serve({
+    hostname,
+    port,
+    onListen: (addr) => {
+      port = addr.port;
+      ready.resolve();
+    },
+  }, app.fetch);
+  await ready.promise;
+  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return {
+    url: `http://${shown}:${port}`,
+    port,
+    context,
+    async close() {
+      await options.chat?.close();
+      await server.shutdown();
+    },
+  };
+}
