@@ -24,6 +24,8 @@ Options:
   --token-env VAR     environment variable holding the token every API call must carry
                       (Authorization: Bearer TOKEN; pages: open URL/?token=TOKEN once)
                       (default: MCPMETER_TOKEN when set)
+  --allow-host NAME   also answer to this Host (name or name:port; repeatable), e.g. the
+                      machine name when bound to 0.0.0.0
   --config DIR        working config folder (default: results/config)
   --results DIR       results folder; runs in DIR/runs (default: results)
   --max-runs N        runs executed at once (default: 1)
@@ -39,6 +41,7 @@ async function main(): Promise<number> {
     port: { type: "string" },
     host: { type: "string", default: "127.0.0.1" },
     "token-env": { type: "string" },
+    "allow-host": { type: "string", multiple: true },
     config: { type: "string", default: "results/config" },
     results: { type: "string", default: "results" },
     "max-runs": { type: "string" },
@@ -80,6 +83,7 @@ async function main(): Promise<number> {
     hostname: values.host,
     port,
     ...(token ? { token } : {}),
+    ...(values["allow-host"] ? { allowedHosts: values["allow-host"] } : {}),
     configDir: values.config,
     resultsDir: values.results,
     agentsExamples: fromRoot("fixtures/agents"),

@@ -37,11 +37,11 @@ import {
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
 import { ConfigError } from "../mcp/errors.ts";
-import { SECRET_NAME } from "../mcp/_text.ts";
+import { isSecretName, REDACTED } from "../_redact.ts";
 import { checkId, confinedPath, WorkbenchError, writeAtomic } from "./_paths.ts";
 
 /** The placeholder shown instead of a secret value. */
-export const REDACTED_VALUE = "[REDACTED]";
+export const REDACTED_VALUE: string = REDACTED;
 
 /** The config documents editable as a whole. */
 export type ConfigKind = "agents" | "models" | "servers" | "tool-prices";
@@ -679,7 +679,7 @@ function mapServerSecrets(
       if (!isObject(vars)) continue;
       copy[part] = Object.fromEntries(
         Object.entries(vars).map(([k, v]) =>
-          typeof v === "string" && SECRET_NAME.test(k) ? [k, f(v, [key, name, part, k])] : [k, v]
+          typeof v === "string" && isSecretName(k) ? [k, f(v, [key, name, part, k])] : [k, v]
         ),
       );
     }

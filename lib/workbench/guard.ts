@@ -1,10 +1,12 @@
 /**
  * Request guard of the workbench (it runs on a laptop beside API keys):
  *
- * - `Host` must be the bound host and port (or `localhost`/`127.0.0.1`/`[::1]` with that port
- *   when bound to loopback): a DNS-rebinding page cannot talk to it;
- * - a state-changing request (anything but GET, HEAD, OPTIONS) with a foreign `Origin`, or
- *   `Sec-Fetch-Site: cross-site`, is refused (CSRF), on loopback too;
+ * - `Host` and `Origin` are checked by the listener guard shared with the proxy
+ *   (`lib/_http_guard.ts`): `Host` must be the bound host and port (or a loopback name with that
+ *   port on loopback), so a DNS-rebinding page cannot talk to it; a request with a foreign
+ *   `Origin` is refused (CSRF), on loopback too;
+ * - a state-changing request (anything but GET, HEAD, OPTIONS) with
+ *   `Sec-Fetch-Site: cross-site` is refused too;
  * - with a token, every `/api/` request must carry it (`Authorization: Bearer TOKEN`, or the
  *   `mcpmeter_token` cookie the pages get from `?token=TOKEN`); compared in constant time;
  * - request bodies over the limit are refused with 413.
@@ -13,6 +15,12 @@
  */
 
 import type { Context, MiddlewareHandler } from "hono";
+import {
+  constantTimeEqual,
+  createHttpGuard,
+  type HttpGuard,
+  isLoopbackHostname,
+} from "../_http_guard.ts";
 
 /** Where the server listens and what it demands. */
 export interface GuardOptions {
@@ -22,6 +30,8 @@ export interface GuardOptions {
   readonly port: () => number;
   /** Required token, or `undefined` for none (loopback only). */
   readonly token?: string;
+  /** More `Host` values to accept (`name` or `name:port`), e.g. the name users type. */
+  readonly allowedHosts?: readonly string[];
   /** Largest accepted body, bytes. */
   readonly maxBodyBytes: number;
 }
@@ -29,37 +39,16 @@ export interface GuardOptions {
 /** Name of the cookie that carries the token for pages. */
 export const TOKEN_COOKIE = "mcpmeter_token";
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** `true` for an address only this machine can reach. */
+/** `true` for an address only this machine can reach (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return isLoopbackHostname(hostname);
 }
 
-/**
- * Host header values the server answers to.
- *
- * @param hostname Bound address.
- * @param port Bound port.
- * @returns Allowed `host:port` values (lower case); `null` when bound to every interface
- *   (`0.0.0.0`, `::`), where any host name may reach it and the token is the protection.
- */
-export function allowedHosts(hostname: string, port: number): Set<string> | null {
-  if (hostname === "0.0.0.0" || hostname === "::" || hostname === "[::]") return null;
-  const names = isLoopback(hostname)
-    ? ["127.0.0.1", "localhost", "[::1]", hostname.includes(":") ? `[${hostname}]` : hostname]
-    : [hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname];
-  return new Set(names.map((n) => `${n.toLowerCase()}:${port}`));
-}
-
-/** Constant-time string comparison (length leaks, content does not). */
+/** Constant-time string comparison (SHA-256 of both, then `timingSafeEqual`). */
 export function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
+  return constantTimeEqual(a, b);
 }
 
 function cookie(c: Context, name: string): string | undefined {
@@ -83,31 +72,24 @@ const refuse = (c: Context, status: 400 | 401 | 403 | 413, error: string) =>
  * @returns Hono middleware.
  */
 export function workbenchGuard(options: GuardOptions): MiddlewareHandler {
+  let guard: HttpGuard | undefined;
+  let guardPort = -1;
   return async (c, next) => {
     const port = options.port();
-    const hosts = allowedHosts(options.hostname, port);
-    const host = (c.req.header("host") ?? "").toLowerCase();
-    if (hosts !== null && !hosts.has(host)) {
-      return refuse(c, 403, `Host "${host}" is not this server (DNS rebinding guard)`);
+    if (guard === undefined || guardPort !== port) {
+      guard = createHttpGuard({
+        hostname: options.hostname,
+        port,
+        ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      });
+      guardPort = port;
     }
+    // Host (DNS rebinding) and Origin (pages of other sites), shared with the proxy.
+    const refusal = guard.check(c.req.raw);
+    if (refusal !== undefined) return refuse(c, refusal.status as 403, refusal.reason);
     const method = c.req.method.toUpperCase();
-    if (!SAFE_METHODS.has(method)) {
-      const origin = c.req.header("origin");
-      if (origin !== undefined) {
-        let originHost: string;
-        try {
-          const u = new URL(origin);
-          originHost = u.protocol === "http:" || u.protocol === "https:" ? u.host : "";
-        } catch {
-          originHost = "";
-        }
-        if (originHost.toLowerCase() !== host) {
-          return refuse(c, 403, `Origin "${origin}" may not change state here (CSRF guard)`);
-        }
-      }
-      if (c.req.header("sec-fetch-site") === "cross-site") {
-        return refuse(c, 403, "cross-site request refused (CSRF guard)");
-      }
+    if (!SAFE_METHODS.has(method) && c.req.header("sec-fetch-site") === "cross-site") {
+      return refuse(c, 403, "Refused: a cross-site request may not change state (CSRF guard)");
     }
     if (options.token !== undefined) {
       const query = c.req.query("token");

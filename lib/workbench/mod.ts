@@ -13,8 +13,8 @@
  *
  * @example Usage
  * ```ts
- * import { allowedHosts, redactValue } from "./mod.ts";
- * if (!allowedHosts("127.0.0.1", 5088)!.has("localhost:5088")) throw new Error();
+ * import { isLoopback, redactValue } from "./mod.ts";
+ * if (!isLoopback("127.0.0.1") || isLoopback("0.0.0.0")) throw new Error();
  * if (redactValue("${ANTHROPIC_API_KEY}") !== "${ANTHROPIC_API_KEY}") throw new Error();
  * if (redactValue("sk-live-123") !== "[REDACTED]") throw new Error();
  * ```
@@ -73,7 +73,6 @@ export {
   type ToolUsageRow,
 } from "./comparison.ts";
 export {
-  allowedHosts,
   type GuardOptions,
   isLoopback,
   sameSecret,

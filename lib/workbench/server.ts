@@ -30,6 +30,8 @@ export interface StartWorkbenchOptions {
   readonly port?: number;
   /** Token every API call must carry; required off loopback. */
   readonly token?: string;
+  /** More `Host` values to answer to (`name` or `name:port`), e.g. a machine name. */
+  readonly allowedHosts?: readonly string[];
   /** Working config folder. */
   readonly configDir: string;
   /** Results folder; runs go to `<resultsDir>/runs`. */
@@ -146,7 +148,12 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
   const app = createWorkbenchApp({
     context,
     features: options.features ?? DEFAULT_FEATURES,
-    guard: { hostname, port: () => port, ...(options.token ? { token: options.token } : {}) },
+    guard: {
+      hostname,
+      port: () => port,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    },
     ...(options.log ? { log: options.log } : {}),
   });
   const ready = Promise.withResolvers<void>();
