@@ -1,10 +1,13 @@
 /**
  * BPE tokenizers for counting the context cost of text.
  *
- * Two backends produce identical counts (checked over the whole reference
- * corpus by `tokenizers_test.ts`):
+ * Three backends produce identical counts (checked over the whole reference
+ * corpus, LiveMCPBench and random adversarial strings by `tokenizers_test.ts`):
  * - `js-tiktoken`: the reference encoder, a pure-JS port of OpenAI's tiktoken;
- * - `gpt-tokenizer`: a faster pure-JS implementation, the default.
+ * - `gpt-tokenizer`: a faster pure-JS implementation;
+ * - `piecewise`: mcpmeter's own counter (`piecewise.ts`), the default: memoizes
+ *   pieces within an instance and merges long pieces in O(n log n), so no
+ *   input (a million repeated characters, a 10 MB description) makes it hang.
  *
  * @module
  */
@@ -13,16 +16,17 @@ import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import * as gptCl100k from "gpt-tokenizer/encoding/cl100k_base";
 import * as gptO200k from "gpt-tokenizer/encoding/o200k_base";
+import { createPiecewiseTokenizer } from "./piecewise.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
 /** Tokenizer names mcpmeter ships, in report order. */
 export const TOKENIZER_NAMES: readonly TokenizerName[] = ["cl100k_base", "o200k_base"];
 
 /** Implementations that can back a {@linkcode Tokenizer}. */
-export type TokenizerBackend = "js-tiktoken" | "gpt-tokenizer";
+export type TokenizerBackend = "js-tiktoken" | "gpt-tokenizer" | "piecewise";
 
 /** Backend used when none is named: the fastest one with proven parity. */
-export const DEFAULT_TOKENIZER_BACKEND: TokenizerBackend = "gpt-tokenizer";
+export const DEFAULT_TOKENIZER_BACKEND: TokenizerBackend = "piecewise";
 
 /** Treat every special token (`<|endoftext|>`, ...) as plain text. */
 const NO_SPECIAL = new Set<string>();
@@ -70,6 +74,7 @@ export function createTokenizer(
     const enc = new Tiktoken(name === "cl100k_base" ? cl100kRanks : o200kRanks);
     return { name, count: (text) => enc.encode(text, [], []).length };
   }
+  if (backend === "piecewise") return createPiecewiseTokenizer(name);
   if (backend === "gpt-tokenizer") {
     const enc = name === "cl100k_base" ? gptCl100k : gptO200k;
     return {

@@ -1,0 +1,289 @@
+// Byte-pair merging of one pre-token piece, in O(n log n) for any piece length.
+//
+// A piece is given as a "byte string": a JS string whose every char code is one
+// byte (0-255), so an ASCII piece is its own byte string. The merge rule is
+// tiktoken's: repeatedly merge the adjacent pair of parts whose concatenation
+// has the lowest rank, the leftmost one on a tie, until no adjacent pair is a
+// token. Every single byte is a token in cl100k_base and o200k_base, so every
+// part is always a token and the token count is the number of parts left.
+//
+// Short pieces (the common case) use tiktoken's quadratic scan over a small
+// array; long pieces use an indexed binary heap keyed by (rank, start) over a
+// linked list of parts, which picks the same pair at every step (lowest rank,
+// then leftmost) in O(log n) per merge.
+//
+// Rank lookups go through an open-addressing hash table of byte ranges, probed
+// straight from the piece (no substring is cut out for a lookup).
+
+/** Rank (token id) of every mergeable token of an encoding, by its bytes. */
+export interface RankTable {
+  /** Slot → rank + 1 (0 = empty slot). */
+  readonly slots: Int32Array;
+  /** Slot → hash of the token's bytes. */
+  readonly hashes: Int32Array;
+  /** Rank → the token's byte string ("" for unused ranks). */
+  readonly tokens: readonly string[];
+  /** `slots.length - 1`. */
+  readonly mask: number;
+  /** Longest token, in bytes: no longer range can be a token. */
+  readonly maxTokenBytes: number;
+}
+
+/** Up to this many bytes a piece is merged with the scan, above with the heap. */
+const SCAN_UP_TO_BYTES = 64;
+
+/** No rank: the pair is not a token (larger than every rank). */
+const NONE = 0x7fffffff;
+
+function hashRange(s: string, from: number, to: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h;
+}
+
+function slotOf(h: number, mask: number): number {
+  // murmur3 finalizer: spreads FNV's weak low bits over the slot index.
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & mask;
+}
+
+/**
+ * Builds the rank table from a rank array (index = rank; value = the token's
+ * text when it is valid UTF-8, else its bytes), as gpt-tokenizer ships it.
+ */
+export function rankTableFrom(
+  decoder: readonly (string | readonly number[] | undefined)[],
+): RankTable {
+  const utf8 = new TextEncoder();
+  const tokens: string[] = new Array(decoder.length).fill("");
+  let count = 0;
+  let maxTokenBytes = 0;
+  for (let rank = 0; rank < decoder.length; rank++) {
+    const value = decoder[rank];
+    if (value === undefined) continue;
+    const key = typeof value === "string"
+      ? (isAscii(value) ? value : latin1(utf8.encode(value)))
+      : latin1(value);
+    tokens[rank] = key;
+    count++;
+    if (key.length > maxTokenBytes) maxTokenBytes = key.length;
+  }
+  let size = 1024;
+  while (size < count * 2.5) size *= 2;
+  const slots = new Int32Array(size);
+  const hashes = new Int32Array(size);
+  const mask = size - 1;
+  for (let rank = 0; rank < tokens.length; rank++) {
+    const key = tokens[rank];
+    if (key === "") continue;
+    const h = hashRange(key, 0, key.length);
+    let slot = slotOf(h, mask);
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = rank + 1;
+    hashes[slot] = h;
+  }
+  return { slots, hashes, tokens, mask, maxTokenBytes };
+}
+
+/** Rank of the bytes `s[from, to)`, or {@linkcode NONE}. */
+export function rankOf(table: RankTable, s: string, from: number, to: number): number {
+  const len = to - from;
+  if (len > table.maxTokenBytes) return NONE;
+  const h = hashRange(s, from, to);
+  const { slots, hashes, tokens, mask } = table;
+  let slot = slotOf(h, mask);
+  for (;;) {
+    const r = slots[slot];
+    if (r === 0) return NONE;
+    if (hashes[slot] === h) {
+      const tok = tokens[r - 1];
+      if (tok.length === len && s.startsWith(tok, from)) return r - 1;
+    }
+    slot = (slot + 1) & mask;
+  }
+}
+
+/** Whether every char code of `text` is below 0x80. */
+export function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** The byte string of `bytes` (one char per byte). */
+export function latin1(bytes: ArrayLike<number>): string {
+  let out = "";
+  const CHUNK = 8192;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    const end = Math.min(bytes.length, i + CHUNK);
+    const codes = new Array<number>(end - i);
+    for (let j = i; j < end; j++) codes[j - i] = bytes[j];
+    out += String.fromCharCode.apply(null, codes);
+  }
+  return out;
+}
+
+/**
+ * Number of tokens of one piece, and optionally where each token starts.
+ *
+ * @param piece Byte string of the piece (non-empty).
+ * @param table Rank table of the encoding.
+ * @param starts When given, the byte offset (within the piece) of each token is
+ *   pushed to it, in order.
+ * @returns Token count of the piece.
+ */
+export function mergePiece(piece: string, table: RankTable, starts?: number[]): number {
+  const n = piece.length;
+  if (n === 1 || rankOf(table, piece, 0, n) !== NONE) {
+    starts?.push(0);
+    return 1;
+  }
+  return n <= SCAN_UP_TO_BYTES ? mergeScan(piece, table, starts) : mergeHeap(piece, table, starts);
+}
+
+const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
+const scanPairs = new Int32Array(SCAN_UP_TO_BYTES + 1);
+
+/** tiktoken's scan: O(n²), fastest for short pieces. */
+function mergeScan(piece: string, table: RankTable, starts?: number[]): number {
+  const n = piece.length;
+  // bounds[k] = start of part k, bounds[parts] = n; pairs[k] = rank of parts k and k+1.
+  const bounds = scanBounds;
+  const pairs = scanPairs;
+  for (let i = 0; i <= n; i++) bounds[i] = i;
+  for (let i = 0; i < n - 1; i++) pairs[i] = rankOf(table, piece, i, i + 2);
+  pairs[n - 1] = NONE;
+  let parts = n;
+  while (parts > 1) {
+    let best = NONE;
+    let at = -1;
+    for (let k = 0; k < parts - 1; k++) {
+      if (pairs[k] < best) {
+        best = pairs[k];
+        at = k;
+      }
+    }
+    if (at < 0) break;
+    // Merge part at+1 into part at.
+    bounds.copyWithin(at + 1, at + 2, parts + 1);
+    pairs.copyWithin(at + 1, at + 2, parts);
+    parts--;
+    pairs[at] = at + 1 < parts ? rankOf(table, piece, bounds[at], bounds[at + 2]) : NONE;
+    if (at > 0) pairs[at - 1] = rankOf(table, piece, bounds[at - 1], bounds[at + 1]);
+  }
+  if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k]); }
+  return parts;
+}
+
+/**
+ * Heap merge: parts form a doubly linked list indexed by their start byte; an
+ * indexed min-heap of part starts, ordered by key = rank × 2³² + start (the
+ * rank of the pair the part starts; exact in a double), holds every pair that
+ * is a token. 24 bytes per piece byte.
+ */
+function mergeHeap(piece: string, table: RankTable, starts?: number[]): number {
+  const n = piece.length;
+  const next = new Int32Array(n); // start of the following part (n at the end)
+  const prev = new Int32Array(n); // start of the preceding part (-1 at the front)
+  const key = new Float64Array(n); // rank × 2³² + start of the pair at a part, or Infinity
+  const h: Heap = { heap: new Int32Array(n), pos: new Int32Array(n).fill(-1), key, size: 0 };
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+    key[i] = Infinity;
+  }
+  for (let i = 0; i < n - 1; i++) setKey(h, i, pairKey(table, piece, i, i + 2));
+  let parts = n;
+  while (h.size > 0) {
+    const start = h.heap[0];
+    // Merge the part after `start` into it.
+    const gone = next[start];
+    const after = next[gone];
+    if (h.pos[gone] >= 0) setKey(h, gone, Infinity);
+    next[start] = after;
+    if (after < n) prev[after] = start;
+    parts--;
+    setKey(h, start, after < n ? pairKey(table, piece, start, next[after]) : Infinity);
+    const before = prev[start];
+    if (before >= 0) setKey(h, before, pairKey(table, piece, before, after));
+  }
+  if (starts !== undefined) { for (let i = 0; i < n; i = next[i]) starts.push(i); }
+  return parts;
+}
+
+const SHIFT = 4294967296;
+
+function pairKey(table: RankTable, piece: string, from: number, to: number): number {
+  const r = rankOf(table, piece, from, to);
+  return r === NONE ? Infinity : r * SHIFT + from;
+}
+
+interface Heap {
+  readonly heap: Int32Array;
+  readonly pos: Int32Array;
+  readonly key: Float64Array;
+  size: number;
+}
+
+function siftUp(h: Heap, i: number): void {
+  const { heap, pos, key } = h;
+  const v = heap[i];
+  const k = key[v];
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    const u = heap[p];
+    if (key[u] <= k) break;
+    heap[i] = u;
+    pos[u] = i;
+    i = p;
+  }
+  heap[i] = v;
+  pos[v] = i;
+}
+
+function siftDown(h: Heap, i: number): void {
+  const { heap, pos, key } = h;
+  const size = h.size;
+  const v = heap[i];
+  const k = key[v];
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= size) break;
+    const r = l + 1;
+    const c = r < size && key[heap[r]] < key[heap[l]] ? r : l;
+    const u = heap[c];
+    if (key[u] >= k) break;
+    heap[i] = u;
+    pos[u] = i;
+    i = c;
+  }
+  heap[i] = v;
+  pos[v] = i;
+}
+
+/** Sets the key of part `v` (Infinity = not a token: leaves the heap). */
+function setKey(h: Heap, v: number, k: number): void {
+  const { heap, pos, key } = h;
+  const old = key[v];
+  key[v] = k;
+  const i = pos[v];
+  if (i < 0) {
+    if (k === Infinity) return;
+    heap[h.size] = v;
+    pos[v] = h.size;
+    siftUp(h, h.size++);
+    return;
+  }
+  if (k === Infinity) {
+    pos[v] = -1;
+    const last = heap[--h.size];
+    if (i === h.size) return;
+    heap[i] = last;
+    pos[last] = i;
+    if (key[last] < old) siftUp(h, i);
+    else siftDown(h, i);
+    return;
+  }
+  if (k < old) siftUp(h, i);
+  else if (k > old) siftDown(h, i);
+}

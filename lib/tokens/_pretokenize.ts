@@ -1,0 +1,228 @@
+// Pre-tokenization: where the next piece of a text ends, exactly as the
+// encoding's split regex (js-tiktoken's `pat_str`) would match it.
+//
+// A hand-written scanner decides every piece made only of ASCII characters
+// whose boundaries depend only on ASCII characters (nearly all of a tool
+// catalog); whenever it would have to classify a non-ASCII character (a letter?
+// a digit? a space?) it gives up and the encoding's own regex, sticky at that
+// position, matches the piece. The split is a leftmost match from each
+// position, and every character starts some alternative, so matching piece by
+// piece from position 0 yields the same pieces as the regex's global matchAll.
+// The scanner follows the regex's alternatives in order, with its backtracking
+// worked out by hand (see the comments); `tokenizers_test.ts` checks it against
+// the regex on random and adversarial strings.
+
+const OTHER = 0; // ASCII not a letter, digit or white space
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const SPACE = 4; // \t \v \f and " "
+const NEWLINE = 5; // \r \n
+const NON_ASCII = 6; // must be classified by the regex
+const END = 7;
+
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  CLASS[c] = c >= 0x61 && c <= 0x7a
+    ? LOWER
+    : c >= 0x41 && c <= 0x5a
+    ? UPPER
+    : c >= 0x30 && c <= 0x39
+    ? DIGIT
+    : c === 0x0a || c === 0x0d
+    ? NEWLINE
+    : c === 0x09 || c === 0x0b || c === 0x0c || c === 0x20
+    ? SPACE
+    : OTHER;
+}
+
+function cls(text: string, j: number, n: number): number {
+  if (j >= n) return END;
+  const c = text.charCodeAt(j);
+  return c < 128 ? CLASS[c] : NON_ASCII;
+}
+
+/** End of a piece starting at `i`, or -1 when only the regex can tell. */
+export type PieceScanner = (text: string, i: number, n: number) => number;
+
+/** End of `'s|'t|'re|'ve|'m|'ll|'d` (any case) at `i`, or -1. */
+function contraction(text: string, i: number, n: number): number {
+  if (i + 1 >= n || text.charCodeAt(i) !== 0x27) return -1;
+  const a = text.charCodeAt(i + 1) | 0x20; // ASCII lower case (harmless for others)
+  if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64) return i + 2; // s t m d
+  if (i + 2 >= n) return -1;
+  const b = text.charCodeAt(i + 2) | 0x20;
+  if ((a === 0x72 || a === 0x76) && b === 0x65) return i + 3; // re ve
+  if (a === 0x6c && b === 0x6c) return i + 3; // ll
+  return -1;
+}
+
+/** End of the white-space alternatives `\s*[\r\n]+|\s+(?!\S)|\s+` at `i`, or -1. */
+function whitespace(text: string, i: number, n: number): number {
+  let j = i;
+  let lastNewline = -1;
+  for (;;) {
+    const d = cls(text, j, n);
+    if (d === SPACE) j++;
+    else if (d === NEWLINE) lastNewline = j++;
+    else if (d === NON_ASCII) return -1; // might be white space (U+00A0, U+3000, ...)
+    else break;
+  }
+  // \s* takes the run, then backs off to its last \r or \n for [\r\n]+.
+  if (lastNewline >= 0) return lastNewline + 1;
+  // \s+(?!\S): the whole run at the end of the text, else all but its last char.
+  if (j >= n) return j;
+  if (j - i >= 2) return j - 1;
+  return j; // \s+: a single white-space char before a non-space
+}
+
+/** End of a run of `[^\s\p{L}\p{N}]` from `j`, or -1. */
+function punctuation(text: string, j: number, n: number): number {
+  for (;;) {
+    const d = cls(text, j, n);
+    if (d === OTHER) j++;
+    else if (d === NON_ASCII) return -1;
+    else return j;
+  }
+}
+
+/** End of `\p{N}{1,3}` at `i` (a digit), or -1. */
+function digits(text: string, i: number, n: number): number {
+  let j = i + 1;
+  while (j < i + 3) {
+    const d = cls(text, j, n);
+    if (d === DIGIT) j++;
+    else if (d === NON_ASCII) return -1;
+    else break;
+  }
+  return j;
+}
+
+/**
+ * cl100k_base: `('s|'S|…|'D)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
+ * ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
+ */
+export const scanCl100k: PieceScanner = (text, i, n) => {
+  const c = cls(text, i, n);
+  if (c === NON_ASCII) return -1;
+  const e = contraction(text, i, n);
+  if (e >= 0) return e;
+  let from = -1; // start of \p{L}+ when the letters alternative applies
+  if (c === LOWER || c === UPPER) from = i;
+  else if (c === OTHER || c === SPACE) {
+    const d = cls(text, i + 1, n);
+    if (d === NON_ASCII) return -1;
+    if (d === LOWER || d === UPPER) from = i + 1;
+  }
+  if (from >= 0) {
+    let j = from + 1;
+    for (;;) {
+      const d = cls(text, j, n);
+      if (d === LOWER || d === UPPER) j++;
+      else if (d === NON_ASCII) return -1;
+      else return j;
+    }
+  }
+  if (c === DIGIT) return digits(text, i, n);
+  const spaceThenPunct = text.charCodeAt(i) === 0x20 && cls(text, i + 1, n) === OTHER;
+  if (c === OTHER || spaceThenPunct) {
+    let j = punctuation(text, c === OTHER ? i + 1 : i + 2, n);
+    if (j < 0) return -1;
+    while (j < n) {
+      const x = text.charCodeAt(j);
+      if (x === 0x0a || x === 0x0d) j++;
+      else break;
+    }
+    return j;
+  }
+  return whitespace(text, i, n);
+};
+
+/**
+ * o200k_base: `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(
+ * 's|…)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*('s|…)?|
+ * \p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
+ *
+ * In ASCII the upper class is [A-Z] and the lower class [a-z] (Lt, Lm, Lo and
+ * M have no ASCII members), so the first alternative is `[A-Z]*[a-z]+` and,
+ * when no lower-case letter follows the capitals, the second one `[A-Z]+`.
+ */
+export const scanO200k: PieceScanner = (text, i, n) => {
+  const c = cls(text, i, n);
+  if (c === NON_ASCII) return -1;
+  let from = -1;
+  if (c === LOWER || c === UPPER) from = i;
+  else if (c === OTHER || c === SPACE) {
+    const d = cls(text, i + 1, n);
+    if (d === NON_ASCII) return -1;
+    if (d === LOWER || d === UPPER) from = i + 1;
+  }
+  if (from >= 0) {
+    let j = from;
+    let d: number;
+    while ((d = cls(text, j, n)) === UPPER) j++;
+    if (d === NON_ASCII) return -1; // could be Lu/Lt/Lm/Lo/M or Ll
+    if (d === LOWER) {
+      j++;
+      while ((d = cls(text, j, n)) === LOWER) j++;
+      if (d === NON_ASCII) return -1;
+    }
+    const e = contraction(text, j, n);
+    return e >= 0 ? e : j;
+  }
+  if (c === DIGIT) return digits(text, i, n);
+  const spaceThenPunct = text.charCodeAt(i) === 0x20 && cls(text, i + 1, n) === OTHER;
+  if (c === OTHER || spaceThenPunct) {
+    let j = punctuation(text, c === OTHER ? i + 1 : i + 2, n);
+    if (j < 0) return -1;
+    while (j < n) {
+      const x = text.charCodeAt(j);
+      if (x === 0x0a || x === 0x0d || x === 0x2f) j++;
+      else break;
+    }
+    return j;
+  }
+  return whitespace(text, i, n);
+};
+
+/**
+ * End of the piece at `i` (`i < n`): the scanner's answer, else the sticky
+ * split regex's, returned as `-(end) - 1` to say the piece may hold non-ASCII
+ * characters.
+ */
+export type PieceSplitter = (text: string, i: number, n: number) => number;
+
+/**
+ * Creates the splitter of an encoding from its scanner and its split regex
+ * source (js-tiktoken's `pat_str`).
+ *
+ * @throws {Error} (from the splitter) when the regex matches nothing at a
+ *   position, which a split pattern covering every character never does.
+ */
+export function createSplitter(scan: PieceScanner, pattern: string): PieceSplitter {
+  const sticky = new RegExp(pattern, "uy");
+  return (text, i, n) => {
+    const end = scan(text, i, n);
+    if (end >= 0) return end;
+    sticky.lastIndex = i;
+    const m = sticky.exec(text);
+    if (m === null || m[0].length === 0) {
+      throw new Error(`Cannot split the text at offset ${i}: the split regex did not match`);
+    }
+    return -(i + m[0].length) - 1;
+  };
+}
+
+/** The pieces of `text`, in order (tests and tools; the counter does not allocate them). */
+export function splitPieces(split: PieceSplitter, text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let end = split(text, i, n);
+    if (end < 0) end = -end - 1;
+    out.push(text.substring(i, end));
+    i = end;
+  }
+  return out;
+}

@@ -1,0 +1,195 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100kData from "js-tiktoken/ranks/cl100k_base";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import { createSplitter, scanCl100k, scanO200k, splitPieces } from "./_pretokenize.ts";
+import { createPiecewiseTokenizer } from "./piecewise.ts";
+import { TOKENIZER_NAMES } from "./tokenizers.ts";
+import type { TokenizerName } from "./types.ts";
+
+const DATA = { cl100k_base: cl100kData, o200k_base: o200kData };
+const SCAN = { cl100k_base: scanCl100k, o200k_base: scanO200k };
+const reference = {
+  cl100k_base: new Tiktoken(cl100kData),
+  o200k_base: new Tiktoken(o200kData),
+};
+// js-tiktoken's own id → bytes table (a runtime field its types keep internal).
+const tokenBytes = {
+  cl100k_base: (reference.cl100k_base as unknown as { textMap: Map<number, Uint8Array> }).textMap,
+  o200k_base: (reference.o200k_base as unknown as { textMap: Map<number, Uint8Array> }).textMap,
+};
+const refCount = (name: TokenizerName, text: string) => reference[name].encode(text, [], []).length;
+
+// Units chosen to hit every branch of the split patterns and their Unicode
+// classes: letters by case (Lu, Ll, Lt, Lm, Lo), combining marks (M), digits
+// inside and outside ASCII (Nd, No), ASCII and Unicode white space, CR/LF,
+// contractions, slashes, lone surrogates, astral characters, special-token text.
+const UNITS = [
+  "a",
+  "b",
+  "s",
+  "t",
+  "e",
+  "l",
+  "v",
+  "r",
+  "Z",
+  "A",
+  "E",
+  "L",
+  "'",
+  "’",
+  " ",
+  " ",
+  "\t",
+  "\v",
+  "\f",
+  "\n",
+  "\r",
+  "\r\n",
+  "!",
+  "/",
+  "{",
+  "}",
+  '"',
+  ":",
+  ",",
+  "_",
+  "-",
+  ".",
+  "1",
+  "7",
+  "0",
+  "é",
+  "É",
+  "ß",
+  "İ",
+  "\u0301",
+  "\u0300",
+  "ǅ",
+  "ʰ",
+  "々",
+  "中",
+  "日本",
+  "한",
+  "٣",
+  "²",
+  "½",
+  "\u00a0",
+  "\u3000",
+  "\u2028",
+  "\u200b",
+  "\ufeff",
+  "😀",
+  "🇫🇷",
+  "\uD800",
+  "\uDC00",
+  "<|endoftext|>",
+  "\u0000",
+  "\u007f",
+];
+const unit = fc.constantFrom(...UNITS);
+const text = fc.oneof(
+  fc.string({ unit, maxLength: 60 }),
+  // Runs: one unit repeated, so long pieces and long white-space runs appear.
+  fc.array(fc.tuple(unit, fc.integer({ min: 1, max: 40 })), { maxLength: 6 })
+    .map((runs) => runs.map(([u, k]) => u.repeat(k)).join("")),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 30 }),
+);
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: the pre-tokenizer splits exactly as js-tiktoken's regex`, () => {
+    const split = createSplitter(SCAN[name], DATA[name].pat_str);
+    const regex = new RegExp(DATA[name].pat_str, "ug");
+    fc.assert(
+      fc.property(text, (t) => {
+        assert.deepEqual(splitPieces(split, t), [...t.matchAll(regex)].map((m) => m[0]));
+      }),
+      { numRuns: 2000, seed: 16 },
+    );
+  });
+
+  Deno.test(`${name}: piecewise counts equal js-tiktoken on random strings`, () => {
+    const tok = createPiecewiseTokenizer(name);
+    fc.assert(
+      fc.property(text, (t) => {
+        assert.equal(tok.count(t), refCount(name, t), JSON.stringify(t));
+        // A fresh counter (empty memo) gives the same count.
+        assert.equal(createPiecewiseTokenizer(name).count(t), refCount(name, t));
+      }),
+      { numRuns: 600, seed: 14 },
+    );
+  });
+
+  Deno.test(`${name}: long pieces (heap merge) count as js-tiktoken`, () => {
+    const tok = createPiecewiseTokenizer(name);
+    const inputs = [
+      "a".repeat(65),
+      "a".repeat(500),
+      "ab".repeat(400),
+      "Z".repeat(300),
+      "!".repeat(300),
+      "!?".repeat(300) + "\n".repeat(50),
+      " ".repeat(800) + "x",
+      "\n".repeat(900),
+      " \n".repeat(300),
+      "1".repeat(500),
+      "é".repeat(300),
+      "中".repeat(200),
+      "😀".repeat(150),
+      "supercalifragilisticexpialidocious".repeat(12),
+    ];
+    for (const input of inputs) {
+      assert.equal(
+        tok.count(input),
+        refCount(name, input),
+        `${input.slice(0, 12)}… x${input.length}`,
+      );
+    }
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("a", "b", "c", "e", "r", "s", "t"),
+          minLength: 65,
+          maxLength: 400,
+        }),
+        (t) => assert.equal(tok.count(t), refCount(name, t)),
+      ),
+      { numRuns: 60, seed: 4 },
+    );
+  });
+
+  Deno.test(`${name}: tokenStarts are js-tiktoken's token boundaries`, () => {
+    const tok = createPiecewiseTokenizer(name);
+    const utf8 = new TextEncoder();
+    fc.assert(
+      fc.property(text, (t) => {
+        const ids = reference[name].encode(t, [], []);
+        // Boundaries from the reference: cumulative byte lengths of its tokens.
+        const expected: number[] = [];
+        let at = 0;
+        for (const id of ids) {
+          expected.push(at);
+          at += tokenBytes[name].get(id)?.length ?? 0;
+        }
+        assert.equal(at, utf8.encode(t).length);
+        assert.deepEqual(tok.tokenStarts(t), expected);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+}
+
+Deno.test("piecewise: counts the cookbook example and survives clear()", () => {
+  // "tiktoken is great!" is 6 tokens in cl100k_base and o200k_base (OpenAI cookbook).
+  for (const name of TOKENIZER_NAMES) {
+    const tok = createPiecewiseTokenizer(name);
+    assert.equal(tok.count("tiktoken is great!"), 6);
+    tok.clear();
+    assert.equal(tok.count("tiktoken is great!"), 6);
+    assert.equal(tok.count(""), 0);
+  }
+  assert.throws(() => createPiecewiseTokenizer("gpt2" as "cl100k_base"), RangeError);
+});
