@@ -1,7 +1,7 @@
 /**
  * The `code` exposure's own catalog and its pure parts: the `retrieve_tools` and `run_code`
- * definitions read from `fixtures/proxies/reference_code.tools.json` (the file `deno task bench`
- * counts as the `code` exposure mode), argument checks against their `inputSchema`s, the
+ * definitions (embedded; the source of truth is `fixtures/proxies/reference_code.tools.json`, the
+ * file `deno task bench` counts as the `code` exposure mode), argument checks against their `inputSchema`s, the
  * `retrieve_tools` answer, and how a program's tool name is resolved.
  *
  * @module
@@ -11,14 +11,77 @@ import { Ajv, type ValidateFunction } from "ajv";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import type { Hit } from "../retrieval/types.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
-import raw from "../../fixtures/proxies/reference_code.tools.json" with { type: "json" };
 
 /** Repository-relative path of the definitions file. */
 export const CODE_DEFINITIONS_PATH = "fixtures/proxies/reference_code.tools.json";
 
+/**
+ * The `code` exposure's tool definitions, embedded so lib/ reads no fixture at import time.
+ * A test checks it equals the `tools` of `fixtures/proxies/reference_code.tools.json`, the
+ * source of truth (its sha256 is in `fixtures/manifest.json`); edit both together.
+ */
+const REFERENCE_CODE_TOOLS: readonly JsonObject[] = [
+  {
+    "name": "retrieve_tools",
+    "description":
+      "Search the tools of every connected MCP server and return the best matches for a task, each as a TypeScript function signature you can call from run_code. Describe the task in plain words.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "query": {
+          "type": "string",
+          "description": "What you want to do, in natural language.",
+        },
+        "limit": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50,
+          "default": 10,
+          "description": "Maximum number of tools to return.",
+        },
+      },
+      "required": [
+        "query",
+      ],
+      "additionalProperties": false,
+    },
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false,
+    },
+  },
+  {
+    "name": "run_code",
+    "description":
+      'Run a TypeScript program in a sandbox and return what it prints. Inside the program, `await tools.call("server:tool", args)` calls any tool found with retrieve_tools and returns its result, so several calls, loops and filtering can happen in one step without passing intermediate results through the conversation.',
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "code": {
+          "type": "string",
+          "description": "TypeScript source; use console.log for output.",
+        },
+        "timeout_ms": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 120000,
+          "default": 30000,
+          "description": "Wall-clock limit for the program, in milliseconds.",
+        },
+      },
+      "required": [
+        "code",
+      ],
+      "additionalProperties": false,
+    },
+    "annotations": {
+      "openWorldHint": true,
+    },
+  },
+];
+
 /** The `code` exposure's tool definitions exactly as in the data file, in file order. */
-export const CODE_TOOL_DEFINITIONS: readonly JsonObject[] =
-  (raw as unknown as { tools: JsonObject[] }).tools;
+export const CODE_TOOL_DEFINITIONS: readonly JsonObject[] = REFERENCE_CODE_TOOLS;
 
 /** Usage line of the code exposure's `retrieve_tools` answer. */
 export const CODE_RETRIEVE_USAGE =

@@ -23,7 +23,7 @@ import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
 import { openStdioSession, type StdioSession } from "../mcp/session.ts";
-import { CLIENT_INFO } from "../mcp/stdio.ts";
+import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createToolIndex } from "../proxy/tool_index.ts";

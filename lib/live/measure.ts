@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
-import { CLIENT_INFO } from "../mcp/stdio.ts";
+import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../_sdk.ts";
 import { oneLine } from "../_text.ts";
 

@@ -9,7 +9,7 @@
 import { Client, ErrorCode, McpError } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { ServerListing } from "./list.ts";
-import { CLIENT_INFO } from "./stdio.ts";
+import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
 import { MIN_SECRET_CHARS, redactText } from "../_redact.ts";

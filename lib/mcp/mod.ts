@@ -47,9 +47,9 @@ export {
   type PagedList,
   type ServerListing,
 } from "./list.ts";
+export { CLIENT_INFO } from "./client_info.ts";
 export {
   captureStdioServer,
-  CLIENT_INFO,
   DEFAULT_SERVER_TIMEOUT_MS,
   MAX_WARNINGS_PER_SERVER,
   STDERR_TAIL_CHARS,

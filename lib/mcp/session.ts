@@ -27,7 +27,8 @@ import {
 } from "./config.ts";
 import { packageVars } from "./install.ts";
 import type { ListingClient } from "./list.ts";
-import { CLIENT_INFO, DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
+import { CLIENT_INFO } from "./client_info.ts";
+import { DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";

@@ -46,9 +46,6 @@ export const STDERR_TAIL_CHARS = 2_000;
 /** Warnings kept verbatim per server; further ones are counted. */
 export const MAX_WARNINGS_PER_SERVER = 20;
 
-/** The `clientInfo` mcpmeter sends in `initialize`. */
-export const CLIENT_INFO = { name: "mcpmeter", version: "0.1.0" } as const;
-
 /** Options of {@linkcode captureStdioServer}. */
 export interface StdioCaptureOptions {
   /**
