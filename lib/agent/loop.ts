@@ -76,6 +76,7 @@ async function runCall(
   let text: string;
   let isError: boolean;
   let routed: readonly ToolCallRecord[] = [];
+  let limit: ToolCallRecord["limit"];
   if (exposed === undefined) {
     text = `unknown tool "${call.name}"`;
     isError = true;
@@ -86,6 +87,7 @@ async function runCall(
     const out = await host.call(exposed, call.args, signal);
     text = out.text;
     isError = out.isError;
+    limit = out.limit;
     routed = (out.calls ?? []).map((c) => ({
       name: c.tool,
       tool: c.tool,
@@ -104,6 +106,7 @@ async function runCall(
       args: call.args as JsonValue,
       ms,
       isError,
+      ...(limit === undefined ? {} : { limit }),
     },
     routed,
   };

@@ -284,3 +284,28 @@ Deno.test("runAgentLoop(): answers from a real filesystem MCP server's output", 
     await host.close();
   }
 });
+
+Deno.test("runAgentLoop(): a sandbox limit reported by the host is kept in that call's record", async () => {
+  await withServer(twoCallsThenEcho, async (url) => {
+    const { host } = fakeHost(["a", "b"], {});
+    const limited: ToolHost = {
+      tools: host.tools,
+      async call(tool, args) {
+        const out = await host.call(tool, args);
+        return tool.tool === "b"
+          ? { ...out, isError: true, limit: { name: "cpu_ms", value: 10_000 } }
+          : out;
+      },
+    };
+    const r = await runAgentLoop({
+      agent,
+      question: "q",
+      model: client(url),
+      tools: limited,
+      now: () => performance.now(),
+    });
+    assert.equal("limit" in r.toolCalls[0], false);
+    assert.deepEqual(r.toolCalls[1].limit, { name: "cpu_ms", value: 10_000 });
+    assert.equal(r.toolCalls[1].isError, true);
+  });
+});

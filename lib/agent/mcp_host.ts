@@ -344,7 +344,12 @@ function codeHost(pool: UpstreamPool, provider: ProviderKind): McpToolHost {
           return out;
         },
       });
-      return { text: result.output, isError: result.isError, ...(calls.length ? { calls } : {}) };
+      return {
+        text: result.output,
+        isError: result.isError,
+        ...(calls.length ? { calls } : {}),
+        ...(result.limit === undefined ? {} : { limit: result.limit }),
+      };
     },
   };
 }

@@ -135,6 +135,15 @@ Deno.test("openMcpHost(code): retrieve_tools gives signatures, run_code calls th
     const bad = await host.call(run, { code: 'await tools.call("nope:x", {})' });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /Unknown or ambiguous tool "nope:x"/);
+    const slow = await host.call(run, {
+      code: "await new Promise((r) => setTimeout(r, 30_000));",
+      timeout_ms: 300,
+    });
+    assert.deepEqual(slow, {
+      text: "run_code: stopped at the wall-time limit (300 ms)",
+      isError: true,
+      limit: { name: "wall_ms", value: 300 },
+    });
     const invalid = await host.call(run, { code: "1", timeout_ms: 5 });
     assert.deepEqual(invalid, {
       text: "Invalid arguments for run_code: arguments/timeout_ms must be >= 100",

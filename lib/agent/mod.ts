@@ -44,6 +44,7 @@ export type {
   ModelConfig,
   ModelPricing,
   ProviderKind,
+  SandboxLimit,
   Suite,
   SuiteCase,
   ToolCallRecord,
@@ -135,11 +136,19 @@ export {
 } from "./code_tools.ts";
 export {
   BRIDGE_MARK,
+  DEFAULT_MAX_BRIDGE_BYTES,
+  DEFAULT_MAX_CPU_MS,
+  DEFAULT_MAX_HEAP_MB,
   DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_MAX_RSS_MB,
+  DEFAULT_MAX_TOOL_CALLS,
+  LOCAL_IMPORT_REFUSED,
   programText,
   runCode,
+  type RunCodeLimit,
   type RunCodeOptions,
   type RunCodeResult,
+  WATCH_INTERVAL_MS,
 } from "./run_code.ts";
 export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
 export { type AgentSummary, summarizeRecords, SUMMARY_COLUMNS, summaryToCsv } from "./summary.ts";

@@ -4,9 +4,13 @@
  *
  * Sandbox: `deno run --no-prompt --no-config --no-lock --no-remote --no-npm` and no `--allow-*`
  * flag, so the program cannot read or write files, open sockets, read the environment, run
- * commands or load FFI; it can compute, print and call `tools.call`. Its environment is emptied
+ * commands or load FFI; it can compute, print and call `tools.call`. An import map sends every
+ * `file:` module but the program itself to {@linkcode LOCAL_IMPORT_REFUSED}, because Deno loads a
+ * module named by a literal specifier without a read check. Its environment is emptied
  * (a private `DENO_DIR` and `HOME` under a throwaway folder). The process is killed with SIGKILL
- * at the timeout; without `--allow-run` it cannot start children.
+ * at the timeout; without `--allow-run` it cannot start children. Resource limits (wall time,
+ * CPU time, V8 heap, resident memory, tool calls, bridge bytes; see {@linkcode RunCodeLimit})
+ * each stop the program with an error result naming the limit and its value.
  *
  * Bridge: newline-delimited JSON over the child's stdio. The program's stdout lines that start
  * with {@linkcode BRIDGE_MARK} are messages (`out` for printed text, `call` for a tool call,
@@ -19,13 +23,48 @@
  */
 
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { JsonValue } from "../catalog/types.ts";
+import type { SandboxLimit } from "./types.ts";
 
 /** Prefix of bridge messages on the program's stdout. */
 export const BRIDGE_MARK = "\u0001mcpmeter-bridge:";
 
+/** Where the sandbox's import map sends every local module but the program (never loaded). */
+export const LOCAL_IMPORT_REFUSED = "https://local-files-cannot-be-imported.invalid/";
+
 /** Default cap of the returned output, characters. */
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+
+/** Default V8 heap limit of a program (`--max-old-space-size`), MB. */
+export const DEFAULT_MAX_HEAP_MB = 256;
+
+/** Default cap of a program's resident memory (heap, array buffers, code), MB. */
+export const DEFAULT_MAX_RSS_MB = 768;
+
+/** Default CPU-time limit of a program (user + system, all threads), ms. */
+export const DEFAULT_MAX_CPU_MS = 10_000;
+
+/** Default cap of tool calls per program. */
+export const DEFAULT_MAX_TOOL_CALLS = 500;
+
+/** Default cap of bytes through the bridge (stdout, stderr and tool answers), bytes. */
+export const DEFAULT_MAX_BRIDGE_BYTES = 16 * 1024 * 1024;
+
+/** How often the CPU time and resident memory of a program are read, ms. */
+export const WATCH_INTERVAL_MS = 25;
+
+/**
+ * Which limit ended a program, and its value:
+ * - `wall_ms`: wall-clock time, ms (`timeoutMs`);
+ * - `cpu_ms`: CPU time (user + system, every thread), ms, read from `/proc/PID/stat`;
+ * - `heap_mb`: the V8 heap limit, MB (V8 stops the process when a collection cannot free enough);
+ * - `rss_mb`: resident memory, MB, read from `/proc/PID/status` (covers array buffers, which
+ *   live outside the V8 heap);
+ * - `tool_calls`: `tools.call` invocations per program; the one past the cap ends it;
+ * - `bridge_bytes`: bytes the program wrote to stdout and stderr plus the tool answers sent to it.
+ */
+export type RunCodeLimit = SandboxLimit;
 
 /** Options of {@linkcode runCode}. */
 export interface RunCodeOptions {
@@ -45,6 +84,16 @@ export interface RunCodeOptions {
   readonly denoPath?: string;
   /** Cap of the returned output, characters; default {@linkcode DEFAULT_MAX_OUTPUT_CHARS}. */
   readonly maxOutputChars?: number;
+  /** V8 heap limit, MB; default {@linkcode DEFAULT_MAX_HEAP_MB}. */
+  readonly maxHeapMb?: number;
+  /** Resident-memory cap, MB; default {@linkcode DEFAULT_MAX_RSS_MB}. Linux only (`/proc`). */
+  readonly maxRssMb?: number;
+  /** CPU-time limit, ms; default {@linkcode DEFAULT_MAX_CPU_MS}. Linux only (`/proc`). */
+  readonly maxCpuMs?: number;
+  /** Tool calls allowed per program; default {@linkcode DEFAULT_MAX_TOOL_CALLS}. */
+  readonly maxToolCalls?: number;
+  /** Bytes allowed through the bridge; default {@linkcode DEFAULT_MAX_BRIDGE_BYTES}. */
+  readonly maxBridgeBytes?: number;
   /** Kills the program when aborted. */
   readonly signal?: AbortSignal;
 }
@@ -53,12 +102,16 @@ export interface RunCodeOptions {
 export interface RunCodeResult {
   /** Printed text (and, on failure, the error), capped. */
   readonly output: string;
-  /** `true` when the program threw, failed to compile, was killed or timed out. */
+  /** `true` when the program threw, failed to compile, was killed or hit a limit. */
   readonly isError: boolean;
-  /** `true` when the time limit (or the abort signal) ended it. */
+  /** `true` when the wall-time limit or the abort signal ended it (an abort sets no `limit`). */
   readonly timedOut: boolean;
   /** Process exit code; `null` when killed by a signal. */
   readonly exitCode: number | null;
+  /** The limit that ended the program; absent when none did. */
+  readonly limit?: RunCodeLimit;
+  /** Tool calls the program made (answered or not; a call past the cap is not counted). */
+  readonly toolCalls: number;
 }
 
 const PRELUDE = `
@@ -110,12 +163,75 @@ export function programText(code: string): string {
   return `// deno-lint-ignore-file\nasync function __main() {\n${code}\n}\n${PRELUDE}`;
 }
 
+/** Clock ticks per second of `/proc/PID/stat` times (`USER_HZ`, 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Bytes of stderr kept for the error message. */
+const STDERR_KEEP_BYTES = 64 * 1024;
+
+/** The message that ends the output when a limit stopped the program. */
+function limitMessage(limit: RunCodeLimit): string {
+  switch (limit.name) {
+    case "wall_ms":
+      return `run_code: stopped at the wall-time limit (${limit.value} ms)`;
+    case "cpu_ms":
+      return `run_code: stopped at the CPU-time limit (${limit.value} ms of CPU)`;
+    case "heap_mb":
+      return `run_code: stopped at the memory limit (V8 heap of ${limit.value} MB)`;
+    case "rss_mb":
+      return `run_code: stopped at the memory limit (${limit.value} MB resident)`;
+    case "tool_calls":
+      return `run_code: stopped at the tool-call limit (${limit.value} calls per program)`;
+    case "bridge_bytes":
+      return `run_code: stopped at the output limit (${limit.value} bytes through the bridge)`;
+  }
+}
+
+/**
+ * CPU time (ms) and resident memory (MB) of a process from `/proc`, or `undefined` when the
+ * process is gone.
+ *
+ * @throws {Deno.errors.NotCapable} Without read access to `/proc`.
+ */
+async function readUsage(pid: number): Promise<{ cpuMs: number; rssMb: number } | undefined> {
+  try {
+    const [stat, status] = await Promise.all([
+      Deno.readTextFile(`/proc/${pid}/stat`),
+      Deno.readTextFile(`/proc/${pid}/status`),
+    ]);
+    // Fields after the command name (in parentheses, may hold spaces): state is field 3,
+    // utime field 14, stime field 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+    return { cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, rssMb: rssKb / 1024 };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value > 0)) {
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}
+
 /**
  * Runs a program in the sandbox and answers its tool calls.
  *
- * @param options Code, time limit (ms), tool bridge.
+ * Limits, each ending the program with an error result whose output ends with a line naming
+ * the limit and its value (`run_code: stopped at the CPU-time limit (10000 ms of CPU)`), and
+ * whose `limit` says the same as data: wall time (`timeoutMs`), CPU time, V8 heap, resident
+ * memory, tool calls and bridge bytes (see {@linkcode RunCodeLimit}). The CPU and resident-memory
+ * limits read `/proc` every {@linkcode WATCH_INTERVAL_MS} ms; where `/proc/PID/stat` does not
+ * exist (not Linux) they are not enforced, and without read access to it the program is stopped
+ * at once (the limits fail closed).
+ *
+ * @param options Code, limits, tool bridge.
  * @returns Output and outcome; never rejects for program faults.
- * @throws {RangeError} When `timeoutMs` is not a positive number.
+ * @throws {RangeError} When a limit is not a positive number.
  *
  * @example Usage
  * ```ts
@@ -132,15 +248,30 @@ export function programText(code: string): string {
  * ```
  */
 export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
-  const { timeoutMs } = options;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
-  }
-  const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const timeoutMs = positive("timeoutMs", options.timeoutMs);
+  const maxChars = positive("maxOutputChars", options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+  const maxHeapMb = Math.ceil(positive("maxHeapMb", options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB));
+  const maxRssMb = positive("maxRssMb", options.maxRssMb ?? DEFAULT_MAX_RSS_MB);
+  const maxCpuMs = positive("maxCpuMs", options.maxCpuMs ?? DEFAULT_MAX_CPU_MS);
+  const maxToolCalls = positive("maxToolCalls", options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS);
+  const maxBridgeBytes = positive(
+    "maxBridgeBytes",
+    options.maxBridgeBytes ?? DEFAULT_MAX_BRIDGE_BYTES,
+  );
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-code-" });
   try {
     const file = join(dir, "program.ts");
     await Deno.writeTextFile(file, programText(options.code));
+    // Deno loads the modules a program names with a literal specifier (`import("file:///x",
+    // { with: { type: "json" } })`, and static imports) before it runs, without a read
+    // permission check: a file could be read that way. This map sends every file: URL but the
+    // program's own to a host that --no-remote and the missing --allow-import refuse.
+    const importMap = join(dir, "import_map.json");
+    const self = pathToFileURL(file).href;
+    await Deno.writeTextFile(
+      importMap,
+      JSON.stringify({ imports: { [self]: self, "file:///": LOCAL_IMPORT_REFUSED } }),
+    );
     const child = new Deno.Command(options.denoPath ?? Deno.execPath(), {
       args: [
         "run",
@@ -150,6 +281,8 @@ export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
         "--no-remote",
         "--no-npm",
         "--quiet",
+        `--import-map=${importMap}`,
+        `--v8-flags=--max-old-space-size=${maxHeapMb}`,
         file,
       ],
       cwd: dir,
@@ -159,77 +292,163 @@ export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    let timedOut = false;
-    const kill = () => {
-      timedOut = true;
+    let limit: RunCodeLimit | undefined;
+    let watchFailure: string | undefined;
+    let exited = false;
+    const stop = (hit: RunCodeLimit | undefined) => {
+      if (hit !== undefined) limit ??= hit;
       try {
         child.kill("SIGKILL");
       } catch {
         // already exited
       }
     };
-    const timer = setTimeout(kill, timeoutMs);
-    options.signal?.addEventListener("abort", kill, { once: true });
+    let cancelled = false;
+    const timer = setTimeout(() => stop({ name: "wall_ms", value: timeoutMs }), timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop(undefined);
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+
+    // CPU time and resident memory, read from /proc until the process exits.
+    const watch = (async () => {
+      while (!exited) {
+        let usage;
+        try {
+          usage = await readUsage(child.pid);
+        } catch (error) {
+          watchFailure = `run_code: cannot watch the program's CPU time and memory (${
+            (error as Error).message
+          })`;
+          stop(undefined);
+          return;
+        }
+        if (usage === undefined) return; // gone, or no /proc on this system
+        if (usage.cpuMs > maxCpuMs) return stop({ name: "cpu_ms", value: maxCpuMs });
+        if (usage.rssMb > maxRssMb) return stop({ name: "rss_mb", value: maxRssMb });
+        await new Promise((resolve) => setTimeout(resolve, WATCH_INTERVAL_MS));
+      }
+    })();
+
+    let bridgeBytes = 0;
+    const count = (bytes: number) => {
+      bridgeBytes += bytes;
+      if (bridgeBytes > maxBridgeBytes) stop({ name: "bridge_bytes", value: maxBridgeBytes });
+    };
     const out: string[] = [];
+    let outChars = 0;
+    const keep = (text: string) => {
+      // Past the output cap nothing more is kept (the bridge cap bounds what is read).
+      if (outChars > maxChars) return;
+      out.push(text);
+      outChars += text.length + 1;
+    };
     let failure: string | undefined;
+    let toolCalls = 0;
     const stdin = child.stdin.getWriter();
     const enc = new TextEncoder();
     const answers: Promise<void>[] = [];
     const handle = (line: string) => {
       if (!line.startsWith(BRIDGE_MARK)) {
-        out.push(line);
+        keep(line);
         return;
       }
       let m: { t: string; id?: number; name?: string; args?: JsonValue; text?: string };
       try {
         m = JSON.parse(line.slice(BRIDGE_MARK.length));
       } catch {
-        out.push(line);
+        keep(line);
         return;
       }
-      if (m.t === "out") out.push(String(m.text));
+      if (m.t === "out") keep(String(m.text));
       else if (m.t === "error") failure = String(m.text);
-      else if (m.t === "call") {
+      else if (m.t === "call" && limit === undefined) {
+        if (toolCalls >= maxToolCalls) {
+          stop({ name: "tool_calls", value: maxToolCalls });
+          return;
+        }
+        toolCalls += 1;
         answers.push(
-          options.call(String(m.name), m.args ?? {}).then((r) =>
-            stdin.write(enc.encode(`${JSON.stringify({ id: m.id, ...r })}\n`)).catch(() => {})
-          ),
+          options.call(String(m.name), m.args ?? {}).then((r) => {
+            if (limit !== undefined) return;
+            const bytes = enc.encode(`${JSON.stringify({ id: m.id, ...r })}\n`);
+            count(bytes.length);
+            if (limit !== undefined) return;
+            return stdin.write(bytes).catch(() => {});
+          }),
         );
       }
     };
     const readStdout = (async () => {
+      const dec = new TextDecoder();
       let buf = "";
-      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-        buf += chunk;
+      for await (const chunk of child.stdout) {
+        count(chunk.length);
+        if (limit !== undefined) continue; // drain without keeping
+        buf += dec.decode(chunk, { stream: true });
         let i;
         while ((i = buf.indexOf("\n")) >= 0) {
           handle(buf.slice(0, i));
           buf = buf.slice(i + 1);
         }
       }
-      if (buf !== "") handle(buf);
+      if (buf !== "" && limit === undefined) handle(buf);
     })();
-    const stderrText = new Response(child.stderr).text();
+    const readStderr = (async () => {
+      const kept: Uint8Array[] = [];
+      let keptBytes = 0;
+      for await (const chunk of child.stderr) {
+        count(chunk.length);
+        if (keptBytes < STDERR_KEEP_BYTES) {
+          kept.push(chunk);
+          keptBytes += chunk.length;
+        }
+      }
+      const all = new Uint8Array(keptBytes);
+      let at = 0;
+      for (const c of kept) {
+        all.set(c, at);
+        at += c.length;
+      }
+      return new TextDecoder().decode(all.subarray(0, STDERR_KEEP_BYTES));
+    })();
     const status = await child.status;
+    exited = true;
     clearTimeout(timer);
-    options.signal?.removeEventListener("abort", kill);
-    await readStdout;
+    options.signal?.removeEventListener("abort", onAbort);
+    await Promise.all([readStdout, watch]);
     await Promise.allSettled(answers);
     await stdin.close().catch(() => {});
-    const stderr = (await stderrText).replaceAll(dir, "<sandbox>").trim();
+    const stderr = (await readStderr).replaceAll(dir, "<sandbox>").trim();
+    // V8 ends a process whose heap cannot be collected below the limit with this message.
+    if (limit === undefined && /Reached heap limit|heap out of memory/.test(stderr)) {
+      limit = { name: "heap_mb", value: maxHeapMb };
+    }
     const parts = [...out];
-    if (timedOut) parts.push(`run_code: killed after ${timeoutMs} ms`);
-    else if (failure !== undefined) parts.push(`Uncaught ${failure.replaceAll(dir, "<sandbox>")}`);
-    else if (!status.success && stderr !== "") parts.push(stderr);
+    const closing = limit !== undefined
+      ? limitMessage(limit)
+      : cancelled
+      ? "run_code: stopped: the call was cancelled"
+      : watchFailure;
+    if (closing !== undefined) parts.push(closing);
+    else if (failure !== undefined) {
+      parts.push(`Uncaught ${failure.replaceAll(dir, "<sandbox>")}`);
+    } else if (!status.success && stderr !== "") parts.push(stderr);
     let output = parts.join("\n");
     if (output.length > maxChars) {
-      output = `${output.slice(0, maxChars)}\n[output cut at ${maxChars} characters]`;
+      // The line naming the limit survives the cut.
+      const tail = closing === undefined ? "" : `\n${closing}`;
+      output = `${output.slice(0, maxChars)}\n[output cut at ${maxChars} characters]${tail}`;
     }
     return {
       output,
-      isError: timedOut || !status.success,
-      timedOut,
+      isError: closing !== undefined || !status.success,
+      timedOut: limit?.name === "wall_ms" || cancelled,
       exitCode: status.signal === null ? status.code : null,
+      ...(limit === undefined ? {} : { limit }),
+      toolCalls,
     };
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});

@@ -7,7 +7,7 @@
 
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { type NormalizationChange, normalizeForProvider } from "../catalog/normalize.ts";
-import type { ProviderKind } from "./types.ts";
+import type { ProviderKind, SandboxLimit } from "./types.ts";
 import type { ToolSpec } from "./providers/types.ts";
 import { sha256Hex, sortedJson } from "./_json.ts";
 
@@ -58,6 +58,8 @@ export interface ToolOutput {
   readonly isError: boolean;
   /** Upstream calls made on behalf of this call, in start order; absent for direct calls. */
   readonly calls?: readonly RoutedCall[];
+  /** `run_code`: the sandbox limit that stopped the program, if one did. */
+  readonly limit?: SandboxLimit;
 }
 
 /** Runs tool calls for the loop. */

@@ -142,6 +142,18 @@ export interface Usage {
   readonly cacheWriteTokens: number | null;
 }
 
+/**
+ * A `run_code` sandbox limit that stopped a program: its name (the unit is the suffix:
+ * `wall_ms`, `cpu_ms`, `heap_mb`, `rss_mb`, `tool_calls`, `bridge_bytes`) and its value in that
+ * unit. See `RunCodeLimit` in run_code.ts.
+ */
+export interface SandboxLimit {
+  /** Limit name. */
+  readonly name: "wall_ms" | "cpu_ms" | "heap_mb" | "rss_mb" | "tool_calls" | "bridge_bytes";
+  /** The limit's value, in its unit. */
+  readonly value: number;
+}
+
 /** One tool call as the record keeps it. */
 export interface ToolCallRecord {
   /** Name the model used (the exposed name). */
@@ -161,6 +173,8 @@ export interface ToolCallRecord {
    * call; its `ms` is part of the model call's `ms`, so it is not added to `toolMs` again.
    */
   readonly via?: string;
+  /** Present when a `run_code` program was stopped by a sandbox limit: which, at what value. */
+  readonly limit?: SandboxLimit;
 }
 
 /** Judge usage and cost, kept apart from the agent's totals. */
