@@ -85,6 +85,8 @@ export const ListResourcesResultSchema = types.ListResourcesResultSchema;
 export const ListToolsRequestSchema = types.ListToolsRequestSchema;
 export const ListPromptsRequestSchema = types.ListPromptsRequestSchema;
 export const ListResourcesRequestSchema = types.ListResourcesRequestSchema;
+/** `notifications/tools/list_changed` schema (notification handler registration). */
+export const ToolListChangedNotificationSchema = types.ToolListChangedNotificationSchema;
 /** `tools/call` request schema (handler registration). */
 export const CallToolRequestSchema = types.CallToolRequestSchema;
 /** Strict `tools/call` result schema. */

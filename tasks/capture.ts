@@ -19,6 +19,7 @@ import {
   ConfigError,
   DEFAULT_CAPTURE_CONCURRENCY,
   DEFAULT_SERVER_TIMEOUT_MS,
+  DEFAULT_SETTLE_MS,
   detectIsolation,
   installPackages,
   mergePrepared,
@@ -59,6 +60,9 @@ Options:
   --concurrency N     servers captured at once (default: ${DEFAULT_CAPTURE_CONCURRENCY})
   --timeout-ms MS     overall timeout per server unless its entry sets timeoutMs
                       (default: ${DEFAULT_SERVER_TIMEOUT_MS})
+  --settle-ms MS      for a server that declares tools.listChanged: how long to wait for
+                      notifications/tools/list_changed (re-listing on each) after a
+                      listing (default: 1000)
   --install-dir DIR   where packages are installed (default: .scratch/servers)
   --only A,B          capture only these servers (by config key)
   --no-install        do not run npm; servers whose package is missing fail
@@ -101,6 +105,7 @@ async function main(args: string[]): Promise<void> {
     version: { type: "string", default: "1" },
     concurrency: { type: "string" },
     "timeout-ms": { type: "string" },
+    "settle-ms": { type: "string" },
     "install-dir": { type: "string", default: ".scratch/servers" },
     only: { type: "string" },
     "no-install": { type: "boolean", default: false },
@@ -124,6 +129,7 @@ async function main(args: string[]): Promise<void> {
   }
   const concurrency = positiveInt("concurrency", values.concurrency, DEFAULT_CAPTURE_CONCURRENCY);
   const timeoutMs = positiveInt("timeout-ms", values["timeout-ms"], DEFAULT_SERVER_TIMEOUT_MS);
+  const settleMs = positiveInt("settle-ms", values["settle-ms"], DEFAULT_SETTLE_MS);
   const installDir = resolve(values["install-dir"]);
   const configPath = values.config;
 
@@ -214,6 +220,7 @@ async function main(args: string[]): Promise<void> {
     env,
     installDir,
     isolation,
+    settleMs,
     ...(captureOnly === undefined ? {} : { only: captureOnly }),
     onProgress: (event) => {
       if (event.kind === "done") {
@@ -270,7 +277,12 @@ async function main(args: string[]): Promise<void> {
       arch: Deno.build.arch,
       isolation,
     },
-    settings: { concurrency, defaultTimeoutMs: timeoutMs, installDir: values["install-dir"] },
+    settings: {
+      concurrency,
+      defaultTimeoutMs: timeoutMs,
+      settleMs,
+      installDir: values["install-dir"],
+    },
     licenses,
     installs,
     normalizations: changes,

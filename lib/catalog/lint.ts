@@ -161,7 +161,8 @@ export const LINT_RULES: readonly LintRule[] = [
     id: "duplicate-name",
     severity: "warning",
     affects: ["clients"],
-    description: "The same tool name on several servers; a client must prefix or drop one.",
+    description:
+      "The same tool name on several servers (a client must prefix or drop one), or twice on one server (a client keeps one).",
   },
   {
     id: "schema-too-heavy",
@@ -368,10 +369,13 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
   };
 
   const serversByName = new Map<string, Set<string>>();
+  const perServer = new Map<string, number>();
   for (const t of tools) {
     const set = serversByName.get(t.name) ?? new Set<string>();
     set.add(t.server);
     serversByName.set(t.name, set);
+    const key = `${t.server}\u0000${t.name}`;
+    perServer.set(key, (perServer.get(key) ?? 0) + 1);
   }
 
   // Rules compiled once, at the first tool (an empty catalog does not check them, as before).
@@ -529,6 +533,16 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
       );
     }
 
+    const repeats = perServer.get(`${tool.server}\u0000${tool.name}`)!;
+    if (repeats > 1) {
+      add(
+        tool,
+        "duplicate-name",
+        `name ${JSON.stringify(tool.name)} is listed ${repeats} times by server ${
+          JSON.stringify(tool.server)
+        }; a client keeps one`,
+      );
+    }
     const servers = serversByName.get(tool.name)!;
     if (servers.size > 1) {
       const others = [...servers].filter((s) => s !== tool.server).sort(compareUtf8);

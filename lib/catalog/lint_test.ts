@@ -180,3 +180,24 @@ Deno.test("lintCatalog() evaluates schema-too-heavy only with a tokenizer", () =
   assert.equal(lintCatalog(tools, { tokenizer: chars, maxSchemaTokens: 1e6 }).findings.length, 0);
   assert.throws(() => lintCatalog(tools, { maxSchemaTokens: 0 }), RangeError);
 });
+
+Deno.test("lintCatalog() flags a name a server lists twice", () => {
+  const t = (id: string, description: string): Tool => ({
+    id,
+    server: "s",
+    name: "read",
+    description,
+    inputSchema: { type: "object", properties: {} },
+  });
+  assert.deepEqual(
+    lintCatalog([
+      t("s:read", "Read one file from the disk."),
+      t("s:read#2", "Read a file from the disk, again."),
+    ])
+      .findings.map((f) => `${f.toolId} ${f.rule} ${f.message}`),
+    [
+      's:read duplicate-name name "read" is listed 2 times by server "s"; a client keeps one',
+      's:read#2 duplicate-name name "read" is listed 2 times by server "s"; a client keeps one',
+    ],
+  );
+});

@@ -54,7 +54,12 @@ export {
   schemaText,
 } from "./canonical.ts";
 export { CatalogError, type CatalogErrorOptions } from "./errors.ts";
-export { CATALOG_FORMATS, parseCatalog, type ParseCatalogOptions } from "./parse.ts";
+export {
+  CATALOG_FORMATS,
+  DUPLICATE_ID_SEPARATOR,
+  parseCatalog,
+  type ParseCatalogOptions,
+} from "./parse.ts";
 export { loadCatalog, type LoadCatalogOptions, sha256Hex } from "./load.ts";
 export {
   countDegenerateDescriptions,

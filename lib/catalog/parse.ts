@@ -23,6 +23,12 @@ import type {
   Tool,
 } from "./types.ts";
 
+/**
+ * Separator of the occurrence number in the id of a repeated tool name within
+ * one server: the second `read` of server `fs` has id `fs:read#2`.
+ */
+export const DUPLICATE_ID_SEPARATOR = "#";
+
 /** Options of {@linkcode parseCatalog}. */
 export interface ParseCatalogOptions {
   /**
@@ -535,12 +541,19 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * Version: the file's `version`, else `"unversioned"`. Tools are sorted by id
  * in UTF-16 code unit order.
  *
+ * Repeated tool names: a server that lists one name more than once (a capture
+ * or a raw `tools/list` result) keeps every definition; the first has id
+ * `server:name`, the later ones `server:name#2`, `server:name#3`, ... in
+ * listing order (see {@linkcode DUPLICATE_ID_SEPARATOR}), each with the same
+ * `name`, and a warning names them. A repeated explicit id (mcpproxy
+ * `tool_id`) is still an error.
+ *
  * @param text The file's text.
  * @param options Path (for messages and defaults), format, corpus id, server name.
  * @returns The corpus: `{id, version, provenance: {format, path?, source?}, tools, warnings}`
  *   (no `sha256`: `loadCatalog` adds it from the bytes).
  * @throws {CatalogError} When the text is not JSON, or validation fails:
- *   duplicate ids, an empty or missing name/server, a header count
+ *   a repeated explicit id, an empty or missing name/server, a header count
  *   (`server_count`, `tool_count`, `serverCount`, `toolCount`, per-server
  *   `toolCount`) that disagrees with the rows, a schema that is not an object
  *   or not valid JSON, a field of the wrong type, an mcpproxy `tool_id` that is
@@ -611,12 +624,26 @@ export function parseCatalog(text: string, options: ParseCatalogOptions = {}): C
 
   const tools = result.specs.map((spec) => buildTool(ctx, spec));
   const firstAt = new Map<string, string>();
+  const repeats = new Map<string, number>();
   result.specs.forEach((spec, i) => {
     const id = tools[i].id;
     const prev = firstAt.get(id);
     if (prev !== undefined) {
-      const field = spec.idKey ?? spec.nameKey;
-      fail(ctx, `repeats id ${JSON.stringify(id)} (${prev} and ${spec.locator})`, id, field);
+      // A file's own explicit ids must be unique; a server that lists one tool name twice is
+      // real data: keep every definition, the later ones as `server:name#2`, `#3`, ...
+      if (spec.idKey !== undefined) {
+        fail(ctx, `repeats id ${JSON.stringify(id)} (${prev} and ${spec.locator})`, id, spec.idKey);
+      }
+      const n = (repeats.get(id) ?? 1) + 1;
+      repeats.set(id, n);
+      tools[i] = { ...tools[i], id: `${id}${DUPLICATE_ID_SEPARATOR}${n}` };
+      warnTool(
+        ctx,
+        `the server lists this tool name more than once; later definitions kept with ids ` +
+          `ending in ${DUPLICATE_ID_SEPARATOR}2, ${DUPLICATE_ID_SEPARATOR}3, ... in listing order`,
+        id,
+      );
+      return;
     }
     firstAt.set(id, spec.locator);
   });

@@ -129,7 +129,36 @@ Deno.test("capture format: header counts must agree with the rows", () => {
   );
 });
 
-Deno.test("capture format: version, duplicates and unknown format are errors", () => {
+Deno.test("capture format: a server listing one tool name twice keeps both, the second as #2", () => {
+  const corpus = parseCatalog(CAPTURE.replace('"name": "read"', '"name": "write"'));
+  assert.deepEqual(corpus.tools.map((t) => [t.id, t.name, t.description]), [
+    ["fs:write", "write", "Write a file to disk."],
+    // The second definition, in listing order: description null became "".
+    ["fs:write#2", "write", ""],
+    ["time:now", "now", ""],
+  ]);
+  assert.ok(
+    corpus.warnings.includes(
+      "the server lists this tool name more than once; later definitions kept with ids ending " +
+        "in #2, #3, ... in listing order: 1 tool (fs:write)",
+    ),
+    corpus.warnings.join("\n"),
+  );
+  // A third copy is #3.
+  const three = parseCatalog(
+    JSON.stringify({
+      tools: [{ name: "a" }, { name: "a", description: "2" }, { name: "a", description: "3" }],
+    }),
+    { server: "s" },
+  );
+  assert.deepEqual(three.tools.map((t) => [t.id, t.description]), [
+    ["s:a", ""],
+    ["s:a#2", "2"],
+    ["s:a#3", "3"],
+  ]);
+});
+
+Deno.test("capture format: version, duplicate servers and unknown format are errors", () => {
   assertCatalogError(
     () => parseCatalog(CAPTURE.replace('"formatVersion": 1', '"formatVersion": 2')),
     {
@@ -141,14 +170,6 @@ Deno.test("capture format: version, duplicates and unknown format are errors", (
   assertCatalogError(
     () => parseCatalog(CAPTURE.replace('"server": "time"', '"server": "fs"')),
     { field: "server", includes: ['"fs" appears twice (servers[0] and servers[1])'] },
-  );
-  assertCatalogError(
-    () => parseCatalog(CAPTURE.replace('"name": "read"', '"name": "write"')),
-    {
-      toolId: "fs:write",
-      field: "name",
-      includes: ["servers[1].tools[0] and servers[1].tools[1]"],
-    },
   );
   assertCatalogError(
     () => parseCatalog(CAPTURE.replace('"format": "mcpmeter-capture"', '"format": "other"')),

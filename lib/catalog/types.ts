@@ -21,7 +21,9 @@ export type JsonObject = { readonly [key: string]: JsonValue };
  * One MCP tool definition, as an agent would see it in a `tools/list` result,
  * tagged with the server that exposes it.
  *
- * `id` is always `server + ":" + name` and is unique within a {@linkcode Corpus}.
+ * `id` is `server + ":" + name` and is unique within a {@linkcode Corpus}; when
+ * one server lists a name more than once, its later definitions get
+ * `server:name#2`, `#3`, ... (see `parseCatalog`).
  */
 export interface Tool {
   /** `server:name`, unique within a corpus. */

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { Client, ErrorCode, McpError } from "../_sdk.ts";
+import { Client, ErrorCode, McpError, ToolListChangedNotificationSchema } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import type { ServerListing } from "./list.ts";
+import { type ListChangeWatcher, listChangeWatcher, type ServerListing } from "./list.ts";
 import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
@@ -32,6 +32,19 @@ export function captureClient(warnings: WarningSink): Client {
   const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
   client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
   return client;
+}
+
+/**
+ * Counts the server's `notifications/tools/list_changed` on `client` (register it before
+ * `connect`, so a notification sent right after `initialize` is not lost).
+ *
+ * @param client An unconnected SDK client.
+ * @returns The watcher to pass to `listServer` as `changes`.
+ */
+export function watchToolListChanges(client: Client): ListChangeWatcher {
+  const watcher = listChangeWatcher();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => watcher.notify());
+  return watcher;
 }
 
 /**

@@ -58,6 +58,12 @@ export interface CaptureOptions {
   readonly isolation?: IsolationMode;
   /** Only these server names (default: all). Unknown names are a `RangeError`. */
   readonly only?: readonly string[];
+  /**
+   * Settle window for servers that declare `tools.listChanged`: how long to wait for a
+   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
+   * @default {1000}
+   */
+  readonly settleMs?: number;
   /** Called when a server starts and when it is done. */
   readonly onProgress?: (event: CaptureProgress) => void;
 }
@@ -115,7 +121,12 @@ async function captureOne(
   const timeoutMs = entry.meta.timeoutMs ?? options.timeoutMs;
   const timeout = timeoutMs === undefined ? {} : { timeoutMs };
   if (entry.kind === "remote") {
-    return await captureRemoteServer(entry, { ...timeout, env: options.env ?? {}, source });
+    return await captureRemoteServer(entry, {
+      ...timeout,
+      env: options.env ?? {},
+      source,
+      ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+    });
   }
   let vars: Record<string, string> = {};
   if (options.installDir !== undefined) {
@@ -144,5 +155,6 @@ async function captureOne(
     vars,
     source,
     ...(options.isolation === undefined ? {} : { isolation: options.isolation }),
+    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
   });
 }

@@ -17,6 +17,7 @@ import {
   redactResult,
   timeoutResult,
   watchProtocolVersion,
+  watchToolListChanges,
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
@@ -33,6 +34,12 @@ export interface RemoteCaptureOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Config source name for error messages. */
   readonly source?: string;
+  /**
+   * Settle window for a server that declares `tools.listChanged`: how long to wait for a
+   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
+   * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
+   */
+  readonly settleMs?: number;
 }
 
 /**
@@ -86,7 +93,11 @@ export async function captureRemoteServer(
   const earlier: string[] = [];
   let record: ServerCaptureRecord | undefined;
   for (const kind of attempts) {
-    record = { ...base, ...await attempt(expanded, kind, timeoutMs), transport: kind };
+    record = {
+      ...base,
+      ...await attempt(expanded, kind, timeoutMs, options.settleMs),
+      transport: kind,
+    };
     if (record.outcome === "ok" || record.phase !== "initialize") break;
     earlier.push(`${kind} failed: ${record.message}`);
   }
@@ -121,6 +132,7 @@ async function attempt(
   entry: RemoteServerEntry,
   kind: CaptureTransport,
   timeoutMs: number,
+  settleMs: number | undefined,
 ): Promise<CaptureResult> {
   const url = new URL(entry.url);
   const requestInit = { headers: { ...entry.headers } };
@@ -129,6 +141,7 @@ async function attempt(
     : new StreamableHTTPClientTransport(url, { requestInit });
   const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
   const client = captureClient(warnings);
+  const changes = watchToolListChanges(client);
   const protocolVersion = watchProtocolVersion(transport);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
@@ -140,6 +153,8 @@ async function attempt(
     const listing = await listServer(client, {
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
+      changes,
+      ...(settleMs === undefined ? {} : { settleMs }),
     });
     return okResult(
       client,

@@ -14,6 +14,7 @@
  */
 
 import {
+  ErrorCode,
   ListPromptsResultSchema,
   ListResourcesResultSchema,
   ListToolsResultSchema,
@@ -55,6 +56,84 @@ export interface ListOptions {
   readonly signal?: AbortSignal;
   /** Maximum pages per list (default {@linkcode MAX_LIST_PAGES}). */
   readonly maxPages?: number;
+  /**
+   * `notifications/tools/list_changed` seen from the server (see
+   * {@linkcode ListChangeWatcher}); with it, a server that declares
+   * `tools.listChanged` is re-listed on each change until none arrives within
+   * `settleMs`. Without it, `tools/list` is read once.
+   */
+  readonly changes?: ListChangeWatcher;
+  /**
+   * How long to wait for (another) `list_changed` after a listing of a server
+   * that declares `tools.listChanged`, in ms.
+   * @default {DEFAULT_SETTLE_MS}
+   */
+  readonly settleMs?: number;
+}
+
+/** Default settle window for servers that declare `tools.listChanged`, in ms. */
+export const DEFAULT_SETTLE_MS = 1000;
+
+/** Most re-listings after `list_changed` before the capture keeps the last list and warns. */
+export const MAX_RELISTS = 10;
+
+/** Counts `notifications/tools/list_changed` and lets a caller wait for the next one. */
+export interface ListChangeWatcher {
+  /** Notifications received so far. */
+  seen(): number;
+  /**
+   * Resolves true as soon as the count exceeds `after`, false after `ms` or on abort.
+   *
+   * @param after The count already handled.
+   * @param ms How long to wait, in ms.
+   * @param signal Ends the wait early (resolves false).
+   */
+  waitBeyond(after: number, ms: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+/**
+ * A {@linkcode ListChangeWatcher} fed by calling `notify()` (e.g. from the SDK
+ * client's notification handler).
+ *
+ * @returns The watcher plus `notify`, which records one notification.
+ *
+ * @example Usage
+ * ```ts
+ * import { listChangeWatcher } from "./list.ts";
+ * const w = listChangeWatcher();
+ * const waiting = w.waitBeyond(0, 1000);
+ * w.notify();
+ * if (!(await waiting) || w.seen() !== 1) throw new Error();
+ * ```
+ */
+export function listChangeWatcher(): ListChangeWatcher & { notify(): void } {
+  let count = 0;
+  const waiters = new Set<() => void>();
+  return {
+    seen: () => count,
+    notify() {
+      count += 1;
+      for (const wake of [...waiters]) wake();
+    },
+    waitBeyond(after, ms, signal) {
+      if (count > after) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const done = (value: boolean) => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value);
+        };
+        const wake = () => {
+          if (count > after) done(true);
+        };
+        const onAbort = () => done(false);
+        const timer = setTimeout(() => done(false), ms);
+        waiters.add(wake);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+  };
 }
 
 /** All items of one paginated list. */
@@ -188,10 +267,25 @@ export async function listServer(
 ): Promise<ServerListing> {
   const capabilities = client.getServerCapabilities() ?? {};
   const warnings: string[] = [];
+  let tools: PagedList;
   if (capabilities.tools === undefined) {
-    warnings.push(`the server does not advertise the "tools" capability; tools/list tried anyway`);
+    try {
+      tools = await listAll(client, "tools/list", options);
+      warnings.push(
+        `the server does not advertise the "tools" capability; tools/list tried anyway`,
+      );
+    } catch (error) {
+      // Spec-compliant: a server without tools may refuse the method (-32601).
+      if ((error as { code?: unknown })?.code !== ErrorCode.MethodNotFound) throw error;
+      tools = { items: [], pages: 0, warnings: [] };
+      warnings.push(
+        `no tools: the server does not advertise the "tools" capability and answers ` +
+          `tools/list with -32601 (method not found)`,
+      );
+    }
+  } else {
+    tools = await listWithChanges(client, capabilities.tools, options, warnings);
   }
-  const tools = await listAll(client, "tools/list", options);
   warnings.push(...tools.warnings);
   const counts = new Map<string, number>();
   for (const tool of tools.items) {
@@ -224,6 +318,47 @@ export async function listServer(
     pages,
     warnings,
   };
+}
+
+/**
+ * `tools/list`, read again on every `list_changed` the server sends (when it
+ * declares `tools.listChanged` and a watcher is given), until none arrives
+ * within the settle window; the last list is kept. Notifications that came
+ * before or during a listing trigger one more listing.
+ */
+async function listWithChanges(
+  client: ListingClient,
+  capability: unknown,
+  options: ListOptions,
+  warnings: string[],
+): Promise<PagedList> {
+  const watcher = options.changes;
+  const declared = (capability as { listChanged?: unknown } | null)?.listChanged === true;
+  let handled = watcher?.seen() ?? 0;
+  let list = await listAll(client, "tools/list", options);
+  if (watcher === undefined || !declared) return list;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  checkPositive("settleMs", settleMs);
+  let relists = 0;
+  while (await watcher.waitBeyond(handled, settleMs, options.signal)) {
+    if (relists >= MAX_RELISTS) {
+      warnings.push(
+        `tools/list_changed kept arriving (${watcher.seen()} notifications): kept the list ` +
+          `read after ${relists} re-listings`,
+      );
+      return list;
+    }
+    handled = watcher.seen();
+    list = await listAll(client, "tools/list", options);
+    relists += 1;
+  }
+  if (relists > 0) {
+    warnings.push(
+      `tools/list_changed received ${watcher.seen()} time(s): tools/list read ${relists + 1} ` +
+        `times, the last list (${list.items.length} tools) kept; settle window ${settleMs} ms`,
+    );
+  }
+  return list;
 }
 
 function checkPositive(name: string, value: number): void {

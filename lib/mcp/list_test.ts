@@ -10,7 +10,8 @@ import {
   Server,
 } from "../_sdk.ts";
 import { PaginationError } from "./errors.ts";
-import { listAll, listServer, MAX_LIST_PAGES } from "./list.ts";
+import { listAll, listChangeWatcher, listServer, MAX_LIST_PAGES } from "./list.ts";
+import { watchToolListChanges } from "./_capture.ts";
 
 type ServerType = InstanceType<typeof Server>;
 
@@ -221,4 +222,100 @@ Deno.test("invalid timeouts are RangeErrors", async () => {
   } finally {
     await close();
   }
+});
+
+Deno.test("a server without the tools capability that answers tools/list with -32601 has no tools, keeping its prompts", async () => {
+  const { client, close } = await connect({ prompts: {} }, (server) => {
+    // No tools handler: the SDK server answers tools/list with -32601 (method not found).
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "p1" }] }));
+  });
+  try {
+    const listing = await listServer(client, { requestTimeoutMs: 5_000 });
+    assert.deepEqual(listing.tools, []);
+    assert.deepEqual(listing.prompts, [{ name: "p1" }]);
+    assert.deepEqual(listing.pages, { "tools/list": 0, "prompts/list": 1 });
+    assert.deepEqual(listing.warnings, [
+      'no tools: the server does not advertise the "tools" capability and answers tools/list ' +
+      "with -32601 (method not found)",
+    ]);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a server that advertises tools and answers -32601 is still a failure", async () => {
+  const { client, close } = await connect({ tools: {} }, () => {});
+  try {
+    await assert.rejects(
+      listServer(client, { requestTimeoutMs: 5_000 }),
+      (e: unknown) => e instanceof McpError && e.code === ErrorCode.MethodNotFound,
+    );
+  } finally {
+    await close();
+  }
+});
+
+/** A server that declares tools.listChanged, lists `initial` at first, then changes its list. */
+async function changingServer(initial: string[], changes: string[][], delayMs: number) {
+  let current = initial;
+  const server = new Server({ name: "late", version: "1.0.0" }, {
+    capabilities: { tools: { listChanged: true } },
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: current.map(tool) }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "test", version: "1.0.0" }, { capabilities: {} });
+  const changes$ = watchToolListChanges(client);
+  server.oninitialized = async () => {
+    for (const next of changes) {
+      await new Promise((r) => setTimeout(r, delayMs));
+      current = next;
+      await server.sendToolListChanged();
+    }
+  };
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return {
+    client,
+    changes: changes$,
+    close: async () => (await client.close(), await server.close()),
+  };
+}
+
+Deno.test("tools/list is read again on notifications/tools/list_changed until the list settles", async () => {
+  // Lists nothing at first (still starting), then two changes 30 ms apart.
+  const { client, changes, close } = await changingServer([], [["a"], ["a", "b"]], 30);
+  try {
+    const listing = await listServer(client, { requestTimeoutMs: 5_000, changes, settleMs: 300 });
+    assert.deepEqual(listing.tools.map((t) => t.name), ["a", "b"]);
+    assert.equal(changes.seen(), 2);
+    assert.equal(listing.warnings.length, 1);
+    assert.match(
+      listing.warnings[0],
+      /^tools\/list_changed received 2 time\(s\): tools\/list read [23] times, the last list \(2 tools\) kept; settle window 300 ms$/,
+    );
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("without list_changed within the settle window, one listing is kept and nothing is warned", async () => {
+  const { client, changes, close } = await changingServer(["a"], [], 0);
+  try {
+    const listing = await listServer(client, { requestTimeoutMs: 5_000, changes, settleMs: 50 });
+    assert.deepEqual(listing.tools.map((t) => t.name), ["a"]);
+    assert.deepEqual(listing.warnings, []);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("listChangeWatcher() resolves false after the window and on abort", async () => {
+  const w = listChangeWatcher();
+  assert.equal(await w.waitBeyond(0, 10), false);
+  const controller = new AbortController();
+  const waiting = w.waitBeyond(0, 10_000, controller.signal);
+  controller.abort();
+  assert.equal(await waiting, false);
+  w.notify();
+  assert.equal(await w.waitBeyond(0, 10_000), true);
+  assert.equal(await w.waitBeyond(1, 5), false);
 });

@@ -91,6 +91,7 @@ export function toCaptureManifest(
       status: r.outcome,
       toolCount: r.tools.length,
       captureMs: r.captureMs,
+      pages: { ...r.pages },
       warnings: [...r.warnings],
     };
     if (r.package !== undefined) out.package = r.package;

@@ -38,12 +38,16 @@ export {
 } from "./config.ts";
 export { ConfigError, PaginationError } from "./errors.ts";
 export {
+  DEFAULT_SETTLE_MS,
   listAll,
+  type ListChangeWatcher,
+  listChangeWatcher,
   type ListingClient,
   type ListMethod,
   type ListOptions,
   listServer,
   MAX_LIST_PAGES,
+  MAX_RELISTS,
   type PagedList,
   type ServerListing,
 } from "./list.ts";

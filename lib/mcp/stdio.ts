@@ -28,6 +28,7 @@ import {
   redactResult,
   timeoutResult,
   watchProtocolVersion,
+  watchToolListChanges,
 } from "./_capture.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
@@ -66,6 +67,12 @@ export interface StdioCaptureOptions {
   readonly isolation?: IsolationMode;
   /** Config source name for error messages. */
   readonly source?: string;
+  /**
+   * Settle window for a server that declares `tools.listChanged`: how long to wait for a
+   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
+   * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
+   */
+  readonly settleMs?: number;
 }
 
 /**
@@ -114,7 +121,12 @@ export async function captureStdioServer(
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
     if ("problem" in launch) return failure(launch.problem);
-    const result = await runSession({ ...launch, stderr: "pipe" }, isolation, timeoutMs);
+    const result = await runSession(
+      { ...launch, stderr: "pipe" },
+      isolation,
+      timeoutMs,
+      options.settleMs,
+    );
     return { ...base, ...redactResult(result, secretValues(entry, launch.env, options.env)) };
   } finally {
     await scratch.dispose();
@@ -143,6 +155,7 @@ async function runSession(
   params: StdioServerParameters,
   isolation: IsolationMode,
   timeoutMs: number,
+  settleMs: number | undefined,
 ): Promise<CaptureResult> {
   const transport = new ObservedStdioTransport(params);
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
@@ -153,6 +166,7 @@ async function runSession(
   stream?.on("data", (chunk: string) => stderr.push(chunk));
   const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
   const client = captureClient(warnings);
+  const changes = watchToolListChanges(client);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
   const started = performance.now();
@@ -166,6 +180,8 @@ async function runSession(
     const listing = await listServer(client, {
       requestTimeoutMs: timeoutMs,
       signal: controller.signal,
+      changes,
+      ...(settleMs === undefined ? {} : { settleMs }),
     });
     return okResult(client, listing, warnings, elapsed(), protocolVersion());
   } catch (error) {
