@@ -6,11 +6,11 @@ import type { CatalogFormat, Corpus } from "../lib/catalog/types.ts";
 import { CATALOG_FORMATS } from "../lib/catalog/parse.ts";
 import {
   type BenchReport,
-  measureCatalogCost,
   REPORT_SCHEMA_VERSION,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
 } from "../lib/report/bench_report.ts";
+import { measureCatalogCost } from "../lib/modes/catalog_cost.ts";
 import { renderDashboard } from "../lib/report/dashboard.ts";
 import {
   type EncodingArm,

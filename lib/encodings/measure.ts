@@ -5,7 +5,7 @@
  */
 import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import type { Provenance } from "../report/provenance.ts";
+import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";

@@ -31,7 +31,7 @@ export type {
 } from "./types.ts";
 export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 export type { Tokenizer } from "../tokens/types.ts";
-export type { Provenance } from "../report/provenance.ts";
+export type { Provenance } from "../_provenance.ts";
 export { MAX_SKIP_EXAMPLES } from "./types.ts";
 export { baselineJson } from "./baseline_json.ts";
 export { compactSig, signatureParams } from "./compact_sig.ts";

@@ -11,6 +11,15 @@
  *
  * @module
  */
+export {
+  type CatalogCostSections,
+  type CrossoverRow,
+  type Heaviest,
+  heaviest,
+  type HeavyItem,
+  measureCatalogCost,
+  type MeasureCatalogCostOptions,
+} from "./catalog_cost.ts";
 export { type CatalogCost, catalogCost, sumCosts, type ToolCost, toolCost } from "./cost.ts";
 export {
   EXPOSURE_MODES,

@@ -4,15 +4,13 @@ import type { Corpus, Tool } from "../catalog/types.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import {
   type BenchReport,
-  heaviest,
-  measureCatalogCost,
   REPORT_SCHEMA_VERSION,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
 } from "./bench_report.ts";
+import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { renderDashboard } from "./dashboard.ts";
 import { stableJson } from "./json.ts";
-import { catalogCost } from "../modes/cost.ts";
 
 const words: Tokenizer = {
   name: "cl100k_base",
@@ -87,36 +85,6 @@ Deno.test("measureCatalogCost() output validates against report.schema.json", as
 
 Deno.test("measureCatalogCost() is byte-deterministic for a seed", () => {
   assert.equal(stableJson(buildReport()), stableJson(buildReport()));
-});
-
-Deno.test("measureCatalogCost() prices each mode and samples sizes from whole servers", () => {
-  const r = buildReport();
-  // Each tool: "tN\ndoes x" = 3 words, + "{"type":"object"}" = 4 tokens with schema.
-  const direct = r.modes.find((m) => m.mode === "direct")!;
-  assert.equal(direct.toolCount, 78);
-  assert.equal(direct.tokensWithSchemas, 78 * 4);
-  // Proxy: "retrieve_tools\nfind a tool for a task" = 7 words, + schema = 8.
-  const proxyRow = r.modes.find((m) => m.mode === "proxy")!;
-  assert.equal(proxyRow.tokensWithSchemas, 8);
-  assert.equal(proxyRow.savingsWithSchemas, 1 - 8 / (78 * 4));
-  assert.deepEqual(r.scaling.map((s) => s.targetSize), [5, 20, 50, 78]);
-  for (const row of r.scaling.filter((s) => !s.full)) {
-    assert.ok(row.meanToolCount >= row.targetSize);
-  }
-  // 5 tools already cost ≥ 20 tokens > 8: the proxy pays off from the smallest sample.
-  assert.equal(r.crossovers.find((c) => c.mode === "proxy")!.measuredSize, 5);
-  assert.equal(r.crossovers.find((c) => c.mode === "proxy")!.estimatedSize, 2);
-});
-
-Deno.test("heaviest() ranks servers by summed tokens, ties by id", () => {
-  const h = heaviest("tiny", "words", catalogCost(tools, words), 3);
-  assert.deepEqual(h.servers.map((s) => [s.id, s.toolCount, s.tokens]), [
-    ["s12", 12, 48],
-    ["s11", 11, 44],
-    ["s10", 10, 40],
-  ]);
-  // All tools weigh 4: ties broken by id ascending.
-  assert.deepEqual(h.tools.map((t) => t.id), ["s01:t0", "s02:t0", "s02:t1"]);
 });
 
 Deno.test("renderDashboard() is self-contained, has the charts and no NaN", () => {

@@ -10,17 +10,11 @@
  *
  * @module
  */
-export type { Provenance } from "./provenance.ts";
+export type { Provenance } from "../_provenance.ts";
 export { DEFAULT_DECIMALS, stableJson } from "./json.ts";
 export {
   type BenchReport,
   type CorpusSummary,
-  type CrossoverRow,
-  type Heaviest,
-  heaviest,
-  type HeavyItem,
-  measureCatalogCost,
-  type MeasureCatalogCostOptions,
   REPORT_SCHEMA_VERSION,
   type RunInfo,
   summarizeCorpus,

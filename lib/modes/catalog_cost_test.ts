@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import type { Corpus, Tool } from "../catalog/types.ts";
+import type { Tokenizer } from "../tokens/types.ts";
+import { heaviest, measureCatalogCost } from "./catalog_cost.ts";
+import { catalogCost } from "./cost.ts";
+
+const words: Tokenizer = {
+  name: "cl100k_base",
+  count: (t) => t.split(/\s+/).filter(Boolean).length,
+};
+
+const tool = (server: string, name: string, description: string): Tool => ({
+  id: `${server}:${name}`,
+  server,
+  name,
+  description,
+  inputSchema: { type: "object" },
+});
+
+// 12 servers with 1..12 tools each (78 tools); each tool costs 2 + 1 = 3 words... plus
+// description words, so server sN weighs N × (3 + 1) tokens.
+const tools = Array.from(
+  { length: 12 },
+  (_, s) =>
+    Array.from(
+      { length: s + 1 },
+      (_, t) => tool(`s${String(s + 1).padStart(2, "0")}`, `t${t}`, "does x"),
+    ),
+).flat()
+  .sort((a, b) => (a.id < b.id ? -1 : 1));
+const corpus: Corpus = {
+  id: "tiny",
+  version: "1",
+  provenance: { format: "mcp-tools-list", sha256: "00" },
+  tools,
+  warnings: [],
+};
+const proxy = [tool("proxy", "retrieve_tools", "find a tool for a task")];
+
+Deno.test("measureCatalogCost() prices each mode and samples sizes from whole servers", () => {
+  const r = measureCatalogCost({
+    corpora: [corpus],
+    proxyTools: proxy,
+    codeTools: proxy,
+    tokenizers: [words],
+    seed: 7,
+    sizes: [5, 20, 50],
+  });
+  // Each tool: "tN\ndoes x" = 3 words, + "{"type":"object"}" = 4 tokens with schema.
+  const direct = r.modes.find((m) => m.mode === "direct")!;
+  assert.equal(direct.toolCount, 78);
+  assert.equal(direct.tokensWithSchemas, 78 * 4);
+  // Proxy: "retrieve_tools\nfind a tool for a task" = 7 words, + schema = 8.
+  const proxyRow = r.modes.find((m) => m.mode === "proxy")!;
+  assert.equal(proxyRow.tokensWithSchemas, 8);
+  assert.equal(proxyRow.savingsWithSchemas, 1 - 8 / (78 * 4));
+  assert.deepEqual(r.scaling.map((s) => s.targetSize), [5, 20, 50, 78]);
+  for (const row of r.scaling.filter((s) => !s.full)) {
+    assert.ok(row.meanToolCount >= row.targetSize);
+  }
+  // 5 tools already cost ≥ 20 tokens > 8: the proxy pays off from the smallest sample.
+  assert.equal(r.crossovers.find((c) => c.mode === "proxy")!.measuredSize, 5);
+  assert.equal(r.crossovers.find((c) => c.mode === "proxy")!.estimatedSize, 2);
+});
+
+Deno.test("heaviest() ranks servers by summed tokens, ties by id", () => {
+  const h = heaviest("tiny", "words", catalogCost(tools, words), 3);
+  assert.deepEqual(h.servers.map((s) => [s.id, s.toolCount, s.tokens]), [
+    ["s12", 12, 48],
+    ["s11", 11, 44],
+    ["s10", 10, 40],
+  ]);
+  // All tools weigh 4: ties broken by id ascending.
+  assert.deepEqual(h.tools.map((t) => t.id), ["s01:t0", "s02:t0", "s02:t1"]);
+});
+
+Deno.test("measureCatalogCost() gives the same rows for the same seed", () => {
+  const run = () =>
+    JSON.stringify(measureCatalogCost({
+      corpora: [corpus],
+      proxyTools: proxy,
+      codeTools: proxy,
+      tokenizers: [words],
+      seed: 7,
+      sizes: [5, 20, 50],
+    }));
+  assert.equal(run(), run());
+});
