@@ -40,3 +40,4 @@ export * from "./agent/mod.ts";
 export * from "./sweep/mod.ts";
 export * from "./live/mod.ts";
 export * from "./proxy/mod.ts";
+export * from "./flows/mod.ts";

@@ -1,13 +1,12 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CatalogError } from "../lib/catalog/errors.ts";
+import { UsageError } from "../lib/flows/errors.ts";
+import { denoFlowIo, type GitState } from "../lib/flows/io.ts";
 
-/** An error whose message is the whole story for the user (no stack trace). */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError };
 
 /**
  * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing
@@ -84,13 +83,12 @@ export async function ensureWritable(path: string, flag: string): Promise<void> 
  * @returns The repository-relative path, or `path` unchanged.
  */
 export function displayPath(path: string): string {
-  const rel = relative(fromRoot("."), resolve(path));
-  return rel.startsWith("..") || isAbsolute(rel) ? path : rel;
+  return IO.displayPath(path);
 }
 
 /** Writes one progress line to stderr. */
 export function progress(task: string, message: string): void {
-  console.error(`[${task}] ${message}`);
+  IO.progress(task, message);
 }
 
 /**
@@ -111,42 +109,22 @@ export async function runMain(task: string, main: () => Promise<number | void>):
   }
 }
 
+/** The real flow I/O, rooted at this checkout (lib/flows/io.ts). */
+export const IO = denoFlowIo(ROOT);
+
 /** Current git commit and dirtiness, or nulls outside a git checkout. */
-export async function gitState(): Promise<{ commit: string | null; dirty: boolean | null }> {
-  const run = async (args: string[]) => {
-    try {
-      const out = await new Deno.Command("git", {
-        args,
-        cwd: ROOT,
-        stdout: "piped",
-        stderr: "null",
-      })
-        .output();
-      return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
-    } catch {
-      return null;
-    }
-  };
-  const commit = await run(["rev-parse", "HEAD"]);
-  const status = await run(["status", "--porcelain", "--untracked-files=no"]);
-  return { commit, dirty: status === null ? null : status.length > 0 };
+export function gitState(): Promise<GitState> {
+  return IO.gitState();
 }
 
 /** Versions of the npm packages pinned in deno.json's import map. */
-export async function dependencyVersions(): Promise<Record<string, string>> {
-  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
-  const out: Record<string, string> = {};
-  for (const spec of Object.values(config.imports ?? {}) as string[]) {
-    const m = /^npm:\/?((?:@[^/]+\/)?[^@/]+)@([^/]+)/.exec(spec);
-    if (m) out[m[1]] = m[2];
-  }
-  return out;
+export function dependencyVersions(): Promise<Record<string, string>> {
+  return IO.dependencyVersions();
 }
 
 /** Report timestamp: `SOURCE_DATE_EPOCH` (seconds) when set, else now. */
 export function createdAt(): string {
-  const epoch = Deno.env.get("SOURCE_DATE_EPOCH");
-  return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString();
+  return IO.createdAt();
 }
 
 /** Parses a non-negative integer flag value. */

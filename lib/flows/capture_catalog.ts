@@ -1,8 +1,12 @@
-// Shared by tasks that take a live catalog from a servers config
-// (lint-catalog --servers, bench --proxy-servers).
-import { parseCatalog } from "../lib/catalog/parse.ts";
-import { sha256Hex } from "../lib/catalog/load.ts";
-import type { Corpus } from "../lib/catalog/types.ts";
+/**
+ * A live catalog from a servers config: the tools/list of every server in an `mcpServers`
+ * config, as a corpus (lint-catalog --servers, bench --proxy-servers).
+ *
+ * @module
+ */
+import { parseCatalog } from "../catalog/parse.ts";
+import { sha256Hex } from "../catalog/load.ts";
+import type { Corpus } from "../catalog/types.ts";
 import {
   captureServers,
   installPackages,
@@ -13,7 +17,8 @@ import {
   type ServerCaptureRecord,
   stringifyCaptureFile,
   toCaptureFile,
-} from "../lib/mcp/mod.ts";
+} from "../mcp/mod.ts";
+import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** One server of a live capture that produced no tools. */
 export interface FailedServer {
@@ -32,6 +37,7 @@ export interface FailedServer {
  *
  * @param configPath The servers config.
  * @param options Install folder, per-server timeout (ms), and the task name for progress lines.
+ * @param io Environment handed to the servers and the progress sink. @default {denoFlowIo()}
  * @returns The corpus of every server that answered, the servers that failed with their cause,
  *   and the SHA-256 of the config's bytes.
  * @throws {RangeError} When the config cannot be read or lists no server.
@@ -39,6 +45,7 @@ export interface FailedServer {
 export async function captureCatalog(
   configPath: string,
   options: { readonly installDir: string; readonly timeoutMs?: number; readonly task: string },
+  io: Pick<FlowIo, "env" | "progress"> = denoFlowIo(),
 ): Promise<{ corpus: Corpus; failed: FailedServer[]; configSha256: string }> {
   let text: string;
   let configSha256: string;
@@ -62,13 +69,14 @@ export async function captureCatalog(
     install: (specs) => installPackages(specs, { installDir: options.installDir }),
   });
   const captured: ServerCaptureRecord[] = await captureServers(prepared.config, {
-    env: Deno.env.toObject(),
+    env: io.env(),
     installDir: options.installDir,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     onProgress: (e) => {
       if (e.kind === "done") {
-        console.error(
-          `[${options.task}] ${e.done}/${e.total} ${e.server}: ${
+        io.progress(
+          options.task,
+          `${e.done}/${e.total} ${e.server}: ${
             e.record.outcome === "ok"
               ? `${e.record.tools.length} tools`
               : `${e.record.outcome}: ${e.record.message ?? ""}`

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { JsonObject } from "../lib/catalog/types.ts";
-import { serveProxyHttp } from "../lib/proxy/http.ts";
-import { createProxyCore, type ProxyCore } from "../lib/proxy/server.ts";
-import { createUpstreamPool } from "../lib/proxy/upstream.ts";
+import type { JsonObject } from "../catalog/types.ts";
+import { serveProxyHttp } from "../proxy/http.ts";
+import { createProxyCore, type ProxyCore } from "../proxy/server.ts";
+import { createUpstreamPool } from "../proxy/upstream.ts";
 import { runLive } from "./live.ts";
 
 const GOLDEN = {

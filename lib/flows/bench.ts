@@ -1,0 +1,510 @@
+/**
+ * The bench flow: what tool catalogs cost in context tokens under each exposure mode and
+ * encoding arm, how well retrievers find the right tool, what captured tool results cost as
+ * compact JSON against TOON, and (optionally) what discovery really costs over MCP. Returns the
+ * whole {@linkcode BenchReport}; {@linkcode writeBenchResults} writes it with its dashboard.
+ *
+ * @module
+ */
+import { loadCatalog } from "../catalog/load.ts";
+import { countDegenerateDescriptions } from "../catalog/degenerate.ts";
+import type { CatalogFormat, Corpus } from "../catalog/types.ts";
+import { CATALOG_FORMATS } from "../catalog/parse.ts";
+import {
+  type BenchReport,
+  REPORT_SCHEMA_VERSION,
+  summarizeCorpus,
+  TOKENIZER_CAVEAT,
+} from "../report/bench_report.ts";
+import { measureCatalogCost } from "../modes/catalog_cost.ts";
+import { renderDashboard } from "../report/dashboard.ts";
+import {
+  type EncodingArm,
+  loadArms,
+  loadToolResults,
+  measureArms,
+  measureToolResults,
+  parseArmList,
+} from "../encodings/mod.ts";
+import { loadGolden } from "../retrieval/load_golden.ts";
+import type { GoldenSet } from "../retrieval/types.ts";
+import {
+  evaluateRetrieval,
+  indexArmsFor,
+  type RetrievalResult,
+  RETRIEVER_NAMES,
+  type RetrieverName,
+} from "../retrieval/mod.ts";
+import { stableJson } from "../report/json.ts";
+import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
+import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
+import { captureCatalog } from "./capture_catalog.ts";
+import { UsageError } from "./errors.ts";
+import { denoFlowIo, type FlowIo } from "./io.ts";
+import { runLive } from "./live.ts";
+
+/** Default inputs, relative to the repository root. */
+export const BENCH_DEFAULTS = {
+  corpus: "fixtures/corpora/reference_v1.tools.json",
+  proxyCatalog: "fixtures/proxies/reference_proxy.tools.json",
+  codeCatalog: "fixtures/proxies/reference_code.tools.json",
+  golden: "fixtures/golden/reference_v1.test.json",
+  retrievers: "bm25,tfidf_classic,random,oracle",
+  toolResults: "fixtures/tool_results/results_v1.json",
+  installDir: ".scratch/servers",
+  out: "results",
+  seed: 20261130,
+  resamples: 1000,
+} as const;
+
+/** Upper bound of `resamples`: beyond it the bootstrap takes minutes for no precision gain. */
+export const MAX_RESAMPLES = 100_000;
+
+/**
+ * Options of {@linkcode runBench}; every one has a default. Paths are absolute or relative to
+ * the working directory; defaults are {@linkcode BENCH_DEFAULTS} under the repository root.
+ * Error messages name the `deno task bench` flag of the option at fault.
+ */
+export interface RunBenchOptions {
+  /** Catalogs to measure (any format `loadCatalog` reads). Default: the reference corpus. */
+  readonly corpora?: readonly string[];
+  /** Format of the corpora when detection cannot tell. Default: detected. */
+  readonly format?: string;
+  /** Tokenizer names, in report column order. Default: every known tokenizer. */
+  readonly tokenizers?: readonly string[];
+  /** Catalog priced as the `proxy` mode. Default: mcpmeter's reference proxy. */
+  readonly proxyCatalog?: string;
+  /** Servers config whose live tools/list is the `proxy` catalog (excludes `proxyCatalog`). */
+  readonly proxyServers?: string;
+  /** Catalog priced as the `code` mode. Default: the reference code catalog. */
+  readonly codeCatalog?: string;
+  /** Encoding arms: `"all"`, `"none"` or a comma list. Default `"all"`. */
+  readonly arms?: string;
+  /**
+   * Golden sets (`"none"` entries are skipped). Default: the reference test set when `corpora`
+   * is not given, none otherwise.
+   */
+  readonly golden?: readonly string[];
+  /** Retriever names. Default: {@linkcode BENCH_DEFAULTS}`.retrievers`. */
+  readonly retrievers?: readonly string[];
+  /** Bootstrap resamples per metric, 1 to {@linkcode MAX_RESAMPLES}. Default 1000. */
+  readonly resamples?: number;
+  /** Captured tool results priced as JSON vs TOON, or `"none"`. Default: results_v1. */
+  readonly toolResults?: string;
+  /** Also measure discovery over MCP (`runLive`). Default false. */
+  readonly live?: boolean;
+  /** With `live`: the endpoint measured instead of the reference proxy. */
+  readonly endpoint?: string;
+  /** With `endpoint`: request headers (values never recorded). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** With `endpoint`: name of its discovery tool. */
+  readonly discoveryTool?: string;
+  /** With `endpoint`: argument that carries the query. */
+  readonly queryArg?: string;
+  /** Seed of every random draw (recorded). Default {@linkcode BENCH_DEFAULTS}`.seed`. */
+  readonly seed?: number;
+  /** Install folder of `proxyServers` packages. Default `.scratch/servers` under the root. */
+  readonly installDir?: string;
+  /** Tokenizer factory. Default: lib/tokens `createTokenizer`. */
+  readonly createTokenizer?: (name: TokenizerName) => Tokenizer;
+  /** Task recorded in the report. Default `tasks/bench.ts`. */
+  readonly task?: string;
+}
+
+/** Options checked and defaults applied, before any file is read. */
+interface Plan {
+  readonly tokenizerNames: TokenizerName[];
+  readonly corpusPaths: readonly string[];
+  readonly armNames: string[];
+  readonly goldenPaths: readonly string[];
+  readonly retrieverNames: RetrieverName[];
+  readonly resamples: number;
+  readonly liveGolden: string | undefined;
+  readonly format: CatalogFormat | undefined;
+  readonly seed: number;
+}
+
+function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Plan {
+  const tokenizerNames = [...(options.tokenizers ?? TOKENIZER_NAMES)];
+  for (const name of tokenizerNames) {
+    if (!isTokenizerName(name)) {
+      throw new UsageError(
+        `--tokenizers: unknown tokenizer "${name}" (known: ${TOKENIZER_NAMES.join(", ")})`,
+      );
+    }
+  }
+  let armNames: string[] = [];
+  const armSpec = options.arms ?? "all";
+  if (armSpec !== "none") {
+    try {
+      armNames = parseArmList(armSpec);
+    } catch (error) {
+      throw new UsageError(`--arms: ${(error as Error).message}`);
+    }
+  }
+  const goldenPaths = options.golden ??
+    (options.corpora ? [] : [fromRoot(BENCH_DEFAULTS.golden)]);
+  const retrieverNames = [...(options.retrievers ?? BENCH_DEFAULTS.retrievers.split(","))];
+  for (const name of retrieverNames) {
+    if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--retrievers: unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(", ")})`,
+      );
+    }
+  }
+  const live = options.live ?? false;
+  if (
+    !live && (options.endpoint || options.headers || options.discoveryTool || options.queryArg)
+  ) {
+    throw new UsageError("--endpoint, --header, --discovery-tool and --query-arg need --live");
+  }
+  const resamples = options.resamples ?? BENCH_DEFAULTS.resamples;
+  if (resamples < 1 || resamples > MAX_RESAMPLES) {
+    throw new UsageError(
+      `--resamples must be between 1 and ${MAX_RESAMPLES}: current value is ${resamples}`,
+    );
+  }
+  const liveGolden = goldenPaths.find((p) => p !== "none") ??
+    (live ? fromRoot(BENCH_DEFAULTS.golden) : undefined);
+  if (live && goldenPaths.length > 0 && goldenPaths.every((p) => p === "none")) {
+    throw new UsageError(
+      "--live scores discovery on a golden set: drop --golden none or pass --golden FILE",
+    );
+  }
+  const format = options.format as CatalogFormat | undefined;
+  if (format !== undefined && !(CATALOG_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(
+      `--format must be one of ${CATALOG_FORMATS.join(", ")}: current value is "${format}"`,
+    );
+  }
+  if (options.proxyServers && options.proxyCatalog) {
+    throw new UsageError("pass either --proxy-catalog or --proxy-servers, not both");
+  }
+  return {
+    tokenizerNames: tokenizerNames as TokenizerName[],
+    corpusPaths: options.corpora ?? [fromRoot(BENCH_DEFAULTS.corpus)],
+    armNames,
+    goldenPaths,
+    retrieverNames: retrieverNames as RetrieverName[],
+    resamples,
+    liveGolden,
+    format,
+    seed: options.seed ?? BENCH_DEFAULTS.seed,
+  };
+}
+
+/**
+ * Checks the options of {@linkcode runBench} without reading anything, so a task can reject bad
+ * flags before it touches the disk.
+ *
+ * @param options The options.
+ * @param io Repository root for the defaults. @default {denoFlowIo()}
+ * @throws {UsageError} On an unknown tokenizer, arm, retriever or format, resamples out of
+ *   range, endpoint options without `live`, `live` with no golden set, or both proxy inputs.
+ */
+export function checkBenchOptions(
+  options: RunBenchOptions,
+  io: Pick<FlowIo, "fromRoot"> = denoFlowIo(),
+): void {
+  plan(options, io.fromRoot);
+}
+
+/** The golden-set × retriever × index loop: scored rows and the warnings met. */
+function scoreRetrieval(
+  corpora: readonly { corpus: Corpus }[],
+  goldenSets: readonly GoldenSet[],
+  p: Plan,
+  indexArms: readonly EncodingArm[],
+  say: (message: string) => void,
+): { retrieval: RetrievalResult[]; warnings: string[] } {
+  const retrieval: RetrievalResult[] = [];
+  const warnings: string[] = [];
+  for (const golden of goldenSets) {
+    const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
+      (corpora.length === 1 ? corpora[0] : undefined);
+    if (!target) {
+      warnings.push(
+        `golden set ${golden.id} names corpus "${golden.corpusVersion}", which was not measured; skipped`,
+      );
+      continue;
+    }
+    for (const retriever of p.retrieverNames) {
+      const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
+      for (const skip of chosen.skipped) {
+        warnings.push(
+          `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
+        );
+      }
+      for (const arm of [undefined, ...chosen.score]) {
+        say(`${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
+        const result = evaluateRetrieval({
+          corpus: target.corpus,
+          golden,
+          retriever,
+          arm,
+          seed: p.seed,
+          resamples: p.resamples,
+        });
+        if (result.dropped.count > 0) {
+          warnings.push(
+            `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
+              Object.entries(result.dropped.reasons).map(([k, v]) => `${k}: ${v}`).join(", ")
+            })`,
+          );
+        }
+        retrieval.push(result);
+      }
+    }
+  }
+  return { retrieval, warnings };
+}
+
+/**
+ * Runs the bench and returns its report. Every input file is read before any measurement, so a
+ * bad one fails fast; `run` (time, git, wall ms) is the only non-deterministic block.
+ *
+ * @param options See {@linkcode RunBenchOptions}.
+ * @param io Clock, repository root, path display, git, versions, progress (task `bench`).
+ *   @default {denoFlowIo()}
+ * @returns The report (shape: lib/report/report.schema.json).
+ * @throws {UsageError} On bad options (see {@linkcode checkBenchOptions}), an unreadable golden
+ *   set or tool-results file, a corpus or mode catalog with no tools, or two corpora with one id.
+ * @throws {import("../catalog/errors.ts").CatalogError} On a catalog that cannot be loaded.
+ */
+export async function runBench(
+  options: RunBenchOptions = {},
+  io: FlowIo = denoFlowIo(),
+): Promise<BenchReport> {
+  const started = io.now();
+  const say = (message: string) => io.progress("bench", message);
+  const p = plan(options, io.fromRoot);
+  const make = options.createTokenizer ?? createTokenizer;
+  const tokenizers = p.tokenizerNames.map((n) => make(n));
+
+  const toolResultsPath = options.toolResults ?? io.fromRoot(BENCH_DEFAULTS.toolResults);
+  const toolResultsFile = toolResultsPath === "none"
+    ? undefined
+    : await loadToolResults(toolResultsPath).catch((error) => {
+      throw new UsageError(`--tool-results ${toolResultsPath}: ${(error as Error).message}`);
+    });
+  const corpora: { corpus: Corpus; path: string }[] = [];
+  for (const path of p.corpusPaths) {
+    say(`loading ${path}`);
+    const corpus = await loadCatalog(path, p.format === undefined ? {} : { format: p.format });
+    if (corpus.tools.length === 0) {
+      throw new UsageError(`corpus ${path} has no tools: nothing to measure`);
+    }
+    corpora.push({ corpus, path: io.displayPath(path) });
+  }
+  const ids = corpora.map((c) => c.corpus.id);
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const goldenSets: GoldenSet[] = [];
+  for (const path of p.goldenPaths.filter((g) => g !== "none")) {
+    say(`loading golden set ${path}`);
+    goldenSets.push(
+      await loadGolden(path).catch((error) => {
+        throw new UsageError(`--golden ${path}: ${(error as Error).message}`);
+      }),
+    );
+  }
+  const proxyPath = options.proxyCatalog ?? io.fromRoot(BENCH_DEFAULTS.proxyCatalog);
+  const codePath = options.codeCatalog ?? io.fromRoot(BENCH_DEFAULTS.codeCatalog);
+  const proxy = options.proxyServers
+    ? await (async () => {
+      const live = await captureCatalog(options.proxyServers!, {
+        installDir: options.installDir ?? io.fromRoot(BENCH_DEFAULTS.installDir),
+        task: "bench",
+      }, io);
+      for (const f of live.failed) {
+        say(`proxy server ${f.server} failed: ${f.outcome}: ${f.message}`);
+      }
+      // The config's bytes are the input this catalog is traced to.
+      return {
+        ...live.corpus,
+        provenance: { ...live.corpus.provenance, sha256: live.configSha256 },
+      };
+    })()
+    : await loadCatalog(proxyPath, { server: "proxy" });
+  const code = await loadCatalog(codePath, { server: "proxy" });
+  for (
+    const [flag, catalog, path] of [
+      ["--proxy-catalog", proxy, proxyPath],
+      ["--code-catalog", code, codePath],
+    ] as const
+  ) {
+    if (catalog.tools.length === 0) throw new UsageError(`${flag} ${path} has no tools`);
+  }
+
+  const degenerate = corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools));
+  const sections = measureCatalogCost({
+    corpora: corpora.map((c) => c.corpus),
+    proxyTools: proxy.tools,
+    codeTools: code.tools,
+    tokenizers,
+    seed: p.seed,
+    onProgress: say,
+  });
+  const loadedArms = await loadArms(p.armNames);
+  const arms = p.armNames.length === 0 ? undefined : corpora.flatMap(({ corpus }) => {
+    say(`${corpus.id}: encoding arms ${p.armNames.join(", ")}`);
+    return measureArms({ corpus, arms: loadedArms, tokenizers });
+  });
+  const indexArms = loadedArms.filter((a): a is EncodingArm =>
+    !("unavailable" in a) && a.altersIndex
+  );
+  const scored = scoreRetrieval(corpora, goldenSets, p, indexArms, say);
+  const toolResults = toolResultsFile === undefined ? undefined : (() => {
+    say(`pricing tool results ${toolResultsPath}`);
+    const m = measureToolResults(toolResultsFile.results, tokenizers);
+    return {
+      resultsId: toolResultsFile.id,
+      path: io.displayPath(toolResultsPath),
+      payloadCount: m.payloadCount,
+      summary: m.summary,
+      rows: m.rows,
+      skipped: m.skipped,
+      provenance: { tokens: "measured", savingsPct: "computed" },
+    };
+  })();
+  const live = !options.live ? undefined : await runLive({
+    tokenizer: p.tokenizerNames[0],
+    golden: p.liveGolden,
+    ...(options.endpoint ? { endpoint: options.endpoint, headers: options.headers ?? {} } : {}),
+    ...(options.discoveryTool ? { tool: options.discoveryTool } : {}),
+    ...(options.queryArg ? { queryArg: options.queryArg } : {}),
+    onProgress: (m) => say(`live: ${m}`),
+  }, io);
+  const warnings = [
+    ...scored.warnings,
+    ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
+  ];
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    task: options.task ?? "tasks/bench.ts",
+    run: {
+      createdAt: io.createdAt(),
+      git: await io.gitState(),
+      wallMs: Math.round(io.now() - started),
+    },
+    seed: p.seed,
+    tokenizers: p.tokenizerNames,
+    dependencies: await io.dependencyVersions(),
+    inputs: [
+      ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
+      {
+        path: io.displayPath(options.proxyServers ?? proxyPath),
+        sha256: proxy.provenance.sha256 ?? "",
+      },
+      { path: io.displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
+      ...p.goldenPaths.filter((g) => g !== "none").map((path, i) => ({
+        path: io.displayPath(path),
+        sha256: goldenSets[i].sha256 ?? "",
+      })),
+      ...(toolResultsFile === undefined
+        ? []
+        : [{ path: io.displayPath(toolResultsPath), sha256: toolResultsFile.sha256 ?? "" }]),
+    ],
+    caveats: { tokenizer: TOKENIZER_CAVEAT },
+    degenerateRules: degenerate[0]?.rules ?? [],
+    corpora: corpora.map(({ corpus, path }, i) => summarizeCorpus(corpus, path, degenerate[i])),
+    ...sections,
+    ...(arms ? { arms } : {}),
+    ...(scored.retrieval.length > 0 ? { retrieval: scored.retrieval } : {}),
+    ...(toolResults ? { toolResults } : {}),
+    ...(live ? { live } : {}),
+    warnings,
+  };
+}
+
+/**
+ * Writes `outDir/report.json` (stable JSON) and `outDir/dashboard.html` (self-contained).
+ *
+ * @param report The report.
+ * @param outDir Output folder (created).
+ * @param io Progress sink. @default {denoFlowIo()}
+ * @returns The two paths written.
+ */
+export async function writeBenchResults(
+  report: BenchReport,
+  outDir: string,
+  io: Pick<FlowIo, "progress"> = denoFlowIo(),
+): Promise<{ reportPath: string; dashboardPath: string }> {
+  await Deno.mkdir(outDir, { recursive: true });
+  const reportPath = `${outDir}/report.json`;
+  const dashboardPath = `${outDir}/dashboard.html`;
+  await Deno.writeTextFile(reportPath, stableJson(report));
+  io.progress("bench", "rendering dashboard");
+  await Deno.writeTextFile(dashboardPath, renderDashboard(report));
+  return { reportPath, dashboardPath };
+}
+
+/**
+ * Why a bench report's live block measured nothing (every discovery call failed), or null.
+ *
+ * @param report The report.
+ * @returns The one-line reason, or null.
+ */
+export function benchFailure(report: BenchReport): string | null {
+  const live = report.live;
+  if (!live || live.queries.used === 0 || live.queries.failed < live.queries.used) return null;
+  const first = live.queries.failures[0];
+  return `live: all ${live.queries.used} discovery calls failed (first: ${first?.outcome}: ${first?.message}); ` +
+    `the report keeps every failure row`;
+}
+
+/**
+ * The console summary: per corpus the mode costs, the arm savings and the
+ * retrieval headline, under the first tokenizer.
+ *
+ * @param report The finished report.
+ * @returns Lines to print.
+ */
+export function benchSummaryLines(report: BenchReport): string[] {
+  const tok = report.tokenizers[0];
+  const lines: string[] = [];
+  const pct = (v: number, digits = 2) => `${(v * 100).toFixed(digits)}%`;
+  for (const m of report.modes.filter((m) => m.tokenizer === tok)) {
+    const authoritative = m.withSchemasAuthoritative;
+    const tokens = authoritative ? m.tokensWithSchemas : m.tokensNameDescription;
+    const saved = authoritative ? m.savingsWithSchemas : m.savingsNameDescription;
+    lines.push(
+      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
+        String(tokens).padStart(9)
+      } ${tok} tokens${m.mode === "direct" ? "" : `  saves ${pct(saved)}`}`,
+    );
+  }
+  for (const corpus of report.corpora) {
+    const savings = (report.arms ?? []).flatMap((a) =>
+      !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
+        a.arm !== "baseline_json" && typeof a.savingsPct === "number"
+        ? [`${a.arm} ${a.savingsPct >= 0 ? "-" : "+"}${Math.abs(a.savingsPct).toFixed(1)}%`]
+        : []
+    );
+    if (savings.length > 0) {
+      lines.push(`${corpus.id.padEnd(16)} arm tokens vs baseline_json: ${savings.join(", ")}`);
+    }
+  }
+  for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {
+    const [lo, hi] = r.ci95["recall@5"];
+    lines.push(
+      `${r.goldenSetId.padEnd(18)} ${r.retriever.padEnd(13)} recall@5 ${
+        r.metrics["recall@5"].toFixed(3)
+      } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
+        r.metrics["ndcg@10"].toFixed(3)
+      }  (${r.queryCount} queries)`,
+    );
+  }
+  if (report.live) {
+    const l = report.live;
+    const be = l.breakEven as { calls?: number | null; noBreakEven?: boolean; withheld?: boolean };
+    lines.push(
+      `live             response tokens p50 ${l.responseCost.p50 ?? "n/a"} p95 ${
+        l.responseCost.p95 ?? "n/a"
+      }, latency p50 ${l.latencyMs?.p50?.toFixed(2) ?? "n/a"} ms, break-even ${
+        be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
+      }`,
+    );
+  }
+  return lines;
+}
