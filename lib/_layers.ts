@@ -28,7 +28,7 @@ export interface ImportEdge {
 
 /**
  * The `lib/` layers, bottom first. `lib` stands for the files directly in `lib/` (shared
- * vocabulary and helpers: `_json.ts`, `_redact.ts`, `provenance.ts`, ...); `lib/mod.ts` sits on
+ * vocabulary and helpers: `_json.ts`, `_redact.ts`, `_provenance.ts`, ...); `lib/mod.ts` sits on
  * top of everything. A folder not listed here is itself a violation.
  */
 export const LAYERS: readonly (readonly string[])[] = [

@@ -3,8 +3,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { CatalogError } from "../lib/catalog/errors.ts";
-import { UsageError } from "../lib/flows/errors.ts";
-import { denoFlowIo, type GitState } from "../lib/flows/io.ts";
+import { denoFlowIo, type GitState, UsageError } from "../lib/flows/mod.ts";
 
 export { UsageError };
 

@@ -8,9 +8,9 @@ import {
   runBench,
   type RunBenchOptions,
   writeBenchResults,
-} from "../lib/flows/bench.ts";
+} from "../lib/flows/mod.ts";
 import { RETRIEVER_NAMES, RETRIEVERS } from "../lib/retrieval/mod.ts";
-import { TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
+import { TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
 
 const HELP = `mcpmeter bench — what MCP tool catalogs cost in context tokens

@@ -22,7 +22,7 @@ import {
 import { loadCatalog } from "../lib/catalog/load.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
 import { ConfigError } from "../lib/mcp/mod.ts";
-import { captureCatalog, type FailedServer } from "../lib/flows/capture_catalog.ts";
+import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)

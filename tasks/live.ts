@@ -6,8 +6,8 @@ import {
   runLive,
   SMALL_LIVE_SET,
   writeLiveRecord,
-} from "../lib/flows/live.ts";
-import { isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/tokenizers.ts";
+} from "../lib/flows/mod.ts";
+import { isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
 import {
   createdAt,
   fromRoot,
