@@ -181,7 +181,149 @@ function workbenchClient() {
     });
   }
 
-  const registry: Record<string, () => void> = { plansPage, runsPage, runPage };
+  /** A number field's value: a number, `undefined` when empty, else the text (the server says why). */
+  function numberValue(input: HTMLInputElement | null): unknown {
+    if (input === null) return undefined;
+    const v = input.value.trim();
+    if (v === "") return undefined;
+    const n = Number(v);
+    return Number.isFinite(n) ? n : v;
+  }
+
+  function setOrDrop(obj: Json, key: string, value: unknown) {
+    if (value === undefined) delete obj[key];
+    else obj[key] = value;
+  }
+
+  function agentBody(form: HTMLFormElement): Json {
+    const a: Json = JSON.parse(form.dataset.original ?? "{}");
+    const val = (n: string) => $<HTMLInputElement>(`[name=${n}]`, form)?.value;
+    a.description = val("description") ?? a.description;
+    a.model = val("model") ?? a.model;
+    a.exposure = val("exposure") ?? a.exposure;
+    a.loop = val("loop") ?? a.loop;
+    for (const n of ["maxIterations", "temperature", "maxOutputTokens"]) {
+      setOrDrop(a, n, numberValue($<HTMLInputElement>(`[name=${n}]`, form)));
+    }
+    a.mcpServers = $$<HTMLInputElement>("input[name=mcpServers]:checked", form).map((i) => i.value);
+    const file = $<HTMLInputElement>("[name=systemPromptFile]", form);
+    if (file) a.systemPromptFile = file.value;
+    const inline = $<HTMLTextAreaElement>("[name=systemPrompt]", form);
+    if (inline) a.systemPrompt = inline.value;
+    return a;
+  }
+
+  function modelsBody(form: HTMLFormElement): Json {
+    const doc: Json = JSON.parse(form.dataset.original ?? "{}");
+    const list = (doc.models as Json[] | undefined) ?? [];
+    doc.models = $$<HTMLFieldSetElement>("fieldset.model", form).map((fs) => {
+      const m: Json = { ...(list[Number(fs.dataset.index)] ?? {}) };
+      for (const n of ["id", "provider", "model", "baseUrl", "apiKey"]) {
+        const el = $<HTMLInputElement>(`[name=${n}]`, fs);
+        if (el) m[n] = el.value;
+      }
+      const pricing: Json = { ...((m.pricing as Json) ?? {}) };
+      for (
+        const n of [
+          "inputUsdPerMTok",
+          "outputUsdPerMTok",
+          "cacheReadUsdPerMTok",
+          "cacheWriteUsdPerMTok",
+        ]
+      ) {
+        setOrDrop(pricing, n, numberValue($<HTMLInputElement>(`[name=${n}]`, fs)));
+      }
+      m.pricing = pricing;
+      return m;
+    });
+    return doc;
+  }
+
+  function pricesBody(form: HTMLFormElement): Json {
+    const doc: Json = JSON.parse(form.dataset.original ?? "{}");
+    const prices: Json = {};
+    for (const row of $$(".price-row", form)) {
+      const k = $<HTMLInputElement>("[name=tool]", row)!.value.trim();
+      if (k === "") continue;
+      prices[k] = numberValue($<HTMLInputElement>("[name=usd]", row)) ?? 0;
+    }
+    doc.toolPrices = prices;
+    return doc;
+  }
+
+  function serversBody(form: HTMLFormElement): Json | null {
+    const doc: Json = JSON.parse(form.dataset.original ?? "{}");
+    const key = form.dataset.key ?? "mcpServers";
+    const table: Json = {};
+    for (const card of $$(".server", form)) {
+      const name = card.dataset.name!;
+      try {
+        table[name] = JSON.parse($<HTMLTextAreaElement>("textarea", card)!.value);
+      } catch (e) {
+        showError(form, `${key}.${name}`, `not valid JSON: ${(e as Error).message}`);
+        return null;
+      }
+    }
+    doc[key] = table;
+    return doc;
+  }
+
+  function configPage() {
+    for (const form of $$<HTMLFormElement>("form.config-form")) {
+      const kind = form.dataset.save;
+      const id = form.dataset.id ?? "";
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        clearErrors(form);
+        const saved = $(".saved", form);
+        if (saved) saved.textContent = "";
+        let method = "PUT";
+        let path = "";
+        let body: unknown;
+        if (kind === "agent") {
+          path = `/api/config/agents/${encodeURIComponent(id)}`;
+          body = agentBody(form);
+        } else if (kind === "models") {
+          path = "/api/config/models";
+          body = modelsBody(form);
+        } else if (kind === "tool-prices") {
+          path = "/api/config/tool-prices";
+          body = pricesBody(form);
+        } else if (kind === "servers") {
+          path = "/api/config/servers";
+          body = serversBody(form);
+          if (body === null) return;
+        } else if (kind === "prompt") {
+          path = `/api/config/prompts/${encodeURIComponent(id)}`;
+          body = { content: $<HTMLTextAreaElement>("[name=content]", form)!.value };
+        } else {
+          try {
+            body = JSON.parse($<HTMLTextAreaElement>("[name=json]", form)!.value);
+          } catch (e) {
+            showError(form, "", `not valid JSON: ${(e as Error).message}`);
+            return;
+          }
+          if (kind === "new-suite") {
+            method = "POST";
+            path = "/api/suites";
+          } else path = `/api/suites/${encodeURIComponent(id)}`;
+        }
+        const r = await api(method, path, body);
+        if (r.ok) {
+          if (saved) saved.textContent = "saved";
+          if (kind === "new-suite") location.reload();
+        } else showError(form, r.data.field as string | undefined, String(r.data.error));
+      });
+      $(".delete-suite", form)?.addEventListener("click", async () => {
+        if (!confirm(`Delete suite ${id}?`)) return;
+        const r = await api("DELETE", `/api/suites/${encodeURIComponent(id)}`);
+        if (r.ok) location.reload();
+        else showError(form, undefined, String(r.data.error));
+      });
+    }
+  }
+
+  const registry: Record<string, () => void> = { plansPage, runsPage, runPage, configPage };
   (window as unknown as { workbench: unknown }).workbench = Object.assign(
     (window as unknown as { workbench?: object }).workbench ?? {},
     registry,

@@ -11,6 +11,7 @@ import { plans } from "./plans.ts";
 import { runsApi } from "./runs_api.ts";
 import { runsPages } from "./runs_pages.ts";
 import { configApi } from "./config_api.ts";
+import { configPage } from "./config_page.ts";
 
 /** Every feature the workbench serves by default. */
 export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
@@ -19,4 +20,5 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   runsApi,
   runsPages,
   configApi,
+  configPage,
 ];
