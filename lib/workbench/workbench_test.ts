@@ -1,0 +1,540 @@
+// The workbench over real HTTP on a random loopback port, with a stand-in runner (the real
+// lib/agent runner with MCP servers and the scripted model is exercised in tasks/serve_test.ts):
+// config round trips and refusals, run-request validation, the queue, and every security rule.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CaseRecord } from "../agent/types.ts";
+import { type Runner } from "./queue.ts";
+import { startWorkbench, type Workbench } from "./server.ts";
+import { runState } from "./run_store.ts";
+import { summarizeRun } from "./comparison.ts";
+
+const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+
+/** Writes one passing record per planned case, no MCP or model involved. */
+function recordingRunner(gate?: Promise<void>): Runner {
+  return {
+    async run(job, onRecord) {
+      await gate;
+      const path = join(job.runDir, "cases.jsonl");
+      const have = await Deno.readTextFile(path).catch(() => "");
+      const done = new Set(
+        have.split("\n").filter(Boolean).map((l) => {
+          const r = JSON.parse(l);
+          return `${r.agentId}/${r.caseId}/${r.repetition}`;
+        }),
+      );
+      await Deno.writeTextFile(
+        join(job.runDir, "run.json"),
+        JSON.stringify({
+          status: "running",
+          plannedCases: job.sidecar.agents.length * job.sidecar.suite.cases.length *
+            job.sidecar.request.repetitions,
+          agents: job.sidecar.agents,
+          suite: job.sidecar.suite,
+        }),
+      );
+      for (const a of job.sidecar.agents) {
+        for (const k of job.sidecar.suite.cases) {
+          for (let rep = 0; rep < job.sidecar.request.repetitions; rep++) {
+            if (done.has(`${a.id}/${k.id}/${rep}`)) continue;
+            const r = {
+              agentId: a.id,
+              caseId: k.id,
+              repetition: rep,
+              passed: true,
+              criterion: null,
+              finalAnswer: "x",
+              wallMs: 10,
+              llmMs: 8,
+              toolMs: 1,
+              iterations: 1,
+              inputTokens: 100,
+              outputTokens: 10,
+              cacheReadTokens: 0,
+              cacheWriteTokens: 0,
+              peakContextTokens: 100,
+              toolCalls: [],
+              costUsd: 0.001,
+              judge: null,
+              error: null,
+              cachedModelCalls: 0,
+              usageNotes: [],
+            } satisfies CaseRecord;
+            await Deno.writeTextFile(path, JSON.stringify(r) + "\n", { append: true });
+            onRecord(r);
+          }
+        }
+      }
+      const doc = JSON.parse(await Deno.readTextFile(join(job.runDir, "run.json")));
+      await Deno.writeTextFile(
+        join(job.runDir, "run.json"),
+        JSON.stringify({ ...doc, status: "complete" }),
+      );
+    },
+  };
+}
+
+async function start(
+  options: { token?: string; runner?: Runner; hostname?: string } = {},
+): Promise<Workbench & { tmp: string }> {
+  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-test-" });
+  const wb = await startWorkbench({
+    hostname: options.hostname ?? "127.0.0.1",
+    port: 0,
+    ...(options.token ? { token: options.token } : {}),
+    configDir: join(tmp, "config"),
+    resultsDir: join(tmp, "results"),
+    agentsExamples: root("fixtures/agents"),
+    suitesExamples: root("fixtures/suites"),
+    schemasDir: root("lib/agent/schemas"),
+    env: {},
+    runner: options.runner ?? recordingRunner(),
+    prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
+  });
+  return Object.assign(wb, { tmp });
+}
+
+async function stop(wb: Workbench & { tmp: string }) {
+  await wb.context.queue.idle();
+  await wb.close();
+  await Deno.remove(wb.tmp, { recursive: true });
+}
+
+async function call(
+  wb: Workbench,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${wb.url}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: Record<string, unknown> = {};
+  try {
+    data = JSON.parse(text);
+  } catch { /* not JSON */ }
+  return { status: res.status, data, text };
+}
+
+Deno.test("workbench: first start copies the examples into the config folder and leaves the fixtures alone", async () => {
+  const before = await Deno.readTextFile(root("fixtures/agents/models.json"));
+  const wb = await start();
+  try {
+    assert.ok(wb.context.config.bootstrapped);
+    const models = await call(wb, "GET", "/api/config/models");
+    const ids = (models.data.models as { id: string }[]).map((m) => m.id);
+    assert.deepStrictEqual(ids, [
+      "claude",
+      "gpt",
+      "ollama",
+      "judge",
+      "scripted",
+      "scripted-openai",
+    ]);
+    const suites = await call(wb, "GET", "/api/suites");
+    assert.deepStrictEqual(
+      (suites.data.suites as { id: string }[]).map((s) => s.id),
+      ["everything-tools", "fs-basics", "memory-graph", "sqlite-shop"],
+    );
+    assert.deepStrictEqual(await Deno.readTextFile(root("fixtures/agents/models.json")), before);
+    // `${VAR}` references are shown as written.
+    assert.deepStrictEqual(
+      (models.data.models as { apiKey: string }[])[0].apiKey,
+      "${ANTHROPIC_API_KEY}",
+    );
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: an agent PUT round-trips; an invalid one is refused with its field and the file is unchanged", async () => {
+  const wb = await start();
+  try {
+    const file = join(wb.context.config.dir, "agents", "fs-terse-sequential.json");
+    const got = await call(wb, "GET", "/api/config/agents");
+    const agent = (got.data.agents as Record<string, unknown>[]).find((a) =>
+      a.id === "fs-terse-sequential"
+    )!;
+    const edited = { ...agent, model: "scripted", maxIterations: 4 };
+    const ok = await call(wb, "PUT", "/api/config/agents/fs-terse-sequential", edited);
+    assert.deepStrictEqual(ok.status, 200);
+    assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(file)), edited);
+    const again = await call(wb, "GET", "/api/config/agents");
+    assert.deepStrictEqual(
+      (again.data.agents as Record<string, unknown>[]).find((a) => a.id === "fs-terse-sequential"),
+      edited,
+    );
+
+    const bytes = await Deno.readTextFile(file);
+    for (
+      const [bad, field] of [
+        [{ ...edited, maxIterations: 0 }, "maxIterations"],
+        [{ ...edited, exposure: "sideways" }, "exposure"],
+        [{ ...edited, model: "nope" }, "model"],
+        [{ ...edited, mcpServers: ["fs", "ghost"] }, "mcpServers[1]"],
+        [{ ...edited, colour: "blue" }, "colour"],
+        [{ ...edited, systemPromptFile: "../../../etc/passwd" }, "systemPromptFile"],
+      ] as const
+    ) {
+      const r = await call(wb, "PUT", "/api/config/agents/fs-terse-sequential", bad);
+      assert.deepStrictEqual(r.status, 400, JSON.stringify(bad));
+      assert.deepStrictEqual(r.data.field, field);
+      assert.deepStrictEqual(await Deno.readTextFile(file), bytes);
+    }
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: models keep secrets: a ${VAR:-default} key default is never returned and survives a PUT of the redacted view", async () => {
+  const wb = await start();
+  try {
+    const path = join(wb.context.config.dir, "models.json");
+    const doc = JSON.parse(await Deno.readTextFile(path));
+    doc.models[1].apiKey = "${OPENAI_API_KEY:-sk-live-do-not-show-1234}";
+    doc.models[2].apiKey = "${OLLAMA_API_KEY:-ollama-secret-default}";
+    await Deno.writeTextFile(path, JSON.stringify(doc));
+    const shown = await call(wb, "GET", "/api/config/models");
+    assert.ok(!shown.text.includes("sk-live-do-not-show-1234"));
+    assert.ok(!shown.text.includes("ollama-secret-default"));
+    const models = shown.data.models as { apiKey: string }[];
+    assert.deepStrictEqual(models[1].apiKey, "${OPENAI_API_KEY:-[REDACTED]}");
+    assert.deepStrictEqual(models[2].apiKey, "${OLLAMA_API_KEY:-[REDACTED]}");
+    const put = await call(wb, "PUT", "/api/config/models", shown.data);
+    assert.deepStrictEqual(put.status, 200, put.text);
+    const stored = JSON.parse(await Deno.readTextFile(path));
+    assert.deepStrictEqual(stored.models[1].apiKey, "${OPENAI_API_KEY:-sk-live-do-not-show-1234}");
+    assert.deepStrictEqual(stored.models[2].apiKey, "${OLLAMA_API_KEY:-ollama-secret-default}");
+    // A bad price is refused on its field; the file stays as it was.
+    const before = await Deno.readTextFile(path);
+    const bad = structuredClone(shown.data) as { models: { pricing: Record<string, unknown> }[] };
+    bad.models[0].pricing.inputUsdPerMTok = "three";
+    const r = await call(wb, "PUT", "/api/config/models", bad);
+    assert.deepStrictEqual(r.status, 400);
+    assert.deepStrictEqual(r.data.field, "models[0].pricing.inputUsdPerMTok");
+    assert.deepStrictEqual(await Deno.readTextFile(path), before);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: prompts and suites stay inside the config folder", async () => {
+  const wb = await start();
+  try {
+    const outside = join(wb.tmp, "outside.md");
+    await Deno.writeTextFile(outside, "secret outside text");
+    await Deno.symlink(outside, join(wb.context.config.dir, "agents", "prompts", "link.md"));
+    const file = join(wb.context.config.dir, "agents", "fs-terse-sequential.json");
+    const agent = JSON.parse(await Deno.readTextFile(file));
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ ...agent, systemPromptFile: "prompts/link.md" }),
+    );
+    const viaLink = await call(wb, "GET", "/api/config/prompts/fs-terse-sequential");
+    assert.deepStrictEqual(viaLink.status, 400);
+    assert.ok(!viaLink.text.includes("secret outside text"));
+    const put = await call(wb, "PUT", "/api/config/prompts/fs-terse-sequential", { content: "x" });
+    assert.deepStrictEqual(put.status, 400);
+    assert.deepStrictEqual(await Deno.readTextFile(outside), "secret outside text");
+    for (const id of ["..%2F..%2Fetc%2Fpasswd", "..", "%2Fetc%2Fpasswd"]) {
+      const r = await call(wb, "GET", `/api/config/prompts/${id}`);
+      assert.ok(r.status === 400 || r.status === 404, `${id}: ${r.status}`);
+      const s = await call(wb, "PUT", `/api/suites/${id}`, { id: "x", description: "", cases: [] });
+      assert.ok(s.status === 400 || s.status === 404, `${id}: ${s.status}`);
+    }
+    // A prompt PUT and GET round-trip for an agent whose file is inside.
+    await Deno.writeTextFile(file, JSON.stringify(agent));
+    const ok = await call(wb, "PUT", "/api/config/prompts/fs-terse-sequential", {
+      content: "Be brief.",
+    });
+    assert.deepStrictEqual(ok.data.content, "Be brief.");
+    assert.deepStrictEqual(
+      await Deno.readTextFile(join(wb.context.config.dir, "agents", "prompts", "terse.md")),
+      "Be brief.",
+    );
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: suite CRUD validates against the suite schema", async () => {
+  const wb = await start();
+  try {
+    const suite = {
+      id: "tiny",
+      description: "one case",
+      cases: [{ id: "c1", question: "2+2?", criterion: { type: "regex", pattern: "^4$" } }],
+    };
+    assert.deepStrictEqual((await call(wb, "POST", "/api/suites", suite)).status, 201);
+    assert.deepStrictEqual((await call(wb, "POST", "/api/suites", suite)).status, 409);
+    const bad = { ...suite, cases: [{ ...suite.cases[0], criterion: { type: "regex" } }] };
+    const r = await call(wb, "PUT", "/api/suites/tiny", bad);
+    assert.deepStrictEqual(r.status, 400);
+    assert.deepStrictEqual(r.data.field, "cases[0].criterion.pattern");
+    assert.deepStrictEqual((await call(wb, "GET", "/api/suites/tiny")).data.suite, suite);
+    assert.deepStrictEqual(
+      (await call(wb, "PUT", "/api/suites/tiny", { ...suite, id: "other" })).status,
+      400,
+    );
+    assert.deepStrictEqual((await call(wb, "DELETE", "/api/suites/tiny")).status, 204);
+    assert.deepStrictEqual((await call(wb, "GET", "/api/suites/tiny")).status, 404);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: a run request names the field it cannot use", async () => {
+  const wb = await start();
+  try {
+    const cases: [unknown, string][] = [
+      [{ suiteId: "nope" }, "suiteId"],
+      [{ suiteId: "fs-basics", agents: [{ agentId: "ghost" }] }, "agents[0].agentId"],
+      [
+        { suiteId: "fs-basics", agents: [{ agentId: "fs-terse-sequential", version: "7" }] },
+        "agents[0].version",
+      ],
+      [{ suiteId: "fs-basics", repetitions: 0 }, "repetitions"],
+      [{ suiteId: "fs-basics", concurrency: 1.5 }, "concurrency"],
+      [{ suiteId: "fs-basics", model: "nope" }, "model"],
+      [{ suiteId: "fs-basics", agentIds: ["fs-terse-sequential"] }, "agentIds"],
+      [{ suiteId: "fs-basics", agents: [] }, "agents"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await call(wb, "POST", "/api/runs", body);
+      assert.deepStrictEqual(r.status, 400, JSON.stringify(body));
+      assert.deepStrictEqual(r.data.field, field);
+    }
+    const bad = await call(wb, "POST", "/api/runs", "{not json");
+    assert.deepStrictEqual(bad.status, 400);
+    assert.match(String(bad.data.error), /^request body is not valid JSON: /);
+    assert.ok(!bad.text.includes("    at "), "no stack trace");
+    assert.deepStrictEqual(
+      (await call(wb, "GET", "/api/runs")).data,
+      [] as unknown as Record<string, unknown>,
+    );
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: runs are queued, one at a time by default, and their state comes from the folder", async () => {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => open = r);
+  const wb = await start({ runner: recordingRunner(gate) });
+  try {
+    const body = {
+      suiteId: "fs-basics",
+      agents: [{ agentId: "fs-terse-sequential" }, { agentId: "fs-careful-sequential" }],
+      repetitions: 2,
+    };
+    const a = await call(wb, "POST", "/api/runs", body);
+    const b = await call(wb, "POST", "/api/runs", body);
+    assert.deepStrictEqual(a.status, 201);
+    const idA = String(a.data.runId), idB = String(b.data.runId);
+    assert.match(idA, /^fs-basics-\d{8}T\d{6}Z$/);
+    assert.deepStrictEqual(idB, `${idA}x`);
+    assert.deepStrictEqual((await call(wb, "GET", `/api/runs/${idA}`)).data.state, "running");
+    assert.deepStrictEqual((await call(wb, "GET", `/api/runs/${idB}`)).data.state, "queued");
+    assert.deepStrictEqual((await call(wb, "POST", `/api/runs/${idA}/resume`)).status, 409);
+    open();
+    await wb.context.queue.idle();
+    const done = await call(wb, "GET", `/api/runs/${idB}`);
+    assert.deepStrictEqual(done.data.state, "completed");
+    assert.deepStrictEqual([done.data.completed, done.data.planned, done.data.passed], [
+      12,
+      12,
+      12,
+    ]);
+    const list = await call(wb, "GET", "/api/runs");
+    assert.deepStrictEqual((list.data as unknown as { runId: string }[]).map((r) => r.runId), [
+      idB,
+      idA,
+    ]);
+    // The event stream of a finished run replays its cases and ends.
+    const events = await (await fetch(`${wb.url}/api/runs/${idA}/events`)).text();
+    assert.deepStrictEqual(events.match(/^event: case$/gm)?.length, 12);
+    assert.match(events, /event: end\ndata: \{"state":"completed"/);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site writes, missing tokens and big bodies", async () => {
+  const wb = await start({ token: "t0k3n-for-tests" });
+  const auth = { authorization: "Bearer t0k3n-for-tests" };
+  try {
+    // fetch() sets Host itself: send the rebinding request over a raw socket.
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: wb.port });
+    await conn.write(
+      new TextEncoder().encode(
+        `GET /api/health HTTP/1.1\r\nHost: evil.example:${wb.port}\r\nAuthorization: ${auth.authorization}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    const raw = new TextDecoder().decode(
+      new Uint8Array(await new Response(conn.readable).arrayBuffer()),
+    );
+    assert.match(raw, /^HTTP\/1\.1 403/);
+    const csrf = await call(wb, "POST", "/api/suites", {}, {
+      origin: "http://evil.example",
+      ...auth,
+    });
+    assert.deepStrictEqual(csrf.status, 403);
+    const cross = await call(wb, "POST", "/api/suites", {}, {
+      "sec-fetch-site": "cross-site",
+      ...auth,
+    });
+    assert.deepStrictEqual(cross.status, 403);
+    assert.deepStrictEqual((await call(wb, "GET", "/api/health")).status, 401);
+    assert.deepStrictEqual(
+      (await call(wb, "GET", "/api/health", undefined, { authorization: "Bearer nope" })).status,
+      401,
+    );
+    assert.deepStrictEqual((await call(wb, "GET", "/plans")).status, 401);
+    assert.deepStrictEqual((await call(wb, "GET", "/api/health", undefined, auth)).status, 200);
+    // Pages: ?token= sets an HttpOnly cookie and drops the token from the URL.
+    const login = await fetch(`${wb.url}/runs?token=t0k3n-for-tests`, { redirect: "manual" });
+    assert.deepStrictEqual(login.status, 303);
+    assert.deepStrictEqual(login.headers.get("location"), "/runs");
+    const cookie = login.headers.get("set-cookie")!;
+    assert.match(cookie, /HttpOnly; SameSite=Strict/);
+    await login.body?.cancel();
+    const page = await call(wb, "GET", "/runs", undefined, { cookie: cookie.split(";")[0] });
+    assert.deepStrictEqual(page.status, 200);
+    const same = await call(wb, "POST", "/api/runs", { suiteId: "nope" }, {
+      origin: wb.url,
+      ...auth,
+    });
+    assert.deepStrictEqual(same.status, 400, "a same-origin write passes the guard");
+    const big = await call(
+      wb,
+      "PUT",
+      "/api/config/tool-prices",
+      JSON.stringify({
+        toolPrices: {},
+        pad: "x".repeat(1_100_000),
+      }),
+      auth,
+    );
+    assert.deepStrictEqual(big.status, 413);
+    assert.ok(!big.text.includes("t0k3n-for-tests"));
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: an address beyond loopback needs a token", async () => {
+  const tmp = await Deno.makeTempDir();
+  try {
+    let message = "";
+    try {
+      await startWorkbench({
+        hostname: "0.0.0.0",
+        port: 0,
+        configDir: join(tmp, "c"),
+        resultsDir: join(tmp, "r"),
+        agentsExamples: root("fixtures/agents"),
+        suitesExamples: root("fixtures/suites"),
+        schemasDir: root("lib/agent/schemas"),
+        env: {},
+        prepareServers: () => Promise.reject(new Error("unused")),
+      });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    assert.match(message, /needs a token/);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("runState() reads held runs, failures, completion and leftovers", () => {
+  const sidecar = { failure: { at: "t", message: "m" } } as never;
+  assert.deepStrictEqual(runState("running", null, "running"), "running");
+  assert.deepStrictEqual(runState(undefined, sidecar, "running"), "failed");
+  assert.deepStrictEqual(runState(undefined, null, "complete"), "completed");
+  assert.deepStrictEqual(runState(undefined, null, "running"), "interrupted");
+  assert.deepStrictEqual(runState(undefined, null, undefined), "interrupted");
+});
+
+Deno.test("summarizeRun() splits agent and judge cost and profiles tool calls", () => {
+  const base = {
+    caseId: "c",
+    criterion: null,
+    finalAnswer: "x",
+    wallMs: 100,
+    llmMs: 80,
+    toolMs: 10,
+    iterations: 2,
+    inputTokens: 1000,
+    outputTokens: 50,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    peakContextTokens: 1000,
+    cachedModelCalls: 0,
+    usageNotes: [],
+    error: null,
+  };
+  const call = (tool: string, ms: number, isError = false) => ({
+    name: tool,
+    tool,
+    args: {},
+    ms,
+    isError,
+  });
+  const records = [
+    {
+      ...base,
+      agentId: "a",
+      repetition: 0,
+      passed: true,
+      costUsd: 0.01,
+      toolCalls: [call("fs:x", 10), call("fs:y", 30)],
+      judge: { inputTokens: 200, outputTokens: 20, costUsd: 0.0003 },
+    },
+    {
+      ...base,
+      agentId: "a",
+      repetition: 1,
+      passed: false,
+      costUsd: 0.02,
+      toolCalls: [call("fs:x", 20, true)],
+      judge: null,
+    },
+    {
+      ...base,
+      agentId: "a",
+      repetition: 2,
+      passed: null,
+      costUsd: null,
+      inputTokens: null,
+      toolCalls: [],
+      judge: null,
+      error: { kind: "model" as const, message: "down" },
+    },
+  ] as CaseRecord[];
+  const s = summarizeRun("r", records, null);
+  assert.deepStrictEqual(s.comparison[0].passed, 1);
+  assert.deepStrictEqual(s.comparison[0].scored, 2);
+  assert.deepStrictEqual(s.comparison[0].errors, 1);
+  assert.deepStrictEqual(s.comparison[0].inputTokens, 2000);
+  assert.deepStrictEqual(s.comparison[0].casesWithoutUsage, 0);
+  assert.deepStrictEqual(s.cost, {
+    agentUsd: 0.03,
+    judgeUsd: 0.0003,
+    judgeInputTokens: 200,
+    judgeOutputTokens: 20,
+  });
+  assert.deepStrictEqual(s.toolProfile.map((t) => [t.tool, t.calls, t.errors, t.meanMs]), [
+    ["fs:x", 2, 1, 15],
+    ["fs:y", 1, 0, 30],
+  ]);
+  // Wilson 95% for 1 of 2: [0.0945, 0.9055] (Wilson 1927; computed by hand).
+  assert.ok(Math.abs(s.comparison[0].passRateLo! - 0.0945) < 1e-4);
+  assert.ok(Math.abs(s.comparison[0].passRateHi! - 0.9055) < 1e-4);
+});
