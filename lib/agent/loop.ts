@@ -77,6 +77,7 @@ async function runCall(
   let isError: boolean;
   let routed: readonly ToolCallRecord[] = [];
   let limit: ToolCallRecord["limit"];
+  let resultError: ToolCallRecord["resultError"];
   if (exposed === undefined) {
     text = `unknown tool "${call.name}"`;
     isError = true;
@@ -88,6 +89,7 @@ async function runCall(
     text = out.text;
     isError = out.isError;
     limit = out.limit;
+    resultError = out.resultError;
     routed = (out.calls ?? []).map((c) => ({
       name: c.tool,
       tool: c.tool,
@@ -107,6 +109,7 @@ async function runCall(
       ms,
       isError,
       ...(limit === undefined ? {} : { limit }),
+      ...(resultError === undefined ? {} : { resultError }),
     },
     routed,
   };

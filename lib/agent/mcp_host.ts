@@ -17,6 +17,7 @@
  * @module
  */
 
+import { checkStructuredContent } from "../mcp/structured.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -108,7 +109,19 @@ export class McpHostError extends Error {
 /** Any result object; kept as received. */
 const AnyResult = z.looseObject({});
 
-function outputOf(result: { content?: unknown; isError?: unknown }): ToolOutput {
+type CallResult = { content?: unknown; isError?: unknown; structuredContent?: unknown };
+
+function outputOf(result: CallResult, outputSchema?: JsonObject): ToolOutput {
+  // What a real SDK client rejects (no or invalid structuredContent for a declared
+  // outputSchema) is an error the model sees, with its kind in the record.
+  const broken = checkStructuredContent(outputSchema, result);
+  if (broken !== undefined) {
+    return {
+      text: `tool result rejected: ${broken.message}`,
+      isError: true,
+      resultError: broken.kind,
+    };
+  }
   return {
     text: contentText((result.content ?? []) as JsonValue),
     isError: result.isError === true,
@@ -121,6 +134,7 @@ async function callOver(
   args: JsonValue,
   timeout: number,
   signal?: AbortSignal,
+  outputSchema?: JsonObject,
 ): Promise<ToolOutput> {
   try {
     const result = await client.request(
@@ -128,7 +142,7 @@ async function callOver(
       AnyResult,
       { timeout, ...(signal ? { signal } : {}) },
     );
-    return outputOf(result as { content?: unknown; isError?: unknown });
+    return outputOf(result as CallResult, outputSchema);
   } catch (e) {
     return { text: `tool call failed: ${oneLine(e)}`, isError: true };
   }
@@ -227,12 +241,26 @@ async function directHost(
     warnings.push(...l.warnings);
   }
   const byServer = new Map(sessions.map((s) => [s.name, s.client]));
+  const outputSchemas = new Map<string, JsonObject>();
+  for (const { server, item } of listed) {
+    const schema = item.outputSchema;
+    if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) {
+      outputSchemas.set(`${server}\u0000${String(item.name)}`, schema as JsonObject);
+    }
+  }
   return {
     tools: exposeTools(listed, provider),
     warnings,
     close: () => Promise.all(sessions.map((s) => s.close())).then(() => {}),
     call: (tool, args, signal) =>
-      callOver(byServer.get(tool.server)!, tool.tool, args, timeout, signal),
+      callOver(
+        byServer.get(tool.server)!,
+        tool.tool,
+        args,
+        timeout,
+        signal,
+        outputSchemas.get(`${tool.server}\u0000${tool.tool}`),
+      ),
   };
 }
 

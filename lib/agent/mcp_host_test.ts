@@ -164,3 +164,39 @@ Deno.test("openMcpHost(): a server that cannot start is an McpHostError and noth
   );
   assert.ok(await gone(marker));
 });
+
+Deno.test("direct exposure: a result that breaks its tool's outputSchema is an error of that kind", async () => {
+  const host = await openMcpHost([{
+    entry: {
+      kind: "stdio",
+      name: "counts",
+      command: Deno.execPath(),
+      args: [
+        "run",
+        "--quiet",
+        "--config",
+        fileURLToPath(new URL("../../deno.json", import.meta.url)),
+        fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
+      ],
+      env: {},
+      meta: { extra: {} },
+    },
+  }], { exposure: "direct", provider: "openai" });
+  try {
+    const byName = new Map(host.tools.map((t) => [t.tool, t]));
+    const good = await host.call(byName.get("good")!, {});
+    assert.deepEqual(good, { text: "3 things", isError: false });
+    const bare = await host.call(byName.get("bare")!, {});
+    assert.deepEqual(bare, {
+      text: "tool result rejected: the tool declares an outputSchema but its result has no " +
+        "structuredContent (MCP clients reject such a result)",
+      isError: true,
+      resultError: "missing_structured_content",
+    });
+    const wrong = await host.call(byName.get("wrong")!, {});
+    assert.equal(wrong.resultError, "invalid_structured_content");
+    assert.match(wrong.text, /at \/count: must be integer \(type\)$/);
+  } finally {
+    await host.close();
+  }
+});

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { type NormalizationChange, normalizeForProvider } from "../catalog/normalize.ts";
 import type { ProviderKind, SandboxLimit } from "./types.ts";
@@ -60,6 +61,11 @@ export interface ToolOutput {
   readonly calls?: readonly RoutedCall[];
   /** `run_code`: the sandbox limit that stopped the program, if one did. */
   readonly limit?: SandboxLimit;
+  /**
+   * Present when the result broke the tool's `outputSchema` contract (no or invalid
+   * `structuredContent`), which real MCP clients reject: the kind.
+   */
+  readonly resultError?: StructuredContentErrorKind;
 }
 
 /** Runs tool calls for the loop. */

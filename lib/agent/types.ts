@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 
 /**
@@ -175,6 +176,12 @@ export interface ToolCallRecord {
   readonly via?: string;
   /** Present when a `run_code` program was stopped by a sandbox limit: which, at what value. */
   readonly limit?: SandboxLimit;
+  /**
+   * Present when the tool's result broke its `outputSchema` contract, which real MCP clients
+   * reject: `missing_structured_content`, `invalid_structured_content` or
+   * `invalid_output_schema` (see lib/mcp/structured.ts). `isError` is then true.
+   */
+  readonly resultError?: StructuredContentErrorKind;
 }
 
 /** Judge usage and cost, kept apart from the agent's totals. */
