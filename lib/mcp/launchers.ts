@@ -141,8 +141,10 @@ function pythonLaunch(runner: string, argv: readonly string[]): Launch | undefin
  * @example Usage
  * ```ts
  * import { parseLaunch } from "./launchers.ts";
- * const launch = parseLaunch({ kind: "stdio", name: "fs", command: "npx", env: {}, meta: { extra: {} },
- *   args: ["-y", "@modelcontextprotocol/server-filesystem@2026.1.14", "/tmp"] });
+ * const launch = parseLaunch({
+ *   command: "npx",
+ *   args: ["-y", "@modelcontextprotocol/server-filesystem@2026.1.14", "/tmp"],
+ * });
  * if (launch?.package !== "@modelcontextprotocol/server-filesystem" || !launch.pinned ||
  *   launch.args.join() !== "/tmp") throw new Error(JSON.stringify(launch));
  * ```

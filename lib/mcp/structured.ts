@@ -68,7 +68,11 @@ function validatorFor(schema: JsonObject): ValidateFunction | Error {
  */
 export function checkStructuredContent(
   outputSchema: JsonObject | undefined,
-  result: { readonly structuredContent?: unknown; readonly isError?: unknown },
+  result: {
+    readonly content?: unknown;
+    readonly structuredContent?: unknown;
+    readonly isError?: unknown;
+  },
 ): StructuredContentError | undefined {
   if (outputSchema === undefined || result.isError === true) return undefined;
   if (result.structuredContent === undefined) {
