@@ -9,6 +9,7 @@ import {
   type RunBenchOptions,
   writeBenchResults,
 } from "../lib/flows/mod.ts";
+import { ARM_NAMES, ARMS } from "../lib/encodings/mod.ts";
 import { RETRIEVER_NAMES, RETRIEVERS } from "../lib/retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
@@ -32,8 +33,10 @@ Options:
                        catalog (replaces --proxy-catalog)
   --code-catalog FILE  Catalog priced as the "code" mode (default: ${BENCH_DEFAULTS.codeCatalog})
   --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
-                       baseline_json, compact_sig, toon_listing, tron_dedup, minified_json,
-                       markdown, tscg
+                       ${ARM_NAMES.join(", ")}
+                       (${
+  ARMS.filter((a) => a.requires !== null).map((a) => `${a.name} needs ${a.requires}`).join(", ")
+}; otherwise it is one skip row)
   --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
                        id matches its corpus_version; repeat for several; "none" to skip
                        (default: ${BENCH_DEFAULTS.golden} when the default corpus is measured)

@@ -89,6 +89,15 @@ export {
   type ToolSpec,
 } from "./providers/types.ts";
 export { createModelClient, type ModelClientDeps } from "./providers/client.ts";
+export type {
+  ParsedTurn,
+  ProviderAdapter,
+  ProviderEntry,
+  SdkClientOptions,
+} from "./providers/_adapter.ts";
+export { PROVIDER_ENTRIES, PROVIDER_NAMES, providerEntry } from "./providers/registry.ts";
+export { anthropicProvider } from "./providers/anthropic.ts";
+export { openAiProvider } from "./providers/openai.ts";
 export {
   type AttemptFailure,
   classifySdkError,

@@ -9,6 +9,7 @@ import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { type NormalizationChange, normalizeForProvider } from "../catalog/normalize.ts";
 import type { ProviderKind, SandboxLimit } from "./types.ts";
+import { providerEntry } from "./providers/registry.ts";
 import type { ToolSpec } from "./providers/types.ts";
 import { sha256Hex, sortedJson } from "./_json.ts";
 
@@ -154,6 +155,7 @@ export function exposeTools(
   listed: readonly ListedTool[],
   provider: ProviderKind,
 ): ExposedTool[] {
+  const dialect = providerEntry(provider).schemaDialect;
   const names = listed.map(({ item }) => String(item.name ?? ""));
   // Reserve valid names first (first server wins a duplicate).
   const taken = new Set<string>();
@@ -193,7 +195,7 @@ export function exposeTools(
         ? { inputSchema: schema as JsonObject }
         : {}),
     };
-    const normalized = normalizeForProvider(tool, provider);
+    const normalized = normalizeForProvider(tool, dialect);
     changes.push(...normalized.changes);
     return {
       spec: { name: exposedName, description: tool.description, inputSchema: normalized.schema },

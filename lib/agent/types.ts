@@ -42,8 +42,11 @@ export interface AgentConfig {
   readonly maxOutputTokens: number;
 }
 
-/** Provider wire format. `openai` covers any OpenAI-compatible base URL (Ollama, vLLM, ...). */
-export type ProviderKind = "anthropic" | "openai";
+/**
+ * A registered model provider name (`PROVIDER_NAMES` in `providers/registry.ts`), e.g.
+ * `anthropic`; `openai` covers any OpenAI-compatible base URL (Ollama, vLLM, ...).
+ */
+export type ProviderKind = string;
 
 /** Prices in USD per million tokens. */
 export interface ModelPricing {

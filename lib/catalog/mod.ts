@@ -92,6 +92,6 @@ export {
   type NormalizedSchema,
   normalizeForProvider,
   type NormalizeForProviderOptions,
-  type Provider,
-  PROVIDERS,
+  SCHEMA_DIALECTS,
+  type SchemaDialect,
 } from "./normalize.ts";

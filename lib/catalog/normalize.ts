@@ -15,11 +15,15 @@ import {
   walkSchemas,
 } from "./_schema.ts";
 
-/** Model providers whose tool APIs {@linkcode normalizeForProvider} targets. */
-export type Provider = "openai" | "anthropic" | "gemini";
+/**
+ * Tool-schema dialects {@linkcode normalizeForProvider} targets: the `inputSchema` rules of a
+ * vendor's tool API. The agent's provider registry (`lib/agent/providers/registry.ts`) names the
+ * dialect each provider speaks; `gemini` has rules here and no agent provider yet.
+ */
+export type SchemaDialect = "openai" | "anthropic" | "gemini";
 
-/** The providers, in report order. */
-export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini"];
+/** The schema dialects, in report order. */
+export const SCHEMA_DIALECTS: readonly SchemaDialect[] = ["openai", "anthropic", "gemini"];
 
 /** Kinds of change {@linkcode normalizeForProvider} makes. */
 export type NormalizationChangeKind =
@@ -51,7 +55,7 @@ export interface NormalizationChange {
 /** Result of {@linkcode normalizeForProvider}. */
 export interface NormalizedSchema {
   /** The provider normalized for. */
-  readonly provider: Provider;
+  readonly provider: SchemaDialect;
   /** `server:name` of the tool. */
   readonly toolId: string;
   /** The adjusted schema (a new object; the tool is never modified). */
@@ -254,13 +258,13 @@ function dropNullBranches(
  */
 export function normalizeForProvider(
   tool: Tool,
-  provider: Provider,
+  provider: SchemaDialect,
   options: NormalizeForProviderOptions = {},
 ): NormalizedSchema {
-  if (!PROVIDERS.includes(provider)) {
+  if (!SCHEMA_DIALECTS.includes(provider)) {
     throw new RangeError(
       `Cannot normalize for provider "${provider}" as it is not known (expected ${
-        PROVIDERS.join(", ")
+        SCHEMA_DIALECTS.join(", ")
       })`,
     );
   }

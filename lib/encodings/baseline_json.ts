@@ -7,7 +7,7 @@
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import { guarded, joinedListing } from "./_private.ts";
-import type { EncodingArm } from "./types.ts";
+import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /**
  * The `baseline_json` arm.
@@ -50,4 +50,15 @@ export const baselineJson: EncodingArm = {
       params: tool.inputSchema === undefined ? "" : canonicalJson(tool.inputSchema),
     };
   },
+};
+
+/** Registry entry of `baseline_json`. */
+export const baselineJsonEntry: ArmEntry = {
+  name: baselineJson.name,
+  summary: "name, description and canonical inputSchema as JSON: the reference of every saving",
+  altersIndex: baselineJson.altersIndex,
+  lowerBound: baselineJson.lowerBound,
+  requires: null,
+  arm: baselineJson,
+  load: () => Promise.resolve(baselineJson),
 };

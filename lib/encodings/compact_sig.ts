@@ -5,7 +5,7 @@
  */
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
-import type { EncodingArm } from "./types.ts";
+import type { ArmEntry, EncodingArm } from "./types.ts";
 
 const TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ["string", "string"],
@@ -87,4 +87,15 @@ export const compactSig: EncodingArm = {
       params: tool.inputSchema === undefined ? "" : signatureParams(tool),
     };
   },
+};
+
+/** Registry entry of `compact_sig`. */
+export const compactSigEntry: ArmEntry = {
+  name: compactSig.name,
+  summary: "one line per tool: `name(params)|description`",
+  altersIndex: compactSig.altersIndex,
+  lowerBound: compactSig.lowerBound,
+  requires: null,
+  arm: compactSig,
+  load: () => Promise.resolve(compactSig),
 };

@@ -6,7 +6,7 @@
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
-import type { EncodingArm } from "./types.ts";
+import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /** Escapes a table cell: `|` becomes `\|`, line breaks become one space. */
 function cell(text: string): string {
@@ -88,4 +88,15 @@ export const markdown: EncodingArm = {
       params: tool.inputSchema === undefined ? "" : parameterTable(tool) || "No parameters.",
     };
   },
+};
+
+/** Registry entry of `markdown`. */
+export const markdownEntry: ArmEntry = {
+  name: markdown.name,
+  summary: "a heading per tool and a parameter table",
+  altersIndex: markdown.altersIndex,
+  lowerBound: markdown.lowerBound,
+  requires: null,
+  arm: markdown,
+  load: () => Promise.resolve(markdown),
 };

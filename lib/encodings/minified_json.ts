@@ -6,7 +6,7 @@
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { asObject, guarded, joinedListing } from "./_private.ts";
-import type { EncodingArm, IndexFields } from "./types.ts";
+import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 function entry(tool: Tool): string {
   const parts = [`"name":${JSON.stringify(tool.name)}`];
@@ -67,4 +67,15 @@ export const minifiedJson: EncodingArm = {
       params: schema === undefined ? "" : canonicalJson(schema),
     };
   },
+};
+
+/** Registry entry of `minified_json`. */
+export const minifiedJsonEntry: ArmEntry = {
+  name: minifiedJson.name,
+  summary: "each tool as a compact `tools/list` entry",
+  altersIndex: minifiedJson.altersIndex,
+  lowerBound: minifiedJson.lowerBound,
+  requires: null,
+  arm: minifiedJson,
+  load: () => Promise.resolve(minifiedJson),
 };

@@ -21,6 +21,7 @@
  * @module
  */
 export type {
+  ArmEntry,
   EncodedTool,
   EncodingArm,
   IndexFields,
@@ -33,26 +34,28 @@ export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 export type { Tokenizer } from "../tokens/types.ts";
 export type { Provenance } from "../_provenance.ts";
 export { MAX_SKIP_EXAMPLES } from "./types.ts";
-export { baselineJson } from "./baseline_json.ts";
-export { compactSig, signatureParams } from "./compact_sig.ts";
-export { toonListing } from "./toon_listing.ts";
+export { baselineJson, baselineJsonEntry } from "./baseline_json.ts";
+export { compactSig, compactSigEntry, signatureParams } from "./compact_sig.ts";
+export { toonListing, toonListingEntry } from "./toon_listing.ts";
 export {
   createTronDedupArm,
   SchemaClassCollisionError,
   schemaClassName,
   tronDedup,
+  tronDedupEntry,
   type TronDedupOptions,
 } from "./tron_dedup.ts";
-export { minifiedJson } from "./minified_json.ts";
-export { markdown } from "./markdown.ts";
+export { minifiedJson, minifiedJsonEntry } from "./minified_json.ts";
+export { markdown, markdownEntry } from "./markdown.ts";
 export {
   createTscgArm,
   loadTscgArm,
   type LoadTscgOptions,
   TSCG_UNAVAILABLE_REASON,
+  tscgEntry,
   type TscgModule,
 } from "./tscg.ts";
-export { ARM_NAMES, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
+export { ARM_NAMES, ARMS, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
 export {
   ARM_ROW_PROVENANCE,
   type ArmMeasurement,

@@ -1,37 +1,40 @@
 /**
- * The list of encoding arms and how to load them by name.
+ * The encoding-arm registry: every arm in report order, each entry declaring whether it alters
+ * the retrieval index, whether its savings are a lower bound and the optional package it needs.
+ * `--arms` parsing and help, the bench, the golden test and the README table read it.
+ *
+ * Adding an arm: one module exporting the arm and its {@linkcode ArmEntry} (with its test and
+ * `testdata/<name>.txt` golden), and its entry appended to {@linkcode ARMS}.
  *
  * @module
  */
-import { baselineJson } from "./baseline_json.ts";
-import { compactSig } from "./compact_sig.ts";
-import { markdown } from "./markdown.ts";
-import { minifiedJson } from "./minified_json.ts";
-import { toonListing } from "./toon_listing.ts";
-import { tronDedup } from "./tron_dedup.ts";
-import { loadTscgArm } from "./tscg.ts";
-import type { EncodingArm, UnavailableArm } from "./types.ts";
+import { baselineJsonEntry } from "./baseline_json.ts";
+import { compactSigEntry } from "./compact_sig.ts";
+import { markdownEntry } from "./markdown.ts";
+import { minifiedJsonEntry } from "./minified_json.ts";
+import { toonListingEntry } from "./toon_listing.ts";
+import { tronDedupEntry } from "./tron_dedup.ts";
+import { tscgEntry } from "./tscg.ts";
+import type { ArmEntry, EncodingArm, UnavailableArm } from "./types.ts";
+
+/** Every registered arm, in report order (`baseline_json` first). */
+export const ARMS: readonly ArmEntry[] = [
+  baselineJsonEntry,
+  compactSigEntry,
+  toonListingEntry,
+  tronDedupEntry,
+  minifiedJsonEntry,
+  markdownEntry,
+  tscgEntry,
+];
 
 /** Every arm name, in report order (`baseline_json` first). */
-export const ARM_NAMES: readonly string[] = [
-  "baseline_json",
-  "compact_sig",
-  "toon_listing",
-  "tron_dedup",
-  "minified_json",
-  "markdown",
-  "tscg",
-];
+export const ARM_NAMES: readonly string[] = ARMS.map((a) => a.name);
 
 /** The arms that need no optional runtime, in report order. */
-export const BUILTIN_ARMS: readonly EncodingArm[] = [
-  baselineJson,
-  compactSig,
-  toonListing,
-  tronDedup,
-  minifiedJson,
-  markdown,
-];
+export const BUILTIN_ARMS: readonly EncodingArm[] = ARMS.flatMap((a) =>
+  a.arm === undefined ? [] : [a.arm]
+);
 
 /**
  * Parses an `--arms` value: `all`, or arm names separated by commas.
@@ -86,10 +89,9 @@ export async function loadArms(
 ): Promise<(EncodingArm | UnavailableArm)[]> {
   const out: (EncodingArm | UnavailableArm)[] = [];
   for (const name of names) {
-    const builtin = BUILTIN_ARMS.find((a) => a.name === name);
-    if (builtin !== undefined) out.push(builtin);
-    else if (name === "tscg") out.push(await loadTscgArm());
-    else throw new RangeError(`Cannot load arm "${name}" as it is not known`);
+    const entry = ARMS.find((a) => a.name === name);
+    if (entry === undefined) throw new RangeError(`Cannot load arm "${name}" as it is not known`);
+    out.push(entry.arm ?? await entry.load());
   }
   return out;
 }

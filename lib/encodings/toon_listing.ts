@@ -7,7 +7,7 @@ import { decode, encode } from "@toon-format/toon";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { asObject, errorMessage, guarded, SkipCollector } from "./_private.ts";
-import type { EncodingArm, IndexFields } from "./types.ts";
+import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 /**
  * The object TOON renders for a tool: `{name, description, inputSchema}`, with
@@ -84,4 +84,15 @@ export const toonListing: EncodingArm = {
       params: schema === undefined ? "" : canonicalJson(schema),
     };
   },
+};
+
+/** Registry entry of `toon_listing`. */
+export const toonListingEntry: ArmEntry = {
+  name: toonListing.name,
+  summary: "tool definitions in TOON (Token-Oriented Object Notation)",
+  altersIndex: toonListing.altersIndex,
+  lowerBound: toonListing.lowerBound,
+  requires: null,
+  arm: toonListing,
+  load: () => Promise.resolve(toonListing),
 };

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
-import type { EncodingArm } from "./types.ts";
+import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /**
  * Thrown by the `tron_dedup` listing when two different canonical schemas get
@@ -159,3 +159,14 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
  * ```
  */
 export const tronDedup: EncodingArm = createTronDedupArm();
+
+/** Registry entry of `tron_dedup`. */
+export const tronDedupEntry: ArmEntry = {
+  name: tronDedup.name,
+  summary: "one class per distinct input schema, tools refer to it by name",
+  altersIndex: tronDedup.altersIndex,
+  lowerBound: tronDedup.lowerBound,
+  requires: null,
+  arm: tronDedup,
+  load: () => Promise.resolve(tronDedup),
+};

@@ -5,7 +5,7 @@
  */
 import type { Tool } from "../catalog/types.ts";
 import { guarded, joinedListing } from "./_private.ts";
-import type { EncodingArm, UnavailableArm } from "./types.ts";
+import type { ArmEntry, EncodingArm, UnavailableArm } from "./types.ts";
 
 /** Reason reported when `@tscg/core` cannot be imported. */
 export const TSCG_UNAVAILABLE_REASON = "@tscg/core is not served by this registry";
@@ -119,3 +119,13 @@ export async function loadTscgArm(
     return { name: "tscg", unavailable: true, reason: TSCG_UNAVAILABLE_REASON };
   }
 }
+
+/** Registry entry of `tscg` (needs `@tscg/core`; unavailable without it). */
+export const tscgEntry: ArmEntry = {
+  name: "tscg",
+  summary: "TSCG compression of each tool (lossy: savings are a lower bound)",
+  altersIndex: true,
+  lowerBound: true,
+  requires: "@tscg/core",
+  load: () => loadTscgArm(),
+};

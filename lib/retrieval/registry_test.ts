@@ -10,7 +10,6 @@ import {
 } from "./registry.ts";
 import { evaluateRetrieval, evaluateRetrievalAsync } from "./evaluate.ts";
 import { INDEX_FIELD_NAMES, type RetrievalDoc, type RetrieverEntry } from "./types.ts";
-import { readmeTable } from "../_readme_table.ts";
 
 const GOLDEN = parseMcpproxyGolden(
   JSON.stringify({
@@ -165,19 +164,4 @@ Deno.test("an asynchronous entry goes through evaluateRetrievalAsync and its cos
     resamples: 10,
   });
   assert.equal("cost" in sync, false, "local retrievers add no cost key to the row");
-});
-
-Deno.test("the README's retriever table lists the registry", async () => {
-  const rows = readmeTable(
-    await Deno.readTextFile(new URL("../../README.md", import.meta.url)),
-    "retrievers",
-  );
-  assert.deepEqual(
-    rows,
-    RETRIEVERS.map((r) => [
-      `\`${r.name}\``,
-      r.reads.length === 0 ? "none" : r.reads.join(", "),
-      r.summary,
-    ]),
-  );
 });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { SchemaDialect } from "../../catalog/normalize.ts";
 import type { ModelRequest, ModelTurn } from "./types.ts";
 
 /** What an adapter needs to build an SDK client. */
@@ -49,4 +50,35 @@ export function sdkClientOptions(options: SdkClientOptions): {
     maxRetries: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
+}
+
+/**
+ * One registered model provider (`lib/agent/providers/registry.ts`): the `provider` value a
+ * model registry entry names, the wire format it speaks and the rules tool names and schemas
+ * follow for it. The model registry schema, `createModelClient`, tool exposure and the README
+ * read these instead of switching on names. Adding a provider is one module exporting an entry
+ * (with its test, against a local server speaking the wire format) and one line in
+ * `registry.ts`.
+ */
+export interface ProviderEntry {
+  /** The `provider` value in a model registry, e.g. `anthropic`. */
+  readonly name: string;
+  /** Wire format spoken, e.g. `anthropic-messages` (`POST /v1/messages`). */
+  readonly wire: string;
+  /** The vendor's API base URL, used when an entry sets no `baseUrl`. */
+  readonly defaultBaseUrl: string;
+  /** Tool-schema dialect tools are normalized to (`normalizeForProvider`). */
+  readonly schemaDialect: SchemaDialect;
+  /** Conventional environment variable of the API key, e.g. `ANTHROPIC_API_KEY`. */
+  readonly apiKeyEnv: string;
+  /** One line for `--help` and the README table. */
+  readonly summary: string;
+  /**
+   * Builds the adapter for one model.
+   *
+   * @param model Model name sent in requests.
+   * @param options Key, base URL, fetch.
+   * @returns The adapter.
+   */
+  createAdapter(model: string, options: SdkClientOptions): ProviderAdapter;
 }

@@ -17,6 +17,7 @@ import { ModelCallError } from "./types.ts";
 import {
   type ParsedTurn,
   type ProviderAdapter,
+  type ProviderEntry,
   type SdkClientOptions,
   sdkClientOptions,
 } from "./_adapter.ts";
@@ -135,3 +136,14 @@ export function createAnthropicAdapter(model: string, options: SdkClientOptions)
     parse: parseAnthropicMessage,
   };
 }
+
+/** Registry entry of the Anthropic Messages API. */
+export const anthropicProvider: ProviderEntry = {
+  name: "anthropic",
+  wire: "anthropic-messages",
+  defaultBaseUrl: "https://api.anthropic.com",
+  schemaDialect: "anthropic",
+  apiKeyEnv: "ANTHROPIC_API_KEY",
+  summary: "Anthropic Messages API through @anthropic-ai/sdk",
+  createAdapter: createAnthropicAdapter,
+};

@@ -7,9 +7,8 @@
 
 import type { ModelConfig } from "../types.ts";
 import { expandVars } from "../config.ts";
-import { createAnthropicAdapter } from "./anthropic.ts";
 import type { ProviderAdapter } from "./_adapter.ts";
-import { createOpenAiAdapter } from "./openai.ts";
+import { providerEntry } from "./registry.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
 import { createWireLogFetch, type WireEntry } from "./wire_log.ts";
 import { redactText } from "../../_redact.ts";
@@ -68,9 +67,7 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     })
     : deps.fetch;
   const opts = { apiKey, ...(baseUrl ? { baseUrl } : {}), ...(fetchFn ? { fetch: fetchFn } : {}) };
-  const adapter: ProviderAdapter = config.provider === "anthropic"
-    ? createAnthropicAdapter(modelName, opts)
-    : createOpenAiAdapter(modelName, opts);
+  const adapter: ProviderAdapter = providerEntry(config.provider).createAdapter(modelName, opts);
   return {
     id: config.id,
     async complete(request: ModelRequest, options: CallOptions = {}) {

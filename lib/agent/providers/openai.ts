@@ -21,6 +21,7 @@ import { ModelCallError } from "./types.ts";
 import {
   type ParsedTurn,
   type ProviderAdapter,
+  type ProviderEntry,
   type SdkClientOptions,
   sdkClientOptions,
 } from "./_adapter.ts";
@@ -166,3 +167,14 @@ export function createOpenAiAdapter(model: string, options: SdkClientOptions): P
     parse: parseOpenAiCompletion,
   };
 }
+
+/** Registry entry of OpenAI Chat Completions, also any compatible base URL (Ollama, vLLM, ...). */
+export const openAiProvider: ProviderEntry = {
+  name: "openai",
+  wire: "openai-chat-completions",
+  defaultBaseUrl: "https://api.openai.com/v1",
+  schemaDialect: "openai",
+  apiKeyEnv: "OPENAI_API_KEY",
+  summary: "OpenAI Chat Completions through openai, or any compatible base URL (Ollama, vLLM)",
+  createAdapter: createOpenAiAdapter,
+};
