@@ -17,16 +17,16 @@
 
 /** Rank (token id) of every mergeable token of an encoding, by its bytes. */
 export interface RankTable {
-  /** Slot → rank + 1 (0 = empty slot). */
+  /** Slot s: `[2s]` = hash of the token's bytes, `[2s + 1]` = rank + 1 (0 = empty). */
   readonly slots: Int32Array;
-  /** Slot → hash of the token's bytes. */
-  readonly hashes: Int32Array;
   /** Rank → the token's byte string ("" for unused ranks). */
   readonly tokens: readonly string[];
-  /** `slots.length - 1`. */
+  /** Number of slots - 1. */
   readonly mask: number;
   /** Longest token, in bytes: no longer range can be a token. */
   readonly maxTokenBytes: number;
+  /** Rank of the two-byte token `b0 b1` at `[b0 << 8 | b1]`, or NONE. */
+  readonly pairs: Int32Array;
 }
 
 /** Up to this many bytes a piece is merged with the scan, above with the heap. */
@@ -71,32 +71,37 @@ export function rankTableFrom(
   }
   let size = 1024;
   while (size < count * 2.5) size *= 2;
-  const slots = new Int32Array(size);
-  const hashes = new Int32Array(size);
+  const slots = new Int32Array(2 * size);
   const mask = size - 1;
   for (let rank = 0; rank < tokens.length; rank++) {
     const key = tokens[rank];
     if (key === "") continue;
     const h = hashRange(key, 0, key.length);
     let slot = slotOf(h, mask);
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = rank + 1;
-    hashes[slot] = h;
+    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    slots[2 * slot] = h;
+    slots[2 * slot + 1] = rank + 1;
   }
-  return { slots, hashes, tokens, mask, maxTokenBytes };
+  const pairs = new Int32Array(65536).fill(NONE);
+  for (let rank = 0; rank < tokens.length; rank++) {
+    const key = tokens[rank];
+    if (key.length === 2) pairs[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = rank;
+  }
+  return { slots, tokens, mask, maxTokenBytes, pairs };
 }
 
 /** Rank of the bytes `s[from, to)`, or {@linkcode NONE}. */
 export function rankOf(table: RankTable, s: string, from: number, to: number): number {
   const len = to - from;
+  if (len === 2) return table.pairs[(s.charCodeAt(from) << 8) | s.charCodeAt(from + 1)];
   if (len > table.maxTokenBytes) return NONE;
   const h = hashRange(s, from, to);
-  const { slots, hashes, tokens, mask } = table;
+  const { slots, tokens, mask } = table;
   let slot = slotOf(h, mask);
   for (;;) {
-    const r = slots[slot];
+    const r = slots[2 * slot + 1];
     if (r === 0) return NONE;
-    if (hashes[slot] === h) {
+    if (slots[2 * slot] === h) {
       const tok = tokens[r - 1];
       if (tok.length === len && s.startsWith(tok, from)) return r - 1;
     }
@@ -165,8 +170,10 @@ function mergeScan(piece: string, table: RankTable, starts?: number[]): number {
     }
     if (at < 0) break;
     // Merge part at+1 into part at.
-    bounds.copyWithin(at + 1, at + 2, parts + 1);
-    pairs.copyWithin(at + 1, at + 2, parts);
+    for (let k = at + 1; k < parts; k++) {
+      bounds[k] = bounds[k + 1];
+      pairs[k] = pairs[k + 1];
+    }
     parts--;
     pairs[at] = at + 1 < parts ? rankOf(table, piece, bounds[at], bounds[at + 2]) : NONE;
     if (at > 0) pairs[at - 1] = rankOf(table, piece, bounds[at - 1], bounds[at + 1]);
