@@ -95,3 +95,12 @@ export {
   SCHEMA_DIALECTS,
   type SchemaDialect,
 } from "./normalize.ts";
+export {
+  planSynthCatalog,
+  synthCatalogDocument,
+  synthCatalogHeader,
+  type SynthOptions,
+  type SynthPlan,
+  type SynthServer,
+  synthServers,
+} from "./synth.ts";
