@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { CatalogError } from "../lib/catalog/errors.ts";
+import { ConfigError } from "../lib/mcp/mod.ts";
 import { denoFlowIo, type GitState, UsageError } from "../lib/flows/mod.ts";
 
 export { UsageError };
@@ -104,7 +105,9 @@ export async function runMain(task: string, main: () => Promise<number | void>):
     // Tasks without --allow-env must not crash here: ask, never prompt.
     const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
     if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);
-    Deno.exit(error instanceof UsageError || error instanceof CatalogError ? 2 : 1);
+    const badInput = error instanceof UsageError || error instanceof CatalogError ||
+      error instanceof ConfigError;
+    Deno.exit(badInput ? 2 : 1);
   }
 }
 

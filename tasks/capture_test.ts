@@ -31,11 +31,20 @@ Deno.test("capture task: bad input is a one-line error with exit code 2", async 
       }),
     );
     const cases: [string[], RegExp][] = [
-      [["--concurrency", "0"], /^capture: --concurrency must be a positive integer, got "0"\n$/],
-      [["--timeout-ms", "abc"], /^capture: --timeout-ms must be a positive integer, got "abc"\n$/],
-      [["--bogus"], /^capture: Unknown option '--bogus'.*\n$/],
-      [["--config", `${dir}/none.json`], /^capture: cannot read --config ".*none.json": .*\n$/],
-      [["--config", missingVar, "--id", "a/b"], /^capture: --id must be letters/],
+      [
+        ["--concurrency", "0"],
+        /^mcpmeter capture: error: --concurrency must be a positive integer, got "0"\n$/,
+      ],
+      [
+        ["--timeout-ms", "abc"],
+        /^mcpmeter capture: error: --timeout-ms must be a positive integer, got "abc"\n$/,
+      ],
+      [["--bogus"], /^mcpmeter capture: error: Unknown option '--bogus'.*\n$/],
+      [
+        ["--config", `${dir}/none.json`],
+        /^mcpmeter capture: error: cannot read --config ".*none.json": .*\n$/,
+      ],
+      [["--config", missingVar, "--id", "a/b"], /^mcpmeter capture: error: --id must be letters/],
     ];
     for (const [args, pattern] of cases) {
       const { code, stderr } = await run(args);
@@ -242,4 +251,16 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("capture task: a malformed servers config is bad input (exit 2), named", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/servers.json`, JSON.stringify({ mcpServers: { s: {} } }));
+    const { code, stderr } = await run(["--config", `${dir}/servers.json`]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^mcpmeter capture: error: .*servers\.json.*"s"/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -63,6 +63,18 @@ export { UsageError } from "./errors.ts";
 export { denoFlowIo, type FlowIo, type GitState, pinnedVersions, REPO_ROOT } from "./io.ts";
 export { captureCatalog, type FailedServer } from "./capture_catalog.ts";
 export {
+  type CaptureRun,
+  REFERENCE_SERVERS_CONFIG,
+  runCapture,
+  type RunCaptureOptions,
+  writeCapture,
+} from "./capture.ts";
+export {
+  DEFAULT_CAPTURE_CONCURRENCY,
+  DEFAULT_SERVER_TIMEOUT_MS,
+  DEFAULT_SETTLE_MS,
+} from "../mcp/mod.ts";
+export {
   BENCH_DEFAULTS,
   benchFailure,
   benchSummaryLines,

@@ -1,0 +1,325 @@
+/**
+ * The capture flow behind `deno task capture`: prepare a servers config for an offline start
+ * (pin and install package-runner launches, set aside what cannot start), capture every
+ * server's `tools/list` (bounded-parallel, throwaway HOME, no network where `unshare` works),
+ * normalize run-specific text, and build the corpus file (mcpmeter capture format) and its
+ * manifest (per-server package, version, license, status, cause, pages, counts; totals; corpus
+ * sha256; normalizations).
+ *
+ * @module
+ */
+import { basename, join, relative, resolve } from "node:path";
+import { sha256Hex } from "../catalog/load.ts";
+import {
+  captureServers,
+  DEFAULT_CAPTURE_CONCURRENCY,
+  DEFAULT_SERVER_TIMEOUT_MS,
+  DEFAULT_SETTLE_MS,
+  detectIsolation,
+  installPackages,
+  type IsolationMode,
+  mergePrepared,
+  type Normalization,
+  normalizeRecord,
+  parseServersConfig,
+  prepareCapture,
+  readInstalledPackage,
+  resolveNpmVersion,
+  type ServerCaptureRecord,
+  stringifySorted,
+  toCaptureFile,
+  toCaptureManifest,
+} from "../mcp/mod.ts";
+import type { JsonObject } from "../catalog/types.ts";
+import { UsageError } from "./errors.ts";
+import { denoFlowIo, type FlowIo } from "./io.ts";
+
+/** The reference servers config, repository-relative: the only one captured into fixtures/. */
+export const REFERENCE_SERVERS_CONFIG = "fixtures/servers/reference.json";
+
+/** Options of {@linkcode runCapture}. */
+export interface RunCaptureOptions {
+  /** Servers config path. @default {REFERENCE_SERVERS_CONFIG} (resolved from the root) */
+  readonly config?: string;
+  /** Corpus id (file names). @default {"reference_v1" for the reference config, else the config's file stem} */
+  readonly id?: string;
+  /** Corpus version string. @default {"1"} */
+  readonly version?: string;
+  /** Servers captured at once. @default {DEFAULT_CAPTURE_CONCURRENCY} */
+  readonly concurrency?: number;
+  /** Overall timeout per server unless its entry sets `timeoutMs`, in ms. @default {DEFAULT_SERVER_TIMEOUT_MS} */
+  readonly timeoutMs?: number;
+  /** Settle window for servers that declare `tools.listChanged`, in ms. @default {DEFAULT_SETTLE_MS} */
+  readonly settleMs?: number;
+  /** Where packages are installed. @default {".scratch/servers"} (as given, resolved from the cwd) */
+  readonly installDir?: string;
+  /** Capture only these servers (config keys). @default {every server} */
+  readonly only?: readonly string[];
+  /** Run npm (resolve and install packages). @default {true} */
+  readonly install?: boolean;
+  /** Output folder. @default {fixtures/corpora for a full reference capture, else results/captures} */
+  readonly out?: string;
+}
+
+/** What {@linkcode runCapture} produced, ready to be written by {@linkcode writeCapture}. */
+export interface CaptureRun {
+  /** Corpus id. */
+  readonly id: string;
+  /** Output folder (absolute or as given). */
+  readonly out: string;
+  /** Every server's record, normalized, sorted by server. */
+  readonly records: readonly ServerCaptureRecord[];
+  /** The records whose outcome is not `ok`. */
+  readonly failed: readonly ServerCaptureRecord[];
+  /** Servers captured with tools (the corpus's `serverCount`). */
+  readonly serverCount: number;
+  /** Tools in the corpus. */
+  readonly toolCount: number;
+  /** `<id>.tools.json` bytes. */
+  readonly corpusBytes: Uint8Array;
+  /** Lower-case hex SHA-256 of `corpusBytes`. */
+  readonly corpusSha256: string;
+  /** The manifest (written as `<id>.manifest.json`). */
+  readonly manifest: JsonObject;
+  /** Wall time of the capture (spawn to last list), in ms. Measured. */
+  readonly wallMs: number;
+}
+
+function sdkVersion(): string {
+  const resolved = import.meta.resolve("@modelcontextprotocol/sdk/types.js");
+  // npm:/@modelcontextprotocol/sdk@1.32.2/... or .../@modelcontextprotocol+sdk@1.32.2/...
+  return /@modelcontextprotocol[/+]sdk@([^/]+)/.exec(resolved)?.[1] ?? "unknown";
+}
+
+async function nodeVersion(): Promise<string> {
+  try {
+    const out = await new Deno.Command("node", {
+      args: ["--version"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout).trim() || "unknown";
+  } catch {
+    return "not found";
+  }
+}
+
+function summary(record: ServerCaptureRecord): string {
+  const seconds = (record.captureMs / 1000).toFixed(1);
+  if (record.outcome === "ok") {
+    const warn = record.warnings.length > 0 ? `, ${record.warnings.length} warning(s)` : "";
+    return `ok, ${record.tools.length} tools, ${seconds} s${warn}`;
+  }
+  return `${record.outcome.toUpperCase()} after ${seconds} s: ${record.message ?? ""}`;
+}
+
+/**
+ * Captures the servers of a config into a corpus and a manifest (in memory; see
+ * {@linkcode writeCapture}). Progress lines go to `io.progress("capture", ...)`.
+ *
+ * @param options Config, id, version, concurrency, timeouts (ms), install folder, subset, output.
+ * @param io Clock, root, environment and progress sink. @default {denoFlowIo()}
+ * @returns The records, the corpus bytes and sha256, the manifest, wall time (ms).
+ * @throws {UsageError} When the config cannot be read, an `--only` name is unknown, the id is
+ *   not a file-name-safe word, or the config lists no server.
+ * @throws {ConfigError} When the config is malformed (lib/mcp).
+ */
+export async function runCapture(
+  options: RunCaptureOptions = {},
+  io: FlowIo = denoFlowIo(),
+): Promise<CaptureRun> {
+  const log = (line: string) => io.progress("capture", line);
+  const reference = io.fromRoot(REFERENCE_SERVERS_CONFIG);
+  const configPath = options.config ?? reference;
+  const isReference = resolve(configPath) === resolve(reference);
+  const id = options.id ??
+    (isReference ? "reference_v1" : basename(configPath).replace(/\.json$/, ""));
+  if (!/^[A-Za-z0-9_.-]+$/.test(id)) {
+    throw new UsageError(
+      `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(id)}`,
+    );
+  }
+  // Only a full capture of the reference config replaces the frozen corpus by default;
+  // a custom config or an --only subset goes to results/captures unless out says otherwise.
+  const frozen = isReference && options.only === undefined;
+  const out = options.out ?? io.fromRoot(frozen ? "fixtures/corpora" : "results/captures");
+  const concurrency = options.concurrency ?? DEFAULT_CAPTURE_CONCURRENCY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  const installDirGiven = options.installDir ?? ".scratch/servers";
+  const installDir = resolve(installDirGiven);
+  const version = options.version ?? "1";
+
+  let configBytes: Uint8Array;
+  try {
+    configBytes = await Deno.readFile(configPath);
+  } catch (error) {
+    throw new UsageError(
+      `cannot read --config ${JSON.stringify(configPath)}: ${(error as Error).message}`,
+    );
+  }
+  const configSha256 = await sha256Hex(configBytes);
+  const config = parseServersConfig(new TextDecoder().decode(configBytes), { source: configPath });
+  const only = options.only;
+  const known = new Set(config.servers.map((s) => s.name));
+  for (const name of only ?? []) {
+    if (!known.has(name)) {
+      throw new UsageError(`--only: no server named ${JSON.stringify(name)} in ${configPath}`);
+    }
+  }
+  if (only === undefined && config.servers.length === 0) {
+    throw new UsageError(`no servers to capture in ${configPath}`);
+  }
+
+  // npx/pnpm dlx/bunx launches are pinned and installed before the offline start; entries that
+  // cannot start (uvx, a failed install, an unresolvable version) fail now, with their reason.
+  // An undefined ${VAR} fails its own server only, at its start.
+  const install = options.install ?? true;
+  const prepared = await prepareCapture(config, {
+    ...(only === undefined ? {} : { only }),
+    ...(install
+      ? {
+        resolveVersion: (name: string, range: string | undefined) => resolveNpmVersion(name, range),
+        install: (specs) => {
+          log(
+            `installing ${specs.length} package(s) into ${relative(Deno.cwd(), installDir) || "."}`,
+          );
+          return installPackages(specs, {
+            installDir,
+            concurrency,
+            onProgress: (r, done, total) => {
+              if (r.status !== "present") {
+                log(
+                  `  [${done}/${total}] ${r.package}@${r.version}: ${r.status}${
+                    r.message ? ` (${r.message})` : ""
+                  }`,
+                );
+              }
+            },
+          });
+        },
+      }
+      : {}),
+  });
+  for (const note of prepared.launches) {
+    log(
+      `  ${note.server}: ${note.launch.runner} ${note.launch.spec} → ${
+        note.failure === undefined
+          ? `${note.launch.package}@${note.version}`
+          : "cannot start offline"
+      }${note.warning === undefined ? "" : " (unpinned: resolved now)"}`,
+    );
+  }
+  const capturable = new Set(prepared.config.servers.map((s) => s.name));
+  const selected = prepared.config.servers.filter((s) =>
+    only === undefined || only.includes(s.name)
+  );
+  const captureOnly = only?.filter((name) => capturable.has(name));
+  const licenses: Record<string, string> = {};
+  for (const s of selected) {
+    if (s.meta.package === undefined || s.meta.version === undefined) continue;
+    const installed = await readInstalledPackage(installDir, s.meta.package, s.meta.version);
+    const license = installed?.license ?? s.meta.license;
+    if (license !== undefined) licenses[`${s.meta.package}@${s.meta.version}`] = license;
+  }
+
+  const isolation: IsolationMode = await detectIsolation();
+  log(
+    `${selected.length} server(s) to start, concurrency ${concurrency}, timeout ${timeoutMs} ms, isolation ${isolation}`,
+  );
+  const startedAt = Date.now();
+  const startedWall = io.now();
+  const captured = selected.length === 0 ? [] : await captureServers(prepared.config, {
+    concurrency,
+    timeoutMs,
+    env: io.env(),
+    installDir,
+    isolation,
+    settleMs,
+    ...(captureOnly === undefined ? {} : { only: captureOnly }),
+    onProgress: (event) => {
+      if (event.kind === "done") {
+        log(`  [${event.done}/${event.total}] ${event.server}: ${summary(event.record)}`);
+      }
+    },
+  });
+  const records = mergePrepared(captured, prepared);
+  const wallMs = Math.round(io.now() - startedWall);
+  const endedAt = Date.now();
+
+  const changes: Normalization[] = [];
+  const normalized = records.map((record) => {
+    const result = normalizeRecord(record, {
+      paths: [{ path: installDir, placeholder: "<install>" }],
+      window: { fromMs: startedAt, toMs: endedAt },
+    });
+    changes.push(...result.changes);
+    return result.record;
+  });
+
+  const sdk = sdkVersion();
+  const file = toCaptureFile(normalized, {
+    id,
+    version,
+    source: {
+      task: "tasks/capture.ts",
+      config: basename(configPath),
+      configSha256,
+      sdk: `@modelcontextprotocol/sdk@${sdk}`,
+      normalizations: [...new Set(changes.map((c) => c.rule))].sort(),
+      note:
+        "raw tools/list items as sent by each server; keys sorted; see the manifest for per-server provenance",
+    },
+  });
+  const corpusText = stringifySorted(file as unknown as Parameters<typeof stringifySorted>[0]);
+  const corpusBytes = new TextEncoder().encode(corpusText);
+  const corpusSha256 = await sha256Hex(corpusBytes);
+  const manifest = toCaptureManifest(normalized, {
+    id,
+    version,
+    corpusFile: `${id}.tools.json`,
+    corpusSha256,
+    configFile: configPath,
+    configSha256,
+    capturedAt: new Date(startedAt).toISOString(),
+    wallMs,
+    environment: {
+      deno: Deno.version.deno,
+      node: await nodeVersion(),
+      sdk,
+      os: Deno.build.os,
+      arch: Deno.build.arch,
+      isolation,
+    },
+    settings: { concurrency, defaultTimeoutMs: timeoutMs, settleMs, installDir: installDirGiven },
+    licenses,
+    installs: prepared.installs,
+    normalizations: changes,
+  });
+  return {
+    id,
+    out,
+    records: normalized,
+    failed: normalized.filter((r) => r.outcome !== "ok"),
+    serverCount: file.serverCount,
+    toolCount: file.toolCount,
+    corpusBytes,
+    corpusSha256,
+    manifest,
+    wallMs,
+  };
+}
+
+/**
+ * Writes `<out>/<id>.tools.json` and `<out>/<id>.manifest.json` (sorted keys).
+ *
+ * @param run What {@linkcode runCapture} returned.
+ * @returns The corpus file's path.
+ */
+export async function writeCapture(run: CaptureRun): Promise<string> {
+  await Deno.mkdir(run.out, { recursive: true });
+  const corpusPath = join(run.out, `${run.id}.tools.json`);
+  await Deno.writeFile(corpusPath, run.corpusBytes);
+  await Deno.writeTextFile(join(run.out, `${run.id}.manifest.json`), stringifySorted(run.manifest));
+  return corpusPath;
+}
