@@ -41,7 +41,6 @@ const ALLOW: readonly AllowedEdge[] = [
     ["tasks/agents.ts", "lib/agent/providers/wire_log.ts"],
     ["tasks/agents.ts", "lib/agent/run.ts"],
     ["tasks/agents.ts", "lib/agent/types.ts"],
-    ["tasks/capture.ts", "lib/catalog/load.ts"],
     ["tasks/capture_results.ts", "lib/_text.ts"],
     ["tasks/capture_results.ts", "lib/catalog/load.ts"],
     ["tasks/capture_results.ts", "lib/catalog/types.ts"],
