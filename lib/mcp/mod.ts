@@ -137,3 +137,8 @@ export type {
   RunPath,
   ServerCaptureRecord,
 } from "./types.ts";
+export {
+  checkStructuredContent,
+  type StructuredContentError,
+  type StructuredContentErrorKind,
+} from "./structured.ts";
