@@ -2,8 +2,7 @@
 // run metadata (git, dependency versions, file hashes).
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { dirname, join, resolve } from "node:path";
-import { CatalogError } from "../lib/catalog/errors.ts";
-import { ConfigError } from "../lib/mcp/mod.ts";
+import { InputFileError } from "../lib/catalog/mod.ts";
 import { denoFlowIo, type GitState, UsageError } from "../lib/flows/mod.ts";
 
 export { UsageError };
@@ -92,9 +91,10 @@ export function progress(task: string, message: string): void {
 }
 
 /**
- * Runs a task's main function: exits 0 on success, 2 on a usage error, 1 on any
- * other error, always with a one-line reason and never a stack trace
- * (set MCPMETER_DEBUG=1 to see it).
+ * Runs a task's main function: exits with its code (0 when it returns nothing), 2 on a usage
+ * error or an unusable input file ({@linkcode InputFileError}: catalog, servers config, golden
+ * set, agent configuration, run folder), 1 on any other error, always with a one-line reason
+ * `mcpmeter TASK: error: ...` and never a stack trace (set MCPMETER_DEBUG=1 to see it).
  */
 export async function runMain(task: string, main: () => Promise<number | void>): Promise<never> {
   try {
@@ -105,9 +105,7 @@ export async function runMain(task: string, main: () => Promise<number | void>):
     // Tasks without --allow-env must not crash here: ask, never prompt.
     const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
     if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);
-    const badInput = error instanceof UsageError || error instanceof CatalogError ||
-      error instanceof ConfigError;
-    Deno.exit(badInput ? 2 : 1);
+    Deno.exit(error instanceof UsageError || error instanceof InputFileError ? 2 : 1);
   }
 }
 
@@ -129,12 +127,62 @@ export function createdAt(): string {
   return IO.createdAt();
 }
 
-/** Parses a non-negative integer flag value. */
-export function intFlag(name: string, value: string | undefined, fallback: number): number {
+/**
+ * Parses an integer flag value.
+ *
+ * @param name The flag without dashes, for the message (e.g. `timeout-ms`).
+ * @param value The raw value, `undefined` when the flag was not given.
+ * @param fallback What an absent flag means (`undefined` to let the library default apply).
+ * @param min Smallest allowed value (default 0).
+ * @returns The integer.
+ * @throws {UsageError} When the value is not a safe integer >= `min`, e.g.
+ *   `--timeout-ms must be a positive integer, got "abc"`.
+ */
+export function intFlag<F extends number | undefined>(
+  name: string,
+  value: string | undefined,
+  fallback: F,
+  min = 0,
+): number | F {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new UsageError(`--${name} must be a non-negative integer: current value is "${value}"`);
+  const n = value.trim() === "" ? NaN : Number(value);
+  if (!Number.isSafeInteger(n) || n < min) {
+    const what = min === 0
+      ? "a non-negative integer"
+      : min === 1
+      ? "a positive integer"
+      : `an integer >= ${min}`;
+    throw new UsageError(`--${name} must be ${what}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/**
+ * Parses a comma-separated list flag: items trimmed, empty items dropped.
+ *
+ * @param name The flag without dashes, for the message (e.g. `tokenizers`).
+ * @param value The raw value, `undefined` when the flag was not given.
+ * @param known When given, the allowed items; any other is an error naming them.
+ * @returns The items in the order given, or `undefined` when the flag was absent.
+ * @throws {UsageError} When the flag names no item at all (`--tokenizers ,`) or an unknown one.
+ */
+export function listFlag(
+  name: string,
+  value: string | undefined,
+  known?: readonly string[],
+): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (items.length === 0) {
+    throw new UsageError(
+      `--${name} needs at least one comma-separated value, got ${JSON.stringify(value)}`,
+    );
+  }
+  const unknown = known === undefined ? [] : items.filter((i) => !known.includes(i));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--${name}: unknown value ${JSON.stringify(unknown[0])} (known: ${known!.join(", ")})`,
+    );
+  }
+  return items;
 }

@@ -1,6 +1,6 @@
 // deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
 import { join } from "node:path";
-import { gitState, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { gitState, intFlag, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { AgentConfigError, requiredModelIds } from "../lib/agent/config.ts";
 import {
   loadAgents,
@@ -52,15 +52,6 @@ Options:
   --help                show this help
 `;
 
-function int(name: string, value: string | undefined, def: number, min = 1): number {
-  if (value === undefined) return def;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
-  }
-  return n;
-}
-
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     suite: { type: "string" },
@@ -110,10 +101,10 @@ async function main(): Promise<number> {
   if (!["read", "write", "off"].includes(cache)) {
     throw new UsageError(`--cache must be read, write or off, got "${cache}"`);
   }
-  const repetitions = int("repetitions", arg("repetitions"), 1);
-  const concurrency = int("concurrency", values.concurrency, 1);
-  const timeoutMs = int("timeout-ms", arg("timeout-ms"), 300_000);
-  const seed = int("seed", arg("seed"), 0, 0);
+  const repetitions = intFlag("repetitions", arg("repetitions"), 1, 1);
+  const concurrency = intFlag("concurrency", values.concurrency, 1, 1);
+  const timeoutMs = intFlag("timeout-ms", arg("timeout-ms"), 300_000, 1);
+  const seed = intFlag("seed", arg("seed"), 0);
   const shardText = arg("shard");
   const shard = shardText === undefined ? undefined : parseShard(shardText);
 
@@ -121,8 +112,8 @@ async function main(): Promise<number> {
   const suite = await loadSuite(suitePath);
   let agents = await loadAgents(arg("agents-dir")!);
   const wanted = arg("agents");
-  if (wanted !== undefined) {
-    const ids = wanted.split(",").map((s) => s.trim()).filter(Boolean);
+  const ids = listFlag("agents", wanted);
+  if (ids !== undefined) {
     const unknown = ids.filter((id) => !agents.some((a) => a.id === id));
     if (unknown.length > 0) {
       throw new UsageError(

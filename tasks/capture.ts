@@ -15,7 +15,7 @@ import {
   runCapture,
   writeCapture,
 } from "../lib/flows/mod.ts";
-import { IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 
 const HELP = `deno task capture [options]
 
@@ -46,15 +46,6 @@ Options:
   --help              show this help
 `;
 
-function positiveInt(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new UsageError(`--${name} must be a positive integer, got ${JSON.stringify(text)}`);
-  }
-  return value;
-}
-
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
     config: { type: "string" },
@@ -80,13 +71,13 @@ async function main(args: string[]): Promise<number> {
     ...opt("out", values.out),
     ...opt("id", values.id),
     ...opt("version", values.version),
-    ...opt("concurrency", positiveInt("concurrency", values.concurrency)),
-    ...opt("timeoutMs", positiveInt("timeout-ms", values["timeout-ms"])),
-    ...opt("settleMs", positiveInt("settle-ms", values["settle-ms"])),
+    ...opt("concurrency", intFlag("concurrency", values.concurrency, undefined, 1)),
+    ...opt("timeoutMs", intFlag("timeout-ms", values["timeout-ms"], undefined, 1)),
+    ...opt("settleMs", intFlag("settle-ms", values["settle-ms"], undefined, 1)),
     ...opt("installDir", values["install-dir"]),
     ...opt(
       "only",
-      values.only?.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+      listFlag("only", values.only),
     ),
     install: !values["no-install"],
   }, IO);

@@ -11,8 +11,7 @@
  *
  * @module
  */
-import { parseFlags, UsageError } from "./_cli.ts";
-import { CatalogError } from "../lib/catalog/errors.ts";
+import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import {
   catalogCarriesSchemas,
   LINT_RULES,
@@ -21,7 +20,6 @@ import {
 } from "../lib/catalog/lint.ts";
 import { loadCatalog } from "../lib/catalog/load.ts";
 import type { Corpus } from "../lib/catalog/types.ts";
-import { ConfigError } from "../lib/mcp/mod.ts";
 import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 
@@ -85,13 +83,13 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (values.corpus !== undefined && values.servers !== undefined) {
-    throw new RangeError("Cannot lint as --corpus and --servers are exclusive: give one");
+    throw new UsageError("Cannot lint as --corpus and --servers are exclusive: give one");
   }
   const max = values["max-schema-tokens"] === undefined
     ? 2000
     : Number(values["max-schema-tokens"]);
   if (!(Number.isFinite(max) && max > 0)) {
-    throw new RangeError(
+    throw new UsageError(
       `Cannot lint as --max-schema-tokens must be a positive number: current value is "${
         values["max-schema-tokens"]
       }"`,
@@ -101,14 +99,9 @@ async function main(args: string[]): Promise<number> {
   let source: string;
   let failed: FailedServer[] = [];
   if (values.servers !== undefined) {
-    const timeout = values["timeout-ms"] === undefined ? undefined : Number(values["timeout-ms"]);
-    if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
-      throw new RangeError(
-        `Cannot lint as --timeout-ms must be a positive integer: current value is "${
-          values["timeout-ms"]
-        }"`,
-      );
-    }
+    const timeout = values["timeout-ms"] === undefined
+      ? undefined
+      : intFlag("timeout-ms", values["timeout-ms"], 0, 1);
     source = values.servers;
     ({ corpus, failed } = await captureCatalog(values.servers, {
       installDir: values["install-dir"],
@@ -149,16 +142,4 @@ async function main(args: string[]): Promise<number> {
   return report.toolsWithErrors > 0 || failed.length > 0 ? 1 : 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const known = error instanceof CatalogError || error instanceof RangeError ||
-      error instanceof ConfigError ||
-      error instanceof TypeError || error instanceof Deno.errors.NotFound ||
-      error instanceof UsageError;
-    console.error(`lint-catalog: ${error instanceof Error ? error.message : String(error)}`);
-    if (!known) console.error("(unexpected error; please report it)");
-    Deno.exit(2);
-  }
-}
+if (import.meta.main) await runMain("lint-catalog", () => main(Deno.args));

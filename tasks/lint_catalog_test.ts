@@ -71,7 +71,10 @@ Deno.test("lint-catalog --servers captures live, lints, and lists failed servers
 Deno.test("lint-catalog --servers with a missing config file is a one-line usage error", async () => {
   const r = await lint(["--servers", "/nonexistent/servers.json"]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^lint-catalog: Cannot read servers config "\/nonexistent\/servers.json"/);
+  assert.match(
+    r.stderr,
+    /^mcpmeter lint-catalog: error: Cannot read servers config "\/nonexistent\/servers.json"/,
+  );
   assert.equal(r.stderr.trim().split("\n").length, 1);
 });
 

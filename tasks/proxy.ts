@@ -2,7 +2,6 @@
 // describe_tool, call_tool) over the servers of an mcpServers config, on
 // stdio or streamable HTTP.
 import { checkBindAddress, createHttpGuard } from "../lib/_http_guard.ts";
-import { ConfigError } from "../lib/mcp/errors.ts";
 import { parseServersConfig } from "../lib/mcp/config.ts";
 import { connectUpstreams, upstreamSecrets } from "../lib/proxy/connect.ts";
 import { DEFAULT_MAX_RESULT_BYTES } from "../lib/proxy/limits.ts";
@@ -109,13 +108,7 @@ async function main(args: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError(`Cannot read --servers "${v.servers}": ${(error as Error).message}`);
   }
-  let config;
-  try {
-    config = parseServersConfig(text, { source: v.servers });
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  const config = parseServersConfig(text, { source: v.servers });
   const env = Deno.env.toObject();
   // Never echoed: not in answers, not in progress lines.
   const secrets = [...upstreamSecrets(config, env), ...(token === undefined ? [] : [token])];

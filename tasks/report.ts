@@ -3,8 +3,8 @@
 // comparison written to a folder, with SVG and CSV exports and optional PNG and PDF.
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ensureWritable, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
-import { loadRuns, RunInputError } from "../lib/report/load_runs.ts";
+import { ensureWritable, listFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
+import { loadRuns } from "../lib/report/load_runs.ts";
 import { filterRuns, type RunFilter } from "../lib/report/runs.ts";
 import { renderCompareDashboard, tablesToCsv } from "../lib/report/compare_dashboard.ts";
 import type { BenchReport } from "../lib/report/bench_report.ts";
@@ -58,9 +58,6 @@ Dashboards and reports:
 Exit codes: 0 written, 2 unusable input (missing or malformed run, dashboard or module, bad
 flag, Chromium missing for --pdf/--png).`;
 
-const list = (v: string | undefined) =>
-  v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean);
-
 async function main(): Promise<number> {
   const parsed = parseFlags(Deno.args, {
     runs: { type: "string", multiple: true },
@@ -108,16 +105,10 @@ async function main(): Promise<number> {
   }
   const dirs = await expandRunGlobs([...(values.runs ?? []), ...positionals]);
   if (dirs.length === 0) throw new UsageError("--runs DIR is required (see --help)");
-  let runs;
-  try {
-    runs = await loadRuns(dirs);
-  } catch (e) {
-    if (e instanceof RunInputError) throw new UsageError(e.message);
-    throw e;
-  }
+  const runs = await loadRuns(dirs);
   const filter = {
-    ...(values.suite ? { suites: list(values.suite) } : {}),
-    ...(values.agent ? { agents: list(values.agent) } : {}),
+    ...(values.suite ? { suites: listFlag("suite", values.suite) } : {}),
+    ...(values.agent ? { agents: listFlag("agent", values.agent) } : {}),
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
   };

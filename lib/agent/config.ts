@@ -9,6 +9,7 @@
  * @module
  */
 
+import { InputFileError } from "../input_error.ts";
 import { expandVariables } from "../_vars.ts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type {
@@ -29,7 +30,7 @@ import suiteSchema from "./schemas/suite.schema.json" with { type: "json" };
  * A configuration file that does not parse or validate. The message names the file and the
  * field, e.g. `Cannot load suite "s.json": field "cases[1].criterion.pattern" must be string`.
  */
-export class AgentConfigError extends Error {
+export class AgentConfigError extends InputFileError {
   /** File (or `<inline>`) the problem is in. */
   readonly file: string;
   /** Dotted path of the offending field, `""` for the whole document. */
@@ -44,6 +45,7 @@ export class AgentConfigError extends Error {
    */
   constructor(what: string, file: string, field: string, problem: string) {
     super(
+      file,
       `Cannot load ${what} "${file}": ${field === "" ? "" : `field "${field}" `}${problem}`,
     );
     this.name = "AgentConfigError";

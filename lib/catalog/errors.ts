@@ -4,6 +4,8 @@
  * @module
  */
 
+import { InputFileError } from "../input_error.ts";
+
 /** Where in a catalog file a {@linkcode CatalogError} was found. */
 export interface CatalogErrorOptions {
   /** File path as given by the caller, or `"<memory>"` for in-memory text. */
@@ -38,9 +40,7 @@ export interface CatalogErrorOptions {
  * }
  * ```
  */
-export class CatalogError extends Error {
-  /** File path as given by the caller, or `"<memory>"` for in-memory text. */
-  readonly path: string;
+export class CatalogError extends InputFileError {
   /** The tool id, or its JSON location when no id can be formed; absent for file-level errors. */
   readonly toolId?: string;
   /** The offending field as spelled in the file; absent when no single field is at fault. */
@@ -57,11 +57,11 @@ export class CatalogError extends Error {
     const where = (options.toolId !== undefined ? `tool ${JSON.stringify(options.toolId)} ` : "") +
       (options.field !== undefined ? `field ${JSON.stringify(options.field)} ` : "");
     super(
+      options.path,
       `Cannot load catalog ${JSON.stringify(options.path)}: ${where}${detail}`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.name = "CatalogError";
-    this.path = options.path;
     if (options.toolId !== undefined) this.toolId = options.toolId;
     if (options.field !== undefined) this.field = options.field;
   }

@@ -19,6 +19,7 @@ import {
   toCaptureFile,
 } from "../mcp/mod.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { InputFileError } from "../input_error.ts";
 
 /** One server of a live capture that produced no tools. */
 export interface FailedServer {
@@ -54,7 +55,8 @@ export async function captureCatalog(
     text = new TextDecoder().decode(bytes);
     configSha256 = await sha256Hex(bytes);
   } catch (error) {
-    throw new RangeError(
+    throw new InputFileError(
+      configPath,
       `Cannot read servers config "${configPath}": ${(error as Error).message}`,
     );
   }

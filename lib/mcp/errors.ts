@@ -5,6 +5,8 @@
  * @module
  */
 
+import { InputFileError } from "../input_error.ts";
+
 /**
  * A servers config that cannot be used: malformed JSON, a missing or
  * ill-typed field, or a `${VAR}` whose variable is not defined.
@@ -21,7 +23,7 @@
  * }
  * ```
  */
-export class ConfigError extends Error {
+export class ConfigError extends InputFileError {
   /** Where the config came from (a file path, or `"<inline>"`). */
   readonly source: string;
   /** The server entry at fault, when one is. */
@@ -45,7 +47,7 @@ export class ConfigError extends Error {
     if (where.server !== undefined) at.push(`server ${JSON.stringify(where.server)}`);
     if (where.field !== undefined) at.push(`field ${JSON.stringify(where.field)}`);
     const prefix = `Cannot use servers config ${JSON.stringify(source)}`;
-    super(at.length > 0 ? `${prefix}: ${at.join(" ")}: ${reason}` : `${prefix}: ${reason}`);
+    super(source, at.length > 0 ? `${prefix}: ${at.join(" ")}: ${reason}` : `${prefix}: ${reason}`);
     this.name = "ConfigError";
     this.source = source;
     if (where.server !== undefined) this.server = where.server;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { InputFileError } from "../input_error.ts";
 import type { CaseRecord } from "../agent/types.ts";
 import { clusterPermutationTest } from "../stats/cluster_permutation.ts";
 import { newcombeInterval } from "../stats/newcombe.ts";
@@ -30,14 +31,15 @@ export interface GateCheck {
 }
 
 /** A baseline or candidate that cannot be compared (maps to exit code 2). */
-export class GateInputError extends Error {
+export class GateInputError extends InputFileError {
   /**
    * Builds the error.
    *
    * @param message What is unusable, quoting the value.
+   * @param path The baseline or candidate at fault, when one file is (default `""`: the pair).
    */
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, path = "") {
+    super(path, message);
     this.name = "GateInputError";
   }
 }

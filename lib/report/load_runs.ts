@@ -6,14 +6,13 @@
  * @module
  */
 import { join } from "node:path";
+import { InputFileError } from "../input_error.ts";
 import type { CaseRecord } from "../agent/types.ts";
 import type { LoadedRun, SweepInfo } from "./runs.ts";
 import { parseSweepDescription } from "../sweep/expand.ts";
 
 /** A run folder that cannot be used: missing, unreadable or malformed. `path` names the file. */
-export class RunInputError extends Error {
-  /** File or folder at fault. */
-  readonly path: string;
+export class RunInputError extends InputFileError {
   /**
    * Builds the error; the message reads `Cannot use run "<path>": <message>`.
    *
@@ -21,9 +20,8 @@ export class RunInputError extends Error {
    * @param message What is wrong, quoting the offending value.
    */
   constructor(path: string, message: string) {
-    super(`Cannot use run "${path}": ${message}`);
+    super(path, `Cannot use run "${path}": ${message}`);
     this.name = "RunInputError";
-    this.path = path;
   }
 }
 

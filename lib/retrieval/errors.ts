@@ -4,11 +4,14 @@
  * @module
  */
 
+import { InputFileError } from "../input_error.ts";
+
 /**
  * A golden set cannot be used: malformed file, empty query, duplicate id, invalid grade, or
- * label ids unknown to the corpus (in strict mode). `problems` lists every problem found.
+ * label ids unknown to the corpus (in strict mode). `problems` lists every problem found; `path`
+ * is the golden set id (the file it came from).
  */
-export class GoldenSetError extends Error {
+export class GoldenSetError extends InputFileError {
   /** Every problem found, one sentence each. */
   readonly problems: readonly string[];
   /**
@@ -20,7 +23,7 @@ export class GoldenSetError extends Error {
   constructor(setId: string, problems: readonly string[]) {
     const shown = problems.slice(0, 5).join("; ");
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : "";
-    super(`Cannot use golden set "${setId}": ${shown}${more}`);
+    super(setId, `Cannot use golden set "${setId}": ${shown}${more}`);
     this.name = "GoldenSetError";
     this.problems = problems;
   }

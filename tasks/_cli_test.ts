@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { intFlag, listFlag, UsageError } from "./_cli.ts";
+
+const usage = (fn: () => unknown, message: string) =>
+  assert.throws(fn, (e: unknown) => e instanceof UsageError && e.message === message);
+
+Deno.test("intFlag() reads integers >= min and names the flag and the value otherwise", () => {
+  assert.equal(intFlag("seed", undefined, 7), 7);
+  assert.equal(intFlag("seed", "0", 7), 0);
+  assert.equal(intFlag("limit", "12", 1, 1), 12);
+  usage(() => intFlag("seed", "-1", 0), '--seed must be a non-negative integer, got "-1"');
+  usage(
+    () => intFlag("timeout-ms", "abc", 1, 1),
+    '--timeout-ms must be a positive integer, got "abc"',
+  );
+  usage(
+    () => intFlag("concurrency", "0", 1, 1),
+    '--concurrency must be a positive integer, got "0"',
+  );
+  usage(() => intFlag("k", "2.5", 1, 3), '--k must be an integer >= 3, got "2.5"');
+  usage(() => intFlag("seed", "", 0), '--seed must be a non-negative integer, got ""');
+  usage(() => intFlag("seed", "1e400", 0), '--seed must be a non-negative integer, got "1e400"');
+});
+
+Deno.test("listFlag() splits on commas, trims, and refuses an empty or unknown list", () => {
+  assert.equal(listFlag("only", undefined), undefined);
+  assert.deepEqual(listFlag("only", " a, b ,,c"), ["a", "b", "c"]);
+  assert.deepEqual(listFlag("tokenizers", "o200k_base", ["cl100k_base", "o200k_base"]), [
+    "o200k_base",
+  ]);
+  usage(
+    () => listFlag("tokenizers", ","),
+    '--tokenizers needs at least one comma-separated value, got ","',
+  );
+  usage(() => listFlag("only", ""), '--only needs at least one comma-separated value, got ""');
+  usage(
+    () => listFlag("tokenizers", "cl100k_base,p50k_base", ["cl100k_base", "o200k_base"]),
+    '--tokenizers: unknown value "p50k_base" (known: cl100k_base, o200k_base)',
+  );
+});
