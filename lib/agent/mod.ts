@@ -62,6 +62,7 @@ export {
   parseToolPrices,
   requiredModelIds,
 } from "./config.ts";
+export { InputFileError } from "../input_error.ts";
 export {
   argsMatch,
   type CaseOutcome,

@@ -54,6 +54,7 @@ export {
   schemaText,
 } from "./canonical.ts";
 export { CatalogError, type CatalogErrorOptions } from "./errors.ts";
+export { InputFileError } from "../input_error.ts";
 export {
   CATALOG_FORMATS,
   DUPLICATE_ID_SEPARATOR,

@@ -37,6 +37,7 @@ export {
   type StdioServerEntry,
 } from "./config.ts";
 export { ConfigError, PaginationError } from "./errors.ts";
+export { InputFileError } from "../input_error.ts";
 export {
   DEFAULT_SETTLE_MS,
   listAll,

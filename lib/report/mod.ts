@@ -57,6 +57,7 @@ export {
   type SweepInfo,
 } from "./runs.ts";
 export { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
+export { InputFileError } from "../input_error.ts";
 export {
   agentRows,
   type AgentRunRow,

@@ -52,6 +52,7 @@ export type {
 } from "./types.ts";
 export { INDEX_FIELD_NAMES } from "./types.ts";
 export { GoldenSetError, IdMismatchError } from "./errors.ts";
+export { InputFileError } from "../input_error.ts";
 export {
   auditGoldenSet,
   auditWarning,
