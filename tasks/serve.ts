@@ -6,6 +6,31 @@ import { loadEnv } from "../lib/agent/load_config.ts";
 import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
 import { isLoopback } from "../lib/workbench/guard.ts";
 import { startWorkbench } from "../lib/workbench/server.ts";
+import { createBenchService } from "../lib/workbench/bench_jobs.ts";
+
+/** Corpora the Catalog page can bench: the committed ones, and LiveMCPBench when beside us. */
+async function benchCorpora(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const e of Deno.readDir(fromRoot("fixtures/corpora"))) {
+    if (e.isFile && e.name.endsWith(".tools.json")) {
+      out[e.name.replace(/\.tools\.json$/, "")] = fromRoot(`fixtures/corpora/${e.name}`);
+    }
+  }
+  const live = fromRoot("../shared/corpora/livemcptool/tools.json");
+  if (await Deno.stat(live).then(() => true, () => false)) out.livemcptool = live;
+  return out;
+}
+
+async function runBench(corpus: string, outDir: string): Promise<{ code: number; log: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", fromRoot("tasks/bench.ts"), "--corpus", corpus, "--out", outDir],
+    cwd: fromRoot("."),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const log = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
+  return { code: out.code, log };
+}
 
 const HELP =
   `mcpmeter serve — the workbench: plan, run, watch, compare and configure agent benchmarks
@@ -102,6 +127,12 @@ async function main(): Promise<number> {
         env,
         task: "serve",
       }),
+    bench: createBenchService({
+      corpora: await benchCorpora(),
+      resultsDir: values.results,
+      isoNow: () => new Date().toISOString(),
+      runBench,
+    }),
     log: (line) => console.error(line),
   });
   const ctx = workbench.context;

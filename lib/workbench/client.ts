@@ -323,7 +323,126 @@ function workbenchClient() {
     }
   }
 
-  const registry: Record<string, () => void> = { plansPage, runsPage, runPage, configPage };
+  /** Reads a `text/event-stream` response body, calling `on` per event. */
+  async function readEvents(res: Response, on: (event: string, data: Json) => void) {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = "";
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buf += value;
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+        const data = /^data: (.*)$/m.exec(block)?.[1] ?? "{}";
+        on(event, JSON.parse(data));
+      }
+    }
+  }
+
+  function chatPage() {
+    const form = $<HTMLFormElement>("#chat-form");
+    const log = $("#chat-log");
+    if (form === null || log === null) return;
+    const sessionId = `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    let first = true;
+    const add = (cls: string, title: string, text: string) => {
+      if (first) {
+        log.innerHTML = "";
+        first = false;
+      }
+      const div = document.createElement("div");
+      div.className = `msg ${cls}`;
+      const b = document.createElement("b");
+      b.textContent = title;
+      const pre = document.createElement("pre");
+      pre.textContent = text;
+      div.append(b, pre);
+      log.appendChild(div);
+      div.scrollIntoView({ block: "end" });
+      return div;
+    };
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clearErrors(form);
+      const input = $<HTMLInputElement>("[name=message]", form)!;
+      const agentId = $<HTMLSelectElement>("[name=agentId]", form)!.value;
+      const message = input.value;
+      if (message.trim() === "") return;
+      input.value = "";
+      const button = $<HTMLButtonElement>("button", form)!;
+      button.disabled = true;
+      add("user", "you", message);
+      try {
+        const res = await fetch(`/api/chat/${sessionId}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ agentId, message }),
+        });
+        if (!res.ok) {
+          const data = await res.json().catch(() => ({ error: res.statusText }));
+          showError(form, data.field, String(data.error));
+          return;
+        }
+        await readEvents(res, (event, d) => {
+          if (event === "status") add("", "status", String(d.message)).classList.add("muted");
+          else if (event === "tool_call") {
+            add("tool", `tool call ${d.name} → ${d.tool}`, JSON.stringify(d.args, null, 2))
+              .classList.add("tool-call");
+          } else if (event === "tool_result") {
+            add(
+              "tool",
+              `result of ${d.name}${d.isError ? " (error)" : ""} · ${Math.round(Number(d.ms))} ms`,
+              String(d.text),
+            );
+          } else if (event === "answer") {
+            add("assistant", agentId, String(d.text)).classList.add("answer");
+          } else if (event === "error") {
+            add("tool", "error", String(d.message)).classList.add("fail");
+          } else if (event === "usage") {
+            add(
+              "",
+              "usage",
+              `${d.iterations} model turn(s); tokens in ${d.inputTokens}, out ${d.outputTokens}; ${
+                d.costUsd === null ? "cost n/a" : fmt.usd(Number(d.costUsd))
+              }; ${Math.round(Number(d.wallMs))} ms`,
+            ).classList.add("muted");
+          }
+        });
+      } finally {
+        button.disabled = false;
+        input.focus();
+      }
+    });
+    $<HTMLSelectElement>("[name=agentId]", form)!.addEventListener("change", () => {
+      fetch(`/api/chat/${sessionId}`, { method: "DELETE" }).catch(() => {});
+    });
+  }
+
+  function catalogPage() {
+    const form = $<HTMLFormElement>("#bench-form");
+    if (form === null) return;
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clearErrors(form);
+      const corpus = $<HTMLSelectElement>("[name=corpus]", form)!.value;
+      const r = await api("POST", "/api/catalog/bench", { corpus });
+      if (r.ok) location.reload();
+      else showError(form, r.data.field as string | undefined, String(r.data.error));
+    });
+    if ($("#bench-jobs .state.running") !== null) setTimeout(() => location.reload(), 3000);
+  }
+
+  const registry: Record<string, () => void> = {
+    catalogPage,
+    plansPage,
+    runsPage,
+    runPage,
+    configPage,
+    chatPage,
+  };
   (window as unknown as { workbench: unknown }).workbench = Object.assign(
     (window as unknown as { workbench?: object }).workbench ?? {},
     registry,

@@ -20,6 +20,7 @@ import { RunStore } from "./run_store.ts";
 import { type Runner, RunQueue } from "./queue.ts";
 import { createAgentRunner, type PrepareServers } from "./runner.ts";
 import { DEFAULT_FEATURES } from "./features/mod.ts";
+import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
@@ -54,7 +55,7 @@ export interface StartWorkbenchOptions {
   readonly features?: readonly WorkbenchFeature[];
   /** Agent versions provider. @default none (every version unknown) */
   readonly versions?: AgentVersions;
-  /** Chat sessions. */
+  /** Chat sessions. @default the `lib/agent` loop over the working config ({@linkcode createChatService}) */
   readonly chat?: ChatService;
   /** Bench runs. */
   readonly bench?: BenchService;
@@ -132,13 +133,20 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     store: runs,
     isoNow: () => new Date().toISOString(),
   });
+  const chat = options.chat ?? createChatService({
+    config,
+    env: options.env,
+    prepareServers: options.prepareServers,
+    now: () => performance.now(),
+    ...(options.caseTimeoutMs ? { timeoutMs: options.caseTimeoutMs } : {}),
+  });
   const context: WorkbenchContext = {
     config,
     runs,
     queue,
     resultsDir: resolve(options.resultsDir),
     versions: options.versions ?? NO_VERSIONS,
-    ...(options.chat ? { chat: options.chat } : {}),
+    chat,
     ...(options.bench ? { bench: options.bench } : {}),
     isoNow: () => new Date().toISOString(),
     sleep: abortableSleep,
@@ -172,7 +180,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     port,
     context,
     async close() {
-      await options.chat?.close();
+      await chat.close();
       await server.shutdown();
     },
   };

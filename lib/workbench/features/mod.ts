@@ -12,6 +12,8 @@ import { runsApi } from "./runs_api.ts";
 import { runsPages } from "./runs_pages.ts";
 import { configApi } from "./config_api.ts";
 import { configPage } from "./config_page.ts";
+import { chatPage } from "./chat_page.ts";
+import { catalogPage } from "./catalog_page.ts";
 
 /** Every feature the workbench serves by default. */
 export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
@@ -20,5 +22,7 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   runsApi,
   runsPages,
   configApi,
+  chatPage,
   configPage,
+  catalogPage,
 ];

@@ -1,0 +1,195 @@
+/**
+ * Chat sessions for the workbench: one agent, the same loop as `deno task chat`
+ * ({@linkcode runAgentLoop} with the conversation so far), its MCP servers kept open for the
+ * session, each tool call reported as it starts and as it returns.
+ *
+ * @module
+ */
+
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import type { AgentConfig } from "../agent/types.ts";
+import type { Message, ModelClient } from "../agent/providers/types.ts";
+import { createModelClient } from "../agent/providers/client.ts";
+import { realSleep } from "../agent/providers/retry.ts";
+import { runAgentLoop } from "../agent/loop.ts";
+import { usageCostUsd } from "../agent/usage.ts";
+import type { ExposedTool, ToolHost } from "../agent/tools.ts";
+import type { ChatService } from "./app.ts";
+import type { ConfigStore } from "./config_store.ts";
+import type { PreparedServers, PrepareServers } from "./runner.ts";
+import { checkId, WorkbenchError } from "./_paths.ts";
+
+/** Inputs of {@linkcode createChatService}. */
+export interface ChatServiceOptions {
+  /** The working config. */
+  readonly config: ConfigStore;
+  /** Variables for `${VAR}` in the model registry. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Starts MCP servers. */
+  readonly prepareServers: PrepareServers;
+  /** ms clock. */
+  readonly now: () => number;
+  /** Per-message timeout, ms. @default 300000 */
+  readonly timeoutMs?: number;
+  /** Sessions kept open at once; the least recently used one is closed beyond it. @default 4 */
+  readonly maxSessions?: number;
+}
+
+interface Session {
+  readonly agentId: string;
+  readonly agent: AgentConfig;
+  readonly model: ModelClient;
+  readonly pricing: Parameters<typeof usageCostUsd>[1];
+  readonly servers: PreparedServers;
+  readonly host: ToolHost & { close(): Promise<void> };
+  history: readonly Message[];
+  busy: boolean;
+  used: number;
+  emit: ((event: string, data: JsonObject) => Promise<void>) | null;
+}
+
+const preview = (text: string) => text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+
+/**
+ * Builds the chat service.
+ *
+ * @param options See {@linkcode ChatServiceOptions}.
+ * @returns The service.
+ */
+export function createChatService(options: ChatServiceOptions): ChatService {
+  const sessions = new Map<string, Session>();
+  let clock = 0;
+
+  async function end(id: string) {
+    const s = sessions.get(id);
+    if (s === undefined) return;
+    sessions.delete(id);
+    await s.host.close().catch(() => {});
+    await s.servers.dispose().catch(() => {});
+  }
+
+  async function open(id: string, agentId: string): Promise<Session> {
+    const agent = (await options.config.loadAgents()).find((a) => a.id === agentId);
+    if (agent === undefined) throw new WorkbenchError(400, `no agent "${agentId}"`, "agentId");
+    const models = await options.config.loadModels();
+    const config = models.find((m) => m.id === agent.model);
+    if (config === undefined) {
+      throw new WorkbenchError(400, `agent "${agentId}": model "${agent.model}" is not registered`);
+    }
+    const model = createModelClient(config, {
+      env: options.env,
+      now: options.now,
+      sleep: realSleep,
+      source: options.config.paths().models,
+    });
+    const servers = await options.prepareServers({
+      serversPath: options.config.paths().servers,
+      agents: [agent],
+    });
+    let inner: ToolHost & { close(): Promise<void> };
+    try {
+      inner = await servers.open(agent, config.provider);
+    } catch (e) {
+      await servers.dispose();
+      throw e;
+    }
+    const session: Session = {
+      agentId,
+      agent,
+      model,
+      pricing: config.pricing,
+      servers,
+      host: inner,
+      history: [],
+      busy: false,
+      used: ++clock,
+      emit: null,
+    };
+    // Tool calls are reported as they happen.
+    const host: ToolHost & { close(): Promise<void> } = {
+      tools: inner.tools,
+      close: () => inner.close(),
+      async call(tool: ExposedTool, args: JsonValue, signal?: AbortSignal) {
+        const started = options.now();
+        await session.emit?.("tool_call", {
+          name: tool.spec.name,
+          tool: `${tool.server}:${tool.tool}`,
+          args,
+        });
+        const out = await inner.call(tool, args, signal);
+        await session.emit?.("tool_result", {
+          name: tool.spec.name,
+          isError: out.isError,
+          ms: options.now() - started,
+          text: preview(out.text),
+        });
+        return out;
+      },
+    };
+    (session as { host: typeof host }).host = host;
+    while (sessions.size >= (options.maxSessions ?? 4)) {
+      const oldest = [...sessions.entries()].sort((a, b) => a[1].used - b[1].used)[0];
+      await end(oldest[0]);
+    }
+    sessions.set(id, session);
+    return session;
+  }
+
+  return {
+    async send(sessionId, agentId, message, emit) {
+      checkId(sessionId, "sessionId");
+      checkId(agentId, "agentId");
+      if (typeof message !== "string" || message.trim() === "") {
+        throw new WorkbenchError(400, `field "message" must be a non-empty string`, "message");
+      }
+      let s = sessions.get(sessionId);
+      if (s !== undefined && s.agentId !== agentId) {
+        await end(sessionId);
+        s = undefined;
+      }
+      if (s === undefined) {
+        await emit("status", { message: `starting ${agentId}'s servers…` });
+        s = await open(sessionId, agentId);
+        await emit("status", {
+          message:
+            `${agentId}: ${s.host.tools.length} tools, ${s.agent.exposure} exposure, ${s.agent.loop} loop`,
+        });
+      }
+      if (s.busy) throw new WorkbenchError(409, "this session is answering a message already");
+      s.busy = true;
+      s.used = ++clock;
+      s.emit = emit;
+      try {
+        const r = await runAgentLoop({
+          agent: s.agent,
+          question: message,
+          history: s.history,
+          model: s.model,
+          tools: s.host,
+          now: options.now,
+          signal: AbortSignal.timeout(options.timeoutMs ?? 300_000),
+        });
+        if (r.error !== null) {
+          await emit("error", { kind: r.error.kind, message: r.error.message });
+        }
+        if (r.finalAnswer !== null) await emit("answer", { text: r.finalAnswer });
+        await emit("usage", {
+          iterations: r.iterations,
+          inputTokens: r.usage.inputTokens,
+          outputTokens: r.usage.outputTokens,
+          costUsd: usageCostUsd(r.usage, s.pricing),
+          wallMs: r.wallMs,
+        });
+        // A failed exchange is not kept: the next message starts from the last good state.
+        if (r.error === null) s.history = r.messages;
+      } finally {
+        s.busy = false;
+        s.emit = null;
+      }
+    },
+    end,
+    async close() {
+      for (const id of [...sessions.keys()]) await end(id);
+    },
+  };
+}

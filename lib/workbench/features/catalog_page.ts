@@ -1,0 +1,148 @@
+/**
+ * Catalog: the bench side. Lists every `report.json` under the results folder and opens one with
+ * the bench dashboard (`lib/report/dashboard.ts`: tokens by exposure mode, encoding arms,
+ * retrieval, live); starts a `deno task bench` run on a chosen corpus.
+ *
+ * Routes: `GET /catalog`, `GET /catalog/report?path=REL`, `GET /api/catalog/reports`,
+ * `GET /api/catalog/bench`, `POST /api/catalog/bench` `{corpus}`.
+ *
+ * @module
+ */
+
+import { join, relative } from "node:path";
+import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
+import { confinedPath, WorkbenchError } from "../_paths.ts";
+import { esc, readJsonBody } from "../http.ts";
+import { page } from "../html.ts";
+import { renderDashboard } from "../../report/dashboard.ts";
+import type { BenchReport } from "../../report/bench_report.ts";
+
+/** Folders under results/ that never hold bench reports (skipped when listing). */
+const SKIP = new Set(["runs", "config", "cache", "demo", "node_modules"]);
+
+/**
+ * Every `report.json` under the results folder, at most four folders deep, newest first.
+ *
+ * @param ctx Workbench context.
+ * @returns Paths relative to the results folder, with modification times.
+ */
+export async function listReports(
+  ctx: WorkbenchContext,
+): Promise<{ path: string; modifiedAt: string | null }[]> {
+  const out: { path: string; modifiedAt: string | null }[] = [];
+  const walk = async (dir: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isFile && e.name === "report.json") {
+        const st = await Deno.stat(p).catch(() => null);
+        out.push({
+          path: relative(ctx.resultsDir, p),
+          modifiedAt: st?.mtime?.toISOString() ?? null,
+        });
+      } else if (e.isDirectory && depth < 4 && !(depth === 0 && SKIP.has(e.name))) {
+        await walk(p, depth + 1);
+      }
+    }
+  };
+  await walk(ctx.resultsDir, 0);
+  return out.sort((a, b) => (b.modifiedAt ?? "").localeCompare(a.modifiedAt ?? ""));
+}
+
+/** The catalog feature. */
+export const catalogPage: WorkbenchFeature = {
+  id: "catalog",
+  nav: [{ href: "/catalog", title: "Catalog", order: 50 }],
+  register(app, ctx) {
+    app.get("/api/catalog/reports", async (c) => c.json({ reports: await listReports(ctx) }));
+    app.get(
+      "/api/catalog/bench",
+      async (c) =>
+        c.json({ corpora: await ctx.bench?.corpora() ?? [], jobs: ctx.bench?.jobs() ?? [] }),
+    );
+    app.post("/api/catalog/bench", async (c) => {
+      if (ctx.bench === undefined) throw new WorkbenchError(503, "bench runs are not available");
+      const body = await readJsonBody(c) as { corpus?: unknown } | null;
+      return c.json(await ctx.bench.start(String(body?.corpus ?? "")), 202);
+    });
+    app.get("/catalog/report", async (c) => {
+      const rel = c.req.query("path") ?? "";
+      if (!rel.endsWith("report.json")) {
+        throw new WorkbenchError(
+          400,
+          `path must name a report.json under the results folder`,
+          "path",
+        );
+      }
+      const path = await confinedPath(ctx.resultsDir, rel, "path");
+      let report: BenchReport;
+      try {
+        report = JSON.parse(await Deno.readTextFile(path)) as BenchReport;
+      } catch (e) {
+        throw new WorkbenchError(400, `cannot read ${rel}: ${(e as Error).message}`, "path");
+      }
+      let html: string;
+      try {
+        html = renderDashboard(report);
+      } catch (e) {
+        throw new WorkbenchError(
+          400,
+          `${rel} is not a bench report: ${(e as Error).message}`,
+          "path",
+        );
+      }
+      const back =
+        `<p style="font-family:system-ui;margin:8px 16px"><a href="/catalog">← Catalog</a> · ${
+          esc(rel)
+        }</p>`;
+      return c.html(html.replace(/<body([^>]*)>/, `<body$1>${back}`));
+    });
+    app.get("/catalog", async (c) => {
+      const reports = await listReports(ctx);
+      const corpora = await ctx.bench?.corpora() ?? [];
+      const jobs = ctx.bench?.jobs() ?? [];
+      const rows = reports.map((r) =>
+        `<tr><td><a class="report-link" href="/catalog/report?path=${encodeURIComponent(r.path)}">${
+          esc(r.path)
+        }</a></td><td class="muted">${esc(r.modifiedAt ?? "")}</td></tr>`
+      ).join("");
+      const jobRows = jobs.map((j) =>
+        `<tr><td class="mono">${esc(j.jobId)}</td><td>${esc(j.corpus)}</td><td><span class="state ${
+          j.state === "running" ? "running" : j.state === "completed" ? "completed" : "failed"
+        }">${esc(j.state)}</span></td><td>${
+          j.state === "completed"
+            ? `<a href="/catalog/report?path=${
+              encodeURIComponent(relative(ctx.resultsDir, join(j.outDir, "report.json")))
+            }">open report</a>`
+            : `<span class="muted">${esc(j.log.split("\n").at(-1) ?? "")}</span>`
+        }</td></tr>`
+      ).join("");
+      return c.html(page(ctx, {
+        title: "Catalog",
+        active: "/catalog",
+        body:
+          `<p class="muted">The bench side: what tool catalogs cost in context tokens (by exposure mode and encoding arm) and how well retrieval finds the right tool.</p>
+<div class="card"><h2>Bench reports</h2><table id="reports"><thead><tr><th>report.json under ${
+            esc(ctx.resultsDir)
+          }</th><th>modified</th></tr></thead><tbody>${
+            rows ||
+            `<tr><td colspan="2" class="muted">none yet: run deno task bench, or start one below</td></tr>`
+          }</tbody></table></div>
+<form class="card" id="bench-form"><h2>Start a bench run</h2>
+<div style="display:flex;gap:12px;align-items:end"><div class="field" data-field="corpus"><label>Corpus <select name="corpus">${
+            corpora.map((n) => `<option>${esc(n)}</option>`).join("")
+          }</select></label></div><div class="field"><button type="submit"${
+            ctx.bench ? "" : " disabled"
+          }>Start bench</button></div></div>
+<div class="form-error field-error"></div>
+<table id="bench-jobs"><tbody>${jobRows}</tbody></table></form>`,
+        script: "catalogPage",
+      }));
+    });
+  },
+};
