@@ -83,8 +83,6 @@ const ALLOW: readonly AllowedEdge[] = [
     ["tasks/report.ts", "lib/report/viz/registry.ts"],
     ["tasks/serve.ts", "lib/agent/_scripted_model_server.ts"],
     ["tasks/serve.ts", "lib/agent/load_config.ts"],
-    ["tasks/serve.ts", "lib/workbench/guard.ts"],
-    ["tasks/serve.ts", "lib/workbench/server.ts"],
     ["tasks/sweep.ts", "lib/agent/config.ts"],
     ["tasks/sweep.ts", "lib/agent/load_config.ts"],
     ["tasks/sweep.ts", "lib/sweep/expand.ts"],

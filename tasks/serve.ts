@@ -4,9 +4,7 @@ import { prepareAgentServers } from "./_agent_servers.ts";
 import { demoPolicy } from "./demo_agents.ts";
 import { loadEnv } from "../lib/agent/load_config.ts";
 import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
-import { isLoopback } from "../lib/workbench/guard.ts";
-import { startWorkbench } from "../lib/workbench/server.ts";
-import { createBenchService } from "../lib/workbench/bench_jobs.ts";
+import { createBenchService, isLoopback, startWorkbench } from "../lib/workbench/mod.ts";
 
 /** Corpora the Catalog page can bench: the committed ones, and LiveMCPBench when beside us. */
 async function benchCorpora(): Promise<Record<string, string>> {

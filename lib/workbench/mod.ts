@@ -83,6 +83,8 @@ export { DEFAULT_MAX_BODY_BYTES, esc, readJsonBody } from "./http.ts";
 export { page, type PageOptions, stateBadge } from "./html.ts";
 export { newRunId, resumeRun, startRun } from "./start_run.ts";
 export { DEFAULT_FEATURES } from "./features/mod.ts";
+export { type BenchServiceOptions, createBenchService } from "./bench_jobs.ts";
+export { type ChatServiceOptions, createChatService } from "./chat.ts";
 export {
   NO_VERSIONS,
   startWorkbench,
