@@ -197,7 +197,7 @@ export const runsPages: WorkbenchFeature = {
         suite,
       );
       const log = run.results.map((r) =>
-        `<div>${esc(r.agentId)} ${esc(r.caseId)}#${r.repetition} ${verdict(r)} ${
+        `<div class="case-line">${esc(r.agentId)} ${esc(r.caseId)}#${r.repetition} ${verdict(r)} ${
           int(r.wallMs)
         } ms</div>`
       ).join("");
