@@ -10,7 +10,7 @@
 
 import type { JsonValue } from "../catalog/types.ts";
 import type { AgentConfig, CaseError, ToolCallRecord, Usage } from "./types.ts";
-import type { Message, ModelClient, ToolCall, ToolResult } from "./providers/types.ts";
+import type { Message, ModelClient, RetryRecord, ToolCall, ToolResult } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import type { ExposedTool, ToolHost } from "./tools.ts";
 import { addUsage, contextTokens, ZERO_USAGE } from "./usage.ts";
@@ -48,8 +48,12 @@ export interface LoopResult {
   readonly peakContextTokens: number | null;
   /** Whole loop, ms. */
   readonly wallMs: number;
-  /** Sum of model call times, ms. */
+  /** Sum of model call times, ms, without the waits between retries (see `retryWaitMs`). */
   readonly llmMs: number;
+  /** Waits between retried model attempts, summed, ms (backoff or `Retry-After`). */
+  readonly retryWaitMs: number;
+  /** Every retried model attempt of the case, in order: status, kind and wait. */
+  readonly retries: readonly RetryRecord[];
   /** Sum of tool call times, ms. */
   readonly toolMs: number;
   /** Tool calls in the order the model made them. */
@@ -160,6 +164,14 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   let usage: Usage = ZERO_USAGE;
   let peak: number | null = 0;
   let llmMs = 0;
+  let retryWaitMs = 0;
+  const retries: RetryRecord[] = [];
+  const addRetries = (list: readonly RetryRecord[] | undefined) => {
+    for (const r of list ?? []) {
+      retries.push(r);
+      retryWaitMs += r.waitMs;
+    }
+  };
   let toolMs = 0;
   let cached = 0;
   let iterations = 0;
@@ -172,6 +184,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     peakContextTokens: peak,
     wallMs: now() - started,
     llmMs,
+    retryWaitMs,
+    retries,
     toolMs,
     toolCalls,
     cachedModelCalls: cached,
@@ -191,6 +205,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
       }, signal ? { signal } : {});
     } catch (e) {
+      if (e instanceof ModelCallError) addRetries(e.retries);
       const aborted = signal?.aborted || (e instanceof ModelCallError && e.code === "aborted");
       const message = e instanceof Error ? e.message : String(e);
       return finish(null, {
@@ -199,7 +214,9 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         ...(e instanceof ModelCallError ? { code: e.code } : {}),
       });
     }
-    llmMs += turn.ms;
+    const waited = (turn.retries ?? []).reduce((sum, r) => sum + r.waitMs, 0);
+    addRetries(turn.retries);
+    llmMs += turn.ms - waited;
     if (turn.cached) cached += 1;
     usage = addUsage(usage, turn.usage);
     const ctx = contextTokens(turn.usage);

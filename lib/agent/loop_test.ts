@@ -309,3 +309,49 @@ Deno.test("runAgentLoop(): a sandbox limit reported by the host is kept in that 
     assert.equal(r.toolCalls[1].isError, true);
   });
 });
+
+Deno.test("runAgentLoop() keeps the waits between retries out of llmMs and records every retry", async () => {
+  const turns = [
+    {
+      text: "",
+      toolCalls: [{ id: "c1", name: "a", args: {} }],
+      stopReason: "tool_use",
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      notes: [],
+      // 2,600 ms in all, of which 2,000 + 200 ms were waits before retries.
+      ms: 2600,
+      attempts: 3,
+      retries: [{ status: 429, code: "http", waitMs: 2000 }, {
+        status: 500,
+        code: "http",
+        waitMs: 200,
+      }],
+      cached: false,
+    },
+    {
+      text: "done",
+      toolCalls: [],
+      stopReason: "end_turn",
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      notes: [],
+      ms: 50,
+      attempts: 1,
+      cached: false,
+    },
+  ];
+  const { host } = fakeHost(["a"], { a: 0 });
+  const r = await runAgentLoop({
+    agent,
+    question: "q",
+    model: { id: "m", complete: () => Promise.resolve(turns.shift()!) },
+    tools: host,
+    now: () => 0,
+  });
+  assert.equal(r.finalAnswer, "done");
+  assert.equal(r.llmMs, 400 + 50);
+  assert.equal(r.retryWaitMs, 2200);
+  assert.deepEqual(r.retries, [
+    { status: 429, code: "http", waitMs: 2000 },
+    { status: 500, code: "http", waitMs: 200 },
+  ]);
+});

@@ -463,6 +463,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       finalAnswer: r.finalAnswer,
       wallMs: r.wallMs,
       llmMs: r.llmMs,
+      retryWaitMs: r.retryWaitMs,
+      retries: r.retries,
       toolMs: r.toolMs,
       iterations: r.iterations,
       inputTokens: r.usage.inputTokens,

@@ -158,6 +158,16 @@ export interface SandboxLimit {
   readonly value: number;
 }
 
+/** One failed attempt that was retried: what it got and how long the client waited after it. */
+export interface RetryRecord {
+  /** HTTP status of the failed attempt; absent when there was none (a malformed body). */
+  readonly status?: number;
+  /** How it was classified (`http`, `bad_response`, ...). */
+  readonly code: string;
+  /** Wait before the next attempt, ms (backoff or `Retry-After`, capped). */
+  readonly waitMs: number;
+}
+
 /** One tool call as the record keeps it. */
 export interface ToolCallRecord {
   /** Name the model used (the exposed name). */
@@ -247,8 +257,21 @@ export interface CaseRecord {
   readonly finalAnswer: string | null;
   /** The whole case, model and tools included, ms (measured). */
   readonly wallMs: number;
-  /** Sum of model call times, ms (measured; retries and backoff included). */
+  /**
+   * Sum of model call times, ms (measured; failed attempts included, the waits between retries
+   * excluded: those are `retryWaitMs`).
+   */
   readonly llmMs: number;
+  /**
+   * Waits between retried model attempts (backoff or `Retry-After`), summed, ms; absent in
+   * records written before it was recorded.
+   */
+  readonly retryWaitMs?: number;
+  /**
+   * Each retried model attempt of the case, in order: HTTP status (when there was one), kind
+   * and the wait after it, ms. Empty when no call was retried; absent in older records.
+   */
+  readonly retries?: readonly RetryRecord[];
   /** Sum of tool call times, ms (measured; concurrent calls counted each). */
   readonly toolMs: number;
   /** Model turns taken. */

@@ -73,14 +73,14 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     async complete(request: ModelRequest, options: CallOptions = {}) {
       const started = deps.now();
       try {
-        const { value, attempts } = await withRetries(
+        const { value, attempts, retries } = await withRetries(
           async () => adapter.parse(await adapter.send(request, options.signal)),
           (e) => classifySdkError(e, deps.now(), options.signal),
           { sleep: deps.sleep, now: deps.now },
           deps.retry,
           options.signal,
         );
-        return { ...value, ms: deps.now() - started, attempts, cached: false };
+        return { ...value, ms: deps.now() - started, attempts, retries, cached: false };
       } catch (e) {
         if (e instanceof ModelCallError) {
           throw new ModelCallError(
@@ -89,6 +89,7 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
             {
               ...(e.status === undefined ? {} : { status: e.status }),
               attempts: e.attempts,
+              retries: e.retries,
             },
           );
         }

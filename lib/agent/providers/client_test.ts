@@ -194,6 +194,12 @@ for (const provider of ["anthropic", "openai"] as const) {
         assert.deepEqual(h.sleeps, [2000, 200, 400]);
         assert.equal(turn.ms, 2600);
         assert.equal(s.requests.length, 4);
+        // Each retried attempt is recorded with its status and the wait after it.
+        assert.deepEqual(turn.retries, [
+          { status: 429, code: "http", waitMs: 2000 },
+          { status: 500, code: "http", waitMs: 200 },
+          { status: 503, code: "http", waitMs: 400 },
+        ]);
       },
     );
   });
@@ -235,6 +241,43 @@ for (const provider of ["anthropic", "openai"] as const) {
       assert.equal(err.code, "http");
       assert.equal(err.status, 401);
       assert.equal(s.requests.length, 1);
+    });
+  });
+
+  Deno.test(`${provider}: a 2xx JSON body that is no completion is retried like a malformed one`, async () => {
+    // Valid JSON, but no `content` array (Anthropic) / no `choices` (OpenAI).
+    const script = [{
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "x", type: "message", model: "m1" }),
+    }];
+    await withServer(
+      (req) =>
+        script.shift() ??
+          messageReply(req.provider, { text: "fine", usage: { input: 1, output: 1 } }),
+      async (s) => {
+        const h = harness();
+        const turn = await createModelClient(model(provider, base(s)), h.deps).complete(request);
+        assert.equal(turn.text, "fine");
+        assert.equal(turn.attempts, 2);
+        assert.equal(s.requests.length, 2);
+        assert.deepEqual(turn.retries?.map((r) => [r.code, r.waitMs]), [["bad_response", 100]]);
+      },
+    );
+  });
+
+  Deno.test(`${provider}: a call that gives up keeps its retries on the error`, async () => {
+    await withServer(() => errorReply(provider, 503, "1"), async (s) => {
+      const h = harness();
+      const err = await createModelClient(model(provider, base(s)), h.deps).complete(request)
+        .catch((e) => e);
+      assert.ok(err instanceof ModelCallError);
+      assert.equal(err.code, "exhausted");
+      // maxRetries 3: four attempts, three waits of the server's Retry-After (1 s).
+      assert.deepEqual(
+        err.retries,
+        [1, 2, 3].map(() => ({ status: 503, code: "http", waitMs: 1000 })),
+      );
     });
   });
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ModelCallError } from "./types.ts";
+import { ModelCallError, type RetryRecord } from "./types.ts";
 import { oneLine } from "../../_text.ts";
 
 /** Retry policy. */
@@ -141,6 +141,8 @@ export interface RetryResult<T> {
   readonly value: T;
   /** Attempts made (≥ 1). */
   readonly attempts: number;
+  /** The failed attempts before the successful one, with the wait after each, in order. */
+  readonly retries: readonly RetryRecord[];
 }
 
 /**
@@ -167,30 +169,49 @@ export async function withRetries<T>(
   const maxRetries = policy.maxRetries ?? 4;
   const base = policy.baseDelayMs ?? 500;
   const cap = policy.maxDelayMs ?? 60_000;
+  const retries: RetryRecord[] = [];
   for (let attempts = 1;; attempts++) {
     try {
-      return { value: await attempt(), attempts };
+      return { value: await attempt(), attempts, retries };
     } catch (error) {
-      if (error instanceof ModelCallError) throw error;
-      const f = classify(error);
-      if (!f.retryable) {
-        throw new ModelCallError(f.code, f.message, { status: f.status, attempts });
-      }
+      // An adapter's bad_response (a 2xx body that is JSON but no usable completion) is retried
+      // like a malformed body; every other ModelCallError is final.
+      if (error instanceof ModelCallError && error.code !== "bad_response") throw error;
+      const f: AttemptFailure = error instanceof ModelCallError
+        ? {
+          retryable: true,
+          code: "bad_response",
+          ...(error.status === undefined ? {} : { status: error.status }),
+          message: error.message,
+        }
+        : classify(error);
+      const details = {
+        ...(f.status === undefined ? {} : { status: f.status }),
+        attempts,
+        retries,
+      };
+      if (!f.retryable) throw new ModelCallError(f.code, f.message, details);
       if (attempts > maxRetries) {
         throw new ModelCallError(
           "exhausted",
           `gave up after ${attempts} attempts; last: ${f.message}`,
-          { status: f.status, attempts },
+          details,
         );
       }
       const wait = Math.min(cap, f.retryAfterMs ?? base * 2 ** (attempts - 1));
+      retries.push({
+        ...(f.status === undefined ? {} : { status: f.status }),
+        code: f.code,
+        waitMs: wait,
+      });
       try {
         await env.sleep(wait, signal);
       } catch {
-        throw new ModelCallError("aborted", "aborted (per-case timeout) while waiting to retry", {
-          status: f.status,
-          attempts,
-        });
+        throw new ModelCallError(
+          "aborted",
+          "aborted (per-case timeout) while waiting to retry",
+          details,
+        );
       }
     }
   }

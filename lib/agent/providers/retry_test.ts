@@ -28,7 +28,14 @@ Deno.test("withRetries() caps waits at maxDelayMs and reports attempts", async (
     { sleep: (ms) => (sleeps.push(ms), Promise.resolve()), now: () => 0 },
     { maxDelayMs: 10_000 },
   );
-  assert.deepEqual(r, { value: "v", attempts: 3 });
+  assert.deepEqual(r, {
+    value: "v",
+    attempts: 3,
+    retries: [
+      { status: 429, code: "http", waitMs: 10_000 },
+      { status: 429, code: "http", waitMs: 10_000 },
+    ],
+  });
   assert.deepEqual(sleeps, [10_000, 10_000]);
 });
 

@@ -5,7 +5,9 @@
  */
 
 import type { JsonObject, JsonValue } from "../../catalog/types.ts";
-import type { Usage } from "../types.ts";
+import type { RetryRecord, Usage } from "../types.ts";
+
+export type { RetryRecord };
 
 /** A tool as offered to the model (already named and shaped for the provider). */
 export interface ToolSpec {
@@ -77,6 +79,11 @@ export interface ModelTurn {
   readonly ms: number;
   /** HTTP attempts made (1 without retries). */
   readonly attempts: number;
+  /**
+   * The failed attempts before the successful one, in order (empty without retries); their
+   * waits are part of `ms`. Absent on turns built by hand (treated as none).
+   */
+  readonly retries?: readonly RetryRecord[];
   /** `true` when answered from the response cache (then `ms` is not a model latency). */
   readonly cached: boolean;
 }
@@ -118,22 +125,25 @@ export class ModelCallError extends Error {
   readonly status?: number;
   /** HTTP attempts made. */
   readonly attempts: number;
+  /** The attempts that were retried before the call gave up (their waits included). */
+  readonly retries: readonly RetryRecord[];
   /**
    * Builds the error.
    *
    * @param code Failure kind.
    * @param message One line, secrets already redacted.
-   * @param details Last `status` and `attempts` made.
+   * @param details Last `status`, `attempts` made and the `retries` before the last one.
    */
   constructor(
     code: ModelCallErrorCode,
     message: string,
-    details: { status?: number; attempts: number },
+    details: { status?: number; attempts: number; retries?: readonly RetryRecord[] },
   ) {
     super(message);
     this.name = "ModelCallError";
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
     this.attempts = details.attempts;
+    this.retries = details.retries ?? [];
   }
 }
