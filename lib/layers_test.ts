@@ -21,7 +21,6 @@ const ALLOW: readonly AllowedEdge[] = [
     ["notebooks/06_compare.ipynb", "tasks/demo_agents.ts"],
   ]),
   ...allow("TODO(A2): through the folder's mod.ts or io.ts", [
-    ["notebooks/03_retrieval.ipynb", "lib/retrieval/load_golden.ts"],
     ["notebooks/05_agents.ipynb", "lib/report/compare_figures.ts"],
     ["notebooks/06_compare.ipynb", "lib/report/compare_figures.ts"],
   ]),
