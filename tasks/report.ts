@@ -7,7 +7,7 @@ import { ensureWritable, listFlag, parseFlags, progress, runMain, UsageError } f
 import { loadRuns } from "../lib/report/load_runs.ts";
 import { filterRuns, type RunFilter } from "../lib/report/runs.ts";
 import { renderCompareDashboard, tablesToCsv } from "../lib/report/compare_dashboard.ts";
-import type { BenchReport } from "../lib/report/bench_report.ts";
+import { type BenchReport, upgradeBenchReport } from "../lib/report/bench_report.ts";
 import { createRegistry } from "../lib/report/viz/registry.ts";
 import { loadUserVisualizations, VizModuleError } from "../lib/report/viz/load_user.ts";
 import { agentRunRecords } from "../lib/report/viz/records.ts";
@@ -138,6 +138,11 @@ async function main(): Promise<number> {
     }
     if (!bench || typeof bench !== "object" || !Array.isArray(bench.modes)) {
       throw new UsageError(`"${values.bench}" is not a bench report (no "modes" array)`);
+    }
+    try {
+      bench = upgradeBenchReport(bench);
+    } catch (e) {
+      throw new UsageError(`"${values.bench}": ${(e as Error).message}`);
     }
   }
   const out = values.out!;

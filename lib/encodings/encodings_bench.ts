@@ -25,7 +25,7 @@ if (path === undefined) {
         ? `${r.arm}: skipped (${r.reason})`
         : `${r.arm} ${r.tokenizer}: total ${r.totalTokens}, mean ${r.meanTokens?.toFixed(1)}, ` +
           `p95 ${r.p95Tokens}, savings ${
-            r.savingsPct?.toFixed(1)
+            r.savings === null ? "n/a" : (100 * r.savings).toFixed(1)
           }%, skipped ${r.skippedTools.count}`,
     );
   }

@@ -59,12 +59,12 @@ export interface ArmMeasurement {
    */
   readonly alteredTools: SkipSummary;
   /**
-   * Savings against `baseline_json` in percent: `100 × (1 − arm / baseline)`
-   * where both are listing tokens over the tools that both arms encoded, so
+   * Savings against `baseline_json` as a fraction: `1 − arm / baseline`
+   * (0.25 = 25% fewer tokens; the same unit as the exposure modes' savings) where both are listing tokens over the tools that both arms encoded, so
    * skips never inflate savings. `null` when the baseline listing is empty.
    * Computed.
    */
-  readonly savingsPct: number | null;
+  readonly savings: number | null;
   /** Tools both this arm and the baseline encoded (the savings denominator set). */
   readonly savingsToolCount: number;
   /** The arm's `lowerBound` flag: it drops or rewrites description text. */
@@ -94,13 +94,13 @@ export const ARM_ROW_PROVENANCE: {
   readonly meanTokens: Provenance;
   readonly p95Tokens: Provenance;
   readonly heaviest: Provenance;
-  readonly savingsPct: Provenance;
+  readonly savings: Provenance;
 } = {
   totalTokens: "measured",
   meanTokens: "computed",
   p95Tokens: "computed",
   heaviest: "measured",
-  savingsPct: "computed",
+  savings: "computed",
 };
 
 /** Options of {@linkcode measureArms}. */
@@ -180,7 +180,7 @@ function encodeAll(arm: EncodingArm, tools: readonly Tool[]): Encoded {
  * const tools = [{ id: "s:a", server: "s", name: "a", description: "one two" }];
  * const [row] = measureArms({ corpus: { id: "c", tools }, arms: [compactSig], tokenizers: [words] });
  * // "a()|one two" is 2 words; baseline "a\none two" is 3 words
- * if (row.skipped || row.totalTokens !== 2 || row.savingsPct !== 100 * (1 - 2 / 3)) throw new Error();
+ * if (row.skipped || row.totalTokens !== 2 || row.savings !== 1 - 2 / 3) throw new Error();
  * ```
  */
 export function measureArms(options: MeasureArmsOptions): ArmRow[] {
@@ -255,7 +255,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         heaviest,
         skippedTools: encoded.listing.skipped,
         alteredTools: altered,
-        savingsPct: baseCommon === 0 ? null : 100 * (1 - armCommon / baseCommon),
+        savings: baseCommon === 0 ? null : 1 - armCommon / baseCommon,
         savingsToolCount: common.length,
         lowerBound: arm.lowerBound,
         altersIndex: arm.altersIndex,

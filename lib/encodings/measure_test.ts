@@ -42,7 +42,7 @@ Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand
   // Listing joins with "\n\n": 5 words, 17 + 5 + 4 + 4 = 30 chars.
   // baseline_json texts: "a\none two three", "b\nx", "c\n"; listing 7 words, 15+3+2+4 = 24 chars.
   assert.deepEqual(
-    { ...w, savingsPct: w.savingsPct?.toFixed(6) },
+    { ...w, savings: w.savings?.toFixed(6) },
     {
       corpusId: "hand",
       arm: "compact_sig",
@@ -58,7 +58,7 @@ Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand
       }],
       skippedTools: { count: 0, examples: [] },
       alteredTools: { count: 0, examples: [] },
-      savingsPct: (100 * (1 - 5 / 7)).toFixed(6),
+      savings: (1 - 5 / 7).toFixed(6),
       savingsToolCount: 3,
       lowerBound: false,
       altersIndex: true,
@@ -67,7 +67,7 @@ Deno.test("measureArms() counts listing, mean, p95, heaviest and savings by hand
   assert.equal(c.tokenizer, "chars");
   assert.equal(c.totalTokens, 30);
   assert.equal(c.meanTokens, 26 / 3);
-  assert.equal(c.savingsPct, 100 * (1 - 30 / 24));
+  assert.equal(c.savings, 1 - 30 / 24);
 });
 
 Deno.test("measureArms() computes savings over the tools both arms encoded", () => {
@@ -79,7 +79,7 @@ Deno.test("measureArms() computes savings over the tools both arms encoded", () 
   // skip_empty encodes a and b: listing "a\nb" = 2 words. Baseline over {a, b}:
   // "a\none two three\n\nb\nx" = 6 words, so savings 1 - 2/6 (not 1 - 2/7).
   assert.equal(row.totalTokens, 2);
-  assert.equal(row.savingsPct, 100 * (1 - 2 / 6));
+  assert.equal(row.savings, 1 - 2 / 6);
   assert.equal(row.savingsToolCount, 2);
   assert.equal(row.toolCount, 2);
   assert.deepEqual(row.skippedTools, {
@@ -107,7 +107,7 @@ Deno.test("measureArms() keeps the first 5 skip examples and counts them all", (
   assert.equal(row.totalTokens, 0);
   assert.equal(row.meanTokens, null);
   assert.equal(row.p95Tokens, null);
-  assert.equal(row.savingsPct, null);
+  assert.equal(row.savings, null);
 });
 
 Deno.test("measureArms() yields one skip row for an unavailable arm and breaks heaviest ties by id", () => {

@@ -91,10 +91,10 @@ export interface ToolResultRow {
   /** Tokens of `encode(value)` from `@toon-format/toon` (default options). Measured. */
   readonly toonTokens: number;
   /**
-   * `100 × (1 − toonTokens / jsonTokens)`, percent; positive when TOON is
-   * cheaper. `null` when `jsonTokens` is 0. Computed.
+   * `1 − toonTokens / jsonTokens`, a fraction (0.25 = 25% fewer tokens);
+   * positive when TOON is cheaper. `null` when `jsonTokens` is 0. Computed.
    */
-  readonly savingsPct: number | null;
+  readonly savings: number | null;
 }
 
 /** Payload class of a summary line. */
@@ -115,14 +115,14 @@ export interface ToolResultClassSummary {
   /** Sum of `toonTokens` (tokens). */
   readonly toonTokens: number;
   /**
-   * Pooled savings `100 × (1 − Σ toonTokens / Σ jsonTokens)`, percent; `null`
+   * Pooled savings `1 − Σ toonTokens / Σ jsonTokens`, a fraction; `null`
    * when the class is empty or `Σ jsonTokens` is 0. Computed.
    */
-  readonly savingsPct: number | null;
-  /** Smallest per-payload `savingsPct` (percent); `null` when none. Computed. */
-  readonly minSavingsPct: number | null;
-  /** Largest per-payload `savingsPct` (percent); `null` when none. Computed. */
-  readonly maxSavingsPct: number | null;
+  readonly savings: number | null;
+  /** Smallest per-payload `savings` (fraction); `null` when none. Computed. */
+  readonly minSavings: number | null;
+  /** Largest per-payload `savings` (fraction); `null` when none. Computed. */
+  readonly maxSavings: number | null;
 }
 
 /** Result of {@linkcode measureToolResults}. */
@@ -256,7 +256,7 @@ export function extractPayloads(
   return { payloads, skipped: skips.summary() };
 }
 
-const savings = (json: number, toon: number) => json === 0 ? null : 100 * (1 - toon / json);
+const savings = (json: number, toon: number) => json === 0 ? null : 1 - toon / json;
 
 /**
  * Measures tool-result payloads: compact JSON against TOON, per tokenizer.
@@ -266,7 +266,7 @@ const savings = (json: number, toon: number) => json === 0 ? null : 100 * (1 - t
  * (`JSON.stringify`, `jsonTokens`) and TOON (`encode` from
  * `@toon-format/toon` with default options: 2-space indent, comma delimiter,
  * `toonTokens`). A payload TOON cannot encode is a counted skip. Savings are
- * `100 × (1 − toon / json)`; class summaries pool the sums, so large payloads
+ * `1 − toon / json` (fractions); class summaries pool the sums, so large payloads
  * weigh more. Pure: no I/O, no clock.
  *
  * @param results Recorded `tools/call` results (see {@linkcode ToolResultRecord}).
@@ -319,7 +319,7 @@ export function measureToolResults(
         rawTokens: tok.count(e.payload.text),
         jsonTokens,
         toonTokens,
-        savingsPct: savings(jsonTokens, toonTokens),
+        savings: savings(jsonTokens, toonTokens),
       });
     }
   }
@@ -333,7 +333,7 @@ export function measureToolResults(
       const sum = (f: (r: ToolResultRow) => number) => members.reduce((a, r) => a + f(r), 0);
       const jsonTokens = sum((r) => r.jsonTokens);
       const toonTokens = sum((r) => r.toonTokens);
-      const each = members.map((r) => r.savingsPct).filter((s): s is number => s !== null);
+      const each = members.map((r) => r.savings).filter((s): s is number => s !== null);
       summary.push({
         tokenizer: tok.name,
         class: cls,
@@ -341,9 +341,9 @@ export function measureToolResults(
         rawTokens: sum((r) => r.rawTokens),
         jsonTokens,
         toonTokens,
-        savingsPct: members.length === 0 ? null : savings(jsonTokens, toonTokens),
-        minSavingsPct: each.length === 0 ? null : Math.min(...each),
-        maxSavingsPct: each.length === 0 ? null : Math.max(...each),
+        savings: members.length === 0 ? null : savings(jsonTokens, toonTokens),
+        minSavings: each.length === 0 ? null : Math.min(...each),
+        maxSavings: each.length === 0 ? null : Math.max(...each),
       });
     }
   }

@@ -102,27 +102,27 @@ Deno.test("measureToolResults: tokens and savings by hand (chars and words token
       ["obj", "words", false, 1, 1, 4],
     ],
   );
-  assert.equal(m.rows[0].savingsPct, 100 * (1 - 21 / 33));
-  assert.equal(m.rows[1].savingsPct, -200);
-  assert.equal(m.rows[2].savingsPct, 100 * (1 - 22 / 31));
+  assert.equal(m.rows[0].savings, 1 - 21 / 33);
+  assert.equal(m.rows[1].savings, -2);
+  assert.equal(m.rows[2].savings, 1 - 22 / 31);
   const chars3 = m.summary.filter((s) => s.tokenizer === "chars");
   assert.deepEqual(chars3.map((s) => [s.class, s.payloads, s.jsonTokens, s.toonTokens]), [
     ["tabular", 1, 33, 21],
     ["non_tabular", 1, 31, 22],
     ["all", 2, 64, 43],
   ]);
-  assert.equal(chars3[2].savingsPct, 100 * (1 - 43 / 64));
-  assert.equal(chars3[2].minSavingsPct, 100 * (1 - 22 / 31));
-  assert.equal(chars3[2].maxSavingsPct, 100 * (1 - 21 / 33));
+  assert.equal(chars3[2].savings, 1 - 43 / 64);
+  assert.equal(chars3[2].minSavings, 1 - 22 / 31);
+  assert.equal(chars3[2].maxSavings, 1 - 21 / 33);
   assert.equal(m.skipped.count, 5);
 });
 
 Deno.test("measureToolResults: empty class and zero-token JSON give null, never NaN", () => {
   const zero = { name: "zero", count: () => 0 };
   const m = measureToolResults([RESULTS[1]], [zero]);
-  assert.equal(m.rows[0].savingsPct, null);
+  assert.equal(m.rows[0].savings, null);
   const tab = m.summary.find((s) => s.class === "tabular")!;
-  assert.deepEqual([tab.payloads, tab.savingsPct, tab.minSavingsPct], [0, null, null]);
+  assert.deepEqual([tab.payloads, tab.savings, tab.minSavings], [0, null, null]);
   assert.ok(!JSON.stringify(m).includes("NaN"));
 });
 

@@ -364,7 +364,7 @@ export async function runBench(
       summary: m.summary,
       rows: m.rows,
       skipped: m.skipped,
-      provenance: { tokens: "measured", savingsPct: "computed" },
+      provenance: { tokens: "measured", savings: "computed" },
     };
   })();
   const live = !options.live ? undefined : await runLive({
@@ -477,8 +477,8 @@ export function benchSummaryLines(report: BenchReport): string[] {
   for (const corpus of report.corpora) {
     const savings = (report.arms ?? []).flatMap((a) =>
       !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
-        a.arm !== "baseline_json" && typeof a.savingsPct === "number"
-        ? [`${a.arm} ${a.savingsPct >= 0 ? "-" : "+"}${Math.abs(a.savingsPct).toFixed(1)}%`]
+        a.arm !== "baseline_json" && typeof a.savings === "number"
+        ? [`${a.arm} ${a.savings >= 0 ? "-" : "+"}${Math.abs(100 * a.savings).toFixed(1)}%`]
         : []
     );
     if (savings.length > 0) {

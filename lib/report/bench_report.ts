@@ -17,8 +17,13 @@ import type { ArmRow } from "../encodings/measure.ts";
 import type { RetrievalResult } from "../retrieval/evaluate.ts";
 import type { GoldenSetAudit } from "../retrieval/audit.ts";
 
-/** Version of the report shape; bumped when a field changes meaning or type. */
-export const REPORT_SCHEMA_VERSION = 1;
+/**
+ * Version of the report shape; bumped when a field changes meaning or type. Version 2: every
+ * savings figure is a fraction (`arms[].savings`, `toolResults` `savings`/`minSavings`/
+ * `maxSavings`; version 1 had them as percents named `savingsPct`, `minSavingsPct`,
+ * `maxSavingsPct`). {@linkcode upgradeBenchReport} reads version 1 reports.
+ */
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** Printed in every report and on the README: what token counts mean. */
 export const TOKENIZER_CAVEAT: string =
@@ -150,4 +155,63 @@ export function summarizeCorpus(
     degenerateByRule: degenerate.byRule,
     warnings: corpus.warnings,
   };
+}
+
+/**
+ * Reads a parsed `report.json` of any known version as the current shape: version 1 savings in
+ * percent (`savingsPct`, `minSavingsPct`, `maxSavingsPct` on `arms[]` and in `toolResults`)
+ * become fractions (`savings`, `minSavings`, `maxSavings`); a current report comes back as is.
+ *
+ * @param json A parsed report (`JSON.parse` of `report.json`).
+ * @returns The report in the {@linkcode REPORT_SCHEMA_VERSION} shape (a new object for version 1).
+ * @throws {RangeError} When `schemaVersion` is not 1 or 2.
+ *
+ * @example Usage
+ * ```ts
+ * import { upgradeBenchReport } from "./bench_report.ts";
+ * const v1 = { schemaVersion: 1, arms: [{ arm: "compact_sig", savingsPct: 74.5 }] };
+ * const r = upgradeBenchReport(v1) as unknown as { arms: { savings: number }[] };
+ * if (Math.abs(r.arms[0].savings - 0.745) > 1e-12) throw new Error();
+ * ```
+ */
+export function upgradeBenchReport(json: { readonly schemaVersion?: unknown }): BenchReport {
+  if (json.schemaVersion === REPORT_SCHEMA_VERSION) return json as BenchReport;
+  if (json.schemaVersion !== 1) {
+    throw new RangeError(
+      `Cannot read a bench report of schemaVersion ${
+        JSON.stringify(json.schemaVersion)
+      }: expected 1 or ${REPORT_SCHEMA_VERSION}`,
+    );
+  }
+  const fraction = (row: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) {
+      const renamed =
+        { savingsPct: "savings", minSavingsPct: "minSavings", maxSavingsPct: "maxSavings" }[k];
+      if (renamed === undefined) out[k] = v;
+      else out[renamed] = typeof v === "number" ? v / 100 : v;
+    }
+    return out;
+  };
+  const old = json as Record<string, unknown> & {
+    arms?: Record<string, unknown>[];
+    toolResults?: Record<string, unknown> & {
+      rows?: Record<string, unknown>[];
+      summary?: Record<string, unknown>[];
+      provenance?: Record<string, unknown>;
+    };
+  };
+  return {
+    ...old,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    ...(old.arms === undefined ? {} : { arms: old.arms.map(fraction) }),
+    ...(old.toolResults === undefined ? {} : {
+      toolResults: {
+        ...old.toolResults,
+        ...(old.toolResults.rows ? { rows: old.toolResults.rows.map(fraction) } : {}),
+        ...(old.toolResults.summary ? { summary: old.toolResults.summary.map(fraction) } : {}),
+        ...(old.toolResults.provenance ? { provenance: fraction(old.toolResults.provenance) } : {}),
+      },
+    }),
+  } as unknown as BenchReport;
 }

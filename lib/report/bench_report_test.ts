@@ -7,6 +7,7 @@ import {
   REPORT_SCHEMA_VERSION,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
+  upgradeBenchReport,
 } from "./bench_report.ts";
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { renderDashboard } from "./dashboard.ts";
@@ -94,4 +95,40 @@ Deno.test("renderDashboard() is self-contained, has the charts and no NaN", () =
   assert.doesNotMatch(html, /<script|<link|src="http|NaN/);
   assert.match(html, /retrieve_tools|proxy/);
   assert.equal(html, renderDashboard(buildReport()));
+});
+
+Deno.test("upgradeBenchReport() turns version-1 percents into version-2 fractions", () => {
+  const v1 = {
+    schemaVersion: 1,
+    modes: [{ mode: "proxy", savingsWithSchemas: 0.9995 }],
+    arms: [{ arm: "compact_sig", savingsPct: 74.5, savingsToolCount: 3 }, {
+      arm: "tscg",
+      skipped: true,
+    }],
+    toolResults: {
+      provenance: { tokens: "measured", savingsPct: "computed" },
+      rows: [{ payloadId: "p", savingsPct: -200 }],
+      summary: [{ class: "all", savingsPct: 37.5, minSavingsPct: -4, maxSavingsPct: null }],
+    },
+  };
+  const v2 = upgradeBenchReport(v1) as unknown as typeof v1 & Record<string, unknown>;
+  assert.equal(v2.schemaVersion, REPORT_SCHEMA_VERSION);
+  assert.deepEqual(v2.modes, v1.modes, "mode savings were fractions already");
+  assert.deepEqual(v2.arms, [{ arm: "compact_sig", savings: 0.745, savingsToolCount: 3 }, {
+    arm: "tscg",
+    skipped: true,
+  }]);
+  assert.deepEqual(v2.toolResults, {
+    provenance: { tokens: "measured", savings: "computed" },
+    rows: [{ payloadId: "p", savings: -2 }],
+    summary: [{ class: "all", savings: 0.375, minSavings: -0.04, maxSavings: null }],
+  });
+  const current = { schemaVersion: REPORT_SCHEMA_VERSION, modes: [] };
+  assert.equal(upgradeBenchReport(current), current, "a current report is returned as is");
+  assert.throws(
+    () => upgradeBenchReport({ schemaVersion: 9 }),
+    new RangeError(
+      `Cannot read a bench report of schemaVersion 9: expected 1 or ${REPORT_SCHEMA_VERSION}`,
+    ),
+  );
 });

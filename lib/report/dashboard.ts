@@ -167,7 +167,7 @@ export function renderBenchSections(report: BenchReport, document: Document): st
       payloads: number;
       jsonTokens: number;
       toonTokens: number;
-      savingsPct: number | null;
+      savings: number | null;
     };
     parts.push(htmlTable(
       (report.toolResults.summary as ClassRow[]).map((r) => ({
@@ -176,7 +176,7 @@ export function renderBenchSections(report: BenchReport, document: Document): st
         count: r.payloads,
         "compact JSON tokens": r.jsonTokens,
         "TOON tokens": r.toonTokens,
-        "TOON savings": r.savingsPct === null ? "n/a" : `${r.savingsPct.toFixed(1)}%`,
+        "TOON savings": r.savings === null ? "n/a" : `${(100 * r.savings).toFixed(1)}%`,
       })),
     ));
     parts.push(
@@ -232,8 +232,8 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
         "total tokens": m?.totalTokens ?? "skipped",
         "mean / tool": m?.meanTokens ?? "",
         "p95 / tool": m?.p95Tokens ?? "",
-        "savings vs baseline_json": typeof m?.savingsPct === "number"
-          ? `${m.savingsPct.toFixed(1)}%`
+        "savings vs baseline_json": typeof m?.savings === "number"
+          ? `${(100 * m.savings).toFixed(1)}%`
           : (a.skipped ? a.reason : ""),
         "skipped tools": m?.skippedTools.count ?? "",
         "altered tools": m?.alteredTools?.count ?? "",
@@ -245,8 +245,8 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
   for (const corpus of report.corpora) {
     const data = arms.flatMap((a) =>
       !a.skipped && a.corpusId === corpus.id && a.tokenizer === firstTok &&
-        typeof a.savingsPct === "number"
-        ? [{ label: a.arm, value: Math.round(a.savingsPct * 10) / 10 }]
+        typeof a.savings === "number"
+        ? [{ label: a.arm, value: Math.round(100 * a.savings * 10) / 10 }]
         : []
     );
     if (data.length === 0) continue;

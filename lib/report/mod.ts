@@ -19,6 +19,7 @@ export {
   type RunInfo,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
+  upgradeBenchReport,
 } from "./bench_report.ts";
 export {
   barChart,
