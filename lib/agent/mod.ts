@@ -44,6 +44,7 @@ export type {
   ModelConfig,
   ModelPricing,
   ProviderKind,
+  RetryRecord,
   SandboxLimit,
   Suite,
   SuiteCase,
