@@ -24,8 +24,9 @@ bench reports. Prints one verdict line per check.
 
 Run checks:
   --alpha A                    one-sided case-level permutation test level (default 0.05)
-  --max-pass-drop D            fail when the case-averaged pass rate drops by more than D
-                               (absolute, e.g. 0.05; default: off)
+  --max-pass-drop D            fail when the case-averaged pass rate drops by more than D,
+                               whatever p (absolute; default 0.2, a floor that catches a
+                               collapse on suites too small for the test; 1 turns it off)
   --max-cost-increase F        fail when mean cost per case rises by more than F (default 0.15)
   --max-latency-increase F     fail when p95 wall time rises by more than F (default: report only)
   --fail-on-catalog-change     fail (not warn) when an agent's tool-catalog hash changed

@@ -51,7 +51,12 @@ export interface GateOptions {
    * @default {0.05}
    */
   readonly alpha?: number;
-  /** Largest allowed drop of the case-averaged pass rate (absolute, e.g. 0.05); absent: off. */
+  /**
+   * Largest allowed drop of the case-averaged pass rate (absolute), failing whatever the p-value:
+   * the floor that catches a collapse on a suite too small for the test (3 cases going from 100%
+   * to 0% can never reach p < 0.05). `1` turns it off.
+   * @default {DEFAULT_MAX_PASS_DROP}
+   */
   readonly maxPassDrop?: number;
   /**
    * Largest allowed relative increase of the mean cost per case (0.15 = +15%).
@@ -66,6 +71,40 @@ export interface GateOptions {
   readonly seed?: number;
   /** Random sign vectors above 16 cases. @default {10000} */
   readonly resamples?: number;
+}
+
+/** Default floor of {@linkcode GateOptions.maxPassDrop}: a drop of more than 0.2 always fails. */
+export const DEFAULT_MAX_PASS_DROP = 0.2;
+
+/**
+ * Power of the one-sided case-level sign-flip test at `n` cases: the fewest cases that must
+ * fall (every repetition passing in the baseline, failing in the candidate, the other cases
+ * unchanged) for p < `alpha` to be reachable. With k such cases the exact p-value is 2^−k, so
+ * k = ⌊log2(1/α)⌋ + 1 (5 at α = 0.05); a suite of fewer cases can never show a significant drop.
+ *
+ * @param n Cases compared (≥ 0).
+ * @param alpha Significance level, in (0, 1).
+ * @returns `casesNeeded` (k), `smallestDetectableDrop` (k / n, the case-averaged pass-rate drop
+ *   of that pattern; `null` when k > n) and `underpowered` (k > n).
+ *
+ * @example Usage
+ * ```ts
+ * import { detectableDrop } from "./gate.ts";
+ * const d = detectableDrop(20, 0.05);
+ * if (d.casesNeeded !== 5 || d.smallestDetectableDrop !== 0.25 || d.underpowered) throw new Error();
+ * if (!detectableDrop(3, 0.05).underpowered) throw new Error();
+ * ```
+ */
+export function detectableDrop(
+  n: number,
+  alpha: number,
+): { casesNeeded: number; smallestDetectableDrop: number | null; underpowered: boolean } {
+  const casesNeeded = Math.floor(Math.log2(1 / alpha) + 1e-12) + 1;
+  return {
+    casesNeeded,
+    smallestDetectableDrop: casesNeeded > n ? null : casesNeeded / n,
+    underpowered: casesNeeded > n,
+  };
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -160,7 +199,9 @@ function caseRates(records: readonly CaseRecord[]): Map<string, CaseRate> {
  * passes ÷ scored repetitions in that run; the set's pass rate is the mean over cases (every case
  * weighs the same, whatever its repetitions). It fails when the candidate is lower and (a) the
  * one-sided case-level paired permutation test (lib/stats `clusterPermutationTest`, exact up to
- * 16 cases) gives p < alpha, or (b) the drop exceeds `maxPassDrop`. The Newcombe interval of the
+ * 16 cases) gives p < alpha, or (b) the drop exceeds `maxPassDrop` (default
+ * {@linkcode DEFAULT_MAX_PASS_DROP}), whatever the p-value. The detail says when the set is too
+ * small for the test ({@linkcode detectableDrop}). The Newcombe interval of the
  * pooled difference is shown for reading only (it treats repetitions as independent).
  *
  * @param group Group label.
@@ -203,20 +244,25 @@ export function passRateCheck(
     sum(b, "passed"),
     sum(b, "scored"),
   );
+  const maxDrop = options.maxPassDrop ?? DEFAULT_MAX_PASS_DROP;
   const significant = drop > 1e-12 && test.pValue < alpha;
-  const tooLarge = options.maxPassDrop !== undefined && drop > options.maxPassDrop + 1e-12;
+  const tooLarge = drop > maxDrop + 1e-12;
   const verdict: Verdict = significant || tooLarge ? "fail" : "pass";
   const why = significant && tooLarge
-    ? `significant (p < α ${alpha}) and larger than --max-pass-drop ${options.maxPassDrop}`
+    ? `significant (p < α ${alpha}) and larger than --max-pass-drop ${maxDrop}`
     : significant
     ? `significant drop (p < α ${alpha})`
     : tooLarge
-    ? `drop larger than --max-pass-drop ${options.maxPassDrop}`
+    ? `drop larger than --max-pass-drop ${maxDrop}, whatever p`
     : drop > 1e-12
-    ? `within noise (p ≥ α ${alpha})${
-      options.maxPassDrop !== undefined ? ` and ≤ --max-pass-drop ${options.maxPassDrop}` : ""
-    }`
+    ? `within noise (p ≥ α ${alpha}) and ≤ --max-pass-drop ${maxDrop}`
     : "no drop";
+  const power = detectableDrop(ids.length, alpha);
+  const powerText = power.underpowered
+    ? `; underpowered: ${ids.length} case(s) cannot reach p < α ${alpha} (that needs ${power.casesNeeded} cases falling from pass to fail), so only --max-pass-drop ${maxDrop} can fail it`
+    : `; smallest detectable drop at this n: ${
+      f3(power.smallestDetectableDrop!)
+    } (${power.casesNeeded} of ${ids.length} cases falling from pass to fail)`;
   return check(
     group,
     "pass rate",
@@ -225,7 +271,7 @@ export function passRateCheck(
       signed(-drop)
     }) over ${ids.length} cases; one-sided ${test.method} case-level permutation p = ${
       test.pValue.toPrecision(3)
-    }; pooled difference 95% [${signed(nw.lo)}, ${signed(nw.hi)}] (Newcombe); ${why}`,
+    }; pooled difference 95% [${signed(nw.lo)}, ${signed(nw.hi)}] (Newcombe); ${why}${powerText}`,
   );
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeSyntheticRun } from "./_synthetic_runs.ts";
 import { loadRun } from "./load_runs.ts";
 import {
+  detectableDrop,
   gateBenchReports,
   type GateCheck,
   gateExitCode,
@@ -283,4 +284,51 @@ Deno.test("gateJunit() and gateMarkdown() count and escape", () => {
   assert.match(rows[1], /❌ fail \| s\/a \| pass rate/);
   assert.ok(md.includes("complete \\| ok"));
   assert.ok(md.includes("- added (1): x"));
+});
+
+Deno.test("gate: a collapse on a suite too small for the test fails on the default floor", async () => {
+  await withRoot(async (root) => {
+    const three = (runId: string, passed: boolean) =>
+      writeSyntheticRun(root, {
+        runId,
+        startedAt: "2025-01-01T00:00:00Z",
+        cases: ["c0", "c1", "c2"],
+        repetitions: 1,
+        agents: [{ id: "a", outcome: () => ({ passed, costUsd: 0.001, wallMs: 1000 }) }],
+      }).then(loadRun);
+    const base = await three("base", true);
+    const cand = await three("cand", false);
+    const pr = find(gateRuns(base, cand), "pass rate");
+    // 100% → 0% over 3 cases: the exact one-sided p is 2⁻³ = 0.125 ≥ 0.05, so only the floor
+    // (a drop of 1.0 > 0.2) fails it; 5 falling cases would be needed for p < 0.05.
+    assert.match(pr.message, /p = 0\.125/);
+    assert.equal(pr.verdict, "fail");
+    assert.match(pr.message, /drop larger than --max-pass-drop 0\.2, whatever p/);
+    assert.match(
+      pr.message,
+      /underpowered: 3 case\(s\) cannot reach p < α 0\.05 \(that needs 5 cases/,
+    );
+    // The floor is configurable; 1 turns it off (then the drop passes as noise, said so).
+    const off = find(gateRuns(base, cand, { maxPassDrop: 1 }), "pass rate");
+    assert.equal(off.verdict, "pass");
+    assert.match(off.message, /within noise/);
+  });
+});
+
+Deno.test("detectableDrop() is the fewest falling cases that can reach p < alpha", () => {
+  // 2^-k < alpha: k = 5 at 0.05 (2^-5 = 0.03125), 7 at 0.01 (2^-7 = 0.0078), 2 at 0.3.
+  assert.deepEqual(detectableDrop(20, 0.05), {
+    casesNeeded: 5,
+    smallestDetectableDrop: 0.25,
+    underpowered: false,
+  });
+  assert.deepEqual(detectableDrop(4, 0.05), {
+    casesNeeded: 5,
+    smallestDetectableDrop: null,
+    underpowered: true,
+  });
+  assert.equal(detectableDrop(100, 0.01).casesNeeded, 7);
+  assert.equal(detectableDrop(10, 0.3).casesNeeded, 2);
+  // Exactly 2^-k = alpha is not < alpha: k = 6 at alpha = 1/32.
+  assert.equal(detectableDrop(10, 1 / 32).casesNeeded, 6);
 });
