@@ -146,7 +146,7 @@ async function main(): Promise<number> {
       params.map((p) => `${p.name} × ${p.values.length}`).join(", ")
     }) → ${runDir}`,
   );
-  return await runAgents([
+  const code = await runAgents([
     agentsTask,
     "--suite",
     v.suite as string,
@@ -158,6 +158,13 @@ async function main(): Promise<number> {
     out,
     ...passArgs,
   ]);
+  // A run that never started (bad input to the agents task) leaves only the sweep's own files:
+  // remove them, so `report` and `gate` never meet a run folder without run.json.
+  if (await Deno.stat(join(runDir, "run.json")).then(() => false, () => true)) {
+    await Deno.remove(runDir, { recursive: true });
+    progress("sweep", `the run did not start; removed ${runDir}`);
+  }
+  return code;
 }
 
 async function runAgents(args: string[]): Promise<number> {

@@ -132,3 +132,36 @@ Deno.test({
     }
   },
 });
+
+Deno.test("sweep: a run that never starts leaves no run folder behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-fail-" });
+  try {
+    // A models file without the base agent's model: the agents task refuses it (exit 2)
+    // before it writes run.json.
+    const models = join(dir, "models.json");
+    await Deno.writeTextFile(models, JSON.stringify({ models: [] }));
+    const r = await task("./sweep.ts", [
+      "--base",
+      "fs-terse-sequential",
+      "--vary",
+      "loop=sequential,parallel",
+      "--suite",
+      "fixtures/suites/fs_basics.json",
+      "--models",
+      models,
+      "--out",
+      dir,
+      "--run-id",
+      "never",
+      "--env-file",
+      "/nonexistent.env",
+    ]);
+    assert.notEqual(r.code, 0, r.out);
+    assert.match(r.out, /the run did not start; removed .*never/);
+    const left = [];
+    for await (const e of Deno.readDir(dir)) left.push(e.name);
+    assert.deepEqual(left.sort(), ["models.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
