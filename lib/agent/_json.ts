@@ -1,6 +1,6 @@
 /** JSON with sorted keys, and SHA-256 (private to lib/agent). @module */
 import { sortKeysDeep } from "../_json.ts";
-import { sha256Hex as sha256Bytes } from "../catalog/load.ts";
+import { sha256Hex } from "../catalog/load.ts";
 
 /**
  * JSON text with object keys sorted (UTF-16 order) at every depth; `undefined`
@@ -20,7 +20,5 @@ export function sortedJson(value: unknown, indent?: number): string {
   return JSON.stringify(sortKeysDeep(value, finite), null, indent);
 }
 
-/** Lower-case hex SHA-256 of a UTF-8 string. */
-export function sha256Hex(text: string): Promise<string> {
-  return sha256Bytes(new TextEncoder().encode(text));
-}
+/** Lower-case hex SHA-256 (catalog's `sha256Hex`; a string is hashed as UTF-8). */
+export { sha256Hex };

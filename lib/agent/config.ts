@@ -12,6 +12,7 @@
 import { InputFileError } from "../input_error.ts";
 import { expandVariables } from "../_vars.ts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { parse as parseEnv } from "dotenv";
 import type {
   AgentConfig,
   Criterion,
@@ -307,8 +308,9 @@ export function requiredModelIds(agents: readonly { model: string }[], suite: Su
 }
 
 /**
- * Parses a minimal `.env` file: `KEY=value` lines, `#` comments, optional `export `, values
- * optionally in single or double quotes (double quotes understand `\n`, `\"`, `\\`).
+ * Parses a `.env` file with `npm:dotenv` (`KEY=value` lines, `#` comments, optional `export `,
+ * values optionally in single, double or back quotes; double quotes understand `\n`), one
+ * variable per line, and refuses a line dotenv would silently skip.
  *
  * @param text File contents.
  * @param source File name for messages.
@@ -328,19 +330,11 @@ export function parseDotEnv(text: string, source = ".env"): Record<string, strin
   text.split(/\r?\n/).forEach((line, i) => {
     const trimmed = line.trim();
     if (trimmed === "" || trimmed.startsWith("#")) return;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
-    if (!m) {
+    const entries = Object.entries(parseEnv(line));
+    if (entries.length !== 1) {
       throw new AgentConfigError(".env", source, `line ${i + 1}`, "is not KEY=value");
     }
-    let value = m[2];
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) {
-      value = value.slice(1, -1).replace(/\\(["\\n])/g, (_, ch) => ch === "n" ? "\n" : ch);
-    } else if (value.startsWith("'") && value.endsWith("'") && value.length >= 2) {
-      value = value.slice(1, -1);
-    } else {
-      value = value.replace(/\s+#.*$/, "");
-    }
-    out[m[1]] = value;
+    out[entries[0][0]] = entries[0][1];
   });
   return out;
 }

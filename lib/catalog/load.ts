@@ -14,9 +14,10 @@ import type { Corpus } from "./types.ts";
 export type LoadCatalogOptions = Omit<ParseCatalogOptions, "path">;
 
 /**
- * Lower-case hex SHA-256 of some bytes (Web Crypto).
+ * Lower-case hex SHA-256 of some bytes, or of a string's UTF-8 bytes (Web Crypto). The one
+ * SHA-256 of mcpmeter: input hashes, manifests, catalog hashes and response-cache keys.
  *
- * @param bytes The exact bytes.
+ * @param data The exact bytes, or a string (hashed as UTF-8).
  * @returns 64 hex characters.
  *
  * @example Usage
@@ -24,9 +25,11 @@ export type LoadCatalogOptions = Omit<ParseCatalogOptions, "path">;
  * import { sha256Hex } from "./load.ts";
  * const empty = await sha256Hex(new Uint8Array());
  * if (empty !== "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") throw new Error(empty);
+ * if ((await sha256Hex("")) !== empty) throw new Error("a string hashes as its UTF-8 bytes");
  * ```
  */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+export async function sha256Hex(data: Uint8Array | string): Promise<string> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const digest = new Uint8Array(
     await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
   );
