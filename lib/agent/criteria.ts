@@ -52,6 +52,27 @@ export interface JudgeCall {
   readonly costUsd: number | null;
 }
 
+/**
+ * A judge answered, but not with a usable verdict (no JSON object, invalid JSON, `pass` not a
+ * boolean): a judge error, which the run counts and shows apart and leaves out of the pass-rate
+ * denominator, like an infrastructure error, never an agent failure.
+ */
+export class JudgeReplyError extends Error {
+  /** The judge calls made up to and including the unusable one (their tokens were spent). */
+  readonly judgeCalls: readonly JudgeCall[];
+  /**
+   * Builds the error.
+   *
+   * @param message Why the reply is unusable, with the start of the reply quoted.
+   * @param judgeCalls The calls made so far.
+   */
+  constructor(message: string, judgeCalls: readonly JudgeCall[]) {
+    super(message);
+    this.name = "JudgeReplyError";
+    this.judgeCalls = judgeCalls;
+  }
+}
+
 /** Result of {@linkcode evaluateCriterion}. */
 export interface Evaluation {
   /** Verdict tree. */
@@ -153,7 +174,8 @@ const q = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." :
  * - `regex`: `new RegExp(pattern, flags)` tested on the untrimmed answer.
  * - `tool_called`: some call was routed to `server:tool` (and, with `args`, some such call's
  *   arguments contain them, see {@linkcode argsMatch}); errored calls count as calls.
- * - `llm_judge`: the judge answers `{pass, reasoning}`; an unusable answer fails with the reason.
+ * - `llm_judge`: the judge answers `{pass, reasoning}`; an unusable answer is a
+ *   {@linkcode JudgeReplyError} (a judge error, not an agent failure).
  * - `all` / `any`: every child is evaluated (no short-circuit), then combined.
  *
  * A missing final answer fails every answer-based criterion.
@@ -164,6 +186,7 @@ const q = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." :
  * @returns The verdict tree and the judge calls made.
  * @throws {TypeError} when an `llm_judge` criterion is evaluated without a judge.
  * @throws Whatever the judge throws when its endpoint fails.
+ * @throws {JudgeReplyError} When a judge's reply holds no usable verdict.
  *
  * @example Usage
  * ```ts
@@ -271,7 +294,12 @@ async function evaluate(
       );
       judgeCalls.push({ model: c.model, usage: reply.usage, costUsd: reply.costUsd });
       const parsed = parseJudgeAnswer(reply.text);
-      if ("error" in parsed) return { passed: false, type: c.type, detail: parsed.error };
+      if ("error" in parsed) {
+        throw new JudgeReplyError(
+          `judge "${c.model}": ${parsed.error}; reply began ${q(reply.text)}`,
+          [...judgeCalls],
+        );
+      }
       return {
         passed: parsed.pass,
         type: c.type,

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { argsMatch, evaluateCriterion, type JudgeCaller, parseJudgeAnswer } from "./criteria.ts";
+import {
+  argsMatch,
+  evaluateCriterion,
+  type JudgeCaller,
+  JudgeReplyError,
+  parseJudgeAnswer,
+} from "./criteria.ts";
 import type { Criterion, ToolCallRecord } from "./types.ts";
 
 const call = (tool: string, args: Record<string, unknown>, isError = false): ToolCallRecord => ({
@@ -85,7 +91,7 @@ Deno.test("all/any combine every child", async () => {
   assert.equal(r.result.detail, "1 of 2 sub-criteria passed");
 });
 
-Deno.test("llm_judge parses {pass, reasoning}, fails unparseable replies, reports usage apart", async () => {
+Deno.test("llm_judge parses {pass, reasoning}, an unparseable reply is a judge error, usage apart", async () => {
   const replies = [
     'Sure! {"pass": true, "reasoning": "counts 4"}',
     "I think it passes.",
@@ -105,12 +111,18 @@ Deno.test("llm_judge parses {pass, reasoning}, fails unparseable replies, report
   assert.equal(a.result.passed, true);
   assert.equal(a.judgeCalls.length, 1);
   assert.equal(a.judgeCalls[0].costUsd, 0.0005);
-  const b = await evaluateCriterion(c, outcome("4"), { judge });
-  assert.equal(b.result.passed, false);
-  assert.equal(b.result.detail, "judge reply contains no JSON object");
-  const d = await evaluateCriterion(c, outcome("4"), { judge });
-  assert.equal(d.result.passed, false);
-  assert.match(d.result.detail, /"pass" is "yes", not a boolean/);
+  // An unusable reply is a judge error (not an agent failure), and keeps the call's usage.
+  const b = await evaluateCriterion(c, outcome("4"), { judge }).catch((e) => e);
+  assert.ok(b instanceof JudgeReplyError);
+  assert.equal(
+    b.message,
+    'judge "judge": judge reply contains no JSON object; reply began "I think it passes."',
+  );
+  assert.equal(b.judgeCalls.length, 1);
+  assert.equal(b.judgeCalls[0].costUsd, 0.0005);
+  const d = await evaluateCriterion(c, outcome("4"), { judge }).catch((e) => e);
+  assert.ok(d instanceof JudgeReplyError);
+  assert.match(d.message, /"pass" is "yes", not a boolean/);
   assert.deepEqual(seen, ["judge|Says 4", "judge|Says 4", "judge|Says 4"]);
   await assert.rejects(() => evaluateCriterion(c, outcome("4")), TypeError);
 });

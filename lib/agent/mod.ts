@@ -75,6 +75,7 @@ export {
   type JudgeCaller,
   judgePrompt,
   type JudgeReply,
+  JudgeReplyError,
   parseJudgeAnswer,
 } from "./criteria.ts";
 export { addUsage, contextTokens, usageCostUsd, ZERO_USAGE } from "./usage.ts";

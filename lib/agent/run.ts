@@ -26,7 +26,12 @@ import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
 import { catalogHash, toolHashes } from "./tools.ts";
 import { runAgentLoop } from "./loop.ts";
-import { evaluateCriterion, type JudgeCall, type JudgeCaller } from "./criteria.ts";
+import {
+  evaluateCriterion,
+  type JudgeCall,
+  type JudgeCaller,
+  JudgeReplyError,
+} from "./criteria.ts";
 import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
@@ -441,10 +446,16 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         judgeCalls = ev.judgeCalls;
         passed = error === null ? ev.result.passed : false;
       } catch (e) {
+        // An unusable verdict is a judge error too; the tokens its calls spent stay recorded.
+        if (e instanceof JudgeReplyError) judgeCalls = e.judgeCalls;
         error = {
           kind: "judge",
           message: (e as Error).message,
-          ...(e instanceof ModelCallError ? { code: e.code } : {}),
+          ...(e instanceof ModelCallError
+            ? { code: e.code }
+            : e instanceof JudgeReplyError
+            ? { code: "unusable_verdict" }
+            : {}),
         };
         passed = null;
       }
