@@ -10,7 +10,7 @@ import { loadCatalog } from "../catalog/load.ts";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import { buildLiveBlock, type LiveBlock, type QueryCalls } from "../live/live_block.ts";
 import { restrictGolden } from "../live/golden_filter.ts";
-import { openDiscoverySession } from "../live/measure.ts";
+import { openDiscoverySession } from "../live/discovery_calls.ts";
 import { parseServersConfig, type ServersConfig } from "../mcp/config.ts";
 import { installPackages, readInstalledPackage } from "../mcp/install.ts";
 import { connectUpstreams } from "../proxy/connect.ts";

@@ -24,13 +24,13 @@ import { breakEven, type BreakEvenResult } from "./break_even.ts";
 import { flipGate, type FlipGateResult, type FlipPair } from "./flip_gate.ts";
 import { rankedIds } from "./golden_filter.ts";
 import { type LatencySummary, summarizeLatency } from "./latency.ts";
-import type { CallOutcome, DiscoveryCall } from "./measure.ts";
+import type { CallOutcome, DiscoveryCall } from "./discovery_calls.ts";
 import {
   DEFAULT_RETRY_RATES,
   type EncodingResponse,
   sessionEstimates,
   type SessionRow,
-} from "./session.ts";
+} from "./session_estimate.ts";
 
 /** Version of the `live` block's shape. */
 export const LIVE_BLOCK_VERSION = 1;

@@ -52,7 +52,7 @@ export {
   sessionEstimates,
   type SessionOptions,
   type SessionRow,
-} from "./session.ts";
+} from "./session_estimate.ts";
 export {
   flipGate,
   type FlipGateOptions,
@@ -79,4 +79,4 @@ export {
   type DiscoverySession,
   type DiscoveryTarget,
   openDiscoverySession,
-} from "./measure.ts";
+} from "./discovery_calls.ts";

@@ -11,7 +11,7 @@ import { createProxyCore } from "../proxy/server.ts";
 import { createUpstreamPool } from "../proxy/upstream.ts";
 import { restrictGolden } from "./golden_filter.ts";
 import { buildLiveBlock, type QueryCalls } from "./live_block.ts";
-import { openDiscoverySession } from "./measure.ts";
+import { openDiscoverySession } from "./discovery_calls.ts";
 
 const CORPUS = new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url);
 const GOLDEN = new URL("../../fixtures/golden/reference_v1.test.json", import.meta.url);

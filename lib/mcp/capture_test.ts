@@ -4,7 +4,7 @@ import { type CaptureProgress, captureServers } from "./capture.ts";
 import { stringifySorted, toCaptureFile } from "./capture_file.ts";
 import { parseServersConfig } from "./config.ts";
 import { toCaptureManifest } from "./manifest.ts";
-import { normalizeRecord } from "./normalize.ts";
+import { normalizeRecord } from "./volatile_text.ts";
 import type { ServerCaptureRecord } from "./types.ts";
 
 const fixture = (name: string) =>

@@ -8,7 +8,7 @@
  */
 
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
-import { type Normalization, NORMALIZATION_RULES } from "./normalize.ts";
+import { type Normalization, NORMALIZATION_RULES } from "./volatile_text.ts";
 import type { CaptureOutcome, ServerCaptureRecord } from "./types.ts";
 
 /** `format` value of a manifest. */

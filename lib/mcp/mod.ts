@@ -99,7 +99,7 @@ export {
   type NormalizationRule,
   type NormalizeOptions,
   normalizeRecord,
-} from "./normalize.ts";
+} from "./volatile_text.ts";
 export { MANIFEST_FORMAT, type ManifestInfo, toCaptureManifest } from "./manifest.ts";
 export {
   type InstalledPackage,

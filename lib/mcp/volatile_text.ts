@@ -82,7 +82,7 @@ export interface Normalization {
  *
  * @example
  * ```ts
- * import { normalizeRecord } from "./normalize.ts";
+ * import { normalizeRecord } from "./volatile_text.ts";
  * const { record, changes } = normalizeRecord({
  *   server: "s", transport: "stdio", outcome: "ok", warnings: [], pages: {}, captureMs: 1,
  *   runPaths: [{ path: "/tmp/r1/work", placeholder: "<scratch>" }],

@@ -92,7 +92,7 @@ export interface SessionRow {
  *
  * @example Usage
  * ```ts
- * import { sessionEstimates } from "./session.ts";
+ * import { sessionEstimates } from "./session_estimate.ts";
  * const rows = sessionEstimates({ proxyMenuTokens: 500, calls: [3],
  *   responses: [{ encoding: "toon", meanResponseTokens: 1000 }] });
  * // 500 + 3 × 1000 × 1.05 = 3650

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DEFAULT_RETRY_RATES, sessionEstimates } from "./session.ts";
+import { DEFAULT_RETRY_RATES, sessionEstimates } from "./session_estimate.ts";
 
 Deno.test("sessionEstimates() applies proxy menu + calls × mean × (1 + retry)", () => {
   const rows = sessionEstimates({
