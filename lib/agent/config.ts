@@ -224,12 +224,13 @@ export function parseModels(input: unknown, source = "<inline>"): ModelConfig[] 
     const p = raw.pricing as Record<string, number>;
     const pricing: ModelPricing = {
       inputUsdPerMTok: p.inputUsdPerMTok,
-      outputUsdPerMTok: p.outputUsdPerMTok,
+      outputUsdPerMTok: p.outputUsdPerMTok ?? 0,
       cacheReadUsdPerMTok: p.cacheReadUsdPerMTok ?? 0,
       cacheWriteUsdPerMTok: p.cacheWriteUsdPerMTok ?? 0,
     };
     return {
       id: raw.id as string,
+      ...(raw.kind === "embedding" ? { kind: "embedding" as const } : {}),
       provider: raw.provider as ModelConfig["provider"],
       model: raw.model as string,
       ...(raw.baseUrl === undefined ? {} : { baseUrl: raw.baseUrl as string }),

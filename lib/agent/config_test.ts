@@ -118,6 +118,29 @@ Deno.test("parseModels() validates apiKey as an env reference and defaults cache
   );
 });
 
+Deno.test("parseModels() reads embedding entries: input price only, OpenAI wire format", () => {
+  const embedding = {
+    id: "emb",
+    kind: "embedding",
+    provider: "openai",
+    model: "text-embedding-3-small",
+    baseUrl: "http://127.0.0.1:11434/v1",
+    apiKey: "${OPENAI_API_KEY}",
+    pricing: { inputUsdPerMTok: 0.02 },
+  };
+  const [m] = parseModels({ models: [embedding] }, "models.json");
+  assert.equal(m.kind, "embedding");
+  assert.equal(m.pricing.inputUsdPerMTok, 0.02);
+  assert.equal(m.pricing.outputUsdPerMTok, 0);
+  // A chat entry still needs its output price; an embedding entry speaks the OpenAI format.
+  const { outputUsdPerMTok: _drop, ...inputOnly } = model.pricing;
+  assert.throws(() => parseModels({ models: [{ ...model, pricing: inputOnly }] }, "models.json"));
+  assert.throws(() =>
+    parseModels({ models: [{ ...embedding, provider: "anthropic" }] }, "models.json")
+  );
+  assert.equal(parseModels({ models: [model] })[0].kind, undefined);
+});
+
 Deno.test("parseToolPrices() requires server:tool keys", () => {
   assert.deepEqual(parseToolPrices({ toolPrices: { "fs:read_file": 0.001 } }), {
     "fs:read_file": 0.001,

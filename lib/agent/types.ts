@@ -64,6 +64,12 @@ export interface ModelPricing {
 export interface ModelConfig {
   /** Registry id agents refer to, e.g. `claude-local`. */
   readonly id: string;
+  /**
+   * What the model is for: `chat` (agents and judges; the default when absent) or `embedding`
+   * (the `dense` and `hybrid` retrievers, over an OpenAI-compatible `POST /v1/embeddings`;
+   * only `pricing.inputUsdPerMTok` applies).
+   */
+  readonly kind?: "chat" | "embedding";
   /** Wire format. */
   readonly provider: ProviderKind;
   /** Model name sent in requests, e.g. `claude-sonnet-4-5` or `llama3.2`. */

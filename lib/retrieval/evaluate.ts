@@ -69,6 +69,8 @@ export interface EvaluateRetrievalOptions {
   readonly settings?: RetrieverContext["settings"];
   /** HTTP client for retrievers that call an endpoint. @default {globalThis.fetch} when they do */
   readonly fetch?: typeof fetch;
+  /** Vector cache for embedding retrievers (`createFileEmbeddingStore`). */
+  readonly embeddingStore?: RetrieverContext["embeddingStore"];
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
@@ -183,6 +185,7 @@ export async function evaluateRetrievalAsync(
 ): Promise<RetrievalResult> {
   const prepared = prepare(options);
   const retriever = await build(options, prepared);
+  await retriever.prepare?.([...prepared.golden.queries.values()]);
   return score(options, prepared, retriever);
 }
 
@@ -227,6 +230,7 @@ function build(
     golden,
     settings: options.settings,
     fetch: options.fetch,
+    ...(options.embeddingStore ? { embeddingStore: options.embeddingStore } : {}),
   });
 }
 

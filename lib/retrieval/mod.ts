@@ -1,7 +1,8 @@
 /**
  * Discovery quality: BEIR-shaped golden sets (mcpproxy, BEIR and ToolRet formats), retrievers
  * behind one interface and one registry (`RETRIEVERS`: `bm25`, `tfidf_classic`, `random`,
- * `oracle`, each declaring the index fields it reads), IR metrics (recall@k,
+ * `oracle`, `dense` and `hybrid` over an OpenAI-compatible embeddings endpoint,
+ * each declaring the index fields it reads), IR metrics (recall@k,
  * MRR@10, nDCG@10, MAP@10) with bootstrap intervals, and a paired comparison.
  *
  * File loaders live in `load_golden.ts` (they read the disk); everything here is pure.
@@ -128,3 +129,29 @@ export {
   type RetrieverFactory,
   type RetrieverName,
 } from "./evaluate.ts";
+export {
+  cosine,
+  createEmbedder,
+  type Embedder,
+  type EmbedderOptions,
+  embeddingCacheKey,
+  EmbeddingError,
+  type EmbeddingModel,
+  type EmbeddingStore,
+  type EmbeddingUsage,
+} from "./embeddings.ts";
+export {
+  createDenseRetriever,
+  denseDocText,
+  denseEntry,
+  type DenseOptions,
+  type DenseRetriever,
+  embedderFromContext,
+} from "./dense.ts";
+export {
+  createHybridRetriever,
+  DEFAULT_RRF_K,
+  hybridEntry,
+  type HybridOptions,
+  reciprocalRankFusion,
+} from "./hybrid.ts";

@@ -13,6 +13,8 @@
 import type { Tool } from "../catalog/types.ts";
 import { oracleEntry, randomEntry } from "./baselines.ts";
 import { bm25Entry } from "./bm25.ts";
+import { denseEntry } from "./dense.ts";
+import { hybridEntry } from "./hybrid.ts";
 import { defaultIndexFields } from "./docs.ts";
 import { tfidfClassicEntry } from "./tfidf_classic.ts";
 import {
@@ -28,6 +30,8 @@ export const RETRIEVERS: readonly RetrieverEntry[] = [
   tfidfClassicEntry,
   randomEntry,
   oracleEntry,
+  denseEntry,
+  hybridEntry,
 ];
 
 /** The registered retriever names, in report order. */

@@ -7,6 +7,7 @@
  */
 
 import type { JsonValue, Tool } from "../catalog/types.ts";
+import type { EmbeddingStore } from "./embeddings.ts";
 
 /** Graded relevance: 0 = judged not relevant (hard negative), 1 = acceptable, 2 = the best tool. */
 export type Grade = 0 | 1 | 2;
@@ -55,6 +56,19 @@ export interface RetrieverCost {
   readonly inputTokens: number;
   /** Price of those tokens in USD, `null` when the model's price is not known. */
   readonly usd: number | null;
+  /**
+   * The same figures split by phase: `index` (building: document embeddings or expansions) and
+   * `queries` (per-query calls), when the retriever tells them apart.
+   */
+  readonly phases?: {
+    readonly [phase: string]: {
+      readonly requests: number;
+      readonly inputTokens: number;
+      readonly usd: number | null;
+    };
+  };
+  /** Texts answered from an on-disk cache instead of the endpoint, when a cache is used. */
+  readonly cachedTexts?: number;
 }
 
 /** A built index that answers queries. */
@@ -68,6 +82,14 @@ export interface Retriever {
    * searches. Absent for local retrievers.
    */
   readonly cost?: () => RetrieverCost;
+  /**
+   * Fetches whatever `search` needs per query from an endpoint (query embeddings, a reranking)
+   * before the queries are searched; `search` throws for a query that was not prepared. Absent
+   * for retrievers whose search is local.
+   *
+   * @param queries The query texts about to be searched.
+   */
+  readonly prepare?: (queries: readonly string[]) => Promise<void>;
   /**
    * Search the index.
    *
@@ -102,6 +124,8 @@ export interface RetrieverContext {
   readonly settings?: { readonly [key: string]: JsonValue };
   /** HTTP client for retrievers that call an endpoint (injected so tests and runs choose it). */
   readonly fetch?: typeof fetch;
+  /** Vector cache for embedding retrievers (`createFileEmbeddingStore` in `embedding_cache.ts`). */
+  readonly embeddingStore?: EmbeddingStore;
 }
 
 /**

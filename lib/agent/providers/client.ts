@@ -6,7 +6,7 @@
  */
 
 import type { ModelConfig } from "../types.ts";
-import { expandVars } from "../config.ts";
+import { AgentConfigError, expandVars } from "../config.ts";
 import type { ProviderAdapter } from "./_adapter.ts";
 import { providerEntry } from "./registry.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
@@ -40,10 +40,19 @@ export interface ModelClientDeps {
  * @param config Registry entry.
  * @param deps Environment, clock, sleep, retry policy, wire log.
  * @returns A client whose `complete` retries, times and redacts.
- * @throws {AgentConfigError} when a variable of `apiKey`, `baseUrl` or `model` is not set.
+ * @throws {AgentConfigError} when a variable of `apiKey`, `baseUrl` or `model` is not set, or the
+ *   entry is an embedding model (`kind: "embedding"`).
  */
 export function createModelClient(config: ModelConfig, deps: ModelClientDeps): ModelClient {
   const source = deps.source ?? "models";
+  if (config.kind === "embedding") {
+    throw new AgentConfigError(
+      "model registry",
+      source,
+      `${config.id}.kind`,
+      "is an embedding model; an agent or judge needs a chat model",
+    );
+  }
   const apiKey = expandVars(config.apiKey, deps.env, {
     file: source,
     field: `${config.id}.apiKey`,
