@@ -13,12 +13,13 @@
 import { mapBounded } from "../_pool.ts";
 import {
   type AttemptFailure,
+  finalError,
   parseRetryAfter,
   realSleep,
   type RetryEnv,
   type RetryPolicy,
-  withRetries,
-} from "../agent/providers/retry.ts";
+  retryWithBackoff,
+} from "../_retry.ts";
 import { sha256Hex } from "../catalog/load.ts";
 import { oneLine } from "../_text.ts";
 
@@ -187,9 +188,6 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
         message: error.message,
       };
     }
-    if (error instanceof EmbeddingError) {
-      return { retryable: false, code: "bad_response", message: error.message };
-    }
     if (error instanceof SyntaxError) {
       return {
         retryable: true,
@@ -205,8 +203,6 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
   };
 
   const send = async (batch: readonly string[]): Promise<number[][]> => {
-    // A response of the wrong shape fails at once and is rethrown as it is.
-    let shapeError: EmbeddingError | undefined;
     const attempt = async () => {
       requests++;
       const res = await options.fetch(url, {
@@ -225,10 +221,12 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
       // A body that is not JSON throws a SyntaxError, retried like the agent providers do.
       const body: { data?: unknown; usage?: { prompt_tokens?: unknown } } = JSON.parse(text);
       if (!Array.isArray(body.data) || body.data.length !== batch.length) {
-        throw shapeError = new EmbeddingError(
-          `Embedding model "${model.id}" returned ${
-            Array.isArray(body.data) ? body.data.length : "no"
-          } vectors for ${batch.length} inputs`,
+        throw finalError(
+          new EmbeddingError(
+            `Embedding model "${model.id}" returned ${
+              Array.isArray(body.data) ? body.data.length : "no"
+            } vectors for ${batch.length} inputs`,
+          ),
         );
       }
       const items = (body.data as { index?: unknown; embedding?: unknown }[]).slice();
@@ -239,22 +237,19 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
       try {
         vectors = items.map((d, i) => checkVector(d?.embedding, i));
       } catch (error) {
-        throw shapeError = error as EmbeddingError;
+        throw finalError(error as EmbeddingError);
       }
       const tokens = body.usage?.prompt_tokens;
       if (typeof tokens === "number" && tokens >= 0) inputTokens += tokens;
       return vectors;
     };
-    try {
-      return (await withRetries(attempt, classify, env, options.retry)).value;
-    } catch (error) {
-      if (shapeError !== undefined) throw shapeError;
-      const e = error as { message?: string; status?: number; attempts?: number };
-      throw new EmbeddingError(`Embedding model "${model.id}" at ${url}: ${e.message}`, {
-        status: e.status,
-        attempts: e.attempts,
-      });
-    }
+    const fail = (
+      _code: string,
+      message: string,
+      details: { status?: number; attempts: number },
+    ) => new EmbeddingError(`Embedding model "${model.id}" at ${url}: ${message}`, details);
+    return (await retryWithBackoff(attempt, classify, env, options.retry ?? {}, undefined, fail))
+      .value;
   };
 
   return {
