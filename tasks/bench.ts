@@ -39,12 +39,25 @@ Options:
 }; otherwise it is one skip row)
   --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
                        id matches its corpus_version; repeat for several; "none" to skip
-                       (default: ${BENCH_DEFAULTS.golden} when the default corpus is measured)
+                       (default, with the default corpus: ${
+  BENCH_DEFAULTS.goldenSets.join(" and ")
+},
+                       v1 the easy set written from tool names, v2 written from user scenarios;
+                       each set's audit is reported and a set whose name hit rate is above 0.5
+                       is flagged)
   --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")}
                        (default: ${BENCH_DEFAULTS.retrievers}). ${
   RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name).join(" and ")
 } are also
                        scored on the index of every selected arm that changes a field they read
+                       (retrievers that call an endpoint: their plain index only)
+  --embedding-model ID Model-registry entry (kind "embedding", any OpenAI-compatible
+                       /v1/embeddings endpoint) of dense and hybrid; required by them
+  --models FILE        Model registry (default: ${BENCH_DEFAULTS.models}); keys come from the
+                       environment or .env, never from the file
+  --embedding-cache DIR
+                       Vector cache, keyed by model + sha256 of the text (default:
+                       ${BENCH_DEFAULTS.embeddingCache}); a second run embeds no document again
   --resamples N        Bootstrap resamples per metric (default: 1000)
   --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
                        toon_results pseudo-arm); "none" to skip (default: ${BENCH_DEFAULTS.toolResults})
@@ -79,6 +92,9 @@ async function main(args: string[]): Promise<number> {
     arms: { type: "string" },
     golden: { type: "string", multiple: true },
     retrievers: { type: "string" },
+    "embedding-model": { type: "string" },
+    models: { type: "string" },
+    "embedding-cache": { type: "string" },
     resamples: { type: "string" },
     "tool-results": { type: "string" },
     live: { type: "boolean" },
@@ -115,6 +131,9 @@ async function main(args: string[]): Promise<number> {
     ...(f.arms !== undefined ? { arms: f.arms } : {}),
     ...(f.golden ? { golden: f.golden } : {}),
     ...(f.retrievers !== undefined ? { retrievers: list(f.retrievers) } : {}),
+    ...(f["embedding-model"] ? { embeddingModel: f["embedding-model"] } : {}),
+    ...(f.models ? { models: f.models } : {}),
+    ...(f["embedding-cache"] ? { embeddingCache: f["embedding-cache"] } : {}),
     ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
     ...(f.live ? { live: true } : {}),
     ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),

@@ -29,12 +29,18 @@ import {
 import { loadGolden } from "../retrieval/load_golden.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
 import {
+  auditGoldenSet,
+  auditWarning,
   evaluateRetrieval,
+  evaluateRetrievalAsync,
+  type GoldenSetAudit,
   indexArmsFor,
   type RetrievalResult,
   RETRIEVER_NAMES,
+  retrieverEntry,
   type RetrieverName,
 } from "../retrieval/mod.ts";
+import { type EmbeddingRetrieverContext, resolveEmbeddingModel } from "./embedding.ts";
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
@@ -49,7 +55,13 @@ export const BENCH_DEFAULTS = {
   proxyCatalog: "fixtures/proxies/reference_proxy.tools.json",
   codeCatalog: "fixtures/proxies/reference_code.tools.json",
   golden: "fixtures/golden/reference_v1.test.json",
+  goldenSets: [
+    "fixtures/golden/reference_v1.test.json",
+    "fixtures/golden/reference_v2.test.json",
+  ],
   retrievers: "bm25,tfidf_classic,random,oracle",
+  models: "fixtures/agents/models.json",
+  embeddingCache: ".scratch/embeddings",
   toolResults: "fixtures/tool_results/results_v1.json",
   installDir: ".scratch/servers",
   out: "results",
@@ -81,12 +93,22 @@ export interface RunBenchOptions {
   /** Encoding arms: `"all"`, `"none"` or a comma list. Default `"all"`. */
   readonly arms?: string;
   /**
-   * Golden sets (`"none"` entries are skipped). Default: the reference test set when `corpora`
-   * is not given, none otherwise.
+   * Golden sets (`"none"` entries are skipped). Default: the reference test sets v1 (the easy
+   * set, written from tool names) and v2 (written task-first) when `corpora` is not given, none
+   * otherwise.
    */
   readonly golden?: readonly string[];
   /** Retriever names. Default: {@linkcode BENCH_DEFAULTS}`.retrievers`. */
   readonly retrievers?: readonly string[];
+  /**
+   * Model-registry id of the embedding model (`kind: "embedding"`) of `dense` and `hybrid`;
+   * required when one of them is selected.
+   */
+  readonly embeddingModel?: string;
+  /** Model registry file. Default {@linkcode BENCH_DEFAULTS}`.models`. */
+  readonly models?: string;
+  /** Vector cache folder of the embedding retrievers. Default `.scratch/embeddings`. */
+  readonly embeddingCache?: string;
   /** Bootstrap resamples per metric, 1 to {@linkcode MAX_RESAMPLES}. Default 1000. */
   readonly resamples?: number;
   /** Captured tool results priced as JSON vs TOON, or `"none"`. Default: results_v1. */
@@ -143,7 +165,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
     }
   }
   const goldenPaths = options.golden ??
-    (options.corpora ? [] : [fromRoot(BENCH_DEFAULTS.golden)]);
+    (options.corpora ? [] : BENCH_DEFAULTS.goldenSets.map((g) => fromRoot(g)));
   const retrieverNames = [...(options.retrievers ?? BENCH_DEFAULTS.retrievers.split(","))];
   for (const name of retrieverNames) {
     if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
@@ -151,6 +173,17 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
         `--retrievers: unknown retriever "${name}" (known: ${RETRIEVER_NAMES.join(", ")})`,
       );
     }
+  }
+  const embedders = retrieverNames.filter((n) => retrieverEntry(n).endpoint === "embedding");
+  if (embedders.length > 0 && options.embeddingModel === undefined) {
+    throw new UsageError(
+      `--retrievers ${
+        embedders.join(",")
+      } needs --embedding-model ID (a model-registry entry with kind "embedding")`,
+    );
+  }
+  if (embedders.length === 0 && options.embeddingModel !== undefined) {
+    throw new UsageError("--embedding-model is used by --retrievers dense or hybrid only");
   }
   const live = options.live ?? false;
   if (
@@ -209,15 +242,20 @@ export function checkBenchOptions(
   plan(options, io.fromRoot);
 }
 
-/** The golden-set × retriever × index loop: scored rows and the warnings met. */
-function scoreRetrieval(
+/**
+ * The golden-set × retriever × index loop: scored rows, the audit of each scored set, and the
+ * warnings met.
+ */
+async function scoreRetrieval(
   corpora: readonly { corpus: Corpus }[],
   goldenSets: readonly GoldenSet[],
   p: Plan,
   indexArms: readonly EncodingArm[],
   say: (message: string) => void,
-): { retrieval: RetrievalResult[]; warnings: string[] } {
+  embedding: EmbeddingRetrieverContext | undefined,
+): Promise<{ retrieval: RetrievalResult[]; audits: GoldenSetAudit[]; warnings: string[] }> {
   const retrieval: RetrievalResult[] = [];
+  const audits: GoldenSetAudit[] = [];
   const warnings: string[] = [];
   for (const golden of goldenSets) {
     const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
@@ -228,23 +266,50 @@ function scoreRetrieval(
       );
       continue;
     }
+    const audit = auditGoldenSet(golden, target.corpus);
+    audits.push(audit);
+    const easy = auditWarning(audit);
+    if (easy !== undefined) warnings.push(easy);
     for (const retriever of p.retrieverNames) {
+      const entry = retrieverEntry(retriever);
       const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
+      // A retriever that calls an endpoint is scored on its plain index only: every arm's
+      // index would be embedded (and paid for) again.
+      const armsScored = entry.endpoint === undefined ? chosen.score : [];
+      if (entry.endpoint !== undefined && chosen.score.length > 0) {
+        warnings.push(
+          `${golden.id}/${retriever} scored on its plain index only: the ${
+            chosen.score.map((a) => a.name).join(", ")
+          } indexes would each call the ${entry.endpoint} endpoint again`,
+        );
+      }
       for (const skip of chosen.skipped) {
         warnings.push(
           `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
         );
       }
-      for (const arm of [undefined, ...chosen.score]) {
+      for (const arm of [undefined, ...armsScored]) {
         say(`${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
-        const result = evaluateRetrieval({
+        const common = {
           corpus: target.corpus,
           golden,
           retriever,
           arm,
           seed: p.seed,
           resamples: p.resamples,
-        });
+        };
+        const result = entry.asyncBuild
+          ? await evaluateRetrievalAsync({
+            ...common,
+            ...(embedding
+              ? {
+                settings: embedding.settings,
+                fetch: embedding.fetch,
+                embeddingStore: embedding.embeddingStore,
+              }
+              : {}),
+          })
+          : evaluateRetrieval(common);
         if (result.dropped.count > 0) {
           warnings.push(
             `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
@@ -256,7 +321,7 @@ function scoreRetrieval(
       }
     }
   }
-  return { retrieval, warnings };
+  return { retrieval, audits, warnings };
 }
 
 /**
@@ -353,7 +418,13 @@ export async function runBench(
   const indexArms = loadedArms.filter((a): a is EncodingArm =>
     !("unavailable" in a) && a.altersIndex
   );
-  const scored = scoreRetrieval(corpora, goldenSets, p, indexArms, say);
+  const embedding = options.embeddingModel === undefined ? undefined : await resolveEmbeddingModel({
+    id: options.embeddingModel,
+    modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
+    cacheDir: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
+    env: io.env(),
+  });
+  const scored = await scoreRetrieval(corpora, goldenSets, p, indexArms, say, embedding);
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
     say(`pricing tool results ${toolResultsPath}`);
     const m = measureToolResults(toolResultsFile.results, tokenizers);
@@ -411,6 +482,7 @@ export async function runBench(
     ...sections,
     ...(arms ? { arms } : {}),
     ...(scored.retrieval.length > 0 ? { retrieval: scored.retrieval } : {}),
+    ...(scored.audits.length > 0 ? { goldenSets: scored.audits } : {}),
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
     warnings,
@@ -493,6 +565,25 @@ export function benchSummaryLines(report: BenchReport): string[] {
       } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
         r.metrics["ndcg@10"].toFixed(3)
       }  (${r.queryCount} queries)`,
+    );
+  }
+  for (const a of report.goldenSets ?? []) {
+    lines.push(
+      `${a.goldenSetId.padEnd(18)} audit: name hit rate ${
+        a.nameHitRate.toFixed(3)
+      }, lexical overlap ${a.lexicalOverlap.toFixed(3)}${
+        a.easy ? "  WARNING: easy set, its figures overstate what users will see" : ""
+      }`,
+    );
+  }
+  for (const r of (report.retrieval ?? []).filter((r) => r.arm === null && r.cost)) {
+    const c = r.cost!;
+    lines.push(
+      `${r.goldenSetId.padEnd(18)} ${
+        r.retriever.padEnd(13)
+      } cost ${c.requests} requests, ${c.inputTokens} input tokens, ${
+        c.usd === null ? "USD n/a" : `$${c.usd.toFixed(6)}`
+      }${c.cachedTexts ? ` (${c.cachedTexts} texts from the cache)` : ""}`,
     );
   }
   if (report.live) {

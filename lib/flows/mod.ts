@@ -85,6 +85,12 @@ export {
   writeBenchResults,
 } from "./bench.ts";
 export {
+  DEFAULT_EMBEDDING_BASE_URL,
+  type EmbeddingRetrieverContext,
+  resolveEmbeddingModel,
+  type ResolveEmbeddingOptions,
+} from "./embedding.ts";
+export {
   LIVE_DEFAULTS,
   liveFailure,
   type LiveRecordOptions,

@@ -168,6 +168,7 @@ export const denseEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: true,
   reportsCost: true,
+  endpoint: "embedding",
   create: (docs, context) =>
     createDenseRetriever(docs, { embedder: embedderFromContext(context, "dense") }),
 };

@@ -99,6 +99,7 @@ export const hybridEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: true,
   reportsCost: true,
+  endpoint: "embedding",
   create: (docs, context) =>
     createHybridRetriever(docs, { embedder: embedderFromContext(context, "hybrid") }),
 };

@@ -129,6 +129,7 @@ export {
   type RetrieverFactory,
   type RetrieverName,
 } from "./evaluate.ts";
+export type { RetryEnv, RetryPolicy } from "../_retry.ts";
 export {
   cosine,
   createEmbedder,

@@ -155,6 +155,11 @@ export interface RetrieverEntry {
   /** True when the built retriever reports a {@linkcode RetrieverCost} (`Retriever.cost`). */
   readonly reportsCost: boolean;
   /**
+   * The kind of model-registry entry the retriever calls (`embedding` for `dense` and `hybrid`),
+   * which the caller must supply in `settings`; absent for local retrievers.
+   */
+  readonly endpoint?: "embedding" | "chat";
+  /**
    * Builds the index with default options.
    *
    * @param docs Documents to index.
