@@ -134,6 +134,8 @@ Deno.test("workbench: first start copies the examples into the config folder and
       "gpt",
       "ollama",
       "judge",
+      "openai-embed",
+      "ollama-embed",
       "scripted",
       "scripted-openai",
     ]);
