@@ -16,8 +16,6 @@ import {
   finalError,
   parseRetryAfter,
   realSleep,
-  type RetryEnv,
-  type RetryPolicy,
   retryWithBackoff,
 } from "../_retry.ts";
 import { sha256Hex } from "../catalog/load.ts";
@@ -59,10 +57,20 @@ export interface EmbedderOptions {
    * @default {4}
    */
   readonly concurrency?: number;
-  /** Retry counts and delays (the agent providers' defaults: 4 retries from 500 ms). */
-  readonly retry?: RetryPolicy;
-  /** Sleep and clock for the retries. @default {real sleep, Date.now} */
-  readonly env?: RetryEnv;
+  /**
+   * Retry counts and delays, ms (the agent providers' defaults: 4 retries, 500 ms doubling,
+   * one wait capped at 60,000 ms).
+   */
+  readonly retry?: {
+    readonly maxRetries?: number;
+    readonly baseDelayMs?: number;
+    readonly maxDelayMs?: number;
+  };
+  /** Sleep and clock (epoch ms) for the retries. @default {real sleep, Date.now} */
+  readonly env?: {
+    readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+    readonly now: () => number;
+  };
 }
 
 /** What embedding has cost so far. */

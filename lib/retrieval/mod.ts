@@ -129,7 +129,6 @@ export {
   type RetrieverFactory,
   type RetrieverName,
 } from "./evaluate.ts";
-export type { RetryEnv, RetryPolicy } from "../_retry.ts";
 export {
   cosine,
   createEmbedder,
