@@ -53,7 +53,6 @@ const ALLOW: readonly AllowedEdge[] = [
     ["tasks/demo_agents.ts", "lib/agent/_scripted_policy.ts"],
     ["tasks/fixtures.ts", "lib/catalog/load.ts"],
     ["tasks/fixtures.ts", "lib/report/json.ts"],
-    ["tasks/gate.ts", "lib/report/gate.ts"],
     ["tasks/gate.ts", "lib/report/load_runs.ts"],
     ["tasks/lint_catalog.ts", "lib/catalog/lint.ts"],
     ["tasks/lint_catalog.ts", "lib/catalog/load.ts"],

@@ -14,7 +14,7 @@ import {
   type GateOptions,
   gateRuns,
   verdictLine,
-} from "../lib/report/gate.ts";
+} from "../lib/report/mod.ts";
 
 const HELP = `Usage: deno task gate --baseline RUN --candidate RUN [options]
        deno task gate --baseline-report FILE --candidate-report FILE [options]

@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
 import { writeSyntheticRun } from "./_synthetic_runs.ts";
 import { loadRun } from "./load_runs.ts";
-import {
-  detectableDrop,
-  gateBenchReports,
-  type GateCheck,
-  gateExitCode,
-  GateInputError,
-  gateJunit,
-  gateMarkdown,
-  gateRuns,
-} from "./gate.ts";
+import { type GateCheck, gateExitCode, GateInputError } from "./gate.ts";
+import { detectableDrop, gateRuns } from "./gate_runs.ts";
+import { gateBenchReports } from "./gate_bench.ts";
+import { gateJunit } from "./gate_junit.ts";
+import { gateMarkdown } from "./gate_markdown.ts";
 import type { LoadedRun } from "./runs.ts";
 
 const CASES = Array.from({ length: 10 }, (_, i) => `c${i}`);

@@ -94,25 +94,19 @@ export {
   renderCompareDashboard,
   tablesToCsv,
 } from "./compare_dashboard.ts";
+export { type GateCheck, gateExitCode, GateInputError, type Verdict, verdictLine } from "./gate.ts";
 export {
-  type BenchGateOptions,
   catalogCheck,
   costCheck,
-  gateBenchReports,
-  type GateCheck,
-  type GateContext,
-  gateExitCode,
-  GateInputError,
-  gateJunit,
-  gateMarkdown,
   type GateOptions,
   gateRuns,
   latencyCheck,
   passRateCheck,
   runStatusCheck,
-  type Verdict,
-  verdictLine,
-} from "./gate.ts";
+} from "./gate_runs.ts";
+export { type BenchGateOptions, gateBenchReports } from "./gate_bench.ts";
+export { gateJunit } from "./gate_junit.ts";
+export { type GateContext, gateMarkdown } from "./gate_markdown.ts";
 export * from "./viz/mod.ts";
 export {
   BUILTIN_DASHBOARDS,
