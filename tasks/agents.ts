@@ -10,6 +10,13 @@ import {
   loadToolPrices,
 } from "../lib/agent/load_config.ts";
 import { createModelClient } from "../lib/agent/providers/client.ts";
+import {
+  cutVersion,
+  listVersions,
+  resolveAgentSelections,
+  versionsDirFor,
+} from "../lib/agent/load_versions.ts";
+import { snapshotSha256 } from "../lib/agent/versions.ts";
 import { realSleep } from "../lib/agent/providers/retry.ts";
 import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
@@ -29,7 +36,11 @@ results/runs/<runId>/ (cases.jsonl, run.json, summary.csv).
 
 Options:
   --suite FILE          suite JSON (required unless --resume)
-  --agents a,b          agent ids to run (default: all agents found)
+  --agents a,b@2        agents to run: ID (the live configuration) or ID@N (version N);
+                        default: all agents found
+  --cut-version ID      cut a version of agent ID (its resolved configuration, prompt
+                        inlined) into <agents-dir>/versions/ID/N.json, print N, and exit
+  --list-versions ID    print the versions of agent ID (number, sha256, date) and exit
   --agents-dir PATH     agents file or folder (default: fixtures/agents)
   --models FILE         model registry (default: fixtures/agents/models.json)
   --servers FILE        mcpServers config (default: fixtures/agents/servers.json)
@@ -56,6 +67,8 @@ async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     suite: { type: "string" },
     agents: { type: "string" },
+    "cut-version": { type: "string" },
+    "list-versions": { type: "string" },
     "agents-dir": { type: "string", default: "fixtures/agents" },
     models: { type: "string", default: "fixtures/agents/models.json" },
     servers: { type: "string", default: "fixtures/agents/servers.json" },
@@ -79,6 +92,13 @@ async function main(): Promise<number> {
   if (values.help) {
     console.log(HELP);
     return 0;
+  }
+  if (values["cut-version"] !== undefined || values["list-versions"] !== undefined) {
+    return await versionCommand(
+      values["agents-dir"],
+      values["cut-version"],
+      values["list-versions"],
+    );
   }
   // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
   let saved: Record<string, string | undefined> = {};
@@ -110,20 +130,26 @@ async function main(): Promise<number> {
 
   const env = await loadEnv(values["env-file"]);
   const suite = await loadSuite(suitePath);
-  let agents = await loadAgents(arg("agents-dir")!);
+  const live = await loadAgents(arg("agents-dir")!);
   const wanted = arg("agents");
   const ids = listFlag("agents", wanted);
+  const selections = ids ?? live.map((a) => a.id);
   if (ids !== undefined) {
-    const unknown = ids.filter((id) => !agents.some((a) => a.id === id));
+    const unknown = ids.filter((id) => !id.includes("@") && !live.some((a) => a.id === id));
     if (unknown.length > 0) {
       throw new UsageError(
         `unknown agent(s) ${unknown.map((u) => `"${u}"`).join(", ")}; known: ${
-          agents.map((a) => a.id).join(", ")
+          live.map((a) => a.id).join(", ")
         }`,
       );
     }
-    agents = agents.filter((a) => ids.includes(a.id));
   }
+  // ID runs the live configuration (recording the version it equals), ID@N a frozen version.
+  const { agents, agentVersions } = await resolveAgentSelections(
+    selections,
+    live,
+    await versionsDirFor(arg("agents-dir")!),
+  );
   if (agents.length === 0) throw new UsageError("no agents to run");
   const modelsPath = arg("models")!;
   const models = await loadModels(modelsPath);
@@ -235,6 +261,7 @@ async function main(): Promise<number> {
     seed,
     now: () => performance.now(),
     epochNow: () => Date.now(),
+    agentVersions,
     meta: { args, git, cache, wireLog: wireDir ?? null },
     onRecord,
   }).finally(() => servers.dispose());
@@ -255,6 +282,44 @@ async function main(): Promise<number> {
   if (outcome.records.some((r) => r.error?.code === "unreachable")) {
     console.error(`\n${NO_MODEL_HELP}`);
   }
+  return 0;
+}
+
+async function versionCommand(
+  agentsDir: string,
+  cut: string | undefined,
+  list: string | undefined,
+): Promise<number> {
+  const live = await loadAgents(agentsDir);
+  const dir = await versionsDirFor(agentsDir);
+  const id = (cut ?? list)!;
+  const agent = live.find((a) => a.id === id);
+  if (cut !== undefined) {
+    if (!agent) {
+      throw new UsageError(`unknown agent "${id}"; known: ${live.map((a) => a.id).join(", ")}`);
+    }
+    const r = await cutVersion(dir, agent, new Date().toISOString());
+    console.error(
+      r.created
+        ? `[agents] ${id}: version ${r.version.version} cut → ${r.path}`
+        : `[agents] ${id}: unchanged since version ${r.version.version} (${r.path}); nothing written`,
+    );
+    console.log(r.version.version);
+    return 0;
+  }
+  const versions = await listVersions(dir, id);
+  if (versions.length === 0 && !agent) {
+    throw new UsageError(`unknown agent "${id}" and no versions in ${dir}`);
+  }
+  const liveSha = agent ? await snapshotSha256(agent, agent.id) : null;
+  for (const v of versions) {
+    console.log(
+      `${id}@${v.version}\t${v.sha256.slice(0, 12)}\t${v.createdAt}${
+        v.sha256 === liveSha ? "\t= live" : ""
+      }`,
+    );
+  }
+  if (versions.length === 0) console.error(`[agents] ${id}: no versions yet (--cut-version ${id})`);
   return 0;
 }
 

@@ -16,6 +16,8 @@ import { loadDashboards, loadReports } from "../lib/report/load_dashboards.ts";
 import { renderDashboardPage, type VizExport } from "../lib/report/dashboard_page.ts";
 import { ChromiumMissingError, printPdf, screenshotFigures } from "../lib/report/pdf.ts";
 import { expandRunGlobs } from "../lib/report/run_globs.ts";
+import { compareVersions } from "../lib/report/compare_versions.ts";
+import { compareText, renderComparePage } from "../lib/report/compare_page.ts";
 
 const HELP = `Usage: deno task report --runs DIR|GLOB [...] [options]
 
@@ -37,6 +39,12 @@ Comparison page (default):
   --bench FILE         a bench report (results/report.json) whose sections are appended
   --out FILE           HTML file (default: results/compare/dashboard.html); CSVs are
                        written beside it as <name>_<table>.csv
+
+Compare versions (one suite × one agent; runs of ID and ID@N, see deno task agents --cut-version):
+  --compare AGENT      print KPI deltas against the baseline with the gate's statistics and
+                       write --out DIR: index.html (the Compare versions page), compare.csv, SVGs
+  --suite ID           the suite (required with --compare when the runs hold several)
+  --baseline V         baseline point: a version number, or live (default: the oldest version)
 
 Dashboards and reports:
   --dashboard ID       agent-comparison, trends-over-time, reliability-diagnostics, or a file
@@ -77,6 +85,8 @@ async function main(): Promise<number> {
     "dashboards-dir": { type: "string", default: "reporting/dashboards" },
     "reports-dir": { type: "string", default: "reporting/reports" },
     "no-check": { type: "boolean", default: false },
+    compare: { type: "string" },
+    baseline: { type: "string" },
     help: { type: "boolean", default: false },
   }, true);
   const { values, positionals } = parsed;
@@ -112,6 +122,7 @@ async function main(): Promise<number> {
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
   };
+  if (values.compare !== undefined) return await compareMode(runs, filter, values);
   if (values.dashboard !== undefined || values.report !== undefined) {
     return await dashboardMode(runs, filter, values, await registry());
   }
@@ -273,6 +284,74 @@ async function dashboardMode(
       });
       const printPath = join(outDir, "print.html");
       await Deno.writeTextFile(printPath, printed.html);
+      await Deno.mkdir(dirname(values.pdf), { recursive: true });
+      const bytes = await printPdf({
+        url: pathToFileURL(resolve(printPath)).href,
+        out: values.pdf,
+      });
+      progress("report", `PDF → ${values.pdf} (${Math.round(bytes / 1024)} KiB)`);
+    }
+  } catch (e) {
+    if (e instanceof ChromiumMissingError) throw new UsageError(e.message);
+    throw e;
+  }
+  return 0;
+}
+
+async function compareMode(
+  runs: Awaited<ReturnType<typeof loadRuns>>,
+  filter: RunFilter,
+  values: { compare?: string; baseline?: string; out?: string; pdf?: string; png?: boolean },
+): Promise<number> {
+  const agentId = values.compare!;
+  let kept;
+  try {
+    kept = filterRuns(runs, filter);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const records = agentRunRecords(kept).filter((r) => r.baseAgentId === agentId);
+  const suites = [...new Set(records.map((r) => r.suiteId))].sort();
+  if (suites.length === 0) {
+    throw new UsageError(
+      `no run of agent "${agentId}" after the filters (${runs.length} run(s) read)`,
+    );
+  }
+  if (suites.length > 1) {
+    throw new UsageError(`agent "${agentId}" ran on ${suites.join(", ")}: pick one with --suite`);
+  }
+  let cmp;
+  try {
+    cmp = compareVersions(records, suites[0], agentId, {
+      ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+  console.log(compareText(cmp).trimEnd());
+  const outDir = values.out ?? `results/compare/${suites[0]}--${agentId}`;
+  await ensureWritable(join(outDir, "index.html"), "--out");
+  if (values.pdf !== undefined) await ensureWritable(values.pdf, "--pdf");
+  const page = renderComparePage(cmp);
+  await Deno.mkdir(outDir, { recursive: true });
+  await Deno.writeTextFile(join(outDir, "index.html"), page.html);
+  await writeExports(outDir, page.exports);
+  progress(
+    "report",
+    `compare → ${join(outDir, "index.html")} (+ compare.csv, ${page.exports.length - 1} SVG)`,
+  );
+  try {
+    if (values.png) {
+      const names = await screenshotFigures({
+        url: pathToFileURL(resolve(outDir, "index.html")).href,
+        dir: outDir,
+      });
+      progress("report", `${names.length} PNG → ${outDir}`);
+    }
+    if (values.pdf !== undefined) {
+      const printPath = join(outDir, "print.html");
+      await Deno.writeTextFile(printPath, renderComparePage(cmp, { print: true }).html);
       await Deno.mkdir(dirname(values.pdf), { recursive: true });
       const bytes = await printPdf({
         url: pathToFileURL(resolve(printPath)).href,

@@ -176,3 +176,10 @@ export {
   type WorkItem,
   workKey,
 } from "./run.ts";
+export {
+  type AgentVersion,
+  type AgentVersionRef,
+  matchingVersion,
+  parseAgentSelection,
+  snapshotSha256,
+} from "./versions.ts";

@@ -35,6 +35,7 @@ import {
 import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
+import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
 
 /** Version of the `run.json` and `cases.jsonl` shapes. */
@@ -201,6 +202,11 @@ export interface RunSuiteOptions {
   /** Extra provenance for `run.json` (git commit, arguments, config paths). */
   /** Extra provenance for `run.json` (git commit, arguments, config paths). */
   readonly meta?: Readonly<Record<string, JsonValue>>;
+  /**
+   * Which version each agent id is (lib/agent `resolveAgentSelections`), written to run.json as
+   * `agentVersions`; absent: not recorded.
+   */
+  readonly agentVersions?: Readonly<Record<string, AgentVersionRef>>;
   /** Called after each finished case. */
   readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
   /**
@@ -320,6 +326,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       })),
       toolPrices: options.toolPrices,
       catalogs,
+      ...(options.agentVersions ? { agentVersions: options.agentVersions } : {}),
       warnings,
       meta: options.meta ?? {},
     };

@@ -131,3 +131,15 @@ export {
   type VizExport,
   vizTableCsv,
 } from "./dashboard_page.ts";
+export {
+  type CaseMatrixRow,
+  compareRows,
+  compareVersions,
+  type CompareVersionsOptions,
+  type KpiDelta,
+  type KpiKey,
+  type RepetitionStrip,
+  type VersionComparison,
+  type VersionPoint,
+} from "./compare_versions.ts";
+export { type ComparePage, compareText, renderComparePage } from "./compare_page.ts";
