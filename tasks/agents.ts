@@ -15,8 +15,8 @@ import {
   listVersions,
   resolveAgentSelections,
   versionsDirFor,
-} from "../lib/agent/load_versions.ts";
-import { snapshotSha256 } from "../lib/agent/versions.ts";
+} from "../lib/agent/io.ts";
+import { snapshotSha256 } from "../lib/agent/mod.ts";
 import { realSleep } from "../lib/agent/providers/retry.ts";
 import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";

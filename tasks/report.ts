@@ -4,20 +4,34 @@
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ensureWritable, listFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
-import { loadRuns } from "../lib/report/load_runs.ts";
-import { filterRuns, type RunFilter } from "../lib/report/runs.ts";
-import { renderCompareDashboard, tablesToCsv } from "../lib/report/compare_dashboard.ts";
-import { type BenchReport, upgradeBenchReport } from "../lib/report/bench_report.ts";
-import { createRegistry } from "../lib/report/viz/registry.ts";
-import { loadUserVisualizations, VizModuleError } from "../lib/report/viz/load_user.ts";
-import { agentRunRecords } from "../lib/report/viz/records.ts";
-import { DashboardError, reportFilter } from "../lib/report/dashboards.ts";
-import { loadDashboards, loadReports } from "../lib/report/load_dashboards.ts";
-import { renderDashboardPage, type VizExport } from "../lib/report/dashboard_page.ts";
-import { ChromiumMissingError, printPdf, screenshotFigures } from "../lib/report/pdf.ts";
-import { expandRunGlobs } from "../lib/report/run_globs.ts";
-import { compareVersions } from "../lib/report/compare_versions.ts";
-import { compareText, renderComparePage } from "../lib/report/compare_page.ts";
+import {
+  agentRunRecords,
+  type BenchReport,
+  compareText,
+  compareVersions,
+  createRegistry,
+  DashboardError,
+  filterRuns,
+  renderCompareDashboard,
+  renderComparePage,
+  renderDashboardPage,
+  reportFilter,
+  type RunFilter,
+  tablesToCsv,
+  upgradeBenchReport,
+  type VizExport,
+} from "../lib/report/mod.ts";
+import {
+  ChromiumMissingError,
+  expandRunGlobs,
+  loadDashboards,
+  loadReports,
+  loadRuns,
+  loadUserVisualizations,
+  printPdf,
+  screenshotFigures,
+  VizModuleError,
+} from "../lib/report/io.ts";
 
 const HELP = `Usage: deno task report --runs DIR|GLOB [...] [options]
 
