@@ -73,6 +73,8 @@ export interface ToolUsageRow {
   readonly agentId: string;
   /** `server:tool`, or the exposed name when it maps to no tool (unknown or a meta tool). */
   readonly tool: string;
+  /** Exposed name of the model's call this one was made on behalf of (proxy/code), else `null`. */
+  readonly via: string | null;
   /** Calls. */
   readonly calls: number;
   /** Calls that errored. */
@@ -179,12 +181,16 @@ export function summarizeRun(
       });
     }
   }
-  const tools = new Map<string, { agentId: string; tool: string; ms: number[]; errors: number }>();
+  const tools = new Map<
+    string,
+    { agentId: string; tool: string; via: string | null; ms: number[]; errors: number }
+  >();
   for (const r of records) {
     for (const c of r.toolCalls) {
       const tool = c.tool ?? c.name;
       const key = `${r.agentId}\u0000${tool}\u0000${c.via ?? ""}`;
-      const row = tools.get(key) ?? { agentId: r.agentId, tool, ms: [], errors: 0 };
+      const row = tools.get(key) ??
+        { agentId: r.agentId, tool, via: c.via ?? null, ms: [], errors: 0 };
       row.ms.push(c.ms);
       if (c.isError) row.errors++;
       tools.set(key, row);
@@ -193,6 +199,7 @@ export function summarizeRun(
   const toolProfile = [...tools.values()].map((t) => ({
     agentId: t.agentId,
     tool: t.tool,
+    via: t.via,
     calls: t.ms.length,
     errors: t.errors,
     meanMs: sum(t.ms) / t.ms.length,

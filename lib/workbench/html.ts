@@ -31,7 +31,7 @@ header { background: #fff; border-bottom: 1px solid var(--line); padding: 0 24px
 header .brand { font-weight: 700; }
 header nav a { color: var(--muted); text-decoration: none; margin-right: 18px; padding: 16px 0; }
 header nav a.active { color: var(--fg); border-bottom: 2px solid var(--accent); }
-main { padding: 20px 24px 60px; max-width: 1280px; }
+main { padding: 20px 24px 60px; max-width: 1440px; }
 h1 { font-size: 22px; margin: 4px 0 16px; }
 h2 { font-size: 17px; margin: 26px 0 10px; }
 h3 { font-size: 15px; margin: 18px 0 8px; }

@@ -121,14 +121,14 @@ ${
 <div style="display:flex;gap:14px;flex-wrap:wrap">
 ${field(`${at}.id`, "Id", text("id", m.id))}
 ${field(`${at}.provider`, "Provider", select("provider", m.provider, ["anthropic", "openai"]))}
-${field(`${at}.model`, "Model", text("model", m.model))}
+${field(`${at}.model`, "Model", text("model", m.model, `style="width:240px"`))}
 ${field(`${at}.baseUrl`, "Base URL", text("baseUrl", m.baseUrl, `style="width:280px"`))}
 ${
             field(
               `${at}.apiKey`,
               "API key",
               text("apiKey", m.apiKey, `style="width:240px"`),
-              "a ${VAR} reference; a literal is stored, never shown",
+              "a ${VAR} reference; a :-default shows as [REDACTED] and is kept",
             )
           }
 </div><div style="display:flex;gap:14px;flex-wrap:wrap">

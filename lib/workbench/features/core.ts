@@ -34,5 +34,6 @@ export const core: WorkbenchFeature = {
       return c.body(CLIENT_JS);
     });
     app.get("/", (c) => c.redirect("/plans", 302));
+    app.get("/favicon.ico", (c) => c.body(null, 204));
   },
 };

@@ -56,11 +56,12 @@ export function comparisonHtml(runId: string, s: RunSummary, records: readonly C
   const cli = new Map(s.agents.map((a) => [a.agentId, a]));
   const rows = s.comparison.map((a) => {
     const c = cli.get(a.agentId);
-    return `<tr data-agent="${esc(a.agentId)}"><td class="mono">${esc(a.agentId)}</td>
-<td>${esc(a.model ?? "")}</td><td>${esc(a.exposure ?? "")}</td>
-<td>${bar(a.passRate, pct(a.passRate))}</td>
-<td class="num pass-rate">${pct(a.passRate)}</td>
-<td class="num muted">[${pct(a.passRateLo)}, ${pct(a.passRateHi)}]</td>
+    return `<tr data-agent="${esc(a.agentId)}"><td><span class="mono">${
+      esc(a.agentId)
+    }</span><br><span class="muted">${esc(a.model ?? "")} · ${esc(a.exposure ?? "")}</span></td>
+<td>${bar(a.passRate, pct(a.passRate))}<span class="pass-rate">${
+      pct(a.passRate)
+    }</span> <span class="muted">[${pct(a.passRateLo)}, ${pct(a.passRateHi)}]</span></td>
 <td class="num">${a.passed}/${a.scored}</td>
 <td class="num">${secs(a.meanWallMs)}</td>
 <td class="num">${secs(c?.wallP50Ms ?? null)} / ${secs(c?.wallP95Ms ?? null)}</td>
@@ -70,7 +71,7 @@ export function comparisonHtml(runId: string, s: RunSummary, records: readonly C
 <td class="num">${a.errors}</td><td class="num">${a.casesWithoutUsage}</td>
 <td class="num">${a.toolCount ?? "n/a"}</td>
 <td class="mono" title="${esc(a.catalogHash ?? "")}">${
-      esc((a.catalogHash ?? "n/a").slice(0, 19))
+      esc((a.catalogHash ?? "n/a").slice(0, 12))
     }</td></tr>`;
   }).join("");
   const crit = s.byCriterion.map((r) =>
@@ -81,7 +82,9 @@ export function comparisonHtml(runId: string, s: RunSummary, records: readonly C
   ).join("");
   const maxCalls = Math.max(1, ...s.toolProfile.map((t) => t.calls));
   const tools = s.toolProfile.map((t) =>
-    `<tr><td class="mono">${esc(t.agentId)}</td><td class="mono">${esc(t.tool)}</td>
+    `<tr><td class="mono">${esc(t.agentId)}</td><td class="mono">${esc(t.tool)}${
+      t.via ? ` <span class="muted">via ${esc(t.via)}</span>` : ""
+    }</td>
 <td>${bar(t.calls / maxCalls)}</td><td class="num">${t.calls}</td><td class="num">${t.errors}</td>
 <td class="num">${t.meanMs.toFixed(1)} ms</td></tr>`
   ).join("");
@@ -101,10 +104,9 @@ export function comparisonHtml(runId: string, s: RunSummary, records: readonly C
   return `<section id="comparison">
 <h2>Per-agent comparison</h2>
 <div class="card" style="overflow-x:auto"><table id="agent-comparison"><thead><tr>
-<th>agent</th><th>model</th><th>exposure</th><th>pass rate</th><th class="num"></th>
-<th class="num">95% Wilson</th><th class="num">passed</th><th class="num">mean duration</th>
+<th>agent <span class="muted">model · exposure</span></th><th>pass rate <span class="muted">[95% Wilson]</span></th><th class="num">passed</th><th class="num">mean duration</th>
 <th class="num">p50 / p95</th><th class="num">input tok</th><th class="num">output tok</th>
-<th class="num">cache read / write</th><th class="num">USD</th><th class="num">errors</th>
+<th class="num">cache r / w</th><th class="num">USD</th><th class="num">errors</th>
 <th class="num">no usage</th><th class="num">tools</th><th>catalog</th>
 </tr></thead><tbody>${rows}</tbody></table>
 <p class="muted">Pass rate over scored cases (infrastructure errors excluded); USD = model tokens × pricing + tool prices, judge excluded.</p></div>
