@@ -22,6 +22,7 @@ import { createAgentRunner, type PrepareServers } from "./runner.ts";
 import { DEFAULT_FEATURES } from "./features/mod.ts";
 import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
+import { createAgentVersions } from "./versions.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
 export interface StartWorkbenchOptions {
@@ -53,7 +54,7 @@ export interface StartWorkbenchOptions {
   readonly caseTimeoutMs?: number;
   /** Features. @default DEFAULT_FEATURES */
   readonly features?: readonly WorkbenchFeature[];
-  /** Agent versions provider. @default none (every version unknown) */
+  /** Agent versions provider. @default the version files beside the working config's agents */
   readonly versions?: AgentVersions;
   /** Chat sessions. @default the `lib/agent` loop over the working config ({@linkcode createChatService}) */
   readonly chat?: ChatService;
@@ -145,7 +146,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     runs,
     queue,
     resultsDir: resolve(options.resultsDir),
-    versions: options.versions ?? NO_VERSIONS,
+    versions: options.versions ?? createAgentVersions(config),
     chat,
     ...(options.bench ? { bench: options.bench } : {}),
     isoNow: () => new Date().toISOString(),

@@ -14,6 +14,7 @@ import { configApi } from "./config_api.ts";
 import { configPage } from "./config_page.ts";
 import { chatPage } from "./chat_page.ts";
 import { catalogPage } from "./catalog_page.ts";
+import { reporting } from "./reporting.ts";
 
 /** Every feature the workbench serves by default. */
 export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
@@ -25,4 +26,5 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   chatPage,
   configPage,
   catalogPage,
+  reporting,
 ];

@@ -1,0 +1,495 @@
+/**
+ * Reporting in the workbench: the visualization registry, dashboards and saved reports (CRUD,
+ * refs checked on save, a live preview that renders without saving), agent versions (cut and
+ * list), the Compare versions page, and PDF export of a report by headless Chromium.
+ *
+ * Files: `<config>/reporting/dashboards/<id>.json`, `<config>/reporting/reports/<id>.json`,
+ * user visualization modules in `<config>/reporting/visualizations/`, versions beside the agents.
+ *
+ * Routes: `GET /api/visualizations`; `GET|POST /api/dashboards`, `GET|PUT|DELETE
+ * /api/dashboards/{id}`, `POST /api/dashboards/preview`; `GET|POST /api/reports`, `GET|PUT|DELETE
+ * /api/reports/{id}`, `GET /api/reports/{id}/pdf`; `GET|POST /api/agents/{id}/versions`;
+ * `GET /api/compare?suite=&agent=&baseline=` (JSON, `&format=csv` for CSV); pages `/reports`,
+ * `/reports/dashboards/{id}` (with `/edit`), `/reports/view/{id}`, `/compare`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { Context } from "hono";
+import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
+import { WorkbenchError } from "../_paths.ts";
+import { esc, readJsonBody } from "../http.ts";
+import { page } from "../html.ts";
+import { createAgentVersions } from "../versions.ts";
+import {
+  agentRunRecords,
+  compareRows,
+  compareVersions,
+  createRegistry,
+  type Dashboard,
+  DashboardError,
+  filterRuns,
+  type LoadedRun,
+  renderComparePage,
+  renderDashboardPage,
+  type ReportDef,
+  reportFilter,
+  type RunFilter,
+  validateDashboard,
+  type VizRegistry,
+  vizTableCsv,
+} from "../../report/mod.ts";
+import {
+  ChromiumMissingError,
+  deleteDashboard,
+  deleteReport,
+  loadDashboards,
+  loadReports,
+  loadRuns,
+  loadUserVisualizations,
+  printPdf,
+  RunInputError,
+  saveDashboard,
+  saveReport,
+  VizModuleError,
+} from "../../report/io.ts";
+
+const dirs = (ctx: WorkbenchContext) => ({
+  dashboards: join(ctx.config.dir, "reporting", "dashboards"),
+  reports: join(ctx.config.dir, "reporting", "reports"),
+  visualizations: join(ctx.config.dir, "reporting", "visualizations"),
+});
+
+async function registry(ctx: WorkbenchContext): Promise<VizRegistry> {
+  try {
+    return createRegistry(await loadUserVisualizations(dirs(ctx).visualizations));
+  } catch (e) {
+    if (e instanceof VizModuleError || e instanceof RangeError) {
+      throw new WorkbenchError(400, e.message);
+    }
+    throw e;
+  }
+}
+
+function bad(e: unknown): never {
+  if (e instanceof DashboardError) throw new WorkbenchError(400, e.message, e.field || undefined);
+  throw e;
+}
+
+async function allRuns(ctx: WorkbenchContext): Promise<LoadedRun[]> {
+  try {
+    return await loadRuns([ctx.runs.dir]);
+  } catch (e) {
+    // An empty runs folder holds no run yet; a malformed run is reported.
+    if (e instanceof RunInputError && /holds no run|not a folder/.test(e.message)) return [];
+    if (e instanceof RunInputError) throw new WorkbenchError(400, e.message);
+    throw e;
+  }
+}
+
+function queryFilter(c: Context): RunFilter {
+  const list = (k: string) => {
+    const v = c.req.query(k);
+    return v ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+  };
+  const suites = list("suite");
+  const agents = list("agent");
+  const from = c.req.query("from");
+  const to = c.req.query("to");
+  return {
+    ...(suites ? { suites } : {}),
+    ...(agents ? { agents } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  };
+}
+
+function select(runs: LoadedRun[], filter: RunFilter): LoadedRun[] {
+  try {
+    return filterRuns(runs, filter);
+  } catch (e) {
+    throw new WorkbenchError(400, (e as Error).message, "filter");
+  }
+}
+
+async function dashboardById(
+  ctx: WorkbenchContext,
+  id: string,
+  reg: VizRegistry,
+): Promise<Dashboard> {
+  const all = await loadDashboards(dirs(ctx).dashboards, reg).catch(bad);
+  const d = all.find((x) => x.id === id);
+  if (!d) throw new WorkbenchError(404, `no dashboard "${id}"`);
+  return d;
+}
+
+async function reportById(ctx: WorkbenchContext, id: string): Promise<ReportDef> {
+  const r = (await loadReports(dirs(ctx).reports).catch(bad)).find((x) => x.id === id);
+  if (!r) throw new WorkbenchError(404, `no report "${id}"`);
+  return r;
+}
+
+function subtitleOf(runs: readonly LoadedRun[], what: string): string {
+  if (runs.length === 0) return `no run matches (${what})`;
+  return `${runs.length} run(s), ${runs.reduce((n, r) => n + r.records.length, 0)} case records, ${
+    runs[0].startedAt.slice(0, 10)
+  } … ${runs[runs.length - 1].startedAt.slice(0, 10)}; ${what}`;
+}
+
+const backLink = `<p class="no-print" style="margin:0 0 8px"><a href="/reports">← Reports</a></p>`;
+const withBack = (html: string) => html.replace(/<body>\n/, `<body>\n${backLink}\n`);
+
+async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boolean) {
+  const reg = await registry(ctx);
+  const dashboard = await dashboardById(ctx, report.dashboardId, reg);
+  // Re-resolved on every open: the filter, not a frozen run list.
+  const runs = select(await allRuns(ctx), reportFilter(report));
+  return renderDashboardPage({
+    dashboard,
+    records: agentRunRecords(runs),
+    registry: reg,
+    title: report.title,
+    subtitle: subtitleOf(runs, `report ${report.id}, dashboard ${dashboard.id}`),
+    print,
+  });
+}
+
+const EDITOR_JS = `
+const form = document.getElementById("dash-form");
+const text = document.getElementById("dash-json");
+const out = document.getElementById("dash-status");
+const frame = document.getElementById("dash-preview");
+let timer;
+async function preview() {
+  let dashboard;
+  try { dashboard = JSON.parse(text.value); } catch (e) { out.textContent = "JSON: " + e.message; out.className = "field-error"; return; }
+  const r = await fetch("/api/dashboards/preview" + location.search, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ dashboard }) });
+  if (!r.ok) { const j = await r.json(); out.textContent = j.error; out.className = "field-error"; return; }
+  out.textContent = "preview up to date (not saved)"; out.className = "muted";
+  frame.srcdoc = await r.text();
+}
+text.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(preview, 400); });
+form.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  let d; try { d = JSON.parse(text.value); } catch (err) { out.textContent = "JSON: " + err.message; out.className = "field-error"; return; }
+  const r = await fetch("/api/dashboards/" + encodeURIComponent(d.id), { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(d) });
+  const j = await r.json();
+  out.textContent = r.ok ? "saved as " + j.id : j.error; out.className = r.ok ? "pass" : "field-error";
+});
+preview();
+`;
+
+/** The reporting feature. */
+export const reporting: WorkbenchFeature = {
+  id: "reporting",
+  nav: [
+    { href: "/reports", title: "Reports", order: 60 },
+    { href: "/compare", title: "Compare versions", order: 61 },
+  ],
+  register(app, ctx) {
+    const versions = createAgentVersions(ctx.config);
+
+    app.get("/api/visualizations", async (c) => {
+      const reg = await registry(ctx);
+      return c.json({
+        visualizations: reg.all.map((v) => ({
+          id: v.id,
+          title: v.title,
+          layout: v.layout,
+          description: v.description ?? null,
+        })),
+      });
+    });
+
+    // ---- dashboards ----
+    app.get("/api/dashboards", async (c) => {
+      const all = await loadDashboards(dirs(ctx).dashboards, await registry(ctx)).catch(bad);
+      return c.json({ dashboards: all });
+    });
+    app.get(
+      "/api/dashboards/:id",
+      async (c) => c.json(await dashboardById(ctx, c.req.param("id"), await registry(ctx))),
+    );
+    const save = async (c: Context, id?: string) => {
+      const body = await readJsonBody(c);
+      if (id !== undefined && (body as { id?: unknown })?.id !== id) {
+        throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the path)`, "id");
+      }
+      const d = await saveDashboard(dirs(ctx).dashboards, body, await registry(ctx)).catch(bad);
+      return c.json(d, id === undefined ? 201 : 200);
+    };
+    app.post("/api/dashboards/preview", async (c) => {
+      const body = await readJsonBody(c) as { dashboard?: unknown };
+      const reg = await registry(ctx);
+      let dashboard: Dashboard;
+      try {
+        dashboard = validateDashboard(body?.dashboard, reg);
+      } catch (e) {
+        bad(e);
+      }
+      const runs = select(await allRuns(ctx), queryFilter(c));
+      const pageOut = renderDashboardPage({
+        dashboard,
+        records: agentRunRecords(runs),
+        registry: reg,
+        subtitle: subtitleOf(runs, "preview, not saved"),
+      });
+      return c.html(pageOut.html);
+    });
+    app.post("/api/dashboards", (c) => save(c));
+    app.put("/api/dashboards/:id", (c) => save(c, c.req.param("id")));
+    app.delete("/api/dashboards/:id", async (c) => {
+      const gone = await deleteDashboard(dirs(ctx).dashboards, c.req.param("id")).catch(bad);
+      if (!gone) throw new WorkbenchError(404, `no dashboard "${c.req.param("id")}"`);
+      return c.json({ deleted: c.req.param("id") });
+    });
+
+    // ---- reports ----
+    const dashboardIds = async () =>
+      (await loadDashboards(dirs(ctx).dashboards, await registry(ctx)).catch(bad)).map((d) => d.id);
+    app.get(
+      "/api/reports",
+      async (c) =>
+        c.json({ reports: await loadReports(dirs(ctx).reports, await dashboardIds()).catch(bad) }),
+    );
+    app.get("/api/reports/:id", async (c) => c.json(await reportById(ctx, c.req.param("id"))));
+    const saveRep = async (c: Context, id?: string) => {
+      const body = await readJsonBody(c);
+      if (id !== undefined && (body as { id?: unknown })?.id !== id) {
+        throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the path)`, "id");
+      }
+      const r = await saveReport(dirs(ctx).reports, body, await dashboardIds()).catch(bad);
+      return c.json(r, id === undefined ? 201 : 200);
+    };
+    app.post("/api/reports", (c) => saveRep(c));
+    app.put("/api/reports/:id", (c) => saveRep(c, c.req.param("id")));
+    app.delete("/api/reports/:id", async (c) => {
+      const gone = await deleteReport(dirs(ctx).reports, c.req.param("id")).catch(bad);
+      if (!gone) throw new WorkbenchError(404, `no report "${c.req.param("id")}"`);
+      return c.json({ deleted: c.req.param("id") });
+    });
+    app.get("/api/reports/:id/pdf", async (c) => {
+      const report = await reportById(ctx, c.req.param("id"));
+      const printed = await renderReport(ctx, report, true);
+      const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-pdf-" });
+      try {
+        const html = join(tmp, "report.html");
+        const pdf = join(tmp, "report.pdf");
+        await Deno.writeTextFile(html, printed.html);
+        try {
+          await printPdf({ url: new URL(`file://${html}`).href, out: pdf });
+        } catch (e) {
+          if (e instanceof ChromiumMissingError) throw new WorkbenchError(503, e.message);
+          throw e;
+        }
+        const bytes = await Deno.readFile(pdf);
+        c.header("content-type", "application/pdf");
+        c.header(
+          "content-disposition",
+          `attachment; filename="${report.id}-${ctx.isoNow().slice(0, 10)}.pdf"`,
+        );
+        return c.body(bytes);
+      } finally {
+        await Deno.remove(tmp, { recursive: true }).catch(() => {});
+      }
+    });
+
+    // ---- agent versions ----
+    app.get(
+      "/api/agents/:id/versions",
+      async (c) =>
+        c.json({ agentId: c.req.param("id"), versions: await versions.list(c.req.param("id")) }),
+    );
+    app.post("/api/agents/:id/versions", async (c) => {
+      const r = await versions.cut(c.req.param("id"), ctx.isoNow());
+      return c.json({
+        agentId: r.version.agentId,
+        version: r.version.version,
+        sha256: r.version.sha256,
+        createdAt: r.version.createdAt,
+        created: r.created,
+      }, r.created ? 201 : 200);
+    });
+
+    // ---- compare ----
+    const comparison = async (c: Context) => {
+      const agent = c.req.query("agent");
+      const suite = c.req.query("suite");
+      if (!agent) throw new WorkbenchError(400, `query "agent" is required`, "agent");
+      const records = agentRunRecords(await allRuns(ctx)).filter((r) => r.baseAgentId === agent);
+      const suites = [...new Set(records.map((r) => r.suiteId))].sort();
+      const suiteId = suite ?? (suites.length === 1 ? suites[0] : undefined);
+      if (!suiteId) {
+        throw new WorkbenchError(
+          400,
+          `query "suite" is required: agent "${agent}" ran on ${suites.join(", ") || "no suite"}`,
+          "suite",
+        );
+      }
+      const baseline = c.req.query("baseline");
+      try {
+        return compareVersions(records, suiteId, agent, baseline ? { baseline } : {});
+      } catch (e) {
+        if (e instanceof RangeError) throw new WorkbenchError(400, e.message);
+        throw e;
+      }
+    };
+    app.get("/api/compare", async (c) => {
+      const cmp = await comparison(c);
+      const rows = compareRows(cmp);
+      if (c.req.query("format") === "csv") {
+        c.header("content-type", "text/csv; charset=utf-8");
+        c.header(
+          "content-disposition",
+          `attachment; filename="compare-${cmp.suiteId}-${cmp.agentId}.csv"`,
+        );
+        return c.body(vizTableCsv({ type: "table", rows }));
+      }
+      return c.json({
+        suiteId: cmp.suiteId,
+        agentId: cmp.agentId,
+        baseline: cmp.baseline,
+        points: rows,
+        deltas: cmp.deltas,
+        frontier: cmp.frontier,
+        matrix: cmp.matrix,
+        strips: cmp.strips,
+      });
+    });
+
+    // ---- pages ----
+    app.get("/reports", async (c) => {
+      const reg = await registry(ctx);
+      const dashboards = await loadDashboards(dirs(ctx).dashboards, reg).catch(bad);
+      const reports = await loadReports(dirs(ctx).reports, dashboards.map((d) => d.id)).catch(bad);
+      const body =
+        `<div class="card"><h2>Dashboards</h2><table><tr><th>id</th><th>title</th><th>sections</th><th></th></tr>${
+          dashboards.map((d) =>
+            `<tr><td class="mono">${esc(d.id)}</td><td>${esc(d.title)}</td><td>${
+              d.sections.map((s) => esc(s.title)).join(", ")
+            }</td><td><a href="/reports/dashboards/${
+              esc(d.id)
+            }">open</a> · <a href="/reports/dashboards/${esc(d.id)}/edit">edit</a></td></tr>`
+          ).join("")
+        }</table></div>
+<div class="card"><h2>Saved reports</h2>${
+          reports.length === 0
+            ? `<p class="muted">None yet. POST /api/reports {id, title, filter: {suiteIds?, agentIds?, from?, to?}, dashboardId}, or the form below.</p>`
+            : `<table><tr><th>id</th><th>title</th><th>filter</th><th>dashboard</th><th></th></tr>${
+              reports.map((r) =>
+                `<tr><td class="mono">${esc(r.id)}</td><td>${esc(r.title)}</td><td class="mono">${
+                  esc(JSON.stringify(r.filter))
+                }</td><td>${esc(r.dashboardId)}</td><td><a href="/reports/view/${
+                  esc(r.id)
+                }">open</a> · <a href="/api/reports/${esc(r.id)}/pdf">PDF</a></td></tr>`
+              ).join("")
+            }</table>`
+        }
+<form id="rep-form" class="inline" style="margin-top:12px">
+<div class="field"><label>id</label><input type="text" name="id" required pattern="[a-z0-9]+(-[a-z0-9]+)*"></div>
+<div class="field"><label>title</label><input type="text" name="title" required></div>
+<div class="field"><label>suites (comma)</label><input type="text" name="suiteIds"></div>
+<div class="field"><label>agents (comma)</label><input type="text" name="agentIds"></div>
+<div class="field"><label>from</label><input type="text" name="from" placeholder="YYYY-MM-DD"></div>
+<div class="field"><label>to</label><input type="text" name="to" placeholder="YYYY-MM-DD"></div>
+<div class="field"><label>dashboard</label><select name="dashboardId">${
+          dashboards.map((d) => `<option>${esc(d.id)}</option>`).join("")
+        }</select></div>
+<button>Save report</button><span id="rep-status"></span></form></div>
+<div class="card"><h2>Visualizations (${reg.all.length})</h2><p class="muted">${
+          reg.all.map((v) => `<code>${esc(v.id)}</code>`).join(" ")
+        }</p></div>
+<script type="module">
+document.getElementById("rep-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target); const list = (k) => (f.get(k) || "").split(",").map((s) => s.trim()).filter(Boolean);
+  const filter = {}; if (list("suiteIds").length) filter.suiteIds = list("suiteIds"); if (list("agentIds").length) filter.agentIds = list("agentIds");
+  if (f.get("from")) filter.from = f.get("from"); if (f.get("to")) filter.to = f.get("to");
+  const r = await fetch("/api/reports", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: f.get("id"), title: f.get("title"), filter, dashboardId: f.get("dashboardId") }) });
+  const j = await r.json(); const s = document.getElementById("rep-status");
+  if (r.ok) location.reload(); else { s.textContent = j.error; s.className = "field-error"; }
+});
+</script>`;
+      return c.html(page(ctx, { title: "Reports", active: "/reports", body }));
+    });
+    app.get("/reports/dashboards/:id", async (c) => {
+      const reg = await registry(ctx);
+      const dashboard = await dashboardById(ctx, c.req.param("id"), reg);
+      const filter = queryFilter(c);
+      const runs = select(await allRuns(ctx), filter);
+      const out = renderDashboardPage({
+        dashboard,
+        records: agentRunRecords(runs),
+        registry: reg,
+        subtitle: subtitleOf(runs, `filter ${JSON.stringify(filter)}`),
+      });
+      return c.html(withBack(out.html));
+    });
+    app.get("/reports/dashboards/:id/edit", async (c) => {
+      const reg = await registry(ctx);
+      const dashboard = await dashboardById(ctx, c.req.param("id"), reg);
+      const builtIn = ["agent-comparison", "trends-over-time", "reliability-diagnostics"].includes(
+        dashboard.id,
+      );
+      const draft = builtIn
+        ? { ...dashboard, id: `${dashboard.id}-copy`, title: `${dashboard.title} (copy)` }
+        : dashboard;
+      const body = `<div class="grid2"><div class="card">
+<form id="dash-form"><p class="muted">${
+        builtIn
+          ? "A built-in dashboard is read-only: this saves a copy under a new id."
+          : "Edit the JSON; the preview follows without saving."
+      } Known visualizations: ${reg.all.map((v) => `<code>${esc(v.id)}</code>`).join(" ")}</p>
+<textarea id="dash-json" rows="30" spellcheck="false">${
+        esc(JSON.stringify(draft, null, 2))
+      }</textarea>
+<p><button>Save</button> <span id="dash-status" class="muted"></span></p></form></div>
+<div class="card"><iframe id="dash-preview" title="preview" style="width:100%;height:80vh;border:0"></iframe></div></div>
+<script type="module">${EDITOR_JS}</script>`;
+      return c.html(
+        page(ctx, { title: `Edit dashboard ${dashboard.id}`, active: "/reports", body }),
+      );
+    });
+    app.get("/reports/view/:id", async (c) => {
+      const out = await renderReport(ctx, await reportById(ctx, c.req.param("id")), false);
+      return c.html(withBack(out.html));
+    });
+    app.get("/compare", async (c) => {
+      const agent = c.req.query("agent");
+      if (agent) {
+        const cmp = await comparison(c);
+        const html = renderComparePage(cmp).html.replace(
+          /<body>\n/,
+          `<body>\n${
+            backLink.replace("/reports", "/compare").replace("Reports", "Compare versions")
+          }<p class="no-print"><a href="/api/compare?${
+            esc(new URL(c.req.url).searchParams.toString())
+          }&amp;format=csv">CSV</a></p>\n`,
+        );
+        return c.html(html);
+      }
+      const records = agentRunRecords(await allRuns(ctx));
+      const pairs = [...new Set(records.map((r) => `${r.suiteId}\u0000${r.baseAgentId}`))].sort();
+      const body =
+        `<div class="card"><p class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the oldest as the default baseline. Cut versions on the agent's page or with POST /api/agents/{id}/versions.</p>
+<table><tr><th>suite</th><th>agent</th><th>versions run</th><th></th></tr>${
+          pairs.map((p) => {
+            const [suite, agentId] = p.split("\u0000");
+            const vs = [
+              ...new Set(
+                records.filter((r) => r.suiteId === suite && r.baseAgentId === agentId).map((r) =>
+                  r.version === null ? "live" : `v${r.version}`
+                ),
+              ),
+            ];
+            return `<tr><td>${esc(suite)}</td><td>${esc(agentId)}</td><td>${
+              esc(vs.join(", "))
+            }</td><td><a href="/compare?suite=${encodeURIComponent(suite)}&amp;agent=${
+              encodeURIComponent(agentId)
+            }">compare</a></td></tr>`;
+          }).join("")
+        }</table></div>`;
+      return c.html(page(ctx, { title: "Compare versions", active: "/compare", body }));
+    });
+  },
+};
