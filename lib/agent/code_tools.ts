@@ -7,7 +7,7 @@
  * @module
  */
 
-import { Ajv, type ValidateFunction } from "ajv";
+import { argumentChecker } from "../_arguments.ts";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import type { Hit } from "../retrieval/types.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
@@ -87,8 +87,6 @@ export const CODE_TOOL_DEFINITIONS: readonly JsonObject[] = REFERENCE_CODE_TOOLS
 export const CODE_RETRIEVE_USAGE =
   'In run_code, call a tool with `await tools.call("<name>", { ...arguments })`; it resolves to the result text and throws when the tool reports an error. Arguments follow the signature (p?: optional).';
 
-let validators: Map<string, ValidateFunction> | undefined;
-
 /**
  * Checks the arguments of a `code` exposure tool against its published `inputSchema` (ajv).
  *
@@ -104,24 +102,13 @@ let validators: Map<string, ValidateFunction> | undefined;
  * ```
  */
 export function checkCodeArguments(name: string, args: unknown): string | undefined {
-  if (validators === undefined) {
-    validators = new Map();
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    for (const def of CODE_TOOL_DEFINITIONS) {
-      validators.set(def.name as string, ajv.compile(def.inputSchema as JsonObject));
-    }
-  }
-  const validate = validators.get(name);
-  if (validate === undefined) {
-    return `Unknown tool "${name}": the code exposure offers retrieve_tools and run_code`;
-  }
-  if (validate(args ?? {})) return undefined;
-  const error = validate.errors?.[0];
-  const where = error === undefined || error.instancePath === ""
-    ? "arguments"
-    : `arguments${error.instancePath}`;
-  return `Invalid arguments for ${name}: ${where} ${error?.message ?? "are invalid"}`;
+  return checkCode(name, args);
 }
+
+const checkCode = argumentChecker(
+  CODE_TOOL_DEFINITIONS,
+  (name) => `Unknown tool "${name}": the code exposure offers retrieve_tools and run_code`,
+);
 
 /**
  * The `retrieve_tools` answer of the code exposure: the proxy's `compact` answer (name

@@ -13,7 +13,8 @@ import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
 import { MIN_SECRET_CHARS, redactText } from "../_redact.ts";
-import type { ServerCaptureRecord } from "./types.ts";
+import type { RunPath, ServerCaptureRecord } from "./types.ts";
+import type { ServerEntry } from "./config.ts";
 
 /** A capture record before the caller adds `server`, `transport` and `runPaths`. */
 export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
@@ -144,5 +145,35 @@ export function redactResult<T extends CaptureResult>(record: T, secrets: readon
     warnings: record.warnings.map(r),
     ...(record.message === undefined ? {} : { message: r(record.message) }),
     ...(record.stderrTail === undefined ? {} : { stderrTail: r(record.stderrTail) }),
+  };
+}
+
+/**
+ * The record of a server that could not be started: outcome `spawn_failed` at phase `spawn`,
+ * nothing listed, no time spent.
+ *
+ * @param entry The config entry (name, package and version are copied).
+ * @param message Why it could not start, one line.
+ * @param runPaths Paths the attempt created (default none).
+ * @returns The record.
+ */
+export function spawnFailedRecord(
+  entry: ServerEntry,
+  message: string,
+  runPaths: readonly RunPath[] = [],
+): ServerCaptureRecord {
+  return {
+    server: entry.name,
+    transport: entry.kind === "stdio" ? "stdio" : "streamable-http",
+    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
+    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
+    outcome: "spawn_failed",
+    phase: "spawn",
+    message,
+    warnings: [],
+    tools: [],
+    pages: {},
+    captureMs: 0,
+    runPaths,
   };
 }

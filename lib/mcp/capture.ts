@@ -14,6 +14,7 @@ import { mapBounded } from "../_pool.ts";
 import { oneLine } from "../_text.ts";
 import type { IsolationMode } from "./_sandbox.ts";
 import type { ServerCaptureRecord } from "./types.ts";
+import { spawnFailedRecord } from "./_capture.ts";
 
 /** Default number of servers captured at once. */
 export const DEFAULT_CAPTURE_CONCURRENCY = 2;
@@ -133,20 +134,7 @@ async function captureOne(
     try {
       vars = await packageVars(entry, options.installDir);
     } catch (error) {
-      return {
-        server: entry.name,
-        transport: "stdio",
-        ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
-        ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
-        outcome: "spawn_failed",
-        phase: "spawn",
-        message: oneLine(error),
-        warnings: [],
-        tools: [],
-        pages: {},
-        captureMs: 0,
-        runPaths: [],
-      };
+      return spawnFailedRecord(entry, oneLine(error));
     }
   }
   return await captureStdioServer(entry, {

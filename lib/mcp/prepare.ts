@@ -15,6 +15,7 @@ import type { InstallResult, PackageSpec } from "./install.ts";
 import { type Launch, parseLaunch, pinLaunch, uninstallableReason } from "./launchers.ts";
 import { oneLine } from "../_text.ts";
 import type { ServerCaptureRecord } from "./types.ts";
+import { spawnFailedRecord } from "./_capture.ts";
 
 /** What happened to one entry's launch. */
 export interface LaunchNote {
@@ -58,23 +59,6 @@ export interface PreparedCapture {
   readonly warnings: ReadonlyMap<string, readonly string[]>;
   /** Install outcome per `package@version` (`present`, `installed`, `failed: ...`). */
   readonly installs: Readonly<Record<string, string>>;
-}
-
-function failedRecord(entry: ServerEntry, message: string): ServerCaptureRecord {
-  return {
-    server: entry.name,
-    transport: entry.kind === "stdio" ? "stdio" : "streamable-http",
-    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
-    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
-    outcome: "spawn_failed",
-    phase: "spawn",
-    message,
-    warnings: [],
-    tools: [],
-    pages: {},
-    captureMs: 0,
-    runPaths: [],
-  };
 }
 
 async function noteFor(
@@ -161,7 +145,7 @@ export async function prepareCapture(
     const note = await noteFor(entry as StdioServerEntry, launch, options.resolveVersion);
     launches.push(note);
     if (note.failure !== undefined) {
-      failed.push(failedRecord(entry, note.failure));
+      failed.push(spawnFailedRecord(entry, note.failure));
       continue;
     }
     if (note.warning !== undefined) warnings.set(entry.name, [note.warning]);
@@ -193,7 +177,7 @@ export async function prepareCapture(
       const why = (only === undefined || only.has(s.name)) ? failedInstall.get(key) : undefined;
       if (why === undefined) return true;
       failed.push(
-        failedRecord(s, `${key} could not be installed before the offline start: ${why}`),
+        spawnFailedRecord(s, `${key} could not be installed before the offline start: ${why}`),
       );
       return false;
     });

@@ -26,6 +26,7 @@ import {
   type CaptureResult,
   okResult,
   redactResult,
+  spawnFailedRecord,
   timeoutResult,
   watchProtocolVersion,
   watchToolListChanges,
@@ -108,16 +109,7 @@ export async function captureStdioServer(
     ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
     runPaths: scratch.runPaths,
   };
-  const failure = (message: string): ServerCaptureRecord => ({
-    ...base,
-    outcome: "spawn_failed",
-    phase: "spawn",
-    message,
-    warnings: [],
-    tools: [],
-    pages: {},
-    captureMs: 0,
-  });
+  const failure = (message: string) => spawnFailedRecord(entry, message, scratch.runPaths);
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
     if ("problem" in launch) return failure(launch.problem);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { Ajv, type ValidateFunction } from "ajv";
+import { argumentChecker } from "../_arguments.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { signatureParams } from "../encodings/compact_sig.ts";
 import type { Hit } from "../retrieval/types.ts";
@@ -108,8 +108,6 @@ export function describeResponseText(
   return { text: JSON.stringify(body), unknown };
 }
 
-let validators: Map<string, ValidateFunction> | undefined;
-
 /**
  * Checks a proxy tool's arguments against the `inputSchema` it publishes
  * (the same definitions file the proxy lists), with ajv.
@@ -126,24 +124,10 @@ let validators: Map<string, ValidateFunction> | undefined;
  * ```
  */
 export function checkProxyArguments(name: ProxyToolName, args: unknown): string | undefined {
-  if (validators === undefined) {
-    validators = new Map();
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    for (const def of PROXY_TOOL_DEFINITIONS) {
-      validators.set(def.name as string, ajv.compile(def.inputSchema as JsonObject));
-    }
-  }
-  const validate = validators.get(name);
-  if (validate === undefined) return `unknown proxy tool "${name}"`;
-  if (validate(args ?? {})) return undefined;
-  const error = validate.errors?.[0];
-  const where = error === undefined || error.instancePath === ""
-    ? "arguments"
-    : `arguments${error.instancePath}`;
-  const extra = error?.keyword === "additionalProperties"
-    ? ` (${JSON.stringify((error.params as { additionalProperty?: string }).additionalProperty)})`
-    : error?.keyword === "enum"
-    ? ` (${JSON.stringify((error.params as { allowedValues?: unknown }).allowedValues)})`
-    : "";
-  return `Invalid arguments for ${name}: ${where} ${error?.message ?? "are invalid"}${extra}`;
+  return checkProxy(name, args);
 }
+
+const checkProxy = argumentChecker(
+  PROXY_TOOL_DEFINITIONS,
+  (name) => `unknown proxy tool "${name}"`,
+);
