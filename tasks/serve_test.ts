@@ -75,6 +75,8 @@ Deno.test({
     const run = await pollUntil(server, runId, ["completed", "failed"]);
     assert.equal(run.state, "completed", run.failure);
     assert.equal(run.results.length, 6);
+    const errors = (run.results as CaseRecord[]).filter((r) => r.error !== null);
+    assert.deepEqual(errors.map((r) => r.error), [], "no case errored");
     const summary = (await api(server, "GET", `/api/runs/${runId}/summary`)).data;
 
     // The CLI on the same config files, with its own scripted model server.
@@ -142,6 +144,22 @@ Deno.test({
     const row = summary.comparison[0];
     assert.equal(row.inputTokens, cli.reduce((a, r) => a + (r.inputTokens ?? 0), 0));
     assert.equal(row.passed, cli.filter((r) => r.passed === true).length);
+    // Chat: the same agent through the same loop, tool calls streamed before the answer.
+    const question = suite.cases.find((k: { id: string }) => k.id === "entity-count").question;
+    const chat = await (await fetch(`${server.url}/api/chat/t1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agentId: "memory-scripted", message: question }),
+    })).text();
+    const kinds = [...chat.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+    assert.ok(kinds.includes("tool_call"), chat);
+    assert.ok(kinds.indexOf("tool_call") < kinds.indexOf("tool_result"), chat);
+    assert.ok(kinds.indexOf("tool_result") < kinds.indexOf("answer"), chat);
+    assert.deepEqual(kinds.slice(-2), ["usage", "done"]);
+    const answer = JSON.parse(/^event: answer\ndata: (.*)$/m.exec(chat)![1]).text;
+    const caseAnswer = (run.results as CaseRecord[]).find((r) => r.caseId === "entity-count")!
+      .finalAnswer;
+    assert.equal(answer, caseAnswer, "chat and benchmark share the loop");
     // A transcript was kept for each case.
     const one = await api(
       server,

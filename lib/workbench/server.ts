@@ -76,6 +76,8 @@ export interface Workbench {
   readonly port: number;
   /** Shared context (stores, queue). */
   readonly context: WorkbenchContext;
+  /** Every registered route (method and Hono path, e.g. `GET /api/runs/:id`). */
+  readonly routes: readonly { readonly method: string; readonly path: string }[];
   /** Stops listening, ends chat sessions, waits for no run (runs left unfinished resume later). */
   close(): Promise<void>;
 }
@@ -180,6 +182,10 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     url: `http://${shown}:${port}`,
     port,
     context,
+    routes: app.routes.filter((r) => r.method !== "ALL").map((r) => ({
+      method: r.method,
+      path: r.path,
+    })),
     async close() {
       await chat.close();
       await server.shutdown();

@@ -540,3 +540,87 @@ Deno.test("summarizeRun() splits agent and judge cost and profiles tool calls", 
   assert.ok(Math.abs(s.comparison[0].passRateLo! - 0.0945) < 1e-4);
   assert.ok(Math.abs(s.comparison[0].passRateHi! - 0.9055) < 1e-4);
 });
+
+Deno.test("workbench: docs/openapi.json describes every API route the server registers", async () => {
+  const wb = await start();
+  try {
+    const doc = JSON.parse(await Deno.readTextFile(root("docs/openapi.json")));
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+        Object.keys(ops).filter((k) => k !== "parameters").map((m) =>
+          `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`
+        )
+      ),
+    );
+    // One Hono route serves the four whole-document kinds; the OpenAPI file lists each.
+    const served = wb.routes.filter((r) => r.path.startsWith("/api/")).flatMap((r) =>
+      r.path === "/api/config/:kind"
+        ? ["agents", "models", "servers", "tool-prices"].map((k) => `${r.method} /api/config/${k}`)
+        : [`${r.method} ${r.path}`]
+    );
+    assert.deepStrictEqual(served.filter((r) => !documented.has(r)), []);
+    assert.deepStrictEqual([...documented].filter((r) => !served.includes(r)), []);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: a run whose runner fails as a whole is failed with the reason, and resumable", async () => {
+  let fail = true;
+  const inner = recordingRunner();
+  const runner: Runner = {
+    run(job, onRecord) {
+      if (fail) {
+        return Promise.reject(
+          new Error('Cannot load model registry: field "claude.apiKey" needs ANTHROPIC_API_KEY'),
+        );
+      }
+      return inner.run(job, onRecord);
+    },
+  };
+  const wb = await start({ runner });
+  try {
+    const { data } = await call(wb, "POST", "/api/runs", {
+      suiteId: "fs-basics",
+      agents: [{ agentId: "fs-terse-sequential" }],
+    });
+    await wb.context.queue.idle();
+    const failed = await call(wb, "GET", `/api/runs/${data.runId}`);
+    assert.deepStrictEqual(failed.data.state, "failed");
+    assert.match(String(failed.data.failure), /needs ANTHROPIC_API_KEY/);
+    fail = false;
+    assert.deepStrictEqual((await call(wb, "POST", `/api/runs/${data.runId}/resume`)).status, 202);
+    await wb.context.queue.idle();
+    const done = await call(wb, "GET", `/api/runs/${data.runId}`);
+    assert.deepStrictEqual([done.data.state, done.data.completed, done.data.failure], [
+      "completed",
+      3,
+      null,
+    ]);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: the catalog lists report.json files and opens none outside the results folder", async () => {
+  const wb = await start();
+  try {
+    await Deno.mkdir(join(wb.tmp, "results", "bench-a"), { recursive: true });
+    await Deno.writeTextFile(join(wb.tmp, "results", "bench-a", "report.json"), "{}");
+    await Deno.writeTextFile(join(wb.tmp, "report.json"), "{}");
+    const list = await call(wb, "GET", "/api/catalog/reports");
+    assert.deepStrictEqual(
+      (list.data.reports as { path: string }[]).map((r) => r.path),
+      ["bench-a/report.json"],
+    );
+    for (const path of ["../report.json", "/etc/passwd", "bench-a/../../report.json"]) {
+      const r = await call(wb, "GET", `/catalog/report?path=${encodeURIComponent(path)}`);
+      assert.deepStrictEqual(r.status, 400, path);
+    }
+    const notReport = await call(wb, "GET", "/catalog/report?path=bench-a%2Freport.json");
+    assert.deepStrictEqual(notReport.status, 400);
+    assert.match(String(notReport.data.error), /not a bench report/);
+  } finally {
+    await stop(wb);
+  }
+});
