@@ -28,9 +28,20 @@ import {
 } from "../encodings/mod.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
+import { alignGolden } from "../retrieval/align.ts";
+import { docsFromTools } from "../retrieval/docs.ts";
+import {
+  type FrontierRow,
+  measureFrontier,
+  type UnreachableTools,
+  unreachableTools,
+} from "../live/frontier.ts";
+import type { Tokenizer as FrontierTokenizer } from "../tokens/types.ts";
 import {
   auditGoldenSet,
   auditWarning,
+  type BaselineComparison,
+  compareToBaseline,
   evaluateRetrieval,
   evaluateRetrievalAsync,
   type GoldenSetAudit,
@@ -253,9 +264,20 @@ async function scoreRetrieval(
   indexArms: readonly EncodingArm[],
   say: (message: string) => void,
   embedding: EmbeddingRetrieverContext | undefined,
-): Promise<{ retrieval: RetrievalResult[]; audits: GoldenSetAudit[]; warnings: string[] }> {
+  tokenizer: FrontierTokenizer,
+): Promise<{
+  retrieval: RetrievalResult[];
+  audits: GoldenSetAudit[];
+  comparisons: BaselineComparison[];
+  frontier: FrontierRow[];
+  unreachable: UnreachableTools[];
+  warnings: string[];
+}> {
   const retrieval: RetrievalResult[] = [];
   const audits: GoldenSetAudit[] = [];
+  const frontier: FrontierRow[] = [];
+  const unreachable: UnreachableTools[] = [];
+  const itemCaches = new Map<string, Map<string, number>>();
   const warnings: string[] = [];
   for (const golden of goldenSets) {
     const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
@@ -319,10 +341,47 @@ async function scoreRetrieval(
         }
         retrieval.push(result);
       }
+      if (!FRONTIER_SKIP.has(retriever)) {
+        say(`${golden.id}: ${retriever} cost-quality frontier`);
+        const aligned = alignGolden(golden, new Set(target.corpus.tools.map((t) => t.id)));
+        const built = await entry.create(docsFromTools(target.corpus.tools), {
+          seed: p.seed,
+          golden: aligned,
+          ...(embedding
+            ? {
+              settings: embedding.settings,
+              fetch: embedding.fetch,
+              embeddingStore: embedding.embeddingStore,
+            }
+            : {}),
+        });
+        await built.prepare?.([...aligned.queries.values()]);
+        const cacheKey = target.corpus.id;
+        if (!itemCaches.has(cacheKey)) itemCaches.set(cacheKey, new Map());
+        frontier.push(measureFrontier({
+          retriever: built,
+          golden: aligned,
+          corpus: target.corpus,
+          tokenizer,
+          itemCache: itemCaches.get(cacheKey),
+        }));
+      }
     }
+    const baselines = new Set(["random", "oracle"]);
+    unreachable.push(unreachableTools(
+      golden.id,
+      target.corpus,
+      retrieval.filter((r) =>
+        r.goldenSetId === golden.id && r.arm === null && !baselines.has(r.retriever)
+      ).flatMap((r) => r.perQuery.map((q) => q.topIds)),
+    ));
   }
-  return { retrieval, audits, warnings };
+  const comparisons = compareToBaseline(retrieval, { seed: p.seed });
+  return { retrieval, audits, comparisons, frontier, unreachable, warnings };
 }
+
+/** Retrievers whose frontier is drawn: all but the random floor. */
+const FRONTIER_SKIP = new Set(["random"]);
 
 /**
  * Runs the bench and returns its report. Every input file is read before any measurement, so a
@@ -424,7 +483,15 @@ export async function runBench(
     cacheDir: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
     env: io.env(),
   });
-  const scored = await scoreRetrieval(corpora, goldenSets, p, indexArms, say, embedding);
+  const scored = await scoreRetrieval(
+    corpora,
+    goldenSets,
+    p,
+    indexArms,
+    say,
+    embedding,
+    tokenizers[0],
+  );
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
     say(`pricing tool results ${toolResultsPath}`);
     const m = measureToolResults(toolResultsFile.results, tokenizers);
@@ -483,6 +550,9 @@ export async function runBench(
     ...(arms ? { arms } : {}),
     ...(scored.retrieval.length > 0 ? { retrieval: scored.retrieval } : {}),
     ...(scored.audits.length > 0 ? { goldenSets: scored.audits } : {}),
+    ...(scored.comparisons.length > 0 ? { retrievalComparisons: scored.comparisons } : {}),
+    ...(scored.frontier.length > 0 ? { frontier: scored.frontier } : {}),
+    ...(scored.unreachable.length > 0 ? { unreachable: scored.unreachable } : {}),
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
     warnings,
@@ -565,6 +635,14 @@ export function benchSummaryLines(report: BenchReport): string[] {
       } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
         r.metrics["ndcg@10"].toFixed(3)
       }  (${r.queryCount} queries)`,
+    );
+  }
+  for (const c of (report.retrievalComparisons ?? []).filter((c) => c.metric === "ndcg@10")) {
+    const sign = c.meanDiff >= 0 ? "+" : "";
+    lines.push(
+      `${c.goldenSetId.padEnd(18)} ${c.retriever.padEnd(13)} vs ${c.baseline} ndcg@10 ${sign}${
+        c.meanDiff.toFixed(3)
+      } [${c.ci95[0].toFixed(3)}, ${c.ci95[1].toFixed(3)}] p=${c.pValue.toFixed(4)}`,
     );
   }
   for (const a of report.goldenSets ?? []) {

@@ -132,6 +132,20 @@ Deno.test("runBench() scores dense and hybrid end to end against a local embeddi
     assert.equal(row("hybrid").metrics["recall@10"], 1);
     assert.ok(row("dense").cost!.inputTokens > 0);
     assert.equal(report.goldenSets?.[0].goldenSetId, "tiny.test");
+    // dense vs bm25 on recall@5 per query: q1 +1, q2 +1, q3 0, so the mean difference is 2/3.
+    const vs = report.retrievalComparisons!.find((c) =>
+      c.retriever === "dense" && c.metric === "recall@5"
+    )!;
+    assert.equal(vs.baseline, "bm25");
+    assert.ok(Math.abs(vs.meanDiff - 2 / 3) < 1e-12);
+    assert.deepEqual(report.frontier!.map((f) => f.retriever), ["bm25", "dense", "hybrid"]);
+    // BM25 returns only tools that share a word: 1 of 3 queries, at every k. Dense ranks all
+    // four tools, so by k = 4 it has shown every one; hybrid fuses both.
+    const at20 = (name: string) => report.frontier!.find((f) => f.retriever === name)!.points[19];
+    assert.equal(at20("bm25").recall, 1 / 3);
+    assert.equal(at20("dense").recall, 1);
+    assert.equal(at20("hybrid").recall, 1);
+    assert.equal(report.frontier!.find((f) => f.retriever === "dense")!.points[0].recall, 1);
     const requestsAfterFirst = server.requests.length;
     // dense and hybrid share one cache: the hybrid build embedded nothing new.
     assert.equal(row("hybrid").cost!.requests, 0);

@@ -80,3 +80,12 @@ export {
   type DiscoveryTarget,
   openDiscoverySession,
 } from "./discovery_calls.ts";
+export {
+  FRONTIER_MAX_K,
+  type FrontierOptions,
+  type FrontierPoint,
+  type FrontierRow,
+  measureFrontier,
+  type UnreachableTools,
+  unreachableTools,
+} from "./frontier.ts";

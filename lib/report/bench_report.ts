@@ -16,6 +16,8 @@ import type { LiveBlock } from "../live/live_block.ts";
 import type { ArmRow } from "../encodings/measure.ts";
 import type { RetrievalResult } from "../retrieval/evaluate.ts";
 import type { GoldenSetAudit } from "../retrieval/audit.ts";
+import type { BaselineComparison } from "../retrieval/versus.ts";
+import type { FrontierRow, UnreachableTools } from "../live/frontier.ts";
 
 /**
  * Version of the report shape; bumped when a field changes meaning or type. Version 2: every
@@ -107,6 +109,19 @@ export interface BenchReport {
    * what users will see. Present when retrieval was measured.
    */
   readonly goldenSets?: readonly GoldenSetAudit[];
+  /**
+   * Each retriever against `bm25` on each golden set (plain indexes): paired randomization test
+   * of recall@5 and nDCG@10 per query (`compareToBaseline` in `lib/retrieval`).
+   */
+  readonly retrievalComparisons?: readonly BaselineComparison[];
+  /**
+   * Cost–quality frontier per golden set × retriever: for k = 1…20, estimated tokens of a
+   * `retrieve_tools` response with k results (the proxy's full response text) against recall@k
+   * (`measureFrontier` in `lib/live`).
+   */
+  readonly frontier?: readonly FrontierRow[];
+  /** Tools no query retrieved, and tools with an isolated vocabulary, per golden set × corpus. */
+  readonly unreachable?: readonly UnreachableTools[];
   /**
    * Captured `tools/call` results priced as compact JSON against TOON (the
    * `toon_results` pseudo-arm), when measured.

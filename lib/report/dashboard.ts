@@ -9,7 +9,7 @@ import * as aq from "arquero";
 import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
 import type { LiveBlock } from "../live/live_block.ts";
-import { barChart, intervalChart, savingsBySizeChart } from "./figures.ts";
+import { barChart, frontierChart, intervalChart, savingsBySizeChart } from "./figures.ts";
 import { NAME_HIT_WARNING_THRESHOLD } from "../retrieval/audit.ts";
 
 /** Escapes text for HTML element content and attribute values. */
@@ -159,6 +159,7 @@ export function renderBenchSections(report: BenchReport, document: Document): st
 
   if (report.arms && report.arms.length > 0) renderArms(report, document, parts);
   if (report.retrieval && report.retrieval.length > 0) renderRetrieval(report, document, parts);
+  renderFrontier(report, document, parts);
   if (report.toolResults) {
     h2("Tool results: compact JSON against TOON");
     type ClassRow = {
@@ -265,6 +266,7 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
   parts.push("<h2>Discovery quality</h2>");
   const f3 = (v: never) => (v as number).toFixed(3);
   renderGoldenAudit(report, parts);
+  renderSideBySide(report, parts);
   parts.push(htmlTable(
     rows.map((r) => ({
       corpus: r.corpusId,
@@ -293,6 +295,82 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
         valueLabel: "score",
       }).outerHTML,
     );
+  }
+}
+
+function renderSideBySide(report: BenchReport, parts: string[]): void {
+  const rows = (report.retrieval ?? []).filter((r) => r.arm === null);
+  const sets = [...new Set(rows.map((r) => r.goldenSetId))];
+  if (sets.length < 2 && !(report.retrievalComparisons ?? []).length) return;
+  const easy = new Set((report.goldenSets ?? []).filter((a) => a.easy).map((a) => a.goldenSetId));
+  const cmp = report.retrievalComparisons ?? [];
+  const cell = (set: string, retriever: string) => {
+    const r = rows.find((x) => x.goldenSetId === set && x.retriever === retriever);
+    if (!r) return "";
+    const [lo, hi] = r.ci95["ndcg@10"];
+    const c = cmp.find((x) =>
+      x.goldenSetId === set && x.retriever === retriever && x.metric === "ndcg@10"
+    );
+    const vs = c
+      ? ` Δ vs ${c.baseline} ${c.meanDiff >= 0 ? "+" : ""}${c.meanDiff.toFixed(3)} (p ${
+        c.pValue < 0.001 ? "< 0.001" : c.pValue.toFixed(3)
+      })`
+      : "";
+    return `${r.metrics["ndcg@10"].toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}]${vs}`;
+  };
+  parts.push(
+    `<p class="note">nDCG@10 with its bootstrap 95% interval per golden set, and the paired ` +
+      `randomization test of each retriever against bm25 on the same queries.</p>`,
+  );
+  parts.push(htmlTable(
+    [...new Set(rows.map((r) => r.retriever))].map((retriever) => ({
+      retriever,
+      ...Object.fromEntries(
+        sets.map((set) => [`${set}${easy.has(set) ? " (easy set)" : ""}`, cell(set, retriever)]),
+      ),
+    })),
+  ));
+}
+
+function renderFrontier(report: BenchReport, document: Document, parts: string[]): void {
+  const rows = report.frontier ?? [];
+  if (rows.length === 0) return;
+  parts.push("<h2>Cost–quality frontier</h2>");
+  parts.push(
+    `<p class="note">For k = 1…${rows[0].points.length}: the ${
+      esc(rows[0].tokenizer)
+    } tokens of a <code>retrieve_tools</code> response with k results (the reference proxy's ` +
+      `${esc(rows[0].detail)} response text; estimated additively, checked exactly at k = ${
+        rows[0].check.k
+      }: mean relative error ${
+        (Math.max(...rows.map((r) => r.check.meanRelativeError)) * 100).toFixed(2)
+      }% at most) against recall@k. Pick k and the retriever where the curve flattens.</p>`,
+  );
+  for (const set of [...new Set(rows.map((r) => r.goldenSetId))]) {
+    parts.push(
+      frontierChart(rows.filter((r) => r.goldenSetId === set), {
+        document,
+        title: `${set}: recall@k against response tokens, k = 1…20`,
+      }).outerHTML,
+    );
+  }
+  const unreachable = report.unreachable ?? [];
+  if (unreachable.length > 0) {
+    parts.push("<h2>Unreachable tools</h2>");
+    parts.push(
+      `<p class="note"><b>never retrieved</b>: tools no query of the set put in any scored ` +
+        `retriever's top 10 (baselines aside); <b>isolated vocabulary</b>: tools whose name and ` +
+        `description share no content word with any other tool's description, a hint that ` +
+        `their description says too little.</p>`,
+    );
+    parts.push(htmlTable(unreachable.map((u) => ({
+      golden: u.goldenSetId,
+      corpus: u.corpusId,
+      tools: u.toolCount,
+      "never retrieved": u.neverRetrieved.length,
+      "isolated vocabulary": u.isolatedVocabulary.length,
+      "isolated (first 15)": u.isolatedVocabulary.slice(0, 15).join(", "),
+    }))));
   }
 }
 

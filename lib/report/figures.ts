@@ -10,6 +10,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import type { ScalingRow } from "../modes/scaling.ts";
+import type { FrontierRow } from "../live/frontier.ts";
 
 /** The subset of the DOM `Document` that Plot needs. */
 export type PlotDocument = Document;
@@ -137,6 +138,43 @@ export function intervalChart(
     marks: [
       Plot.ruleY(data, { fy: "series", y: "label", x1: "lo", x2: "hi", stroke: "gray" }),
       Plot.dot(data, { fy: "series", y: "label", x: "value", fill: "series" }),
+    ],
+  }) as unknown as Element;
+}
+
+/**
+ * Cost–quality frontier: recall@k against the tokens of a `retrieve_tools` response with k
+ * results, one line per retriever (points at k = 1…20, left to right).
+ *
+ * @param rows Frontier rows of one golden set.
+ * @param options Document, width, title.
+ * @returns The Plot element.
+ */
+export function frontierChart(rows: readonly FrontierRow[], options: ChartOptions): Element {
+  const points = rows.flatMap((r) =>
+    r.points.map((p) => ({
+      retriever: r.retriever,
+      k: p.k,
+      tokens: p.meanTokens,
+      recall: p.recall,
+    }))
+  );
+  return Plot.plot({
+    document: options.document,
+    width: options.width ?? 640,
+    title: options.title,
+    x: { label: "response tokens (mean over queries) →", grid: true },
+    y: { label: "↑ recall@k", domain: [0, 1], grid: true },
+    color: { legend: true },
+    marks: [
+      Plot.line(points, { x: "tokens", y: "recall", stroke: "retriever", z: "retriever" }),
+      Plot.dot(points, {
+        x: "tokens",
+        y: "recall",
+        stroke: "retriever",
+        r: 2,
+        title: (d: { retriever: string; k: number }) => `${d.retriever} k=${d.k}`,
+      }),
     ],
   }) as unknown as Element;
 }

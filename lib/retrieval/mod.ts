@@ -155,3 +155,8 @@ export {
   type HybridOptions,
   reciprocalRankFusion,
 } from "./hybrid.ts";
+export {
+  type BaselineComparison,
+  compareToBaseline,
+  type CompareToBaselineOptions,
+} from "./versus.ts";

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { parseMcpproxyGolden } from "../retrieval/golden.ts";
+import type { Retriever } from "../retrieval/types.ts";
+import { measureFrontier, unreachableTools } from "./frontier.ts";
+
+const tools = [
+  { id: "a:x", server: "a", name: "x", description: "Read" },
+  { id: "a:y", server: "a", name: "y", description: "Write" },
+  { id: "a:z", server: "a", name: "z", description: "Zap" },
+];
+// A fixed ranking for every query: y, x, z.
+const fixed: Retriever = {
+  name: "fixed",
+  config: {},
+  search: (_q, limit) =>
+    [{ id: "a:y", score: 3 }, { id: "a:x", score: 2 }, { id: "a:z", score: 1 }].slice(0, limit),
+};
+const golden = parseMcpproxyGolden(
+  JSON.stringify({
+    queries: [
+      { id: "q1", query: "read", labels: [{ tool_id: "a:x", relevance: 2 }] },
+      {
+        id: "q2",
+        query: "write or zap",
+        labels: [{ tool_id: "a:y", relevance: 2 }, { tool_id: "a:z", relevance: 1 }],
+      },
+    ],
+  }),
+  { id: "g" },
+);
+const chars = { name: "cl100k_base" as const, count: (t: string) => t.length };
+
+Deno.test("measureFrontier() prices the response text of the top k and averages recall@k", () => {
+  const row = measureFrontier({
+    retriever: fixed,
+    golden,
+    corpus: { id: "c", tools },
+    tokenizer: chars,
+    detail: "compact",
+    maxK: 3,
+    checkEvery: 1,
+  });
+  const usage =
+    "Call call_tool with name set to a tool's name and arguments matching its signature (p?: optional); describe_tool gives the full schema.";
+  const y = '{"name":"a:y","signature":"y()","description":"Write","score":3}';
+  const x = '{"name":"a:x","signature":"x()","description":"Read","score":2}';
+  const z = '{"name":"a:z","signature":"z()","description":"Zap","score":1}';
+  const len = (items: string[]) =>
+    `{"tools":[${items.join(",")}],"usage":${JSON.stringify(usage)}}`.length;
+  // Envelope + each item alone: with score 0, then the score's digits in place of the "0".
+  const env = len([]);
+  const one = (i: string) => len([i]) - env;
+  assert.deepEqual(row.points.map((p) => p.meanTokens), [
+    env + one(y),
+    env + one(y) + one(x),
+    env + one(y) + one(x) + one(z),
+  ]);
+  // Characters are additive but for the commas between items: 2 commas short at k = 3.
+  assert.equal(row.check.meanExactTokens, len([y, x, z]));
+  assert.equal(row.points[2].meanTokens - len([y, x, z]), -2);
+  assert.equal(row.check.meanRelativeError, 2 / len([y, x, z]));
+  assert.equal(row.provenance, "estimated");
+  // q1 (x at rank 2): 0, 1, 1. q2 (y at 1, z at 3, two relevant): 1/2, 1/2, 1.
+  assert.deepEqual(row.points.map((p) => p.recall), [0.25, 0.75, 1]);
+  assert.equal(row.queryCount, 2);
+  assert.equal(row.retriever, "fixed");
+});
+
+Deno.test("unreachableTools() lists never-retrieved tools and isolated vocabularies", () => {
+  const u = unreachableTools("g", {
+    id: "c",
+    tools: [
+      ...tools,
+      { id: "a:w", server: "a", name: "read_more", description: "Read again" },
+    ],
+  }, [["a:y", "a:x"], ["a:y"]]);
+  assert.deepEqual(u.neverRetrieved, ["a:w", "a:z"]);
+  // "read" is shared by a:x and a:w; y and z share no word with another description.
+  assert.deepEqual(u.isolatedVocabulary, ["a:y", "a:z"]);
+  assert.equal(u.toolCount, 4);
+});
