@@ -91,6 +91,26 @@ export function progress(task: string, message: string): void {
 }
 
 /**
+ * The `deno run` arguments of a task exactly as deno.json declares it (its `--allow-*` flags and
+ * its file), for a task that starts another task as a child process with that task's own
+ * permissions rather than `-A`. Run the child with `cwd: fromRoot(".")`: the permission paths
+ * are relative to the repository.
+ *
+ * @param name Task name in deno.json (e.g. `agents`).
+ * @returns `["run", ...flags, "tasks/NAME.ts"]`.
+ * @throws {Error} When the task is missing or is not one `deno run` of a task file.
+ */
+export async function taskRunArgs(name: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(fromRoot("deno.json")));
+  const command = config.tasks?.[name];
+  const words = typeof command === "string" ? command.trim().split(/\s+/) : [];
+  if (words[0] !== "deno" || words[1] !== "run" || !/^tasks\/\w+\.ts$/.test(words.at(-1) ?? "")) {
+    throw new Error(`deno.json task "${name}" is not one "deno run ... tasks/FILE.ts"`);
+  }
+  return words.slice(1);
+}
+
+/**
  * Runs a task's main function: exits with its code (0 when it returns nothing), 2 on a usage
  * error or an unusable input file ({@linkcode InputFileError}: catalog, servers config, golden
  * set, agent configuration, run folder), 1 on any other error, always with a one-line reason
@@ -102,6 +122,14 @@ export async function runMain(task: string, main: () => Promise<number | void>):
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`mcpmeter ${task}: error: ${message.split("\n")[0]}`);
+    if (error instanceof Deno.errors.NotCapable) {
+      // A path or host outside what the task declares in deno.json (docs/security.md).
+      console.error(
+        `mcpmeter ${task}: deno task ${task} may touch only what its deno.json entry allows; ` +
+          "keep inputs and outputs inside the repository, or run the task file with deno run and wider --allow-* flags",
+      );
+      Deno.exit(2);
+    }
     // Tasks without --allow-env must not crash here: ask, never prompt.
     const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
     if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);

@@ -11,6 +11,7 @@ import {
   parseFlags,
   progress,
   runMain,
+  taskRunArgs,
   UsageError,
 } from "./_cli.ts";
 
@@ -40,10 +41,20 @@ interface Row {
   readonly exitCode: number;
 }
 
-/** Peak RSS (MB) of a running process, from /proc; null when unreadable (not Linux, exited). */
+/**
+ * Peak RSS (MB) of a running process, from /proc; null when unreadable (not Linux, exited).
+ * Read through `cat`: Deno lets a program read /proc/PID/* only under --allow-all, and this
+ * task runs with the permissions deno.json declares.
+ */
 async function peakRssMb(pid: number): Promise<number | null> {
   try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    const out = await new Deno.Command("cat", {
+      args: [`/proc/${pid}/status`],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (!out.success) return null;
+    const status = new TextDecoder().decode(out.stdout);
     const m = /VmHWM:\s+(\d+) kB/.exec(status);
     return m ? Number(m[1]) / 1024 : null;
   } catch {
@@ -106,12 +117,12 @@ async function main(): Promise<number> {
   await Deno.mkdir(out, { recursive: true });
   const golden = fromRoot("fixtures/golden/reference_v1.test.json");
   const rows: Row[] = [];
+  // Each child runs with the permissions deno.json declares for its task (not -A).
+  const bench = await taskRunArgs("bench");
   if (!values["no-default"]) {
     rows.push(
       await runMeasured("default bench (reference_v1)", 1389, [
-        "run",
-        "-A",
-        "tasks/bench.ts",
+        ...bench,
         "--out",
         join(out, "bench_default"),
       ]),
@@ -123,9 +134,7 @@ async function main(): Promise<number> {
     if (!exists) {
       const made = await new Deno.Command(Deno.execPath(), {
         args: [
-          "run",
-          "-A",
-          "tasks/synth.ts",
+          ...await taskRunArgs("synth"),
           "--tools",
           `${tools}`,
           "--seed",
@@ -141,9 +150,7 @@ async function main(): Promise<number> {
     }
     rows.push(
       await runMeasured(`${tools} tools`, tools, [
-        "run",
-        "-A",
-        "tasks/bench.ts",
+        ...bench,
         "--corpus",
         catalog,
         "--golden",

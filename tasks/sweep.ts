@@ -2,7 +2,7 @@
 // generated agent files into the run folder, and runs them through deno task agents (same
 // options: repetitions, concurrency, shards, resume, cache). The run folder gets sweep.json.
 import { join, resolve } from "node:path";
-import { parseFlags, progress, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
 import { loadAgents, loadSuite } from "../lib/agent/load_config.ts";
 import { AgentConfigError } from "../lib/agent/config.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/expand.ts";
@@ -63,10 +63,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const out = v.out as string;
-  const agentsTask = new URL("./agents.ts", import.meta.url).pathname;
+  // The agents task with the permissions deno.json declares for it (not -A).
+  const agentsTask = await taskRunArgs("agents");
   const passArgs = PASS.flatMap((p) => v[p] === undefined ? [] : [`--${p}`, v[p] as string]);
   if (v.resume !== undefined) {
-    return await runAgents([agentsTask, "--resume", v.resume as string, "--out", out, ...passArgs]);
+    return await runAgents([
+      ...agentsTask,
+      "--resume",
+      v.resume as string,
+      "--out",
+      out,
+      ...passArgs,
+    ]);
   }
   if (!v.base || !v.suite || !v.vary) {
     throw new UsageError(
@@ -147,7 +155,7 @@ async function main(): Promise<number> {
     }) → ${runDir}`,
   );
   const code = await runAgents([
-    agentsTask,
+    ...agentsTask,
     "--suite",
     v.suite as string,
     "--agents-dir",
@@ -169,7 +177,8 @@ async function main(): Promise<number> {
 
 async function runAgents(args: string[]): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
+    args,
+    cwd: fromRoot("."),
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -52,7 +52,7 @@ export const DEFAULT_MAX_TOOL_CALLS = 500;
 export const DEFAULT_MAX_BRIDGE_BYTES = 16 * 1024 * 1024;
 
 /** How often the CPU time and resident memory of a program are read, ms. */
-export const WATCH_INTERVAL_MS = 25;
+export const WATCH_INTERVAL_MS = 50;
 
 /**
  * Which limit ended a program, and its value:
@@ -188,27 +188,31 @@ function limitMessage(limit: RunCodeLimit): string {
 }
 
 /**
- * CPU time (ms) and resident memory (MB) of a process from `/proc`, or `undefined` when the
- * process is gone.
- *
- * @throws {Deno.errors.NotCapable} Without read access to `/proc`.
+ * Reads `/proc/PID/stat` and the `VmRSS` of `/proc/PID/status` every `intervalMs`, one line per
+ * reading (`<rss kB> <stat line>`), until the process is gone. Deno lets a program read
+ * `/proc/PID/*` only under `--allow-all`, so a shell (shell built-ins only, plus `sleep`) reads
+ * it; the task needs `--allow-run`, which it has to start servers anyway.
  */
-async function readUsage(pid: number): Promise<{ cpuMs: number; rssMb: number } | undefined> {
-  try {
-    const [stat, status] = await Promise.all([
-      Deno.readTextFile(`/proc/${pid}/stat`),
-      Deno.readTextFile(`/proc/${pid}/status`),
-    ]);
-    // Fields after the command name (in parentheses, may hold spaces): state is field 3,
-    // utime field 14, stime field 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    const rssKb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
-    return { cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, rssMb: rssKb / 1024 };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+const WATCH_SCRIPT = `pid=$1
+while [ -e /proc/$pid/stat ]; do
+  read -r stat < /proc/$pid/stat || exit 0
+  rss=0
+  while read -r k v rest; do [ "$k" = "VmRSS:" ] && rss=$v; done < /proc/$pid/status
+  echo "$rss $stat"
+  sleep $2
+done`;
+
+/** CPU time (ms) and resident memory (MB) from one watch line, or `undefined` when malformed. */
+function parseUsage(line: string): { cpuMs: number; rssMb: number } | undefined {
+  const space = line.indexOf(" ");
+  const rssKb = Number(line.slice(0, space));
+  const stat = line.slice(space + 1);
+  // Fields after the command name (in parentheses, may hold spaces): state is field 3,
+  // utime field 14, stime field 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(rssKb) || !Number.isFinite(ticks)) return undefined;
+  return { cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, rssMb: rssKb / 1024 };
 }
 
 function positive(name: string, value: number): number {
@@ -225,9 +229,9 @@ function positive(name: string, value: number): number {
  * the limit and its value (`run_code: stopped at the CPU-time limit (10000 ms of CPU)`), and
  * whose `limit` says the same as data: wall time (`timeoutMs`), CPU time, V8 heap, resident
  * memory, tool calls and bridge bytes (see {@linkcode RunCodeLimit}). The CPU and resident-memory
- * limits read `/proc` every {@linkcode WATCH_INTERVAL_MS} ms; where `/proc/PID/stat` does not
- * exist (not Linux) they are not enforced, and without read access to it the program is stopped
- * at once (the limits fail closed).
+ * limits read `/proc` every {@linkcode WATCH_INTERVAL_MS} ms through a shell (Deno itself may
+ * read `/proc/PID` only under `--allow-all`); off Linux they are not enforced, and when the shell
+ * cannot be started the program is stopped at once (the limits fail closed).
  *
  * @param options Code, limits, tool bridge.
  * @returns Output and outcome; never rejects for program faults.
@@ -294,7 +298,6 @@ export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
     }).spawn();
     let limit: RunCodeLimit | undefined;
     let watchFailure: string | undefined;
-    let exited = false;
     const stop = (hit: RunCodeLimit | undefined) => {
       if (hit !== undefined) limit ??= hit;
       try {
@@ -312,24 +315,39 @@ export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
 
-    // CPU time and resident memory, read from /proc until the process exits.
+    // CPU time and resident memory, read from /proc (Linux) until the process exits.
     const watch = (async () => {
-      while (!exited) {
-        let usage;
-        try {
-          usage = await readUsage(child.pid);
-        } catch (error) {
-          watchFailure = `run_code: cannot watch the program's CPU time and memory (${
-            (error as Error).message
-          })`;
-          stop(undefined);
-          return;
-        }
-        if (usage === undefined) return; // gone, or no /proc on this system
-        if (usage.cpuMs > maxCpuMs) return stop({ name: "cpu_ms", value: maxCpuMs });
-        if (usage.rssMb > maxRssMb) return stop({ name: "rss_mb", value: maxRssMb });
-        await new Promise((resolve) => setTimeout(resolve, WATCH_INTERVAL_MS));
+      if (Deno.build.os !== "linux") return;
+      let watcher: Deno.ChildProcess;
+      try {
+        watcher = new Deno.Command("sh", {
+          args: ["-c", WATCH_SCRIPT, "sh", String(child.pid), String(WATCH_INTERVAL_MS / 1000)],
+          clearEnv: true,
+          env: { PATH: "/usr/bin:/bin" },
+          stdin: "null",
+          stdout: "piped",
+          stderr: "null",
+        }).spawn();
+      } catch (error) {
+        watchFailure = `run_code: cannot watch the program's CPU time and memory (${
+          (error as Error).message
+        })`;
+        stop(undefined);
+        return;
       }
+      let buf = "";
+      for await (const chunk of watcher.stdout.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const usage = parseUsage(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+          if (usage === undefined || limit !== undefined) continue;
+          if (usage.cpuMs > maxCpuMs) stop({ name: "cpu_ms", value: maxCpuMs });
+          else if (usage.rssMb > maxRssMb) stop({ name: "rss_mb", value: maxRssMb });
+        }
+      }
+      await watcher.status;
     })();
 
     let bridgeBytes = 0;
@@ -415,7 +433,6 @@ export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
       return new TextDecoder().decode(all.subarray(0, STDERR_KEEP_BYTES));
     })();
     const status = await child.status;
-    exited = true;
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     await Promise.all([readStdout, watch]);

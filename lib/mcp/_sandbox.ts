@@ -117,19 +117,23 @@ export function killTree(mode: IsolationMode, pid: number): void {
  * @param command Command name or path.
  * @param path The `PATH` value to search (colon-separated).
  * @param cwd Directory that relative paths are resolved against.
- * @returns The absolute path of an executable regular file, or `undefined`.
+ * @returns The absolute path of an executable regular file; `command` itself when a folder
+ *   could not be read for lack of permission (the spawn then searches `PATH`); else `undefined`.
  */
 export function findExecutable(command: string, path: string, cwd: string): string | undefined {
   const candidates = command.includes("/")
     ? [command.startsWith("/") ? command : `${cwd}/${command}`]
     : path.split(":").filter((dir) => dir !== "").map((dir) => `${dir}/${command}`);
+  let unreadable = false;
   for (const candidate of candidates) {
     try {
       const info = Deno.statSync(candidate);
       if (info.isFile && info.mode !== null && (info.mode & 0o111) !== 0) return candidate;
-    } catch {
-      // not there
+    } catch (error) {
+      // Not there, or a folder this process may not read (a task's --allow-read names only its
+      // own folders): then the spawn itself, which --allow-run permits, looks the command up.
+      if (error instanceof Deno.errors.NotCapable) unreadable = true;
     }
   }
-  return undefined;
+  return unreadable ? command : undefined;
 }
