@@ -106,8 +106,9 @@ Deno.test({
             env: { MEMORY_FILE_PATH: "${SCRATCH}/memory.jsonl", MEMORY_API_KEY: "${UPSTREAM_KEY}" },
             ...SERVER_MEMORY,
           },
-          // Fails at start with a message naming its command, which holds the key.
-          broken: { command: "/nonexistent/${UPSTREAM_KEY}" },
+          // Fails at start with a message naming its command, which holds the key (a path the
+          // task may read, so the lookup can tell it is missing).
+          broken: { command: "/tmp/mcpmeter-missing-${UPSTREAM_KEY}" },
         },
       }),
     );
@@ -187,7 +188,7 @@ Deno.test({
     const log = seen.join("\n");
     assert.match(
       log,
-      /broken: failed .*\/nonexistent\/\[REDACTED\]/,
+      /broken: failed .*\/tmp\/mcpmeter-missing-\[REDACTED\]/,
       "the failure names the command, key removed",
     );
     assert.match(log, /refused \(401\)/);
