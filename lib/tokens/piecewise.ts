@@ -69,6 +69,30 @@ function encodingOf(name: TokenizerName): Encoding {
 /** Memoized pieces kept per counter before the memo is emptied (bounds memory). */
 const MEMO_LIMIT = 1 << 18;
 
+/**
+ * Lines of at least this many chars are memoized whole. A text is cut after a
+ * "\n" followed by an ASCII character that is neither white space nor "/":
+ * no piece of either split pattern can hold that "\n" and the next character
+ * (the pieces holding a newline are white-space runs, or punctuation followed
+ * by `[\r\n]*` in cl100k_base and `[\r\n/]*` in o200k_base), and a piece
+ * depends only on the text from where it starts, so the pieces of the whole
+ * text are the pieces of each part counted alone: the count is their sum.
+ */
+const SEGMENT_MIN_CHARS = 32;
+/** Chars of memoized lines kept per counter before that memo is emptied. */
+const SEGMENT_BUDGET_CHARS = 48_000_000;
+const SAFE_AFTER_NEWLINE = new Uint8Array(65536);
+for (let c = 0x21; c < 0x7f; c++) SAFE_AFTER_NEWLINE[c] = c === 0x2f ? 0 : 1;
+
+/**
+ * A copy of `s` that does not keep a larger string alive (V8 cuts substrings
+ * of 13 chars or more as views of their parent; a memo key must not pin a
+ * whole catalog listing).
+ */
+function ownCopy(s: string): string {
+  return s.length < 13 ? s : (s + " ").slice(0, -1);
+}
+
 /** The byte string (one char per UTF-8 byte) of `text`; lone surrogates as U+FFFD. */
 function byteString(text: string): string {
   let out = "";
@@ -171,12 +195,12 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
   const countPiece = (key: string, ascii: boolean): number =>
     mergePiece(ascii ? key : byteString(key), table);
 
-  const count = (text: string): number => {
-    const n = text.length;
+  /** Tokens of `text[from, to)` counted as a text of its own, piece by piece. */
+  const countRange = (text: string, from: number, to: number): number => {
     let total = 0;
-    let i = 0;
-    while (i < n) {
-      let end = split(text, i, n);
+    let i = from;
+    while (i < to) {
+      let end = split(text, i, to);
       const ascii = end >= 0;
       if (!ascii) end = -end - 1;
       const len = end - i;
@@ -199,7 +223,7 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
         slot = (slot + 1) & mask;
       }
       if (c < 0) {
-        const key = text.substring(i, end);
+        const key = ownCopy(text.substring(i, end));
         c = countPiece(key, ascii);
         if (2 * (size + 1) > mask) grow();
         insert(h, key, c);
@@ -208,6 +232,39 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
       i = end;
     }
     return total;
+  };
+
+  // The segment memo: whole lines (see SEGMENT_MIN_CHARS) counted once per instance.
+  let segments = new Map<string, number>();
+  let segmentChars = 0;
+
+  const countSegment = (text: string, from: number, to: number): number => {
+    if (to - from < SEGMENT_MIN_CHARS) return countRange(text, from, to);
+    const key = from === 0 && to === text.length ? text : text.substring(from, to);
+    let c = segments.get(key);
+    if (c === undefined) {
+      c = countRange(text, from, to);
+      if (segmentChars + key.length > SEGMENT_BUDGET_CHARS) {
+        segments = new Map();
+        segmentChars = 0;
+      }
+      segments.set(ownCopy(key), c);
+      segmentChars += key.length;
+    }
+    return c;
+  };
+
+  const count = (text: string): number => {
+    const n = text.length;
+    if (n < 2 * SEGMENT_MIN_CHARS) return countRange(text, 0, n);
+    let total = 0;
+    let start = 0;
+    for (let i = text.indexOf("\n"); i >= 0 && i + 1 < n; i = text.indexOf("\n", i + 1)) {
+      if (!SAFE_AFTER_NEWLINE[text.charCodeAt(i + 1)]) continue;
+      total += countSegment(text, start, i + 1);
+      start = i + 1;
+    }
+    return total + countSegment(text, start, n);
   };
 
   const tokenStarts = (text: string): number[] => {
@@ -229,5 +286,11 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     return starts;
   };
 
-  return { name, count, tokenStarts, clear: () => reset(12) };
+  const clear = () => {
+    reset(12);
+    segments = new Map();
+    segmentChars = 0;
+  };
+
+  return { name, count, tokenStarts, clear };
 }

@@ -123,6 +123,26 @@ for (const name of TOKENIZER_NAMES) {
     );
   });
 
+  Deno.test(`${name}: multi-line texts (line memo) count as js-tiktoken`, () => {
+    // Lines of 32+ chars are memoized whole; texts are cut after "\n" before an ASCII
+    // char that is not white space or "/". Lines start with every kind of char, so both
+    // cut and uncut joins occur, and lines repeat (memo hits) across and within texts.
+    const line = fc.tuple(
+      fc.constantFrom("", " ", "/", "//", "{", "a", "A", "1", "'s", "\t", "é", "\r", "!", "\n"),
+      text,
+      fc.constantFrom("", " ", "!", ".", "\n", "\r", " \n", "/", "é"),
+    ).map(([head, body, tail]) => head + body.padEnd(32, "x ") + tail);
+    const tok = createPiecewiseTokenizer(name);
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.nat(7), (lines, k) => {
+        const t = [...lines, ...lines.slice(0, k)].join("\n");
+        assert.equal(tok.count(t), refCount(name, t), JSON.stringify(t));
+        assert.equal(createPiecewiseTokenizer(name).count(t), refCount(name, t));
+      }),
+      { numRuns: 400, seed: 9 },
+    );
+  });
+
   Deno.test(`${name}: long pieces (heap merge) count as js-tiktoken`, () => {
     const tok = createPiecewiseTokenizer(name);
     const inputs = [
