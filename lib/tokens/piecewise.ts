@@ -27,6 +27,14 @@ import { mergePiece, type RankTable, rankTableFrom } from "./_bpe.ts";
 import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
+/** Segmenting knobs of {@linkcode createPiecewiseTokenizer} (defaults suit catalogs; tests cut everywhere). */
+export interface PiecewiseOptions {
+  /** Segments shorter than this (chars) are counted without the memo. @default {32} */
+  readonly segmentMinChars?: number;
+  /** A safe point is a cut when its hash is 0 modulo this power of two. @default {64} */
+  readonly cutEvery?: number;
+}
+
 /** A {@linkcode Tokenizer} with a per-instance memo of merged pieces. */
 export interface PiecewiseTokenizer extends Tokenizer {
   /** Encoding name. */
@@ -70,19 +78,50 @@ function encodingOf(name: TokenizerName): Encoding {
 const MEMO_LIMIT = 1 << 18;
 
 /**
- * Lines of at least this many chars are memoized whole. A text is cut after a
- * "\n" followed by an ASCII character that is neither white space nor "/":
- * no piece of either split pattern can hold that "\n" and the next character
- * (the pieces holding a newline are white-space runs, or punctuation followed
- * by `[\r\n]*` in cl100k_base and `[\r\n/]*` in o200k_base), and a piece
- * depends only on the text from where it starts, so the pieces of the whole
- * text are the pieces of each part counted alone: the count is their sum.
+ * Segments of at least this many chars are memoized whole (see `count`).
+ *
+ * A text is cut into segments only at safe points, where no piece of either
+ * split pattern can straddle the cut and the pieces before it do not depend on
+ * what follows, so the pieces of the whole text are the pieces of each segment
+ * counted alone and the count is their sum:
+ * - after a "\n" followed by an ASCII char that is neither white space nor "/"
+ *   (the pieces holding a newline are white-space runs, or punctuation followed
+ *   by `[\r\n]*` in cl100k_base and `[\r\n/]*` in o200k_base);
+ * - between an ASCII letter and an ASCII punctuation char other than "'" (a
+ *   letter run ends there, whatever follows, and contractions start with "'").
+ * A piece depends only on the text from where it starts, so the segment after
+ * a cut is counted as its own text too.
+ *
+ * Among the safe points, a cut is taken where a hash of the 8 chars before it
+ * has its low 6 bits zero (content-defined chunking, about one safe point in
+ * 64): the same run of text is cut the same way wherever it appears, so a
+ * catalog listing and the per-tool renderings it is made of share segments,
+ * and each is counted once per instance.
  */
 const SEGMENT_MIN_CHARS = 32;
-/** Chars of memoized lines kept per counter before that memo is emptied. */
+/** Chars of memoized segments kept per counter before that memo is emptied. */
 const SEGMENT_BUDGET_CHARS = 48_000_000;
-const SAFE_AFTER_NEWLINE = new Uint8Array(65536);
-for (let c = 0x21; c < 0x7f; c++) SAFE_AFTER_NEWLINE[c] = c === 0x2f ? 0 : 1;
+/** After "\n": ASCII printable, not space, not "/". */
+const SAFE_AFTER_NEWLINE = new Uint8Array(128);
+/** After an ASCII letter: ASCII punctuation other than "'". */
+const SAFE_AFTER_LETTER = new Uint8Array(128);
+const IS_LETTER = new Uint8Array(128);
+for (let c = 0x21; c < 0x7f; c++) {
+  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const digit = c >= 0x30 && c <= 0x39;
+  IS_LETTER[c] = letter ? 1 : 0;
+  SAFE_AFTER_NEWLINE[c] = c === 0x2f ? 0 : 1;
+  SAFE_AFTER_LETTER[c] = letter || digit || c === 0x27 ? 0 : 1;
+}
+
+/** Whether a cut between `text[p - 1]` and `text[p]` is safe (see above). */
+function safeCut(text: string, p: number): boolean {
+  const b = text.charCodeAt(p);
+  if (b >= 0x80) return false;
+  const a = text.charCodeAt(p - 1);
+  if (a === 0x0a) return SAFE_AFTER_NEWLINE[b] === 1;
+  return a < 0x80 && IS_LETTER[a] === 1 && SAFE_AFTER_LETTER[b] === 1;
+}
 
 /**
  * A copy of `s` that does not keep a larger string alive (V8 cuts substrings
@@ -133,6 +172,7 @@ function byteString(text: string): string {
  * starts cold. Special-token text such as `<|endoftext|>` is plain text.
  *
  * @param name `cl100k_base` or `o200k_base`.
+ * @param options Segmenting knobs (they change speed, never counts).
  * @returns A {@linkcode PiecewiseTokenizer}.
  * @throws {RangeError} When `name` is not a known encoding.
  *
@@ -143,13 +183,18 @@ function byteString(text: string): string {
  * if (tok.count("tiktoken is great!") !== 6) throw new Error("unexpected count");
  * ```
  */
-export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenizer {
+export function createPiecewiseTokenizer(
+  name: TokenizerName,
+  options: PiecewiseOptions = {},
+): PiecewiseTokenizer {
   if (name !== "cl100k_base" && name !== "o200k_base") {
     throw new RangeError(
       `Cannot create tokenizer as the name is not known: current value is "${name}" (expected one of cl100k_base, o200k_base)`,
     );
   }
   const { table, split } = encodingOf(name);
+  const minChars = options.segmentMinChars ?? SEGMENT_MIN_CHARS;
+  const cutMask = (options.cutEvery ?? 64) - 1;
   // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
   // code units), probed without cutting the piece out of the text.
   let bits = 12;
@@ -234,12 +279,12 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     return total;
   };
 
-  // The segment memo: whole lines (see SEGMENT_MIN_CHARS) counted once per instance.
+  // The segment memo (see SEGMENT_MIN_CHARS): each segment counted once per instance.
   let segments = new Map<string, number>();
   let segmentChars = 0;
 
   const countSegment = (text: string, from: number, to: number): number => {
-    if (to - from < SEGMENT_MIN_CHARS) return countRange(text, from, to);
+    if (to - from < minChars) return countRange(text, from, to);
     const key = from === 0 && to === text.length ? text : text.substring(from, to);
     let c = segments.get(key);
     if (c === undefined) {
@@ -256,13 +301,16 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
 
   const count = (text: string): number => {
     const n = text.length;
-    if (n < 2 * SEGMENT_MIN_CHARS) return countRange(text, 0, n);
+    if (n < 2 * minChars) return countRange(text, 0, n);
     let total = 0;
     let start = 0;
-    for (let i = text.indexOf("\n"); i >= 0 && i + 1 < n; i = text.indexOf("\n", i + 1)) {
-      if (!SAFE_AFTER_NEWLINE[text.charCodeAt(i + 1)]) continue;
-      total += countSegment(text, start, i + 1);
-      start = i + 1;
+    for (let p = 8; p < n; p++) {
+      if (!safeCut(text, p)) continue;
+      let h = 0x811c9dc5 | 0;
+      for (let j = p - 8; j < p; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
+      if (((h ^ (h >>> 15)) & cutMask) !== 0) continue;
+      total += countSegment(text, start, p);
+      start = p;
     }
     return total + countSegment(text, start, n);
   };
