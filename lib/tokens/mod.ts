@@ -24,8 +24,4 @@ export {
   type TokenizerBackend,
 } from "./tokenizers.ts";
 export { tokenByteOffsets, type TokenSpans } from "./spans.ts";
-export {
-  createPiecewiseTokenizer,
-  type PiecewiseOptions,
-  type PiecewiseTokenizer,
-} from "./piecewise.ts";
+export { createPiecewiseTokenizer, type PiecewiseTokenizer } from "./piecewise.ts";

@@ -27,14 +27,6 @@ import { mergePiece, type RankTable, rankTableFrom } from "./_bpe.ts";
 import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
-/** Segmenting knobs of {@linkcode createPiecewiseTokenizer} (defaults suit catalogs; tests cut everywhere). */
-export interface PiecewiseOptions {
-  /** Segments shorter than this (chars) are counted without the memo. @default {32} */
-  readonly segmentMinChars?: number;
-  /** A safe point is a cut when its hash is 0 modulo this power of two. @default {64} */
-  readonly cutEvery?: number;
-}
-
 /** A {@linkcode Tokenizer} with a per-instance memo of merged pieces. */
 export interface PiecewiseTokenizer extends Tokenizer {
   /** Encoding name. */
@@ -76,52 +68,6 @@ function encodingOf(name: TokenizerName): Encoding {
 
 /** Memoized pieces kept per counter before the memo is emptied (bounds memory). */
 const MEMO_LIMIT = 1 << 18;
-
-/**
- * Segments of at least this many chars are memoized whole (see `count`).
- *
- * A text is cut into segments only at safe points, where no piece of either
- * split pattern can straddle the cut and the pieces before it do not depend on
- * what follows, so the pieces of the whole text are the pieces of each segment
- * counted alone and the count is their sum:
- * - after a "\n" followed by an ASCII char that is neither white space nor "/"
- *   (the pieces holding a newline are white-space runs, or punctuation followed
- *   by `[\r\n]*` in cl100k_base and `[\r\n/]*` in o200k_base);
- * - between an ASCII letter and an ASCII punctuation char other than "'" (a
- *   letter run ends there, whatever follows, and contractions start with "'").
- * A piece depends only on the text from where it starts, so the segment after
- * a cut is counted as its own text too.
- *
- * Among the safe points, a cut is taken where a hash of the 8 chars before it
- * has its low 6 bits zero (content-defined chunking, about one safe point in
- * 64): the same run of text is cut the same way wherever it appears, so a
- * catalog listing and the per-tool renderings it is made of share segments,
- * and each is counted once per instance.
- */
-const SEGMENT_MIN_CHARS = 32;
-/** Chars of memoized segments kept per counter before that memo is emptied. */
-const SEGMENT_BUDGET_CHARS = 48_000_000;
-/** After "\n": ASCII printable, not space, not "/". */
-const SAFE_AFTER_NEWLINE = new Uint8Array(128);
-/** After an ASCII letter: ASCII punctuation other than "'". */
-const SAFE_AFTER_LETTER = new Uint8Array(128);
-const IS_LETTER = new Uint8Array(128);
-for (let c = 0x21; c < 0x7f; c++) {
-  const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  const digit = c >= 0x30 && c <= 0x39;
-  IS_LETTER[c] = letter ? 1 : 0;
-  SAFE_AFTER_NEWLINE[c] = c === 0x2f ? 0 : 1;
-  SAFE_AFTER_LETTER[c] = letter || digit || c === 0x27 ? 0 : 1;
-}
-
-/** Whether a cut between `text[p - 1]` and `text[p]` is safe (see above). */
-function safeCut(text: string, p: number): boolean {
-  const b = text.charCodeAt(p);
-  if (b >= 0x80) return false;
-  const a = text.charCodeAt(p - 1);
-  if (a === 0x0a) return SAFE_AFTER_NEWLINE[b] === 1;
-  return a < 0x80 && IS_LETTER[a] === 1 && SAFE_AFTER_LETTER[b] === 1;
-}
 
 /**
  * A copy of `s` that does not keep a larger string alive (V8 cuts substrings
@@ -172,7 +118,6 @@ function byteString(text: string): string {
  * starts cold. Special-token text such as `<|endoftext|>` is plain text.
  *
  * @param name `cl100k_base` or `o200k_base`.
- * @param options Segmenting knobs (they change speed, never counts).
  * @returns A {@linkcode PiecewiseTokenizer}.
  * @throws {RangeError} When `name` is not a known encoding.
  *
@@ -183,18 +128,13 @@ function byteString(text: string): string {
  * if (tok.count("tiktoken is great!") !== 6) throw new Error("unexpected count");
  * ```
  */
-export function createPiecewiseTokenizer(
-  name: TokenizerName,
-  options: PiecewiseOptions = {},
-): PiecewiseTokenizer {
+export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenizer {
   if (name !== "cl100k_base" && name !== "o200k_base") {
     throw new RangeError(
       `Cannot create tokenizer as the name is not known: current value is "${name}" (expected one of cl100k_base, o200k_base)`,
     );
   }
   const { table, split } = encodingOf(name);
-  const minChars = options.segmentMinChars ?? SEGMENT_MIN_CHARS;
-  const cutMask = (options.cutEvery ?? 64) - 1;
   // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
   // code units), probed without cutting the piece out of the text.
   let bits = 12;
@@ -240,12 +180,12 @@ export function createPiecewiseTokenizer(
   const countPiece = (key: string, ascii: boolean): number =>
     mergePiece(ascii ? key : byteString(key), table);
 
-  /** Tokens of `text[from, to)` counted as a text of its own, piece by piece. */
-  const countRange = (text: string, from: number, to: number): number => {
+  const count = (text: string): number => {
+    const n = text.length;
     let total = 0;
-    let i = from;
-    while (i < to) {
-      let end = split(text, i, to);
+    let i = 0;
+    while (i < n) {
+      let end = split(text, i, n);
       const ascii = end >= 0;
       if (!ascii) end = -end - 1;
       const len = end - i;
@@ -279,42 +219,6 @@ export function createPiecewiseTokenizer(
     return total;
   };
 
-  // The segment memo (see SEGMENT_MIN_CHARS): each segment counted once per instance.
-  let segments = new Map<string, number>();
-  let segmentChars = 0;
-
-  const countSegment = (text: string, from: number, to: number): number => {
-    if (to - from < minChars) return countRange(text, from, to);
-    const key = from === 0 && to === text.length ? text : text.substring(from, to);
-    let c = segments.get(key);
-    if (c === undefined) {
-      c = countRange(text, from, to);
-      if (segmentChars + key.length > SEGMENT_BUDGET_CHARS) {
-        segments = new Map();
-        segmentChars = 0;
-      }
-      segments.set(ownCopy(key), c);
-      segmentChars += key.length;
-    }
-    return c;
-  };
-
-  const count = (text: string): number => {
-    const n = text.length;
-    if (n < 2 * minChars) return countRange(text, 0, n);
-    let total = 0;
-    let start = 0;
-    for (let p = 8; p < n; p++) {
-      if (!safeCut(text, p)) continue;
-      let h = 0x811c9dc5 | 0;
-      for (let j = p - 8; j < p; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
-      if (((h ^ (h >>> 15)) & cutMask) !== 0) continue;
-      total += countSegment(text, start, p);
-      start = p;
-    }
-    return total + countSegment(text, start, n);
-  };
-
   const tokenStarts = (text: string): number[] => {
     const n = text.length;
     const starts: number[] = [];
@@ -334,11 +238,5 @@ export function createPiecewiseTokenizer(
     return starts;
   };
 
-  const clear = () => {
-    reset(12);
-    segments = new Map();
-    segmentChars = 0;
-  };
-
-  return { name, count, tokenStarts, clear };
+  return { name, count, tokenStarts, clear: () => reset(12) };
 }
