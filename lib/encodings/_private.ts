@@ -1,8 +1,9 @@
 // Helpers shared by the arms. Not part of the public surface.
-import { compareUtf8 } from "../catalog/canonical.ts";
+import { canonicalJson, compareUtf8 } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import {
   type EncodedTool,
+  type IndexFields,
   type Listing,
   MAX_SKIP_EXAMPLES,
   type SkipSummary,
@@ -137,4 +138,33 @@ export function memberTypes(schema: JsonObject | undefined): JsonValue[] {
     }
   }
   return out;
+}
+
+/**
+ * Index fields of an arm that keeps the name and description as written; `params` renders the
+ * parameters (empty when the tool has no `inputSchema`).
+ */
+export function plainIndexFields(tool: Tool, params: (tool: Tool) => string): IndexFields {
+  return {
+    name: tool.name,
+    server: tool.server,
+    description: tool.description,
+    params: tool.inputSchema === undefined ? "" : params(tool),
+  };
+}
+
+/**
+ * Index fields read back from an arm's own rendering of a tool, decoded to an object: its
+ * `name`, `description` and canonical `inputSchema` (empty when absent or not text); the server
+ * comes from the tool.
+ */
+export function decodedIndexFields(tool: Tool, decoded: JsonObject | undefined): IndexFields {
+  const text = (v: JsonValue | undefined) => typeof v === "string" ? v : "";
+  const schema = decoded?.inputSchema;
+  return {
+    name: text(decoded?.name),
+    server: tool.server,
+    description: text(decoded?.description),
+    params: schema === undefined ? "" : canonicalJson(schema),
+  };
 }

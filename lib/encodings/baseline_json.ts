@@ -6,7 +6,7 @@
  */
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import { guarded, joinedListing } from "./_private.ts";
+import { guarded, joinedListing, plainIndexFields } from "./_private.ts";
 import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /**
@@ -43,12 +43,7 @@ export const baselineJson: EncodingArm = {
     return joinedListing(tools, (t) => this.encodeTool(t), "\n\n");
   },
   indexFields(tool: Tool) {
-    return {
-      name: tool.name,
-      server: tool.server,
-      description: tool.description,
-      params: tool.inputSchema === undefined ? "" : canonicalJson(tool.inputSchema),
-    };
+    return plainIndexFields(tool, (t) => canonicalJson(t.inputSchema!));
   },
 };
 

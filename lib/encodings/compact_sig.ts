@@ -4,7 +4,7 @@
  * @module
  */
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
+import { joinedListing, memberTypes, orderedParams, plainIndexFields } from "./_private.ts";
 import type { ArmEntry, EncodingArm } from "./types.ts";
 
 const TYPE_NAMES: ReadonlyMap<string, string> = new Map([
@@ -80,12 +80,7 @@ export const compactSig: EncodingArm = {
     return joinedListing(tools, (t) => this.encodeTool(t), "\n\n");
   },
   indexFields(tool: Tool) {
-    return {
-      name: tool.name,
-      server: tool.server,
-      description: tool.description,
-      params: tool.inputSchema === undefined ? "" : signatureParams(tool),
-    };
+    return plainIndexFields(tool, signatureParams);
   },
 };
 

@@ -5,7 +5,7 @@
  */
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { asObject, guarded, joinedListing } from "./_private.ts";
+import { asObject, decodedIndexFields, guarded, joinedListing } from "./_private.ts";
 import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 function entry(tool: Tool): string {
@@ -57,15 +57,10 @@ export const minifiedJson: EncodingArm = {
   },
   indexFields(tool: Tool): IndexFields {
     const encoded = this.encodeTool(tool);
-    const parsed = encoded.ok ? asObject(JSON.parse(encoded.text) as JsonValue) : undefined;
-    const text = (v: JsonValue | undefined) => typeof v === "string" ? v : "";
-    const schema = parsed?.inputSchema;
-    return {
-      name: text(parsed?.name),
-      server: tool.server,
-      description: text(parsed?.description),
-      params: schema === undefined ? "" : canonicalJson(schema),
-    };
+    return decodedIndexFields(
+      tool,
+      encoded.ok ? asObject(JSON.parse(encoded.text) as JsonValue) : undefined,
+    );
   },
 };
 

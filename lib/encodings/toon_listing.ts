@@ -4,9 +4,9 @@
  * @module
  */
 import { decode, encode } from "@toon-format/toon";
-import { canonicalJson, schemaText } from "../catalog/canonical.ts";
+import { schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
-import { asObject, errorMessage, guarded, SkipCollector } from "./_private.ts";
+import { asObject, decodedIndexFields, errorMessage, guarded, SkipCollector } from "./_private.ts";
 import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 /**
@@ -75,14 +75,7 @@ export const toonListing: EncodingArm = {
     } catch {
       decoded = undefined;
     }
-    const text = (v: JsonValue | undefined) => typeof v === "string" ? v : "";
-    const schema = decoded?.inputSchema;
-    return {
-      name: text(decoded?.name),
-      server: tool.server,
-      description: text(decoded?.description),
-      params: schema === undefined ? "" : canonicalJson(schema),
-    };
+    return decodedIndexFields(tool, decoded);
   },
 };
 

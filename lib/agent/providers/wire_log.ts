@@ -76,16 +76,19 @@ export function createWireLogFetch(options: WireLogOptions): typeof fetch {
       headers: redactHeaders(req.headers, options.secrets),
       body: r(body),
     };
+    const exchange = () => ({
+      seq,
+      model: options.model,
+      startedAtMs: started,
+      durationMs: options.now() - started,
+      request,
+    });
     let res: Response;
     try {
       res = await base(input, init);
     } catch (e) {
       await options.sink({
-        seq,
-        model: options.model,
-        startedAtMs: started,
-        durationMs: options.now() - started,
-        request,
+        ...exchange(),
         response: null,
         error: r(String((e as Error)?.message ?? e)),
       });
@@ -93,11 +96,7 @@ export function createWireLogFetch(options: WireLogOptions): typeof fetch {
     }
     const bytes = new Uint8Array(await res.arrayBuffer());
     await options.sink({
-      seq,
-      model: options.model,
-      startedAtMs: started,
-      durationMs: options.now() - started,
-      request,
+      ...exchange(),
       response: {
         status: res.status,
         headers: redactHeaders(res.headers, options.secrets),
