@@ -25,6 +25,7 @@ export {
   barChart,
   type BarDatum,
   type ChartOptions,
+  frontierChart,
   intervalChart,
   type IntervalDatum,
   type PlotDocument,
