@@ -47,10 +47,10 @@ export interface RemoteCaptureOptions {
  * server faults: a refused connection is `spawn_failed`, an HTTP or JSON-RPC
  * error is `protocol_error`, no answer in time is `timeout`.
  *
- * Secrets stay out of the record: values of headers named like `Authorization`,
- * `*-Key`, `*Token*` or `Cookie`, and of variables with such names that `url`
- * or `headers` reference, are replaced by `[REDACTED]` in `message` and
- * `warnings` (a server may echo them in an error body).
+ * Secrets stay out of the record: the values of headers with secret names (the same rule
+ * as for variables, `isSecretName` in lib/_redact.ts: `Authorization`, `X-Api-Key`, `Cookie`,
+ * ...) and of such variables that `url` or `headers` reference are replaced by `[REDACTED]`
+ * in `message` and `warnings` (a server may echo them in an error body).
  *
  * @param entry The (unexpanded) remote entry.
  * @param options Timeout (ms), variables.

@@ -80,10 +80,10 @@ export interface StdioCaptureOptions {
  * Spawns, lists and kills one stdio server. Never throws for server faults:
  * every failure is an outcome in the returned record.
  *
- * Secrets stay out of the record: the values of the server's environment
- * variables whose names contain KEY, TOKEN, SECRET, PASSWORD, PASSWD,
- * CREDENTIAL or AUTH, and of such variables the entry references, are
- * replaced by `[REDACTED]` in `message`, `warnings` and `stderrTail`.
+ * Secrets stay out of the record: the values of the server's environment variables with
+ * secret names (one rule, `isSecretName` in lib/_redact.ts: `*KEY*`, `*TOKEN*`, `*SECRET*`,
+ * `*PASSW*`, `*AUTH*`, ...) and of such variables the entry references are replaced by
+ * `[REDACTED]` in `message`, `warnings` and `stderrTail`.
  *
  * @param entry The (unexpanded) config entry; it is expanded here, once the
  *   run's HOME/SCRATCH/TMPDIR exist.
