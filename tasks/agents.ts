@@ -21,6 +21,7 @@ import { realSleep } from "../lib/agent/providers/retry.ts";
 import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
 import { parseShard, runSuite } from "../lib/agent/run.ts";
+import { nothingScored, runHealth } from "../lib/agent/mod.ts";
 import {
   type CacheMode,
   createFileResponseStore,
@@ -51,6 +52,10 @@ Options:
   --out DIR             runs folder (default: results/runs)
   --run-id ID           name of a new run (default: <suite>-<UTC time>)
   --resume RUN_ID       finish a run: skip recorded cases, duplicate none
+  --retry-errors        with --resume: run again the cases that ended in an infrastructure
+                        error (model, timeout, mcp, judge), replacing their records
+  --stop-after-auth N   stop starting cases after N consecutive 401/403 answers
+                        (default: 3; 0 = never)
   --cache MODE          LLM response cache: read | write | off (default: off)
   --cache-dir DIR       response cache folder (default: results/cache)
   --wire-log DIR        write every raw model exchange (keys redacted)
@@ -79,6 +84,8 @@ async function main(): Promise<number> {
     out: { type: "string", default: "results/runs" },
     "run-id": { type: "string" },
     resume: { type: "string" },
+    "retry-errors": { type: "boolean", default: false },
+    "stop-after-auth": { type: "string" },
     cache: { type: "string", default: "off" },
     "cache-dir": { type: "string", default: "results/cache" },
     "wire-log": { type: "string" },
@@ -99,6 +106,9 @@ async function main(): Promise<number> {
       values["cut-version"],
       values["list-versions"],
     );
+  }
+  if (values["retry-errors"] && values.resume === undefined) {
+    throw new UsageError("--retry-errors goes with --resume RUN_ID");
   }
   // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
   let saved: Record<string, string | undefined> = {};
@@ -258,6 +268,8 @@ async function main(): Promise<number> {
     ...(shard ? { shard } : {}),
     caseTimeoutMs: timeoutMs,
     resume: values.resume !== undefined,
+    retryErrors: values["retry-errors"],
+    stopAfterAuthFailures: intFlag("stop-after-auth", values["stop-after-auth"], 3),
     seed,
     now: () => performance.now(),
     epochNow: () => Date.now(),
@@ -279,8 +291,28 @@ async function main(): Promise<number> {
         }`,
     );
   }
-  if (outcome.records.some((r) => r.error?.code === "unreachable")) {
-    console.error(`\n${NO_MODEL_HELP}`);
+  if (outcome.replaced > 0) {
+    console.error(`[agents] ${outcome.replaced} infrastructure-error record(s) replaced`);
+  }
+  const health = runHealth(outcome.records);
+  if (health.endpoint === "never_reached") console.error(`\n${NO_MODEL_HELP}`);
+  if (health.endpoint === "went_down") {
+    console.error(
+      `\n[agents] the model endpoint went down during the run: ${health.reachedModel} case(s) ` +
+        `got answers, ${health.unreachable} could not connect; once it is back, complete the ` +
+        `run with --resume ${runId} --retry-errors`,
+    );
+  }
+  if (outcome.stopped !== null) {
+    console.error(
+      `[agents] ${outcome.stopped.reason} (${outcome.stopped.notStarted} case(s) not started)`,
+    );
+    return 1;
+  }
+  const nothing = nothingScored(health);
+  if (nothing !== null) {
+    console.error(`[agents] ${nothing}: the run measured nothing`);
+    return 1;
   }
   return 0;
 }

@@ -212,6 +212,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         kind: aborted ? "timeout" : "model",
         message,
         ...(e instanceof ModelCallError ? { code: e.code } : {}),
+        ...(e instanceof ModelCallError && e.status !== undefined ? { status: e.status } : {}),
       });
     }
     const waited = (turn.retries ?? []).reduce((sum, r) => sum + r.waitMs, 0);

@@ -164,8 +164,11 @@ export {
 } from "./run_code.ts";
 export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
 export { type AgentSummary, summarizeRecords, SUMMARY_COLUMNS, summaryToCsv } from "./summary.ts";
+export { nothingScored, type RunHealth, runHealth } from "./health.ts";
 export {
+  DEFAULT_AUTH_FAILURE_STOP,
   DEFAULT_CASE_TIMEOUT_MS,
+  isAuthFailure,
   parseShard,
   planWork,
   RUN_SCHEMA_VERSION,

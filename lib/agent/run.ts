@@ -193,6 +193,20 @@ export interface RunSuiteOptions {
   readonly caseTimeoutMs?: number;
   /** Continue an existing run in `runDir` (skip recorded cases). */
   readonly resume?: boolean;
+  /**
+   * With `resume`: run again the cases that ended in an infrastructure error (`model`,
+   * `timeout`, `mcp`, `judge`), replacing their records and keeping every other record. The
+   * rewritten `cases.jsonl` is written to a temporary file and renamed over the old one.
+   * @default {false}
+   */
+  readonly retryErrors?: boolean;
+  /**
+   * Stop starting new cases after this many consecutive cases whose model call was refused
+   * with 401 or 403 (a wrong or missing key); the cases not started stay unrecorded, so
+   * `--resume` runs them once the key is fixed. `0` turns it off.
+   * @default {DEFAULT_AUTH_FAILURE_STOP}
+   */
+  readonly stopAfterAuthFailures?: number;
   /** Recorded in `run.json`; nothing in the loop is random, the seed is kept for provenance. */
   readonly seed?: number;
   /** ms clock for durations (e.g. `performance.now`). */
@@ -216,12 +230,26 @@ export interface RunSuiteOptions {
   readonly onTranscript?: (item: WorkItem, messages: readonly Message[]) => void | Promise<void>;
 }
 
+/** Default of {@linkcode RunSuiteOptions.stopAfterAuthFailures}. */
+export const DEFAULT_AUTH_FAILURE_STOP = 3;
+
+/** True for a case whose model (or judge) call was refused with 401 or 403. */
+export function isAuthFailure(record: CaseRecord): boolean {
+  const e = record.error;
+  return e !== null && (e.kind === "model" || e.kind === "judge") && e.code === "http" &&
+    (e.status === 401 || e.status === 403);
+}
+
 /** What {@linkcode runSuite} returns. */
 export interface RunOutcome {
   /** All records of the run (earlier sessions included), in file order. */
   readonly records: readonly CaseRecord[];
   /** Records written by this session. */
   readonly newRecords: number;
+  /** Cases of the plan this session did not start because it stopped early, and why. */
+  readonly stopped: { readonly reason: string; readonly notStarted: number } | null;
+  /** Records of earlier sessions replaced by `retryErrors`. */
+  readonly replaced: number;
   /** Per-agent summary over all records. */
   readonly summary: readonly AgentSummary[];
 }
@@ -261,11 +289,23 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const casesPath = join(options.runDir, "cases.jsonl");
   const runPath = join(options.runDir, "run.json");
   await Deno.mkdir(options.runDir, { recursive: true });
-  const existing = await readCaseRecords(casesPath);
+  let existing = await readCaseRecords(casesPath);
   if (existing.length > 0 && !options.resume) {
     throw new RangeError(
       `Cannot start run "${options.runId}": ${casesPath} already has ${existing.length} cases; use --resume ${options.runId}`,
     );
+  }
+  let replaced = 0;
+  if (options.retryErrors && options.resume) {
+    const kept = existing.filter((r) => r.error === null || !INFRA.has(r.error.kind));
+    replaced = existing.length - kept.length;
+    if (replaced > 0) {
+      // Rewrite without the infrastructure errors; a crash leaves either file whole.
+      const tmp = `${casesPath}.retry-errors.tmp`;
+      await Deno.writeTextFile(tmp, kept.map((r) => sortedJson(r) + "\n").join(""));
+      await Deno.rename(tmp, casesPath);
+      existing = kept;
+    }
   }
   const modelsById = new Map(options.models.map((m) => [m.id, m]));
   for (const a of options.agents) {
@@ -459,7 +499,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
           kind: "judge",
           message: (e as Error).message,
           ...(e instanceof ModelCallError
-            ? { code: e.code }
+            ? { code: e.code, ...(e.status === undefined ? {} : { status: e.status }) }
             : e instanceof JudgeReplyError
             ? { code: "unusable_verdict" }
             : {}),
@@ -499,12 +539,29 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     };
   };
 
+  const authStop = options.stopAfterAuthFailures ?? DEFAULT_AUTH_FAILURE_STOP;
+  let authStreak = 0;
+  let stopped: { reason: string; notStarted: number } | null = null;
   try {
     await mapBounded(pending, concurrency, async (item) => {
+      if (stopped !== null) {
+        stopped.notStarted += 1;
+        return;
+      }
       const record = await runItem(item);
       records.push(record);
       await append(record);
       finished += 1;
+      authStreak = isAuthFailure(record) ? authStreak + 1 : 0;
+      if (authStop > 0 && authStreak >= authStop && stopped === null) {
+        stopped = {
+          reason: `${authStreak} consecutive cases were refused with HTTP ${
+            record.error!.status
+          } (the API key is wrong, missing or not allowed): stopped starting new cases; fix the key and resume`,
+          notStarted: 0,
+        };
+        warnings.push(stopped.reason);
+      }
       options.onRecord?.(record, finished, total);
     });
   } finally {
@@ -513,6 +570,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   }
   const summary = summarizeRecords(records);
   await Deno.writeTextFile(join(options.runDir, "summary.csv"), summaryToCsv(summary));
-  await writeRunJson("complete", options.epochNow());
-  return { records, newRecords: pending.length, summary };
+  const outcomeStopped = stopped as { reason: string; notStarted: number } | null;
+  await writeRunJson(outcomeStopped === null ? "complete" : "stopped", options.epochNow());
+  return {
+    records,
+    newRecords: pending.length - (outcomeStopped?.notStarted ?? 0),
+    summary,
+    stopped: outcomeStopped,
+    replaced,
+  };
 }

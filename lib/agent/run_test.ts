@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runSuite } from "./run.ts";
 import { exposeTools } from "./tools.ts";
-import type { ModelClient, ModelRequest, ModelTurn } from "./providers/types.ts";
+import {
+  ModelCallError,
+  type ModelClient,
+  type ModelRequest,
+  type ModelTurn,
+} from "./providers/types.ts";
 import type { AgentConfig, ModelConfig } from "./types.ts";
 
 const LONG = "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines";
@@ -124,6 +129,129 @@ Deno.test("runSuite(): run.json records the exposed-name mapping and the provide
         ["echo", "notes:echo", ["add-properties"]],
       ],
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** A one-model, one-agent suite of `cases` cases whose model answers by `reply(call index)`. */
+function tinySuite(dir: string, cases: number, reply: (n: number) => ModelTurn | Error) {
+  let calls = 0;
+  const model: ModelClient = {
+    id: "m",
+    complete() {
+      const r = reply(calls++);
+      return r instanceof Error ? Promise.reject(r) : Promise.resolve(r);
+    },
+  };
+  const agent: AgentConfig = {
+    id: "a",
+    description: "",
+    model: "m",
+    systemPrompt: "",
+    mcpServers: [],
+    exposure: "direct",
+    loop: "sequential",
+    maxIterations: 2,
+    maxOutputTokens: 10,
+  };
+  const models: ModelConfig[] = [{
+    id: "m",
+    provider: "openai",
+    model: "m",
+    apiKey: "${K}",
+    pricing: {
+      inputUsdPerMTok: 1,
+      outputUsdPerMTok: 1,
+      cacheReadUsdPerMTok: 0,
+      cacheWriteUsdPerMTok: 0,
+    },
+  }];
+  return (extra: Partial<Parameters<typeof runSuite>[0]> = {}) =>
+    runSuite({
+      runDir: join(dir, "r"),
+      runId: "r",
+      suite: {
+        id: "s",
+        description: "",
+        cases: Array.from({ length: cases }, (_, i) => ({
+          id: `c${i}`,
+          question: "q",
+          criterion: { type: "contains" as const, values: ["ok"] },
+        })),
+      },
+      agents: [agent],
+      models,
+      toolPrices: {},
+      clients: new Map([["m", model]]),
+      openTools: () =>
+        Promise.resolve({
+          tools: [],
+          call: () => Promise.reject(),
+          close: () => Promise.resolve(),
+        }),
+      repetitions: 1,
+      now: () => 0,
+      epochNow: () => 0,
+      ...extra,
+    });
+}
+
+const answer = (text: string): ModelTurn => ({
+  text,
+  toolCalls: [],
+  stopReason: "stop",
+  usage: { inputTokens: 5, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: null },
+  notes: [],
+  ms: 1,
+  attempts: 1,
+  cached: false,
+});
+
+Deno.test("runSuite(): consecutive 401s stop the run early; the rest stay unstarted for --resume", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-auth-" });
+  try {
+    const refused = new ModelCallError("http", 'model "m": HTTP 401: invalid x-api-key', {
+      status: 401,
+      attempts: 1,
+    });
+    const run = tinySuite(dir, 10, () => refused);
+    const out = await run({ stopAfterAuthFailures: 3 });
+    // Concurrency 1: three refused cases, then the other seven are never started.
+    assert.equal(out.records.length, 3);
+    assert.deepEqual(out.records.map((r) => [r.error?.code, r.error?.status]), [
+      ["http", 401],
+      ["http", 401],
+      ["http", 401],
+    ]);
+    assert.deepEqual(out.stopped?.notStarted, 7);
+    assert.match(out.stopped!.reason, /^3 consecutive cases were refused with HTTP 401/);
+    const runJson = JSON.parse(await Deno.readTextFile(join(dir, "r", "run.json")));
+    assert.equal(runJson.status, "stopped");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("runSuite(): --retry-errors replaces the infrastructure-error records and keeps the others", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-retry-" });
+  try {
+    // First session: cases 0 and 2 answer, case 1 hits an outage (connection refused).
+    const down = new ModelCallError("unreachable", "cannot connect", { attempts: 1 });
+    const first = await tinySuite(dir, 3, (n) => n === 1 ? down : answer("ok"))();
+    assert.deepEqual(first.records.map((r) => r.passed), [true, null, true]);
+    // A plain resume has nothing to do; --retry-errors runs case 1 again, replacing its record.
+    const plain = await tinySuite(dir, 3, () => answer("ok"))({ resume: true });
+    assert.equal(plain.newRecords, 0);
+    const again = await tinySuite(dir, 3, () => answer("ok"))({ resume: true, retryErrors: true });
+    assert.equal(again.replaced, 1);
+    assert.equal(again.newRecords, 1);
+    const lines = (await Deno.readTextFile(join(dir, "r", "cases.jsonl"))).trim().split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((r) => [r.caseId, r.passed]), [["c0", true], ["c2", true], [
+      "c1",
+      true,
+    ]]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -233,6 +233,8 @@ export interface CaseError {
   readonly message: string;
   /** For `model`/`judge`: the model call error code (`unreachable`, `exhausted`, `http`, ...). */
   readonly code?: string;
+  /** For `model`/`judge`: the last HTTP status of the failed call, when there was one. */
+  readonly status?: number;
 }
 
 /** Result of evaluating a criterion. */
