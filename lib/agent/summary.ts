@@ -48,6 +48,12 @@ export interface AgentSummary {
   readonly totalCostUsd: number;
   /** Total judge cost, USD (kept apart). */
   readonly judgeCostUsd: number;
+  /** Judge input tokens summed over records (kept apart from the agent's). */
+  readonly judgeInputTokens: number;
+  /** Judge output tokens summed over records. */
+  readonly judgeOutputTokens: number;
+  /** Records that ended in a judge error (judge endpoint failed or gave no usable verdict). */
+  readonly judgeErrors: number;
   /** Tool calls the model made, per record (upstream calls made `via` a proxy or code host excluded). */
   readonly toolCallsPerCase: number | null;
   /** Share of the model's tool calls that errored. */
@@ -130,6 +136,11 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
       meanCostUsd: mean(nonNull(rs.map((r) => r.costUsd))),
       totalCostUsd: nonNull(rs.map((r) => r.costUsd)).reduce((a, b) => a + b, 0),
       judgeCostUsd: nonNull(rs.map((r) => r.judge?.costUsd ?? null)).reduce((a, b) => a + b, 0),
+      judgeInputTokens: nonNull(rs.map((r) => r.judge?.inputTokens ?? null))
+        .reduce((a, b) => a + b, 0),
+      judgeOutputTokens: nonNull(rs.map((r) => r.judge?.outputTokens ?? null))
+        .reduce((a, b) => a + b, 0),
+      judgeErrors: rs.filter((r) => r.error?.kind === "judge").length,
       toolCallsPerCase: rs.length > 0 ? toolCalls.length / rs.length : null,
       toolErrorRate: toolCalls.length > 0
         ? toolCalls.filter((c) => c.isError).length / toolCalls.length
@@ -161,6 +172,9 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
   ["mean_cost_usd", "meanCostUsd"],
   ["total_cost_usd", "totalCostUsd"],
   ["judge_cost_usd", "judgeCostUsd"],
+  ["judge_input_tokens", "judgeInputTokens"],
+  ["judge_output_tokens", "judgeOutputTokens"],
+  ["judge_errors", "judgeErrors"],
   ["tool_calls_per_case", "toolCallsPerCase"],
   ["tool_error_rate", "toolErrorRate"],
   ["error_rate", "errorRate"],

@@ -87,6 +87,10 @@ Deno.test("summarizeRecords() matches hand-computed figures", () => {
   close(a.meanCostUsd, 0.01, 1e-12);
   close(a.totalCostUsd, 0.05, 1e-12);
   close(a.judgeCostUsd, 0.002, 1e-12);
+  // One judged record (50 in, 5 out); no record ended in a judge error (the 503 is the agent's).
+  assert.equal(a.judgeInputTokens, 50);
+  assert.equal(a.judgeOutputTokens, 5);
+  assert.equal(a.judgeErrors, 0);
   close(a.toolCallsPerCase, 2 / 6, 1e-12);
   close(a.toolErrorRate, 0.5, 1e-12);
   close(a.errorRate, 1 / 6, 1e-12);

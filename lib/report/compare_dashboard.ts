@@ -114,7 +114,7 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
   const label = (a: { suiteId: string; agentId: string }) => `${a.suiteId} / ${a.agentId}`;
   section("agents", "Agent comparison");
   parts.push(
-    `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded).</p>`,
+    `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded); the judge's tokens and USD are in their own columns.</p>`,
   );
   table(
     "agents",
@@ -132,6 +132,9 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       pass_hat_k: r4(a.passHatK),
       k: a.k,
       mean_cost_usd: r6(a.meanCostUsd),
+      judge_usd: r6(a.judgeCostUsd),
+      judge_tokens: a.judgeInputTokens + a.judgeOutputTokens,
+      judge_errors: a.judgeErrors,
       mean_input_tokens: r4(a.meanInputTokens),
       mean_output_tokens: r4(a.meanOutputTokens),
       wall_p50_ms: a.wallP50Ms,
