@@ -10,11 +10,21 @@
  * @module
  */
 
+/** One failed attempt that was retried: what it got and how long the client waited after it. */
+export interface RetryRecord {
+  /** HTTP status of the failed attempt; absent when there was none (a malformed body). */
+  readonly status?: number;
+  /** How it was classified (`http`, `bad_response`, ...). */
+  readonly code: string;
+  /** Wait before the next attempt, ms (backoff or `Retry-After`, capped). */
+  readonly waitMs: number;
+}
+
 /** Builds the caller's final error from a failure code, a message and the attempt details. */
 export type RetryFailureFactory = (
   code: AttemptFailure["code"] | "exhausted",
   message: string,
-  details: { status?: number; attempts: number },
+  details: { status?: number; attempts: number; retries: readonly RetryRecord[] },
 ) => Error;
 
 const FINAL = Symbol("retry.final");
@@ -101,6 +111,8 @@ export interface RetryResult<T> {
   readonly value: T;
   /** Attempts made (≥ 1). */
   readonly attempts: number;
+  /** The failed attempts before the successful one, with the wait after each, in order. */
+  readonly retries: readonly RetryRecord[];
 }
 
 /**
@@ -115,7 +127,7 @@ export interface RetryResult<T> {
  * @param policy Retry counts and delays.
  * @param signal Aborts waits and further attempts.
  * @param fail Builds the final error (the caller's error class) from a code, message and details.
- * @returns The value and the attempt count.
+ * @returns The value, the attempt count and the retried attempts.
  * @throws What `fail` builds: `exhausted` after the retries, or the failure's own code.
  */
 export async function retryWithBackoff<T>(
@@ -129,30 +141,32 @@ export async function retryWithBackoff<T>(
   const maxRetries = policy.maxRetries ?? 4;
   const base = policy.baseDelayMs ?? 500;
   const cap = policy.maxDelayMs ?? 60_000;
+  const retries: RetryRecord[] = [];
   for (let attempts = 1;; attempts++) {
     try {
-      return { value: await attempt(), attempts };
+      return { value: await attempt(), attempts, retries };
     } catch (error) {
       if (isFinal(error)) throw error;
       const f = classify(error);
-      if (!f.retryable) {
-        throw fail(f.code, f.message, { status: f.status, attempts });
-      }
+      const details = {
+        ...(f.status === undefined ? {} : { status: f.status }),
+        attempts,
+        retries,
+      };
+      if (!f.retryable) throw fail(f.code, f.message, details);
       if (attempts > maxRetries) {
-        throw fail(
-          "exhausted",
-          `gave up after ${attempts} attempts; last: ${f.message}`,
-          { status: f.status, attempts },
-        );
+        throw fail("exhausted", `gave up after ${attempts} attempts; last: ${f.message}`, details);
       }
       const wait = Math.min(cap, f.retryAfterMs ?? base * 2 ** (attempts - 1));
+      retries.push({
+        ...(f.status === undefined ? {} : { status: f.status }),
+        code: f.code,
+        waitMs: wait,
+      });
       try {
         await env.sleep(wait, signal);
       } catch {
-        throw fail("aborted", "aborted (per-case timeout) while waiting to retry", {
-          status: f.status,
-          attempts,
-        });
+        throw fail("aborted", "aborted (per-case timeout) while waiting to retry", details);
       }
     }
   }

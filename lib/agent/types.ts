@@ -6,6 +6,9 @@
  */
 
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
+import type { RetryRecord } from "../_retry.ts";
+
+export type { RetryRecord };
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 
 /**
@@ -162,16 +165,6 @@ export interface SandboxLimit {
   readonly name: "wall_ms" | "cpu_ms" | "heap_mb" | "rss_mb" | "tool_calls" | "bridge_bytes";
   /** The limit's value, in its unit. */
   readonly value: number;
-}
-
-/** One failed attempt that was retried: what it got and how long the client waited after it. */
-export interface RetryRecord {
-  /** HTTP status of the failed attempt; absent when there was none (a malformed body). */
-  readonly status?: number;
-  /** How it was classified (`http`, `bad_response`, ...). */
-  readonly code: string;
-  /** Wait before the next attempt, ms (backoff or `Retry-After`, capped). */
-  readonly waitMs: number;
 }
 
 /** One tool call as the record keeps it. */
