@@ -43,8 +43,8 @@ export class ChromiumMissingError extends Error {
 }
 
 /**
- * The Chromium executable: `CHROMIUM_PATH` when set, else the first of {@linkcode CHROMIUM_PATHS}
- * that exists.
+ * The Chromium executable: `CHROMIUM_PATH` when set (and only it), else the first of
+ * {@linkcode CHROMIUM_PATHS} that exists.
  *
  * @param env Environment lookup. @default Deno.env.get (when permitted)
  * @returns The path, or `null` when none exists.
@@ -58,7 +58,9 @@ export function findChromium(
     }
   },
 ): string | null {
-  const candidates = [env("CHROMIUM_PATH"), ...CHROMIUM_PATHS].filter((p): p is string => !!p);
+  // An explicit CHROMIUM_PATH is the only candidate: the user asked for that binary.
+  const chosen = env("CHROMIUM_PATH");
+  const candidates = chosen ? [chosen] : CHROMIUM_PATHS;
   for (const p of candidates) {
     try {
       if (Deno.statSync(p).isFile) return p;
@@ -69,7 +71,13 @@ export function findChromium(
 
 async function withBrowser<T>(fn: (b: Browser) => Promise<T>, executable?: string): Promise<T> {
   const path = executable ?? findChromium();
-  if (path === null) throw new ChromiumMissingError(CHROMIUM_PATHS);
+  if (path === null) {
+    let chosen: string | undefined;
+    try {
+      chosen = Deno.env.get("CHROMIUM_PATH");
+    } catch { /* no env permission */ }
+    throw new ChromiumMissingError(chosen ? [chosen] : CHROMIUM_PATHS);
+  }
   const profile = await Deno.makeTempDir({ prefix: "mcpmeter-chromium-" });
   const browser = await puppeteer.launch({
     executablePath: path,
