@@ -407,7 +407,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "agents: an unreachable model gives infrastructure errors and says how to configure one",
+  name:
+    "agents: an unreachable model gives infrastructure errors, exits 1 and says how to configure one",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -427,7 +428,12 @@ Deno.test({
         "--run-id",
         "offline",
       ]);
-      assert.equal(r.code, 0, r.stderr);
+      // Every case an infrastructure error: the run measured nothing, so it exits 1.
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /no case was scored: \d+ infrastructure error\(s\) \(model \d+\): the run measured nothing/,
+      );
       assert.match(r.stderr, /No model endpoint is reachable/);
       assert.match(r.stderr, /127\.0\.0\.1:11434/);
       const records = await readRecords(join(dir, "offline"));
