@@ -12,7 +12,8 @@ import {
 import { ARM_NAMES, ARMS } from "../lib/encodings/mod.ts";
 import { RETRIEVER_NAMES, RETRIEVERS } from "../lib/retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
-import { displayPath, fromRoot, intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { displayPath, fromRoot, intFlag, IO, listFlag } from "./_cli.ts";
+import { parseFlags, runMain, UsageError } from "./_cli.ts";
 
 const HELP = `mcpmeter bench — what MCP tool catalogs cost in context tokens
 
@@ -78,9 +79,6 @@ Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboa
 (self-contained). Token counts use OpenAI encodings; read ratios between modes, not absolutes.
 `;
 
-const list = (text: string | undefined) =>
-  text === undefined ? undefined : text.split(",").map((s) => s.trim()).filter(Boolean);
-
 async function main(args: string[]): Promise<number> {
   const { values: f } = parseFlags(args, {
     corpus: { type: "string", multiple: true },
@@ -124,13 +122,13 @@ async function main(args: string[]): Promise<number> {
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),
     ...(f.corpus ? { corpora: f.corpus } : {}),
     ...(f.format ? { format: f.format } : {}),
-    ...(f.tokenizers !== undefined ? { tokenizers: list(f.tokenizers) } : {}),
+    ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
     ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),
     ...(f["proxy-servers"] ? { proxyServers: f["proxy-servers"] } : {}),
     ...(f["code-catalog"] ? { codeCatalog: f["code-catalog"] } : {}),
     ...(f.arms !== undefined ? { arms: f.arms } : {}),
     ...(f.golden ? { golden: f.golden } : {}),
-    ...(f.retrievers !== undefined ? { retrievers: list(f.retrievers) } : {}),
+    ...(f.retrievers !== undefined ? { retrievers: listFlag("retrievers", f.retrievers) } : {}),
     ...(f["embedding-model"] ? { embeddingModel: f["embedding-model"] } : {}),
     ...(f.models ? { models: f.models } : {}),
     ...(f["embedding-cache"] ? { embeddingCache: f["embedding-cache"] } : {}),

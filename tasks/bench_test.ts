@@ -171,6 +171,7 @@ Deno.test("deno task bench validates flags before doing any work", async (t) => 
     [["--live", "--golden", "none"], /--live scores discovery on a golden set/],
     [["--out", "/proc/version/x"], /is not a writable folder/],
     [["--seed", "-1"], /--seed=VALUE/],
+    [["--tokenizers", ","], /--tokenizers needs at least one comma-separated value, got ","/],
   ];
   for (const [args, message] of cases) {
     await t.step(args.join(" "), async () => {

@@ -13,6 +13,7 @@ import {
   fromRoot,
   intFlag,
   IO,
+  listFlag,
   parseFlags,
   progress,
   runMain,
@@ -127,9 +128,7 @@ async function main(args: string[]): Promise<number> {
     limit,
     timeoutMs,
     ...(v.servers === undefined ? {} : { servers: v.servers }),
-    ...(v.only === undefined
-      ? {}
-      : { serverNames: v.only.split(",").map((s) => s.trim()).filter(Boolean) }),
+    ...(v.only === undefined ? {} : { serverNames: listFlag("only", v.only) }),
     ...(v["install-dir"] === undefined ? {} : { installDir: v["install-dir"] }),
     ...(v.endpoint === undefined ? {} : { endpoint: v.endpoint }),
     ...(v.header === undefined ? {} : { headers: parsePairs(v.header, ":", "header") }),
