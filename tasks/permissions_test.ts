@@ -492,11 +492,33 @@ const INVOCATIONS: Readonly<Record<string, Invocation>> = {
         `${OUT}/none.env`,
       ], { stdin: "How many lines does todo.txt have?\n/exit\n", env: { K: KEY } }),
     ),
-  report: async () =>
+  report: async () => {
     assertRan(
       "report",
       await task("report", ["--runs", `${OUT}/runs`, "--out", `${OUT}/compare/dashboard.html`]),
-    ),
+    );
+    // The PDF path: finding and driving headless Chromium under the task's permissions.
+    if (!await Deno.stat("/usr/bin/chromium").then(() => true, () => false)) {
+      if (Deno.env.get("CI")) throw new Error("CI needs /usr/bin/chromium for report --pdf");
+      console.warn("skipped report --pdf: /usr/bin/chromium is not installed");
+      return;
+    }
+    assertRan(
+      "report",
+      await task("report", [
+        "--runs",
+        `${OUT}/runs`,
+        "--dashboard",
+        "agent-comparison",
+        "--out",
+        `${OUT}/report`,
+        "--pdf",
+        `${OUT}/report.pdf`,
+      ]),
+    );
+    const pdf = await Deno.readFile(join(ROOT, OUT, "report.pdf"));
+    assert.equal(new TextDecoder().decode(pdf.subarray(0, 5)), "%PDF-");
+  },
   gate: async () =>
     assertRan(
       "gate",
