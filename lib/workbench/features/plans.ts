@@ -120,7 +120,7 @@ export const plans: WorkbenchFeature = {
         return `<section class="card suite" data-suite="${esc(suite.id)}">
 <h2>${esc(suite.id)} <span class="muted">· ${suite.cases.length} cases · ${esc(file)}</span></h2>
 <p>${esc(suite.description)}</p>
-<details><summary>Cases and criteria</summary>
+<details open><summary>Cases and criteria</summary>
 <table><thead><tr><th>case</th><th>question</th><th>criterion</th><th>tags</th></tr></thead>
 <tbody>${rows}</tbody></table></details>
 <form class="run-form" data-suite="${esc(suite.id)}">

@@ -126,7 +126,9 @@ export function comparisonHtml(runId: string, s: RunSummary, records: readonly C
     tools || `<tr><td colspan="6" class="muted">no tool calls</td></tr>`
   }</tbody></table></div>
 <h2>Cases</h2>
-<div class="card"><table id="cases"><thead><tr><th>agent</th><th>case</th><th class="num">rep</th><th>verdict</th><th class="num">wall</th><th class="num">turns</th><th class="num">input tok</th><th class="num">output tok</th><th class="num">USD</th><th class="num">tool calls</th><th></th></tr></thead><tbody>${cases}</tbody></table></div>
+<details class="card"${
+    records.length <= 60 ? " open" : ""
+  }><summary>${records.length} case records (agent × case × repetition)</summary><table id="cases"><thead><tr><th>agent</th><th>case</th><th class="num">rep</th><th>verdict</th><th class="num">wall</th><th class="num">turns</th><th class="num">input tok</th><th class="num">output tok</th><th class="num">USD</th><th class="num">tool calls</th><th></th></tr></thead><tbody>${cases}</tbody></table></details>
 </section>`;
 }
 
