@@ -27,12 +27,11 @@
  * @module
  */
 
-import { parseFlags, UsageError } from "./_cli.ts";
+import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { sha256Hex } from "../lib/catalog/load.ts";
 import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../lib/catalog/types.ts";
 import {
-  ConfigError,
   createSessionFolder,
   detectIsolation,
   installPackages,
@@ -365,10 +364,7 @@ async function main(args: string[]): Promise<number> {
   if (!/^[A-Za-z0-9_.-]+$/.test(values.id)) {
     throw new UsageError(`--id must be letters, digits, "_", "." or "-", got "${values.id}"`);
   }
-  const timeoutMs = values["timeout-ms"] === undefined ? 30_000 : Number(values["timeout-ms"]);
-  if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
-    throw new UsageError(`--timeout-ms must be a positive integer, got "${values["timeout-ms"]}"`);
-  }
+  const timeoutMs = intFlag("timeout-ms", values["timeout-ms"], 30_000, 1);
   const installDir = resolve(values["install-dir"]);
   const dataDir = resolve(values.data);
   const root = resolve(join(values.calls, ".."));
@@ -518,13 +514,4 @@ async function main(args: string[]): Promise<number> {
   return bad.length > 0 ? 1 : 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    const known = error instanceof UsageError || error instanceof ConfigError ||
-      error instanceof RangeError || error instanceof TypeError;
-    console.error(`capture-results: ${known ? "" : "unexpected error: "}${oneLine(error)}`);
-    Deno.exit(2);
-  }
-}
+if (import.meta.main) await runMain("capture-results", () => main(Deno.args));

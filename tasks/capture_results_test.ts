@@ -92,7 +92,7 @@ Deno.test("capture-results rejects a calls plan naming an unknown server", async
     assert.equal(r.code, 2);
     assert.match(
       new TextDecoder().decode(r.stderr),
-      /^capture-results: call "x" names server "nope", not in fixtures\/tool_results\/servers.json\n$/,
+      /^mcpmeter capture-results: error: call "x" names server "nope", not in fixtures\/tool_results\/servers.json\n$/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
