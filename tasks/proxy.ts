@@ -8,6 +8,10 @@ import { DEFAULT_MAX_RESULT_BYTES } from "../lib/proxy/limits.ts";
 import { redactText } from "../lib/_redact.ts";
 import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
 import { createProxyCore } from "../lib/proxy/server.ts";
+import { proxyRetriever } from "../lib/proxy/tool_index.ts";
+import { RETRIEVER_NAMES, retrieverEntry } from "../lib/retrieval/mod.ts";
+import { BENCH_DEFAULTS, resolveEmbeddingModel } from "../lib/flows/mod.ts";
+import { loadEnv } from "../lib/agent/load_config.ts";
 import { fromRoot, intFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 
 /** Default install folder of pinned server packages (the one `deno task capture` fills). */
@@ -41,6 +45,15 @@ Options:
   --max-result-bytes N  Cap of one forwarded call_tool result, bytes of JSON (default
                      ${DEFAULT_MAX_RESULT_BYTES}); a bigger one is cut and ends with a
                      "[mcpmeter proxy: result cut to N bytes; ...]" marker
+  --retriever NAME   Ranking behind retrieve_tools: ${
+  RETRIEVER_NAMES.filter((n) => !retrieverEntry(n).needsGolden).join(", ")
+}
+                     (default: bm25), as scored by deno task bench
+  --embedding-model ID  Model-registry entry (kind "embedding") of --retriever dense or hybrid;
+                     the index is embedded on the first retrieve_tools call, each query before
+                     it is searched
+  --models FILE      Model registry (default: ${BENCH_DEFAULTS.models})
+  --embedding-cache DIR  Vector cache (default: ${BENCH_DEFAULTS.embeddingCache})
   -h, --help         Show this help
 
 Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
@@ -60,6 +73,10 @@ async function main(args: string[]): Promise<number> {
     "install-dir": { type: "string" },
     "timeout-ms": { type: "string" },
     "max-result-bytes": { type: "string" },
+    retriever: { type: "string" },
+    "embedding-model": { type: "string" },
+    models: { type: "string" },
+    "embedding-cache": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   const v = parsed.values;
@@ -102,6 +119,39 @@ async function main(args: string[]): Promise<number> {
       throw error;
     }
   }
+  const retrieverName = v.retriever ?? "bm25";
+  if (!RETRIEVER_NAMES.includes(retrieverName)) {
+    throw new UsageError(
+      `--retriever: unknown retriever "${retrieverName}" (known: ${RETRIEVER_NAMES.join(", ")})`,
+    );
+  }
+  const entry = retrieverEntry(retrieverName);
+  if (entry.needsGolden) {
+    throw new UsageError(`--retriever ${retrieverName} needs golden labels; the proxy has none`);
+  }
+  if ((entry.endpoint === "embedding") !== (v["embedding-model"] !== undefined)) {
+    throw new UsageError(
+      entry.endpoint === "embedding"
+        ? `--retriever ${retrieverName} needs --embedding-model ID (a model-registry entry with kind "embedding")`
+        : "--embedding-model is used by --retriever dense or hybrid only",
+    );
+  }
+  const embedding = v["embedding-model"] === undefined ? undefined : await resolveEmbeddingModel({
+    id: v["embedding-model"],
+    modelsPath: v.models ?? fromRoot(BENCH_DEFAULTS.models),
+    cacheDir: v["embedding-cache"] ?? fromRoot(BENCH_DEFAULTS.embeddingCache),
+    env: await loadEnv(fromRoot(".env")),
+  });
+  const retriever = proxyRetriever(retrieverName, {
+    seed: 0,
+    ...(embedding
+      ? {
+        settings: embedding.settings,
+        fetch: embedding.fetch,
+        embeddingStore: embedding.embeddingStore,
+      }
+      : {}),
+  });
   let text: string;
   try {
     text = await Deno.readTextFile(v.servers);
@@ -124,7 +174,7 @@ async function main(args: string[]): Promise<number> {
   const ready = pool.statuses().filter((s) => s.state === "ready").length;
   say(`${ready}/${config.servers.length} upstreams ready, ${pool.tools.length} tools`);
   for (const w of pool.warnings.slice(0, 20)) say(`warning: ${w}`);
-  const core = createProxyCore(pool, { secrets, maxResultBytes });
+  const core = createProxyCore(pool, { secrets, maxResultBytes, retriever });
   const stop = Promise.withResolvers<void>();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => stop.resolve());

@@ -108,11 +108,20 @@ export function createProxyCore(pool: UpstreamPool, options: ProxyCoreOptions = 
     if (invalid !== undefined) return Promise.resolve(errorResult(invalid));
     const a = args ?? {};
     if (name === "retrieve_tools") {
-      const hits = index.search(a.query as string, (a.limit as number | undefined) ?? 10);
-      const detail = (a.detail as RetrieveDetail | undefined) ?? "full";
-      return Promise.resolve({
-        content: [{ type: "text", text: retrieveResponseText(hits, index.get, detail) }],
-      });
+      const answer = (): ToolCallResult => {
+        const hits = index.search(a.query as string, (a.limit as number | undefined) ?? 10);
+        const detail = (a.detail as RetrieveDetail | undefined) ?? "full";
+        return { content: [{ type: "text", text: retrieveResponseText(hits, index.get, detail) }] };
+      };
+      // A retriever that calls an endpoint (embeddings) prepares the query first; its failure
+      // is this call's error, the proxy goes on.
+      if (index.prepare === undefined) return Promise.resolve(answer());
+      return index.prepare([a.query as string]).then(answer, (error) =>
+        errorResult(
+          `retrieve_tools: retriever "${index.retriever.name}" failed: ${
+            (error as Error)?.message ?? String(error)
+          }`,
+        ));
     }
     if (name === "describe_tool") {
       const { text, unknown } = describeResponseText(a.tool_ids as string[], resolve);

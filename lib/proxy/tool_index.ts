@@ -20,9 +20,12 @@ export type ProxyRetrieverFactory = (docs: readonly RetrievalDoc[]) => Retriever
  * @param name A registered retriever name, e.g. `bm25`.
  * @param context Seed, settings and fetch for the retriever (no golden set: the proxy has none).
  * @returns A factory for {@linkcode ToolIndexOptions.retriever}.
+ * An entry that builds asynchronously (`dense`, `hybrid`: embeddings from an endpoint) is built on
+ * the first `retrieve_tools` call, inside the index's `prepare`, and each query is prepared
+ * (embedded) before it is searched; `context` must then carry the embedding settings and `fetch`.
+ *
  * @throws {RangeError} For an unknown name.
- * @throws {TypeError} When the entry needs golden labels (the oracle) or builds asynchronously
- * (the proxy builds its index synchronously when upstreams connect).
+ * @throws {TypeError} When the entry needs golden labels (the oracle).
  *
  * @example Usage
  * ```ts
@@ -38,14 +41,37 @@ export function proxyRetriever(
   context: Omit<RetrieverContext, "golden"> = { seed: 0 },
 ): ProxyRetrieverFactory {
   const entry = retrieverEntry(name);
-  if (entry.needsGolden || entry.asyncBuild) {
-    throw new TypeError(
-      `Cannot serve retriever "${name}" from the proxy: it ${
-        entry.needsGolden ? "needs golden labels" : "builds asynchronously"
-      }`,
-    );
+  if (entry.needsGolden) {
+    throw new TypeError(`Cannot serve retriever "${name}" from the proxy: it needs golden labels`);
   }
-  return (docs) => entry.create(docs, context) as Retriever;
+  if (!entry.asyncBuild) return (docs) => entry.create(docs, context) as Retriever;
+  return (docs) => {
+    let built: Retriever | undefined;
+    let building: Promise<Retriever> | undefined;
+    const ready = async () => {
+      building ??= Promise.resolve(entry.create(docs, context)).then((r) => built = r);
+      return await building.catch((error) => {
+        building = undefined; // the next call tries again
+        throw error;
+      });
+    };
+    return {
+      name: entry.name,
+      get config() {
+        return built?.config ?? { building: true };
+      },
+      async prepare(queries: readonly string[]) {
+        const r = await ready();
+        await r.prepare?.(queries);
+      },
+      search(query: string, limit: number) {
+        if (built === undefined) {
+          throw new Error(`retriever "${entry.name}" is not built yet: call prepare() first`);
+        }
+        return built.search(query, limit);
+      },
+    };
+  };
 }
 
 /** Options of {@linkcode createToolIndex}. */
@@ -71,6 +97,13 @@ export interface ToolIndex {
    * @returns Hits, score descending then id ascending; only tools that match at all.
    */
   search(query: string, limit: number): readonly Hit[];
+  /**
+   * Fetches what `search` needs for these queries from the retriever's endpoint (building the
+   * index on first use); present only for retrievers that call one.
+   *
+   * @param queries Queries about to be searched.
+   */
+  readonly prepare?: (queries: readonly string[]) => Promise<void>;
   /**
    * Looks a tool up by id (`server:name`).
    *
@@ -123,7 +156,15 @@ export function createToolIndex(tools: readonly Tool[], options: ToolIndexOption
   const retriever = factory(docs);
   return {
     tools: sorted,
-    retriever: { name: retriever.name, config: retriever.config as JsonObject },
+    retriever: {
+      name: retriever.name,
+      get config() {
+        return retriever.config as JsonObject;
+      },
+    },
+    ...(retriever.prepare === undefined || sorted.length === 0 ? {} : {
+      prepare: (queries: readonly string[]) => retriever.prepare!(queries),
+    }),
     search(query: string, limit: number): readonly Hit[] {
       if (sorted.length === 0) return [];
       const hits = retriever.search(query, limit + (sorted.length < 3 ? 3 : 0));
