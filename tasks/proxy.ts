@@ -8,10 +8,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from "../lib/proxy/limits.ts";
 import { redactText } from "../lib/_redact.ts";
 import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
 import { createProxyCore } from "../lib/proxy/server.ts";
-import { proxyRetriever } from "../lib/proxy/tool_index.ts";
+import { proxyRetriever } from "../lib/proxy/mod.ts";
 import { RETRIEVER_NAMES, retrieverEntry } from "../lib/retrieval/mod.ts";
 import { BENCH_DEFAULTS, resolveEmbeddingModel } from "../lib/flows/mod.ts";
-import { loadEnv } from "../lib/agent/load_config.ts";
 import { fromRoot, intFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 
 /** Default install folder of pinned server packages (the one `deno task capture` fills). */
@@ -140,7 +139,8 @@ async function main(args: string[]): Promise<number> {
     id: v["embedding-model"],
     modelsPath: v.models ?? fromRoot(BENCH_DEFAULTS.models),
     cacheDir: v["embedding-cache"] ?? fromRoot(BENCH_DEFAULTS.embeddingCache),
-    env: await loadEnv(fromRoot(".env")),
+    env: Deno.env.toObject(),
+    dotEnv: fromRoot(".env"),
   });
   const retriever = proxyRetriever(retrieverName, {
     seed: 0,

@@ -52,7 +52,6 @@ import {
   type RetrieverName,
 } from "../retrieval/mod.ts";
 import { type EmbeddingRetrieverContext, resolveEmbeddingModel } from "./embedding.ts";
-import { loadEnv } from "../agent/load_config.ts";
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
@@ -483,7 +482,8 @@ export async function runBench(
     modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
     cacheDir: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
     // Keys from the environment or the git-ignored .env, as the agents read them.
-    env: { ...(await loadEnv(io.fromRoot(".env"))), ...io.env() },
+    env: io.env(),
+    dotEnv: io.fromRoot(".env"),
   });
   const scored = await scoreRetrieval(
     corpora,

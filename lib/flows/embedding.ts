@@ -7,7 +7,7 @@
  */
 
 import { expandVars } from "../agent/config.ts";
-import { loadModels } from "../agent/load_config.ts";
+import { loadEnv, loadModels } from "../agent/load_config.ts";
 import { createFileEmbeddingStore } from "../retrieval/embedding_cache.ts";
 import type { EmbeddingModel, EmbeddingStore } from "../retrieval/embeddings.ts";
 import { UsageError } from "./errors.ts";
@@ -35,8 +35,10 @@ export interface ResolveEmbeddingOptions {
   readonly modelsPath: string;
   /** Vector cache folder. */
   readonly cacheDir: string;
-  /** Variables for `${VAR}` in the entry (environment merged with `.env`). */
+  /** Variables for `${VAR}` in the entry (the environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** A `.env` file whose variables fill in those `env` lacks (absent file: none). */
+  readonly dotEnv?: string;
   /** The HTTP client to wrap. @default {globalThis.fetch} */
   readonly fetch?: typeof fetch;
 }
@@ -64,14 +66,17 @@ export async function resolveEmbeddingModel(
       } in ${options.modelsPath} (embedding models: ${embeddingIds.join(", ") || "none"})`,
     );
   }
+  const env = options.dotEnv === undefined
+    ? options.env
+    : { ...(await loadEnv(options.dotEnv)), ...options.env };
   const where = (field: string) => ({ file: options.modelsPath, field: `${entry.id}.${field}` });
-  const apiKey = expandVars(entry.apiKey, options.env, where("apiKey"));
+  const apiKey = expandVars(entry.apiKey, env, where("apiKey"));
   const baseUrl = entry.baseUrl === undefined
     ? DEFAULT_EMBEDDING_BASE_URL
-    : expandVars(entry.baseUrl, options.env, where("baseUrl"));
+    : expandVars(entry.baseUrl, env, where("baseUrl"));
   const model: EmbeddingModel = {
     id: entry.id,
-    model: expandVars(entry.model, options.env, where("model")),
+    model: expandVars(entry.model, env, where("model")),
     baseUrl,
     inputUsdPerMTok: entry.pricing.inputUsdPerMTok,
   };
