@@ -59,6 +59,7 @@ Compare versions (one suite × one agent; runs of ID and ID@N, see deno task age
                        write --out DIR: index.html (the Compare versions page), compare.csv, SVGs
   --suite ID           the suite (required with --compare when the runs hold several)
   --baseline V         baseline point: a version number, or live (default: the oldest version)
+  --by runs            points are the agent's runs (one configuration over time), not versions
 
 Dashboards and reports:
   --dashboard ID       agent-comparison, trends-over-time, reliability-diagnostics, or a file
@@ -100,6 +101,7 @@ async function main(): Promise<number> {
     "reports-dir": { type: "string", default: "reporting/reports" },
     "no-check": { type: "boolean", default: false },
     compare: { type: "string" },
+    by: { type: "string" },
     baseline: { type: "string" },
     help: { type: "boolean", default: false },
   }, true);
@@ -315,7 +317,14 @@ async function dashboardMode(
 async function compareMode(
   runs: Awaited<ReturnType<typeof loadRuns>>,
   filter: RunFilter,
-  values: { compare?: string; baseline?: string; out?: string; pdf?: string; png?: boolean },
+  values: {
+    compare?: string;
+    baseline?: string;
+    by?: string;
+    out?: string;
+    pdf?: string;
+    png?: boolean;
+  },
 ): Promise<number> {
   const agentId = values.compare!;
   let kept;
@@ -336,8 +345,12 @@ async function compareMode(
   }
   let cmp;
   try {
+    if (values.by !== undefined && values.by !== "runs" && values.by !== "versions") {
+      throw new UsageError(`--by must be runs or versions, got "${values.by}"`);
+    }
     cmp = compareVersions(records, suites[0], agentId, {
       ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+      ...(values.by === "runs" ? { points: "runs" as const } : {}),
     });
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);

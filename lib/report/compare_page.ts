@@ -370,7 +370,7 @@ ${
     `<section><h2>Per repetition</h2><div class="grid">${stripFigs.join("\n")}</div></section>`,
   ].join("\n");
   const html = reportPage({
-    title: `Compare versions: ${c.agentId} on ${c.suiteId}`,
+    title: `Compare ${c.by}: ${c.agentId} on ${c.suiteId}`,
     subtitle: `${c.points.length} point(s): ${
       c.points.map((p) => `${p.label} (${p.record.runId}, ${p.record.startedAt.slice(0, 10)})`)
         .join(", ")

@@ -110,6 +110,8 @@ export interface VersionComparison {
   readonly alpha: number;
   /** Seed of the bootstrap intervals and of the permutation test above 16 cases. */
   readonly seed: number;
+  /** What a point is: a version, or a run (see {@linkcode CompareVersionsOptions.points}). */
+  readonly by: "versions" | "runs";
 }
 
 /** Options of {@linkcode compareVersions}. */
@@ -120,6 +122,11 @@ export interface CompareVersionsOptions {
   readonly alpha?: number;
   /** Seed. @default {0} */
   readonly seed?: number;
+  /**
+   * What a point is: the latest run of each version (`versions`), or every run of the agent
+   * (`runs`, labelled by run id: compares one configuration over time). @default {"versions"}
+   */
+  readonly points?: "versions" | "runs";
 }
 
 const KPIS: readonly {
@@ -337,16 +344,21 @@ export function compareVersions(
   }
   const latest = new Map<string, AgentRunRecord>();
   const order = (r: AgentRunRecord) => r.startedAt + "\u0000" + r.runId;
+  const byRun = options.points === "runs";
   for (const r of mine) {
-    const key = r.version === null ? "live" : `v${r.version}`;
+    const key = byRun ? r.runId : r.version === null ? "live" : `v${r.version}`;
     const prev = latest.get(key);
     if (!prev || order(prev) <= order(r)) latest.set(key, r);
   }
-  const keys = [...latest.keys()].sort((a, b) =>
-    a === "live" ? 1 : b === "live" ? -1 : Number(a.slice(1)) - Number(b.slice(1))
-  );
+  const keys = byRun
+    ? [...latest.keys()].sort((a, b) => cmp(order(latest.get(a)!), order(latest.get(b)!)))
+    : [...latest.keys()].sort((a, b) =>
+      a === "live" ? 1 : b === "live" ? -1 : Number(a.slice(1)) - Number(b.slice(1))
+    );
   const want = options.baseline === undefined
     ? keys[0]
+    : byRun
+    ? String(options.baseline)
     : typeof options.baseline === "number"
     ? `v${options.baseline}`
     : options.baseline === "live"
@@ -361,7 +373,7 @@ export function compareVersions(
   }
   const points: VersionPoint[] = keys.map((k) => {
     const record = latest.get(k)!;
-    const label = k === "live" && record.equalsVersion !== null
+    const label = !byRun && k === "live" && record.equalsVersion !== null
       ? `live = v${record.equalsVersion}`
       : k;
     return { label, version: record.version, record, isBaseline: k === want };
@@ -419,6 +431,7 @@ export function compareVersions(
     strips: points.flatMap(strips),
     alpha,
     seed,
+    by: byRun ? "runs" : "versions",
   };
 }
 
