@@ -58,7 +58,7 @@ export const DEFAULT_MAX_PASS_DROP = 0.2;
  *
  * @example Usage
  * ```ts
- * import { detectableDrop } from "./gate.ts";
+ * import { detectableDrop } from "./gate_runs.ts";
  * const d = detectableDrop(20, 0.05);
  * if (d.casesNeeded !== 5 || d.smallestDetectableDrop !== 0.25 || d.underpowered) throw new Error();
  * if (!detectableDrop(3, 0.05).underpowered) throw new Error();
