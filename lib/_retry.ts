@@ -86,7 +86,7 @@ export interface AttemptFailure {
  *
  * @example Usage
  * ```ts
- * import { parseRetryAfter } from "./retry.ts";
+ * import { parseRetryAfter } from "./_retry.ts";
  * if (parseRetryAfter(new Headers({ "retry-after": "2" }), 0) !== 2000) throw new Error("unexpected");
  * ```
  */
