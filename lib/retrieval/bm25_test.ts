@@ -94,3 +94,22 @@ Deno.test("bm25SeesArm() is false for a params-only arm at default weights, true
     true,
   );
 });
+
+Deno.test("bm25_params weighs parameter text and the name like the description", async () => {
+  const { bm25ParamsEntry } = await import("./bm25_params.ts");
+  const docs = [
+    { id: "s:a", name: "calendar", server: "s", description: "", params: "" },
+    { id: "s:b", name: "other", server: "s", description: "", params: '{"calendar":1}' },
+    { id: "s:c", name: "third", server: "s", description: "", params: "" },
+  ];
+  const r = bm25ParamsEntry.create(docs, { seed: 1 }) as import("./types.ts").Retriever;
+  assert.equal(r.name, "bm25_params");
+  assert.deepEqual((r.config as { weights: unknown }).weights, {
+    name: 1,
+    description: 1,
+    params: 0.25,
+    server: 2,
+  });
+  // The parameter text is indexed: s:b is found, below the name match (weight 1 > 0.25).
+  assert.deepEqual(r.search("calendar", 3).map((h) => h.id), ["s:a", "s:b"]);
+});

@@ -160,3 +160,4 @@ export {
   compareToBaseline,
   type CompareToBaselineOptions,
 } from "./versus.ts";
+export { bm25ParamsEntry, TASK_TUNED_BM25_WEIGHTS } from "./bm25_params.ts";

@@ -13,6 +13,7 @@
 import type { Tool } from "../catalog/types.ts";
 import { oracleEntry, randomEntry } from "./baselines.ts";
 import { bm25Entry } from "./bm25.ts";
+import { bm25ParamsEntry } from "./bm25_params.ts";
 import { denseEntry } from "./dense.ts";
 import { hybridEntry } from "./hybrid.ts";
 import { defaultIndexFields } from "./docs.ts";
@@ -27,6 +28,7 @@ import {
 /** Every registered retriever, in report order. */
 export const RETRIEVERS: readonly RetrieverEntry[] = [
   bm25Entry,
+  bm25ParamsEntry,
   tfidfClassicEntry,
   randomEntry,
   oracleEntry,
