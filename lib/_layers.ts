@@ -72,7 +72,9 @@ export function isTestFile(path: string): boolean {
 export function unitOf(path: string): string {
   const parts = path.split("/");
   if (parts[0] !== "lib") return parts[0];
-  if (parts.length === 2) return parts[1] === "mod.ts" ? "lib/mod.ts" : "lib";
+  if (parts.length === 2) {
+    return parts[1] === "mod.ts" || parts[1] === "io.ts" ? `lib/${parts[1]}` : "lib";
+  }
   return `lib/${parts[1]}`;
 }
 
@@ -80,7 +82,8 @@ const at = (e: ImportEdge) => `${e.from}:${e.line} imports ${e.to}`;
 
 /** Whether `path` is a public surface file tasks and notebooks may import. */
 function isSurface(path: string): boolean {
-  return path === "lib/mod.ts" || /^lib\/[a-z_]+\/(mod|io)\.ts$/.test(path);
+  return path === "lib/mod.ts" || path === "lib/io.ts" ||
+    /^lib\/[a-z_]+(\/[a-z_]+)*\/(mod|io)\.ts$/.test(path);
 }
 
 /** Strongly connected components with more than one node (or a self-loop), Tarjan's algorithm. */
@@ -233,9 +236,9 @@ export function checkLayers(
     }
     // Layer order between lib/ folders.
     if (a !== b && a.startsWith("lib") && b.startsWith("lib") && !isTestFile(e.from)) {
-      if (a === "lib/mod.ts") continue;
-      if (b === "lib/mod.ts") {
-        out.push(`layer: ${at(e)} (only tasks/ and notebooks/ import lib/mod.ts)`);
+      if (a === "lib/mod.ts" || a === "lib/io.ts") continue;
+      if (b === "lib/mod.ts" || b === "lib/io.ts") {
+        out.push(`layer: ${at(e)} (only tasks/ and notebooks/ import lib/mod.ts and lib/io.ts)`);
         continue;
       }
       const ra = rank.get(a);

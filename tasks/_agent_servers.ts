@@ -3,11 +3,16 @@
 // fixture data as `${DATA}`), opened per agent under its exposure mode.
 import { join, resolve } from "node:path";
 import { UsageError } from "./_cli.ts";
-import { type McpServerSpec, type McpToolHost, openMcpHost } from "../lib/agent/mcp_host.ts";
-import type { AgentConfig, ProviderKind } from "../lib/agent/types.ts";
-import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/config.ts";
-import { installPackages, packageVars, readInstalledPackage } from "../lib/mcp/install.ts";
-import { createSessionFolder, removeStaleSessionFolders } from "../lib/mcp/session.ts";
+import { type McpServerSpec, type McpToolHost, openMcpHost } from "../lib/agent/io.ts";
+import { type AgentConfig, type ProviderKind } from "../lib/agent/mod.ts";
+import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/mod.ts";
+import {
+  createSessionFolder,
+  installPackages,
+  packageVars,
+  readInstalledPackage,
+  removeStaleSessionFolders,
+} from "../lib/mcp/io.ts";
 
 /** What to print when no model endpoint answers. */
 export const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:

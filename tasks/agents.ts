@@ -1,34 +1,35 @@
 // deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
 import { join } from "node:path";
 import { gitState, intFlag, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { AgentConfigError, requiredModelIds } from "../lib/agent/config.ts";
+import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
+import { nothingScored, runHealth } from "../lib/agent/mod.ts";
 import {
+  type AgentConfig,
+  AgentConfigError,
+  type CacheMode,
+  type CaseRecord,
+  type ModelClient,
+  parseShard,
+  requiredModelIds,
+  snapshotSha256,
+  type WireEntry,
+  withResponseCache,
+} from "../lib/agent/mod.ts";
+import {
+  createFileResponseStore,
+  createModelClient,
+  cutVersion,
+  listVersions,
   loadAgents,
   loadEnv,
   loadModels,
   loadSuite,
   loadToolPrices,
-} from "../lib/agent/load_config.ts";
-import { createModelClient } from "../lib/agent/providers/client.ts";
-import {
-  cutVersion,
-  listVersions,
+  realSleep,
   resolveAgentSelections,
+  runSuite,
   versionsDirFor,
 } from "../lib/agent/io.ts";
-import { snapshotSha256 } from "../lib/agent/mod.ts";
-import { realSleep } from "../lib/agent/providers/retry.ts";
-import type { WireEntry } from "../lib/agent/providers/wire_log.ts";
-import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
-import { parseShard, runSuite } from "../lib/agent/run.ts";
-import { nothingScored, runHealth } from "../lib/agent/mod.ts";
-import {
-  type CacheMode,
-  createFileResponseStore,
-  withResponseCache,
-} from "../lib/agent/providers/cache.ts";
-import type { AgentConfig, CaseRecord } from "../lib/agent/types.ts";
-import type { ModelClient } from "../lib/agent/providers/types.ts";
 
 const HELP = `Usage: deno task agents --suite FILE [options]
 

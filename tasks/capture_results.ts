@@ -28,21 +28,22 @@
  */
 
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { sha256Hex } from "../lib/catalog/load.ts";
 import { join, relative, resolve } from "node:path";
-import type { JsonObject, JsonValue } from "../lib/catalog/types.ts";
+import {
+  parseServersConfig,
+  type ServerEntry,
+  type StdioSession,
+  stringifySorted,
+} from "../lib/mcp/mod.ts";
 import {
   createSessionFolder,
   detectIsolation,
   installPackages,
   openStdioSession,
-  parseServersConfig,
   readInstalledPackage,
-  type ServerEntry,
-  type StdioSession,
-  stringifySorted,
-} from "../lib/mcp/mod.ts";
+} from "../lib/mcp/io.ts";
 import { oneLine } from "../lib/_text.ts";
+import { type JsonObject, type JsonValue, sha256Hex } from "../lib/catalog/mod.ts";
 
 const HELP = `deno task capture-results [options]
 

@@ -3,13 +3,8 @@ import { createInterface } from "node:readline";
 import process from "node:process";
 import { parseFlags, runMain, UsageError } from "./_cli.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
-import { AgentConfigError } from "../lib/agent/config.ts";
-import { loadAgents, loadEnv, loadModels } from "../lib/agent/load_config.ts";
-import { createModelClient } from "../lib/agent/providers/client.ts";
-import { realSleep } from "../lib/agent/providers/retry.ts";
-import type { Message } from "../lib/agent/providers/types.ts";
-import { runAgentLoop } from "../lib/agent/loop.ts";
-import { usageCostUsd } from "../lib/agent/usage.ts";
+import { AgentConfigError, type Message, runAgentLoop, usageCostUsd } from "../lib/agent/mod.ts";
+import { createModelClient, loadAgents, loadEnv, loadModels, realSleep } from "../lib/agent/io.ts";
 
 const HELP = `Usage: deno task chat --agent ID [options]
 

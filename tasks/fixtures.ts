@@ -2,9 +2,9 @@
 // the sha256 and byte size of every frozen input with its source and the
 // command that regenerates it.
 import { join, relative } from "node:path";
-import { sha256Hex } from "../lib/catalog/load.ts";
-import { stableJson } from "../lib/report/json.ts";
 import { fromRoot, parseFlags, runMain } from "./_cli.ts";
+import { sha256Hex } from "../lib/catalog/mod.ts";
+import { stableJson } from "../lib/report/mod.ts";
 
 const HELP = `mcpmeter fixtures — check the hashes of every frozen input
 

@@ -3,7 +3,7 @@
 // Exit 0: every check holds; 1: a check failed; 2: unusable input.
 import { dirname } from "node:path";
 import { ensureWritable, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { loadRun, RunInputError } from "../lib/report/load_runs.ts";
+import { loadRun } from "../lib/report/io.ts";
 import {
   gateBenchReports,
   type GateCheck,
@@ -13,6 +13,7 @@ import {
   gateMarkdown,
   type GateOptions,
   gateRuns,
+  RunInputError,
   verdictLine,
 } from "../lib/report/mod.ts";
 

@@ -12,16 +12,16 @@
  * @module
  */
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
+import { createTokenizer } from "../lib/tokens/mod.ts";
 import {
   catalogCarriesSchemas,
+  type Corpus,
   LINT_RULES,
   lintCatalog,
   type LintReport,
-} from "../lib/catalog/lint.ts";
-import { loadCatalog } from "../lib/catalog/load.ts";
-import type { Corpus } from "../lib/catalog/types.ts";
-import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
-import { createTokenizer } from "../lib/tokens/mod.ts";
+} from "../lib/catalog/mod.ts";
+import { loadCatalog } from "../lib/catalog/io.ts";
 
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)
   .pathname;

@@ -1,9 +1,16 @@
 // deno task merge: joins the run folders of shards (deno task agents --shard i/n) into one run.
 import { basename, join, resolve } from "node:path";
 import { ensureWritable, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { planWork, readCaseRecords, RUN_SCHEMA_VERSION, workKey } from "../lib/agent/run.ts";
-import { summarizeRecords, summaryToCsv } from "../lib/agent/summary.ts";
-import type { CaseRecord, Suite } from "../lib/agent/types.ts";
+import {
+  type CaseRecord,
+  planWork,
+  RUN_SCHEMA_VERSION,
+  type Suite,
+  summarizeRecords,
+  summaryToCsv,
+  workKey,
+} from "../lib/agent/mod.ts";
+import { readCaseRecords } from "../lib/agent/io.ts";
 
 const HELP = `Usage: deno task merge --out DIR RUN_DIR RUN_DIR...
 

@@ -1,17 +1,24 @@
 // deno task proxy: run mcpmeter's reference discovery proxy (retrieve_tools,
 // describe_tool, call_tool) over the servers of an mcpServers config, on
 // stdio or streamable HTTP.
-import { checkBindAddress, createHttpGuard } from "../lib/_http_guard.ts";
-import { parseServersConfig } from "../lib/mcp/config.ts";
-import { connectUpstreams, upstreamSecrets } from "../lib/proxy/connect.ts";
-import { DEFAULT_MAX_RESULT_BYTES } from "../lib/proxy/limits.ts";
-import { redactText } from "../lib/_redact.ts";
-import { serveProxyHttp, serveProxyStdio } from "../lib/proxy/http.ts";
-import { createProxyCore } from "../lib/proxy/server.ts";
-import { proxyRetriever } from "../lib/proxy/mod.ts";
 import { RETRIEVER_NAMES, retrieverEntry } from "../lib/retrieval/mod.ts";
 import { BENCH_DEFAULTS, resolveEmbeddingModel } from "../lib/flows/mod.ts";
 import { fromRoot, intFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
+import { parseServersConfig } from "../lib/mcp/mod.ts";
+import {
+  checkBindAddress,
+  connectUpstreams,
+  createHttpGuard,
+  serveProxyHttp,
+  serveProxyStdio,
+} from "../lib/proxy/io.ts";
+import {
+  createProxyCore,
+  DEFAULT_MAX_RESULT_BYTES,
+  proxyRetriever,
+  redactText,
+  upstreamSecrets,
+} from "../lib/proxy/mod.ts";
 
 /** Default install folder of pinned server packages (the one `deno task capture` fills). */
 export const DEFAULT_INSTALL_DIR = ".scratch/servers";

@@ -2,9 +2,9 @@
 import { fromRoot, gitState, intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { prepareAgentServers } from "./_agent_servers.ts";
 import { demoPolicy } from "./demo_agents.ts";
-import { loadEnv } from "../lib/agent/load_config.ts";
 import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
 import { createBenchService, isLoopback, startWorkbench } from "../lib/workbench/mod.ts";
+import { loadEnv } from "../lib/agent/io.ts";
 
 /** Corpora the Catalog page can bench: the committed ones, and LiveMCPBench when beside us. */
 async function benchCorpora(): Promise<Record<string, string>> {

@@ -3,9 +3,9 @@
 // options: repetitions, concurrency, shards, resume, cache). The run folder gets sweep.json.
 import { join, resolve } from "node:path";
 import { fromRoot, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
-import { loadAgents, loadSuite } from "../lib/agent/load_config.ts";
-import { AgentConfigError } from "../lib/agent/config.ts";
-import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/expand.ts";
+import { loadAgents, loadSuite } from "../lib/agent/io.ts";
+import { AgentConfigError } from "../lib/agent/mod.ts";
+import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/mod.ts";
 
 const HELP =
   `Usage: deno task sweep --base AGENT --vary NAME=V1,V2 [--vary ...] --suite FILE [options]

@@ -1,12 +1,8 @@
 // deno task synth: a synthetic tool catalog of any size, drawn from the reference corpus,
 // written as an mcpmeter capture that `deno task bench --corpus` reads.
 import { dirname } from "node:path";
-import {
-  loadCatalog,
-  planSynthCatalog,
-  synthCatalogHeader,
-  synthServers,
-} from "../lib/catalog/mod.ts";
+import { planSynthCatalog, synthCatalogHeader, synthServers } from "../lib/catalog/mod.ts";
+import { loadCatalog } from "../lib/catalog/io.ts";
 import {
   displayPath,
   ensureWritable,

@@ -1,5 +1,7 @@
 /**
- * File edges of lib/agent that tasks use beside `mod.ts`: agent version files.
+ * The I/O edge of lib/agent: agent version files, configuration loaders, model clients (HTTP
+ * through the vendors' SDKs), the `run_code` sandbox (a subprocess), MCP tool hosts (server
+ * processes), suite runs (run folders) and the file response cache.
  *
  * @module
  */
@@ -10,3 +12,21 @@ export {
   resolveAgentSelections,
   versionsDirFor,
 } from "./load_versions.ts";
+export { createModelClient, type ModelClientDeps } from "./providers/client.ts";
+export { runCode, type RunCodeOptions, type RunCodeResult } from "./run_code.ts";
+export { type RunOutcome, runSuite, type RunSuiteOptions } from "./run.ts";
+export { loadAgents, loadEnv, loadModels, loadSuite, loadToolPrices } from "./load_config.ts";
+export { readCaseRecords } from "./run.ts";
+export { createFileResponseStore } from "./providers/cache.ts";
+export {
+  CODE_SERVER_NAME,
+  DEFAULT_MCP_TIMEOUT_MS,
+  DEFAULT_RUN_CODE_TIMEOUT_MS,
+  McpHostError,
+  type McpServerSpec,
+  type McpToolHost,
+  openMcpHost,
+  type OpenMcpHostOptions,
+  PROXY_SERVER_NAME,
+} from "./mcp_host.ts";
+export { realSleep } from "./providers/retry.ts";

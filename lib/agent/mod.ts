@@ -91,7 +91,6 @@ export {
   type ToolResult,
   type ToolSpec,
 } from "./providers/types.ts";
-export { createModelClient, type ModelClientDeps } from "./providers/client.ts";
 export type {
   ParsedTurn,
   ProviderAdapter,
@@ -156,10 +155,7 @@ export {
   DEFAULT_MAX_TOOL_CALLS,
   LOCAL_IMPORT_REFUSED,
   programText,
-  runCode,
   type RunCodeLimit,
-  type RunCodeOptions,
-  type RunCodeResult,
   WATCH_INTERVAL_MS,
 } from "./run_code.ts";
 export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
@@ -172,9 +168,6 @@ export {
   parseShard,
   planWork,
   RUN_SCHEMA_VERSION,
-  type RunOutcome,
-  runSuite,
-  type RunSuiteOptions,
   type Shard,
   type WorkItem,
   workKey,

@@ -61,7 +61,7 @@ export {
   parseCatalog,
   type ParseCatalogOptions,
 } from "./parse.ts";
-export { loadCatalog, type LoadCatalogOptions, sha256Hex } from "./load.ts";
+export { sha256Hex } from "./load.ts";
 export {
   countDegenerateDescriptions,
   DEFAULT_MIN_DESCRIPTION_CHARS,

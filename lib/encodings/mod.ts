@@ -81,7 +81,6 @@ export {
   type ToolResultsMeasurement,
 } from "./toon_results.ts";
 export {
-  loadToolResults,
   parseToolResults,
   TOOL_RESULTS_FORMAT,
   type ToolResultsFile,

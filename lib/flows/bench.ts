@@ -21,11 +21,11 @@ import { renderDashboard } from "../report/dashboard.ts";
 import {
   type EncodingArm,
   loadArms,
-  loadToolResults,
   measureArms,
   measureToolResults,
   parseArmList,
 } from "../encodings/mod.ts";
+import { loadToolResults } from "../encodings/io.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
 import { alignGolden } from "../retrieval/align.ts";

@@ -11,25 +11,27 @@
 import { basename, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../catalog/load.ts";
 import {
-  captureServers,
-  DEFAULT_CAPTURE_CONCURRENCY,
   DEFAULT_SERVER_TIMEOUT_MS,
   DEFAULT_SETTLE_MS,
-  detectIsolation,
-  installPackages,
-  type IsolationMode,
-  mergePrepared,
   type Normalization,
   normalizeRecord,
   parseServersConfig,
-  prepareCapture,
-  readInstalledPackage,
-  resolveNpmVersion,
   type ServerCaptureRecord,
   stringifySorted,
   toCaptureFile,
   toCaptureManifest,
 } from "../mcp/mod.ts";
+import {
+  captureServers,
+  DEFAULT_CAPTURE_CONCURRENCY,
+  detectIsolation,
+  installPackages,
+  type IsolationMode,
+  mergePrepared,
+  prepareCapture,
+  readInstalledPackage,
+  resolveNpmVersion,
+} from "../mcp/io.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import { UsageError } from "./errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";

@@ -8,16 +8,18 @@ import { parseCatalog } from "../catalog/parse.ts";
 import { sha256Hex } from "../catalog/load.ts";
 import type { Corpus } from "../catalog/types.ts";
 import {
-  captureServers,
-  installPackages,
-  mergePrepared,
   parseServersConfig,
-  prepareCapture,
-  resolveNpmVersion,
   type ServerCaptureRecord,
   stringifyCaptureFile,
   toCaptureFile,
 } from "../mcp/mod.ts";
+import {
+  captureServers,
+  installPackages,
+  mergePrepared,
+  prepareCapture,
+  resolveNpmVersion,
+} from "../mcp/io.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { InputFileError } from "../input_error.ts";
 

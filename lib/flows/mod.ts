@@ -69,11 +69,8 @@ export {
   type RunCaptureOptions,
   writeCapture,
 } from "./capture.ts";
-export {
-  DEFAULT_CAPTURE_CONCURRENCY,
-  DEFAULT_SERVER_TIMEOUT_MS,
-  DEFAULT_SETTLE_MS,
-} from "../mcp/mod.ts";
+export { DEFAULT_SERVER_TIMEOUT_MS, DEFAULT_SETTLE_MS } from "../mcp/mod.ts";
+export { DEFAULT_CAPTURE_CONCURRENCY } from "../mcp/io.ts";
 export {
   BENCH_DEFAULTS,
   benchFailure,

@@ -73,13 +73,7 @@ export {
   type PerQueryCost,
   type QueryCalls,
 } from "./live_block.ts";
-export {
-  type CallOutcome,
-  type DiscoveryCall,
-  type DiscoverySession,
-  type DiscoveryTarget,
-  openDiscoverySession,
-} from "./discovery_calls.ts";
+export { type CallOutcome, type DiscoveryCall } from "./discovery_calls.ts";
 export {
   FRONTIER_MAX_K,
   type FrontierOptions,

@@ -53,35 +53,15 @@ export {
   type ServerListing,
 } from "./list.ts";
 export { CLIENT_INFO } from "./client_info.ts";
+export { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER, STDERR_TAIL_CHARS } from "./stdio.ts";
 export {
-  captureStdioServer,
-  DEFAULT_SERVER_TIMEOUT_MS,
-  MAX_WARNINGS_PER_SERVER,
-  STDERR_TAIL_CHARS,
-  type StdioCaptureOptions,
-} from "./stdio.ts";
-export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
-export {
-  createSessionFolder,
   type McpSession,
-  openRemoteSession,
-  openSession,
-  openStdioSession,
-  type RemoteSessionOptions,
-  removeStaleSessionFolders,
   SESSION_FOLDER_PREFIX,
   type SessionClient,
   SessionStartError,
   type SessionToolResult,
   type StdioSession,
-  type StdioSessionOptions,
 } from "./session.ts";
-export {
-  type CaptureOptions,
-  type CaptureProgress,
-  captureServers,
-  DEFAULT_CAPTURE_CONCURRENCY,
-} from "./capture.ts";
 export {
   CAPTURE_FORMAT,
   CAPTURE_FORMAT_VERSION,
@@ -101,19 +81,7 @@ export {
   normalizeRecord,
 } from "./volatile_text.ts";
 export { MANIFEST_FORMAT, type ManifestInfo, toCaptureManifest } from "./manifest.ts";
-export {
-  type InstalledPackage,
-  type InstallOptions,
-  installPackages,
-  type InstallResult,
-  packageDirName,
-  type PackageSpec,
-  packageVars,
-  readInstalledPackage,
-  resolveBin,
-  resolveNpmVersion,
-  type ResolveVersionOptions,
-} from "./install.ts";
+export { type InstalledPackage, packageDirName, type PackageSpec, resolveBin } from "./install.ts";
 export {
   type Launch,
   type LauncherEcosystem,
@@ -122,15 +90,7 @@ export {
   splitNpmSpec,
   uninstallableReason,
 } from "./launchers.ts";
-export {
-  type LaunchNote,
-  mergePrepared,
-  prepareCapture,
-  type PrepareCaptureOptions,
-  type PreparedCapture,
-} from "./prepare.ts";
 export type { JsonObject, JsonValue } from "../catalog/types.ts";
-export { detectIsolation, type IsolationMode } from "./_sandbox.ts";
 export type {
   CaptureOutcome,
   CaptureTransport,

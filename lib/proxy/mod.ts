@@ -83,5 +83,5 @@ export {
   type ProxyCoreOptions,
 } from "./server.ts";
 export { capResult, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY } from "./limits.ts";
-export { type ConnectOptions, connectUpstreams, upstreamSecrets } from "./connect.ts";
-export { type HttpProxy, type ServeHttpOptions, serveProxyHttp } from "./http.ts";
+export { upstreamSecrets } from "./connect.ts";
+export { redactText } from "../_redact.ts";

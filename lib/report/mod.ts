@@ -58,7 +58,7 @@ export {
   runsTable,
   type SweepInfo,
 } from "./runs.ts";
-export { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
+export { RunInputError } from "./load_runs.ts";
 export { InputFileError } from "../input_error.ts";
 export {
   agentRows,

@@ -1,0 +1,39 @@
+/**
+ * The I/O edge of lib/mcp: installing pinned npm servers, spawning and capturing servers over stdio and HTTP, and long-lived sessions (processes, network, scratch folders).
+ *
+ * @module
+ */
+export { captureStdioServer, type StdioCaptureOptions } from "./stdio.ts";
+export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
+export {
+  createSessionFolder,
+  openRemoteSession,
+  openSession,
+  openStdioSession,
+  type RemoteSessionOptions,
+  removeStaleSessionFolders,
+  type StdioSessionOptions,
+} from "./session.ts";
+export {
+  type CaptureOptions,
+  type CaptureProgress,
+  captureServers,
+  DEFAULT_CAPTURE_CONCURRENCY,
+} from "./capture.ts";
+export {
+  type InstallOptions,
+  installPackages,
+  type InstallResult,
+  packageVars,
+  readInstalledPackage,
+  resolveNpmVersion,
+  type ResolveVersionOptions,
+} from "./install.ts";
+export {
+  type LaunchNote,
+  mergePrepared,
+  prepareCapture,
+  type PrepareCaptureOptions,
+  type PreparedCapture,
+} from "./prepare.ts";
+export { detectIsolation, type IsolationMode } from "./_sandbox.ts";

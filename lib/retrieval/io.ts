@@ -1,0 +1,6 @@
+/**
+ * The I/O edge of lib/retrieval: reading golden sets (mcpproxy, BEIR, ToolRet) from disk; the parsers are pure, in `mod.ts`.
+ *
+ * @module
+ */
+export { loadBeir, loadGolden, loadToolRet } from "./load_golden.ts";
