@@ -34,6 +34,8 @@ const SCAN_UP_TO_BYTES = 64;
 
 /** No rank: the pair is not a token (larger than every rank). */
 const NONE = 0x7fffffff;
+/** {@linkcode RankTable.pairs} value of a byte pair that is not a token. */
+export const NO_RANK: number = NONE;
 
 function hashRange(s: string, from: number, to: number): number {
   let h = 0x811c9dc5 | 0;

@@ -23,7 +23,7 @@ import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { mergePiece, type RankTable, rankTableFrom } from "./_bpe.ts";
+import { mergePiece, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
 import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
@@ -135,6 +135,7 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     );
   }
   const { table, split } = encodingOf(name);
+  const pairs = table.pairs;
   // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
   // code units), probed without cutting the piece out of the text.
   let bits = 12;
@@ -189,8 +190,11 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
       const ascii = end >= 0;
       if (!ascii) end = -end - 1;
       const len = end - i;
-      if (ascii && len === 1) {
-        total++; // every byte is a token
+      if (ascii && len <= 2) {
+        // Every byte is a token; two bytes are one token or two (the rank table's pair entry).
+        total += len === 1 || pairs[(text.charCodeAt(i) << 8) | text.charCodeAt(i + 1)] !== NO_RANK
+          ? 1
+          : 2;
         i = end;
         continue;
       }
