@@ -143,6 +143,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
         provider,
         env: options.env,
         source: serversPath,
+        ...(agent.tools === undefined ? {} : { tools: agent.tools }),
       }),
     dispose: () => Deno.remove(dataCopy, { recursive: true }).catch(() => {}),
   };

@@ -187,6 +187,10 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       maxIterations: (raw.maxIterations as number | undefined) ?? 10,
       ...(raw.temperature === undefined ? {} : { temperature: raw.temperature as number }),
       maxOutputTokens: (raw.maxOutputTokens as number | undefined) ?? 1024,
+      ...(raw.tools === undefined ? {} : { tools: raw.tools as AgentConfig["tools"] }),
+      ...(raw.toolResultMaxChars === undefined
+        ? {}
+        : { toolResultMaxChars: raw.toolResultMaxChars as number }),
     };
   });
   checkUniqueIds(out.map((a) => a.id), "agent", source, (i) => `${prefix(i) || "id"}`);

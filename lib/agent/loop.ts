@@ -20,7 +20,12 @@ export interface LoopOptions {
   /** Prompt, loop kind, iteration cap, sampling parameters. */
   readonly agent: Pick<
     AgentConfig,
-    "systemPrompt" | "loop" | "maxIterations" | "temperature" | "maxOutputTokens"
+    | "systemPrompt"
+    | "loop"
+    | "maxIterations"
+    | "temperature"
+    | "maxOutputTokens"
+    | "toolResultMaxChars"
   >;
   /** The new user message. */
   readonly question: string;
@@ -68,12 +73,25 @@ export interface LoopResult {
   readonly messages: readonly Message[];
 }
 
+/**
+ * The marker that ends a cut tool result, e.g. `[mcpmeter: tool result cut to 4000 of 91234
+ * characters (toolResultMaxChars)]`.
+ *
+ * @param kept Characters kept.
+ * @param total Characters the tool returned.
+ * @returns The marker line.
+ */
+export function truncationMarker(kept: number, total: number): string {
+  return `[mcpmeter: tool result cut to ${kept} of ${total} characters (toolResultMaxChars)]`;
+}
+
 async function runCall(
   call: ToolCall,
   byName: ReadonlyMap<string, ExposedTool>,
   host: ToolHost,
   now: () => number,
   signal: AbortSignal | undefined,
+  cap: number | undefined,
 ): Promise<{ result: ToolResult; record: ToolCallRecord; routed: readonly ToolCallRecord[] }> {
   const exposed = byName.get(call.name);
   const started = now();
@@ -104,6 +122,11 @@ async function runCall(
     }));
   }
   const ms = now() - started;
+  let truncated: ToolCallRecord["truncated"];
+  if (cap !== undefined && text.length > cap) {
+    truncated = { keptChars: cap, totalChars: text.length };
+    text = `${text.slice(0, cap)}\n${truncationMarker(cap, text.length)}`;
+  }
   return {
     result: { callId: call.id, name: call.name, text, isError },
     record: {
@@ -114,6 +137,7 @@ async function runCall(
       isError,
       ...(limit === undefined ? {} : { limit }),
       ...(resultError === undefined ? {} : { resultError }),
+      ...(truncated === undefined ? {} : { truncated }),
     },
     routed,
   };
@@ -160,6 +184,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     text: options.question,
   }];
   const specs = host.tools.map((t) => t.spec);
+  const cap = agent.toolResultMaxChars;
   const byName = new Map(host.tools.map((t) => [t.spec.name, t]));
   let usage: Usage = ZERO_USAGE;
   let peak: number | null = 0;
@@ -226,10 +251,12 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     messages.push({ role: "assistant", text: turn.text, toolCalls: turn.toolCalls });
     if (turn.toolCalls.length === 0) return finish(turn.text, null);
     const outcomes = agent.loop === "parallel"
-      ? await Promise.all(turn.toolCalls.map((c) => runCall(c, byName, host, now, signal)))
+      ? await Promise.all(turn.toolCalls.map((c) => runCall(c, byName, host, now, signal, cap)))
       : [];
     if (agent.loop === "sequential") {
-      for (const c of turn.toolCalls) outcomes.push(await runCall(c, byName, host, now, signal));
+      for (const c of turn.toolCalls) {
+        outcomes.push(await runCall(c, byName, host, now, signal, cap));
+      }
     }
     for (const o of outcomes) {
       toolCalls.push(o.record, ...o.routed);

@@ -355,3 +355,45 @@ Deno.test("runAgentLoop() keeps the waits between retries out of llmMs and recor
     { status: 500, code: "http", waitMs: 200 },
   ]);
 });
+
+Deno.test("runAgentLoop() cuts a tool result longer than toolResultMaxChars, with a marker and a record", async () => {
+  const long = "x".repeat(25);
+  const host: ToolHost = {
+    tools: [{
+      spec: { name: "big", description: "", inputSchema: { type: "object" } },
+      server: "s",
+      tool: "big",
+    }],
+    call: () => Promise.resolve({ text: long, isError: false }),
+  };
+  const sent: string[] = [];
+  const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let n = 0;
+  const r = await runAgentLoop({
+    agent: { ...agent, toolResultMaxChars: 10 },
+    question: "q",
+    model: {
+      id: "m",
+      complete: (req) => {
+        const last = req.messages.at(-1);
+        if (last?.role === "tool") sent.push(last.results[0].text);
+        return Promise.resolve({
+          text: n > 0 ? "done" : "",
+          toolCalls: n++ > 0 ? [] : [{ id: "c", name: "big", args: {} }],
+          stopReason: "x",
+          usage,
+          notes: [],
+          ms: 1,
+          attempts: 1,
+          cached: false,
+        });
+      },
+    },
+    tools: host,
+    now: () => 0,
+  });
+  assert.deepEqual(sent, [
+    "xxxxxxxxxx\n[mcpmeter: tool result cut to 10 of 25 characters (toolResultMaxChars)]",
+  ]);
+  assert.deepEqual(r.toolCalls[0].truncated, { keptChars: 10, totalChars: 25 });
+});

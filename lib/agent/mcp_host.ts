@@ -18,6 +18,7 @@
  */
 
 import { checkStructuredContent } from "../mcp/structured.ts";
+import { toolFilter, type ToolLists } from "./tool_filter.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -87,6 +88,12 @@ export interface OpenMcpHostOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Config source name for error messages. */
   readonly source?: string;
+  /**
+   * The agent's tool allow and deny lists (`server:tool` globs): under `direct` the tools the
+   * model is offered, under `proxy`/`code` the upstream tools the proxy searches and calls.
+   * Absent: every listed tool.
+   */
+  readonly tools?: ToolLists;
 }
 
 /** A server that could not be started or listed. */
@@ -208,12 +215,14 @@ export async function openMcpHost(
     const reason = (started[failed] as PromiseRejectedResult).reason;
     throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(reason)}`);
   }
+  const keep = toolFilter(options.tools);
   try {
-    if (options.exposure === "direct") return await directHost(sessions, provider, timeout);
-    const pool = await createUpstreamPool(
+    if (options.exposure === "direct") return await directHost(sessions, provider, timeout, keep);
+    const full = await createUpstreamPool(
       sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
       { timeoutMs: timeout },
     );
+    const pool = options.tools === undefined ? full : filteredPool(full, keep);
     const down = pool.statuses().find((s) => s.state !== "ready");
     if (down !== undefined) {
       await pool.close();
@@ -228,16 +237,39 @@ export async function openMcpHost(
   }
 }
 
+/** The pool with only the tools `keep` lets through: listed, searched and callable. */
+function filteredPool(
+  pool: UpstreamPool,
+  keep: (server: string, tool: string) => boolean,
+): UpstreamPool {
+  return {
+    ...pool,
+    tools: pool.tools.filter((t) => keep(t.server, t.name)),
+    warnings: pool.warnings,
+    listingMs: pool.listingMs,
+    statuses: () => pool.statuses(),
+    close: () => pool.close(),
+    call(server, tool, args) {
+      if (keep(server, tool)) return pool.call(server, tool, args);
+      return Promise.resolve({
+        content: [{ type: "text", text: `tool ${server}:${tool} is not offered to this agent` }],
+        isError: true,
+      });
+    },
+  };
+}
+
 async function directHost(
   sessions: readonly StdioSession[],
   provider: ProviderKind,
   timeout: number,
+  keep: (server: string, tool: string) => boolean = () => true,
 ): Promise<McpToolHost> {
   const listed: ListedTool[] = [];
   const warnings: string[] = [];
   for (const s of sessions) {
     const l = await listTools(s.name, s.client, timeout);
-    listed.push(...l.listed);
+    listed.push(...l.listed.filter((t) => keep(t.server, String(t.item.name))));
     warnings.push(...l.warnings);
   }
   const byServer = new Map(sessions.map((s) => [s.name, s.client]));

@@ -200,3 +200,31 @@ Deno.test("direct exposure: a result that breaks its tool's outputSchema is an e
     await host.close();
   }
 });
+
+Deno.test("openMcpHost(): the agent's allow and deny lists decide which tools are offered", async () => {
+  const entry = {
+    kind: "stdio" as const,
+    name: "counts",
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "--quiet",
+      "--config",
+      fileURLToPath(new URL("../../deno.json", import.meta.url)),
+      fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
+    ],
+    env: {},
+    meta: { extra: {} },
+  };
+  // The server lists good, bare and wrong.
+  const host = await openMcpHost([{ entry }], {
+    exposure: "direct",
+    provider: "openai",
+    tools: { allow: ["counts:g*", "counts:w*"], deny: ["counts:wrong"] },
+  });
+  try {
+    assert.deepEqual(host.tools.map((t) => `${t.server}:${t.tool}`), ["counts:good"]);
+  } finally {
+    await host.close();
+  }
+});

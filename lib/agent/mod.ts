@@ -159,7 +159,14 @@ export {
   WATCH_INTERVAL_MS,
 } from "./run_code.ts";
 export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
-export { type AgentSummary, summarizeRecords, SUMMARY_COLUMNS, summaryToCsv } from "./summary.ts";
+export {
+  type AgentSummary,
+  CASE_COLUMNS,
+  casesToCsv,
+  summarizeRecords,
+  SUMMARY_COLUMNS,
+  summaryToCsv,
+} from "./summary.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
 export {
   DEFAULT_AUTH_FAILURE_STOP,

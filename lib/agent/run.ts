@@ -33,7 +33,7 @@ import {
   JudgeReplyError,
 } from "./criteria.ts";
 import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
-import { type AgentSummary, summarizeRecords, summaryToCsv } from "./summary.ts";
+import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
@@ -570,6 +570,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   }
   const summary = summarizeRecords(records);
   await Deno.writeTextFile(join(options.runDir, "summary.csv"), summaryToCsv(summary));
+  await Deno.writeTextFile(join(options.runDir, "cases.csv"), casesToCsv(records));
+  await Deno.writeTextFile(
+    join(options.runDir, "summary.json"),
+    sortedJson({ runId: options.runId, suiteId: options.suite.id, agents: summary }, 2) + "\n",
+  );
   const outcomeStopped = stopped as { reason: string; notStarted: number } | null;
   await writeRunJson(outcomeStopped === null ? "complete" : "stopped", options.epochNow());
   return {

@@ -248,10 +248,26 @@ Deno.test("runSuite(): --retry-errors replaces the infrastructure-error records 
     assert.equal(again.newRecords, 1);
     const lines = (await Deno.readTextFile(join(dir, "r", "cases.jsonl"))).trim().split("\n")
       .map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((r) => [r.caseId, r.passed]), [["c0", true], ["c2", true], [
-      "c1",
-      true,
-    ]]);
+    assert.deepEqual(lines.map((r) => [r.caseId, r.passed]), [
+      ["c0", true],
+      ["c2", true],
+      ["c1", true],
+    ]);
+    // cases.csv: one row per record, sorted by agent, case, repetition; summary.json beside it.
+    const csv = (await Deno.readTextFile(join(dir, "r", "cases.csv"))).trim().split("\n");
+    assert.equal(csv.length, 4);
+    assert.ok(csv[0].startsWith("agent_id,case_id,repetition,passed,criterion,error_kind,"));
+    assert.deepEqual(csv.slice(1).map((l) => l.split(",").slice(0, 5)), [
+      ["a", "c0", "0", "true", "contains"],
+      ["a", "c1", "0", "true", "contains"],
+      ["a", "c2", "0", "true", "contains"],
+    ]);
+    const summary = JSON.parse(await Deno.readTextFile(join(dir, "r", "summary.json")));
+    assert.deepEqual([summary.runId, summary.agents[0].agentId, summary.agents[0].passRate], [
+      "r",
+      "a",
+      1,
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

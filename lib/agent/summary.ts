@@ -197,3 +197,66 @@ export function summaryToCsv(rows: readonly AgentSummary[]): string {
   const csv = aq.from(data).toCSV();
   return csv.endsWith("\n") ? csv : csv + "\n";
 }
+
+/** `cases.csv` column names, in order, with how each is read from a {@linkcode CaseRecord}. */
+export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknown])[] = [
+  ["agent_id", (r) => r.agentId],
+  ["case_id", (r) => r.caseId],
+  ["repetition", (r) => r.repetition],
+  ["passed", (r) => r.passed],
+  ["criterion", (r) => r.criterion?.type ?? null],
+  ["error_kind", (r) => r.error?.kind ?? null],
+  ["error_code", (r) => r.error?.code ?? null],
+  ["error_message", (r) => r.error?.message ?? null],
+  ["wall_ms", (r) => r.wallMs],
+  ["llm_ms", (r) => r.llmMs],
+  ["retry_wait_ms", (r) => r.retryWaitMs ?? null],
+  ["tool_ms", (r) => r.toolMs],
+  ["iterations", (r) => r.iterations],
+  ["input_tokens", (r) => r.inputTokens],
+  ["output_tokens", (r) => r.outputTokens],
+  ["cache_read_tokens", (r) => r.cacheReadTokens],
+  ["cache_write_tokens", (r) => r.cacheWriteTokens],
+  ["peak_context_tokens", (r) => r.peakContextTokens],
+  ["tool_calls", (r) => r.toolCalls.filter((c) => c.via === undefined).length],
+  ["tool_errors", (r) => r.toolCalls.filter((c) => c.via === undefined && c.isError).length],
+  ["cost_usd", (r) => r.costUsd],
+  ["judge_input_tokens", (r) => r.judge?.inputTokens ?? null],
+  ["judge_output_tokens", (r) => r.judge?.outputTokens ?? null],
+  ["judge_cost_usd", (r) => r.judge?.costUsd ?? null],
+];
+
+/**
+ * Renders case records as `cases.csv` (one row per record, the per-case file MAVERIK users
+ * read beside the summary): {@linkcode CASE_COLUMNS}, numbers rounded to 6 decimals, `null` as
+ * an empty cell, rows sorted by agent, case and repetition.
+ *
+ * @param records The run's records.
+ * @returns CSV text ending in a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { casesToCsv } from "./summary.ts";
+ * if (!casesToCsv([]).startsWith("agent_id,case_id,repetition,passed,")) throw new Error();
+ * ```
+ */
+export function casesToCsv(records: readonly CaseRecord[]): string {
+  const round = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
+  const sorted = [...records].sort((a, b) =>
+    a.agentId < b.agentId
+      ? -1
+      : a.agentId > b.agentId
+      ? 1
+      : a.caseId < b.caseId
+      ? -1
+      : a.caseId > b.caseId
+      ? 1
+      : a.repetition - b.repetition
+  );
+  const data = sorted.map((r) =>
+    Object.fromEntries(CASE_COLUMNS.map(([col, read]) => [col, round(read(r))]))
+  );
+  if (data.length === 0) return CASE_COLUMNS.map(([c]) => c).join(",") + "\n";
+  const csv = aq.from(data).toCSV();
+  return csv.endsWith("\n") ? csv : csv + "\n";
+}

@@ -7,6 +7,7 @@
 
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { RetryRecord } from "../_retry.ts";
+import type { ToolLists } from "./tool_filter.ts";
 
 export type { RetryRecord };
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -43,6 +44,17 @@ export interface AgentConfig {
   readonly temperature?: number;
   /** Output token cap per model turn (tokens); default 1024. */
   readonly maxOutputTokens: number;
+  /**
+   * Which of the servers' tools the agent is offered: `server:tool` globs to `allow` (absent:
+   * all) and to `deny` (applied after). Under `proxy` and `code` exposure the filter applies to
+   * the upstream catalog the proxy searches and calls. Absent: every tool.
+   */
+  readonly tools?: ToolLists;
+  /**
+   * Longest tool result the model is sent, in characters; a longer result is cut and ends in
+   * a marker naming the cut (the call's record keeps `truncated`). Absent: no cap.
+   */
+  readonly toolResultMaxChars?: number;
 }
 
 /**
@@ -188,6 +200,11 @@ export interface ToolCallRecord {
   readonly via?: string;
   /** Present when a `run_code` program was stopped by a sandbox limit: which, at what value. */
   readonly limit?: SandboxLimit;
+  /**
+   * Present when the result was longer than the agent's `toolResultMaxChars` and was cut before
+   * the model saw it: characters kept and characters the tool returned.
+   */
+  readonly truncated?: { readonly keptChars: number; readonly totalChars: number };
   /**
    * Present when the tool's result broke its `outputSchema` contract, which real MCP clients
    * reject: `missing_structured_content`, `invalid_structured_content` or
