@@ -5,11 +5,13 @@
  * - configuration as data, validated against `lib/agent/schemas/*.schema.json`
  *   ({@linkcode parseAgents}, {@linkcode parseModels}, {@linkcode parseSuite}, ...);
  * - pass criteria ({@linkcode evaluateCriterion});
- * - model clients over the official Anthropic and OpenAI SDKs with retries, a redacted wire
- *   log and a response cache ({@linkcode createModelClient}, {@linkcode withResponseCache});
+ * - the provider registry ({@linkcode PROVIDER_ENTRIES}: wire format, schema dialect, adapter)
+ *   and a response cache ({@linkcode withResponseCache});
  * - one loop for benchmarks and chat ({@linkcode runAgentLoop});
- * - runs with resume and shards, and per-agent summaries ({@linkcode runSuite},
- *   {@linkcode summarizeRecords}).
+ * - shards and per-agent summaries ({@linkcode planWork}, {@linkcode summarizeRecords}).
+ *
+ * The I/O edge is `io.ts`: configuration loaders, model clients over the official SDKs
+ * (`createModelClient`), MCP tool hosts, the `run_code` sandbox and suite runs (`runSuite`).
  *
  * @example Usage
  * ```ts

@@ -3,7 +3,7 @@
  * for four catalog formats, canonical JSON for schemas, and degenerate
  * description counts.
  *
- * - {@linkcode parseCatalog} (pure) and {@linkcode loadCatalog} (reads a file,
+ * - {@linkcode parseCatalog} (pure) and `loadCatalog` (`io.ts`) (reads a file,
  *   adds its sha256) read mcpmeter captures, mcpproxy benchmark corpora,
  *   LiveMCPBench snapshots and raw MCP `tools/list` results; bad input throws a
  *   {@linkcode CatalogError} naming the file, the tool and the field.

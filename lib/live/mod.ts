@@ -11,7 +11,7 @@
  * - {@linkcode restrictGolden}, {@linkcode rankedIds}: golden queries a live
  *   catalog can answer, ranked ids read back from responses.
  * - {@linkcode buildLiveBlock}: the report's `live` block.
- * - {@linkcode openDiscoverySession}: the I/O edge (streamable HTTP client, clock).
+ * - `openDiscoverySession` (`io.ts`): the I/O edge (streamable HTTP client, clock).
  *
  * @example Usage
  * ```ts

@@ -8,8 +8,8 @@
  * Pure parts: {@linkcode parseServersConfig}, {@linkcode expandServerEntry},
  * {@linkcode normalizeRecord}, {@linkcode toCaptureFile},
  * {@linkcode toCaptureManifest}, {@linkcode stringifySorted}. Edges (processes,
- * network, files): {@linkcode captureServers}, {@linkcode captureStdioServer},
- * {@linkcode captureRemoteServer}, {@linkcode installPackages}.
+ * network, files): `captureServers` (`io.ts`), `captureStdioServer` (`io.ts`),
+ * `captureRemoteServer` (`io.ts`), `installPackages` (`io.ts`).
  *
  * @example
  * ```ts

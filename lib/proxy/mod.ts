@@ -14,10 +14,10 @@
  *   {@linkcode upstreamSecrets} (what must never be echoed).
  * - Over connected clients: {@linkcode createUpstreamPool},
  *   {@linkcode createProxyCore}.
- * - Edges: {@linkcode connectUpstreams} (spawns stdio servers, connects HTTP
- *   ones), {@linkcode serveProxyHttp} (streamable HTTP on 127.0.0.1; Host,
+ * - Edges: `connectUpstreams` (`io.ts`) (spawns stdio servers, connects HTTP
+ *   ones), `serveProxyHttp` (`io.ts`) (streamable HTTP on 127.0.0.1; Host,
  *   Origin and token checked on every request, see docs/security.md),
- *   {@linkcode serveProxyStdio} (stdin/stdout). `server.ts` also has
+ *   `serveProxyStdio` (`io.ts`) (stdin/stdout). `server.ts` also has
  *   `createProxyServer(core)`, the SDK `Server` for one session (kept out of
  *   this surface so it does not depend on the SDK's types).
  *
