@@ -188,3 +188,4 @@ export {
   parseAgentSelection,
   snapshotSha256,
 } from "./versions.ts";
+export { toolFilter, type ToolLists } from "./tool_filter.ts";
