@@ -10,6 +10,7 @@ export {
   cutVersion,
   listVersions,
   resolveAgentSelections,
+  versionRefsFor,
   versionsDirFor,
 } from "./load_versions.ts";
 export { createModelClient, type ModelClientDeps } from "./providers/client.ts";

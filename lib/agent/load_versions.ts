@@ -201,3 +201,34 @@ export async function resolveAgentSelections(
   }
   return { agents, agentVersions };
 }
+
+/**
+ * `agentVersions` for run.json from agents already resolved (ids `ID` or `ID@N`, e.g. the
+ * workbench's): a version records its number and the hash of the configuration as it runs (an
+ * override of exposure or model changes the hash); a live agent records its hash and the version
+ * it equals.
+ *
+ * @param agents Agents as they will run.
+ * @param versionsDir Versions folder.
+ * @returns Record agent id → version reference.
+ * @throws {AgentConfigError} on unreadable version files.
+ */
+export async function versionRefsFor(
+  agents: readonly AgentConfig[],
+  versionsDir: string,
+): Promise<Record<string, AgentVersionRef>> {
+  const out: Record<string, AgentVersionRef> = {};
+  for (const a of agents) {
+    const { agentId, version } = parseAgentSelection(a.id);
+    const sha = await snapshotSha256(a, agentId);
+    out[a.id] = {
+      agentId,
+      version,
+      snapshotSha256: sha,
+      equalsVersion: version === null
+        ? matchingVersion(await listVersions(versionsDir, agentId), sha)
+        : null,
+    };
+  }
+  return out;
+}

@@ -18,6 +18,7 @@ import { realSleep } from "../agent/providers/retry.ts";
 import type { ModelClient } from "../agent/providers/types.ts";
 import type { ToolHost } from "../agent/tools.ts";
 import { DEFAULT_CASE_TIMEOUT_MS, runSuite } from "../agent/run.ts";
+import { versionRefsFor, versionsDirFor } from "../agent/io.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunJob, Runner } from "./queue.ts";
 import { stableText } from "./run_store.ts";
@@ -113,6 +114,7 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
           caseTimeoutMs: options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
           resume: job.resume,
           seed: 0,
+          agentVersions: await versionRefsFor(agents, await versionsDirFor(paths.agentsDir)),
           now: options.now,
           epochNow: options.epochNow,
           meta: {
