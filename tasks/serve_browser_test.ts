@@ -81,6 +81,9 @@ Deno.test({
     // The comparison shows the API's figures.
     const runId = page.url().split("/").pop()!;
     const summary = (await api(server, "GET", `/api/runs/${runId}/summary`)).data;
+    const run = (await api(server, "GET", `/api/runs/${runId}`)).data;
+    const errored = run.results.filter((r: { error: unknown }) => r.error !== null);
+    assert.deepEqual(errored.map((r: { error: unknown }) => r.error), [], "no case errored");
     const row = summary.comparison[0];
     assert.equal(
       await text(page, '#agent-comparison tr[data-agent="fs-terse-sequential"] .pass-rate'),
