@@ -56,15 +56,26 @@ export const costVsCorrectness: Visualization = {
       color: colors(records, ctx),
       marks: [
         Plot.dot(data, { x: "cost", y: "pass", fill: "agent", r: 5 }),
-        Plot.text(data, {
-          x: "cost",
-          y: "pass",
-          text: "agent",
-          dx: 8,
-          textAnchor: "start",
-          fontSize: 10,
-          fill: ctx.theme.ink,
-        }),
+        // Neighbouring points (by cost) get their labels on three staggered lines, so agents
+        // with equal pass rates and close costs stay readable.
+        ...[0, 1, 2].map((line) =>
+          Plot.text(
+            [...data].sort((a, b) => a.cost - b.cost || (a.agent < b.agent ? -1 : 1)).filter((
+              _,
+              i,
+            ) => i % 3 === line),
+            {
+              x: "cost",
+              y: "pass",
+              text: "agent",
+              dx: 8,
+              dy: 12 * line,
+              textAnchor: "start",
+              fontSize: 10,
+              fill: ctx.theme.ink,
+            },
+          )
+        ),
       ],
     }));
   },
