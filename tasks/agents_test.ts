@@ -372,8 +372,14 @@ Deno.test({
       const records = await readRecords(join(dir, "faults"));
       const by = new Map(records.map((x) => [x.caseId, x]));
       assert.equal(by.get("todo-lines")!.passed, true);
-      // 429 said "Retry-After: 1": the case's model time includes that wait.
-      assert.ok(by.get("todo-lines")!.llmMs >= 1000, String(by.get("todo-lines")!.llmMs));
+      // 429 said "Retry-After: 1": the case records that wait apart from its model time.
+      const retried = by.get("todo-lines")!;
+      assert.ok(retried.retryWaitMs! >= 1000, String(retried.retryWaitMs));
+      assert.ok(
+        retried.retries!.some((x) => x.status === 429 && x.waitMs === 1000),
+        JSON.stringify(retried.retries),
+      );
+      assert.ok(retried.llmMs < retried.wallMs, `${retried.llmMs} < ${retried.wallMs}`);
       assert.equal(by.get("expenses-total")!.passed, true);
       const slow = by.get("notes-listing")!;
       assert.equal(slow.passed, null);

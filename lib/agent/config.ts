@@ -191,6 +191,9 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       ...(raw.toolResultMaxChars === undefined
         ? {}
         : { toolResultMaxChars: raw.toolResultMaxChars as number }),
+      ...(raw.promptCaching === undefined
+        ? {}
+        : { promptCaching: raw.promptCaching as AgentConfig["promptCaching"] }),
     };
   });
   checkUniqueIds(out.map((a) => a.id), "agent", source, (i) => `${prefix(i) || "id"}`);
@@ -231,6 +234,9 @@ export function parseModels(input: unknown, source = "<inline>"): ModelConfig[] 
       outputUsdPerMTok: p.outputUsdPerMTok ?? 0,
       cacheReadUsdPerMTok: p.cacheReadUsdPerMTok ?? 0,
       cacheWriteUsdPerMTok: p.cacheWriteUsdPerMTok ?? 0,
+      ...(p.cacheWrite1hUsdPerMTok === undefined
+        ? {}
+        : { cacheWrite1hUsdPerMTok: p.cacheWrite1hUsdPerMTok }),
     };
     return {
       id: raw.id as string,

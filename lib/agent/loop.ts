@@ -26,6 +26,7 @@ export interface LoopOptions {
     | "temperature"
     | "maxOutputTokens"
     | "toolResultMaxChars"
+    | "promptCaching"
   >;
   /** The new user message. */
   readonly question: string;
@@ -228,6 +229,14 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         tools: specs,
         maxOutputTokens: agent.maxOutputTokens,
         ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+        ...(agent.promptCaching?.enabled
+          ? {
+            cache: {
+              ttl: agent.promptCaching.ttl ?? "5m",
+              toolResults: agent.promptCaching.toolResults ?? false,
+            },
+          }
+          : {}),
       }, signal ? { signal } : {});
     } catch (e) {
       if (e instanceof ModelCallError) addRetries(e.retries);

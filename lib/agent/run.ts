@@ -12,14 +12,16 @@
 
 import { join } from "node:path";
 import type { JsonValue } from "../catalog/types.ts";
-import type {
-  AgentConfig,
-  CaseError,
-  CaseRecord,
-  ModelConfig,
-  Suite,
-  SuiteCase,
-  ToolPrices,
+import {
+  type AgentConfig,
+  type CaseError,
+  type CaseRecord,
+  type ModelConfig,
+  type ModelPricing,
+  ONE_HOUR_CACHE_WRITE_MULTIPLIER,
+  type Suite,
+  type SuiteCase,
+  type ToolPrices,
 } from "./types.ts";
 import type { Message, ModelClient } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
@@ -228,6 +230,37 @@ export interface RunSuiteOptions {
    * results) once its loop ends, before the record is appended; e.g. to keep transcripts.
    */
   readonly onTranscript?: (item: WorkItem, messages: readonly Message[]) => void | Promise<void>;
+}
+
+/**
+ * The prices an agent's tokens are charged at: its model's, with cache writes at the one-hour
+ * price when the agent asks for the one-hour cache (`cacheWrite1hUsdPerMTok`, else the
+ * five-minute price × {@linkcode ONE_HOUR_CACHE_WRITE_MULTIPLIER}).
+ *
+ * @param agent The agent (its `promptCaching`).
+ * @param pricing Its model's prices; `undefined` when unknown.
+ * @returns The prices to charge, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { agentPricing } from "./run.ts";
+ * const p = { inputUsdPerMTok: 3, outputUsdPerMTok: 15, cacheReadUsdPerMTok: 0.3, cacheWriteUsdPerMTok: 3.75 };
+ * const hour = agentPricing({ promptCaching: { enabled: true, ttl: "1h" } }, p);
+ * if (hour?.cacheWriteUsdPerMTok !== 6) throw new Error(String(hour?.cacheWriteUsdPerMTok));
+ * ```
+ */
+export function agentPricing(
+  agent: Pick<AgentConfig, "promptCaching">,
+  pricing: ModelPricing | undefined,
+): ModelPricing | undefined {
+  if (pricing === undefined) return undefined;
+  const c = agent.promptCaching;
+  if (!c?.enabled || c.ttl !== "1h") return pricing;
+  return {
+    ...pricing,
+    cacheWriteUsdPerMTok: pricing.cacheWrite1hUsdPerMTok ??
+      pricing.cacheWriteUsdPerMTok * ONE_HOUR_CACHE_WRITE_MULTIPLIER,
+  };
 }
 
 /** Default of {@linkcode RunSuiteOptions.stopAfterAuthFailures}. */
@@ -508,7 +541,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       }
     }
     if (error !== null && INFRA.has(error.kind)) passed = null;
-    const pricing = modelsById.get(agent.model)?.pricing;
+    const pricing = agentPricing(agent, modelsById.get(agent.model)?.pricing);
     const modelCost = pricing ? usageCostUsd(r.usage, pricing) : null;
     const toolCost = r.toolCalls.reduce(
       (sum, c) => sum + (c.tool === null ? 0 : options.toolPrices[c.tool] ?? 0),

@@ -272,3 +272,30 @@ Deno.test("runSuite(): --retry-errors replaces the infrastructure-error records 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("agentPricing(): one-hour cache writes cost 1.6× the five-minute price unless the model sets one", async () => {
+  const { agentPricing } = await import("./run.ts");
+  const p = {
+    inputUsdPerMTok: 3,
+    outputUsdPerMTok: 15,
+    cacheReadUsdPerMTok: 0.3,
+    cacheWriteUsdPerMTok: 3.75,
+  };
+  // Anthropic: 5m writes 1.25 × $3 = $3.75, 1h writes 2 × $3 = $6.
+  assert.equal(
+    agentPricing({ promptCaching: { enabled: true, ttl: "1h" } }, p)?.cacheWriteUsdPerMTok,
+    6,
+  );
+  assert.equal(agentPricing({ promptCaching: { enabled: true, ttl: "5m" } }, p), p);
+  assert.equal(agentPricing({ promptCaching: { enabled: false, ttl: "1h" } }, p), p);
+  assert.equal(agentPricing({}, p), p);
+  assert.equal(
+    agentPricing({ promptCaching: { enabled: true, ttl: "1h" } }, {
+      ...p,
+      cacheWrite1hUsdPerMTok: 7,
+    })
+      ?.cacheWriteUsdPerMTok,
+    7,
+  );
+  assert.equal(agentPricing({}, undefined), undefined);
+});

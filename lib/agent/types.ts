@@ -55,7 +55,32 @@ export interface AgentConfig {
    * a marker naming the cut (the call's record keeps `truncated`). Absent: no cap.
    */
   readonly toolResultMaxChars?: number;
+  /**
+   * Prompt caching. Anthropic: a `cache_control` breakpoint on the system prompt (which caches
+   * the tool definitions rendered before it) and, with `toolResults`, on the last tool result of
+   * each request; `ttl` `1h` asks for the one-hour cache, whose writes are priced at
+   * {@linkcode ONE_HOUR_CACHE_WRITE_MULTIPLIER} × the model's (five-minute) cache-write price
+   * unless the model gives `cacheWrite1hUsdPerMTok`. OpenAI-compatible endpoints cache on their
+   * own: `cached_tokens` are always recorded and priced as cache reads. Absent: off.
+   */
+  readonly promptCaching?: PromptCaching;
 }
+
+/** An agent's prompt-caching lever. */
+export interface PromptCaching {
+  /** Turn caching on. */
+  readonly enabled: boolean;
+  /** Cache lifetime: `5m` (default) or `1h`. */
+  readonly ttl?: "5m" | "1h";
+  /** Also put a breakpoint on the last tool result of each request. @default {false} */
+  readonly toolResults?: boolean;
+}
+
+/**
+ * One-hour cache writes cost 2× the base input price where five-minute writes cost 1.25×
+ * (Anthropic's prompt-caching pricing), so a 1h write costs 1.6× the 5m write price.
+ */
+export const ONE_HOUR_CACHE_WRITE_MULTIPLIER = 2 / 1.25;
 
 /**
  * A registered model provider name (`PROVIDER_NAMES` in `providers/registry.ts`), e.g.
@@ -73,6 +98,11 @@ export interface ModelPricing {
   readonly cacheReadUsdPerMTok: number;
   /** Input tokens written to the provider's prompt cache, USD per 1,000,000; default 0. */
   readonly cacheWriteUsdPerMTok: number;
+  /**
+   * Input tokens written to the one-hour cache, USD per 1,000,000; absent: the five-minute
+   * price × {@linkcode ONE_HOUR_CACHE_WRITE_MULTIPLIER}.
+   */
+  readonly cacheWrite1hUsdPerMTok?: number;
 }
 
 /** One model registry entry. */

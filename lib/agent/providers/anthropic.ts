@@ -51,6 +51,24 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
   });
 }
 
+/** Puts `control` on the last `tool_result` block of the last message that has one. */
+function markLastToolResult(
+  messages: Anthropic.MessageParam[],
+  control: Anthropic.CacheControlEphemeral,
+): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const content = messages[i].content;
+    if (!Array.isArray(content)) continue;
+    for (let j = content.length - 1; j >= 0; j--) {
+      const block = content[j];
+      if (block.type === "tool_result") {
+        content[j] = { ...block, cache_control: control };
+        return;
+      }
+    }
+  }
+}
+
 function tokenField(
   usage: Record<string, unknown> | undefined,
   field: string,
@@ -115,12 +133,23 @@ export function createAnthropicAdapter(model: string, options: SdkClientOptions)
   const sdk = new Anthropic(sdkClientOptions(options));
   return {
     send(request, signal) {
+      const cache = request.cache;
+      const control = cache === undefined
+        ? undefined
+        : cache.ttl === "1h"
+        ? { type: "ephemeral" as const, ttl: "1h" as const }
+        : { type: "ephemeral" as const };
+      const messages = toAnthropicMessages(request.messages);
+      if (control !== undefined && cache?.toolResults) markLastToolResult(messages, control);
       return sdk.messages.create(
         {
           model,
           max_tokens: request.maxOutputTokens,
-          system: request.system,
-          messages: toAnthropicMessages(request.messages),
+          // A breakpoint on the system block caches the tools (rendered before it) and the prompt.
+          system: control === undefined
+            ? request.system
+            : [{ type: "text", text: request.system, cache_control: control }],
+          messages,
           ...(request.tools.length === 0 ? {} : {
             tools: request.tools.map((t) => ({
               name: t.name,

@@ -356,3 +356,55 @@ Deno.test("a missing apiKey variable is a config error naming it", () => {
     /TEST_KEY, which is not set/,
   );
 });
+
+Deno.test("anthropic: prompt caching puts cache_control on the system prompt and the last tool result, nowhere else", async () => {
+  await withServer(
+    (req) => messageReply(req.provider, { text: "ok", usage: { input: 1, output: 1 } }),
+    async (s) => {
+      const client = createModelClient(model("anthropic", s.url), harness().deps);
+      // Two tool-result messages: only the last result of the last one gets a breakpoint.
+      const twoResults: ModelRequest = {
+        ...request,
+        messages: [
+          ...request.messages,
+          {
+            role: "assistant",
+            text: "",
+            toolCalls: [{ id: "call_2", name: "read_file", args: { path: "b.txt" } }],
+          },
+          {
+            role: "tool",
+            results: [{ callId: "call_2", name: "read_file", text: "z", isError: false }],
+          },
+        ],
+      };
+      await client.complete({ ...twoResults, cache: { ttl: "1h", toolResults: true } });
+      await client.complete({ ...twoResults, cache: { ttl: "5m", toolResults: false } });
+      await client.complete(twoResults);
+      const [hour, five, none] = s.requests.map((r) => r.body);
+      assert.deepEqual(hour.system, [{
+        type: "text",
+        text: "Be brief.",
+        cache_control: { type: "ephemeral", ttl: "1h" },
+      }]);
+      const text = (b: unknown) => JSON.stringify(b);
+      // Exactly two breakpoints in the 1h request: the system block and call_2's result.
+      assert.equal(text(hour).split('"cache_control"').length - 1, 2);
+      const messages = hour.messages as {
+        content: { tool_use_id?: string; cache_control?: unknown }[];
+      }[];
+      assert.deepEqual(messages.at(-1)!.content[0].cache_control, { type: "ephemeral", ttl: "1h" });
+      assert.equal(messages[2].content[0].cache_control, undefined);
+      // 5m without tool results: the system block only, no ttl field.
+      assert.deepEqual(five.system, [{
+        type: "text",
+        text: "Be brief.",
+        cache_control: { type: "ephemeral" },
+      }]);
+      assert.equal(text(five).split('"cache_control"').length - 1, 1);
+      // Caching off: the system prompt is a plain string and no breakpoint is sent.
+      assert.equal(none.system, "Be brief.");
+      assert.ok(!text(none).includes("cache_control"));
+    },
+  );
+});

@@ -61,6 +61,11 @@ export interface ModelRequest {
   readonly maxOutputTokens: number;
   /** Sampling temperature; absent means the provider default. */
   readonly temperature?: number;
+  /**
+   * Prompt-cache breakpoints to request (providers with explicit caching, i.e. Anthropic):
+   * on the system prompt, and with `toolResults` on the last tool result. Absent: none.
+   */
+  readonly cache?: { readonly ttl: "5m" | "1h"; readonly toolResults: boolean };
 }
 
 /** One model turn, normalized. */
