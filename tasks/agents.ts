@@ -1,35 +1,10 @@
-// deno task agents: runs agent configurations against a suite and writes results/runs/<runId>/.
+// deno task agents: runs agent configurations against a suite (lib/flows/agents.ts) and
+// writes results/runs/<runId>/.
 import { join } from "node:path";
-import { gitState, intFlag, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
-import { nothingScored, runHealth } from "../lib/agent/mod.ts";
-import {
-  type AgentConfig,
-  AgentConfigError,
-  type CacheMode,
-  type CaseRecord,
-  type ModelClient,
-  parseShard,
-  requiredModelIds,
-  snapshotSha256,
-  type WireEntry,
-  withResponseCache,
-} from "../lib/agent/mod.ts";
-import {
-  createFileResponseStore,
-  createModelClient,
-  cutVersion,
-  listVersions,
-  loadAgents,
-  loadEnv,
-  loadModels,
-  loadSuite,
-  loadToolPrices,
-  realSleep,
-  resolveAgentSelections,
-  runSuite,
-  versionsDirFor,
-} from "../lib/agent/io.ts";
+import { intFlag, IO, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { loadEnv } from "../lib/agent/io.ts";
+import type { CacheMode } from "../lib/agent/mod.ts";
+import { agentVersionsCommand, caseProgressLine, runAgents, runSummary } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task agents --suite FILE [options]
 
@@ -102,11 +77,14 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values["cut-version"] !== undefined || values["list-versions"] !== undefined) {
-    return await versionCommand(
-      values["agents-dir"],
-      values["cut-version"],
-      values["list-versions"],
-    );
+    const out = await agentVersionsCommand({
+      agentsDir: values["agents-dir"],
+      ...(values["cut-version"] === undefined ? {} : { cut: values["cut-version"] }),
+      ...(values["list-versions"] === undefined ? {} : { list: values["list-versions"] }),
+    }, IO);
+    for (const line of out.stderr) console.error(line);
+    for (const line of out.stdout) console.log(line);
+    return 0;
   }
   if (values["retry-errors"] && values.resume === undefined) {
     throw new UsageError("--retry-errors goes with --resume RUN_ID");
@@ -137,223 +115,48 @@ async function main(): Promise<number> {
   const timeoutMs = intFlag("timeout-ms", arg("timeout-ms"), 300_000, 1);
   const seed = intFlag("seed", arg("seed"), 0);
   const shardText = arg("shard");
-  const shard = shardText === undefined ? undefined : parseShard(shardText);
 
   const env = await loadEnv(values["env-file"]);
-  const suite = await loadSuite(suitePath);
-  const live = await loadAgents(arg("agents-dir")!);
-  const wanted = arg("agents");
-  const ids = listFlag("agents", wanted);
-  const selections = ids ?? live.map((a) => a.id);
-  if (ids !== undefined) {
-    const unknown = ids.filter((id) => !id.includes("@") && !live.some((a) => a.id === id));
-    if (unknown.length > 0) {
-      throw new UsageError(
-        `unknown agent(s) ${unknown.map((u) => `"${u}"`).join(", ")}; known: ${
-          live.map((a) => a.id).join(", ")
-        }`,
-      );
-    }
-  }
-  // ID runs the live configuration (recording the version it equals), ID@N a frozen version.
-  const { agents, agentVersions } = await resolveAgentSelections(
-    selections,
-    live,
-    await versionsDirFor(arg("agents-dir")!),
-  );
-  if (agents.length === 0) throw new UsageError("no agents to run");
-  const modelsPath = arg("models")!;
-  const models = await loadModels(modelsPath);
-  const toolPrices = await loadToolPrices(arg("tool-prices"));
-  const needed = requiredModelIds(agents, suite);
-  const missing = needed.filter((id) => !models.some((m) => m.id === id));
-  if (missing.length > 0) {
-    throw new UsageError(`model(s) ${missing.join(", ")} are not in the registry ${modelsPath}`);
-  }
-
-  // Model clients (one per registry id needed), with optional wire log and response cache.
-  const wireDir = values["wire-log"];
-  if (wireDir) await Deno.mkdir(wireDir, { recursive: true });
-  const wireCounter = { value: 0 };
-  const wireLog = wireDir
-    ? (e: WireEntry) =>
-      Deno.writeTextFile(
-        join(wireDir, `${String(e.seq).padStart(6, "0")}-${e.model}.json`),
-        JSON.stringify(e, null, 2) + "\n",
-      )
-    : undefined;
-  const store = cache === "off" ? undefined : createFileResponseStore(values["cache-dir"]);
-  const clients = new Map<string, ModelClient>();
-  for (const id of needed) {
-    const config = models.find((m) => m.id === id)!;
-    let client: ModelClient;
-    try {
-      client = createModelClient(config, {
-        env,
-        now: () => performance.now(),
-        sleep: realSleep,
-        source: modelsPath,
-        ...(wireLog ? { wireLog, wireCounter } : {}),
-      });
-    } catch (e) {
-      if (e instanceof AgentConfigError) {
-        console.error(`mcpmeter agents: ${e.message}\n\n${NO_MODEL_HELP}`);
-        return 2;
-      }
-      throw e;
-    }
-    clients.set(
-      id,
-      store
-        ? withResponseCache(client, config, { mode: cache, store, now: () => performance.now() })
-        : client,
-    );
-  }
-
-  // MCP servers: pinned packages installed when missing, ${BIN}/${DATA} resolved per entry.
-  const serversPath = arg("servers")!;
-  const servers = await prepareAgentServers({
-    serversPath,
-    agents,
-    installDir: values["install-dir"],
-    dataDir: arg("data")!,
-    env,
-    task: "agents",
-  });
-  const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
-  const openTools = (agent: AgentConfig) => servers.open(agent, providerOf(agent));
-
-  const runId = values.resume ?? values["run-id"] ??
-    `${suite.id}-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
-  const runDir = join(values.out, runId);
-  const git = await gitState();
   const isTty = Deno.stderr.isTerminal();
   const enc = new TextEncoder();
-  const onRecord = (r: CaseRecord, done: number, total: number) => {
-    const mark = r.passed === true
-      ? "pass"
-      : r.passed === false
-      ? "fail"
-      : `error:${r.error?.kind}`;
-    const width = 30;
-    const filled = Math.round((done / total) * width);
-    const bar = `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}`;
-    const line = `${bar} ${r.agentId} ${r.caseId}#${r.repetition} ${mark}`;
-    if (isTty) Deno.stderr.writeSync(enc.encode(`\r\x1b[2K${line}${done === total ? "\n" : ""}`));
-    else console.error(line);
-  };
-  const args: Record<string, string> = {
+  const ids = listFlag("agents", arg("agents"));
+  const runId = values.resume ?? values["run-id"];
+  const result = await runAgents({
     suite: suitePath,
-    "agents-dir": arg("agents-dir")!,
-    models: modelsPath,
-    servers: serversPath,
-    ...(arg("tool-prices") ? { "tool-prices": arg("tool-prices")! } : {}),
-    ...(wanted ? { agents: wanted } : {}),
-    repetitions: String(repetitions),
-    ...(shardText ? { shard: shardText } : {}),
-    "timeout-ms": String(timeoutMs),
-    data: arg("data")!,
-    seed: String(seed),
-  };
-  const outcome = await runSuite({
-    runDir,
-    runId,
-    suite,
-    agents,
-    models: models.filter((m) => needed.includes(m.id)),
-    toolPrices,
-    clients,
-    openTools,
+    ...(ids === undefined ? {} : { agents: ids, agentsText: arg("agents")! }),
+    agentsDir: arg("agents-dir")!,
+    models: arg("models")!,
+    servers: arg("servers")!,
+    ...(arg("tool-prices") ? { toolPrices: arg("tool-prices")! } : {}),
     repetitions,
     concurrency,
-    ...(shard ? { shard } : {}),
-    caseTimeoutMs: timeoutMs,
+    ...(shardText === undefined ? {} : { shard: shardText }),
+    out: values.out,
+    ...(runId === undefined ? {} : { runId }),
     resume: values.resume !== undefined,
     retryErrors: values["retry-errors"],
     stopAfterAuthFailures: intFlag("stop-after-auth", values["stop-after-auth"], 3),
+    cache,
+    cacheDir: values["cache-dir"],
+    ...(values["wire-log"] ? { wireLog: values["wire-log"] } : {}),
+    timeoutMs,
+    installDir: values["install-dir"],
+    data: arg("data")!,
+    env,
     seed,
-    now: () => performance.now(),
-    epochNow: () => Date.now(),
-    agentVersions,
-    meta: { args, git, cache, wireLog: wireDir ?? null },
-    onRecord,
-  }).finally(() => servers.dispose());
-  console.error(
-    `[agents] ${outcome.newRecords} case(s) run this session, ${outcome.records.length} in ${runDir}`,
-  );
-  for (const row of outcome.summary) {
-    const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
-    console.error(
-      `  ${row.agentId}: pass ${pct(row.passRate)} [${pct(row.passRateLo)}, ${
-        pct(row.passRateHi)
-      }] ` +
-        `of ${row.scored} scored; errors ${pct(row.errorRate)}; cost $${
-          row.totalCostUsd.toFixed(6)
-        }`,
-    );
+    onRecord: (r, done, total) => {
+      const line = caseProgressLine(r, done, total);
+      if (isTty) Deno.stderr.writeSync(enc.encode(`\r\x1b[2K${line}${done === total ? "\n" : ""}`));
+      else console.error(line);
+    },
+  }, IO);
+  if (result.status === "no-model") {
+    console.error(`mcpmeter agents: ${result.message}`);
+    return 2;
   }
-  if (outcome.replaced > 0) {
-    console.error(`[agents] ${outcome.replaced} infrastructure-error record(s) replaced`);
-  }
-  const health = runHealth(outcome.records);
-  if (health.endpoint === "never_reached") console.error(`\n${NO_MODEL_HELP}`);
-  if (health.endpoint === "went_down") {
-    console.error(
-      `\n[agents] the model endpoint went down during the run: ${health.reachedModel} case(s) ` +
-        `got answers, ${health.unreachable} could not connect; once it is back, complete the ` +
-        `run with --resume ${runId} --retry-errors`,
-    );
-  }
-  if (outcome.stopped !== null) {
-    console.error(
-      `[agents] ${outcome.stopped.reason} (${outcome.stopped.notStarted} case(s) not started)`,
-    );
-    return 1;
-  }
-  const nothing = nothingScored(health);
-  if (nothing !== null) {
-    console.error(`[agents] ${nothing}: the run measured nothing`);
-    return 1;
-  }
-  return 0;
-}
-
-async function versionCommand(
-  agentsDir: string,
-  cut: string | undefined,
-  list: string | undefined,
-): Promise<number> {
-  const live = await loadAgents(agentsDir);
-  const dir = await versionsDirFor(agentsDir);
-  const id = (cut ?? list)!;
-  const agent = live.find((a) => a.id === id);
-  if (cut !== undefined) {
-    if (!agent) {
-      throw new UsageError(`unknown agent "${id}"; known: ${live.map((a) => a.id).join(", ")}`);
-    }
-    const r = await cutVersion(dir, agent, new Date().toISOString());
-    console.error(
-      r.created
-        ? `[agents] ${id}: version ${r.version.version} cut → ${r.path}`
-        : `[agents] ${id}: unchanged since version ${r.version.version} (${r.path}); nothing written`,
-    );
-    console.log(r.version.version);
-    return 0;
-  }
-  const versions = await listVersions(dir, id);
-  if (versions.length === 0 && !agent) {
-    throw new UsageError(`unknown agent "${id}" and no versions in ${dir}`);
-  }
-  const liveSha = agent ? await snapshotSha256(agent, agent.id) : null;
-  for (const v of versions) {
-    console.log(
-      `${id}@${v.version}\t${v.sha256.slice(0, 12)}\t${v.createdAt}${
-        v.sha256 === liveSha ? "\t= live" : ""
-      }`,
-    );
-  }
-  if (versions.length === 0) console.error(`[agents] ${id}: no versions yet (--cut-version ${id})`);
-  return 0;
+  const summary = runSummary(result.runDir, result.runId, result.outcome);
+  for (const line of summary.lines) console.error(line);
+  return summary.exitCode;
 }
 
 if (import.meta.main) runMain("agents", main);

@@ -2,9 +2,16 @@
 import { createInterface } from "node:readline";
 import process from "node:process";
 import { parseFlags, runMain, UsageError } from "./_cli.ts";
-import { NO_MODEL_HELP, prepareAgentServers } from "./_agent_servers.ts";
 import { AgentConfigError, type Message, runAgentLoop, usageCostUsd } from "../lib/agent/mod.ts";
-import { createModelClient, loadAgents, loadEnv, loadModels, realSleep } from "../lib/agent/io.ts";
+import {
+  createModelClient,
+  loadAgents,
+  loadEnv,
+  loadModels,
+  NO_MODEL_HELP,
+  prepareAgentServers,
+  realSleep,
+} from "../lib/agent/io.ts";
 
 const HELP = `Usage: deno task chat --agent ID [options]
 

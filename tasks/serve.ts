@@ -1,8 +1,7 @@
 // deno task serve: the workbench, a local web app and HTTP API for the agent-benchmark loop.
 import { fromRoot, gitState, intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { prepareAgentServers } from "./_agent_servers.ts";
-import { demoPolicy } from "./demo_agents.ts";
-import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
+import { prepareAgentServers, startDemoModelServer } from "../lib/agent/io.ts";
+import { createTokenizer } from "../lib/tokens/mod.ts";
 import { createBenchService, isLoopback, startWorkbench } from "../lib/workbench/mod.ts";
 import { loadEnv } from "../lib/agent/io.ts";
 
@@ -95,7 +94,7 @@ async function main(): Promise<number> {
     );
   }
 
-  const scripted = startScriptedModelServer(demoPolicy);
+  const scripted = startDemoModelServer(createTokenizer("cl100k_base"));
   const env = {
     ...(await loadEnv(values["env-file"])),
     MCPMETER_SCRIPTED_URL: scripted.url,

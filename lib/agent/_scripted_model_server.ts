@@ -14,6 +14,7 @@ export type WireProvider = "anthropic" | "openai";
 
 /** A request as the server received it. */
 export interface ReceivedRequest {
+  /** Wire format of the request (from its path). */
   readonly provider: WireProvider;
   /** Parsed JSON body. */
   readonly body: Record<string, unknown>;
@@ -25,7 +26,9 @@ export interface ReceivedRequest {
 
 /** A scripted reply. */
 export interface ScriptedReply {
+  /** HTTP status. */
   readonly status: number;
+  /** Extra response headers. */
   readonly headers?: Record<string, string>;
   /** Raw body text (may be malformed on purpose). */
   readonly body: string;

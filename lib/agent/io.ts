@@ -31,3 +31,18 @@ export {
   PROXY_SERVER_NAME,
 } from "./mcp_host.ts";
 export { realSleep } from "./providers/retry.ts";
+export {
+  type AgentServers,
+  NO_MODEL_HELP,
+  prepareAgentServers,
+  type PrepareOptions,
+} from "./agent_servers.ts";
+export {
+  createDemoPolicy,
+  type ReceivedRequest,
+  type ScriptedModelServer,
+  type ScriptedReply,
+  startDemoModelServer,
+} from "./demo_policy.ts";
+export type { WireProvider } from "./_scripted_model_server.ts";
+export type { Tokenizer } from "../tokens/types.ts";

@@ -56,7 +56,7 @@ import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { captureCatalog } from "./capture_catalog.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { runLive } from "./live.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The I/O a flow is given: the clock, where the repository is, how a path is recorded, the
+ * The I/O a flow is given: the clocks, where the repository is, how a path is recorded, the
  * environment, git state, pinned dependency versions and a progress sink. {@linkcode denoFlowIo}
  * builds the real one from Deno; tests and the workbench pass their own.
  *
@@ -17,6 +17,8 @@ export type GitState = { commit: string | null; dirty: boolean | null };
 export interface FlowIo {
   /** Monotonic clock (ms), for wall times. */
   readonly now: () => number;
+  /** Wall clock (epoch ms), for run ids and run-folder timestamps. */
+  readonly epochNow: () => number;
   /** Timestamp recorded in a report (ISO 8601). */
   readonly createdAt: () => string;
   /** Absolute path of a repository-relative path (defaults live there). */
@@ -76,6 +78,7 @@ export function denoFlowIo(root: URL = REPO_ROOT): FlowIo {
   const fromRoot = (path: string) => new URL(path, root).pathname;
   return {
     now: () => performance.now(),
+    epochNow: () => Date.now(),
     createdAt: () => {
       const epoch = Deno.env.get("SOURCE_DATE_EPOCH");
       return new Date(epoch ? Number(epoch) * 1000 : Date.now()).toISOString();

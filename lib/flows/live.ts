@@ -21,7 +21,7 @@ import type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
 import { stableJson } from "../report/json.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import type { TokenizerName } from "../tokens/types.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Defaults, relative to the repository root. */

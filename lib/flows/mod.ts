@@ -59,7 +59,7 @@ export type { SkipSummary } from "../encodings/types.ts";
 export type { ToolSkip } from "../encodings/types.ts";
 export { RESPONSE_COMPONENTS } from "../live/attribution.ts";
 export { METRIC_KEYS } from "../retrieval/metrics.ts";
-export { UsageError } from "./errors.ts";
+export { UsageError } from "../_errors.ts";
 export { denoFlowIo, type FlowIo, type GitState, pinnedVersions, REPO_ROOT } from "./io.ts";
 export { captureCatalog, type FailedServer } from "./capture_catalog.ts";
 export {
@@ -87,6 +87,17 @@ export {
   resolveEmbeddingModel,
   type ResolveEmbeddingOptions,
 } from "./embedding.ts";
+export {
+  AGENTS_DEFAULTS,
+  agentVersionsCommand,
+  caseProgressLine,
+  defaultRunId,
+  runAgents,
+  type RunAgentsOptions,
+  type RunAgentsResult,
+  runSummary,
+} from "./agents.ts";
+export { DEMO_AGENTS, DEMO_SUITES, demoRuns, type DemoRunsOptions } from "./demo.ts";
 export {
   LIVE_DEFAULTS,
   liveFailure,

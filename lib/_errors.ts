@@ -12,7 +12,7 @@
  *
  * @example Usage
  * ```ts
- * import { UsageError } from "./errors.ts";
+ * import { UsageError } from "./_errors.ts";
  * const e = new UsageError("--seed must be a non-negative integer");
  * if (e.name !== "UsageError") throw new Error(e.name);
  * ```

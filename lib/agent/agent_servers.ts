@@ -1,18 +1,17 @@
-// Shared by `deno task agents` and `deno task chat`: the agents' MCP servers from a servers
-// config (pinned packages installed when missing, `${BIN}` resolved, a private copy of the
-// fixture data as `${DATA}`), opened per agent under its exposure mode.
+/**
+ * The agents' MCP servers from a servers config (pinned packages installed when missing,
+ * `${BIN}` resolved, a private copy of the fixture data as `${DATA}`), opened per agent under
+ * its exposure mode. Shared by `deno task agents`, `deno task chat` and the workbench.
+ *
+ * @module
+ */
 import { join, resolve } from "node:path";
-import { UsageError } from "./_cli.ts";
-import { type McpServerSpec, type McpToolHost, openMcpHost } from "../lib/agent/io.ts";
-import { type AgentConfig, type ProviderKind } from "../lib/agent/mod.ts";
-import { parseServersConfig, type StdioServerEntry } from "../lib/mcp/mod.ts";
-import {
-  createSessionFolder,
-  installPackages,
-  packageVars,
-  readInstalledPackage,
-  removeStaleSessionFolders,
-} from "../lib/mcp/io.ts";
+import { UsageError } from "../_errors.ts";
+import { type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
+import type { AgentConfig, ProviderKind } from "./types.ts";
+import { parseServersConfig, type StdioServerEntry } from "../mcp/config.ts";
+import { installPackages, packageVars, readInstalledPackage } from "../mcp/install.ts";
+import { createSessionFolder, removeStaleSessionFolders } from "../mcp/session.ts";
 
 /** What to print when no model endpoint answers. */
 export const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:
@@ -36,6 +35,8 @@ export interface PrepareOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Task name for progress lines. */
   readonly task: string;
+  /** Progress lines (install, stale-folder sweep). Default: `[task] message` on stderr. */
+  readonly onProgress?: (message: string) => void;
 }
 
 /** Servers ready to open per agent. */
@@ -64,9 +65,15 @@ async function copyDir(from: string, to: string): Promise<void> {
 /**
  * Reads the servers config, installs missing pinned packages, sweeps folders left by killed
  * runs, and copies the fixture data.
+ *
+ * @param options Servers config, agents, install and data folders, variables, progress.
+ * @returns Servers ready to open per agent.
+ * @throws {UsageError} On an unreadable config or data folder, a server missing from the
+ *   config or not stdio, or a failed install.
  */
 export async function prepareAgentServers(options: PrepareOptions): Promise<AgentServers> {
   const { serversPath, task } = options;
+  const say = options.onProgress ?? ((m: string) => console.error(`[${task}] ${m}`));
   let serversText: string;
   try {
     serversText = await Deno.readTextFile(serversPath);
@@ -96,8 +103,8 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
     if (!(await readInstalledPackage(installDir, s.package, s.version))) toInstall.push(s);
   }
   if (toInstall.length > 0) {
-    console.error(
-      `[${task}] installing ${
+    say(
+      `installing ${
         toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
       } into ${installDir}`,
     );
@@ -117,7 +124,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   // Folders of earlier runs killed with SIGKILL (server HOMEs, data copies) are removed here.
   const stale = await removeStaleSessionFolders();
   if (stale.length > 0) {
-    console.error(`[${task}] removed ${stale.length} folder(s) left by killed runs`);
+    say(`removed ${stale.length} folder(s) left by killed runs`);
   }
   // Servers get a private copy of the fixture data, so a tool that writes never edits a fixture.
   const dataCopy = await createSessionFolder("data");

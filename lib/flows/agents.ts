@@ -1,0 +1,387 @@
+/**
+ * The agents flow: runs agent configurations against a suite (model clients with optional wire
+ * log and response cache, MCP servers prepared per agent) and writes the run folder
+ * `out/<runId>/` (cases.jsonl, run.json, summary.csv) through `runSuite`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { AgentConfigError, requiredModelIds } from "../agent/config.ts";
+import { loadAgents, loadModels, loadSuite, loadToolPrices } from "../agent/load_config.ts";
+import {
+  cutVersion,
+  listVersions,
+  resolveAgentSelections,
+  versionsDirFor,
+} from "../agent/load_versions.ts";
+import { snapshotSha256 } from "../agent/versions.ts";
+import { nothingScored, runHealth } from "../agent/health.ts";
+import { createModelClient } from "../agent/providers/client.ts";
+import { realSleep } from "../agent/providers/retry.ts";
+import type { WireEntry } from "../agent/providers/wire_log.ts";
+import { NO_MODEL_HELP, prepareAgentServers } from "../agent/agent_servers.ts";
+import { parseShard, type RunOutcome, runSuite } from "../agent/run.ts";
+import {
+  type CacheMode,
+  createFileResponseStore,
+  withResponseCache,
+} from "../agent/providers/cache.ts";
+import type { AgentConfig, CaseRecord } from "../agent/types.ts";
+import type { ModelClient } from "../agent/providers/types.ts";
+import { UsageError } from "../_errors.ts";
+import { denoFlowIo, type FlowIo } from "./io.ts";
+
+/** Default inputs of `deno task agents`, relative to the working directory. */
+export const AGENTS_DEFAULTS = {
+  agentsDir: "fixtures/agents",
+  models: "fixtures/agents/models.json",
+  servers: "fixtures/agents/servers.json",
+  out: "results/runs",
+  cache: "off",
+  cacheDir: "results/cache",
+  timeoutMs: 300_000,
+  installDir: ".scratch/servers",
+  data: "fixtures/suites/data",
+} as const;
+
+/** Options of {@linkcode runAgents}: the settings of `deno task agents`, already parsed. */
+export interface RunAgentsOptions {
+  /** Suite JSON. */
+  readonly suite: string;
+  /** Agents to run: `ID` (the live configuration) or `ID@N` (frozen version N). Default: every
+   * agent found. */
+  readonly agents?: readonly string[];
+  /** How `agents` was written, recorded in run.json for `--resume`. Default: joined by `,`. */
+  readonly agentsText?: string;
+  /** Agents file or folder. */
+  readonly agentsDir: string;
+  /** Model registry. */
+  readonly models: string;
+  /** `mcpServers` config. */
+  readonly servers: string;
+  /** USD per call by `server:tool` (default: none). */
+  readonly toolPrices?: string;
+  /** Runs per case (≥ 1). */
+  readonly repetitions: number;
+  /** Cases in flight (≥ 1). */
+  readonly concurrency: number;
+  /** `i/n`: run the i-th of n deterministic slices. */
+  readonly shard?: string;
+  /** Runs folder. */
+  readonly out: string;
+  /** Run id (default: `<suite>-<UTC time>`); with `resume`, the run to finish. */
+  readonly runId?: string;
+  /** Finish run `runId`: skip recorded cases, duplicate none. */
+  readonly resume?: boolean;
+  /** With `resume`: run again the cases that ended in an infrastructure error. */
+  readonly retryErrors?: boolean;
+  /** Stop starting cases after this many consecutive 401/403 answers (0: never). */
+  readonly stopAfterAuthFailures?: number;
+  /** LLM response cache mode. */
+  readonly cache: CacheMode;
+  /** Response cache folder. */
+  readonly cacheDir: string;
+  /** Folder for every raw model exchange (keys redacted). */
+  readonly wireLog?: string;
+  /** Per-case timeout (ms). */
+  readonly timeoutMs: number;
+  /** Where MCP server packages are installed. */
+  readonly installDir: string;
+  /** Fixture data copied per session (`${DATA}`). */
+  readonly data: string;
+  /** Variables for `${VAR}` in the registry and servers config (environment + `.env`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Recorded in run.json. */
+  readonly seed: number;
+  /** Task name for progress lines. Default `agents`. */
+  readonly task?: string;
+  /** Called after each finished case. */
+  readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
+}
+
+/** What {@linkcode runAgents} did. */
+export type RunAgentsResult =
+  | {
+    /** A model client could not be set up (no key, bad registry entry). */
+    readonly status: "no-model";
+    /** The reason, followed by {@linkcode NO_MODEL_HELP}. */
+    readonly message: string;
+  }
+  | {
+    /** The suite ran (some cases may have failed or errored). */
+    readonly status: "ran";
+    /** The run folder. */
+    readonly runDir: string;
+    /** The run id. */
+    readonly runId: string;
+    /** Records, how many this session wrote, summary. */
+    readonly outcome: RunOutcome;
+  };
+
+/**
+ * A `run-id` from a suite id and a time: `<suite>-YYYYMMDDTHHMMSSZ`.
+ *
+ * @param suiteId The suite id.
+ * @param epochMs The time (epoch ms).
+ * @returns The run id.
+ */
+export function defaultRunId(suiteId: string, epochMs: number): string {
+  return `${suiteId}-${
+    new Date(epochMs).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
+  }`;
+}
+
+/**
+ * Runs (or resumes) a suite against agents and writes the run folder.
+ *
+ * @param options See {@linkcode RunAgentsOptions}.
+ * @param io Clocks, git state, progress. @default {denoFlowIo()}
+ * @returns `no-model` when a needed model client cannot be set up, else the run.
+ * @throws {UsageError} On unknown agent ids, no agents, models missing from the registry, or
+ *   servers that cannot be prepared.
+ * @throws {AgentConfigError} On a suite, agent, registry or price file that does not validate.
+ */
+export async function runAgents(
+  options: RunAgentsOptions,
+  io: Pick<FlowIo, "now" | "epochNow" | "gitState" | "progress"> = denoFlowIo(),
+): Promise<RunAgentsResult> {
+  const task = options.task ?? "agents";
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  const suite = await loadSuite(options.suite);
+  const live = await loadAgents(options.agentsDir);
+  const wanted = options.agents;
+  if (wanted !== undefined) {
+    const unknown = wanted.filter((id) => !id.includes("@") && !live.some((a) => a.id === id));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `unknown agent(s) ${unknown.map((u) => `"${u}"`).join(", ")}; known: ${
+          live.map((a) => a.id).join(", ")
+        }`,
+      );
+    }
+  }
+  // ID runs the live configuration (recording the version it equals), ID@N a frozen version.
+  const { agents, agentVersions } = await resolveAgentSelections(
+    wanted ?? live.map((a) => a.id),
+    live,
+    await versionsDirFor(options.agentsDir),
+  );
+  if (agents.length === 0) throw new UsageError("no agents to run");
+  const models = await loadModels(options.models);
+  const toolPrices = await loadToolPrices(options.toolPrices);
+  const needed = requiredModelIds(agents, suite);
+  const missing = needed.filter((id) => !models.some((m) => m.id === id));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `model(s) ${missing.join(", ")} are not in the registry ${options.models}`,
+    );
+  }
+
+  // Model clients (one per registry id needed), with optional wire log and response cache.
+  const wireDir = options.wireLog;
+  if (wireDir) await Deno.mkdir(wireDir, { recursive: true });
+  const wireCounter = { value: 0 };
+  const wireLog = wireDir
+    ? (e: WireEntry) =>
+      Deno.writeTextFile(
+        join(wireDir, `${String(e.seq).padStart(6, "0")}-${e.model}.json`),
+        JSON.stringify(e, null, 2) + "\n",
+      )
+    : undefined;
+  const store = options.cache === "off" ? undefined : createFileResponseStore(options.cacheDir);
+  const clients = new Map<string, ModelClient>();
+  for (const id of needed) {
+    const config = models.find((m) => m.id === id)!;
+    let client: ModelClient;
+    try {
+      client = createModelClient(config, {
+        env: options.env,
+        now: io.now,
+        sleep: realSleep,
+        source: options.models,
+        ...(wireLog ? { wireLog, wireCounter } : {}),
+      });
+    } catch (e) {
+      if (e instanceof AgentConfigError) {
+        return { status: "no-model", message: `${e.message}\n\n${NO_MODEL_HELP}` };
+      }
+      throw e;
+    }
+    clients.set(
+      id,
+      store
+        ? withResponseCache(client, config, { mode: options.cache, store, now: io.now })
+        : client,
+    );
+  }
+
+  // MCP servers: pinned packages installed when missing, ${BIN}/${DATA} resolved per entry.
+  const servers = await prepareAgentServers({
+    serversPath: options.servers,
+    agents,
+    installDir: options.installDir,
+    dataDir: options.data,
+    env: options.env,
+    task,
+    onProgress: (m) => io.progress(task, m),
+  });
+  const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
+  const runId = options.runId ?? defaultRunId(suite.id, io.epochNow());
+  const runDir = join(options.out, runId);
+  const args: Record<string, string> = {
+    suite: options.suite,
+    "agents-dir": options.agentsDir,
+    models: options.models,
+    servers: options.servers,
+    ...(options.toolPrices ? { "tool-prices": options.toolPrices } : {}),
+    ...(wanted ? { agents: options.agentsText ?? wanted.join(",") } : {}),
+    repetitions: String(options.repetitions),
+    ...(options.shard ? { shard: options.shard } : {}),
+    "timeout-ms": String(options.timeoutMs),
+    data: options.data,
+    seed: String(options.seed),
+  };
+  const git = await io.gitState();
+  const outcome = await runSuite({
+    runDir,
+    runId,
+    suite,
+    agents,
+    models: models.filter((m) => needed.includes(m.id)),
+    toolPrices,
+    clients,
+    openTools: (agent) => servers.open(agent, providerOf(agent)),
+    repetitions: options.repetitions,
+    concurrency: options.concurrency,
+    ...(shard ? { shard } : {}),
+    caseTimeoutMs: options.timeoutMs,
+    resume: options.resume ?? false,
+    ...(options.retryErrors ? { retryErrors: true } : {}),
+    ...(options.stopAfterAuthFailures === undefined
+      ? {}
+      : { stopAfterAuthFailures: options.stopAfterAuthFailures }),
+    seed: options.seed,
+    now: io.now,
+    epochNow: io.epochNow,
+    agentVersions,
+    meta: { args, git, cache: options.cache, wireLog: wireDir ?? null },
+    ...(options.onRecord ? { onRecord: options.onRecord } : {}),
+  }).finally(() => servers.dispose());
+  return { status: "ran", runDir, runId, outcome };
+}
+
+/**
+ * One progress line per finished case: a 30-wide bar, `done/total`, agent, case, repetition and
+ * `pass`, `fail` or `error:<kind>`.
+ *
+ * @param r The record.
+ * @param done Cases finished.
+ * @param total Cases planned.
+ * @returns The line (no newline).
+ */
+export function caseProgressLine(r: CaseRecord, done: number, total: number): string {
+  const mark = r.passed === true ? "pass" : r.passed === false ? "fail" : `error:${r.error?.kind}`;
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  const bar = `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total}`;
+  return `${bar} ${r.agentId} ${r.caseId}#${r.repetition} ${mark}`;
+}
+
+/**
+ * The console summary of a run and its exit code: cases run, per agent pass rate with its
+ * interval, errors and cost; replaced records; the no-endpoint help when no case reached the
+ * model, or how to finish a run whose endpoint went down; exit 1 when the run stopped early
+ * (consecutive auth failures) or scored nothing.
+ *
+ * @param runDir The run folder.
+ * @param runId The run id (for the `--resume` hint).
+ * @param outcome The outcome.
+ * @returns Lines to print (stderr in the task) and the exit code.
+ */
+export function runSummary(
+  runDir: string,
+  runId: string,
+  outcome: RunOutcome,
+): { lines: string[]; exitCode: number } {
+  const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    `[agents] ${outcome.newRecords} case(s) run this session, ${outcome.records.length} in ${runDir}`,
+    ...outcome.summary.map((row) =>
+      `  ${row.agentId}: pass ${pct(row.passRate)} [${pct(row.passRateLo)}, ${
+        pct(row.passRateHi)
+      }] ` +
+      `of ${row.scored} scored; errors ${pct(row.errorRate)}; cost $${row.totalCostUsd.toFixed(6)}`
+    ),
+  ];
+  if (outcome.replaced > 0) {
+    lines.push(`[agents] ${outcome.replaced} infrastructure-error record(s) replaced`);
+  }
+  const health = runHealth(outcome.records);
+  if (health.endpoint === "never_reached") lines.push(`\n${NO_MODEL_HELP}`);
+  if (health.endpoint === "went_down") {
+    lines.push(
+      `\n[agents] the model endpoint went down during the run: ${health.reachedModel} case(s) ` +
+        `got answers, ${health.unreachable} could not connect; once it is back, complete the ` +
+        `run with --resume ${runId} --retry-errors`,
+    );
+  }
+  if (outcome.stopped !== null) {
+    lines.push(
+      `[agents] ${outcome.stopped.reason} (${outcome.stopped.notStarted} case(s) not started)`,
+    );
+    return { lines, exitCode: 1 };
+  }
+  const nothing = nothingScored(health);
+  if (nothing !== null) {
+    lines.push(`[agents] ${nothing}: the run measured nothing`);
+    return { lines, exitCode: 1 };
+  }
+  return { lines, exitCode: 0 };
+}
+
+/**
+ * `deno task agents --cut-version ID` / `--list-versions ID`: freezes the live configuration of
+ * an agent as its next numbered version (nothing written when unchanged), or lists its versions
+ * (`ID@N`, sha256 prefix, creation time, `= live` on the one the live configuration equals).
+ *
+ * @param options Agents file or folder, and the agent to cut or list.
+ * @param io Wall clock of the cut. @default {denoFlowIo()}
+ * @returns Lines for stdout (the version cut, or the list) and for stderr (what happened).
+ * @throws {UsageError} On an unknown agent (cut), or an unknown agent with no versions (list).
+ */
+export async function agentVersionsCommand(
+  options: { readonly agentsDir: string; readonly cut?: string; readonly list?: string },
+  io: Pick<FlowIo, "epochNow"> = denoFlowIo(),
+): Promise<{ stdout: string[]; stderr: string[] }> {
+  const live = await loadAgents(options.agentsDir);
+  const dir = await versionsDirFor(options.agentsDir);
+  const id = (options.cut ?? options.list)!;
+  const agent = live.find((a) => a.id === id);
+  if (options.cut !== undefined) {
+    if (!agent) {
+      throw new UsageError(`unknown agent "${id}"; known: ${live.map((a) => a.id).join(", ")}`);
+    }
+    const r = await cutVersion(dir, agent, new Date(io.epochNow()).toISOString());
+    return {
+      stdout: [String(r.version.version)],
+      stderr: [
+        r.created
+          ? `[agents] ${id}: version ${r.version.version} cut → ${r.path}`
+          : `[agents] ${id}: unchanged since version ${r.version.version} (${r.path}); nothing written`,
+      ],
+    };
+  }
+  const versions = await listVersions(dir, id);
+  if (versions.length === 0 && !agent) {
+    throw new UsageError(`unknown agent "${id}" and no versions in ${dir}`);
+  }
+  const liveSha = agent ? await snapshotSha256(agent, agent.id) : null;
+  return {
+    stdout: versions.map((v) =>
+      `${id}@${v.version}\t${v.sha256.slice(0, 12)}\t${v.createdAt}${
+        v.sha256 === liveSha ? "\t= live" : ""
+      }`
+    ),
+    stderr: versions.length === 0 ? [`[agents] ${id}: no versions yet (--cut-version ${id})`] : [],
+  };
+}
