@@ -87,6 +87,10 @@ export {
   resolveEmbeddingModel,
   type ResolveEmbeddingOptions,
 } from "./embedding.ts";
+  type CaptureResultsOptions,
+  type CaptureResultsSummary,
+  captureToolResults,
+} from "./capture_results.ts";
 export {
   AGENTS_DEFAULTS,
   agentVersionsCommand,

@@ -1,0 +1,74 @@
+// captureToolResults: the frozen fixture matches its manifest, and a run whose
+// packages are missing records every call as failed with its cause (no network).
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { stringifySorted } from "../mcp/mod.ts";
+import type { JsonValue } from "../catalog/types.ts";
+import { captureToolResults } from "./capture_results.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const DIR = `${ROOT}fixtures/tool_results/`;
+const sha = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
+
+Deno.test("results_v1 manifest: file, per-call, config, calls, seed and data hashes match", () => {
+  const manifest = JSON.parse(Deno.readTextFileSync(`${DIR}results_v1.manifest.json`));
+  const resultsText = Deno.readTextFileSync(`${DIR}results_v1.json`);
+  assert.equal(manifest.files.results.sha256, sha(resultsText));
+  assert.equal(manifest.files.config.sha256, sha(Deno.readFileSync(`${DIR}servers.json`)));
+  assert.equal(manifest.files.calls.sha256, sha(Deno.readFileSync(`${DIR}calls.json`)));
+  assert.equal(
+    manifest.files.seeds["sqlite/seed.sql"],
+    sha(Deno.readFileSync(`${DIR}sqlite/seed.sql`)),
+  );
+  for (const [path, hash] of Object.entries(manifest.files.data)) {
+    assert.equal(hash, sha(Deno.readFileSync(`${DIR}data/${path}`)), path);
+  }
+  const results = JSON.parse(resultsText).results as Record<string, JsonValue>[];
+  const plan = JSON.parse(Deno.readTextFileSync(`${DIR}calls.json`)).calls;
+  assert.deepEqual(results.map((r) => r.id), plan.map((c: { id: string }) => c.id));
+  for (const [i, r] of results.entries()) {
+    const entry = manifest.calls[i];
+    assert.equal(entry.id, r.id);
+    assert.equal(entry.sha256, sha(stringifySorted(r)));
+    assert.deepEqual(entry.arguments, plan[i].arguments);
+    assert.equal(entry.package, `${r.package}@${r.version}`);
+    assert.equal(r.outcome, "ok");
+  }
+  // No run-specific path or time survives normalization.
+  assert.doesNotMatch(resultsText, /\/tmp\/|mcpmeter-results-|\d{2}:\d{2}:\d{2} GMT/);
+});
+
+Deno.test("capture-results with packages missing records every call as server_failed", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    const lines: string[] = [];
+    const r = await captureToolResults({
+      config: `${DIR}servers.json`,
+      calls: `${DIR}calls.json`,
+      data: `${DIR}data`,
+      out,
+      id: "t",
+      installDir: `${out}/none`,
+      timeoutMs: 30_000,
+      install: false,
+      log: (line) => lines.push(line),
+    });
+    // No call answered: the task exits 1.
+    assert.deepEqual(r, { answered: 0, total: 27 }, lines.join("\n"));
+    const results = JSON.parse(await Deno.readTextFile(`${out}/t.json`)).results;
+    assert.equal(results.length, 27);
+    for (const x of results) {
+      assert.equal(x.outcome, "server_failed");
+      assert.match(x.message, /is not installed in <install>/);
+    }
+    const manifest = JSON.parse(await Deno.readTextFile(`${out}/t.manifest.json`));
+    assert.deepEqual(manifest.servers.map((s: { outcome: string }) => s.outcome), [
+      "failed",
+      "failed",
+      "failed",
+      "failed",
+    ]);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
