@@ -37,6 +37,8 @@ export interface PrepareOptions {
   readonly task: string;
   /** Progress lines (install, stale-folder sweep). Default: `[task] message` on stderr. */
   readonly onProgress?: (message: string) => void;
+  /** Monotonic clock (ms) for tool-call durations. Default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /** Servers ready to open per agent. */
@@ -151,6 +153,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
         env: options.env,
         source: serversPath,
         ...(agent.tools === undefined ? {} : { tools: agent.tools }),
+        ...(options.now ? { now: options.now } : {}),
       }),
     dispose: () => Deno.remove(dataCopy, { recursive: true }).catch(() => {}),
   };

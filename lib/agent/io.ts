@@ -17,7 +17,7 @@ export { createModelClient, type ModelClientDeps } from "./providers/client.ts";
 export { runCode, type RunCodeOptions, type RunCodeResult } from "./run_code.ts";
 export { type RunOutcome, runSuite, type RunSuiteOptions } from "./run.ts";
 export { loadAgents, loadEnv, loadModels, loadSuite, loadToolPrices } from "./load_config.ts";
-export { readCaseRecords } from "./run.ts";
+export { readCaseRecords } from "./run_folder.ts";
 export { createFileResponseStore } from "./providers/cache.ts";
 export {
   CODE_SERVER_NAME,
@@ -46,3 +46,10 @@ export {
 } from "./demo_policy.ts";
 export type { WireProvider } from "./_scripted_model_server.ts";
 export type { Tokenizer } from "../tokens/types.ts";
+export {
+  type MemoryRunFolder,
+  memoryRunFolder,
+  parseCaseRecords,
+  type RunFolder,
+  runFolder,
+} from "./run_folder.ts";

@@ -94,6 +94,8 @@ export interface OpenMcpHostOptions {
    * Absent: every listed tool.
    */
   readonly tools?: ToolLists;
+  /** Monotonic clock (ms) for call and listing durations; default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /** A server that could not be started or listed. */
@@ -192,6 +194,7 @@ export async function openMcpHost(
 ): Promise<McpToolHost> {
   const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   const provider = options.provider ?? "anthropic";
+  const now = options.now ?? (() => performance.now());
   for (const { entry } of servers) {
     if (entry.name === PROXY_SERVER_NAME || entry.name === CODE_SERVER_NAME) {
       throw new RangeError(`Cannot host server "${entry.name}": the name is reserved`);
@@ -220,7 +223,7 @@ export async function openMcpHost(
     if (options.exposure === "direct") return await directHost(sessions, provider, timeout, keep);
     const full = await createUpstreamPool(
       sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
-      { timeoutMs: timeout },
+      { timeoutMs: timeout, now },
     );
     const pool = options.tools === undefined ? full : filteredPool(full, keep);
     const down = pool.statuses().find((s) => s.state !== "ready");
@@ -229,8 +232,8 @@ export async function openMcpHost(
       throw new McpHostError(down.server, down.message ?? "not ready");
     }
     return options.exposure === "proxy"
-      ? await proxyHost(pool, provider, timeout)
-      : codeHost(pool, provider);
+      ? await proxyHost(pool, provider, timeout, now)
+      : codeHost(pool, provider, now);
   } catch (e) {
     await closeSessions();
     throw e;
@@ -297,19 +300,23 @@ async function directHost(
 }
 
 /** Records upstream calls into the store of the exposed call that caused them. */
-function recordingPool(pool: UpstreamPool, store: AsyncLocalStorage<RoutedCall[]>): UpstreamPool {
+function recordingPool(
+  pool: UpstreamPool,
+  store: AsyncLocalStorage<RoutedCall[]>,
+  now: () => number,
+): UpstreamPool {
   return {
     ...pool,
     tools: pool.tools,
     warnings: pool.warnings,
     listingMs: pool.listingMs,
     async call(server, tool, args) {
-      const started = performance.now();
+      const started = now();
       const result = await pool.call(server, tool, args);
       store.getStore()?.push({
         tool: `${server}:${tool}`,
         args: (args ?? {}) as JsonValue,
-        ms: performance.now() - started,
+        ms: now() - started,
         isError: result.isError === true,
       });
       return result;
@@ -321,9 +328,10 @@ async function proxyHost(
   pool: UpstreamPool,
   provider: ProviderKind,
   timeout: number,
+  now: () => number,
 ): Promise<McpToolHost> {
   const store = new AsyncLocalStorage<RoutedCall[]>();
-  const core = createProxyCore(recordingPool(pool, store));
+  const core = createProxyCore(recordingPool(pool, store, now));
   const server = createProxyServer(core);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -355,7 +363,7 @@ async function proxyHost(
   }
 }
 
-function codeHost(pool: UpstreamPool, provider: ProviderKind): McpToolHost {
+function codeHost(pool: UpstreamPool, provider: ProviderKind, now: () => number): McpToolHost {
   const index = createToolIndex(pool.tools);
   const tools = exposeTools(
     CODE_TOOL_DEFINITIONS.map((item) => ({ server: CODE_SERVER_NAME, item })),
@@ -392,13 +400,13 @@ function codeHost(pool: UpstreamPool, provider: ProviderKind): McpToolHost {
               isError: true,
             };
           }
-          const started = performance.now();
+          const started = now();
           const r = await pool.call(target.server, target.name, callArgs as JsonObject);
           const out = outputOf(r);
           calls.push({
             tool: target.id,
             args: callArgs,
-            ms: performance.now() - started,
+            ms: now() - started,
             isError: out.isError,
           });
           return out;

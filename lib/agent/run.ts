@@ -10,7 +10,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { JsonValue } from "../catalog/types.ts";
 import {
   type AgentConfig,
@@ -39,6 +38,9 @@ import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from ".
 import { sortedJson } from "./_json.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
+import { readCaseRecords, type RunFolder, runFolder } from "./run_folder.ts";
+
+export { readCaseRecords };
 
 /** Version of the `run.json` and `cases.jsonl` shapes. */
 export const RUN_SCHEMA_VERSION = 1;
@@ -131,46 +133,12 @@ export function workKey(item: WorkItem): string {
   return `${item.agentId}\u0000${item.caseId}\u0000${item.repetition}`;
 }
 
-/**
- * Reads `cases.jsonl`, dropping a torn last line (a crash mid-write) from the file itself so
- * later appends start on a fresh line.
- *
- * @param path File path; a missing file gives `[]`.
- * @returns The records.
- * @throws {SyntaxError} when a complete line is not JSON (the message gives the line number).
- */
-export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return [];
-    throw e;
-  }
-  let end = bytes.length;
-  if (end > 0 && bytes[end - 1] !== 0x0a) {
-    end = bytes.lastIndexOf(0x0a) + 1;
-    await Deno.truncate(path, end);
-  }
-  const text = new TextDecoder().decode(bytes.subarray(0, end));
-  const out: CaseRecord[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    try {
-      out.push(JSON.parse(line));
-    } catch (e) {
-      throw new SyntaxError(
-        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message})`,
-      );
-    }
-  });
-  return out;
-}
-
 /** Inputs of {@linkcode runSuite}. */
 export interface RunSuiteOptions {
-  /** `results/runs/<runId>`; created when missing. */
+  /** `results/runs/<runId>`; created when missing (unless `folder` is given). */
   readonly runDir: string;
+  /** Where the run's files go. Default: {@linkcode runFolder}(`runDir`) on disk. */
+  readonly folder?: RunFolder;
   /** Run id (folder name under the runs folder). */
   readonly runId: string;
   /** The suite to run. */
@@ -319,10 +287,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     throw new RangeError(`Cannot run: concurrency must be an integer >= 1, got ${concurrency}`);
   }
   const timeoutMs = options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
-  const casesPath = join(options.runDir, "cases.jsonl");
-  const runPath = join(options.runDir, "run.json");
-  await Deno.mkdir(options.runDir, { recursive: true });
-  let existing = await readCaseRecords(casesPath);
+  const folder = options.folder ?? runFolder(options.runDir);
+  const casesPath = folder.casesPath;
+  let existing = await folder.readRecords();
   if (existing.length > 0 && !options.resume) {
     throw new RangeError(
       `Cannot start run "${options.runId}": ${casesPath} already has ${existing.length} cases; use --resume ${options.runId}`,
@@ -334,9 +301,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     replaced = existing.length - kept.length;
     if (replaced > 0) {
       // Rewrite without the infrastructure errors; a crash leaves either file whole.
-      const tmp = `${casesPath}.retry-errors.tmp`;
-      await Deno.writeTextFile(tmp, kept.map((r) => sortedJson(r) + "\n").join(""));
-      await Deno.rename(tmp, casesPath);
+      await folder.replaceRecords(kept.map((r) => sortedJson(r) + "\n").join(""));
       existing = kept;
     }
   }
@@ -357,10 +322,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const done = new Set(existing.map(workKey));
   const pending = plan.filter((w) => !done.has(workKey(w)));
 
-  let prior: Record<string, unknown> = {};
-  try {
-    prior = JSON.parse(await Deno.readTextFile(runPath));
-  } catch { /* first session */ }
+  const prior: Record<string, unknown> = (await folder.readRunDoc()) ?? {};
   const sessionStart = options.epochNow();
   const catalogs: Record<string, unknown> = {
     ...(prior.catalogs as Record<string, unknown> ?? {}),
@@ -403,7 +365,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       warnings,
       meta: options.meta ?? {},
     };
-    await Deno.writeTextFile(runPath, sortedJson(doc, 2) + "\n");
+    await folder.writeRunDoc(sortedJson(doc, 2) + "\n");
   };
   await writeRunJson("running", null);
 
@@ -413,9 +375,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const total = plan.length;
   let finished = plan.length - pending.length;
   const append = (record: CaseRecord) => {
-    writeChain = writeChain.then(() =>
-      Deno.writeTextFile(casesPath, sortedJson(record) + "\n", { append: true })
-    );
+    writeChain = writeChain.then(() => folder.appendRecord(sortedJson(record) + "\n"));
     return writeChain;
   };
 
@@ -602,10 +562,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
   }
   const summary = summarizeRecords(records);
-  await Deno.writeTextFile(join(options.runDir, "summary.csv"), summaryToCsv(summary));
-  await Deno.writeTextFile(join(options.runDir, "cases.csv"), casesToCsv(records));
-  await Deno.writeTextFile(
-    join(options.runDir, "summary.json"),
+  await folder.writeFile("summary.csv", summaryToCsv(summary));
+  await folder.writeFile("cases.csv", casesToCsv(records));
+  await folder.writeFile(
+    "summary.json",
     sortedJson({ runId: options.runId, suiteId: options.suite.id, agents: summary }, 2) + "\n",
   );
   const outcomeStopped = stopped as { reason: string; notStarted: number } | null;

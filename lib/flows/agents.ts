@@ -224,6 +224,7 @@ export async function runAgents(
     env: options.env,
     task,
     onProgress: (m) => io.progress(task, m),
+    now: io.now,
   });
   const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
   const runId = options.runId ?? defaultRunId(suite.id, io.epochNow());

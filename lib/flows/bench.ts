@@ -514,6 +514,7 @@ export async function runBench(
     ...(options.discoveryTool ? { tool: options.discoveryTool } : {}),
     ...(options.queryArg ? { queryArg: options.queryArg } : {}),
     onProgress: (m) => say(`live: ${m}`),
+    ...(options.createTokenizer ? { createTokenizer: options.createTokenizer } : {}),
   }, io);
   const warnings = [
     ...scored.warnings,

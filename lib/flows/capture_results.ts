@@ -33,8 +33,10 @@ import {
   detectIsolation,
   installPackages,
   openStdioSession,
-  parseServersConfig,
   readInstalledPackage,
+} from "../mcp/io.ts";
+import {
+  parseServersConfig,
   type ServerEntry,
   type StdioSession,
   stringifySorted,

@@ -20,7 +20,8 @@ import { toolFromListing } from "../proxy/tool_index.ts";
 import type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
 import { stableJson } from "../report/json.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
-import type { TokenizerName } from "../tokens/types.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
+import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
@@ -94,6 +95,8 @@ export interface RunLiveOptions {
   readonly concurrency?: number;
   /** Progress lines (stderr in the task). */
   readonly onProgress?: (message: string) => void;
+  /** Tokenizer factory. Default: lib/tokens `createTokenizer`. */
+  readonly createTokenizer?: (name: TokenizerName) => Tokenizer;
 }
 
 function catalogFromListing(raw: readonly JsonObject[], server: string): Tool[] {
@@ -182,7 +185,7 @@ async function pickServers(
  */
 export async function runLive(
   options: RunLiveOptions = {},
-  io: Pick<FlowIo, "env" | "fromRoot"> = denoFlowIo(),
+  io: Pick<FlowIo, "env" | "fromRoot" | "now"> = denoFlowIo(),
 ): Promise<LiveBlock> {
   const fromRoot = io.fromRoot;
   const say = options.onProgress ?? (() => {});
@@ -210,6 +213,7 @@ export async function runLive(
         timeoutMs,
         source: configPath,
         concurrency: options.concurrency ?? 8,
+        now: io.now,
         onProgress: (server, outcome, message) =>
           outcome === "failed" ? say(`${server}: failed (${message})`) : undefined,
       });
@@ -279,6 +283,7 @@ export async function runLive(
     const byId = new Map((catalog ?? []).map((t) => [t.id, t]));
     const block = buildLiveBlock({
       tokenizer,
+      counter: (options.createTokenizer ?? createTokenizer)(tokenizer),
       target: {
         kind: reference ? "reference-proxy" : "endpoint",
         url,

@@ -87,6 +87,7 @@ export {
   resolveEmbeddingModel,
   type ResolveEmbeddingOptions,
 } from "./embedding.ts";
+export {
   type CaptureResultsOptions,
   type CaptureResultsSummary,
   captureToolResults,

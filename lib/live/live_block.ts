@@ -11,8 +11,7 @@ import type { Provenance } from "../_provenance.ts";
 import { meanMetrics, type MetricValues, queryMetrics } from "../retrieval/metrics.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Drops, GoldenSet } from "../retrieval/types.ts";
-import { createTokenizer } from "../tokens/tokenizers.ts";
-import type { TokenizerName } from "../tokens/types.ts";
+import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
   addComponents,
   attributeResponse,
@@ -70,8 +69,10 @@ export interface QueryCalls {
 
 /** Inputs of {@linkcode buildLiveBlock}. */
 export interface LiveBlockInput {
-  /** Encoding used for every count. */
+  /** Encoding used for every count (recorded, and the token boundaries of the attribution). */
   readonly tokenizer: TokenizerName;
+  /** The tokenizer that counts (from lib/tokens `createTokenizer`); its `name` is `tokenizer`. */
+  readonly counter: Tokenizer;
   /** What was measured. */
   readonly target: LiveTarget;
   /** The golden set after restriction to the live catalog (see `restrictGolden`). */
@@ -227,9 +228,15 @@ function mean(values: readonly number[]): number | null {
  *
  * @param input Measured calls, catalogs, golden set, tokenizer.
  * @returns The block, numbers rounded to 4 decimals (never NaN).
+ * @throws {RangeError} When `counter` is not the `tokenizer` named.
  */
 export function buildLiveBlock(input: LiveBlockInput): LiveBlock {
-  const tokenizer = createTokenizer(input.tokenizer);
+  const tokenizer = input.counter;
+  if (tokenizer.name !== input.tokenizer) {
+    throw new RangeError(
+      `Cannot build the live block: counter "${tokenizer.name}" is not tokenizer "${input.tokenizer}"`,
+    );
+  }
   const warnings: string[] = [...(input.warnings ?? [])];
   const failures: LiveBlock["queries"]["failures"][number][] = [];
   const perQuery: PerQueryCost[] = [];

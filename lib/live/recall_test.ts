@@ -10,6 +10,7 @@ import { serveProxyHttp } from "../proxy/http.ts";
 import { createProxyCore } from "../proxy/server.ts";
 import { createUpstreamPool } from "../proxy/upstream.ts";
 import { restrictGolden } from "./golden_filter.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
 import { buildLiveBlock, type QueryCalls } from "./live_block.ts";
 import { openDiscoverySession } from "./discovery_calls.ts";
 
@@ -56,6 +57,7 @@ Deno.test({
       }
       const block = buildLiveBlock({
         tokenizer: "cl100k_base",
+        counter: createTokenizer("cl100k_base"),
         target: {
           kind: "reference-proxy",
           url: http.url,

@@ -51,6 +51,8 @@ export interface ConnectOptions {
   readonly concurrency?: number;
   /** Called once per server when it is ready or has failed. */
   readonly onProgress?: (server: string, outcome: "ready" | "failed", message?: string) => void;
+  /** Monotonic clock (ms) for the pool's `listingMs`; default `performance.now`. */
+  readonly now?: () => number;
 }
 
 async function connect(
@@ -150,5 +152,9 @@ export async function connectUpstreams(
   };
   await mapBounded(config.servers, options.concurrency ?? 8, start);
   connections.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return await createUpstreamPool(connections, { timeoutMs, failures });
+  return await createUpstreamPool(connections, {
+    timeoutMs,
+    failures,
+    ...(options.now ? { now: options.now } : {}),
+  });
 }

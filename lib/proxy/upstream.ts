@@ -81,6 +81,8 @@ export interface UpstreamPoolOptions {
   readonly timeoutMs?: number;
   /** Upstreams that failed before a client existed (recorded as `failed`). */
   readonly failures?: readonly UpstreamFailure[];
+  /** Monotonic clock (ms) for `listingMs`; default `performance.now`. */
+  readonly now?: () => number;
 }
 
 /** Connected upstreams and their tools. */
@@ -167,7 +169,8 @@ export async function createUpstreamPool(
   for (const f of options.failures ?? []) failed.set(f.name, f.message);
   const warnings: string[] = [];
   const tools: Tool[] = [];
-  const listingStarted = performance.now();
+  const now = options.now ?? (() => performance.now());
+  const listingStarted = now();
   const listed = await Promise.all(connections.map(async (connection) => {
     try {
       const page = await listAll(connection.client, "tools/list", { requestTimeoutMs: timeoutMs });
@@ -176,7 +179,7 @@ export async function createUpstreamPool(
       return { connection, error: `tools/list failed: ${oneLine(error)}` };
     }
   }));
-  const listingMs = performance.now() - listingStarted;
+  const listingMs = now() - listingStarted;
   for (const result of listed) {
     const { connection } = result;
     if ("error" in result) {

@@ -1,0 +1,168 @@
+/**
+ * The run folder `results/runs/<runId>/`: `cases.jsonl` (one record per line, appended as cases
+ * finish), `run.json` (rewritten at start and end) and `summary.csv`. {@linkcode runSuite} runs
+ * cases and hands the bytes to a {@linkcode RunFolder}; {@linkcode runFolder} is the one on disk,
+ * {@linkcode memoryRunFolder} one in memory (tests, previews).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { CaseRecord } from "./types.ts";
+
+/** Where a run's files go. Texts arrive serialized (sorted keys, final newline). */
+export interface RunFolder {
+  /** Path of `cases.jsonl`, for messages. */
+  readonly casesPath: string;
+  /** Records already in `cases.jsonl` (a torn last line dropped), `[]` when none. */
+  readRecords(): Promise<CaseRecord[]>;
+  /** The parsed `run.json` of an earlier session, or null. */
+  readRunDoc(): Promise<Record<string, unknown> | null>;
+  /** Replaces `run.json`. */
+  writeRunDoc(text: string): Promise<void>;
+  /** Appends one line (a record and its newline) to `cases.jsonl`. */
+  appendRecord(line: string): Promise<void>;
+  /** Replaces `cases.jsonl` whole (a crash leaves the old or the new file, never half). */
+  replaceRecords(text: string): Promise<void>;
+  /** Replaces another file of the folder (`summary.csv`, `cases.csv`, `summary.json`). */
+  writeFile(name: string, text: string): Promise<void>;
+}
+
+/**
+ * Reads `cases.jsonl`, dropping a torn last line (a crash mid-write) from the file itself so
+ * later appends start on a fresh line.
+ *
+ * @param path File path; a missing file gives `[]`.
+ * @returns The records.
+ * @throws {SyntaxError} when a complete line is not JSON (the message gives the line number).
+ */
+export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] !== 0x0a) {
+    end = bytes.lastIndexOf(0x0a) + 1;
+    await Deno.truncate(path, end);
+  }
+  return parseCaseRecords(new TextDecoder().decode(bytes.subarray(0, end)), path);
+}
+
+/**
+ * Parses `cases.jsonl` text: one record per non-blank line.
+ *
+ * @param text The text (complete lines).
+ * @param path Where it came from, for the message.
+ * @returns The records.
+ * @throws {SyntaxError} when a line is not JSON (the message gives the line number).
+ */
+export function parseCaseRecords(text: string, path: string): CaseRecord[] {
+  const out: CaseRecord[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      out.push(JSON.parse(line));
+    } catch (e) {
+      throw new SyntaxError(
+        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message})`,
+      );
+    }
+  });
+  return out;
+}
+
+/**
+ * The run folder on disk (created when missing).
+ *
+ * @param runDir `results/runs/<runId>`.
+ * @returns The {@linkcode RunFolder}.
+ */
+export function runFolder(runDir: string): RunFolder {
+  const casesPath = join(runDir, "cases.jsonl");
+  const runPath = join(runDir, "run.json");
+  let made: Promise<void> | undefined;
+  const ready = () => (made ??= Deno.mkdir(runDir, { recursive: true }));
+  return {
+    casesPath,
+    readRecords: async () => {
+      await ready();
+      return await readCaseRecords(casesPath);
+    },
+    readRunDoc: async () => {
+      try {
+        return JSON.parse(await Deno.readTextFile(runPath));
+      } catch {
+        return null;
+      }
+    },
+    writeRunDoc: async (text) => {
+      await ready();
+      await Deno.writeTextFile(runPath, text);
+    },
+    appendRecord: async (line) => {
+      await ready();
+      await Deno.writeTextFile(casesPath, line, { append: true });
+    },
+    replaceRecords: async (text) => {
+      await ready();
+      const tmp = `${casesPath}.retry-errors.tmp`;
+      await Deno.writeTextFile(tmp, text);
+      await Deno.rename(tmp, casesPath);
+    },
+    writeFile: async (name, text) => {
+      await ready();
+      await Deno.writeTextFile(join(runDir, name), text);
+    },
+  };
+}
+
+/** A {@linkcode RunFolder} in memory, with what was written. */
+export interface MemoryRunFolder extends RunFolder {
+  /** `cases.jsonl` text. */
+  readonly cases: () => string;
+  /** Last `run.json` text written, or null. */
+  readonly runDoc: () => string | null;
+  /** Last text written to a file (`summary.csv`, ...), or null. */
+  readonly file: (name: string) => string | null;
+}
+
+/**
+ * A run folder in memory, optionally holding an earlier session's files.
+ *
+ * @param initial Earlier `cases.jsonl` text and `run.json` text.
+ * @returns The folder.
+ */
+export function memoryRunFolder(
+  initial: { readonly cases?: string; readonly runDoc?: string } = {},
+): MemoryRunFolder {
+  let cases = initial.cases ?? "";
+  let runDoc: string | null = initial.runDoc ?? null;
+  const files = new Map<string, string>();
+  return {
+    casesPath: "<memory>/cases.jsonl",
+    readRecords: () => Promise.resolve(parseCaseRecords(cases, "<memory>/cases.jsonl")),
+    readRunDoc: () => Promise.resolve(runDoc === null ? null : JSON.parse(runDoc)),
+    writeRunDoc: (text) => {
+      runDoc = text;
+      return Promise.resolve();
+    },
+    appendRecord: (line) => {
+      cases += line;
+      return Promise.resolve();
+    },
+    replaceRecords: (text) => {
+      cases = text;
+      return Promise.resolve();
+    },
+    writeFile: (name, text) => {
+      files.set(name, text);
+      return Promise.resolve();
+    },
+    cases: () => cases,
+    runDoc: () => runDoc,
+    file: (name) => files.get(name) ?? null,
+  };
+}
