@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fromRoot } from "./_cli.ts";
 import { api, INSTALL_DIR, pollUntil, serve, useScripted } from "./_serve_harness.ts";
-import { demoPolicy } from "./demo_agents.ts";
-import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
+import { startDemoModelServer } from "../lib/agent/io.ts";
+import { createTokenizer } from "../lib/tokens/mod.ts";
 import { summarizeRecords } from "../lib/agent/summary.ts";
 import type { CaseRecord } from "../lib/agent/types.ts";
 
@@ -80,7 +80,7 @@ Deno.test({
     const summary = (await api(server, "GET", `/api/runs/${runId}/summary`)).data;
 
     // The CLI on the same config files, with its own scripted model server.
-    const model = startScriptedModelServer(demoPolicy);
+    const model = startDemoModelServer(createTokenizer("cl100k_base"));
     try {
       const out = await new Deno.Command(Deno.execPath(), {
         args: [
