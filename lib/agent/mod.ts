@@ -45,6 +45,7 @@ export type {
   LoopKind,
   ModelConfig,
   ModelPricing,
+  PromptCaching,
   ProviderKind,
   RetryRecord,
   SandboxLimit,
