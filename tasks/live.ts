@@ -3,8 +3,10 @@
 import {
   LIVE_DEFAULTS,
   liveFailure,
+  parsePairs,
   runLive,
   SMALL_LIVE_SET,
+  typedPairs,
   writeLiveRecord,
 } from "../lib/flows/mod.ts";
 import { isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
@@ -47,34 +49,6 @@ Options:
   --out DIR           Output folder (default: ${LIVE_DEFAULTS.out}/); writes DIR/live.json
   -h, --help          Show this help
 `;
-
-function parsePairs(
-  values: readonly string[] | undefined,
-  sep: string,
-  flag: string,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const v of values ?? []) {
-    const i = v.indexOf(sep);
-    if (i <= 0) throw new UsageError(`--${flag} expects K${sep}V: current value is "${v}"`);
-    out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
-  }
-  return out;
-}
-
-function typed(record: Record<string, string>): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
-  for (const [k, v] of Object.entries(record)) {
-    out[k] = v === "true"
-      ? true
-      : v === "false"
-      ? false
-      : /^-?\d+(\.\d+)?$/.test(v)
-      ? Number(v)
-      : v;
-  }
-  return out;
-}
 
 async function main(args: string[]): Promise<number> {
   const parsed = parseFlags(args, {
@@ -119,8 +93,8 @@ async function main(args: string[]): Promise<number> {
   if (limit === 0 || timeoutMs === 0) {
     throw new UsageError("--limit and --timeout-ms must be positive");
   }
-  const compact = typed(parsePairs(v["compact-arg"], "=", "compact-arg"));
-  const extra = typed(parsePairs(v.arg, "=", "arg"));
+  const compact = typedPairs(parsePairs(v["compact-arg"], "=", "compact-arg"));
+  const extra = typedPairs(parsePairs(v.arg, "=", "arg"));
   const started = createdAt();
   const block = await runLive({
     ...(v.golden === undefined ? {} : { golden: v.golden }),

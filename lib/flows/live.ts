@@ -360,3 +360,49 @@ export function liveFailure(block: LiveBlock): string | null {
   const first = q.failures[0];
   return `all ${q.used} discovery calls failed (first: ${first?.outcome}: ${first?.message})`;
 }
+
+/**
+ * `K<sep>V` flag values as a record (keys and values trimmed), e.g. `--arg k=v`, `--header K:V`.
+ *
+ * @param values The flag's values (absent: none).
+ * @param sep The separator (`=` or `:`).
+ * @param flag The flag name, for the message.
+ * @returns Key → value; a later key wins.
+ * @throws {UsageError} On a value without a key before `sep`.
+ */
+export function parsePairs(
+  values: readonly string[] | undefined,
+  sep: string,
+  flag: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values ?? []) {
+    const i = v.indexOf(sep);
+    if (i <= 0) throw new UsageError(`--${flag} expects K${sep}V: current value is "${v}"`);
+    out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/**
+ * A record's values typed as a JSON argument would be: `true`/`false` as booleans, decimal
+ * numbers as numbers, anything else as text.
+ *
+ * @param record Key → text.
+ * @returns Key → typed value.
+ */
+export function typedPairs(
+  record: Record<string, string>,
+): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(record)) {
+    out[k] = v === "true"
+      ? true
+      : v === "false"
+      ? false
+      : /^-?\d+(\.\d+)?$/.test(v)
+      ? Number(v)
+      : v;
+  }
+  return out;
+}

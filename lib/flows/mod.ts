@@ -107,8 +107,10 @@ export {
   LIVE_DEFAULTS,
   liveFailure,
   type LiveRecordOptions,
+  parsePairs,
   runLive,
   type RunLiveOptions,
   SMALL_LIVE_SET,
+  typedPairs,
   writeLiveRecord,
 } from "./live.ts";
