@@ -1,10 +1,15 @@
 // deno task agents: runs agent configurations against a suite (lib/flows/agents.ts) and
 // writes results/runs/<runId>/.
-import { join } from "node:path";
 import { intFlag, IO, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { loadEnv } from "../lib/agent/io.ts";
 import type { CacheMode } from "../lib/agent/mod.ts";
-import { agentVersionsCommand, caseProgressLine, runAgents, runSummary } from "../lib/flows/mod.ts";
+import {
+  agentVersionsCommand,
+  caseProgressPrinter,
+  runAgents,
+  runSummary,
+  savedRunArgs,
+} from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task agents --suite FILE [options]
 
@@ -86,30 +91,14 @@ async function main(): Promise<number> {
     for (const line of out.stdout) console.log(line);
     return 0;
   }
-  if (values["retry-errors"] && values.resume === undefined) {
-    throw new UsageError("--retry-errors goes with --resume RUN_ID");
-  }
   // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
-  let saved: Record<string, string | undefined> = {};
-  if (values.resume !== undefined) {
-    const runJson = join(values.out, values.resume, "run.json");
-    try {
-      const doc = JSON.parse(await Deno.readTextFile(runJson));
-      saved = doc.meta?.args ?? {};
-    } catch {
-      throw new UsageError(`cannot resume "${values.resume}": ${runJson} is missing or unreadable`);
-    }
-  }
+  const saved = values.resume === undefined ? {} : await savedRunArgs(values.out, values.resume);
   const arg = (name: keyof typeof values) =>
     (values.resume !== undefined && name in saved ? saved[name] : values[name]) as
       | string
       | undefined;
   const suitePath = arg("suite");
   if (suitePath === undefined) throw new UsageError("--suite FILE is required (see --help)");
-  const cache = values.cache as CacheMode;
-  if (!["read", "write", "off"].includes(cache)) {
-    throw new UsageError(`--cache must be read, write or off, got "${cache}"`);
-  }
   const repetitions = intFlag("repetitions", arg("repetitions"), 1, 1);
   const concurrency = intFlag("concurrency", values.concurrency, 1, 1);
   const timeoutMs = intFlag("timeout-ms", arg("timeout-ms"), 300_000, 1);
@@ -117,8 +106,6 @@ async function main(): Promise<number> {
   const shardText = arg("shard");
 
   const env = await loadEnv(values["env-file"]);
-  const isTty = Deno.stderr.isTerminal();
-  const enc = new TextEncoder();
   const ids = listFlag("agents", arg("agents"));
   const runId = values.resume ?? values["run-id"];
   const result = await runAgents({
@@ -136,7 +123,7 @@ async function main(): Promise<number> {
     resume: values.resume !== undefined,
     retryErrors: values["retry-errors"],
     stopAfterAuthFailures: intFlag("stop-after-auth", values["stop-after-auth"], 3),
-    cache,
+    cache: values.cache as CacheMode,
     cacheDir: values["cache-dir"],
     ...(values["wire-log"] ? { wireLog: values["wire-log"] } : {}),
     timeoutMs,
@@ -144,11 +131,9 @@ async function main(): Promise<number> {
     data: arg("data")!,
     env,
     seed,
-    onRecord: (r, done, total) => {
-      const line = caseProgressLine(r, done, total);
-      if (isTty) Deno.stderr.writeSync(enc.encode(`\r\x1b[2K${line}${done === total ? "\n" : ""}`));
-      else console.error(line);
-    },
+    onRecord: caseProgressPrinter(Deno.stderr.isTerminal(), (text) => {
+      Deno.stderr.writeSync(new TextEncoder().encode(text));
+    }),
   }, IO);
   if (result.status === "no-model") {
     console.error(`mcpmeter agents: ${result.message}`);

@@ -5,6 +5,8 @@ import {
   benchFailure,
   benchSummaryLines,
   checkBenchOptions,
+  checkOutFolder,
+  parseHeaderFlags,
   runBench,
   type RunBenchOptions,
   writeBenchResults,
@@ -12,8 +14,7 @@ import {
 import { ARM_NAMES, ARMS } from "../lib/encodings/mod.ts";
 import { RETRIEVER_NAMES, RETRIEVERS } from "../lib/retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
-import { displayPath, fromRoot, intFlag, IO, listFlag } from "./_cli.ts";
-import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 
 const HELP = `mcpmeter bench — what MCP tool catalogs cost in context tokens
 
@@ -109,14 +110,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const started = IO.now();
-  const headers: Record<string, string> = {};
-  for (const h of f.header ?? []) {
-    const i = h.indexOf(":");
-    if (i <= 0) {
-      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
-    }
-    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-  }
+  const headers = parseHeaderFlags(f.header);
   const options: RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),
@@ -141,13 +135,7 @@ async function main(args: string[]): Promise<number> {
   checkBenchOptions(options, IO);
   // Fail on an unwritable --out now, not after the work.
   const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
-  try {
-    await Deno.mkdir(outDir, { recursive: true });
-    await Deno.writeTextFile(`${outDir}/.write-test`, "");
-    await Deno.remove(`${outDir}/.write-test`);
-  } catch (error) {
-    throw new UsageError(`--out ${outDir} is not a writable folder: ${(error as Error).message}`);
-  }
+  await checkOutFolder(outDir);
   const report = await runBench(options, IO);
   const { reportPath, dashboardPath } = await writeBenchResults(report, outDir, IO);
   for (const line of benchSummaryLines(report)) console.log(line);

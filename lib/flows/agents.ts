@@ -137,8 +137,8 @@ export function defaultRunId(suiteId: string, epochMs: number): string {
  * @param options See {@linkcode RunAgentsOptions}.
  * @param io Clocks, git state, progress. @default {denoFlowIo()}
  * @returns `no-model` when a needed model client cannot be set up, else the run.
- * @throws {UsageError} On unknown agent ids, no agents, models missing from the registry, or
- *   servers that cannot be prepared.
+ * @throws {UsageError} On `retryErrors` without `resume`, an unknown cache mode, unknown agent
+ *   ids, no agents, models missing from the registry, or servers that cannot be prepared.
  * @throws {AgentConfigError} On a suite, agent, registry or price file that does not validate.
  */
 export async function runAgents(
@@ -146,6 +146,12 @@ export async function runAgents(
   io: Pick<FlowIo, "now" | "epochNow" | "gitState" | "progress"> = denoFlowIo(),
 ): Promise<RunAgentsResult> {
   const task = options.task ?? "agents";
+  if (options.retryErrors && !options.resume) {
+    throw new UsageError("--retry-errors goes with --resume RUN_ID");
+  }
+  if (!["read", "write", "off"].includes(options.cache)) {
+    throw new UsageError(`--cache must be read, write or off, got "${options.cache}"`);
+  }
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   const suite = await loadSuite(options.suite);
   const live = await loadAgents(options.agentsDir);
@@ -384,5 +390,44 @@ export async function agentVersionsCommand(
       }`
     ),
     stderr: versions.length === 0 ? [`[agents] ${id}: no versions yet (--cut-version ${id})`] : [],
+  };
+}
+
+/**
+ * The settings a run was started with (`meta.args` of its run.json), which `--resume` reuses.
+ *
+ * @param out The runs folder.
+ * @param runId The run to resume.
+ * @returns Flag name → value as recorded.
+ * @throws {UsageError} When run.json is missing or unreadable.
+ */
+export async function savedRunArgs(
+  out: string,
+  runId: string,
+): Promise<Record<string, string | undefined>> {
+  const runJson = join(out, runId, "run.json");
+  try {
+    const doc = JSON.parse(await Deno.readTextFile(runJson));
+    return doc.meta?.args ?? {};
+  } catch {
+    throw new UsageError(`cannot resume "${runId}": ${runJson} is missing or unreadable`);
+  }
+}
+
+/**
+ * Prints {@linkcode caseProgressLine} per finished case: on a terminal, one line redrawn in
+ * place (a newline after the last case); elsewhere one line per case.
+ *
+ * @param tty Whether the output is a terminal.
+ * @param write Writes text as is (the task: stderr).
+ * @returns An `onRecord` callback for {@linkcode runAgents}.
+ */
+export function caseProgressPrinter(
+  tty: boolean,
+  write: (text: string) => void,
+): (record: CaseRecord, done: number, total: number) => void {
+  return (r, done, total) => {
+    const line = caseProgressLine(r, done, total);
+    write(tty ? `\r\x1b[2K${line}${done === total ? "\n" : ""}` : `${line}\n`);
   };
 }

@@ -680,3 +680,40 @@ export function benchSummaryLines(report: BenchReport): string[] {
   }
   return lines;
 }
+
+/**
+ * `--header K:V` values as request headers (keys and values trimmed). The message of a bad value
+ * shows only what comes before its first `:`, since a header value may be a secret.
+ *
+ * @param values The flag's values (absent: none).
+ * @returns Header name → value.
+ * @throws {UsageError} On a value without a name before `:`.
+ */
+export function parseHeaderFlags(values: readonly string[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of values ?? []) {
+    const i = h.indexOf(":");
+    if (i <= 0) {
+      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
+    }
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+/**
+ * Checks, before any work, that `outDir` is a folder the bench can write: creates it and writes
+ * then removes a probe file.
+ *
+ * @param outDir The `--out` folder.
+ * @throws {UsageError} When it cannot be created or written.
+ */
+export async function checkOutFolder(outDir: string): Promise<void> {
+  try {
+    await Deno.mkdir(outDir, { recursive: true });
+    await Deno.writeTextFile(`${outDir}/.write-test`, "");
+    await Deno.remove(`${outDir}/.write-test`);
+  } catch (error) {
+    throw new UsageError(`--out ${outDir} is not a writable folder: ${(error as Error).message}`);
+  }
+}

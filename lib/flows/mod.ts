@@ -76,7 +76,9 @@ export {
   benchFailure,
   benchSummaryLines,
   checkBenchOptions,
+  checkOutFolder,
   MAX_RESAMPLES,
+  parseHeaderFlags,
   runBench,
   type RunBenchOptions,
   writeBenchResults,
@@ -96,11 +98,13 @@ export {
   AGENTS_DEFAULTS,
   agentVersionsCommand,
   caseProgressLine,
+  caseProgressPrinter,
   defaultRunId,
   runAgents,
   type RunAgentsOptions,
   type RunAgentsResult,
   runSummary,
+  savedRunArgs,
 } from "./agents.ts";
 export { DEMO_AGENTS, DEMO_SUITES, demoRuns, type DemoRunsOptions } from "./demo.ts";
 export {
