@@ -36,10 +36,13 @@ import {
   readInstalledPackage,
 } from "../mcp/io.ts";
 import {
+  checkStructuredContent,
+  listAll,
   parseServersConfig,
   type ServerEntry,
   type StdioSession,
   stringifySorted,
+  type StructuredContentErrorKind,
 } from "../mcp/mod.ts";
 import { oneLine } from "../_text.ts";
 import { UsageError } from "../_errors.ts";
@@ -81,6 +84,11 @@ interface CallRecord {
   readonly content?: JsonValue;
   readonly structuredContent?: JsonValue;
   readonly message?: string;
+  /**
+   * Present when the result breaks the tool's `outputSchema` (no or invalid
+   * `structuredContent`), which real SDK clients reject; `message` says why.
+   */
+  readonly resultError?: StructuredContentErrorKind;
 }
 
 function log(line: string): void {
@@ -310,11 +318,21 @@ async function runServer(
         }
       }
     }
+    // The tools' outputSchemas, to record results that SDK clients would reject.
+    const outputSchemas = new Map<string, JsonObject>();
+    const listed = await listAll(client, "tools/list", { requestTimeoutMs: ctx.timeoutMs });
+    for (const t of listed.items) {
+      const schema = t.outputSchema;
+      if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) {
+        outputSchemas.set(String(t.name), schema as JsonObject);
+      }
+    }
     const records: CallRecord[] = [];
     for (const c of calls) {
       const base = { id: c.id, server: c.server, ...pkg, tool: c.tool, arguments: c.arguments };
       try {
         const result = await call(c.tool, withData(c.arguments, data) as JsonObject);
+        const broken = checkStructuredContent(outputSchemas.get(c.tool), result);
         records.push({
           ...base,
           outcome: "ok",
@@ -323,6 +341,7 @@ async function runServer(
           ...(result.structuredContent === undefined
             ? {}
             : { structuredContent: result.structuredContent as JsonValue }),
+          ...(broken === undefined ? {} : { resultError: broken.kind, message: broken.message }),
         });
       } catch (error) {
         records.push({ ...base, outcome: "protocol_error", message: oneLine(error) });
@@ -477,6 +496,7 @@ export async function captureToolResults(
       tool: r.tool,
       arguments: r.arguments,
       outcome: r.outcome,
+      ...(r.resultError === undefined ? {} : { resultError: r.resultError }),
       sha256: await sha256Text(stringifySorted(r)),
     });
   }

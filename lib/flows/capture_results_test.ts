@@ -72,3 +72,61 @@ Deno.test("capture-results with packages missing records every call as server_fa
     await Deno.remove(out, { recursive: true });
   }
 });
+
+Deno.test("capture-results records a result that breaks its tool's outputSchema as an error of that kind", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${out}/servers.json`,
+      JSON.stringify({
+        mcpServers: {
+          counts: {
+            command: Deno.execPath(),
+            args: [
+              "run",
+              "--quiet",
+              "--config",
+              `${ROOT}deno.json`,
+              `${ROOT}fixtures/mcp/output_schema_server.ts`,
+            ],
+          },
+        },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${out}/calls.json`,
+      JSON.stringify({
+        calls: ["good", "bare", "wrong"].map((tool) => ({
+          id: tool,
+          server: "counts",
+          tool,
+          arguments: {},
+        })),
+      }),
+    );
+    await Deno.mkdir(`${out}/data`);
+    const r = await captureToolResults({
+      config: `${out}/servers.json`,
+      calls: `${out}/calls.json`,
+      data: `${out}/data`,
+      out: `${out}/res`,
+      id: "t",
+      installDir: `${out}/none`,
+      timeoutMs: 30_000,
+      install: false,
+      log: () => {},
+    });
+    assert.deepEqual(r, { answered: 3, total: 3 });
+    const results = JSON.parse(await Deno.readTextFile(`${out}/res/t.json`)).results;
+    assert.deepEqual(
+      results.map((x: { id: string; resultError?: string }) => [x.id, x.resultError ?? null]),
+      [["good", null], ["bare", "missing_structured_content"], [
+        "wrong",
+        "invalid_structured_content",
+      ]],
+    );
+    assert.match(results[2].message, /at \/count: must be integer/);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
