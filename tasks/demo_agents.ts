@@ -5,7 +5,7 @@ import { fromRoot, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
 
 const HELP = `mcpmeter demo-agents — example agent runs against a scripted local model
 
-Usage: deno task demo-agents [--out DIR] [--repetitions N]
+Usage: deno task demo-agents [--out DIR] [--repetitions N] [--fresh]
 
 Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and memory_graph
 suites, twice each (two run ids per suite), against a local server that speaks the Anthropic
@@ -14,12 +14,14 @@ DIR/runs/demo-<suite>-<n>/ (default DIR: results/demo).
 
   --out DIR         output folder (default: results/demo)
   --repetitions N   repetitions per case (default: 3)
+  --fresh           rerun every demo run (finished ones are reused otherwise, and said so)
 `;
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
     out: { type: "string" },
     repetitions: { type: "string" },
+    fresh: { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -31,7 +33,7 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError(`--repetitions must be >= 1: "${values.repetitions}"`);
   }
   const dirs = await demoRuns(
-    { outDir: values.out ?? fromRoot("results/demo"), repetitions: reps },
+    { outDir: values.out ?? fromRoot("results/demo"), repetitions: reps, fresh: values.fresh },
     IO,
   );
   console.log(`demo runs in:\n${dirs.join("\n")}`);

@@ -35,6 +35,8 @@ export interface DemoRunsOptions {
   readonly repetitions?: number;
   /** Tokenizer the scripted model counts usage with. Default `cl100k_base`. */
   readonly tokenizer?: Tokenizer;
+  /** Delete the demo's run folders first and run them all again. @default {false} */
+  readonly fresh?: boolean;
 }
 
 async function finished(runDir: string): Promise<boolean> {
@@ -66,7 +68,20 @@ export async function demoRuns(
     [1, 2].map((n) => ({ suite: s, runId: `demo-${s}-${n}` }))
   );
   const todo = [];
-  for (const w of wanted) if (!(await finished(join(runsDir, w.runId)))) todo.push(w);
+  for (const w of wanted) {
+    if (options.fresh) {
+      await Deno.remove(join(runsDir, w.runId), { recursive: true }).catch(() => {});
+    }
+    if (!(await finished(join(runsDir, w.runId)))) todo.push(w);
+  }
+  const reused = wanted.length - todo.length;
+  if (reused > 0) {
+    // Say so: a finished demo run is kept, whatever repetitions were asked for now.
+    io.progress(
+      "demo-agents",
+      `reusing ${reused} finished demo run(s) in ${io.displayPath(runsDir)} (--fresh reruns them)`,
+    );
+  }
   if (todo.length > 0) {
     const server = startDemoModelServer(options.tokenizer ?? createTokenizer("cl100k_base"));
     const env = {
