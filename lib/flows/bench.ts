@@ -623,11 +623,12 @@ export function benchSummaryLines(report: BenchReport): string[] {
     const savings = (report.arms ?? []).flatMap((a) =>
       !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
         a.arm !== "baseline_json" && typeof a.savings === "number"
-        ? [`${a.arm} ${a.savings >= 0 ? "-" : "+"}${Math.abs(100 * a.savings).toFixed(1)}%`]
+        ? [`${a.arm} ${(100 * a.savings).toFixed(1)}%`]
         : []
     );
     if (savings.length > 0) {
-      lines.push(`${corpus.id.padEnd(16)} arm tokens vs baseline_json: ${savings.join(", ")}`);
+      // One sign convention everywhere (console, dashboard, report): savings > 0 = fewer tokens.
+      lines.push(`${corpus.id.padEnd(16)} arm savings vs baseline_json: ${savings.join(", ")}`);
     }
   }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {

@@ -120,8 +120,9 @@ export function renderBenchSections(report: BenchReport, document: Document): st
       corpus: c.corpusId,
       tokenizer: c.tokenizer,
       mode: c.mode,
-      "pays off from (sampled size, computed)": c.measuredSize ?? "never in sample",
-      "pays off from (estimated, average tools)": c.estimatedSize ?? "n/a",
+      "pays off from, tools (smallest sampled size, computed)": c.measuredSize ??
+        "never in sample",
+      "pays off from, tools (estimated from average tokens per tool)": c.estimatedSize ?? "n/a",
     })),
   ));
   for (const corpus of report.corpora) {
@@ -181,9 +182,9 @@ export function renderBenchSections(report: BenchReport, document: Document): st
       })),
     ));
     parts.push(
-      `<p class="note">Real <code>tools/call</code> results captured from reference servers (${
-        esc(report.toolResults.resultsId)
-      }); tabular = a top-level array of objects with the same keys and plain values.</p>`,
+      `<p class="note">Real <code>tools/call</code> results of the reference servers, from the fixture ${
+        esc(String(report.toolResults.path ?? report.toolResults.resultsId))
+      } (the same fixture whatever corpus is benched: <code>--tool-results FILE</code> prices your own); tabular = a top-level array of objects with the same keys and plain values.</p>`,
     );
   }
 
