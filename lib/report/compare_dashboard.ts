@@ -58,6 +58,10 @@ function esc(text: string): string {
 const r4 = (v: number | null) => v === null ? null : Math.round(v * 1e4) / 1e4;
 const r6 = (v: number | null) => v === null ? null : Math.round(v * 1e6) / 1e6;
 const pct = (v: never) => v === null ? "" : `${((v as number) * 100).toFixed(1)}%`;
+const pct1 = (v: number | null) => v === null ? "n/a" : `${(v * 100).toFixed(1)}%`;
+const fixed = (v: number | null, digits: number) => v === null ? "n/a" : v.toFixed(digits);
+/** USD with 3 significant digits (small per-case costs stay readable). */
+const sig = (v: number | null) => v === null ? "n/a" : v === 0 ? "0" : `$${v.toPrecision(3)}`;
 
 /**
  * Renders the comparison dashboard.
@@ -77,13 +81,16 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
   const parts: string[] = [];
   const tables: Record<string, Record<string, unknown>[]> = {};
   const section = (id: string, title: string) => parts.push(`<h2 id="${id}">${esc(title)}</h2>`);
+  // The CSV keeps every column at full precision; the page may show a narrower, rounded view
+  // (`view`) so that the table fits the page.
   const table = (
     name: string,
     rows: Record<string, unknown>[],
     format: Record<string, (v: never) => string> = {},
+    view?: Record<string, unknown>[],
   ) => {
     tables[name] = rows;
-    parts.push(htmlTable(rows, format));
+    parts.push(`<div class="table-wrap">${htmlTable(view ?? rows, view ? {} : format)}</div>`);
     if (input.csvBase && rows.length > 0) {
       parts.push(
         `<p class="note"><a href="${esc(`${input.csvBase}_${name}.csv`)}">${
@@ -143,13 +150,25 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       error_rate: r4(a.errorRate),
       iteration_limit_rate: r4(a.iterationLimitRate),
     })),
-    {
-      pass_rate: pct,
-      pass_rate_lo95: pct,
-      pass_rate_hi95: pct,
-      error_rate: pct,
-      iteration_limit_rate: pct,
-    },
+    {},
+    agents.map((a) => ({
+      suite: a.suiteId,
+      agent: a.agentId,
+      ...a.params,
+      scored: a.scored,
+      "pass rate [95%]": a.passRate === null
+        ? "n/a"
+        : `${pct1(a.passRate)} [${pct1(a.passRateLo)}–${pct1(a.passRateHi)}]`,
+      [`pass@k / pass^k`]: a.k === null
+        ? "n/a"
+        : `${fixed(a.passAtK, 2)} / ${fixed(a.passHatK, 2)} (k=${a.k})`,
+      "USD / case": sig(a.meanCostUsd),
+      "judge USD / tokens": `${sig(a.judgeCostUsd)} / ${a.judgeInputTokens + a.judgeOutputTokens}`,
+      "tokens in / out": `${fixed(a.meanInputTokens, 0)} / ${fixed(a.meanOutputTokens, 0)}`,
+      "wall p50 / p95 ms": `${fixed(a.wallP50Ms, 0)} / ${fixed(a.wallP95Ms, 0)}`,
+      "tool calls / case": fixed(a.toolCallsPerCase, 2),
+      "errors / iteration limit": `${pct1(a.errorRate)} / ${pct1(a.iterationLimitRate)}`,
+    })),
   );
   const scoredAgents = agents.filter((a) => a.passRate !== null);
   if (scoredAgents.length > 0) {
@@ -250,7 +269,19 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       mean_cost_usd: r6(t.meanCostUsd),
       wall_p95_ms: t.wallP95Ms,
     })),
-    { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
+    {},
+    trends.map((t) => ({
+      suite: t.suiteId,
+      agent: t.agentId,
+      run: t.runId,
+      started: t.startedAt.replace(/\.\d+Z$/, "Z").replace("T", " "),
+      scored: t.scored,
+      "pass rate [95%]": t.passRate === null
+        ? "n/a"
+        : `${pct1(t.passRate)} [${pct1(t.passRateLo)}–${pct1(t.passRateHi)}]`,
+      "USD / case": sig(t.meanCostUsd),
+      "wall p95 ms": fixed(t.wallP95Ms, 0),
+    })),
   );
   const point = (t: (typeof trends)[number], value: number | null) =>
     value === null
@@ -423,8 +454,10 @@ function page(runs: readonly LoadedRun[], filter: RunFilter, body: string): stri
 <title>mcpmeter comparison</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+.table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 13px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
+td { white-space: nowrap; }
 th { background: #f4f4f4; }
 .note { color: #555; font-size: 13px; }
 figure { margin: 1rem 0; }

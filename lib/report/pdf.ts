@@ -5,7 +5,10 @@
  *
  * @module
  */
-import puppeteer, { type Browser } from "puppeteer-core";
+// puppeteer-core is loaded on first use only: it pulls in `ws`, which reads environment
+// variables at load time, and tasks that import lib/report/io.ts without exporting anything
+// (gate, report without --pdf/--png) must not need that permission.
+import type { Browser } from "puppeteer-core";
 
 /** Where Debian and most distributions install Chromium. */
 export const CHROMIUM_PATHS: readonly string[] = [
@@ -79,6 +82,7 @@ async function withBrowser<T>(fn: (b: Browser) => Promise<T>, executable?: strin
     throw new ChromiumMissingError(chosen ? [chosen] : CHROMIUM_PATHS);
   }
   const profile = await Deno.makeTempDir({ prefix: "mcpmeter-chromium-" });
+  const { default: puppeteer } = await import("puppeteer-core");
   const browser = await puppeteer.launch({
     executablePath: path,
     headless: true,
