@@ -126,7 +126,8 @@ export async function runMain(task: string, main: () => Promise<number | void>):
       // A path or host outside what the task declares in deno.json (docs/security.md).
       console.error(
         `mcpmeter ${task}: deno task ${task} may touch only what its deno.json entry allows; ` +
-          "keep inputs and outputs inside the repository, or run the task file with deno run and wider --allow-* flags",
+          "read inputs from the repository and write outputs under results/ (or /tmp), or run the " +
+          "task file with deno run and wider --allow-* flags (the task's line in deno.json lists them)",
       );
       Deno.exit(2);
     }

@@ -12,8 +12,8 @@ import { basename, dirname, join } from "node:path";
  * `/`, `?` one character).
  *
  * @param args Paths or globs.
- * @returns Paths, each glob replaced by its matches sorted by name (a glob matching nothing is
- *   kept as given, so the loader reports it).
+ * @returns Paths, each glob replaced by its matching run folders (those holding `run.json`)
+ *   sorted by name (a glob matching no run is kept as given, so the loader reports it).
  *
  * @example Usage
  * ```ts
@@ -42,7 +42,13 @@ export async function expandRunGlobs(args: readonly string[]): Promise<string[]>
         if (e.isDirectory && re.test(e.name)) hits.push(join(dir, e.name));
       }
     } catch { /* the loader reports a missing folder */ }
-    out.push(...(hits.length > 0 ? hits.sort() : [arg]));
+    // Like a folder of runs, a glob skips matches that hold no run.json (a run that never
+    // started); a glob matching no run at all is kept as given, so the loader reports it.
+    const runs: string[] = [];
+    for (const hit of hits) {
+      if (await Deno.stat(join(hit, "run.json")).then(() => true, () => false)) runs.push(hit);
+    }
+    out.push(...(runs.length > 0 ? runs.sort() : [arg]));
   }
   return out;
 }
