@@ -219,14 +219,24 @@ export function heatmapChart(data: readonly HeatmapDatum[], options: ChartOption
     marks: [
       Plot.cell(data.filter((d) => d.value === null), { x: "column", y: "row", fill: "#ddd" }),
       Plot.cell(data.filter((d) => d.value !== null), { x: "column", y: "row", fill: "value" }),
-      Plot.text(data, {
-        x: "column",
-        y: "row",
-        text: (d: HeatmapDatum) => d.value === null ? "–" : d.value.toFixed(2),
-        fontSize: 10,
-      }),
+      // White labels on the dark ends of the scale, black on the light middle, so every value
+      // stays readable.
+      ...[true, false].map((dark) =>
+        Plot.text(data.filter((d) => darkCell(d.value) === dark), {
+          x: "column",
+          y: "row",
+          text: (d: HeatmapDatum) => d.value === null ? "–" : d.value.toFixed(2),
+          fontSize: 11,
+          fill: dark ? "white" : "black",
+        })
+      ),
     ],
   }) as unknown as Element;
+}
+
+/** Whether a pass rate's RdYlGn colour is dark enough to need a white label. */
+function darkCell(value: number | null): boolean {
+  return value !== null && (value >= 0.8 || value <= 0.2);
 }
 
 /** One dot of {@linkcode toolFrequencyChart}. */
