@@ -225,7 +225,7 @@ export async function openMcpHost(
       sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
       { timeoutMs: timeout, now },
     );
-    const pool = options.tools === undefined ? full : filteredPool(full, keep);
+    const pool = checkedPool(options.tools === undefined ? full : filteredPool(full, keep));
     const down = pool.statuses().find((s) => s.state !== "ready");
     if (down !== undefined) {
       await pool.close();
@@ -238,6 +238,37 @@ export async function openMcpHost(
     await closeSessions();
     throw e;
   }
+}
+
+/**
+ * The pool whose calls are checked against each tool's `outputSchema` as real MCP clients do:
+ * a result with no or invalid `structuredContent` reaches the proxy (and the model) as an
+ * `isError` result saying why.
+ */
+function checkedPool(pool: UpstreamPool): UpstreamPool {
+  const schemas = new Map(
+    pool.tools.flatMap((t) =>
+      t.outputSchema === undefined ? [] : [[`${t.server}\u0000${t.name}`, t.outputSchema] as const]
+    ),
+  );
+  if (schemas.size === 0) return pool;
+  return {
+    ...pool,
+    tools: pool.tools,
+    warnings: pool.warnings,
+    listingMs: pool.listingMs,
+    statuses: () => pool.statuses(),
+    close: () => pool.close(),
+    async call(server, tool, args) {
+      const result = await pool.call(server, tool, args);
+      const broken = checkStructuredContent(schemas.get(`${server}\u0000${tool}`), result);
+      if (broken === undefined) return result;
+      return {
+        content: [{ type: "text", text: `tool result rejected: ${broken.message}` }],
+        isError: true,
+      };
+    },
+  };
 }
 
 /** The pool with only the tools `keep` lets through: listed, searched and callable. */

@@ -228,3 +228,35 @@ Deno.test("openMcpHost(): the agent's allow and deny lists decide which tools ar
     await host.close();
   }
 });
+
+Deno.test("openMcpHost(proxy): a result that breaks its tool's outputSchema comes back as an error saying why", async () => {
+  const entry = {
+    kind: "stdio" as const,
+    name: "counts",
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "--quiet",
+      "--config",
+      fileURLToPath(new URL("../../deno.json", import.meta.url)),
+      fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
+    ],
+    env: {},
+    meta: { extra: {} },
+  };
+  const host = await openMcpHost([{ entry }], { exposure: "proxy", provider: "openai" });
+  try {
+    const callTool = host.tools.find((t) => t.tool === "call_tool")!;
+    const good = await host.call(callTool, { name: "counts:good", arguments: {} });
+    assert.equal(good.isError, false);
+    assert.match(good.text, /3 things/);
+    const bare = await host.call(callTool, { name: "counts:bare", arguments: {} });
+    assert.equal(bare.isError, true);
+    assert.match(
+      bare.text,
+      /tool result rejected: the tool declares an outputSchema but its result has no structuredContent/,
+    );
+  } finally {
+    await host.close();
+  }
+});
