@@ -165,23 +165,24 @@ Deno.test("openMcpHost(): a server that cannot start is an McpHostError and noth
   assert.ok(await gone(marker));
 });
 
+/** The fixture server whose tools (good, bare, wrong) declare an outputSchema and break it. */
+const COUNTS: StdioServerEntry = {
+  kind: "stdio",
+  name: "counts",
+  command: Deno.execPath(),
+  args: [
+    "run",
+    "--quiet",
+    "--config",
+    fileURLToPath(new URL("../../deno.json", import.meta.url)),
+    fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
+  ],
+  env: {},
+  meta: { extra: {} },
+};
+
 Deno.test("direct exposure: a result that breaks its tool's outputSchema is an error of that kind", async () => {
-  const host = await openMcpHost([{
-    entry: {
-      kind: "stdio",
-      name: "counts",
-      command: Deno.execPath(),
-      args: [
-        "run",
-        "--quiet",
-        "--config",
-        fileURLToPath(new URL("../../deno.json", import.meta.url)),
-        fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
-      ],
-      env: {},
-      meta: { extra: {} },
-    },
-  }], { exposure: "direct", provider: "openai" });
+  const host = await openMcpHost([{ entry: COUNTS }], { exposure: "direct", provider: "openai" });
   try {
     const byName = new Map(host.tools.map((t) => [t.tool, t]));
     const good = await host.call(byName.get("good")!, {});
@@ -202,20 +203,7 @@ Deno.test("direct exposure: a result that breaks its tool's outputSchema is an e
 });
 
 Deno.test("openMcpHost(): the agent's allow and deny lists decide which tools are offered", async () => {
-  const entry = {
-    kind: "stdio" as const,
-    name: "counts",
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "--quiet",
-      "--config",
-      fileURLToPath(new URL("../../deno.json", import.meta.url)),
-      fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
-    ],
-    env: {},
-    meta: { extra: {} },
-  };
+  const entry = COUNTS;
   // The server lists good, bare and wrong.
   const host = await openMcpHost([{ entry }], {
     exposure: "direct",
@@ -230,20 +218,7 @@ Deno.test("openMcpHost(): the agent's allow and deny lists decide which tools ar
 });
 
 Deno.test("openMcpHost(proxy): a result that breaks its tool's outputSchema comes back as an error saying why", async () => {
-  const entry = {
-    kind: "stdio" as const,
-    name: "counts",
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "--quiet",
-      "--config",
-      fileURLToPath(new URL("../../deno.json", import.meta.url)),
-      fileURLToPath(new URL("../../fixtures/mcp/output_schema_server.ts", import.meta.url)),
-    ],
-    env: {},
-    meta: { extra: {} },
-  };
+  const entry = COUNTS;
   const host = await openMcpHost([{ entry }], { exposure: "proxy", provider: "openai" });
   try {
     const callTool = host.tools.find((t) => t.tool === "call_tool")!;
