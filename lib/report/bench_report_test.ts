@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
+import { corpus, proxy, words } from "../modes/_testing.ts";
 import Ajv from "ajv";
-import type { Corpus, Tool } from "../catalog/types.ts";
-import type { Tokenizer } from "../tokens/types.ts";
 import {
   type BenchReport,
   REPORT_SCHEMA_VERSION,
@@ -12,39 +11,6 @@ import {
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { renderDashboard } from "./dashboard.ts";
 import { stableJson } from "./json.ts";
-
-const words: Tokenizer = {
-  name: "cl100k_base",
-  count: (t) => t.split(/\s+/).filter(Boolean).length,
-};
-
-const tool = (server: string, name: string, description: string): Tool => ({
-  id: `${server}:${name}`,
-  server,
-  name,
-  description,
-  inputSchema: { type: "object" },
-});
-
-// 12 servers with 1..12 tools each (78 tools); each tool costs 2 + 1 = 3 words... plus
-// description words, so server sN weighs N × (3 + 1) tokens.
-const tools = Array.from(
-  { length: 12 },
-  (_, s) =>
-    Array.from(
-      { length: s + 1 },
-      (_, t) => tool(`s${String(s + 1).padStart(2, "0")}`, `t${t}`, "does x"),
-    ),
-).flat()
-  .sort((a, b) => (a.id < b.id ? -1 : 1));
-const corpus: Corpus = {
-  id: "tiny",
-  version: "1",
-  provenance: { format: "mcp-tools-list", sha256: "00" },
-  tools,
-  warnings: [],
-};
-const proxy = [tool("proxy", "retrieve_tools", "find a tool for a task")];
 
 function buildReport(): BenchReport {
   const sections = measureCatalogCost({
