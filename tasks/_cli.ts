@@ -3,9 +3,9 @@
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { InputFileError } from "../lib/catalog/mod.ts";
-import { denoFlowIo, type GitState, UsageError } from "../lib/flows/mod.ts";
+import { denoFlowIo, ensureWritable, type GitState, UsageError } from "../lib/flows/mod.ts";
 
-export { UsageError };
+export { ensureWritable, UsageError };
 
 /**
  * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing
@@ -52,26 +52,6 @@ export const ROOT = new URL("../", import.meta.url);
 /** Resolves a repository-relative path to an absolute file path. */
 export function fromRoot(path: string): string {
   return new URL(path, ROOT).pathname;
-}
-
-/**
- * Checks, before any work, that `path` can be written: creates its parent
- * folder and writes then removes a probe file beside it.
- *
- * @param path The file the task will write.
- * @param flag The flag that named it, for the message (e.g. `--junit`).
- * @throws {UsageError} When the folder cannot be created or written.
- */
-export async function ensureWritable(path: string, flag: string): Promise<void> {
-  const dir = dirname(resolve(path));
-  const probe = join(dir, `.mcpmeter-write-probe-${Deno.pid}`);
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(probe, "");
-    await Deno.remove(probe);
-  } catch (error) {
-    throw new UsageError(`${flag} ${path}: cannot write there (${(error as Error).message})`);
-  }
 }
 
 /**

@@ -1,37 +1,8 @@
 // deno task report: the comparison dashboard over agent runs (and optionally a bench report),
 // with a CSV file per table beside the HTML; or a registry dashboard / saved report / version
 // comparison written to a folder, with SVG and CSV exports and optional PNG and PDF.
-import { basename, dirname, extname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { ensureWritable, listFlag, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
-import {
-  agentRunRecords,
-  type BenchReport,
-  compareText,
-  compareVersions,
-  createRegistry,
-  DashboardError,
-  filterRuns,
-  renderCompareDashboard,
-  renderComparePage,
-  renderDashboardPage,
-  reportFilter,
-  type RunFilter,
-  tablesToCsv,
-  upgradeBenchReport,
-  type VizExport,
-} from "../lib/report/mod.ts";
-import {
-  ChromiumMissingError,
-  expandRunGlobs,
-  loadDashboards,
-  loadReports,
-  loadRuns,
-  loadUserVisualizations,
-  printPdf,
-  screenshotFigures,
-  VizModuleError,
-} from "../lib/report/io.ts";
+import { listFlag, parseFlags, runMain } from "./_cli.ts";
+import { REPORT_DEFAULTS, reportDashboards, reportRegistry, runReport } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task report --runs DIR|GLOB [...] [options]
 
@@ -82,7 +53,7 @@ Exit codes: 0 written, 2 unusable input (missing or malformed run, dashboard or 
 flag, Chromium missing for --pdf/--png).`;
 
 async function main(): Promise<number> {
-  const parsed = parseFlags(Deno.args, {
+  const { values, positionals } = parseFlags(Deno.args, {
     runs: { type: "string", multiple: true },
     bench: { type: "string" },
     suite: { type: "string" },
@@ -96,305 +67,55 @@ async function main(): Promise<number> {
     png: { type: "boolean", default: false },
     "list-visualizations": { type: "boolean", default: false },
     "list-dashboards": { type: "boolean", default: false },
-    "viz-dir": { type: "string", default: "reporting/visualizations" },
-    "dashboards-dir": { type: "string", default: "reporting/dashboards" },
-    "reports-dir": { type: "string", default: "reporting/reports" },
+    "viz-dir": { type: "string", default: REPORT_DEFAULTS.vizDir },
+    "dashboards-dir": { type: "string", default: REPORT_DEFAULTS.dashboardsDir },
+    "reports-dir": { type: "string", default: REPORT_DEFAULTS.reportsDir },
     "no-check": { type: "boolean", default: false },
     compare: { type: "string" },
     by: { type: "string" },
     baseline: { type: "string" },
     help: { type: "boolean", default: false },
   }, true);
-  const { values, positionals } = parsed;
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const registry = async () => {
-    try {
-      return createRegistry(
-        await loadUserVisualizations(values["viz-dir"]!, { check: !values["no-check"] }),
-      );
-    } catch (e) {
-      if (e instanceof VizModuleError || e instanceof RangeError) throw new UsageError(e.message);
-      throw e;
+  if (values["list-visualizations"] || values["list-dashboards"]) {
+    const registry = await reportRegistry(values["viz-dir"], !values["no-check"]);
+    if (values["list-visualizations"]) { for (const v of registry.all) console.log(v.id); }
+    else {
+      const dashboards = await reportDashboards(values["dashboards-dir"], registry);
+      for (const d of dashboards) console.log(`${d.id}\t${d.title}`);
     }
-  };
-  if (values["list-visualizations"]) {
-    for (const v of (await registry()).all) console.log(v.id);
     return 0;
   }
-  if (values["list-dashboards"]) {
-    const dashboards = await loadDashboardsOrExit(values["dashboards-dir"]!, await registry());
-    for (const d of dashboards) console.log(`${d.id}\t${d.title}`);
-    return 0;
-  }
-  const dirs = await expandRunGlobs([...(values.runs ?? []), ...positionals]);
-  if (dirs.length === 0) throw new UsageError("--runs DIR is required (see --help)");
-  const runs = await loadRuns(dirs);
-  const filter = {
-    ...(values.suite ? { suites: listFlag("suite", values.suite) } : {}),
-    ...(values.agent ? { agents: listFlag("agent", values.agent) } : {}),
-    ...(values.from ? { from: values.from } : {}),
-    ...(values.to ? { to: values.to } : {}),
-  };
-  if (values.compare !== undefined) return await compareMode(runs, filter, values);
-  if (values.dashboard !== undefined || values.report !== undefined) {
-    return await dashboardMode(runs, filter, values, await registry());
-  }
-  if (values.pdf !== undefined || values.png) {
-    throw new UsageError("--pdf and --png need --dashboard ID or --report ID");
-  }
-  values.out ??= "results/compare/dashboard.html";
-  await ensureWritable(values.out!, "--out");
-  let kept;
-  try {
-    kept = filterRuns(runs, filter);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (kept.length === 0) {
-    throw new UsageError(`no run left after the filters (${runs.length} run(s) read)`);
-  }
-  let bench: BenchReport | undefined;
-  if (values.bench) {
-    try {
-      bench = JSON.parse(await Deno.readTextFile(values.bench));
-    } catch (e) {
-      throw new UsageError(`cannot read bench report "${values.bench}": ${(e as Error).message}`);
-    }
-    if (!bench || typeof bench !== "object" || !Array.isArray(bench.modes)) {
-      throw new UsageError(`"${values.bench}" is not a bench report (no "modes" array)`);
-    }
-    try {
-      bench = upgradeBenchReport(bench);
-    } catch (e) {
-      throw new UsageError(`"${values.bench}": ${(e as Error).message}`);
-    }
-  }
-  const out = values.out!;
-  const base = basename(out, extname(out));
-  const { html, tables } = renderCompareDashboard({
-    runs: kept,
-    filter,
-    ...(bench ? { bench } : {}),
-    csvBase: base,
+  const outcome = await runReport({
+    runs: [...(values.runs ?? []), ...positionals],
+    filter: {
+      ...(values.suite ? { suites: listFlag("suite", values.suite) } : {}),
+      ...(values.agent ? { agents: listFlag("agent", values.agent) } : {}),
+      ...(values.from ? { from: values.from } : {}),
+      ...(values.to ? { to: values.to } : {}),
+    },
+    ...pick(values, ["bench", "out", "dashboard", "report", "compare", "baseline", "by", "pdf"]),
+    png: values.png,
+    vizDir: values["viz-dir"],
+    dashboardsDir: values["dashboards-dir"],
+    reportsDir: values["reports-dir"],
+    check: !values["no-check"],
   });
-  await Deno.mkdir(dirname(out), { recursive: true });
-  await Deno.writeTextFile(out, html);
-  const csv = tablesToCsv(tables);
-  for (const [name, text] of Object.entries(csv)) {
-    await Deno.writeTextFile(join(dirname(out), `${base}_${name}.csv`), text);
-  }
-  progress(
-    "report",
-    `${kept.length} run(s) → ${out} (+ ${Object.keys(csv).length} CSV: ${
-      Object.keys(csv).join(", ")
-    })`,
-  );
+  for (const line of outcome.stdout) console.log(line);
   return 0;
 }
 
-async function loadDashboardsOrExit(dir: string, reg: Awaited<ReturnType<typeof createRegistry>>) {
-  try {
-    return await loadDashboards(dir, reg);
-  } catch (e) {
-    if (e instanceof DashboardError) throw new UsageError(e.message);
-    throw e;
-  }
-}
-
-async function dashboardMode(
-  runs: Awaited<ReturnType<typeof loadRuns>>,
-  flagFilter: RunFilter,
-  values: {
-    dashboard?: string;
-    report?: string;
-    out?: string;
-    pdf?: string;
-    png?: boolean;
-    "dashboards-dir"?: string;
-    "reports-dir"?: string;
-  },
-  reg: ReturnType<typeof createRegistry>,
-): Promise<number> {
-  const dashboards = await loadDashboardsOrExit(values["dashboards-dir"]!, reg);
-  let dashboardId = values.dashboard;
-  let title: string | undefined;
-  let selected = runs;
-  if (values.report !== undefined) {
-    let reports;
-    try {
-      reports = await loadReports(values["reports-dir"]!, dashboards.map((d) => d.id));
-    } catch (e) {
-      if (e instanceof DashboardError) throw new UsageError(e.message);
-      throw e;
-    }
-    const report = reports.find((r) => r.id === values.report);
-    if (!report) {
-      throw new UsageError(
-        `no report "${values.report}" in ${values["reports-dir"]} (known: ${
-          reports.map((r) => r.id).join(", ") || "none"
-        })`,
-      );
-    }
-    // The report's filter is re-resolved over the runs at hand, every time.
-    selected = filterRuns(runs, reportFilter(report));
-    dashboardId ??= report.dashboardId;
-    title = report.title;
-  }
-  const dashboard = dashboards.find((d) => d.id === dashboardId);
-  if (!dashboard) {
-    throw new UsageError(
-      `no dashboard "${dashboardId}" (known: ${dashboards.map((d) => d.id).join(", ")})`,
-    );
-  }
-  let kept;
-  try {
-    kept = filterRuns(selected, flagFilter);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (kept.length === 0) {
-    throw new UsageError(`no run left after the filters (${runs.length} run(s) read)`);
-  }
-  const outDir = values.out ?? `results/reports/${values.report ?? dashboard.id}`;
-  await ensureWritable(join(outDir, "index.html"), "--out");
-  if (values.pdf !== undefined) await ensureWritable(values.pdf, "--pdf");
-  const records = agentRunRecords(kept);
-  const subtitle = `${kept.length} run(s), ${records.length} agent record(s), ${
-    kept.reduce((n, r) => n + r.records.length, 0)
-  } case records; runs ${kept[0].startedAt.slice(0, 10)} … ${
-    kept[kept.length - 1].startedAt.slice(0, 10)
-  }; dashboard ${dashboard.id}`;
-  const page = renderDashboardPage({
-    dashboard,
-    records,
-    registry: reg,
-    subtitle,
-    ...(title ? { title } : {}),
-  });
-  await Deno.mkdir(outDir, { recursive: true });
-  await Deno.writeTextFile(join(outDir, "index.html"), page.html);
-  await writeExports(outDir, page.exports);
-  progress(
-    "report",
-    `${kept.length} run(s) → ${join(outDir, "index.html")} (+ ${page.exports.length} SVG/CSV)`,
-  );
-  try {
-    if (values.png) {
-      const names = await screenshotFigures({
-        url: pathToFileURL(resolve(outDir, "index.html")).href,
-        dir: outDir,
-      });
-      progress("report", `${names.length} PNG → ${outDir}`);
-    }
-    if (values.pdf !== undefined) {
-      const printed = renderDashboardPage({
-        dashboard,
-        records,
-        registry: reg,
-        subtitle,
-        print: true,
-        ...(title ? { title } : {}),
-      });
-      const printPath = join(outDir, "print.html");
-      await Deno.writeTextFile(printPath, printed.html);
-      await Deno.mkdir(dirname(values.pdf), { recursive: true });
-      const bytes = await printPdf({
-        url: pathToFileURL(resolve(printPath)).href,
-        out: values.pdf,
-      });
-      progress("report", `PDF → ${values.pdf} (${Math.round(bytes / 1024)} KiB)`);
-    }
-  } catch (e) {
-    if (e instanceof ChromiumMissingError) throw new UsageError(e.message);
-    throw e;
-  }
-  return 0;
-}
-
-async function compareMode(
-  runs: Awaited<ReturnType<typeof loadRuns>>,
-  filter: RunFilter,
-  values: {
-    compare?: string;
-    baseline?: string;
-    by?: string;
-    out?: string;
-    pdf?: string;
-    png?: boolean;
-  },
-): Promise<number> {
-  const agentId = values.compare!;
-  let kept;
-  try {
-    kept = filterRuns(runs, filter);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const records = agentRunRecords(kept).filter((r) => r.baseAgentId === agentId);
-  const suites = [...new Set(records.map((r) => r.suiteId))].sort();
-  if (suites.length === 0) {
-    throw new UsageError(
-      `no run of agent "${agentId}" after the filters (${runs.length} run(s) read)`,
-    );
-  }
-  if (suites.length > 1) {
-    throw new UsageError(`agent "${agentId}" ran on ${suites.join(", ")}: pick one with --suite`);
-  }
-  let cmp;
-  try {
-    if (values.by !== undefined && values.by !== "runs" && values.by !== "versions") {
-      throw new UsageError(`--by must be runs or versions, got "${values.by}"`);
-    }
-    cmp = compareVersions(records, suites[0], agentId, {
-      ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
-      ...(values.by === "runs" ? { points: "runs" as const } : {}),
-    });
-  } catch (e) {
-    if (e instanceof RangeError) throw new UsageError(e.message);
-    throw e;
-  }
-  console.log(compareText(cmp).trimEnd());
-  const outDir = values.out ?? `results/compare/${suites[0]}--${agentId}`;
-  await ensureWritable(join(outDir, "index.html"), "--out");
-  if (values.pdf !== undefined) await ensureWritable(values.pdf, "--pdf");
-  const page = renderComparePage(cmp);
-  await Deno.mkdir(outDir, { recursive: true });
-  await Deno.writeTextFile(join(outDir, "index.html"), page.html);
-  await writeExports(outDir, page.exports);
-  progress(
-    "report",
-    `compare → ${join(outDir, "index.html")} (+ compare.csv, ${page.exports.length - 1} SVG)`,
-  );
-  try {
-    if (values.png) {
-      const names = await screenshotFigures({
-        url: pathToFileURL(resolve(outDir, "index.html")).href,
-        dir: outDir,
-      });
-      progress("report", `${names.length} PNG → ${outDir}`);
-    }
-    if (values.pdf !== undefined) {
-      const printPath = join(outDir, "print.html");
-      await Deno.writeTextFile(printPath, renderComparePage(cmp, { print: true }).html);
-      await Deno.mkdir(dirname(values.pdf), { recursive: true });
-      const bytes = await printPdf({
-        url: pathToFileURL(resolve(printPath)).href,
-        out: values.pdf,
-      });
-      progress("report", `PDF → ${values.pdf} (${Math.round(bytes / 1024)} KiB)`);
-    }
-  } catch (e) {
-    if (e instanceof ChromiumMissingError) throw new UsageError(e.message);
-    throw e;
-  }
-  return 0;
-}
-
-async function writeExports(dir: string, exports: readonly VizExport[]): Promise<void> {
-  for (const e of exports) await Deno.writeTextFile(join(dir, `${e.name}.${e.kind}`), e.text);
+/** The flags among `names` that were given. */
+function pick<K extends string>(
+  values: Partial<Record<K, string | boolean | string[]>>,
+  names: readonly K[],
+): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const n of names) if (typeof values[n] === "string") out[n] = values[n] as string;
+  return out;
 }
 
 if (import.meta.main) runMain("report", main);

@@ -118,3 +118,12 @@ export {
   typedPairs,
   writeLiveRecord,
 } from "./live.ts";
+export { ensureWritable } from "./_write.ts";
+export {
+  REPORT_DEFAULTS,
+  reportDashboards,
+  type ReportOutcome,
+  reportRegistry,
+  runReport,
+  type RunReportOptions,
+} from "./report.ts";
