@@ -1,50 +1,10 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { dirname, join, resolve } from "node:path";
 import { InputFileError } from "../lib/catalog/mod.ts";
 import { denoFlowIo, ensureWritable, type GitState, UsageError } from "../lib/flows/mod.ts";
 
 export { ensureWritable, UsageError };
-
-/**
- * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing
- * values are errors), turning a parse error into a {@linkcode UsageError} whose message ends
- * with "(see --help)".
- *
- * @param args The arguments (e.g. `Deno.args`).
- * @param options `parseArgs` option specs.
- * @param allowPositionals Accept non-flag arguments (returned as `positionals`); default false.
- * @returns `parseArgs`'s `{ values, positionals }`.
- * @throws {UsageError} On an unknown flag, a missing value or an unexpected positional.
- */
-export function parseFlags<const O extends ParseArgsOptionsConfig, const P extends boolean = false>(
-  args: string[],
-  options: O,
-  allowPositionals?: P,
-) {
-  try {
-    return parseArgs({
-      args,
-      options,
-      strict: true,
-      allowPositionals: (allowPositionals ?? false) as P,
-    });
-  } catch (error) {
-    const message = (error as Error).message;
-    // parseArgs reads "--seed -1" as a flag "-1": say what to type instead.
-    const ambiguous = /Option '(--[\w-]+)' argument is ambiguous/.exec(message);
-    if (ambiguous) {
-      throw new UsageError(
-        `${ambiguous[1]} was given a value that starts with "-", which is read as a flag; ` +
-          `counts and seeds are non-negative, and any other such value is written ${
-            ambiguous[1]
-          }=VALUE (see --help)`,
-      );
-    }
-    throw new UsageError(`${message} (see --help)`);
-  }
-}
+export { intFlag, listFlag, parseFlags } from "./_flags.ts";
 
 /** Root of the repository, resolved from this file (not the working directory). */
 export const ROOT = new URL("../", import.meta.url);
@@ -134,64 +94,4 @@ export function dependencyVersions(): Promise<Record<string, string>> {
 /** Report timestamp: `SOURCE_DATE_EPOCH` (seconds) when set, else now. */
 export function createdAt(): string {
   return IO.createdAt();
-}
-
-/**
- * Parses an integer flag value.
- *
- * @param name The flag without dashes, for the message (e.g. `timeout-ms`).
- * @param value The raw value, `undefined` when the flag was not given.
- * @param fallback What an absent flag means (`undefined` to let the library default apply).
- * @param min Smallest allowed value (default 0).
- * @returns The integer.
- * @throws {UsageError} When the value is not a safe integer >= `min`, e.g.
- *   `--timeout-ms must be a positive integer, got "abc"`.
- */
-export function intFlag<F extends number | undefined>(
-  name: string,
-  value: string | undefined,
-  fallback: F,
-  min = 0,
-): number | F {
-  if (value === undefined) return fallback;
-  const n = value.trim() === "" ? NaN : Number(value);
-  if (!Number.isSafeInteger(n) || n < min) {
-    const what = min === 0
-      ? "a non-negative integer"
-      : min === 1
-      ? "a positive integer"
-      : `an integer >= ${min}`;
-    throw new UsageError(`--${name} must be ${what}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
-/**
- * Parses a comma-separated list flag: items trimmed, empty items dropped.
- *
- * @param name The flag without dashes, for the message (e.g. `tokenizers`).
- * @param value The raw value, `undefined` when the flag was not given.
- * @param known When given, the allowed items; any other is an error naming them.
- * @returns The items in the order given, or `undefined` when the flag was absent.
- * @throws {UsageError} When the flag names no item at all (`--tokenizers ,`) or an unknown one.
- */
-export function listFlag(
-  name: string,
-  value: string | undefined,
-  known?: readonly string[],
-): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
-  if (items.length === 0) {
-    throw new UsageError(
-      `--${name} needs at least one comma-separated value, got ${JSON.stringify(value)}`,
-    );
-  }
-  const unknown = known === undefined ? [] : items.filter((i) => !known.includes(i));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--${name}: unknown value ${JSON.stringify(unknown[0])} (known: ${known!.join(", ")})`,
-    );
-  }
-  return items;
 }
