@@ -127,3 +127,4 @@ export {
   runReport,
   type RunReportOptions,
 } from "./report.ts";
+export { checkProxyOptions, PROXY_DEFAULTS, runProxy, type RunProxyOptions } from "./proxy.ts";
