@@ -194,6 +194,9 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       ...(raw.promptCaching === undefined
         ? {}
         : { promptCaching: raw.promptCaching as AgentConfig["promptCaching"] }),
+      ...(raw.retryOnToolError === undefined
+        ? {}
+        : { retryOnToolError: raw.retryOnToolError as number }),
     };
   });
   checkUniqueIds(out.map((a) => a.id), "agent", source, (i) => `${prefix(i) || "id"}`);

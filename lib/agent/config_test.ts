@@ -252,3 +252,23 @@ Deno.test("parseDotEnv() reads quotes, export and comments; expandVars() names m
     /SECRET_KEY, which is not set/,
   );
 });
+
+Deno.test("parseAgents() reads retryOnToolError and names a bad value", async (t) => {
+  const [a] = parseAgents({ ...agent, retryOnToolError: 2 }, "a.json");
+  assert.equal(a.retryOnToolError, 2);
+  assert.equal("retryOnToolError" in parseAgents(agent, "a.json")[0], false);
+  await t.step("negative", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, retryOnToolError: -1 }, "a.json"),
+      "a.json",
+      "retryOnToolError",
+      /must be >= 0/,
+    ));
+  await t.step("not an integer", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, retryOnToolError: 1.5 }, "a.json"),
+      "a.json",
+      "retryOnToolError",
+      /must be integer/,
+    ));
+});

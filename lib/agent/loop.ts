@@ -9,7 +9,7 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import type { AgentConfig, CaseError, ToolCallRecord, Usage } from "./types.ts";
+import type { AgentConfig, CaseError, ToolCallRecord, ToolRetryCounts, Usage } from "./types.ts";
 import type { Message, ModelClient, RetryRecord, ToolCall, ToolResult } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import type { ExposedTool, ToolHost } from "./tools.ts";
@@ -27,6 +27,7 @@ export interface LoopOptions {
     | "maxOutputTokens"
     | "toolResultMaxChars"
     | "promptCaching"
+    | "retryOnToolError"
   >;
   /** The new user message. */
   readonly question: string;
@@ -64,6 +65,8 @@ export interface LoopResult {
   readonly toolMs: number;
   /** Tool calls in the order the model made them. */
   readonly toolCalls: readonly ToolCallRecord[];
+  /** Retries after tool errors: run, succeeded, refused (see `AgentConfig.retryOnToolError`). */
+  readonly toolRetries: ToolRetryCounts;
   /** Model calls answered from the response cache. */
   readonly cachedModelCalls: number;
   /** Usage notes from the provider, sorted and unique. */
@@ -84,6 +87,57 @@ export interface LoopResult {
  */
 export function truncationMarker(kept: number, total: number): string {
   return `[mcpmeter: tool result cut to ${kept} of ${total} characters (toolResultMaxChars)]`;
+}
+
+/**
+ * The line appended to an error result when the agent sets `retryOnToolError`: how many retries
+ * of the tool are left, or that none are and a further call will not be run.
+ *
+ * @param name Tool name as the model called it.
+ * @param left Retries left in this chain (≥ 0).
+ * @param limit The agent's `retryOnToolError`.
+ * @returns The note line.
+ */
+export function retryNote(name: string, left: number, limit: number): string {
+  return left > 0
+    ? `[mcpmeter: the call failed; you may retry "${name}" ${left} more time(s) (retryOnToolError: ${limit})]`
+    : `[mcpmeter: the call failed and no retries of "${name}" are left (retryOnToolError: ${limit}); a further call of it will not be run]`;
+}
+
+/**
+ * The error result a call gets when its chain has used its retries: the call is not run.
+ *
+ * @param name Tool name as the model called it.
+ * @param limit The agent's `retryOnToolError`.
+ * @returns The result text.
+ */
+export function retryRefusal(name: string, limit: number): string {
+  return `[mcpmeter: not run: "${name}" failed ${
+    limit + 1
+  } time(s) in a row and retryOnToolError is ${limit}]`;
+}
+
+/** How the loop treats one call of a turn, decided before any call of the turn runs. */
+type CallPlan = { kind: "first" } | { kind: "retry"; n: number } | { kind: "refused" };
+
+/**
+ * Plans a turn's calls against the open error chains (tool name → retries used), in call
+ * order. A call of a tool whose chain was open when the turn began is a retry; beyond `limit`
+ * retries it is refused. Updates `chains` for the retries it plans.
+ */
+function planCalls(
+  calls: readonly ToolCall[],
+  chains: Map<string, number>,
+  limit: number | undefined,
+): CallPlan[] {
+  const open = new Set(chains.keys());
+  return calls.map((c): CallPlan => {
+    if (!open.has(c.name)) return { kind: "first" };
+    const used = chains.get(c.name) ?? 0;
+    if (limit !== undefined && used >= limit) return { kind: "refused" };
+    chains.set(c.name, used + 1);
+    return { kind: "retry", n: used + 1 };
+  });
 }
 
 async function runCall(
@@ -144,6 +198,31 @@ async function runCall(
   };
 }
 
+function refusedCall(
+  call: ToolCall,
+  byName: ReadonlyMap<string, ExposedTool>,
+  limit: number,
+): { result: ToolResult; record: ToolCallRecord; routed: readonly ToolCallRecord[] } {
+  const exposed = byName.get(call.name);
+  return {
+    result: {
+      callId: call.id,
+      name: call.name,
+      text: retryRefusal(call.name, limit),
+      isError: true,
+    },
+    record: {
+      name: call.name,
+      tool: exposed ? `${exposed.server}:${exposed.tool}` : null,
+      args: call.args as JsonValue,
+      ms: 0,
+      isError: true,
+      notRun: "retry_limit",
+    },
+    routed: [],
+  };
+}
+
 /**
  * Runs one question through the loop.
  *
@@ -153,7 +232,9 @@ async function runCall(
  * made on behalf of a call are recorded right after it with `via` set (see
  * {@linkcode ToolCallRecord}). An unknown tool, unparseable
  * arguments, an `isError` result or a failed call goes back to the model as an error result
- * and is counted (`isError` in the record). After `maxIterations` turns with tool calls the
+ * and is counted (`isError` in the record). A later call of a tool whose last call errored is a
+ * retry, counted in `toolRetries` and, with the agent's `retryOnToolError`, limited (see
+ * {@linkcode AgentConfig.retryOnToolError}). After `maxIterations` turns with tool calls the
  * loop stops with an `iteration_limit` error.
  *
  * A model failure ends the loop with a `model` error (or `timeout` when the signal fired);
@@ -187,6 +268,10 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   const specs = host.tools.map((t) => t.spec);
   const cap = agent.toolResultMaxChars;
   const byName = new Map(host.tools.map((t) => [t.spec.name, t]));
+  const retryLimit = agent.retryOnToolError;
+  // Open error chains: tool name → retries used since its last error (see planCalls).
+  const chains = new Map<string, number>();
+  const retryCounts = { attempted: 0, succeeded: 0, refused: 0 };
   let usage: Usage = ZERO_USAGE;
   let peak: number | null = 0;
   let llmMs = 0;
@@ -214,6 +299,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     retries,
     toolMs,
     toolCalls,
+    toolRetries: { ...retryCounts },
     cachedModelCalls: cached,
     usageNotes: [...notes].sort(),
     error,
@@ -259,19 +345,40 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     for (const n of turn.notes) notes.add(n);
     messages.push({ role: "assistant", text: turn.text, toolCalls: turn.toolCalls });
     if (turn.toolCalls.length === 0) return finish(turn.text, null);
-    const outcomes = agent.loop === "parallel"
-      ? await Promise.all(turn.toolCalls.map((c) => runCall(c, byName, host, now, signal, cap)))
-      : [];
+    const plans = planCalls(turn.toolCalls, chains, retryLimit);
+    const exec = (c: ToolCall, i: number) =>
+      plans[i].kind === "refused"
+        ? Promise.resolve(refusedCall(c, byName, retryLimit!))
+        : runCall(c, byName, host, now, signal, cap);
+    const outcomes = agent.loop === "parallel" ? await Promise.all(turn.toolCalls.map(exec)) : [];
     if (agent.loop === "sequential") {
-      for (const c of turn.toolCalls) {
-        outcomes.push(await runCall(c, byName, host, now, signal, cap));
+      for (const [i, c] of turn.toolCalls.entries()) outcomes.push(await exec(c, i));
+    }
+    const results: ToolResult[] = [];
+    for (const [i, o] of outcomes.entries()) {
+      const plan = plans[i];
+      const name = turn.toolCalls[i].name;
+      let { result, record } = o;
+      if (plan.kind === "refused") {
+        retryCounts.refused += 1;
+      } else {
+        if (plan.kind === "retry") {
+          retryCounts.attempted += 1;
+          record = { ...record, retry: plan.n };
+          if (!result.isError) retryCounts.succeeded += 1;
+        }
+        if (!result.isError) chains.delete(name);
+        else if (!chains.has(name)) chains.set(name, 0);
+        if (result.isError && retryLimit !== undefined) {
+          const left = Math.max(0, retryLimit - (chains.get(name) ?? 0));
+          result = { ...result, text: `${result.text}\n${retryNote(name, left, retryLimit)}` };
+        }
       }
+      toolCalls.push(record, ...o.routed);
+      toolMs += record.ms;
+      results.push(result);
     }
-    for (const o of outcomes) {
-      toolCalls.push(o.record, ...o.routed);
-      toolMs += o.record.ms;
-    }
-    messages.push({ role: "tool", results: outcomes.map((o) => o.result) });
+    messages.push({ role: "tool", results });
     if (signal?.aborted) return finish(null, { kind: "timeout", message: "per-case timeout" });
   }
   return finish(null, {

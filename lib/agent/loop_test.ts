@@ -397,3 +397,170 @@ Deno.test("runAgentLoop() cuts a tool result longer than toolResultMaxChars, wit
   ]);
   assert.deepEqual(r.toolCalls[0].truncated, { keptChars: 10, totalChars: 25 });
 });
+
+/** A host whose tool `name` fails on the calls listed in `failOn` (1-based call numbers). */
+function flakyHost(name: string, failOn: number[]) {
+  let calls = 0;
+  const host: ToolHost = {
+    tools: [{
+      spec: { name, description: name, inputSchema: { type: "object" } },
+      server: "s",
+      tool: name,
+    }],
+    call: () => {
+      calls += 1;
+      return Promise.resolve({ text: `out#${calls}`, isError: failOn.includes(calls) });
+    },
+  };
+  return { host, calls: () => calls };
+}
+
+/** A scripted Anthropic model calling `name` `times` times, one call per turn, then answering. */
+function callsThenAnswer(name: string, times: number): ScriptHandler {
+  let turn = 0;
+  return () =>
+    turn++ < times
+      ? messageReply("anthropic", {
+        toolCalls: [{ id: `t${turn}`, name, input: { n: turn } }],
+        usage: { input: 1, output: 1 },
+      })
+      : messageReply("anthropic", { text: "gave up", usage: { input: 1, output: 1 } });
+}
+
+/** The tool_result blocks of the last user message of a recorded Anthropic request. */
+function sentResults(req: ReceivedRequest) {
+  const msgs = req.body.messages as { content: unknown }[];
+  return msgs.at(-1)!.content as { tool_use_id: string; content: string; is_error?: boolean }[];
+}
+
+Deno.test("runAgentLoop() retryOnToolError: the model is told the retries left, a call beyond them is not run", async () => {
+  await withServer(callsThenAnswer("a", 3), async (url, reqs) => {
+    const { host, calls } = flakyHost("a", [1, 2, 3]);
+    const r = await runAgentLoop({
+      agent: { ...agent, retryOnToolError: 1 },
+      question: "q",
+      model: client(url),
+      tools: host,
+      now: () => performance.now(),
+    });
+    // Call 1 errors (chain opens), call 2 is retry 1 and errors, call 3 is refused unrun.
+    assert.equal(calls(), 2);
+    assert.equal(reqs.length, 4);
+    assert.deepEqual(sentResults(reqs[1]), [{
+      type: "tool_result",
+      tool_use_id: "t1",
+      is_error: true,
+      content:
+        'out#1\n[mcpmeter: the call failed; you may retry "a" 1 more time(s) (retryOnToolError: 1)]',
+    }]);
+    assert.equal(
+      sentResults(reqs[2])[0].content,
+      'out#2\n[mcpmeter: the call failed and no retries of "a" are left (retryOnToolError: 1); a further call of it will not be run]',
+    );
+    assert.deepEqual(sentResults(reqs[3])[0], {
+      type: "tool_result",
+      tool_use_id: "t3",
+      is_error: true,
+      content: '[mcpmeter: not run: "a" failed 2 time(s) in a row and retryOnToolError is 1]',
+    });
+    assert.deepEqual(r.toolRetries, { attempted: 1, succeeded: 0, refused: 1 });
+    assert.deepEqual(
+      r.toolCalls.map((c) => [c.retry ?? null, c.notRun ?? null, c.isError, c.args]),
+      [[null, null, true, { n: 1 }], [1, null, true, { n: 2 }], [null, "retry_limit", true, {
+        n: 3,
+      }]],
+    );
+    assert.equal(r.toolCalls[2].ms, 0);
+    assert.equal(r.finalAnswer, "gave up");
+  });
+});
+
+Deno.test("runAgentLoop() retryOnToolError: a retry that succeeds ends the chain and is counted", async () => {
+  await withServer(callsThenAnswer("b", 3), async (url, reqs) => {
+    // Fails on call 1 and 3: call 2 is a successful retry; call 3 opens a new chain.
+    const { host, calls } = flakyHost("b", [1, 3]);
+    const r = await runAgentLoop({
+      agent: { ...agent, retryOnToolError: 2 },
+      question: "q",
+      model: client(url),
+      tools: host,
+      now: () => performance.now(),
+    });
+    assert.equal(calls(), 3);
+    assert.equal(
+      sentResults(reqs[1])[0].content,
+      'out#1\n[mcpmeter: the call failed; you may retry "b" 2 more time(s) (retryOnToolError: 2)]',
+    );
+    // The successful retry's result goes back untouched (no note, no error flag).
+    assert.deepEqual(sentResults(reqs[2])[0], {
+      type: "tool_result",
+      tool_use_id: "t2",
+      content: "out#2",
+    });
+    // A fresh chain after the success: the full budget again.
+    assert.match(sentResults(reqs[3])[0].content, /retry "b" 2 more time\(s\)/);
+    assert.deepEqual(r.toolRetries, { attempted: 1, succeeded: 1, refused: 0 });
+    assert.deepEqual(r.toolCalls.map((c) => c.retry ?? null), [null, 1, null]);
+  });
+});
+
+Deno.test("runAgentLoop() without retryOnToolError counts retries but sends errors as they are", async () => {
+  await withServer(callsThenAnswer("a", 3), async (url, reqs) => {
+    const { host, calls } = flakyHost("a", [1, 2]);
+    const r = await runAgentLoop({
+      agent,
+      question: "q",
+      model: client(url),
+      tools: host,
+      now: () => performance.now(),
+    });
+    assert.equal(calls(), 3);
+    assert.deepEqual(
+      [1, 2, 3].map((i) => sentResults(reqs[i])[0].content),
+      ["out#1", "out#2", "out#3"],
+    );
+    // Calls 2 and 3 are retries of the chain opened by call 1; call 3 succeeded.
+    assert.deepEqual(r.toolRetries, { attempted: 2, succeeded: 1, refused: 0 });
+  });
+});
+
+Deno.test("runAgentLoop() retryOnToolError: calls of one turn are not retries of each other", async () => {
+  let turn = 0;
+  const handler: ScriptHandler = () => {
+    turn += 1;
+    if (turn === 1) {
+      return messageReply("anthropic", {
+        toolCalls: [{ id: "x1", name: "a", input: {} }, { id: "x2", name: "a", input: {} }],
+        usage: { input: 1, output: 1 },
+      });
+    }
+    if (turn === 2) {
+      return messageReply("anthropic", {
+        toolCalls: [{ id: "y1", name: "a", input: {} }, { id: "y2", name: "a", input: {} }],
+        usage: { input: 1, output: 1 },
+      });
+    }
+    return messageReply("anthropic", { text: "ok", usage: { input: 1, output: 1 } });
+  };
+  await withServer(handler, async (url, reqs) => {
+    const { host, calls } = flakyHost("a", [1, 2, 3]);
+    const r = await runAgentLoop({
+      agent: { ...agent, loop: "parallel", retryOnToolError: 1 },
+      question: "q",
+      model: client(url),
+      tools: host,
+      now: () => performance.now(),
+    });
+    // Turn 1: two first calls, both fail (one chain). Turn 2: y1 is retry 1 (fails), y2 would
+    // be retry 2 and is refused.
+    assert.equal(calls(), 3);
+    assert.deepEqual(r.toolRetries, { attempted: 1, succeeded: 0, refused: 1 });
+    assert.deepEqual(r.toolCalls.map((c) => c.retry ?? c.notRun ?? null), [
+      null,
+      null,
+      1,
+      "retry_limit",
+    ]);
+    assert.deepEqual(sentResults(reqs[2]).map((b) => b.tool_use_id), ["y1", "y2"]);
+  });
+});

@@ -53,6 +53,7 @@ export type {
   SuiteCase,
   ToolCallRecord,
   ToolPrices,
+  ToolRetryCounts,
   Usage,
 } from "./types.ts";
 export {
@@ -161,7 +162,13 @@ export {
   type RunCodeLimit,
   WATCH_INTERVAL_MS,
 } from "./run_code.ts";
-export { type LoopOptions, type LoopResult, runAgentLoop } from "./loop.ts";
+export {
+  type LoopOptions,
+  type LoopResult,
+  retryNote,
+  retryRefusal,
+  runAgentLoop,
+} from "./loop.ts";
 export {
   type AgentSummary,
   CASE_COLUMNS,

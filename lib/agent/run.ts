@@ -524,6 +524,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       cacheWriteTokens: r.usage.cacheWriteTokens,
       peakContextTokens: r.peakContextTokens,
       toolCalls: r.toolCalls,
+      toolRetries: r.toolRetries,
       costUsd: modelCost === null ? null : modelCost + toolCost,
       judge: judgeRecord(judgeCalls),
       error,

@@ -62,6 +62,12 @@ export interface AgentSummary {
   readonly errorRate: number | null;
   /** Iteration-limit failures / scored records. */
   readonly iterationLimitRate: number | null;
+  /** Retries after tool errors the loop ran, summed over records (see `retryOnToolError`). */
+  readonly toolRetries: number;
+  /** Share of those retries that returned a result without error; `null` with no retry. */
+  readonly toolRetrySuccessRate: number | null;
+  /** Calls not run because `retryOnToolError` retries were used up, summed over records. */
+  readonly toolRetriesRefused: number;
 }
 
 const mean = (xs: readonly number[]) =>
@@ -118,6 +124,14 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
     const walls = rs.filter((r) => r.cachedModelCalls === 0).map((r) => r.wallMs);
     // Calls the model made; upstream calls made on its behalf (`via`) are not counted again.
     const toolCalls = rs.flatMap((r) => r.toolCalls.filter((c) => c.via === undefined));
+    const retries = rs.reduce(
+      (sum, r) => ({
+        attempted: sum.attempted + (r.toolRetries?.attempted ?? 0),
+        succeeded: sum.succeeded + (r.toolRetries?.succeeded ?? 0),
+        refused: sum.refused + (r.toolRetries?.refused ?? 0),
+      }),
+      { attempted: 0, succeeded: 0, refused: 0 },
+    );
     return {
       agentId,
       records: rs.length,
@@ -149,6 +163,9 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
       iterationLimitRate: scored.length > 0
         ? scored.filter((r) => r.error?.kind === "iteration_limit").length / scored.length
         : null,
+      toolRetries: retries.attempted,
+      toolRetrySuccessRate: retries.attempted > 0 ? retries.succeeded / retries.attempted : null,
+      toolRetriesRefused: retries.refused,
     };
   });
 }
@@ -179,6 +196,9 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
   ["tool_error_rate", "toolErrorRate"],
   ["error_rate", "errorRate"],
   ["iteration_limit_rate", "iterationLimitRate"],
+  ["tool_retries", "toolRetries"],
+  ["tool_retry_success_rate", "toolRetrySuccessRate"],
+  ["tool_retries_refused", "toolRetriesRefused"],
 ];
 
 /**
@@ -220,6 +240,9 @@ export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknow
   ["peak_context_tokens", (r) => r.peakContextTokens],
   ["tool_calls", (r) => r.toolCalls.filter((c) => c.via === undefined).length],
   ["tool_errors", (r) => r.toolCalls.filter((c) => c.via === undefined && c.isError).length],
+  ["tool_retries", (r) => r.toolRetries?.attempted ?? null],
+  ["tool_retries_succeeded", (r) => r.toolRetries?.succeeded ?? null],
+  ["tool_retries_refused", (r) => r.toolRetries?.refused ?? null],
   ["cost_usd", (r) => r.costUsd],
   ["judge_input_tokens", (r) => r.judge?.inputTokens ?? null],
   ["judge_output_tokens", (r) => r.judge?.outputTokens ?? null],

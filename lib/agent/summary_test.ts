@@ -114,3 +114,30 @@ Deno.test("summaryToCsv() writes a header, rounded numbers and empty cells for n
   assert.equal(a[header.indexOf("pass_hat_k")], "0.166667");
   assert.equal(summaryToCsv([]).split("\n").length, 2);
 });
+
+Deno.test("summarizeRecords() sums tool retries; cases.csv and summary.csv carry them", async () => {
+  const { casesToCsv } = await import("./summary.ts");
+  const rs: CaseRecord[] = [
+    { ...base, repetition: 0, toolRetries: { attempted: 3, succeeded: 1, refused: 1 } },
+    { ...base, repetition: 1, toolRetries: { attempted: 1, succeeded: 1, refused: 0 } },
+    // A record written before retries were counted.
+    { ...base, repetition: 2 },
+  ];
+  const [row] = summarizeRecords(rs);
+  assert.equal(row.toolRetries, 4);
+  assert.equal(row.toolRetrySuccessRate, 2 / 4);
+  assert.equal(row.toolRetriesRefused, 1);
+  assert.equal(summarizeRecords([base])[0].toolRetrySuccessRate, null);
+  const [head, line] = summaryToCsv([row]).trimEnd().split("\n").map((l) => l.split(","));
+  assert.deepEqual(
+    ["tool_retries", "tool_retry_success_rate", "tool_retries_refused"].map((c) =>
+      line[head.indexOf(c)]
+    ),
+    ["4", "0.5", "1"],
+  );
+  const cases = casesToCsv(rs).trimEnd().split("\n").map((l) => l.split(","));
+  const col = (name: string) => cases.slice(1).map((r) => r[cases[0].indexOf(name)]);
+  assert.deepEqual(col("tool_retries"), ["3", "1", ""]);
+  assert.deepEqual(col("tool_retries_succeeded"), ["1", "1", ""]);
+  assert.deepEqual(col("tool_retries_refused"), ["1", "0", ""]);
+});

@@ -64,6 +64,16 @@ export interface AgentConfig {
    * own: `cached_tokens` are always recorded and priced as cache reads. Absent: off.
    */
   readonly promptCaching?: PromptCaching;
+  /**
+   * Retries after a tool error. A *retry* is a call, in a later model turn, of a tool (the
+   * exposed name the model used) whose previous call in the case returned an error result; a
+   * chain of retries ends at the first call of that tool that succeeds. With N set, an error
+   * result tells the model how many retries of that tool are left, and a call beyond the N-th
+   * retry of a chain is not run: the model gets an error result saying so (the call's record
+   * keeps `notRun: "retry_limit"`). Retries are counted in every case (`toolRetries`), set or
+   * not. Absent: no limit and no note (errors go back as they are).
+   */
+  readonly retryOnToolError?: number;
 }
 
 /** An agent's prompt-caching lever. */
@@ -241,6 +251,29 @@ export interface ToolCallRecord {
    * `invalid_output_schema` (see lib/mcp/structured.ts). `isError` is then true.
    */
   readonly resultError?: StructuredContentErrorKind;
+  /**
+   * Present on a retry (see {@linkcode AgentConfig.retryOnToolError}): which retry of its chain
+   * this call is, 1-based.
+   */
+  readonly retry?: number;
+  /**
+   * Present when the loop did not run the call: `retry_limit` (the agent's
+   * `retryOnToolError` retries of this tool were used up). `isError` is then true and `ms` 0.
+   */
+  readonly notRun?: "retry_limit";
+}
+
+/**
+ * Retries after tool errors in one case (see {@linkcode AgentConfig.retryOnToolError}); counts
+ * of calls.
+ */
+export interface ToolRetryCounts {
+  /** Retries the loop ran. */
+  readonly attempted: number;
+  /** Retries that returned a result without error (each ends its chain). */
+  readonly succeeded: number;
+  /** Calls not run because the chain had used its `retryOnToolError` retries. */
+  readonly refused: number;
 }
 
 /** Judge usage and cost, kept apart from the agent's totals. */
@@ -336,6 +369,8 @@ export interface CaseRecord {
   readonly peakContextTokens: number | null;
   /** Tool calls in call order. */
   readonly toolCalls: readonly ToolCallRecord[];
+  /** Retries after tool errors (see {@linkcode AgentConfig.retryOnToolError}); absent in older records. */
+  readonly toolRetries?: ToolRetryCounts;
   /** Model tokens × pricing plus tool prices, USD (computed); judge excluded. */
   readonly costUsd: number | null;
   /** Judge usage, `null` when no `llm_judge` criterion ran. */
