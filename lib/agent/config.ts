@@ -11,6 +11,7 @@
 
 import { InputFileError } from "../input_error.ts";
 import { expandVariables } from "../_vars.ts";
+import { judgeModels } from "./criteria.ts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse as parseEnv } from "dotenv";
 import type {
@@ -274,6 +275,23 @@ function checkCriterion(c: Criterion, source: string, field: string): void {
     } catch (e) {
       throw new AgentConfigError("suite", source, `${field}.pattern`, (e as Error).message);
     }
+  } else if (c.type === "llm_judge") {
+    if (c.model !== undefined && c.judges !== undefined) {
+      throw new AgentConfigError(
+        "suite",
+        source,
+        `${field}.judges`,
+        `cannot be given with "model": use "model" for one judge or "judges" for several`,
+      );
+    }
+    if (c.model === undefined && c.judges === undefined) {
+      throw new AgentConfigError(
+        "suite",
+        source,
+        `${field}.model`,
+        `is required: name the judge ("model": "ID") or a panel ("judges": ["ID", ...])`,
+      );
+    }
   } else if (c.type === "all" || c.type === "any") {
     c.criteria.forEach((child, i) => checkCriterion(child, source, `${field}.criteria[${i}]`));
   }
@@ -314,7 +332,7 @@ export function parseSuite(input: unknown, source = "<inline>"): Suite {
 export function requiredModelIds(agents: readonly { model: string }[], suite: Suite): string[] {
   const ids = new Set(agents.map((a) => a.model));
   const walk = (c: Criterion) => {
-    if (c.type === "llm_judge") ids.add(c.model);
+    if (c.type === "llm_judge") judgeModels(c).forEach((id) => ids.add(id));
     if (c.type === "all" || c.type === "any") c.criteria.forEach(walk);
   };
   suite.cases.forEach((c) => walk(c.criterion));

@@ -272,3 +272,67 @@ Deno.test("parseAgents() reads retryOnToolError and names a bad value", async (t
       /must be integer/,
     ));
 });
+
+Deno.test("parseSuite() checks llm_judge judges and votes with one-line errors", async (t) => {
+  const suiteWith = (criterion: Record<string, unknown>) => ({
+    id: "s",
+    description: "",
+    cases: [{
+      id: "c",
+      question: "q",
+      criterion: { type: "llm_judge", rubric: "r", ...criterion },
+    }],
+  });
+  await t.step("a panel with votes parses", () => {
+    const s = parseSuite(suiteWith({ judges: ["a", "b"], votes: 3 }));
+    assert.deepEqual(s.cases[0].criterion, {
+      type: "llm_judge",
+      rubric: "r",
+      judges: ["a", "b"],
+      votes: 3,
+    });
+    assert.deepEqual(requiredModelIds([{ model: "m" }], s), ["a", "b", "m"]);
+  });
+  await t.step("model and judges together", () =>
+    throwsConfig(
+      () => parseSuite(suiteWith({ model: "a", judges: ["b"] }), "s.json"),
+      "s.json",
+      "cases[0].criterion.judges",
+      /cannot be given with "model"/,
+    ));
+  await t.step("neither model nor judges", () =>
+    throwsConfig(
+      () => parseSuite(suiteWith({}), "s.json"),
+      "s.json",
+      "cases[0].criterion.model",
+      /is required: name the judge/,
+    ));
+  await t.step("votes below 1", () =>
+    throwsConfig(
+      () => parseSuite(suiteWith({ model: "a", votes: 0 }), "s.json"),
+      "s.json",
+      "cases[0].criterion.votes",
+      /must be >= 1/,
+    ));
+  await t.step("votes not an integer", () =>
+    throwsConfig(
+      () => parseSuite(suiteWith({ model: "a", votes: 1.5 }), "s.json"),
+      "s.json",
+      "cases[0].criterion.votes",
+      /must be integer/,
+    ));
+  await t.step("an empty or repeated panel", () => {
+    throwsConfig(
+      () => parseSuite(suiteWith({ judges: [] }), "s.json"),
+      "s.json",
+      "cases[0].criterion.judges",
+      /must NOT have fewer than 1 items/,
+    );
+    throwsConfig(
+      () => parseSuite(suiteWith({ judges: ["a", "a"] }), "s.json"),
+      "s.json",
+      "cases[0].criterion.judges",
+      /duplicate/,
+    );
+  });
+});

@@ -9,7 +9,8 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import type { Criterion, CriterionResult, ToolCallRecord, Usage } from "./types.ts";
+import type { Criterion, CriterionResult, JudgeVerdict, ToolCallRecord, Usage } from "./types.ts";
+import { majority } from "../stats/agreement.ts";
 
 /** What the agent produced for one case, as criteria see it. */
 export interface CaseOutcome {
@@ -40,7 +41,35 @@ export interface JudgeReply {
  * @returns The judge's reply.
  * @throws Any error when the judge endpoint fails (the case becomes a `judge` error).
  */
-export type JudgeCaller = (model: string, system: string, user: string) => Promise<JudgeReply>;
+export type JudgeCaller = (
+  model: string,
+  system: string,
+  user: string,
+  options?: JudgeCallOptions,
+) => Promise<JudgeReply>;
+
+/** Per-call settings a criterion passes to its {@linkcode JudgeCaller}. */
+export interface JudgeCallOptions {
+  /** Sampling temperature. @default {0} */
+  readonly temperature?: number;
+}
+
+/**
+ * The judge models of an `llm_judge` criterion, in order: its `judges`, or its one `model`.
+ *
+ * @param c The criterion.
+ * @returns Model registry ids (at least one for a valid criterion).
+ *
+ * @example Usage
+ * ```ts
+ * import { judgeModels } from "./criteria.ts";
+ * const ids = judgeModels({ type: "llm_judge", rubric: "r", judges: ["a", "b"] });
+ * if (ids.join() !== "a,b") throw new Error("unexpected");
+ * ```
+ */
+export function judgeModels(c: Extract<Criterion, { type: "llm_judge" }>): readonly string[] {
+  return c.judges ?? (c.model === undefined ? [] : [c.model]);
+}
 
 /** One judge call, for the record. */
 export interface JudgeCall {
@@ -79,6 +108,8 @@ export interface Evaluation {
   readonly result: CriterionResult;
   /** Judge calls made, in evaluation order (empty without `llm_judge`). */
   readonly judgeCalls: readonly JudgeCall[];
+  /** The verdict of every judge call, in evaluation order (empty without `llm_judge`). */
+  readonly verdicts: readonly JudgeVerdict[];
 }
 
 /** Options of {@linkcode evaluateCriterion}. */
@@ -174,8 +205,11 @@ const q = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." :
  * - `regex`: `new RegExp(pattern, flags)` tested on the untrimmed answer.
  * - `tool_called`: some call was routed to `server:tool` (and, with `args`, some such call's
  *   arguments contain them, see {@linkcode argsMatch}); errored calls count as calls.
- * - `llm_judge`: the judge answers `{pass, reasoning}`; an unusable answer is a
- *   {@linkcode JudgeReplyError} (a judge error, not an agent failure).
+ * - `llm_judge`: each judge (`model`, or every one of `judges`, in order) is asked `votes`
+ *   times (default 1) and answers `{pass, reasoning}`. A judge's verdict is the majority of its
+ *   votes, the criterion's the majority of the judges' verdicts; a tie fails at both levels (a
+ *   pass needs strictly more than half). An unusable answer is a {@linkcode JudgeReplyError}
+ *   (a judge error, not an agent failure).
  * - `all` / `any`: every child is evaluated (no short-circuit), then combined.
  *
  * A missing final answer fails every answer-based criterion.
@@ -204,15 +238,27 @@ export async function evaluateCriterion(
   options: EvaluateOptions = {},
 ): Promise<Evaluation> {
   const judgeCalls: JudgeCall[] = [];
-  const result = await evaluate(criterion, outcome, options, judgeCalls);
-  return { result, judgeCalls };
+  const verdicts: JudgeVerdict[] = [];
+  const result = await evaluate(criterion, outcome, options, {
+    judgeCalls,
+    verdicts,
+    path: "criterion",
+  });
+  return { result, judgeCalls, verdicts };
+}
+
+interface Acc {
+  readonly judgeCalls: JudgeCall[];
+  readonly verdicts: JudgeVerdict[];
+  /** Path of the criterion being evaluated (see {@linkcode JudgeVerdict.criterion}). */
+  readonly path: string;
 }
 
 async function evaluate(
   c: Criterion,
   o: CaseOutcome,
   options: EvaluateOptions,
-  judgeCalls: JudgeCall[],
+  acc: Acc,
 ): Promise<CriterionResult> {
   const answer = o.finalAnswer;
   const noAnswer = (): CriterionResult => ({
@@ -284,32 +330,79 @@ async function evaluate(
       };
     }
     case "llm_judge": {
+      const models = judgeModels(c);
       if (options.judge === undefined) {
-        throw new TypeError(`Cannot evaluate llm_judge: no judge caller for model "${c.model}"`);
-      }
-      const reply = await options.judge(
-        c.model,
-        JUDGE_SYSTEM_PROMPT,
-        judgePrompt(c.rubric, o.question, answer),
-      );
-      judgeCalls.push({ model: c.model, usage: reply.usage, costUsd: reply.costUsd });
-      const parsed = parseJudgeAnswer(reply.text);
-      if ("error" in parsed) {
-        throw new JudgeReplyError(
-          `judge "${c.model}": ${parsed.error}; reply began ${q(reply.text)}`,
-          [...judgeCalls],
+        throw new TypeError(
+          `Cannot evaluate llm_judge: no judge caller for model(s) ${models.join(", ")}`,
         );
       }
+      const votes = c.votes ?? 1;
+      const user = judgePrompt(c.rubric, o.question, answer);
+      const perJudge: { model: string; passes: number; verdict: boolean }[] = [];
+      const first = acc.verdicts.length;
+      for (const model of models) {
+        const mine: boolean[] = [];
+        for (let vote = 0; vote < votes; vote++) {
+          const reply = await options.judge(model, JUDGE_SYSTEM_PROMPT, user, {
+            temperature: c.temperature ?? 0,
+          });
+          acc.judgeCalls.push({ model, usage: reply.usage, costUsd: reply.costUsd });
+          const parsed = parseJudgeAnswer(reply.text);
+          if ("error" in parsed) {
+            throw new JudgeReplyError(
+              `judge "${model}"${
+                votes > 1 ? ` (vote ${vote + 1} of ${votes})` : ""
+              }: ${parsed.error}; reply began ${q(reply.text)}`,
+              [...acc.judgeCalls],
+            );
+          }
+          acc.verdicts.push({
+            criterion: acc.path,
+            model,
+            vote,
+            pass: parsed.pass,
+            reasoning: parsed.reasoning,
+            inputTokens: reply.usage.inputTokens,
+            outputTokens: reply.usage.outputTokens,
+            costUsd: reply.costUsd,
+          });
+          mine.push(parsed.pass);
+        }
+        perJudge.push({
+          model,
+          passes: mine.filter((p) => p).length,
+          verdict: majority(mine),
+        });
+      }
+      const passed = majority(perJudge.map((j) => j.verdict));
+      if (models.length === 1 && votes === 1) {
+        return {
+          passed,
+          type: c.type,
+          detail: `judge ${passed ? "passed" : "failed"} the answer: ${
+            acc.verdicts[first].reasoning
+          }`,
+        };
+      }
+      const tally = perJudge.map((j) => `${j.model} ${j.passes}/${votes}`).join(", ");
+      const yes = perJudge.filter((j) => j.verdict).length;
+      const tie = 2 * yes === perJudge.length ? " (a tie fails)" : "";
       return {
-        passed: parsed.pass,
+        passed,
         type: c.type,
-        detail: `judge ${parsed.pass ? "passed" : "failed"} the answer: ${parsed.reasoning}`,
+        detail: `judges ${
+          passed ? "passed" : "failed"
+        } the answer, ${yes} of ${perJudge.length} judge(s) passed it${tie} (passing votes: ${tally})`,
       };
     }
     case "all":
     case "any": {
       const children: CriterionResult[] = [];
-      for (const child of c.criteria) children.push(await evaluate(child, o, options, judgeCalls));
+      for (const [i, child] of c.criteria.entries()) {
+        children.push(
+          await evaluate(child, o, options, { ...acc, path: `${acc.path}.criteria[${i}]` }),
+        );
+      }
       const n = children.filter((r) => r.passed).length;
       const passed = c.type === "all" ? n === children.length : n > 0;
       return {

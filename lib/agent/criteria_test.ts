@@ -131,3 +131,142 @@ Deno.test("parseJudgeAnswer() reports invalid JSON", () => {
   const r = parseJudgeAnswer("{pass: true}");
   assert.ok("error" in r && /not valid JSON/.test(r.error));
 });
+
+/** A judge that answers from a table: model → verdicts, one per vote, in call order. */
+function tableJudge(table: Record<string, boolean[]>) {
+  const calls: string[] = [];
+  const judge: JudgeCaller = (model, _system, _user, options) => {
+    calls.push(`${model}@${options?.temperature}`);
+    const pass = table[model].shift()!;
+    return Promise.resolve({
+      text: JSON.stringify({ pass, reasoning: `${model} says ${pass}` }),
+      usage: { inputTokens: 200, outputTokens: 20, cacheReadTokens: null, cacheWriteTokens: null },
+      costUsd: 0.001,
+    });
+  };
+  return { judge, calls };
+}
+
+Deno.test("llm_judge with judges × votes keeps every verdict and takes the majority of judges", async () => {
+  // a: pass, pass, fail -> pass (2 of 3); b: fail, fail, pass -> fail; c: pass x3 -> pass.
+  // Judges: 2 of 3 pass -> the criterion passes.
+  const { judge, calls } = tableJudge({
+    a: [true, true, false],
+    b: [false, false, true],
+    c: [true, true, true],
+  });
+  const c: Criterion = {
+    type: "llm_judge",
+    rubric: "Says 4",
+    judges: ["a", "b", "c"],
+    votes: 3,
+    temperature: 0.7,
+  };
+  const r = await evaluateCriterion(c, outcome("4"), { judge });
+  assert.equal(r.result.passed, true);
+  assert.equal(
+    r.result.detail,
+    "judges passed the answer, 2 of 3 judge(s) passed it (passing votes: a 2/3, b 1/3, c 3/3)",
+  );
+  assert.equal(r.judgeCalls.length, 9);
+  assert.deepEqual(calls, [
+    "a@0.7",
+    "a@0.7",
+    "a@0.7",
+    "b@0.7",
+    "b@0.7",
+    "b@0.7",
+    "c@0.7",
+    "c@0.7",
+    "c@0.7",
+  ]);
+  assert.deepEqual(
+    r.verdicts.map((v) => `${v.model}#${v.vote}:${v.pass}`),
+    [
+      "a#0:true",
+      "a#1:true",
+      "a#2:false",
+      "b#0:false",
+      "b#1:false",
+      "b#2:true",
+      "c#0:true",
+      "c#1:true",
+      "c#2:true",
+    ],
+  );
+  assert.deepEqual(r.verdicts[2], {
+    criterion: "criterion",
+    model: "a",
+    vote: 2,
+    pass: false,
+    reasoning: "a says false",
+    inputTokens: 200,
+    outputTokens: 20,
+    costUsd: 0.001,
+  });
+});
+
+Deno.test("llm_judge: a tie between judges fails, and so does a tie within a judge's votes", async () => {
+  const two = await evaluateCriterion(
+    { type: "llm_judge", rubric: "r", judges: ["a", "b"] },
+    outcome("x"),
+    { judge: tableJudge({ a: [true], b: [false] }).judge },
+  );
+  assert.equal(two.result.passed, false);
+  assert.match(two.result.detail, /1 of 2 judge\(s\) passed it \(a tie fails\)/);
+  const votes = await evaluateCriterion(
+    { type: "llm_judge", rubric: "r", model: "a", votes: 2 },
+    outcome("x"),
+    { judge: tableJudge({ a: [true, false] }).judge },
+  );
+  assert.equal(votes.result.passed, false);
+  assert.equal(votes.verdicts.length, 2);
+  // One judge, one vote: the verdict as it was, at temperature 0.
+  const one = tableJudge({ a: [true] });
+  const single = await evaluateCriterion(
+    { type: "llm_judge", rubric: "r", model: "a" },
+    outcome("x"),
+    {
+      judge: one.judge,
+    },
+  );
+  assert.equal(single.result.detail, "judge passed the answer: a says true");
+  assert.deepEqual(one.calls, ["a@0"]);
+});
+
+Deno.test("llm_judge verdicts name their criterion inside all/any; an unusable vote is a judge error", async () => {
+  const { judge } = tableJudge({ a: [true, false], b: [true] });
+  const r = await evaluateCriterion(
+    {
+      type: "all",
+      criteria: [
+        { type: "contains", values: ["x"] },
+        { type: "llm_judge", rubric: "r", judges: ["a", "b"] },
+        { type: "llm_judge", rubric: "r2", model: "a" },
+      ],
+    },
+    outcome("x"),
+    { judge },
+  );
+  assert.deepEqual(r.verdicts.map((v) => `${v.criterion}|${v.model}|${v.pass}`), [
+    "criterion.criteria[1]|a|true",
+    "criterion.criteria[1]|b|true",
+    "criterion.criteria[2]|a|false",
+  ]);
+  assert.equal(r.result.children![2].detail, "judge failed the answer: a says false");
+  const texts = ['{"pass": true}', "no idea"];
+  const bad: JudgeCaller = () =>
+    Promise.resolve({
+      text: texts.shift()!,
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: null, cacheWriteTokens: null },
+      costUsd: 0.5,
+    });
+  const e = await evaluateCriterion(
+    { type: "llm_judge", rubric: "r", model: "a", votes: 3 },
+    outcome("x"),
+    { judge: bad },
+  ).catch((x) => x);
+  assert.ok(e instanceof JudgeReplyError);
+  assert.match(e.message, /^judge "a" \(vote 2 of 3\): judge reply contains no JSON object/);
+  assert.equal(e.judgeCalls.length, 2);
+});

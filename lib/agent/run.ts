@@ -15,6 +15,7 @@ import {
   type AgentConfig,
   type CaseError,
   type CaseRecord,
+  type JudgeVerdict,
   type ModelConfig,
   type ModelPricing,
   ONE_HOUR_CACHE_WRITE_MULTIPLIER,
@@ -414,7 +415,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     return h;
   };
 
-  const judge = (signal: AbortSignal): JudgeCaller => async (modelId, system, user) => {
+  const judge = (signal: AbortSignal): JudgeCaller => async (modelId, system, user, call) => {
     const client = options.clients.get(modelId);
     const pricing = modelsById.get(modelId)?.pricing;
     if (!client || !pricing) throw new RangeError(`no judge model "${modelId}" in the registry`);
@@ -424,7 +425,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         messages: [{ role: "user", text: user }],
         tools: [],
         maxOutputTokens: 512,
-        temperature: 0,
+        temperature: call?.temperature ?? 0,
       },
       { signal },
     );
@@ -475,6 +476,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     let passed: boolean | null = null;
     let criterion = null;
     let judgeCalls: readonly JudgeCall[] = [];
+    let judgeVerdicts: readonly JudgeVerdict[] = [];
     if (error === null || error.kind === "iteration_limit") {
       try {
         const ev = await evaluateCriterion(kase.criterion, {
@@ -484,6 +486,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         }, { judge: judge(signal) });
         criterion = ev.result;
         judgeCalls = ev.judgeCalls;
+        judgeVerdicts = ev.verdicts;
         passed = error === null ? ev.result.passed : false;
       } catch (e) {
         // An unusable verdict is a judge error too; the tokens its calls spent stay recorded.
@@ -527,6 +530,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       toolRetries: r.toolRetries,
       costUsd: modelCost === null ? null : modelCost + toolCost,
       judge: judgeRecord(judgeCalls),
+      ...(judgeVerdicts.length > 0 ? { judgeVerdicts } : {}),
       error,
       cachedModelCalls: r.cachedModelCalls,
       usageNotes: r.usageNotes,

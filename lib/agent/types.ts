@@ -161,8 +161,21 @@ export type Criterion =
   | {
     readonly type: "llm_judge";
     readonly rubric: string;
-    /** Model registry id of the judge. */
-    readonly model: string;
+    /** Model registry id of the judge (one judge). Give this or `judges`, not both. */
+    readonly model?: string;
+    /**
+     * Model registry ids of several judges (a panel); each judges the answer `votes` times.
+     * Give this or `model`, not both.
+     */
+    readonly judges?: readonly string[];
+    /**
+     * Verdicts asked of each judge (integer ≥ 1). A judge's verdict is the majority of its
+     * votes; the criterion passes when the majority of the judges' verdicts pass. A tie fails
+     * (a pass needs strictly more than half), at both levels. @default {1}
+     */
+    readonly votes?: number;
+    /** Sampling temperature of the judge calls (votes differ only when it is > 0). @default {0} */
+    readonly temperature?: number;
   }
   | { readonly type: "all"; readonly criteria: readonly Criterion[] }
   | { readonly type: "any"; readonly criteria: readonly Criterion[] };
@@ -276,6 +289,32 @@ export interface ToolRetryCounts {
   readonly refused: number;
 }
 
+/**
+ * One verdict of one judge call (one vote of one judge on one `llm_judge` criterion of a case),
+ * as the case record keeps it.
+ */
+export interface JudgeVerdict {
+  /**
+   * Where the `llm_judge` criterion sits in the case's criterion: `criterion` for the criterion
+   * itself, `criterion.criteria[1]` for the second child of an `all`/`any`, and so on.
+   */
+  readonly criterion: string;
+  /** Judge model registry id. */
+  readonly model: string;
+  /** 0-based vote index of this judge on this criterion. */
+  readonly vote: number;
+  /** The judge's verdict for this vote. */
+  readonly pass: boolean;
+  /** The judge's reasoning, as it wrote it (`""` when it gave none). */
+  readonly reasoning: string;
+  /** Judge input tokens of this call; `null` when not reported. */
+  readonly inputTokens: number | null;
+  /** Judge output tokens of this call; `null` when not reported. */
+  readonly outputTokens: number | null;
+  /** USD of this call (judge model's pricing); `null` when its usage was not reported. */
+  readonly costUsd: number | null;
+}
+
 /** Judge usage and cost, kept apart from the agent's totals. */
 export interface JudgeRecord {
   /** Judge input tokens; `null` when not reported. */
@@ -375,6 +414,11 @@ export interface CaseRecord {
   readonly costUsd: number | null;
   /** Judge usage, `null` when no `llm_judge` criterion ran. */
   readonly judge: JudgeRecord | null;
+  /**
+   * Every judge verdict of the case, in call order (judges in criterion order, then votes);
+   * absent when no judge gave a verdict (and in records written before it was recorded).
+   */
+  readonly judgeVerdicts?: readonly JudgeVerdict[];
   /** Why the case ended abnormally, or `null`. */
   readonly error: CaseError | null;
   /** Model calls answered from the response cache (their times are not real latencies). */

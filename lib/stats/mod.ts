@@ -31,3 +31,12 @@ export {
   type ClusterPermutationResult,
   clusterPermutationTest,
 } from "./cluster_permutation.ts";
+export {
+  cohensKappa,
+  type Confusion,
+  confusion,
+  type Kappa,
+  majority,
+  type RaterAgreement,
+  raterAgreement,
+} from "./agreement.ts";

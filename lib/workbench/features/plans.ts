@@ -29,7 +29,9 @@ export function criterionText(c: Criterion): string {
     case "tool_called":
       return `tool_called ${c.tool}`;
     case "llm_judge":
-      return `llm_judge (${c.model}): ${c.rubric}`;
+      return `llm_judge (${(c.judges ?? [c.model]).join(", ")}${
+        (c.votes ?? 1) > 1 ? ` × ${c.votes} votes` : ""
+      }): ${c.rubric}`;
     case "all":
     case "any":
       return `${c.type}(${c.criteria.map(criterionText).join("; ")})`;
