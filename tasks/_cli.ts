@@ -4,7 +4,7 @@ import { InputFileError } from "../lib/catalog/mod.ts";
 import { denoFlowIo, ensureWritable, type GitState, UsageError } from "../lib/flows/mod.ts";
 
 export { ensureWritable, UsageError };
-export { intFlag, listFlag, parseFlags } from "./_flags.ts";
+export { intFlag, listFlag, numberFlag, parseFlags } from "./_flags.ts";
 
 /** Root of the repository, resolved from this file (not the working directory). */
 export const ROOT = new URL("../", import.meta.url);

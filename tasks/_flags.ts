@@ -101,3 +101,30 @@ export function listFlag(
   }
   return items;
 }
+
+/**
+ * Parses an optional real-valued flag.
+ *
+ * @param name Flag name without dashes (for the message).
+ * @param value The flag's value, or undefined when absent.
+ * @param min Smallest value allowed.
+ * @param max Largest value allowed. @default {Infinity}
+ * @returns The number, or undefined when the flag is absent.
+ * @throws {UsageError} When the value is not a finite number in [min, max], e.g.
+ *   `--alpha must be a number in [1e-9, 0.999999]: current value is "2"`.
+ */
+export function numberFlag(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max = Infinity,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(
+      `--${name} must be a number in [${min}, ${max}]: current value is "${value}"`,
+    );
+  }
+  return n;
+}

@@ -128,3 +128,4 @@ export {
   type RunReportOptions,
 } from "./report.ts";
 export { checkProxyOptions, PROXY_DEFAULTS, runProxy, type RunProxyOptions } from "./proxy.ts";
+export { GATE_DEFAULTS, type GateOutcome, runGate, type RunGateOptions } from "./gate.ts";
