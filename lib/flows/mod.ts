@@ -129,3 +129,10 @@ export {
 } from "./report.ts";
 export { checkProxyOptions, PROXY_DEFAULTS, runProxy, type RunProxyOptions } from "./proxy.ts";
 export { GATE_DEFAULTS, type GateOutcome, runGate, type RunGateOptions } from "./gate.ts";
+export {
+  REFERENCE_TOOLS,
+  runScale,
+  type RunScaleOptions,
+  type ScaleRow,
+  scaleTable,
+} from "./scale.ts";
