@@ -1,6 +1,7 @@
 /**
- * The I/O edge of lib/catalog: reading catalog files from disk (the pure parsers are in `mod.ts`).
+ * The I/O edge of lib/catalog: reading catalog and tool-overrides files from disk (the pure parsers are in `mod.ts`).
  *
  * @module
  */
 export { loadCatalog, type LoadCatalogOptions } from "./load.ts";
+export { loadToolOverrides } from "./load_overrides.ts";

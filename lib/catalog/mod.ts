@@ -11,6 +11,9 @@
  *   {@linkcode schemaText} give the one text form of a schema that is counted
  *   and hashed: keys in UTF-8 byte order, no whitespace, number literals as
  *   written in the source file.
+ * - {@linkcode parseToolOverrides} and {@linkcode applyToolOverrides} read and apply a
+ *   tool-description overrides file (`server:tool` → new description, title, parameter
+ *   descriptions); `loadToolOverrides` (`io.ts`) reads one from disk.
  * - {@linkcode countDegenerateDescriptions} counts empty, stub and short
  *   descriptions and returns its rules as text for the report.
  *
@@ -96,6 +99,18 @@ export {
   SCHEMA_DIALECTS,
   type SchemaDialect,
 } from "./normalize.ts";
+export {
+  type AppliedOverride,
+  applyToolOverrides,
+  type OverrideProblem,
+  type OverrideProblemKind,
+  type OverridesApplied,
+  parseToolOverrides,
+  type ToolOverride,
+  type ToolOverrides,
+  ToolOverridesError,
+  toolOverridesSha256,
+} from "./overrides.ts";
 export {
   planSynthCatalog,
   synthCatalogDocument,
