@@ -153,6 +153,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
         env: options.env,
         source: serversPath,
         ...(agent.tools === undefined ? {} : { tools: agent.tools }),
+        ...(agent.overrides === undefined ? {} : { overrides: agent.overrides }),
         ...(options.now ? { now: options.now } : {}),
       }),
     dispose: () => Deno.remove(dataCopy, { recursive: true }).catch(() => {}),

@@ -12,6 +12,11 @@
 import { InputFileError } from "../input_error.ts";
 import { expandVariables } from "../_vars.ts";
 import { judgeModels } from "./criteria.ts";
+import {
+  parseToolOverrides,
+  type ToolOverrides,
+  ToolOverridesError,
+} from "../catalog/overrides.ts";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse as parseEnv } from "dotenv";
 import type {
@@ -130,12 +135,31 @@ function checkUniqueIds(
   });
 }
 
-/** An agent as written, before its `systemPromptFile` is read. */
+/** An agent as written, before its `systemPromptFile` (and an `overrides` path) is read. */
 export interface AgentDraft extends Omit<AgentConfig, "systemPrompt"> {
   /** Inline prompt, when given. */
   readonly systemPrompt?: string;
   /** Prompt file path as written (relative to the agent file). */
   readonly systemPromptFile?: string;
+  /** Tool-overrides file path as written (relative to the agent file), for the loader to read. */
+  readonly overridesFile?: string;
+}
+
+/** An agent's `overrides`: a path left for the loader, or the inline document validated. */
+function inlineOverrides(
+  value: unknown,
+  source: string,
+  prefix: string,
+): { overridesFile?: string; overrides?: ToolOverrides } {
+  if (value === undefined) return {};
+  if (typeof value === "string") return { overridesFile: value };
+  const at = prefix ? `${prefix}.overrides` : "overrides";
+  try {
+    return { overrides: parseToolOverrides(value, source) };
+  } catch (e) {
+    if (!(e instanceof ToolOverridesError)) throw e;
+    throw new AgentConfigError("agent", source, e.field ? `${at}.${e.field}` : at, e.problem);
+  }
 }
 
 /**
@@ -144,7 +168,8 @@ export interface AgentDraft extends Omit<AgentConfig, "systemPrompt"> {
  *
  * @param input JSON text (a string) or an already parsed value.
  * @param source File name for messages.
- * @returns The agents in file order; a `systemPromptFile` is left for the loader to read.
+ * @returns The agents in file order; a `systemPromptFile` and an `overrides` path are left for
+ *   the loader to read (inline `overrides` are validated here).
  * @throws {AgentConfigError} on invalid JSON, a schema violation, duplicate ids, or an agent
  *   with both or neither of `systemPrompt` and `systemPromptFile`.
  *
@@ -198,6 +223,7 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       ...(raw.retryOnToolError === undefined
         ? {}
         : { retryOnToolError: raw.retryOnToolError as number }),
+      ...inlineOverrides(raw.overrides, source, prefix(i)),
     };
   });
   checkUniqueIds(out.map((a) => a.id), "agent", source, (i) => `${prefix(i) || "id"}`);

@@ -7,6 +7,8 @@
  */
 
 import { dirname, join, resolve } from "node:path";
+import { loadToolOverrides } from "../catalog/load_overrides.ts";
+import { ToolOverridesError } from "../catalog/overrides.ts";
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "./types.ts";
 import {
   AgentConfigError,
@@ -28,12 +30,12 @@ async function readText(path: string, what: string): Promise<string> {
 /**
  * Loads agents from a JSON file, or from every `*.json` file of a folder (sorted by name;
  * `models.json`, `tool_prices.json` and `servers.json` in that folder are skipped). Prompt
- * files are read relative to the agent file.
+ * files and `overrides` files are read relative to the agent file.
  *
  * @param path File or folder.
  * @returns Agents sorted by id.
- * @throws {AgentConfigError} on unreadable or invalid files, missing prompt files, or an id
- *   defined twice across files.
+ * @throws {AgentConfigError} on unreadable or invalid files, missing prompt files, an
+ *   unreadable or invalid overrides file, or an id defined twice across files.
  */
 export async function loadAgents(path: string): Promise<AgentConfig[]> {
   const stat = await Deno.stat(path).catch(() => null);
@@ -76,8 +78,21 @@ export async function loadAgents(path: string): Promise<AgentConfig[]> {
           `duplicate id "${d.id}" (also defined earlier)`,
         );
       }
-      const { systemPromptFile: _drop, ...rest } = d;
-      out.set(d.id, { ...rest, systemPrompt });
+      const { systemPromptFile: _drop, overridesFile, ...rest } = d;
+      const overrides = overridesFile === undefined
+        ? rest.overrides
+        : await loadToolOverrides(resolve(dirname(file), overridesFile), overridesFile).catch(
+          (e) => {
+            if (!(e instanceof ToolOverridesError)) throw e;
+            throw new AgentConfigError(
+              "agent",
+              file,
+              drafts.length > 1 ? `agents[${i}].overrides` : "overrides",
+              `names "${overridesFile}", which cannot be used: ${e.message}`,
+            );
+          },
+        );
+      out.set(d.id, { ...rest, systemPrompt, ...(overrides === undefined ? {} : { overrides }) });
     }
   }
   return [...out.values()].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -21,7 +21,13 @@ import { checkStructuredContent } from "../mcp/structured.ts";
 import { toolFilter, type ToolLists } from "./tool_filter.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
-import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import {
+  applyToolOverrides,
+  type OverridesApplied,
+  type ToolOverrides,
+  toolOverridesSha256,
+} from "../catalog/overrides.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
 import { openStdioSession, type StdioSession } from "../mcp/session.ts";
@@ -34,6 +40,7 @@ import type { Exposure, ProviderKind } from "./types.ts";
 import {
   type ExposedTool,
   exposeTools,
+  type HostOverrides,
   type ListedTool,
   type RoutedCall,
   type ToolHost,
@@ -94,6 +101,12 @@ export interface OpenMcpHostOptions {
    * Absent: every listed tool.
    */
   readonly tools?: ToolLists;
+  /**
+   * Tool-description overrides, applied to the servers' listing before the allow/deny lists:
+   * under `direct` to the definitions the model is offered, under `proxy`/`code` to the
+   * upstream catalog the proxy indexes and describes. Absent: the tools as listed.
+   */
+  readonly overrides?: ToolOverrides;
   /** Monotonic clock (ms) for call and listing durations; default `performance.now`. */
   readonly now?: () => number;
 }
@@ -219,25 +232,73 @@ export async function openMcpHost(
     throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(reason)}`);
   }
   const keep = toolFilter(options.tools);
+  const overrides = options.overrides;
   try {
-    if (options.exposure === "direct") return await directHost(sessions, provider, timeout, keep);
-    const full = await createUpstreamPool(
+    if (options.exposure === "direct") {
+      return await withOverrides(
+        await directHost(sessions, provider, timeout, keep, overrides),
+        overrides,
+      );
+    }
+    const listed = await createUpstreamPool(
       sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
       { timeoutMs: timeout, now },
     );
+    const applied = overrides === undefined
+      ? undefined
+      : applyToolOverrides(listed.tools, overrides);
+    const full = applied === undefined ? listed : retitledPool(listed, applied.tools);
     const pool = checkedPool(options.tools === undefined ? full : filteredPool(full, keep));
     const down = pool.statuses().find((s) => s.state !== "ready");
     if (down !== undefined) {
       await pool.close();
       throw new McpHostError(down.server, down.message ?? "not ready");
     }
-    return options.exposure === "proxy"
+    const host = options.exposure === "proxy"
       ? await proxyHost(pool, provider, timeout, now)
       : codeHost(pool, provider, now);
+    return await withOverrides(host, overrides, applied);
   } catch (e) {
     await closeSessions();
     throw e;
   }
+}
+
+/**
+ * The host with its overrides record: the document's sha256, what was applied and what named
+ * nothing (`applied` absent: the direct host's own, set by {@linkcode directHost}).
+ */
+async function withOverrides(
+  host: McpToolHost & { applied?: OverridesApplied },
+  overrides: ToolOverrides | undefined,
+  applied: OverridesApplied | undefined = host.applied,
+): Promise<McpToolHost> {
+  const { applied: _drop, ...rest } = host;
+  if (overrides === undefined || applied === undefined) return rest;
+  const record: HostOverrides = {
+    sha256: await toolOverridesSha256(overrides),
+    ...(overrides.file === undefined ? {} : { file: overrides.file }),
+    applied: applied.applied,
+    problems: applied.problems,
+  };
+  return {
+    ...rest,
+    overrides: record,
+    warnings: [...rest.warnings, ...applied.problems.map((p) => `overrides: ${p.message}`)],
+  };
+}
+
+/** The pool listing `tools` (the same tools with overridden texts) instead of its own. */
+function retitledPool(pool: UpstreamPool, tools: readonly Tool[]): UpstreamPool {
+  return {
+    ...pool,
+    tools,
+    warnings: pool.warnings,
+    listingMs: pool.listingMs,
+    statuses: () => pool.statuses(),
+    close: () => pool.close(),
+    call: (server, tool, args) => pool.call(server, tool, args),
+  };
 }
 
 /**
@@ -293,19 +354,67 @@ function filteredPool(
   };
 }
 
+/**
+ * Listed tools with the overrides applied to their `tools/list` items (only the fields an
+ * override replaced change), and what was applied.
+ */
+function overrideListed(
+  listed: readonly ListedTool[],
+  overrides: ToolOverrides,
+): { listed: ListedTool[]; applied: OverridesApplied } {
+  const tools: Tool[] = listed.map(({ server, item }) => {
+    const schema = item.inputSchema;
+    return {
+      id: `${server}:${String(item.name ?? "")}`,
+      server,
+      name: String(item.name ?? ""),
+      ...(typeof item.title === "string" ? { title: item.title } : {}),
+      description: typeof item.description === "string" ? item.description : "",
+      ...(schema !== null && typeof schema === "object" && !Array.isArray(schema)
+        ? { inputSchema: schema as JsonObject }
+        : {}),
+    };
+  });
+  const applied = applyToolOverrides(tools, overrides);
+  const fieldsOf = new Map(applied.applied.map((a) => [a.toolId, a.fields]));
+  return {
+    listed: listed.map((l, i) => {
+      const t = applied.tools[i];
+      const fields = fieldsOf.get(t.id);
+      if (fields === undefined) return l;
+      return {
+        server: l.server,
+        item: {
+          ...l.item,
+          ...(fields.includes("title") ? { title: t.title! } : {}),
+          ...(fields.includes("description") ? { description: t.description } : {}),
+          ...(fields.some((f) => f.startsWith("parameters."))
+            ? { inputSchema: t.inputSchema! }
+            : {}),
+        },
+      };
+    }),
+    applied,
+  };
+}
+
 async function directHost(
   sessions: readonly StdioSession[],
   provider: ProviderKind,
   timeout: number,
   keep: (server: string, tool: string) => boolean = () => true,
-): Promise<McpToolHost> {
-  const listed: ListedTool[] = [];
+  overrides?: ToolOverrides,
+): Promise<McpToolHost & { applied?: OverridesApplied }> {
+  let all: ListedTool[] = [];
   const warnings: string[] = [];
   for (const s of sessions) {
     const l = await listTools(s.name, s.client, timeout);
-    listed.push(...l.listed.filter((t) => keep(t.server, String(t.item.name))));
+    all.push(...l.listed);
     warnings.push(...l.warnings);
   }
+  let applied: OverridesApplied | undefined;
+  if (overrides !== undefined) ({ listed: all, applied } = overrideListed(all, overrides));
+  const listed = all.filter((t) => keep(t.server, String(t.item.name)));
   const byServer = new Map(sessions.map((s) => [s.name, s.client]));
   const outputSchemas = new Map<string, JsonObject>();
   for (const { server, item } of listed) {
@@ -317,6 +426,7 @@ async function directHost(
   return {
     tools: exposeTools(listed, provider),
     warnings,
+    ...(applied === undefined ? {} : { applied }),
     close: () => Promise.all(sessions.map((s) => s.close())).then(() => {}),
     call: (tool, args, signal) =>
       callOver(

@@ -137,6 +137,7 @@ export {
   type ExposedTool,
   exposeTools,
   type ExposureChange,
+  type HostOverrides,
   type ListedTool,
   MAX_PROVIDER_TOOL_NAME,
   type RoutedCall,

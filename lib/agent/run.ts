@@ -385,7 +385,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     let h = hosts.get(agent.id);
     if (!h) {
       h = options.openTools(agent).then(async (host) => {
-        const hash = await catalogHash(host.tools);
+        const hash = await catalogHash(host.tools, host.overrides?.sha256);
         const before = (prior.catalogs as Record<string, { hash?: string }> | undefined)?.[agent.id]
           ?.hash;
         if (before !== undefined && before !== hash) {
@@ -407,7 +407,13 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
             tool: `${t.server}:${t.tool}`,
             changes: t.changes!,
           })),
+          // Tool-description overrides: sha256 (also in the hash), what changed, what named nothing.
+          ...(host.overrides === undefined ? {} : { overrides: host.overrides }),
         };
+        for (const p of host.overrides?.problems ?? []) {
+          const w = `agent "${agent.id}": overrides: ${p.message}`;
+          if (!warnings.includes(w)) warnings.push(w);
+        }
         return host;
       });
       hosts.set(agent.id, h);

@@ -7,6 +7,7 @@
 
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import type { AppliedOverride, OverrideProblem } from "../catalog/overrides.ts";
 import { type NormalizationChange, normalizeForProvider } from "../catalog/normalize.ts";
 import type { ProviderKind, SandboxLimit } from "./types.ts";
 import { providerEntry } from "./providers/registry.ts";
@@ -69,10 +70,24 @@ export interface ToolOutput {
   readonly resultError?: StructuredContentErrorKind;
 }
 
+/** The tool-description overrides a host applied (recorded in `run.json` catalogs). */
+export interface HostOverrides {
+  /** `toolOverridesSha256` of the document (lib/catalog/overrides.ts). */
+  readonly sha256: string;
+  /** File the overrides came from, as written in the agent; absent when inline. */
+  readonly file?: string;
+  /** Tools changed, sorted by id, with the fields replaced. */
+  readonly applied: readonly AppliedOverride[];
+  /** Keys and parameters that named nothing the servers list. */
+  readonly problems: readonly OverrideProblem[];
+}
+
 /** Runs tool calls for the loop. */
 export interface ToolHost {
   /** Tools in the order they are offered to the model. */
   readonly tools: readonly ExposedTool[];
+  /** Tool-description overrides applied to the servers' tools; absent when none. */
+  readonly overrides?: HostOverrides;
   /**
    * Calls one tool.
    *
@@ -208,14 +223,25 @@ export function exposeTools(
 
 /**
  * SHA-256 of the exposed catalog (names, descriptions, schemas, routes; keys sorted, tools
- * sorted by name), recorded in `run.json` so a changed catalog is visible between runs.
+ * sorted by name), recorded in `run.json` so a changed catalog is visible between runs. With
+ * tool-description overrides, their sha256 is hashed with the tools (`{overrides, tools}`):
+ * under `proxy` and `code` the model is offered the same three tools whatever the upstream
+ * texts say, and two runs with different overrides must never look like one catalog.
  *
  * @param tools Exposed tools.
+ * @param overridesSha256 `HostOverrides.sha256` of the overrides applied, if any.
  * @returns Lower-case hex digest.
  */
-export function catalogHash(tools: readonly ExposedTool[]): Promise<string> {
+export function catalogHash(
+  tools: readonly ExposedTool[],
+  overridesSha256?: string,
+): Promise<string> {
   const sorted = [...tools].sort((a, b) => a.spec.name < b.spec.name ? -1 : 1);
-  return sha256Hex(sortedJson(sorted));
+  return sha256Hex(
+    sortedJson(
+      overridesSha256 === undefined ? sorted : { overrides: overridesSha256, tools: sorted },
+    ),
+  );
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
 import type { RetryRecord } from "../_retry.ts";
 import type { ToolLists } from "./tool_filter.ts";
+import type { ToolOverrides } from "../catalog/overrides.ts";
 
 export type { RetryRecord };
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -74,6 +75,14 @@ export interface AgentConfig {
    * not. Absent: no limit and no note (errors go back as they are).
    */
   readonly retryOnToolError?: number;
+  /**
+   * Tool-description overrides (lib/catalog/overrides.ts) applied to the tools before the
+   * model sees them: under `direct` to the exposed definitions, under `proxy`/`code` to the
+   * upstream catalog the proxy indexes, describes and returns. `file` is the path as written in
+   * the agent (the loader reads it); the run records the overrides' sha256, what was applied
+   * and what named nothing, and folds the sha256 into the catalog hash. Absent: none.
+   */
+  readonly overrides?: ToolOverrides;
 }
 
 /** An agent's prompt-caching lever. */

@@ -110,6 +110,8 @@ export interface OverridesApplied {
 export class ToolOverridesError extends InputFileError {
   /** Dotted field path of the fault, `""` for the whole document. */
   readonly field: string;
+  /** What is wrong, without the file and field (e.g. `is not a known field`). */
+  readonly problem: string;
   /**
    * Builds the one-line message.
    *
@@ -126,6 +128,7 @@ export class ToolOverridesError extends InputFileError {
     );
     this.name = "ToolOverridesError";
     this.field = field;
+    this.problem = problem;
   }
 }
 
@@ -286,14 +289,41 @@ function setDescription(
 }
 
 /**
+ * The plain schema with `description` of the object at `path` set to `text`, keys in their
+ * order (an existing `description` keeps its place, a new one comes last), or `undefined` when
+ * the path does not lead to an object.
+ */
+function setDescriptionValue(
+  value: JsonValue,
+  path: readonly string[],
+  text: string,
+): JsonValue | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (path.length === 0) {
+    return Array.isArray(value) ? undefined : { ...(value as JsonObject), description: text };
+  }
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) {
+    if (!/^(0|[1-9]\d*)$/.test(head) || Number(head) >= value.length) return undefined;
+    const child = setDescriptionValue(value[Number(head)], rest, text);
+    return child === undefined ? undefined : value.map((v, i) => i === Number(head) ? child : v);
+  }
+  const obj = value as JsonObject;
+  if (!Object.hasOwn(obj, head)) return undefined;
+  const child = setDescriptionValue(obj[head], rest, text);
+  return child === undefined ? undefined : { ...obj, [head]: child };
+}
+
+/**
  * Applies overrides to a catalog's tools.
  *
  * Each key is matched against tool ids exactly. A key whose server part (before the first `:`)
  * is no tool's server is an `unknown-server` problem, one whose server exists an
  * `unknown-tool`; a parameter that leads to no schema object is `unknown-parameter`
  * (`no-input-schema` when the tool has none). What does match is applied even when another
- * part of the same override is a problem. A rewritten schema keeps its number literals: the
- * new `inputSchemaCanonical` is the old canonical text with only the description changed.
+ * part of the same override is a problem. A rewritten schema keeps its key order (an existing
+ * `description` keeps its place, a new one comes last in its object) and its number literals:
+ * the new `inputSchemaCanonical` is the old canonical text with only the description changed.
  *
  * @param tools The catalog's tools (any order).
  * @param overrides A parsed document ({@linkcode parseToolOverrides}).
@@ -350,11 +380,14 @@ export function applyToolOverrides(
     }
     const params = Object.keys(o.parameters ?? {}).sort();
     if (params.length > 0) {
+      // The canonical text (number literals as written) and the parsed schema (keys in the
+      // server's order, as sent to a model) are rewritten side by side.
       const text = next.inputSchemaCanonical ??
         (next.inputSchema === undefined ? undefined : canonicalJson(next.inputSchema));
       let tree = text === undefined ? undefined : parseJsonLossless(text);
+      let schema: JsonValue | undefined = next.inputSchema;
       for (const p of params) {
-        if (tree === undefined) {
+        if (tree === undefined || schema === undefined) {
           problems.push({
             key,
             parameter: p,
@@ -364,7 +397,8 @@ export function applyToolOverrides(
           continue;
         }
         const changed = setDescription(tree, segmentsOf(p), o.parameters![p]);
-        if (changed === undefined) {
+        const changedSchema = setDescriptionValue(schema, segmentsOf(p), o.parameters![p]);
+        if (changed === undefined || changedSchema === undefined) {
           problems.push({
             key,
             parameter: p,
@@ -376,14 +410,16 @@ export function applyToolOverrides(
           continue;
         }
         tree = changed;
+        schema = changedSchema;
         fields.push(`parameters.${p}`);
       }
       if (tree !== undefined && fields.some((f) => f.startsWith("parameters."))) {
-        const canonical = jsonNodeCanonical(tree);
         next = {
           ...next,
-          inputSchema: JSON.parse(canonical) as JsonObject,
-          ...(next.inputSchemaCanonical === undefined ? {} : { inputSchemaCanonical: canonical }),
+          inputSchema: schema as JsonObject,
+          ...(next.inputSchemaCanonical === undefined
+            ? {}
+            : { inputSchemaCanonical: jsonNodeCanonical(tree) }),
         };
       }
     }

@@ -27,6 +27,7 @@
 
 import { dirname, join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import { loadToolOverrides } from "../catalog/load_overrides.ts";
 import {
   AgentConfigError,
   parseAgents,
@@ -263,8 +264,17 @@ export class ConfigStore {
         const path = await confinedPath(dir, draft.systemPromptFile!, "systemPromptFile");
         systemPrompt = await Deno.readTextFile(path);
       }
-      const { systemPromptFile: _f, ...rest } = draft;
-      out.push({ ...rest, systemPrompt });
+      const { systemPromptFile: _f, overridesFile, ...rest } = draft;
+      // An overrides path, like a prompt file, must stay inside agents/.
+      const overrides = overridesFile === undefined ? rest.overrides : await loadToolOverrides(
+        await confinedPath(dir, overridesFile, "overrides"),
+        overridesFile,
+      ).catch((e) => {
+        throw e instanceof WorkbenchError
+          ? e
+          : new WorkbenchError(400, (e as Error).message, "overrides");
+      });
+      out.push({ ...rest, systemPrompt, ...(overrides === undefined ? {} : { overrides }) });
     }
     return out;
   }
