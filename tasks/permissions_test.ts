@@ -532,6 +532,11 @@ const INVOCATIONS: Readonly<Record<string, Invocation>> = {
       ]),
       [0, 1],
     ),
+  forecast: async () => {
+    const r = await task("forecast", ["--run", `${OUT}/merged`, "--questions", "1000"]);
+    assertRan("forecast", r);
+    assert.match(r.stdout, /1,000 questions like the suite's/);
+  },
 };
 
 /**
@@ -560,6 +565,7 @@ const ORDER = [
   "chat",
   "report",
   "gate",
+  "forecast",
 ];
 
 Deno.test({

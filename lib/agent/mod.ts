@@ -85,7 +85,7 @@ export {
   JudgeReplyError,
   parseJudgeAnswer,
 } from "./criteria.ts";
-export { addUsage, contextTokens, usageCostUsd, ZERO_USAGE } from "./usage.ts";
+export { addUsage, agentPricing, contextTokens, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 export {
   type CallOptions,
   type Message,
@@ -182,6 +182,23 @@ export {
   summaryToCsv,
 } from "./summary.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
+export {
+  DEFAULT_FORECAST_RESAMPLES,
+  type Forecast,
+  FORECAST_ASSUMPTION,
+  FORECAST_METRICS,
+  type ForecastEstimate,
+  type ForecastMetric,
+  type ForecastOptions,
+  type ForecastPrices,
+  type ForecastRow,
+  forecastRows,
+  forecastRun,
+  type ForecastTokens,
+  type ForecastUsd,
+  parsePriceFile,
+  type PriceOverrides,
+} from "./forecast.ts";
 export {
   DEFAULT_AUTH_FAILURE_STOP,
   DEFAULT_CASE_TIMEOUT_MS,

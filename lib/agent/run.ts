@@ -17,8 +17,6 @@ import {
   type CaseRecord,
   type JudgeVerdict,
   type ModelConfig,
-  type ModelPricing,
-  ONE_HOUR_CACHE_WRITE_MULTIPLIER,
   type Suite,
   type SuiteCase,
   type ToolPrices,
@@ -34,14 +32,14 @@ import {
   type JudgeCaller,
   JudgeReplyError,
 } from "./criteria.ts";
-import { addUsage, usageCostUsd, ZERO_USAGE } from "./usage.ts";
+import { addUsage, agentPricing, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
 import { readCaseRecords, type RunFolder, runFolder } from "./run_folder.ts";
 
-export { readCaseRecords };
+export { agentPricing, readCaseRecords };
 
 /** Version of the `run.json` and `cases.jsonl` shapes. */
 export const RUN_SCHEMA_VERSION = 1;
@@ -199,37 +197,6 @@ export interface RunSuiteOptions {
    * results) once its loop ends, before the record is appended; e.g. to keep transcripts.
    */
   readonly onTranscript?: (item: WorkItem, messages: readonly Message[]) => void | Promise<void>;
-}
-
-/**
- * The prices an agent's tokens are charged at: its model's, with cache writes at the one-hour
- * price when the agent asks for the one-hour cache (`cacheWrite1hUsdPerMTok`, else the
- * five-minute price × {@linkcode ONE_HOUR_CACHE_WRITE_MULTIPLIER}).
- *
- * @param agent The agent (its `promptCaching`).
- * @param pricing Its model's prices; `undefined` when unknown.
- * @returns The prices to charge, or `undefined`.
- *
- * @example Usage
- * ```ts
- * import { agentPricing } from "./run.ts";
- * const p = { inputUsdPerMTok: 3, outputUsdPerMTok: 15, cacheReadUsdPerMTok: 0.3, cacheWriteUsdPerMTok: 3.75 };
- * const hour = agentPricing({ promptCaching: { enabled: true, ttl: "1h" } }, p);
- * if (hour?.cacheWriteUsdPerMTok !== 6) throw new Error(String(hour?.cacheWriteUsdPerMTok));
- * ```
- */
-export function agentPricing(
-  agent: Pick<AgentConfig, "promptCaching">,
-  pricing: ModelPricing | undefined,
-): ModelPricing | undefined {
-  if (pricing === undefined) return undefined;
-  const c = agent.promptCaching;
-  if (!c?.enabled || c.ttl !== "1h") return pricing;
-  return {
-    ...pricing,
-    cacheWriteUsdPerMTok: pricing.cacheWrite1hUsdPerMTok ??
-      pricing.cacheWriteUsdPerMTok * ONE_HOUR_CACHE_WRITE_MULTIPLIER,
-  };
 }
 
 /** Default of {@linkcode RunSuiteOptions.stopAfterAuthFailures}. */

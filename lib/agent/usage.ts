@@ -5,7 +5,12 @@
  * @module
  */
 
-import type { ModelPricing, Usage } from "./types.ts";
+import {
+  type AgentConfig,
+  type ModelPricing,
+  ONE_HOUR_CACHE_WRITE_MULTIPLIER,
+  type Usage,
+} from "./types.ts";
 
 /** Usage of nothing: every field 0. */
 export const ZERO_USAGE: Usage = {
@@ -84,4 +89,35 @@ export function usageCostUsd(u: Usage, p: ModelPricing): number | null {
     (u.cacheReadTokens ?? 0) * p.cacheReadUsdPerMTok +
     (u.cacheWriteTokens ?? 0) * p.cacheWriteUsdPerMTok
   ) / 1_000_000;
+}
+
+/**
+ * The prices an agent's tokens are charged at: its model's, with cache writes at the one-hour
+ * price when the agent asks for the one-hour cache (`cacheWrite1hUsdPerMTok`, else the
+ * five-minute price × {@linkcode ONE_HOUR_CACHE_WRITE_MULTIPLIER}).
+ *
+ * @param agent The agent (its `promptCaching`).
+ * @param pricing Its model's prices; `undefined` when unknown.
+ * @returns The prices to charge, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { agentPricing } from "./usage.ts";
+ * const p = { inputUsdPerMTok: 3, outputUsdPerMTok: 15, cacheReadUsdPerMTok: 0.3, cacheWriteUsdPerMTok: 3.75 };
+ * const hour = agentPricing({ promptCaching: { enabled: true, ttl: "1h" } }, p);
+ * if (hour?.cacheWriteUsdPerMTok !== 6) throw new Error(String(hour?.cacheWriteUsdPerMTok));
+ * ```
+ */
+export function agentPricing(
+  agent: Pick<AgentConfig, "promptCaching">,
+  pricing: ModelPricing | undefined,
+): ModelPricing | undefined {
+  if (pricing === undefined) return undefined;
+  const c = agent.promptCaching;
+  if (!c?.enabled || c.ttl !== "1h") return pricing;
+  return {
+    ...pricing,
+    cacheWriteUsdPerMTok: pricing.cacheWrite1hUsdPerMTok ??
+      pricing.cacheWriteUsdPerMTok * ONE_HOUR_CACHE_WRITE_MULTIPLIER,
+  };
 }

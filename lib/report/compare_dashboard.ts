@@ -28,6 +28,11 @@ import {
   trendChart,
 } from "./compare_figures.ts";
 import type { LoadedRun, RunFilter } from "./runs.ts";
+import { forecastLoadedRun } from "./forecast.ts";
+import { FORECAST_ASSUMPTION, type ForecastEstimate } from "../agent/forecast.ts";
+
+/** Questions of the per-agent cost forecast on the comparison dashboard. */
+export const DASHBOARD_FORECAST_QUESTIONS = 10_000;
 
 /** Inputs of {@linkcode renderCompareDashboard}. */
 export interface CompareDashboardInput {
@@ -214,6 +219,68 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       lat.map((a) => ({ label: label(a), p50Ms: a.wallP50Ms!, p95Ms: a.wallP95Ms! })),
       { document, title: "Latency per case: p50 and p95 wall time" },
     ));
+  }
+
+  const forecasts = agents.flatMap((a) => {
+    const run = runs.find((r) => r.runId === a.runId && r.suiteId === a.suiteId);
+    if (run === undefined || !run.records.some((x) => x.agentId === a.agentId)) return [];
+    const [f] = forecastLoadedRun(run, {
+      questions: DASHBOARD_FORECAST_QUESTIONS,
+      agentId: a.agentId,
+      seed: 0,
+      resamples: 1000,
+    });
+    return [{ a, f }];
+  });
+  if (forecasts.length > 0) {
+    section("forecast", "Cost forecast");
+    parts.push(
+      `<p class="note">Estimated (provenance <code>estimated</code>): USD, tokens and wall time of ${
+        DASHBOARD_FORECAST_QUESTIONS.toLocaleString("en-US")
+      } questions for each agent above, from its latest run, with a 95% interval from a seeded bootstrap over cases and repetitions (seed 0, 1,000 resamples; <code>deno task forecast</code> for other N, seeds or prices). Assumes ${
+        esc(FORECAST_ASSUMPTION)
+      }.</p>`,
+    );
+    const ci = (e: ForecastEstimate, f: (v: number | null) => string) =>
+      e.total === null ? "n/a" : `${f(e.total)} [${f(e.lo)}–${f(e.hi)}]`;
+    const usd = (v: number | null) => v === null ? "n/a" : `$${v.toFixed(2)}`;
+    const mtok = (v: number | null) => v === null ? "n/a" : `${(v / 1e6).toFixed(2)}M`;
+    const hours = (v: number | null) => v === null ? "n/a" : `${(v / 3_600_000).toFixed(1)} h`;
+    table(
+      "forecast",
+      forecasts.map(({ a, f }) => ({
+        suite: a.suiteId,
+        agent: a.agentId,
+        run: a.runId,
+        questions: f.questions,
+        provenance: f.provenance,
+        usd_total: r4(f.usd.total.total),
+        usd_total_lo95: r4(f.usd.total.lo),
+        usd_total_hi95: r4(f.usd.total.hi),
+        usd_agent: r4(f.usd.agent.total),
+        usd_judge: r4(f.usd.judge.total),
+        usd_tool: r4(f.usd.tool.total),
+        input_tokens: r4(f.tokens.input.total),
+        output_tokens: r4(f.tokens.output.total),
+        wall_ms: r4(f.wallMs.total),
+        wall_ms_lo95: r4(f.wallMs.lo),
+        wall_ms_hi95: r4(f.wallMs.hi),
+        seed: f.seed,
+      })),
+      {},
+      forecasts.map(({ a, f }) => ({
+        suite: a.suiteId,
+        agent: a.agentId,
+        "USD total [95%]": ci(f.usd.total, usd),
+        "agent / judge / tool USD": `${usd(f.usd.agent.total)} / ${usd(f.usd.judge.total)} / ${
+          usd(f.usd.tool.total)
+        }`,
+        "input tokens [95%]": ci(f.tokens.input, mtok),
+        "output tokens": mtok(f.tokens.output.total),
+        "wall, one at a time [95%]": ci(f.wallMs, hours),
+        basis: `${f.basis.records} records, ${f.basis.cases} cases`,
+      })),
+    );
   }
 
   const sweep = sweepGroupRows(runs);

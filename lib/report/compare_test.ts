@@ -115,6 +115,19 @@ Deno.test("renderCompareDashboard() draws every section, is deterministic, and e
     const agentsCsv = aq.fromCSV(csv.agents);
     assert.equal(agentsCsv.numRows(), 2);
     assert.equal(agentsCsv.get("pass_rate", 0), 0.7);
+    // Forecast of 10,000 questions from the latest run (r1): alpha costs $0.003 on every record,
+    // so $30 with a point interval; wall (100 + 200 + 300 + 400 + 500) / 5 ms × 10,000.
+    assert.ok(a.html.includes(`<h2 id="forecast">`));
+    assert.match(a.html, /Assumes future questions are like the suite&#39;s/);
+    const fc = aq.fromCSV(csv.forecast);
+    assert.deepEqual(fc.array("agent"), ["alpha", "beta"]);
+    assert.equal(fc.get("run", 0), "r1");
+    assert.equal(fc.get("usd_total", 0), 30);
+    assert.equal(fc.get("usd_total_lo95", 0), 30);
+    assert.equal(fc.get("usd_total_hi95", 0), 30);
+    assert.equal(fc.get("wall_ms", 0), 3_000_000);
+    assert.ok(fc.get("wall_ms_lo95", 0) < 3_000_000 && fc.get("wall_ms_hi95", 0) > 3_000_000);
+    assert.equal(fc.get("provenance", 0), "estimated");
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -149,6 +149,20 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     ),
     sweep,
     ...(isObj(doc.toolPrices) ? { toolPrices: doc.toolPrices as Record<string, number> } : {}),
+    ...(Array.isArray(doc.models)
+      ? {
+        models: doc.models.filter((m) => isObj(m) && typeof m.id === "string" && isObj(m.pricing))
+          .map((m) => ({ id: m.id, pricing: m.pricing })) as LoadedRun["models"] & object,
+      }
+      : {}),
+    ...(Array.isArray(suite.cases)
+      ? {
+        criteria: Object.fromEntries(
+          suite.cases.filter((c) => isObj(c) && typeof c.id === "string" && isObj(c.criterion))
+            .map((c) => [c.id, c.criterion]),
+        ) as LoadedRun["criteria"] & object,
+      }
+      : {}),
     ...(isObj(doc.agentVersions)
       ? { agentVersions: doc.agentVersions as LoadedRun["agentVersions"] & object }
       : {}),

@@ -59,6 +59,13 @@ export {
   type SweepInfo,
 } from "./runs.ts";
 export { RunInputError } from "./load_runs.ts";
+export {
+  FORECAST_SCHEMA_VERSION,
+  forecastDocument,
+  forecastLines,
+  forecastLoadedRun,
+  type RunForecastOptions,
+} from "./forecast.ts";
 export { InputFileError } from "../input_error.ts";
 export {
   agentRows,

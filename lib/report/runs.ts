@@ -6,7 +6,7 @@
  * @module
  */
 import * as aq from "arquero";
-import type { AgentConfig, CaseRecord } from "../agent/types.ts";
+import type { AgentConfig, CaseRecord, Criterion, ModelConfig } from "../agent/types.ts";
 
 /** One agent's tool catalog as `run.json` records it. */
 export interface RunCatalog {
@@ -74,6 +74,10 @@ export interface LoadedRun {
   readonly sweep: SweepInfo | null;
   /** USD per call by `server:tool` as the run priced tools (absent in older runs: none). */
   readonly toolPrices?: Readonly<Record<string, number>>;
+  /** Model registry entries as the run priced them (`run.json` `models`; absent: not recorded). */
+  readonly models?: readonly Pick<ModelConfig, "id" | "pricing">[];
+  /** Case id → criterion from the suite snapshot (absent: not recorded). */
+  readonly criteria?: Readonly<Record<string, Criterion>>;
   /** Version run per record agent id (absent in runs made before agent versions). */
   readonly agentVersions?: Readonly<Record<string, RunAgentVersion>>;
   /** Non-fatal oddities met while reading (e.g. a torn last line). */

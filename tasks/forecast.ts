@@ -1,0 +1,104 @@
+// deno task forecast: the expected USD, tokens and wall time of N questions like a run's suite,
+// with a seeded bootstrap interval (lib/agent/forecast.ts), optionally under other prices.
+// Exit 0: forecast printed; 2: unusable input.
+import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { loadRun } from "../lib/report/io.ts";
+import {
+  forecastDocument,
+  forecastLines,
+  forecastLoadedRun,
+  stableJson,
+} from "../lib/report/mod.ts";
+import { parsePriceFile, type PriceOverrides } from "../lib/agent/mod.ts";
+
+const HELP = `Usage: deno task forecast --run DIR --questions N [options]
+
+Predicts what N future questions like the suite's will cost, from one run folder
+(results/runs/<runId>/): expected USD split into agent, judge and tool costs, tokens
+(input, output, cache read/write, judge) and wall time, each with a 95% interval from a
+seeded bootstrap over the run's cases and their repetitions. Provenance: estimated,
+assuming future questions are like the suite's.
+
+Options:
+  --run DIR            run folder holding run.json and cases.jsonl (required)
+  --questions N        number of future questions (required, >= 1)
+  --agent ID           only this agent (default: every agent of the run)
+  --price-file FILE    re-price under other prices: the model registry's shape,
+                       {"models": [{"id": "...", "pricing": {...}}], "toolPrices": {...}}
+                       (a models.json works as it is; ids absent keep the run's prices).
+                       Prices change, token counts do not: "cache on" needs a run with
+                       caching on, whose cache tokens are then priced here
+  --seed S             bootstrap seed, recorded in the output (default: 0)
+  --resamples B        bootstrap resamples (default: 2000)
+  --concurrency C      cases in flight for the wall-time total (default: 1)
+  --json               print the forecast as JSON (sorted keys) instead of text
+  --help               show this help
+
+Exit codes: 0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
+bad price file, unknown agent).`;
+
+async function readPrices(path: string): Promise<PriceOverrides> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new UsageError(`Cannot use price file "${path}": ${(e as Error).message}`);
+  }
+  try {
+    return parsePriceFile(doc, path);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseFlags(Deno.args, {
+    run: { type: "string" },
+    questions: { type: "string" },
+    agent: { type: "string" },
+    "price-file": { type: "string" },
+    seed: { type: "string" },
+    resamples: { type: "string" },
+    concurrency: { type: "string" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (values.run === undefined) throw new UsageError("--run DIR is required (see --help)");
+  if (values.questions === undefined) {
+    throw new UsageError("--questions N is required (see --help)");
+  }
+  const questions = intFlag("questions", values.questions, 1, 1);
+  const prices = values["price-file"] ? await readPrices(values["price-file"]) : undefined;
+  const run = await loadRun(values.run);
+  let forecasts;
+  try {
+    forecasts = forecastLoadedRun(run, {
+      questions,
+      seed: intFlag("seed", values.seed, 0),
+      resamples: intFlag("resamples", values.resamples, 2000, 1),
+      concurrency: intFlag("concurrency", values.concurrency, 1, 1),
+      ...(values.agent === undefined ? {} : { agentId: values.agent }),
+      ...(prices ? { prices } : {}),
+    });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (values.json) {
+    Deno.stdout.writeSync(
+      new TextEncoder().encode(
+        stableJson(forecastDocument(run, forecasts, values["price-file"] ?? null), 8),
+      ),
+    );
+  } else {
+    for (const w of run.warnings) console.error(`mcpmeter forecast: warning: ${w}`);
+    console.log(forecasts.flatMap((f) => forecastLines(run, f)).join("\n"));
+  }
+  return 0;
+}
+
+if (import.meta.main) await runMain("forecast", main);

@@ -1,0 +1,140 @@
+// deno task forecast end to end on a synthetic run folder: the JSON figures against hand
+// arithmetic, re-pricing under a price file, and exit 2 with one readable line on bad input.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeSyntheticRun } from "../lib/report/_synthetic_runs.ts";
+
+async function forecast(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./forecast.ts", import.meta.url).pathname, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test({
+  name: "forecast CLI: figures from a run folder, re-priced by a price file, exit 2 on bad input",
+  sanitizeResources: false,
+  async fn(t) {
+    const root = await Deno.makeTempDir({ prefix: "mcpmeter-forecast-cli-" });
+    try {
+      // Two cases × two repetitions; case 0 costs $0.001, case 1 $0.003 (recorded, no prices
+      // in run.json), 100 input and 20 output tokens, 1,000 ms each; case 1 calls fs:read.
+      const dir = await writeSyntheticRun(root, {
+        runId: "r",
+        startedAt: "2025-01-01T00:00:00Z",
+        cases: ["c0", "c1"],
+        repetitions: 2,
+        agents: [{
+          id: "a",
+          outcome: (c) => ({
+            passed: true,
+            costUsd: c === 0 ? 0.001 : 0.003,
+            tools: c === 0 ? [] : ["fs:read"],
+          }),
+        }, { id: "b", outcome: () => ({ passed: true }) }],
+      });
+      await t.step("text output states the assumption and the interval", async () => {
+        const r = await forecast(["--run", dir, "--questions", "1000", "--agent", "a"]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(
+          r.stdout,
+          /suite \/ a: 1,000 questions like the suite's \(from 4 records: 2 cases/,
+        );
+        assert.match(r.stdout, /USD {5}total \$2\.00 \[/);
+        assert.match(
+          r.stdout,
+          /estimated: \[95% interval.*seed 0, 2000 resamples\]; assumes future questions are like the suite's/,
+        );
+        assert.doesNotMatch(r.stdout, /suite \/ b:/);
+      });
+      await t.step("--json: mean cost × N, tokens × N, wall × N, seed recorded", async () => {
+        const r = await forecast(["--run", dir, "--questions", "1000", "--json", "--seed", "9"]);
+        assert.equal(r.code, 0, r.stderr);
+        const doc = JSON.parse(r.stdout);
+        assert.equal(doc.provenance, "estimated");
+        assert.deepEqual(doc.forecasts.map((f: { agentId: string }) => f.agentId), ["a", "b"]);
+        const a = doc.forecasts[0];
+        assert.equal(a.seed, 9);
+        // (0.001 + 0.001 + 0.003 + 0.003) / 4 = 0.002 per question → $2
+        assert.equal(a.usd.total.total, 2);
+        assert.equal(a.usd.agent.total, 2);
+        assert.equal(a.usd.tool.total, 0);
+        assert.ok(a.usd.total.lo >= 1 && a.usd.total.lo < 2 && a.usd.total.hi > 2);
+        assert.equal(a.tokens.input.total, 100_000);
+        assert.equal(a.wallMs.total, 1_000_000);
+        // b: every record the same → a point interval
+        const b = doc.forecasts[1];
+        assert.equal(b.usd.total.lo, 1);
+        assert.equal(b.usd.total.hi, 1);
+      });
+      await t.step("--price-file prices tool calls (and models the run named)", async () => {
+        const prices = join(root, "prices.json");
+        await Deno.writeTextFile(
+          prices,
+          JSON.stringify({
+            models: [{ id: "m", pricing: { inputUsdPerMTok: 10, outputUsdPerMTok: 50 } }],
+            toolPrices: { "fs:read": 0.5 },
+          }),
+        );
+        const r = await forecast([
+          "--run",
+          dir,
+          "--questions",
+          "100",
+          "--agent",
+          "a",
+          "--price-file",
+          prices,
+          "--json",
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        const a = JSON.parse(r.stdout).forecasts[0];
+        // agent: 100 × $10/M + 20 × $50/M = $0.002 per question → $0.20; tool: 2 of 4 records
+        // call fs:read at $0.5 → $0.25 per question → $25
+        assert.ok(Math.abs(a.usd.agent.total - 0.2) < 1e-9, String(a.usd.agent.total));
+        assert.ok(Math.abs(a.usd.tool.total - 25) < 1e-9, String(a.usd.tool.total));
+        assert.equal(a.prices.source, "override");
+      });
+      await t.step("bad input exits 2 with one line naming it", async () => {
+        const badJson = join(root, "bad.json");
+        await Deno.writeTextFile(badJson, "{ not json");
+        const badShape = join(root, "shape.json");
+        await Deno.writeTextFile(badShape, JSON.stringify({ models: [{ id: "m", pricing: {} }] }));
+        const torn = join(root, "torn");
+        await Deno.mkdir(torn);
+        await Deno.copyFile(join(dir, "run.json"), join(torn, "run.json"));
+        await Deno.writeTextFile(join(torn, "cases.jsonl"), "{oops}\n");
+        const cases: [string[], RegExp][] = [
+          [["--questions", "5"], /--run DIR is required/],
+          [["--run", dir], /--questions N is required/],
+          [["--run", dir, "--questions", "0"], /--questions must be a positive integer, got "0"/],
+          [
+            ["--run", join(root, "nope"), "--questions", "5"],
+            /Cannot use run ".*nope\/run.json": file not found/,
+          ],
+          [["--run", torn, "--questions", "5"], /cases.jsonl": line 1 is not JSON/],
+          [["--run", dir, "--questions", "5", "--agent", "zz"], /agent "zz": run "r" has a, b/],
+          [["--run", dir, "--questions", "5", "--price-file", badJson], /price file ".*bad.json"/],
+          [
+            ["--run", dir, "--questions", "5", "--price-file", badShape],
+            /field "models\[0\].pricing.inputUsdPerMTok" is required/,
+          ],
+          [["--run", dir, "--questions", "5", "--bogus"], /Unknown option '--bogus'/],
+        ];
+        for (const [args, message] of cases) {
+          const r = await forecast(args);
+          assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+          assert.match(r.stderr, message);
+          assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+          assert.match(r.stderr, /^mcpmeter forecast: error: /);
+        }
+      });
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
