@@ -178,7 +178,10 @@ type Row = ForecastRow;
 
 function judgeModels(c: Criterion | undefined, out = new Set<string>()): Set<string> {
   if (c === undefined) return out;
-  if (c.type === "llm_judge") out.add(c.model);
+  if (c.type === "llm_judge") {
+    if (c.model !== undefined) out.add(c.model);
+    c.judges?.forEach((j) => out.add(j));
+  }
   if (c.type === "all" || c.type === "any") c.criteria.forEach((x) => judgeModels(x, out));
   return out;
 }
@@ -188,8 +191,9 @@ function judgeModels(c: Criterion | undefined, out = new Set<string>()): Set<str
  * prices given. Agent USD = usage × the agent's prices (after its prompt-caching TTL), or, when
  * the run recorded no price for the model, the record's `costUsd` minus its tool cost; tool USD
  * = Σ over calls routed to a `server:tool` of its price (as the run priced them: `via` calls
- * included); judge USD = the record's judge cost, re-priced from its tokens when the case has one
- * judge model and an override prices it.
+ * included); judge USD = the record's judge cost, re-priced call by call from its
+ * `judgeVerdicts` (model and tokens of each judge call) where an override prices that model, or,
+ * in records without verdicts, from its judge tokens when the case has one judge model.
  *
  * @param options Records, agent, models, tool prices, criteria and overrides (questions and seed
  *   are not used).
@@ -231,7 +235,19 @@ export function forecastRows(
       ? null
       : r.costUsd - recordedTool;
     let usdJudge: number | null = 0;
-    if (r.judge !== null) {
+    const verdicts = r.judgeVerdicts ?? [];
+    if (r.judge !== null && verdicts.length > 0) {
+      // Each judge call's tokens and model are recorded: re-price call by call.
+      const costs = verdicts.map((v) =>
+        over[v.model] === undefined ? v.costUsd : usageCostUsd({
+          inputTokens: v.inputTokens,
+          outputTokens: v.outputTokens,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        }, over[v.model])
+      );
+      usdJudge = costs.includes(null) ? null : (costs as number[]).reduce((a, b) => a + b, 0);
+    } else if (r.judge !== null) {
       usdJudge = r.judge.costUsd;
       const judges = judgeModels(options.criteria?.[r.caseId]);
       const only = judges.size === 1 ? [...judges][0] : undefined;

@@ -151,6 +151,43 @@ Deno.test("forecastRun() re-prices the agent and its judge under a price file", 
   assert.equal(f.prices.source, "override");
 });
 
+Deno.test("forecastRun() re-prices a judge panel call by call from its verdicts", () => {
+  const v = (model: string, costUsd: number) => ({
+    criterion: "criterion",
+    model,
+    vote: 0,
+    pass: true,
+    reasoning: "",
+    inputTokens: 1000,
+    outputTokens: 100,
+    costUsd,
+  });
+  // Two judge calls: "j" recorded $0.0015 (1000×1 + 100×5 per M), "k" recorded $0.01.
+  const r = rec("c2", 0, {
+    inputTokens: 0,
+    outputTokens: 0,
+    judge: { inputTokens: 2000, outputTokens: 200, costUsd: 0.0115 },
+    judgeVerdicts: [v("j", 0.0015), v("k", 0.01)],
+  });
+  const run = { ...BASE, records: [r], questions: 1 };
+  close(forecastRun(run).usd.judge.total, 0.0115, "as recorded");
+  // Only "j" re-priced to $10/$20 per M: 1000×10 + 100×20 = $0.012; "k" keeps $0.01.
+  const f = forecastRun({
+    ...run,
+    prices: {
+      models: {
+        j: {
+          inputUsdPerMTok: 10,
+          outputUsdPerMTok: 20,
+          cacheReadUsdPerMTok: 0,
+          cacheWriteUsdPerMTok: 0,
+        },
+      },
+    },
+  });
+  close(f.usd.judge.total, 0.022, "j re-priced, k as recorded");
+});
+
 Deno.test("forecastRun() prices one-hour cache writes at 1.6× for a 1h agent", () => {
   const r = rec("c1", 0, { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 1_000_000 });
   const f = forecastRun({
