@@ -1,10 +1,8 @@
 // deno task fixtures: verify (default) or rewrite (--write) fixtures/manifest.json,
 // the sha256 and byte size of every frozen input with its source and the
-// command that regenerates it.
-import { join, relative } from "node:path";
+// command that regenerates it (lib/flows/fixtures.ts; sources in FIXTURE_SOURCES there).
 import { fromRoot, parseFlags, runMain } from "./_cli.ts";
-import { sha256Hex } from "../lib/catalog/mod.ts";
-import { stableJson } from "../lib/report/mod.ts";
+import { checkFixtures, FIXTURE_MANIFEST } from "../lib/flows/mod.ts";
 
 const HELP = `mcpmeter fixtures — check the hashes of every frozen input
 
@@ -15,131 +13,6 @@ exits 1 listing files that changed, appeared or disappeared. --write records the
 (do that only together with the change that regenerated them).
 `;
 
-/** Where each group of fixtures comes from and how it is regenerated (longest prefix wins). */
-export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regenerate: string }[] = [
-  {
-    prefix: "corpora/",
-    source:
-      "tools/list of the npm MCP servers pinned in fixtures/servers/reference.json, captured offline",
-    regenerate: "deno task capture",
-  },
-  {
-    prefix: "tool_results/results_v1",
-    source: "tools/call results of reference servers over fixtures/tool_results/data and sqlite",
-    regenerate: "deno task capture-results",
-  },
-  {
-    prefix: "tool_results/",
-    source: "hand-written inputs of the tools/call capture",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "golden/reference_v2",
-    source:
-      "hand-written task-first queries for reference_v1: user scenarios first, then labels, before any retriever ran",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "golden/",
-    source: "hand-written graded queries for reference_v1, written before any retriever ran",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "servers/",
-    source: "../shared/research/npm-mcp-servers.md (pins, args, env)",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "proxies/",
-    source: "mcpmeter's reference proxy and code-mode catalogs",
-    regenerate: "by hand",
-  },
-  { prefix: "agents/", source: "example agents, models and tool prices", regenerate: "by hand" },
-  {
-    prefix: "suites/",
-    source: "example suites; data checked by hand (see suites/README.md)",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "catalogs/",
-    source: "negative and hard-case catalogs, each with description and expect",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "mcp/",
-    source: "stdio MCP servers that misbehave on purpose (hang, exit, junk)",
-    regenerate: "by hand",
-  },
-  {
-    prefix: "lint/",
-    source: "an SDK server built to trigger catalog lint rules",
-    regenerate: "by hand",
-  },
-  { prefix: "README.md", source: "the index of fixtures/", regenerate: "by hand" },
-];
-
-/** One manifest entry. */
-export interface FixtureEntry {
-  /** Path relative to `fixtures/`. */
-  readonly path: string;
-  /** Lower-case hex SHA-256 of the bytes. */
-  readonly sha256: string;
-  /** Size in bytes. */
-  readonly bytes: number;
-  /** Where it comes from. */
-  readonly source: string;
-  /** How it is regenerated. */
-  readonly regenerate: string;
-}
-
-const MANIFEST = "manifest.json";
-
-/** Hashes every file under `dir` (except the manifest), sorted by path. */
-export async function scanFixtures(dir: string): Promise<FixtureEntry[]> {
-  const out: FixtureEntry[] = [];
-  const walk = async (d: string) => {
-    for await (const e of Deno.readDir(d)) {
-      const p = join(d, e.name);
-      if (e.isDirectory) await walk(p);
-      else if (e.isFile) {
-        const path = relative(dir, p);
-        if (path === MANIFEST) continue;
-        const bytes = await Deno.readFile(p);
-        const src = FIXTURE_SOURCES.filter((s) => path.startsWith(s.prefix))
-          .sort((a, b) => b.prefix.length - a.prefix.length)[0];
-        out.push({
-          path,
-          sha256: await sha256Hex(bytes),
-          bytes: bytes.length,
-          source: src?.source ?? "unlisted",
-          regenerate: src?.regenerate ?? "unknown",
-        });
-      }
-    }
-  };
-  await walk(dir);
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/** Differences between the recorded and the current files. */
-export function diffFixtures(
-  recorded: readonly FixtureEntry[],
-  current: readonly FixtureEntry[],
-): string[] {
-  const before = new Map(recorded.map((e) => [e.path, e]));
-  const now = new Map(current.map((e) => [e.path, e]));
-  const out: string[] = [];
-  for (const [path, e] of now) {
-    const r = before.get(path);
-    if (!r) out.push(`added: ${path}`);
-    else if (r.sha256 !== e.sha256) {
-      out.push(`changed: ${path} (sha256 ${r.sha256.slice(0, 12)} → ${e.sha256.slice(0, 12)})`);
-    }
-  }
-  for (const path of before.keys()) if (!now.has(path)) out.push(`removed: ${path}`);
-  return out;
-}
-
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
     write: { type: "boolean" },
@@ -149,21 +22,17 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const dir = fromRoot("fixtures");
-  const current = await scanFixtures(dir);
+  const { diff, files } = await checkFixtures(fromRoot("fixtures"), values.write ?? false);
   if (values.write) {
-    await Deno.writeTextFile(join(dir, MANIFEST), stableJson({ files: current, schemaVersion: 1 }));
-    console.log(`recorded ${current.length} fixture files in fixtures/${MANIFEST}`);
+    console.log(`recorded ${files} fixture files in fixtures/${FIXTURE_MANIFEST}`);
     return 0;
   }
-  const recorded = JSON.parse(await Deno.readTextFile(join(dir, MANIFEST))).files as FixtureEntry[];
-  const diff = diffFixtures(recorded, current);
   if (diff.length > 0) {
     console.error(diff.join("\n"));
-    console.error(`${diff.length} fixture file(s) differ from fixtures/${MANIFEST}`);
+    console.error(`${diff.length} fixture file(s) differ from fixtures/${FIXTURE_MANIFEST}`);
     return 1;
   }
-  console.log(`${current.length} fixture files match fixtures/${MANIFEST}`);
+  console.log(`${files} fixture files match fixtures/${FIXTURE_MANIFEST}`);
   return 0;
 }
 

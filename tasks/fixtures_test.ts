@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { diffFixtures, type FixtureEntry, scanFixtures } from "./fixtures.ts";
+import { diffFixtures, type FixtureEntry, scanFixtures } from "../lib/flows/mod.ts";
 import { fromRoot } from "./_cli.ts";
 
 const entry = (path: string, sha256: string): FixtureEntry => ({

@@ -136,3 +136,11 @@ export {
   type ScaleRow,
   scaleTable,
 } from "./scale.ts";
+export {
+  checkFixtures,
+  diffFixtures,
+  FIXTURE_MANIFEST,
+  FIXTURE_SOURCES,
+  type FixtureEntry,
+  scanFixtures,
+} from "./fixtures.ts";
