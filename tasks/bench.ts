@@ -12,7 +12,13 @@ import {
   writeBenchResults,
 } from "../lib/flows/mod.ts";
 import { ARM_NAMES, ARMS } from "../lib/encodings/mod.ts";
-import { RETRIEVER_NAMES, RETRIEVERS } from "../lib/retrieval/mod.ts";
+import {
+  DEFAULT_EXPANSIONS,
+  DEFAULT_RERANK_BASE,
+  DEFAULT_RERANK_K,
+  RETRIEVER_NAMES,
+  RETRIEVERS,
+} from "../lib/retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 
@@ -60,6 +66,15 @@ Options:
   --embedding-cache DIR
                        Vector cache, keyed by model + sha256 of the text (default:
                        ${BENCH_DEFAULTS.embeddingCache}); a second run embeds no document again
+  --rerank-model ID    Chat model of the registry (any provider) that reorders the top k of
+                       --rerank-base per query, listwise; required by rerank. Its tokens and
+                       USD are reported per query and in total
+  --rerank-base NAME   Retriever whose top k rerank reorders (default: ${DEFAULT_RERANK_BASE})
+  --rerank-k N         Candidates per query shown to the rerank model (default: ${DEFAULT_RERANK_K})
+  --expand-model ID    Chat model of the registry that writes ${DEFAULT_EXPANSIONS} user requests per tool at
+                       index time (expand, doc2query-style); its one-off cost is reported
+  --chat-cache DIR     Answers of the rerank and expand models, keyed by model + sha256 of the
+                       prompt (default: ${BENCH_DEFAULTS.chatCache}); a rerun sends no prompt again
   --resamples N        Bootstrap resamples per metric (default: 1000)
   --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
                        toon_results pseudo-arm); "none" to skip (default: ${BENCH_DEFAULTS.toolResults})
@@ -94,6 +109,11 @@ async function main(args: string[]): Promise<number> {
     "embedding-model": { type: "string" },
     models: { type: "string" },
     "embedding-cache": { type: "string" },
+    "rerank-model": { type: "string" },
+    "rerank-base": { type: "string" },
+    "rerank-k": { type: "string" },
+    "expand-model": { type: "string" },
+    "chat-cache": { type: "string" },
     resamples: { type: "string" },
     "tool-results": { type: "string" },
     live: { type: "boolean" },
@@ -126,6 +146,11 @@ async function main(args: string[]): Promise<number> {
     ...(f["embedding-model"] ? { embeddingModel: f["embedding-model"] } : {}),
     ...(f.models ? { models: f.models } : {}),
     ...(f["embedding-cache"] ? { embeddingCache: f["embedding-cache"] } : {}),
+    ...(f["rerank-model"] ? { rerankModel: f["rerank-model"] } : {}),
+    ...(f["rerank-base"] ? { rerankBase: f["rerank-base"] } : {}),
+    ...(f["rerank-k"] ? { rerankK: intFlag("rerank-k", f["rerank-k"], DEFAULT_RERANK_K) } : {}),
+    ...(f["expand-model"] ? { expandModel: f["expand-model"] } : {}),
+    ...(f["chat-cache"] ? { chatCache: f["chat-cache"] } : {}),
     ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
     ...(f.live ? { live: true } : {}),
     ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),

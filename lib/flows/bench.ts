@@ -52,6 +52,14 @@ import {
   type RetrieverName,
 } from "../retrieval/mod.ts";
 import { type EmbeddingRetrieverContext, resolveEmbeddingModel } from "./embedding.ts";
+import { resolveChatModel } from "./chat_model.ts";
+import { createFileChatStore } from "../retrieval/embedding_cache.ts";
+import {
+  type ChatModel,
+  type ChatStore,
+  DEFAULT_RERANK_BASE,
+  DEFAULT_RERANK_K,
+} from "../retrieval/mod.ts";
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
@@ -73,6 +81,7 @@ export const BENCH_DEFAULTS = {
   retrievers: "bm25,tfidf_classic,random,oracle",
   models: "fixtures/agents/models.json",
   embeddingCache: ".scratch/embeddings",
+  chatCache: ".scratch/chat",
   toolResults: "fixtures/tool_results/results_v1.json",
   installDir: ".scratch/servers",
   out: "results",
@@ -120,6 +129,16 @@ export interface RunBenchOptions {
   readonly models?: string;
   /** Vector cache folder of the embedding retrievers. Default `.scratch/embeddings`. */
   readonly embeddingCache?: string;
+  /** Model-registry id of the chat model of `rerank`; required when it is selected. */
+  readonly rerankModel?: string;
+  /** Retriever whose top k `rerank` reorders. Default `bm25`. */
+  readonly rerankBase?: string;
+  /** Candidates `rerank` takes from its base per query (≥ 2). Default 20. */
+  readonly rerankK?: number;
+  /** Model-registry id of the chat model of `expand`; required when it is selected. */
+  readonly expandModel?: string;
+  /** Answer cache folder of the chat retrievers. Default `.scratch/chat`. */
+  readonly chatCache?: string;
   /** Bootstrap resamples per metric, 1 to {@linkcode MAX_RESAMPLES}. Default 1000. */
   readonly resamples?: number;
   /** Captured tool results priced as JSON vs TOON, or `"none"`. Default: results_v1. */
@@ -151,6 +170,7 @@ interface Plan {
   readonly armNames: string[];
   readonly goldenPaths: readonly string[];
   readonly retrieverNames: RetrieverName[];
+  readonly rerank: { readonly base: string; readonly k: number };
   readonly resamples: number;
   readonly liveGolden: string | undefined;
   readonly format: CatalogFormat | undefined;
@@ -185,7 +205,50 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
       );
     }
   }
-  const embedders = retrieverNames.filter((n) => retrieverEntry(n).endpoint === "embedding");
+  const rerank = {
+    base: options.rerankBase ?? DEFAULT_RERANK_BASE,
+    k: options.rerankK ?? DEFAULT_RERANK_K,
+  };
+  const reranks = retrieverNames.includes("rerank");
+  if (!reranks && (options.rerankBase !== undefined || options.rerankK !== undefined)) {
+    throw new UsageError("--rerank-base and --rerank-k are used by --retrievers rerank only");
+  }
+  if (reranks) {
+    if (!(RETRIEVER_NAMES as readonly string[]).includes(rerank.base)) {
+      throw new UsageError(
+        `--rerank-base: unknown retriever "${rerank.base}" (known: ${RETRIEVER_NAMES.join(", ")})`,
+      );
+    }
+    const base = retrieverEntry(rerank.base);
+    if (base.needsGolden || base.endpoint === "chat") {
+      throw new UsageError(
+        `--rerank-base ${rerank.base}: the base must be a retriever without golden labels or a chat model`,
+      );
+    }
+    if (!Number.isInteger(rerank.k) || rerank.k < 2) {
+      throw new UsageError(`--rerank-k must be an integer >= 2: current value is ${rerank.k}`);
+    }
+  }
+  for (
+    const [name, flag, value] of [
+      ["rerank", "--rerank-model", options.rerankModel],
+      ["expand", "--expand-model", options.expandModel],
+    ] as const
+  ) {
+    const chosen = retrieverNames.includes(name);
+    if (chosen && value === undefined) {
+      throw new UsageError(
+        `--retrievers ${name} needs ${flag} ID (a chat model of the model registry)`,
+      );
+    }
+    if (!chosen && value !== undefined) {
+      throw new UsageError(`${flag} is used by --retrievers ${name} only`);
+    }
+  }
+  const embedders = retrieverNames.filter((n) =>
+    retrieverEntry(n).endpoint === "embedding" ||
+    (n === "rerank" && retrieverEntry(rerank.base).endpoint === "embedding")
+  );
   if (embedders.length > 0 && options.embeddingModel === undefined) {
     throw new UsageError(
       `--retrievers ${
@@ -194,7 +257,9 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
     );
   }
   if (embedders.length === 0 && options.embeddingModel !== undefined) {
-    throw new UsageError("--embedding-model is used by --retrievers dense or hybrid only");
+    throw new UsageError(
+      "--embedding-model is used by --retrievers dense or hybrid (or rerank over them) only",
+    );
   }
   const live = options.live ?? false;
   if (
@@ -230,6 +295,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
     armNames,
     goldenPaths,
     retrieverNames: retrieverNames as RetrieverName[],
+    rerank,
     resamples,
     liveGolden,
     format,
@@ -263,7 +329,7 @@ async function scoreRetrieval(
   p: Plan,
   indexArms: readonly EncodingArm[],
   say: (message: string) => void,
-  embedding: EmbeddingRetrieverContext | undefined,
+  endpoints: Endpoints,
   tokenizer: FrontierTokenizer,
 ): Promise<{
   retrieval: RetrievalResult[];
@@ -321,21 +387,26 @@ async function scoreRetrieval(
           resamples: p.resamples,
         };
         const result = entry.asyncBuild
-          ? await evaluateRetrievalAsync({
-            ...common,
-            ...(embedding
-              ? {
-                settings: embedding.settings,
-                fetch: embedding.fetch,
-                embeddingStore: embedding.embeddingStore,
-              }
-              : {}),
-          })
+          ? await evaluateRetrievalAsync({ ...common, ...endpointContext(retriever, p, endpoints) })
           : evaluateRetrieval(common);
         if (result.dropped.count > 0) {
           warnings.push(
             `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
               Object.entries(result.dropped.reasons).map(([k, v]) => `${k}: ${v}`).join(", ")
+            })`,
+          );
+        }
+        const repaired = result.perQuery.filter((q) => q.notes !== undefined).length;
+        if (repaired > 0) {
+          warnings.push(
+            `${golden.id}/${retriever}: ${repaired} of ${result.queryCount} queries needed repairs (see perQuery[].notes)`,
+          );
+        }
+        const failures = result.cost?.failures;
+        if (failures !== undefined) {
+          warnings.push(
+            `${golden.id}/${retriever}: ${failures.count} ${entry.endpoint} calls failed after retries (first: ${
+              failures.examples[0]
             })`,
           );
         }
@@ -347,13 +418,7 @@ async function scoreRetrieval(
         const built = await entry.create(docsFromTools(target.corpus.tools), {
           seed: p.seed,
           golden: aligned,
-          ...(embedding
-            ? {
-              settings: embedding.settings,
-              fetch: embedding.fetch,
-              embeddingStore: embedding.embeddingStore,
-            }
-            : {}),
+          ...endpointContext(retriever, p, endpoints),
         });
         await built.prepare?.([...aligned.queries.values()]);
         const cacheKey = target.corpus.id;
@@ -378,6 +443,30 @@ async function scoreRetrieval(
   }
   const comparisons = compareToBaseline(retrieval, { seed: p.seed });
   return { retrieval, audits, comparisons, frontier, unreachable, warnings };
+}
+
+/** The endpoint models of a bench run: embeddings and the chat models by retriever name. */
+interface Endpoints {
+  readonly embedding: EmbeddingRetrieverContext | undefined;
+  readonly chat: ReadonlyMap<string, ChatModel>;
+  readonly chatStore: ChatStore | undefined;
+}
+
+/** The endpoint part of one retriever's context: embedding settings, its chat model, caches. */
+function endpointContext(retriever: string, p: Plan, e: Endpoints) {
+  const chat = e.chat.get(retriever);
+  const settings = {
+    ...(e.embedding?.settings ?? {}),
+    ...(retriever === "rerank" ? { rerank: { ...p.rerank } } : {}),
+  };
+  return {
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    ...(e.embedding
+      ? { fetch: e.embedding.fetch, embeddingStore: e.embedding.embeddingStore }
+      : {}),
+    ...(chat ? { chat } : {}),
+    ...(chat && e.chatStore ? { chatStore: e.chatStore } : {}),
+  };
 }
 
 /** Retrievers whose frontier is drawn: all but the random floor. */
@@ -485,13 +574,34 @@ export async function runBench(
     env: io.env(),
     dotEnv: io.fromRoot(".env"),
   });
+  const chat = new Map<string, ChatModel>();
+  for (
+    const [name, flag, id] of [
+      ["rerank", "--rerank-model", options.rerankModel],
+      ["expand", "--expand-model", options.expandModel],
+    ] as const
+  ) {
+    if (id === undefined) continue;
+    const resolved = await resolveChatModel({
+      id,
+      flag,
+      modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
+      env: io.env(),
+      dotEnv: io.fromRoot(".env"),
+      now: io.epochNow,
+    });
+    chat.set(name, resolved.model);
+  }
+  const chatStore = chat.size === 0
+    ? undefined
+    : createFileChatStore(options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache));
   const scored = await scoreRetrieval(
     corpora,
     goldenSets,
     p,
     indexArms,
     say,
-    embedding,
+    { embedding, chat, chatStore },
     tokenizers[0],
   );
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
@@ -664,8 +774,10 @@ export function benchSummaryLines(report: BenchReport): string[] {
       `${r.goldenSetId.padEnd(18)} ${
         r.retriever.padEnd(13)
       } cost ${c.requests} requests, ${c.inputTokens} input tokens, ${
-        c.usd === null ? "USD n/a" : `$${c.usd.toFixed(6)}`
-      }${c.cachedTexts ? ` (${c.cachedTexts} texts from the cache)` : ""}`,
+        c.outputTokens === undefined ? "" : `${c.outputTokens} output tokens, `
+      }${c.usd === null ? "USD n/a" : `$${c.usd.toFixed(6)}`}${
+        c.cachedTexts ? ` (${c.cachedTexts} texts from the cache)` : ""
+      }`,
     );
   }
   if (report.live) {

@@ -22,6 +22,7 @@ import {
 import { type IndexArm, retrieverEntry } from "./registry.ts";
 import type {
   GoldenSet,
+  QueryCost,
   RetrievalDoc,
   Retriever,
   RetrieverContext,
@@ -71,6 +72,10 @@ export interface EvaluateRetrievalOptions {
   readonly fetch?: typeof fetch;
   /** Vector cache for embedding retrievers (`createFileEmbeddingStore`). */
   readonly embeddingStore?: RetrieverContext["embeddingStore"];
+  /** Chat model of a chat retriever (`rerank`, `expand`), built by the caller. */
+  readonly chat?: RetrieverContext["chat"];
+  /** Answer cache of the chat retrievers (`createFileChatStore`). */
+  readonly chatStore?: RetrieverContext["chatStore"];
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
@@ -101,6 +106,10 @@ export interface PerQueryRow {
   readonly topIds: readonly string[];
   /** Metric values of this query. */
   readonly metrics: MetricValues;
+  /** What this query cost at the retriever's endpoint (a rerank prompt), when it made a call. */
+  readonly cost?: QueryCost;
+  /** What the retriever repaired or skipped for this query, when anything (one line each). */
+  readonly notes?: readonly string[];
 }
 
 /** A result row of the discovery-quality report; JSON-safe (no NaN, no undefined). */
@@ -231,6 +240,8 @@ function build(
     settings: options.settings,
     fetch: options.fetch,
     ...(options.embeddingStore ? { embeddingStore: options.embeddingStore } : {}),
+    ...(options.chat ? { chat: options.chat } : {}),
+    ...(options.chatStore ? { chatStore: options.chatStore } : {}),
   });
 }
 
@@ -255,6 +266,8 @@ function score(
     }
     const metrics = queryMetrics(topIds, labels);
     const first = topIds.findIndex((id) => (labels.get(id) ?? 0) >= 1);
+    const cost = retriever.queryCost?.(text);
+    const notes = retriever.queryNotes?.(text) ?? [];
     perQuery.push({
       queryId: qid,
       query: text,
@@ -262,6 +275,8 @@ function score(
       firstRelevantRank: first === -1 ? null : first + 1,
       topIds,
       metrics,
+      ...(cost === undefined ? {} : { cost }),
+      ...(notes.length === 0 ? {} : { notes: [...notes] }),
     });
   }
   const rows = perQuery.map((r) => r.metrics);

@@ -1,8 +1,8 @@
 /**
  * Discovery quality: BEIR-shaped golden sets (mcpproxy, BEIR and ToolRet formats), retrievers
  * behind one interface and one registry (`RETRIEVERS`: `bm25`, `tfidf_classic`, `random`,
- * `oracle`, `dense` and `hybrid` over an OpenAI-compatible embeddings endpoint,
- * each declaring the index fields it reads), IR metrics (recall@k,
+ * `oracle`, `dense` and `hybrid` over an OpenAI-compatible embeddings endpoint, `rerank` and
+ * `expand` over an injected chat model, each declaring the index fields it reads), IR metrics (recall@k,
  * MRR@10, nDCG@10, MAP@10) with bootstrap intervals, and a paired comparison.
  *
  * File loaders live in `load_golden.ts` (they read the disk); everything here is pure.
@@ -44,6 +44,7 @@ export type {
   IndexFieldsFn,
   Qrels,
   Queries,
+  QueryCost,
   RetrievalDoc,
   Retriever,
   RetrieverContext,
@@ -161,3 +162,43 @@ export {
   type CompareToBaselineOptions,
 } from "./versus.ts";
 export { bm25ParamsEntry, TASK_TUNED_BM25_WEIGHTS } from "./bm25_params.ts";
+export {
+  type CachedChat,
+  chatCacheKey,
+  type ChatCall,
+  type ChatCaller,
+  type ChatFn,
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type ChatStore,
+  type ChatUsage,
+  createChatCaller,
+} from "./chat.ts";
+export {
+  createRerankEntry,
+  createRerankRetriever,
+  DEFAULT_RERANK_BASE,
+  DEFAULT_RERANK_K,
+  type ParsedRanking,
+  parseRanking,
+  RERANK_DESCRIPTION_CHARS,
+  RERANK_PROMPT_VERSION,
+  RerankError,
+  type RerankOptions,
+  rerankPrompt,
+  type RerankRetriever,
+  rerankSettings,
+} from "./rerank.ts";
+export {
+  createExpandRetriever,
+  DEFAULT_EXPANSIONS,
+  EXPAND_PROMPT_VERSION,
+  expandEntry,
+  ExpandError,
+  type ExpandOptions,
+  type ExpandRetriever,
+  expandSettings,
+  expansionPrompt,
+  parseExpansions,
+} from "./expand.ts";

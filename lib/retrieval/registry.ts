@@ -16,6 +16,8 @@ import { bm25Entry } from "./bm25.ts";
 import { bm25ParamsEntry } from "./bm25_params.ts";
 import { denseEntry } from "./dense.ts";
 import { hybridEntry } from "./hybrid.ts";
+import { expandEntry } from "./expand.ts";
+import { createRerankEntry } from "./rerank.ts";
 import { defaultIndexFields } from "./docs.ts";
 import { tfidfClassicEntry } from "./tfidf_classic.ts";
 import {
@@ -34,6 +36,9 @@ export const RETRIEVERS: readonly RetrieverEntry[] = [
   oracleEntry,
   denseEntry,
   hybridEntry,
+  // Its base is looked up by name here, so rerank.ts need not import this file.
+  createRerankEntry((name) => retrieverEntry(name)),
+  expandEntry,
 ];
 
 /** The registered retriever names, in report order. */

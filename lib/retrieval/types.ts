@@ -8,6 +8,7 @@
 
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import type { EmbeddingStore } from "./embeddings.ts";
+import type { ChatModel, ChatStore } from "./chat.ts";
 
 /** Graded relevance: 0 = judged not relevant (hard negative), 1 = acceptable, 2 = the best tool. */
 export type Grade = 0 | 1 | 2;
@@ -54,6 +55,8 @@ export interface RetrieverCost {
   readonly requests: number;
   /** Input tokens the endpoint billed (tokens). */
   readonly inputTokens: number;
+  /** Output tokens a chat model billed (tokens); absent for embedding endpoints. */
+  readonly outputTokens?: number;
   /** Price of those tokens in USD, `null` when the model's price is not known. */
   readonly usd: number | null;
   /**
@@ -64,11 +67,31 @@ export interface RetrieverCost {
     readonly [phase: string]: {
       readonly requests: number;
       readonly inputTokens: number;
+      readonly outputTokens?: number;
       readonly usd: number | null;
     };
   };
   /** Texts answered from an on-disk cache instead of the endpoint, when a cache is used. */
   readonly cachedTexts?: number;
+  /**
+   * Calls that failed after the retries (the retriever went on without them: base order for a
+   * rerank, no expansion for a tool), with up to 5 one-line causes.
+   */
+  readonly failures?: { readonly count: number; readonly examples: readonly string[] };
+}
+
+/** What one query cost at an endpoint (a rerank prompt), for its per-query row. */
+export interface QueryCost {
+  /** HTTP requests sent for this query (0 when answered from the cache). */
+  readonly requests: number;
+  /** Input tokens billed for it in this run (0 when cached), `null` when not reported. */
+  readonly inputTokens: number | null;
+  /** Output tokens billed for it in this run (0 when cached), `null` when not reported. */
+  readonly outputTokens: number | null;
+  /** USD spent on it in this run (0 when cached), `null` when not known. */
+  readonly usd: number | null;
+  /** True when answered from the on-disk cache. */
+  readonly cached: boolean;
 }
 
 /** A built index that answers queries. */
@@ -90,6 +113,16 @@ export interface Retriever {
    * @param queries The query texts about to be searched.
    */
   readonly prepare?: (queries: readonly string[]) => Promise<void>;
+  /**
+   * What one prepared query cost at the endpoint (a rerank prompt); `undefined` for a query
+   * that made no call. Absent for retrievers without per-query calls.
+   */
+  readonly queryCost?: (query: string) => QueryCost | undefined;
+  /**
+   * What the retriever had to repair or skip for one prepared query (ids the model invented,
+   * ids it left out, a failed call), one line each; empty when nothing. Absent: never any.
+   */
+  readonly queryNotes?: (query: string) => readonly string[];
   /**
    * Search the index.
    *
@@ -126,6 +159,13 @@ export interface RetrieverContext {
   readonly fetch?: typeof fetch;
   /** Vector cache for embedding retrievers (`createFileEmbeddingStore` in `embedding_cache.ts`). */
   readonly embeddingStore?: EmbeddingStore;
+  /**
+   * The chat model of a retriever whose entry has `endpoint: "chat"` (`rerank`, `expand`),
+   * built by the caller from the provider registry (retrieval never imports the providers).
+   */
+  readonly chat?: ChatModel;
+  /** Answer cache of the chat retrievers (`createFileChatStore` in `embedding_cache.ts`). */
+  readonly chatStore?: ChatStore;
 }
 
 /**
@@ -155,8 +195,9 @@ export interface RetrieverEntry {
   /** True when the built retriever reports a {@linkcode RetrieverCost} (`Retriever.cost`). */
   readonly reportsCost: boolean;
   /**
-   * The kind of model-registry entry the retriever calls (`embedding` for `dense` and `hybrid`),
-   * which the caller must supply in `settings`; absent for local retrievers.
+   * The kind of model-registry entry the retriever calls: `embedding` (`dense`, `hybrid`: the
+   * caller supplies `settings.embeddingModel`) or `chat` (`rerank`, `expand`: the caller supplies
+   * `context.chat`, chosen with `--<name>-model`); absent for local retrievers.
    */
   readonly endpoint?: "embedding" | "chat";
   /**
