@@ -85,6 +85,15 @@ export {
   JudgeReplyError,
   parseJudgeAnswer,
 } from "./criteria.ts";
+export {
+  DISAGREEMENT_COLUMNS,
+  disagreementsToCsv,
+  type JudgeAgreement,
+  judgeAgreement,
+  type PanelItem,
+  panelItems,
+  type PanelVerdict,
+} from "./judge_agreement.ts";
 export { addUsage, agentPricing, contextTokens, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 export {
   type CallOptions,

@@ -35,6 +35,7 @@ import {
 import { addUsage, agentPricing, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
+import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
 import { readCaseRecords, type RunFolder, runFolder } from "./run_folder.ts";
@@ -542,9 +543,20 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const summary = summarizeRecords(records);
   await folder.writeFile("summary.csv", summaryToCsv(summary));
   await folder.writeFile("cases.csv", casesToCsv(records));
+  const panel = judgeAgreement(records);
+  if (panel.items > 0) {
+    await folder.writeFile("disagreements.csv", disagreementsToCsv(panel.disagreements));
+  }
   await folder.writeFile(
     "summary.json",
-    sortedJson({ runId: options.runId, suiteId: options.suite.id, agents: summary }, 2) + "\n",
+    sortedJson({
+      runId: options.runId,
+      suiteId: options.suite.id,
+      agents: summary,
+      ...(panel.items > 0
+        ? { judgePanel: { ...panel, disagreements: panel.disagreements.length } }
+        : {}),
+    }, 2) + "\n",
   );
   const outcomeStopped = stopped as { reason: string; notStarted: number } | null;
   await writeRunJson(outcomeStopped === null ? "complete" : "stopped", options.epochNow());

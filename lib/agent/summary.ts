@@ -11,6 +11,7 @@ import { wilsonInterval } from "../stats/wilson.ts";
 import { passAtK, passHatK } from "../stats/pass_at_k.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import type { CaseRecord } from "./types.ts";
+import { judgeAgreement } from "./judge_agreement.ts";
 
 /** One summary row (one agent). Rates are fractions in [0, 1]; `null` means "no data". */
 export interface AgentSummary {
@@ -54,6 +55,20 @@ export interface AgentSummary {
   readonly judgeOutputTokens: number;
   /** Records that ended in a judge error (judge endpoint failed or gave no usable verdict). */
   readonly judgeErrors: number;
+  /**
+   * `llm_judge` criteria scored by two or more judges (a judge panel), over the agent's
+   * records; 0 without a panel.
+   */
+  readonly judgePanelItems: number;
+  /**
+   * Mean share of judge pairs agreeing per panel item (two judges: the share of items they
+   * agree on); `null` without panel items.
+   */
+  readonly judgeAgreement: number | null;
+  /** Cohen's kappa of the two judges when the panel has exactly two; else `null`. */
+  readonly judgeKappa: number | null;
+  /** Panel items on which judges disagree (listed in `disagreements.csv`). */
+  readonly judgeDisagreements: number;
   /** Tool calls the model made, per record (upstream calls made `via` a proxy or code host excluded). */
   readonly toolCallsPerCase: number | null;
   /** Share of the model's tool calls that errored. */
@@ -155,6 +170,7 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
       judgeOutputTokens: nonNull(rs.map((r) => r.judge?.outputTokens ?? null))
         .reduce((a, b) => a + b, 0),
       judgeErrors: rs.filter((r) => r.error?.kind === "judge").length,
+      ...panel(rs),
       toolCallsPerCase: rs.length > 0 ? toolCalls.length / rs.length : null,
       toolErrorRate: toolCalls.length > 0
         ? toolCalls.filter((c) => c.isError).length / toolCalls.length
@@ -168,6 +184,16 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
       toolRetriesRefused: retries.refused,
     };
   });
+}
+
+function panel(rs: readonly CaseRecord[]) {
+  const g = judgeAgreement(rs);
+  return {
+    judgePanelItems: g.items,
+    judgeAgreement: g.agreementRate,
+    judgeKappa: g.kappa,
+    judgeDisagreements: g.disagreements.length,
+  };
 }
 
 /** CSV column names, in order, with the {@linkcode AgentSummary} field each holds. */
@@ -192,6 +218,10 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
   ["judge_input_tokens", "judgeInputTokens"],
   ["judge_output_tokens", "judgeOutputTokens"],
   ["judge_errors", "judgeErrors"],
+  ["judge_panel_items", "judgePanelItems"],
+  ["judge_agreement", "judgeAgreement"],
+  ["judge_kappa", "judgeKappa"],
+  ["judge_disagreements", "judgeDisagreements"],
   ["tool_calls_per_case", "toolCallsPerCase"],
   ["tool_error_rate", "toolErrorRate"],
   ["error_rate", "errorRate"],

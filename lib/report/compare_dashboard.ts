@@ -10,11 +10,13 @@ import * as aq from "arquero";
 import type { BenchReport } from "./bench_report.ts";
 import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
 import { intervalChart } from "./figures.ts";
+import { judgeAgreement } from "../agent/judge_agreement.ts";
 import {
   agentRows,
   caseRows,
   errorRows,
   flakyRows,
+  latestBySuiteAgent,
   sweepGroupRows,
   toolRows,
   trendRows,
@@ -147,6 +149,8 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       judge_usd: r6(a.judgeCostUsd),
       judge_tokens: a.judgeInputTokens + a.judgeOutputTokens,
       judge_errors: a.judgeErrors,
+      judge_agreement: r4(a.judgeAgreement),
+      judge_kappa: r4(a.judgeKappa),
       mean_input_tokens: r4(a.meanInputTokens),
       mean_output_tokens: r4(a.meanOutputTokens),
       wall_p50_ms: a.wallP50Ms,
@@ -459,6 +463,62 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       })),
       { document, title: "Tool calls per case" },
     ));
+  }
+
+  const panels = agents.filter((a) => a.judgePanelItems > 0);
+  if (panels.length > 0) {
+    section("judges", "Judge agreement");
+    parts.push(
+      `<p class="note">llm_judge criteria scored by two or more judges (latest run of each agent). A judge's verdict is the majority of its votes, the case's the majority of the judges' (a tie fails). Agreement is the mean share of judge pairs that agree per item; Cohen's kappa corrects it for chance and is given where the panel has exactly two judges (1 = perfect, 0 = chance level).</p>`,
+    );
+    table(
+      "judges",
+      panels.map((a) => ({
+        suite: a.suiteId,
+        agent: a.agentId,
+        run: a.runId,
+        panel_items: a.judgePanelItems,
+        agreement: r4(a.judgeAgreement),
+        kappa: r4(a.judgeKappa),
+        disagreements: a.judgeDisagreements,
+      })),
+      { agreement: pct },
+    );
+    const disagreements = latestBySuiteAgent(runs).flatMap(({ suiteId, records }) =>
+      judgeAgreement(records).disagreements.map((d) => ({ suiteId, ...d }))
+    );
+    parts.push(
+      `<h3>Cases the judges disagree on</h3><p class="note">For a human to settle: each judge's verdict with its passing votes; the full answers and reasonings are in the CSV and in each run's disagreements.csv.</p>`,
+    );
+    const verdicts = (d: (typeof disagreements)[number]) =>
+      d.judges.map((j) => `${j.model} ${j.pass ? "pass" : "fail"} (${j.passes}/${j.votes})`)
+        .join(", ");
+    const clip = (t: string | null) =>
+      t === null ? "(no answer)" : t.length > 160 ? `${t.slice(0, 157)}...` : t;
+    table(
+      "disagreements",
+      disagreements.map((d) => ({
+        suite: d.suiteId,
+        agent: d.agentId,
+        case: d.caseId,
+        repetition: d.repetition,
+        criterion: d.criterion,
+        case_verdict: d.pass ? "pass" : "fail",
+        judges: verdicts(d),
+        reasoning: d.judges.map((j) => `${j.model}: ${j.reasoning.join(" | ")}`).join(" / "),
+        final_answer: d.finalAnswer,
+      })),
+      {},
+      disagreements.map((d) => ({
+        suite: d.suiteId,
+        agent: d.agentId,
+        case: d.caseId,
+        rep: d.repetition,
+        "case verdict": d.pass ? "pass" : "fail",
+        judges: verdicts(d),
+        answer: clip(d.finalAnswer),
+      })),
+    );
   }
 
   if (input.bench) {
