@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { silentCells } from "./notebooks.ts";
+import { silentCells } from "../lib/flows/mod.ts";
 
 Deno.test("silentCells() flags expression cells without output, not statements", async () => {
   const cell = (source: string, outputs: unknown[] = []) => ({

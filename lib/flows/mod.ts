@@ -144,3 +144,10 @@ export {
   type FixtureEntry,
   scanFixtures,
 } from "./fixtures.ts";
+export {
+  INSTALL_HINT,
+  runNotebooks,
+  type RunNotebooksOptions,
+  SILENT_RETRIES,
+  silentCells,
+} from "./notebooks.ts";
