@@ -87,6 +87,11 @@ Options:
   --header K:V         With --endpoint: request header (repeatable; values never recorded)
   --discovery-tool N   With --endpoint: name of its discovery tool (default: retrieve_tools)
   --query-arg NAME     With --endpoint: argument that carries the query (default: query)
+  --overrides FILE     Tool-description overrides ({"overrides": {"server:tool": {"description",
+                       "title", "parameters": {NAME or /JSON/Pointer: text}}}}) applied to every
+                       corpus before tokens, arms and retrieval are measured; the report's
+                       "overrides" block records the file, its sha256, the tools rewritten and
+                       every key that names no tool (also a warning)
   --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
   -h, --help           Show this help
@@ -121,6 +126,7 @@ async function main(args: string[]): Promise<number> {
     header: { type: "string", multiple: true },
     "discovery-tool": { type: "string" },
     "query-arg": { type: "string" },
+    overrides: { type: "string" },
     out: { type: "string" },
     seed: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -156,6 +162,7 @@ async function main(args: string[]): Promise<number> {
     ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),
     ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
     ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
+    ...(f.overrides ? { overrides: f.overrides } : {}),
   };
   checkBenchOptions(options, IO);
   // Fail on an unwritable --out now, not after the work.

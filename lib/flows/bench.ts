@@ -6,12 +6,20 @@
  *
  * @module
  */
-import { loadCatalog } from "../catalog/load.ts";
+import { loadCatalog, sha256Hex } from "../catalog/load.ts";
+import { loadToolOverrides } from "../catalog/load_overrides.ts";
+import {
+  applyToolOverrides,
+  type OverrideProblem,
+  type ToolOverrides,
+  toolOverridesSha256,
+} from "../catalog/overrides.ts";
 import { countDegenerateDescriptions } from "../catalog/degenerate.ts";
 import type { CatalogFormat, Corpus } from "../catalog/types.ts";
 import { CATALOG_FORMATS } from "../catalog/parse.ts";
 import {
   type BenchReport,
+  type OverridesBlock,
   REPORT_SCHEMA_VERSION,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
@@ -155,6 +163,12 @@ export interface RunBenchOptions {
   readonly queryArg?: string;
   /** Seed of every random draw (recorded). Default {@linkcode BENCH_DEFAULTS}`.seed`. */
   readonly seed?: number;
+  /**
+   * Tool-description overrides file (lib/catalog/overrides.ts) applied to every corpus before
+   * tokens, arms and retrieval are measured; the report's `overrides` block records it.
+   * Default: none.
+   */
+  readonly overrides?: string;
   /** Install folder of `proxyServers` packages. Default `.scratch/servers` under the root. */
   readonly installDir?: string;
   /** Tokenizer factory. Default: lib/tokens `createTokenizer`. */
@@ -512,6 +526,9 @@ export async function runBench(
   const ids = corpora.map((c) => c.corpus.id);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);
   if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const overrides = options.overrides === undefined
+    ? undefined
+    : await overrideCorpora(corpora, options.overrides, io, say);
   const goldenSets: GoldenSet[] = [];
   for (const path of p.goldenPaths.filter((g) => g !== "none")) {
     say(`loading golden set ${path}`);
@@ -655,6 +672,7 @@ export async function runBench(
       ...(toolResultsFile === undefined
         ? []
         : [{ path: io.displayPath(toolResultsPath), sha256: toolResultsFile.sha256 ?? "" }]),
+      ...(overrides === undefined ? [] : [overrides.input]),
     ],
     caveats: { tokenizer: TOKENIZER_CAVEAT },
     degenerateRules: degenerate[0]?.rules ?? [],
@@ -668,7 +686,55 @@ export async function runBench(
     ...(scored.unreachable.length > 0 ? { unreachable: scored.unreachable } : {}),
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
-    warnings,
+    ...(overrides === undefined ? {} : { overrides: overrides.block }),
+    warnings: [...warnings, ...(overrides?.block.problems ?? []).map((p) => `overrides: ${p}`)],
+  };
+}
+
+/**
+ * Reads `--overrides` and applies it to every corpus in place (before anything is measured).
+ * A key is a problem only when it names a tool of no corpus; a parameter problem is one per
+ * corpus whose tool lacks it.
+ */
+async function overrideCorpora(
+  corpora: { corpus: Corpus; path: string }[],
+  path: string,
+  io: FlowIo,
+  say: (message: string) => void,
+): Promise<{ block: OverridesBlock; input: { path: string; sha256: string } }> {
+  say(`loading overrides ${path}`);
+  const doc: ToolOverrides = await loadToolOverrides(path, io.displayPath(path));
+  const keyProblems = new Map<string, OverrideProblem[]>();
+  const problems: string[] = [];
+  const perCorpus: { corpusId: string; applied: number }[] = [];
+  const tools = new Set<string>();
+  for (const [i, c] of corpora.entries()) {
+    const out = applyToolOverrides(c.corpus.tools, doc);
+    corpora[i] = { ...c, corpus: { ...c.corpus, tools: out.tools } };
+    perCorpus.push({ corpusId: c.corpus.id, applied: out.applied.length });
+    for (const a of out.applied) tools.add(a.toolId);
+    for (const p of out.problems) {
+      if (p.parameter === undefined) keyProblems.set(p.key, [...(keyProblems.get(p.key) ?? []), p]);
+      else problems.push(`${c.corpus.id}: ${p.message}`);
+    }
+  }
+  for (const list of keyProblems.values()) {
+    // Named no tool of any corpus: report it once (as unknown-tool when some corpus has the server).
+    if (list.length < corpora.length) continue;
+    problems.push((list.find((p) => p.kind === "unknown-tool") ?? list[0]).message);
+  }
+  const sha256 = await toolOverridesSha256(doc);
+  return {
+    block: {
+      path: io.displayPath(path),
+      sha256,
+      keys: Object.keys(doc.overrides).length,
+      applied: tools.size,
+      tools: [...tools].sort(),
+      corpora: perCorpus,
+      problems: problems.sort(),
+    },
+    input: { path: io.displayPath(path), sha256: await sha256Hex(await Deno.readFile(path)) },
   };
 }
 
@@ -777,6 +843,14 @@ export function benchSummaryLines(report: BenchReport): string[] {
         c.outputTokens === undefined ? "" : `${c.outputTokens} output tokens, `
       }${c.usd === null ? "USD n/a" : `$${c.usd.toFixed(6)}`}${
         c.cachedTexts ? ` (${c.cachedTexts} texts from the cache)` : ""
+      }`,
+    );
+  }
+  if (report.overrides) {
+    const o = report.overrides;
+    lines.push(
+      `overrides        ${o.path}: ${o.applied} of ${o.keys} tools rewritten${
+        o.problems.length > 0 ? `, ${o.problems.length} naming nothing (see warnings)` : ""
       }`,
     );
   }

@@ -49,6 +49,12 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
   },
   { prefix: "agents/", source: "example agents, models and tool prices", regenerate: "by hand" },
   {
+    prefix: "overrides/",
+    source:
+      "hand-written tool-description overrides for reference_v1, from the bm25 misses of reference_v2.dev (never from reference_v2.test)",
+    regenerate: "by hand",
+  },
+  {
     prefix: "suites/",
     source: "example suites; data checked by hand (see suites/README.md)",
     regenerate: "by hand",

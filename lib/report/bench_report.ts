@@ -69,6 +69,30 @@ export interface RunInfo {
   readonly wallMs: number;
 }
 
+/**
+ * The tool-description overrides a bench applied to its corpora (`bench --overrides`) before
+ * tokens, encoding arms and retrieval were measured.
+ */
+export interface OverridesBlock {
+  /** The file as given. */
+  readonly path: string;
+  /**
+   * SHA-256 of the overrides' canonical content (`toolOverridesSha256`, lib/catalog), the hash
+   * agent runs record too; `inputs` has the file's byte hash.
+   */
+  readonly sha256: string;
+  /** Override keys (`server:tool`) in the file. */
+  readonly keys: number;
+  /** Distinct tool ids rewritten, over every corpus. */
+  readonly applied: number;
+  /** Those tool ids, sorted. */
+  readonly tools: readonly string[];
+  /** Tools rewritten per corpus. */
+  readonly corpora: readonly { readonly corpusId: string; readonly applied: number }[];
+  /** Keys that named no tool of any corpus, and parameters a tool lacks: one line each, sorted. */
+  readonly problems: readonly string[];
+}
+
 /** The whole report. Optional sections are present when their inputs were given. */
 export interface BenchReport {
   /** Report shape version ({@linkcode REPORT_SCHEMA_VERSION}). */
@@ -140,6 +164,8 @@ export interface BenchReport {
    * `lib/live/live_block.ts`.
    */
   readonly live?: LiveBlock;
+  /** Tool-description overrides applied to the corpora (`bench --overrides`), when given. */
+  readonly overrides?: OverridesBlock;
   /** Non-fatal problems met during the run. */
   readonly warnings: readonly string[];
 }

@@ -87,6 +87,16 @@ export function renderBenchSections(report: BenchReport, document: Document): st
       )
     }</p>`,
   );
+  if (report.overrides) {
+    const o = report.overrides;
+    parts.push(
+      `<p class="note">Tool-description overrides <code>${esc(o.path)}</code> (sha256 ${
+        esc(o.sha256.slice(0, 12))
+      }) rewrote ${o.applied} of its ${o.keys} tools before anything below was measured: ${
+        o.tools.map((t) => `<code>${esc(t)}</code>`).join(", ") || "none"
+      }${o.problems.length > 0 ? `; ${o.problems.length} named nothing (see Warnings)` : ""}.</p>`,
+    );
+  }
 
   h2("Context tokens by exposure mode");
   parts.push(htmlTable(

@@ -15,6 +15,7 @@ export { DEFAULT_DECIMALS, stableJson } from "./json.ts";
 export {
   type BenchReport,
   type CorpusSummary,
+  type OverridesBlock,
   REPORT_SCHEMA_VERSION,
   type RunInfo,
   summarizeCorpus,
