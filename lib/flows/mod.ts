@@ -151,3 +151,4 @@ export {
   SILENT_RETRIES,
   silentCells,
 } from "./notebooks.ts";
+export { CHAT_DEFAULTS, type ChatSession, openChat, type OpenChatOptions } from "./chat.ts";
