@@ -3,13 +3,13 @@
  * compare, configure), served by `deno task serve`. Runs go through the same `lib/agent` runner
  * as `deno task agents`, into the same run folders.
  *
- * - {@linkcode startWorkbench} serves it; {@linkcode createWorkbenchApp} builds the Hono app
- *   from features ({@linkcode WorkbenchFeature}: routes and navigation in one file, see
- *   `features/`);
+ * - {@linkcode startWorkbench} serves it: a Hono app built from features (routes and navigation
+ *   in one file each, see `features/`; a new page is a new feature file listed there);
  * - {@linkcode ConfigStore}: the working config, validated writes only;
  * - {@linkcode RunStore}, {@linkcode RunQueue}: run folders and the queue;
  * - {@linkcode summarizeRun}: the run page's comparison;
- * - {@linkcode workbenchGuard}: Host, Origin, token and body-size checks.
+ * - {@linkcode isLoopback}, {@linkcode sameSecret}: the Host, Origin and token rules behind
+ *   its guard (Hono middleware, internal to this folder).
  *
  * @example Usage
  * ```ts
@@ -27,14 +27,57 @@ export {
   type BenchJob,
   type BenchService,
   type ChatService,
-  createWorkbenchApp,
   type NavEntry,
-  type WorkbenchAppOptions,
   type WorkbenchContext,
-  type WorkbenchFeature,
 } from "./app.ts";
 export { checkId, ID_PATTERN, WorkbenchError } from "./_paths.ts";
+// Vocabulary the workbench's signatures use, re-exported so this surface documents itself.
+export type { StructuredContentErrorKind } from "../mcp/structured.ts";
+export type {
+  AppliedOverride,
+  OverrideProblem,
+  OverrideProblemKind,
+  ToolOverride,
+  ToolOverrides,
+} from "../catalog/overrides.ts";
+export type { NormalizationChange, NormalizationChangeKind } from "../catalog/normalize.ts";
+export type {
+  ExposedTool,
+  ExposureChange,
+  HostOverrides,
+  RoutedCall,
+  ToolHost,
+  ToolOutput,
+} from "../agent/tools.ts";
+export type { ToolLists } from "../agent/tool_filter.ts";
+export type { AgentSummary } from "../agent/summary.ts";
+export type { ToolSpec } from "../agent/providers/types.ts";
+export type { RetryRecord } from "../_retry.ts";
+export type {
+  AgentConfig,
+  CaseError,
+  CaseErrorKind,
+  CaseRecord,
+  Criterion,
+  CriterionResult,
+  Exposure,
+  JudgeRecord,
+  JudgeVerdict,
+  LoopKind,
+  ModelConfig,
+  ModelPricing,
+  PromptCaching,
+  ProviderKind,
+  SandboxLimit,
+  Suite,
+  SuiteCase,
+  ToolCallRecord,
+  ToolPrices,
+  ToolRetryCounts,
+} from "../agent/types.ts";
+export type { JsonObject, JsonValue } from "../catalog/types.ts";
 export {
+  type AgentEntry,
   CONFIG_FILES,
   type ConfigKind,
   ConfigStore,
@@ -44,6 +87,7 @@ export {
   redactValue,
   SCRIPTED_MODEL_IDS,
   SCRIPTED_MODELS,
+  type SuiteEntry,
 } from "./config_store.ts";
 export {
   parseCaseLines,
@@ -72,17 +116,10 @@ export {
   summarizeRun,
   type ToolUsageRow,
 } from "./comparison.ts";
-export {
-  type GuardOptions,
-  isLoopback,
-  sameSecret,
-  TOKEN_COOKIE,
-  workbenchGuard,
-} from "./guard.ts";
-export { DEFAULT_MAX_BODY_BYTES, esc, readJsonBody } from "./http.ts";
+export { type GuardOptions, isLoopback, sameSecret, TOKEN_COOKIE } from "./guard.ts";
+export { DEFAULT_MAX_BODY_BYTES, esc } from "./http.ts";
 export { page, type PageOptions, stateBadge } from "./html.ts";
 export { newRunId, resumeRun, startRun } from "./start_run.ts";
-export { DEFAULT_FEATURES } from "./features/mod.ts";
 export { type BenchServiceOptions, createBenchService } from "./bench_jobs.ts";
 export { type ChatServiceOptions, createChatService } from "./chat.ts";
 export {

@@ -7,13 +7,7 @@
  */
 
 import { join, resolve } from "node:path";
-import type {
-  AgentVersions,
-  BenchService,
-  ChatService,
-  WorkbenchContext,
-  WorkbenchFeature,
-} from "./app.ts";
+import type { AgentVersions, BenchService, ChatService, WorkbenchContext } from "./app.ts";
 import { createWorkbenchApp } from "./app.ts";
 import { openConfigStore } from "./config_store.ts";
 import { RunStore } from "./run_store.ts";
@@ -52,8 +46,6 @@ export interface StartWorkbenchOptions {
   readonly maxConcurrentRuns?: number;
   /** Per-case timeout, ms. */
   readonly caseTimeoutMs?: number;
-  /** Features. @default DEFAULT_FEATURES */
-  readonly features?: readonly WorkbenchFeature[];
   /** Agent versions provider. @default the version files beside the working config's agents */
   readonly versions?: AgentVersions;
   /** Chat sessions. @default the `lib/agent` loop over the working config ({@linkcode createChatService}) */
@@ -158,7 +150,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
   let port = options.port ?? 5088;
   const app = createWorkbenchApp({
     context,
-    features: options.features ?? DEFAULT_FEATURES,
+    features: DEFAULT_FEATURES,
     guard: {
       hostname,
       port: () => port,
