@@ -11,7 +11,7 @@
  *
  * @module
  */
-export { loadCatalog } from "./catalog/io.ts";
+export { loadCatalog, loadToolOverrides } from "./catalog/io.ts";
 export { loadGolden } from "./retrieval/io.ts";
 export { loadToolResults } from "./encodings/io.ts";
 export { loadRuns } from "./report/io.ts";

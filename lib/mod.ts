@@ -8,7 +8,7 @@
  * ARCHITECTURE.md).
  *
  * - catalog: the `Tool`/`Corpus` contract, parsers, canonical JSON, degenerate descriptions,
- *   lint, schema normalization per provider dialect;
+ *   lint, schema normalization per provider dialect, tool-description overrides;
  * - tokens: `cl100k_base`/`o200k_base` tokenizers;
  * - modes: exposure-mode cost (`direct`, `proxy`, `code`), savings (fractions) and scaling;
  * - encodings: the encoding-arm registry (`ARMS`) and its runner;
@@ -43,6 +43,7 @@
  * @module
  */
 export {
+  applyToolOverrides,
   canonicalJson,
   CATALOG_FORMATS,
   CatalogError,
@@ -56,11 +57,13 @@ export {
   type LintFinding,
   normalizeForProvider,
   parseCatalog,
+  parseToolOverrides,
   SCHEMA_DIALECTS,
   type SchemaDialect,
   schemaText,
   sha256Hex,
   type Tool,
+  type ToolOverrides,
 } from "./catalog/mod.ts";
 export {
   createTokenizer,

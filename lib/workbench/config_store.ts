@@ -281,7 +281,8 @@ export class ConfigStore {
 
   /**
    * Validates one agent against the schema and the rest of the config: its model is in the
-   * registry, its servers are in the servers config, its prompt file is inside the folder.
+   * registry, its servers are in the servers config, its prompt file (and an `overrides` file,
+   * which must also validate) is inside the folder.
    */
   async #checkAgent(agent: unknown, prefix: string): Promise<JsonObject> {
     if (!isObject(agent)) {
@@ -331,6 +332,18 @@ export class ConfigStore {
           at("systemPromptFile"),
         );
       }
+    }
+    if (draft.overridesFile !== undefined) {
+      const path = await confinedPath(this.paths().agentsDir, draft.overridesFile, at("overrides"));
+      await loadToolOverrides(path, draft.overridesFile).catch((e) => {
+        throw new WorkbenchError(
+          400,
+          `field "${at("overrides")}" names "${draft.overridesFile}", which cannot be used: ${
+            (e as Error).message
+          }`,
+          at("overrides"),
+        );
+      });
     }
     return agent;
   }
