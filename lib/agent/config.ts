@@ -21,6 +21,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse as parseEnv } from "dotenv";
 import type {
   AgentConfig,
+  ContextStrategy,
   Criterion,
   ModelConfig,
   ModelPricing,
@@ -91,6 +92,15 @@ function describe(error: ErrorObject): { field: string; problem: string } {
     problem = "is required";
   } else if (error.keyword === "enum") {
     problem = `must be one of ${JSON.stringify(params.allowedValues)}`;
+  } else if (error.keyword === "type" && Array.isArray(params.type)) {
+    problem = `must be ${(params.type as string[]).join(" or ")}`;
+  } else if (error.keyword === "const") {
+    problem = `must be ${JSON.stringify(params.allowedValue)}`;
+  } else if (error.keyword === "discriminator" && /(^|\.)contextStrategy$/.test(field)) {
+    field = `${field}.type`;
+    problem = params.error === "tag"
+      ? "is required (contextStrategy needs a type)"
+      : "is not a known context strategy (none, truncate-tool-results, drop-old-tool-results, summarize)";
   } else if (error.keyword === "discriminator") {
     field = field ? `${field}.type` : "type";
     problem =
@@ -133,6 +143,11 @@ function checkUniqueIds(
     if (seen.has(id)) throw new AgentConfigError(what, source, field(i), `duplicate id "${id}"`);
     seen.add(id);
   });
+}
+
+/** `"none"` as written is `{type: "none"}`; objects are already schema-checked. */
+function contextStrategyOf(raw: unknown): ContextStrategy {
+  return raw === "none" ? { type: "none" } : raw as ContextStrategy;
 }
 
 /** An agent as written, before its `systemPromptFile` (and an `overrides` path) is read. */
@@ -220,6 +235,9 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       ...(raw.promptCaching === undefined
         ? {}
         : { promptCaching: raw.promptCaching as AgentConfig["promptCaching"] }),
+      ...(raw.contextStrategy === undefined
+        ? {}
+        : { contextStrategy: contextStrategyOf(raw.contextStrategy) }),
       ...(raw.retryOnToolError === undefined
         ? {}
         : { retryOnToolError: raw.retryOnToolError as number }),
@@ -354,9 +372,18 @@ export function parseSuite(input: unknown, source = "<inline>"): Suite {
   };
 }
 
-/** Model registry ids an agent set and a suite need (agent models and judge models), sorted. */
-export function requiredModelIds(agents: readonly { model: string }[], suite: Suite): string[] {
+/**
+ * Model registry ids an agent set and a suite need (agent models, `summarize` context-strategy
+ * models and judge models), sorted.
+ */
+export function requiredModelIds(
+  agents: readonly Pick<AgentConfig, "model" | "contextStrategy">[],
+  suite: Suite,
+): string[] {
   const ids = new Set(agents.map((a) => a.model));
+  for (const a of agents) {
+    if (a.contextStrategy?.type === "summarize") ids.add(a.contextStrategy.model);
+  }
   const walk = (c: Criterion) => {
     if (c.type === "llm_judge") judgeModels(c).forEach((id) => ids.add(id));
     if (c.type === "all" || c.type === "any") c.criteria.forEach(walk);

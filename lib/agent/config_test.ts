@@ -336,3 +336,59 @@ Deno.test("parseSuite() checks llm_judge judges and votes with one-line errors",
     );
   });
 });
+
+Deno.test("parseAgents() reads contextStrategy; errors name the strategy field", async (t) => {
+  const parse = (cs: unknown) => parseAgents({ ...agent, contextStrategy: cs }, "a.json")[0];
+  assert.deepEqual(parse("none").contextStrategy, { type: "none" });
+  assert.deepEqual(parse({ type: "drop-old-tool-results", keepLast: 2 }).contextStrategy, {
+    type: "drop-old-tool-results",
+    keepLast: 2,
+  });
+  const cases: [string, unknown, string, RegExp][] = [
+    ["a string other than none", "nothing", "contextStrategy", /must be "none"/],
+    ["a number", 5, "contextStrategy", /must be string or object/],
+    ["an unknown type", { type: "squash" }, "contextStrategy.type", /not a known context/],
+    ["no type", {}, "contextStrategy.type", /is required/],
+    [
+      "summarize without afterTokens",
+      { type: "summarize", model: "h" },
+      "contextStrategy.afterTokens",
+      /is required/,
+    ],
+    [
+      "keepLast 0",
+      { type: "drop-old-tool-results", keepLast: 0 },
+      "contextStrategy.keepLast",
+      /must be >= 1/,
+    ],
+    [
+      "a field of another strategy",
+      { type: "truncate-tool-results", maxTokens: 10, keepLast: 1 },
+      "contextStrategy.keepLast",
+      /not a known field/,
+    ],
+  ];
+  for (const [name, cs, field, re] of cases) {
+    await t.step(name, () => throwsConfig(() => parse(cs), "a.json", field, re));
+  }
+  await t.step("inside {agents: [...]}", () =>
+    throwsConfig(
+      () => parseAgents({ agents: [{ ...agent, contextStrategy: { type: "x" } }] }, "x.json"),
+      "x.json",
+      "agents[0].contextStrategy.type",
+      /not a known context strategy/,
+    ));
+});
+
+Deno.test("requiredModelIds() includes a summarize strategy's model", () => {
+  const suite = parseSuite({
+    id: "s",
+    description: "",
+    cases: [{ id: "c", question: "q", criterion: { type: "exact", value: "x" } }],
+  });
+  const summarize = { type: "summarize" as const, model: "haiku", afterTokens: 1000 };
+  assert.deepEqual(
+    requiredModelIds([{ model: "m1", contextStrategy: summarize }, { model: "m1" }], suite),
+    ["haiku", "m1"],
+  );
+});

@@ -31,6 +31,7 @@ export {
   PROXY_SERVER_NAME,
 } from "./mcp_host.ts";
 export { realSleep } from "./providers/retry.ts";
+export { contextCollaborators } from "./context_setup.ts";
 export {
   type AgentServers,
   NO_MODEL_HELP,

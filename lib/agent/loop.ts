@@ -14,6 +14,13 @@ import type { Message, ModelClient, RetryRecord, ToolCall, ToolResult } from "./
 import { ModelCallError } from "./providers/types.ts";
 import type { ExposedTool, ToolHost } from "./tools.ts";
 import { addUsage, contextTokens, ZERO_USAGE } from "./usage.ts";
+import {
+  type ContextReport,
+  createContextReducer,
+  SummarizerError,
+  type SummarizerUsage,
+  type TokenCounter,
+} from "./context.ts";
 
 /** Inputs of {@linkcode runAgentLoop}. */
 export interface LoopOptions {
@@ -28,6 +35,7 @@ export interface LoopOptions {
     | "toolResultMaxChars"
     | "promptCaching"
     | "retryOnToolError"
+    | "contextStrategy"
   >;
   /** The new user message. */
   readonly question: string;
@@ -41,6 +49,10 @@ export interface LoopOptions {
   readonly now: () => number;
   /** Aborts model and tool calls (the per-case timeout). */
   readonly signal?: AbortSignal;
+  /** Counts context tokens for the agent's `contextStrategy`; required unless it is `none`. */
+  readonly tokenizer?: TokenCounter;
+  /** Client of the `summarize` strategy's model; required for `summarize`. */
+  readonly summarizer?: ModelClient;
 }
 
 /** What the loop did. */
@@ -67,6 +79,10 @@ export interface LoopResult {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Retries after tool errors: run, succeeded, refused (see `AgentConfig.retryOnToolError`). */
   readonly toolRetries: ToolRetryCounts;
+  /** What the agent's `contextStrategy` saved; `null` without one (or with `none`). */
+  readonly context: ContextReport | null;
+  /** Summarizer calls and usage (apart from `usage`); `null` unless the strategy is `summarize`. */
+  readonly summarizer: SummarizerUsage | null;
   /** Model calls answered from the response cache. */
   readonly cachedModelCalls: number;
   /** Usage notes from the provider, sorted and unique. */
@@ -237,7 +253,10 @@ function refusedCall(
  * {@linkcode AgentConfig.retryOnToolError}). After `maxIterations` turns with tool calls the
  * loop stops with an `iteration_limit` error.
  *
- * A model failure ends the loop with a `model` error (or `timeout` when the signal fired);
+ * Before each model request the agent's `contextStrategy` reduces what is sent (see
+ * context.ts); `messages` in the result stay whole.
+ *
+ * A model failure (the summarizer's included) ends the loop with a `model` error (or `timeout` when the signal fired);
  * usage and times up to that point are kept.
  *
  * @param options Agent settings, question, model, tools, clock, signal.
@@ -272,6 +291,12 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   // Open error chains: tool name → retries used since its last error (see planCalls).
   const chains = new Map<string, number>();
   const retryCounts = { attempted: 0, succeeded: 0, refused: 0 };
+  const reducer = createContextReducer({
+    strategy: agent.contextStrategy ?? { type: "none" },
+    ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
+    ...(options.summarizer ? { summarizer: options.summarizer } : {}),
+    questionIndex: messages.length - 1,
+  });
   let usage: Usage = ZERO_USAGE;
   let peak: number | null = 0;
   let llmMs = 0;
@@ -300,6 +325,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     toolMs,
     toolCalls,
     toolRetries: { ...retryCounts },
+    context: reducer.report(),
+    summarizer: reducer.summarizerUsage(),
     cachedModelCalls: cached,
     usageNotes: [...notes].sort(),
     error,
@@ -309,9 +336,10 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     iterations += 1;
     let turn;
     try {
+      const sent = await reducer.view(messages, signal);
       turn = await model.complete({
         system: agent.systemPrompt,
-        messages,
+        messages: sent,
         tools: specs,
         maxOutputTokens: agent.maxOutputTokens,
         ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
@@ -325,14 +353,20 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
           : {}),
       }, signal ? { signal } : {});
     } catch (e) {
-      if (e instanceof ModelCallError) addRetries(e.retries);
-      const aborted = signal?.aborted || (e instanceof ModelCallError && e.code === "aborted");
       const message = e instanceof Error ? e.message : String(e);
+      // A failed summarizer call ends the case like a failed agent call (its retries are not
+      // the agent model's, so they stay out of `retries`).
+      const cause = e instanceof SummarizerError ? e.cause : e;
+      if (e instanceof ModelCallError) addRetries(e.retries);
+      const aborted = signal?.aborted ||
+        (cause instanceof ModelCallError && cause.code === "aborted");
       return finish(null, {
         kind: aborted ? "timeout" : "model",
         message,
-        ...(e instanceof ModelCallError ? { code: e.code } : {}),
-        ...(e instanceof ModelCallError && e.status !== undefined ? { status: e.status } : {}),
+        ...(cause instanceof ModelCallError ? { code: cause.code } : {}),
+        ...(cause instanceof ModelCallError && cause.status !== undefined
+          ? { status: cause.status }
+          : {}),
       });
     }
     const waited = (turn.retries ?? []).reduce((sum, r) => sum + r.waitMs, 0);

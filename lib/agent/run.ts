@@ -17,8 +17,10 @@ import {
   type CaseRecord,
   type JudgeVerdict,
   type ModelConfig,
+  type ModelPricing,
   type Suite,
   type SuiteCase,
+  type SummarizerRecord,
   type ToolPrices,
 } from "./types.ts";
 import type { Message, ModelClient } from "./providers/types.ts";
@@ -26,6 +28,7 @@ import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
 import { catalogHash, toolHashes } from "./tools.ts";
 import { runAgentLoop } from "./loop.ts";
+import type { SummarizerUsage, TokenCounter } from "./context.ts";
 import {
   evaluateCriterion,
   type JudgeCall,
@@ -191,6 +194,11 @@ export interface RunSuiteOptions {
    * `agentVersions`; absent: not recorded.
    */
   readonly agentVersions?: Readonly<Record<string, AgentVersionRef>>;
+  /**
+   * Counts context tokens for agents with a `contextStrategy` other than `none` (e.g. lib/tokens
+   * `createTokenizer("o200k_base")`); required when such an agent runs.
+   */
+  readonly tokenizer?: TokenCounter;
   /** Called after each finished case. */
   readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
   /**
@@ -237,13 +245,27 @@ function judgeRecord(calls: readonly JudgeCall[]) {
   };
 }
 
+function summarizerRecord(
+  model: string,
+  s: SummarizerUsage,
+  pricing: ModelPricing | undefined,
+): SummarizerRecord {
+  return {
+    model,
+    calls: s.calls,
+    inputTokens: s.usage.inputTokens,
+    outputTokens: s.usage.outputTokens,
+    costUsd: pricing ? usageCostUsd(s.usage, pricing) : null,
+  };
+}
+
 /**
  * Runs (or resumes) a suite and writes the run folder.
  *
  * Outcomes: a case with a final answer (or an iteration-limit failure) is scored with its
  * criterion; an infrastructure error (`model`, `timeout`, `mcp`, `judge`) is recorded with
  * `passed: null`. Cost = model tokens × the agent model's pricing + tool prices per call; judge
- * usage and cost go to `judge` only.
+ * usage and cost go to `judge` only, a `summarize` context strategy's to `summarizer` only.
  *
  * @param options See {@linkcode RunSuiteOptions}.
  * @returns Records, how many this session wrote, and the summary.
@@ -278,6 +300,17 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   for (const a of options.agents) {
     if (!options.clients.has(a.model)) {
       throw new RangeError(`Cannot run agent "${a.id}": no model client for "${a.model}"`);
+    }
+    const cs = a.contextStrategy;
+    if (cs !== undefined && cs.type !== "none" && options.tokenizer === undefined) {
+      throw new RangeError(
+        `Cannot run agent "${a.id}": contextStrategy ${cs.type} needs a tokenizer`,
+      );
+    }
+    if (cs?.type === "summarize" && !options.clients.has(cs.model)) {
+      throw new RangeError(
+        `Cannot run agent "${a.id}": no model client for its summarizer "${cs.model}"`,
+      );
     }
   }
   const casesById = new Map(options.suite.cases.map((c) => [c.id, c]));
@@ -444,6 +477,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       tools: host,
       now: options.now,
       signal,
+      ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
+      ...(agent.contextStrategy?.type === "summarize"
+        ? { summarizer: options.clients.get(agent.contextStrategy.model)! }
+        : {}),
     });
     await options.onTranscript?.(item, r.messages);
     let error: CaseError | null = r.error;
@@ -502,6 +539,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       peakContextTokens: r.peakContextTokens,
       toolCalls: r.toolCalls,
       toolRetries: r.toolRetries,
+      ...(r.context === null ? {} : { context: r.context }),
+      ...(r.summarizer === null ? {} : {
+        summarizer: summarizerRecord(
+          (agent.contextStrategy as { model: string }).model,
+          r.summarizer,
+          modelsById.get((agent.contextStrategy as { model: string }).model)?.pricing,
+        ),
+      }),
       costUsd: modelCost === null ? null : modelCost + toolCost,
       judge: judgeRecord(judgeCalls),
       ...(judgeVerdicts.length > 0 ? { judgeVerdicts } : {}),

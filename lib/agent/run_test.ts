@@ -299,3 +299,117 @@ Deno.test("agentPricing(): one-hour cache writes cost 1.6× the five-minute pric
   );
   assert.equal(agentPricing({}, undefined), undefined);
 });
+
+Deno.test("runSuite(): a summarize agent's record keeps the summarizer's tokens and USD apart; summary.csv sums them", async () => {
+  const { memoryRunFolder } = await import("./run_folder.ts");
+  const turn = (over: Partial<ModelTurn>): ModelTurn => ({
+    text: "",
+    toolCalls: [],
+    stopReason: "x",
+    usage: { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    notes: [],
+    ms: 1,
+    attempts: 1,
+    cached: false,
+    ...over,
+  });
+  // Three tool turns, then the answer (counted here: the view it is sent gets shorter).
+  let n = 0;
+  const model: ModelClient = {
+    id: "m",
+    complete: () => {
+      n += 1;
+      return Promise.resolve(
+        n <= 3 ? turn({ toolCalls: [{ id: `c${n}`, name: "t", args: {} }] }) : turn({ text: "ok" }),
+      );
+    },
+  };
+  const summarizer: ModelClient = {
+    id: "sum",
+    complete: () =>
+      Promise.resolve(turn({
+        text: "short",
+        usage: { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      })),
+  };
+  const price = (i: number, o: number) => ({
+    inputUsdPerMTok: i,
+    outputUsdPerMTok: o,
+    cacheReadUsdPerMTok: 0,
+    cacheWriteUsdPerMTok: 0,
+  });
+  const models: ModelConfig[] = [
+    { id: "m", provider: "openai", model: "m", apiKey: "${K}", pricing: price(1, 1) },
+    { id: "sum", provider: "openai", model: "s", apiKey: "${K}", pricing: price(2, 10) },
+  ];
+  const agent: AgentConfig = {
+    id: "a",
+    description: "",
+    model: "m",
+    systemPrompt: "",
+    mcpServers: ["x"],
+    exposure: "direct",
+    loop: "sequential",
+    maxIterations: 5,
+    maxOutputTokens: 10,
+    contextStrategy: { type: "summarize", model: "sum", afterTokens: 5 },
+  };
+  const folder = memoryRunFolder();
+  const options = {
+    runDir: "r",
+    folder,
+    runId: "r",
+    suite: {
+      id: "s",
+      description: "",
+      cases: [{ id: "c", question: "q", criterion: { type: "contains" as const, values: ["ok"] } }],
+    },
+    agents: [agent],
+    models,
+    toolPrices: {},
+    clients: new Map([["m", model], ["sum", summarizer]]),
+    openTools: () =>
+      Promise.resolve({
+        tools: [{
+          spec: { name: "t", description: "", inputSchema: { type: "object" } },
+          server: "x",
+          tool: "t",
+        }],
+        call: () => Promise.resolve({ text: "a b c d e f", isError: false }),
+        close: () => Promise.resolve(),
+      }),
+    repetitions: 1,
+    now: () => 0,
+    epochNow: () => 0,
+    tokenizer: { name: "words", count: (t: string) => t.split(/\s+/).filter(Boolean).length },
+  };
+  const out = await runSuite(options);
+  const [r] = out.records;
+  assert.equal(r.passed, true);
+  // Requests 3 and 4 fold a turn each: two summarizer calls of 1,000 in and 100 out at $2/$10.
+  assert.deepEqual(r.summarizer, {
+    model: "sum",
+    calls: 2,
+    inputTokens: 2000,
+    outputTokens: 200,
+    costUsd: (2000 * 2 + 200 * 10) / 1e6,
+  });
+  // The agent's cost: 4 turns of 10 in + 1 out at $1/$1, summarizer excluded.
+  assert.equal(r.costUsd, 44 / 1e6);
+  assert.equal(r.context?.strategy, "summarize");
+  assert.equal(r.context?.tokenizer, "words");
+  const csv = folder.file("summary.csv")!.trimEnd().split("\n").map((l) => l.split(","));
+  assert.equal(csv[1][csv[0].indexOf("summarizer_cost_usd")], "0.006");
+  assert.equal(csv[1][csv[0].indexOf("summarizer_input_tokens")], "2000");
+
+  // Without the summarizer's client, or without a tokenizer, the run refuses to start.
+  await assert.rejects(
+    () => runSuite({ ...options, folder: memoryRunFolder(), clients: new Map([["m", model]]) }),
+    /no model client for its summarizer "sum"/,
+  );
+  const { tokenizer: _t, ...noTokenizer } = options;
+  await assert.rejects(
+    () => runSuite({ ...noTokenizer, folder: memoryRunFolder() }),
+    /contextStrategy summarize needs a tokenizer/,
+  );
+});

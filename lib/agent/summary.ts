@@ -83,6 +83,17 @@ export interface AgentSummary {
   readonly toolRetrySuccessRate: number | null;
   /** Calls not run because `retryOnToolError` retries were used up, summed over records. */
   readonly toolRetriesRefused: number;
+  /**
+   * Mean over records with a context strategy of the context tokens it saved (computed; see
+   * `CaseRecord.context`); `null` when no record has one.
+   */
+  readonly meanContextTokensSaved: number | null;
+  /** Summarizer input tokens summed over records (kept apart from the agent's). */
+  readonly summarizerInputTokens: number;
+  /** Summarizer output tokens summed over records. */
+  readonly summarizerOutputTokens: number;
+  /** Summarizer cost summed over records, USD (kept apart from `totalCostUsd`). */
+  readonly summarizerCostUsd: number;
 }
 
 const mean = (xs: readonly number[]) =>
@@ -182,6 +193,13 @@ export function summarizeRecords(records: readonly CaseRecord[]): AgentSummary[]
       toolRetries: retries.attempted,
       toolRetrySuccessRate: retries.attempted > 0 ? retries.succeeded / retries.attempted : null,
       toolRetriesRefused: retries.refused,
+      meanContextTokensSaved: mean(nonNull(rs.map((r) => r.context?.tokensSaved ?? null))),
+      summarizerInputTokens: nonNull(rs.map((r) => r.summarizer?.inputTokens ?? null))
+        .reduce((a, b) => a + b, 0),
+      summarizerOutputTokens: nonNull(rs.map((r) => r.summarizer?.outputTokens ?? null))
+        .reduce((a, b) => a + b, 0),
+      summarizerCostUsd: nonNull(rs.map((r) => r.summarizer?.costUsd ?? null))
+        .reduce((a, b) => a + b, 0),
     };
   });
 }
@@ -229,6 +247,10 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
   ["tool_retries", "toolRetries"],
   ["tool_retry_success_rate", "toolRetrySuccessRate"],
   ["tool_retries_refused", "toolRetriesRefused"],
+  ["mean_context_tokens_saved", "meanContextTokensSaved"],
+  ["summarizer_input_tokens", "summarizerInputTokens"],
+  ["summarizer_output_tokens", "summarizerOutputTokens"],
+  ["summarizer_cost_usd", "summarizerCostUsd"],
 ];
 
 /**
@@ -277,6 +299,11 @@ export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknow
   ["judge_input_tokens", (r) => r.judge?.inputTokens ?? null],
   ["judge_output_tokens", (r) => r.judge?.outputTokens ?? null],
   ["judge_cost_usd", (r) => r.judge?.costUsd ?? null],
+  ["context_strategy", (r) => r.context?.strategy ?? null],
+  ["context_tokens_saved", (r) => r.context?.tokensSaved ?? null],
+  ["summarizer_input_tokens", (r) => r.summarizer?.inputTokens ?? null],
+  ["summarizer_output_tokens", (r) => r.summarizer?.outputTokens ?? null],
+  ["summarizer_cost_usd", (r) => r.summarizer?.costUsd ?? null],
 ];
 
 /**

@@ -141,3 +141,34 @@ Deno.test("summarizeRecords() sums tool retries; cases.csv and summary.csv carry
   assert.deepEqual(col("tool_retries_succeeded"), ["1", "1", ""]);
   assert.deepEqual(col("tool_retries_refused"), ["1", "0", ""]);
 });
+
+Deno.test("summarizeRecords() keeps context savings and summarizer cost apart from the agent's", async () => {
+  const { casesToCsv } = await import("./summary.ts");
+  const ctx = (tokensSaved: number) => ({
+    strategy: "summarize" as const,
+    requestsReduced: 1,
+    tokensSaved,
+    tokenizer: "o200k_base",
+    provenance: "computed" as const,
+  });
+  const sum = { model: "h", calls: 1, inputTokens: 300, outputTokens: 40, costUsd: 0.0005 };
+  const rs: CaseRecord[] = [
+    { ...base, repetition: 0, context: ctx(120), summarizer: sum },
+    { ...base, repetition: 1, context: ctx(-20), summarizer: { ...sum, costUsd: 0.00025 } },
+    { ...base, repetition: 2 },
+  ];
+  const [row] = summarizeRecords(rs);
+  // Mean over the two records with a strategy: (120 − 20) / 2.
+  assert.equal(row.meanContextTokensSaved, 50);
+  assert.equal(row.summarizerInputTokens, 600);
+  assert.equal(row.summarizerOutputTokens, 80);
+  close(row.summarizerCostUsd, 0.00075, 1e-12);
+  // The agent's own cost is untouched: 3 × 0.01.
+  close(row.totalCostUsd, 0.03, 1e-12);
+  assert.equal(summarizeRecords([base])[0].meanContextTokensSaved, null);
+  const cases = casesToCsv(rs).trimEnd().split("\n").map((l) => l.split(","));
+  const col = (name: string) => cases.slice(1).map((r) => r[cases[0].indexOf(name)]);
+  assert.deepEqual(col("context_strategy"), ["summarize", "summarize", ""]);
+  assert.deepEqual(col("context_tokens_saved"), ["120", "-20", ""]);
+  assert.deepEqual(col("summarizer_cost_usd"), ["0.0005", "0.00025", ""]);
+});

@@ -83,6 +83,12 @@ export interface AgentConfig {
    * and what named nothing, and folds the sha256 into the catalog hash. Absent: none.
    */
   readonly overrides?: ToolOverrides;
+  /**
+   * Context reduction before each model request: `none`, `truncate-tool-results {maxTokens}`,
+   * `drop-old-tool-results {keepLast}` or `summarize {model, afterTokens}` (see context.ts for
+   * exactly what each sends). Absent: `none`.
+   */
+  readonly contextStrategy?: ContextStrategy;
 }
 
 /** An agent's prompt-caching lever. */
@@ -324,6 +330,45 @@ export interface JudgeVerdict {
   readonly costUsd: number | null;
 }
 
+/**
+ * An agent's context-reduction lever: `none`, `truncate-tool-results {maxTokens}` (tokens),
+ * `drop-old-tool-results {keepLast}` (tool turns) or `summarize {model, afterTokens}` (a
+ * registry id; tokens). What each sends is described in context.ts.
+ */
+export type ContextStrategy =
+  | { readonly type: "none" }
+  | { readonly type: "truncate-tool-results"; readonly maxTokens: number }
+  | { readonly type: "drop-old-tool-results"; readonly keepLast: number }
+  | { readonly type: "summarize"; readonly model: string; readonly afterTokens: number };
+
+/** What a context strategy did over one case (see context.ts `ContextReport`). */
+export interface ContextRecord {
+  /** Strategy type. */
+  readonly strategy: ContextStrategy["type"];
+  /** Model requests whose view was smaller than the whole conversation. */
+  readonly requestsReduced: number;
+  /** Σ over requests of (whole-conversation tokens − tokens sent); may be < 0 (a long summary). */
+  readonly tokensSaved: number;
+  /** Tokenizer the counts come from. */
+  readonly tokenizer: string;
+  /** `computed` (counted by mcpmeter, not reported by the provider). */
+  readonly provenance: "computed";
+}
+
+/** Summarizer usage and cost of one case, kept apart from the agent's totals. */
+export interface SummarizerRecord {
+  /** Registry id of the summarizer model. */
+  readonly model: string;
+  /** Summarizer calls made. */
+  readonly calls: number;
+  /** Input tokens; `null` when a call did not report them. */
+  readonly inputTokens: number | null;
+  /** Output tokens; `null` when a call did not report them. */
+  readonly outputTokens: number | null;
+  /** USD at the summarizer model's prices (computed); `null` when usage was not reported. */
+  readonly costUsd: number | null;
+}
+
 /** Judge usage and cost, kept apart from the agent's totals. */
 export interface JudgeRecord {
   /** Judge input tokens; `null` when not reported. */
@@ -419,6 +464,16 @@ export interface CaseRecord {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Retries after tool errors (see {@linkcode AgentConfig.retryOnToolError}); absent in older records. */
   readonly toolRetries?: ToolRetryCounts;
+  /**
+   * What the agent's `contextStrategy` did: requests reduced and context tokens saved (computed
+   * with the named tokenizer). Absent without a strategy (or with `none`).
+   */
+  readonly context?: ContextRecord;
+  /**
+   * The `summarize` strategy's model calls, tokens and USD, kept apart from the agent's
+   * (`costUsd` excludes them). Absent unless the strategy is `summarize`.
+   */
+  readonly summarizer?: SummarizerRecord;
   /** Model tokens × pricing plus tool prices, USD (computed); judge excluded. */
   readonly costUsd: number | null;
   /** Judge usage, `null` when no `llm_judge` criterion ran. */

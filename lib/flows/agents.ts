@@ -29,6 +29,8 @@ import {
 import type { AgentConfig, CaseRecord } from "../agent/types.ts";
 import type { ModelClient } from "../agent/providers/types.ts";
 import { UsageError } from "../_errors.ts";
+import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Default inputs of `deno task agents`, relative to the working directory. */
@@ -272,6 +274,9 @@ export async function runAgents(
     epochNow: io.epochNow,
     agentVersions,
     meta: { args, git, cache: options.cache, wireLog: wireDir ?? null },
+    ...(needsContextTokenizer(agents)
+      ? { tokenizer: createTokenizer(DEFAULT_CONTEXT_TOKENIZER) }
+      : {}),
     ...(options.onRecord ? { onRecord: options.onRecord } : {}),
   }).finally(() => servers.dispose());
   return { status: "ran", runDir, runId, outcome };

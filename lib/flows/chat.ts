@@ -7,6 +7,7 @@
  */
 import { AgentConfigError, type Message, runAgentLoop, usageCostUsd } from "../agent/mod.ts";
 import {
+  contextCollaborators,
   createModelClient,
   loadAgents,
   loadEnv,
@@ -84,14 +85,18 @@ export async function openChat(
       `unknown agent "${options.agent}"; known: ${agents.map((a) => a.id).join(", ")}`,
     );
   }
-  const config = (await loadModels(modelsPath)).find((m) => m.id === agent.model);
+  const models = await loadModels(modelsPath);
+  const config = models.find((m) => m.id === agent.model);
   if (config === undefined) {
     throw new UsageError(`model "${agent.model}" is not in the registry ${modelsPath}`);
   }
-  let model;
+  let model, context;
   try {
-    model = createModelClient(config, { env, now: io.now, sleep: realSleep, source: modelsPath });
+    const deps = { env, now: io.now, sleep: realSleep, source: modelsPath };
+    model = createModelClient(config, deps);
+    context = contextCollaborators(agent, models, (c) => createModelClient(c, deps));
   } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
     if (e instanceof AgentConfigError) return { noModel: `${e.message}\n\n${NO_MODEL_HELP}` };
     throw e;
   }
@@ -124,6 +129,7 @@ export async function openChat(
         tools: host,
         now: io.now,
         signal: AbortSignal.timeout(timeoutMs),
+        ...context,
       });
       const out: string[] = [];
       for (const c of r.toolCalls) {

@@ -12,6 +12,7 @@ import type { Message, ModelClient } from "../agent/providers/types.ts";
 import { createModelClient } from "../agent/providers/client.ts";
 import { realSleep } from "../agent/providers/retry.ts";
 import { runAgentLoop } from "../agent/loop.ts";
+import { contextCollaborators } from "../agent/context_setup.ts";
 import { usageCostUsd } from "../agent/usage.ts";
 import type { ExposedTool, ToolHost } from "../agent/tools.ts";
 import type { ChatService } from "./app.ts";
@@ -39,6 +40,8 @@ interface Session {
   readonly agentId: string;
   readonly agent: AgentConfig;
   readonly model: ModelClient;
+  /** Tokenizer and summarizer client of the agent's context strategy, when it needs them. */
+  readonly context: ReturnType<typeof contextCollaborators>;
   readonly pricing: Parameters<typeof usageCostUsd>[1];
   readonly servers: PreparedServers;
   readonly host: ToolHost & { close(): Promise<void> };
@@ -76,12 +79,19 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     if (config === undefined) {
       throw new WorkbenchError(400, `agent "${agentId}": model "${agent.model}" is not registered`);
     }
-    const model = createModelClient(config, {
+    const deps = {
       env: options.env,
       now: options.now,
       sleep: realSleep,
       source: options.config.paths().models,
-    });
+    };
+    const model = createModelClient(config, deps);
+    let context;
+    try {
+      context = contextCollaborators(agent, models, (c) => createModelClient(c, deps));
+    } catch (e) {
+      throw new WorkbenchError(400, (e as Error).message);
+    }
     const servers = await options.prepareServers({
       serversPath: options.config.paths().servers,
       agents: [agent],
@@ -97,6 +107,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       agentId,
       agent,
       model,
+      context,
       pricing: config.pricing,
       servers,
       host: inner,
@@ -168,6 +179,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           tools: s.host,
           now: options.now,
           signal: AbortSignal.timeout(options.timeoutMs ?? 300_000),
+          ...s.context,
         });
         if (r.error !== null) {
           await emit("error", { kind: r.error.kind, message: r.error.message });

@@ -19,6 +19,8 @@ import type { ModelClient } from "../agent/providers/types.ts";
 import type { ToolHost } from "../agent/tools.ts";
 import { DEFAULT_CASE_TIMEOUT_MS, runSuite } from "../agent/run.ts";
 import { versionRefsFor, versionsDirFor } from "../agent/io.ts";
+import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunJob, Runner } from "./queue.ts";
 import { stableText } from "./run_store.ts";
@@ -115,6 +117,9 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
           resume: job.resume,
           seed: 0,
           agentVersions: await versionRefsFor(agents, await versionsDirFor(paths.agentsDir)),
+          ...(needsContextTokenizer(agents)
+            ? { tokenizer: createTokenizer(DEFAULT_CONTEXT_TOKENIZER) }
+            : {}),
           now: options.now,
           epochNow: options.epochNow,
           meta: {
