@@ -537,6 +537,16 @@ const INVOCATIONS: Readonly<Record<string, Invocation>> = {
     assertRan("forecast", r);
     assert.match(r.stdout, /1,000 questions like the suite's/);
   },
+  "import-maverik": async () => {
+    const r = await task("import-maverik", [
+      "--from",
+      "fixtures/maverik/basic",
+      "--out",
+      `${OUT}/maverik`,
+    ]);
+    assertRan("import-maverik", r);
+    assert.match(r.stdout, /imported 2 agents/);
+  },
 };
 
 /**
@@ -566,6 +576,7 @@ const ORDER = [
   "report",
   "gate",
   "forecast",
+  "import-maverik",
 ];
 
 Deno.test({

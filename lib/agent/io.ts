@@ -18,6 +18,7 @@ export { runCode, type RunCodeOptions, type RunCodeResult } from "./run_code.ts"
 export { type RunOutcome, runSuite, type RunSuiteOptions } from "./run.ts";
 export { loadAgents, loadEnv, loadModels, loadSuite, loadToolPrices } from "./load_config.ts";
 export { readCaseRecords } from "./run_folder.ts";
+export { readMaverikFolder, writeMaverikImport } from "./maverik_io.ts";
 export { createFileResponseStore } from "./providers/cache.ts";
 export {
   CODE_SERVER_NAME,

@@ -212,6 +212,16 @@ export {
 } from "./summary.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
 export {
+  importMaverik,
+  MAVERIK_FILES,
+  MAVERIK_IMPORT_REPORT_VERSION,
+  type MaverikFolder,
+  type MaverikImport,
+  type MaverikIssue,
+  type MaverikIssueLevel,
+  maverikReport,
+} from "./maverik.ts";
+export {
   DEFAULT_FORECAST_RESAMPLES,
   type Forecast,
   FORECAST_ASSUMPTION,

@@ -11,6 +11,12 @@ import { stableJson } from "../report/mod.ts";
 /** Where each group of fixtures comes from and how it is regenerated (longest prefix wins). */
 export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regenerate: string }[] = [
   {
+    prefix: "maverik/",
+    source:
+      "hand-written MAVERIK-shaped config folders (field names from MAVERIK's public README), inputs of deno task import-maverik",
+    regenerate: "by hand",
+  },
+  {
     prefix: "corpora/",
     source:
       "tools/list of the npm MCP servers pinned in fixtures/servers/reference.json, captured offline",

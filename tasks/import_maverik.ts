@@ -1,0 +1,78 @@
+// deno task import-maverik: maps a MAVERIK config folder to mcpmeter's agents, models, servers,
+// tool prices, overrides and suites (lib/agent/maverik.ts), with import-report.json listing,
+// field by field, what could not be mapped. Exit 0: something imported; 1: nothing could be;
+// 2: unusable input (no such folder, a non-empty --out without --force, a bad flag).
+import { join } from "node:path";
+import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { importMaverik } from "../lib/agent/mod.ts";
+import { readMaverikFolder, writeMaverikImport } from "../lib/agent/io.ts";
+
+const HELP = `Usage: deno task import-maverik --from DIR --out DIR [--force]
+
+Reads a MAVERIK config folder (agents.json, llm-models.json, mcp-servers.json,
+tool-costs.json, capability-overrides.json, prompts/agent/<id>.md, maverik-suites/*.json;
+a missing file falls back to its *.example.json, as MAVERIK does; a MAVERIK checkout is
+read from its config/ folder) and writes mcpmeter's configuration into --out:
+
+  agents/<id>.json            one agent per file (prompts/ and overrides/ beside them)
+  agents/models.json          model registry (USD per million tokens from MAVERIK's prices)
+  agents/servers.json         mcpServers config (MAVERIK servers are streamable HTTP)
+  agents/tool_prices.json     USD per call by server:tool
+  suites/<id>.json            one suite per MAVERIK suite
+  import-report.json          every field that could not be mapped, or was mapped differently
+
+Each output is validated with mcpmeter's own schemas, so it loads with deno task agents.
+Unknown fields, missing files and malformed JSON are recorded in the report, never fatal.
+API keys and credential headers are never copied: they become \${VAR} references.
+
+Options:
+  --from DIR    the MAVERIK config folder (required)
+  --out DIR     where to write (required; must be new or empty unless --force)
+  --force       write into a non-empty --out (files of the same name are replaced)
+  --help        show this help
+
+Exit codes: 0 imported (issues listed), 1 nothing could be imported, 2 unusable input.`;
+
+async function main(): Promise<number> {
+  const { values } = parseFlags(Deno.args, {
+    from: { type: "string" },
+    out: { type: "string" },
+    force: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (values.from === undefined) throw new UsageError("--from DIR is required (see --help)");
+  if (values.out === undefined) throw new UsageError("--out DIR is required (see --help)");
+  const { folder, dir } = await readMaverikFolder(values.from);
+  const result = importMaverik(folder);
+  await writeMaverikImport(values.out, result, { from: dir, force: values.force });
+  for (const i of result.issues) {
+    console.error(
+      `${i.level.padEnd(8)} ${i.file}${i.field === "" ? "" : ` ${i.field}`}: ${i.message}`,
+    );
+  }
+  const c = result.counts;
+  console.log(
+    `imported ${c.agents} agents, ${c.models} models, ${c.servers} servers, ${c.toolPrices} tool prices, ` +
+      `${c.overrides} description overrides, ${c.suites} suites (${c.cases} cases) from ${dir}; ` +
+      `${result.issues.filter((i) => i.level !== "info").length} fields not mapped as written ` +
+      `(${join(values.out, "import-report.json")})`,
+  );
+  const suites = Object.keys(result.files).filter((f) => f.startsWith("suites/")).sort();
+  if (c.agents > 0 && suites.length > 0) {
+    const a = join(values.out, "agents");
+    console.log(
+      `run: deno task agents --agents-dir ${a} --models ${join(a, "models.json")} --servers ${
+        join(a, "servers.json")
+      }${c.toolPrices > 0 ? ` --tool-prices ${join(a, "tool_prices.json")}` : ""} --suite ${
+        join(values.out, suites[0])
+      }`,
+    );
+  }
+  return Object.keys(result.files).length === 0 ? 1 : 0;
+}
+
+if (import.meta.main) await runMain("import-maverik", main);
