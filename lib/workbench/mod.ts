@@ -128,3 +128,10 @@ export {
   type StartWorkbenchOptions,
   type Workbench,
 } from "./server.ts";
+export {
+  checkServeOptions,
+  SERVE_DEFAULTS,
+  type ServedWorkbench,
+  serveWorkbench,
+  type ServeWorkbenchOptions,
+} from "./serve.ts";

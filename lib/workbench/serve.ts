@@ -1,0 +1,201 @@
+/**
+ * `deno task serve` as a library call: the workbench with its local scripted model (so suites run
+ * without a key), the real MCP servers of each run, and the Catalog page's bench jobs, each a
+ * `deno task bench` child process with the permissions the caller gives it.
+ *
+ * @module
+ */
+import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
+import { createTokenizer } from "../tokens/mod.ts";
+import { createBenchService } from "./bench_jobs.ts";
+import { isLoopback } from "./guard.ts";
+import { startWorkbench, type Workbench } from "./server.ts";
+import { UsageError } from "../_errors.ts";
+
+/** Defaults of `deno task serve` (repository-relative paths). */
+export const SERVE_DEFAULTS = {
+  hostname: "127.0.0.1",
+  port: 5088,
+  tokenVar: "MCPMETER_TOKEN",
+  configDir: "results/config",
+  resultsDir: "results",
+  maxRuns: 1,
+  timeoutMs: 300_000,
+  installDir: ".scratch/servers",
+  data: "fixtures/suites/data",
+  envFile: ".env",
+} as const;
+
+/** What `deno task serve` was asked for. */
+export interface ServeWorkbenchOptions {
+  /** Address to bind. @default {SERVE_DEFAULTS.hostname} */
+  readonly hostname?: string;
+  /** Port (0 picks a free one). @default {SERVE_DEFAULTS.port} */
+  readonly port?: number;
+  /** Bearer token every API call must carry; required off loopback. */
+  readonly token?: string;
+  /** Name of the variable holding the token, for messages. @default {SERVE_DEFAULTS.tokenVar} */
+  readonly tokenVar?: string;
+  /** Further Host headers answered. */
+  readonly allowedHosts?: readonly string[];
+  /** Working config folder. @default {SERVE_DEFAULTS.configDir} */
+  readonly configDir?: string;
+  /** Results folder; runs in `runs/` under it. @default {SERVE_DEFAULTS.resultsDir} */
+  readonly resultsDir?: string;
+  /** Runs executed at once, ≥ 1. @default {SERVE_DEFAULTS.maxRuns} */
+  readonly maxRuns?: number;
+  /** Per-case timeout, ms, ≥ 1. @default {SERVE_DEFAULTS.timeoutMs} */
+  readonly timeoutMs?: number;
+  /** Installed MCP server packages. @default {SERVE_DEFAULTS.installDir} */
+  readonly installDir?: string;
+  /** Fixture data copied per run, `${DATA}`. @default {SERVE_DEFAULTS.data} */
+  readonly data?: string;
+  /** dotenv file with API keys. @default {SERVE_DEFAULTS.envFile} */
+  readonly envFile?: string;
+  /** Absolute path of a repository-relative path (examples, schemas, corpora). */
+  readonly fromRoot: (path: string) => string;
+  /** `deno` arguments that run `deno task bench` with its declared permissions. */
+  readonly benchArgs: readonly string[];
+  /** Git state recorded in runs. */
+  readonly git?: Readonly<Record<string, string | boolean | null>>;
+  /** Log lines (the task: stderr). */
+  readonly log?: (line: string) => void;
+}
+
+/** A served workbench: its URL, the lines to print, and a close that stops everything. */
+export interface ServedWorkbench {
+  /** Base URL, e.g. `http://127.0.0.1:5088`. */
+  readonly url: string;
+  /** What the task prints on start (URL, config and runs folders, token hint). */
+  readonly banner: readonly string[];
+  /** Stops the server (unfinished runs show as interrupted) and the scripted model. */
+  close(): Promise<void>;
+  /** The workbench itself. */
+  readonly workbench: Workbench;
+}
+
+/**
+ * Checks the options {@linkcode serveWorkbench} would start with.
+ *
+ * @param options Port, run limits, bind address and token.
+ * @throws {UsageError} On a port above 65535, `maxRuns` or `timeoutMs` below 1, or a bind
+ *   address beyond loopback without a token.
+ */
+export function checkServeOptions(
+  options: Pick<
+    ServeWorkbenchOptions,
+    "port" | "maxRuns" | "timeoutMs" | "hostname" | "token" | "tokenVar"
+  >,
+): void {
+  const tokenVar = options.tokenVar ?? SERVE_DEFAULTS.tokenVar;
+  if ((options.port ?? 0) > 65535) {
+    throw new UsageError(`--port must be at most 65535: current value is ${options.port}`);
+  }
+  if ((options.maxRuns ?? 1) < 1) throw new UsageError("--max-runs must be >= 1");
+  if ((options.timeoutMs ?? 1) < 1) throw new UsageError("--timeout-ms must be >= 1");
+  const hostname = options.hostname ?? SERVE_DEFAULTS.hostname;
+  if (!isLoopback(hostname) && options.token === undefined) {
+    throw new UsageError(
+      `--host ${hostname} reaches beyond this machine: set a token (export ${tokenVar}=...; --token-env ${tokenVar})`,
+    );
+  }
+}
+
+/** Corpora the Catalog page can bench: the committed ones, and LiveMCPBench when beside us. */
+async function benchCorpora(fromRoot: (path: string) => string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const e of Deno.readDir(fromRoot("fixtures/corpora"))) {
+    if (e.isFile && e.name.endsWith(".tools.json")) {
+      out[e.name.replace(/\.tools\.json$/, "")] = fromRoot(`fixtures/corpora/${e.name}`);
+    }
+  }
+  const live = fromRoot("../shared/corpora/livemcptool/tools.json");
+  if (await Deno.stat(live).then(() => true, () => false)) out.livemcptool = live;
+  return out;
+}
+
+/**
+ * Serves the workbench until {@linkcode ServedWorkbench.close}.
+ *
+ * @param options Where it listens, its folders, and how to run a bench.
+ * @returns The served workbench.
+ * @throws {UsageError} On options {@linkcode checkServeOptions} refuses.
+ * @throws {Error} When the port is taken or the config folder cannot be created.
+ */
+export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<ServedWorkbench> {
+  checkServeOptions(options);
+  const { fromRoot } = options;
+  const resultsDir = options.resultsDir ?? SERVE_DEFAULTS.resultsDir;
+  const scripted = startDemoModelServer(createTokenizer("cl100k_base"));
+  const env = {
+    ...(await loadEnv(options.envFile ?? SERVE_DEFAULTS.envFile)),
+    MCPMETER_SCRIPTED_URL: scripted.url,
+    MCPMETER_SCRIPTED_OPENAI_URL: scripted.openaiBaseUrl,
+    MCPMETER_SCRIPTED_KEY: "scripted-not-a-key",
+  };
+  const runBench = async (corpus: string, outDir: string) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [...options.benchArgs, "--corpus", corpus, "--out", outDir],
+      cwd: fromRoot("."),
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const log = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
+    return { code: out.code, log };
+  };
+  let workbench: Workbench;
+  try {
+    workbench = await startWorkbench({
+      hostname: options.hostname ?? SERVE_DEFAULTS.hostname,
+      port: options.port ?? SERVE_DEFAULTS.port,
+      ...(options.token ? { token: options.token } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      configDir: options.configDir ?? SERVE_DEFAULTS.configDir,
+      resultsDir,
+      agentsExamples: fromRoot("fixtures/agents"),
+      suitesExamples: fromRoot("fixtures/suites"),
+      schemasDir: fromRoot("lib/agent/schemas"),
+      env,
+      maxConcurrentRuns: options.maxRuns ?? SERVE_DEFAULTS.maxRuns,
+      caseTimeoutMs: options.timeoutMs ?? SERVE_DEFAULTS.timeoutMs,
+      ...(options.git ? { git: options.git } : {}),
+      prepareServers: ({ serversPath, agents }) =>
+        prepareAgentServers({
+          serversPath,
+          agents,
+          installDir: options.installDir ?? SERVE_DEFAULTS.installDir,
+          dataDir: options.data ?? SERVE_DEFAULTS.data,
+          env,
+          task: "serve",
+        }),
+      bench: createBenchService({
+        corpora: await benchCorpora(fromRoot),
+        resultsDir,
+        isoNow: () => new Date().toISOString(),
+        runBench,
+      }),
+      ...(options.log ? { log: options.log } : {}),
+    });
+  } catch (e) {
+    await scripted.close();
+    throw e;
+  }
+  const ctx = workbench.context;
+  const tokenVar = options.tokenVar ?? SERVE_DEFAULTS.tokenVar;
+  return {
+    url: workbench.url,
+    workbench,
+    banner: [
+      `mcpmeter workbench: ${workbench.url}/`,
+      `  config ${ctx.config.dir}${ctx.config.bootstrapped ? " (created from fixtures)" : ""}`,
+      `  runs   ${ctx.runs.dir}`,
+      ...(options.token
+        ? [`  token required: open ${workbench.url}/?token=<value of $${tokenVar}> once`]
+        : []),
+    ],
+    async close() {
+      await Promise.race([workbench.close(), new Promise((r) => setTimeout(r, 2000))]);
+      await scripted.close();
+    },
+  };
+}
