@@ -40,8 +40,13 @@ Options:
   --embedding-model ID  Model-registry entry (kind "embedding") of --retriever dense or hybrid;
                      the index is embedded on the first retrieve_tools call, each query before
                      it is searched
+  --rerank-model ID  Chat model of --retriever rerank: reorders the top --rerank-k N (default
+                     20) of --rerank-base NAME (default bm25) for each query
+  --expand-model ID  Chat model of --retriever expand: writes user requests for every tool on
+                     the first retrieve_tools call (answers cached)
   --models FILE      Model registry (default: ${BENCH_DEFAULTS.models})
   --embedding-cache DIR  Vector cache (default: ${BENCH_DEFAULTS.embeddingCache})
+  --chat-cache DIR   Answers of the rerank and expand models (default: ${BENCH_DEFAULTS.chatCache})
   -h, --help         Show this help
 
 Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
@@ -65,6 +70,11 @@ async function main(args: string[]): Promise<number> {
     "embedding-model": { type: "string" },
     models: { type: "string" },
     "embedding-cache": { type: "string" },
+    "rerank-model": { type: "string" },
+    "rerank-base": { type: "string" },
+    "rerank-k": { type: "string" },
+    "expand-model": { type: "string" },
+    "chat-cache": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (v.help) {
@@ -97,6 +107,11 @@ async function main(args: string[]): Promise<number> {
     ...(v["embedding-model"] === undefined ? {} : { embeddingModel: v["embedding-model"] }),
     ...(v.models === undefined ? {} : { models: v.models }),
     ...(v["embedding-cache"] === undefined ? {} : { embeddingCache: v["embedding-cache"] }),
+    ...(v["rerank-model"] === undefined ? {} : { rerankModel: v["rerank-model"] }),
+    ...(v["rerank-base"] === undefined ? {} : { rerankBase: v["rerank-base"] }),
+    ...(v["rerank-k"] === undefined ? {} : { rerankK: intFlag("rerank-k", v["rerank-k"], 20) }),
+    ...(v["expand-model"] === undefined ? {} : { expandModel: v["expand-model"] }),
+    ...(v["chat-cache"] === undefined ? {} : { chatCache: v["chat-cache"] }),
     env: Deno.env.toObject(),
     stop: stop.promise,
   }, IO);

@@ -59,15 +59,13 @@ import {
   retrieverEntry,
   type RetrieverName,
 } from "../retrieval/mod.ts";
-import { type EmbeddingRetrieverContext, resolveEmbeddingModel } from "./embedding.ts";
-import { resolveChatModel } from "./chat_model.ts";
-import { createFileChatStore } from "../retrieval/embedding_cache.ts";
 import {
-  type ChatModel,
-  type ChatStore,
-  DEFAULT_RERANK_BASE,
-  DEFAULT_RERANK_K,
-} from "../retrieval/mod.ts";
+  checkRetrieverModels,
+  endpointContext,
+  resolveRetrieverModels,
+  type RetrieverModelPlan,
+  type RetrieverModels,
+} from "./retriever_models.ts";
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
@@ -184,7 +182,7 @@ interface Plan {
   readonly armNames: string[];
   readonly goldenPaths: readonly string[];
   readonly retrieverNames: RetrieverName[];
-  readonly rerank: { readonly base: string; readonly k: number };
+  readonly models: RetrieverModelPlan;
   readonly resamples: number;
   readonly liveGolden: string | undefined;
   readonly format: CatalogFormat | undefined;
@@ -219,62 +217,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
       );
     }
   }
-  const rerank = {
-    base: options.rerankBase ?? DEFAULT_RERANK_BASE,
-    k: options.rerankK ?? DEFAULT_RERANK_K,
-  };
-  const reranks = retrieverNames.includes("rerank");
-  if (!reranks && (options.rerankBase !== undefined || options.rerankK !== undefined)) {
-    throw new UsageError("--rerank-base and --rerank-k are used by --retrievers rerank only");
-  }
-  if (reranks) {
-    if (!(RETRIEVER_NAMES as readonly string[]).includes(rerank.base)) {
-      throw new UsageError(
-        `--rerank-base: unknown retriever "${rerank.base}" (known: ${RETRIEVER_NAMES.join(", ")})`,
-      );
-    }
-    const base = retrieverEntry(rerank.base);
-    if (base.needsGolden || base.endpoint === "chat") {
-      throw new UsageError(
-        `--rerank-base ${rerank.base}: the base must be a retriever without golden labels or a chat model`,
-      );
-    }
-    if (!Number.isInteger(rerank.k) || rerank.k < 2) {
-      throw new UsageError(`--rerank-k must be an integer >= 2: current value is ${rerank.k}`);
-    }
-  }
-  for (
-    const [name, flag, value] of [
-      ["rerank", "--rerank-model", options.rerankModel],
-      ["expand", "--expand-model", options.expandModel],
-    ] as const
-  ) {
-    const chosen = retrieverNames.includes(name);
-    if (chosen && value === undefined) {
-      throw new UsageError(
-        `--retrievers ${name} needs ${flag} ID (a chat model of the model registry)`,
-      );
-    }
-    if (!chosen && value !== undefined) {
-      throw new UsageError(`${flag} is used by --retrievers ${name} only`);
-    }
-  }
-  const embedders = retrieverNames.filter((n) =>
-    retrieverEntry(n).endpoint === "embedding" ||
-    (n === "rerank" && retrieverEntry(rerank.base).endpoint === "embedding")
-  );
-  if (embedders.length > 0 && options.embeddingModel === undefined) {
-    throw new UsageError(
-      `--retrievers ${
-        embedders.join(",")
-      } needs --embedding-model ID (a model-registry entry with kind "embedding")`,
-    );
-  }
-  if (embedders.length === 0 && options.embeddingModel !== undefined) {
-    throw new UsageError(
-      "--embedding-model is used by --retrievers dense or hybrid (or rerank over them) only",
-    );
-  }
+  const models = checkRetrieverModels(retrieverNames, options, "--retrievers");
   const live = options.live ?? false;
   if (
     !live && (options.endpoint || options.headers || options.discoveryTool || options.queryArg)
@@ -309,7 +252,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
     armNames,
     goldenPaths,
     retrieverNames: retrieverNames as RetrieverName[],
-    rerank,
+    models,
     resamples,
     liveGolden,
     format,
@@ -343,7 +286,7 @@ async function scoreRetrieval(
   p: Plan,
   indexArms: readonly EncodingArm[],
   say: (message: string) => void,
-  endpoints: Endpoints,
+  endpoints: RetrieverModels,
   tokenizer: FrontierTokenizer,
 ): Promise<{
   retrieval: RetrievalResult[];
@@ -401,7 +344,7 @@ async function scoreRetrieval(
           resamples: p.resamples,
         };
         const result = entry.asyncBuild
-          ? await evaluateRetrievalAsync({ ...common, ...endpointContext(retriever, p, endpoints) })
+          ? await evaluateRetrievalAsync({ ...common, ...endpointContext(retriever, endpoints) })
           : evaluateRetrieval(common);
         if (result.dropped.count > 0) {
           warnings.push(
@@ -432,7 +375,7 @@ async function scoreRetrieval(
         const built = await entry.create(docsFromTools(target.corpus.tools), {
           seed: p.seed,
           golden: aligned,
-          ...endpointContext(retriever, p, endpoints),
+          ...endpointContext(retriever, endpoints),
         });
         await built.prepare?.([...aligned.queries.values()]);
         const cacheKey = target.corpus.id;
@@ -457,30 +400,6 @@ async function scoreRetrieval(
   }
   const comparisons = compareToBaseline(retrieval, { seed: p.seed });
   return { retrieval, audits, comparisons, frontier, unreachable, warnings };
-}
-
-/** The endpoint models of a bench run: embeddings and the chat models by retriever name. */
-interface Endpoints {
-  readonly embedding: EmbeddingRetrieverContext | undefined;
-  readonly chat: ReadonlyMap<string, ChatModel>;
-  readonly chatStore: ChatStore | undefined;
-}
-
-/** The endpoint part of one retriever's context: embedding settings, its chat model, caches. */
-function endpointContext(retriever: string, p: Plan, e: Endpoints) {
-  const chat = e.chat.get(retriever);
-  const settings = {
-    ...(e.embedding?.settings ?? {}),
-    ...(retriever === "rerank" ? { rerank: { ...p.rerank } } : {}),
-  };
-  return {
-    ...(Object.keys(settings).length > 0 ? { settings } : {}),
-    ...(e.embedding
-      ? { fetch: e.embedding.fetch, embeddingStore: e.embedding.embeddingStore }
-      : {}),
-    ...(chat ? { chat } : {}),
-    ...(chat && e.chatStore ? { chatStore: e.chatStore } : {}),
-  };
 }
 
 /** Retrievers whose frontier is drawn: all but the random floor. */
@@ -583,42 +502,22 @@ export async function runBench(
   const indexArms = loadedArms.filter((a): a is EncodingArm =>
     !("unavailable" in a) && a.altersIndex
   );
-  const embedding = options.embeddingModel === undefined ? undefined : await resolveEmbeddingModel({
-    id: options.embeddingModel,
+  const endpoints = await resolveRetrieverModels(p.models, {
     modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
-    cacheDir: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
+    embeddingCache: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
+    chatCache: options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache),
     // Keys from the environment or the git-ignored .env, as the agents read them.
     env: io.env(),
     dotEnv: io.fromRoot(".env"),
+    now: io.epochNow,
   });
-  const chat = new Map<string, ChatModel>();
-  for (
-    const [name, flag, id] of [
-      ["rerank", "--rerank-model", options.rerankModel],
-      ["expand", "--expand-model", options.expandModel],
-    ] as const
-  ) {
-    if (id === undefined) continue;
-    const resolved = await resolveChatModel({
-      id,
-      flag,
-      modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
-      env: io.env(),
-      dotEnv: io.fromRoot(".env"),
-      now: io.epochNow,
-    });
-    chat.set(name, resolved.model);
-  }
-  const chatStore = chat.size === 0
-    ? undefined
-    : createFileChatStore(options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache));
   const scored = await scoreRetrieval(
     corpora,
     goldenSets,
     p,
     indexArms,
     say,
-    { embedding, chat, chatStore },
+    endpoints,
     tokenizers[0],
   );
   const toolResults = toolResultsFile === undefined ? undefined : (() => {

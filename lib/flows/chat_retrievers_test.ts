@@ -14,6 +14,16 @@ import { runBench, type RunBenchOptions } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
 import { rerankPrompt } from "../retrieval/rerank.ts";
 import { expansionPrompt } from "../retrieval/expand.ts";
+import { z } from "zod";
+import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "../proxy/_testing.ts";
+import { createProxyCore, createProxyServer } from "../proxy/server.ts";
+import { createUpstreamPool } from "../proxy/upstream.ts";
+import { proxyRetriever } from "../proxy/tool_index.ts";
+import {
+  checkRetrieverModels,
+  endpointContext,
+  resolveRetrieverModels,
+} from "./retriever_models.ts";
 
 const TOOLS = [
   ["create_issue", "Open a ticket for a bug in a repository"],
@@ -277,4 +287,59 @@ Deno.test("bench: the chat retrievers need their model flags, and rerank's base 
     () => runBench({ ...base, retrievers: ["rerank"], rerankModel: "x", rerankBase: "dense" }, io),
     /--retrievers rerank needs --embedding-model ID/,
   );
+});
+
+Deno.test("retrieve_tools over MCP serves rerank with a chat model of the registry", async () => {
+  const dir = await Deno.makeTempDir();
+  // The model always puts gh/create_pull_request first, wherever bm25 ranked it.
+  const server = startScriptedModelServer((req) => {
+    const line = userText(req).split("\n").find((l) => l.includes("] gh/create_pull_request"));
+    const n = line?.match(/^\[(\d+)\]/)?.[1] ?? "1";
+    return messageReply("openai", { text: `[${n}]`, usage: { input: 80, output: 3 } });
+  });
+  const fs = await fakeUpstream({ name: "fs", tools: FS_TOOLS });
+  const gh = await fakeUpstream({ name: "gh", tools: GH_TOOLS });
+  const pool = await createUpstreamPool([fs, gh]);
+  try {
+    await setup(dir, "openai", server.openaiBaseUrl);
+    const models = await resolveRetrieverModels(
+      checkRetrieverModels(["rerank"], { rerankModel: "ranker", rerankK: 5 }, "--retriever"),
+      {
+        modelsPath: `${dir}/models.json`,
+        embeddingCache: `${dir}/vectors`,
+        chatCache: `${dir}/cache`,
+        env: { TEST_CHAT_KEY: "sk-test-chat-0123" },
+      },
+    );
+    const call = async (name: string, query: string) => {
+      const retriever = proxyRetriever(name, { seed: 0, ...endpointContext(name, models) });
+      const client = await clientFor(createProxyServer(createProxyCore(pool, { retriever })));
+      try {
+        const r = await client.request(
+          {
+            method: "tools/call",
+            params: { name: "retrieve_tools", arguments: { query, limit: 3 } },
+          },
+          z.looseObject({}),
+        ) as { content: { text: string }[] };
+        return (JSON.parse(r.content[0].text).tools as { name: string }[]).map((t) => t.name);
+      } finally {
+        await client.close();
+      }
+    };
+    const plain = await call("bm25", "open a new file");
+    assert.notEqual(plain[0], "gh:create_pull_request");
+    const reranked = await call("rerank", "open a new file");
+    assert.equal(reranked[0], "gh:create_pull_request");
+    assert.equal(server.requests.length, 1);
+    // The prompt listed bm25's top 5 (every tool the query's words reach).
+    assert.match(userText(server.requests[0]), /^Request: open a new file\n\nCandidates:\n\[1\] /);
+    // Served again from the answer cache.
+    assert.deepEqual(await call("rerank", "open a new file"), reranked);
+    assert.equal(server.requests.length, 1);
+  } finally {
+    await pool.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

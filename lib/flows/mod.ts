@@ -90,6 +90,21 @@ export {
   type ResolveEmbeddingOptions,
 } from "./embedding.ts";
 export {
+  chatFnFromModel,
+  resolveChatModel,
+  type ResolveChatModelOptions,
+  type ResolvedChatModel,
+} from "./chat_model.ts";
+export {
+  checkRetrieverModels,
+  endpointContext,
+  resolveRetrieverModels,
+  type ResolveRetrieverModelsOptions,
+  type RetrieverModelOptions,
+  type RetrieverModelPlan,
+  type RetrieverModels,
+} from "./retriever_models.ts";
+export {
   type CaptureResultsOptions,
   type CaptureResultsSummary,
   captureToolResults,

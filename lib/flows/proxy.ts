@@ -23,7 +23,12 @@ import {
 } from "../proxy/mod.ts";
 import { UsageError } from "../_errors.ts";
 import { BENCH_DEFAULTS } from "./bench.ts";
-import { resolveEmbeddingModel } from "./embedding.ts";
+import {
+  checkRetrieverModels,
+  endpointContext,
+  resolveRetrieverModels,
+  type RetrieverModelOptions,
+} from "./retriever_models.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Defaults of `deno task proxy` (paths repository-relative). */
@@ -40,8 +45,12 @@ export const PROXY_DEFAULTS = {
   retriever: "bm25",
 } as const;
 
-/** What `deno task proxy` was asked for. */
-export interface RunProxyOptions {
+/**
+ * What `deno task proxy` was asked for. The model options (`embeddingModel`, `rerankModel`,
+ * `rerankBase`, `rerankK`, `expandModel`) are those of the bench: a retriever calling an
+ * endpoint needs its model, and no model is given for a retriever that does not use it.
+ */
+export interface RunProxyOptions extends RetrieverModelOptions {
   /** Servers config file in the mcpServers shape (`--servers`). */
   readonly servers: string;
   /** Serve streamable HTTP on this port (0 = any free one); stdio when absent (`--http`). */
@@ -62,12 +71,12 @@ export interface RunProxyOptions {
   readonly maxResultBytes?: number;
   /** Retriever name of the registry, one needing no golden labels (`--retriever`). */
   readonly retriever?: string;
-  /** Model-registry entry (kind `embedding`) for a retriever reading embeddings. */
-  readonly embeddingModel?: string;
   /** Model registry file (`--models`). */
   readonly models?: string;
   /** Embedding vector cache folder (`--embedding-cache`). */
   readonly embeddingCache?: string;
+  /** Answer cache of the rerank and expand models (`--chat-cache`). */
+  readonly chatCache?: string;
   /** Environment: `${VAR}` expansion of the config and the upstreams' environment. */
   readonly env: Record<string, string>;
   /** Resolves when the proxy should shut down (the task: SIGINT or SIGTERM). */
@@ -82,8 +91,8 @@ export interface RunProxyOptions {
  * @param options The options.
  * @throws {UsageError} On a port outside 0–65535, a non-positive timeout, a result cap under
  *   1024 bytes, HTTP-only settings without a port, a bind address off loopback without a
- *   token, an unknown retriever or one that needs golden labels, or an embedding model given
- *   without (or missing for) a retriever that reads embeddings.
+ *   token, an unknown retriever or one that needs golden labels, or a model (embedding, rerank,
+ *   expand) given without (or missing for) the retriever that uses it.
  */
 export function checkProxyOptions(options: Omit<RunProxyOptions, "env" | "stop">): void {
   const { port } = options;
@@ -128,13 +137,7 @@ export function checkProxyOptions(options: Omit<RunProxyOptions, "env" | "stop">
   if (entry.needsGolden) {
     throw new UsageError(`--retriever ${name} needs golden labels; the proxy has none`);
   }
-  if ((entry.endpoint === "embedding") !== (options.embeddingModel !== undefined)) {
-    throw new UsageError(
-      entry.endpoint === "embedding"
-        ? `--retriever ${name} needs --embedding-model ID (a model-registry entry with kind "embedding")`
-        : "--embedding-model is used by --retriever dense or hybrid only",
-    );
-  }
+  checkRetrieverModels([name], options, "--retriever");
 }
 
 /**
@@ -145,7 +148,7 @@ export function checkProxyOptions(options: Omit<RunProxyOptions, "env" | "stop">
  * @param options What to serve and how (see {@linkcode RunProxyOptions}).
  * @param io Repository paths for defaults, progress lines. @default {denoFlowIo()}
  * @throws {UsageError} On options {@linkcode checkProxyOptions} refuses, an unreadable servers
- *   config, or an unknown embedding model.
+ *   config, or an unknown embedding or chat model.
  * @throws {InputFileError} On a malformed servers config.
  */
 export async function runProxy(
@@ -154,22 +157,19 @@ export async function runProxy(
 ): Promise<void> {
   checkProxyOptions(options);
   const retrieverName = options.retriever ?? PROXY_DEFAULTS.retriever;
-  const embedding = options.embeddingModel === undefined ? undefined : await resolveEmbeddingModel({
-    id: options.embeddingModel,
-    modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
-    cacheDir: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
-    env: options.env,
-    dotEnv: io.fromRoot(".env"),
-  });
+  const models = await resolveRetrieverModels(
+    checkRetrieverModels([retrieverName], options, "--retriever"),
+    {
+      modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
+      embeddingCache: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
+      chatCache: options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache),
+      env: options.env,
+      dotEnv: io.fromRoot(".env"),
+    },
+  );
   const retriever = proxyRetriever(retrieverName, {
     seed: 0,
-    ...(embedding
-      ? {
-        settings: embedding.settings,
-        fetch: embedding.fetch,
-        embeddingStore: embedding.embeddingStore,
-      }
-      : {}),
+    ...endpointContext(retrieverName, models),
   });
   let text: string;
   try {
