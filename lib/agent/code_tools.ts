@@ -9,6 +9,7 @@
 
 import { argumentChecker } from "../_arguments.ts";
 import type { JsonObject, Tool } from "../catalog/types.ts";
+import referenceCode from "./reference_code.tools.json" with { type: "json" };
 import type { Hit } from "../retrieval/types.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
 
@@ -16,69 +17,12 @@ import { retrieveResponseText } from "../proxy/responses.ts";
 export const CODE_DEFINITIONS_PATH = "fixtures/proxies/reference_code.tools.json";
 
 /**
- * The `code` exposure's tool definitions, embedded so lib/ reads no fixture at import time.
- * A test checks it equals the `tools` of `fixtures/proxies/reference_code.tools.json`, the
- * source of truth (its sha256 is in `fixtures/manifest.json`); edit both together.
+ * The `code` exposure's tool definitions, a JSON module beside this file, so lib/ reads no
+ * fixture at run time. A test checks it equals `fixtures/proxies/reference_code.tools.json`, the
+ * frozen input the bench prices (its sha256 is in `fixtures/manifest.json`); edit both together.
  */
-const REFERENCE_CODE_TOOLS: readonly JsonObject[] = [
-  {
-    "name": "retrieve_tools",
-    "description":
-      "Search the tools of every connected MCP server and return the best matches for a task, each as a TypeScript function signature you can call from run_code. Describe the task in plain words.",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "query": {
-          "type": "string",
-          "description": "What you want to do, in natural language.",
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 50,
-          "default": 10,
-          "description": "Maximum number of tools to return.",
-        },
-      },
-      "required": [
-        "query",
-      ],
-      "additionalProperties": false,
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false,
-    },
-  },
-  {
-    "name": "run_code",
-    "description":
-      'Run a TypeScript program in a sandbox and return what it prints. Inside the program, `await tools.call("server:tool", args)` calls any tool found with retrieve_tools and returns its result, so several calls, loops and filtering can happen in one step without passing intermediate results through the conversation.',
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "code": {
-          "type": "string",
-          "description": "TypeScript source; use console.log for output.",
-        },
-        "timeout_ms": {
-          "type": "integer",
-          "minimum": 100,
-          "maximum": 120000,
-          "default": 30000,
-          "description": "Wall-clock limit for the program, in milliseconds.",
-        },
-      },
-      "required": [
-        "code",
-      ],
-      "additionalProperties": false,
-    },
-    "annotations": {
-      "openWorldHint": true,
-    },
-  },
-];
+const REFERENCE_CODE_TOOLS: readonly JsonObject[] = referenceCode
+  .tools as unknown as readonly JsonObject[];
 
 /** The `code` exposure's tool definitions exactly as in the data file, in file order. */
 export const CODE_TOOL_DEFINITIONS: readonly JsonObject[] = REFERENCE_CODE_TOOLS;

@@ -10,6 +10,7 @@
  * @module
  */
 import type { JsonObject } from "../catalog/types.ts";
+import referenceProxy from "./reference_proxy.tools.json" with { type: "json" };
 
 /** Names of the proxy's tools, in `tools/list` order. */
 export type ProxyToolName = "retrieve_tools" | "describe_tool" | "call_tool";
@@ -18,102 +19,13 @@ export type ProxyToolName = "retrieve_tools" | "describe_tool" | "call_tool";
 export const PROXY_DEFINITIONS_PATH = "fixtures/proxies/reference_proxy.tools.json";
 
 /**
- * The reference proxy's tool definitions, embedded so lib/ reads no fixture at import time.
- * A test checks it equals the `tools` of `fixtures/proxies/reference_proxy.tools.json`, the
- * source of truth (its sha256 is in `fixtures/manifest.json`); edit both together.
+ * The reference proxy's tool definitions, a JSON module beside this file, so lib/ reads no
+ * fixture at run time. A test checks it equals `fixtures/proxies/reference_proxy.tools.json`,
+ * the frozen input the bench prices (its sha256 is in `fixtures/manifest.json`); edit both
+ * together.
  */
-const REFERENCE_PROXY_TOOLS: readonly JsonObject[] = [
-  {
-    "name": "retrieve_tools",
-    "description":
-      "Search the tools of every connected MCP server and return the best matches for a task. Call this first whenever you need a capability you do not see among your tools. Describe the task in plain words; results are ranked by relevance and give each tool's id (server:tool), description and input schema, which you then pass to call_tool.",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "query": {
-          "type": "string",
-          "description": 'What you want to do, in natural language, e.g. "open a pull request".',
-        },
-        "limit": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 50,
-          "default": 10,
-          "description": "Maximum number of tools to return.",
-        },
-        "detail": {
-          "type": "string",
-          "enum": [
-            "full",
-            "compact",
-          ],
-          "default": "full",
-          "description":
-            "full: description and input schema per tool; compact: one signature line per tool.",
-        },
-      },
-      "required": [
-        "query",
-      ],
-      "additionalProperties": false,
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false,
-    },
-  },
-  {
-    "name": "describe_tool",
-    "description":
-      "Return the complete definitions (description, input schema, output schema, annotations) of one or more tools found with retrieve_tools.",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "tool_ids": {
-          "type": "array",
-          "items": {
-            "type": "string",
-          },
-          "minItems": 1,
-          "description": "Tool ids as server:tool.",
-        },
-      },
-      "required": [
-        "tool_ids",
-      ],
-      "additionalProperties": false,
-    },
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false,
-    },
-  },
-  {
-    "name": "call_tool",
-    "description":
-      "Call a tool on its upstream MCP server and return its result unchanged. Find the tool and its arguments with retrieve_tools first.",
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "name": {
-          "type": "string",
-          "description": "Tool id as server:tool.",
-        },
-        "arguments": {
-          "type": "object",
-          "description": "Arguments matching the tool's input schema.",
-        },
-      },
-      "required": [
-        "name",
-      ],
-      "additionalProperties": false,
-    },
-    "annotations": {
-      "openWorldHint": true,
-    },
-  },
-];
+const REFERENCE_PROXY_TOOLS: readonly JsonObject[] = referenceProxy
+  .tools as unknown as readonly JsonObject[];
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {
