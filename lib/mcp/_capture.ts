@@ -163,10 +163,8 @@ export function spawnFailedRecord(
   runPaths: readonly RunPath[] = [],
 ): ServerCaptureRecord {
   return {
-    server: entry.name,
+    ...recordBase(entry, runPaths),
     transport: entry.kind === "stdio" ? "stdio" : "streamable-http",
-    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
-    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
     outcome: "spawn_failed",
     phase: "spawn",
     message,
@@ -176,4 +174,46 @@ export function spawnFailedRecord(
     captureMs: 0,
     runPaths,
   };
+}
+
+/**
+ * The fields of a capture record that come from its config entry: server name, pinned package
+ * and version (when the entry has them), and the run's paths.
+ *
+ * @param entry The config entry.
+ * @param runPaths Paths the run created. @default {[]}
+ * @returns `{server, package?, version?, runPaths}`.
+ */
+export function recordBase(
+  entry: ServerEntry,
+  runPaths: readonly RunPath[] = [],
+): Pick<ServerCaptureRecord, "server" | "package" | "version" | "runPaths"> {
+  return {
+    server: entry.name,
+    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
+    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
+    runPaths,
+  };
+}
+
+/** Options every capture takes, whatever the transport. */
+export interface CaptureOptionsBase {
+  /**
+   * Overall timeout (ms): for stdio spawn + initialize + every list, for a remote server each
+   * transport attempt. Default: the entry's `timeoutMs`, else `DEFAULT_SERVER_TIMEOUT_MS`.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Variables for `${VAR}` expansion (typically the caller's environment); for stdio, `HOME`,
+   * `SCRATCH` and `TMPDIR` are always the run's own folders.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Config source name for error messages. */
+  readonly source?: string;
+  /**
+   * Settle window for a server that declares `tools.listChanged`: how long to wait for a
+   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
+   * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
+   */
+  readonly settleMs?: number;
 }

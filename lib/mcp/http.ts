@@ -12,8 +12,10 @@ import { listServer } from "./list.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
   captureClient,
+  type CaptureOptionsBase,
   type CaptureResult,
   okResult,
+  recordBase,
   redactResult,
   timeoutResult,
   watchProtocolVersion,
@@ -27,20 +29,7 @@ import { isSecretName } from "../_redact.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
-export interface RemoteCaptureOptions {
-  /** Overall timeout (ms) per transport attempt; default: entry `timeoutMs`, else 30 s. */
-  readonly timeoutMs?: number;
-  /** Variables for `${VAR}` expansion in `url` and `headers`. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Config source name for error messages. */
-  readonly source?: string;
-  /**
-   * Settle window for a server that declares `tools.listChanged`: how long to wait for a
-   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
-   * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
-   */
-  readonly settleMs?: number;
-}
+export type RemoteCaptureOptions = CaptureOptionsBase;
 
 /**
  * Connects to a remote server, lists it and disconnects. Never throws for
@@ -64,12 +53,7 @@ export async function captureRemoteServer(
   const timeoutMs = checkTimeoutMs(
     options.timeoutMs ?? entry.meta.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
   );
-  const base = {
-    server: entry.name,
-    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
-    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
-    runPaths: [],
-  };
+  const base = recordBase(entry);
   let expanded: RemoteServerEntry;
   try {
     expanded = expandServerEntry(entry, options.env ?? {}, options.source) as RemoteServerEntry;

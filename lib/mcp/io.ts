@@ -5,6 +5,7 @@
  */
 export { captureStdioServer, type StdioCaptureOptions } from "./stdio.ts";
 export { captureRemoteServer, type RemoteCaptureOptions } from "./http.ts";
+export type { CaptureOptionsBase } from "./_capture.ts";
 export {
   createSessionFolder,
   openRemoteSession,

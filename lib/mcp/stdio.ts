@@ -23,8 +23,10 @@ import { listServer } from "./list.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
   captureClient,
+  type CaptureOptionsBase,
   type CaptureResult,
   okResult,
+  recordBase,
   redactResult,
   spawnFailedRecord,
   timeoutResult,
@@ -49,31 +51,13 @@ export const STDERR_TAIL_CHARS = 2_000;
 export const MAX_WARNINGS_PER_SERVER = 20;
 
 /** Options of {@linkcode captureStdioServer}. */
-export interface StdioCaptureOptions {
-  /**
-   * Overall timeout (ms) for spawn + initialize + every list. Default: the
-   * entry's `timeoutMs`, else {@linkcode DEFAULT_SERVER_TIMEOUT_MS}.
-   */
-  readonly timeoutMs?: number;
-  /**
-   * Variables for `${VAR}` expansion (typically the caller's environment).
-   * `HOME`, `SCRATCH` and `TMPDIR` are always the run's own folders.
-   */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+export interface StdioCaptureOptions extends CaptureOptionsBase {
   /** Extra variables that win over `env` (e.g. `BIN`, the package's bin script). */
   readonly vars?: Readonly<Record<string, string>>;
   /** `PATH` for the server and for finding `command` (default: this process's `PATH`). */
   readonly path?: string;
   /** Isolation to use (default: the strongest available, probed once). */
   readonly isolation?: IsolationMode;
-  /** Config source name for error messages. */
-  readonly source?: string;
-  /**
-   * Settle window for a server that declares `tools.listChanged`: how long to wait for a
-   * `notifications/tools/list_changed` (and re-list) after each listing, in ms.
-   * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
-   */
-  readonly settleMs?: number;
 }
 
 /**
@@ -102,13 +86,7 @@ export async function captureStdioServer(
   const isolation = options.isolation ?? await detectIsolation();
   const path = options.path ?? Deno.env.get("PATH") ?? FALLBACK_PATH;
   const scratch = await createScratch(`mcpmeter-${entry.name.replace(/[^A-Za-z0-9_.-]/g, "_")}-`);
-  const base = {
-    server: entry.name,
-    transport: "stdio" as const,
-    ...(entry.meta.package === undefined ? {} : { package: entry.meta.package }),
-    ...(entry.meta.version === undefined ? {} : { version: entry.meta.version }),
-    runPaths: scratch.runPaths,
-  };
+  const base = { ...recordBase(entry, scratch.runPaths), transport: "stdio" as const };
   const failure = (message: string) => spawnFailedRecord(entry, message, scratch.runPaths);
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
