@@ -88,7 +88,12 @@ export interface ForecastUsd {
   readonly judge: ForecastEstimate;
   /** Priced tool calls, USD. */
   readonly tool: ForecastEstimate;
-  /** agent + judge + tool, USD (a record missing one part is left out). */
+  /**
+   * The context-reduction summarizer's tokens × its prices, USD (0 for a case that did not
+   * summarize; kept apart from the agent's cost as the record keeps it).
+   */
+  readonly summarizer: ForecastEstimate;
+  /** agent + judge + tool + summarizer, USD (a record missing one part is left out). */
   readonly total: ForecastEstimate;
 }
 
@@ -159,6 +164,7 @@ export const FORECAST_METRICS = [
   "usdAgent",
   "usdJudge",
   "usdTool",
+  "usdSummarizer",
   "usdTotal",
   "input",
   "output",
@@ -262,11 +268,25 @@ export function forecastRows(
         notes.add(`case "${r.caseId}" has several judge models: its judge USD as recorded`);
       }
     }
-    const usdTotal = usdAgent === null || usdJudge === null ? null : usdAgent + usdJudge + usdTool;
+    const sum = r.summarizer;
+    const usdSummarizer = sum === undefined
+      ? 0
+      : over[sum.model] === undefined
+      ? sum.costUsd
+      : usageCostUsd({
+        inputTokens: sum.inputTokens,
+        outputTokens: sum.outputTokens,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      }, over[sum.model]);
+    const usdTotal = usdAgent === null || usdJudge === null || usdSummarizer === null
+      ? null
+      : usdAgent + usdJudge + usdTool + usdSummarizer;
     return {
       usdAgent,
       usdJudge,
       usdTool,
+      usdSummarizer,
       usdTotal,
       input: r.inputTokens,
       output: r.outputTokens,
@@ -411,6 +431,7 @@ export function forecastRun(options: ForecastOptions): Forecast {
       agent: estimate("usdAgent"),
       judge: estimate("usdJudge"),
       tool: estimate("usdTool"),
+      summarizer: estimate("usdSummarizer"),
       total: estimate("usdTotal"),
     },
     tokens: {

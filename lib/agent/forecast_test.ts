@@ -188,6 +188,34 @@ Deno.test("forecastRun() re-prices a judge panel call by call from its verdicts"
   close(f.usd.judge.total, 0.022, "j re-priced, k as recorded");
 });
 
+Deno.test("forecastRun() adds the context summarizer's cost apart, re-priced by its model", () => {
+  const r = rec("c1", 0, {
+    inputTokens: 0,
+    outputTokens: 0,
+    summarizer: { model: "s", calls: 2, inputTokens: 4000, outputTokens: 400, costUsd: 0.006 },
+  });
+  const f = forecastRun({ ...BASE, records: [r], questions: 10 });
+  close(f.usd.summarizer.total, 0.06, "recorded summarizer USD × 10");
+  close(f.usd.total.total, 0.06, "total includes it");
+  const g = forecastRun({
+    ...BASE,
+    records: [r],
+    questions: 10,
+    prices: {
+      models: {
+        s: {
+          inputUsdPerMTok: 2,
+          outputUsdPerMTok: 10,
+          cacheReadUsdPerMTok: 0,
+          cacheWriteUsdPerMTok: 0,
+        },
+      },
+    },
+  });
+  // 4000 × 2 + 400 × 10 per M = $0.012 per question → $0.12 for 10
+  close(g.usd.summarizer.total, 0.12, "re-priced");
+});
+
 Deno.test("forecastRun() prices one-hour cache writes at 1.6× for a 1h agent", () => {
   const r = rec("c1", 0, { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 1_000_000 });
   const f = forecastRun({

@@ -134,7 +134,9 @@ export function forecastLines(run: LoadedRun, f: Forecast): string[] {
     ` (from ${b.records} records: ${b.cases} cases, up to ${b.maxRepetitions} repetitions)`,
     `  USD     total ${withCi(f.usd.total, usd)}  agent ${withCi(f.usd.agent, usd)}  judge ${
       withCi(f.usd.judge, usd)
-    }  tool ${withCi(f.usd.tool, usd)}`,
+    }  tool ${withCi(f.usd.tool, usd)}${
+      f.usd.summarizer.total ? `  summarizer ${withCi(f.usd.summarizer, usd)}` : ""
+    }`,
     `  tokens  input ${withCi(f.tokens.input, count)}  output ${withCi(f.tokens.output, count)}` +
     `  cache read ${count(f.tokens.cacheRead.total)}  cache write ${
       count(f.tokens.cacheWrite.total)
