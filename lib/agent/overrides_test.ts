@@ -225,6 +225,8 @@ Deno.test("agents: overrides inline are validated, a path is read relative to th
       file: "../rewrites.json",
       overrides: { "notes:echo": { description: "Echo it." } },
     });
+    // A resolved agent written back as JSON (what sweep does) reads the same.
+    assert.deepEqual(parseAgents(JSON.stringify(loaded))[0].overrides, loaded.overrides);
     await Deno.writeTextFile(
       `${dir}/agents/a.json`,
       JSON.stringify({ ...base, overrides: "../missing.json" }),

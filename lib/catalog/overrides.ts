@@ -57,7 +57,8 @@ export interface ToolOverride {
 export interface ToolOverrides {
   /**
    * Path of the file the overrides were read from, as written (an agent's `overrides` path is
-   * relative to the agent file); absent for inline overrides. Not part of the hash.
+   * relative to the agent file); absent for inline overrides. Not part of the hash. Accepted in
+   * a document too, so a resolved agent written back as JSON (a sweep's agents) reads the same.
    */
   readonly file?: string;
   /** Free-form note on what the rewrites are for; not applied, not hashed. */
@@ -143,6 +144,7 @@ const OverrideSchema = z.strictObject({
 
 const DocumentSchema = z.strictObject({
   $schema: z.string().optional(),
+  file: z.string().min(1).optional(),
   description: z.string().optional(),
   overrides: z.record(
     z.string().regex(/^[^:]+:.+$/, { message: "must be a tool id server:tool" }),
@@ -163,7 +165,8 @@ function fieldOf(path: readonly PropertyKey[]): string {
  *
  * @param input JSON text, or an already parsed value (an agent's inline `overrides`).
  * @param source File name (or `<inline>`) for messages.
- * @param file Path recorded as {@linkcode ToolOverrides}`.file`; absent for inline overrides.
+ * @param file Path recorded as {@linkcode ToolOverrides}`.file`; default: the document's own
+ *   `file` field, if any (absent for inline overrides).
  * @returns The document, keys as written.
  * @throws {ToolOverridesError} On invalid JSON, an unknown field, a key that is not
  *   `server:tool`, an override with nothing to replace, or a parameter pointer that is not a
@@ -225,8 +228,9 @@ export function parseToolOverrides(
       ...(o.parameters === undefined ? {} : { parameters: { ...o.parameters } }),
     };
   }
+  const from = file ?? doc.file;
   return {
-    ...(file === undefined ? {} : { file }),
+    ...(from === undefined ? {} : { file: from }),
     ...(doc.description === undefined ? {} : { description: doc.description }),
     overrides,
   };
