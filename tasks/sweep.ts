@@ -4,6 +4,8 @@
 import { join, resolve } from "node:path";
 import { fromRoot, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
 import { loadAgents, loadSuite } from "../lib/agent/io.ts";
+import { loadToolOverrides } from "../lib/catalog/io.ts";
+import type { ToolOverrides } from "../lib/catalog/mod.ts";
 import { AgentConfigError } from "../lib/agent/mod.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/mod.ts";
 
@@ -16,9 +18,11 @@ parameters. Agents are named <base>__<name>-<value>__...; the comparison dashboa
 
   --base AGENT        id of the base agent (in --agents-dir)
   --vary NAME=V,...   model | exposure | loop | systemPrompt | maxIterations | temperature |
-                      maxOutputTokens | mcpServers (servers joined by +); systemPrompt values
-                      ending in .md or .txt are prompt files (relative to --agents-dir, else
-                      to the working directory), other values inline text
+                      maxOutputTokens | mcpServers (servers joined by +) | overrides;
+                      systemPrompt values ending in .md or .txt are prompt files (relative to
+                      --agents-dir, else to the working directory), other values inline text;
+                      overrides values are tool-description overrides files (found the same
+                      way) or "none"
   --suite FILE        suite to run
   --run-id ID         run name (default: <suite>-sweep-<UTC time>)
   --out DIR           runs folder (default: results/runs)
@@ -125,9 +129,25 @@ async function main(): Promise<number> {
     }
     prompts[value] = text;
   }
+  // Overrides files: found like prompt files; "none" drops the base agent's overrides.
+  const overrides: Record<string, ToolOverrides> = {};
+  for (const value of params.find((p) => p.name === "overrides")?.values ?? []) {
+    if (value === "none") continue;
+    const candidates = [resolve(agentsBase, value), resolve(value)];
+    const found = await Promise.all(
+      candidates.map((c) => Deno.stat(c).then((st) => st.isFile, () => false)),
+    );
+    const at = candidates[found.indexOf(true)];
+    if (at === undefined) {
+      throw new UsageError(
+        `cannot read overrides file "${value}" (looked in ${candidates.join(", ")})`,
+      );
+    }
+    overrides[value] = await loadToolOverrides(at, value);
+  }
   let expanded;
   try {
-    expanded = expandSweep(base, params, prompts);
+    expanded = expandSweep(base, params, prompts, overrides);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

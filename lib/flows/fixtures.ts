@@ -55,9 +55,15 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
   },
   { prefix: "agents/", source: "example agents, models and tool prices", regenerate: "by hand" },
   {
-    prefix: "overrides/",
+    prefix: "overrides/reference_v1",
     source:
       "hand-written tool-description overrides for reference_v1, from the bm25 misses of reference_v2.dev (never from reference_v2.test)",
+    regenerate: "by hand",
+  },
+  {
+    prefix: "overrides/",
+    source:
+      "hand-written tool-description overrides for the example agents' servers (fixtures/agents/servers.json keys)",
     regenerate: "by hand",
   },
   {

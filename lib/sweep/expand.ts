@@ -6,10 +6,11 @@
  * @module
  */
 import type { AgentConfig } from "../agent/types.ts";
+import type { ToolOverrides } from "../catalog/overrides.ts";
 
 /** One varied parameter and its values, in command-line order. */
 export interface SweepParameter {
-  /** Agent field: `model`, `exposure`, `loop`, `systemPrompt`, `maxIterations`, `temperature`, `maxOutputTokens` or `mcpServers`. */
+  /** Agent field: `model`, `exposure`, `loop`, `systemPrompt`, `maxIterations`, `temperature`, `maxOutputTokens`, `mcpServers` or `overrides`. */
   readonly name: SweepField;
   /** Values as written (e.g. `claude`, `p1.md`, `fs+memory`). */
   readonly values: readonly string[];
@@ -24,7 +25,8 @@ export type SweepField =
   | "maxIterations"
   | "temperature"
   | "maxOutputTokens"
-  | "mcpServers";
+  | "mcpServers"
+  | "overrides";
 
 /** Fields a sweep may vary, in a fixed order. */
 export const SWEEP_FIELDS: readonly SweepField[] = [
@@ -36,6 +38,7 @@ export const SWEEP_FIELDS: readonly SweepField[] = [
   "temperature",
   "maxOutputTokens",
   "mcpServers",
+  "overrides",
 ];
 
 /**
@@ -84,6 +87,8 @@ export interface SweepAgent {
 function slug(name: SweepField, value: string): string {
   const v = name === "systemPrompt" && /\.(md|txt)$/i.test(value)
     ? value.replace(/^.*[\\/]/, "").replace(/\.(md|txt)$/i, "")
+    : name === "overrides" && /\.json$/i.test(value)
+    ? value.replace(/^.*[\\/]/, "").replace(/(\.overrides)?\.json$/i, "")
     : value;
   return v.replace(/[^A-Za-z0-9._-]+/g, "-");
 }
@@ -95,11 +100,13 @@ function slug(name: SweepField, value: string): string {
  * Values are converted per field: `maxIterations`/`maxOutputTokens` integers ≥ 1, `temperature`
  * a number in [0, 2], `exposure` `direct|proxy|code`, `loop` `sequential|parallel`, `mcpServers`
  * server names joined by `+`, `systemPrompt` the prompt text from `prompts` (keyed by value)
- * when given there, else the value itself as inline text.
+ * when given there, else the value itself as inline text, `overrides` the document from
+ * `overrides` (keyed by value, the caller reads the files) or `none` for no overrides.
  *
  * @param base The base agent (resolved, as `loadAgents` returns it).
  * @param parameters Varied parameters (at least one; names unique).
  * @param prompts Prompt texts by `systemPrompt` value (e.g. file contents by path).
+ * @param overrides Tool-description overrides by `overrides` value (e.g. parsed files by path).
  * @returns Agents in cross-product order.
  * @throws {RangeError} on a repeated parameter, a value of the wrong kind, or two agents with
  *   the same id.
@@ -120,6 +127,7 @@ export function expandSweep(
   base: AgentConfig,
   parameters: readonly SweepParameter[],
   prompts: Readonly<Record<string, string>> = {},
+  overrides: Readonly<Record<string, ToolOverrides>> = {},
 ): SweepAgent[] {
   if (parameters.length === 0) throw new RangeError("Cannot expand a sweep: nothing varies");
   const names = parameters.map((p) => p.name);
@@ -132,7 +140,9 @@ export function expandSweep(
   const seen = new Map<string, string>();
   return combos.map((params) => {
     let agent: AgentConfig = { ...base };
-    for (const p of parameters) agent = apply(agent, p.name, params[p.name], prompts);
+    for (const p of parameters) {
+      agent = apply(agent, p.name, params[p.name], prompts, overrides);
+    }
     const id = [base.id, ...parameters.map((p) => `${p.name}-${slug(p.name, params[p.name])}`)]
       .join("__");
     const text = parameters.map((p) => `${p.name}=${params[p.name]}`).join(", ");
@@ -155,6 +165,7 @@ function apply(
   name: SweepField,
   value: string,
   prompts: Readonly<Record<string, string>>,
+  overrides: Readonly<Record<string, ToolOverrides>>,
 ): AgentConfig {
   const bad = (want: string) =>
     new RangeError(`Cannot set ${name} to "${value}" in a sweep: expected ${want}`);
@@ -182,6 +193,15 @@ function apply(
     }
     case "mcpServers":
       return { ...agent, mcpServers: value.split("+").filter(Boolean) };
+    case "overrides": {
+      if (value === "none") {
+        const { overrides: _drop, ...rest } = agent;
+        return rest;
+      }
+      const doc = overrides[value];
+      if (doc === undefined) throw bad(`"none" or an overrides file the caller read`);
+      return { ...agent, overrides: doc };
+    }
   }
 }
 

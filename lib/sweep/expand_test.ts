@@ -60,3 +60,26 @@ Deno.test("parseVary() names the problem", () => {
   assert.throws(() => parseVary("model="), /no values/);
   assert.throws(() => parseVary("model=a,a"), /"a" twice/);
 });
+
+Deno.test("expandSweep() varies tool-description overrides: none, or a document the caller read", () => {
+  const rewrite = {
+    file: "overrides/terse.overrides.json",
+    overrides: { "fs:read_file": { description: "Read a file." } },
+  };
+  const withBase = { ...BASE, overrides: { overrides: { "fs:x": { title: "X" } } } };
+  const out = expandSweep(
+    withBase,
+    [parseVary("overrides=none,overrides/terse.overrides.json")],
+    {},
+    {
+      "overrides/terse.overrides.json": rewrite,
+    },
+  );
+  assert.deepEqual(out.map((s) => s.id), ["base__overrides-none", "base__overrides-terse"]);
+  assert.equal("overrides" in out[0].agent, false);
+  assert.deepEqual(out[1].agent.overrides, rewrite);
+  assert.throws(
+    () => expandSweep(BASE, [parseVary("overrides=missing.json")]),
+    /Cannot set overrides to "missing.json" in a sweep/,
+  );
+});
