@@ -75,6 +75,9 @@ Options:
                        index time (expand, doc2query-style); its one-off cost is reported
   --chat-cache DIR     Answers of the rerank and expand models, keyed by model + sha256 of the
                        prompt (default: ${BENCH_DEFAULTS.chatCache}); a rerun sends no prompt again
+  --package-info FILE  Package description and keywords per server (a capture manifest, or e.g.
+                       fixtures/corpora/reference_v1.packages.json): scored as the package_info
+                       index of the retrievers that read the server field
   --resamples N        Bootstrap resamples per metric (default: 1000)
   --tool-results FILE  Captured tools/call results priced as compact JSON vs TOON (the
                        toon_results pseudo-arm); "none" to skip (default: ${BENCH_DEFAULTS.toolResults})
@@ -119,6 +122,7 @@ async function main(args: string[]): Promise<number> {
     "rerank-k": { type: "string" },
     "expand-model": { type: "string" },
     "chat-cache": { type: "string" },
+    "package-info": { type: "string" },
     resamples: { type: "string" },
     "tool-results": { type: "string" },
     live: { type: "boolean" },
@@ -157,6 +161,7 @@ async function main(args: string[]): Promise<number> {
     ...(f["rerank-k"] ? { rerankK: intFlag("rerank-k", f["rerank-k"], DEFAULT_RERANK_K) } : {}),
     ...(f["expand-model"] ? { expandModel: f["expand-model"] } : {}),
     ...(f["chat-cache"] ? { chatCache: f["chat-cache"] } : {}),
+    ...(f["package-info"] ? { packageInfo: f["package-info"] } : {}),
     ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
     ...(f.live ? { live: true } : {}),
     ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),

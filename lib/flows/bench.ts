@@ -53,7 +53,10 @@ import {
   evaluateRetrieval,
   evaluateRetrievalAsync,
   type GoldenSetAudit,
+  type IndexArm,
   indexArmsFor,
+  packageInfoArm,
+  parsePackageInfo,
   type RetrievalResult,
   RETRIEVER_NAMES,
   retrieverEntry,
@@ -145,6 +148,11 @@ export interface RunBenchOptions {
   readonly expandModel?: string;
   /** Answer cache folder of the chat retrievers. Default `.scratch/chat`. */
   readonly chatCache?: string;
+  /**
+   * Package descriptions and keywords per server (a capture manifest or a package-info file):
+   * scored as the `package_info` index arm, which appends them to each tool's server field.
+   */
+  readonly packageInfo?: string;
   /** Bootstrap resamples per metric, 1 to {@linkcode MAX_RESAMPLES}. Default 1000. */
   readonly resamples?: number;
   /** Captured tool results priced as JSON vs TOON, or `"none"`. Default: results_v1. */
@@ -284,7 +292,7 @@ async function scoreRetrieval(
   corpora: readonly { corpus: Corpus }[],
   goldenSets: readonly GoldenSet[],
   p: Plan,
-  indexArms: readonly EncodingArm[],
+  indexArms: readonly IndexArm[],
   say: (message: string) => void,
   endpoints: RetrieverModels,
   tokenizer: FrontierTokenizer,
@@ -499,9 +507,19 @@ export async function runBench(
     say(`${corpus.id}: encoding arms ${p.armNames.join(", ")}`);
     return measureArms({ corpus, arms: loadedArms, tokenizers });
   });
-  const indexArms = loadedArms.filter((a): a is EncodingArm =>
+  const indexArms: IndexArm[] = loadedArms.filter((a): a is EncodingArm =>
     !("unavailable" in a) && a.altersIndex
   );
+  if (options.packageInfo !== undefined) {
+    const path = options.packageInfo;
+    say(`loading package info ${path}`);
+    const info = await Deno.readTextFile(path).then((t) => parsePackageInfo(t, path)).catch(
+      (error) => {
+        throw new UsageError(`--package-info ${path}: ${(error as Error).message}`);
+      },
+    );
+    indexArms.push(packageInfoArm(info));
+  }
   const endpoints = await resolveRetrieverModels(p.models, {
     modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
     embeddingCache: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),

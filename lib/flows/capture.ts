@@ -218,11 +218,20 @@ export async function runCapture(
   );
   const captureOnly = only?.filter((name) => capturable.has(name));
   const licenses: Record<string, string> = {};
+  const packageInfo: Record<string, { description?: string; keywords?: readonly string[] }> = {};
   for (const s of selected) {
     if (s.meta.package === undefined || s.meta.version === undefined) continue;
+    const key = `${s.meta.package}@${s.meta.version}`;
     const installed = await readInstalledPackage(installDir, s.meta.package, s.meta.version);
     const license = installed?.license ?? s.meta.license;
-    if (license !== undefined) licenses[`${s.meta.package}@${s.meta.version}`] = license;
+    if (license !== undefined) licenses[key] = license;
+    // The package's own words, a retrieval signal beside the tools' (see --package-info).
+    if (installed?.description !== undefined || installed?.keywords !== undefined) {
+      packageInfo[key] = {
+        ...(installed.description === undefined ? {} : { description: installed.description }),
+        ...(installed.keywords === undefined ? {} : { keywords: installed.keywords }),
+      };
+    }
   }
 
   const isolation: IsolationMode = await detectIsolation();
@@ -295,6 +304,7 @@ export async function runCapture(
     },
     settings: { concurrency, defaultTimeoutMs: timeoutMs, settleMs, installDir: installDirGiven },
     licenses,
+    packageInfo,
     installs: prepared.installs,
     normalizations: changes,
   });

@@ -191,7 +191,7 @@ Deno.test("stringifySorted sorts keys at every depth, keeps array order, ends wi
   assert.throws(() => stringifySorted({ n: NaN }), TypeError);
 });
 
-Deno.test("toCaptureManifest counts outcomes and tools, keeps causes and licenses", () => {
+Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses and package words", () => {
   const manifest = toCaptureManifest([
     {
       ...base,
@@ -224,6 +224,7 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes and license
     environment: { deno: "2.9.6" },
     settings: { concurrency: 2 },
     licenses: { "p@1": "MIT" },
+    packageInfo: { "p@1": { description: "Tickets and boards", keywords: ["kanban"] } },
     normalizations: [{
       server: "z",
       location: "tools[a].description",
@@ -246,6 +247,9 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes and license
   assert.deepEqual(servers[0].exit, { code: 1, signal: null });
   assert.equal(servers[0].stderrTail, "boom");
   assert.equal(servers[1].license, "MIT");
+  assert.equal(servers[1].packageDescription, "Tickets and boards");
+  assert.deepEqual(servers[1].packageKeywords, ["kanban"]);
+  assert.equal(servers[0].packageDescription, undefined);
   assert.equal(servers[1].toolCount, 2);
   assert.deepEqual(Object.keys((manifest.normalizations as { rules: object }).rules), ["run-path"]);
 });

@@ -35,6 +35,10 @@ export interface InstalledPackage {
   readonly packageDir: string;
   /** SPDX license from package.json (`license`, or `licenses[].type` joined with " OR "). */
   readonly license?: string;
+  /** package.json `description`, trimmed, when it is a non-empty string. */
+  readonly description?: string;
+  /** package.json `keywords` that are non-empty strings, in file order (absent when none). */
+  readonly keywords?: readonly string[];
   /** `bin` entries: name to absolute script path. */
   readonly bins: Readonly<Record<string, string>>;
 }
@@ -115,7 +119,20 @@ export async function readInstalledPackage(
     }
   }
   const license = licenseOf(manifest);
-  return { package: pkg, version, packageDir, ...(license === undefined ? {} : { license }), bins };
+  const description = typeof manifest.description === "string" ? manifest.description.trim() : "";
+  const keywords = Array.isArray(manifest.keywords)
+    ? manifest.keywords.filter((k): k is string => typeof k === "string" && k.trim() !== "")
+      .map((k) => k.trim())
+    : [];
+  return {
+    package: pkg,
+    version,
+    packageDir,
+    ...(license === undefined ? {} : { license }),
+    ...(description === "" ? {} : { description }),
+    ...(keywords.length === 0 ? {} : { keywords }),
+    bins,
+  };
 }
 
 function licenseOf(manifest: Record<string, unknown>): string | undefined {

@@ -1,6 +1,7 @@
 /**
  * The manifest written beside a capture file (`<id>.manifest.json`): per
- * server the package, version, license, outcome and its cause, counts and
+ * server the package, version, license, package description and keywords, outcome and its
+ * cause, counts and
  * capture time; totals; the corpus sha256; the normalizations applied. The
  * catalog loader ignores it; people and the report read it.
  *
@@ -38,6 +39,13 @@ export interface ManifestInfo {
   readonly settings: JsonObject;
   /** License per `package@version`, read from the installed package.json. */
   readonly licenses: Readonly<Record<string, string>>;
+  /**
+   * The package's own words per `package@version`, read from the installed package.json at
+   * capture time: `description` and `keywords` (each absent when the package has none).
+   */
+  readonly packageInfo?: Readonly<
+    Record<string, { readonly description?: string; readonly keywords?: readonly string[] }>
+  >;
   /** Install outcome per `package@version` (`present`, `installed`, `failed: ...`). */
   readonly installs?: Readonly<Record<string, string>>;
   /** Replacements made by the normalizer. */
@@ -98,6 +106,9 @@ export function toCaptureManifest(
     if (r.version !== undefined) out.version = r.version;
     if (key !== undefined && info.licenses[key] !== undefined) out.license = info.licenses[key];
     if (key !== undefined && info.installs?.[key] !== undefined) out.install = info.installs[key];
+    const own = key === undefined ? undefined : info.packageInfo?.[key];
+    if (own?.description !== undefined) out.packageDescription = own.description;
+    if (own?.keywords !== undefined) out.packageKeywords = [...own.keywords];
     if (r.prompts !== undefined) out.promptCount = r.prompts.length;
     if (r.resources !== undefined) out.resourceCount = r.resources.length;
     if (r.message !== undefined) out.cause = r.message;

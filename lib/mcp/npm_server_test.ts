@@ -57,6 +57,10 @@ Deno.test({
     try {
       const installed = await readInstalledPackage(installDir, PACKAGE, VERSION);
       assert.ok(installed);
+      // The package's own words, as its package.json has them.
+      const own = JSON.parse(await Deno.readTextFile(join(installed.packageDir, "package.json")));
+      assert.equal(installed.description, own.description.trim());
+      assert.deepEqual(installed.keywords ?? [], own.keywords ?? []);
       const readme = await Deno.readTextFile(join(installed.packageDir, "README.md"));
       const expected = readmeToolNames(readme);
       assert.equal(expected.length, 9, "README lists 9 tools");

@@ -202,3 +202,9 @@ export {
   expansionPrompt,
   parseExpansions,
 } from "./expand.ts";
+export {
+  PACKAGE_INFO_FORMAT,
+  type PackageInfo,
+  packageInfoArm,
+  parsePackageInfo,
+} from "./package_info.ts";
