@@ -23,6 +23,10 @@ parameters. Agents are named <base>__<name>-<value>__...; the comparison dashboa
                       --agents-dir, else to the working directory), other values inline text;
                       overrides values are tool-description overrides files (found the same
                       way) or "none"
+                      Levers: promptCaching=off,5m,1h,1h+results
+                      toolResultMaxChars=none,4000  retryOnToolError=none,0,2
+                      tools=all,fs:read_*+!fs:read_media*  (+ joins globs, ! denies)
+                      contextStrategy=none,truncate:2000,drop:2,summarize:MODEL:8000
   --suite FILE        suite to run
   --run-id ID         run name (default: <suite>-sweep-<UTC time>)
   --out DIR           runs folder (default: results/runs)

@@ -133,6 +133,98 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "sweep: the loop levers vary like any field and show up in the records and summary.csv",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const installed = await installPackages(
+      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
+      { installDir: INSTALL_DIR },
+    );
+    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
+    const server = startScriptedModelServer(fixturePolicy);
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-levers-" });
+    try {
+      const models = join(dir, "models.json");
+      await Deno.writeTextFile(
+        models,
+        JSON.stringify({
+          models: [{
+            id: "claude",
+            provider: "anthropic",
+            model: "scripted",
+            baseUrl: server.url,
+            apiKey: "${SWEEP_KEY}",
+            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+          }],
+        }),
+      );
+      const r = await task("./sweep.ts", [
+        "--base",
+        "fs-terse-sequential",
+        "--vary",
+        "contextStrategy=none,truncate:5",
+        "--vary",
+        "retryOnToolError=none,1",
+        "--suite",
+        "fixtures/suites/fs_basics.json",
+        "--models",
+        models,
+        "--out",
+        dir,
+        "--install-dir",
+        INSTALL_DIR,
+        "--env-file",
+        "/nonexistent.env",
+        "--run-id",
+        "levers",
+      ], { SWEEP_KEY: "k" });
+      assert.equal(r.code, 0, r.out);
+      const run = await loadRun(join(dir, "levers"));
+      const id = (cs: string, retry: string) =>
+        `fs-terse-sequential__contextStrategy-${cs}__retryOnToolError-${retry}`;
+      const agent = (i: string) => run.agents.find((a) => a.id === i)!;
+      assert.deepEqual(agent(id("truncate-5", "1")).contextStrategy, {
+        type: "truncate-tool-results",
+        maxTokens: 5,
+      });
+      assert.equal(agent(id("truncate-5", "1")).retryOnToolError, 1);
+      assert.equal("retryOnToolError" in agent(id("none", "none")), false);
+      assert.equal(run.records.length, 4 * 3);
+      for (const rec of run.records) {
+        assert.ok(rec.toolRetries !== undefined, rec.agentId);
+        if (rec.agentId.includes("truncate-5")) {
+          assert.equal(rec.context?.strategy, "truncate-tool-results");
+          assert.equal(rec.context?.tokenizer, "o200k_base");
+          assert.equal(rec.context?.provenance, "computed");
+          // A result is cut only when that saves tokens.
+          assert.ok(rec.context!.tokensSaved >= 0, JSON.stringify(rec.context));
+          assert.equal(rec.context!.tokensSaved > 0, rec.context!.requestsReduced > 0);
+        } else {
+          assert.equal(rec.context, undefined);
+        }
+      }
+      const csv = (await Deno.readTextFile(join(dir, "levers", "summary.csv"))).trimEnd()
+        .split("\n").map((l) => l.split(","));
+      const col = csv[0].indexOf("mean_context_tokens_saved");
+      const saved = Object.fromEntries(csv.slice(1).map((row) => [row[0], row[col]]));
+      assert.equal(saved[id("none", "none")], "");
+      assert.ok(Number(saved[id("truncate-5", "none")]) > 0);
+      const groups = sweepGroupRows([run]);
+      assert.deepEqual(groups.map((g) => [g.parameter, g.value, g.agents]), [
+        ["contextStrategy", "none", 2],
+        ["contextStrategy", "truncate:5", 2],
+        ["retryOnToolError", "1", 2],
+        ["retryOnToolError", "none", 2],
+      ]);
+    } finally {
+      await server.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
 Deno.test("sweep: a run that never starts leaves no run folder behind", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-fail-" });
   try {

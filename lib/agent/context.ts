@@ -3,9 +3,10 @@
  * model request. The loop keeps the whole conversation; the model is sent the reduced view.
  *
  * - `none`: the conversation as it is;
- * - `truncate-tool-results {maxTokens}`: every tool result longer than `maxTokens` tokens is cut
- *   to its longest prefix of at most `maxTokens` tokens, followed by a marker line
- *   ({@linkcode tokenTruncationMarker});
+ * - `truncate-tool-results {maxTokens}`: every tool result longer than `maxTokens` tokens plus
+ *   the marker line is cut to its longest prefix of at most `maxTokens` tokens, followed by the
+ *   marker line ({@linkcode tokenTruncationMarker}); a shorter result stays whole (cutting it
+ *   would not shorten the context);
  * - `drop-old-tool-results {keepLast}`: the tool results of the last `keepLast` tool turns stay
  *   whole; every earlier result's text is replaced by {@linkcode DROPPED_TOOL_RESULT} (the call
  *   and its result id stay, so the provider's call/result pairing holds);
@@ -241,11 +242,11 @@ export function createContextReducer(options: ContextReducerOptions): ContextRed
     if (text === undefined) {
       // Counted whole, then as prefixes: no memo for the prefixes (each is seen once).
       const total = count(r.text);
-      text = total <= max
+      const marker = tokenTruncationMarker(max, total);
+      // Cut only when that shortens the context: a result within max + the marker stays whole.
+      text = total <= max + options.tokenizer!.count(`\n${marker}`)
         ? r.text
-        : `${tokenPrefix(r.text, max, (t) => options.tokenizer!.count(t))}\n${
-          tokenTruncationMarker(max, total)
-        }`;
+        : `${tokenPrefix(r.text, max, (t) => options.tokenizer!.count(t))}\n${marker}`;
       cut.set(r.text, text);
     }
     return text === r.text ? r : { ...r, text };

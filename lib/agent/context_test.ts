@@ -311,3 +311,34 @@ Deno.test("createContextReducer() refuses a strategy without what it needs; none
   assert.equal(await none.view(msgs), msgs);
   assert.equal(none.report(), null);
 });
+
+Deno.test("truncate-tool-results leaves a result whole when cutting it would not shorten the context", async () => {
+  const reducer = createContextReducer({
+    strategy: { type: "truncate-tool-results", maxTokens: 3 },
+    tokenizer: words,
+    questionIndex: 0,
+  });
+  // 14 words = 3 kept + the 11-word marker: cutting saves nothing, so it stays; 15 are cut.
+  const result = (n: number) => ({
+    role: "tool" as const,
+    results: [{
+      callId: "a",
+      name: "t",
+      text: Array.from({ length: n }, (_, i) => `w${i}`).join(" "),
+      isError: false,
+    }],
+  });
+  const call = {
+    role: "assistant" as const,
+    text: "",
+    toolCalls: [{ id: "a", name: "t", args: {} }],
+  };
+  const whole = [{ role: "user" as const, text: "q" }, call, result(14)];
+  assert.deepEqual(await reducer.view(whole), whole);
+  assert.deepEqual(reducer.report()?.requestsReduced, 0);
+  const [, , cut] = await reducer.view([{ role: "user", text: "q" }, call, result(15)]);
+  assert.ok(cut.role === "tool");
+  assert.equal(cut.results[0].text, `w0 w1 w2 \n${tokenTruncationMarker(3, 15)}`);
+  // 15 − (3 + 11) = 1 saved.
+  assert.deepEqual([reducer.report()?.requestsReduced, reducer.report()?.tokensSaved], [1, 1]);
+});

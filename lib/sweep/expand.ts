@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { AgentConfig } from "../agent/types.ts";
+import type { AgentConfig, ContextStrategy } from "../agent/types.ts";
 import type { ToolOverrides } from "../catalog/overrides.ts";
 
 /** One varied parameter and its values, in command-line order. */
 export interface SweepParameter {
-  /** Agent field: `model`, `exposure`, `loop`, `systemPrompt`, `maxIterations`, `temperature`, `maxOutputTokens`, `mcpServers` or `overrides`. */
+  /** Agent field, one of {@linkcode SWEEP_FIELDS}. */
   readonly name: SweepField;
   /** Values as written (e.g. `claude`, `p1.md`, `fs+memory`). */
   readonly values: readonly string[];
@@ -26,7 +26,12 @@ export type SweepField =
   | "temperature"
   | "maxOutputTokens"
   | "mcpServers"
-  | "overrides";
+  | "overrides"
+  | "promptCaching"
+  | "toolResultMaxChars"
+  | "tools"
+  | "retryOnToolError"
+  | "contextStrategy";
 
 /** Fields a sweep may vary, in a fixed order. */
 export const SWEEP_FIELDS: readonly SweepField[] = [
@@ -39,6 +44,11 @@ export const SWEEP_FIELDS: readonly SweepField[] = [
   "maxOutputTokens",
   "mcpServers",
   "overrides",
+  "promptCaching",
+  "toolResultMaxChars",
+  "tools",
+  "retryOnToolError",
+  "contextStrategy",
 ];
 
 /**
@@ -101,7 +111,17 @@ function slug(name: SweepField, value: string): string {
  * a number in [0, 2], `exposure` `direct|proxy|code`, `loop` `sequential|parallel`, `mcpServers`
  * server names joined by `+`, `systemPrompt` the prompt text from `prompts` (keyed by value)
  * when given there, else the value itself as inline text, `overrides` the document from
- * `overrides` (keyed by value, the caller reads the files) or `none` for no overrides.
+ * `overrides` (keyed by value, the caller reads the files) or `none` for no overrides. The
+ * levers:
+ * - `promptCaching`: `off`, `5m` or `1h`, with `+results` for the tool-result breakpoint
+ *   (`1h+results`);
+ * - `toolResultMaxChars`: an integer ≥ 1, or `none` (no cap);
+ * - `tools`: `all`, or `server:tool` globs joined by `+`, a glob starting with `!` denied
+ *   (`fs:read_*+fs:list_*`, `!fs:write_*`);
+ * - `retryOnToolError`: an integer ≥ 0, or `none` (no limit);
+ * - `contextStrategy`: `none`, `truncate:MAX_TOKENS`, `drop:KEEP_LAST` or
+ *   `summarize:MODEL:AFTER_TOKENS` (the long type names work too, e.g.
+ *   `drop-old-tool-results:2`).
  *
  * @param base The base agent (resolved, as `loadAgents` returns it).
  * @param parameters Varied parameters (at least one; names unique).
@@ -202,7 +222,65 @@ function apply(
       if (doc === undefined) throw bad(`"none" or an overrides file the caller read`);
       return { ...agent, overrides: doc };
     }
+    case "promptCaching": {
+      const m = /^(off|5m|1h)(\+results)?$/.exec(value);
+      if (!m || (m[1] === "off" && m[2])) throw bad("off, 5m, 1h, 5m+results or 1h+results");
+      if (m[1] === "off") return { ...agent, promptCaching: { enabled: false } };
+      const ttl = m[1] as "5m" | "1h";
+      return { ...agent, promptCaching: { enabled: true, ttl, toolResults: m[2] !== undefined } };
+    }
+    case "toolResultMaxChars":
+    case "retryOnToolError": {
+      const { [name]: _drop, ...rest } = agent;
+      if (value === "none") return rest;
+      const min = name === "toolResultMaxChars" ? 1 : 0;
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < min) throw bad(`an integer >= ${min}, or none`);
+      return { ...rest, [name]: n };
+    }
+    case "tools": {
+      const { tools: _drop, ...rest } = agent;
+      if (value === "all") return rest;
+      const globs = value.split("+").map((g) => g.trim());
+      if (globs.some((g) => g === "" || g === "!")) throw bad("all, or globs joined by +");
+      const allow = globs.filter((g) => !g.startsWith("!"));
+      const deny = globs.filter((g) => g.startsWith("!")).map((g) => g.slice(1));
+      return {
+        ...rest,
+        tools: { ...(allow.length > 0 ? { allow } : {}), ...(deny.length > 0 ? { deny } : {}) },
+      };
+    }
+    case "contextStrategy":
+      return { ...agent, contextStrategy: parseStrategy(value, bad) };
   }
+}
+
+function parseStrategy(value: string, bad: (want: string) => RangeError): ContextStrategy {
+  const want = "none, truncate:MAX_TOKENS, drop:KEEP_LAST or summarize:MODEL:AFTER_TOKENS";
+  if (value === "none") return { type: "none" };
+  const count = (text: string) => {
+    if (!/^\d+$/.test(text) || Number(text) < 1) throw bad(want);
+    return Number(text);
+  };
+  const colon = value.indexOf(":");
+  const kind = colon < 0 ? value : value.slice(0, colon);
+  const rest = colon < 0 ? "" : value.slice(colon + 1);
+  if (kind === "truncate" || kind === "truncate-tool-results") {
+    return { type: "truncate-tool-results", maxTokens: count(rest) };
+  }
+  if (kind === "drop" || kind === "drop-old-tool-results") {
+    return { type: "drop-old-tool-results", keepLast: count(rest) };
+  }
+  if (kind === "summarize") {
+    const last = rest.lastIndexOf(":");
+    if (last < 1) throw bad(want);
+    return {
+      type: "summarize",
+      model: rest.slice(0, last),
+      afterTokens: count(rest.slice(last + 1)),
+    };
+  }
+  throw bad(want);
 }
 
 /**

@@ -83,3 +83,69 @@ Deno.test("expandSweep() varies tool-description overrides: none, or a document 
     /Cannot set overrides to "missing.json" in a sweep/,
   );
 });
+
+Deno.test("expandSweep() varies the agent levers; every generated agent passes the agents schema", async () => {
+  const { parseAgents } = await import("../agent/config.ts");
+  const base: AgentConfig = { ...BASE, toolResultMaxChars: 999, retryOnToolError: 5 };
+  const out = expandSweep(base, [
+    parseVary("promptCaching=off,1h+results"),
+    parseVary("toolResultMaxChars=none,4000"),
+    parseVary("tools=all,fs:read_*+fs:list_*+!fs:read_media*"),
+    parseVary("retryOnToolError=none,0"),
+    parseVary("contextStrategy=none,truncate:500,drop-old-tool-results:2,summarize:haiku-4:8000"),
+  ]);
+  assert.equal(out.length, 2 * 2 * 2 * 2 * 4);
+  const first = out[0].agent;
+  assert.deepEqual(first.promptCaching, { enabled: false });
+  // `none` removes the base's value.
+  assert.equal("toolResultMaxChars" in first, false);
+  assert.equal("retryOnToolError" in first, false);
+  assert.equal("tools" in first, false);
+  assert.deepEqual(first.contextStrategy, { type: "none" });
+  const last = out.at(-1)!;
+  assert.equal(
+    last.id,
+    "base__promptCaching-1h-results__toolResultMaxChars-4000__tools-fs-read_-fs-list_-fs-read_media-__retryOnToolError-0__contextStrategy-summarize-haiku-4-8000",
+  );
+  assert.deepEqual(last.agent.promptCaching, { enabled: true, ttl: "1h", toolResults: true });
+  assert.equal(last.agent.toolResultMaxChars, 4000);
+  assert.deepEqual(last.agent.tools, {
+    allow: ["fs:read_*", "fs:list_*"],
+    deny: ["fs:read_media*"],
+  });
+  assert.equal(last.agent.retryOnToolError, 0);
+  assert.deepEqual(last.agent.contextStrategy, {
+    type: "summarize",
+    model: "haiku-4",
+    afterTokens: 8000,
+  });
+  assert.deepEqual(out[1].agent.contextStrategy, { type: "truncate-tool-results", maxTokens: 500 });
+  assert.deepEqual(out[2].agent.contextStrategy, { type: "drop-old-tool-results", keepLast: 2 });
+  // The sweep task writes each agent as JSON for the agents task: all of them must load.
+  for (const s of out) {
+    const [back] = parseAgents(JSON.parse(JSON.stringify(s.agent)), `${s.id}.json`);
+    assert.deepEqual(back.contextStrategy, s.agent.contextStrategy);
+    assert.deepEqual(back.tools, s.agent.tools);
+  }
+  // Only denies: every tool but those.
+  const [deny] = expandSweep(BASE, [parseVary("tools=!fs:write_*")]);
+  assert.deepEqual(deny.agent.tools, { deny: ["fs:write_*"] });
+  assert.deepEqual(parseSweepDescription(deny.agent.description)?.params, {
+    tools: "!fs:write_*",
+  });
+});
+
+Deno.test("expandSweep() names what a bad lever value should be", () => {
+  const bad = (spec: string, re: RegExp) =>
+    assert.throws(() => expandSweep(BASE, [parseVary(spec)]), re);
+  bad("promptCaching=on", /promptCaching to "on" .* expected off, 5m, 1h/);
+  bad("promptCaching=off+results", /expected off, 5m, 1h/);
+  bad("toolResultMaxChars=0", /expected an integer >= 1, or none/);
+  bad("retryOnToolError=-1", /expected an integer >= 0, or none/);
+  bad("retryOnToolError=1.5", /expected an integer >= 0, or none/);
+  bad("tools=fs:a++fs:b", /expected all, or globs joined by \+/);
+  bad("contextStrategy=drop", /expected none, truncate:MAX_TOKENS, drop:KEEP_LAST/);
+  bad("contextStrategy=truncate:0", /summarize:MODEL:AFTER_TOKENS/);
+  bad("contextStrategy=summarize:8000", /summarize:MODEL:AFTER_TOKENS/);
+  bad("contextStrategy=squash:3", /summarize:MODEL:AFTER_TOKENS/);
+});
