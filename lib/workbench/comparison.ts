@@ -11,26 +11,19 @@ import type { CaseRecord, Suite } from "../agent/types.ts";
 import { type AgentSummary, summarizeRecords } from "../agent/summary.ts";
 import { wilsonInterval } from "../stats/wilson.ts";
 
-/** One agent's comparison row. */
-export interface AgentComparison {
-  /** Agent id. */
-  readonly agentId: string;
+/**
+ * One agent's comparison row: its id and pass counts as in {@linkcode AgentSummary} (`records`,
+ * `scored`, `passed`, `passRate` with its 95% Wilson interval), plus the run page's columns.
+ */
+export interface AgentComparison extends
+  Pick<
+    AgentSummary,
+    "agentId" | "records" | "scored" | "passed" | "passRate" | "passRateLo" | "passRateHi"
+  > {
   /** Model registry id the agent ran with (from `run.json`). */
   readonly model: string | null;
   /** Exposure mode. */
   readonly exposure: string | null;
-  /** Records (all outcomes). */
-  readonly records: number;
-  /** Scored records (the pass-rate denominator). */
-  readonly scored: number;
-  /** Scored records that passed. */
-  readonly passed: number;
-  /** passed / scored; `null` when nothing was scored. */
-  readonly passRate: number | null;
-  /** 95% Wilson interval, low end. */
-  readonly passRateLo: number | null;
-  /** 95% Wilson interval, high end. */
-  readonly passRateHi: number | null;
   /** Infrastructure errors (unscored records). */
   readonly errors: number;
   /** Mean wall time per record, ms. */

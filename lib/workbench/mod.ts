@@ -31,51 +31,6 @@ export {
   type WorkbenchContext,
 } from "./app.ts";
 export { checkId, ID_PATTERN, WorkbenchError } from "./_paths.ts";
-// Vocabulary the workbench's signatures use, re-exported so this surface documents itself.
-export type { StructuredContentErrorKind } from "../mcp/structured.ts";
-export type {
-  AppliedOverride,
-  OverrideProblem,
-  OverrideProblemKind,
-  ToolOverride,
-  ToolOverrides,
-} from "../catalog/overrides.ts";
-export type { NormalizationChange, NormalizationChangeKind } from "../catalog/normalize.ts";
-export type {
-  ExposedTool,
-  ExposureChange,
-  HostOverrides,
-  RoutedCall,
-  ToolHost,
-  ToolOutput,
-} from "../agent/tools.ts";
-export type { ToolLists } from "../agent/tool_filter.ts";
-export type { AgentSummary } from "../agent/summary.ts";
-export type { ToolSpec } from "../agent/providers/types.ts";
-export type { RetryRecord } from "../_retry.ts";
-export type {
-  AgentConfig,
-  CaseError,
-  CaseErrorKind,
-  CaseRecord,
-  Criterion,
-  CriterionResult,
-  Exposure,
-  JudgeRecord,
-  JudgeVerdict,
-  LoopKind,
-  ModelConfig,
-  ModelPricing,
-  PromptCaching,
-  ProviderKind,
-  SandboxLimit,
-  Suite,
-  SuiteCase,
-  ToolCallRecord,
-  ToolPrices,
-  ToolRetryCounts,
-} from "../agent/types.ts";
-export type { JsonObject, JsonValue } from "../catalog/types.ts";
 export {
   type AgentEntry,
   CONFIG_FILES,
