@@ -10,11 +10,13 @@ import { readMaverikFolder, writeMaverikImport } from "../lib/agent/io.ts";
 const HELP = `Usage: deno task import-maverik --from DIR --out DIR [--force]
 
 Reads a MAVERIK config folder (agents.json, llm-models.json, mcp-servers.json,
-tool-costs.json, capability-overrides.json, prompts/agent/<id>.md, maverik-suites/*.json;
+tool-costs.json, capability-overrides.json, prompts/agent/<id>.md, maverik-suites/*.json,
+agent-versions/<id>/<n>.json;
 a missing file falls back to its *.example.json, as MAVERIK does; a MAVERIK checkout is
 read from its config/ folder) and writes mcpmeter's configuration into --out:
 
   agents/<id>.json            one agent per file (prompts/ and overrides/ beside them)
+  agents/versions/<id>/<n>.json   MAVERIK's cut versions (agent-versions/), run as <id>@<n>
   agents/models.json          model registry (USD per million tokens from MAVERIK's prices)
   agents/servers.json         mcpServers config (MAVERIK servers are streamable HTTP)
   agents/tool_prices.json     USD per call by server:tool
@@ -47,7 +49,7 @@ async function main(): Promise<number> {
   if (values.from === undefined) throw new UsageError("--from DIR is required (see --help)");
   if (values.out === undefined) throw new UsageError("--out DIR is required (see --help)");
   const { folder, dir } = await readMaverikFolder(values.from);
-  const result = importMaverik(folder);
+  const result = await importMaverik(folder);
   await writeMaverikImport(values.out, result, { from: dir, force: values.force });
   for (const i of result.issues) {
     console.error(
@@ -56,7 +58,7 @@ async function main(): Promise<number> {
   }
   const c = result.counts;
   console.log(
-    `imported ${c.agents} agents, ${c.models} models, ${c.servers} servers, ${c.toolPrices} tool prices, ` +
+    `imported ${c.agents} agents (${c.versions} versions), ${c.models} models, ${c.servers} servers, ${c.toolPrices} tool prices, ` +
       `${c.overrides} description overrides, ${c.suites} suites (${c.cases} cases) from ${dir}; ` +
       `${result.issues.filter((i) => i.level !== "info").length} fields not mapped as written ` +
       `(${join(values.out, "import-report.json")})`,

@@ -38,7 +38,7 @@ Deno.test({
         assert.equal(r.code, 0, r.stderr);
         assert.match(
           r.stdout,
-          /imported 2 agents, 2 models, 3 servers, 2 tool prices, 1 description overrides, 1 suites \(4 cases\)/,
+          /imported 2 agents \(2 versions\), 2 models, 3 servers, 2 tool prices, 1 description overrides, 1 suites \(4 cases\)/,
         );
         assert.match(r.stderr, /^unmapped llm-models.json defaultModelId: /m);
         const report = JSON.parse(await Deno.readTextFile(join(out, "import-report.json")));
@@ -96,7 +96,7 @@ Deno.test({
         ]);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /^error +maverik-suites\/torn.json: is not valid JSON/m);
-        assert.match(r.stdout, /imported 2 agents, 0 models, 1 servers/);
+        assert.match(r.stdout, /imported 2 agents \(0 versions\), 0 models, 1 servers/);
       });
       await t.step("nothing importable exits 1; bad input exits 2", async () => {
         const empty = join(root, "empty");

@@ -19,6 +19,9 @@ import { parseAgents, parseModels, parseSuite, parseToolPrices } from "./config.
 import { parseServersConfig } from "../mcp/config.ts";
 import { parseToolOverrides } from "../catalog/overrides.ts";
 import type { JsonValue } from "../catalog/types.ts";
+import type { AgentConfig } from "./types.ts";
+import { sortedJson } from "./_json.ts";
+import { snapshotSha256 } from "./versions.ts";
 
 /** Version of `import-report.json`. */
 export const MAVERIK_IMPORT_REPORT_VERSION = 1;
@@ -43,6 +46,8 @@ export interface MaverikFolder {
   readonly prompts: Readonly<Record<string, string>>;
   /** Suite files under `maverik-suites/` by file name (`smoke.json`). */
   readonly suites: Readonly<Record<string, string>>;
+  /** Version snapshots under `agent-versions/` by path below it (`<agentId>/<n>.json`). */
+  readonly versions?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -78,6 +83,7 @@ export interface MaverikImport {
   /** Counts of imported items. */
   readonly counts: {
     readonly agents: number;
+    readonly versions: number;
     readonly models: number;
     readonly servers: number;
     readonly toolPrices: number;
@@ -118,7 +124,9 @@ const SECRET_HEADER = /authorization|token|key|secret|cookie|password/i;
  *
  * Output layout (relative to `--out`): `agents/<id>.json` (one agent per file),
  * `agents/prompts/<id>.md`, `agents/overrides/<id>.json`, `agents/models.json`,
- * `agents/servers.json`, `agents/tool_prices.json`, `suites/<id>.json`. Never throws on
+ * `agents/servers.json`, `agents/tool_prices.json`, `agents/versions/<id>/<n>.json` (MAVERIK's
+ * cut versions, prompt inlined, hashed as `deno task agents --cut-version` does),
+ * `suites/<id>.json`. Never throws on
  * content: a missing file, malformed JSON, an unknown field or value is an issue, and the items
  * that can be mapped still are.
  *
@@ -128,13 +136,13 @@ const SECRET_HEADER = /authorization|token|key|secret|cookie|password/i;
  * @example Usage
  * ```ts
  * import { importMaverik } from "./maverik.ts";
- * const out = importMaverik({ files: { "tool-costs.json":
+ * const out = await importMaverik({ files: { "tool-costs.json":
  *   '{"toolCosts":[{"mcpServer":"github","tool":"search_code","costPerInvocation":0.5}]}' },
  *   prompts: {}, suites: {} });
  * if (!out.files["agents/tool_prices.json"].includes('"github:search_code": 0.5')) throw new Error();
  * ```
  */
-export function importMaverik(folder: MaverikFolder): MaverikImport {
+export async function importMaverik(folder: MaverikFolder): Promise<MaverikImport> {
   const issues: MaverikIssue[] = [];
   const inputs: { file: string; status: "read" | "example" | "missing" | "malformed" }[] = [];
   const files: Record<string, string> = {};
@@ -434,13 +442,22 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
   // ---- agents.json (+ prompts) → agents/<id>.json
   const agentIds = new Map<string, string>(); // MAVERIK id → mcpmeter id
   const agents: { id: string; doc: Obj }[] = [];
-  const a = read("agents.json");
-  if (a) {
-    list(a, "agents", {
-      defaultAgent: "mcpmeter has no default agent: --agents names them (default: all)",
-    }).forEach((raw, i): void => {
-      const at = `agents[${i}]`;
-      if (!isObj(raw)) return note(a.file, at, "error", "is not an object: skipped");
+  /**
+   * One MAVERIK AgentConfig → an mcpmeter agent document (notes on `file` at `at`); `inline`
+   * puts a prompt file's text inline (a version snapshot), else it is copied beside the agent.
+   */
+  const mapAgent = (
+    raw: Obj,
+    file: string,
+    at: string,
+    inline: boolean,
+  ): { rawId: string; id: string; doc: Obj } | null => {
+    const a = { file };
+    const skip = (f: string, field: string, level: MaverikIssueLevel, message: string) => {
+      note(f, field, level, message);
+      return null;
+    };
+    {
       unknownFields(raw, a.file, at, [
         "id",
         "name",
@@ -455,12 +472,9 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
         "version",
       ]);
       const rawId = str(raw, "id");
-      if (!rawId) return note(a.file, `${at}.id`, "error", "is missing: agent skipped");
+      if (!rawId) return skip(a.file, `${at}.id`, "error", "is missing: agent skipped");
       const id = ID.test(rawId) ? rawId : safeId(rawId);
       if (id !== rawId) note(a.file, `${at}.id`, "changed", `"${rawId}" is written "${id}"`);
-      if (agents.some((x) => x.id === id)) {
-        return note(a.file, `${at}.id`, "error", `duplicate id "${id}": skipped`);
-      }
       const name = str(raw, "name");
       const desc = str(raw, "description");
       const description = [name, desc].filter((x) => x && x.trim() !== "").join(": ");
@@ -473,7 +487,7 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
         );
       }
       const model = str(raw, "model");
-      if (!model) return note(a.file, `${at}.model`, "error", "is missing: agent skipped");
+      if (!model) return skip(a.file, `${at}.model`, "error", "is missing: agent skipped");
       if (m && !modelIds.has(model)) {
         note(
           a.file,
@@ -493,14 +507,16 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
           `"${loopRaw}" is unknown (MAVERIK fails the run): loop "sequential"`,
         );
       }
-      const inline = str(raw, "systemPrompt");
+      const inlinePrompt = str(raw, "systemPrompt");
       let prompt: Obj;
-      if (inline && inline.trim() !== "") prompt = { systemPrompt: inline };
-      else if (folder.prompts[rawId] !== undefined) {
+      if (inlinePrompt && inlinePrompt.trim() !== "") prompt = { systemPrompt: inlinePrompt };
+      else if (folder.prompts[rawId] !== undefined && inline) {
+        prompt = { systemPrompt: folder.prompts[rawId] };
+      } else if (folder.prompts[rawId] !== undefined) {
         files[`agents/prompts/${id}.md`] = folder.prompts[rawId];
         prompt = { systemPromptFile: `prompts/${id}.md` };
       } else {
-        return note(
+        return skip(
           a.file,
           `${at}.systemPrompt`,
           "error",
@@ -558,15 +574,6 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
       } else if (caching !== undefined && caching !== false && caching !== null) {
         note(a.file, `${at}.promptCaching`, "error", "is not true or false: caching off");
       }
-      const version = pick(raw, "version")?.value;
-      if (typeof version === "number" && version > 0) {
-        note(
-          a.file,
-          `${at}.version`,
-          "unmapped",
-          `MAVERIK's cut versions are not imported: cut one with deno task agents --cut-version ${id}`,
-        );
-      }
       const doc: Obj = {
         id,
         description,
@@ -578,9 +585,79 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
         maxIterations,
         ...(promptCaching ? { promptCaching } : {}),
       };
+      return { rawId, id, doc };
+    }
+  };
+  const a = read("agents.json");
+  if (a) {
+    list(a, "agents", {
+      defaultAgent: "mcpmeter has no default agent: --agents names them (default: all)",
+    }).forEach((raw, i): void => {
+      const at = `agents[${i}]`;
+      if (!isObj(raw)) return note(a.file, at, "error", "is not an object: skipped");
+      const mapped = mapAgent(raw, a.file, at, false);
+      if (mapped === null) return;
+      const { rawId, id, doc } = mapped;
+      if (agents.some((x) => x.id === id)) {
+        return note(a.file, `${at}.id`, "error", `duplicate id "${id}": skipped`);
+      }
+      const version = pick(raw, "version")?.value;
+      const cut = Object.keys(folder.versions ?? {}).some((k) => k.startsWith(`${rawId}/`));
+      if (typeof version === "number" && version > 0 && !cut) {
+        note(
+          a.file,
+          `${at}.version`,
+          "unmapped",
+          `is ${version}, but agent-versions/${rawId}/ holds no version file: none imported`,
+        );
+      }
       agents.push({ id, doc });
       agentIds.set(rawId, id);
     });
+  }
+
+  // ---- agent-versions/<id>/<n>.json → agents/versions/<id>/<n>.json (prompt inlined)
+  const versions: { id: string; n: number; file: string; createdAt: string; doc: Obj }[] = [];
+  for (const key of Object.keys(folder.versions ?? {}).sort()) {
+    const file = `agent-versions/${key}`;
+    const km = /^([^/]+)\/([1-9]\d*)\.json$/.exec(key);
+    if (km === null) {
+      note(file, "", "unmapped", "is not agent-versions/<agentId>/<n>.json: ignored");
+      continue;
+    }
+    let v: unknown;
+    try {
+      v = JSON.parse(folder.versions![key]);
+    } catch (e) {
+      note(file, "", "error", `is not valid JSON (${(e as Error).message}): version skipped`);
+      continue;
+    }
+    if (!isObj(v)) {
+      note(file, "", "error", "is not a JSON object: version skipped");
+      continue;
+    }
+    unknownFields(v, file, "", ["agentId", "version", "cutAt", "config"]);
+    const cfg = pick(v, "config")?.value;
+    if (!isObj(cfg)) {
+      note(file, "config", "error", "is missing: version skipped");
+      continue;
+    }
+    const mapped = mapAgent(cfg, file, "config", true);
+    if (mapped === null) continue;
+    const id = agentIds.get(km[1]) ?? (ID.test(km[1]) ? km[1] : safeId(km[1]));
+    const cutAt = str(v, "cutAt");
+    const createdAt = cutAt && Number.isFinite(Date.parse(cutAt))
+      ? new Date(Date.parse(cutAt)).toISOString()
+      : "1970-01-01T00:00:00.000Z";
+    if (createdAt.startsWith("1970")) {
+      note(
+        file,
+        "cutAt",
+        "changed",
+        "is missing or not a time: createdAt 1970-01-01T00:00:00.000Z",
+      );
+    }
+    versions.push({ id, n: Number(km[2]), file, createdAt, doc: { ...mapped.doc, id } });
   }
 
   // ---- tool-costs.json → agents/tool_prices.json
@@ -674,6 +751,28 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
     }
     files[`agents/${id}.json`] = json(doc);
     agentCount++;
+  }
+
+  let versionCount = 0;
+  for (const v of versions) {
+    const path = `agents/versions/${v.id}/${v.n}.json`;
+    let config: AgentConfig;
+    try {
+      const [draft] = parseAgents(v.doc, path);
+      config = { ...draft, systemPrompt: draft.systemPrompt ?? "" };
+    } catch (e) {
+      note(v.file, "config", "error", `${(e as Error).message}: version skipped`);
+      continue;
+    }
+    const version = {
+      agentId: v.id,
+      version: v.n,
+      sha256: await snapshotSha256(config, v.id),
+      createdAt: v.createdAt,
+      config,
+    };
+    files[path] = sortedJson(version, 2) + "\n";
+    versionCount++;
   }
 
   // ---- maverik-suites/*.json → suites/<id>.json
@@ -877,6 +976,7 @@ export function importMaverik(folder: MaverikFolder): MaverikImport {
     inputs,
     counts: {
       agents: agentCount,
+      versions: versionCount,
       models: models.length,
       servers: Object.keys(servers).length,
       toolPrices: Object.keys(toolPrices).length,

@@ -32,9 +32,20 @@ async function listDir(path: string, ext: string): Promise<string[]> {
   }
 }
 
+async function listDirs(path: string): Promise<string[]> {
+  try {
+    const out: string[] = [];
+    for await (const e of Deno.readDir(path)) if (e.isDirectory) out.push(e.name);
+    return out.sort();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return [];
+    throw new InputFileError(path, `Cannot read "${path}": ${(e as Error).message}`);
+  }
+}
+
 /**
  * Reads a MAVERIK config folder: the single-file configs and their `*.example.json`
- * siblings, `prompts/agent/*.md` and `maverik-suites/*.json`. A folder that holds none of the
+ * siblings, `prompts/agent/*.md`, `maverik-suites/*.json` and `agent-versions/<id>/<n>.json`. A folder that holds none of the
  * configs but has a `config/` subfolder (a MAVERIK checkout) is read from `config/`.
  *
  * @param dir The folder.
@@ -72,7 +83,14 @@ export async function readMaverikFolder(
   for (const name of await listDir(join(root, "maverik-suites"), ".json")) {
     suites[name] = (await readIfFile(join(root, "maverik-suites", name)))!;
   }
-  return { folder: { files, prompts, suites }, dir: root };
+  const versions: Record<string, string> = {};
+  const vroot = join(root, "agent-versions");
+  for (const agent of await listDirs(vroot)) {
+    for (const name of await listDir(join(vroot, agent), ".json")) {
+      versions[`${agent}/${name}`] = (await readIfFile(join(vroot, agent, name)))!;
+    }
+  }
+  return { folder: { files, prompts, suites, versions }, dir: root };
 }
 
 /**

@@ -5,6 +5,8 @@ import { readMaverikFolder, writeMaverikImport } from "./maverik_io.ts";
 import { loadAgents, loadModels, loadSuite, loadToolPrices } from "./load_config.ts";
 import { parseServersConfig } from "../mcp/config.ts";
 import { loadToolOverrides } from "../catalog/load_overrides.ts";
+import { listVersions, resolveAgentSelections } from "./load_versions.ts";
+import { snapshotSha256 } from "./versions.ts";
 
 const FIXTURES = new URL("../../fixtures/maverik/", import.meta.url).pathname;
 const has = (issues: readonly MaverikIssue[], file: string, field: string, level: string) =>
@@ -12,9 +14,10 @@ const has = (issues: readonly MaverikIssue[], file: string, field: string, level
 
 Deno.test("importMaverik() maps the basic folder field by field", async () => {
   const { folder } = await readMaverikFolder(join(FIXTURES, "basic"));
-  const r = importMaverik(folder);
+  const r = await importMaverik(folder);
   assert.deepEqual(r.counts, {
     agents: 2,
+    versions: 2,
     models: 2,
     servers: 3,
     toolPrices: 2,
@@ -87,7 +90,6 @@ Deno.test("importMaverik() maps the basic folder field by field", async () => {
       ["llm-models.json", "models[0].supportsTools", "unmapped"],
       ["llm-models.json", "models[1].apiKey", "changed"],
       ["agents.json", "defaultAgent", "unmapped"],
-      ["agents.json", "agents[0].version", "unmapped"],
       ["maverik-suites/dotnet-basics.json", "agents", "unmapped"],
       ["capability-overrides.json", "overrides[1].description", "info"],
     ]
@@ -97,7 +99,7 @@ Deno.test("importMaverik() maps the basic folder field by field", async () => {
 
 Deno.test("importMaverik() records what the broken folder cannot map, and maps the rest", async () => {
   const { folder } = await readMaverikFolder(join(FIXTURES, "broken"));
-  const r = importMaverik(folder);
+  const r = await importMaverik(folder);
   assert.deepEqual(r.inputs, [
     { file: "llm-models.json", status: "malformed" },
     { file: "mcp-servers.json", status: "read" },
@@ -159,7 +161,32 @@ Deno.test("importMaverik() records what the broken folder cannot map, and maps t
   });
 });
 
-Deno.test("importMaverik() is deterministic and survives any JSON in any file", () => {
+Deno.test("importMaverik() records a version file it cannot use", async () => {
+  const r = await importMaverik({
+    files: {},
+    prompts: {},
+    suites: {},
+    versions: {
+      "a/1.json": "{",
+      "a/2.json": JSON.stringify({ agentId: "a", version: 2, config: { id: "a" } }),
+      "a/x.json": "{}",
+      "a/3.json": JSON.stringify({
+        agentId: "a",
+        version: 3,
+        cutAt: "yesterday",
+        config: { id: "a", model: "m", systemPrompt: "p", mcpServers: [] },
+      }),
+    },
+  });
+  assert.ok(has(r.issues, "agent-versions/a/1.json", "", "error"));
+  assert.ok(has(r.issues, "agent-versions/a/2.json", "config.model", "error"));
+  assert.ok(has(r.issues, "agent-versions/a/x.json", "", "unmapped"));
+  assert.ok(has(r.issues, "agent-versions/a/3.json", "cutAt", "changed"));
+  assert.deepEqual(Object.keys(r.files), ["agents/versions/a/3.json"]);
+  assert.equal(r.counts.versions, 1);
+});
+
+Deno.test("importMaverik() is deterministic and survives any JSON in any file", async () => {
   const texts = ["", "null", "[]", "42", '{"agents": 3}', '{"models": [1, null]}', "{"];
   for (const text of texts) {
     const folder = {
@@ -171,8 +198,8 @@ Deno.test("importMaverik() is deterministic and survives any JSON in any file", 
       prompts: {},
       suites: { "s.json": text },
     };
-    const a = importMaverik(folder);
-    assert.deepEqual(a, importMaverik(folder));
+    const a = await importMaverik(folder);
+    assert.deepEqual(a, await importMaverik(folder));
     assert.ok(a.issues.some((i) => i.level === "error"), `no error recorded for ${text}`);
     assert.deepEqual(a.files, {});
   }
@@ -182,7 +209,7 @@ Deno.test("the written import loads with mcpmeter's own loaders; a non-empty --o
   const out = await Deno.makeTempDir({ prefix: "mcpmeter-maverik-" });
   try {
     const { folder, dir } = await readMaverikFolder(join(FIXTURES, "basic"));
-    const r = importMaverik(folder);
+    const r = await importMaverik(folder);
     const written = await writeMaverikImport(out, r, { from: dir });
     assert.equal(written.at(-1), "import-report.json");
     const agents = await loadAgents(join(out, "agents"));
@@ -203,6 +230,19 @@ Deno.test("the written import loads with mcpmeter's own loaders; a non-empty --o
       (await loadToolPrices(join(out, "agents/tool_prices.json")))["github:search_code"],
       0.5,
     );
+    // MAVERIK's cut versions load as mcpmeter versions (docs-helper@1, @2), hashes verified.
+    const versions = await listVersions(join(out, "agents/versions"), "docs-helper");
+    assert.deepEqual(versions.map((v) => v.version), [1, 2]);
+    for (const v of versions) assert.equal(v.sha256, await snapshotSha256(v.config, v.agentId));
+    assert.deepEqual(versions[0].config.mcpServers, ["microsoft-learn", "deepwiki"]);
+    assert.equal(versions[0].createdAt, "2026-07-02T09:30:00.000Z");
+    assert.equal(versions[0].config.maxOutputTokens, 1024);
+    const { agents: picked } = await resolveAgentSelections(
+      ["docs-helper@1", "docs-helper"],
+      agents,
+      join(out, "agents/versions"),
+    );
+    assert.deepEqual(picked.map((a) => a.id), ["docs-helper@1", "docs-helper"]);
     const o = await loadToolOverrides(join(out, "agents/overrides/docs-helper.json"));
     assert.equal(Object.keys(o.overrides).length, 1);
     const report = JSON.parse(await Deno.readTextFile(join(out, "import-report.json")));
