@@ -92,7 +92,8 @@ Options:
   --query-arg NAME     With --endpoint: argument that carries the query (default: query)
   --overrides FILE     Tool-description overrides ({"overrides": {"server:tool": {"description",
                        "title", "parameters": {NAME or /JSON/Pointer: text}}}}) applied to every
-                       corpus before tokens, arms and retrieval are measured; the report's
+                       corpus before tokens, arms and retrieval are measured (with --live,
+                       to the reference proxy's upstream tools too); the report's
                        "overrides" block records the file, its sha256, the tools rewritten and
                        every key that names no tool (also a warning)
   --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)

@@ -35,7 +35,7 @@ import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createToolIndex } from "../proxy/tool_index.ts";
-import { createUpstreamPool, type UpstreamPool } from "../proxy/upstream.ts";
+import { createUpstreamPool, type UpstreamPool, withPoolTools } from "../proxy/upstream.ts";
 import type { Exposure, ProviderKind } from "./types.ts";
 import {
   type ExposedTool,
@@ -247,7 +247,7 @@ export async function openMcpHost(
     const applied = overrides === undefined
       ? undefined
       : applyToolOverrides(listed.tools, overrides);
-    const full = applied === undefined ? listed : retitledPool(listed, applied.tools);
+    const full = applied === undefined ? listed : withPoolTools(listed, applied.tools);
     const pool = checkedPool(options.tools === undefined ? full : filteredPool(full, keep));
     const down = pool.statuses().find((s) => s.state !== "ready");
     if (down !== undefined) {
@@ -285,19 +285,6 @@ async function withOverrides(
     ...rest,
     overrides: record,
     warnings: [...rest.warnings, ...applied.problems.map((p) => `overrides: ${p.message}`)],
-  };
-}
-
-/** The pool listing `tools` (the same tools with overridden texts) instead of its own. */
-function retitledPool(pool: UpstreamPool, tools: readonly Tool[]): UpstreamPool {
-  return {
-    ...pool,
-    tools,
-    warnings: pool.warnings,
-    listingMs: pool.listingMs,
-    statuses: () => pool.statuses(),
-    close: () => pool.close(),
-    call: (server, tool, args) => pool.call(server, tool, args),
   };
 }
 

@@ -171,8 +171,8 @@ export interface RunBenchOptions {
   readonly seed?: number;
   /**
    * Tool-description overrides file (lib/catalog/overrides.ts) applied to every corpus before
-   * tokens, arms and retrieval are measured; the report's `overrides` block records it.
-   * Default: none.
+   * tokens, arms and retrieval are measured, and with `live` to the reference proxy's upstream
+   * catalog; the report's `overrides` block records it. Default: none.
    */
   readonly overrides?: string;
   /** Install folder of `proxyServers` packages. Default `.scratch/servers` under the root. */
@@ -559,6 +559,7 @@ export async function runBench(
     ...(options.queryArg ? { queryArg: options.queryArg } : {}),
     onProgress: (m) => say(`live: ${m}`),
     ...(options.createTokenizer ? { createTokenizer: options.createTokenizer } : {}),
+    ...(overrides === undefined ? {} : { overrides: overrides.doc }),
   }, io);
   const warnings = [
     ...scored.warnings,
@@ -618,7 +619,9 @@ async function overrideCorpora(
   path: string,
   io: FlowIo,
   say: (message: string) => void,
-): Promise<{ block: OverridesBlock; input: { path: string; sha256: string } }> {
+): Promise<
+  { doc: ToolOverrides; block: OverridesBlock; input: { path: string; sha256: string } }
+> {
   say(`loading overrides ${path}`);
   const doc: ToolOverrides = await loadToolOverrides(path, io.displayPath(path));
   const keyProblems = new Map<string, OverrideProblem[]>();
@@ -642,6 +645,7 @@ async function overrideCorpora(
   }
   const sha256 = await toolOverridesSha256(doc);
   return {
+    doc,
     block: {
       path: io.displayPath(path),
       sha256,

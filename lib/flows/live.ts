@@ -16,6 +16,8 @@ import { installPackages, readInstalledPackage } from "../mcp/install.ts";
 import { connectUpstreams } from "../proxy/connect.ts";
 import { serveProxyHttp } from "../proxy/http.ts";
 import { createProxyCore } from "../proxy/server.ts";
+import { withPoolTools } from "../proxy/upstream.ts";
+import { applyToolOverrides, type ToolOverrides } from "../catalog/overrides.ts";
 import { toolFromListing } from "../proxy/tool_index.ts";
 import type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
 import { stableJson } from "../report/json.ts";
@@ -97,6 +99,12 @@ export interface RunLiveOptions {
   readonly onProgress?: (message: string) => void;
   /** Tokenizer factory. Default: lib/tokens `createTokenizer`. */
   readonly createTokenizer?: (name: TokenizerName) => Tokenizer;
+  /**
+   * Tool-description overrides (lib/catalog/overrides.ts): applied to the upstream catalog the
+   * reference proxy searches and describes, or, with `endpoint`, to the `corpus` only (an
+   * endpoint's own tools cannot be rewritten; a warning says so). Default: none.
+   */
+  readonly overrides?: ToolOverrides;
 }
 
 function catalogFromListing(raw: readonly JsonObject[], server: string): Tool[] {
@@ -222,9 +230,17 @@ export async function runLive(
       for (const s of servers.filter((s) => s.state !== "ready")) {
         warnings.push(`upstream "${s.server}" ${s.state}: ${s.message ?? ""}`);
       }
-      catalog = pool.tools;
+      const applied = options.overrides === undefined
+        ? undefined
+        : applyToolOverrides(pool.tools, options.overrides);
+      for (const p of applied?.problems ?? []) warnings.push(`overrides: ${p.message}`);
+      const served = applied === undefined ? pool : withPoolTools(pool, applied.tools);
+      catalog = served.tools;
       directListingMs = pool.listingMs;
-      const core = createProxyCore(pool, options.retriever ? { retriever: options.retriever } : {});
+      const core = createProxyCore(
+        served,
+        options.retriever ? { retriever: options.retriever } : {},
+      );
       const http = serveProxyHttp(core);
       cleanup.unshift(() => http.shutdown());
       url = http.url;
@@ -238,6 +254,14 @@ export async function runLive(
       catalog = null;
       if (options.corpus !== undefined) {
         catalog = (await loadCatalog(options.corpus)).tools;
+        if (options.overrides !== undefined) {
+          catalog = applyToolOverrides(catalog, options.overrides).tools;
+        }
+      }
+      if (options.overrides !== undefined) {
+        warnings.push(
+          "overrides: not applied to the endpoint's own tools (only to its direct menu, --corpus)",
+        );
       }
     }
 

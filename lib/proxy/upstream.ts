@@ -121,6 +121,25 @@ export interface UpstreamPool {
   close(): Promise<void>;
 }
 
+/**
+ * The pool listing `tools` instead of its own (e.g. the same tools with overridden
+ * descriptions, lib/catalog/overrides.ts); calls, statuses and closing go to `pool`.
+ *
+ * @param pool The pool.
+ * @param tools Tools to list, searched and described in place of `pool.tools`.
+ * @returns A pool over the same upstreams.
+ */
+export function withPoolTools(pool: UpstreamPool, tools: readonly Tool[]): UpstreamPool {
+  return {
+    tools,
+    warnings: pool.warnings,
+    listingMs: pool.listingMs,
+    statuses: () => pool.statuses(),
+    call: (server, tool, args) => pool.call(server, tool, args),
+    close: () => pool.close(),
+  };
+}
+
 /** Any result object; kept exactly as received (unknown keys too). */
 const AnyResult = z.looseObject({});
 
