@@ -84,6 +84,10 @@ export const UNSCOPED: Readonly<Record<string, Partial<Record<Kind, string>>>> =
     env:
       "the agent flow expands ${VAR} in model registries and servers configs from the environment",
   },
+  calibrate: {
+    net: "the judge model's endpoint (any base URL)",
+    env: "${VAR} in a model registry names any variable",
+  },
   report: {
     run: "headless Chromium for --pdf and --png",
     env: "puppeteer-core reads its configuration from the environment",
@@ -416,6 +420,29 @@ const INVOCATIONS: Readonly<Record<string, Invocation>> = {
     );
     assertRan("serve", r, [0, 130, 143]);
   },
+  calibrate: async ({ models }) => {
+    assertRan(
+      "calibrate",
+      await task("calibrate", [
+        "--suite",
+        "fixtures/suites/memory_graph.json",
+        "--labels",
+        "fixtures/labels/memory_graph.labels.json",
+        "--judge",
+        "judge",
+        "--models",
+        models,
+        "--env-file",
+        `${OUT}/none.env`,
+        "--out",
+        `${OUT}/calibration`,
+      ], { env: { K: KEY } }),
+    );
+    const written = JSON.parse(
+      await Deno.readTextFile(join(ROOT, OUT, "calibration", "memory-graph--judge.json")),
+    );
+    assert.equal(written.scored, 8);
+  },
   "demo-agents": async () =>
     assertRan(
       "demo-agents",
@@ -577,6 +604,7 @@ const ORDER = [
   "gate",
   "forecast",
   "import-maverik",
+  "calibrate",
 ];
 
 Deno.test({

@@ -225,7 +225,10 @@ function decide(v: View): ScriptedMessage {
 export function fixturePolicy(req: ReceivedRequest): ScriptedReply {
   const v = view(req);
   if (v.system === JUDGE_SYSTEM_PROMPT) {
-    const pass = /product manager/.test(v.question) && /Globex/.test(v.question);
+    // A keyword judge that reads the answer only (the rubric names the same words): it passes
+    // any answer that mentions both, so a negation fools it and a paraphrase fails.
+    const answer = v.question.split("\n\nAnswer:\n").at(-1) ?? "";
+    const pass = /product manager/i.test(answer) && /Globex/.test(answer);
     return messageReply(req.provider, {
       text: JSON.stringify({ pass, reasoning: pass ? "role and employer match" : "missing facts" }),
       usage: { input: 300, output: 15 },

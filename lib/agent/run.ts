@@ -38,6 +38,7 @@ import {
 import { addUsage, agentPricing, usageCostUsd, ZERO_USAGE } from "./usage.ts";
 import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from "./summary.ts";
 import { sortedJson } from "./_json.ts";
+import { clientJudgeCaller } from "./judge_caller.ts";
 import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../_pool.ts";
@@ -422,22 +423,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     return h;
   };
 
-  const judge = (signal: AbortSignal): JudgeCaller => async (modelId, system, user, call) => {
-    const client = options.clients.get(modelId);
-    const pricing = modelsById.get(modelId)?.pricing;
-    if (!client || !pricing) throw new RangeError(`no judge model "${modelId}" in the registry`);
-    const turn = await client.complete(
-      {
-        system,
-        messages: [{ role: "user", text: user }],
-        tools: [],
-        maxOutputTokens: 512,
-        temperature: call?.temperature ?? 0,
-      },
-      { signal },
-    );
-    return { text: turn.text, usage: turn.usage, costUsd: usageCostUsd(turn.usage, pricing) };
-  };
+  const judge = (signal: AbortSignal): JudgeCaller =>
+    clientJudgeCaller(options.clients, (id) => modelsById.get(id)?.pricing, signal);
 
   const runItem = async (item: WorkItem): Promise<CaseRecord> => {
     const agent = agentsById.get(item.agentId)!;

@@ -72,6 +72,12 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
     regenerate: "by hand",
   },
   {
+    prefix: "labels/",
+    source:
+      "hand-written answers to suite cases, each labelled pass/fail by reading it against the case's rubric (judge calibration)",
+    regenerate: "by hand",
+  },
+  {
     prefix: "catalogs/",
     source: "negative and hard-case catalogs, each with description and expect",
     regenerate: "by hand",

@@ -167,3 +167,10 @@ export {
   silentCells,
 } from "./notebooks.ts";
 export { CHAT_DEFAULTS, type ChatSession, openChat, type OpenChatOptions } from "./chat.ts";
+export {
+  CALIBRATION_SCHEMA_VERSION,
+  calibrationCsv,
+  type CalibrationOutcome,
+  runCalibration,
+  type RunCalibrationOptions,
+} from "./calibrate.ts";
