@@ -66,9 +66,9 @@ Deno.test("calibrate: the keyword judge against the memory_graph labels, figures
     // chance agreement 3/8·4/8 + 5/8·4/8 = 1/2; kappa (5/8 − 1/2) / (1 − 1/2) = 1/4.
     assert.match(
       r.stdout,
-      /accuracy 0\.625 \[[\d.]+, [\d.]+\]  kappa 0\.250 \(chance agreement 0\.500\)/,
+      /accuracy 0\.625 \[[\d.]+, [\d.]+\] {2}kappa 0\.250 \(chance agreement 0\.500\)/,
     );
-    assert.match(r.stdout, /pass\/pass 2  pass\/fail 1  fail\/pass 2  fail\/fail 3/);
+    assert.match(r.stdout, /pass\/pass 2 {2}pass\/fail 1 {2}fail\/pass 2 {2}fail\/fail 3/);
     assert.match(r.stdout, /wrong: negation \(case bob-role-judged\): judge pass, label fail/);
     const doc = JSON.parse(await Deno.readTextFile(join(dir, "memory-graph--judge.json")));
     assert.equal(doc.scored, 8);

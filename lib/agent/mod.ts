@@ -89,6 +89,19 @@ export {
   parseJudgeAnswer,
 } from "./criteria.ts";
 export {
+  calibrateJudge,
+  type CalibrateOptions,
+  type CalibrationItem,
+  calibrationLines,
+  type CalibrationReport,
+  type Label,
+  type LabelSet,
+  type LabelTarget,
+  parseLabels,
+  resolveLabels,
+} from "./calibration.ts";
+export { clientJudgeCaller, JUDGE_MAX_OUTPUT_TOKENS } from "./judge_caller.ts";
+export {
   DISAGREEMENT_COLUMNS,
   disagreementsToCsv,
   type JudgeAgreement,
