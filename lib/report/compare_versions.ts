@@ -129,49 +129,43 @@ export interface CompareVersionsOptions {
   readonly points?: "versions" | "runs";
 }
 
-const KPIS: readonly {
+interface KpiSpec {
   key: KpiKey;
   label: string;
   up: "better" | "worse" | "neutral";
   value: (r: AgentRunRecord) => number | null;
   perCase: (c: CaseRecord) => number | null;
-}[] = [
-  {
-    key: "passRate",
-    label: "Pass rate",
-    up: "better",
-    value: (r) => r.metrics.passRate,
-    perCase: (c) => c.passed === null ? null : c.passed ? 1 : 0,
-  },
-  {
-    key: "costPerCaseUsd",
-    label: "USD per case",
-    up: "worse",
-    value: (r) => r.metrics.overallCostUsd,
-    perCase: (c) => c.passed === null ? null : c.costUsd,
-  },
-  {
-    key: "durationMs",
-    label: "Duration per case",
-    up: "worse",
-    value: (r) => r.metrics.avgDurationMs,
-    perCase: (c) => c.passed === null ? null : c.wallMs,
-  },
-  {
-    key: "inputTokens",
-    label: "Input tokens per case",
-    up: "worse",
-    value: (r) => r.metrics.avgInputTokens,
-    perCase: (c) => c.passed === null ? null : c.inputTokens,
-  },
-  {
-    key: "toolCalls",
-    label: "Tool calls per case",
-    up: "neutral",
-    value: (r) => r.metrics.avgToolCalls,
-    perCase: (c) =>
-      c.passed === null ? null : c.toolCalls.filter((t) => t.via === undefined).length,
-  },
+}
+
+/** A KPI read from the run's metrics and, per scored case, from the case record. */
+function kpi(
+  key: KpiKey,
+  label: string,
+  up: KpiSpec["up"],
+  metric: keyof AgentRunRecord["metrics"],
+  perScoredCase: (c: CaseRecord) => number | null,
+): KpiSpec {
+  return {
+    key,
+    label,
+    up,
+    value: (r) => r.metrics[metric] as number | null,
+    perCase: (c) => c.passed === null ? null : perScoredCase(c),
+  };
+}
+
+const KPIS: readonly KpiSpec[] = [
+  kpi("passRate", "Pass rate", "better", "passRate", (c) => c.passed ? 1 : 0),
+  kpi("costPerCaseUsd", "USD per case", "worse", "overallCostUsd", (c) => c.costUsd),
+  kpi("durationMs", "Duration per case", "worse", "avgDurationMs", (c) => c.wallMs),
+  kpi("inputTokens", "Input tokens per case", "worse", "avgInputTokens", (c) => c.inputTokens),
+  kpi(
+    "toolCalls",
+    "Tool calls per case",
+    "neutral",
+    "avgToolCalls",
+    (c) => c.toolCalls.filter((t) => t.via === undefined).length,
+  ),
 ];
 
 const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
