@@ -29,6 +29,44 @@ const colors = (records: readonly AgentRunRecord[], ctx: VizContext) => {
 };
 const el = (x: unknown) => x as Element;
 
+/**
+ * One labelled bar per agent: `value` along x, the agent's colour, its formatted value at the bar's
+ * end, and `extra` marks (a rule at 0 or at a budget) on top.
+ */
+function agentBars(
+  records: readonly AgentRunRecord[],
+  ctx: VizContext,
+  data: readonly { agent: string; value: number }[],
+  options: {
+    x: { label: string; domain?: [number, number] };
+    format: (v: number) => string;
+    marginRight: number;
+    extra: unknown[];
+  },
+): Element {
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    marginLeft: 190,
+    marginRight: options.marginRight,
+    height: 50 + 26 * data.length,
+    x: { ...options.x, grid: true },
+    y: { label: null, domain: data.map((d) => d.agent) },
+    color: colors(records, ctx),
+    marks: [
+      Plot.barX(data, { x: "value", y: "agent", fill: "agent" }),
+      Plot.text(data, {
+        x: "value",
+        y: "agent",
+        text: (d: { value: number }) => options.format(d.value),
+        dx: 4,
+        textAnchor: "start",
+      }),
+      ...options.extra as Plot.Markish[],
+    ],
+  }));
+}
+
 /** `cost-vs-correctness`: one point per agent, x overall cost per case, y pass rate. */
 export const costVsCorrectness: Visualization = {
   id: "cost-vs-correctness",
@@ -217,36 +255,22 @@ export const cacheEffectiveness: Visualization = {
       if (cs.length === 0) return [];
       const read = cs.reduce((s, c) => s + c.cacheReadTokens!, 0);
       const all = read + cs.reduce((s, c) => s + c.inputTokens!, 0);
-      return all === 0 ? [] : [{ agent, share: read / all }];
+      return all === 0 ? [] : [{ agent, value: read / all }];
     });
     if (data.length === 0) {
       return note("Cache reads not recorded by these runs (the provider reported none).");
     }
-    if (data.every((d) => d.share === 0)) {
+    if (data.every((d) => d.value === 0)) {
       return note(
         `No input token was read from a prompt cache in these runs (${data.length} agent(s) report cache reads of 0).`,
       );
     }
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 190,
+    return agentBars(records, ctx, data, {
+      x: { label: "share of input tokens read from cache →", domain: [0, 1] },
+      format: pct,
       marginRight: 60,
-      height: 50 + 26 * data.length,
-      x: { label: "share of input tokens read from cache →", domain: [0, 1], grid: true },
-      y: { label: null, domain: data.map((d) => d.agent) },
-      color: colors(records, ctx),
-      marks: [
-        Plot.barX(data, { x: "share", y: "agent", fill: "agent" }),
-        Plot.text(data, {
-          x: "share",
-          y: "agent",
-          text: (d: { share: number }) => pct(d.share),
-          dx: 4,
-          textAnchor: "start",
-        }),
-      ],
-    }));
+      extra: [],
+    });
   },
 };
 
@@ -263,30 +287,15 @@ export const peakContextCeiling: Visualization = {
       const peaks = rs.map((r) => r.metrics.maxPeakContextTokens).filter((x): x is number =>
         x !== null
       );
-      return peaks.length === 0 ? [] : [{ agent, tokens: Math.max(...peaks) }];
+      return peaks.length === 0 ? [] : [{ agent, value: Math.max(...peaks) }];
     });
     if (data.length === 0) return note("Peak context not recorded by these runs.");
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 190,
+    return agentBars(records, ctx, data, {
+      x: { label: "max peak context tokens →" },
+      format: int,
       marginRight: 70,
-      height: 50 + 26 * data.length,
-      x: { label: "max peak context tokens →", grid: true },
-      y: { label: null, domain: data.map((d) => d.agent) },
-      color: colors(records, ctx),
-      marks: [
-        Plot.barX(data, { x: "tokens", y: "agent", fill: "agent" }),
-        Plot.text(data, {
-          x: "tokens",
-          y: "agent",
-          text: (d: { tokens: number }) => int(d.tokens),
-          dx: 4,
-          textAnchor: "start",
-        }),
-        Plot.ruleX([0]),
-      ],
-    }));
+      extra: [Plot.ruleX([0])],
+    });
   },
 };
 
@@ -352,32 +361,17 @@ export const iterationBudget: Visualization = {
     if (records.length === 0) return EMPTY;
     const data = byAgent(records).flatMap(([agent, rs]) => {
       const v = avgMetric(rs, "iterationBudgetUse");
-      return v === null ? [] : [{ agent, use: v }];
+      return v === null ? [] : [{ agent, value: v }];
     });
     if (data.length === 0) {
       return note("Iteration budget not recorded: run.json holds no agent configuration.");
     }
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 190,
+    return agentBars(records, ctx, data, {
+      x: { label: "share of the iteration budget used →", domain: [0, 1] },
+      format: pct,
       marginRight: 60,
-      height: 50 + 26 * data.length,
-      x: { label: "share of the iteration budget used →", domain: [0, 1], grid: true },
-      y: { label: null, domain: data.map((d) => d.agent) },
-      color: colors(records, ctx),
-      marks: [
-        Plot.barX(data, { x: "use", y: "agent", fill: "agent" }),
-        Plot.text(data, {
-          x: "use",
-          y: "agent",
-          text: (d: { use: number }) => pct(d.use),
-          dx: 4,
-          textAnchor: "start",
-        }),
-        Plot.ruleX([1], { stroke: ctx.theme.bad, strokeDasharray: "4,3" }),
-      ],
-    }));
+      extra: [Plot.ruleX([1], { stroke: ctx.theme.bad, strokeDasharray: "4,3" })],
+    });
   },
 };
 
