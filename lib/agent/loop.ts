@@ -12,7 +12,7 @@ import type { JsonValue } from "../catalog/types.ts";
 import type { AgentConfig, CaseError, ToolCallRecord, ToolRetryCounts, Usage } from "./types.ts";
 import type { Message, ModelClient, RetryRecord, ToolCall, ToolResult } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
-import type { ExposedTool, ToolHost } from "./tools.ts";
+import { type ExposedTool, PROXY_SERVER_NAME, type ToolHost } from "./tools.ts";
 import { addUsage, contextTokens, ZERO_USAGE } from "./usage.ts";
 import {
   type ContextReport,
@@ -133,25 +133,45 @@ export function retryRefusal(name: string, limit: number): string {
   } time(s) in a row and retryOnToolError is ${limit}]`;
 }
 
+/**
+ * What a call is a call *of*, for retries: the exposed name, except for the proxy's `call_tool`,
+ * where it is the upstream `server:tool` it names (a failed `call_tool` of one tool followed by
+ * one of another is no retry). Returns the chain key and the name the notes use.
+ */
+function retryTarget(
+  call: ToolCall,
+  byName: ReadonlyMap<string, ExposedTool>,
+): { key: string; label: string } {
+  const exposed = byName.get(call.name);
+  const args = call.args as { name?: unknown } | null;
+  if (
+    exposed?.server === PROXY_SERVER_NAME && exposed.tool === "call_tool" &&
+    typeof args?.name === "string"
+  ) {
+    return { key: `${call.name}\u0000${args.name}`, label: args.name };
+  }
+  return { key: call.name, label: call.name };
+}
+
 /** How the loop treats one call of a turn, decided before any call of the turn runs. */
 type CallPlan = { kind: "first" } | { kind: "retry"; n: number } | { kind: "refused" };
 
 /**
- * Plans a turn's calls against the open error chains (tool name → retries used), in call
+ * Plans a turn's calls against the open error chains (retry key → retries used), in call
  * order. A call of a tool whose chain was open when the turn began is a retry; beyond `limit`
  * retries it is refused. Updates `chains` for the retries it plans.
  */
 function planCalls(
-  calls: readonly ToolCall[],
+  keys: readonly string[],
   chains: Map<string, number>,
   limit: number | undefined,
 ): CallPlan[] {
   const open = new Set(chains.keys());
-  return calls.map((c): CallPlan => {
-    if (!open.has(c.name)) return { kind: "first" };
-    const used = chains.get(c.name) ?? 0;
+  return keys.map((key): CallPlan => {
+    if (!open.has(key)) return { kind: "first" };
+    const used = chains.get(key) ?? 0;
     if (limit !== undefined && used >= limit) return { kind: "refused" };
-    chains.set(c.name, used + 1);
+    chains.set(key, used + 1);
     return { kind: "retry", n: used + 1 };
   });
 }
@@ -216,6 +236,7 @@ async function runCall(
 
 function refusedCall(
   call: ToolCall,
+  label: string,
   byName: ReadonlyMap<string, ExposedTool>,
   limit: number,
 ): { result: ToolResult; record: ToolCallRecord; routed: readonly ToolCallRecord[] } {
@@ -224,7 +245,7 @@ function refusedCall(
     result: {
       callId: call.id,
       name: call.name,
-      text: retryRefusal(call.name, limit),
+      text: retryRefusal(label, limit),
       isError: true,
     },
     record: {
@@ -288,7 +309,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   const cap = agent.toolResultMaxChars;
   const byName = new Map(host.tools.map((t) => [t.spec.name, t]));
   const retryLimit = agent.retryOnToolError;
-  // Open error chains: tool name → retries used since its last error (see planCalls).
+  // Open error chains: retry key (retryTarget) → retries used since its last error.
   const chains = new Map<string, number>();
   const retryCounts = { attempted: 0, succeeded: 0, refused: 0 };
   const reducer = createContextReducer({
@@ -379,10 +400,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     for (const n of turn.notes) notes.add(n);
     messages.push({ role: "assistant", text: turn.text, toolCalls: turn.toolCalls });
     if (turn.toolCalls.length === 0) return finish(turn.text, null);
-    const plans = planCalls(turn.toolCalls, chains, retryLimit);
+    const targets = turn.toolCalls.map((c) => retryTarget(c, byName));
+    const plans = planCalls(targets.map((t) => t.key), chains, retryLimit);
     const exec = (c: ToolCall, i: number) =>
       plans[i].kind === "refused"
-        ? Promise.resolve(refusedCall(c, byName, retryLimit!))
+        ? Promise.resolve(refusedCall(c, targets[i].label, byName, retryLimit!))
         : runCall(c, byName, host, now, signal, cap);
     const outcomes = agent.loop === "parallel" ? await Promise.all(turn.toolCalls.map(exec)) : [];
     if (agent.loop === "sequential") {
@@ -391,7 +413,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     const results: ToolResult[] = [];
     for (const [i, o] of outcomes.entries()) {
       const plan = plans[i];
-      const name = turn.toolCalls[i].name;
+      const { key, label } = targets[i];
       let { result, record } = o;
       if (plan.kind === "refused") {
         retryCounts.refused += 1;
@@ -401,11 +423,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
           record = { ...record, retry: plan.n };
           if (!result.isError) retryCounts.succeeded += 1;
         }
-        if (!result.isError) chains.delete(name);
-        else if (!chains.has(name)) chains.set(name, 0);
+        if (!result.isError) chains.delete(key);
+        else if (!chains.has(key)) chains.set(key, 0);
         if (result.isError && retryLimit !== undefined) {
-          const left = Math.max(0, retryLimit - (chains.get(name) ?? 0));
-          result = { ...result, text: `${result.text}\n${retryNote(name, left, retryLimit)}` };
+          const left = Math.max(0, retryLimit - (chains.get(key) ?? 0));
+          result = { ...result, text: `${result.text}\n${retryNote(label, left, retryLimit)}` };
         }
       }
       toolCalls.push(record, ...o.routed);

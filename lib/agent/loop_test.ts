@@ -564,3 +564,50 @@ Deno.test("runAgentLoop() retryOnToolError: calls of one turn are not retries of
     assert.deepEqual(sentResults(reqs[2]).map((b) => b.tool_use_id), ["y1", "y2"]);
   });
 });
+
+Deno.test("runAgentLoop() retryOnToolError under proxy exposure: a retry is a call_tool of the same upstream tool", async () => {
+  const { PROXY_SERVER_NAME } = await import("./tools.ts");
+  const plan = ["fs:a", "fs:b", "fs:a", "fs:a"];
+  let turn = 0;
+  const handler: ScriptHandler = () =>
+    turn < plan.length
+      ? messageReply("anthropic", {
+        toolCalls: [{ id: `p${turn}`, name: "call_tool", input: { name: plan[turn++] } }],
+        usage: { input: 1, output: 1 },
+      })
+      : messageReply("anthropic", { text: "end", usage: { input: 1, output: 1 } });
+  const ran: string[] = [];
+  const host: ToolHost = {
+    tools: [{
+      spec: { name: "call_tool", description: "", inputSchema: { type: "object" } },
+      server: PROXY_SERVER_NAME,
+      tool: "call_tool",
+    }],
+    call: (_tool, args) => {
+      const name = (args as { name: string }).name;
+      ran.push(name);
+      return Promise.resolve({ text: `ran ${name}`, isError: name === "fs:a" });
+    },
+  };
+  await withServer(handler, async (url, reqs) => {
+    const r = await runAgentLoop({
+      agent: { ...agent, maxIterations: 6, retryOnToolError: 1 },
+      question: "q",
+      model: client(url),
+      tools: host,
+      now: () => performance.now(),
+    });
+    // fs:b between the two fs:a calls is no retry; the third fs:a is one retry too many.
+    assert.deepEqual(ran, ["fs:a", "fs:b", "fs:a"]);
+    assert.deepEqual(r.toolRetries, { attempted: 1, succeeded: 0, refused: 1 });
+    assert.equal(
+      sentResults(reqs[1])[0].content,
+      'ran fs:a\n[mcpmeter: the call failed; you may retry "fs:a" 1 more time(s) (retryOnToolError: 1)]',
+    );
+    assert.equal(sentResults(reqs[2])[0].content, "ran fs:b");
+    assert.equal(
+      sentResults(reqs[4])[0].content,
+      '[mcpmeter: not run: "fs:a" failed 2 time(s) in a row and retryOnToolError is 1]',
+    );
+  });
+});

@@ -61,11 +61,8 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 /** Default `run_code` time limit when the model gives no `timeout_ms`, ms (the schema's default). */
 export const DEFAULT_RUN_CODE_TIMEOUT_MS = 30_000;
 
-/** Server name of the in-process proxy's tools in records and `run.json` mappings. */
-export const PROXY_SERVER_NAME = "mcpmeter-proxy";
-
-/** Server name of the code exposure's tools in records and `run.json` mappings. */
-export const CODE_SERVER_NAME = "mcpmeter-code";
+export { CODE_SERVER_NAME, PROXY_SERVER_NAME } from "./tools.ts";
+import { CODE_SERVER_NAME, PROXY_SERVER_NAME } from "./tools.ts";
 
 /** A tool host that owns server processes. */
 export interface McpToolHost extends ToolHost {

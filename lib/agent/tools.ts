@@ -14,6 +14,12 @@ import { providerEntry } from "./providers/registry.ts";
 import type { ToolSpec } from "./providers/types.ts";
 import { sha256Hex, sortedJson } from "./_json.ts";
 
+/** Server name of the in-process proxy's tools in records and `run.json` mappings. */
+export const PROXY_SERVER_NAME = "mcpmeter-proxy";
+
+/** Server name of the code exposure's tools in records and `run.json` mappings. */
+export const CODE_SERVER_NAME = "mcpmeter-code";
+
 /**
  * One change made so the provider accepts a tool: a `normalizeForProvider` schema change, or a
  * `rename` of the tool (path `#`).

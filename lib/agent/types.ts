@@ -67,8 +67,10 @@ export interface AgentConfig {
   readonly promptCaching?: PromptCaching;
   /**
    * Retries after a tool error. A *retry* is a call, in a later model turn, of a tool (the
-   * exposed name the model used) whose previous call in the case returned an error result; a
-   * chain of retries ends at the first call of that tool that succeeds. With N set, an error
+   * exposed name the model used; under `proxy` exposure, the upstream `server:tool` a
+   * `call_tool` names; under `code`, every `run_code` program is a call of `run_code`) whose
+   * previous call in the case returned an error result; a chain of retries ends at the first
+   * call of that tool that succeeds. With N set, an error
    * result tells the model how many retries of that tool are left, and a call beyond the N-th
    * retry of a chain is not run: the model gets an error result saying so (the call's record
    * keeps `notRun: "retry_limit"`). Retries are counted in every case (`toolRetries`), set or
