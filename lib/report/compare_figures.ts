@@ -6,7 +6,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import type { ChartOptions } from "./figures.ts";
+import { chartFrame, type ChartOptions } from "./figures.ts";
 
 const sortedUnique = (xs: readonly string[]) => [...new Set(xs)].sort();
 
@@ -40,9 +40,7 @@ export function costAccuracyChart(
 ): Element {
   const byCost = [...data].sort((a, b) => a.costUsd - b.costUsd || (a.label < b.label ? -1 : 1));
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginRight: 120,
     marginTop: 40,
     x: { label: "mean cost per case (USD) →", grid: true, zero: true },
@@ -88,9 +86,7 @@ export interface TokensDatum {
 export function tokensChart(data: readonly TokensDatum[], options: ChartOptions): Element {
   const labels = sortedUnique(data.map((d) => d.label));
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginLeft: 240,
     height: 50 + 24 * labels.length,
     x: { label: "mean tokens per case →", grid: true },
@@ -124,9 +120,7 @@ export function latencyChart(data: readonly LatencyDatum[], options: ChartOption
     { label: d.label, ms: d.p95Ms, percentile: "p95" },
   ]);
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginLeft: 240,
     height: 50 + 24 * labels.length,
     x: { label: "wall time per case (ms) →", grid: true, zero: true },
@@ -165,9 +159,7 @@ export function trendChart(
   const panels = sortedUnique(data.map((d) => d.panel));
   const sorted = [...data].sort((a, b) => a.date.getTime() - b.date.getTime());
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     height: 40 + 160 * panels.length,
     marginRight: 90,
     x: { type: "utc", label: "run start →", grid: true },
@@ -262,9 +254,7 @@ export function toolFrequencyChart(
 ): Element {
   const tools = sortedUnique(data.map((d) => d.tool));
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginLeft: 220,
     height: 50 + 22 * tools.length,
     x: { label: "calls per case →", grid: true, zero: true },

@@ -26,6 +26,18 @@ export interface ChartOptions {
 }
 
 /**
+ * The frame every chart of this module shares: document, width (640 px unless given), title.
+ *
+ * @param options The chart's options.
+ * @returns The `document`, `width` and `title` of a `Plot.plot` call.
+ */
+export function chartFrame(
+  options: ChartOptions,
+): { document: PlotDocument; width: number; title: string | undefined } {
+  return { document: options.document, width: options.width ?? 640, title: options.title };
+}
+
+/**
  * Token cost of each exposure mode against catalog size (log–log): direct
  * grows with the catalog, proxy and code stay flat.
  *
@@ -40,9 +52,7 @@ export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOp
     { tools: r.meanToolCount, tokens: r.codeTokens, mode: "code" },
   ]);
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     x: { type: "log", label: "tools in catalog (mean of draws) →", grid: true },
     y: { type: "log", label: "↑ context tokens (with schemas)", grid: true },
     color: { legend: true, domain: ["direct", "proxy", "code"] },
@@ -76,9 +86,7 @@ export function barChart(
     b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)
   );
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginLeft: 260,
     marginRight: 60,
     height: 40 + 22 * sorted.length,
@@ -126,9 +134,7 @@ export function intervalChart(
 ): Element {
   const labels = [...new Set(data.map((d) => d.label))].sort();
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     marginLeft: 160,
     marginRight: 80,
     height: 60 + 18 * labels.length * new Set(data.map((d) => d.series)).size,
@@ -160,9 +166,7 @@ export function frontierChart(rows: readonly FrontierRow[], options: ChartOption
     }))
   );
   return Plot.plot({
-    document: options.document,
-    width: options.width ?? 640,
-    title: options.title,
+    ...chartFrame(options),
     x: { label: "response tokens (mean over queries) →", grid: true },
     y: { label: "↑ recall@k", domain: [0, 1], grid: true },
     color: { legend: true },
