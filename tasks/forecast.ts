@@ -2,14 +2,7 @@
 // with a seeded bootstrap interval (lib/agent/forecast.ts), optionally under other prices.
 // Exit 0: forecast printed; 2: unusable input.
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
-import { loadRun } from "../lib/report/io.ts";
-import {
-  forecastDocument,
-  forecastLines,
-  forecastLoadedRun,
-  stableJson,
-} from "../lib/report/mod.ts";
-import { parsePriceFile, type PriceOverrides } from "../lib/agent/mod.ts";
+import { runForecast } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task forecast --run DIR --questions N [options]
 
@@ -37,20 +30,6 @@ Options:
 Exit codes: 0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
 bad price file, unknown agent).`;
 
-async function readPrices(path: string): Promise<PriceOverrides> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await Deno.readTextFile(path));
-  } catch (e) {
-    throw new UsageError(`Cannot use price file "${path}": ${(e as Error).message}`);
-  }
-  try {
-    return parsePriceFile(doc, path);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     run: { type: "string" },
@@ -71,33 +50,18 @@ async function main(): Promise<number> {
   if (values.questions === undefined) {
     throw new UsageError("--questions N is required (see --help)");
   }
-  const questions = intFlag("questions", values.questions, 1, 1);
-  const prices = values["price-file"] ? await readPrices(values["price-file"]) : undefined;
-  const run = await loadRun(values.run);
-  let forecasts;
-  try {
-    forecasts = forecastLoadedRun(run, {
-      questions,
-      seed: intFlag("seed", values.seed, 0),
-      resamples: intFlag("resamples", values.resamples, 2000, 1),
-      concurrency: intFlag("concurrency", values.concurrency, 1, 1),
-      ...(values.agent === undefined ? {} : { agentId: values.agent }),
-      ...(prices ? { prices } : {}),
-    });
-  } catch (e) {
-    if (e instanceof RangeError) throw new UsageError(e.message);
-    throw e;
-  }
-  if (values.json) {
-    Deno.stdout.writeSync(
-      new TextEncoder().encode(
-        stableJson(forecastDocument(run, forecasts, values["price-file"] ?? null), 8),
-      ),
-    );
-  } else {
-    for (const w of run.warnings) console.error(`mcpmeter forecast: warning: ${w}`);
-    console.log(forecasts.flatMap((f) => forecastLines(run, f)).join("\n"));
-  }
+  const out = await runForecast({
+    run: values.run,
+    questions: intFlag("questions", values.questions, 1, 1),
+    seed: intFlag("seed", values.seed, 0),
+    resamples: intFlag("resamples", values.resamples, 2000, 1),
+    concurrency: intFlag("concurrency", values.concurrency, 1, 1),
+    json: values.json,
+    ...(values.agent === undefined ? {} : { agentId: values.agent }),
+    ...(values["price-file"] === undefined ? {} : { priceFile: values["price-file"] }),
+  });
+  for (const w of out.warnings) console.error(`mcpmeter forecast: warning: ${w}`);
+  Deno.stdout.writeSync(new TextEncoder().encode(out.stdout));
   return 0;
 }
 

@@ -2,10 +2,8 @@
 // tool prices, overrides and suites (lib/agent/maverik.ts), with import-report.json listing,
 // field by field, what could not be mapped. Exit 0: something imported; 1: nothing could be;
 // 2: unusable input (no such folder, a non-empty --out without --force, a bad flag).
-import { join } from "node:path";
 import { parseFlags, runMain, UsageError } from "./_cli.ts";
-import { importMaverik } from "../lib/agent/mod.ts";
-import { readMaverikFolder, writeMaverikImport } from "../lib/agent/io.ts";
+import { runImportMaverik } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task import-maverik --from DIR --out DIR [--force]
 
@@ -48,33 +46,10 @@ async function main(): Promise<number> {
   }
   if (values.from === undefined) throw new UsageError("--from DIR is required (see --help)");
   if (values.out === undefined) throw new UsageError("--out DIR is required (see --help)");
-  const { folder, dir } = await readMaverikFolder(values.from);
-  const result = await importMaverik(folder);
-  await writeMaverikImport(values.out, result, { from: dir, force: values.force });
-  for (const i of result.issues) {
-    console.error(
-      `${i.level.padEnd(8)} ${i.file}${i.field === "" ? "" : ` ${i.field}`}: ${i.message}`,
-    );
-  }
-  const c = result.counts;
-  console.log(
-    `imported ${c.agents} agents (${c.versions} versions), ${c.models} models, ${c.servers} servers, ${c.toolPrices} tool prices, ` +
-      `${c.overrides} description overrides, ${c.suites} suites (${c.cases} cases) from ${dir}; ` +
-      `${result.issues.filter((i) => i.level !== "info").length} fields not mapped as written ` +
-      `(${join(values.out, "import-report.json")})`,
-  );
-  const suites = Object.keys(result.files).filter((f) => f.startsWith("suites/")).sort();
-  if (c.agents > 0 && suites.length > 0) {
-    const a = join(values.out, "agents");
-    console.log(
-      `run: deno task agents --agents-dir ${a} --models ${join(a, "models.json")} --servers ${
-        join(a, "servers.json")
-      }${c.toolPrices > 0 ? ` --tool-prices ${join(a, "tool_prices.json")}` : ""} --suite ${
-        join(values.out, suites[0])
-      }`,
-    );
-  }
-  return Object.keys(result.files).length === 0 ? 1 : 0;
+  const out = await runImportMaverik({ from: values.from, out: values.out, force: values.force });
+  for (const line of out.issueLines) console.error(line);
+  for (const line of out.summaryLines) console.log(line);
+  return out.code;
 }
 
 if (import.meta.main) await runMain("import-maverik", main);

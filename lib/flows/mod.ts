@@ -144,6 +144,12 @@ export {
 } from "./report.ts";
 export { checkProxyOptions, PROXY_DEFAULTS, runProxy, type RunProxyOptions } from "./proxy.ts";
 export { GATE_DEFAULTS, type GateOutcome, runGate, type RunGateOptions } from "./gate.ts";
+export { type ForecastOutcome, runForecast, type RunForecastFlowOptions } from "./forecast.ts";
+export {
+  type ImportMaverikOptions,
+  type ImportMaverikOutcome,
+  runImportMaverik,
+} from "./import_maverik.ts";
 export {
   REFERENCE_TOOLS,
   runScale,

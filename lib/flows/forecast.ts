@@ -1,0 +1,87 @@
+/**
+ * The flow behind `deno task forecast`: one run folder, optionally a price file, and the
+ * forecast of N questions per agent as console text or JSON.
+ *
+ * @module
+ */
+import { loadRun } from "../report/io.ts";
+import { forecastDocument, forecastLines, forecastLoadedRun, stableJson } from "../report/mod.ts";
+import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
+import { parsePriceFile } from "../agent/forecast.ts";
+import { UsageError } from "../_errors.ts";
+
+/** What `deno task forecast` was asked for. */
+export interface RunForecastFlowOptions {
+  /** Run folder (holding `run.json` and `cases.jsonl`). */
+  readonly run: string;
+  /** Number of future questions (integer ≥ 1). */
+  readonly questions: number;
+  /** Only this agent; absent: every agent of the run. */
+  readonly agentId?: string;
+  /** Price file in the model registry's shape; absent: the run's prices. */
+  readonly priceFile?: string;
+  /** Bootstrap seed. @default {0} */
+  readonly seed?: number;
+  /** Bootstrap resamples. @default {2000} */
+  readonly resamples?: number;
+  /** Cases in flight for the wall-time total. @default {1} */
+  readonly concurrency?: number;
+  /** JSON (sorted keys, 8 decimals) instead of console lines. @default {false} */
+  readonly json?: boolean;
+}
+
+/** What the flow produced. */
+export interface ForecastOutcome {
+  /** One forecast per agent. */
+  readonly forecasts: readonly Forecast[];
+  /** The text for stdout (ends in a newline). */
+  readonly stdout: string;
+  /** Non-fatal notes on the run folder (e.g. a torn last line). */
+  readonly warnings: readonly string[];
+}
+
+async function readPrices(path: string): Promise<PriceOverrides> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new UsageError(`Cannot use price file "${path}": ${(e as Error).message}`);
+  }
+  try {
+    return parsePriceFile(doc, path);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/**
+ * Reads the run (and price file), forecasts, and renders.
+ *
+ * @param options Run folder, N, agent, price file, seed, resamples, concurrency, JSON.
+ * @returns The forecasts, the text to print and the run's warnings.
+ * @throws {UsageError} on an unreadable or malformed price file, an unknown agent, a run with no
+ *   records, or an option out of range.
+ * @throws {RunInputError} on a missing or malformed run folder (lib/report).
+ */
+export async function runForecast(options: RunForecastFlowOptions): Promise<ForecastOutcome> {
+  const prices = options.priceFile ? await readPrices(options.priceFile) : undefined;
+  const run = await loadRun(options.run);
+  let forecasts: Forecast[];
+  try {
+    forecasts = forecastLoadedRun(run, {
+      questions: options.questions,
+      seed: options.seed ?? 0,
+      resamples: options.resamples ?? 2000,
+      concurrency: options.concurrency ?? 1,
+      ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+      ...(prices ? { prices } : {}),
+    });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  }
+  const stdout = options.json
+    ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null), 8)
+    : forecasts.flatMap((f) => forecastLines(run, f)).join("\n") + "\n";
+  return { forecasts, stdout, warnings: run.warnings };
+}
