@@ -4,6 +4,7 @@
 import { RETRIEVER_NAMES, retrieverEntry } from "../lib/retrieval/mod.ts";
 import { BENCH_DEFAULTS, PROXY_DEFAULTS, runProxy } from "../lib/flows/mod.ts";
 import { intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
 
 const HELP = `mcpmeter proxy — reference MCP discovery proxy
 
@@ -67,14 +68,7 @@ async function main(args: string[]): Promise<number> {
     "timeout-ms": { type: "string" },
     "max-result-bytes": { type: "string" },
     retriever: { type: "string" },
-    "embedding-model": { type: "string" },
-    models: { type: "string" },
-    "embedding-cache": { type: "string" },
-    "rerank-model": { type: "string" },
-    "rerank-base": { type: "string" },
-    "rerank-k": { type: "string" },
-    "expand-model": { type: "string" },
-    "chat-cache": { type: "string" },
+    ...RETRIEVER_MODEL_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   if (v.help) {
@@ -104,14 +98,7 @@ async function main(args: string[]): Promise<number> {
       PROXY_DEFAULTS.maxResultBytes,
     ),
     ...(v.retriever === undefined ? {} : { retriever: v.retriever }),
-    ...(v["embedding-model"] === undefined ? {} : { embeddingModel: v["embedding-model"] }),
-    ...(v.models === undefined ? {} : { models: v.models }),
-    ...(v["embedding-cache"] === undefined ? {} : { embeddingCache: v["embedding-cache"] }),
-    ...(v["rerank-model"] === undefined ? {} : { rerankModel: v["rerank-model"] }),
-    ...(v["rerank-base"] === undefined ? {} : { rerankBase: v["rerank-base"] }),
-    ...(v["rerank-k"] === undefined ? {} : { rerankK: intFlag("rerank-k", v["rerank-k"], 20) }),
-    ...(v["expand-model"] === undefined ? {} : { expandModel: v["expand-model"] }),
-    ...(v["chat-cache"] === undefined ? {} : { chatCache: v["chat-cache"] }),
+    ...retrieverModelOptions(v, 20),
     env: Deno.env.toObject(),
     stop: stop.promise,
   }, IO);

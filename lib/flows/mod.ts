@@ -180,3 +180,4 @@ export {
   runCalibration,
   type RunCalibrationOptions,
 } from "./calibrate.ts";
+export { benchHelp } from "./bench_help.ts";
