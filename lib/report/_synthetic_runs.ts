@@ -21,6 +21,8 @@ export interface SyntheticOutcome {
   readonly tools?: readonly string[];
   /** Error kind; `iteration_limit` with `passed: false`, infra kinds with `passed: null`. */
   readonly error?: "iteration_limit" | "model" | "timeout" | "mcp" | "judge";
+  /** More record fields (e.g. `inputTokens`, `context`, `summarizer`, `toolRetries`), merged last. */
+  readonly extra?: Partial<CaseRecord>;
 }
 
 /** One synthetic agent. */
@@ -104,6 +106,7 @@ export async function writeSyntheticRun(root: string, spec: SyntheticRun): Promi
           error: o.error ? { kind: o.error, message: o.error } : null,
           cachedModelCalls: 0,
           usageNotes: [],
+          ...o.extra,
         });
       }
     });

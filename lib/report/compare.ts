@@ -261,6 +261,12 @@ export function toolRows(runs: readonly LoadedRun[]): ToolRow[] {
   });
 }
 
+/** Mean of the non-null values, `null` when there are none. */
+function meanOf(xs: readonly (number | null)[]): number | null {
+  const v = xs.filter((x): x is number => x !== null);
+  return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null;
+}
+
 /** Pooled outcome of all agents sharing one value of one varied parameter. */
 export interface SweepGroupRow {
   /** Suite id. */
@@ -283,6 +289,17 @@ export interface SweepGroupRow {
   readonly passRateHi: number | null;
   /** Mean agent cost per record, USD, over records that report it. */
   readonly meanCostUsd: number | null;
+  /** Mean uncached input tokens per record (provider-reported), over records that report them. */
+  readonly meanInputTokens: number | null;
+  /**
+   * Mean context tokens a `contextStrategy` saved per record (computed), over records with a
+   * strategy; `null` when none has one.
+   */
+  readonly meanContextTokensSaved: number | null;
+  /** Mean summarizer cost per record, USD (apart from `meanCostUsd`); `null` without any. */
+  readonly meanSummarizerCostUsd: number | null;
+  /** Retries after tool errors, summed over the records (see `retryOnToolError`). */
+  readonly toolRetries: number;
 }
 
 /**
@@ -320,7 +337,11 @@ export function sweepGroupRows(runs: readonly LoadedRun[]): SweepGroupRow[] {
           passRate: w?.p ?? null,
           passRateLo: w?.lo ?? null,
           passRateHi: w?.hi ?? null,
-          meanCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) / costs.length : null,
+          meanCostUsd: meanOf(costs),
+          meanInputTokens: meanOf(recs.map((r) => r.inputTokens)),
+          meanContextTokensSaved: meanOf(recs.map((r) => r.context?.tokensSaved ?? null)),
+          meanSummarizerCostUsd: meanOf(recs.map((r) => r.summarizer?.costUsd ?? null)),
+          toolRetries: recs.reduce((n, r) => n + (r.toolRetries?.attempted ?? 0), 0),
         });
       }
     }

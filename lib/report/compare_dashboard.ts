@@ -306,6 +306,12 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
         pass_rate_lo95: r4(s.passRateLo),
         pass_rate_hi95: r4(s.passRateHi),
         mean_cost_usd: r6(s.meanCostUsd),
+        mean_input_tokens: s.meanInputTokens === null ? null : Math.round(s.meanInputTokens),
+        mean_context_tokens_saved: s.meanContextTokensSaved === null
+          ? null
+          : Math.round(s.meanContextTokensSaved),
+        mean_summarizer_cost_usd: r6(s.meanSummarizerCostUsd),
+        tool_retries: s.toolRetries,
       })),
       { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
     );

@@ -195,3 +195,62 @@ Deno.test("loadRun() throws RunInputError naming the file and line", async () =>
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("sweepGroupRows() carries the lever figures: input tokens, context saved, summarizer cost, retries", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    const ctx = (tokensSaved: number) => ({
+      strategy: "drop-old-tool-results" as const,
+      requestsReduced: 1,
+      tokensSaved,
+      tokenizer: "o200k_base",
+      provenance: "computed" as const,
+    });
+    await writeSyntheticRun(root, {
+      runId: "levers",
+      startedAt: "2025-03-01T00:00:00Z",
+      cases: ["c1"],
+      repetitions: 2,
+      agents: [
+        { id: "cs-none", outcome: () => ({ passed: true, extra: { inputTokens: 1000 } }) },
+        {
+          id: "cs-drop",
+          outcome: (_c, r) => ({
+            passed: true,
+            extra: {
+              inputTokens: r === 0 ? 400 : 600,
+              context: ctx(r === 0 ? 600 : 400),
+              summarizer: { model: "h", calls: 1, inputTokens: 9, outputTokens: 1, costUsd: 0.002 },
+              toolRetries: { attempted: r + 1, succeeded: 0, refused: 0 },
+            },
+          }),
+        },
+      ],
+      sweep: {
+        base: "base",
+        parameters: ["contextStrategy"],
+        agents: {
+          "cs-none": { contextStrategy: "none" },
+          "cs-drop": { contextStrategy: "drop:1" },
+        },
+      },
+    });
+    const rows = sweepGroupRows(await loadRuns([root]));
+    assert.deepEqual(
+      rows.map((r) => [
+        r.value,
+        r.meanInputTokens,
+        r.meanContextTokensSaved,
+        r.meanSummarizerCostUsd,
+        r.toolRetries,
+      ]),
+      [
+        // drop:1: (400 + 600) / 2 in, (600 + 400) / 2 saved, 0.002 per record, 1 + 2 retries.
+        ["drop:1", 500, 500, 0.002, 3],
+        ["none", 1000, null, null, 0],
+      ],
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
