@@ -24,6 +24,7 @@ export {
   CODE_SERVER_NAME,
   DEFAULT_MCP_TIMEOUT_MS,
   DEFAULT_RUN_CODE_TIMEOUT_MS,
+  hostSessions,
   McpHostError,
   type McpServerSpec,
   type McpToolHost,

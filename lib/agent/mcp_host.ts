@@ -30,7 +30,7 @@ import {
 } from "../catalog/overrides.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
-import { openStdioSession, type StdioSession } from "../mcp/session.ts";
+import { type McpSession, openStdioSession } from "../mcp/session.ts";
 import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
@@ -188,7 +188,7 @@ async function listTools(
  *
  * Servers start in parallel as `lib/mcp` sessions: environment `PATH`, a throwaway `HOME`,
  * `TMPDIR`, `NODE_NO_WARNINGS=1` and the entry's own `env` (nothing else of this process, so no
- * API key reaches a server).
+ * API key reaches a server); the connected sessions then go to {@linkcode hostSessions}.
  *
  * @param servers Servers in the order their tools are offered.
  * @param options Exposure, provider, timeout (ms), variables.
@@ -203,13 +203,7 @@ export async function openMcpHost(
   options: OpenMcpHostOptions,
 ): Promise<McpToolHost> {
   const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
-  const provider = options.provider ?? "anthropic";
-  const now = options.now ?? (() => performance.now());
-  for (const { entry } of servers) {
-    if (entry.name === PROXY_SERVER_NAME || entry.name === CODE_SERVER_NAME) {
-      throw new RangeError(`Cannot host server "${entry.name}": the name is reserved`);
-    }
-  }
+  checkReservedNames(servers.map(({ entry }) => entry.name));
   const started = await Promise.allSettled(
     servers.map(({ entry, vars }) =>
       openStdioSession(entry, {
@@ -221,12 +215,51 @@ export async function openMcpHost(
     ),
   );
   const sessions = started.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);
-  const closeSessions = () => Promise.all(sessions.map((s) => s.close())).then(() => {});
   const failed = started.findIndex((s) => s.status === "rejected");
   if (failed >= 0) {
-    await closeSessions();
+    await Promise.all(sessions.map((s) => s.close()));
     const reason = (started[failed] as PromiseRejectedResult).reason;
     throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(reason)}`);
+  }
+  return await hostSessions(sessions, options);
+}
+
+function checkReservedNames(names: readonly string[]): void {
+  for (const name of names) {
+    if (name === PROXY_SERVER_NAME || name === CODE_SERVER_NAME) {
+      throw new RangeError(`Cannot host server "${name}": the name is reserved`);
+    }
+  }
+}
+
+/**
+ * Lists the tools of already connected servers and exposes them under `exposure`: the core of
+ * {@linkcode openMcpHost} without the process start, for sessions connected any other way (an
+ * in-process server over the SDK's `InMemoryTransport`, a remote session, ...). The host owns
+ * the sessions: its `close()` closes them, and so does a failure here.
+ *
+ * @param sessions Connected servers in the order their tools are offered (their `name` is the
+ *   `server` of each tool).
+ * @param options Exposure, provider, timeout of each MCP request (ms), tool lists, overrides,
+ *   clock; `env` and `source` are not used (they are for starting servers).
+ * @returns The host; call `close()` when done.
+ * @throws {McpHostError} When a server fails to list (every session is closed first).
+ * @throws {RangeError} When a session is named like the in-process hosts
+ *   ({@linkcode PROXY_SERVER_NAME}, {@linkcode CODE_SERVER_NAME}).
+ */
+export async function hostSessions(
+  sessions: readonly McpSession[],
+  options: OpenMcpHostOptions,
+): Promise<McpToolHost> {
+  const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  const provider = options.provider ?? "anthropic";
+  const now = options.now ?? (() => performance.now());
+  const closeSessions = () => Promise.all(sessions.map((s) => s.close())).then(() => {});
+  try {
+    checkReservedNames(sessions.map((s) => s.name));
+  } catch (e) {
+    await closeSessions();
+    throw e;
   }
   const keep = toolFilter(options.tools);
   const overrides = options.overrides;
@@ -383,7 +416,7 @@ function overrideListed(
 }
 
 async function directHost(
-  sessions: readonly StdioSession[],
+  sessions: readonly McpSession[],
   provider: ProviderKind,
   timeout: number,
   keep: (server: string, tool: string) => boolean = () => true,

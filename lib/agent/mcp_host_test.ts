@@ -1,13 +1,22 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import type { JsonObject } from "../catalog/types.ts";
 import type { StdioServerEntry } from "../mcp/config.ts";
 import {
   CODE_SERVER_NAME,
+  hostSessions,
   McpHostError,
   type McpToolHost,
   openMcpHost,
+  type OpenMcpHostOptions,
   PROXY_SERVER_NAME,
 } from "./mcp_host.ts";
+import {
+  COUNTS_SERVER,
+  type MemoryServerDef,
+  memorySession,
+  NOTES_SERVER,
+} from "../mcp/_testing.ts";
 import proxyDefs from "../../fixtures/proxies/reference_proxy.tools.json" with { type: "json" };
 
 const LONG = "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines";
@@ -51,19 +60,30 @@ async function gone(marker: string): Promise<boolean> {
   return false;
 }
 
-async function withHost(
-  exposure: "direct" | "proxy" | "code",
+/**
+ * A host over one in-process server (SDK Server over InMemoryTransport, the fixture's tools):
+ * the protocol logic without a process. Asserts that `close()` closed the session.
+ */
+async function withMemoryHost(
+  def: MemoryServerDef,
+  name: string,
+  options: OpenMcpHostOptions,
   fn: (host: McpToolHost) => Promise<void>,
 ) {
-  const marker = `mcpmeter-host-${exposure}-${crypto.randomUUID()}`;
-  const host = await openMcpHost([server("notes", marker)], { exposure, provider: "openai" });
+  const session = await memorySession(name, def);
+  const host = await hostSessions([session], options);
   try {
     await fn(host);
   } finally {
     await host.close();
   }
-  assert.ok(await gone(marker), "a server process survived close()");
+  assert.ok(session.closed() >= 1, "close() did not close the session");
 }
+
+const withHost = (
+  exposure: "direct" | "proxy" | "code",
+  fn: (host: McpToolHost) => Promise<void>,
+) => withMemoryHost(NOTES_SERVER, "notes", { exposure, provider: "openai" }, fn);
 
 Deno.test("openMcpHost(direct): provider-safe names route to the original tool", async () => {
   await withHost("direct", async (host) => {
@@ -165,7 +185,7 @@ Deno.test("openMcpHost(): a server that cannot start is an McpHostError and noth
   assert.ok(await gone(marker));
 });
 
-/** The fixture server whose tools (good, bare, wrong) declare an outputSchema and break it. */
+/** The stdio fixture whose tools (good, bare, wrong) declare an outputSchema and break it. */
 const COUNTS: StdioServerEntry = {
   kind: "stdio",
   name: "counts",
@@ -181,57 +201,99 @@ const COUNTS: StdioServerEntry = {
   meta: { extra: {} },
 };
 
-Deno.test("direct exposure: a result that breaks its tool's outputSchema is an error of that kind", async () => {
-  const host = await openMcpHost([{ entry: COUNTS }], { exposure: "direct", provider: "openai" });
+Deno.test("openMcpHost() over the real stdio fixtures: the in-process twins' tools and results; close() kills the whole tree", async () => {
+  // The process concern, once: real stdio servers (one with a child), started in parallel and
+  // killed with their tree. It also pins the in-process twins the other tests use to the
+  // fixtures they stand for: the same exposed tools and the same results.
+  const marker = `mcpmeter-host-real-${crypto.randomUUID()}`;
+  const options: OpenMcpHostOptions = { exposure: "direct", provider: "openai" };
+  const host = await openMcpHost([server("notes", marker), { entry: COUNTS }], options);
+  const twins = await hostSessions([
+    await memorySession("notes", NOTES_SERVER),
+    await memorySession("counts", COUNTS_SERVER),
+  ], options);
   try {
-    const byName = new Map(host.tools.map((t) => [t.tool, t]));
-    const good = await host.call(byName.get("good")!, {});
-    assert.deepEqual(good, { text: "3 things", isError: false });
-    const bare = await host.call(byName.get("bare")!, {});
-    assert.deepEqual(bare, {
-      text: "tool result rejected: the tool declares an outputSchema but its result has no " +
-        "structuredContent (MCP clients reject such a result)",
-      isError: true,
-      resultError: "missing_structured_content",
-    });
-    const wrong = await host.call(byName.get("wrong")!, {});
-    assert.equal(wrong.resultError, "invalid_structured_content");
-    assert.match(wrong.text, /at \/count: must be integer \(type\)$/);
+    assert.ok(liveProcessesWith(marker) >= 2, "the server and its child run");
+    assert.deepEqual(twins.tools, host.tools);
+    assert.deepEqual(host.tools.map((t) => `${t.server}:${t.tool}`), [
+      `notes:${LONG}`,
+      "notes:echo",
+      "counts:good",
+      "counts:bare",
+      "counts:wrong",
+    ]);
+    const args: JsonObject[] = [{ keyword: "x" }, { message: "hi" }, {}, {}, {}];
+    for (const [i, tool] of host.tools.entries()) {
+      assert.deepEqual(await twins.call(twins.tools[i], args[i]), await host.call(tool, args[i]));
+    }
   } finally {
-    await host.close();
+    await Promise.all([host.close(), twins.close()]);
   }
+  assert.ok(await gone(marker), "a server process survived close()");
+});
+
+Deno.test("direct exposure: a result that breaks its tool's outputSchema is an error of that kind", async () => {
+  await withMemoryHost(
+    COUNTS_SERVER,
+    "counts",
+    { exposure: "direct", provider: "openai" },
+    async (host) => {
+      const byName = new Map(host.tools.map((t) => [t.tool, t]));
+      const good = await host.call(byName.get("good")!, {});
+      assert.deepEqual(good, { text: "3 things", isError: false });
+      const bare = await host.call(byName.get("bare")!, {});
+      assert.deepEqual(bare, {
+        text: "tool result rejected: the tool declares an outputSchema but its result has no " +
+          "structuredContent (MCP clients reject such a result)",
+        isError: true,
+        resultError: "missing_structured_content",
+      });
+      const wrong = await host.call(byName.get("wrong")!, {});
+      assert.equal(wrong.resultError, "invalid_structured_content");
+      assert.match(wrong.text, /at \/count: must be integer \(type\)$/);
+    },
+  );
 });
 
 Deno.test("openMcpHost(): the agent's allow and deny lists decide which tools are offered", async () => {
-  const entry = COUNTS;
   // The server lists good, bare and wrong.
-  const host = await openMcpHost([{ entry }], {
+  await withMemoryHost(COUNTS_SERVER, "counts", {
     exposure: "direct",
     provider: "openai",
     tools: { allow: ["counts:g*", "counts:w*"], deny: ["counts:wrong"] },
-  });
-  try {
+  }, (host) => {
     assert.deepEqual(host.tools.map((t) => `${t.server}:${t.tool}`), ["counts:good"]);
-  } finally {
-    await host.close();
-  }
+    return Promise.resolve();
+  });
 });
 
 Deno.test("openMcpHost(proxy): a result that breaks its tool's outputSchema comes back as an error saying why", async () => {
-  const entry = COUNTS;
-  const host = await openMcpHost([{ entry }], { exposure: "proxy", provider: "openai" });
-  try {
-    const callTool = host.tools.find((t) => t.tool === "call_tool")!;
-    const good = await host.call(callTool, { name: "counts:good", arguments: {} });
-    assert.equal(good.isError, false);
-    assert.match(good.text, /3 things/);
-    const bare = await host.call(callTool, { name: "counts:bare", arguments: {} });
-    assert.equal(bare.isError, true);
-    assert.match(
-      bare.text,
-      /tool result rejected: the tool declares an outputSchema but its result has no structuredContent/,
-    );
-  } finally {
-    await host.close();
-  }
+  await withMemoryHost(
+    COUNTS_SERVER,
+    "counts",
+    { exposure: "proxy", provider: "openai" },
+    async (host) => {
+      const callTool = host.tools.find((t) => t.tool === "call_tool")!;
+      const good = await host.call(callTool, { name: "counts:good", arguments: {} });
+      assert.equal(good.isError, false);
+      assert.match(good.text, /3 things/);
+      const bare = await host.call(callTool, { name: "counts:bare", arguments: {} });
+      assert.equal(bare.isError, true);
+      assert.match(
+        bare.text,
+        /tool result rejected: the tool declares an outputSchema but its result has no structuredContent/,
+      );
+    },
+  );
+});
+
+Deno.test("hostSessions(): a session named like an in-process host is refused and closed", async () => {
+  const session = await memorySession(PROXY_SERVER_NAME, NOTES_SERVER);
+  await assert.rejects(
+    hostSessions([session], { exposure: "direct" }),
+    (e: unknown) =>
+      e instanceof RangeError &&
+      e.message === `Cannot host server "${PROXY_SERVER_NAME}": the name is reserved`,
+  );
+  assert.equal(session.closed(), 1);
 });

@@ -1,9 +1,8 @@
 // Tool-description overrides as the model receives them: the exact tool definitions sent over
 // the OpenAI wire format (direct), and what the in-process proxy and the code host return.
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import type { StdioServerEntry } from "../mcp/config.ts";
-import { type McpToolHost, openMcpHost } from "./mcp_host.ts";
+import { hostSessions, type McpToolHost } from "./mcp_host.ts";
+import { memorySession, NOTES_SERVER } from "../mcp/_testing.ts";
 import { messageReply, startScriptedModelServer } from "./_scripted_model_server.ts";
 import { createModelClient } from "./providers/client.ts";
 import { runAgentLoop } from "./loop.ts";
@@ -16,19 +15,10 @@ import { join } from "node:path";
 import { AgentConfigError, parseAgents } from "./config.ts";
 import { loadAgents } from "./load_config.ts";
 
-// fixtures/mcp/serve_with_child.mjs lists two tools on server "notes": a long dotted name with
-// no inputSchema, and echo(message) described "Returns the message.".
-const entry = (marker: string): StdioServerEntry => ({
-  kind: "stdio",
-  name: "notes",
-  command: "node",
-  args: [
-    fileURLToPath(new URL("../../fixtures/mcp/serve_with_child.mjs", import.meta.url)),
-    marker,
-  ],
-  env: {},
-  meta: { extra: {} },
-});
+// The in-process twin of fixtures/mcp/serve_with_child.mjs (its process is not what these tests
+// are about) lists two tools on server "notes": a long dotted name with no inputSchema, and
+// echo(message) described "Returns the message.".
+const notes = () => memorySession("notes", NOTES_SERVER);
 
 const OVERRIDES = parseToolOverrides({
   overrides: {
@@ -47,7 +37,7 @@ async function withHost(
   overrides: typeof OVERRIDES | undefined,
   fn: (host: McpToolHost) => Promise<void>,
 ): Promise<void> {
-  const host = await openMcpHost([{ entry: entry(`mcpmeter-overrides-${crypto.randomUUID()}`) }], {
+  const host = await hostSessions([await notes()], {
     exposure,
     provider: "openai",
     ...(overrides ? { overrides } : {}),
@@ -297,9 +287,7 @@ Deno.test("runSuite(): run.json records the agent's overrides, their sha256 in t
       toolPrices: {},
       clients: new Map([["m", model]]),
       openTools: async (a) => {
-        const host = await openMcpHost([{
-          entry: entry(`mcpmeter-overrides-${crypto.randomUUID()}`),
-        }], {
+        const host = await hostSessions([await notes()], {
           exposure: a.exposure,
           provider: "openai",
           ...(a.overrides ? { overrides: a.overrides } : {}),
