@@ -8,6 +8,8 @@ import {
 import { loadToolOverrides } from "./load_overrides.ts";
 import { parseCatalog } from "./parse.ts";
 import { schemaText } from "./canonical.ts";
+import { Ajv } from "ajv";
+import overridesSchema from "./overrides.schema.json" with { type: "json" };
 
 // A raw tools/list of one server: number literals as written, a property named "a/b", an anyOf.
 const corpus = parseCatalog(
@@ -133,12 +135,33 @@ Deno.test("parseToolOverrides() rejects malformed documents naming the field", (
     ],
     [{ overrides: { "fs:read": { parameters: { "/a~2": "x" } } } }, "is not a JSON Pointer"],
   ];
+  const schemaValid = new Ajv({ strict: false }).compile(overridesSchema);
   for (const [input, expected] of cases) {
+    // The committed JSON Schema (for editors) rejects what the parser rejects.
+    if (typeof input !== "string") assert.equal(schemaValid(input), false, JSON.stringify(input));
     assert.throws(
       () => parseToolOverrides(input, "o.json"),
       (e: unknown) => e instanceof ToolOverridesError && e.message.includes(expected),
       `${JSON.stringify(input)} → ${expected}`,
     );
+  }
+});
+
+Deno.test("overrides.schema.json accepts what parseToolOverrides() accepts", async () => {
+  const valid = new Ajv({ strict: false }).compile(overridesSchema);
+  const docs = [
+    { overrides: {} },
+    { $schema: "x", file: "a.json", description: "n", overrides: { "fs:read": { title: "R" } } },
+    { overrides: { "fs:read": { parameters: { path: "p", "/properties/a~1b/items": "i" } } } },
+    JSON.parse(
+      await Deno.readTextFile(
+        new URL("../../fixtures/overrides/reference_v1.overrides.json", import.meta.url),
+      ),
+    ),
+  ];
+  for (const doc of docs) {
+    parseToolOverrides(doc);
+    assert.ok(valid(doc), JSON.stringify(valid.errors));
   }
 });
 
