@@ -8,9 +8,11 @@ const HELP = `mcpmeter demo-agents — example agent runs against a scripted loc
 Usage: deno task demo-agents [--out DIR] [--repetitions N] [--fresh]
 
 Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and memory_graph
-suites, twice each (two run ids per suite), against a local server that speaks the Anthropic
-and OpenAI wire formats with scripted replies. No API key or network needed. Writes
-DIR/runs/demo-<suite>-<n>/ (default DIR: results/demo).
+suites, twice each (two run ids per suite), then one sweep over a lever (the tools allow-list:
+all-terse-parallel offered every tool of its servers, or only the filesystem tools fs_basics
+needs), against a local server that speaks the Anthropic and OpenAI wire formats with scripted
+replies. No API key or network needed. Writes DIR/runs/demo-<suite>-<n>/ and
+DIR/runs/demo-fs_basics-sweep-tools/ (default DIR: results/demo).
 
   --out DIR         output folder (default: results/demo)
   --repetitions N   repetitions per case (default: 3)

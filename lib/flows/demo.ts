@@ -8,12 +8,18 @@
  * scripted, so pass rates show the pipeline, not any model's quality; token counts are counted
  * from the real requests (`createDemoPolicy`).
  *
+ * One more run is a sweep over a lever ({@linkcode DEMO_SWEEP}): the same agent offered every
+ * tool of its three servers, or only the four filesystem tools the fs_basics suite needs (a
+ * `tools` allow-list), so notebook 06 and the comparison dashboard show what the lever moves.
+ *
  * @module
  */
 import { join } from "node:path";
 import { startDemoModelServer } from "../agent/demo_policy.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer } from "../tokens/types.ts";
+import { loadAgents } from "../agent/load_config.ts";
+import { expandSweep, parseVary } from "../sweep/expand.ts";
 import { AGENTS_DEFAULTS, runAgents } from "./agents.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
@@ -26,6 +32,18 @@ export const DEMO_AGENTS = [
 ] as const;
 /** Fixture suites the demo runs. */
 export const DEMO_SUITES = ["fs_basics", "memory_graph"] as const;
+
+/**
+ * The demo's lever sweep: `base` on `suite` with the `tools` allow-list varied (`all`: the 3
+ * servers' every tool; `fs:list_*+fs:read_text_file`: the filesystem tools the suite's cases
+ * call), run id `runId`.
+ */
+export const DEMO_SWEEP = {
+  runId: "demo-fs_basics-sweep-tools",
+  suite: "fs_basics",
+  base: "all-terse-parallel",
+  vary: "tools=all,fs:list_*+fs:read_text_file",
+} as const;
 
 /** Options of {@linkcode demoRuns}. */
 export interface DemoRunsOptions {
@@ -48,8 +66,41 @@ async function finished(runDir: string): Promise<boolean> {
 }
 
 /**
- * Runs the demo (each suite twice: run ids `demo-<suite>-1` and `-2`) and returns the run
- * folders, reusing folders that already hold a finished run (so notebooks can call it cheaply).
+ * Writes the agents of {@linkcode DEMO_SWEEP} into `runDir/sweep/` and `runDir/sweep.json`, as
+ * `deno task sweep` does, so the run reads as a sweep (`loadRun(...).sweep`).
+ *
+ * @param runDir The sweep's run folder.
+ * @param agentsDir Where the base agent is.
+ * @returns The folder of the generated agent files.
+ */
+async function writeSweepAgents(runDir: string, agentsDir: string): Promise<string> {
+  const base = (await loadAgents(agentsDir)).find((a) => a.id === DEMO_SWEEP.base);
+  if (base === undefined) {
+    throw new Error(`demo sweep: no agent "${DEMO_SWEEP.base}" in ${agentsDir}`);
+  }
+  const params = [parseVary(DEMO_SWEEP.vary)];
+  const expanded = expandSweep(base, params);
+  const sweepDir = join(runDir, "sweep");
+  await Deno.mkdir(sweepDir, { recursive: true });
+  for (const a of expanded) {
+    await Deno.writeTextFile(
+      join(sweepDir, `${a.id}.json`),
+      JSON.stringify(a.agent, null, 2) + "\n",
+    );
+  }
+  const info = {
+    base: base.id,
+    parameters: params.map((p) => p.name),
+    agents: Object.fromEntries(expanded.map((a) => [a.id, a.params])),
+  };
+  await Deno.writeTextFile(join(runDir, "sweep.json"), JSON.stringify(info, null, 2) + "\n");
+  return sweepDir;
+}
+
+/**
+ * Runs the demo (each suite twice: run ids `demo-<suite>-1` and `-2`; then the lever sweep
+ * {@linkcode DEMO_SWEEP}) and returns the run folders, the sweep's last, reusing folders that
+ * already hold a finished run (so notebooks can call it cheaply).
  *
  * @param options Output folder, repetitions, tokenizer.
  * @param io Repository root (fixtures), clocks, environment, git, progress (task
@@ -64,9 +115,10 @@ export async function demoRuns(
   const outDir = options.outDir ?? io.fromRoot("results/demo");
   const repetitions = options.repetitions ?? 3;
   const runsDir = join(outDir, "runs");
-  const wanted = DEMO_SUITES.flatMap((s) =>
-    [1, 2].map((n) => ({ suite: s, runId: `demo-${s}-${n}` }))
-  );
+  const wanted: { suite: string; runId: string; sweep?: true }[] = [
+    ...DEMO_SUITES.flatMap((s) => [1, 2].map((n) => ({ suite: s, runId: `demo-${s}-${n}` }))),
+    { suite: DEMO_SWEEP.suite, runId: DEMO_SWEEP.runId, sweep: true },
+  ];
   const todo = [];
   for (const w of wanted) {
     if (options.fresh) {
@@ -94,15 +146,22 @@ export async function demoRuns(
       OPENAI_MODEL: "scripted-demo",
     };
     try {
-      for (const { suite, runId } of todo) {
+      for (const { suite, runId, sweep } of todo) {
+        // An unfinished folder (a crash mid-run) starts over: the demo is cheap and reproducible.
+        await Deno.remove(join(runsDir, runId), { recursive: true }).catch(() => {});
+        const agentsDir = sweep
+          ? await writeSweepAgents(join(runsDir, runId), io.fromRoot(AGENTS_DEFAULTS.agentsDir))
+          : io.fromRoot(AGENTS_DEFAULTS.agentsDir);
         io.progress(
           "demo-agents",
-          `${runId}: ${DEMO_AGENTS.length} agents × ${repetitions} repetitions`,
+          sweep
+            ? `${runId}: ${DEMO_SWEEP.base} with ${DEMO_SWEEP.vary} × ${repetitions} repetitions`
+            : `${runId}: ${DEMO_AGENTS.length} agents × ${repetitions} repetitions`,
         );
         const result = await runAgents({
           suite: io.fromRoot(`fixtures/suites/${suite}.json`),
-          agents: DEMO_AGENTS,
-          agentsDir: io.fromRoot(AGENTS_DEFAULTS.agentsDir),
+          ...(sweep ? {} : { agents: DEMO_AGENTS }),
+          agentsDir,
           models: io.fromRoot(AGENTS_DEFAULTS.models),
           servers: io.fromRoot(AGENTS_DEFAULTS.servers),
           toolPrices: io.fromRoot("fixtures/agents/tool_prices.json"),

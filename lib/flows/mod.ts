@@ -121,7 +121,7 @@ export {
   runSummary,
   savedRunArgs,
 } from "./agents.ts";
-export { DEMO_AGENTS, DEMO_SUITES, demoRuns, type DemoRunsOptions } from "./demo.ts";
+export { DEMO_AGENTS, DEMO_SUITES, DEMO_SWEEP, demoRuns, type DemoRunsOptions } from "./demo.ts";
 export {
   LIVE_DEFAULTS,
   liveFailure,
