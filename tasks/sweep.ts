@@ -1,13 +1,9 @@
 // deno task sweep: expands a base agent into the cross product of varied parameters, writes the
-// generated agent files into the run folder, and runs them through deno task agents (same
-// options: repetitions, concurrency, shards, resume, cache). The run folder gets sweep.json.
-import { join, resolve } from "node:path";
-import { fromRoot, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
-import { loadAgents, loadSuite } from "../lib/agent/io.ts";
-import { loadToolOverrides } from "../lib/catalog/io.ts";
-import type { ToolOverrides } from "../lib/catalog/mod.ts";
-import { AgentConfigError } from "../lib/agent/mod.ts";
-import { expandSweep, parseVary, type SweepParameter } from "../lib/sweep/mod.ts";
+// generated agent files into the run folder (lib/flows/sweep.ts), and runs them through deno task
+// agents (same options: repetitions, concurrency, shards, resume, cache). The run folder gets
+// sweep.json.
+import { fromRoot, IO, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
+import { prepareSweep, removeUnstartedSweep } from "../lib/flows/mod.ts";
 
 const HELP =
   `Usage: deno task sweep --base AGENT --vary NAME=V1,V2 [--vary ...] --suite FILE [options]
@@ -89,112 +85,29 @@ async function main(): Promise<number> {
       "--base AGENT, --suite FILE and at least one --vary are required (see --help)",
     );
   }
-  let params: SweepParameter[];
-  try {
-    params = (v.vary as string[]).map(parseVary);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const agentsDir = v["agents-dir"] as string;
-  let base, suite;
-  try {
-    const agents = await loadAgents(agentsDir);
-    base = agents.find((a) => a.id === v.base);
-    if (!base) {
-      throw new UsageError(
-        `no agent "${v.base}" in ${agentsDir}; known: ${agents.map((a) => a.id).join(", ")}`,
-      );
-    }
-    suite = await loadSuite(v.suite as string);
-  } catch (e) {
-    if (e instanceof AgentConfigError) throw new UsageError(e.message);
-    throw e;
-  }
-  // Prompt files: relative to the agents folder first, then to the working directory.
-  const prompts: Record<string, string> = {};
-  const promptParam = params.find((p) => p.name === "systemPrompt");
-  const agentsBase = (await Deno.stat(agentsDir)).isDirectory ? agentsDir : join(agentsDir, "..");
-  for (const value of promptParam?.values ?? []) {
-    if (!/\.(md|txt)$/i.test(value)) continue;
-    const candidates = [
-      resolve(agentsBase, value),
-      resolve(agentsBase, "prompts", value),
-      resolve(value),
-    ];
-    let text: string | undefined;
-    for (const c of candidates) {
-      text = await Deno.readTextFile(c).catch(() => undefined);
-      if (text !== undefined) break;
-    }
-    if (text === undefined) {
-      throw new UsageError(
-        `cannot read prompt file "${value}" (looked in ${candidates.join(", ")})`,
-      );
-    }
-    prompts[value] = text;
-  }
-  // Overrides files: found like prompt files; "none" drops the base agent's overrides.
-  const overrides: Record<string, ToolOverrides> = {};
-  for (const value of params.find((p) => p.name === "overrides")?.values ?? []) {
-    if (value === "none") continue;
-    const candidates = [resolve(agentsBase, value), resolve(value)];
-    const found = await Promise.all(
-      candidates.map((c) => Deno.stat(c).then((st) => st.isFile, () => false)),
-    );
-    const at = candidates[found.indexOf(true)];
-    if (at === undefined) {
-      throw new UsageError(
-        `cannot read overrides file "${value}" (looked in ${candidates.join(", ")})`,
-      );
-    }
-    overrides[value] = await loadToolOverrides(at, value);
-  }
-  let expanded;
-  try {
-    expanded = expandSweep(base, params, prompts, overrides);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const runId = (v["run-id"] as string | undefined) ??
-    `${suite.id}-sweep-${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
-  const runDir = join(out, runId);
-  const sweepDir = join(runDir, "sweep");
-  await Deno.mkdir(sweepDir, { recursive: true });
-  for (const s of expanded) {
-    await Deno.writeTextFile(
-      join(sweepDir, `${s.id}.json`),
-      JSON.stringify(s.agent, null, 2) + "\n",
-    );
-  }
-  const info = {
-    base: base.id,
-    parameters: params.map((p) => p.name),
-    agents: Object.fromEntries(expanded.map((s) => [s.id, s.params])),
-  };
-  await Deno.writeTextFile(join(runDir, "sweep.json"), JSON.stringify(info, null, 2) + "\n");
-  progress(
-    "sweep",
-    `${expanded.length} agent(s) from "${base.id}" (${
-      params.map((p) => `${p.name} × ${p.values.length}`).join(", ")
-    }) → ${runDir}`,
-  );
+  const sweep = await prepareSweep({
+    base: v.base as string,
+    vary: v.vary as string[],
+    suite: v.suite as string,
+    agentsDir: v["agents-dir"] as string,
+    out,
+    ...(v["run-id"] === undefined ? {} : { runId: v["run-id"] as string }),
+  }, IO);
+  progress("sweep", sweep.summary);
   const code = await runAgents([
     ...agentsTask,
     "--suite",
     v.suite as string,
     "--agents-dir",
-    sweepDir,
+    sweep.sweepDir,
     "--run-id",
-    runId,
+    sweep.runId,
     "--out",
     out,
     ...passArgs,
   ]);
-  // A run that never started (bad input to the agents task) leaves only the sweep's own files:
-  // remove them, so `report` and `gate` never meet a run folder without run.json.
-  if (await Deno.stat(join(runDir, "run.json")).then(() => false, () => true)) {
-    await Deno.remove(runDir, { recursive: true });
-    progress("sweep", `the run did not start; removed ${runDir}`);
+  if (await removeUnstartedSweep(sweep.runDir)) {
+    progress("sweep", `the run did not start; removed ${sweep.runDir}`);
   }
   return code;
 }

@@ -181,3 +181,9 @@ export {
   type RunCalibrationOptions,
 } from "./calibrate.ts";
 export { benchHelp } from "./bench_help.ts";
+export {
+  type PreparedSweep,
+  prepareSweep,
+  type PrepareSweepOptions,
+  removeUnstartedSweep,
+} from "./sweep.ts";
