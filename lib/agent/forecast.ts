@@ -153,7 +153,10 @@ export interface Forecast {
   readonly usd: ForecastUsd;
   /** Tokens, by part. */
   readonly tokens: ForecastTokens;
-  /** Wall time: ms per question, and ms for all N at `concurrency` cases in flight. */
+  /**
+   * Wall time: ms per question, and ms for all N at `concurrency` cases in flight; records with
+   * a model call answered from the response cache are left out (their time is not a latency).
+   */
   readonly wallMs: ForecastEstimate;
   /** Cases in flight assumed for the wall-time total. */
   readonly concurrency: number;
@@ -294,7 +297,8 @@ export function forecastRows(
       cacheWrite: r.cacheWriteTokens,
       judgeInput: r.judge === null ? 0 : r.judge.inputTokens,
       judgeOutput: r.judge === null ? 0 : r.judge.outputTokens,
-      wallMs: r.wallMs,
+      // A record answered from the response cache has no real latency (as in the summary's p50).
+      wallMs: r.cachedModelCalls > 0 ? null : r.wallMs,
     };
   });
   return {
@@ -312,8 +316,8 @@ export function forecastRows(
  * Forecasts N questions like the suite's for one agent of a run.
  *
  * Point estimate: the plug-in mean per question over the agent's records (each record, i.e.
- * case × repetition, weighs the same; a record that does not report a quantity is left out of
- * that quantity's mean), times N. Interval: a two-stage percentile bootstrap: each resample
+ * case × repetition, weighs the same; errored records count, with what they cost; a record that
+ * does not report a quantity is left out of that quantity's mean), times N. Interval: a two-stage percentile bootstrap: each resample
  * draws as many cases as were measured, with replacement, then, within each drawn case, as many
  * of its records as it has, with replacement (no draw for a case with one record); the
  * (1 − level)/2 and (1 + level)/2 quantiles (simple-statistics `quantileSorted`, R type 7) of

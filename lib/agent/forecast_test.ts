@@ -245,6 +245,14 @@ Deno.test("forecastRun() leaves a record without usage out of the token and USD 
   close(f.tokens.input.perQuestion, 1250, "input mean without the unreported record");
   assert.equal(f.wallMs.records, 5);
   close(f.wallMs.perQuestion, (9000 + 5000) / 5, "wall over all five");
+  // A record replayed from the response cache has no real latency: out of the wall mean only.
+  const g = forecastRun({
+    ...BASE,
+    records: RECORDS.map((r) => r.caseId === "c1" ? { ...r, cachedModelCalls: 1 } : r),
+  });
+  assert.equal(g.wallMs.records, 2);
+  close(g.wallMs.perQuestion, 3000, "wall of the two uncached records");
+  close(g.usd.agent.total, 56.25, "their cost still counts");
 });
 
 Deno.test("forecastRun() with one record per case is exactly bootstrapMeanCi over the cases", () => {
