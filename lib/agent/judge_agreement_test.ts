@@ -55,6 +55,14 @@ Deno.test("a two-judge panel: verdicts in each record, agreement and kappa in su
   assert.equal(cells.judge_agreement, "0.6");
   assert.equal(cells.judge_kappa, "0.166667");
   assert.equal(cells.judge_disagreements, "2");
+  // cases.csv: every verdict counted (2 judges × 1 vote), c1 passed by both.
+  const [caseHead, c1] = folder.file("cases.csv")!.trim().split("\n");
+  const col = (name: string) => c1.split(",")[caseHead.split(",").indexOf(name)];
+  assert.deepEqual([col("case_id"), col("judge_votes"), col("judge_passing_votes")], [
+    "c1",
+    "2",
+    "2",
+  ]);
   assert.equal(
     folder.file("disagreements.csv"),
     "agent_id,case_id,repetition,criterion,case_verdict,judge,judge_verdict,passing_votes,votes,reasoning,final_answer\n" +

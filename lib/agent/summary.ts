@@ -299,6 +299,8 @@ export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknow
   ["judge_input_tokens", (r) => r.judge?.inputTokens ?? null],
   ["judge_output_tokens", (r) => r.judge?.outputTokens ?? null],
   ["judge_cost_usd", (r) => r.judge?.costUsd ?? null],
+  ["judge_votes", (r) => r.judgeVerdicts?.length ?? null],
+  ["judge_passing_votes", (r) => r.judgeVerdicts?.filter((v) => v.pass).length ?? null],
   ["context_strategy", (r) => r.context?.strategy ?? null],
   ["context_tokens_saved", (r) => r.context?.tokensSaved ?? null],
   ["summarizer_input_tokens", (r) => r.summarizer?.inputTokens ?? null],
