@@ -18,9 +18,8 @@ import { join } from "node:path";
 import { startDemoModelServer } from "../agent/demo_policy.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer } from "../tokens/types.ts";
-import { loadAgents } from "../agent/load_config.ts";
-import { expandSweep, parseVary } from "../sweep/expand.ts";
 import { AGENTS_DEFAULTS, runAgents } from "./agents.ts";
+import { prepareSweep } from "./sweep.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Fixture agents the demo runs: they differ in prompt, loop and exposure mode. */
@@ -63,38 +62,6 @@ async function finished(runDir: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Writes the agents of {@linkcode DEMO_SWEEP} into `runDir/sweep/` and `runDir/sweep.json`, as
- * `deno task sweep` does, so the run reads as a sweep (`loadRun(...).sweep`).
- *
- * @param runDir The sweep's run folder.
- * @param agentsDir Where the base agent is.
- * @returns The folder of the generated agent files.
- */
-async function writeSweepAgents(runDir: string, agentsDir: string): Promise<string> {
-  const base = (await loadAgents(agentsDir)).find((a) => a.id === DEMO_SWEEP.base);
-  if (base === undefined) {
-    throw new Error(`demo sweep: no agent "${DEMO_SWEEP.base}" in ${agentsDir}`);
-  }
-  const params = [parseVary(DEMO_SWEEP.vary)];
-  const expanded = expandSweep(base, params);
-  const sweepDir = join(runDir, "sweep");
-  await Deno.mkdir(sweepDir, { recursive: true });
-  for (const a of expanded) {
-    await Deno.writeTextFile(
-      join(sweepDir, `${a.id}.json`),
-      JSON.stringify(a.agent, null, 2) + "\n",
-    );
-  }
-  const info = {
-    base: base.id,
-    parameters: params.map((p) => p.name),
-    agents: Object.fromEntries(expanded.map((a) => [a.id, a.params])),
-  };
-  await Deno.writeTextFile(join(runDir, "sweep.json"), JSON.stringify(info, null, 2) + "\n");
-  return sweepDir;
 }
 
 /**
@@ -149,8 +116,16 @@ export async function demoRuns(
       for (const { suite, runId, sweep } of todo) {
         // An unfinished folder (a crash mid-run) starts over: the demo is cheap and reproducible.
         await Deno.remove(join(runsDir, runId), { recursive: true }).catch(() => {});
+        // The sweep's agents and sweep.json, written as `deno task sweep` writes them.
         const agentsDir = sweep
-          ? await writeSweepAgents(join(runsDir, runId), io.fromRoot(AGENTS_DEFAULTS.agentsDir))
+          ? (await prepareSweep({
+            base: DEMO_SWEEP.base,
+            vary: [DEMO_SWEEP.vary],
+            suite: io.fromRoot(`fixtures/suites/${suite}.json`),
+            agentsDir: io.fromRoot(AGENTS_DEFAULTS.agentsDir),
+            out: runsDir,
+            runId,
+          }, io)).sweepDir
           : io.fromRoot(AGENTS_DEFAULTS.agentsDir);
         io.progress(
           "demo-agents",
