@@ -1,5 +1,6 @@
 // Tool-description overrides as the model receives them: the exact tool definitions sent over
-// the OpenAI wire format (direct), and what the in-process proxy and the code host return.
+// the OpenAI and Anthropic wire formats (direct), and what the in-process proxy and the code
+// host return.
 import assert from "node:assert/strict";
 import { hostSessions, type McpToolHost } from "./mcp_host.ts";
 import { memorySession, NOTES_SERVER } from "../mcp/_testing.ts";
@@ -36,10 +37,11 @@ async function withHost(
   exposure: Exposure,
   overrides: typeof OVERRIDES | undefined,
   fn: (host: McpToolHost) => Promise<void>,
+  provider: "openai" | "anthropic" = "openai",
 ): Promise<void> {
   const host = await hostSessions([await notes()], {
     exposure,
-    provider: "openai",
+    provider,
     ...(overrides ? { overrides } : {}),
   });
   try {
@@ -49,17 +51,23 @@ async function withHost(
   }
 }
 
-/** The `tools` array of the one Chat Completions request a one-turn loop sends, as JSON text. */
-async function toolsSent(host: McpToolHost): Promise<{ name: string; text: string }[]> {
+/**
+ * The `tools` array of the one request (Chat Completions, or Anthropic Messages) a one-turn loop
+ * sends, each tool as JSON text.
+ */
+async function toolsSent(
+  host: McpToolHost,
+  provider: "openai" | "anthropic" = "openai",
+): Promise<{ name: string; text: string }[]> {
   const server = startScriptedModelServer((req) =>
     messageReply(req.provider, { text: "done", usage: { input: 1, output: 1 } })
   );
   try {
     const model = createModelClient({
       id: "local",
-      provider: "openai",
+      provider,
       model: "m",
-      baseUrl: server.openaiBaseUrl,
+      baseUrl: provider === "openai" ? server.openaiBaseUrl : server.url,
       apiKey: "${K}",
       pricing: {
         inputUsdPerMTok: 1,
@@ -82,8 +90,8 @@ async function toolsSent(host: McpToolHost): Promise<{ name: string; text: strin
     assert.equal(r.finalAnswer, "done");
     assert.equal(server.requests.length, 1);
     // JSON.parse keeps the order of keys as sent, so this is the request's own text of each tool.
-    const tools = server.requests[0].body.tools as { function: { name: string } }[];
-    return tools.map((t) => ({ name: t.function.name, text: JSON.stringify(t) }));
+    const tools = server.requests[0].body.tools as { name?: string; function?: { name: string } }[];
+    return tools.map((t) => ({ name: t.function?.name ?? t.name!, text: JSON.stringify(t) }));
   } finally {
     await server.close();
   }
@@ -132,6 +140,28 @@ Deno.test("overrides (direct): the definitions sent to the model carry the overr
     );
     assert.notEqual(await catalogHash(host.tools, host.overrides!.sha256), plainHash);
   });
+});
+
+Deno.test("overrides (direct, Anthropic wire): the input_schema and description sent carry the override, nothing else changes", async () => {
+  let plain: { name: string; text: string }[] = [];
+  await withHost("direct", undefined, async (host) => {
+    plain = await toolsSent(host, "anthropic");
+  }, "anthropic");
+  await withHost("direct", OVERRIDES, async (host) => {
+    const sent = await toolsSent(host, "anthropic");
+    // Hand-written: an Anthropic Messages tool is {name, description, input_schema}.
+    assert.equal(
+      sent.find((t) => t.name === "echo")!.text,
+      '{"name":"echo","description":"Send back the message, unchanged.","input_schema":' +
+        '{"type":"object","properties":{"message":{"type":"string","description":"Text to send back."}},' +
+        '"required":["message"]}}',
+    );
+    assert.deepEqual(
+      sent.filter((t) => t.name !== "echo"),
+      plain.filter((t) => t.name !== "echo"),
+    );
+    assert.equal(sent.length, 2);
+  }, "anthropic");
 });
 
 Deno.test("overrides (proxy): the proxy describes and returns the overridden texts; its own three tools and the catalog hash say so", async () => {
