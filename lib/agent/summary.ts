@@ -6,6 +6,7 @@
  * @module
  */
 
+import { byKeys } from "../_order.ts";
 import * as aq from "arquero";
 import { wilsonInterval } from "../stats/wilson.ts";
 import { passAtK, passHatK } from "../stats/pass_at_k.ts";
@@ -324,16 +325,8 @@ export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknow
  */
 export function casesToCsv(records: readonly CaseRecord[]): string {
   const round = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
-  const sorted = [...records].sort((a, b) =>
-    a.agentId < b.agentId
-      ? -1
-      : a.agentId > b.agentId
-      ? 1
-      : a.caseId < b.caseId
-      ? -1
-      : a.caseId > b.caseId
-      ? 1
-      : a.repetition - b.repetition
+  const sorted = [...records].sort(
+    byKeys((r: CaseRecord) => r.agentId, (r) => r.caseId, (r) => r.repetition),
   );
   const data = sorted.map((r) =>
     Object.fromEntries(CASE_COLUMNS.map(([col, read]) => [col, round(read(r))]))

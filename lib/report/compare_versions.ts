@@ -208,16 +208,19 @@ function kpiDelta(
   const cm = perCaseMeans(cand.cases, k.perCase);
   const ids = [...bm.keys()].filter((id) => cm.has(id)).sort();
   const n = ids.length;
+  const head = {
+    kpi: k.key,
+    label: k.label,
+    baseline: b,
+    candidate: c,
+    delta,
+    deltaPct,
+    direction,
+    n,
+  } as const;
   if (n === 0) {
     return {
-      kpi: k.key,
-      label: k.label,
-      baseline: b,
-      candidate: c,
-      delta,
-      deltaPct,
-      direction,
-      n,
+      ...head,
       pValue: null,
       interval: null,
       underpowered: true,
@@ -243,14 +246,7 @@ function kpiDelta(
     ? `underpowered at this n (n = ${n} cases: p ≥ ${minP.toPrecision(2)} whatever happens)`
     : `${fmtP(test.pValue)} over ${n} cases${test.pValue < alpha ? " (significant)" : ""}`;
   return {
-    kpi: k.key,
-    label: k.label,
-    baseline: b,
-    candidate: c,
-    delta,
-    deltaPct,
-    direction,
-    n,
+    ...head,
     pValue: test.pValue,
     interval,
     underpowered,

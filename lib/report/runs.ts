@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { byKeys } from "../_order.ts";
 import * as aq from "arquero";
 import type { AgentConfig, CaseRecord, Criterion, ModelConfig } from "../agent/types.ts";
 
@@ -142,17 +143,10 @@ export function filterRuns(runs: readonly LoadedRun[], filter: RunFilter = {}): 
 }
 
 /** Orders runs by start time, then run id. */
-export function byStart(a: LoadedRun, b: LoadedRun): number {
-  return a.startedAt < b.startedAt
-    ? -1
-    : a.startedAt > b.startedAt
-    ? 1
-    : a.runId < b.runId
-    ? -1
-    : a.runId > b.runId
-    ? 1
-    : 0;
-}
+export const byStart: (a: LoadedRun, b: LoadedRun) => number = byKeys(
+  (r: LoadedRun) => r.startedAt,
+  (r) => r.runId,
+);
 
 /** One case record flattened for tables (one row of {@linkcode recordRows}). */
 export interface RecordRow {
