@@ -17,6 +17,13 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
     regenerate: "by hand",
   },
   {
+    prefix: "corpora/reference_v1.packages",
+    source:
+      "package.json description and keywords of the packages pinned in fixtures/servers/reference.json, from the manifest of a recapture whose corpus is byte-identical to reference_v1.tools.json",
+    regenerate:
+      "deno task capture --out results/recapture, then servers[].packageDescription and packageKeywords of results/recapture/reference_v1.manifest.json",
+  },
+  {
     prefix: "corpora/",
     source:
       "tools/list of the npm MCP servers pinned in fixtures/servers/reference.json, captured offline",

@@ -113,3 +113,22 @@ Deno.test("the package_info arm lets bm25 find a tool by its package's words", (
   assert.deepEqual(withInfo.perQuery[0].topIds, ["k8s:get_logs", "k8s:list_pods"]);
   assert.equal(withInfo.arm, "package_info");
 });
+
+Deno.test("the reference package-info fixture describes the frozen corpus it claims", async () => {
+  const root = new URL("../../fixtures/corpora/", import.meta.url);
+  const text = await Deno.readTextFile(new URL("reference_v1.packages.json", root));
+  const info = parsePackageInfo(text, "reference_v1.packages.json");
+  const corpusBytes = await Deno.readFile(new URL("reference_v1.tools.json", root));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", corpusBytes));
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  assert.equal(JSON.parse(text).corpus.sha256, hex, "recorded against the frozen corpus bytes");
+  const corpus = JSON.parse(new TextDecoder().decode(corpusBytes)) as {
+    servers: { server: string }[];
+  };
+  const names = new Set(corpus.servers.map((s) => s.server));
+  // 72 servers have package words: 70 a description, 2 more keywords only.
+  assert.equal(info.size, 72);
+  for (const server of info.keys()) assert.ok(names.has(server), `${server} is a corpus server`);
+  // 70 of the 73 packages have a description (counted in the recapture's manifest).
+  assert.equal([...info.values()].filter((p) => p.description !== undefined).length, 70);
+});
