@@ -13,6 +13,7 @@ export {
   openStdioSession,
   type RemoteSessionOptions,
   removeStaleSessionFolders,
+  STALE_SESSION_MIN_AGE_MS,
   type StdioSessionOptions,
 } from "./session.ts";
 export {

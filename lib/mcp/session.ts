@@ -335,19 +335,31 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Age (ms) below which a session folder is never removed as stale: 6 hours. */
+export const STALE_SESSION_MIN_AGE_MS = 6 * 60 * 60 * 1000;
+
 /**
  * Removes session folders (`mcpmeter-session-<pid>-*` in `tmpDir`) left behind by processes
- * that no longer run, e.g. a run killed with SIGKILL. Folders of live processes (this one
- * included) are kept. Only on Linux, where `/proc` tells whether a pid runs; elsewhere it
- * removes nothing.
+ * that no longer run, e.g. a run killed with SIGKILL. A folder is removed only when its pid is
+ * not running here and it was last modified at least `minAgeMs` ago: a process in another pid
+ * namespace (a container or sandbox sharing `/tmp`) is invisible in `/proc`, and its live folders
+ * must survive. Folders of live processes (this one included) are kept. Only on Linux, where
+ * `/proc` tells whether a pid runs; elsewhere it removes nothing.
  *
  * @param tmpDir Folder to sweep; default `TMPDIR`, else `/tmp` (where `Deno.makeTempDir`
  *   creates them).
+ * @param options `minAgeMs` (default {@linkcode STALE_SESSION_MIN_AGE_MS}) and `now` (epoch ms,
+ *   default the wall clock).
  * @returns Absolute paths removed, sorted.
  */
-export async function removeStaleSessionFolders(tmpDir?: string): Promise<string[]> {
+export async function removeStaleSessionFolders(
+  tmpDir?: string,
+  options: { readonly minAgeMs?: number; readonly now?: number } = {},
+): Promise<string[]> {
   if (Deno.build.os !== "linux") return [];
   const dir = tmpDir ?? Deno.env.get("TMPDIR") ?? "/tmp";
+  const minAgeMs = options.minAgeMs ?? STALE_SESSION_MIN_AGE_MS;
+  const now = options.now ?? Date.now();
   const removed: string[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -361,9 +373,12 @@ export async function removeStaleSessionFolders(tmpDir?: string): Promise<string
     if (m === null) continue;
     const pid = Number(m[1]);
     if (pid === Deno.pid || processAlive(pid)) continue;
+    const path = join(dir, e.name);
     try {
-      await Deno.remove(join(dir, e.name), { recursive: true });
-      removed.push(join(dir, e.name));
+      const mtime = (await Deno.stat(path)).mtime?.getTime();
+      if (mtime === undefined || now - mtime < minAgeMs) continue;
+      await Deno.remove(path, { recursive: true });
+      removed.push(path);
     } catch {
       // removed meanwhile, or not ours to remove
     }

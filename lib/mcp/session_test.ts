@@ -145,7 +145,7 @@ Deno.test("openStdioSession() names a missing command", async () => {
   );
 });
 
-Deno.test("removeStaleSessionFolders() removes folders of dead processes only", async () => {
+Deno.test("removeStaleSessionFolders() removes old folders of dead processes only", async () => {
   const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-test-" });
   try {
     // A pid that surely ran and has exited: a finished child of ours.
@@ -159,7 +159,13 @@ Deno.test("removeStaleSessionFolders() removes folders of dead processes only", 
     for (const d of [dead, mine, init, other]) {
       await Deno.mkdir(join(d, "home"), { recursive: true });
     }
-    assert.deepEqual(await removeStaleSessionFolders(tmp), [dead]);
+    // Just made: too young to be stale, even though its pid is gone (it may run in another pid
+    // namespace that shares this folder).
+    assert.deepEqual(await removeStaleSessionFolders(tmp), []);
+    assert.equal(exists(dead), true);
+    // Seven hours later it is old enough.
+    const later = Date.now() + 7 * 60 * 60 * 1000;
+    assert.deepEqual(await removeStaleSessionFolders(tmp, { now: later }), [dead]);
     assert.deepEqual([dead, mine, init, other].map(exists), [false, true, true, true]);
   } finally {
     await Deno.remove(tmp, { recursive: true });

@@ -24,14 +24,6 @@
  * @module
  */
 
-export type {
-  CatalogFormat,
-  Corpus,
-  CorpusProvenance,
-  JsonObject,
-  JsonValue,
-  Tool,
-} from "../catalog/types.ts";
 export type { PairedTestResult } from "../stats/paired.ts";
 export type {
   Drops,
