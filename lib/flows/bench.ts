@@ -352,7 +352,11 @@ async function scoreRetrieval(
           resamples: p.resamples,
         };
         const result = entry.asyncBuild
-          ? await evaluateRetrievalAsync({ ...common, ...endpointContext(retriever, endpoints) })
+          ? await evaluateRetrievalAsync({
+            ...common,
+            ...endpointContext(retriever, endpoints),
+            progress: (m) => say(`${golden.id}: ${m}`),
+          })
           : evaluateRetrieval(common);
         if (result.dropped.count > 0) {
           warnings.push(

@@ -143,12 +143,18 @@ for (const provider of ["openai", "anthropic"] as const) {
         chatCache: `${dir}/cache`,
         resamples: 20,
       };
+      const lines: string[] = [];
       const io = {
         ...denoFlowIo(),
         env: () => ({ TEST_CHAT_KEY: "sk-test-chat-0123" }),
-        progress: () => {},
+        progress: (_task: string, line: string) => {
+          lines.push(line);
+        },
       };
       const report = await runBench(options, io);
+      // Long steps say how far they are (at the end, and every 50).
+      assert.ok(lines.includes("tiny.test: rerank: 4/4 queries"), lines.join("\n"));
+      assert.ok(lines.includes("tiny.test: expand: 4/4 tools"), lines.join("\n"));
       const row = (name: string) => report.retrieval!.find((r) => r.retriever === name)!;
 
       // Request bytes: the first rerank prompt as hand-written, on the provider's wire format.

@@ -76,6 +76,8 @@ export interface EvaluateRetrievalOptions {
   readonly chat?: RetrieverContext["chat"];
   /** Answer cache of the chat retrievers (`createFileChatStore`). */
   readonly chatStore?: RetrieverContext["chatStore"];
+  /** Progress lines of the retriever's long steps (expansions, reranks). */
+  readonly progress?: RetrieverContext["progress"];
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
@@ -242,6 +244,7 @@ function build(
     ...(options.embeddingStore ? { embeddingStore: options.embeddingStore } : {}),
     ...(options.chat ? { chat: options.chat } : {}),
     ...(options.chatStore ? { chatStore: options.chatStore } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
   });
 }
 

@@ -251,9 +251,13 @@ export const expandEntry: RetrieverEntry = {
         'Retriever "expand" needs a chat model: pass --expand-model ID (a chat model of the model registry)',
       );
     }
+    const progress = context.progress;
     return createExpandRetriever(docs, {
       caller: createChatCaller(context.chat, context.chatStore),
       count: expandSettings(context).count,
+      ...(progress
+        ? { onProgress: (done, total) => progress(`expand: ${done}/${total} tools`) }
+        : {}),
     });
   },
 };

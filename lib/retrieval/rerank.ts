@@ -176,6 +176,8 @@ export interface RerankOptions {
    * @default {4}
    */
   readonly concurrency?: number;
+  /** Progress: queries reranked so far of those being prepared, every 50 and at the end. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** A built reranker: a {@linkcode Retriever} with `prepare`, `cost`, `queryCost`, `queryNotes`. */
@@ -306,7 +308,15 @@ export function createRerankRetriever(
       await base.prepare?.(todo);
       const failedBefore = failed;
       const callsBefore = caller.usage();
-      const results = await mapBounded(todo, concurrency, (q) => rerankOne(q));
+      let finished = 0;
+      const results = await mapBounded(todo, concurrency, async (q) => {
+        const r = await rerankOne(q);
+        finished++;
+        if (finished % 50 === 0 || finished === todo.length) {
+          options.onProgress?.(finished, todo.length);
+        }
+        return r;
+      });
       todo.forEach((q, i) => done.set(q, results[i]));
       const after = caller.usage();
       const answered = (after.cachedCalls - callsBefore.cachedCalls) +
@@ -407,10 +417,14 @@ export function createRerankEntry(lookup: (name: string) => RetrieverEntry): Ret
         throw new RangeError(`rerank cannot use ${baseName} as its base: it needs golden labels`);
       }
       const base = await baseEntry.create(docs, context);
+      const progress = context.progress;
       return createRerankRetriever(docs, {
         base,
         caller: createChatCaller(context.chat, context.chatStore),
         k,
+        ...(progress
+          ? { onProgress: (done, total) => progress(`rerank: ${done}/${total} queries`) }
+          : {}),
       });
     },
   };

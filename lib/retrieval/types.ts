@@ -166,6 +166,8 @@ export interface RetrieverContext {
   readonly chat?: ChatModel;
   /** Answer cache of the chat retrievers (`createFileChatStore` in `embedding_cache.ts`). */
   readonly chatStore?: ChatStore;
+  /** Progress lines of a long build or prepare step (e.g. `expand: 400/1389 tools`). */
+  readonly progress?: (message: string) => void;
 }
 
 /**
