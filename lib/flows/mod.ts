@@ -18,45 +18,6 @@
  *
  * @module
  */
-// Vocabulary the flows' signatures use, re-exported so this surface documents itself.
-export type { BenchReport } from "../report/bench_report.ts";
-export type { Corpus } from "../catalog/types.ts";
-export type { LiveBlock } from "../live/live_block.ts";
-export type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
-export type { Tokenizer, TokenizerName } from "../tokens/types.ts";
-export type { Provenance } from "../_provenance.ts";
-export type { CorpusProvenance, Tool } from "../catalog/types.ts";
-export type { ArmRow } from "../encodings/measure.ts";
-export type { ComponentTokens } from "../live/attribution.ts";
-export type { BreakEvenResult } from "../live/break_even.ts";
-export type { FlipGateResult } from "../live/flip_gate.ts";
-export type { LatencySummary } from "../live/latency.ts";
-export type { LiveTarget, PerQueryCost } from "../live/live_block.ts";
-export type { CallOutcome } from "../live/discovery_calls.ts";
-export type { EncodingResponse, SessionRow } from "../live/session_estimate.ts";
-export type { CrossoverRow, Heaviest } from "../modes/catalog_cost.ts";
-export type { ModeRow } from "../modes/modes.ts";
-export type { ScalingRow } from "../modes/scaling.ts";
-export type { CorpusSummary, RunInfo } from "../report/bench_report.ts";
-export type { GoldenSetAudit } from "../retrieval/audit.ts";
-export type { RetrievalResult } from "../retrieval/evaluate.ts";
-export type { MetricValues } from "../retrieval/metrics.ts";
-export type { Drops, RetrievalDoc, Retriever } from "../retrieval/types.ts";
-export type { CatalogFormat, JsonObject, JsonValue } from "../catalog/types.ts";
-export type { ArmMeasurement, ArmSkipRow } from "../encodings/measure.ts";
-export type { IndexFields } from "../encodings/types.ts";
-export type { ResponseComponent } from "../live/attribution.ts";
-export type { LossySignature, SignatureLoss } from "../live/flip_gate.ts";
-export type { ResponseEncoding } from "../live/session_estimate.ts";
-export type { HeavyItem } from "../modes/catalog_cost.ts";
-export type { ExposureMode } from "../modes/modes.ts";
-export type { Crossover } from "../modes/scaling.ts";
-export type { PerQueryRow, RetrieverConfigJson } from "../retrieval/evaluate.ts";
-export type { MetricKey } from "../retrieval/metrics.ts";
-export type { Hit, RetrieverCost } from "../retrieval/types.ts";
-export type { HeavyTool } from "../encodings/measure.ts";
-export type { SkipSummary } from "../encodings/types.ts";
-export type { ToolSkip } from "../encodings/types.ts";
 export { RESPONSE_COMPONENTS } from "../live/attribution.ts";
 export { METRIC_KEYS } from "../retrieval/metrics.ts";
 export { UsageError } from "../_errors.ts";
