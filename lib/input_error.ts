@@ -35,3 +35,26 @@ export class InputFileError extends Error {
     this.path = path;
   }
 }
+
+/**
+ * Why a file could not be read, in words for a one-line error: `file not found`, `permission
+ * denied (run with --allow-read)`, `is a directory, not a file`, or the system's message.
+ *
+ * @example Usage
+ * ```ts
+ * import { readFailure } from "./input_error.ts";
+ * if (readFailure(new Deno.errors.NotFound("x")) !== "file not found") throw new Error();
+ * ```
+ *
+ * @param e The error `Deno.readFile` or `Deno.readTextFile` threw.
+ * @returns The reason.
+ */
+export function readFailure(e: unknown): string {
+  return e instanceof Deno.errors.NotFound
+    ? "file not found"
+    : e instanceof Deno.errors.PermissionDenied
+    ? "permission denied (run with --allow-read)"
+    : e instanceof Deno.errors.IsADirectory
+    ? "is a directory, not a file"
+    : `cannot read the file (${(e as Error).message})`;
+}

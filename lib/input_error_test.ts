@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { InputFileError } from "./input_error.ts";
+import { InputFileError, readFailure } from "./input_error.ts";
 import { CatalogError } from "./catalog/errors.ts";
 import { ConfigError } from "./mcp/errors.ts";
 import { GoldenSetError } from "./retrieval/errors.ts";
@@ -28,4 +28,15 @@ Deno.test("the six bad-input-file errors share InputFileError and name their fil
   const agent = new AgentConfigError("suite", "x.json", "cases", "must be array");
   assert.equal(agent.file, "x.json");
   assert.equal(agent.message, 'Cannot load suite "x.json": field "cases" must be array');
+});
+
+Deno.test("readFailure() names why a real read failed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const reason = (path: string) => Deno.readFile(path).then(() => "read", readFailure);
+    assert.equal(await reason(`${dir}/missing.json`), "file not found");
+    assert.equal(await reason(dir), "is a directory, not a file");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

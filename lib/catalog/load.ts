@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readFailure } from "../input_error.ts";
 import { CatalogError } from "./errors.ts";
 import { parseCatalog, type ParseCatalogOptions } from "./parse.ts";
 import type { Corpus } from "./types.ts";
@@ -62,14 +63,7 @@ export async function loadCatalog(path: string, options: LoadCatalogOptions = {}
   try {
     bytes = await Deno.readFile(path);
   } catch (e) {
-    const detail = e instanceof Deno.errors.NotFound
-      ? "file not found"
-      : e instanceof Deno.errors.PermissionDenied
-      ? "permission denied (run with --allow-read)"
-      : e instanceof Deno.errors.IsADirectory
-      ? "is a directory, not a file"
-      : `cannot read the file (${(e as Error).message})`;
-    throw new CatalogError(detail, { path, cause: e });
+    throw new CatalogError(readFailure(e), { path, cause: e });
   }
   let text: string;
   try {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readFailure } from "../input_error.ts";
 import { parseToolOverrides, type ToolOverrides, ToolOverridesError } from "./overrides.ts";
 
 /**
@@ -29,12 +30,7 @@ export async function loadToolOverrides(path: string, file = path): Promise<Tool
   try {
     text = await Deno.readTextFile(path);
   } catch (e) {
-    const detail = e instanceof Deno.errors.NotFound
-      ? "file not found"
-      : e instanceof Deno.errors.PermissionDenied
-      ? "permission denied (run with --allow-read)"
-      : `cannot be read (${(e as Error).message})`;
-    throw new ToolOverridesError(path, "", detail);
+    throw new ToolOverridesError(path, "", readFailure(e));
   }
   return parseToolOverrides(text, path, file);
 }
