@@ -13,10 +13,10 @@ import { restrictGolden } from "../live/golden_filter.ts";
 import { openDiscoverySession } from "../live/discovery_calls.ts";
 import { parseServersConfig, type ServersConfig } from "../mcp/config.ts";
 import { installPackages, readInstalledPackage } from "../mcp/install.ts";
-import { connectUpstreams } from "../proxy/connect.ts";
+import { type ConnectOptions, connectUpstreams } from "../proxy/connect.ts";
 import { serveProxyHttp } from "../proxy/http.ts";
 import { createProxyCore } from "../proxy/server.ts";
-import { withPoolTools } from "../proxy/upstream.ts";
+import { type UpstreamPool, withPoolTools } from "../proxy/upstream.ts";
 import { applyToolOverrides, type ToolOverrides } from "../catalog/overrides.ts";
 import { toolFromListing } from "../proxy/tool_index.ts";
 import type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
@@ -105,6 +105,15 @@ export interface RunLiveOptions {
    * endpoint's own tools cannot be rewritten; a warning says so). Default: none.
    */
   readonly overrides?: ToolOverrides;
+  /**
+   * Starts the reference proxy's upstreams (the picked servers of the config). Default:
+   * lib/proxy `connectUpstreams` (stdio processes, remote HTTP); a test can connect
+   * in-process servers instead.
+   */
+  readonly connectUpstreams?: (
+    config: ServersConfig,
+    options: ConnectOptions,
+  ) => Promise<UpstreamPool>;
 }
 
 function catalogFromListing(raw: readonly JsonObject[], server: string): Tool[] {
@@ -215,7 +224,7 @@ export async function runLive(
       const all = parseServersConfig(await Deno.readTextFile(configPath), { source: configPath });
       const { config, installDir } = await pickServers(all, options, say, fromRoot);
       say(`starting ${config.servers.length} upstream server(s)`);
-      const pool = await connectUpstreams(config, {
+      const pool = await (options.connectUpstreams ?? connectUpstreams)(config, {
         env: io.env(),
         installDir,
         timeoutMs,

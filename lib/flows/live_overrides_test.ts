@@ -4,12 +4,16 @@ import { fileURLToPath } from "node:url";
 import { runLive } from "./live.ts";
 import { parseToolOverrides } from "../catalog/overrides.ts";
 import { denoFlowIo } from "./io.ts";
+import { createUpstreamPool } from "../proxy/upstream.ts";
+import { memorySession, NOTES_SERVER } from "../mcp/_testing.ts";
 
-Deno.test("runLive({overrides}): the proxy over a real stdio server finds a tool by its overridden description", async () => {
+Deno.test("runLive({overrides}): the proxy over the notes server finds a tool by its overridden description", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-live-overrides-" });
   try {
     // fixtures/mcp/serve_with_child.mjs: echo(message) "Returns the message." and a long-named
-    // search tool; no word of the query "parrot" is in either until echo is rewritten.
+    // search tool; no word of the query "parrot" is in either until echo is rewritten. Its
+    // in-process twin stands in for the process (the stdio upstreams of runLive are run for real
+    // by tasks/permissions_test.ts), the proxy is still reached over HTTP.
     await Deno.writeTextFile(
       `${dir}/servers.json`,
       JSON.stringify({
@@ -42,6 +46,10 @@ Deno.test("runLive({overrides}): the proxy over a real stdio server finds a tool
         serverNames: ["notes"],
         golden: `${dir}/golden.json`,
         ...(o ? { overrides: o } : {}),
+        connectUpstreams: async (config) => {
+          assert.deepEqual(config.servers.map((e) => e.name), ["notes"]);
+          return await createUpstreamPool([await memorySession("notes", NOTES_SERVER)]);
+        },
       }, denoFlowIo());
     const plain = await live();
     const over = await live(overrides);
