@@ -8,7 +8,12 @@
 
 import { Client, ErrorCode, McpError, ToolListChangedNotificationSchema } from "../_sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import { type ListChangeWatcher, listChangeWatcher, type ServerListing } from "./list.ts";
+import {
+  type ListChangeWatcher,
+  listChangeWatcher,
+  listServer,
+  type ServerListing,
+} from "./list.ts";
 import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
@@ -216,4 +221,36 @@ export interface CaptureOptionsBase {
    * @default {DEFAULT_SETTLE_MS} (lib/mcp/list.ts)
    */
   readonly settleMs?: number;
+}
+
+/**
+ * Connects `client` over `transport` and lists the server (tools, prompts, resources, and a
+ * re-list on `notifications/tools/list_changed` within the settle window), under one deadline.
+ *
+ * @param client A client from {@linkcode captureClient}.
+ * @param transport Its transport, not yet started.
+ * @param options The overall timeout (ms), the deadline's signal, the list-change watcher, the
+ *   settle window, and `onListing`, called once `initialize` succeeded (the phase moves on).
+ * @returns The listing.
+ * @throws Whatever connecting or listing throws (the caller turns it into an outcome).
+ */
+export async function connectAndList(
+  client: Client,
+  transport: Parameters<Client["connect"]>[0],
+  options: {
+    readonly timeoutMs: number;
+    readonly signal: AbortSignal;
+    readonly changes: ListChangeWatcher;
+    readonly settleMs: number | undefined;
+    readonly onListing: () => void;
+  },
+): Promise<ServerListing> {
+  await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+  options.onListing();
+  return await listServer(client, {
+    requestTimeoutMs: options.timeoutMs,
+    signal: options.signal,
+    changes: options.changes,
+    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+  });
 }

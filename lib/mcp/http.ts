@@ -8,12 +8,12 @@
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from "../_sdk.ts";
 import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
-import { listServer } from "./list.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
   captureClient,
   type CaptureOptionsBase,
   type CaptureResult,
+  connectAndList,
   okResult,
   recordBase,
   redactResult,
@@ -132,13 +132,12 @@ async function attempt(
   const started = performance.now();
   let phase: "initialize" | "tools/list" = "initialize";
   try {
-    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
-    phase = "tools/list";
-    const listing = await listServer(client, {
-      requestTimeoutMs: timeoutMs,
+    const listing = await connectAndList(client, transport, {
+      timeoutMs,
       signal: controller.signal,
       changes,
-      ...(settleMs === undefined ? {} : { settleMs }),
+      settleMs,
+      onListing: () => phase = "tools/list",
     });
     return okResult(
       client,

@@ -19,12 +19,12 @@
 import type { ChildProcess } from "node:child_process";
 import { ErrorCode, McpError, StdioClientTransport, type StdioServerParameters } from "../_sdk.ts";
 import { referencedVariables, type StdioServerEntry } from "./config.ts";
-import { listServer } from "./list.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
   captureClient,
   type CaptureOptionsBase,
   type CaptureResult,
+  connectAndList,
   okResult,
   recordBase,
   redactResult,
@@ -145,13 +145,12 @@ async function runSession(
   const protocolVersion = watchProtocolVersion(transport);
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
-    phase = "tools/list";
-    const listing = await listServer(client, {
-      requestTimeoutMs: timeoutMs,
+    const listing = await connectAndList(client, transport, {
+      timeoutMs,
       signal: controller.signal,
       changes,
-      ...(settleMs === undefined ? {} : { settleMs }),
+      settleMs,
+      onListing: () => phase = "tools/list",
     });
     return okResult(client, listing, warnings, elapsed(), protocolVersion());
   } catch (error) {
