@@ -1,7 +1,7 @@
 /**
  * The agents' MCP servers from a servers config (pinned packages installed when missing,
- * `${BIN}` resolved, a private copy of the fixture data as `${DATA}`), opened per agent under
- * its exposure mode. Shared by `deno task agents`, `deno task chat` and the workbench.
+ * `${BIN}` resolved, a private copy of the fixture data as `${DATA}`; remote `url` entries
+ * reached over streamable HTTP or SSE), opened per agent under its exposure mode. Shared by `deno task agents`, `deno task chat` and the workbench.
  *
  * @module
  */
@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { UsageError } from "../_errors.ts";
 import { type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
 import type { AgentConfig, ProviderKind } from "./types.ts";
-import { parseServersConfig, type StdioServerEntry } from "../mcp/config.ts";
+import { parseServersConfig } from "../mcp/config.ts";
 import { installPackages, packageVars, readInstalledPackage } from "../mcp/install.ts";
 import { createSessionFolder, removeStaleSessionFolders } from "../mcp/session.ts";
 
@@ -71,7 +71,8 @@ async function copyDir(from: string, to: string): Promise<void> {
  * @param options Servers config, agents, install and data folders, variables, progress.
  * @returns Servers ready to open per agent.
  * @throws {UsageError} On an unreadable config or data folder, a server missing from the
- *   config or not stdio, or a failed install.
+ *   config, or a failed install. A remote server that cannot be reached is no error here: it
+ *   fails when an agent's servers are opened (the run records it as an `mcp` error).
  */
 export async function prepareAgentServers(options: PrepareOptions): Promise<AgentServers> {
   const { serversPath, task } = options;
@@ -89,10 +90,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   for (const name of neededServers) {
     const entry = servers.servers.find((s) => s.name === name);
     if (!entry) throw new UsageError(`server "${name}" is not in ${serversPath}`);
-    if (entry.kind !== "stdio") {
-      throw new UsageError(`server "${name}": only stdio servers are supported by agents so far`);
-    }
-    if (entry.meta.package && entry.meta.version) {
+    if (entry.kind === "stdio" && entry.meta.package && entry.meta.version) {
       specs.push({
         package: entry.meta.package,
         version: entry.meta.version,
@@ -134,9 +132,11 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   try {
     await copyDir(resolve(options.dataDir), dataCopy);
     for (const name of neededServers) {
-      const entry = servers.servers.find((s) => s.name === name) as StdioServerEntry;
+      const entry = servers.servers.find((s) => s.name === name)!;
       const vars = {
-        ...(entry.meta.package && entry.meta.version ? await packageVars(entry, installDir) : {}),
+        ...(entry.kind === "stdio" && entry.meta.package && entry.meta.version
+          ? await packageVars(entry, installDir)
+          : {}),
         DATA: dataCopy,
       };
       entries.set(name, { entry, vars });

@@ -434,7 +434,7 @@ export async function importMaverik(folder: MaverikFolder): Promise<MaverikImpor
         s.file,
         `${at}.transport`,
         "info",
-        "a remote (streamable HTTP) server: deno task capture and lint-catalog reach it; deno task agents starts stdio servers only so far and stops naming it",
+        "a remote (streamable HTTP) server: deno task agents, capture and lint-catalog reach it; set the ${VAR}s of its url and headers in the environment or .env",
       );
     });
   }

@@ -29,8 +29,8 @@ import {
   toolOverridesSha256,
 } from "../catalog/overrides.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
-import type { StdioServerEntry } from "../mcp/config.ts";
-import { type McpSession, openStdioSession } from "../mcp/session.ts";
+import type { ServerEntry } from "../mcp/config.ts";
+import { type McpSession, openRemoteSession, openStdioSession } from "../mcp/session.ts";
 import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
@@ -72,10 +72,13 @@ export interface McpToolHost extends ToolHost {
   close(): Promise<void>;
 }
 
-/** One server to start: its unexpanded config entry and variables for it (e.g. `BIN`). */
+/**
+ * One server to start or connect to: its unexpanded config entry (stdio, or remote over
+ * streamable HTTP / SSE) and variables for it (e.g. `BIN`).
+ */
 export interface McpServerSpec {
   /** Config entry, `${VAR}`s not yet expanded. */
-  readonly entry: StdioServerEntry;
+  readonly entry: ServerEntry;
   /** Variables for this entry only, winning over `env` (e.g. `BIN`, `DATA`). */
   readonly vars?: Readonly<Record<string, string>>;
 }
@@ -184,11 +187,15 @@ async function listTools(
 }
 
 /**
- * Starts the given stdio servers, lists their tools and exposes them under `exposure`.
+ * Starts the given servers, lists their tools and exposes them under `exposure`.
  *
- * Servers start in parallel as `lib/mcp` sessions: environment `PATH`, a throwaway `HOME`,
- * `TMPDIR`, `NODE_NO_WARNINGS=1` and the entry's own `env` (nothing else of this process, so no
- * API key reaches a server); the connected sessions then go to {@linkcode hostSessions}.
+ * Servers start in parallel as `lib/mcp` sessions. A stdio server gets environment `PATH`, a
+ * throwaway `HOME`, `TMPDIR`, `NODE_NO_WARNINGS=1` and the entry's own `env` (nothing else of
+ * this process, so no API key reaches a server). A remote server (`url`) is reached over
+ * streamable HTTP (SSE for `"type": "sse"`, or as the fallback of an entry without `type`),
+ * `url` and `headers` expanded from `env` and the entry's `vars`, secret header values kept out
+ * of errors and results (see `openRemoteSession` in lib/mcp/session.ts). The connected sessions
+ * then go to {@linkcode hostSessions}.
  *
  * @param servers Servers in the order their tools are offered.
  * @param options Exposure, provider, timeout (ms), variables.
@@ -206,12 +213,18 @@ export async function openMcpHost(
   checkReservedNames(servers.map(({ entry }) => entry.name));
   const started = await Promise.allSettled(
     servers.map(({ entry, vars }) =>
-      openStdioSession(entry, {
-        timeoutMs: timeout,
-        ...(options.env ? { env: options.env } : {}),
-        ...(vars ? { vars } : {}),
-        ...(options.source ? { source: options.source } : {}),
-      })
+      entry.kind === "remote"
+        ? openRemoteSession(entry, {
+          timeoutMs: timeout,
+          env: { ...options.env, ...vars },
+          ...(options.source ? { source: options.source } : {}),
+        })
+        : openStdioSession(entry, {
+          timeoutMs: timeout,
+          ...(options.env ? { env: options.env } : {}),
+          ...(vars ? { vars } : {}),
+          ...(options.source ? { source: options.source } : {}),
+        })
     ),
   );
   const sessions = started.flatMap((s) => s.status === "fulfilled" ? [s.value] : []);

@@ -89,15 +89,21 @@ export async function captureRemoteServer(
   const withEarlier = final.outcome === "ok" && earlier.length > 0
     ? { ...final, warnings: [...earlier, ...final.warnings] }
     : final;
-  return redactResult(withEarlier, secretValues(entry, expanded, options.env ?? {}));
+  return redactResult(withEarlier, remoteSecrets(entry, expanded, options.env ?? {}));
 }
 
 /**
- * Values that must not reach a record: expanded header values whose names look secret
- * (`Authorization`, `X-Api-Key`, `Cookie`, ...) and the caller's secret-named variables that
- * the url or headers reference.
+ * Values of a remote entry that must not reach a record or a log: expanded header values whose
+ * names look secret (`isSecretName` in lib/_redact.ts: `Authorization`, `X-Api-Key`, `Cookie`,
+ * ...; with and without a scheme such as `Bearer `) and the caller's secret-named variables
+ * that the url or headers reference.
+ *
+ * @param entry The unexpanded entry.
+ * @param expanded The same entry with `${VAR}`s expanded.
+ * @param env The variables it was expanded from.
+ * @returns Secret values (duplicates possible; short ones are ignored by the redaction).
  */
-function secretValues(
+export function remoteSecrets(
   entry: RemoteServerEntry,
   expanded: RemoteServerEntry,
   env: Readonly<Record<string, string | undefined>>,

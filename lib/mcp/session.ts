@@ -3,7 +3,8 @@
  * `${SCRATCH}`/`${TMPDIR}` folders, declared `files`, the strongest process isolation), keep
  * the connected SDK `Client` for as many requests as the caller likes, and on `close()` kill
  * the whole process tree and remove the folders. Remote servers get the same kind of session
- * over streamable HTTP (or legacy SSE when the entry says `"type": "sse"`).
+ * over streamable HTTP (or legacy SSE when the entry says `"type": "sse"`, or as the fallback
+ * of an entry without `type`), with secret header values kept out of errors and results.
  *
  * Folders are named `mcpmeter-session-<pid>-<label>-*` under the system temp folder, `<pid>`
  * being this process. A process killed with SIGKILL cannot clean up; the next run calls
@@ -34,6 +35,8 @@ import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { oneLine } from "../_text.ts";
+import { redactDeep, redactText, urlSecrets } from "../_redact.ts";
+import { remoteSecrets } from "./http.ts";
 import type { RunPath } from "./types.ts";
 
 /** Name prefix of every session folder (and of {@linkcode createSessionFolder}'s folders). */
@@ -247,7 +250,13 @@ export async function openStdioSession(
 
 /**
  * Connects a client to a remote server: streamable HTTP, or the legacy SSE transport when the
- * entry's `type` is `sse` (no fallback from one to the other).
+ * entry's `type` is `sse`; an entry without `type` that fails to initialize over streamable
+ * HTTP (not a timeout) tries SSE once, as captures do (`lib/mcp/http.ts`).
+ *
+ * Secrets stay out of what the session says: the values of secret-named headers and of the
+ * secret-named variables the url or headers reference ({@linkcode remoteSecrets}), and secrets
+ * carried in the url, are replaced by `[REDACTED]` in error messages and in every result
+ * (a server may echo a header in an error body or a tool result).
  *
  * @param entry The unexpanded remote entry (`url` and `headers` are expanded here).
  * @param options Timeout (ms), variables, source name.
@@ -271,20 +280,79 @@ export async function openRemoteSession(
   } catch (error) {
     throw new SessionStartError(entry.name, oneLine(error), { cause: error });
   }
+  const secrets = [
+    ...remoteSecrets(entry, expanded, options.env ?? {}),
+    ...urlSecrets(expanded.url),
+  ];
   const requestInit = { headers: { ...expanded.headers } };
-  const transport = expanded.transport === "sse"
-    ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
-  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-  let closing: Promise<void> | undefined;
-  const close = () => closing ??= settleWithin(client.close(), 500).then(() => {});
-  try {
-    await connectWithin(entry, client, transport, timeoutMs);
-  } catch (error) {
-    await close();
-    throw error;
+  const attempts: ("sse" | "streamable-http")[] = expanded.transport === "sse"
+    ? ["sse"]
+    : expanded.transport === "streamable-http"
+    ? ["streamable-http"]
+    : ["streamable-http", "sse"];
+  let first: SessionStartError | undefined;
+  for (const kind of attempts) {
+    const transport = kind === "sse"
+      ? new SSEClientTransport(url, { requestInit })
+      : new StreamableHTTPClientTransport(url, { requestInit });
+    const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+    let closing: Promise<void> | undefined;
+    const close = () => closing ??= settleWithin(client.close(), 500).then(() => {});
+    try {
+      await connectWithin(entry, client, transport, timeoutMs);
+      return {
+        name: entry.name,
+        client: redactingClient(client as unknown as SessionClient, secrets),
+        close,
+      };
+    } catch (error) {
+      await close();
+      const redacted = error instanceof SessionStartError
+        ? new SessionStartError(
+          entry.name,
+          redactText(error.message.replace(/^Cannot start MCP server "[^"]*": /, ""), secrets),
+        )
+        : error;
+      if (
+        !(redacted instanceof SessionStartError) || /no answer to initialize/.test(redacted.message)
+      ) {
+        throw redacted;
+      }
+      first ??= redacted;
+    }
   }
-  return { name: entry.name, client: client as unknown as SessionClient, close };
+  throw first!;
+}
+
+/**
+ * The client with `secrets` replaced in every result and error message of `request` and
+ * `callTool`; the client itself when there is no secret.
+ */
+function redactingClient(client: SessionClient, secrets: readonly string[]): SessionClient {
+  if (secrets.length === 0) return client;
+  const clean = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return redactDeep(await p, secrets);
+    } catch (error) {
+      if (error instanceof Error) error.message = redactText(error.message, secrets);
+      throw error;
+    }
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === "request") {
+        return (...args: Parameters<SessionClient["request"]>) => clean(target.request(...args));
+      }
+      if (prop === "callTool") {
+        return (...args: Parameters<SessionClient["callTool"]>) => clean(target.callTool(...args));
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      return Reflect.set(target, prop, value, target);
+    },
+  });
 }
 
 /**
@@ -317,9 +385,12 @@ async function connectWithin(
   try {
     await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
   } catch (error) {
+    // The SDK's HTTP transports carry the response status as a numeric `code`.
+    const code = (error as { code?: unknown } | null)?.code;
+    const status = typeof code === "number" && code >= 100 && code <= 599 ? `HTTP ${code}: ` : "";
     const why = controller.signal.aborted
       ? `no answer to initialize within ${timeoutMs} ms`
-      : `initialize failed: ${oneLine(error)}`;
+      : `initialize failed: ${status}${oneLine(error)}`;
     throw new SessionStartError(entry.name, why, { cause: error });
   } finally {
     clearTimeout(timer);
