@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import { guarded, joinedListing, plainIndexFields } from "./_private.ts";
@@ -48,12 +49,7 @@ export const baselineJson: EncodingArm = {
 };
 
 /** Registry entry of `baseline_json`. */
-export const baselineJsonEntry: ArmEntry = {
-  name: baselineJson.name,
-  summary: "name, description and canonical inputSchema as JSON: the reference of every saving",
-  altersIndex: baselineJson.altersIndex,
-  lowerBound: baselineJson.lowerBound,
-  requires: null,
-  arm: baselineJson,
-  load: () => Promise.resolve(baselineJson),
-};
+export const baselineJsonEntry: ArmEntry = builtInArmEntry(
+  baselineJson,
+  "name, description and canonical inputSchema as JSON: the reference of every saving",
+);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { joinedListing, memberTypes, orderedParams, plainIndexFields } from "./_private.ts";
 import type { ArmEntry, EncodingArm } from "./types.ts";
@@ -85,12 +86,7 @@ export const compactSig: EncodingArm = {
 };
 
 /** Registry entry of `compact_sig`. */
-export const compactSigEntry: ArmEntry = {
-  name: compactSig.name,
-  summary: "one line per tool: `name(params)|description`",
-  altersIndex: compactSig.altersIndex,
-  lowerBound: compactSig.lowerBound,
-  requires: null,
-  arm: compactSig,
-  load: () => Promise.resolve(compactSig),
-};
+export const compactSigEntry: ArmEntry = builtInArmEntry(
+  compactSig,
+  "one line per tool: `name(params)|description`",
+);

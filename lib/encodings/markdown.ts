@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
@@ -91,12 +92,7 @@ export const markdown: EncodingArm = {
 };
 
 /** Registry entry of `markdown`. */
-export const markdownEntry: ArmEntry = {
-  name: markdown.name,
-  summary: "a heading per tool and a parameter table",
-  altersIndex: markdown.altersIndex,
-  lowerBound: markdown.lowerBound,
-  requires: null,
-  arm: markdown,
-  load: () => Promise.resolve(markdown),
-};
+export const markdownEntry: ArmEntry = builtInArmEntry(
+  markdown,
+  "a heading per tool and a parameter table",
+);

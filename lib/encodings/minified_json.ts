@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { asObject, decodedIndexFields, guarded, joinedListing } from "./_private.ts";
@@ -65,12 +66,7 @@ export const minifiedJson: EncodingArm = {
 };
 
 /** Registry entry of `minified_json`. */
-export const minifiedJsonEntry: ArmEntry = {
-  name: minifiedJson.name,
-  summary: "each tool as a compact `tools/list` entry",
-  altersIndex: minifiedJson.altersIndex,
-  lowerBound: minifiedJson.lowerBound,
-  requires: null,
-  arm: minifiedJson,
-  load: () => Promise.resolve(minifiedJson),
-};
+export const minifiedJsonEntry: ArmEntry = builtInArmEntry(
+  minifiedJson,
+  "each tool as a compact `tools/list` entry",
+);

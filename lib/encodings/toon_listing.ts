@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import { decode, encode } from "@toon-format/toon";
 import { schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
@@ -80,12 +81,7 @@ export const toonListing: EncodingArm = {
 };
 
 /** Registry entry of `toon_listing`. */
-export const toonListingEntry: ArmEntry = {
-  name: toonListing.name,
-  summary: "tool definitions in TOON (Token-Oriented Object Notation)",
-  altersIndex: toonListing.altersIndex,
-  lowerBound: toonListing.lowerBound,
-  requires: null,
-  arm: toonListing,
-  load: () => Promise.resolve(toonListing),
-};
+export const toonListingEntry: ArmEntry = builtInArmEntry(
+  toonListing,
+  "tool definitions in TOON (Token-Oriented Object Notation)",
+);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { builtInArmEntry } from "./_entry.ts";
 import { createHash } from "node:crypto";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
@@ -161,12 +162,7 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
 export const tronDedup: EncodingArm = createTronDedupArm();
 
 /** Registry entry of `tron_dedup`. */
-export const tronDedupEntry: ArmEntry = {
-  name: tronDedup.name,
-  summary: "one class per distinct input schema, tools refer to it by name",
-  altersIndex: tronDedup.altersIndex,
-  lowerBound: tronDedup.lowerBound,
-  requires: null,
-  arm: tronDedup,
-  load: () => Promise.resolve(tronDedup),
-};
+export const tronDedupEntry: ArmEntry = builtInArmEntry(
+  tronDedup,
+  "one class per distinct input schema, tools refer to it by name",
+);
