@@ -11,7 +11,7 @@ import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
 import { baselineJson } from "./baseline_json.ts";
-import type { EncodingArm, Listing, SkipSummary, UnavailableArm } from "./types.ts";
+import type { EncodedTool, EncodingArm, Listing, SkipSummary, UnavailableArm } from "./types.ts";
 
 /** One of the heaviest tools under an arm. */
 export interface HeavyTool {
@@ -147,13 +147,32 @@ function alteredTools(encoded: Encoded, fragile: Map<string, string[]>): SkipSum
   return altered.summary();
 }
 
+/**
+ * `arm` with `encodeTool` memoized per tool object: a listing built from `this.encodeTool`
+ * renders each tool once, and the per-tool pass reuses those renderings. Exact, as an arm's
+ * `encodeTool` is a pure function of the tool.
+ */
+function memoized(arm: EncodingArm): EncodingArm {
+  const rendered = new Map<Tool, EncodedTool>();
+  return Object.create(arm, {
+    encodeTool: {
+      value(tool: Tool): EncodedTool {
+        let out = rendered.get(tool);
+        if (out === undefined) rendered.set(tool, out = arm.encodeTool(tool));
+        return out;
+      },
+    },
+  });
+}
+
 function encodeAll(arm: EncodingArm, tools: readonly Tool[]): Encoded {
-  const listing = arm.encodeListing(tools);
+  const once = memoized(arm);
+  const listing = once.encodeListing(tools);
   const kept = new Set(listing.encodedIds);
   const perTool: { id: string; text: string }[] = [];
   for (const tool of tools) {
     if (!kept.has(tool.id)) continue;
-    const out = arm.encodeTool(tool);
+    const out = once.encodeTool(tool);
     if (out.ok) perTool.push({ id: tool.id, text: out.text });
   }
   return { listing, tools: perTool };

@@ -7,7 +7,7 @@ import { builtInArmEntry } from "./_entry.ts";
 import { decode, encode } from "@toon-format/toon";
 import { schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
-import { asObject, decodedIndexFields, errorMessage, guarded, SkipCollector } from "./_private.ts";
+import { asObject, decodedIndexFields, guarded, SkipCollector } from "./_private.ts";
 import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 /**
@@ -53,13 +53,13 @@ export const toonListing: EncodingArm = {
     const values: JsonObject[] = [];
     const ids: string[] = [];
     for (const tool of tools) {
-      try {
-        const value = toonValue(tool);
-        encode(value);
-        values.push(value);
+      // The tool's own rendering decides the skip (the arm runner reuses it per tool).
+      const own = this.encodeTool(tool);
+      if (own.ok) {
+        values.push(toonValue(tool));
         ids.push(tool.id);
-      } catch (error) {
-        skips.add(tool.id, `TOON encode failed: ${errorMessage(error)}`);
+      } else {
+        skips.add(tool.id, own.reason);
       }
     }
     return {
