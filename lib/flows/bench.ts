@@ -469,6 +469,16 @@ export async function runBench(
       }),
     );
   }
+  // Models (and their keys) are resolved before any measurement, so a missing key fails fast.
+  const endpoints = await resolveRetrieverModels(p.models, {
+    modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
+    embeddingCache: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
+    chatCache: options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache),
+    // Keys from the environment or the git-ignored .env, as the agents read them.
+    env: io.env(),
+    dotEnv: io.fromRoot(".env"),
+    now: io.epochNow,
+  });
   const proxyPath = options.proxyCatalog ?? io.fromRoot(BENCH_DEFAULTS.proxyCatalog);
   const codePath = options.codeCatalog ?? io.fromRoot(BENCH_DEFAULTS.codeCatalog);
   const proxy = options.proxyServers
@@ -524,15 +534,6 @@ export async function runBench(
     );
     indexArms.push(packageInfoArm(info));
   }
-  const endpoints = await resolveRetrieverModels(p.models, {
-    modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
-    embeddingCache: options.embeddingCache ?? io.fromRoot(BENCH_DEFAULTS.embeddingCache),
-    chatCache: options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache),
-    // Keys from the environment or the git-ignored .env, as the agents read them.
-    env: io.env(),
-    dotEnv: io.fromRoot(".env"),
-    now: io.epochNow,
-  });
   const scored = await scoreRetrieval(
     corpora,
     goldenSets,
