@@ -251,7 +251,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
 
     const altered = alteredTools(encoded, fragile);
     for (const tok of tokenizers) {
-      const totalTokens = tok.count(encoded.listing.text);
+      const totalTokens = encoded === base ? baseTotal(tok) : tok.count(encoded.listing.text);
       const perTool = encoded.tools.map((t) => ({ toolId: t.id, tokens: tok.count(t.text) }));
       const sorted = perTool.map((t) => t.tokens).sort((a, b) => a - b);
       const sum = sorted.reduce((a, b) => a + b, 0);
