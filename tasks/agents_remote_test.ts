@@ -200,12 +200,15 @@ Deno.test({
       const down = by.get("b-down")!;
       assert.equal(down.passed, null);
       assert.equal(down.error?.kind, "mcp");
-      assert.match(down.error!.message, /^MCP server "down": cannot start: .*initialize failed: /);
+      assert.match(down.error!.message, /^MCP server "down": cannot start: initialize failed: /);
       assert.match(down.error!.message, /ECONNREFUSED|Connection refused|fetch failed/i);
 
       const denied = by.get("c-denied")!;
       assert.equal(denied.error?.kind, "mcp");
-      assert.match(denied.error!.message, /^MCP server "denied": cannot start: .*401/);
+      assert.match(
+        denied.error!.message,
+        /^MCP server "denied": cannot start: initialize failed: HTTP 401: /,
+      );
       // The server echoed the token; the record says so without it.
       assert.match(denied.error!.message, /\[REDACTED\]/);
 

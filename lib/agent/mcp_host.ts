@@ -30,7 +30,12 @@ import {
 } from "../catalog/overrides.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import type { ServerEntry } from "../mcp/config.ts";
-import { type McpSession, openRemoteSession, openStdioSession } from "../mcp/session.ts";
+import {
+  type McpSession,
+  openRemoteSession,
+  openStdioSession,
+  SessionStartError,
+} from "../mcp/session.ts";
 import { CLIENT_INFO } from "../mcp/client_info.ts";
 import { Client, InMemoryTransport } from "../_sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
@@ -232,7 +237,11 @@ export async function openMcpHost(
   if (failed >= 0) {
     await Promise.all(sessions.map((s) => s.close()));
     const reason = (started[failed] as PromiseRejectedResult).reason;
-    throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(reason)}`);
+    // A SessionStartError already names the server: keep only its cause.
+    const why = reason instanceof SessionStartError
+      ? reason.message.replace(/^Cannot start MCP server "[^"]*": /, "")
+      : oneLine(reason);
+    throw new McpHostError(servers[failed].entry.name, `cannot start: ${oneLine(why)}`);
   }
   return await hostSessions(sessions, options);
 }

@@ -6,6 +6,8 @@ import { captureRemoteServer } from "./http.ts";
 import { listAll } from "./list.ts";
 import { openRemoteSession, SessionStartError } from "./session.ts";
 import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
   ListToolsRequestSchema,
   Server,
   SSEServerTransport,
@@ -177,6 +179,69 @@ Deno.test("a server that echoes the Authorization header in its error leaves no 
     assert.match(record.message!, /bad credentials: \[REDACTED\]/);
     // ...and the token is nowhere in the record.
     assert.ok(!JSON.stringify(record).includes("tok-0123456789abcdef"), record.message);
+  } finally {
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+});
+
+Deno.test("openRemoteSession() without a type reaches an SSE-only server through the fallback", async () => {
+  const server = await listen("sse");
+  try {
+    const session = await openRemoteSession(remote({ url: server.url }), { timeoutMs: 5_000 });
+    try {
+      const page = await listAll(session.client, "tools/list", { requestTimeoutMs: 5_000 });
+      assert.deepEqual(page.items.map((t) => t.name), ["ping"]);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("openRemoteSession() replaces a secret header a tool echoes in its result", async () => {
+  const token = "tok-echo-0123456789abcdef";
+  // A streamable HTTP server whose one tool answers with the request's Authorization header.
+  const http: HttpServer = createServer(async (req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = new Server({ name: "echo", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: "whoami", inputSchema: { type: "object" } }],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({
+      content: [{ type: "text", text: `you sent ${req.headers.authorization}` }],
+    }));
+    res.on("close", () => {
+      transport.close();
+      server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  try {
+    const session = await openRemoteSession(
+      remote({
+        url: `http://127.0.0.1:${port}/mcp`,
+        type: "http",
+        headers: { Authorization: "Bearer ${SERVICE_TOKEN}" },
+      }),
+      { timeoutMs: 5_000, env: { SERVICE_TOKEN: token } },
+    );
+    try {
+      const viaCall = await session.client.callTool({ name: "whoami", arguments: {} });
+      assert.deepEqual(viaCall.content, [{ type: "text", text: "you sent [REDACTED]" }]);
+      const viaRequest = await session.client.request(
+        { method: "tools/call", params: { name: "whoami", arguments: {} } },
+        CallToolResultSchema,
+      );
+      assert.ok(!JSON.stringify(viaRequest).includes(token));
+      assert.match(JSON.stringify(viaRequest), /you sent \[REDACTED\]/);
+    } finally {
+      await session.close();
+    }
   } finally {
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
