@@ -62,7 +62,12 @@ export async function runMain(task: string, main: () => Promise<number | void>):
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`mcpmeter ${task}: error: ${message.split("\n")[0]}`);
-    if (error instanceof Deno.errors.NotCapable) {
+    // Also when a flow wrapped the permission error in its own message ("cannot read X: ...").
+    if (
+      error instanceof Deno.errors.NotCapable ||
+      (error as { cause?: unknown })?.cause instanceof Deno.errors.NotCapable ||
+      /Requires (read|write|net|run|env|sys|ffi) access to/.test(message)
+    ) {
       // A path or host outside what the task declares in deno.json (docs/security.md).
       console.error(
         `mcpmeter ${task}: deno task ${task} may touch only what its deno.json entry allows; ` +

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { intFlag, listFlag, UsageError } from "./_cli.ts";
+import { intFlag, listFlag, parseFlags, UsageError } from "./_cli.ts";
 
 const usage = (fn: () => unknown, message: string) =>
   assert.throws(fn, (e: unknown) => e instanceof UsageError && e.message === message);
@@ -36,5 +36,16 @@ Deno.test("listFlag() splits on commas, trims, and refuses an empty or unknown l
   usage(
     () => listFlag("tokenizers", "cl100k_base,p50k_base", ["cl100k_base", "o200k_base"]),
     '--tokenizers: unknown value "p50k_base" (known: cl100k_base, o200k_base)',
+  );
+});
+
+Deno.test("parseFlags() names an unknown flag or a stray argument in one line", () => {
+  usage(
+    () => parseFlags(["--frob"], { seed: { type: "string" } }),
+    "unknown flag --frob (see --help)",
+  );
+  usage(
+    () => parseFlags(["extra"], { seed: { type: "string" } }),
+    'unexpected argument "extra": this task takes flags only (see --help)',
   );
 });

@@ -38,6 +38,15 @@ export function parseFlags<const O extends ParseArgsOptionsConfig, const P exten
           }=VALUE (see --help)`,
       );
     }
+    // node:util's text for an unknown flag goes on about positionals: name the flag instead.
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    if (unknown) throw new UsageError(`unknown flag ${unknown[1]} (see --help)`);
+    const positional = /^Unexpected argument '([^']+)'/.exec(message);
+    if (positional) {
+      throw new UsageError(
+        `unexpected argument "${positional[1]}": this task takes flags only (see --help)`,
+      );
+    }
     throw new UsageError(`${message} (see --help)`);
   }
 }

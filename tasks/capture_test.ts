@@ -39,7 +39,7 @@ Deno.test("capture task: bad input is a one-line error with exit code 2", async 
         ["--timeout-ms", "abc"],
         /^mcpmeter capture: error: --timeout-ms must be a positive integer, got "abc"\n$/,
       ],
-      [["--bogus"], /^mcpmeter capture: error: Unknown option '--bogus'.*\n$/],
+      [["--bogus"], /^mcpmeter capture: error: unknown flag --bogus \(see --help\)\n$/],
       [
         ["--config", `${dir}/none.json`],
         /^mcpmeter capture: error: cannot read --config ".*none.json": .*\n$/,

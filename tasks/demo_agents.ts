@@ -11,7 +11,8 @@ Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and m
 suites, twice each (two run ids per suite), then one sweep over a lever (the tools allow-list:
 all-terse-parallel offered every tool of its servers, or only the filesystem tools fs_basics
 needs), against a local server that speaks the Anthropic and OpenAI wire formats with scripted
-replies. No API key or network needed. Writes DIR/runs/demo-<suite>-<n>/ and
+replies. No API key needed; the first run installs the pinned MCP server packages from npm
+(later runs reuse .scratch/servers). Writes DIR/runs/demo-<suite>-<n>/ and
 DIR/runs/demo-fs_basics-sweep-tools/ (default DIR: results/demo).
 
   --out DIR         output folder (default: results/demo)

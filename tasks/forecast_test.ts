@@ -123,7 +123,7 @@ Deno.test({
             ["--run", dir, "--questions", "5", "--price-file", badShape],
             /field "models\[0\].pricing.inputUsdPerMTok" is required/,
           ],
-          [["--run", dir, "--questions", "5", "--bogus"], /Unknown option '--bogus'/],
+          [["--run", dir, "--questions", "5", "--bogus"], /unknown flag --bogus/],
         ];
         for (const [args, message] of cases) {
           const r = await forecast(args);

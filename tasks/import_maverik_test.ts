@@ -108,7 +108,7 @@ Deno.test({
           [["--out", join(root, "o2")], /--from DIR is required/],
           [["--from", empty], /--out DIR is required/],
           [["--from", join(root, "nope"), "--out", join(root, "o3")], /"[^"]*nope": not a folder/],
-          [["--from", empty, "--out", join(root, "o4"), "--bogus"], /Unknown option '--bogus'/],
+          [["--from", empty, "--out", join(root, "o4"), "--bogus"], /unknown flag --bogus/],
         ];
         for (const [args, message] of cases) {
           const r = await task("import-maverik", args);

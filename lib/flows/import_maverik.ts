@@ -57,7 +57,8 @@ export async function runImportMaverik(
     } fields not mapped as written (${join(options.out, "import-report.json")})`,
   ];
   const suites = Object.keys(result.files).filter((f) => f.startsWith("suites/")).sort();
-  if (c.agents > 0 && suites.length > 0) {
+  // Only a complete set runs: agents, a suite, and the models and servers they name.
+  if (c.agents > 0 && suites.length > 0 && c.models > 0 && c.servers > 0) {
     const a = join(options.out, "agents");
     summaryLines.push(
       `run: deno task agents --agents-dir ${a} --models ${join(a, "models.json")} --servers ${
