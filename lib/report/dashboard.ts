@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { percentText } from "./_percent.ts";
 import * as aq from "arquero";
 import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
@@ -17,7 +18,7 @@ function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+const pct = (v: number) => percentText(v);
 const int = (v: number) => v.toLocaleString("en-US");
 
 /** A headless document for Plot (linkedom). */
@@ -403,7 +404,7 @@ function renderGoldenAudit(report: BenchReport, parts: string[]): void {
         `as an easy set's.</p>`,
     );
   }
-  const pct = (v: never) => `${((v as number) * 100).toFixed(1)}%`;
+  const pct = (v: never) => percentText(v as number);
   parts.push(htmlTable(
     audits.map((a) => ({
       golden: a.goldenSetId,
