@@ -171,7 +171,15 @@ export function trendChart(
     fy: { label: null, domain: panels },
     color: { legend: true, domain: sortedUnique(data.map((d) => d.series)) },
     marks: [
-      Plot.line(sorted, { x: "date", y: "value", stroke: "series", fy: "panel", marker: "circle" }),
+      Plot.line(sorted, {
+        x: "date",
+        y: "value",
+        stroke: "series",
+        // Explicit, so Plot does not warn about an implicit z when series have one point each.
+        z: "series",
+        fy: "panel",
+        marker: "circle",
+      }),
     ],
   }) as unknown as Element;
 }
