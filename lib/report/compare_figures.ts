@@ -38,32 +38,59 @@ export function costAccuracyChart(
   data: readonly CostAccuracyDatum[],
   options: ChartOptions,
 ): Element {
-  const byCost = [...data].sort((a, b) => a.costUsd - b.costUsd || (a.label < b.label ? -1 : 1));
+  const series = sortedUnique(data.map((d) => d.series));
+  // Each point carries a number and the key in the right margin names it: labels at the points
+  // overlapped whenever agents shared a pass rate at close costs.
+  const keyed = [...data].sort((a, b) => a.costUsd - b.costUsd || (a.label < b.label ? -1 : 1))
+    .map((d, i) => ({
+      ...d,
+      n: String(i + 1),
+      key: series.length > 1
+        ? `${i + 1}  ${middleCut(d.label, 26)} · ${middleCut(d.series, 12)}`
+        : `${i + 1}  ${middleCut(d.label, 40)}`,
+    }));
   return Plot.plot({
     ...chartFrame(options),
-    marginRight: 120,
+    marginRight: 250,
     marginTop: 40,
-    x: { label: "mean cost per case (USD) →", grid: true, zero: true },
+    height: Math.max(400, 80 + 14 * keyed.length),
+    x: {
+      label: "mean cost per case (USD) →",
+      labelAnchor: "center",
+      grid: true,
+      zero: true,
+      insetRight: 10,
+    },
     y: { label: "↑ pass rate", domain: [0, 1], grid: true },
-    color: { legend: true, domain: sortedUnique(data.map((d) => d.series)) },
+    color: { legend: true, domain: series },
     marks: [
-      Plot.ruleX(data, { x: "costUsd", y1: "lo", y2: "hi", stroke: "series", strokeOpacity: 0.5 }),
-      Plot.dot(data, { x: "costUsd", y: "passRate", fill: "series", r: 4 }),
-      // Labels of neighbouring points (by cost) go on three staggered lines, so agents with
-      // equal pass rates and close costs stay readable.
-      ...[0, 1, 2].map((line) =>
-        Plot.text(byCost.filter((_, i) => i % 3 === line), {
-          x: "costUsd",
-          y: "passRate",
-          text: "label",
-          dx: 6,
-          dy: -12 * line,
-          textAnchor: "start",
-          fontSize: 10,
-        })
-      ),
+      Plot.ruleX(keyed, { x: "costUsd", y1: "lo", y2: "hi", stroke: "series", strokeOpacity: 0.5 }),
+      Plot.dot(keyed, {
+        x: "costUsd",
+        y: "passRate",
+        fill: "series",
+        r: 7,
+        title: (d: (typeof keyed)[number]) => d.label,
+      }),
+      Plot.text(keyed, { x: "costUsd", y: "passRate", text: "n", fill: "white", fontSize: 9 }),
+      Plot.text([keyed.map((d) => d.key).join("\n")], {
+        frameAnchor: "top-right",
+        dx: 14,
+        text: (t: string) => t,
+        textAnchor: "start",
+        lineAnchor: "top",
+        lineHeight: 1.35,
+        fontSize: 10,
+      }),
     ],
   }) as unknown as Element;
+}
+
+/** `text` cut to `max` characters, the ellipsis in the middle (a sweep's values are at the end). */
+function middleCut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor((max - 1) / 3);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
 
 /** One stacked bar part of {@linkcode tokensChart}. */

@@ -28,6 +28,12 @@ const colors = (records: readonly AgentRunRecord[], ctx: VizContext) => {
   return { domain, range: domain.map((d) => ctx.theme.colorOf(d, domain)) };
 };
 const el = (x: unknown) => x as Element;
+/** `text` cut to `max` characters, the ellipsis in the middle (a sweep's values are at the end). */
+const short = (text: string, max: number) => {
+  if (text.length <= max) return text;
+  const head = Math.floor((max - 1) / 3);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+};
 
 /**
  * One labelled bar per agent: `value` along x, the agent's colour, its formatted value at the bar's
@@ -84,36 +90,43 @@ export const costVsCorrectness: Visualization = {
       d.cost !== null && d.pass !== null
     );
     if (data.length === 0) return note("No priced and scored agent in the selected runs.");
+    // Each point carries a number; the key in the right margin names its agent. Agent names at
+    // the points overlapped whenever agents shared a pass rate at close costs.
+    const keyed = [...data].sort((a, b) => a.cost - b.cost || (a.agent < b.agent ? -1 : 1))
+      .map((d, i) => ({ ...d, n: String(i + 1), key: `${i + 1}  ${short(d.agent, 34)}` }));
     return el(Plot.plot({
       document: ctx.document,
       width: ctx.width,
-      height: 320,
-      marginRight: 110,
-      x: { label: "mean cost per case (USD) →", grid: true, zero: true },
+      height: Math.max(320, 60 + 14 * keyed.length),
+      marginRight: 210,
+      x: {
+        label: "mean cost per case (USD) →",
+        labelAnchor: "center",
+        grid: true,
+        zero: true,
+        insetRight: 10,
+      },
       y: { label: "↑ pass rate", domain: [0, 1], grid: true },
       color: colors(records, ctx),
       marks: [
-        Plot.dot(data, { x: "cost", y: "pass", fill: "agent", r: 5 }),
-        // Neighbouring points (by cost) get their labels on three staggered lines, so agents
-        // with equal pass rates and close costs stay readable.
-        ...[0, 1, 2].map((line) =>
-          Plot.text(
-            [...data].sort((a, b) => a.cost - b.cost || (a.agent < b.agent ? -1 : 1)).filter((
-              _,
-              i,
-            ) => i % 3 === line),
-            {
-              x: "cost",
-              y: "pass",
-              text: "agent",
-              dx: 8,
-              dy: 12 * line,
-              textAnchor: "start",
-              fontSize: 10,
-              fill: ctx.theme.ink,
-            },
-          )
-        ),
+        Plot.dot(keyed, {
+          x: "cost",
+          y: "pass",
+          fill: "agent",
+          r: 7,
+          title: (d: (typeof keyed)[number]) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
+        }),
+        Plot.text(keyed, { x: "cost", y: "pass", text: "n", fill: "white", fontSize: 9 }),
+        Plot.text([keyed.map((d) => d.key).join("\n")], {
+          frameAnchor: "top-right",
+          dx: 14,
+          text: (t: string) => t,
+          textAnchor: "start",
+          lineAnchor: "top",
+          lineHeight: 1.35,
+          fontSize: 10,
+          fill: ctx.theme.ink,
+        }),
       ],
     }));
   },
