@@ -133,10 +133,19 @@ export function intervalChart(
   options: ChartOptions & { readonly valueLabel: string },
 ): Element {
   const labels = [...new Set(data.map((d) => d.label))].sort();
+  // Room for the longest label at 10 px (about 6 px a character), 160 to 340 px.
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  const marginLeft = Math.min(340, Math.max(160, 12 + 6 * longest));
+  // The facet (series) names sit in the right margin.
+  const longestSeries = Math.max(0, ...data.map((d) => d.series.length));
+  const marginRight = Math.min(200, Math.max(80, 16 + 6 * longestSeries));
+  const frame = chartFrame(options);
   return Plot.plot({
-    ...chartFrame(options),
-    marginLeft: 160,
-    marginRight: 80,
+    ...frame,
+    // Extra label room widens the chart rather than narrowing its plot area.
+    width: frame.width + (marginLeft - 160) + (marginRight - 80),
+    marginLeft,
+    marginRight,
     height: 60 + 18 * labels.length * new Set(data.map((d) => d.series)).size,
     x: { label: `${options.valueLabel} →`, domain: [0, 1], grid: true },
     y: { label: null, domain: labels },
