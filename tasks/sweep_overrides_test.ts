@@ -2,9 +2,7 @@
 // against the real filesystem MCP server and a scripted wire-format model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { installPackages } from "../lib/mcp/install.ts";
-import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
-import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
+import { sweepFixture } from "./_sweep_testing.ts";
 import { parseToolOverrides, toolOverridesSha256 } from "../lib/catalog/overrides.ts";
 
 const FILE = "fixtures/overrides/fs_agents.overrides.json";
@@ -15,28 +13,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const installed = await installPackages(
-      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
-      { installDir: ".scratch/servers" },
-    );
-    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
-    const server = startScriptedModelServer(fixturePolicy);
-    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-overrides-" });
+    const fx = await sweepFixture("mcpmeter-sweep-overrides-", "SWEEP_KEY");
+    const { dir, models } = fx;
     try {
-      const models = join(dir, "models.json");
-      await Deno.writeTextFile(
-        models,
-        JSON.stringify({
-          models: [{
-            id: "claude",
-            provider: "anthropic",
-            model: "scripted",
-            baseUrl: server.url,
-            apiKey: "${SWEEP_KEY}",
-            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-          }],
-        }),
-      );
       const out = await new Deno.Command(Deno.execPath(), {
         args: [
           "run",
@@ -86,8 +65,7 @@ Deno.test({
         .map((l) => JSON.parse(l));
       assert.equal(records.length, 6);
     } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await fx.close();
     }
   },
 });

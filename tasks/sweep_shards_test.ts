@@ -5,9 +5,7 @@
 // the per-session temporary folder the filesystem server is rooted in).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { installPackages } from "../lib/mcp/install.ts";
-import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
-import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
+import { sweepFixture } from "./_sweep_testing.ts";
 
 const INSTALL_DIR = ".scratch/servers";
 
@@ -63,28 +61,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const installed = await installPackages(
-      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
-      { installDir: INSTALL_DIR },
-    );
-    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
-    const server = startScriptedModelServer(fixturePolicy);
-    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-shards-" });
+    const fx = await sweepFixture("mcpmeter-shards-", "SHARD_KEY");
+    const { dir, models } = fx;
     try {
-      const models = join(dir, "models.json");
-      await Deno.writeTextFile(
-        models,
-        JSON.stringify({
-          models: [{
-            id: "claude",
-            provider: "anthropic",
-            model: "scripted",
-            baseUrl: server.url,
-            apiKey: "${SHARD_KEY}",
-            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-          }],
-        }),
-      );
       const common = [
         "--base",
         "fs-terse-sequential",
@@ -136,8 +115,7 @@ Deno.test({
       assert.deepEqual(mergedCases, wholeCases);
       assert.equal(await summary(join(dir, "merged")), await summary(join(dir, "whole")));
     } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await fx.close();
     }
   },
 });

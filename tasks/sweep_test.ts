@@ -2,9 +2,7 @@
 // the real filesystem MCP server and a scripted wire-format model, merged, then reported.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { installPackages } from "../lib/mcp/install.ts";
-import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
-import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
+import { sweepFixture } from "./_sweep_testing.ts";
 import { loadRun } from "../lib/report/load_runs.ts";
 import { sweepGroupRows } from "../lib/report/compare.ts";
 
@@ -26,28 +24,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const installed = await installPackages(
-      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
-      { installDir: INSTALL_DIR },
-    );
-    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
-    const server = startScriptedModelServer(fixturePolicy);
-    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-" });
+    const fx = await sweepFixture("mcpmeter-sweep-", "SWEEP_KEY");
+    const { dir, models } = fx;
     try {
-      const models = join(dir, "models.json");
-      await Deno.writeTextFile(
-        models,
-        JSON.stringify({
-          models: [{
-            id: "claude",
-            provider: "anthropic",
-            model: "scripted",
-            baseUrl: server.url,
-            apiKey: "${SWEEP_KEY}",
-            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-          }],
-        }),
-      );
       const common = [
         "--base",
         "fs-terse-sequential",
@@ -127,8 +106,7 @@ Deno.test({
       const csv = await Deno.readTextFile(join(dir, "out", "dashboard_sweep.csv"));
       assert.equal(csv.split("\n")[0].split(",").slice(0, 3).join(","), "suite,parameter,value");
     } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await fx.close();
     }
   },
 });
@@ -138,28 +116,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const installed = await installPackages(
-      [{ package: "@modelcontextprotocol/server-filesystem", version: "2026.8.31" }],
-      { installDir: INSTALL_DIR },
-    );
-    assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
-    const server = startScriptedModelServer(fixturePolicy);
-    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-levers-" });
+    const fx = await sweepFixture("mcpmeter-sweep-levers-", "SWEEP_KEY");
+    const { dir, models } = fx;
     try {
-      const models = join(dir, "models.json");
-      await Deno.writeTextFile(
-        models,
-        JSON.stringify({
-          models: [{
-            id: "claude",
-            provider: "anthropic",
-            model: "scripted",
-            baseUrl: server.url,
-            apiKey: "${SWEEP_KEY}",
-            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-          }],
-        }),
-      );
       const r = await task("./sweep.ts", [
         "--base",
         "fs-terse-sequential",
@@ -219,8 +178,7 @@ Deno.test({
         ["retryOnToolError", "none", 2],
       ]);
     } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      await fx.close();
     }
   },
 });
