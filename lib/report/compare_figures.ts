@@ -6,7 +6,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { chartFrame, type ChartOptions } from "./figures.ts";
+import { chartFrame, type ChartOptions, middleCut, pointKey } from "./figures.ts";
 
 const sortedUnique = (xs: readonly string[]) => [...new Set(xs)].sort();
 
@@ -73,24 +73,9 @@ export function costAccuracyChart(
         title: (d: (typeof keyed)[number]) => d.label,
       }),
       Plot.text(keyed, { x: "costUsd", y: "passRate", text: "n", fill: "white", fontSize: 9 }),
-      Plot.text([keyed.map((d) => d.key).join("\n")], {
-        frameAnchor: "top-right",
-        dx: 14,
-        text: (t: string) => t,
-        textAnchor: "start",
-        lineAnchor: "top",
-        lineHeight: 1.35,
-        fontSize: 10,
-      }),
+      pointKey(keyed.map((d) => d.key)),
     ],
   }) as unknown as Element;
-}
-
-/** `text` cut to `max` characters, the ellipsis in the middle (a sweep's values are at the end). */
-function middleCut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.floor((max - 1) / 3);
-  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
 
 /** One stacked bar part of {@linkcode tokensChart}. */

@@ -38,6 +38,47 @@ export function chartFrame(
 }
 
 /**
+ * `text` cut to `max` characters with the ellipsis in the middle, so both ends stay readable (a
+ * sweep agent's varied values are at the end of its id).
+ *
+ * @example Usage
+ * ```ts
+ * import { middleCut } from "./figures.ts";
+ * if (middleCut("abcdefghij", 7) !== "ab…ghij") throw new Error(middleCut("abcdefghij", 7));
+ * ```
+ *
+ * @param text The text.
+ * @param max Most characters, the ellipsis included (≥ 2).
+ * @returns `text` when it fits, else its first third and last two thirds around `…`.
+ */
+export function middleCut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor((max - 1) / 3);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}
+
+/**
+ * The key of a numbered scatter: one text block in the right margin, a line per point
+ * (`1  name`, ...), top-aligned with the frame. Leave about 6 px per character of margin.
+ *
+ * @param lines One line per point, in number order.
+ * @param fill Text colour. @default {"currentColor"}
+ * @returns A Plot text mark.
+ */
+export function pointKey(lines: readonly string[], fill = "currentColor"): Plot.Markish {
+  return Plot.text([lines.join("\n")], {
+    frameAnchor: "top-right",
+    dx: 14,
+    text: (t: string) => t,
+    textAnchor: "start",
+    lineAnchor: "top",
+    lineHeight: 1.35,
+    fontSize: 10,
+    fill,
+  });
+}
+
+/**
  * Token cost of each exposure mode against catalog size (log–log): direct
  * grows with the catalog, proxy and code stay flat.
  *

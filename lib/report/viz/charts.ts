@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { middleCut, pointKey } from "../figures.ts";
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
@@ -28,12 +29,6 @@ const colors = (records: readonly AgentRunRecord[], ctx: VizContext) => {
   return { domain, range: domain.map((d) => ctx.theme.colorOf(d, domain)) };
 };
 const el = (x: unknown) => x as Element;
-/** `text` cut to `max` characters, the ellipsis in the middle (a sweep's values are at the end). */
-const short = (text: string, max: number) => {
-  if (text.length <= max) return text;
-  const head = Math.floor((max - 1) / 3);
-  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
-};
 
 /**
  * One labelled bar per agent: `value` along x, the agent's colour, its formatted value at the bar's
@@ -93,7 +88,7 @@ export const costVsCorrectness: Visualization = {
     // Each point carries a number; the key in the right margin names its agent. Agent names at
     // the points overlapped whenever agents shared a pass rate at close costs.
     const keyed = [...data].sort((a, b) => a.cost - b.cost || (a.agent < b.agent ? -1 : 1))
-      .map((d, i) => ({ ...d, n: String(i + 1), key: `${i + 1}  ${short(d.agent, 34)}` }));
+      .map((d, i) => ({ ...d, n: String(i + 1), key: `${i + 1}  ${middleCut(d.agent, 34)}` }));
     return el(Plot.plot({
       document: ctx.document,
       width: ctx.width,
@@ -117,16 +112,7 @@ export const costVsCorrectness: Visualization = {
           title: (d: (typeof keyed)[number]) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
         }),
         Plot.text(keyed, { x: "cost", y: "pass", text: "n", fill: "white", fontSize: 9 }),
-        Plot.text([keyed.map((d) => d.key).join("\n")], {
-          frameAnchor: "top-right",
-          dx: 14,
-          text: (t: string) => t,
-          textAnchor: "start",
-          lineAnchor: "top",
-          lineHeight: 1.35,
-          fontSize: 10,
-          fill: ctx.theme.ink,
-        }),
+        pointKey(keyed.map((d) => d.key), ctx.theme.ink),
       ],
     }));
   },
