@@ -159,3 +159,30 @@ export async function writeSyntheticRun(root: string, spec: SyntheticRun): Promi
   if (spec.sweep) await Deno.writeTextFile(join(dir, "sweep.json"), JSON.stringify(spec.sweep));
   return dir;
 }
+
+/**
+ * The three runs the gate tests compare: 8 cases × 4 repetitions of agent `a` at 0.001 USD a
+ * case; `base` passes everything, `same` misses one repetition of case 0 (noise), `worse`
+ * passes one repetition of each case (a real drop).
+ *
+ * @param root Parent folder.
+ * @returns The three run folders.
+ */
+export async function writeGateRuns(
+  root: string,
+): Promise<{ base: string; same: string; worse: string }> {
+  const cases = Array.from({ length: 8 }, (_, i) => `c${i}`);
+  const mk = (runId: string, passes: (c: number) => number) =>
+    writeSyntheticRun(root, {
+      runId,
+      startedAt: "2025-01-01T00:00:00Z",
+      cases,
+      repetitions: 4,
+      agents: [{ id: "a", outcome: (c, r) => ({ passed: r < passes(c), costUsd: 0.001 }) }],
+    });
+  return {
+    base: await mk("base", () => 4),
+    same: await mk("same", (c) => c === 0 ? 3 : 4),
+    worse: await mk("worse", () => 1),
+  };
+}
