@@ -6,7 +6,7 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { chartFrame, type ChartOptions, middleCut, pointKey } from "./figures.ts";
+import { chartFrame, type ChartOptions, costScatter, middleCut, numberByCost } from "./figures.ts";
 
 const sortedUnique = (xs: readonly string[]) => [...new Set(xs)].sort();
 
@@ -41,39 +41,32 @@ export function costAccuracyChart(
   const series = sortedUnique(data.map((d) => d.series));
   // Each point carries a number and the key in the right margin names it: labels at the points
   // overlapped whenever agents shared a pass rate at close costs.
-  const keyed = [...data].sort((a, b) => a.costUsd - b.costUsd || (a.label < b.label ? -1 : 1))
-    .map((d, i) => ({
-      ...d,
-      n: String(i + 1),
-      key: series.length > 1
-        ? `${i + 1}  ${middleCut(d.label, 26)} · ${middleCut(d.series, 12)}`
-        : `${i + 1}  ${middleCut(d.label, 40)}`,
-    }));
+  const keyed = numberByCost(
+    data,
+    (d) => d.costUsd,
+    (d) => d.label,
+    (d, n) =>
+      series.length > 1
+        ? `${n}  ${middleCut(d.label, 26)} · ${middleCut(d.series, 12)}`
+        : `${n}  ${middleCut(d.label, 40)}`,
+  );
+  const scatter = costScatter(keyed, {
+    x: "costUsd",
+    y: "passRate",
+    fill: "series",
+    title: (d) => d.label,
+  });
   return Plot.plot({
     ...chartFrame(options),
     marginRight: 250,
     marginTop: 40,
     height: Math.max(400, 80 + 14 * keyed.length),
-    x: {
-      label: "mean cost per case (USD) →",
-      labelAnchor: "center",
-      grid: true,
-      zero: true,
-      insetRight: 10,
-    },
-    y: { label: "↑ pass rate", domain: [0, 1], grid: true },
+    x: scatter.x,
+    y: scatter.y,
     color: { legend: true, domain: series },
     marks: [
       Plot.ruleX(keyed, { x: "costUsd", y1: "lo", y2: "hi", stroke: "series", strokeOpacity: 0.5 }),
-      Plot.dot(keyed, {
-        x: "costUsd",
-        y: "passRate",
-        fill: "series",
-        r: 7,
-        title: (d: (typeof keyed)[number]) => d.label,
-      }),
-      Plot.text(keyed, { x: "costUsd", y: "passRate", text: "n", fill: "white", fontSize: 9 }),
-      pointKey(keyed.map((d) => d.key)),
+      ...scatter.marks,
     ],
   }) as unknown as Element;
 }

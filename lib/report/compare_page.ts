@@ -9,6 +9,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import { headlessDocument, renumberPlotIds } from "./dashboard.ts";
+import { passRateAxis } from "./figures.ts";
 import {
   esc,
   PRINT_WIDTH,
@@ -178,7 +179,7 @@ ${html}
       height: 320,
       marginRight: 120,
       x: { label: "agent cost per case (USD) →", grid: true, zero: true },
-      y: { label: "↑ pass rate", domain: [0, 1], grid: true },
+      y: passRateAxis(),
       r: { range: [4, 14], label: "duration (ms)" },
       marks: [
         Plot.line(front, {

@@ -79,6 +79,72 @@ export function pointKey(lines: readonly string[], fill = "currentColor"): Plot.
 }
 
 /**
+ * The points of a numbered cost scatter, cheapest first (ties by label, UTF-16 order), each with
+ * its number `n` (`"1"`, `"2"`, ...) and its line of the {@linkcode pointKey}.
+ *
+ * @param data The points.
+ * @param cost A point's cost (the x value).
+ * @param label A point's label (the tie-break).
+ * @param keyLine A point's key line, given the point and its number.
+ * @returns The points in number order, with `n` and `key` added.
+ */
+export function numberByCost<T extends object>(
+  data: readonly T[],
+  cost: (d: T) => number,
+  label: (d: T) => string,
+  keyLine: (d: T, n: string) => string,
+): (T & { n: string; key: string })[] {
+  return [...data].sort((a, b) => cost(a) - cost(b) || (label(a) < label(b) ? -1 : 1))
+    .map((d, i) => ({ ...d, n: String(i + 1), key: keyLine(d, String(i + 1)) }));
+}
+
+/**
+ * The y axis of a chart against pass rate: [0, 1], gridded.
+ *
+ * @returns Plot scale options.
+ */
+export function passRateAxis(): Plot.ScaleOptions {
+  return { label: "↑ pass rate", domain: [0, 1], grid: true };
+}
+
+/**
+ * The axes and marks of a numbered cost scatter: mean cost per case (USD, from 0) along x, pass
+ * rate up y, a dot per point with its number written on it, and the {@linkcode pointKey}.
+ *
+ * @param keyed Points in number order (as {@linkcode numberByCost} gives them).
+ * @param channels The x, y and fill fields, a point's hover title, and the key's text colour
+ *   (`currentColor` unless given).
+ * @returns The `x` and `y` scale options and the marks of a `Plot.plot` call.
+ */
+export function costScatter<T extends { n: string; key: string }>(
+  keyed: readonly T[],
+  channels: {
+    x: string;
+    y: string;
+    fill: string;
+    title: (d: T) => string;
+    keyFill?: string;
+  },
+): { x: Plot.ScaleOptions; y: Plot.ScaleOptions; marks: Plot.Markish[] } {
+  const { x, y, fill, title } = channels;
+  return {
+    x: {
+      label: "mean cost per case (USD) →",
+      labelAnchor: "center",
+      grid: true,
+      zero: true,
+      insetRight: 10,
+    },
+    y: passRateAxis(),
+    marks: [
+      Plot.dot(keyed, { x, y, fill, r: 7, title }),
+      Plot.text(keyed, { x, y, text: "n", fill: "white", fontSize: 9 }),
+      pointKey(keyed.map((d) => d.key), channels.keyFill),
+    ],
+  };
+}
+
+/**
  * Token cost of each exposure mode against catalog size (log–log): direct
  * grows with the catalog, proxy and code stay flat.
  *

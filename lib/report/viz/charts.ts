@@ -6,67 +6,13 @@
  *
  * @module
  */
-import { middleCut, pointKey } from "../figures.ts";
+import { costScatter, middleCut, numberByCost, passRateAxis } from "../figures.ts";
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
 import type { AgentRunRecord, Visualization, VizContext, VizOutput } from "./types.ts";
-import {
-  agentDomain,
-  avgMetric,
-  byAgent,
-  EMPTY,
-  int,
-  mean,
-  note,
-  pct,
-  uniq,
-  usd,
-} from "./_shared.ts";
-
-const colors = (records: readonly AgentRunRecord[], ctx: VizContext) => {
-  const domain = agentDomain(records);
-  return { domain, range: domain.map((d) => ctx.theme.colorOf(d, domain)) };
-};
-const el = (x: unknown) => x as Element;
-
-/**
- * One labelled bar per agent: `value` along x, the agent's colour, its formatted value at the bar's
- * end, and `extra` marks (a rule at 0 or at a budget) on top.
- */
-function agentBars(
-  records: readonly AgentRunRecord[],
-  ctx: VizContext,
-  data: readonly { agent: string; value: number }[],
-  options: {
-    x: { label: string; domain?: [number, number] };
-    format: (v: number) => string;
-    marginRight: number;
-    extra: unknown[];
-  },
-): Element {
-  return el(Plot.plot({
-    document: ctx.document,
-    width: ctx.width,
-    marginLeft: 190,
-    marginRight: options.marginRight,
-    height: 50 + 26 * data.length,
-    x: { ...options.x, grid: true },
-    y: { label: null, domain: data.map((d) => d.agent) },
-    color: colors(records, ctx),
-    marks: [
-      Plot.barX(data, { x: "value", y: "agent", fill: "agent" }),
-      Plot.text(data, {
-        x: "value",
-        y: "agent",
-        text: (d: { value: number }) => options.format(d.value),
-        dx: 4,
-        textAnchor: "start",
-      }),
-      ...options.extra as Plot.Markish[],
-    ],
-  }));
-}
+import { agentBars, agentColors, el } from "./_plot.ts";
+import { avgMetric, byAgent, EMPTY, int, mean, note, pct, uniq, usd } from "./_shared.ts";
 
 /** `cost-vs-correctness`: one point per agent, x overall cost per case, y pass rate. */
 export const costVsCorrectness: Visualization = {
@@ -87,33 +33,28 @@ export const costVsCorrectness: Visualization = {
     if (data.length === 0) return note("No priced and scored agent in the selected runs.");
     // Each point carries a number; the key in the right margin names its agent. Agent names at
     // the points overlapped whenever agents shared a pass rate at close costs.
-    const keyed = [...data].sort((a, b) => a.cost - b.cost || (a.agent < b.agent ? -1 : 1))
-      .map((d, i) => ({ ...d, n: String(i + 1), key: `${i + 1}  ${middleCut(d.agent, 34)}` }));
+    const keyed = numberByCost(
+      data,
+      (d) => d.cost,
+      (d) => d.agent,
+      (d, n) => `${n}  ${middleCut(d.agent, 34)}`,
+    );
+    const scatter = costScatter(keyed, {
+      x: "cost",
+      y: "pass",
+      fill: "agent",
+      title: (d) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
+      keyFill: ctx.theme.ink,
+    });
     return el(Plot.plot({
       document: ctx.document,
       width: ctx.width,
       height: Math.max(320, 60 + 14 * keyed.length),
       marginRight: 210,
-      x: {
-        label: "mean cost per case (USD) →",
-        labelAnchor: "center",
-        grid: true,
-        zero: true,
-        insetRight: 10,
-      },
-      y: { label: "↑ pass rate", domain: [0, 1], grid: true },
-      color: colors(records, ctx),
-      marks: [
-        Plot.dot(keyed, {
-          x: "cost",
-          y: "pass",
-          fill: "agent",
-          r: 7,
-          title: (d: (typeof keyed)[number]) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
-        }),
-        Plot.text(keyed, { x: "cost", y: "pass", text: "n", fill: "white", fontSize: 9 }),
-        pointKey(keyed.map((d) => d.key), ctx.theme.ink),
-      ],
+      x: scatter.x,
+      y: scatter.y,
+      color: agentColors(records, ctx),
+      marks: scatter.marks,
     }));
   },
 };
@@ -344,7 +285,7 @@ export const toolCallFrequency: Visualization = {
       height: 60 + 20 * tools.length,
       x: { label: "calls →", grid: true },
       y: { label: null, domain: tools },
-      color: { ...colors(records, ctx), legend: true },
+      color: { ...agentColors(records, ctx), legend: true },
       marks: [Plot.barX(data, { x: "calls", y: "tool", fill: "agent" }), Plot.ruleX([0])],
     }));
   },
@@ -401,7 +342,7 @@ export const exposureModeComparison: Visualization = {
       height: 320,
       marginRight: 120,
       x: { label: "mean input tokens per case →", grid: true, zero: true },
-      y: { label: "↑ pass rate", domain: [0, 1], grid: true },
+      y: passRateAxis(),
       color: { legend: true, domain: modes, range: modes.map((_, i) => ctx.theme.palette[i]) },
       symbol: { legend: false, domain: modes },
       marks: [
@@ -481,7 +422,7 @@ export const passKCurvesViz: Visualization = {
       height: 300,
       x: { label: "k (tries) →", grid: true, ticks: uniq(data.map((d) => String(d.k))).length },
       y: { label: "↑ probability", domain: [0, 1], grid: true },
-      color: { ...colors(records, ctx), legend: true },
+      color: { ...agentColors(records, ctx), legend: true },
       marks: [
         Plot.line(data.filter((d) => d.measure === "pass@k"), {
           x: "k",
@@ -542,7 +483,7 @@ export const flakinessByCase: Visualization = {
       height: 50 + 22 * rows.length,
       x: { label: "flakiness 4p(1 − p) →", domain: [0, 1], grid: true },
       y: { label: null, domain: rows.map((d) => d.label) },
-      color: colors(records, ctx),
+      color: agentColors(records, ctx),
       marks: [Plot.barX(rows, { x: "score", y: "label", fill: "agent" }), Plot.ruleX([0])],
     }));
   },

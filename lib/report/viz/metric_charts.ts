@@ -14,7 +14,8 @@ import type {
   VizContext,
   VizOutput,
 } from "./types.ts";
-import { agentDomain, avgMetric, byAgent, EMPTY, int, note, pct, usd } from "./_shared.ts";
+import { agentBars } from "./_plot.ts";
+import { avgMetric, byAgent, EMPTY, int, note, pct, usd } from "./_shared.ts";
 
 /** One metric: its id suffix, label, record field, unit formatter and fixed domain. */
 export interface MetricDef {
@@ -145,29 +146,13 @@ export function metricBars(
     .map(([agent, rs]) => ({ agent, value: avgMetric(rs, m.field), n: rs.length }))
     .filter((d): d is { agent: string; value: number; n: number } => d.value !== null);
   if (data.length === 0) return note(m.missing);
-  const domain = agentDomain(records);
-  return Plot.plot({
-    document: ctx.document,
-    width: ctx.width,
-    marginLeft: 190,
+  return agentBars(records, ctx, data, {
+    x: { label: `${m.axis} →`, domain: m.domain },
+    format: m.format,
     marginRight: 80,
-    height: 50 + 26 * data.length,
-    x: { label: `${m.axis} →`, grid: true, ...(m.domain ? { domain: [...m.domain] } : {}) },
-    y: { label: null, domain: data.map((d) => d.agent) },
-    color: { domain, range: domain.map((d) => ctx.theme.colorOf(d, domain)) },
-    marks: [
-      Plot.barX(data, { x: "value", y: "agent", fill: "agent" }),
-      Plot.text(data, {
-        x: "value",
-        y: "agent",
-        text: (d: { value: number }) => m.format(d.value),
-        dx: 4,
-        textAnchor: "start",
-        fill: ctx.theme.ink,
-      }),
-      Plot.ruleX([0]),
-    ],
-  }) as unknown as Element;
+    textFill: ctx.theme.ink,
+    extra: [Plot.ruleX([0])],
+  });
 }
 
 /**
