@@ -1,10 +1,11 @@
-// deno task calibrate end to end against the local scripted judge (the Anthropic and OpenAI
-// wire formats): figures computed by hand from the labels, thresholds, judge errors, bad input.
+// deno task calibrate as a command: exit 0 with the report on stdout, 1 on a missed threshold,
+// 2 on bad input with one line naming the file and field, --help. The figures themselves are
+// tested on runCalibration() in lib/flows/calibrate_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { messageReply, startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
+import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
-import { JUDGE_SYSTEM_PROMPT } from "../lib/agent/mod.ts";
+import { writeJudgeRegistry } from "../lib/agent/_judge_testing.ts";
 
 const SUITE = new URL("../fixtures/suites/memory_graph.json", import.meta.url).pathname;
 const LABELS = new URL("../fixtures/labels/memory_graph.labels.json", import.meta.url).pathname;
@@ -20,139 +21,31 @@ async function calibrate(args: string[]) {
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-async function models(dir: string, url: string, openaiUrl: string) {
-  const pricing = { inputUsdPerMTok: 1, outputUsdPerMTok: 5 };
-  const path = join(dir, "models.json");
-  await Deno.writeTextFile(
-    path,
-    JSON.stringify({
-      models: [
-        { id: "judge", provider: "anthropic", model: "j", baseUrl: url, apiKey: "${K}", pricing },
-        {
-          id: "judge-oai",
-          provider: "openai",
-          model: "j",
-          baseUrl: openaiUrl,
-          apiKey: "${K}",
-          pricing,
-        },
-      ],
-    }),
-  );
-  return path;
-}
-
-Deno.test("calibrate: the keyword judge against the memory_graph labels, figures by hand", async () => {
+Deno.test("calibrate: exit 0 with the figures on stdout, exit 1 when --min-kappa is missed", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-calibrate-" });
   const server = startScriptedModelServer(fixturePolicy);
   try {
-    const registry = await models(dir, server.url, server.openaiBaseUrl);
     const base = [
       "--suite",
       SUITE,
       "--labels",
       LABELS,
       "--models",
-      registry,
+      await writeJudgeRegistry(dir, server.url, server.openaiBaseUrl),
       "--env-file",
       join(dir, "none.env"),
-    ];
-    const r = await calibrate([...base, "--judge", "judge", "--out", dir]);
-    assert.equal(r.code, 0, r.stderr);
-    // The scripted judge passes an answer naming "product manager" and "Globex". Against the
-    // 8 labels: right (2) pass; wrong role, wrong employer, no answer (3) fail; the negation
-    // passes (label fail); both paraphrases fail (label pass). Judge × label: pass/pass 2,
-    // pass/fail 1, fail/pass 2, fail/fail 3. Accuracy 5/8; judge pass share 3/8, label 4/8;
-    // chance agreement 3/8·4/8 + 5/8·4/8 = 1/2; kappa (5/8 − 1/2) / (1 − 1/2) = 1/4.
-    assert.match(
-      r.stdout,
-      /accuracy 0\.625 \[[\d.]+, [\d.]+\] {2}kappa 0\.250 \(chance agreement 0\.500\)/,
-    );
-    assert.match(r.stdout, /pass\/pass 2 {2}pass\/fail 1 {2}fail\/pass 2 {2}fail\/fail 3/);
-    assert.match(r.stdout, /wrong: negation \(case bob-role-judged\): judge pass, label fail/);
-    const doc = JSON.parse(await Deno.readTextFile(join(dir, "memory-graph--judge.json")));
-    assert.equal(doc.scored, 8);
-    assert.equal(doc.accuracy, 0.625);
-    assert.equal(doc.kappa, 0.25);
-    assert.deepEqual(doc.confusion, { truePass: 2, falsePass: 1, falseFail: 2, trueFail: 3 });
-    assert.deepEqual(
-      doc.items.filter((i: { predicted: boolean; expected: boolean }) => i.predicted !== i.expected)
-        .map((i: { id: string }) => i.id),
-      ["negation", "paraphrase-pm", "paraphrase-role"],
-    );
-    // The scripted judge reports 300 input and 15 output tokens a call: 8 calls at $1/$5 per M.
-    assert.deepEqual([doc.inputTokens, doc.outputTokens], [2400, 120]);
-    assert.ok(Math.abs(doc.costUsd - 8 * (300e-6 + 75e-6)) < 1e-12);
-    assert.equal(doc.provenance, "measured");
-    // What was sent: the judge prompt of a run, at temperature 0, with the label's answer.
-    assert.equal(server.requests.length, 8);
-    const first = server.requests[0].body;
-    assert.equal(first.system, JUDGE_SYSTEM_PROMPT);
-    assert.equal(first.temperature, 0);
-    assert.match(JSON.stringify(first.messages), /Bob is a product manager at Globex\./);
-    assert.match(
-      JSON.stringify(first.messages),
-      /Rubric:\\nThe answer says Bob is a product manager/,
-    );
-    const csv = (await Deno.readTextFile(join(dir, "memory-graph--judge.csv"))).trim().split("\n");
-    assert.equal(csv.length, 9);
-    assert.match(csv[6], /^negation,bob-role-judged,fail,pass,false,1,1,300,15,0\.000375,/);
-
-    // OpenAI wire format, 3 votes each: same verdicts (a deterministic judge), 24 calls.
-    const o = await calibrate([...base, "--judge", "judge-oai", "--votes", "3", "--out", dir]);
-    assert.equal(o.code, 0, o.stderr);
-    const oai = JSON.parse(await Deno.readTextFile(join(dir, "memory-graph--judge-oai.json")));
-    assert.deepEqual([oai.votes, oai.kappa, oai.inputTokens], [3, 0.25, 7200]);
-    assert.equal(server.requests.filter((q) => q.provider === "openai").length, 24);
-
-    // A threshold the judge misses exits 1 and says so.
-    const strict = await calibrate([
-      ...base,
       "--judge",
       "judge",
-      "--min-kappa",
-      "0.5",
       "--out",
       dir,
-    ]);
+    ];
+    const r = await calibrate(base);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /accuracy 0\.625 \[[\d.]+, [\d.]+\] {2}kappa 0\.250/);
+    assert.match(r.stdout, /wrote .*memory-graph--judge\.json and memory-graph--judge\.csv/);
+    const strict = await calibrate([...base, "--min-kappa", "0.5"]);
     assert.equal(strict.code, 1);
     assert.match(strict.stdout, /FAIL: kappa 0\.250 < --min-kappa 0\.5/);
-  } finally {
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("calibrate: unusable judge replies are judge errors, and nothing scored exits 1", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-calibrate-" });
-  const server = startScriptedModelServer((req) =>
-    messageReply(req.provider, { text: "Looks fine to me.", usage: { input: 10, output: 4 } })
-  );
-  try {
-    const registry = await models(dir, server.url, server.openaiBaseUrl);
-    const r = await calibrate([
-      "--suite",
-      SUITE,
-      "--labels",
-      LABELS,
-      "--models",
-      registry,
-      "--judge",
-      "judge",
-      "--env-file",
-      join(dir, "none.env"),
-      "--out",
-      dir,
-    ]);
-    assert.equal(r.code, 1);
-    assert.match(r.stdout, /8 labels, 0 scored, 8 judge error\(s\)/);
-    assert.match(
-      r.stdout,
-      /judge error: plain-right: judge "judge": judge reply contains no JSON object/,
-    );
-    assert.match(r.stdout, /FAIL: the judge gave no verdict on any label/);
-    const doc = JSON.parse(await Deno.readTextFile(join(dir, "memory-graph--judge.json")));
-    assert.deepEqual([doc.accuracy, doc.kappa, doc.inputTokens], [null, null, 80]);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
@@ -162,12 +55,11 @@ Deno.test("calibrate: unusable judge replies are judge errors, and nothing score
 Deno.test("calibrate: bad input exits 2 with one line naming the file and field", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-calibrate-" });
   try {
-    const registry = await models(dir, "http://127.0.0.1:9", "http://127.0.0.1:9/v1");
     const common = [
       "--suite",
       SUITE,
       "--models",
-      registry,
+      await writeJudgeRegistry(dir, "http://127.0.0.1:9", "http://127.0.0.1:9/v1"),
       "--env-file",
       join(dir, "none.env"),
       "--out",
@@ -188,17 +80,6 @@ Deno.test("calibrate: bad input exits 2 with one line naming the file and field"
       noJudge.stderr,
       /bad\.labels\.json": field "labels\[0\]\.case" case "entity-count" has no llm_judge criterion/,
     );
-    await Deno.writeTextFile(
-      bad,
-      JSON.stringify({
-        suite: "memory-graph",
-        description: "",
-        labels: [{ id: "x", case: "c", answer: "", expected: "yes" }],
-      }),
-    );
-    const verdict = await calibrate([...common, "--labels", bad, "--judge", "judge"]);
-    assert.equal(verdict.code, 2);
-    assert.match(verdict.stderr, /field "labels\[0\]\.expected" must be one of \["pass","fail"\]/);
     const unknown = await calibrate([...common, "--labels", LABELS, "--judge", "nobody"]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /has no model "nobody" \(--judge\); it has judge, judge-oai/);
@@ -208,7 +89,7 @@ Deno.test("calibrate: bad input exits 2 with one line naming the file and field"
     const help = await calibrate(["--help"]);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Cohen's kappa/);
-    for (const r of [noJudge, verdict, unknown, missing]) {
+    for (const r of [noJudge, unknown, missing]) {
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }
   } finally {

@@ -100,3 +100,38 @@ export function runPanelSuite(where: Pick<RunSuiteOptions, "runDir" | "folder">)
     epochNow: () => 0,
   });
 }
+
+/**
+ * Writes `dir/models.json` with two judges at $1 / $5 per million input / output tokens, key
+ * `${K}`: `judge` (Anthropic wire format at `url`) and `judge-oai` (OpenAI at `openaiUrl`).
+ *
+ * @param dir Folder to write into.
+ * @param url Anthropic base URL (e.g. a scripted model server's `url`).
+ * @param openaiUrl OpenAI base URL (e.g. its `openaiBaseUrl`).
+ * @returns The registry's path.
+ */
+export async function writeJudgeRegistry(
+  dir: string,
+  url: string,
+  openaiUrl: string,
+): Promise<string> {
+  const pricing = { inputUsdPerMTok: 1, outputUsdPerMTok: 5 };
+  const path = `${dir}/models.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      models: [
+        { id: "judge", provider: "anthropic", model: "j", baseUrl: url, apiKey: "${K}", pricing },
+        {
+          id: "judge-oai",
+          provider: "openai",
+          model: "j",
+          baseUrl: openaiUrl,
+          apiKey: "${K}",
+          pricing,
+        },
+      ],
+    }),
+  );
+  return path;
+}
