@@ -1,5 +1,4 @@
-// End-to-end test of `deno task agents` over remote MCP servers: a real streamable HTTP MCP
-// server (the SDK's server transport on Deno.serve, 127.0.0.1) that wants an X-Api-Key header,
+// runAgents() over remote MCP servers: a real streamable HTTP MCP server (the SDK's server transport on Deno.serve, 127.0.0.1) that wants an X-Api-Key header,
 // and a local HTTP server speaking the Anthropic wire format with scripted replies.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -8,14 +7,14 @@ import {
   type ReceivedRequest,
   type ScriptedReply,
   startScriptedModelServer,
-} from "../lib/agent/_scripted_model_server.ts";
+} from "../agent/_scripted_model_server.ts";
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   Server,
   WebStandardStreamableHTTPServerTransport,
-} from "../lib/_sdk.ts";
-import type { CaseRecord } from "../lib/agent/types.ts";
+} from "../_sdk.ts";
+import { readRecords, runAgentsForTest } from "./_agents_testing.ts";
 
 const MODEL_KEY = "sk-remote-e2e-abcdef123456";
 const HEADER_KEY = "hdr-remote-secret-9f8e7d6c";
@@ -82,7 +81,7 @@ function policy(req: ReceivedRequest): ScriptedReply {
 
 Deno.test({
   name:
-    "agents: a remote streamable HTTP server is called and the case passes; a refused port and a 401 are recorded mcp errors with their cause; no header secret is recorded",
+    "runAgents(): a remote streamable HTTP server is called and the case passes; a refused port and a 401 are recorded mcp errors with their cause; no header secret is recorded",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -153,42 +152,19 @@ Deno.test({
           }],
         }),
       );
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "tasks/agents.ts",
-          "--suite",
-          join(dir, "suite.json"),
-          "--agents-dir",
-          join(dir, "agents"),
-          "--models",
-          join(dir, "models.json"),
-          "--servers",
-          join(dir, "servers.json"),
-          "--env-file",
-          "/nonexistent.env",
-          "--out",
-          join(dir, "runs"),
-          "--run-id",
-          "r",
-        ],
-        env: {
-          E2E_KEY: MODEL_KEY,
-          REMOTE_URL: mcp.url,
-          REMOTE_KEY: HEADER_KEY,
-          WRONG_TOKEN,
-          NO_COLOR: "1",
-        },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr);
+      const { code, stderr } = await runAgentsForTest({
+        suite: join(dir, "suite.json"),
+        agentsDir: join(dir, "agents"),
+        models: join(dir, "models.json"),
+        servers: join(dir, "servers.json"),
+        out: join(dir, "runs"),
+        runId: "r",
+        env: { E2E_KEY: MODEL_KEY, REMOTE_URL: mcp.url, REMOTE_KEY: HEADER_KEY, WRONG_TOKEN },
+      });
       // The run goes on past the two unreachable servers and measures the third agent.
-      assert.equal(out.code, 0, stderr);
+      assert.equal(code, 0, stderr);
       assert.match(stderr, /b-down lookup-7#0 error:mcp/);
-      const text = await Deno.readTextFile(join(dir, "runs", "r", "cases.jsonl"));
-      const records: CaseRecord[] = text.trimEnd().split("\n").map((l) => JSON.parse(l));
+      const records = await readRecords(join(dir, "runs", "r"));
       const by = new Map(records.map((r) => [r.agentId, r]));
       assert.deepEqual([...by.keys()].sort(), ["a-remote", "b-down", "c-denied"]);
 
@@ -219,7 +195,7 @@ Deno.test({
         }
       }
       for (const secret of [HEADER_KEY, WRONG_TOKEN, MODEL_KEY]) {
-        assert.ok(!stderr.includes(secret), "stderr holds a secret");
+        assert.ok(!stderr.includes(secret), "the progress lines hold a secret");
       }
     } finally {
       await model.close();
