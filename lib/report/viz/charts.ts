@@ -10,7 +10,7 @@ import { costScatter, middleCut, numberByCost, passRateAxis } from "../figures.t
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
-import type { AgentRunRecord, Visualization, VizContext, VizOutput } from "./types.ts";
+import type { AgentRunRecord, Visualization, VizOutput } from "./types.ts";
 import { agentBars, agentColors, el } from "./_plot.ts";
 import { avgMetric, byAgent, EMPTY, int, mean, note, pct, uniq, usd } from "./_shared.ts";
 
@@ -59,81 +59,85 @@ export const costVsCorrectness: Visualization = {
   },
 };
 
-function beeswarm(
-  records: readonly AgentRunRecord[],
-  ctx: VizContext,
-  value: (r: AgentRunRecord, i: number) => number | null,
-  axis: string,
-  missing: string,
-): VizOutput {
-  if (records.length === 0) return EMPTY;
-  const data = records.flatMap((r) =>
-    r.cases.flatMap((c, i) => {
-      const v = c.passed === null ? null : value(r, i);
-      return v === null
-        ? []
-        : [{ agent: r.agentId, value: v, passed: c.passed ? "pass" : "fail", case: c.caseId }];
-    })
-  );
-  if (data.length === 0) return note(missing);
-  const agents = uniq(data.map((d) => d.agent));
-  return el(Plot.plot({
-    document: ctx.document,
-    width: ctx.width,
-    height: 40 + 70 * agents.length,
-    marginLeft: 10,
-    marginRight: 10,
-    x: { label: `${axis} →`, grid: true },
-    fy: { label: null, domain: agents, axis: "left" },
-    facet: { marginLeft: 180 },
-    color: { legend: true, domain: ["pass", "fail"], range: [ctx.theme.good, ctx.theme.bad] },
-    marks: [
-      Plot.dot(
-        data,
-        Plot.dodgeY("middle", {
-          x: "value",
-          fy: "agent",
-          fill: "passed",
-          r: 2.5,
-          title: (d: (typeof data)[number]) => `${d.agent} · ${d.case}: ${d.value}`,
-        }),
-      ),
-    ],
-  }));
+/** One beeswarm of {@linkcode beeswarmViz}: its id, words, and the case value it draws. */
+interface BeeswarmDef {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** Axis label (with unit); ` →` is appended. */
+  readonly axis: string;
+  /** The value of one case, `null` when it has none (unscored cases are left out anyway). */
+  readonly value: (c: AgentRunRecord["cases"][number]) => number | null;
+  /** What to say when no case has a value. */
+  readonly missing: string;
+}
+
+/** A half-width beeswarm: one dot per scored case, one lane per agent, coloured by verdict. */
+function beeswarmViz(def: BeeswarmDef): Visualization {
+  return {
+    id: def.id,
+    title: def.title,
+    layout: "half",
+    description: def.description,
+    render(records, ctx): VizOutput {
+      if (records.length === 0) return EMPTY;
+      const data = records.flatMap((r) =>
+        r.cases.flatMap((c) => {
+          const v = c.passed === null ? null : def.value(c);
+          return v === null
+            ? []
+            : [{ agent: r.agentId, value: v, passed: c.passed ? "pass" : "fail", case: c.caseId }];
+        })
+      );
+      if (data.length === 0) return note(def.missing);
+      const agents = uniq(data.map((d) => d.agent));
+      return el(Plot.plot({
+        document: ctx.document,
+        width: ctx.width,
+        height: 40 + 70 * agents.length,
+        marginLeft: 10,
+        marginRight: 10,
+        x: { label: `${def.axis} →`, grid: true },
+        fy: { label: null, domain: agents, axis: "left" },
+        facet: { marginLeft: 180 },
+        color: { legend: true, domain: ["pass", "fail"], range: [ctx.theme.good, ctx.theme.bad] },
+        marks: [
+          Plot.dot(
+            data,
+            Plot.dodgeY("middle", {
+              x: "value",
+              fy: "agent",
+              fill: "passed",
+              r: 2.5,
+              title: (d: (typeof data)[number]) => `${d.agent} · ${d.case}: ${d.value}`,
+            }),
+          ),
+        ],
+      }));
+    },
+  };
 }
 
 /** `cost-per-question-distribution`: one dot per scored case, one lane per agent. */
-export const costDistribution: Visualization = {
+export const costDistribution: Visualization = beeswarmViz({
   id: "cost-per-question-distribution",
   title: "Cost per case",
-  layout: "half",
   description:
     "Agent cost of every scored case (beeswarm), one lane per agent, coloured by verdict.",
-  render: (records, ctx) =>
-    beeswarm(
-      records,
-      ctx,
-      (r, i) => r.cases[i].costUsd,
-      "agent cost per case (USD)",
-      "No priced case: the model has no pricing or usage was not reported.",
-    ),
-};
+  axis: "agent cost per case (USD)",
+  value: (c) => c.costUsd,
+  missing: "No priced case: the model has no pricing or usage was not reported.",
+});
 
 /** `duration-per-question-distribution`: one dot per scored case, one lane per agent. */
-export const durationDistribution: Visualization = {
+export const durationDistribution: Visualization = beeswarmViz({
   id: "duration-per-question-distribution",
   title: "Duration per case",
-  layout: "half",
   description: "Wall time of every scored case (beeswarm), one lane per agent.",
-  render: (records, ctx) =>
-    beeswarm(
-      records,
-      ctx,
-      (r, i) => r.cases[i].wallMs,
-      "wall time per case (ms)",
-      "No scored case.",
-    ),
-};
+  axis: "wall time per case (ms)",
+  value: (c) => c.wallMs,
+  missing: "No scored case.",
+});
 
 /** `cost-composition-by-agent`: token, tool and judge cost per case, stacked. */
 export const costComposition: Visualization = {
