@@ -8,7 +8,15 @@ import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, IndexFieldsFn, RetrievalDoc, Retriever, RetrieverEntry } from "./types.ts";
+import {
+  type Hit,
+  INDEX_FIELD_NAMES,
+  type IndexFieldName,
+  type IndexFieldsFn,
+  type RetrievalDoc,
+  type Retriever,
+  type RetrieverEntry,
+} from "./types.ts";
 import type { Tool } from "../catalog/types.ts";
 import { defaultIndexFields } from "./docs.ts";
 
@@ -194,6 +202,17 @@ export function bm25SeesArm(
 }
 
 /**
+ * The index fields a BM25F weighting reads: those weighted above 0, in
+ * {@linkcode INDEX_FIELD_NAMES} order (an entry's `reads`).
+ *
+ * @param weights Field weights.
+ * @returns The fields.
+ */
+export function weightedFields(weights: Bm25FieldWeights): IndexFieldName[] {
+  return INDEX_FIELD_NAMES.filter((f) => weights[f] > 0);
+}
+
+/**
  * Registry entry of `bm25` with {@linkcode DEFAULT_BM25_WEIGHTS}: it reads the fields weighted
  * above 0 (name, server, description; not params).
  */
@@ -201,9 +220,7 @@ export const bm25Entry: RetrieverEntry = {
   name: "bm25",
   label: "BM25",
   summary: "BM25F over name, server and description (wink-bm25-text-search, tuned weights)",
-  reads: (["name", "server", "description", "params"] as const).filter((f) =>
-    DEFAULT_BM25_WEIGHTS[f] > 0
-  ),
+  reads: weightedFields(DEFAULT_BM25_WEIGHTS),
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type Bm25FieldWeights, createBm25Retriever } from "./bm25.ts";
+import { type Bm25FieldWeights, createBm25Retriever, weightedFields } from "./bm25.ts";
 import type { RetrieverEntry } from "./types.ts";
 
 /**
@@ -29,7 +29,7 @@ export const bm25ParamsEntry: RetrieverEntry = {
   name: "bm25_params",
   label: "BM25 (params)",
   summary: "BM25F over name, server, description and parameters, weights tuned on reference_v2.dev",
-  reads: ["name", "server", "description", "params"],
+  reads: weightedFields(TASK_TUNED_BM25_WEIGHTS),
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,

@@ -18,10 +18,9 @@ import { compareHits } from "./metrics.ts";
 import type {
   Hit,
   RetrievalDoc,
-  Retriever,
   RetrieverContext,
-  RetrieverCost,
   RetrieverEntry,
+  RetrieverWith,
 } from "./types.ts";
 
 /**
@@ -45,13 +44,12 @@ export interface DenseOptions {
   readonly docText?: (doc: RetrievalDoc) => string;
 }
 
-/** A built dense index: a {@linkcode Retriever} with `prepare` and `cost`. */
-export interface DenseRetriever extends Retriever {
-  /** Embeds the queries `search` will see (only those not embedded yet). */
-  readonly prepare: (queries: readonly string[]) => Promise<void>;
-  /** Requests, tokens and USD of the index and the queries, and cache hits. */
-  readonly cost: () => RetrieverCost;
-}
+/**
+ * A built dense index: a {@linkcode Retriever} whose `prepare` embeds the queries `search` will
+ * see (only those not embedded yet) and whose `cost` counts the requests, tokens and USD of the
+ * index and the queries, and cache hits.
+ */
+export type DenseRetriever = RetrieverWith<"prepare" | "cost">;
 
 const SCORE_SCALE = 1e9;
 

@@ -16,10 +16,10 @@ import { type ChatCaller, type ChatRequest, createChatCaller } from "./chat.ts";
 import type {
   Hit,
   RetrievalDoc,
-  Retriever,
   RetrieverContext,
   RetrieverCost,
   RetrieverEntry,
+  RetrieverWith,
 } from "./types.ts";
 
 /** Requests written per tool unless told otherwise. */
@@ -114,7 +114,7 @@ export interface ExpandOptions {
 }
 
 /** A built expansion index: BM25 over expanded documents, with its one-off `cost`. */
-export type ExpandRetriever = Retriever & Required<Pick<Retriever, "cost">> & {
+export type ExpandRetriever = RetrieverWith<"cost"> & {
   /** The requests written for each tool id (empty for a tool whose call failed). */
   readonly expansions: ReadonlyMap<string, readonly string[]>;
 };

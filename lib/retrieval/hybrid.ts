@@ -5,11 +5,18 @@
  */
 
 import { checkLimit } from "./_limit.ts";
-import { createBm25Retriever } from "./bm25.ts";
-import { createDenseRetriever, embedderFromContext } from "./dense.ts";
+import { bm25Entry, createBm25Retriever } from "./bm25.ts";
+import { createDenseRetriever, denseEntry, embedderFromContext } from "./dense.ts";
 import type { Embedder } from "./embeddings.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, RetrievalDoc, Retriever, RetrieverCost, RetrieverEntry } from "./types.ts";
+import {
+  type Hit,
+  INDEX_FIELD_NAMES,
+  type RetrievalDoc,
+  type RetrieverCost,
+  type RetrieverEntry,
+  type RetrieverWith,
+} from "./types.ts";
 
 /** The RRF constant of Cormack, Clarke & Büttcher (SIGIR 2009), used unless tuned on dev. */
 export const DEFAULT_RRF_K = 60;
@@ -71,7 +78,7 @@ export interface HybridOptions {
 export async function createHybridRetriever(
   docs: readonly RetrievalDoc[],
   options: HybridOptions,
-): Promise<Retriever & Required<Pick<Retriever, "prepare" | "cost">>> {
+): Promise<RetrieverWith<"prepare" | "cost">> {
   const k = options.k ?? DEFAULT_RRF_K;
   const depth = options.depth ?? 100;
   const bm25 = createBm25Retriever(docs);
@@ -95,11 +102,14 @@ export const hybridEntry: RetrieverEntry = {
   name: "hybrid",
   label: "hybrid",
   summary: `reciprocal rank fusion (k = ${DEFAULT_RRF_K}) of bm25 and dense (--embedding-model)`,
-  reads: ["name", "server", "description"],
+  // What its two parts read, and dense's build, cost and endpoint.
+  reads: INDEX_FIELD_NAMES.filter((f) =>
+    bm25Entry.reads.includes(f) || denseEntry.reads.includes(f)
+  ),
   needsGolden: false,
-  asyncBuild: true,
-  reportsCost: true,
-  endpoint: "embedding",
+  asyncBuild: denseEntry.asyncBuild,
+  reportsCost: denseEntry.reportsCost,
+  endpoint: denseEntry.endpoint,
   create: (docs, context) =>
     createHybridRetriever(docs, { embedder: embedderFromContext(context, "hybrid") }),
 };

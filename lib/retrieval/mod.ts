@@ -42,6 +42,7 @@ export type {
   RetrieverContext,
   RetrieverCost,
   RetrieverEntry,
+  RetrieverWith,
   Run,
 } from "./types.ts";
 export { INDEX_FIELD_NAMES } from "./types.ts";

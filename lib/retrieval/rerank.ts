@@ -24,13 +24,13 @@ import {
 } from "./chat.ts";
 import type {
   Hit,
-  IndexFieldName,
   QueryCost,
   RetrievalDoc,
   Retriever,
   RetrieverContext,
   RetrieverCost,
   RetrieverEntry,
+  RetrieverWith,
 } from "./types.ts";
 import { INDEX_FIELD_NAMES } from "./types.ts";
 
@@ -181,9 +181,7 @@ export interface RerankOptions {
 }
 
 /** A built reranker: a {@linkcode Retriever} with `prepare`, `cost`, `queryCost`, `queryNotes`. */
-export type RerankRetriever =
-  & Retriever
-  & Required<Pick<Retriever, "prepare" | "cost" | "queryCost" | "queryNotes">>;
+export type RerankRetriever = RetrieverWith<"prepare" | "cost" | "queryCost" | "queryNotes">;
 
 /** Raised when every rerank call of a `prepare` failed: nothing was reranked. */
 export class RerankError extends Error {
@@ -399,7 +397,7 @@ export function createRerankEntry(lookup: (name: string) => RetrieverEntry): Ret
     summary:
       `listwise LLM reranking of another retriever's top k (--rerank-model ID, --rerank-base ${DEFAULT_RERANK_BASE}, --rerank-k ${DEFAULT_RERANK_K})`,
     // What the model reads of each candidate, plus what the default base reads.
-    reads: INDEX_FIELD_NAMES.filter((f: IndexFieldName) => f !== "params"),
+    reads: INDEX_FIELD_NAMES.filter((f) => f !== "params"),
     needsGolden: false,
     asyncBuild: true,
     reportsCost: true,

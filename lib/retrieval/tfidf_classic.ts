@@ -8,7 +8,13 @@
 import { standardTokens } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
-import type { Hit, RetrievalDoc, Retriever, RetrieverEntry } from "./types.ts";
+import {
+  type Hit,
+  INDEX_FIELD_NAMES,
+  type RetrievalDoc,
+  type Retriever,
+  type RetrieverEntry,
+} from "./types.ts";
 
 /** Query clause boosts (Bleve `SetBoost` values). */
 export interface TfidfBoosts {
@@ -296,7 +302,7 @@ export const tfidfClassicEntry: RetrieverEntry = {
   name: "tfidf_classic",
   label: "classic TF-IDF",
   summary: "Lucene classic TF-IDF laid out as mcpproxy's Bleve index (every field)",
-  reads: ["name", "server", "description", "params"],
+  reads: INDEX_FIELD_NAMES,
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,

@@ -133,6 +133,14 @@ export interface Retriever {
   search(query: string, limit: number): readonly Hit[];
 }
 
+/**
+ * A {@linkcode Retriever} whose optional members `K` are present: `"prepare" | "cost"` for one
+ * that fetches from an endpoint per query, `"cost"` for one that paid only at build time.
+ */
+export type RetrieverWith<K extends "cost" | "prepare" | "queryCost" | "queryNotes"> =
+  & Retriever
+  & Required<Pick<Retriever, K>>;
+
 /** Name of one index field: `name`, `server`, `description` or `params`. */
 export type IndexFieldName = keyof IndexFields;
 
