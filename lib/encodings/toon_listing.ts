@@ -22,6 +22,69 @@ function toonValue(tool: Tool): JsonObject {
     : { name: tool.name, description: tool.description, inputSchema: JSON.parse(schema) };
 }
 
+/** A JSON primitive, as TOON's encoder tells one (`isJsonPrimitive`). */
+function isPrimitive(value: JsonValue): boolean {
+  return value === null || typeof value === "string" || typeof value === "number" ||
+    typeof value === "boolean";
+}
+
+/** A non-empty object (not an array), as TOON's `isJsonObject && !isEmptyObject`. */
+function isNonEmptyObject(value: JsonValue): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value) &&
+    Object.keys(value).length > 0;
+}
+
+/**
+ * Whether `row` fits the table whose first row is `first`: the same keys and no other, and
+ * under each key a primitive where `first` has one, or a non-empty object that fits the
+ * nested table of `first`'s object.
+ */
+function sameShape(first: JsonObject, row: JsonObject): boolean {
+  const keys = Object.keys(first);
+  if (keys.length === 0 || Object.keys(row).length !== keys.length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(row, key)) return false;
+    const a = first[key];
+    const b = row[key];
+    if (isPrimitive(a)) {
+      if (!isPrimitive(b)) return false;
+    } else if (!isNonEmptyObject(a) || !isNonEmptyObject(b) || !sameShape(a, b)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether TOON renders the root array of these tools' values as one table. Its rule
+ * (`extractTabularFields`, v4.4): every row has the first row's keys and no other, and each
+ * column holds only primitives, or only non-empty objects that are themselves tabular; that is,
+ * every row has the first row's shape. Checked row by row, so the usual catalog (one schema
+ * shape differs from the next) stops at its second tool.
+ */
+function tabular(tools: readonly Tool[]): boolean {
+  const first = toonValue(tools[0]);
+  if (!sameShape(first, first)) return false;
+  for (let i = 1; i < tools.length; i++) {
+    if (!sameShape(first, toonValue(tools[i]))) return false;
+  }
+  return true;
+}
+
+/**
+ * The TOON of a root array of non-tabular objects whose first key holds a primitive, from the
+ * objects' own TOON texts: the header `[N]:`, then each object as a list item, its first line
+ * after `  - ` and the others indented by 4 more spaces (TOON's `encodeObjectAsListItemLines`:
+ * first field on the hyphen line, the rest at depth 2). Exact because a TOON line never holds a
+ * raw line break (strings that need one are quoted and escaped); `toon_listing_test.ts` checks
+ * it against the library's own `encode` of the array.
+ */
+function listItems(texts: readonly string[]): string {
+  const out = [`[${texts.length}]:`];
+  for (const text of texts) out.push("  - " + text.replaceAll("\n", "\n    "));
+  return out.join("\n");
+}
+
 /**
  * The `toon_listing` arm, rendered by `npm:@toon-format/toon` with default
  * options (2-space indent, comma delimiter).
@@ -50,21 +113,21 @@ export const toonListing: EncodingArm = {
   },
   encodeListing(tools: readonly Tool[]) {
     const skips = new SkipCollector();
-    const values: JsonObject[] = [];
-    const ids: string[] = [];
+    const kept: Tool[] = [];
+    const texts: string[] = [];
     for (const tool of tools) {
       // The tool's own rendering decides the skip (the arm runner reuses it per tool).
       const own = this.encodeTool(tool);
       if (own.ok) {
-        values.push(toonValue(tool));
-        ids.push(tool.id);
+        kept.push(tool);
+        texts.push(own.text);
       } else {
         skips.add(tool.id, own.reason);
       }
     }
     return {
-      text: values.length === 0 ? "" : encode(values),
-      encodedIds: ids,
+      text: kept.length === 0 ? "" : tabular(kept) ? encode(kept.map(toonValue)) : listItems(texts),
+      encodedIds: kept.map((t) => t.id),
       skipped: skips.summary(),
     };
   },
