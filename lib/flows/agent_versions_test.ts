@@ -1,32 +1,21 @@
-// Agent versions end to end: cut version 1 and 2 of an agent with deno task agents, run a@1,
-// a@2 and the live configuration against mcpmeter's scripted local model (Anthropic wire
-// format), then deno task report --compare: the KPI deltas, p-values and "underpowered" flags
-// are the values computed by hand below.
+// Agent versions through the flows: cut version 1 and 2 of an agent (agentVersionsCommand()),
+// run a@1, a@2 and the live configuration against mcpmeter's scripted local model (Anthropic
+// wire format) with runAgents(), then runReport({ compare }): the KPI deltas, p-values and
+// "underpowered" flags are the values computed by hand below.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   messageReply,
   type ReceivedRequest,
   startScriptedModelServer,
-} from "../lib/agent/_scripted_model_server.ts";
-import { newcombeInterval } from "../lib/stats/newcombe.ts";
-import { fromRoot } from "./_cli.ts";
+} from "../agent/_scripted_model_server.ts";
+import { newcombeInterval } from "../stats/newcombe.ts";
+import { runAgentsForTest } from "./_agents_testing.ts";
+import { agentVersionsCommand } from "./agents.ts";
+import { denoFlowIo } from "./io.ts";
+import { runReport } from "./report.ts";
 
-const dec = new TextDecoder();
-
-async function task(
-  script: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", fromRoot(`tasks/${script}`), ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const quiet = { ...denoFlowIo(), progress: () => {} };
 
 // v1 answers case c1 right only, with 1000 input / 100 output tokens per turn; v2 answers c1
 // and c2 right with 600 / 50. Pricing: $3 / $15 per million input / output tokens.
@@ -41,7 +30,7 @@ function policy(req: ReceivedRequest) {
   });
 }
 
-Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripted model; report --compare shows the hand-computed deltas", async () => {
+Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripted model; runReport({ compare }) shows the hand-computed deltas", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-versions-" });
   const server = startScriptedModelServer(policy);
   try {
@@ -89,45 +78,37 @@ Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripte
       }),
     );
 
-    const cut1 = await task("agents.ts", ["--agents-dir", agents, "--cut-version", "a"]);
-    assert.equal(cut1.code, 0, cut1.stderr);
-    assert.equal(cut1.stdout.trim(), "1");
+    const cut = () => agentVersionsCommand({ agentsDir: agents, cut: "a" }, quiet);
+    const cut1 = await cut();
+    assert.deepEqual(cut1.stdout, ["1"]);
     const v1 = JSON.parse(await Deno.readTextFile(join(agents, "versions", "a", "1.json")));
     assert.equal(v1.config.systemPrompt, "PROMPT-V1: answer yes or no."); // prompt inlined
     // Cutting an unchanged configuration writes nothing.
-    const again = await task("agents.ts", ["--agents-dir", agents, "--cut-version", "a"]);
-    assert.equal(again.stdout.trim(), "1");
-    assert.match(again.stderr, /unchanged since version 1/);
+    const again = await cut();
+    assert.deepEqual(again.stdout, ["1"]);
+    assert.match(again.stderr.join("\n"), /unchanged since version 1/);
     await Deno.writeTextFile(join(agents, "prompts", "p.md"), "PROMPT-V2: answer yes or no.");
-    const cut2 = await task("agents.ts", ["--agents-dir", agents, "--cut-version", "a"]);
-    assert.equal(cut2.stdout.trim(), "2");
+    assert.deepEqual((await cut()).stdout, ["2"]);
 
     const runs = join(dir, "runs");
-    const common = [
-      "--suite",
+    const common = {
       suite,
-      "--agents-dir",
-      agents,
-      "--models",
+      agentsDir: agents,
       models,
-      "--servers",
       servers,
-      "--repetitions",
-      "2",
-      "--out",
-      runs,
-      "--env-file",
-      "/nonexistent.env",
-    ];
-    const env = { SCRIPTED_KEY: "not-a-key" };
+      repetitions: 2,
+      out: runs,
+      env: { SCRIPTED_KEY: "not-a-key" },
+    };
     for (const [sel, runId] of [["a@1", "r1"], ["a@2", "r2"], ["a", "r3"]]) {
-      const r = await task("agents.ts", [...common, "--agents", sel, "--run-id", runId], env);
+      const r = await runAgentsForTest({ ...common, agents: [sel], runId });
       assert.equal(r.code, 0, r.stderr);
     }
     // A version that does not exist is refused with the versions known.
-    const bad = await task("agents.ts", [...common, "--agents", "a@7", "--run-id", "r9"], env);
-    assert.notEqual(bad.code, 0);
-    assert.match(bad.stderr, /has no version 7 .*versions: 1, 2/);
+    await assert.rejects(
+      runAgentsForTest({ ...common, agents: ["a@7"], runId: "r9" }),
+      /has no version 7 .*versions: 1, 2/,
+    );
 
     const run1 = JSON.parse(await Deno.readTextFile(join(runs, "r1", "run.json")));
     const run3 = JSON.parse(await Deno.readTextFile(join(runs, "r3", "run.json")));
@@ -151,15 +132,14 @@ Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripte
     assert.ok(cases1.every((c) => c.agentId === "a@1"));
 
     const out = join(dir, "cmp");
-    const cmp = await task("report.ts", ["--runs", runs, "--compare", "a", "--out", out]);
-    assert.equal(cmp.code, 0, cmp.stderr);
+    const cmp = await runReport({ runs: [runs], filter: {}, compare: "a", out }, quiet);
     // By hand. Pass rate: v1 2/6, v2 4/6 → +33.3 pt (+100%). Cost per case: v1 1000×3e-6 +
     // 100×15e-6 = 0.0045, v2 600×3e-6 + 50×15e-6 = 0.00255 → −0.00195 (−43.3%). Input tokens
     // 1000 → 600 (−40%). Tool calls 0 → 0 (neutral). n = 3 cases: the smallest two-sided p is
     // 2^(1−3) = 0.25 ≥ 0.05, so every KPI is underpowered. Pass-rate p: per-case rates
     // [1,0,0] → [1,1,0], d = [0,1,0]: every sign vector has |T| = 1, p = 1. Cost p: d is the
     // same −0.00195 for each case; only the two all-same-sign vectors reach |T|, p = 2/8.
-    const lines = cmp.stdout.split("\n");
+    const lines = cmp.stdout.join("\n").split("\n");
     const line = (label: string, after: string) =>
       lines.slice(lines.findIndex((l) => l.startsWith(after))).find((l) =>
         l.trim().startsWith(label)
@@ -178,7 +158,7 @@ Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripte
       /1,000 → +600 +−400 \(−40\.0%\) +better/,
     );
     assert.match(line("Tool calls per case", "v2 vs v1"), /0\.00 → +0\.00 +±0\.00 +neutral/);
-    assert.match(cmp.stdout, /regressed cases: none|no case regressed/);
+    assert.match(lines.join("\n"), /regressed cases: none|no case regressed/);
 
     const csv = (await Deno.readTextFile(join(out, "compare.csv"))).trim().split("\n");
     const head = csv[0].split(",");
