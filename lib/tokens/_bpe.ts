@@ -13,11 +13,17 @@
 // then leftmost) in O(log n) per merge.
 //
 // Rank lookups go through an open-addressing hash table of byte ranges, probed
-// straight from the piece (no substring is cut out for a lookup).
+// straight from the piece (no substring is cut out for a lookup). A slot keeps
+// the token's first eight bytes packed in two ints beside its length, so a
+// lookup of up to eight bytes (nearly every lookup a merge makes) is decided
+// inside one 16-byte slot, without reading the token's string.
 
 /** Rank (token id) of every mergeable token of an encoding, by its bytes. */
 export interface RankTable {
-  /** Slot s: `[2s]` = hash of the token's bytes, `[2s + 1]` = rank + 1 (0 = empty). */
+  /**
+   * Slot s at `[4s, 4s + 4)`: bytes 0-3 of the token (little-endian), bytes
+   * 4-7, `length << 18 | (rank + 1)` (0 = empty slot), and the key's hash.
+   */
   readonly slots: Int32Array;
   /** Rank → the token's byte string ("" for unused ranks). */
   readonly tokens: readonly string[];
@@ -37,22 +43,34 @@ const NONE = 0x7fffffff;
 /** {@linkcode RankTable.pairs} value of a byte pair that is not a token. */
 export const NO_RANK: number = NONE;
 
-function hashRange(s: string, from: number, to: number): number {
+/** Bits of a slot's third int that hold rank + 1 (ranks stay below 2¹⁸ - 1). */
+const RANK_BITS = 18;
+const RANK_MASK = (1 << RANK_BITS) - 1;
+
+/**
+ * Hash of a byte range from its packed first eight bytes (`w0`, `w1`), its
+ * length and (for longer ranges) the FNV-1a hash of the bytes after the eighth.
+ */
+function keyHash(w0: number, w1: number, len: number, tail: number): number {
+  let h = Math.imul(w0, 0xcc9e2d51) ^ Math.imul(w1 ^ len, 0x1b873593) ^ tail;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** FNV-1a of `s[from, to)` (0 for an empty range). */
+function tailHash(s: string, from: number, to: number): number {
+  if (from >= to) return 0;
   let h = 0x811c9dc5 | 0;
   for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h;
 }
 
-function slotOf(h: number, mask: number): number {
-  // murmur3 finalizer: spreads FNV's weak low bits over the slot index.
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) & mask;
-}
-
 /**
  * Builds the rank table from a rank array (index = rank; value = the token's
  * text when it is valid UTF-8, else its bytes), as gpt-tokenizer ships it.
+ *
+ * @throws {RangeError} When a rank or a token length does not fit a slot.
  */
 export function rankTableFrom(
   decoder: readonly (string | readonly number[] | undefined)[],
@@ -61,6 +79,9 @@ export function rankTableFrom(
   const tokens: string[] = new Array(decoder.length).fill("");
   let count = 0;
   let maxTokenBytes = 0;
+  if (decoder.length >= RANK_MASK) {
+    throw new RangeError(`Cannot index ${decoder.length} ranks: at most ${RANK_MASK - 1} fit`);
+  }
   for (let rank = 0; rank < decoder.length; rank++) {
     const value = decoder[rank];
     if (value === undefined) continue;
@@ -71,18 +92,30 @@ export function rankTableFrom(
     count++;
     if (key.length > maxTokenBytes) maxTokenBytes = key.length;
   }
+  if (maxTokenBytes >= 1 << (31 - RANK_BITS)) {
+    throw new RangeError(`Cannot index a token of ${maxTokenBytes} bytes`);
+  }
   let size = 1024;
   while (size < count * 2.5) size *= 2;
-  const slots = new Int32Array(2 * size);
+  const slots = new Int32Array(4 * size);
   const mask = size - 1;
   for (let rank = 0; rank < tokens.length; rank++) {
     const key = tokens[rank];
-    if (key === "") continue;
-    const h = hashRange(key, 0, key.length);
-    let slot = slotOf(h, mask);
-    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    slots[2 * slot] = h;
-    slots[2 * slot + 1] = rank + 1;
+    const len = key.length;
+    if (len === 0) continue;
+    let w0 = 0;
+    let w1 = 0;
+    for (let k = 0; k < len && k < 8; k++) {
+      if (k < 4) w0 |= key.charCodeAt(k) << (8 * k);
+      else w1 |= key.charCodeAt(k) << (8 * (k - 4));
+    }
+    const h = keyHash(w0, w1, len, tailHash(key, 8, len));
+    let slot = h & mask;
+    while (slots[4 * slot + 2] !== 0) slot = (slot + 1) & mask;
+    slots[4 * slot] = w0;
+    slots[4 * slot + 1] = w1;
+    slots[4 * slot + 2] = (len << RANK_BITS) | (rank + 1);
+    slots[4 * slot + 3] = h;
   }
   const pairs = new Int32Array(65536).fill(NONE);
   for (let rank = 0; rank < tokens.length; rank++) {
@@ -92,20 +125,45 @@ export function rankTableFrom(
   return { slots, tokens, mask, maxTokenBytes, pairs };
 }
 
-/** Rank of the bytes `s[from, to)`, or {@linkcode NONE}. */
+/** Rank of the bytes `s[from, to)` (`to > from`), or {@linkcode NONE}. */
 export function rankOf(table: RankTable, s: string, from: number, to: number): number {
   const len = to - from;
   if (len === 2) return table.pairs[(s.charCodeAt(from) << 8) | s.charCodeAt(from + 1)];
   if (len > table.maxTokenBytes) return NONE;
-  const h = hashRange(s, from, to);
-  const { slots, tokens, mask } = table;
-  let slot = slotOf(h, mask);
+  // Pack the first eight bytes (len >= 1 here; len 2 took the pairs table).
+  let w0 = s.charCodeAt(from);
+  let w1 = 0;
+  if (len > 1) {
+    w0 |= s.charCodeAt(from + 1) << 8;
+    if (len > 2) {
+      w0 |= s.charCodeAt(from + 2) << 16;
+      if (len > 3) {
+        w0 |= s.charCodeAt(from + 3) << 24;
+        if (len > 4) {
+          w1 = s.charCodeAt(from + 4);
+          if (len > 5) {
+            w1 |= s.charCodeAt(from + 5) << 8;
+            if (len > 6) {
+              w1 |= s.charCodeAt(from + 6) << 16;
+              if (len > 7) w1 |= s.charCodeAt(from + 7) << 24;
+            }
+          }
+        }
+      }
+    }
+  }
+  const h = keyHash(w0, w1, len, len > 8 ? tailHash(s, from + 8, to) : 0);
+  const { slots, mask } = table;
+  const meta = len << RANK_BITS;
+  let slot = h & mask;
   for (;;) {
-    const r = slots[2 * slot + 1];
-    if (r === 0) return NONE;
-    if (slots[2 * slot] === h) {
-      const tok = tokens[r - 1];
-      if (tok.length === len && s.startsWith(tok, from)) return r - 1;
+    const b = 4 * slot;
+    const m = slots[b + 2];
+    if (m === 0) return NONE;
+    if ((m & ~RANK_MASK) === meta && slots[b] === w0 && slots[b + 1] === w1) {
+      const rank = (m & RANK_MASK) - 1;
+      if (len <= 8) return rank;
+      if (slots[b + 3] === h && s.startsWith(table.tokens[rank], from)) return rank;
     }
     slot = (slot + 1) & mask;
   }
@@ -140,25 +198,60 @@ export function latin1(bytes: ArrayLike<number>): string {
  * @returns Token count of the piece.
  */
 export function mergePiece(piece: string, table: RankTable, starts?: number[]): number {
-  const n = piece.length;
-  if (n === 1 || rankOf(table, piece, 0, n) !== NONE) {
+  return mergeRange(piece, 0, piece.length, table, starts);
+}
+
+/**
+ * Number of tokens of the piece `s[from, to)` (a byte string range, e.g. an
+ * ASCII piece inside its text), and optionally where each token starts.
+ *
+ * @param s String holding the piece; every char code in the range is a byte.
+ * @param from Start of the piece (inclusive).
+ * @param to End of the piece (exclusive, `> from`).
+ * @param table Rank table of the encoding.
+ * @param starts When given, the byte offset (from `from`) of each token is
+ *   pushed to it, in order.
+ * @returns Token count of the piece.
+ */
+export function mergeRange(
+  s: string,
+  from: number,
+  to: number,
+  table: RankTable,
+  starts?: number[],
+): number {
+  const n = to - from;
+  if (n === 1 || rankOf(table, s, from, to) !== NONE) {
     starts?.push(0);
     return 1;
   }
-  return n <= SCAN_UP_TO_BYTES ? mergeScan(piece, table, starts) : mergeHeap(piece, table, starts);
+  if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts);
+  return mergeHeap(from === 0 && to === s.length ? s : s.slice(from, to), table, starts);
 }
 
 const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
 const scanPairs = new Int32Array(SCAN_UP_TO_BYTES + 1);
 
 /** tiktoken's scan: O(n²), fastest for short pieces. */
-function mergeScan(piece: string, table: RankTable, starts?: number[]): number {
-  const n = piece.length;
-  // bounds[k] = start of part k, bounds[parts] = n; pairs[k] = rank of parts k and k+1.
+function mergeScan(
+  s: string,
+  from: number,
+  to: number,
+  table: RankTable,
+  starts?: number[],
+): number {
+  const n = to - from;
+  // bounds[k] = start of part k in s, bounds[parts] = to; pairs[k] = rank of parts k and k+1.
   const bounds = scanBounds;
   const pairs = scanPairs;
-  for (let i = 0; i <= n; i++) bounds[i] = i;
-  for (let i = 0; i < n - 1; i++) pairs[i] = rankOf(table, piece, i, i + 2);
+  const pairRanks = table.pairs;
+  for (let i = 0; i <= n; i++) bounds[i] = from + i;
+  let prev = s.charCodeAt(from);
+  for (let i = 0; i < n - 1; i++) {
+    const c = s.charCodeAt(from + i + 1);
+    pairs[i] = pairRanks[(prev << 8) | c];
+    prev = c;
+  }
   pairs[n - 1] = NONE;
   let parts = n;
   while (parts > 1) {
@@ -177,10 +270,10 @@ function mergeScan(piece: string, table: RankTable, starts?: number[]): number {
       pairs[k] = pairs[k + 1];
     }
     parts--;
-    pairs[at] = at + 1 < parts ? rankOf(table, piece, bounds[at], bounds[at + 2]) : NONE;
-    if (at > 0) pairs[at - 1] = rankOf(table, piece, bounds[at - 1], bounds[at + 1]);
+    pairs[at] = at + 1 < parts ? rankOf(table, s, bounds[at], bounds[at + 2]) : NONE;
+    if (at > 0) pairs[at - 1] = rankOf(table, s, bounds[at - 1], bounds[at + 1]);
   }
-  if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k]); }
+  if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k] - from); }
   return parts;
 }
 

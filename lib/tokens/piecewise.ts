@@ -23,7 +23,7 @@ import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { mergePiece, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
+import { mergePiece, mergeRange, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
 import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
@@ -68,15 +68,10 @@ function encodingOf(name: TokenizerName): Encoding {
 
 /** Memoized pieces kept per counter before the memo is emptied (bounds memory). */
 const MEMO_LIMIT = 1 << 18;
-
-/**
- * A copy of `s` that does not keep a larger string alive (V8 cuts substrings
- * of 13 chars or more as views of their parent; a memo key must not pin a
- * whole catalog listing).
- */
-function ownCopy(s: string): string {
-  return s.length < 13 ? s : (s + " ").slice(0, -1);
-}
+/** UTF-16 code units of memoized pieces kept per counter before the memo is emptied. */
+const ARENA_LIMIT = 1 << 23;
+/** Longer pieces are merged every time they occur (each merge is O(n log n) anyway). */
+const MEMO_MAX_PIECE = 1 << 12;
 
 /** The byte string (one char per UTF-8 byte) of `text`; lone surrogates as U+FFFD. */
 function byteString(text: string): string {
@@ -137,49 +132,57 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
   const { table, split } = encodingOf(name);
   const pairs = table.pairs;
   // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
-  // code units), probed without cutting the piece out of the text.
+  // code units), probed without cutting the piece out of the text. Slot s at
+  // [4s, 4s + 4): hash, length (0 = empty), offset of the piece's code units in
+  // `arena`, token count.
   let bits = 12;
   let mask = (1 << bits) - 1;
-  let hashes = new Int32Array(1 << bits);
-  let keys: (string | undefined)[] = new Array(1 << bits);
-  let counts = new Int32Array(1 << bits);
+  let slots = new Int32Array(4 << bits);
   let size = 0;
+  let arena = new Uint16Array(1 << 16);
+  let used = 0;
 
   const reset = (newBits: number) => {
     bits = newBits;
     mask = (1 << bits) - 1;
-    hashes = new Int32Array(1 << bits);
-    keys = new Array(1 << bits);
-    counts = new Int32Array(1 << bits);
+    slots = new Int32Array(4 << bits);
     size = 0;
   };
 
-  const insert = (h: number, key: string, c: number) => {
-    let slot = h & mask;
-    while (keys[slot] !== undefined) slot = (slot + 1) & mask;
-    hashes[slot] = h;
-    keys[slot] = key;
-    counts[slot] = c;
+  const place = (h: number, len: number, at: number, c: number) => {
+    let slot = (h ^ (h >>> 15)) & mask;
+    while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    const b = 4 * slot;
+    slots[b] = h;
+    slots[b + 1] = len;
+    slots[b + 2] = at;
+    slots[b + 3] = c;
     size++;
   };
 
-  const grow = () => {
-    if (size + 1 > MEMO_LIMIT) {
+  /** Memoizes the count of `text[i, end)` (hash `h`). */
+  const remember = (h: number, text: string, i: number, end: number, c: number) => {
+    const len = end - i;
+    if (size + 1 > MEMO_LIMIT || used + len > ARENA_LIMIT) {
       reset(12);
-      return;
+      used = 0;
+    } else if (2 * (size + 1) > mask) {
+      const old = slots;
+      reset(bits + 1);
+      for (let b = 0; b < old.length; b += 4) {
+        if (old[b + 1] !== 0) place(old[b], old[b + 1], old[b + 2], old[b + 3]);
+      }
     }
-    const oldHashes = hashes;
-    const oldKeys = keys;
-    const oldCounts = counts;
-    reset(bits + 1);
-    for (let s = 0; s < oldKeys.length; s++) {
-      const k = oldKeys[s];
-      if (k !== undefined) insert(oldHashes[s], k, oldCounts[s]);
+    if (used + len > arena.length) {
+      let cap = arena.length * 2;
+      while (cap < used + len) cap *= 2;
+      const grown = new Uint16Array(cap);
+      grown.set(arena.subarray(0, used));
+      arena = grown;
     }
+    for (let j = i; j < end; j++) arena[used++] = text.charCodeAt(j);
+    place(h, len, used - len, c);
   };
-
-  const countPiece = (key: string, ascii: boolean): number =>
-    mergePiece(ascii ? key : byteString(key), table);
 
   const count = (text: string): number => {
     const n = text.length;
@@ -200,22 +203,31 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
       }
       let h = 0x811c9dc5 | 0;
       for (let j = i; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
-      let slot = h & mask;
+      let slot = (h ^ (h >>> 15)) & mask;
       let c = -1;
       for (;;) {
-        const k = keys[slot];
-        if (k === undefined) break;
-        if (hashes[slot] === h && k.length === len && text.startsWith(k, i)) {
-          c = counts[slot];
-          break;
+        const b = 4 * slot;
+        const l = slots[b + 1];
+        if (l === 0) break;
+        if (slots[b] === h && l === len) {
+          let o = slots[b + 2];
+          let j = i;
+          while (j < end && arena[o] === text.charCodeAt(j)) {
+            j++;
+            o++;
+          }
+          if (j === end) {
+            c = slots[b + 3];
+            break;
+          }
         }
         slot = (slot + 1) & mask;
       }
       if (c < 0) {
-        const key = ownCopy(text.substring(i, end));
-        c = countPiece(key, ascii);
-        if (2 * (size + 1) > mask) grow();
-        insert(h, key, c);
+        c = ascii
+          ? mergeRange(text, i, end, table)
+          : mergePiece(byteString(text.substring(i, end)), table);
+        if (len <= MEMO_MAX_PIECE) remember(h, text, i, end, c);
       }
       total += c;
       i = end;
@@ -242,5 +254,9 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     return starts;
   };
 
-  return { name, count, tokenStarts, clear: () => reset(12) };
+  const clear = () => {
+    reset(12);
+    used = 0;
+  };
+  return { name, count, tokenStarts, clear };
 }
