@@ -19,9 +19,14 @@ const DIGIT = 3;
 const SPACE = 4; // \t \v \f and " "
 const NEWLINE = 5; // \r \n
 const NON_ASCII = 6; // must be classified by the regex
-const END = 7;
+const END = 7; // past the end of the text
 
-const CLASS = new Uint8Array(128);
+/**
+ * Class of every UTF-16 code unit: the ASCII classes above, NON_ASCII for
+ * everything from U+0080 (read with `CLASS[text.charCodeAt(j)]`, no branch on
+ * the code's range).
+ */
+const CLASS = new Uint8Array(65536).fill(NON_ASCII);
 for (let c = 0; c < 128; c++) {
   CLASS[c] = c >= 0x61 && c <= 0x7a
     ? LOWER
@@ -36,18 +41,16 @@ for (let c = 0; c < 128; c++) {
     : OTHER;
 }
 
-function cls(text: string, j: number, n: number): number {
-  if (j >= n) return END;
-  const c = text.charCodeAt(j);
-  return c < 128 ? CLASS[c] : NON_ASCII;
-}
-
 /** End of a piece starting at `i`, or -1 when only the regex can tell. */
 export type PieceScanner = (text: string, i: number, n: number) => number;
 
-/** End of `'s|'t|'re|'ve|'m|'ll|'d` (any case) at `i`, or -1. */
+/**
+ * End of `'s|'t|'re|'ve|'m|'ll|'d` (any case) at `i` (an apostrophe), or -1.
+ * Only the letters right after the apostrophe are read, so a non-ASCII
+ * character after them does not matter (the alternative is tried first).
+ */
 function contraction(text: string, i: number, n: number): number {
-  if (i + 1 >= n || text.charCodeAt(i) !== 0x27) return -1;
+  if (i + 1 >= n) return -1;
   const a = text.charCodeAt(i + 1) | 0x20; // ASCII lower case (harmless for others)
   if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64) return i + 2; // s t m d
   if (i + 2 >= n) return -1;
@@ -61,12 +64,13 @@ function contraction(text: string, i: number, n: number): number {
 function whitespace(text: string, i: number, n: number): number {
   let j = i;
   let lastNewline = -1;
-  for (;;) {
-    const d = cls(text, j, n);
-    if (d === SPACE) j++;
-    else if (d === NEWLINE) lastNewline = j++;
-    else if (d === NON_ASCII) return -1; // might be white space (U+00A0, U+3000, ...)
-    else break;
+  for (; j < n; j++) {
+    const d = CLASS[text.charCodeAt(j)];
+    if (d === NEWLINE) lastNewline = j;
+    else if (d !== SPACE) {
+      if (d === NON_ASCII) return -1; // might be white space (U+00A0, U+3000, ...)
+      break;
+    }
   }
   // \s* takes the run, then backs off to its last \r or \n for [\r\n]+.
   if (lastNewline >= 0) return lastNewline + 1;
@@ -76,24 +80,35 @@ function whitespace(text: string, i: number, n: number): number {
   return j; // \s+: a single white-space char before a non-space
 }
 
-/** End of a run of `[^\s\p{L}\p{N}]` from `j`, or -1. */
-function punctuation(text: string, j: number, n: number): number {
-  for (;;) {
-    const d = cls(text, j, n);
-    if (d === OTHER) j++;
-    else if (d === NON_ASCII) return -1;
-    else return j;
+/**
+ * End of `[^\s\p{L}\p{N}]+` from `j` (just after its first char) followed by
+ * `[\r\n]*` (and `/` too when `slash`), or -1.
+ */
+function punctuation(text: string, j: number, n: number, slash: boolean): number {
+  for (; j < n; j++) {
+    const d = CLASS[text.charCodeAt(j)];
+    if (d !== OTHER) {
+      if (d === NON_ASCII) return -1;
+      break;
+    }
   }
+  for (; j < n; j++) {
+    const x = text.charCodeAt(j);
+    if (x !== 0x0a && x !== 0x0d && (!slash || x !== 0x2f)) break;
+  }
+  return j;
 }
 
 /** End of `\p{N}{1,3}` at `i` (a digit), or -1. */
 function digits(text: string, i: number, n: number): number {
   let j = i + 1;
-  while (j < i + 3) {
-    const d = cls(text, j, n);
-    if (d === DIGIT) j++;
-    else if (d === NON_ASCII) return -1;
-    else break;
+  const stop = i + 3 < n ? i + 3 : n;
+  for (; j < stop; j++) {
+    const d = CLASS[text.charCodeAt(j)];
+    if (d !== DIGIT) {
+      if (d === NON_ASCII) return -1;
+      break;
+    }
   }
   return j;
 }
@@ -103,39 +118,33 @@ function digits(text: string, i: number, n: number): number {
  * ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
  */
 export const scanCl100k: PieceScanner = (text, i, n) => {
-  const c = cls(text, i, n);
-  if (c === NON_ASCII) return -1;
-  const e = contraction(text, i, n);
-  if (e >= 0) return e;
-  let from = -1; // start of \p{L}+ when the letters alternative applies
-  if (c === LOWER || c === UPPER) from = i;
-  else if (c === OTHER || c === SPACE) {
-    const d = cls(text, i + 1, n);
+  const c = text.charCodeAt(i);
+  const k = CLASS[c];
+  let j = i + 1; // end of the letters run, scanned from here
+  if (k !== LOWER && k !== UPPER) {
+    if (k === NON_ASCII) return -1;
+    if (k === DIGIT) return digits(text, i, n);
+    if (k === NEWLINE) return whitespace(text, i, n);
+    // OTHER or SPACE: a letter next starts [^\r\n\p{L}\p{N}]?\p{L}+.
+    const d = j < n ? CLASS[text.charCodeAt(j)] : END;
+    if (c === 0x27) {
+      const e = contraction(text, i, n);
+      if (e >= 0) return e;
+    }
     if (d === NON_ASCII) return -1;
-    if (d === LOWER || d === UPPER) from = i + 1;
+    if (d === LOWER || d === UPPER) j++;
+    else if (k === OTHER) return punctuation(text, j, n, false);
+    else if (c === 0x20 && d === OTHER) return punctuation(text, j + 1, n, false);
+    else return whitespace(text, i, n);
   }
-  if (from >= 0) {
-    let j = from + 1;
-    for (;;) {
-      const d = cls(text, j, n);
-      if (d === LOWER || d === UPPER) j++;
-      else if (d === NON_ASCII) return -1;
-      else return j;
+  for (; j < n; j++) {
+    const d = CLASS[text.charCodeAt(j)];
+    if (d !== LOWER && d !== UPPER) {
+      if (d === NON_ASCII) return -1;
+      break;
     }
   }
-  if (c === DIGIT) return digits(text, i, n);
-  const spaceThenPunct = text.charCodeAt(i) === 0x20 && cls(text, i + 1, n) === OTHER;
-  if (c === OTHER || spaceThenPunct) {
-    let j = punctuation(text, c === OTHER ? i + 1 : i + 2, n);
-    if (j < 0) return -1;
-    while (j < n) {
-      const x = text.charCodeAt(j);
-      if (x === 0x0a || x === 0x0d) j++;
-      else break;
-    }
-    return j;
-  }
-  return whitespace(text, i, n);
+  return j;
 };
 
 /**
@@ -148,41 +157,34 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
  * when no lower-case letter follows the capitals, the second one `[A-Z]+`.
  */
 export const scanO200k: PieceScanner = (text, i, n) => {
-  const c = cls(text, i, n);
-  if (c === NON_ASCII) return -1;
-  let from = -1;
-  if (c === LOWER || c === UPPER) from = i;
-  else if (c === OTHER || c === SPACE) {
-    const d = cls(text, i + 1, n);
+  const c = text.charCodeAt(i);
+  const k = CLASS[c];
+  let j = i; // start of the letters
+  if (k !== LOWER && k !== UPPER) {
+    if (k === NON_ASCII) return -1;
+    if (k === DIGIT) return digits(text, i, n);
+    if (k === NEWLINE) return whitespace(text, i, n);
+    const d = i + 1 < n ? CLASS[text.charCodeAt(i + 1)] : END;
     if (d === NON_ASCII) return -1;
-    if (d === LOWER || d === UPPER) from = i + 1;
+    if (d === LOWER || d === UPPER) j = i + 1;
+    else if (k === OTHER) return punctuation(text, i + 1, n, true);
+    else if (c === 0x20 && d === OTHER) return punctuation(text, i + 2, n, true);
+    else return whitespace(text, i, n);
   }
-  if (from >= 0) {
-    let j = from;
-    let d: number;
-    while ((d = cls(text, j, n)) === UPPER) j++;
+  let d = OTHER;
+  for (; j < n; j++) if ((d = CLASS[text.charCodeAt(j)]) !== UPPER) break;
+  if (j < n) {
     if (d === NON_ASCII) return -1; // could be Lu/Lt/Lm/Lo/M or Ll
     if (d === LOWER) {
-      j++;
-      while ((d = cls(text, j, n)) === LOWER) j++;
-      if (d === NON_ASCII) return -1;
+      for (j++; j < n; j++) if ((d = CLASS[text.charCodeAt(j)]) !== LOWER) break;
+      if (j < n && d === NON_ASCII) return -1;
     }
-    const e = contraction(text, j, n);
-    return e >= 0 ? e : j;
-  }
-  if (c === DIGIT) return digits(text, i, n);
-  const spaceThenPunct = text.charCodeAt(i) === 0x20 && cls(text, i + 1, n) === OTHER;
-  if (c === OTHER || spaceThenPunct) {
-    let j = punctuation(text, c === OTHER ? i + 1 : i + 2, n);
-    if (j < 0) return -1;
-    while (j < n) {
-      const x = text.charCodeAt(j);
-      if (x === 0x0a || x === 0x0d || x === 0x2f) j++;
-      else break;
+    if (j + 1 < n && text.charCodeAt(j) === 0x27) {
+      const e = contraction(text, j, n);
+      if (e >= 0) return e;
     }
-    return j;
   }
-  return whitespace(text, i, n);
+  return j;
 };
 
 /**
@@ -213,7 +215,11 @@ export function createSplitter(scan: PieceScanner, pattern: string): PieceSplitt
   };
 }
 
-/** The pieces of `text`, in order (tests and tools; the counter does not allocate them). */
+/**
+ * The pieces of `text`, in order (tests and tools; the counter does not allocate them).
+ *
+ * @throws {Error} When the splitter returns an end outside the rest of the text.
+ */
 export function splitPieces(split: PieceSplitter, text: string): string[] {
   const out: string[] = [];
   const n = text.length;
@@ -221,6 +227,11 @@ export function splitPieces(split: PieceSplitter, text: string): string[] {
   while (i < n) {
     let end = split(text, i, n);
     if (end < 0) end = -end - 1;
+    if (end <= i || end > n) {
+      throw new Error(
+        `Cannot split the text at offset ${i}: the piece would end at ${end} of ${n}`,
+      );
+    }
     out.push(text.substring(i, end));
     i = end;
   }
