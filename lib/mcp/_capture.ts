@@ -20,6 +20,7 @@ import { oneLine } from "../_text.ts";
 import { MIN_SECRET_CHARS, redactText } from "../_redact.ts";
 import type { RunPath, ServerCaptureRecord } from "./types.ts";
 import type { ServerEntry } from "./config.ts";
+import { settleWithin } from "./_settle.ts";
 
 /** A capture record before the caller adds `server`, `transport` and `runPaths`. */
 export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
@@ -223,34 +224,81 @@ export interface CaptureOptionsBase {
   readonly settleMs?: number;
 }
 
+/** What {@linkcode captureSession} needs besides the transport and the warning sink. */
+export interface CaptureSessionOptions {
+  /** Overall timeout of connecting and listing, in ms. */
+  readonly timeoutMs: number;
+  /** Settle window for `notifications/tools/list_changed`, in ms (the listing's default when absent). */
+  readonly settleMs: number | undefined;
+  /** The phase awaited now, named in a failure (the caller moves it on from spawn). */
+  readonly phase: () => NonNullable<FailureFields["phase"]>;
+  /** Called once `initialize` succeeded: the phase becomes `tools/list`. */
+  readonly onListing: () => void;
+  /** Awaited first when connecting or listing threw (a process's exit, so it can be recorded). */
+  readonly settleFailure?: (error: unknown) => Promise<unknown>;
+  /** Fields a failure records after the common ones (a process's stderr tail). */
+  readonly failureExtras?: () => Partial<FailureFields>;
+  /** The record of a failure that is not a timeout. */
+  readonly failure: (error: unknown, fields: FailureFields) => CaptureResult;
+  /** Longest wait for the client to close, in ms. */
+  readonly closeMs: number;
+  /** Runs before the client is closed (kill a process tree). */
+  readonly beforeClose?: () => void;
+  /** Awaited after the client closed (a process's exit). */
+  readonly afterClose?: () => Promise<unknown>;
+}
+
 /**
- * Connects `client` over `transport` and lists the server (tools, prompts, resources, and a
- * re-list on `notifications/tools/list_changed` within the settle window), under one deadline.
+ * One capture over one transport, whatever it is: a {@linkcode captureClient} that watches list
+ * changes and the negotiated protocol version connects and lists the server under one deadline;
+ * the record is `ok`, `timeout`, or what `options.failure` makes of the error; the client is
+ * closed (bounded) in every case.
  *
- * @param client A client from {@linkcode captureClient}.
- * @param transport Its transport, not yet started.
- * @param options The overall timeout (ms), the deadline's signal, the list-change watcher, the
- *   settle window, and `onListing`, called once `initialize` succeeded (the phase moves on).
- * @returns The listing.
- * @throws Whatever connecting or listing throws (the caller turns it into an outcome).
+ * @param transport An SDK client transport, not yet started.
+ * @param warnings The capture's warnings.
+ * @param options Timeout, settle window, phase, the failure's record and fields, cleanup.
+ * @returns The capture result (never throws for server faults; `options.failure` decides).
  */
-export async function connectAndList(
-  client: Client,
+export async function captureSession(
   transport: Parameters<Client["connect"]>[0],
-  options: {
-    readonly timeoutMs: number;
-    readonly signal: AbortSignal;
-    readonly changes: ListChangeWatcher;
-    readonly settleMs: number | undefined;
-    readonly onListing: () => void;
-  },
-): Promise<ServerListing> {
-  await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
-  options.onListing();
-  return await listServer(client, {
-    requestTimeoutMs: options.timeoutMs,
-    signal: options.signal,
-    changes: options.changes,
-    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
-  });
+  warnings: WarningSink,
+  options: CaptureSessionOptions,
+): Promise<CaptureResult> {
+  const { timeoutMs } = options;
+  const client = captureClient(warnings);
+  const changes = watchToolListChanges(client);
+  const protocolVersion = watchProtocolVersion(transport);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+    options.onListing();
+    const listing = await listServer(client, {
+      requestTimeoutMs: timeoutMs,
+      signal: controller.signal,
+      changes,
+      ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+    });
+    return okResult(client, listing, warnings, elapsed(), protocolVersion());
+  } catch (error) {
+    const captureMs = elapsed();
+    await options.settleFailure?.(error);
+    const fields: FailureFields = {
+      phase: options.phase(),
+      warnings: warnings.list(),
+      tools: [],
+      pages: {},
+      captureMs,
+      ...options.failureExtras?.(),
+    };
+    return timeoutResult(error, controller.signal, timeoutMs, fields) ??
+      options.failure(error, fields);
+  } finally {
+    clearTimeout(timer);
+    options.beforeClose?.();
+    await settleWithin(client.close(), options.closeMs);
+    await options.afterClose?.();
+  }
 }

@@ -10,19 +10,13 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from "../_sdk.ts";
 import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
-  captureClient,
   type CaptureOptionsBase,
   type CaptureResult,
-  connectAndList,
-  okResult,
+  captureSession,
   recordBase,
   redactResult,
-  timeoutResult,
-  watchProtocolVersion,
-  watchToolListChanges,
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
-import { settleWithin } from "./_settle.ts";
 import { WarningSink } from "./_text.ts";
 import { oneLine } from "../_text.ts";
 import { isSecretName } from "../_redact.ts";
@@ -129,41 +123,19 @@ async function attempt(
   const transport = kind === "sse"
     ? new SSEClientTransport(url, { requestInit })
     : new StreamableHTTPClientTransport(url, { requestInit });
-  const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
-  const client = captureClient(warnings);
-  const changes = watchToolListChanges(client);
-  const protocolVersion = watchProtocolVersion(transport);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
-  const started = performance.now();
   let phase: "initialize" | "tools/list" = "initialize";
-  try {
-    const listing = await connectAndList(client, transport, {
-      timeoutMs,
-      signal: controller.signal,
-      changes,
-      settleMs,
-      onListing: () => phase = "tools/list",
-    });
-    return okResult(
-      client,
-      listing,
-      warnings,
-      Math.round(performance.now() - started),
-      protocolVersion(),
-    );
-  } catch (error) {
-    const captureMs = Math.round(performance.now() - started);
-    const common = { phase, warnings: warnings.list(), tools: [], pages: {}, captureMs };
-    const timeout = timeoutResult(error, controller.signal, timeoutMs, common);
-    if (timeout !== undefined) return timeout;
-    const text = oneLine(error);
-    if (phase === "initialize" && /ECONNREFUSED|fetch failed|ENOTFOUND|connect/i.test(text)) {
-      return { ...common, outcome: "spawn_failed", message: `cannot connect: ${text}` };
-    }
-    return { ...common, outcome: "protocol_error", message: `${phase}: ${text}` };
-  } finally {
-    clearTimeout(timer);
-    await settleWithin(client.close(), 2_000);
-  }
+  return await captureSession(transport, new WarningSink(MAX_WARNINGS_PER_SERVER), {
+    timeoutMs,
+    settleMs,
+    phase: () => phase,
+    onListing: () => phase = "tools/list",
+    failure: (error, fields) => {
+      const text = oneLine(error);
+      if (phase === "initialize" && /ECONNREFUSED|fetch failed|ENOTFOUND|connect/i.test(text)) {
+        return { ...fields, outcome: "spawn_failed", message: `cannot connect: ${text}` };
+      }
+      return { ...fields, outcome: "protocol_error", message: `${phase}: ${text}` };
+    },
+    closeMs: 2_000,
+  });
 }

@@ -21,17 +21,12 @@ import { ErrorCode, McpError, StdioClientTransport, type StdioServerParameters }
 import { referencedVariables, type StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
-  captureClient,
   type CaptureOptionsBase,
   type CaptureResult,
-  connectAndList,
-  okResult,
+  captureSession,
   recordBase,
   redactResult,
   spawnFailedRecord,
-  timeoutResult,
-  watchProtocolVersion,
-  watchToolListChanges,
 } from "./_capture.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
@@ -134,65 +129,46 @@ async function runSession(
     | null;
   stream?.setEncoding("utf8");
   stream?.on("data", (chunk: string) => stderr.push(chunk));
-  const warnings = new WarningSink(MAX_WARNINGS_PER_SERVER);
-  const client = captureClient(warnings);
-  const changes = watchToolListChanges(client);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("server timeout")), timeoutMs);
-  const started = performance.now();
   let phase: "spawn" | "initialize" | "tools/list" = "spawn";
   transport.onSpawned = () => phase = "initialize";
-  const protocolVersion = watchProtocolVersion(transport);
-  const elapsed = () => Math.round(performance.now() - started);
-  try {
-    const listing = await connectAndList(client, transport, {
-      timeoutMs,
-      signal: controller.signal,
-      changes,
-      settleMs,
-      onListing: () => phase = "tools/list",
-    });
-    return okResult(client, listing, warnings, elapsed(), protocolVersion());
-  } catch (error) {
-    const captureMs = elapsed();
-    const code = error instanceof McpError ? error.code : undefined;
-    if (code === ErrorCode.ConnectionClosed && transport.exit === undefined) {
-      await transport.exitedWithin(1_000);
-    }
-    const common = {
-      phase,
-      warnings: warnings.list(),
-      tools: [],
-      pages: {},
-      captureMs,
-      stderrTail: stderr.toString(),
-    };
-    const timeout = timeoutResult(error, controller.signal, timeoutMs, common);
-    if (timeout !== undefined) return timeout;
-    if (transport.exit !== undefined || code === ErrorCode.ConnectionClosed) {
-      const exit = transport.exit;
-      const how = exit === undefined
-        ? "closed the connection"
-        : exit.signal !== null
-        ? `was killed by ${exit.signal}`
-        : `exited with code ${exit.code}`;
-      return {
-        ...common,
-        outcome: "exited",
-        message: `the server ${how} during ${phase}`,
-        ...(exit === undefined ? {} : { exit }),
-      };
-    }
-    if (phase === "spawn") {
-      return { ...common, outcome: "spawn_failed", message: oneLine(error) };
-    }
-    return { ...common, outcome: "protocol_error", message: `${phase}: ${oneLine(error)}` };
-  } finally {
-    clearTimeout(timer);
-    if (transport.spawnedPid !== undefined) killTree(isolation, transport.spawnedPid);
-    await settleWithin(client.close(), 3_000);
-    await transport.exitedWithin(2_000);
-  }
+  const closedCode = (error: unknown) => error instanceof McpError ? error.code : undefined;
+  return await captureSession(transport, new WarningSink(MAX_WARNINGS_PER_SERVER), {
+    timeoutMs,
+    settleMs,
+    phase: () => phase,
+    onListing: () => phase = "tools/list",
+    settleFailure: async (error) => {
+      if (closedCode(error) === ErrorCode.ConnectionClosed && transport.exit === undefined) {
+        await transport.exitedWithin(1_000);
+      }
+    },
+    failureExtras: () => ({ stderrTail: stderr.toString() }),
+    failure: (error, fields) => {
+      if (transport.exit !== undefined || closedCode(error) === ErrorCode.ConnectionClosed) {
+        const exit = transport.exit;
+        const how = exit === undefined
+          ? "closed the connection"
+          : exit.signal !== null
+          ? `was killed by ${exit.signal}`
+          : `exited with code ${exit.code}`;
+        return {
+          ...fields,
+          outcome: "exited",
+          message: `the server ${how} during ${phase}`,
+          ...(exit === undefined ? {} : { exit }),
+        };
+      }
+      if (phase === "spawn") {
+        return { ...fields, outcome: "spawn_failed", message: oneLine(error) };
+      }
+      return { ...fields, outcome: "protocol_error", message: `${phase}: ${oneLine(error)}` };
+    },
+    closeMs: 3_000,
+    beforeClose: () => {
+      if (transport.spawnedPid !== undefined) killTree(isolation, transport.spawnedPid);
+    },
+    afterClose: () => transport.exitedWithin(2_000),
+  });
 }
 
 /**
