@@ -10,8 +10,8 @@
 import * as Plot from "@observablehq/plot";
 import { headlessDocument, renumberPlotIds } from "./dashboard.ts";
 import { passRateAxis } from "./figures.ts";
+import { esc } from "./_html.ts";
 import {
-  esc,
   PRINT_WIDTH,
   reportPage,
   standaloneSvg,

@@ -21,10 +21,7 @@ import {
   type VizTable,
 } from "./viz/types.ts";
 
-/** Escapes text for HTML content and attribute values. */
-export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { esc } from "./_html.ts";
 
 /** One export of a rendered visualization. */
 export interface VizExport {
