@@ -12,6 +12,7 @@ import {
   type RunBenchOptions,
   writeBenchResults,
 } from "../lib/flows/mod.ts";
+import { workerBenchPool } from "../lib/flows/io.ts";
 import { DEFAULT_RERANK_K } from "../lib/retrieval/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
@@ -39,6 +40,7 @@ async function main(args: string[]): Promise<number> {
     overrides: { type: "string" },
     out: { type: "string" },
     seed: { type: "string" },
+    workers: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (f.help) {
@@ -47,6 +49,7 @@ async function main(args: string[]): Promise<number> {
   }
   const started = IO.now();
   const headers = parseHeaderFlags(f.header);
+  const workers = intFlag("workers", f.workers, navigator.hardwareConcurrency || 1, 1);
   const options: RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),
@@ -67,6 +70,7 @@ async function main(args: string[]): Promise<number> {
     ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
     ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
     ...(f.overrides ? { overrides: f.overrides } : {}),
+    ...(workers > 1 ? { pool: workerBenchPool(workers) } : {}),
   };
   checkBenchOptions(options, IO);
   // Fail on an unwritable --out now, not after the work.

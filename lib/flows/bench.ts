@@ -24,38 +24,22 @@ import {
   summarizeCorpus,
   TOKENIZER_CAVEAT,
 } from "../report/bench_report.ts";
-import { measureCatalogCost } from "../modes/catalog_cost.ts";
+import type { CatalogCostSections } from "../modes/catalog_cost.ts";
 import { renderDashboard } from "../report/dashboard.ts";
-import {
-  type EncodingArm,
-  loadArms,
-  measureArms,
-  measureToolResults,
-  parseArmList,
-} from "../encodings/mod.ts";
+import { type ArmRow, measureToolResults, parseArmList } from "../encodings/mod.ts";
 import { loadToolResults } from "../encodings/io.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
-import { alignGolden } from "../retrieval/align.ts";
-import { docsFromTools } from "../retrieval/docs.ts";
-import {
-  type FrontierRow,
-  measureFrontier,
-  type UnreachableTools,
-  unreachableTools,
-} from "../live/frontier.ts";
-import type { Tokenizer as FrontierTokenizer } from "../tokens/types.ts";
+import { type FrontierRow, type UnreachableTools, unreachableTools } from "../live/frontier.ts";
 import {
   auditGoldenSet,
   auditWarning,
   type BaselineComparison,
   compareToBaseline,
-  evaluateRetrieval,
-  evaluateRetrievalAsync,
   type GoldenSetAudit,
   type IndexArm,
   indexArmsFor,
-  packageInfoArm,
+  type PackageInfo,
   parsePackageInfo,
   type RetrievalResult,
   RETRIEVER_NAMES,
@@ -64,15 +48,24 @@ import {
 } from "../retrieval/mod.ts";
 import {
   checkRetrieverModels,
-  endpointContext,
   resolveRetrieverModels,
   type RetrieverModelPlan,
-  type RetrieverModels,
 } from "./retriever_models.ts";
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { captureCatalog } from "./capture_catalog.ts";
+import {
+  type BenchJob,
+  type BenchJobContext,
+  type BenchJobResult,
+  benchJobRunner,
+  benchLane,
+  type BenchPoolFactory,
+  inProcessBenchPool,
+  mergeArmRows,
+  mergeCatalogCost,
+} from "./bench_jobs.ts";
 import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { runLive } from "./live.ts";
@@ -181,6 +174,13 @@ export interface RunBenchOptions {
   readonly createTokenizer?: (name: TokenizerName) => Tokenizer;
   /** Task recorded in the report. Default `tasks/bench.ts`. */
   readonly task?: string;
+  /**
+   * Runs the measurement jobs (lib/flows/bench_jobs.ts): the calling thread alone (default,
+   * {@linkcode inProcessBenchPool}) or workers too (`workerBenchPool` in lib/flows/io.ts).
+   * Results merge in job order, so the report is the same bytes whatever the pool. Ignored
+   * (everything runs here) with `createTokenizer`, which cannot cross into a worker.
+   */
+  readonly pool?: BenchPoolFactory;
 }
 
 /** Options checked and defaults applied, before any file is read. */
@@ -285,130 +285,148 @@ export function checkBenchOptions(
 }
 
 /**
- * The golden-set × retriever × index loop: scored rows, the audit of each scored set, and the
- * warnings met.
+ * The golden-set × retriever × index loop as jobs: {@linkcode planRetrieval} lists the jobs
+ * (and, in loop order, the warnings known before scoring); {@linkcode replayRetrieval} walks the
+ * same order over the jobs' results, so the rows and warnings come out as a sequential loop
+ * would give them.
  */
-async function scoreRetrieval(
+type RetrievalStep =
+  | { readonly warning: string }
+  | { readonly job: number; readonly golden: GoldenSet; readonly retriever: RetrieverName }
+  | { readonly frontier: number }
+  | { readonly audit: GoldenSetAudit }
+  | { readonly unreachable: GoldenSet; readonly corpus: Corpus };
+
+function planRetrieval(
   corpora: readonly { corpus: Corpus }[],
   goldenSets: readonly GoldenSet[],
   p: Plan,
   indexArms: readonly IndexArm[],
-  say: (message: string) => void,
-  endpoints: RetrieverModels,
-  tokenizer: FrontierTokenizer,
-): Promise<{
+  jobs: BenchJob[],
+): RetrievalStep[] {
+  const steps: RetrievalStep[] = [];
+  for (const [g, golden] of goldenSets.entries()) {
+    const c = corpora.findIndex(({ corpus }) => corpus.id === golden.corpusVersion);
+    const targetIndex = c >= 0 ? c : corpora.length === 1 ? 0 : -1;
+    if (targetIndex < 0) {
+      steps.push({
+        warning:
+          `golden set ${golden.id} names corpus "${golden.corpusVersion}", which was not measured; skipped`,
+      });
+      continue;
+    }
+    const target = corpora[targetIndex];
+    const audit = auditGoldenSet(golden, target.corpus);
+    steps.push({ audit });
+    const easy = auditWarning(audit);
+    if (easy !== undefined) steps.push({ warning: easy });
+    for (const retriever of p.retrieverNames) {
+      const entry = retrieverEntry(retriever);
+      const local = entry.endpoint !== undefined || entry.asyncBuild;
+      const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
+      // A retriever that calls an endpoint is scored on its plain index only: every arm's
+      // index would be embedded (and paid for) again.
+      const armsScored = entry.endpoint === undefined ? chosen.score : [];
+      if (entry.endpoint !== undefined && chosen.score.length > 0) {
+        steps.push({
+          warning: `${golden.id}/${retriever} scored on its plain index only: the ${
+            chosen.score.map((a) => a.name).join(", ")
+          } indexes would each call the ${entry.endpoint} endpoint again`,
+        });
+      }
+      for (const skip of chosen.skipped) {
+        steps.push({
+          warning: `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
+        });
+      }
+      for (const arm of [undefined, ...armsScored]) {
+        steps.push({ job: jobs.length, golden, retriever });
+        jobs.push({
+          kind: "retrieval",
+          golden: g,
+          corpus: targetIndex,
+          retriever,
+          arm: arm?.name ?? null,
+          local,
+          label: `${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`,
+        });
+      }
+      if (!FRONTIER_SKIP.has(retriever)) {
+        steps.push({ frontier: jobs.length });
+        jobs.push({
+          kind: "frontier",
+          golden: g,
+          corpus: targetIndex,
+          retriever,
+          local,
+          label: `${golden.id}: ${retriever} cost-quality frontier`,
+        });
+      }
+    }
+    steps.push({ unreachable: golden, corpus: target.corpus });
+  }
+  return steps;
+}
+
+/** The scored rows, the audit of each scored set, and the warnings met, in loop order. */
+function replayRetrieval(
+  steps: readonly RetrievalStep[],
+  results: readonly BenchJobResult[],
+  p: Plan,
+): {
   retrieval: RetrievalResult[];
   audits: GoldenSetAudit[];
   comparisons: BaselineComparison[];
   frontier: FrontierRow[];
   unreachable: UnreachableTools[];
   warnings: string[];
-}> {
+} {
   const retrieval: RetrievalResult[] = [];
   const audits: GoldenSetAudit[] = [];
   const frontier: FrontierRow[] = [];
   const unreachable: UnreachableTools[] = [];
-  const itemCaches = new Map<string, Map<string, number>>();
   const warnings: string[] = [];
-  for (const golden of goldenSets) {
-    const target = corpora.find(({ corpus }) => corpus.id === golden.corpusVersion) ??
-      (corpora.length === 1 ? corpora[0] : undefined);
-    if (!target) {
-      warnings.push(
-        `golden set ${golden.id} names corpus "${golden.corpusVersion}", which was not measured; skipped`,
-      );
-      continue;
-    }
-    const audit = auditGoldenSet(golden, target.corpus);
-    audits.push(audit);
-    const easy = auditWarning(audit);
-    if (easy !== undefined) warnings.push(easy);
-    for (const retriever of p.retrieverNames) {
+  const baselines = new Set(["random", "oracle"]);
+  for (const step of steps) {
+    if ("warning" in step) warnings.push(step.warning);
+    else if ("audit" in step) audits.push(step.audit);
+    else if ("frontier" in step) frontier.push(results[step.frontier] as FrontierRow);
+    else if ("unreachable" in step) {
+      const golden = step.unreachable;
+      unreachable.push(unreachableTools(
+        golden.id,
+        step.corpus,
+        retrieval.filter((r) =>
+          r.goldenSetId === golden.id && r.arm === null && !baselines.has(r.retriever)
+        ).flatMap((r) => r.perQuery.map((q) => q.topIds)),
+      ));
+    } else {
+      const { golden, retriever } = step;
       const entry = retrieverEntry(retriever);
-      const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
-      // A retriever that calls an endpoint is scored on its plain index only: every arm's
-      // index would be embedded (and paid for) again.
-      const armsScored = entry.endpoint === undefined ? chosen.score : [];
-      if (entry.endpoint !== undefined && chosen.score.length > 0) {
+      const result = results[step.job] as RetrievalResult;
+      if (result.dropped.count > 0) {
         warnings.push(
-          `${golden.id}/${retriever} scored on its plain index only: the ${
-            chosen.score.map((a) => a.name).join(", ")
-          } indexes would each call the ${entry.endpoint} endpoint again`,
+          `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
+            Object.entries(result.dropped.reasons).map(([k, v]) => `${k}: ${v}`).join(", ")
+          })`,
         );
       }
-      for (const skip of chosen.skipped) {
+      const repaired = result.perQuery.filter((q) => q.notes !== undefined).length;
+      if (repaired > 0) {
         warnings.push(
-          `${golden.id}/${retriever} on the ${skip.arm} index not scored: ${skip.reason}`,
+          `${golden.id}/${retriever}: ${repaired} of ${result.queryCount} queries needed repairs (see perQuery[].notes)`,
         );
       }
-      for (const arm of [undefined, ...armsScored]) {
-        say(`${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
-        const common = {
-          corpus: target.corpus,
-          golden,
-          retriever,
-          arm,
-          seed: p.seed,
-          resamples: p.resamples,
-        };
-        const result = entry.asyncBuild
-          ? await evaluateRetrievalAsync({
-            ...common,
-            ...endpointContext(retriever, endpoints),
-            progress: (m) => say(`${golden.id}: ${m}`),
-          })
-          : evaluateRetrieval(common);
-        if (result.dropped.count > 0) {
-          warnings.push(
-            `${golden.id}/${retriever}: ${result.dropped.count} queries dropped (${
-              Object.entries(result.dropped.reasons).map(([k, v]) => `${k}: ${v}`).join(", ")
-            })`,
-          );
-        }
-        const repaired = result.perQuery.filter((q) => q.notes !== undefined).length;
-        if (repaired > 0) {
-          warnings.push(
-            `${golden.id}/${retriever}: ${repaired} of ${result.queryCount} queries needed repairs (see perQuery[].notes)`,
-          );
-        }
-        const failures = result.cost?.failures;
-        if (failures !== undefined) {
-          warnings.push(
-            `${golden.id}/${retriever}: ${failures.count} ${entry.endpoint} calls failed after retries (first: ${
-              failures.examples[0]
-            })`,
-          );
-        }
-        retrieval.push(result);
+      const failures = result.cost?.failures;
+      if (failures !== undefined) {
+        warnings.push(
+          `${golden.id}/${retriever}: ${failures.count} ${entry.endpoint} calls failed after retries (first: ${
+            failures.examples[0]
+          })`,
+        );
       }
-      if (!FRONTIER_SKIP.has(retriever)) {
-        say(`${golden.id}: ${retriever} cost-quality frontier`);
-        const aligned = alignGolden(golden, new Set(target.corpus.tools.map((t) => t.id)));
-        const built = await entry.create(docsFromTools(target.corpus.tools), {
-          seed: p.seed,
-          golden: aligned,
-          ...endpointContext(retriever, endpoints),
-        });
-        await built.prepare?.([...aligned.queries.values()]);
-        const cacheKey = target.corpus.id;
-        if (!itemCaches.has(cacheKey)) itemCaches.set(cacheKey, new Map());
-        frontier.push(measureFrontier({
-          retriever: built,
-          golden: aligned,
-          corpus: target.corpus,
-          tokenizer,
-          itemCache: itemCaches.get(cacheKey),
-        }));
-      }
+      retrieval.push(result);
     }
-    const baselines = new Set(["random", "oracle"]);
-    unreachable.push(unreachableTools(
-      golden.id,
-      target.corpus,
-      retrieval.filter((r) =>
-        r.goldenSetId === golden.id && r.arm === null && !baselines.has(r.retriever)
-      ).flatMap((r) => r.perQuery.map((q) => q.topIds)),
-    ));
   }
   const comparisons = compareToBaseline(retrieval, { seed: p.seed });
   return { retrieval, audits, comparisons, frontier, unreachable, warnings };
@@ -508,41 +526,73 @@ export async function runBench(
   }
 
   const degenerate = corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools));
-  const sections = measureCatalogCost({
-    corpora: corpora.map((c) => c.corpus),
-    proxyTools: proxy.tools,
-    codeTools: code.tools,
-    tokenizers,
-    seed: p.seed,
-    onProgress: say,
-  });
-  const loadedArms = await loadArms(p.armNames);
-  const arms = p.armNames.length === 0 ? undefined : corpora.flatMap(({ corpus }) => {
-    say(`${corpus.id}: encoding arms ${p.armNames.join(", ")}`);
-    return measureArms({ corpus, arms: loadedArms, tokenizers });
-  });
-  const indexArms: IndexArm[] = loadedArms.filter((a): a is EncodingArm =>
-    !("unavailable" in a) && a.altersIndex
-  );
+  let packageInfo: Map<string, PackageInfo> | undefined;
   if (options.packageInfo !== undefined) {
     const path = options.packageInfo;
     say(`loading package info ${path}`);
-    const info = await Deno.readTextFile(path).then((t) => parsePackageInfo(t, path)).catch(
+    packageInfo = await Deno.readTextFile(path).then((t) => parsePackageInfo(t, path)).catch(
       (error) => {
         throw new UsageError(`--package-info ${path}: ${(error as Error).message}`);
       },
     );
-    indexArms.push(packageInfoArm(info));
   }
-  const scored = await scoreRetrieval(
-    corpora,
+  // Every measurement is an independent job (lib/flows/bench_jobs.ts), run by the pool (the
+  // calling thread, or workers too) and merged back in job order.
+  const context: BenchJobContext = {
+    corpora: corpora.map((c) => c.corpus),
     goldenSets,
-    p,
-    indexArms,
-    say,
-    endpoints,
-    tokenizers[0],
+    tokenizerNames: p.tokenizerNames,
+    armNames: p.armNames,
+    ...(packageInfo === undefined ? {} : { packageInfo }),
+    proxyTools: proxy.tools,
+    codeTools: code.tools,
+    seed: p.seed,
+    resamples: p.resamples,
+  };
+  const lane = await benchLane(context, tokenizers, endpoints);
+  const jobs: BenchJob[] = [];
+  const each = corpora.flatMap((_, corpus) =>
+    p.tokenizerNames.map((_, tokenizer) => ({ corpus, tokenizer }))
   );
+  for (const { corpus, tokenizer } of each) {
+    const c = corpora[corpus].corpus;
+    jobs.push({
+      kind: "modes",
+      corpus,
+      tokenizer,
+      local: false,
+      label: `${c.id}: counting ${c.tools.length} tools with ${p.tokenizerNames[tokenizer]}`,
+    });
+  }
+  const armJobs = jobs.length;
+  if (p.armNames.length > 0) {
+    for (const { corpus, tokenizer } of each) {
+      jobs.push({
+        kind: "arms",
+        corpus,
+        tokenizer,
+        local: false,
+        label: `${corpora[corpus].corpus.id}: encoding arms ${p.armNames.join(", ")} with ${
+          p.tokenizerNames[tokenizer]
+        }`,
+      });
+    }
+  }
+  const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, jobs);
+  // A custom tokenizer factory cannot cross into a worker: then every job runs here.
+  const pool = (options.createTokenizer === undefined ? options.pool : undefined) ??
+    inProcessBenchPool();
+  const running = pool(context);
+  const results = await running.run(jobs, benchJobRunner(lane), say).finally(() => running.close());
+  const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
+  const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
+    mergeArmRows(
+      p.tokenizerNames.map((_, tokenizer) =>
+        results[armJobs + corpus * p.tokenizerNames.length + tokenizer] as ArmRow[]
+      ),
+    )
+  );
+  const scored = replayRetrieval(steps, results, p);
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
     say(`pricing tool results ${toolResultsPath}`);
     const m = measureToolResults(toolResultsFile.results, tokenizers);

@@ -98,6 +98,10 @@ Options:
                        every key that names no tool (also a warning)
   --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
+  --workers N          Parallel lanes: this process and N-1 worker threads share the
+                       measurements (catalog cost and arms per tokenizer, each retriever ×
+                       index); the report is the same bytes for any N (default: the number of
+                       cores; 1 = everything in this process)
   -h, --help           Show this help
 
 Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html

@@ -7,6 +7,8 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 
+export { workerBenchPool } from "./bench_pool.ts";
+
 /**
  * Commit (`git rev-parse HEAD`) and dirtiness (tracked files differ from HEAD) of the checkout,
  * or nulls outside git. A type alias, so it fits a JSON record.

@@ -143,6 +143,15 @@ export {
 } from "./calibrate.ts";
 export { benchHelp } from "./bench_help.ts";
 export {
+  type BenchJob,
+  type BenchJobContext,
+  type BenchJobResult,
+  type BenchJobRunner,
+  type BenchPool,
+  type BenchPoolFactory,
+  inProcessBenchPool,
+} from "./bench_jobs.ts";
+export {
   type PreparedSweep,
   prepareSweep,
   type PrepareSweepOptions,

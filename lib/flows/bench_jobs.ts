@@ -1,0 +1,307 @@
+/**
+ * The bench's independent jobs (catalog cost per corpus × tokenizer, encoding arms per corpus ×
+ * tokenizer, retrieval per golden set × retriever × index, cost-quality frontier per golden set ×
+ * retriever), how one lane runs them, and how their results merge back in a fixed order.
+ *
+ * A job is plain data (indices into a {@linkcode BenchJobContext} and names), so a lane may be
+ * the calling thread or a worker that received the context once. Each job's result depends on
+ * the job and the context alone, never on which lane ran it or what ran before it there (the
+ * caches a lane keeps, tokenizer memos and the frontier's item counts, are exact); so a
+ * {@linkcode BenchPool} that runs jobs in any order on any lanes yields the same report as the
+ * in-process {@linkcode inProcessBenchPool}, byte for byte.
+ *
+ * @module
+ */
+import type { Corpus, Tool } from "../catalog/types.ts";
+import { type CatalogCostSections, measureCatalogCost } from "../modes/catalog_cost.ts";
+import {
+  type ArmRow,
+  type EncodingArm,
+  loadArms,
+  measureArms,
+  type UnavailableArm,
+} from "../encodings/mod.ts";
+import type { GoldenSet } from "../retrieval/types.ts";
+import { alignGolden } from "../retrieval/align.ts";
+import { docsFromTools } from "../retrieval/docs.ts";
+import {
+  evaluateRetrieval,
+  evaluateRetrievalAsync,
+  type IndexArm,
+  type PackageInfo,
+  packageInfoArm,
+  type RetrievalResult,
+  retrieverEntry,
+  type RetrieverName,
+} from "../retrieval/mod.ts";
+import { type FrontierRow, measureFrontier } from "../live/frontier.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
+import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
+import { endpointContext, type RetrieverModels } from "./retriever_models.ts";
+
+/**
+ * What every job reads, loaded once by the bench and handed to each lane once (a worker gets a
+ * structured clone, once per worker, never per job). Plain data only: arms and tokenizers are
+ * named, each lane builds its own.
+ */
+export interface BenchJobContext {
+  /** The measured corpora, overrides applied. */
+  readonly corpora: readonly Corpus[];
+  /** The golden sets scored. */
+  readonly goldenSets: readonly GoldenSet[];
+  /** Tokenizer names, in report column order. */
+  readonly tokenizerNames: readonly TokenizerName[];
+  /** Encoding arm names, in report order. */
+  readonly armNames: readonly string[];
+  /** `--package-info` parsed (server → info): adds the `package_info` index arm. */
+  readonly packageInfo?: ReadonlyMap<string, PackageInfo>;
+  /** The `proxy` mode's catalog. */
+  readonly proxyTools: readonly Tool[];
+  /** The `code` mode's catalog. */
+  readonly codeTools: readonly Tool[];
+  /** Seed of every random draw. */
+  readonly seed: number;
+  /** Bootstrap resamples per metric. */
+  readonly resamples: number;
+}
+
+/**
+ * One independent unit of bench work. `label` is its progress line; `local` jobs (retrievers
+ * that call an endpoint, whose keys, caches and fetch stay in the calling thread) run on the
+ * calling thread's lane only.
+ */
+export type BenchJob =
+  & { readonly label: string; readonly local: boolean }
+  & (
+    | { readonly kind: "modes"; readonly corpus: number; readonly tokenizer: number }
+    | { readonly kind: "arms"; readonly corpus: number; readonly tokenizer: number }
+    | {
+      readonly kind: "retrieval";
+      readonly golden: number;
+      readonly corpus: number;
+      readonly retriever: RetrieverName;
+      /** Index arm name, null for the plain index. */
+      readonly arm: string | null;
+    }
+    | {
+      readonly kind: "frontier";
+      readonly golden: number;
+      readonly corpus: number;
+      readonly retriever: RetrieverName;
+    }
+  );
+
+/** What a job returns, by kind: sections, arm rows, one retrieval result, one frontier row. */
+export type BenchJobResult = CatalogCostSections | ArmRow[] | RetrievalResult | FrontierRow;
+
+/** Runs one job on the lane that built it (see {@linkcode benchJobRunner}). */
+export type BenchJobRunner = (
+  job: BenchJob,
+  say: (message: string) => void,
+) => Promise<BenchJobResult>;
+
+/**
+ * Runs a batch of jobs. `local` is the calling thread's runner (it alone runs `local` jobs);
+ * results come back in job order whatever lane ran each. `say` takes progress lines.
+ */
+export interface BenchPool {
+  /**
+   * Runs every job and resolves to their results in job order.
+   *
+   * @throws {Error} The first job failure (its message), after the other lanes stopped.
+   */
+  run(
+    jobs: readonly BenchJob[],
+    local: BenchJobRunner,
+    say: (message: string) => void,
+  ): Promise<BenchJobResult[]>;
+  /** Releases the lanes (workers); the pool is not used after. */
+  close(): void;
+}
+
+/**
+ * Makes the pool of one bench run from its context; the bench calls it once, after loading
+ * its inputs, and closes the pool when done.
+ */
+export type BenchPoolFactory = (context: BenchJobContext) => BenchPool;
+
+/**
+ * The pool of one lane, the calling thread: jobs in order, one at a time (today's
+ * single-threaded bench).
+ *
+ * @returns A pool factory.
+ */
+export function inProcessBenchPool(): BenchPoolFactory {
+  return () => ({
+    async run(jobs, local, say) {
+      const out: BenchJobResult[] = [];
+      for (const job of jobs) {
+        say(job.label);
+        out.push(await local(job, say));
+      }
+      return out;
+    },
+    close() {},
+  });
+}
+
+/** What a lane holds to run jobs: the context with its arms and tokenizers built. */
+export interface BenchLane {
+  /** The shared context. */
+  readonly context: BenchJobContext;
+  /** Tokenizers in `context.tokenizerNames` order. */
+  readonly tokenizers: readonly Tokenizer[];
+  /** Arms in `context.armNames` order. */
+  readonly arms: readonly (EncodingArm | UnavailableArm)[];
+  /** The index arms (arms that alter the index, then `package_info`). */
+  readonly indexArms: readonly IndexArm[];
+  /** The endpoint models (only the calling thread's lane has any). */
+  readonly endpoints: RetrieverModels | undefined;
+}
+
+/**
+ * Builds a lane: loads the arms (and makes the tokenizers unless given).
+ *
+ * @param context The shared context.
+ * @param tokenizers Tokenizers in `context.tokenizerNames` order. @default {made by lib/tokens createTokenizer}
+ * @param endpoints The endpoint models, on the calling thread's lane.
+ * @returns The lane.
+ */
+export async function benchLane(
+  context: BenchJobContext,
+  tokenizers: readonly Tokenizer[] = context.tokenizerNames.map((n) => createTokenizer(n)),
+  endpoints?: RetrieverModels,
+): Promise<BenchLane> {
+  const arms = await loadArms(context.armNames);
+  const indexArms: IndexArm[] = arms.filter((a): a is EncodingArm =>
+    !("unavailable" in a) && a.altersIndex
+  );
+  if (context.packageInfo !== undefined) indexArms.push(packageInfoArm(context.packageInfo));
+  return {
+    context,
+    tokenizers,
+    arms,
+    indexArms,
+    endpoints,
+  };
+}
+
+/**
+ * The runner of one lane. The frontier's per-item token counts are cached per corpus within
+ * the lane (exact: a cache of a pure function).
+ *
+ * @param lane The lane.
+ * @returns A runner of any job of the lane's context.
+ */
+export function benchJobRunner(lane: BenchLane): BenchJobRunner {
+  const { context, tokenizers } = lane;
+  const itemCaches = new Map<string, Map<string, number>>();
+  return async (job, say) => {
+    switch (job.kind) {
+      case "modes":
+        return measureCatalogCost({
+          corpora: [context.corpora[job.corpus]],
+          proxyTools: context.proxyTools,
+          codeTools: context.codeTools,
+          tokenizers: [tokenizers[job.tokenizer]],
+          seed: context.seed,
+        });
+      case "arms":
+        return measureArms({
+          corpus: context.corpora[job.corpus],
+          arms: lane.arms,
+          tokenizers: [tokenizers[job.tokenizer]],
+        });
+      case "retrieval": {
+        const golden = context.goldenSets[job.golden];
+        const arm = job.arm === null ? undefined : lane.indexArms.find((a) => a.name === job.arm);
+        if (job.arm !== null && arm === undefined) {
+          throw new Error(`bench job: no index arm "${job.arm}" on this lane`);
+        }
+        const common = {
+          corpus: context.corpora[job.corpus],
+          golden,
+          retriever: job.retriever,
+          arm,
+          seed: context.seed,
+          resamples: context.resamples,
+        };
+        return retrieverEntry(job.retriever).asyncBuild
+          ? await evaluateRetrievalAsync({
+            ...common,
+            ...endpointContext(job.retriever, endpointsOf(lane)),
+            progress: (m) => say(`${golden.id}: ${m}`),
+          })
+          : evaluateRetrieval(common);
+      }
+      case "frontier": {
+        const golden = context.goldenSets[job.golden];
+        const corpus = context.corpora[job.corpus];
+        const aligned = alignGolden(golden, new Set(corpus.tools.map((t) => t.id)));
+        const built = await retrieverEntry(job.retriever).create(docsFromTools(corpus.tools), {
+          seed: context.seed,
+          golden: aligned,
+          ...endpointContext(job.retriever, endpointsOf(lane)),
+        });
+        await built.prepare?.([...aligned.queries.values()]);
+        if (!itemCaches.has(corpus.id)) itemCaches.set(corpus.id, new Map());
+        return measureFrontier({
+          retriever: built,
+          golden: aligned,
+          corpus,
+          tokenizer: tokenizers[0],
+          itemCache: itemCaches.get(corpus.id),
+        });
+      }
+    }
+  };
+}
+
+const NO_ENDPOINTS = (): RetrieverModels => ({
+  plan: {} as RetrieverModels["plan"],
+  embedding: undefined,
+  chat: new Map(),
+  chatStore: undefined,
+});
+
+function endpointsOf(lane: BenchLane): RetrieverModels {
+  return lane.endpoints ?? NO_ENDPOINTS();
+}
+
+/**
+ * Merges per-tokenizer {@linkcode measureArms} rows of one corpus into the rows of one call
+ * over every tokenizer: arms outer, tokenizers inner; a skipped arm (skipped whatever the
+ * tokenizer) once.
+ *
+ * @param perTokenizer Rows of each tokenizer's job, in tokenizer order, each one row per arm.
+ * @returns The merged rows.
+ * @throws {Error} When the jobs disagree on the arms.
+ */
+export function mergeArmRows(perTokenizer: readonly (readonly ArmRow[])[]): ArmRow[] {
+  const out: ArmRow[] = [];
+  const first = perTokenizer[0] ?? [];
+  for (const [i, row] of first.entries()) {
+    const same = perTokenizer.map((rows) => rows[i]);
+    if (same.some((r) => r?.arm !== row.arm || r.skipped !== row.skipped)) {
+      throw new Error(`bench: arm rows of the tokenizers disagree at arm ${row.arm}`);
+    }
+    if (row.skipped) out.push(row);
+    else out.push(...same);
+  }
+  return out;
+}
+
+/**
+ * Concatenates per corpus × tokenizer catalog-cost sections, in job order.
+ *
+ * @param parts Sections in corpus-outer, tokenizer-inner order.
+ * @returns The sections of one call over every corpus and tokenizer.
+ */
+export function mergeCatalogCost(parts: readonly CatalogCostSections[]): CatalogCostSections {
+  return {
+    modes: parts.flatMap((p) => p.modes),
+    scaling: parts.flatMap((p) => p.scaling),
+    crossovers: parts.flatMap((p) => p.crossovers),
+    heaviest: parts.flatMap((p) => p.heaviest),
+  };
+}

@@ -1,0 +1,149 @@
+// The bench on workers: the same report bytes as the single-threaded run, on the real reference
+// corpus; the per-tokenizer job split equals one call over every tokenizer; failures propagate.
+import assert from "node:assert/strict";
+import { runBench, type RunBenchOptions } from "./bench.ts";
+import { denoFlowIo } from "./io.ts";
+import { workerBenchPool } from "./bench_pool.ts";
+import {
+  type BenchJob,
+  type BenchJobContext,
+  mergeArmRows,
+  mergeCatalogCost,
+} from "./bench_jobs.ts";
+import { stableJson } from "../report/json.ts";
+import { loadCatalog } from "../catalog/load.ts";
+import { loadArms, measureArms } from "../encodings/mod.ts";
+import { measureCatalogCost } from "../modes/catalog_cost.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+const at = (p: string) => new URL(p, ROOT).pathname;
+const REFERENCE = at("fixtures/corpora/reference_v1.tools.json");
+
+/** The report without its run block (clock, wall time, git), as the bytes written. */
+function bytesOutsideRun(report: Awaited<ReturnType<typeof runBench>>): string {
+  const { run: _run, ...rest } = report;
+  return stableJson(rest);
+}
+
+Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus", async () => {
+  const lines: string[] = [];
+  const io = { ...denoFlowIo(), progress: (_: string, m: string) => lines.push(m) };
+  const options: RunBenchOptions = {
+    corpora: [REFERENCE],
+    golden: [
+      at("fixtures/golden/reference_v1.test.json"),
+      at("fixtures/golden/reference_v2.test.json"),
+    ],
+    retrievers: ["bm25", "tfidf_classic", "random", "oracle"],
+    resamples: 20,
+  };
+  // No pool: the calling thread alone (inProcessBenchPool), today's single-threaded run.
+  const one = bytesOutsideRun(await runBench(options, io));
+  lines.length = 0;
+  const two = bytesOutsideRun(await runBench({ ...options, pool: workerBenchPool(2) }, io));
+  assert.ok(
+    lines.some((l) => l.endsWith("(worker 1)")),
+    `a worker ran some job:\n${lines.join("\n")}`,
+  );
+  const report = JSON.parse(one);
+  // Every section the jobs fill is there: 3 modes × 2 tokenizers; 6 arms × 2 tokenizers and
+  // tscg's one skip row (@tscg/core is not served here); per golden set bm25 (1) +
+  // tfidf_classic (plain, compact_sig, markdown) + random + oracle.
+  assert.equal(report.modes.length, 6);
+  assert.deepEqual(
+    report.arms.map((a: { arm: string; tokenizer?: string }) => `${a.arm}/${a.tokenizer ?? "-"}`),
+    ["baseline_json", "compact_sig", "toon_listing", "tron_dedup", "minified_json", "markdown"]
+      .flatMap((a) => [`${a}/cl100k_base`, `${a}/o200k_base`]).concat(["tscg/-"]),
+  );
+  assert.equal(report.retrieval.length, 2 * 6);
+  assert.equal(report.frontier.length, 2 * 3);
+  assert.equal(two, one);
+});
+
+Deno.test("per-tokenizer jobs merge into the rows of one call over both tokenizers", async () => {
+  const full = await loadCatalog(REFERENCE);
+  // The first 150 tools: every arm, both tokenizers, in seconds.
+  const corpus = { ...full, tools: full.tools.slice(0, 150) };
+  const tokenizers = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
+  const arms = await loadArms();
+  const proxy = await loadCatalog(at("fixtures/proxies/reference_proxy.tools.json"));
+  const code = await loadCatalog(at("fixtures/proxies/reference_code.tools.json"));
+  const whole = measureArms({ corpus, arms, tokenizers });
+  const split = mergeArmRows(tokenizers.map((t) => measureArms({ corpus, arms, tokenizers: [t] })));
+  assert.equal(stableJson(split), stableJson(whole));
+  const common = { corpora: [corpus], proxyTools: proxy.tools, codeTools: code.tools, seed: 7 };
+  assert.equal(
+    stableJson(
+      mergeCatalogCost(tokenizers.map((t) => measureCatalogCost({ ...common, tokenizers: [t] }))),
+    ),
+    stableJson(measureCatalogCost({ ...common, tokenizers })),
+  );
+});
+
+Deno.test("mergeArmRows keeps a skipped arm once and rejects jobs that disagree", () => {
+  const skip = { corpusId: "c", arm: "tscg", skipped: true as const, reason: "not installed" };
+  const row = (tokenizer: string, totalTokens: number) => ({
+    corpusId: "c",
+    arm: "compact_sig",
+    tokenizer,
+    skipped: false as const,
+    toolCount: 1,
+    totalTokens,
+    meanTokens: totalTokens,
+    p95Tokens: totalTokens,
+    heaviest: [],
+    skippedTools: { count: 0, examples: [] },
+    alteredTools: { count: 0, examples: [] },
+    savings: null,
+    savingsToolCount: 1,
+    lowerBound: false,
+    altersIndex: false,
+  });
+  const merged = mergeArmRows([[row("a", 1), skip], [row("b", 2), skip]]);
+  assert.deepEqual(merged.map((r) => [r.arm, r.skipped ? "-" : r.tokenizer]), [
+    ["compact_sig", "a"],
+    ["compact_sig", "b"],
+    ["tscg", "-"],
+  ]);
+  assert.throws(() => mergeArmRows([[row("a", 1)], [skip]]), /disagree at arm compact_sig/);
+});
+
+Deno.test("a job failing in a worker rejects the run with its message", async () => {
+  const context: BenchJobContext = {
+    corpora: [{
+      id: "c",
+      version: "1",
+      provenance: { format: "mcp-tools-list" },
+      tools: [{ id: "s:a", server: "s", name: "a", description: "one two" }],
+      warnings: [],
+    }],
+    goldenSets: [],
+    tokenizerNames: ["cl100k_base"],
+    armNames: [],
+    proxyTools: [],
+    codeTools: [],
+    seed: 1,
+    resamples: 1,
+  };
+  const bad: BenchJob = {
+    kind: "retrieval",
+    golden: 0,
+    corpus: 0,
+    retriever: "bm25",
+    arm: "no_such_arm",
+    local: false,
+    label: "bad",
+  };
+  const pool = workerBenchPool(2)(context);
+  try {
+    // The calling thread's lane never finishes its job, so the worker gets the bad ones.
+    await assert.rejects(
+      pool.run([bad, bad, bad], () => new Promise(() => {}), () => {}),
+      /no index arm "no_such_arm"/,
+    );
+  } finally {
+    pool.close();
+  }
+  assert.throws(() => workerBenchPool(0), RangeError);
+});
