@@ -297,13 +297,22 @@ const INVOCATIONS: Readonly<Record<string, Invocation>> = {
     // what counts here is that scale ran synth and bench and read their peak memory.
     assertRan(
       "scale",
-      await task("scale", ["--sizes", "40", "--no-default", "--out", `${OUT}/scale`]),
+      await task("scale", [
+        "--sizes",
+        "40",
+        "--no-default",
+        "--workers",
+        "1,2",
+        "--out",
+        `${OUT}/scale`,
+      ]),
       [0, 1],
     );
     const report = JSON.parse(await Deno.readTextFile(join(ROOT, OUT, "scale", "scale.json")));
-    const rows = report.rows as { peakRssMb: number | null }[];
-    assert.equal(rows.length, 1);
-    assert.ok((rows[0].peakRssMb ?? 0) > 10, JSON.stringify(rows[0]));
+    const rows = report.rows as { peakRssMb: number | null; workers: number }[];
+    // One bench per --workers count; the second runs a worker thread under bench's permissions.
+    assert.deepEqual(rows.map((r) => r.workers), [1, 2]);
+    for (const row of rows) assert.ok((row.peakRssMb ?? 0) > 10, JSON.stringify(row));
   },
   "lint-catalog": async () =>
     assertRan("lint-catalog", await task("lint-catalog", ["--json"]), [0, 1]),

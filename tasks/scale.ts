@@ -16,18 +16,21 @@ import { runScale, scaleTable } from "../lib/flows/mod.ts";
 
 const HELP = `mcpmeter scale — time and peak memory of deno task bench against catalog size
 
-Usage: deno task scale [--sizes LIST] [--seed S] [--out DIR] [--no-default]
+Usage: deno task scale [--sizes LIST] [--seed S] [--out DIR] [--workers LIST] [--no-default]
 
 Generates (once, with deno task synth) a catalog of each size, runs the whole default
 bench on it (retrieval scored on fixtures/golden/reference_v1.test.json, whose tools every
 synthetic catalog of 1,389 tools or more contains; smaller ones are not scored), and prints
-wall seconds and peak RSS. Runs the default bench on the reference corpus first.
+wall seconds, peak RSS (the bench process with its worker threads) and the load average
+when each run started. Runs the default bench on the reference corpus first.
 Results: DIR/scale.json.
 
 Options:
   --sizes LIST   Comma-separated tool counts (default 1000,10000,40000,100000)
   --seed S       Seed of the synthetic catalogs (default 1)
   --out DIR      Catalogs, bench outputs and scale.json (default results/scale)
+  --workers LIST Run each bench once per --workers count, e.g. 1,2 (default: once, the
+                 bench's default, the number of cores)
   --no-default   Skip the default bench on the reference corpus
   --help         This text
 
@@ -38,6 +41,7 @@ async function main(): Promise<number> {
     sizes: { type: "string", default: "1000,10000,40000,100000" },
     seed: { type: "string" },
     out: { type: "string" },
+    workers: { type: "string" },
     "no-default": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   });
@@ -53,6 +57,7 @@ async function main(): Promise<number> {
   if (counts.some((n) => n < 1)) {
     throw new UsageError(`--sizes must be positive: "${values.sizes}"`);
   }
+  const workers = values.workers?.split(",").map((s) => intFlag("workers", s.trim(), 1, 1));
   // Each child runs with the permissions deno.json declares for its task (not -A).
   const { rows, file } = await runScale({
     sizes: counts,
@@ -61,6 +66,7 @@ async function main(): Promise<number> {
     includeDefault: !values["no-default"],
     benchArgs: await taskRunArgs("bench"),
     synthArgs: await taskRunArgs("synth"),
+    ...(workers ? { workers } : {}),
   }, IO);
   console.log("\n" + scaleTable(rows).join("\n"));
   console.log(`wrote ${displayPath(file)}`);

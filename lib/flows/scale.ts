@@ -24,6 +24,10 @@ export interface ScaleRow {
   readonly peakRssMb: number | null;
   /** The process's exit code. */
   readonly exitCode: number;
+  /** `--workers` of the bench, null when left to its default (the cores). */
+  readonly workers?: number | null;
+  /** The machine's 1-minute load average when the row started (measured), null off Linux. */
+  readonly loadAverage?: number | null;
 }
 
 /** What `deno task scale` was asked for. */
@@ -40,6 +44,12 @@ export interface RunScaleOptions {
   readonly benchArgs: readonly string[];
   /** `deno` arguments that run `deno task synth` with its declared permissions. */
   readonly synthArgs: readonly string[];
+  /**
+   * Run each bench once per `--workers` count, in this order, one row each (same catalog, same
+   * run window: a ratio between counts is fair on a shared machine). Default: once, with the
+   * bench's default.
+   */
+  readonly workers?: readonly number[];
 }
 
 /**
@@ -62,12 +72,28 @@ async function peakRssMb(pid: number): Promise<number | null> {
   }
 }
 
+/** The 1-minute load average, from /proc/loadavg (through `cat`, as above); null off Linux. */
+async function loadAverage(): Promise<number | null> {
+  try {
+    const out = await new Deno.Command("cat", {
+      args: ["/proc/loadavg"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const n = Number(new TextDecoder().decode(out.stdout).split(" ")[0]);
+    return out.success && Number.isFinite(n) ? n : null;
+  } catch {
+    return null;
+  }
+}
+
 async function runMeasured(
   label: string,
   tools: number | null,
   args: readonly string[],
   io: Pick<FlowIo, "now" | "fromRoot" | "progress">,
 ): Promise<ScaleRow> {
+  const load = await loadAverage();
   io.progress("scale", `${label}: deno ${args.join(" ")}`);
   const started = io.now();
   const child = new Deno.Command(Deno.execPath(), {
@@ -94,7 +120,7 @@ async function runMeasured(
     const lines = (await errText).trim().split("\n");
     io.progress("scale", `${label}: exit ${code}: ${lines[lines.length - 1] ?? ""}`);
   }
-  return { label, tools, wallSeconds, peakRssMb: peak, exitCode: code };
+  return { label, tools, wallSeconds, peakRssMb: peak, exitCode: code, loadAverage: load };
 }
 
 /**
@@ -115,14 +141,22 @@ export async function runScale(
   await Deno.mkdir(out, { recursive: true });
   const golden = io.fromRoot("fixtures/golden/reference_v1.test.json");
   const rows: ScaleRow[] = [];
-  if (options.includeDefault) {
-    rows.push(
-      await runMeasured("default bench (reference_v1)", REFERENCE_TOOLS, [
+  const counts = options.workers ?? [null];
+  const measure = async (label: string, tools: number, args: string[], dir: string) => {
+    for (const w of counts) {
+      const flag = w === null ? [] : ["--workers", `${w}`];
+      const row = await runMeasured(w === null ? label : `${label}, ${w} workers`, tools, [
         ...options.benchArgs,
+        ...args,
+        ...flag,
         "--out",
-        join(out, "bench_default"),
-      ], io),
-    );
+        join(out, w === null ? dir : `${dir}_w${w}`),
+      ], io);
+      rows.push(options.workers === undefined ? row : { ...row, workers: w });
+    }
+  };
+  if (options.includeDefault) {
+    await measure("default bench (reference_v1)", REFERENCE_TOOLS, [], "bench_default");
   }
   for (const tools of options.sizes) {
     const catalog = join(out, `synth_${tools}_s${seed}.tools.json`);
@@ -137,16 +171,7 @@ export async function runScale(
       if (!made.success) throw new Error(`deno task synth --tools ${tools} failed`);
     }
     const scored = tools >= REFERENCE_TOOLS ? ["--golden", golden] : ["--golden", "none"];
-    rows.push(
-      await runMeasured(`${tools} tools`, tools, [
-        ...options.benchArgs,
-        "--corpus",
-        catalog,
-        ...scored,
-        "--out",
-        join(out, `bench_${tools}`),
-      ], io),
-    );
+    await measure(`${tools} tools`, tools, ["--corpus", catalog, ...scored], `bench_${tools}`);
   }
   const file = join(out, "scale.json");
   await Deno.writeTextFile(file, JSON.stringify({ seed, rows }, null, 2) + "\n");
@@ -164,9 +189,10 @@ export function scaleTable(rows: readonly ScaleRow[]): string[] {
     "scale: the whole default bench per catalog size",
     ...rows.map((r) => {
       const rss = r.peakRssMb === null ? "n/a" : `${r.peakRssMb.toFixed(0)} MB`;
-      return `${r.label.padEnd(30)} ${r.wallSeconds.toFixed(1).padStart(7)} s  peak RSS ${
+      const load = r.loadAverage == null ? "" : `  load ${r.loadAverage.toFixed(2)}`;
+      return `${r.label.padEnd(40)} ${r.wallSeconds.toFixed(1).padStart(7)} s  peak RSS ${
         rss.padStart(8)
-      }${r.exitCode === 0 ? "" : `  (exit ${r.exitCode})`}`;
+      }${load}${r.exitCode === 0 ? "" : `  (exit ${r.exitCode})`}`;
     }),
   ];
 }
