@@ -7,7 +7,7 @@
  */
 
 import type { SchemaDialect } from "../../catalog/normalize.ts";
-import type { ModelRequest, ModelTurn } from "./types.ts";
+import type { ModelRequest, ModelTurn, ToolSpec } from "./types.ts";
 
 /** What an adapter needs to build an SDK client. */
 export interface SdkClientOptions {
@@ -49,6 +49,54 @@ export function sdkClientOptions(options: SdkClientOptions): {
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
     maxRetries: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+}
+
+/**
+ * An adapter factory over an official SDK: per model, one SDK client built with
+ * {@linkcode sdkClientOptions}; each request goes out through `send`, with the abort signal as
+ * the SDK's request option when there is one, and replies are read by `parse`.
+ *
+ * @param client Builds the SDK client from its constructor options.
+ * @param send Sends one request for `model` with the SDK (returns the SDK's promise of the body).
+ * @param parse Normalizes a reply body.
+ * @returns The factory a {@linkcode ProviderEntry} names as `createAdapter`.
+ */
+export function sdkAdapter<Sdk>(
+  client: (options: ReturnType<typeof sdkClientOptions>) => Sdk,
+  send: (
+    sdk: Sdk,
+    model: string,
+    request: ModelRequest,
+    options: { signal: AbortSignal } | undefined,
+  ) => Promise<unknown>,
+  parse: (body: unknown) => ParsedTurn,
+): (model: string, options: SdkClientOptions) => ProviderAdapter {
+  return (model, options) => {
+    const sdk = client(sdkClientOptions(options));
+    return {
+      send: (request, signal) => send(sdk, model, request, signal ? { signal } : undefined),
+      parse,
+    };
+  };
+}
+
+/**
+ * The optional tail of a request body that both wire formats share: `tools`, each in the
+ * wire's shape (left out when the request offers none), then `temperature` (left out when the
+ * provider default applies).
+ *
+ * @param request The neutral request.
+ * @param tool One tool in the wire's shape.
+ * @returns `{ tools?, temperature? }`, to spread after the format's own fields.
+ */
+export function optionalBody<T>(
+  request: ModelRequest,
+  tool: (t: ToolSpec) => T,
+): { tools?: T[]; temperature?: number } {
+  return {
+    ...(request.tools.length === 0 ? {} : { tools: request.tools.map(tool) }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
   };
 }
 

@@ -14,13 +14,7 @@ import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
-import {
-  type ParsedTurn,
-  type ProviderAdapter,
-  type ProviderEntry,
-  type SdkClientOptions,
-  sdkClientOptions,
-} from "./_adapter.ts";
+import { optionalBody, type ParsedTurn, type ProviderEntry, sdkAdapter } from "./_adapter.ts";
 
 /**
  * The Anthropic `messages` array for a conversation.
@@ -129,42 +123,37 @@ export function parseAnthropicMessage(body: unknown): ParsedTurn {
  * @param options Key, base URL, fetch.
  * @returns The adapter.
  */
-export function createAnthropicAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
-  const sdk = new Anthropic(sdkClientOptions(options));
-  return {
-    send(request, signal) {
-      const cache = request.cache;
-      const control = cache === undefined
-        ? undefined
-        : cache.ttl === "1h"
-        ? { type: "ephemeral" as const, ttl: "1h" as const }
-        : { type: "ephemeral" as const };
-      const messages = toAnthropicMessages(request.messages);
-      if (control !== undefined && cache?.toolResults) markLastToolResult(messages, control);
-      return sdk.messages.create(
-        {
-          model,
-          max_tokens: request.maxOutputTokens,
-          // A breakpoint on the system block caches the tools (rendered before it) and the prompt.
-          system: control === undefined
-            ? request.system
-            : [{ type: "text", text: request.system, cache_control: control }],
-          messages,
-          ...(request.tools.length === 0 ? {} : {
-            tools: request.tools.map((t) => ({
-              name: t.name,
-              description: t.description,
-              input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
-            })),
-          }),
-          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        },
-        signal ? { signal } : undefined,
-      );
-    },
-    parse: parseAnthropicMessage,
-  };
-}
+export const createAnthropicAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
+  (options) => new Anthropic(options),
+  (sdk, model, request, options) => {
+    const cache = request.cache;
+    const control = cache === undefined
+      ? undefined
+      : cache.ttl === "1h"
+      ? { type: "ephemeral" as const, ttl: "1h" as const }
+      : { type: "ephemeral" as const };
+    const messages = toAnthropicMessages(request.messages);
+    if (control !== undefined && cache?.toolResults) markLastToolResult(messages, control);
+    return sdk.messages.create(
+      {
+        model,
+        max_tokens: request.maxOutputTokens,
+        // A breakpoint on the system block caches the tools (rendered before it) and the prompt.
+        system: control === undefined
+          ? request.system
+          : [{ type: "text", text: request.system, cache_control: control }],
+        messages,
+        ...optionalBody(request, (t) => ({
+          name: t.name,
+          description: t.description,
+          input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+        })),
+      },
+      options,
+    );
+  },
+  parseAnthropicMessage,
+);
 
 /** Registry entry of the Anthropic Messages API. */
 export const anthropicProvider: ProviderEntry = {

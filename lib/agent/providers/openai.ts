@@ -18,13 +18,7 @@ import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
-import {
-  type ParsedTurn,
-  type ProviderAdapter,
-  type ProviderEntry,
-  type SdkClientOptions,
-  sdkClientOptions,
-} from "./_adapter.ts";
+import { optionalBody, type ParsedTurn, type ProviderEntry, sdkAdapter } from "./_adapter.ts";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -140,33 +134,27 @@ export function parseOpenAiCompletion(body: unknown): ParsedTurn {
  * @param options Key, base URL, fetch.
  * @returns The adapter.
  */
-export function createOpenAiAdapter(model: string, options: SdkClientOptions): ProviderAdapter {
-  const sdk = new OpenAI(sdkClientOptions(options));
-  return {
-    send(request, signal) {
-      return sdk.chat.completions.create(
-        {
-          model,
-          messages: toOpenAiMessages(request.system, request.messages),
-          max_tokens: request.maxOutputTokens,
-          ...(request.tools.length === 0 ? {} : {
-            tools: request.tools.map((t) => ({
-              type: "function" as const,
-              function: {
-                name: t.name,
-                description: t.description,
-                parameters: t.inputSchema as Record<string, unknown>,
-              },
-            })),
-          }),
-          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        },
-        signal ? { signal } : undefined,
-      );
-    },
-    parse: parseOpenAiCompletion,
-  };
-}
+export const createOpenAiAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
+  (options) => new OpenAI(options),
+  (sdk, model, request, options) =>
+    sdk.chat.completions.create(
+      {
+        model,
+        messages: toOpenAiMessages(request.system, request.messages),
+        max_tokens: request.maxOutputTokens,
+        ...optionalBody(request, (t) => ({
+          type: "function" as const,
+          function: {
+            name: t.name,
+            description: t.description,
+            parameters: t.inputSchema as Record<string, unknown>,
+          },
+        })),
+      },
+      options,
+    ),
+  parseOpenAiCompletion,
+);
 
 /** Registry entry of OpenAI Chat Completions, also any compatible base URL (Ollama, vLLM, ...). */
 export const openAiProvider: ProviderEntry = {
