@@ -7,6 +7,7 @@ import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
+import { countSpans } from "../tokens/joins.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
@@ -121,6 +122,44 @@ export interface MeasureArmsOptions {
 interface Encoded {
   readonly listing: Listing;
   readonly tools: readonly { readonly id: string; readonly text: string }[];
+  /**
+   * Where each of `tools`' texts lies in the listing text, in order, when the listing holds
+   * them all verbatim (a joined listing); undefined otherwise.
+   */
+  readonly spans?: { readonly starts: number[]; readonly ends: number[] };
+}
+
+/** How far past the previous tool's text the next one is looked for in a listing (code units). */
+const GAP_WINDOW = 256;
+
+/**
+ * The spans of `texts` in `listing`, each found after the previous one: the first anywhere
+ * within its first {@linkcode GAP_WINDOW} × 64 code units (a header), each next one within
+ * {@linkcode GAP_WINDOW} of the previous end (a separator); undefined as soon as one is not
+ * found there (the listing renders the tools differently, e.g. TOON list items).
+ */
+function locate(
+  listing: string,
+  texts: readonly string[],
+): { starts: number[]; ends: number[] } | undefined {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  for (const [i, text] of texts.entries()) {
+    const window = i === 0 ? GAP_WINDOW * 64 : GAP_WINDOW;
+    let found = -1;
+    for (let k = at; k <= Math.min(at + window, listing.length - text.length); k++) {
+      if (listing.startsWith(text, k)) {
+        found = k;
+        break;
+      }
+    }
+    if (found < 0) return undefined;
+    starts.push(found);
+    ends.push(found + text.length);
+    at = found + text.length;
+  }
+  return { starts, ends };
 }
 
 /** Fragile number literals per tool id, for the tools that have any. */
@@ -175,7 +214,25 @@ function encodeAll(arm: EncodingArm, tools: readonly Tool[]): Encoded {
     const out = once.encodeTool(tool);
     if (out.ok) perTool.push({ id: tool.id, text: out.text });
   }
-  return { listing, tools: perTool };
+  const spans = locate(listing.text, perTool.map((t) => t.text));
+  return spans === undefined ? { listing, tools: perTool } : { listing, tools: perTool, spans };
+}
+
+/**
+ * Tokens of an encoding's listing and of each of its tools' texts. Where the listing holds the
+ * tools' texts verbatim, `countSpans` counts each text once for both (exact: it adds counts
+ * only across cuts the tokenizer's pre-tokenizer always makes); else each text and the listing
+ * are counted directly.
+ */
+function countEncoded(encoded: Encoded, tok: Tokenizer): { total: number; perTool: number[] } {
+  if (encoded.spans === undefined) {
+    return {
+      total: tok.count(encoded.listing.text),
+      perTool: encoded.tools.map((t) => tok.count(t.text)),
+    };
+  }
+  const out = countSpans(tok, encoded.listing.text, encoded.spans.starts, encoded.spans.ends);
+  return { total: out.total, perTool: out.spans };
 }
 
 /**
@@ -216,12 +273,13 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
   const base = encodeAll(baseArm, corpus.tools);
   const fragile = fragileLiterals(corpus.tools);
   const baseIds = new Set(base.listing.encodedIds);
-  const baseTotals = new Map<string, number>();
-  const baseTotal = (tok: Tokenizer) => {
-    let n = baseTotals.get(tok.name);
-    if (n === undefined) baseTotals.set(tok.name, n = tok.count(base.listing.text));
+  const baseCounts = new Map<string, { total: number; perTool: number[] }>();
+  const baseCount = (tok: Tokenizer) => {
+    let n = baseCounts.get(tok.name);
+    if (n === undefined) baseCounts.set(tok.name, n = countEncoded(base, tok));
     return n;
   };
+  const baseTotal = (tok: Tokenizer) => baseCount(tok).total;
 
   const rows: ArmRow[] = [];
   for (const arm of arms) {
@@ -251,8 +309,9 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
 
     const altered = alteredTools(encoded, fragile);
     for (const tok of tokenizers) {
-      const totalTokens = encoded === base ? baseTotal(tok) : tok.count(encoded.listing.text);
-      const perTool = encoded.tools.map((t) => ({ toolId: t.id, tokens: tok.count(t.text) }));
+      const counted = encoded === base ? baseCount(tok) : countEncoded(encoded, tok);
+      const totalTokens = counted.total;
+      const perTool = encoded.tools.map((t, i) => ({ toolId: t.id, tokens: counted.perTool[i] }));
       const sorted = perTool.map((t) => t.tokens).sort((a, b) => a - b);
       const sum = sorted.reduce((a, b) => a + b, 0);
       const heaviest = [...perTool].sort((a, b) =>

@@ -126,3 +126,23 @@ Deno.test("measureArms() yields one skip row for an unavailable arm and breaks h
     RangeError,
   );
 });
+
+Deno.test("measureArms() with the real tokenizers gives the direct counts on the reference corpus and the hard cases", async () => {
+  const { BUILTIN_ARMS } = await import("./registry.ts");
+  const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
+  const { readTools, hardCases } = await import("./_testing.ts");
+  const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
+  // The same counts through an unmarked tokenizer: every listing and tool text counted whole.
+  const direct = real.map((t) => ({ name: t.name, count: (s: string) => t.count(s) }));
+  const corpora = [
+    readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),
+    ...hardCases().values(),
+  ];
+  for (const tools of corpora) {
+    const corpus = { id: "c", tools };
+    assert.deepEqual(
+      measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: real }),
+      measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: direct }),
+    );
+  }
+});

@@ -52,3 +52,27 @@ Deno.test("measureCatalogCost() gives the same rows for the same seed", () => {
     }));
   assert.equal(run(), run());
 });
+
+Deno.test("catalogCost() with the real tokenizers gives the direct counts of every tool text", async () => {
+  const { loadCatalog } = await import("../catalog/load.ts");
+  const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
+  const { schemaText } = await import("../catalog/canonical.ts");
+  const corpus = await loadCatalog(
+    new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url).pathname,
+  );
+  for (const name of TOKENIZER_NAMES) {
+    const reference = createTokenizer(name, "gpt-tokenizer");
+    const cost = catalogCost(corpus.tools, createTokenizer(name));
+    for (const [i, tool] of corpus.tools.entries()) {
+      const head = `${tool.name}\n${tool.description}`;
+      const schema = schemaText(tool);
+      const c = cost.perTool[i];
+      assert.equal(c.tokensNameDescription, reference.count(head), tool.id);
+      assert.equal(
+        c.tokensWithSchema,
+        reference.count(schema === undefined ? head : `${head}\n${schema}`),
+        tool.id,
+      );
+    }
+  }
+});

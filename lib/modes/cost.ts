@@ -5,6 +5,7 @@
  */
 import type { Tool } from "../catalog/types.ts";
 import { schemaText } from "../catalog/canonical.ts";
+import { countSpans } from "../tokens/joins.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 
 /** Token cost of one tool under one tokenizer. */
@@ -45,15 +46,24 @@ export interface ToolCost {
 export function toolCost(tool: Tool, tokenizer: Tokenizer): ToolCost {
   const head = `${tool.name}\n${tool.description}`;
   const schema = schemaText(tool);
-  const tokensNameDescription = tokenizer.count(head);
+  if (schema === undefined) {
+    const tokens = tokenizer.count(head);
+    return {
+      id: tool.id,
+      server: tool.server,
+      tokensNameDescription: tokens,
+      tokensWithSchema: tokens,
+      hasSchema: false,
+    };
+  }
+  // Both figures from one pass over the with-schema text: the head is a span of it.
+  const counted = countSpans(tokenizer, `${head}\n${schema}`, [0], [head.length]);
   return {
     id: tool.id,
     server: tool.server,
-    tokensNameDescription,
-    tokensWithSchema: schema === undefined
-      ? tokensNameDescription
-      : tokenizer.count(`${head}\n${schema}`),
-    hasSchema: schema !== undefined,
+    tokensNameDescription: counted.spans[0],
+    tokensWithSchema: counted.total,
+    hasSchema: true,
   };
 }
 

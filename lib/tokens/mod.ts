@@ -25,3 +25,11 @@ export {
 } from "./tokenizers.ts";
 export { tokenByteOffsets, type TokenSpans } from "./spans.ts";
 export { createPiecewiseTokenizer, type PiecewiseTokenizer } from "./piecewise.ts";
+export {
+  countSpans,
+  isHardCut,
+  isHardCutBetween,
+  markPiecewise,
+  piecewiseEncoding,
+  type SpanCounts,
+} from "./joins.ts";

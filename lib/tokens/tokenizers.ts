@@ -16,6 +16,7 @@ import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import * as gptCl100k from "gpt-tokenizer/encoding/cl100k_base";
 import * as gptO200k from "gpt-tokenizer/encoding/o200k_base";
+import { markPiecewise } from "./joins.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
@@ -49,7 +50,8 @@ export function isTokenizerName(name: string): name is TokenizerName {
  *
  * @param name Encoding name: `cl100k_base` (GPT-4, GPT-3.5) or `o200k_base` (GPT-4o and later).
  * @param backend Implementation; defaults to {@linkcode DEFAULT_TOKENIZER_BACKEND}.
- * @returns A {@linkcode Tokenizer} whose `count` returns tokens.
+ * @returns A {@linkcode Tokenizer} whose `count` returns tokens, marked as counting piece by
+ *   piece (`joins.ts`), since every backend splits with the encoding's own regex.
  * @throws {RangeError} When `name` or `backend` is not known.
  *
  * @example Usage
@@ -72,15 +74,15 @@ export function createTokenizer(
   }
   if (backend === "js-tiktoken") {
     const enc = new Tiktoken(name === "cl100k_base" ? cl100kRanks : o200kRanks);
-    return { name, count: (text) => enc.encode(text, [], []).length };
+    return markPiecewise({ name, count: (text) => enc.encode(text, [], []).length });
   }
-  if (backend === "piecewise") return createPiecewiseTokenizer(name);
+  if (backend === "piecewise") return markPiecewise(createPiecewiseTokenizer(name));
   if (backend === "gpt-tokenizer") {
     const enc = name === "cl100k_base" ? gptCl100k : gptO200k;
-    return {
+    return markPiecewise({
       name,
       count: (text) => enc.encode(text, { disallowedSpecial: NO_SPECIAL }).length,
-    };
+    });
   }
   throw new RangeError(
     `Cannot create tokenizer as the backend is not known: current value is "${backend}"`,
