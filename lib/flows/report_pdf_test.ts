@@ -1,13 +1,14 @@
-// PDF export in real Chromium (Debian chromium through puppeteer-core): deno task report
-// --dashboard ... --pdf writes a PDF that pdfinfo opens, with one page per section for a fixture
+// PDF export in real Chromium (Debian chromium through puppeteer-core): runReport with a
+// dashboard and `pdf` writes a PDF that pdfinfo opens, with one page per section for a fixture
 // dashboard whose sections each fit a page, and no chart cut across pages (each chart's title
 // and its footer line are on the same page, read back with pdftotext). Skipped with a reason
-// when chromium or poppler-utils is missing; a failure when CI is set.
+// when chromium or poppler-utils is missing; a failure when CI is set. The CLI's Chromium-missing
+// line and exit code are tested in tasks/report_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeSyntheticRun } from "../lib/report/_synthetic_runs.ts";
-import { findChromium } from "../lib/report/io.ts";
-import { fromRoot } from "./_cli.ts";
+import { writeSyntheticRun } from "../report/_synthetic_runs.ts";
+import { findChromium } from "../report/io.ts";
+import { runReport } from "./report.ts";
 
 const dec = new TextDecoder();
 const has = (bin: string) => {
@@ -120,31 +121,26 @@ async function fixture(dir: string) {
 
 Deno.test({
   name:
-    "report --pdf: pdfinfo opens an A4 file, one page per section of the fixture dashboard, no chart split across pages",
+    "runReport({pdf}): pdfinfo opens an A4 file, one page per section of the fixture dashboard, no chart split across pages",
   ignore: missing.length > 0,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "mcpmeter-pdf-" });
     try {
       const { runs, dashboards, refs } = await fixture(dir);
-      const task = (id: string, pdf: string) =>
-        run(Deno.execPath(), [
-          "run",
-          "-A",
-          fromRoot("tasks/report.ts"),
-          "--runs",
-          runs,
-          "--dashboard",
-          id,
-          "--dashboards-dir",
-          dashboards,
-          "--out",
-          join(dir, id),
-          "--pdf",
-          pdf,
-        ]);
+      const report = (dashboard: string, pdf: string) =>
+        runReport(
+          {
+            runs: [runs],
+            filter: {},
+            dashboard,
+            dashboardsDir: dashboards,
+            out: join(dir, dashboard),
+            pdf,
+          },
+          { progress: () => {} },
+        );
       const three = join(dir, "three.pdf");
-      const r3 = await task("pdf-three", three);
-      assert.equal(r3.code, 0, r3.stderr);
+      assert.ok((await report("pdf-three", three)).written.includes(three));
       const p3 = await pages(three);
       assert.equal(p3.length, 3, "one page per section");
       assert.match(p3[0], /One/);
@@ -152,8 +148,7 @@ Deno.test({
       assert.match(p3[2], /Cost against correctness/);
 
       const long = join(dir, "long.pdf");
-      const rl = await task("pdf-long", long);
-      assert.equal(rl.code, 0, rl.stderr);
+      assert.ok((await report("pdf-long", long)).written.includes(long));
       const pl = await pages(long);
       assert.ok(
         pl.length >= 3,
@@ -166,48 +161,6 @@ Deno.test({
         assert.ok(top >= 0 && foot >= 0, `${title} printed`);
         assert.equal(foot, top, `${title} starts on page ${top + 1} and ends on page ${foot + 1}`);
       });
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-});
-
-Deno.test({
-  name: "report --pdf when Chromium is missing: one line saying how to install it, exit 2",
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-pdf-" });
-    try {
-      const { runs, dashboards } = await fixture(dir);
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          fromRoot("tasks/report.ts"),
-          "--runs",
-          runs,
-          "--dashboard",
-          "pdf-three",
-          "--dashboards-dir",
-          dashboards,
-          "--out",
-          join(dir, "o"),
-          "--pdf",
-          join(dir, "x.pdf"),
-        ],
-        env: { CHROMIUM_PATH: "/nonexistent/chromium", NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const err = dec.decode(out.stderr);
-      assert.equal(out.code, 2, err);
-      const errors = err.split("\n").filter((l) => l.includes("error"));
-      assert.equal(errors.length, 1, err);
-      assert.match(
-        errors[0],
-        /no Chromium at \/nonexistent\/chromium .*apt-get install -y chromium/,
-      );
-      // The page itself was written before the PDF step.
-      assert.ok((await Deno.stat(join(dir, "o", "index.html"))).isFile);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
