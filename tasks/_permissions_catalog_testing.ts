@@ -3,23 +3,17 @@
 // real invocation under its deno.json permissions.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  argv,
-  assertRan,
-  MEMORY_CONFIG,
-  OUT,
-  type PermissionCase,
-  ROOT,
-  serving,
-  task,
-} from "./_permissions_testing.ts";
+import { Client, StreamableHTTPClientTransport } from "../lib/_sdk.ts";
+import * as P from "./_permissions_testing.ts";
+
+const { argv, assertRan, MEMORY_CONFIG, OUT, ROOT, serving, task } = P;
 
 const CONFIG_ENV = "${VAR} in a servers config names any variable";
 const CONFIG_RUN = "starts the stdio servers of a config (any command)";
 const INSTALLED = "--install-dir .scratch/servers";
 
 /** The catalog and bench tasks' cases. */
-export const CATALOG_CASES: Readonly<Record<string, PermissionCase>> = {
+export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   fixtures: { run: async () => assertRan("fixtures", await task("fixtures", [])) },
   synth: {
     run: async () =>
@@ -116,31 +110,16 @@ export const CATALOG_CASES: Readonly<Record<string, PermissionCase>> = {
       env: CONFIG_ENV,
     },
     run: async () => {
-      const initialize = {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      };
+      // The SDK's client over streamable HTTP: connecting is the initialize round trip.
       const r = await serving(
         "proxy",
         argv(`--servers ${MEMORY_CONFIG} --http 0 ${INSTALLED}`),
         /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
         async ([, url]) => {
-          const res = await fetch(url, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-            body: JSON.stringify(initialize),
-          });
-          assert.equal(res.status, 200);
-          await res.body?.cancel();
+          const client = new Client({ name: "t", version: "1" });
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          assert.ok(client.getServerVersion() !== undefined);
+          await client.close();
         },
       );
       assertRan("proxy", r);
