@@ -1,5 +1,12 @@
 /** Helpers shared by the built-in visualizations (private). @module */
-import type { AgentMetrics, AgentRunRecord, VizNote } from "./types.ts";
+import type {
+  AgentMetrics,
+  AgentRunRecord,
+  Visualization,
+  VizContext,
+  VizNote,
+  VizOutput,
+} from "./types.ts";
 
 /** Sorted unique strings. */
 export const uniq = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
@@ -15,6 +22,21 @@ export const note = (text: string): VizNote => ({ type: "note", text });
 
 /** The note shown when nothing was selected. */
 export const EMPTY = note("No run selected: nothing to draw.");
+
+/**
+ * A built-in visualization: `draw` runs when some record is selected; with none, the
+ * visualization shows {@linkcode EMPTY}.
+ *
+ * @param def Id, title, layout and description.
+ * @param draw Renders the selected records (at least one).
+ * @returns The visualization.
+ */
+export function builtinViz(
+  def: Omit<Visualization, "render">,
+  draw: (records: readonly AgentRunRecord[], ctx: VizContext) => VizOutput,
+): Visualization {
+  return { ...def, render: (records, ctx) => records.length === 0 ? EMPTY : draw(records, ctx) };
+}
 
 /** Agent ids of the records, sorted. */
 export const agentDomain = (records: readonly AgentRunRecord[]): string[] =>

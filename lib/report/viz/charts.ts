@@ -10,54 +10,52 @@ import { costScatter, middleCut, numberByCost, passRateAxis } from "../figures.t
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
-import type { AgentRunRecord, Visualization, VizOutput } from "./types.ts";
+import type { AgentRunRecord, Visualization } from "./types.ts";
 import { agentBars, agentColors, el } from "./_plot.ts";
-import { avgMetric, byAgent, EMPTY, int, mean, note, pct, uniq, usd } from "./_shared.ts";
+import { avgMetric, builtinViz, byAgent, int, mean, note, pct, uniq, usd } from "./_shared.ts";
 
 /** `cost-vs-correctness`: one point per agent, x overall cost per case, y pass rate. */
-export const costVsCorrectness: Visualization = {
+export const costVsCorrectness: Visualization = builtinViz({
   id: "cost-vs-correctness",
   title: "Cost against correctness",
   layout: "half",
   description:
     "Mean agent cost per case against pass rate, one point per agent (up-left is better).",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).map(([agent, rs]) => ({
-      agent,
-      cost: avgMetric(rs, "overallCostUsd"),
-      pass: avgMetric(rs, "passRate"),
-    })).filter((d): d is { agent: string; cost: number; pass: number } =>
-      d.cost !== null && d.pass !== null
-    );
-    if (data.length === 0) return note("No priced and scored agent in the selected runs.");
-    // Each point carries a number; the key in the right margin names its agent. Agent names at
-    // the points overlapped whenever agents shared a pass rate at close costs.
-    const keyed = numberByCost(
-      data,
-      (d) => d.cost,
-      (d) => d.agent,
-      (d, n) => `${n}  ${middleCut(d.agent, 34)}`,
-    );
-    const scatter = costScatter(keyed, {
-      x: "cost",
-      y: "pass",
-      fill: "agent",
-      title: (d) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
-      keyFill: ctx.theme.ink,
-    });
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      height: Math.max(320, 60 + 14 * keyed.length),
-      marginRight: 210,
-      x: scatter.x,
-      y: scatter.y,
-      color: agentColors(records, ctx),
-      marks: scatter.marks,
-    }));
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).map(([agent, rs]) => ({
+    agent,
+    cost: avgMetric(rs, "overallCostUsd"),
+    pass: avgMetric(rs, "passRate"),
+  })).filter((d): d is { agent: string; cost: number; pass: number } =>
+    d.cost !== null && d.pass !== null
+  );
+  if (data.length === 0) return note("No priced and scored agent in the selected runs.");
+  // Each point carries a number; the key in the right margin names its agent. Agent names at
+  // the points overlapped whenever agents shared a pass rate at close costs.
+  const keyed = numberByCost(
+    data,
+    (d) => d.cost,
+    (d) => d.agent,
+    (d, n) => `${n}  ${middleCut(d.agent, 34)}`,
+  );
+  const scatter = costScatter(keyed, {
+    x: "cost",
+    y: "pass",
+    fill: "agent",
+    title: (d) => `${d.agent}: ${usd(d.cost)}, ${pct(d.pass)}`,
+    keyFill: ctx.theme.ink,
+  });
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    height: Math.max(320, 60 + 14 * keyed.length),
+    marginRight: 210,
+    x: scatter.x,
+    y: scatter.y,
+    color: agentColors(records, ctx),
+    marks: scatter.marks,
+  }));
+});
 
 /** One beeswarm of {@linkcode beeswarmViz}: its id, words, and the case value it draws. */
 interface BeeswarmDef {
@@ -74,13 +72,9 @@ interface BeeswarmDef {
 
 /** A half-width beeswarm: one dot per scored case, one lane per agent, coloured by verdict. */
 function beeswarmViz(def: BeeswarmDef): Visualization {
-  return {
-    id: def.id,
-    title: def.title,
-    layout: "half",
-    description: def.description,
-    render(records, ctx): VizOutput {
-      if (records.length === 0) return EMPTY;
+  return builtinViz(
+    { id: def.id, title: def.title, layout: "half", description: def.description },
+    (records, ctx) => {
       const data = records.flatMap((r) =>
         r.cases.flatMap((c) => {
           const v = c.passed === null ? null : def.value(c);
@@ -115,7 +109,7 @@ function beeswarmViz(def: BeeswarmDef): Visualization {
         ],
       }));
     },
-  };
+  );
 }
 
 /** `cost-per-question-distribution`: one dot per scored case, one lane per agent. */
@@ -140,108 +134,102 @@ export const durationDistribution: Visualization = beeswarmViz({
 });
 
 /** `cost-composition-by-agent`: token, tool and judge cost per case, stacked. */
-export const costComposition: Visualization = {
+export const costComposition: Visualization = builtinViz({
   id: "cost-composition-by-agent",
   title: "Cost composition by agent",
   layout: "half",
   description: "Mean cost per case split into model tokens, tool prices and the judge.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).flatMap(([agent, rs]) =>
-      (
-        [
-          ["tokens", avgMetric(rs, "tokenCostUsd")],
-          ["tools", avgMetric(rs, "toolCostUsd")],
-          ["judge", avgMetric(rs, "judgeCostUsd")],
-        ] as const
-      ).flatMap(([part, v]) => v === null || v === 0 ? [] : [{ agent, part, usd: v }])
-    );
-    if (data.length === 0) return note("No cost recorded in the selected runs.");
-    const agents = uniq(data.map((d) => d.agent));
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 190,
-      height: 60 + 26 * agents.length,
-      x: { label: "mean cost per case (USD) →", grid: true },
-      y: { label: null, domain: agents },
-      color: {
-        legend: true,
-        domain: ["tokens", "tools", "judge"],
-        range: [ctx.theme.palette[0], ctx.theme.palette[1], ctx.theme.palette[6]],
-      },
-      marks: [
-        Plot.barX(data, {
-          x: "usd",
-          y: "agent",
-          fill: "part",
-          title: (d: (typeof data)[number]) => `${d.part}: ${usd(d.usd)}`,
-        }),
-        Plot.ruleX([0]),
-      ],
-    }));
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).flatMap(([agent, rs]) =>
+    (
+      [
+        ["tokens", avgMetric(rs, "tokenCostUsd")],
+        ["tools", avgMetric(rs, "toolCostUsd")],
+        ["judge", avgMetric(rs, "judgeCostUsd")],
+      ] as const
+    ).flatMap(([part, v]) => v === null || v === 0 ? [] : [{ agent, part, usd: v }])
+  );
+  if (data.length === 0) return note("No cost recorded in the selected runs.");
+  const agents = uniq(data.map((d) => d.agent));
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    marginLeft: 190,
+    height: 60 + 26 * agents.length,
+    x: { label: "mean cost per case (USD) →", grid: true },
+    y: { label: null, domain: agents },
+    color: {
+      legend: true,
+      domain: ["tokens", "tools", "judge"],
+      range: [ctx.theme.palette[0], ctx.theme.palette[1], ctx.theme.palette[6]],
+    },
+    marks: [
+      Plot.barX(data, {
+        x: "usd",
+        y: "agent",
+        fill: "part",
+        title: (d: (typeof data)[number]) => `${d.part}: ${usd(d.usd)}`,
+      }),
+      Plot.ruleX([0]),
+    ],
+  }));
+});
 
 /** `cache-effectiveness-by-agent`: cache-read tokens ÷ (uncached input + cache read). */
-export const cacheEffectiveness: Visualization = {
+export const cacheEffectiveness: Visualization = builtinViz({
   id: "cache-effectiveness-by-agent",
   title: "Prompt-cache effectiveness by agent",
   layout: "half",
   description:
     "Share of input tokens read from the provider's prompt cache, for agents whose runs report cache reads.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).flatMap(([agent, rs]) => {
-      const cs = rs.flatMap((r) => r.cases).filter((c) =>
-        c.passed !== null && c.cacheReadTokens !== null && c.inputTokens !== null
-      );
-      if (cs.length === 0) return [];
-      const read = cs.reduce((s, c) => s + c.cacheReadTokens!, 0);
-      const all = read + cs.reduce((s, c) => s + c.inputTokens!, 0);
-      return all === 0 ? [] : [{ agent, value: read / all }];
-    });
-    if (data.length === 0) {
-      return note("Cache reads not recorded by these runs (the provider reported none).");
-    }
-    if (data.every((d) => d.value === 0)) {
-      return note(
-        `No input token was read from a prompt cache in these runs (${data.length} agent(s) report cache reads of 0).`,
-      );
-    }
-    return agentBars(records, ctx, data, {
-      x: { label: "share of input tokens read from cache →", domain: [0, 1] },
-      format: pct,
-      marginRight: 60,
-      extra: [],
-    });
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).flatMap(([agent, rs]) => {
+    const cs = rs.flatMap((r) => r.cases).filter((c) =>
+      c.passed !== null && c.cacheReadTokens !== null && c.inputTokens !== null
+    );
+    if (cs.length === 0) return [];
+    const read = cs.reduce((s, c) => s + c.cacheReadTokens!, 0);
+    const all = read + cs.reduce((s, c) => s + c.inputTokens!, 0);
+    return all === 0 ? [] : [{ agent, value: read / all }];
+  });
+  if (data.length === 0) {
+    return note("Cache reads not recorded by these runs (the provider reported none).");
+  }
+  if (data.every((d) => d.value === 0)) {
+    return note(
+      `No input token was read from a prompt cache in these runs (${data.length} agent(s) report cache reads of 0).`,
+    );
+  }
+  return agentBars(records, ctx, data, {
+    x: { label: "share of input tokens read from cache →", domain: [0, 1] },
+    format: pct,
+    marginRight: 60,
+    extra: [],
+  });
+});
 
 /** `peak-context-ceiling-by-agent`: the largest single request of any case, per agent. */
-export const peakContextCeiling: Visualization = {
+export const peakContextCeiling: Visualization = builtinViz({
   id: "peak-context-ceiling-by-agent",
   title: "Peak context ceiling by agent",
   layout: "half",
   description:
     "Largest single model request of any case (input + cache tokens of one turn), per agent.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).flatMap(([agent, rs]) => {
-      const peaks = rs.map((r) => r.metrics.maxPeakContextTokens).filter((x): x is number =>
-        x !== null
-      );
-      return peaks.length === 0 ? [] : [{ agent, value: Math.max(...peaks) }];
-    });
-    if (data.length === 0) return note("Peak context not recorded by these runs.");
-    return agentBars(records, ctx, data, {
-      x: { label: "max peak context tokens →" },
-      format: int,
-      marginRight: 70,
-      extra: [Plot.ruleX([0])],
-    });
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).flatMap(([agent, rs]) => {
+    const peaks = rs.map((r) => r.metrics.maxPeakContextTokens).filter((x): x is number =>
+      x !== null
+    );
+    return peaks.length === 0 ? [] : [{ agent, value: Math.max(...peaks) }];
+  });
+  if (data.length === 0) return note("Peak context not recorded by these runs.");
+  return agentBars(records, ctx, data, {
+    x: { label: "max peak context tokens →" },
+    format: int,
+    marginRight: 70,
+    extra: [Plot.ruleX([0])],
+  });
+});
 
 /**
  * Tool-call counts per tool (`server:tool`, or the name when unrouted) and agent over the
@@ -269,100 +257,92 @@ export function toolCallCounts(
 }
 
 /** `tool-call-frequency`: calls per tool, stacked by agent. */
-export const toolCallFrequency: Visualization = {
+export const toolCallFrequency: Visualization = builtinViz({
   id: "tool-call-frequency",
   title: "Tool-call frequency",
   layout: "half",
   description: "How often each tool was called over the selected runs, stacked by agent.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = toolCallCounts(records);
-    if (data.length === 0) return note("No tool was called in the selected runs.");
-    const totals = new Map<string, number>();
-    for (const d of data) totals.set(d.tool, (totals.get(d.tool) ?? 0) + d.calls);
-    const tools = [...totals.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .map(([t]) => t);
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 220,
-      height: 60 + 20 * tools.length,
-      x: { label: "calls →", grid: true },
-      y: { label: null, domain: tools },
-      color: { ...agentColors(records, ctx), legend: true },
-      marks: [Plot.barX(data, { x: "calls", y: "tool", fill: "agent" }), Plot.ruleX([0])],
-    }));
-  },
-};
+}, (records, ctx) => {
+  const data = toolCallCounts(records);
+  if (data.length === 0) return note("No tool was called in the selected runs.");
+  const totals = new Map<string, number>();
+  for (const d of data) totals.set(d.tool, (totals.get(d.tool) ?? 0) + d.calls);
+  const tools = [...totals.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([t]) => t);
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    marginLeft: 220,
+    height: 60 + 20 * tools.length,
+    x: { label: "calls →", grid: true },
+    y: { label: null, domain: tools },
+    color: { ...agentColors(records, ctx), legend: true },
+    marks: [Plot.barX(data, { x: "calls", y: "tool", fill: "agent" }), Plot.ruleX([0])],
+  }));
+});
 
 /** `iteration-budget-utilization`: mean of min(1, turns ÷ maxIterations) per agent. */
-export const iterationBudget: Visualization = {
+export const iterationBudget: Visualization = builtinViz({
   id: "iteration-budget-utilization",
   title: "Iteration-budget use by agent",
   layout: "half",
   description: "Mean over scored cases of min(1, model turns ÷ the agent's maxIterations).",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).flatMap(([agent, rs]) => {
-      const v = avgMetric(rs, "iterationBudgetUse");
-      return v === null ? [] : [{ agent, value: v }];
-    });
-    if (data.length === 0) {
-      return note("Iteration budget not recorded: run.json holds no agent configuration.");
-    }
-    return agentBars(records, ctx, data, {
-      x: { label: "share of the iteration budget used →", domain: [0, 1] },
-      format: pct,
-      marginRight: 60,
-      extra: [Plot.ruleX([1], { stroke: ctx.theme.bad, strokeDasharray: "4,3" })],
-    });
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).flatMap(([agent, rs]) => {
+    const v = avgMetric(rs, "iterationBudgetUse");
+    return v === null ? [] : [{ agent, value: v }];
+  });
+  if (data.length === 0) {
+    return note("Iteration budget not recorded: run.json holds no agent configuration.");
+  }
+  return agentBars(records, ctx, data, {
+    x: { label: "share of the iteration budget used →", domain: [0, 1] },
+    format: pct,
+    marginRight: 60,
+    extra: [Plot.ruleX([1], { stroke: ctx.theme.bad, strokeDasharray: "4,3" })],
+  });
+});
 
 /** `exposure-mode-comparison`: input tokens per case against pass rate, by exposure mode. */
-export const exposureModeComparison: Visualization = {
+export const exposureModeComparison: Visualization = builtinViz({
   id: "exposure-mode-comparison",
   title: "Exposure modes: input tokens and pass rate",
   layout: "half",
   description:
     "Each agent's mean input tokens per case against its pass rate, coloured by exposure mode (direct, proxy, code).",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = byAgent(records).flatMap(([agent, rs]) => {
-      const tokens = avgMetric(rs, "avgInputTokens");
-      const pass = avgMetric(rs, "passRate");
-      const mode = rs[rs.length - 1].agent?.exposure ?? null;
-      return tokens === null || pass === null || mode === null
-        ? []
-        : [{ agent, mode, tokens, pass }];
-    });
-    if (data.length === 0) {
-      return note("Needs input tokens, a pass rate and the agent's exposure mode in run.json.");
-    }
-    const modes = ["direct", "proxy", "code"].filter((m) => data.some((d) => d.mode === m));
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      height: 320,
-      marginRight: 120,
-      x: { label: "mean input tokens per case →", grid: true, zero: true },
-      y: passRateAxis(),
-      color: { legend: true, domain: modes, range: modes.map((_, i) => ctx.theme.palette[i]) },
-      symbol: { legend: false, domain: modes },
-      marks: [
-        Plot.dot(data, { x: "tokens", y: "pass", fill: "mode", symbol: "mode", r: 5 }),
-        Plot.text(data, {
-          x: "tokens",
-          y: "pass",
-          text: "agent",
-          dx: 8,
-          textAnchor: "start",
-          fontSize: 10,
-        }),
-      ],
-    }));
-  },
-};
+}, (records, ctx) => {
+  const data = byAgent(records).flatMap(([agent, rs]) => {
+    const tokens = avgMetric(rs, "avgInputTokens");
+    const pass = avgMetric(rs, "passRate");
+    const mode = rs[rs.length - 1].agent?.exposure ?? null;
+    return tokens === null || pass === null || mode === null ? [] : [{ agent, mode, tokens, pass }];
+  });
+  if (data.length === 0) {
+    return note("Needs input tokens, a pass rate and the agent's exposure mode in run.json.");
+  }
+  const modes = ["direct", "proxy", "code"].filter((m) => data.some((d) => d.mode === m));
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    height: 320,
+    marginRight: 120,
+    x: { label: "mean input tokens per case →", grid: true, zero: true },
+    y: passRateAxis(),
+    color: { legend: true, domain: modes, range: modes.map((_, i) => ctx.theme.palette[i]) },
+    symbol: { legend: false, domain: modes },
+    marks: [
+      Plot.dot(data, { x: "tokens", y: "pass", fill: "mode", symbol: "mode", r: 5 }),
+      Plot.text(data, {
+        x: "tokens",
+        y: "pass",
+        text: "agent",
+        dx: 8,
+        textAnchor: "start",
+        fontSize: 10,
+      }),
+    ],
+  }));
+});
 
 /**
  * pass@k and pass^k for k = 1 … K per agent, pooling each case's scored repetitions over the
@@ -407,91 +387,85 @@ export function passKCurves(
 }
 
 /** `pass-k-curves`: pass@k (solid) and pass^k (dashed) over k per agent. */
-export const passKCurvesViz: Visualization = {
+export const passKCurvesViz: Visualization = builtinViz({
   id: "pass-k-curves",
   title: "pass@k and pass^k",
   layout: "half",
   description:
     "pass@k (some of k tries pass, solid) and pass^k (all k pass, dashed) per agent, k up to the repetitions run.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = passKCurves(records);
-    if (data.length === 0) return note("No scored case in the selected runs.");
-    if (data.every((d) => d.k === 1)) {
-      return note("One repetition per case: pass@k and pass^k need two or more (--repetitions).");
-    }
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      height: 300,
-      x: { label: "k (tries) →", grid: true, ticks: uniq(data.map((d) => String(d.k))).length },
-      y: { label: "↑ probability", domain: [0, 1], grid: true },
-      color: { ...agentColors(records, ctx), legend: true },
-      marks: [
-        Plot.line(data.filter((d) => d.measure === "pass@k"), {
-          x: "k",
-          y: "value",
-          stroke: "agent",
-          z: "agent",
-          marker: "circle",
-        }),
-        Plot.line(data.filter((d) => d.measure === "pass^k"), {
-          x: "k",
-          y: "value",
-          stroke: "agent",
-          z: "agent",
-          strokeDasharray: "5,3",
-          marker: "circle",
-        }),
-      ],
-    }));
-  },
-};
+}, (records, ctx) => {
+  const data = passKCurves(records);
+  if (data.length === 0) return note("No scored case in the selected runs.");
+  if (data.every((d) => d.k === 1)) {
+    return note("One repetition per case: pass@k and pass^k need two or more (--repetitions).");
+  }
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    height: 300,
+    x: { label: "k (tries) →", grid: true, ticks: uniq(data.map((d) => String(d.k))).length },
+    y: { label: "↑ probability", domain: [0, 1], grid: true },
+    color: { ...agentColors(records, ctx), legend: true },
+    marks: [
+      Plot.line(data.filter((d) => d.measure === "pass@k"), {
+        x: "k",
+        y: "value",
+        stroke: "agent",
+        z: "agent",
+        marker: "circle",
+      }),
+      Plot.line(data.filter((d) => d.measure === "pass^k"), {
+        x: "k",
+        y: "value",
+        stroke: "agent",
+        z: "agent",
+        strokeDasharray: "5,3",
+        marker: "circle",
+      }),
+    ],
+  }));
+});
 
 /** `flakiness-by-case`: cases that both passed and failed, score 4p(1 − p), most flaky first. */
-export const flakinessByCase: Visualization = {
+export const flakinessByCase: Visualization = builtinViz({
   id: "flakiness-by-case",
   title: "Flakiness by case",
   layout: "half",
   description:
     "Cases that passed in some repetitions and failed in others (score 4p(1 − p), 1 when half pass), per agent and run.",
-  render(records, ctx): VizOutput {
-    if (records.length === 0) return EMPTY;
-    const data = records.flatMap((r) => {
-      const byCase = new Map<string, boolean[]>();
-      for (const c of [...r.cases].sort((a, b) => a.repetition - b.repetition)) {
-        if (c.passed === null) continue;
-        byCase.set(c.caseId, [...(byCase.get(c.caseId) ?? []), c.passed]);
-      }
-      return [...byCase.entries()].flatMap(([caseId, outcomes]) => {
-        const f = flakiness(outcomes);
-        return f.flaky
-          ? [{ label: `${caseId} · ${r.agentId}`, agent: r.agentId, score: f.score }]
-          : [];
-      });
+}, (records, ctx) => {
+  const data = records.flatMap((r) => {
+    const byCase = new Map<string, boolean[]>();
+    for (const c of [...r.cases].sort((a, b) => a.repetition - b.repetition)) {
+      if (c.passed === null) continue;
+      byCase.set(c.caseId, [...(byCase.get(c.caseId) ?? []), c.passed]);
+    }
+    return [...byCase.entries()].flatMap(([caseId, outcomes]) => {
+      const f = flakiness(outcomes);
+      return f.flaky
+        ? [{ label: `${caseId} · ${r.agentId}`, agent: r.agentId, score: f.score }]
+        : [];
     });
-    if (data.length === 0) {
-      return note("No flaky case: every case passed in all or failed in all of its repetitions.");
-    }
-    const best = new Map<string, (typeof data)[number]>();
-    for (const d of data) {
-      if (!best.has(d.label) || best.get(d.label)!.score < d.score) best.set(d.label, d);
-    }
-    const rows = [...best.values()].sort((a, b) =>
-      b.score - a.score || (a.label < b.label ? -1 : 1)
-    );
-    return el(Plot.plot({
-      document: ctx.document,
-      width: ctx.width,
-      marginLeft: 240,
-      height: 50 + 22 * rows.length,
-      x: { label: "flakiness 4p(1 − p) →", domain: [0, 1], grid: true },
-      y: { label: null, domain: rows.map((d) => d.label) },
-      color: agentColors(records, ctx),
-      marks: [Plot.barX(rows, { x: "score", y: "label", fill: "agent" }), Plot.ruleX([0])],
-    }));
-  },
-};
+  });
+  if (data.length === 0) {
+    return note("No flaky case: every case passed in all or failed in all of its repetitions.");
+  }
+  const best = new Map<string, (typeof data)[number]>();
+  for (const d of data) {
+    if (!best.has(d.label) || best.get(d.label)!.score < d.score) best.set(d.label, d);
+  }
+  const rows = [...best.values()].sort((a, b) => b.score - a.score || (a.label < b.label ? -1 : 1));
+  return el(Plot.plot({
+    document: ctx.document,
+    width: ctx.width,
+    marginLeft: 240,
+    height: 50 + 22 * rows.length,
+    x: { label: "flakiness 4p(1 − p) →", domain: [0, 1], grid: true },
+    y: { label: null, domain: rows.map((d) => d.label) },
+    color: agentColors(records, ctx),
+    marks: [Plot.barX(rows, { x: "score", y: "label", fill: "agent" }), Plot.ruleX([0])],
+  }));
+});
 
 /** The charts of this module. */
 export const CHART_VISUALIZATIONS: readonly Visualization[] = [
