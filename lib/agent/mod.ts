@@ -262,11 +262,6 @@ export {
   type WorkItem,
   workKey,
 } from "./run.ts";
-export {
-  type AgentVersion,
-  type AgentVersionRef,
-  matchingVersion,
-  parseAgentSelection,
-  snapshotSha256,
-} from "./versions.ts";
+// Agent versions: everything versions.ts exports is public.
+export * from "./versions.ts";
 export { toolFilter, type ToolLists } from "./tool_filter.ts";

@@ -30,14 +30,8 @@
  *
  * @module
  */
-export type {
-  CatalogFormat,
-  Corpus,
-  CorpusProvenance,
-  JsonObject,
-  JsonValue,
-  Tool,
-} from "./types.ts";
+// The record vocabulary: every type of types.ts is public.
+export type * from "./types.ts";
 export {
   canonicalizeJsonText,
   canonicalJson,

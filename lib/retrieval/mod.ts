@@ -25,27 +25,8 @@
  */
 
 export type { PairedTestResult } from "../stats/paired.ts";
-export type {
-  Drops,
-  GoldenFormat,
-  GoldenSet,
-  Grade,
-  Hit,
-  IndexFieldName,
-  IndexFields,
-  IndexFieldsFn,
-  Qrels,
-  Queries,
-  QueryCost,
-  RetrievalDoc,
-  Retriever,
-  RetrieverContext,
-  RetrieverCost,
-  RetrieverEntry,
-  RetrieverWith,
-  Run,
-} from "./types.ts";
-export { INDEX_FIELD_NAMES } from "./types.ts";
+// The retrieval vocabulary: everything types.ts exports is public.
+export * from "./types.ts";
 export { GoldenSetError, IdMismatchError } from "./errors.ts";
 export { InputFileError } from "../input_error.ts";
 export {
