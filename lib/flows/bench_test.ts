@@ -1,0 +1,104 @@
+// The bench flow (runBench + writeBenchResults) in process on the real corpora: the LiveMCPBench
+// snapshot of ../shared (skipped with a reason where it is absent), the default reference corpus
+// with its golden set, and --live over the real reference servers. The CLI (flag errors, exit
+// codes, --help, a gateway priced over --proxy-servers) is tested in tasks/bench_test.ts.
+import assert from "node:assert/strict";
+import { Ajv } from "ajv";
+import { runBench, writeBenchResults } from "./bench.ts";
+import { denoFlowIo } from "./io.ts";
+import schema from "../report/report.schema.json" with { type: "json" };
+
+const LIVEMCPTOOL =
+  new URL("../../../shared/corpora/livemcptool/tools.json", import.meta.url).pathname;
+const hasLive = await Deno.stat(LIVEMCPTOOL).then((s) => s.isFile, () => false);
+if (!hasLive) console.warn(`LiveMCPBench bench test skipped: ${LIVEMCPTOOL} is absent`);
+
+const io = { ...denoFlowIo(), progress: () => {} };
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+
+/** Runs the bench and writes its files into a fresh folder; returns the folder and the report. */
+async function bench(options: Parameters<typeof runBench>[0]) {
+  const dir = await Deno.makeTempDir();
+  await writeBenchResults(await runBench(options, io), dir, io);
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
+  return { dir, report, text: await Deno.readTextFile(`${dir}/report.json`) };
+}
+
+Deno.test({
+  name: "runBench on LiveMCPBench reports 527 tools from 70 servers, the same bytes twice",
+  ignore: !hasLive,
+  async fn() {
+    Deno.env.set("SOURCE_DATE_EPOCH", "0");
+    try {
+      const options = { corpora: [LIVEMCPTOOL], arms: "baseline_json,compact_sig" };
+      const { dir, report, text } = await bench(options);
+      assert.equal(report.corpora[0].toolCount, 527);
+      assert.equal(report.corpora[0].serverCount, 70);
+      assert.equal(report.corpora[0].id, "livemcptool");
+      // 19 empty descriptions per the snapshot's ATTRIBUTION.md.
+      assert.equal(report.corpora[0].degenerateByRule.empty, 19);
+      assert.equal(report.modes.length, 3 * 2);
+      assert.equal(report.run.createdAt, "1970-01-01T00:00:00.000Z");
+      assert.match(await Deno.readTextFile(`${dir}/dashboard.html`), /<svg/);
+      // Same inputs, same bytes (outside the run block).
+      const again = await bench(options);
+      const strip = (t: string) => {
+        const j = JSON.parse(t);
+        delete j.run;
+        return JSON.stringify(j);
+      };
+      assert.equal(strip(again.text), strip(text));
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(again.dir, { recursive: true });
+    } finally {
+      Deno.env.delete("SOURCE_DATE_EPOCH");
+    }
+  },
+});
+
+Deno.test("runBench on the default corpus covers ≥1,000 tools from ≥40 servers and validates", async () => {
+  const { dir, report } = await bench({});
+  const valid: boolean = validate(report);
+  assert.ok(valid, JSON.stringify(validate.errors));
+  assert.equal(report.corpora[0].id, "reference_v1");
+  assert.ok(report.corpora[0].toolCount >= 1000, `${report.corpora[0].toolCount} tools`);
+  assert.ok(report.corpora[0].serverCount >= 40, `${report.corpora[0].serverCount} servers`);
+  assert.deepEqual([...new Set(report.modes.map((m: { mode: string }) => m.mode))], [
+    "direct",
+    "proxy",
+    "code",
+  ]);
+  // Every arm is priced, and retrieval is scored on the reference golden set.
+  assert.ok(report.arms.some((a: { arm: string }) => a.arm === "compact_sig"));
+  const oracle = report.retrieval.find((x: { retriever: string }) => x.retriever === "oracle");
+  assert.equal(oracle.metrics["mrr@10"], 1);
+  assert.ok(report.retrieval.every((x: { queryCount: number }) => x.queryCount >= 150));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name: "runBench({live}) adds a live block whose components sum to each response's tokens",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { dir, report } = await bench({ live: true, arms: "none", retrievers: ["bm25"] });
+    const valid: boolean = validate(report);
+    assert.ok(valid, JSON.stringify(validate.errors));
+    const live = report.live;
+    assert.ok(live.queries.used > 0, "some golden queries are answerable by the live catalog");
+    for (const q of live.responseCost.perQuery) {
+      const sum = Object.values(q.components as Record<string, number>).reduce((a, b) => a + b, 0);
+      assert.equal(sum, q.tokens, `query ${q.queryId}`);
+    }
+    // Break-even = (direct menu − proxy menu) ÷ mean response, echoed inputs.
+    const be = live.breakEven;
+    if (!be.withheld && !be.noBreakEven) {
+      assert.ok(
+        Math.abs(be.calls - (be.directMenuTokens - be.proxyMenuTokens) / be.meanResponseTokens) <
+          1e-3,
+      );
+    }
+    assert.match(await Deno.readTextFile(`${dir}/dashboard.html`), /Live discovery over MCP/);
+    await Deno.remove(dir, { recursive: true });
+  },
+});
