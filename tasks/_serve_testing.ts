@@ -1,6 +1,8 @@
-// Test harness for deno task serve: the real server process on a random loopback port.
-import assert from "node:assert/strict";
+// Test harness for deno task serve: the real server process on a random loopback port (the API
+// calls are lib/workbench/_serve_testing.ts's).
 import { fromRoot } from "./_cli.ts";
+
+export { api, pollUntil, useScripted } from "../lib/workbench/_serve_testing.ts";
 
 /** Where the tests install the pinned MCP servers (shared with the other agent tests). */
 export const INSTALL_DIR = fromRoot(".scratch/servers");
@@ -63,33 +65,4 @@ export async function serve(configDir: string, resultsDir: string): Promise<Serv
       await child.status;
     },
   };
-}
-
-/** One JSON API call. */
-export async function api(s: Server, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, data: await res.json() };
-}
-
-/** Points an agent of the working config at the scripted model, through the config API. */
-export async function useScripted(s: Server, agentId: string) {
-  const { data } = await api(s, "GET", "/api/config/agents");
-  const agent = data.agents.find((a: { id: string }) => a.id === agentId);
-  const put = await api(s, "PUT", `/api/config/agents/${agentId}`, { ...agent, model: "scripted" });
-  assert.equal(put.status, 200, JSON.stringify(put.data));
-}
-
-/** Polls a run until it reaches one of `states`. */
-export async function pollUntil(s: Server, runId: string, states: string[], timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const { data } = await api(s, "GET", `/api/runs/${runId}`);
-    if (states.includes(data.state)) return data;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`run ${runId} did not reach ${states.join("/")}: ${s.stderr()}`);
 }
