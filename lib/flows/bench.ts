@@ -35,7 +35,6 @@ import {
   auditGoldenSet,
   auditWarning,
   type BaselineComparison,
-  compareToBaseline,
   type GoldenSetAudit,
   type IndexArm,
   indexArmsFor,
@@ -62,6 +61,7 @@ import {
   benchJobRunner,
   benchLane,
   type BenchPoolFactory,
+  COMPARISON_BASELINE,
   inProcessBenchPool,
   mergeArmRows,
   mergeCatalogCost,
@@ -372,11 +372,9 @@ function planRetrieval(
 function replayRetrieval(
   steps: readonly RetrievalStep[],
   results: readonly BenchJobResult[],
-  p: Plan,
 ): {
   retrieval: RetrievalResult[];
   audits: GoldenSetAudit[];
-  comparisons: BaselineComparison[];
   frontier: FrontierRow[];
   unreachable: UnreachableTools[];
   warnings: string[];
@@ -428,8 +426,29 @@ function replayRetrieval(
       retrieval.push(result);
     }
   }
-  const comparisons = compareToBaseline(retrieval, { seed: p.seed });
-  return { retrieval, audits, comparisons, frontier, unreachable, warnings };
+  return { retrieval, audits, frontier, unreachable, warnings };
+}
+
+/**
+ * The paired-test jobs: one per plain-index row of a retriever other than the baseline that
+ * has a baseline row (same golden set and corpus), in row order, as `compareToBaseline` over
+ * every row walks them.
+ */
+function compareJobs(rows: readonly RetrievalResult[]): BenchJob[] {
+  return rows.flatMap((row) => {
+    if (row.arm !== null || row.retriever === COMPARISON_BASELINE) return [];
+    const baseline = rows.find((r) =>
+      r.arm === null && r.retriever === COMPARISON_BASELINE &&
+      r.goldenSetId === row.goldenSetId && r.corpusId === row.corpusId
+    );
+    return baseline === undefined ? [] : [{
+      kind: "compare" as const,
+      row,
+      baseline,
+      local: false,
+      label: `${row.goldenSetId}: ${row.retriever} vs ${COMPARISON_BASELINE} paired tests`,
+    }];
+  });
 }
 
 /** Retrievers whose frontier is drawn: all but the random floor. */
@@ -583,7 +602,13 @@ export async function runBench(
   const pool = (options.createTokenizer === undefined ? options.pool : undefined) ??
     inProcessBenchPool();
   const running = pool(context);
-  const results = await running.run(jobs, benchJobRunner(lane), say).finally(() => running.close());
+  const runner = benchJobRunner(lane);
+  const { results, comparisons } = await (async () => {
+    const results = await running.run(jobs, runner, say);
+    // The paired tests read the scored rows: a second batch, one job per compared row.
+    const rows = results.filter((_, i) => jobs[i].kind === "retrieval") as RetrievalResult[];
+    return { results, comparisons: await running.run(compareJobs(rows), runner, say) };
+  })().finally(() => running.close());
   const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
   const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
     mergeArmRows(
@@ -592,7 +617,10 @@ export async function runBench(
       ),
     )
   );
-  const scored = replayRetrieval(steps, results, p);
+  const scored = {
+    ...replayRetrieval(steps, results),
+    comparisons: (comparisons as BaselineComparison[][]).flat(),
+  };
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
     say(`pricing tool results ${toolResultsPath}`);
     const m = measureToolResults(toolResultsFile.results, tokenizers);

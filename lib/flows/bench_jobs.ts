@@ -1,9 +1,11 @@
 /**
  * The bench's independent jobs (catalog cost per corpus × tokenizer, encoding arms per corpus ×
  * tokenizer, retrieval per golden set × retriever × index, cost-quality frontier per golden set ×
- * retriever), how one lane runs them, and how their results merge back in a fixed order.
+ * retriever, then the paired tests per scored row), how one lane runs them, and how their
+ * results merge back in a fixed order.
  *
- * A job is plain data (indices into a {@linkcode BenchJobContext} and names), so a lane may be
+ * A job is plain data (indices into a {@linkcode BenchJobContext} and names, or the two rows a
+ * comparison reads), so a lane may be
  * the calling thread or a worker that received the context once. Each job's result depends on
  * the job and the context alone, never on which lane ran it or what ran before it there (the
  * caches a lane keeps, tokenizer memos and the frontier's item counts, are exact); so a
@@ -25,6 +27,8 @@ import type { GoldenSet } from "../retrieval/types.ts";
 import { alignGolden } from "../retrieval/align.ts";
 import { docsFromTools } from "../retrieval/docs.ts";
 import {
+  type BaselineComparison,
+  compareToBaseline,
   evaluateRetrieval,
   evaluateRetrievalAsync,
   type IndexArm,
@@ -89,10 +93,27 @@ export type BenchJob =
       readonly corpus: number;
       readonly retriever: RetrieverName;
     }
+    | {
+      /** Paired tests of one scored row against its baseline row (both carried by the job). */
+      readonly kind: "compare";
+      readonly row: RetrievalResult;
+      readonly baseline: RetrievalResult;
+    }
   );
 
-/** What a job returns, by kind: sections, arm rows, one retrieval result, one frontier row. */
-export type BenchJobResult = CatalogCostSections | ArmRow[] | RetrievalResult | FrontierRow;
+/**
+ * What a job returns, by kind: sections, arm rows, one retrieval result, one frontier row, the
+ * comparisons of one row.
+ */
+export type BenchJobResult =
+  | CatalogCostSections
+  | ArmRow[]
+  | RetrievalResult
+  | FrontierRow
+  | BaselineComparison[];
+
+/** The retriever every other is compared against (paired tests). */
+export const COMPARISON_BASELINE = "bm25";
 
 /** Runs one job on the lane that built it (see {@linkcode benchJobRunner}). */
 export type BenchJobRunner = (
@@ -234,6 +255,12 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
           })
           : evaluateRetrieval(common);
       }
+      case "compare":
+        // The row, then its baseline (skipped as a row): the comparisons of the row alone.
+        return compareToBaseline([job.row, job.baseline], {
+          seed: context.seed,
+          baseline: COMPARISON_BASELINE,
+        });
       case "frontier": {
         const golden = context.goldenSets[job.golden];
         const corpus = context.corpora[job.corpus];

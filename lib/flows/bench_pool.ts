@@ -25,6 +25,7 @@ const KIND_ORDER: Record<BenchJob["kind"], number> = {
   modes: 1,
   retrieval: 2,
   frontier: 3,
+  compare: 4,
 };
 
 /**

@@ -58,6 +58,8 @@ Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus
   );
   assert.equal(report.retrieval.length, 2 * 6);
   assert.equal(report.frontier.length, 2 * 3);
+  // tfidf_classic, random and oracle against bm25, recall@5 and ndcg@10, per golden set.
+  assert.equal(report.retrievalComparisons.length, 2 * 3 * 2);
   assert.equal(two, one);
 });
 
