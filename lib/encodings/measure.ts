@@ -270,16 +270,19 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
   const baseArm =
     arms.find((a): a is EncodingArm => a.name === "baseline_json" && !("unavailable" in a)) ??
       baselineJson;
-  const base = encodeAll(baseArm, corpus.tools);
   const fragile = fragileLiterals(corpus.tools);
-  const baseIds = new Set(base.listing.encodedIds);
-  const baseCounts = new Map<string, { total: number; perTool: number[] }>();
-  const baseCount = (tok: Tokenizer) => {
-    let n = baseCounts.get(tok.name);
-    if (n === undefined) baseCounts.set(tok.name, n = countEncoded(base, tok));
-    return n;
-  };
-  const baseTotal = (tok: Tokenizer) => baseCount(tok).total;
+  // What the rows need of an arm's rendering: ids, skips, changed literals and the counts per
+  // tokenizer. The texts are dropped once counted, so at most one arm's texts are held at a time
+  // besides nothing of the baseline's.
+  const measure = (encoded: Encoded) => ({
+    encodedIds: encoded.listing.encodedIds,
+    skipped: encoded.listing.skipped,
+    toolIds: encoded.tools.map((t) => t.id),
+    altered: alteredTools(encoded, fragile),
+    counts: tokenizers.map((tok) => countEncoded(encoded, tok)),
+  });
+  const base = measure(encodeAll(baseArm, corpus.tools));
+  const baseIds = new Set(base.encodedIds);
 
   const rows: ArmRow[] = [];
   for (const arm of arms) {
@@ -287,9 +290,9 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       rows.push({ corpusId: corpus.id, arm: arm.name, skipped: true, reason: arm.reason });
       continue;
     }
-    let encoded: Encoded;
+    let measured: ReturnType<typeof measure>;
     try {
-      encoded = arm === baseArm ? base : encodeAll(arm, corpus.tools);
+      measured = arm === baseArm ? base : measure(encodeAll(arm, corpus.tools));
     } catch (error) {
       rows.push({
         corpusId: corpus.id,
@@ -299,19 +302,18 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       });
       continue;
     }
-    const armIds = new Set(encoded.listing.encodedIds);
+    const armIds = new Set(measured.encodedIds);
     const common = corpus.tools.filter((t) => baseIds.has(t.id) && armIds.has(t.id));
     const sameSet = common.length === baseIds.size &&
-      common.length === encoded.listing.encodedIds.length;
+      common.length === measured.encodedIds.length;
     const commonListings = sameSet
       ? undefined
       : { arm: arm.encodeListing(common).text, base: baseArm.encodeListing(common).text };
 
-    const altered = alteredTools(encoded, fragile);
-    for (const tok of tokenizers) {
-      const counted = encoded === base ? baseCount(tok) : countEncoded(encoded, tok);
+    for (const [k, tok] of tokenizers.entries()) {
+      const counted = measured.counts[k];
       const totalTokens = counted.total;
-      const perTool = encoded.tools.map((t, i) => ({ toolId: t.id, tokens: counted.perTool[i] }));
+      const perTool = measured.toolIds.map((id, i) => ({ toolId: id, tokens: counted.perTool[i] }));
       const sorted = perTool.map((t) => t.tokens).sort((a, b) => a - b);
       const sum = sorted.reduce((a, b) => a + b, 0);
       const heaviest = [...perTool].sort((a, b) =>
@@ -319,7 +321,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       ).slice(0, heaviestCount);
       const armCommon = commonListings === undefined ? totalTokens : tok.count(commonListings.arm);
       const baseCommon = commonListings === undefined
-        ? baseTotal(tok)
+        ? base.counts[k].total
         : tok.count(commonListings.base);
       rows.push({
         corpusId: corpus.id,
@@ -331,8 +333,8 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         meanTokens: perTool.length === 0 ? null : sum / perTool.length,
         p95Tokens: perTool.length === 0 ? null : percentileNearestRank(sorted, 95),
         heaviest,
-        skippedTools: encoded.listing.skipped,
-        alteredTools: altered,
+        skippedTools: measured.skipped,
+        alteredTools: measured.altered,
         savings: baseCommon === 0 ? null : 1 - armCommon / baseCommon,
         savingsToolCount: common.length,
         lowerBound: arm.lowerBound,
