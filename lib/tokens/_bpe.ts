@@ -33,6 +33,23 @@ export interface RankTable {
   readonly maxTokenBytes: number;
   /** Rank of the two-byte token `b0 b1` at `[b0 << 8 | b1]`, or NONE. */
   readonly pairs: Int32Array;
+  /**
+   * Blocked Bloom filter over the tokens' hashes (2²¹ bits, two per token in
+   * one 32-bit word): most ranges that are not tokens are rejected here,
+   * without touching the much larger slot array.
+   */
+  readonly filter: Int32Array;
+}
+
+/** Words of {@linkcode RankTable.filter} (a power of two): 256 KB. */
+const FILTER_WORDS = 1 << 16;
+
+/** The filter word and the two bits of a key hash. */
+function filterWord(h: number): number {
+  return h >>> 16;
+}
+function filterBits(h: number): number {
+  return (1 << (h & 31)) | (1 << ((h >>> 5) & 31));
 }
 
 /** Up to this many bytes a piece is merged with the scan, above with the heap. */
@@ -98,6 +115,7 @@ export function rankTableFrom(
   let size = 1024;
   while (size < count * 2.5) size *= 2;
   const slots = new Int32Array(4 * size);
+  const filter = new Int32Array(FILTER_WORDS);
   const mask = size - 1;
   for (let rank = 0; rank < tokens.length; rank++) {
     const key = tokens[rank];
@@ -116,17 +134,27 @@ export function rankTableFrom(
     slots[4 * slot + 1] = w1;
     slots[4 * slot + 2] = (len << RANK_BITS) | (rank + 1);
     slots[4 * slot + 3] = h;
+    filter[filterWord(h)] |= filterBits(h);
   }
   const pairs = new Int32Array(65536).fill(NONE);
   for (let rank = 0; rank < tokens.length; rank++) {
     const key = tokens[rank];
     if (key.length === 2) pairs[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = rank;
   }
-  return { slots, tokens, mask, maxTokenBytes, pairs };
+  return { slots, tokens, mask, maxTokenBytes, pairs, filter };
 }
 
-/** Rank of the bytes `s[from, to)` (`to > from`), or {@linkcode NONE}. */
-export function rankOf(table: RankTable, s: string, from: number, to: number): number {
+/**
+ * Rank of the bytes `s[from, to)` (`to > from`), or {@linkcode NONE}.
+ * `cache` (from {@linkcode createRankCache}) remembers the tokens found.
+ */
+export function rankOf(
+  table: RankTable,
+  s: string,
+  from: number,
+  to: number,
+  cache?: Int32Array,
+): number {
   const len = to - from;
   if (len === 2) return table.pairs[(s.charCodeAt(from) << 8) | s.charCodeAt(from + 1)];
   if (len > table.maxTokenBytes) return NONE;
@@ -153,8 +181,17 @@ export function rankOf(table: RankTable, s: string, from: number, to: number): n
     }
   }
   const h = keyHash(w0, w1, len, len > 8 ? tailHash(s, from + 8, to) : 0);
-  const { slots, mask } = table;
   const meta = len << RANK_BITS;
+  const c = cache === undefined || len > 8 ? -1 : 4 * (h & RANK_CACHE_MASK);
+  if (c >= 0) {
+    const m = cache![c + 2];
+    if ((m & ~RANK_MASK) === meta && cache![c] === w0 && cache![c + 1] === w1) {
+      return (m & RANK_MASK) - 1;
+    }
+  }
+  const bits = filterBits(h);
+  if ((table.filter[filterWord(h)] & bits) !== bits) return NONE;
+  const { slots, mask } = table;
   let slot = h & mask;
   for (;;) {
     const b = 4 * slot;
@@ -162,11 +199,29 @@ export function rankOf(table: RankTable, s: string, from: number, to: number): n
     if (m === 0) return NONE;
     if ((m & ~RANK_MASK) === meta && slots[b] === w0 && slots[b + 1] === w1) {
       const rank = (m & RANK_MASK) - 1;
+      if (c >= 0) {
+        cache![c] = w0;
+        cache![c + 1] = w1;
+        cache![c + 2] = m;
+      }
       if (len <= 8) return rank;
       if (slots[b + 3] === h && s.startsWith(table.tokens[rank], from)) return rank;
     }
     slot = (slot + 1) & mask;
   }
+}
+
+/** Entries of a rank cache (a power of two). */
+const RANK_CACHE_SIZE = 1 << 12;
+const RANK_CACHE_MASK = RANK_CACHE_SIZE - 1;
+
+/**
+ * A new, empty rank cache: a small direct-mapped table of recently found
+ * tokens of up to eight bytes (64 KB, so it stays in the CPU's cache where the
+ * rank table does not). One per counter; never shared across counters.
+ */
+export function createRankCache(): Int32Array {
+  return new Int32Array(4 * RANK_CACHE_SIZE);
 }
 
 /** Whether every char code of `text` is below 0x80. */
@@ -219,14 +274,15 @@ export function mergeRange(
   to: number,
   table: RankTable,
   starts?: number[],
+  cache?: Int32Array,
 ): number {
   const n = to - from;
-  if (n === 1 || rankOf(table, s, from, to) !== NONE) {
+  if (n === 1 || rankOf(table, s, from, to, cache) !== NONE) {
     starts?.push(0);
     return 1;
   }
-  if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts);
-  return mergeHeap(from === 0 && to === s.length ? s : s.slice(from, to), table, starts);
+  if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts, cache);
+  return mergeHeap(from === 0 && to === s.length ? s : s.slice(from, to), table, starts, cache);
 }
 
 const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
@@ -239,6 +295,7 @@ function mergeScan(
   to: number,
   table: RankTable,
   starts?: number[],
+  cache?: Int32Array,
 ): number {
   const n = to - from;
   // bounds[k] = start of part k in s, bounds[parts] = to; pairs[k] = rank of parts k and k+1.
@@ -270,8 +327,8 @@ function mergeScan(
       pairs[k] = pairs[k + 1];
     }
     parts--;
-    pairs[at] = at + 1 < parts ? rankOf(table, s, bounds[at], bounds[at + 2]) : NONE;
-    if (at > 0) pairs[at - 1] = rankOf(table, s, bounds[at - 1], bounds[at + 1]);
+    pairs[at] = at + 1 < parts ? rankOf(table, s, bounds[at], bounds[at + 2], cache) : NONE;
+    if (at > 0) pairs[at - 1] = rankOf(table, s, bounds[at - 1], bounds[at + 1], cache);
   }
   if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k] - from); }
   return parts;
@@ -283,7 +340,12 @@ function mergeScan(
  * rank of the pair the part starts; exact in a double), holds every pair that
  * is a token. 24 bytes per piece byte.
  */
-function mergeHeap(piece: string, table: RankTable, starts?: number[]): number {
+function mergeHeap(
+  piece: string,
+  table: RankTable,
+  starts?: number[],
+  cache?: Int32Array,
+): number {
   const n = piece.length;
   const next = new Int32Array(n); // start of the following part (n at the end)
   const prev = new Int32Array(n); // start of the preceding part (-1 at the front)
@@ -294,7 +356,7 @@ function mergeHeap(piece: string, table: RankTable, starts?: number[]): number {
     prev[i] = i - 1;
     key[i] = Infinity;
   }
-  for (let i = 0; i < n - 1; i++) setKey(h, i, pairKey(table, piece, i, i + 2));
+  for (let i = 0; i < n - 1; i++) setKey(h, i, pairKey(table, cache, piece, i, i + 2));
   let parts = n;
   while (h.size > 0) {
     const start = h.heap[0];
@@ -305,9 +367,9 @@ function mergeHeap(piece: string, table: RankTable, starts?: number[]): number {
     next[start] = after;
     if (after < n) prev[after] = start;
     parts--;
-    setKey(h, start, after < n ? pairKey(table, piece, start, next[after]) : Infinity);
+    setKey(h, start, after < n ? pairKey(table, cache, piece, start, next[after]) : Infinity);
     const before = prev[start];
-    if (before >= 0) setKey(h, before, pairKey(table, piece, before, after));
+    if (before >= 0) setKey(h, before, pairKey(table, cache, piece, before, after));
   }
   if (starts !== undefined) { for (let i = 0; i < n; i = next[i]) starts.push(i); }
   return parts;
@@ -315,8 +377,14 @@ function mergeHeap(piece: string, table: RankTable, starts?: number[]): number {
 
 const SHIFT = 4294967296;
 
-function pairKey(table: RankTable, piece: string, from: number, to: number): number {
-  const r = rankOf(table, piece, from, to);
+function pairKey(
+  table: RankTable,
+  cache: Int32Array | undefined,
+  piece: string,
+  from: number,
+  to: number,
+): number {
+  const r = rankOf(table, piece, from, to, cache);
   return r === NONE ? Infinity : r * SHIFT + from;
 }
 

@@ -23,7 +23,14 @@ import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { mergePiece, mergeRange, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
+import {
+  createRankCache,
+  mergePiece,
+  mergeRange,
+  NO_RANK,
+  type RankTable,
+  rankTableFrom,
+} from "./_bpe.ts";
 import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
@@ -141,6 +148,7 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
   let size = 0;
   let arena = new Uint16Array(1 << 16);
   let used = 0;
+  let cache = createRankCache();
 
   const reset = (newBits: number) => {
     bits = newBits;
@@ -224,9 +232,11 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
         slot = (slot + 1) & mask;
       }
       if (c < 0) {
-        c = ascii
-          ? mergeRange(text, i, end, table)
-          : mergePiece(byteString(text.substring(i, end)), table);
+        if (ascii) c = mergeRange(text, i, end, table, undefined, cache);
+        else {
+          const bytes = byteString(text.substring(i, end));
+          c = mergeRange(bytes, 0, bytes.length, table, undefined, cache);
+        }
         if (len <= MEMO_MAX_PIECE) remember(h, text, i, end, c);
       }
       total += c;
@@ -257,6 +267,7 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
   const clear = () => {
     reset(12);
     used = 0;
+    cache = createRankCache();
   };
   return { name, count, tokenStarts, clear };
 }

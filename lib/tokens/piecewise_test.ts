@@ -193,3 +193,49 @@ Deno.test("piecewise: counts the cookbook example and survives clear()", () => {
   }
   assert.throws(() => createPiecewiseTokenizer("gpt2" as "cl100k_base"), RangeError);
 });
+
+Deno.test("piecewise: the memo stays exact while it grows and starts over", () => {
+  // 300,000 distinct pieces (" " + a letter string) push the memo past its
+  // 262,144-piece limit, so it grows, rehashes and is emptied on the way.
+  // Each piece counted a second time right after (a memo hit) must give the
+  // count of its first time (a merge), and a sample equals js-tiktoken.
+  const letters = "etaoinshrdlucmfwypvbgkqjxz";
+  const word = (i: number) => {
+    let w = "";
+    for (let k = i + 1; k > 0; k = Math.floor(k / 26)) w += letters[k % 26];
+    return " " + w;
+  };
+  for (const name of TOKENIZER_NAMES) {
+    const tok = createPiecewiseTokenizer(name);
+    for (let i = 0; i < 300_000; i++) {
+      const w = word(i);
+      const first = tok.count(w);
+      if (tok.count(w) !== first) {
+        assert.fail(`${name}: ${JSON.stringify(w)} counted ${first} then not`);
+      }
+      if (i % 600 === 0) assert.equal(first, refCount(name, w), JSON.stringify(w));
+    }
+  }
+});
+
+Deno.test("piecewise: pieces with the same memo hash keep their own counts", () => {
+  // Pairs of 7-letter pieces whose FNV-1a hashes collide (found by brute force;
+  // the collision is asserted below) and whose token counts differ, so a memo
+  // that trusted its hash would return the first piece's count for the second.
+  const pairs = [["eeitmow", "fnlnwtu"], ["tycdrdn", "ufosfna"], ["sodmcof", "omyrrwa"]];
+  const fnv = (s: string) => {
+    let h = 0x811c9dc5 | 0;
+    for (let j = 0; j < s.length; j++) h = Math.imul(h ^ s.charCodeAt(j), 16777619);
+    return h;
+  };
+  for (const name of TOKENIZER_NAMES) {
+    const tok = createPiecewiseTokenizer(name);
+    for (const [a, b] of pairs) {
+      assert.equal(fnv(a), fnv(b));
+      assert.notEqual(refCount(name, a), refCount(name, b));
+      assert.equal(tok.count(a), refCount(name, a));
+      assert.equal(tok.count(b), refCount(name, b));
+      assert.equal(tok.count(`${a} ${b}`), refCount(name, `${a} ${b}`));
+    }
+  }
+});

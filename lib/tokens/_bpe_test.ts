@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100kData from "js-tiktoken/ranks/cl100k_base";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
+import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
+import { createRankCache, latin1, NO_RANK, rankOf, rankTableFrom } from "./_bpe.ts";
+import { TOKENIZER_NAMES } from "./tokenizers.ts";
+
+// The independent source: js-tiktoken's own id → bytes table (built from its
+// base64 rank file, not from gpt-tokenizer's arrays the rank table is built from).
+const SOURCES = {
+  cl100k_base: { data: cl100kData, decoder: cl100kRanks },
+  o200k_base: { data: o200kData, decoder: o200kRanks },
+};
+
+function referenceRanks(name: keyof typeof SOURCES): Map<string, number> {
+  const enc = new Tiktoken(SOURCES[name].data);
+  const textMap = (enc as unknown as { textMap: Map<number, Uint8Array> }).textMap;
+  const ranks = new Map<string, number>();
+  for (const [rank, bytes] of textMap) ranks.set(latin1(bytes), rank);
+  return ranks;
+}
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: rankOf() finds every token and only tokens (with and without a rank cache)`, () => {
+    const ref = referenceRanks(name);
+    const table = rankTableFrom(
+      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
+    );
+    const cache = createRankCache();
+    const expect = (key: string) => ref.get(key) ?? NO_RANK;
+    // Every token, looked up bare, inside a longer string, and twice through
+    // the cache (the second time from the cache when its entry survived).
+    for (const [key, rank] of ref) {
+      assert.equal(rankOf(table, key, 0, key.length), rank, JSON.stringify(key));
+      const padded = `\u00ff${key}\u00fe`;
+      assert.equal(rankOf(table, padded, 1, key.length + 1, cache), rank);
+      assert.equal(rankOf(table, padded, 1, key.length + 1, cache), rank);
+    }
+    // Near misses: every token with a byte added, dropped or changed, each
+    // checked against the reference map (most are not tokens; some are).
+    const keys = [...ref.keys()];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: keys.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 2 }),
+        (k, byte, edit) => {
+          const key = keys[k];
+          const b = String.fromCharCode(byte);
+          const at = byte % (key.length + 1);
+          const probe = edit === 0
+            ? key.slice(0, at) + b + key.slice(at)
+            : edit === 1 && key.length > 1
+            ? key.slice(0, at) + key.slice(at + 1)
+            : key.slice(0, at) + b + key.slice(at + 1);
+          if (probe.length === 0) return;
+          assert.equal(rankOf(table, probe, 0, probe.length), expect(probe));
+          assert.equal(rankOf(table, probe, 0, probe.length, cache), expect(probe));
+        },
+      ),
+      { numRuns: 20000, seed: 160 },
+    );
+  });
+}
