@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
-import { writeJudgeRegistry } from "../lib/agent/_judge_testing.ts";
+import { writeJudgeRegistry, writeOneLabel } from "../lib/agent/_judge_testing.ts";
 
 const SUITE = new URL("../fixtures/suites/memory_graph.json", import.meta.url).pathname;
 const LABELS = new URL("../fixtures/labels/memory_graph.labels.json", import.meta.url).pathname;
@@ -65,15 +65,12 @@ Deno.test("calibrate: bad input exits 2 with one line naming the file and field"
       "--out",
       dir,
     ];
-    const bad = join(dir, "bad.labels.json");
-    await Deno.writeTextFile(
-      bad,
-      JSON.stringify({
-        suite: "memory-graph",
-        description: "",
-        labels: [{ id: "x", case: "entity-count", answer: "4", expected: "pass" }],
-      }),
-    );
+    const bad = await writeOneLabel(join(dir, "bad.labels.json"), {
+      id: "x",
+      case: "entity-count",
+      answer: "4",
+      expected: "pass",
+    });
     const noJudge = await calibrate([...common, "--labels", bad, "--judge", "judge"]);
     assert.equal(noJudge.code, 2);
     assert.match(

@@ -7,6 +7,7 @@
 import { runSuite, type RunSuiteOptions } from "./run.ts";
 import type { ModelClient, ModelRequest, ModelTurn } from "./providers/types.ts";
 import type { AgentConfig, ModelConfig, Suite } from "./types.ts";
+import { writeScriptedRegistry } from "./_scripted_model_server.ts";
 
 const usage = { inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: null };
 const turn = (text: string): ModelTurn => ({
@@ -116,22 +117,23 @@ export async function writeJudgeRegistry(
   openaiUrl: string,
 ): Promise<string> {
   const pricing = { inputUsdPerMTok: 1, outputUsdPerMTok: 5 };
-  const path = `${dir}/models.json`;
+  return await writeScriptedRegistry(`${dir}/models.json`, [
+    { id: "judge", provider: "anthropic", model: "j", baseUrl: url, keyVar: "K", pricing },
+    { id: "judge-oai", provider: "openai", model: "j", baseUrl: openaiUrl, keyVar: "K", pricing },
+  ]);
+}
+
+/**
+ * Writes a labels file for the memory-graph suite holding one label, as given (valid or not).
+ *
+ * @param path File to write.
+ * @param label The label (`id`, `case`, `answer`, `expected`).
+ * @returns `path`.
+ */
+export async function writeOneLabel(path: string, label: Record<string, string>): Promise<string> {
   await Deno.writeTextFile(
     path,
-    JSON.stringify({
-      models: [
-        { id: "judge", provider: "anthropic", model: "j", baseUrl: url, apiKey: "${K}", pricing },
-        {
-          id: "judge-oai",
-          provider: "openai",
-          model: "j",
-          baseUrl: openaiUrl,
-          apiKey: "${K}",
-          pricing,
-        },
-      ],
-    }),
+    JSON.stringify({ suite: "memory-graph", description: "", labels: [label] }),
   );
   return path;
 }

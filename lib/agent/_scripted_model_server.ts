@@ -252,3 +252,42 @@ export function startScriptedModelServer(handler: ScriptHandler): ScriptedModelS
     close: () => server.shutdown(),
   };
 }
+
+/** One model of a registry written by {@linkcode writeScriptedRegistry}. */
+export interface ScriptedRegistryModel {
+  /** Registry id. */
+  readonly id: string;
+  /** Wire format. */
+  readonly provider: WireProvider;
+  /** Base URL: the server's `url` (Anthropic) or `openaiBaseUrl` (OpenAI). */
+  readonly baseUrl: string;
+  /** Name of the variable holding the key: the entry's `apiKey` is `${keyVar}`. */
+  readonly keyVar: string;
+  /** USD per million tokens (`inputUsdPerMTok`, `outputUsdPerMTok`, cache prices). */
+  readonly pricing: Readonly<Record<string, number>>;
+  /** Model name sent on the wire. @default {"scripted"} */
+  readonly model?: string;
+}
+
+/**
+ * Writes a model registry (`{ models: [...] }`, the shape of fixtures/agents/models.json).
+ *
+ * @param path File to write.
+ * @param models Its models.
+ * @returns `path`.
+ */
+export async function writeScriptedRegistry(
+  path: string,
+  models: readonly ScriptedRegistryModel[],
+): Promise<string> {
+  const entries = models.map((m) => ({
+    id: m.id,
+    provider: m.provider,
+    model: m.model ?? "scripted",
+    baseUrl: m.baseUrl,
+    apiKey: `\${${m.keyVar}}`,
+    pricing: m.pricing,
+  }));
+  await Deno.writeTextFile(path, JSON.stringify({ models: entries }));
+  return path;
+}

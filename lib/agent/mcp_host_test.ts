@@ -13,6 +13,7 @@ import {
 } from "./mcp_host.ts";
 import {
   COUNTS_SERVER,
+  liveProcessesWith,
   type MemoryServerDef,
   memorySession,
   NOTES_SERVER,
@@ -37,24 +38,9 @@ function server(name: string, marker: string): { entry: StdioServerEntry } {
   };
 }
 
-function liveProcessesWith(marker: string): number {
-  let n = 0;
-  for (const dir of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(dir.name)) continue;
-    try {
-      if (!Deno.readTextFileSync(`/proc/${dir.name}/cmdline`).includes(marker)) continue;
-      const stat = Deno.readTextFileSync(`/proc/${dir.name}/stat`);
-      if (!/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))) n += 1;
-    } catch {
-      // gone
-    }
-  }
-  return n;
-}
-
 async function gone(marker: string): Promise<boolean> {
   for (let i = 0; i < 60; i++) {
-    if (liveProcessesWith(marker) === 0) return true;
+    if (liveProcessesWith(marker).length === 0) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;
@@ -213,7 +199,7 @@ Deno.test("openMcpHost() over the real stdio fixtures: the in-process twins' too
     await memorySession("counts", COUNTS_SERVER),
   ], options);
   try {
-    assert.ok(liveProcessesWith(marker) >= 2, "the server and its child run");
+    assert.ok(liveProcessesWith(marker).length >= 2, "the server and its child run");
     assert.deepEqual(twins.tools, host.tools);
     assert.deepEqual(host.tools.map((t) => `${t.server}:${t.tool}`), [
       `notes:${LONG}`,

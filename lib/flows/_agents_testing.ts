@@ -8,7 +8,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installPackages } from "../mcp/install.ts";
-import { startScriptedModelServer } from "../agent/_scripted_model_server.ts";
+import {
+  type ReceivedRequest,
+  type ScriptedModelServer,
+  type ScriptedReply,
+  startScriptedModelServer,
+  writeScriptedRegistry,
+} from "../agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../agent/_scripted_policy.ts";
 import type { CaseRecord } from "../agent/types.ts";
 import {
@@ -83,44 +89,24 @@ export async function writeAgentsRegistry(
   url: string,
   openaiUrl: string,
 ): Promise<string> {
-  const path = join(dir, "models.json");
-  const entry = (
-    id: string,
-    provider: string,
-    model: string,
-    baseUrl: string,
-    pricing: object,
-  ) => ({
+  const m = (id: string, provider: "anthropic" | "openai", pricing: Record<string, number>) => ({
     id,
     provider,
-    model,
-    baseUrl,
-    apiKey: "${E2E_KEY}",
+    baseUrl: provider === "openai" ? openaiUrl : url,
+    keyVar: "E2E_KEY",
     pricing,
+    ...(id === "judge" ? { model: "scripted-judge" } : {}),
   });
-  await Deno.writeTextFile(
-    path,
-    JSON.stringify({
-      models: [
-        entry("claude", "anthropic", "scripted", url, {
-          inputUsdPerMTok: 3,
-          outputUsdPerMTok: 15,
-          cacheReadUsdPerMTok: 0.3,
-          cacheWriteUsdPerMTok: 3.75,
-        }),
-        entry("gpt", "openai", "scripted", openaiUrl, {
-          inputUsdPerMTok: 0.4,
-          outputUsdPerMTok: 1.6,
-          cacheReadUsdPerMTok: 0.1,
-        }),
-        entry("judge", "anthropic", "scripted-judge", url, {
-          inputUsdPerMTok: 1,
-          outputUsdPerMTok: 5,
-        }),
-      ],
+  return await writeScriptedRegistry(join(dir, "models.json"), [
+    m("claude", "anthropic", {
+      inputUsdPerMTok: 3,
+      outputUsdPerMTok: 15,
+      cacheReadUsdPerMTok: 0.3,
+      cacheWriteUsdPerMTok: 3.75,
     }),
-  );
-  return path;
+    m("gpt", "openai", { inputUsdPerMTok: 0.4, outputUsdPerMTok: 1.6, cacheReadUsdPerMTok: 0.1 }),
+    m("judge", "anthropic", { inputUsdPerMTok: 1, outputUsdPerMTok: 5 }),
+  ]);
 }
 
 /**
@@ -194,20 +180,13 @@ export async function sweepFixture(prefix: string, keyVar: string): Promise<Swee
   assert.ok(installed.every((r) => r.status !== "failed"), JSON.stringify(installed));
   const server = startScriptedModelServer(fixturePolicy);
   const dir = await Deno.makeTempDir({ prefix });
-  const models = join(dir, "models.json");
-  await Deno.writeTextFile(
-    models,
-    JSON.stringify({
-      models: [{
-        id: "claude",
-        provider: "anthropic",
-        model: "scripted",
-        baseUrl: server.url,
-        apiKey: `\${${keyVar}}`,
-        pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-      }],
-    }),
-  );
+  const models = await writeScriptedRegistry(join(dir, "models.json"), [{
+    id: "claude",
+    provider: "anthropic",
+    baseUrl: server.url,
+    keyVar,
+    pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+  }]);
   return {
     dir,
     models,
@@ -216,4 +195,39 @@ export async function sweepFixture(prefix: string, keyVar: string): Promise<Swee
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/** The model key the agents tests put in `${E2E_KEY}`: a run must never record it. */
+export const E2E_KEY = "sk-e2e-SECRET-abcdef123456";
+
+/** Installs the filesystem, memory and everything servers @2026.8.31 into .scratch/servers. */
+export async function ensureAgentServers(): Promise<void> {
+  const servers = ["server-filesystem", "server-memory", "server-everything"].map((p) => ({
+    package: `@modelcontextprotocol/${p}`,
+    version: "2026.8.31",
+  }));
+  const results = await installPackages(servers, { installDir: AGENTS_DEFAULTS.installDir });
+  for (const r of results) assert.notEqual(r.status, "failed", `${r.package}: ${r.message}`);
+}
+
+/**
+ * Runs `fn` with a scripted model server answering `handler`, a scratch folder and the
+ * {@linkcode writeAgentsRegistry} registry in it; stops the server and removes the folder after.
+ *
+ * @param handler The scripted replies.
+ * @param fn The test body: server, scratch folder, registry path.
+ * @returns What `fn` returned.
+ */
+export async function withScriptedModel<T>(
+  handler: (req: ReceivedRequest) => ScriptedReply | Promise<ScriptedReply>,
+  fn: (s: ScriptedModelServer, dir: string, models: string) => Promise<T>,
+): Promise<T> {
+  const s = startScriptedModelServer(handler);
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-agents-e2e-" });
+  try {
+    return await fn(s, dir, await writeAgentsRegistry(dir, s.url, s.openaiBaseUrl));
+  } finally {
+    await s.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
 }

@@ -8,6 +8,7 @@ import {
   messageReply,
   type ReceivedRequest,
   startScriptedModelServer,
+  writeScriptedRegistry,
 } from "../agent/_scripted_model_server.ts";
 import { newcombeInterval } from "../stats/newcombe.ts";
 import { runAgentsForTest } from "./_agents_testing.ts";
@@ -48,20 +49,13 @@ Deno.test("agent versions: cut v1 and v2, run a@1, a@2 and live with the scripte
         maxIterations: 4,
       }),
     );
-    const models = join(dir, "models.json");
-    await Deno.writeTextFile(
-      models,
-      JSON.stringify({
-        models: [{
-          id: "m",
-          provider: "anthropic",
-          model: "scripted",
-          baseUrl: server.url,
-          apiKey: "${SCRIPTED_KEY}",
-          pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
-        }],
-      }),
-    );
+    const models = await writeScriptedRegistry(join(dir, "models.json"), [{
+      id: "m",
+      provider: "anthropic",
+      baseUrl: server.url,
+      keyVar: "SCRIPTED_KEY",
+      pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+    }]);
     const servers = join(dir, "servers.json");
     await Deno.writeTextFile(servers, JSON.stringify({ mcpServers: {} }));
     const suite = join(dir, "suite.json");

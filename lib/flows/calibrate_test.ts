@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { messageReply, startScriptedModelServer } from "../agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../agent/_scripted_policy.ts";
-import { writeJudgeRegistry } from "../agent/_judge_testing.ts";
+import { writeJudgeRegistry, writeOneLabel } from "../agent/_judge_testing.ts";
 import { JUDGE_SYSTEM_PROMPT } from "../agent/mod.ts";
 import { InputFileError } from "../input_error.ts";
 import { denoFlowIo } from "./io.ts";
@@ -119,15 +119,12 @@ Deno.test("runCalibration(): a label verdict that is not pass/fail and an unknow
       env,
       out: dir,
     };
-    const bad = join(dir, "bad.labels.json");
-    await Deno.writeTextFile(
-      bad,
-      JSON.stringify({
-        suite: "memory-graph",
-        description: "",
-        labels: [{ id: "x", case: "c", answer: "", expected: "yes" }],
-      }),
-    );
+    const bad = await writeOneLabel(join(dir, "bad.labels.json"), {
+      id: "x",
+      case: "c",
+      answer: "",
+      expected: "yes",
+    });
     await assert.rejects(
       runCalibration({ ...common, labels: bad }, io),
       (e: Error) =>

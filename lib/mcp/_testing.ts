@@ -131,3 +131,24 @@ export async function memorySession(
     },
   };
 }
+
+/**
+ * Pids of live (not zombie) processes whose command line contains `marker`, read from /proc.
+ *
+ * @param marker Text to look for in `/proc/PID/cmdline`.
+ * @returns The pids.
+ */
+export function liveProcessesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const dir of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(dir.name)) continue;
+    try {
+      if (!Deno.readTextFileSync(`/proc/${dir.name}/cmdline`).includes(marker)) continue;
+      const stat = Deno.readTextFileSync(`/proc/${dir.name}/stat`);
+      if (!/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))) found.push(Number(dir.name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}

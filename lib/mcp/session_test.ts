@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { liveProcessesWith } from "./_testing.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -19,24 +20,6 @@ const fixture = (name: string) =>
 function entry(name: string, spec: Record<string, unknown>): StdioServerEntry {
   return parseServersConfig({ mcpServers: { [name]: spec } } as never)
     .servers[0] as StdioServerEntry;
-}
-
-/** Pids of live (not zombie) processes whose command line contains `marker`. */
-function liveProcessesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const dir of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(dir.name)) continue;
-    try {
-      const cmdline = Deno.readTextFileSync(`/proc/${dir.name}/cmdline`);
-      if (!cmdline.includes(marker)) continue;
-      const stat = Deno.readTextFileSync(`/proc/${dir.name}/stat`);
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (state !== "Z" && state !== "X") found.push(Number(dir.name));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
 }
 
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
