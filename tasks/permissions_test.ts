@@ -3,13 +3,14 @@
 // env or sys beyond a list says why in its case. Each task's --help and a small real invocation
 // run through `deno task` itself, so a missing permission fails here, not in a user's hands.
 // A task added to deno.json without a case fails the test. The cases are data, per task family
-// (_permissions_catalog_testing.ts, _permissions_agents_testing.ts), run by
-// _permissions_testing.ts. MCPMETER_PERMISSIONS_ONLY=a,b runs only those tasks' invocations.
+// (_permissions_{catalog,agents,runs}_testing.ts), run by _permissions_testing.ts.
+// MCPMETER_PERMISSIONS_ONLY=a,b runs only those tasks' invocations.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as P from "./_permissions_testing.ts";
 import { CATALOG_CASES } from "./_permissions_catalog_testing.ts";
 import { AGENT_CASES } from "./_permissions_agents_testing.ts";
+import { RUN_CASES } from "./_permissions_runs_testing.ts";
 import { openWorld } from "./_permissions_world_testing.ts";
 
 /** Tasks that are not one `deno run` of a task file, or that need everything, and why. */
@@ -20,7 +21,11 @@ const EXEMPT: Readonly<Record<string, string>> = {
 };
 
 /** Every task's case, in run order (later ones read what earlier ones wrote). */
-const CASES: Readonly<Record<string, P.PermissionCase>> = { ...CATALOG_CASES, ...AGENT_CASES };
+const CASES: Readonly<Record<string, P.PermissionCase>> = {
+  ...CATALOG_CASES,
+  ...AGENT_CASES,
+  ...RUN_CASES,
+};
 
 Deno.test("every deno task declares narrow permissions, and every unscoped one has a reason", () => {
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 // The workbench over real HTTP on a random loopback port, with a stand-in runner (the real
-// lib/agent runner with MCP servers and the scripted model is exercised in tasks/serve_test.ts):
+// lib/agent runner with MCP servers and the scripted model is exercised in serve_test.ts):
 // config round trips and refusals, run-request validation, the queue, and every security rule.
 import assert from "node:assert/strict";
 import { join } from "node:path";
