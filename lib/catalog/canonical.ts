@@ -233,61 +233,39 @@ export function parseJsonLossless(text: string): JsonNode {
   };
 
   const parseString = (): string => {
-    // text[pos] is the opening quote.
+    // text[pos] is the opening quote. The scan validates (with positioned messages); the value
+    // comes from the engine's JSON.parse of the literal, which decodes the same escapes into a
+    // fresh string: compact (one byte per character when it can be) and no view of `text`, so
+    // a parsed catalog does not keep the whole file text alive.
     const open = pos;
     pos++;
-    let out = "";
-    let chunk = pos;
+    let plain = true;
     while (true) {
       if (pos >= len) throw syntaxError(text, open, "Unterminated string starting");
       const c = text.charCodeAt(pos);
       if (c === 0x22) {
-        out += text.slice(chunk, pos);
         pos++;
-        return out;
+        return plain && pos - open < 4
+          ? text.slice(open + 1, pos - 1)
+          : JSON.parse(text.slice(open, pos));
       }
       if (c === 0x5c) {
-        out += text.slice(chunk, pos);
+        plain = false;
         const e = text.charCodeAt(pos + 1);
-        switch (e) {
-          case 0x22:
-            out += '"';
-            break;
-          case 0x5c:
-            out += "\\";
-            break;
-          case 0x2f:
-            out += "/";
-            break;
-          case 0x62:
-            out += "\b";
-            break;
-          case 0x66:
-            out += "\f";
-            break;
-          case 0x6e:
-            out += "\n";
-            break;
-          case 0x72:
-            out += "\r";
-            break;
-          case 0x74:
-            out += "\t";
-            break;
-          case 0x75: {
-            const hex = text.slice(pos + 2, pos + 6);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-              throw syntaxError(text, pos, "Invalid \\u escape in string");
-            }
-            out += String.fromCharCode(parseInt(hex, 16));
-            pos += 4;
-            break;
+        if (e === 0x75) {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) {
+            throw syntaxError(text, pos, "Invalid \\u escape in string");
           }
-          default:
-            throw syntaxError(text, pos, `Invalid escape ${describeAt(text, pos + 1)} in string`);
+          pos += 6;
+          continue;
+        }
+        if (
+          e !== 0x22 && e !== 0x5c && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e &&
+          e !== 0x72 && e !== 0x74
+        ) {
+          throw syntaxError(text, pos, `Invalid escape ${describeAt(text, pos + 1)} in string`);
         }
         pos += 2;
-        chunk = pos;
         continue;
       }
       if (c < 0x20) {
