@@ -4,7 +4,7 @@
 // codes, --help, a gateway priced over --proxy-servers) is tested in tasks/bench_test.ts.
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
-import { runBench, writeBenchResults } from "./bench.ts";
+import { benchFailure, runBench, writeBenchResults } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };
 
@@ -16,10 +16,16 @@ if (!hasLive) console.warn(`LiveMCPBench bench test skipped: ${LIVEMCPTOOL} is a
 const io = { ...denoFlowIo(), progress: () => {} };
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
-/** Runs the bench and writes its files into a fresh folder; returns the folder and the report. */
+/**
+ * Runs the bench, checks nothing in it would make the task exit 1, and writes its files into a
+ * fresh folder; returns the folder and the report as written.
+ */
 async function bench(options: Parameters<typeof runBench>[0]) {
   const dir = await Deno.makeTempDir();
-  await writeBenchResults(await runBench(options, io), dir, io);
+  const result = await runBench(options, io);
+  // What makes deno task bench exit 1 after writing (a live block that measured nothing).
+  assert.equal(benchFailure(result), null);
+  await writeBenchResults(result, dir, io);
   const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
   return { dir, report, text: await Deno.readTextFile(`${dir}/report.json`) };
 }
