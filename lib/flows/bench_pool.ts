@@ -2,8 +2,9 @@
  * The bench's worker pool (an I/O edge: it starts Deno workers): the calling thread is one lane
  * and `lanes - 1` module workers (lib/flows/bench_worker.ts) are the others. Each worker gets the
  * job context once (one structured clone of the corpora per worker, never one per job) and
- * builds its own arms and tokenizers; jobs go to whichever lane is free, the biggest kinds
- * first, and results land by job index, so the report is the same bytes as the in-process pool.
+ * builds its own arms and tokenizers; every lane claims the next job from one shared counter
+ * (Atomics over a SharedArrayBuffer), the biggest kinds first, so no lane waits to be handed
+ * work; results land by job index, so the report is the same bytes as the in-process pool.
  *
  * @module
  */
@@ -14,10 +15,7 @@ import type {
   BenchPool,
   BenchPoolFactory,
 } from "./bench_jobs.ts";
-import type { FromBenchWorker, ToBenchWorker } from "./bench_worker.ts";
-
-/** Jobs a worker holds at once: the one it runs and the next, so it never waits on the caller. */
-const WORKER_DEPTH = 2;
+import type { FromBenchWorker, SharedBatch, ToBenchWorker } from "./bench_worker.ts";
 
 /** Execution order of the job kinds: the biggest first, so the last jobs to finish are small. */
 const KIND_ORDER: Record<BenchJob["kind"], number> = {
@@ -63,9 +61,18 @@ class WorkerPool implements BenchPool {
     local: (job: BenchJob, say: (m: string) => void) => Promise<BenchJobResult>,
     say: (message: string) => void,
   ): Promise<BenchJobResult[]> {
-    const pending = jobs.map((_, i) => i).sort((a, b) =>
-      KIND_ORDER[jobs[a].kind] - KIND_ORDER[jobs[b].kind] || a - b
-    );
+    const byKind = (a: number, b: number) =>
+      KIND_ORDER[jobs[a].kind] - KIND_ORDER[jobs[b].kind] || a - b;
+    const all = jobs.map((_, i) => i);
+    // Any lane claims the shared jobs; the calling thread alone runs the local ones, first.
+    const localOnly = all.filter((i) => jobs[i].local).sort(byKind);
+    const batch: SharedBatch = {
+      jobs: all.filter((i) => !jobs[i].local).sort(byKind).map((index) => ({
+        index,
+        job: jobs[index],
+      })),
+      claim: new Int32Array(new SharedArrayBuffer(8)),
+    };
     const results: BenchJobResult[] = new Array(jobs.length);
     let left = jobs.length;
     return new Promise<BenchJobResult[]>((resolve, reject) => {
@@ -73,53 +80,42 @@ class WorkerPool implements BenchPool {
       const fail = (error: Error) => {
         if (failed) return;
         failed = true;
+        Atomics.store(batch.claim, 1, 1);
         reject(error);
       };
       const done = (index: number, result: BenchJobResult) => {
         results[index] = result;
         if (--left === 0) resolve(results);
       };
-      const take = (localLane: boolean): number | undefined => {
-        const at = pending.findIndex((i) => localLane || !jobs[i].local);
-        return at < 0 ? undefined : pending.splice(at, 1)[0];
-      };
       if (left === 0) {
         resolve(results);
         return;
       }
       for (const [w, worker] of this.#workers.entries()) {
-        let held = 0;
-        const feed = () => {
-          while (!failed && held < WORKER_DEPTH) {
-            const index = take(false);
-            if (index === undefined) return;
-            held++;
-            worker.postMessage({ type: "job", index, job: jobs[index] } satisfies ToBenchWorker);
-          }
-        };
         worker.onmessage = (event: MessageEvent<FromBenchWorker>) => {
           const m = event.data;
           if (m.type === "start") say(`${jobs[m.index].label} (worker ${w + 1})`);
           else if (m.type === "progress") say(`${m.message} (worker ${w + 1})`);
           else if (m.type === "error") fail(new Error(m.message));
-          else {
-            held--;
-            done(m.index, m.result as BenchJobResult);
-            feed();
-          }
+          else done(m.index, m.result as BenchJobResult);
         };
         worker.onerror = (event: ErrorEvent) => {
           event.preventDefault();
           fail(new Error(`bench worker ${w + 1} failed: ${event.message}`));
         };
-        feed();
+        worker.postMessage({ type: "batch", batch } satisfies ToBenchWorker);
       }
       (async () => {
-        for (let index = take(true); index !== undefined && !failed; index = take(true)) {
+        const claim = () => {
+          const k = Atomics.add(batch.claim, 0, 1);
+          return k < batch.jobs.length ? batch.jobs[k].index : undefined;
+        };
+        for (let index = localOnly.shift() ?? claim(); index !== undefined && !failed;) {
           say(jobs[index].label);
           done(index, await local(jobs[index], say));
-          // Let the workers' replies in (and their next jobs out) between two jobs here.
+          // Let the workers' messages in between two jobs here.
           await new Promise((r) => setTimeout(r, 0));
+          index = localOnly.shift() ?? claim();
         }
       })().catch(fail);
     });

@@ -1,10 +1,12 @@
 /**
  * The worker side of {@linkcode import("./bench_pool.ts").workerBenchPool}: receives the bench's
- * job context once, builds its own lane (arms and tokenizers), then runs the jobs it is sent and
- * posts each result back with the job's index. Runs with the permissions of the process that
- * started it (Deno's default for workers); it reads no file.
+ * job context once, builds its own lane (arms and tokenizers), then for each batch claims jobs
+ * from the batch's shared counter (the same counter the calling thread claims from, so no lane
+ * waits on another to be handed work) and posts each result back with the job's index. Runs
+ * with the permissions of the process that started it (Deno's default for workers); it reads
+ * no file.
  *
- * Messages in: `{ type: "context", context }` once, then `{ type: "job", index, job }`.
+ * Messages in: `{ type: "context", context }` once, then `{ type: "batch", jobs, claim }`.
  * Messages out: `{ type: "start", index }`, `{ type: "progress", message }`,
  * `{ type: "result", index, result }`, `{ type: "error", index, message }`.
  *
@@ -18,10 +20,22 @@ import {
   benchLane,
 } from "./bench_jobs.ts";
 
+/**
+ * A batch as the lanes share it: `jobs[k]` is job `index` of the bench's list; a lane claims
+ * `k = Atomics.add(claim, 0, 1)` until `k ≥ jobs.length`, and stops when `claim[1]` is set
+ * (a lane failed).
+ */
+export interface SharedBatch {
+  /** The jobs any lane may run, in claim order, each with its index in the bench's list. */
+  readonly jobs: readonly { readonly index: number; readonly job: BenchJob }[];
+  /** `[next claim, stop flag]` over a SharedArrayBuffer. */
+  readonly claim: Int32Array;
+}
+
 /** A message the pool sends to a worker. */
 export type ToBenchWorker =
   | { readonly type: "context"; readonly context: BenchJobContext }
-  | { readonly type: "job"; readonly index: number; readonly job: BenchJob };
+  | { readonly type: "batch"; readonly batch: SharedBatch };
 
 /** A message a worker sends to the pool. */
 export type FromBenchWorker =
@@ -36,7 +50,7 @@ const scope = globalThis as unknown as {
 };
 
 let runner: Promise<BenchJobRunner> | undefined;
-// Jobs run one after another, in arrival order (the pool may send the next before this ends).
+// Batches run one after another, in arrival order.
 let queue: Promise<void> = Promise.resolve();
 
 scope.onmessage = (event) => {
@@ -45,15 +59,24 @@ scope.onmessage = (event) => {
     runner = benchLane(message.context).then(benchJobRunner);
     return;
   }
-  const { index, job } = message;
+  const { jobs, claim } = message.batch;
   queue = queue.then(async () => {
+    let index = -1;
     try {
-      if (runner === undefined) throw new Error("bench worker: a job arrived before its context");
+      if (runner === undefined) throw new Error("bench worker: a batch arrived before its context");
       const run = await runner;
-      scope.postMessage({ type: "start", index });
-      const result = await run(job, (m) => scope.postMessage({ type: "progress", message: m }));
-      scope.postMessage({ type: "result", index, result });
+      for (let k = Atomics.add(claim, 0, 1); k < jobs.length; k = Atomics.add(claim, 0, 1)) {
+        if (Atomics.load(claim, 1) !== 0) return;
+        index = jobs[k].index;
+        scope.postMessage({ type: "start", index });
+        const result = await run(
+          jobs[k].job,
+          (m) => scope.postMessage({ type: "progress", message: m }),
+        );
+        scope.postMessage({ type: "result", index, result });
+      }
     } catch (error) {
+      Atomics.store(claim, 1, 1);
       scope.postMessage({
         type: "error",
         index,
