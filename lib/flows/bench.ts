@@ -60,6 +60,7 @@ import {
   type BenchJobResult,
   benchJobRunner,
   benchLane,
+  type BenchPool,
   type BenchPoolFactory,
   COMPARISON_BASELINE,
   inProcessBenchPool,
@@ -471,6 +472,23 @@ export async function runBench(
   io: FlowIo = denoFlowIo(),
 ): Promise<BenchReport> {
   const started = io.now();
+  // A custom tokenizer factory cannot cross into a worker: then every job runs here.
+  const pool = (options.createTokenizer === undefined ? options.pool : undefined) ??
+    inProcessBenchPool();
+  const running = pool();
+  try {
+    return await benchOn(running, started, options, io);
+  } finally {
+    running.close();
+  }
+}
+
+async function benchOn(
+  running: BenchPool,
+  started: number,
+  options: RunBenchOptions,
+  io: FlowIo,
+): Promise<BenchReport> {
   const say = (message: string) => io.progress("bench", message);
   const p = plan(options, io.fromRoot);
   const make = options.createTokenizer ?? createTokenizer;
@@ -598,17 +616,15 @@ export async function runBench(
     }
   }
   const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, jobs);
-  // A custom tokenizer factory cannot cross into a worker: then every job runs here.
-  const pool = (options.createTokenizer === undefined ? options.pool : undefined) ??
-    inProcessBenchPool();
-  const running = pool(context);
+  running.load(context);
   const runner = benchJobRunner(lane);
-  const { results, comparisons } = await (async () => {
-    const results = await running.run(jobs, runner, say);
-    // The paired tests read the scored rows: a second batch, one job per compared row.
-    const rows = results.filter((_, i) => jobs[i].kind === "retrieval") as RetrievalResult[];
-    return { results, comparisons: await running.run(compareJobs(rows), runner, say) };
-  })().finally(() => running.close());
+  const results = await running.run(jobs, runner, say);
+  // The paired tests read the scored rows: a second batch, one job per compared row.
+  const comparisons = await running.run(
+    compareJobs(results.filter((_, i) => jobs[i].kind === "retrieval") as RetrievalResult[]),
+    runner,
+    say,
+  );
   const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
   const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
     mergeArmRows(

@@ -127,6 +127,12 @@ export type BenchJobRunner = (
  */
 export interface BenchPool {
   /**
+   * Hands the lanes the context every job reads; called once, before the first `run`.
+   *
+   * @param context The context.
+   */
+  load(context: BenchJobContext): void;
+  /**
    * Runs every job and resolves to their results in job order.
    *
    * @throws {Error} The first job failure (its message), after the other lanes stopped.
@@ -141,10 +147,10 @@ export interface BenchPool {
 }
 
 /**
- * Makes the pool of one bench run from its context; the bench calls it once, after loading
- * its inputs, and closes the pool when done.
+ * Makes the pool of one bench run; the bench calls it once, first thing (so workers start
+ * while it reads its inputs), loads it with the context, and closes it when done or failed.
  */
-export type BenchPoolFactory = (context: BenchJobContext) => BenchPool;
+export type BenchPoolFactory = () => BenchPool;
 
 /**
  * The pool of one lane, the calling thread: jobs in order, one at a time (today's
@@ -154,6 +160,7 @@ export type BenchPoolFactory = (context: BenchJobContext) => BenchPool;
  */
 export function inProcessBenchPool(): BenchPoolFactory {
   return () => ({
+    load() {},
     async run(jobs, local, say) {
       const out: BenchJobResult[] = [];
       for (const job of jobs) {

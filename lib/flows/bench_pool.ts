@@ -28,7 +28,7 @@ const KIND_ORDER: Record<BenchJob["kind"], number> = {
 
 /**
  * A pool of `lanes` lanes: the calling thread and `lanes - 1` workers, started when the bench
- * hands over its context and terminated when it closes the pool. Jobs marked `local` (endpoint
+ * begins (their modules load while it reads its inputs) and terminated when it closes the pool. Jobs marked `local` (endpoint
  * retrievers) run on the calling thread only. Workers run with the calling process's
  * permissions. Progress lines of a worker's jobs end with `(worker N)`.
  *
@@ -40,19 +40,23 @@ export function workerBenchPool(lanes: number): BenchPoolFactory {
   if (!Number.isInteger(lanes) || lanes < 1) {
     throw new RangeError(`Cannot start a bench pool as lanes must be a positive integer: ${lanes}`);
   }
-  return (context) => new WorkerPool(context, lanes - 1);
+  return () => new WorkerPool(lanes - 1);
 }
 
 class WorkerPool implements BenchPool {
   readonly #workers: Worker[] = [];
 
-  constructor(context: BenchJobContext, count: number) {
+  constructor(count: number) {
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL("./bench_worker.ts", import.meta.url), {
-        type: "module",
-      });
+      this.#workers.push(
+        new Worker(new URL("./bench_worker.ts", import.meta.url), { type: "module" }),
+      );
+    }
+  }
+
+  load(context: BenchJobContext): void {
+    for (const worker of this.#workers) {
       worker.postMessage({ type: "context", context } satisfies ToBenchWorker);
-      this.#workers.push(worker);
     }
   }
 

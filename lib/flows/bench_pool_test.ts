@@ -137,7 +137,8 @@ Deno.test("a job failing in a worker rejects the run with its message", async ()
     local: false,
     label: "bad",
   };
-  const pool = workerBenchPool(2)(context);
+  const pool = workerBenchPool(2)();
+  pool.load(context);
   try {
     // The calling thread's lane never finishes its job, so the worker gets the bad ones.
     await assert.rejects(
