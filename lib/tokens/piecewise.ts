@@ -5,11 +5,16 @@
  * Counting works piece by piece, as BPE does: the text is split with the
  * encoding's pre-tokenizer (a hand-written ASCII scanner, falling back to
  * js-tiktoken's split regex for anything non-ASCII), and each piece is merged
- * on its own. A piece that is itself a token costs one Map lookup; any other
- * piece is merged once per counter and its count memoized (exact, since the
- * count of a piece does not depend on its neighbours). Long pieces (one
- * character repeated a million times, a 10 MB description without spaces) are
- * merged with a heap in O(n log n) instead of the quadratic scan.
+ * on its own. Each piece of three or more characters is merged once per
+ * counter and its count memoized (exact, since the count of a piece does not
+ * depend on its neighbours): the memo is an open-addressing table whose keys
+ * are copied into one code-unit arena, so a lookup hashes and compares the
+ * piece in place and a new ASCII piece is merged in place, neither cutting a
+ * substring. Merging looks ranges up in the shared rank table (`_bpe.ts`:
+ * packed 16-byte slots behind a Bloom filter) through a small per-counter rank
+ * cache. Long pieces (one character repeated a million times, a 10 MB
+ * description without spaces) are merged with a heap in O(n log n) instead of
+ * the quadratic scan.
  *
  * The mergeable ranks are the encodings' public rank tables as gpt-tokenizer
  * ships them (`gpt-tokenizer/bpeRanks/<name>`); the split regexes are
@@ -114,10 +119,11 @@ function byteString(text: string): string {
 /**
  * Creates a piecewise BPE counter for an encoding.
  *
- * Each instance memoizes the count of every multi-token piece it merged (up to
- * 262,144 pieces, then the memo starts over), so counting many texts of one
- * catalog reuses work within the instance; a fresh instance (or `clear()`)
- * starts cold. Special-token text such as `<|endoftext|>` is plain text.
+ * Each instance memoizes the count of every piece of three or more characters
+ * it merged (up to 262,144 pieces or 8 Mi code units of keys, then the memo
+ * starts over; pieces over 4,096 code units are not kept), so counting many
+ * texts of one catalog reuses work within the instance; a fresh instance (or
+ * `clear()`) starts cold, its memo and rank cache empty. Special-token text such as `<|endoftext|>` is plain text.
  *
  * @param name `cl100k_base` or `o200k_base`.
  * @returns A {@linkcode PiecewiseTokenizer}.
