@@ -2,15 +2,10 @@
 // order, after the catalog tasks): agents writes the runs the run tasks read
 // (_permissions_runs_testing.ts). Each names its unscoped permissions with their reason.
 import assert from "node:assert/strict";
-import {
-  argv,
-  assertRan,
-  KEY,
-  OUT,
-  type PermissionCase,
-  serving,
-  task,
-} from "./_permissions_testing.ts";
+import { join } from "node:path";
+import * as P from "./_permissions_testing.ts";
+
+const { argv, assertRan, KEY, OUT, serving, task } = P;
 
 const AGENT_NEEDS = {
   net: "model endpoints (any base URL) and remote MCP servers",
@@ -21,7 +16,7 @@ const SCRIPTED = { env: { K: KEY } };
 const AGENT_FLAGS = `--install-dir .scratch/servers --env-file ${OUT}/none.env`;
 
 /** The cases of the tasks that run agents. */
-export const AGENT_CASES: Readonly<Record<string, PermissionCase>> = {
+export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
   serve: {
     unscoped: AGENT_NEEDS,
     run: async () => {
@@ -79,3 +74,37 @@ export const AGENT_CASES: Readonly<Record<string, PermissionCase>> = {
     },
   },
 };
+
+/**
+ * The tasks whose permissions run_code's CPU-time and memory limits must work under: the limits
+ * read /proc, which Deno allows a program only under --allow-all, so they must work without it
+ * (a limit that fails closed would stop every program).
+ */
+export const RUN_CODE_TASKS: readonly string[] = ["agents", "chat", "serve", "demo-agents"];
+
+const RUN_CODE_PROBE = [
+  `import { runCode } from "../../lib/agent/run_code.ts";`,
+  `const call = () => Promise.resolve({ text: "ok", isError: false });`,
+  `const spin = await runCode({ code: "while (true) {}", timeoutMs: 30_000, maxCpuMs: 500, call });`,
+  `const hello = await runCode({ code: "console.log(await tools.call('m:x', {}))", timeoutMs: 30_000, call });`,
+  `console.log(JSON.stringify([spin.limit, hello.output]));`,
+].join("\n");
+
+/** Runs a probe of run_code's limits with exactly the task's `deno run` flags (in OUT). */
+export async function runCodeProbe(name: string): Promise<void> {
+  const probe = `${OUT}/run_code_probe.ts`;
+  await Deno.writeTextFile(join(P.ROOT, probe), RUN_CODE_PROBE);
+  const flags = P.parseTaskCommand(name, P.TASKS[name]);
+  const args = P.TASKS[name].trim().split(/\s+/).slice(1, -1);
+  assert.equal(flags.file.startsWith("tasks/"), true);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...args, probe],
+    cwd: P.ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout).trim();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.deepEqual(JSON.parse(text), [{ name: "cpu_ms", value: 500 }, "ok"]);
+}

@@ -6,10 +6,9 @@
 // (_permissions_{catalog,agents,runs}_testing.ts), run by _permissions_testing.ts.
 // MCPMETER_PERMISSIONS_ONLY=a,b runs only those tasks' invocations.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import * as P from "./_permissions_testing.ts";
 import { CATALOG_CASES } from "./_permissions_catalog_testing.ts";
-import { AGENT_CASES } from "./_permissions_agents_testing.ts";
+import { AGENT_CASES, RUN_CODE_TASKS, runCodeProbe } from "./_permissions_agents_testing.ts";
 import { RUN_CASES } from "./_permissions_runs_testing.ts";
 import { openWorld } from "./_permissions_world_testing.ts";
 
@@ -71,20 +70,6 @@ Deno.test("parseTaskCommand reads permission lists and refuses -A", () => {
   assert.throws(() => P.parseTaskCommand("x", "deno test -A"), /not a single "deno run"/);
 });
 
-/**
- * run_code's CPU-time and memory limits under the permissions of every task that runs agents:
- * they read /proc, which Deno allows a program only under --allow-all, so they must work
- * without it (a limit that fails closed would stop every program).
- */
-const RUN_CODE_TASKS = ["agents", "chat", "serve", "demo-agents"];
-const RUN_CODE_PROBE = [
-  `import { runCode } from "../../lib/agent/run_code.ts";`,
-  `const call = () => Promise.resolve({ text: "ok", isError: false });`,
-  `const spin = await runCode({ code: "while (true) {}", timeoutMs: 30_000, maxCpuMs: 500, call });`,
-  `const hello = await runCode({ code: "console.log(await tools.call('m:x', {}))", timeoutMs: 30_000, call });`,
-  `console.log(JSON.stringify([spin.limit, hello.output]));`,
-].join("\n");
-
 Deno.test({
   name: "every deno task runs its --help and a small real invocation under its own permissions",
   sanitizeResources: false,
@@ -103,24 +88,8 @@ Deno.test({
           assert.ok(r.stdout.trim().length > 0, `${name} --help printed nothing`);
         });
       }
-      const probe = `${P.OUT}/run_code_probe.ts`;
-      await Deno.writeTextFile(join(P.ROOT, probe), RUN_CODE_PROBE);
       for (const name of RUN_CODE_TASKS.filter((n) => names.includes(n))) {
-        await t.step(`run_code limits under ${name}'s permissions`, async () => {
-          const flags = P.parseTaskCommand(name, P.TASKS[name]);
-          const args = P.TASKS[name].trim().split(/\s+/).slice(1, -1);
-          assert.equal(flags.file.startsWith("tasks/"), true);
-          const out = await new Deno.Command(Deno.execPath(), {
-            args: [...args, probe],
-            cwd: P.ROOT,
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).output();
-          const text = new TextDecoder().decode(out.stdout).trim();
-          assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-          assert.deepEqual(JSON.parse(text), [{ name: "cpu_ms", value: 500 }, "ok"]);
-        });
+        await t.step(`run_code limits under ${name}'s permissions`, () => runCodeProbe(name));
       }
       for (const name of Object.keys(CASES).filter((n) => names.includes(n))) {
         await t.step(name, () => CASES[name].run(world));
