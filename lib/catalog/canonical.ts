@@ -360,7 +360,8 @@ export function parseJsonLossless(text: string): JsonNode {
       NUMBER_RE.lastIndex = pos;
       const m = NUMBER_RE.exec(text);
       if (!m) throw syntaxError(text, pos, `Invalid number`);
-      const literal = m[0];
+      // A long match would be a view of `text`: copy it, so the tree keeps no part of the text.
+      const literal = m[0].length < 13 ? m[0] : (" " + m[0]).slice(1);
       pos += literal.length;
       done = { kind: "number", start, end: pos, literal, value: Number(literal) };
     } else if (text.startsWith("true", pos)) {

@@ -59,21 +59,28 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
  * ```
  */
 export async function loadCatalog(path: string, options: LoadCatalogOptions = {}): Promise<Corpus> {
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
   try {
     bytes = await Deno.readFile(path);
   } catch (e) {
     throw new CatalogError(readFailure(e), { path, cause: e });
   }
-  let text: string;
+  // Hashed first, so neither the bytes nor the text outlive the parse (a large catalog's text
+  // is twice its size in memory when it holds one non-Latin-1 character).
+  const sha256 = await sha256Hex(bytes);
+  let text: string | undefined;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (e) {
     throw new CatalogError("is not valid UTF-8 text", { path, cause: e });
   }
-  const corpus = parseCatalog(text, { ...options, path });
-  return {
-    ...corpus,
-    provenance: { ...corpus.provenance, sha256: await sha256Hex(bytes) },
-  };
+  bytes = undefined;
+  const corpus = parseCatalog(take(), { ...options, path });
+  return { ...corpus, provenance: { ...corpus.provenance, sha256 } };
+
+  function take(): string {
+    const t = text!;
+    text = undefined;
+    return t;
+  }
 }

@@ -589,6 +589,9 @@ export function parseCatalog(text: string, options: ParseCatalogOptions = {}): C
   let root: JsonNode;
   try {
     root = parseJsonLossless(text);
+    // The tree holds no view of the text (see parseJsonLossless): let it go before the rows are
+    // built, so a large catalog's text and its tools are not in memory together.
+    text = "";
   } catch (e) {
     if (e instanceof SyntaxError) {
       fail(ctx, `is not valid JSON: ${e.message}`, undefined, undefined, e);
