@@ -14,19 +14,17 @@ import {
 } from "../lib/flows/_agents_testing.ts";
 import { liveProcessesWith } from "../lib/mcp/_testing.ts";
 
-function agentsCommand(args: string[]): Deno.Command {
+function agentsCommand(args: string[], tmp?: string): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "tasks/agents.ts", "--env-file", "/nonexistent.env", ...args],
-    env: { E2E_KEY, NO_COLOR: "1" },
+    env: { E2E_KEY, NO_COLOR: "1", ...(tmp ? { TMPDIR: tmp } : {}) },
     stdout: "piped",
     stderr: "piped",
   });
 }
 
-async function runAgents(
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await agentsCommand(args).output();
+async function runAgents(args: string[], tmp?: string) {
+  const out = await agentsCommand(args, tmp).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
@@ -43,7 +41,10 @@ Deno.test({
         const agents = "fs-terse-sequential,fs-careful-sequential";
         const args = `--suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} ` +
           `--agents ${agents} --repetitions 3 --run-id killed`;
-        const child = agentsCommand(args.split(" ")).spawn();
+        // A temporary folder of the test's own: no other agents run on the machine sweeps it.
+        const tmp = join(dir, "tmp");
+        await Deno.mkdir(tmp);
+        const child = agentsCommand(args.split(" "), tmp).spawn();
         const casesPath = join(dir, "killed", "cases.jsonl");
         // Wait for at least 3 finished cases, then kill hard.
         for (let i = 0; i < 600; i++) {
@@ -65,7 +66,6 @@ Deno.test({
         await Deno.writeTextFile(casesPath, '{"agentId":"fs-ter', { append: true });
 
         const killedPrefix = `mcpmeter-session-${child.pid}-`;
-        const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
         const leftBy = () =>
           Array.from(Deno.readDirSync(tmp)).filter((e) => e.name.startsWith(killedPrefix));
         // SIGKILL left the data copy and the servers' HOME folders behind...
@@ -74,7 +74,7 @@ Deno.test({
         // pid namespace may own a young one): age them by seven hours.
         const aged = new Date(Date.now() - 7 * 60 * 60 * 1000);
         for (const e of leftBy()) Deno.utimeSync(join(tmp, e.name), aged, aged);
-        const r = await runAgents(["--resume", "killed", "--out", dir]);
+        const r = await runAgents(["--resume", "killed", "--out", dir], tmp);
         assert.equal(r.code, 0, r.stderr);
         // ...and the next run removed them.
         assert.deepEqual(leftBy(), []);
