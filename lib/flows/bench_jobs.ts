@@ -23,7 +23,7 @@ import {
   measureArms,
   type UnavailableArm,
 } from "../encodings/mod.ts";
-import type { GoldenSet } from "../retrieval/types.ts";
+import type { GoldenSet, Retriever } from "../retrieval/types.ts";
 import { alignGolden } from "../retrieval/align.ts";
 import { docsFromTools } from "../retrieval/docs.ts";
 import {
@@ -224,6 +224,13 @@ export async function benchLane(
 export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const { context, tokenizers } = lane;
   const itemCaches = new Map<string, Map<string, number>>();
+  // A local retriever's plain index, built by its retrieval job and taken by its frontier job
+  // when both run on this lane (one build instead of two; same documents, seed and aligned
+  // golden set, and their searches are pure). One slot, so at most one index waits; a frontier
+  // job that finds another one there builds its own.
+  let plainIndex: { readonly key: string; readonly retriever: Retriever } | undefined;
+  const plainKey = (golden: number, corpus: number, retriever: string) =>
+    `${golden}/${corpus}/${retriever}`;
   return async (job, say) => {
     switch (job.kind) {
       case "modes":
@@ -246,15 +253,27 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         if (job.arm !== null && arm === undefined) {
           throw new Error(`bench job: no index arm "${job.arm}" on this lane`);
         }
+        const entry = retrieverEntry(job.retriever);
+        const keep = job.arm === null && !entry.asyncBuild && entry.endpoint === undefined;
+        const key = plainKey(job.golden, job.corpus, job.retriever);
         const common = {
           corpus: context.corpora[job.corpus],
           golden,
-          retriever: job.retriever,
+          retriever: keep
+            ? (
+              docs: Parameters<typeof entry.create>[0],
+              ctx: Parameters<typeof entry.create>[1],
+            ) => {
+              const built = entry.create(docs, ctx) as Retriever;
+              plainIndex = { key, retriever: built };
+              return built;
+            }
+            : job.retriever,
           arm,
           seed: context.seed,
           resamples: context.resamples,
         };
-        return retrieverEntry(job.retriever).asyncBuild
+        return entry.asyncBuild
           ? await evaluateRetrievalAsync({
             ...common,
             ...endpointContext(job.retriever, endpointsOf(lane)),
@@ -272,11 +291,15 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         const golden = context.goldenSets[job.golden];
         const corpus = context.corpora[job.corpus];
         const aligned = alignGolden(golden, new Set(corpus.tools.map((t) => t.id)));
-        const built = await retrieverEntry(job.retriever).create(docsFromTools(corpus.tools), {
-          seed: context.seed,
-          golden: aligned,
-          ...endpointContext(job.retriever, endpointsOf(lane)),
-        });
+        const key = plainKey(job.golden, job.corpus, job.retriever);
+        const kept = plainIndex?.key === key ? plainIndex.retriever : undefined;
+        plainIndex = undefined;
+        const built = kept ??
+          await retrieverEntry(job.retriever).create(docsFromTools(corpus.tools), {
+            seed: context.seed,
+            golden: aligned,
+            ...endpointContext(job.retriever, endpointsOf(lane)),
+          });
         await built.prepare?.([...aligned.queries.values()]);
         if (!itemCaches.has(corpus.id)) itemCaches.set(corpus.id, new Map());
         return measureFrontier({
