@@ -224,6 +224,7 @@ export {
   summaryToCsv,
 } from "./summary.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
+export { type MergedRun, mergeShardRuns, type ShardRun } from "./shard_merge.ts";
 export {
   importMaverik,
   MAVERIK_FILES,

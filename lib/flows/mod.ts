@@ -105,6 +105,7 @@ export {
 } from "./report.ts";
 export { checkProxyOptions, PROXY_DEFAULTS, runProxy, type RunProxyOptions } from "./proxy.ts";
 export { GATE_DEFAULTS, type GateOutcome, runGate, type RunGateOptions } from "./gate.ts";
+export { type MergeOutcome, runMerge, type RunMergeOptions } from "./merge.ts";
 export { type ForecastOutcome, runForecast, type RunForecastFlowOptions } from "./forecast.ts";
 export {
   type ImportMaverikOptions,
