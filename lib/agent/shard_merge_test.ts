@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { InputFileError } from "../input_error.ts";
 import { mergeShardRuns, type ShardRun } from "./shard_merge.ts";
-import type { CaseRecord, Suite } from "./types.ts";
+import type { Suite } from "./types.ts";
+import { caseRecord } from "./_record_testing.ts";
 
 const suite: Suite = {
   id: "s",
@@ -11,29 +12,8 @@ const suite: Suite = {
     { id: "c2", question: "q2", criterion: { type: "exact", value: "2" } },
   ],
 };
-const record = (agentId: string, caseId: string, passed: boolean): CaseRecord => ({
-  agentId,
-  caseId,
-  repetition: 0,
-  passed,
-  criterion: null,
-  finalAnswer: "x",
-  wallMs: 0,
-  llmMs: 0,
-  toolMs: 0,
-  iterations: 1,
-  inputTokens: 100,
-  outputTokens: 10,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  peakContextTokens: 100,
-  toolCalls: [],
-  costUsd: 0.01,
-  judge: null,
-  error: null,
-  cachedModelCalls: 0,
-  usageNotes: [],
-});
+const record = (agentId: string, caseId: string, passed: boolean) =>
+  caseRecord({ agentId, caseId, passed });
 const doc = (runId: string, shard: string, catalogs: Record<string, string>) => ({
   runId,
   shard,

@@ -1,30 +1,9 @@
 import assert from "node:assert/strict";
 import { summarizeRecords, summaryToCsv } from "./summary.ts";
 import type { CaseRecord } from "./types.ts";
+import { caseRecord } from "./_record_testing.ts";
 
-const base: CaseRecord = {
-  agentId: "a",
-  caseId: "c1",
-  repetition: 0,
-  passed: true,
-  criterion: null,
-  finalAnswer: "x",
-  wallMs: 0,
-  llmMs: 0,
-  toolMs: 0,
-  iterations: 1,
-  inputTokens: 100,
-  outputTokens: 10,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  peakContextTokens: 100,
-  toolCalls: [],
-  costUsd: 0.01,
-  judge: null,
-  error: null,
-  cachedModelCalls: 0,
-  usageNotes: [],
-};
+const base: CaseRecord = caseRecord();
 
 const call = (isError: boolean) => ({ name: "t", tool: "s:t", args: {}, ms: 1, isError });
 

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaseRecord } from "../agent/types.ts";
+import { caseRecord } from "../agent/_record_testing.ts";
 import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { runState } from "./run_store.ts";
@@ -39,29 +40,15 @@ function recordingRunner(gate?: Promise<void>): Runner {
         for (const k of job.sidecar.suite.cases) {
           for (let rep = 0; rep < job.sidecar.request.repetitions; rep++) {
             if (done.has(`${a.id}/${k.id}/${rep}`)) continue;
-            const r = {
+            const r = caseRecord({
               agentId: a.id,
               caseId: k.id,
               repetition: rep,
-              passed: true,
-              criterion: null,
-              finalAnswer: "x",
               wallMs: 10,
               llmMs: 8,
               toolMs: 1,
-              iterations: 1,
-              inputTokens: 100,
-              outputTokens: 10,
-              cacheReadTokens: 0,
-              cacheWriteTokens: 0,
-              peakContextTokens: 100,
-              toolCalls: [],
               costUsd: 0.001,
-              judge: null,
-              error: null,
-              cachedModelCalls: 0,
-              usageNotes: [],
-            } satisfies CaseRecord;
+            });
             await Deno.writeTextFile(path, JSON.stringify(r) + "\n", { append: true });
             onRecord(r);
           }
