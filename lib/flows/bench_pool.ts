@@ -45,12 +45,22 @@ export function workerBenchPool(lanes: number): BenchPoolFactory {
 
 class WorkerPool implements BenchPool {
   readonly #workers: Worker[] = [];
+  /** The first uncaught worker error (e.g. its module failed to load), kept for `run`. */
+  #failure: Error | undefined;
+  #onFailure: ((error: Error) => void) | undefined;
 
   constructor(count: number) {
     for (let i = 0; i < count; i++) {
-      this.#workers.push(
-        new Worker(new URL("./bench_worker.ts", import.meta.url), { type: "module" }),
-      );
+      const worker = new Worker(new URL("./bench_worker.ts", import.meta.url), {
+        type: "module",
+      });
+      // Handled from the start: an unhandled worker error would end this process too.
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        this.#failure ??= new Error(`bench worker ${i + 1} failed: ${event.message}`);
+        this.#onFailure?.(this.#failure);
+      };
+      this.#workers.push(worker);
     }
   }
 
@@ -95,6 +105,11 @@ class WorkerPool implements BenchPool {
         resolve(results);
         return;
       }
+      if (this.#failure !== undefined) {
+        fail(this.#failure);
+        return;
+      }
+      this.#onFailure = fail;
       for (const [w, worker] of this.#workers.entries()) {
         worker.onmessage = (event: MessageEvent<FromBenchWorker>) => {
           const m = event.data;
@@ -102,10 +117,6 @@ class WorkerPool implements BenchPool {
           else if (m.type === "progress") say(`${m.message} (worker ${w + 1})`);
           else if (m.type === "error") fail(new Error(m.message));
           else done(m.index, m.result as BenchJobResult);
-        };
-        worker.onerror = (event: ErrorEvent) => {
-          event.preventDefault();
-          fail(new Error(`bench worker ${w + 1} failed: ${event.message}`));
         };
         worker.postMessage({ type: "batch", batch } satisfies ToBenchWorker);
       }
