@@ -101,7 +101,8 @@ Options:
   --workers N          Parallel lanes: this process and N-1 worker threads share the
                        measurements (catalog cost and arms per tokenizer, each retriever ×
                        index); the report is the same bytes for any N (default: the number of
-                       cores; 1 = everything in this process)
+                       cores; 1 = everything in this process). Each worker holds its own copy of
+                       the corpus: peak memory grows with N (about doubles at 2)
   -h, --help           Show this help
 
 Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html
