@@ -58,10 +58,41 @@ for (const name of TOKENIZER_NAMES) {
             : key.slice(0, at) + b + key.slice(at + 1);
           if (probe.length === 0) return;
           assert.equal(rankOf(table, probe, 0, probe.length), expect(probe));
+          // Twice through the cache: the second answer (a token or "not a
+          // token") comes from the cache entry the first one left.
+          assert.equal(rankOf(table, probe, 0, probe.length, cache), expect(probe));
           assert.equal(rankOf(table, probe, 0, probe.length, cache), expect(probe));
         },
       ),
       { numRuns: 20000, seed: 160 },
     );
+  });
+}
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: a rank cache full of non-tokens still finds every short token`, () => {
+    const ref = referenceRanks(name);
+    const table = rankTableFrom(
+      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
+    );
+    const cache = createRankCache();
+    const short = [...ref.keys()].filter((k) => k.length >= 3 && k.length <= 8);
+    // Each short token with its last byte changed to one that makes a
+    // non-token (same length, same first bytes: the keys the cache must tell apart).
+    let negatives = 0;
+    for (const key of short) {
+      for (let b = 0; b < 256; b += 37) {
+        const probe = key.slice(0, -1) + String.fromCharCode(b);
+        const want = ref.get(probe) ?? NO_RANK;
+        if (want === NO_RANK) negatives++;
+        assert.equal(rankOf(table, probe, 0, probe.length, cache), want, JSON.stringify(probe));
+        assert.equal(rankOf(table, probe, 0, probe.length, cache), want, JSON.stringify(probe));
+      }
+    }
+    assert.ok(negatives > short.length, `only ${negatives} non-tokens probed`);
+    for (const key of short) {
+      assert.equal(rankOf(table, key, 0, key.length, cache), ref.get(key), JSON.stringify(key));
+      assert.equal(rankOf(table, key, 0, key.length, cache), ref.get(key), JSON.stringify(key));
+    }
   });
 }
