@@ -7,10 +7,12 @@
  * js-tiktoken's split regex for anything non-ASCII), and each piece is merged
  * on its own. Each piece of three or more characters is merged once per
  * counter and its count memoized (exact, since the count of a piece does not
- * depend on its neighbours): the memo is an open-addressing table whose keys
- * are copied into one code-unit arena, so a lookup hashes and compares the
- * piece in place and a new ASCII piece is merged in place, neither cutting a
- * substring. Merging looks ranges up in the shared rank table (`_bpe.ts`:
+ * depend on its neighbours). ASCII pieces of up to eight characters (most
+ * pieces of a catalog) go to a short memo keyed by their characters packed in
+ * two ints, so a lookup packs the piece once and compares two ints; longer
+ * pieces go to an open-addressing table whose keys are copied into one
+ * code-unit arena, so a lookup hashes and compares the piece in place. A new
+ * ASCII piece is merged in place; no lookup cuts a substring. Merging looks ranges up in the shared rank table (`_bpe.ts`:
  * packed 16-byte slots behind a Bloom filter) through a small per-counter rank
  * cache. Long pieces (one character repeated a million times, a 10 MB
  * description without spaces) are merged with a heap in O(n log n) instead of
@@ -85,6 +87,13 @@ const ARENA_LIMIT = 1 << 23;
 /** Longer pieces are merged every time they occur (each merge is O(n log n) anyway). */
 const MEMO_MAX_PIECE = 1 << 12;
 
+/** Hash of a short ASCII piece from its packed chars and length. */
+function packedHash(w0: number, w1: number, len: number): number {
+  let h = Math.imul(w0, 0xcc9e2d51) ^ Math.imul(w1 ^ len, 0x1b873593);
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
 /** The byte string (one char per UTF-8 byte) of `text`; lone surrogates as U+FFFD. */
 function byteString(text: string): string {
   let out = "";
@@ -120,8 +129,10 @@ function byteString(text: string): string {
  * Creates a piecewise BPE counter for an encoding.
  *
  * Each instance memoizes the count of every piece of three or more characters
- * it merged (up to 262,144 pieces or 8 Mi code units of keys, then the memo
- * starts over; pieces over 4,096 code units are not kept), so counting many
+ * it merged (ASCII pieces of up to eight characters in a short memo of up to
+ * 262,144 pieces; other pieces up to 262,144 pieces or 8 Mi code units of
+ * keys; each memo starts over when full; pieces over 4,096 code units are not
+ * kept), so counting many
  * texts of one catalog reuses work within the instance; a fresh instance (or
  * `clear()`) starts cold, its memo and rank cache empty. Special-token text such as `<|endoftext|>` is plain text.
  *
@@ -155,6 +166,45 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
   let arena = new Uint16Array(1 << 16);
   let used = 0;
   let cache = createRankCache();
+  // The short memo: ASCII pieces of three to eight characters (most pieces of a
+  // catalog), keyed by their code units packed in two ints, so a lookup packs
+  // the piece once and compares two ints, with no hash loop and no arena.
+  // Slot s at [4s, 4s + 4): chars 0-3, chars 4-7 (one byte each, little-endian),
+  // length << 8 | token count (0 = empty), unused.
+  let shortBits = 12;
+  let shortMask = (1 << shortBits) - 1;
+  let shortSlots = new Int32Array(4 << shortBits);
+  let shortSize = 0;
+
+  const resetShort = (newBits: number) => {
+    shortBits = newBits;
+    shortMask = (1 << shortBits) - 1;
+    shortSlots = new Int32Array(4 << shortBits);
+    shortSize = 0;
+  };
+
+  const placeShort = (w0: number, w1: number, meta: number) => {
+    let slot = packedHash(w0, w1, meta >>> 8) & shortMask;
+    while (shortSlots[4 * slot + 2] !== 0) slot = (slot + 1) & shortMask;
+    const b = 4 * slot;
+    shortSlots[b] = w0;
+    shortSlots[b + 1] = w1;
+    shortSlots[b + 2] = meta;
+    shortSize++;
+  };
+
+  /** Memoizes the count `c` of the packed short piece `w0`, `w1` of `len` chars. */
+  const rememberShort = (w0: number, w1: number, len: number, c: number) => {
+    if (shortSize + 1 > MEMO_LIMIT) resetShort(12);
+    else if (2 * (shortSize + 1) > shortMask) {
+      const old = shortSlots;
+      resetShort(shortBits + 1);
+      for (let b = 0; b < old.length; b += 4) {
+        if (old[b + 2] !== 0) placeShort(old[b], old[b + 1], old[b + 2]);
+      }
+    }
+    placeShort(w0, w1, (len << 8) | c);
+  };
 
   const reset = (newBits: number) => {
     bits = newBits;
@@ -215,6 +265,32 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
         i = end;
         continue;
       }
+      if (ascii && len <= 8) {
+        let w0 = 0;
+        let w1 = 0;
+        const mid = len < 4 ? end : i + 4;
+        for (let j = i, shift = 0; j < mid; j++, shift += 8) w0 |= text.charCodeAt(j) << shift;
+        for (let j = mid, shift = 0; j < end; j++, shift += 8) w1 |= text.charCodeAt(j) << shift;
+        let slot = packedHash(w0, w1, len) & shortMask;
+        let c = -1;
+        for (;;) {
+          const b = 4 * slot;
+          const m = shortSlots[b + 2];
+          if (m === 0) break;
+          if (shortSlots[b] === w0 && shortSlots[b + 1] === w1 && m >>> 8 === len) {
+            c = m & 0xff;
+            break;
+          }
+          slot = (slot + 1) & shortMask;
+        }
+        if (c < 0) {
+          c = mergeRange(text, i, end, table, undefined, cache);
+          rememberShort(w0, w1, len, c);
+        }
+        total += c;
+        i = end;
+        continue;
+      }
       let h = 0x811c9dc5 | 0;
       for (let j = i; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
       let slot = (h ^ (h >>> 15)) & mask;
@@ -272,6 +348,7 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
 
   const clear = () => {
     reset(12);
+    resetShort(12);
     used = 0;
     cache = createRankCache();
   };

@@ -194,9 +194,11 @@ Deno.test("piecewise: counts the cookbook example and survives clear()", () => {
   assert.throws(() => createPiecewiseTokenizer("gpt2" as "cl100k_base"), RangeError);
 });
 
-Deno.test("piecewise: the memo stays exact while it grows and starts over", () => {
-  // 300,000 distinct pieces (" " + a letter string) push the memo past its
-  // 262,144-piece limit, so it grows, rehashes and is emptied on the way.
+Deno.test("piecewise: both memos stay exact while they grow and start over", () => {
+  // 300,000 distinct pieces (" " + a letter string) push each memo past its
+  // 262,144-piece limit, so it grows, rehashes and is emptied on the way: the
+  // short memo (ASCII pieces of up to eight chars: " " + up to five letters)
+  // and the hashed one (the same words + "inging", nine chars or more).
   // Each piece counted a second time right after (a memo hit) must give the
   // count of its first time (a merge), and a sample equals js-tiktoken.
   const letters = "etaoinshrdlucmfwypvbgkqjxz";
@@ -205,10 +207,11 @@ Deno.test("piecewise: the memo stays exact while it grows and starts over", () =
     for (let k = i + 1; k > 0; k = Math.floor(k / 26)) w += letters[k % 26];
     return " " + w;
   };
-  for (const name of TOKENIZER_NAMES) {
+  for (const [name, suffix] of TOKENIZER_NAMES.flatMap((n) => [[n, ""], [n, "inging"]] as const)) {
     const tok = createPiecewiseTokenizer(name);
     for (let i = 0; i < 300_000; i++) {
-      const w = word(i);
+      const w = word(i) + suffix;
+      if (i === 299_999) assert.ok(suffix === "" ? w.length <= 8 : w.length > 8, w);
       const first = tok.count(w);
       if (tok.count(w) !== first) {
         assert.fail(`${name}: ${JSON.stringify(w)} counted ${first} then not`);
@@ -222,7 +225,10 @@ Deno.test("piecewise: pieces with the same memo hash keep their own counts", () 
   // Pairs of 7-letter pieces whose FNV-1a hashes collide (found by brute force;
   // the collision is asserted below) and whose token counts differ, so a memo
   // that trusted its hash would return the first piece's count for the second.
-  const pairs = [["eeitmow", "fnlnwtu"], ["tycdrdn", "ufosfna"], ["sodmcof", "omyrrwa"]];
+  // FNV-1a hashes equal after equal suffixes too, so the pairs + "ing" (ten
+  // letters, past the short memo's eight) collide in the hashed memo.
+  const sevens = [["eeitmow", "fnlnwtu"], ["tycdrdn", "ufosfna"], ["sodmcof", "omyrrwa"]];
+  const pairs = [...sevens, ...sevens.map(([a, b]) => [a + "ing", b + "ing"])];
   const fnv = (s: string) => {
     let h = 0x811c9dc5 | 0;
     for (let j = 0; j < s.length; j++) h = Math.imul(h ^ s.charCodeAt(j), 16777619);
@@ -236,6 +242,24 @@ Deno.test("piecewise: pieces with the same memo hash keep their own counts", () 
       assert.equal(tok.count(a), refCount(name, a));
       assert.equal(tok.count(b), refCount(name, b));
       assert.equal(tok.count(`${a} ${b}`), refCount(name, `${a} ${b}`));
+    }
+  }
+});
+
+Deno.test("piecewise: short pieces that pack to the same chars keep their own counts", () => {
+  // The short memo packs a piece's chars one byte each, so "!!!" and "!!!\0"
+  // (NUL is punctuation: one piece) have the same packed ints and differ only
+  // in length; each must keep its own count, in either order, as js-tiktoken.
+  const groups = [["!!!", "!!!\0", "!!!\0\0"], ["{\0\0\0", "{\0\0\0\0\0\0\0", "{"]];
+  for (const name of TOKENIZER_NAMES) {
+    for (const group of groups) {
+      for (const order of [group, [...group].reverse()]) {
+        const tok = createPiecewiseTokenizer(name);
+        for (const piece of order) {
+          assert.equal(tok.count(piece), refCount(name, piece), JSON.stringify(piece));
+          assert.equal(tok.count(piece), refCount(name, piece), JSON.stringify(piece));
+        }
+      }
     }
   }
 });
