@@ -303,14 +303,7 @@ const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
 const scanPairs = new Int32Array(SCAN_UP_TO_BYTES + 1);
 
 /** tiktoken's scan: O(n²), fastest for short pieces. */
-function mergeScan(
-  s: string,
-  from: number,
-  to: number,
-  table: RankTable,
-  starts?: number[],
-  cache?: Int32Array,
-): number {
+const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache) => {
   const n = to - from;
   // bounds[k] = start of part k in s, bounds[parts] = to; pairs[k] = rank of parts k and k+1.
   const bounds = scanBounds;
@@ -346,7 +339,7 @@ function mergeScan(
   }
   if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k] - from); }
   return parts;
-}
+};
 
 /**
  * Heap merge: parts form a doubly linked list indexed by their start byte; an

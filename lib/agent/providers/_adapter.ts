@@ -31,6 +31,33 @@ export interface ProviderAdapter {
 export type ParsedTurn = Omit<ModelTurn, "ms" | "attempts" | "cached">;
 
 /**
+ * A parsed turn from its parts; a stop reason the wire did not give as a string becomes
+ * `"unknown"`.
+ *
+ * @param text The reply's text.
+ * @param toolCalls The tool calls it asked for.
+ * @param stopReason The wire's stop field (`stop_reason`, `finish_reason`).
+ * @param usage Tokens as reported.
+ * @param notes What the usage left out.
+ * @returns The turn.
+ */
+export function parsedTurn(
+  text: string,
+  toolCalls: ParsedTurn["toolCalls"],
+  stopReason: unknown,
+  usage: ParsedTurn["usage"],
+  notes: string[],
+): ParsedTurn {
+  return {
+    text,
+    toolCalls,
+    stopReason: typeof stopReason === "string" ? stopReason : "unknown",
+    usage,
+    notes,
+  };
+}
+
+/**
  * The constructor options of either SDK client (`Anthropic`, `OpenAI`): key, base URL and
  * `fetch` when given, and the SDK's own retries off (`withRetries` in `retry.ts` retries, so
  * every attempt is counted and timed).

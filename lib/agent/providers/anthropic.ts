@@ -14,7 +14,7 @@ import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
-import { optionalBody, type ParsedTurn, type ProviderEntry, sdkAdapter } from "./_adapter.ts";
+import * as adapter from "./_adapter.ts";
 
 /**
  * The Anthropic `messages` array for a conversation.
@@ -81,7 +81,7 @@ function tokenField(
  * @returns Text, tool calls, stop reason, usage and notes.
  * @throws {ModelCallError} `bad_response` when `content` is not an array.
  */
-export function parseAnthropicMessage(body: unknown): ParsedTurn {
+export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
   const b = body as { content?: unknown; stop_reason?: unknown; usage?: Record<string, unknown> };
   if (!b || !Array.isArray(b.content)) {
     throw new ModelCallError("bad_response", "anthropic: response has no content array", {
@@ -107,13 +107,7 @@ export function parseAnthropicMessage(body: unknown): ParsedTurn {
     cacheReadTokens: tokenField(b.usage, "cache_read_input_tokens", notes),
     cacheWriteTokens: tokenField(b.usage, "cache_creation_input_tokens", notes),
   };
-  return {
-    text: texts.join("\n"),
-    toolCalls,
-    stopReason: typeof b.stop_reason === "string" ? b.stop_reason : "unknown",
-    usage,
-    notes,
-  };
+  return adapter.parsedTurn(texts.join("\n"), toolCalls, b.stop_reason, usage, notes);
 }
 
 /**
@@ -123,7 +117,7 @@ export function parseAnthropicMessage(body: unknown): ParsedTurn {
  * @param options Key, base URL, fetch.
  * @returns The adapter.
  */
-export const createAnthropicAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
+export const createAnthropicAdapter: adapter.ProviderEntry["createAdapter"] = adapter.sdkAdapter(
   (options) => new Anthropic(options),
   (sdk, model, request, options) => {
     const cache = request.cache;
@@ -143,7 +137,7 @@ export const createAnthropicAdapter: ProviderEntry["createAdapter"] = sdkAdapter
           ? request.system
           : [{ type: "text", text: request.system, cache_control: control }],
         messages,
-        ...optionalBody(request, (t) => ({
+        ...adapter.optionalBody(request, (t) => ({
           name: t.name,
           description: t.description,
           input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
@@ -156,7 +150,7 @@ export const createAnthropicAdapter: ProviderEntry["createAdapter"] = sdkAdapter
 );
 
 /** Registry entry of the Anthropic Messages API. */
-export const anthropicProvider: ProviderEntry = {
+export const anthropicProvider: adapter.ProviderEntry = {
   name: "anthropic",
   wire: "anthropic-messages",
   defaultBaseUrl: "https://api.anthropic.com",

@@ -18,7 +18,7 @@ import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
-import { optionalBody, type ParsedTurn, type ProviderEntry, sdkAdapter } from "./_adapter.ts";
+import * as adapter from "./_adapter.ts";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -67,7 +67,7 @@ const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : nu
  * @returns Text, tool calls, stop reason, usage and notes.
  * @throws {ModelCallError} `bad_response` when there is no `choices[0].message`.
  */
-export function parseOpenAiCompletion(body: unknown): ParsedTurn {
+export function parseOpenAiCompletion(body: unknown): adapter.ParsedTurn {
   const b = body as {
     choices?: { message?: Record<string, unknown>; finish_reason?: unknown }[];
     usage?: Record<string, unknown> | null;
@@ -118,13 +118,8 @@ export function parseOpenAiCompletion(body: unknown): ParsedTurn {
     cacheReadTokens: cached,
     cacheWriteTokens: null,
   };
-  return {
-    text: typeof msg.content === "string" ? msg.content : "",
-    toolCalls,
-    stopReason: typeof choice.finish_reason === "string" ? choice.finish_reason : "unknown",
-    usage,
-    notes,
-  };
+  const text = typeof msg.content === "string" ? msg.content : "";
+  return adapter.parsedTurn(text, toolCalls, choice.finish_reason, usage, notes);
 }
 
 /**
@@ -134,7 +129,7 @@ export function parseOpenAiCompletion(body: unknown): ParsedTurn {
  * @param options Key, base URL, fetch.
  * @returns The adapter.
  */
-export const createOpenAiAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
+export const createOpenAiAdapter: adapter.ProviderEntry["createAdapter"] = adapter.sdkAdapter(
   (options) => new OpenAI(options),
   (sdk, model, request, options) =>
     sdk.chat.completions.create(
@@ -142,7 +137,7 @@ export const createOpenAiAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
         model,
         messages: toOpenAiMessages(request.system, request.messages),
         max_tokens: request.maxOutputTokens,
-        ...optionalBody(request, (t) => ({
+        ...adapter.optionalBody(request, (t) => ({
           type: "function" as const,
           function: {
             name: t.name,
@@ -157,7 +152,7 @@ export const createOpenAiAdapter: ProviderEntry["createAdapter"] = sdkAdapter(
 );
 
 /** Registry entry of OpenAI Chat Completions, also any compatible base URL (Ollama, vLLM, ...). */
-export const openAiProvider: ProviderEntry = {
+export const openAiProvider: adapter.ProviderEntry = {
   name: "openai",
   wire: "openai-chat-completions",
   defaultBaseUrl: "https://api.openai.com/v1",
