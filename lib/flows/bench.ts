@@ -588,29 +588,33 @@ async function benchOn(
   };
   const lane = await benchLane(context, tokenizers, endpoints);
   const jobs: BenchJob[] = [];
-  const each = corpora.flatMap((_, corpus) =>
-    p.tokenizerNames.map((_, tokenizer) => ({ corpus, tokenizer }))
-  );
-  for (const { corpus, tokenizer } of each) {
+  // Catalog cost and arms: one job per corpus × tokenizer when lanes can share them, else one
+  // per corpus over every tokenizer (each arm rendered once, not once per tokenizer).
+  const all = p.tokenizerNames.map((_, t) => t);
+  const groups = running.lanes > 1 ? all.map((t) => [t]) : [all];
+  const each = corpora.flatMap((_, corpus) => groups.map((tokenizers) => ({ corpus, tokenizers })));
+  const names = (tokenizers: readonly number[]) =>
+    tokenizers.map((t) => p.tokenizerNames[t]).join(", ");
+  for (const { corpus, tokenizers } of each) {
     const c = corpora[corpus].corpus;
     jobs.push({
       kind: "modes",
       corpus,
-      tokenizer,
+      tokenizers,
       local: false,
-      label: `${c.id}: counting ${c.tools.length} tools with ${p.tokenizerNames[tokenizer]}`,
+      label: `${c.id}: counting ${c.tools.length} tools with ${names(tokenizers)}`,
     });
   }
   const armJobs = jobs.length;
   if (p.armNames.length > 0) {
-    for (const { corpus, tokenizer } of each) {
+    for (const { corpus, tokenizers } of each) {
       jobs.push({
         kind: "arms",
         corpus,
-        tokenizer,
+        tokenizers,
         local: false,
         label: `${corpora[corpus].corpus.id}: encoding arms ${p.armNames.join(", ")} with ${
-          p.tokenizerNames[tokenizer]
+          names(tokenizers)
         }`,
       });
     }
@@ -628,9 +632,7 @@ async function benchOn(
   const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
   const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
     mergeArmRows(
-      p.tokenizerNames.map((_, tokenizer) =>
-        results[armJobs + corpus * p.tokenizerNames.length + tokenizer] as ArmRow[]
-      ),
+      groups.map((_, g) => results[armJobs + corpus * groups.length + g] as ArmRow[]),
     )
   );
   const scored = {

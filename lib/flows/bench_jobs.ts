@@ -77,8 +77,12 @@ export interface BenchJobContext {
 export type BenchJob =
   & { readonly label: string; readonly local: boolean }
   & (
-    | { readonly kind: "modes"; readonly corpus: number; readonly tokenizer: number }
-    | { readonly kind: "arms"; readonly corpus: number; readonly tokenizer: number }
+    | {
+      readonly kind: "modes" | "arms";
+      readonly corpus: number;
+      /** Indices into `tokenizerNames`, in order (one, or all on a one-lane pool). */
+      readonly tokenizers: readonly number[];
+    }
     | {
       readonly kind: "retrieval";
       readonly golden: number;
@@ -126,6 +130,8 @@ export type BenchJobRunner = (
  * results come back in job order whatever lane ran each. `say` takes progress lines.
  */
 export interface BenchPool {
+  /** Parallel lanes (1: the calling thread alone). */
+  readonly lanes: number;
   /**
    * Hands the lanes the context every job reads; called once, before the first `run`.
    *
@@ -160,6 +166,7 @@ export type BenchPoolFactory = () => BenchPool;
  */
 export function inProcessBenchPool(): BenchPoolFactory {
   return () => ({
+    lanes: 1,
     load() {},
     async run(jobs, local, say) {
       const out: BenchJobResult[] = [];
@@ -238,14 +245,14 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
           corpora: [context.corpora[job.corpus]],
           proxyTools: context.proxyTools,
           codeTools: context.codeTools,
-          tokenizers: [tokenizers[job.tokenizer]],
+          tokenizers: job.tokenizers.map((t) => tokenizers[t]),
           seed: context.seed,
         });
       case "arms":
         return measureArms({
           corpus: context.corpora[job.corpus],
           arms: lane.arms,
-          tokenizers: [tokenizers[job.tokenizer]],
+          tokenizers: job.tokenizers.map((t) => tokenizers[t]),
         });
       case "retrieval": {
         const golden = context.goldenSets[job.golden];
@@ -328,7 +335,7 @@ function endpointsOf(lane: BenchLane): RetrieverModels {
 /**
  * Merges per-tokenizer {@linkcode measureArms} rows of one corpus into the rows of one call
  * over every tokenizer: arms outer, tokenizers inner; a skipped arm (skipped whatever the
- * tokenizer) once.
+ * tokenizer) once. A single part (one job over every tokenizer) comes back as it is.
  *
  * @param perTokenizer Rows of each tokenizer's job, in tokenizer order, each one row per arm.
  * @returns The merged rows.

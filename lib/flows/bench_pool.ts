@@ -44,12 +44,14 @@ export function workerBenchPool(lanes: number): BenchPoolFactory {
 }
 
 class WorkerPool implements BenchPool {
+  readonly lanes: number;
   readonly #workers: Worker[] = [];
   /** The first uncaught worker error (e.g. its module failed to load), kept for `run`. */
   #failure: Error | undefined;
   #onFailure: ((error: Error) => void) | undefined;
 
   constructor(count: number) {
+    this.lanes = count + 1;
     for (let i = 0; i < count; i++) {
       const worker = new Worker(new URL("./bench_worker.ts", import.meta.url), {
         type: "module",
