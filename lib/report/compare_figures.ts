@@ -6,7 +6,14 @@
  * @module
  */
 import * as Plot from "@observablehq/plot";
-import { chartFrame, type ChartOptions, costScatter, middleCut, numberByCost } from "./figures.ts";
+import {
+  chartFrame,
+  type ChartOptions,
+  costScatter,
+  labelMargin,
+  middleCut,
+  numberByCost,
+} from "./figures.ts";
 
 const sortedUnique = (xs: readonly string[]) => [...new Set(xs)].sort();
 
@@ -92,7 +99,7 @@ export function tokensChart(data: readonly TokensDatum[], options: ChartOptions)
   const labels = sortedUnique(data.map((d) => d.label));
   return Plot.plot({
     ...chartFrame(options),
-    marginLeft: 240,
+    marginLeft: labelMargin(labels, 240),
     height: 50 + 24 * labels.length,
     x: { label: "mean tokens per case →", grid: true },
     y: { label: null, domain: labels },
@@ -126,7 +133,7 @@ export function latencyChart(data: readonly LatencyDatum[], options: ChartOption
   ]);
   return Plot.plot({
     ...chartFrame(options),
-    marginLeft: 240,
+    marginLeft: labelMargin(labels, 240),
     height: 50 + 24 * labels.length,
     x: { label: "wall time per case (ms) →", grid: true, zero: true },
     y: { label: null, domain: labels },

@@ -38,6 +38,25 @@ export function chartFrame(
 }
 
 /**
+ * A left margin wide enough for the longest y-axis label at Plot's 10 px font (about 6 px a
+ * character, plus 12 px), at least `min` and at most 340 px.
+ *
+ * @example Usage
+ * ```ts
+ * import { labelMargin } from "./figures.ts";
+ * if (labelMargin(["a".repeat(52)], 240) !== 324) throw new Error("margin");
+ * ```
+ *
+ * @param labels The axis labels.
+ * @param min The smallest margin, px. @default {160}
+ * @returns The margin, px.
+ */
+export function labelMargin(labels: readonly string[], min = 160): number {
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return Math.min(340, Math.max(min, 12 + 6 * longest));
+}
+
+/**
  * `text` cut to `max` characters with the ellipsis in the middle, so both ends stay readable (a
  * sweep agent's varied values are at the end of its id).
  *
@@ -240,9 +259,7 @@ export function intervalChart(
   options: ChartOptions & { readonly valueLabel: string },
 ): Element {
   const labels = [...new Set(data.map((d) => d.label))].sort();
-  // Room for the longest label at 10 px (about 6 px a character), 160 to 340 px.
-  const longest = Math.max(0, ...labels.map((l) => l.length));
-  const marginLeft = Math.min(340, Math.max(160, 12 + 6 * longest));
+  const marginLeft = labelMargin(labels);
   // The facet (series) names sit in the right margin.
   const longestSeries = Math.max(0, ...data.map((d) => d.series.length));
   const marginRight = Math.min(200, Math.max(80, 16 + 6 * longestSeries));

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { costScatter, middleCut, numberByCost, passRateAxis } from "../figures.ts";
+import { costScatter, labelMargin, middleCut, numberByCost, passRateAxis } from "../figures.ts";
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
@@ -458,7 +458,7 @@ export const flakinessByCase: Visualization = builtinViz({
   return el(Plot.plot({
     document: ctx.document,
     width: ctx.width,
-    marginLeft: 240,
+    marginLeft: labelMargin(rows.map((d) => d.label), 240),
     height: 50 + 22 * rows.length,
     x: { label: "flakiness 4p(1 − p) →", domain: [0, 1], grid: true },
     y: { label: null, domain: rows.map((d) => d.label) },
