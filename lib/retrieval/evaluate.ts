@@ -324,14 +324,20 @@ export interface RetrievalComparison extends PairedTestResult {
  *
  * @param a First result.
  * @param b Second result (same golden set).
- * @param options Seed and resamples (default 10,000).
- * @returns One comparison per metric key.
+ * @param options Seed, resamples (default 10,000) and the metrics to compare (default all of
+ * {@linkcode METRIC_KEYS}); each metric's test has its own seed, so leaving metrics out does not
+ * change the others.
+ * @returns One comparison per metric compared, in {@linkcode METRIC_KEYS} order.
  * @throws {RangeError} when the two results did not score the same query ids in the same order.
  */
 export function compareRetrievals(
   a: RetrievalResult,
   b: RetrievalResult,
-  options: { readonly seed: number; readonly resamples?: number },
+  options: {
+    readonly seed: number;
+    readonly resamples?: number;
+    readonly metrics?: readonly MetricKey[];
+  },
 ): RetrievalComparison[] {
   const ida = a.perQuery.map((r) => r.queryId).join("\u0000");
   const idb = b.perQuery.map((r) => r.queryId).join("\u0000");
@@ -342,7 +348,10 @@ export function compareRetrievals(
     );
   }
   const label = (r: RetrievalResult) => r.arm === null ? r.retriever : `${r.retriever}/${r.arm}`;
-  return METRIC_KEYS.map((metric) => ({
+  const metrics = options.metrics === undefined
+    ? METRIC_KEYS
+    : METRIC_KEYS.filter((k) => options.metrics!.includes(k));
+  return metrics.map((metric) => ({
     metric,
     a: label(a),
     b: label(b),

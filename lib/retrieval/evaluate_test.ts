@@ -146,6 +146,19 @@ Deno.test("compareRetrievals() pairs per-query values; oracle vs itself has p = 
   assert.equal(ndcg.meanDiff, o.metrics["ndcg@10"] - rnd.metrics["ndcg@10"]);
 });
 
+Deno.test("compareRetrievals() with metrics: the same tests as the full run, in METRIC_KEYS order", () => {
+  const o = evaluateRetrieval({ corpus: CORPUS, golden: GOLDEN, retriever: "oracle", seed: 1 });
+  const rnd = evaluateRetrieval({ corpus: CORPUS, golden: GOLDEN, retriever: "random", seed: 1 });
+  const all = compareRetrievals(o, rnd, { seed: 2, resamples: 200 });
+  const two = compareRetrievals(o, rnd, {
+    seed: 2,
+    resamples: 200,
+    metrics: ["ndcg@10", "recall@5"],
+  });
+  assert.deepEqual(two.map((c) => c.metric), ["recall@5", "ndcg@10"]);
+  assert.deepEqual(two, all.filter((c) => c.metric === "recall@5" || c.metric === "ndcg@10"));
+});
+
 Deno.test("indexArmsFor() scores tfidf on every arm, bm25 only where a weighted field changes, baselines on none", () => {
   const tools: Tool[] = [{
     id: "s:a",

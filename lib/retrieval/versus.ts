@@ -84,9 +84,10 @@ export function compareToBaseline(
     if (base === undefined) continue;
     const tests = compareRetrievals(row, base, {
       seed: options.seed,
+      metrics,
       ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
     });
-    for (const t of tests.filter((t) => metrics.includes(t.metric))) {
+    for (const t of tests) {
       out.push({
         goldenSetId: row.goldenSetId,
         corpusId: row.corpusId,

@@ -82,10 +82,15 @@ export function pairedTest(
   const diff = a.map((x, i) => x - b[i]);
   const observed = Math.abs(diff.reduce((s, d) => s + d, 0) / n);
   const rng = createRng(deriveSeed(options.seed, "sign-flip"));
+  const d = Float64Array.from(diff);
+  // One draw per item, resample after resample: u / 2^32 < 0.5 (the top bit of u clear) flips the
+  // sign. Multiplying by ±1 is exact, so the sums are those of the branch `u < 0.5 ? -d : d`.
+  const draws = new Uint32Array(n);
   let extreme = 0;
   for (let r = 0; r < resamples; r++) {
+    rng.fill(draws);
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += rng.next() < 0.5 ? -diff[i] : diff[i];
+    for (let i = 0; i < n; i++) sum += d[i] * ((draws[i] >>> 31) * 2 - 1);
     if (Math.abs(sum / n) >= observed - 1e-12) extreme++;
   }
   const ci = bootstrapMeanCi(diff, { seed: deriveSeed(options.seed, "bootstrap"), resamples });

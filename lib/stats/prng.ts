@@ -25,9 +25,26 @@ export interface Rng {
    * @throws {RangeError} when `n` is not a positive safe integer.
    */
   int(n: number): number;
+  /**
+   * Fill `out` with the next `out.length` raw outputs, in order: the same numbers, and the same
+   * state afterwards, as that many {@linkcode Rng.nextUint32} calls, without a call per draw (for
+   * the resampling loops of the bootstrap and the paired test).
+   *
+   * @param out Where the draws go; overwritten.
+   * @returns `out`.
+   */
+  fill(out: Uint32Array): Uint32Array;
 }
 
 const GOLDEN_GAMMA = 0x6d2b79f5;
+
+/** Mulberry32's output function of one state, an unsigned 32-bit integer. */
+function mix(state: number): number {
+  let z = state;
+  z = Math.imul(z ^ (z >>> 15), z | 1);
+  z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+  return (z ^ (z >>> 14)) >>> 0;
+}
 
 /**
  * Create a Mulberry32 generator.
@@ -55,16 +72,23 @@ export function createRng(seed: number): Rng {
   let state = seed32;
   const nextUint32 = (): number => {
     state = (state + GOLDEN_GAMMA) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return (z ^ (z >>> 14)) >>> 0;
+    return mix(state);
   };
   const next = (): number => nextUint32() / 4294967296;
+  const fill = (out: Uint32Array): Uint32Array => {
+    let s = state;
+    for (let i = 0; i < out.length; i++) {
+      s = (s + GOLDEN_GAMMA) >>> 0;
+      out[i] = mix(s);
+    }
+    state = s;
+    return out;
+  };
   return {
     seed: seed32,
     nextUint32,
     next,
+    fill,
     int(n: number): number {
       if (!Number.isSafeInteger(n) || n < 1) {
         throw new RangeError(`Cannot draw an integer in [0, n): n must be >= 1, got ${n}`);

@@ -46,3 +46,14 @@ Deno.test("deriveSeed() hashes seed and label together", () => {
   assert.equal(deriveSeed(7, "x"), hashString("7:x"));
   assert.notEqual(deriveSeed(7, "x"), deriveSeed(7, "y"));
 });
+
+Deno.test("createRng().fill() draws what nextUint32() draws, and leaves the same state", () => {
+  const filled = createRng(42);
+  assert.deepEqual([...filled.fill(new Uint32Array(5))], VECTORS[42]);
+  const called = createRng(42);
+  for (let i = 0; i < 5; i++) called.nextUint32();
+  const next3 = [called.nextUint32(), called.nextUint32(), called.nextUint32()];
+  assert.deepEqual([...filled.fill(new Uint32Array(3))], next3);
+  assert.equal(filled.fill(new Uint32Array(0)).length, 0);
+  assert.equal(filled.nextUint32(), called.nextUint32());
+});
