@@ -1,7 +1,13 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
 import { InputFileError } from "../lib/catalog/mod.ts";
-import { denoFlowIo, ensureWritable, type GitState, UsageError } from "../lib/flows/mod.ts";
+import {
+  denoFlowIo,
+  ensureWritable,
+  type FlowOutcome,
+  type GitState,
+  UsageError,
+} from "../lib/flows/mod.ts";
 
 export { ensureWritable, UsageError };
 export { intFlag, listFlag, numberFlag, parseFlags } from "./_flags.ts";
@@ -48,6 +54,19 @@ export async function taskRunArgs(name: string): Promise<string[]> {
     throw new Error(`deno.json task "${name}" is not one "deno run ... tasks/FILE.ts"`);
   }
   return words.slice(1);
+}
+
+/**
+ * Prints a flow's console result, its stderr lines first, then its stdout lines, and hands back
+ * its exit code for the task's main function to return.
+ *
+ * @param outcome What the flow returned (lib/flows/outcome.ts).
+ * @returns `outcome.exitCode`.
+ */
+export function printOutcome(outcome: FlowOutcome): number {
+  for (const line of outcome.stderr) console.error(line);
+  for (const line of outcome.stdout) console.log(line);
+  return outcome.exitCode;
 }
 
 /**

@@ -1,6 +1,6 @@
 // deno task agents: runs agent configurations against a suite (lib/flows/agents.ts) and
 // writes results/runs/<runId>/.
-import { intFlag, IO, listFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { intFlag, IO, listFlag, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 import { loadEnv } from "../lib/agent/io.ts";
 import type { CacheMode } from "../lib/agent/mod.ts";
 import {
@@ -87,9 +87,7 @@ async function main(): Promise<number> {
       ...(values["cut-version"] === undefined ? {} : { cut: values["cut-version"] }),
       ...(values["list-versions"] === undefined ? {} : { list: values["list-versions"] }),
     }, IO);
-    for (const line of out.stderr) console.error(line);
-    for (const line of out.stdout) console.log(line);
-    return 0;
+    return printOutcome(out);
   }
   // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
   const saved = values.resume === undefined ? {} : await savedRunArgs(values.out, values.resume);
@@ -139,9 +137,7 @@ async function main(): Promise<number> {
     console.error(`mcpmeter agents: ${result.message}`);
     return 2;
   }
-  const summary = runSummary(result.runDir, result.runId, result.outcome);
-  for (const line of summary.lines) console.error(line);
-  return summary.exitCode;
+  return printOutcome(runSummary(result.runDir, result.runId, result.outcome));
 }
 
 if (import.meta.main) runMain("agents", main);

@@ -3,7 +3,16 @@
 // Exit 0: measured (and thresholds held); 1: nothing scored or a threshold failed; 2: bad input.
 import { runCalibration } from "../lib/flows/mod.ts";
 import { loadEnv } from "../lib/agent/io.ts";
-import { fromRoot, intFlag, IO, numberFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import {
+  fromRoot,
+  intFlag,
+  IO,
+  numberFlag,
+  parseFlags,
+  printOutcome,
+  runMain,
+  UsageError,
+} from "./_cli.ts";
 
 const HELP = `mcpmeter calibrate — how well does a judge model agree with human labels?
 
@@ -64,8 +73,7 @@ async function main(args: string[]): Promise<number> {
     ...given("minAccuracy", numberFlag("min-accuracy", v["min-accuracy"], 0, 1)),
     ...given("minKappa", numberFlag("min-kappa", v["min-kappa"], -1, 1)),
   }, IO);
-  for (const line of outcome.lines) console.log(line);
-  return outcome.exitCode;
+  return printOutcome(outcome);
 }
 
 if (import.meta.main) await runMain("calibrate", () => main(Deno.args));

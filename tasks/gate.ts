@@ -1,7 +1,7 @@
 // deno task gate: compares a candidate agent run (and optionally a bench report) with a
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
 // Exit 0: every check holds; 1: a check failed; 2: unusable input.
-import { numberFlag as num, parseFlags, runMain } from "./_cli.ts";
+import { numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { runGate } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task gate --baseline RUN --candidate RUN [options]
@@ -72,8 +72,7 @@ async function main(): Promise<number> {
     ...given("junit", v.junit),
     ...given("markdown", v.markdown),
   });
-  for (const line of outcome.lines) console.log(line);
-  return outcome.exitCode;
+  return printOutcome(outcome);
 }
 
 if (import.meta.main) runMain("gate", main);

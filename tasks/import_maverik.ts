@@ -2,7 +2,7 @@
 // tool prices, overrides and suites (lib/agent/maverik.ts), with import-report.json listing,
 // field by field, what could not be mapped. Exit 0: something imported; 1: nothing could be;
 // 2: unusable input (no such folder, a non-empty --out without --force, a bad flag).
-import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 import { runImportMaverik } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task import-maverik --from DIR --out DIR [--force]
@@ -46,10 +46,9 @@ async function main(): Promise<number> {
   }
   if (values.from === undefined) throw new UsageError("--from DIR is required (see --help)");
   if (values.out === undefined) throw new UsageError("--out DIR is required (see --help)");
-  const out = await runImportMaverik({ from: values.from, out: values.out, force: values.force });
-  for (const line of out.issueLines) console.error(line);
-  for (const line of out.summaryLines) console.log(line);
-  return out.code;
+  return printOutcome(
+    await runImportMaverik({ from: values.from, out: values.out, force: values.force }),
+  );
 }
 
 if (import.meta.main) await runMain("import-maverik", main);

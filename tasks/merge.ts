@@ -1,6 +1,6 @@
 // deno task merge: joins the run folders of shards (deno task agents --shard i/n) into one run
 // (lib/flows/merge.ts).
-import { parseFlags, runMain, UsageError } from "./_cli.ts";
+import { parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 import { runMerge } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task merge --out DIR RUN_DIR RUN_DIR...
@@ -21,9 +21,7 @@ async function main(): Promise<number> {
   if (!values.out || positionals.length === 0) {
     throw new UsageError("--out DIR and at least one RUN_DIR are required (see --help)");
   }
-  const outcome = await runMerge({ out: values.out, dirs: positionals });
-  console.error(outcome.line);
-  return 0;
+  return printOutcome(await runMerge({ out: values.out, dirs: positionals }));
 }
 
 if (import.meta.main) runMain("merge", main);

@@ -1,7 +1,7 @@
 // deno task report: the comparison dashboard over agent runs (and optionally a bench report),
 // with a CSV file per table beside the HTML; or a registry dashboard / saved report / version
 // comparison written to a folder, with SVG and CSV exports and optional PNG and PDF.
-import { listFlag, parseFlags, runMain } from "./_cli.ts";
+import { listFlag, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { REPORT_DEFAULTS, reportDashboards, reportRegistry, runReport } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task report --runs DIR|GLOB [...] [options]
@@ -104,8 +104,7 @@ async function main(): Promise<number> {
     reportsDir: values["reports-dir"],
     check: !values["no-check"],
   });
-  for (const line of outcome.stdout) console.log(line);
-  return 0;
+  return printOutcome(outcome);
 }
 
 /** The flags among `names` that were given. */

@@ -71,7 +71,7 @@ export async function runAgentsForTest(options: AgentsTestOptions): Promise<Agen
     return { result, code: 2, stderr: err.join("") + `mcpmeter agents: ${result.message}\n` };
   }
   const summary = runSummary(result.runDir, result.runId, result.outcome);
-  return { result, code: summary.exitCode, stderr: err.join("") + summary.lines.join("\n") };
+  return { result, code: summary.exitCode, stderr: err.join("") + summary.stderr.join("\n") };
 }
 
 /**

@@ -32,6 +32,7 @@ import { UsageError } from "../_errors.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** Default inputs of `deno task agents`, relative to the working directory. */
 export const AGENTS_DEFAULTS = {
@@ -308,13 +309,13 @@ export function caseProgressLine(r: CaseRecord, done: number, total: number): st
  * @param runDir The run folder.
  * @param runId The run id (for the `--resume` hint).
  * @param outcome The outcome.
- * @returns Lines to print (stderr in the task) and the exit code.
+ * @returns The lines, for stderr (stdout stays empty), and the exit code.
  */
 export function runSummary(
   runDir: string,
   runId: string,
   outcome: RunOutcome,
-): { lines: string[]; exitCode: number } {
+): FlowOutcome {
   const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
   const lines = [
     `[agents] ${outcome.newRecords} case(s) run this session, ${outcome.records.length} in ${runDir}`,
@@ -341,14 +342,14 @@ export function runSummary(
     lines.push(
       `[agents] ${outcome.stopped.reason} (${outcome.stopped.notStarted} case(s) not started)`,
     );
-    return { lines, exitCode: 1 };
+    return { stdout: [], stderr: lines, exitCode: 1 };
   }
   const nothing = nothingScored(health);
   if (nothing !== null) {
     lines.push(`[agents] ${nothing}: the run measured nothing`);
-    return { lines, exitCode: 1 };
+    return { stdout: [], stderr: lines, exitCode: 1 };
   }
-  return { lines, exitCode: 0 };
+  return { stdout: [], stderr: lines, exitCode: 0 };
 }
 
 /**
@@ -358,13 +359,14 @@ export function runSummary(
  *
  * @param options Agents file or folder, and the agent to cut or list.
  * @param io Wall clock of the cut. @default {denoFlowIo()}
- * @returns Lines for stdout (the version cut, or the list) and for stderr (what happened).
+ * @returns Lines for stdout (the version cut, or the list) and for stderr (what happened); exit
+ *   code 0.
  * @throws {UsageError} On an unknown agent (cut), or an unknown agent with no versions (list).
  */
 export async function agentVersionsCommand(
   options: { readonly agentsDir: string; readonly cut?: string; readonly list?: string },
   io: Pick<FlowIo, "epochNow"> = denoFlowIo(),
-): Promise<{ stdout: string[]; stderr: string[] }> {
+): Promise<FlowOutcome> {
   const live = await loadAgents(options.agentsDir);
   const dir = await versionsDirFor(options.agentsDir);
   const id = (options.cut ?? options.list)!;
@@ -381,6 +383,7 @@ export async function agentVersionsCommand(
           ? `[agents] ${id}: version ${r.version.version} cut → ${r.path}`
           : `[agents] ${id}: unchanged since version ${r.version.version} (${r.path}); nothing written`,
       ],
+      exitCode: 0,
     };
   }
   const versions = await listVersions(dir, id);
@@ -395,6 +398,7 @@ export async function agentVersionsCommand(
       }`
     ),
     stderr: versions.length === 0 ? [`[agents] ${id}: no versions yet (--cut-version ${id})`] : [],
+    exitCode: 0,
   };
 }
 

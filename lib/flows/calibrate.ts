@@ -23,6 +23,7 @@ import { InputFileError } from "../input_error.ts";
 import { UsageError } from "../_errors.ts";
 import { ensureWritable } from "./_write.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** Version of the calibration JSON shape. */
 export const CALIBRATION_SCHEMA_VERSION = 1;
@@ -52,11 +53,11 @@ export interface RunCalibrationOptions {
 }
 
 /** What {@linkcode runCalibration} did. */
-export interface CalibrationOutcome {
+export interface CalibrationOutcome extends FlowOutcome {
   /** 0: measured, thresholds held; 1: nothing scored, or a threshold failed. */
   readonly exitCode: 0 | 1;
-  /** Console lines (report, threshold verdicts, files written). */
-  readonly lines: readonly string[];
+  /** Console lines (report, threshold verdicts, files written); `stderr` stays empty. */
+  readonly stdout: readonly string[];
   /** The report. */
   readonly report: CalibrationReport;
   /** The JSON file written. */
@@ -218,5 +219,5 @@ export async function runCalibration(
     if (!ok) exitCode = 1;
   }
   lines.push(`wrote ${io.displayPath(jsonPath)} and ${basename(csvPath)}`);
-  return { exitCode, lines, report, jsonPath, csvPath };
+  return { exitCode, stdout: lines, stderr: [], report, jsonPath, csvPath };
 }

@@ -23,7 +23,7 @@ Deno.test("runCalibration(): the keyword judge against the memory_graph labels, 
     const models = await writeJudgeRegistry(dir, server.url, server.openaiBaseUrl);
     const base = { suite: SUITE, labels: LABELS, models, env, out: dir };
     const r = await runCalibration({ ...base, judge: "judge" }, io);
-    const stdout = r.lines.join("\n");
+    const stdout = r.stdout.join("\n");
     assert.equal(r.exitCode, 0, stdout);
     // The scripted judge passes an answer naming "product manager" and "Globex". Against the
     // 8 labels: right (2) pass; wrong role, wrong employer, no answer (3) fail; the negation
@@ -66,7 +66,7 @@ Deno.test("runCalibration(): the keyword judge against the memory_graph labels, 
 
     // OpenAI wire format, 3 votes each: same verdicts (a deterministic judge), 24 calls.
     const o = await runCalibration({ ...base, judge: "judge-oai", votes: 3 }, io);
-    assert.equal(o.exitCode, 0, o.lines.join("\n"));
+    assert.equal(o.exitCode, 0, o.stdout.join("\n"));
     const oai = JSON.parse(await Deno.readTextFile(join(dir, "memory-graph--judge-oai.json")));
     assert.deepEqual([oai.votes, oai.kappa, oai.inputTokens], [3, 0.25, 7200]);
     assert.equal(server.requests.filter((q) => q.provider === "openai").length, 24);
@@ -74,7 +74,7 @@ Deno.test("runCalibration(): the keyword judge against the memory_graph labels, 
     // A threshold the judge misses gives exit code 1 and says so.
     const strict = await runCalibration({ ...base, judge: "judge", minKappa: 0.5 }, io);
     assert.equal(strict.exitCode, 1);
-    assert.match(strict.lines.join("\n"), /FAIL: kappa 0\.250 < --min-kappa 0\.5/);
+    assert.match(strict.stdout.join("\n"), /FAIL: kappa 0\.250 < --min-kappa 0\.5/);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
@@ -92,7 +92,7 @@ Deno.test("runCalibration(): unusable judge replies are judge errors, and nothin
       { suite: SUITE, labels: LABELS, models, judge: "judge", env, out: dir },
       io,
     );
-    const stdout = r.lines.join("\n");
+    const stdout = r.stdout.join("\n");
     assert.equal(r.exitCode, 1);
     assert.match(stdout, /8 labels, 0 scored, 8 judge error\(s\)/);
     assert.match(

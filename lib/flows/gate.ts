@@ -21,6 +21,7 @@ import {
 } from "../report/mod.ts";
 import { UsageError } from "../_errors.ts";
 import { ensureWritable } from "./_write.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** Defaults of the gate's thresholds (fractions). */
 export const GATE_DEFAULTS = {
@@ -53,14 +54,13 @@ export interface RunGateOptions {
   readonly markdown?: string;
 }
 
-/** The gate's outcome: the checks, the lines for stdout, and the exit code (0 pass, 1 fail). */
-export interface GateOutcome {
+/**
+ * The gate's outcome: the checks; for stdout the verdict lines with their details, then the
+ * `gate: PASS|FAIL` line (stderr stays empty); exit code 0 when every check holds, 1 otherwise.
+ */
+export interface GateOutcome extends FlowOutcome {
   /** Every check, runs first. */
   readonly checks: readonly GateCheck[];
-  /** Verdict lines with their details, then the `gate: PASS|FAIL` line. */
-  readonly lines: readonly string[];
-  /** 0 when every check holds, 1 otherwise. */
-  readonly exitCode: number;
 }
 
 async function readReport(path: string): Promise<unknown> {
@@ -167,5 +167,5 @@ export async function runGate(options: RunGateOptions): Promise<GateOutcome> {
       ? `gate: PASS (${checks.length} checks)`
       : `gate: FAIL (${fails} of ${checks.length} checks failed)`,
   );
-  return { checks, lines, exitCode };
+  return { checks, stdout: lines, stderr: [], exitCode };
 }

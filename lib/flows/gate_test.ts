@@ -29,7 +29,7 @@ Deno.test("runGate(): noise passes, a real drop fails at p = 1/2⁸; JUnit valid
     const junit = join(root, "out", "junit.xml");
     const md = join(root, "out", "summary.md");
     const pass = await runGate({ baseline: r.base, candidate: r.same, junit, markdown: md });
-    const passText = pass.lines.join("\n");
+    const passText = pass.stdout.join("\n");
     assert.equal(pass.exitCode, 0, passText);
     assert.match(passText, /^PASS suite\/a · pass rate: 1\.000 → 0\.969/m);
     assert.match(passText, /gate: PASS/);
@@ -38,7 +38,7 @@ Deno.test("runGate(): noise passes, a real drop fails at p = 1/2⁸; JUnit valid
     const fail = await runGate({ baseline: r.base, candidate: r.worse, junit });
     assert.equal(fail.exitCode, 1);
     // 8 cases all falling 1 → 0.25: exact one-sided p = 1/2⁸ = 0.00391.
-    assert.match(fail.lines.join("\n"), /^FAIL suite\/a · pass rate: .*p = 0\.00391/m);
+    assert.match(fail.stdout.join("\n"), /^FAIL suite\/a · pass rate: .*p = 0\.00391/m);
     const xml = await Deno.readTextFile(junit);
     assert.match(xml, /failures="1"/);
 

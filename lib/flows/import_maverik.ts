@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { importMaverik, type MaverikImport } from "../agent/maverik.ts";
 import { readMaverikFolder, writeMaverikImport } from "../agent/maverik_io.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** What `deno task import-maverik` was asked for. */
 export interface ImportMaverikOptions {
@@ -18,18 +19,18 @@ export interface ImportMaverikOptions {
   readonly force?: boolean;
 }
 
-/** What the flow did. */
-export interface ImportMaverikOutcome {
+/**
+ * What the flow did: the import, and for the console one line per issue (`stderr`), the summary
+ * and the `deno task agents` line that runs the output (`stdout`), and exit code 0 when
+ * something was imported, 1 when nothing could be.
+ */
+export interface ImportMaverikOutcome extends FlowOutcome {
   /** The import (files, issues, counts). */
   readonly result: MaverikImport;
   /** The folder actually read. */
   readonly dir: string;
-  /** One line per issue, for stderr. */
-  readonly issueLines: readonly string[];
-  /** The summary and the `deno task agents` line that runs the output, for stdout. */
-  readonly summaryLines: readonly string[];
   /** 0 when something was imported, 1 when nothing could be. */
-  readonly code: 0 | 1;
+  readonly exitCode: 0 | 1;
 }
 
 /**
@@ -71,8 +72,8 @@ export async function runImportMaverik(
   return {
     result,
     dir,
-    issueLines,
-    summaryLines,
-    code: Object.keys(result.files).length === 0 ? 1 : 0,
+    stdout: summaryLines,
+    stderr: issueLines,
+    exitCode: Object.keys(result.files).length === 0 ? 1 : 0,
   };
 }

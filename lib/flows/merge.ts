@@ -10,6 +10,7 @@ import { mergeShardRuns } from "../agent/mod.ts";
 import { readCaseRecords } from "../agent/io.ts";
 import { UsageError } from "../_errors.ts";
 import { ensureWritable } from "./_write.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** What `deno task merge` was asked for. */
 export interface RunMergeOptions {
@@ -19,16 +20,17 @@ export interface RunMergeOptions {
   readonly dirs: readonly string[];
 }
 
-/** What {@linkcode runMerge} wrote. */
-export interface MergeOutcome {
+/**
+ * What {@linkcode runMerge} wrote; for the console one progress line on stderr, e.g.
+ * `[merge] 8 of 8 cases from 2 run(s) → out` (stdout stays empty), and exit code 0.
+ */
+export interface MergeOutcome extends FlowOutcome {
   /** Cases written (in plan order). */
   readonly written: number;
   /** Cases in the plan. */
   readonly planned: number;
   /** Planned cases no shard recorded (the run's status is then `incomplete`). */
   readonly missing: number;
-  /** One progress line for stderr, e.g. `[merge] 8 of 8 cases from 2 run(s) → out`. */
-  readonly line: string;
 }
 
 /**
@@ -72,8 +74,12 @@ export async function runMerge(options: RunMergeOptions): Promise<MergeOutcome> 
     written,
     planned,
     missing,
-    line: `[merge] ${written} of ${planned} cases from ${runs.length} run(s) → ${out}${
-      missing ? ` (${missing} missing)` : ""
-    }`,
+    stdout: [],
+    stderr: [
+      `[merge] ${written} of ${planned} cases from ${runs.length} run(s) → ${out}${
+        missing ? ` (${missing} missing)` : ""
+      }`,
+    ],
+    exitCode: 0,
   };
 }

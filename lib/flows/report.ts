@@ -40,6 +40,7 @@ import {
 } from "../report/io.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { ensureWritable } from "./_write.ts";
+import type { FlowOutcome } from "./outcome.ts";
 
 /** Default folders of user visualizations, dashboards and saved reports (repository-relative). */
 export const REPORT_DEFAULTS = {
@@ -83,10 +84,11 @@ export interface RunReportOptions {
   readonly check?: boolean;
 }
 
-/** Where a report went: the files written and the lines meant for stdout. */
-export interface ReportOutcome {
-  /** Lines for stdout (the Compare versions text; empty otherwise). */
-  readonly stdout: readonly string[];
+/**
+ * Where a report went: the files written; for the console the Compare versions text on stdout
+ * (empty otherwise; stderr stays empty), and exit code 0.
+ */
+export interface ReportOutcome extends FlowOutcome {
   /** Paths written, in order. */
   readonly written: readonly string[];
 }
@@ -228,7 +230,7 @@ async function comparisonMode(
       Object.keys(csv).join(", ")
     })`,
   );
-  return { stdout: [], written };
+  return { stdout: [], stderr: [], exitCode: 0, written };
 }
 
 async function dashboardMode(
@@ -298,7 +300,7 @@ async function dashboardMode(
     `${kept.length} run(s) → ${join(outDir, "index.html")} (+ ${page.exports.length} SVG/CSV)`,
   );
   written.push(...await chromiumExtras(outDir, options, () => render(true).html, io));
-  return { stdout: [], written };
+  return { stdout: [], stderr: [], exitCode: 0, written };
 }
 
 async function compareMode(
@@ -354,7 +356,7 @@ async function compareMode(
       io,
     ),
   );
-  return { stdout, written };
+  return { stdout, stderr: [], exitCode: 0, written };
 }
 
 async function writePage(
