@@ -62,13 +62,28 @@ export class AgentConfigError extends InputFileError {
   }
 }
 
-const ajv = new Ajv({ allErrors: false, discriminator: true, strict: false });
-const validators = {
-  agent: ajv.compile(agentSchema),
-  models: ajv.compile(modelsSchema),
-  toolPrices: ajv.compile(toolPricesSchema),
-  suite: ajv.compile(suiteSchema),
+const SCHEMAS = {
+  agent: agentSchema,
+  models: modelsSchema,
+  toolPrices: toolPricesSchema,
+  suite: suiteSchema,
 };
+let ajv: Ajv | undefined;
+const compiled = new Map<keyof typeof SCHEMAS, ValidateFunction>();
+
+/**
+ * The validator of one schema, compiled on its first use: compiling all four up front cost every
+ * process that imports this module (the bench and each of its workers) 0.2–1 s of CPU.
+ */
+function validatorOf(name: keyof typeof SCHEMAS): ValidateFunction {
+  let fn = compiled.get(name);
+  if (fn === undefined) {
+    ajv ??= new Ajv({ allErrors: false, discriminator: true, strict: false });
+    fn = ajv.compile(SCHEMAS[name]);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
 
 function fieldPath(instancePath: string): string {
   return instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
@@ -200,7 +215,7 @@ function inlineOverrides(
  */
 export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
   const value = parseJson(input, "agent", source);
-  validate(validators.agent, "agent", source, value);
+  validate(validatorOf("agent"), "agent", source, value);
   const obj = value as Record<string, unknown>;
   const list = (Array.isArray(obj.agents) ? obj.agents : [obj]) as Record<string, unknown>[];
   const prefix = Array.isArray(obj.agents) ? (i: number) => `agents[${i}]` : () => "";
@@ -267,7 +282,7 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
  */
 export function parseModels(input: unknown, source = "<inline>"): ModelConfig[] {
   const value = parseJson(input, "model registry", source);
-  validate(validators.models, "model registry", source, value);
+  validate(validatorOf("models"), "model registry", source, value);
   const list = (value as { models: Record<string, unknown>[] }).models;
   checkUniqueIds(
     list.map((m) => m.id as string),
@@ -308,7 +323,7 @@ export function parseModels(input: unknown, source = "<inline>"): ModelConfig[] 
  */
 export function parseToolPrices(input: unknown, source = "<inline>"): ToolPrices {
   const value = parseJson(input, "tool prices", source);
-  validate(validators.toolPrices, "tool prices", source, value);
+  validate(validatorOf("toolPrices"), "tool prices", source, value);
   return { ...(value as { toolPrices: Record<string, number> }).toolPrices };
 }
 
@@ -361,7 +376,7 @@ function checkCriterion(c: Criterion, source: string, field: string): void {
  */
 export function parseSuite(input: unknown, source = "<inline>"): Suite {
   const value = parseJson(input, "suite", source);
-  validate(validators.suite, "suite", source, value);
+  validate(validatorOf("suite"), "suite", source, value);
   const raw = value as unknown as Suite;
   checkUniqueIds(raw.cases.map((c) => c.id), "suite", source, (i) => `cases[${i}].id`);
   raw.cases.forEach((c, i) => checkCriterion(c.criterion, source, `cases[${i}].criterion`));

@@ -19,8 +19,7 @@ import {
   type RetrieverContext,
   retrieverEntry,
 } from "../retrieval/mod.ts";
-import { resolveChatModel } from "./chat_model.ts";
-import { type EmbeddingRetrieverContext, resolveEmbeddingModel } from "./embedding.ts";
+import type { EmbeddingRetrieverContext } from "./embedding.ts";
 
 /** The model choices of the endpoint retrievers (registry ids), as flags give them. */
 export interface RetrieverModelOptions {
@@ -174,13 +173,18 @@ export async function resolveRetrieverModels(
     ...(options.dotEnv === undefined ? {} : { dotEnv: options.dotEnv }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
-  const embedding = plan.embeddingModel === undefined ? undefined : await resolveEmbeddingModel({
-    ...common,
-    id: plan.embeddingModel,
-    cacheDir: options.embeddingCache,
-  });
+  // The model modules (the agent's config and providers, their SDKs) are loaded only when a
+  // model is named: a bench without endpoint retrievers, and each of its workers, never needs them.
+  const embedding = plan.embeddingModel === undefined
+    ? undefined
+    : await (await import("./embedding.ts")).resolveEmbeddingModel({
+      ...common,
+      id: plan.embeddingModel,
+      cacheDir: options.embeddingCache,
+    });
   const chat = new Map<string, ChatModel>();
   for (const [name, id] of plan.chatModels) {
+    const { resolveChatModel } = await import("./chat_model.ts");
     const resolved = await resolveChatModel({
       ...common,
       id,

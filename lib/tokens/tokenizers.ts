@@ -14,8 +14,9 @@
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
-import * as gptCl100k from "gpt-tokenizer/encoding/cl100k_base";
-import * as gptO200k from "gpt-tokenizer/encoding/o200k_base";
+import { GptEncoding } from "gpt-tokenizer/GptEncoding";
+import gptCl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
+import gptO200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import { markPiecewise } from "./joins.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
@@ -31,6 +32,23 @@ export const DEFAULT_TOKENIZER_BACKEND: TokenizerBackend = "piecewise";
 
 /** Treat every special token (`<|endoftext|>`, ...) as plain text. */
 const NO_SPECIAL = new Set<string>();
+
+const gptEncodings = new Map<TokenizerName, GptEncoding>();
+
+/**
+ * gpt-tokenizer's encoding of `name`, built on first use from the rank lists the piecewise
+ * backend also reads (what `gpt-tokenizer/encoding/<name>` builds when it is imported, and so at
+ * the start of every process that imported this module, default backend or not).
+ */
+function gptEncoding(name: TokenizerName): GptEncoding {
+  let enc = gptEncodings.get(name);
+  if (enc === undefined) {
+    const ranks = name === "cl100k_base" ? gptCl100kRanks : gptO200kRanks;
+    enc = GptEncoding.getEncodingApi(name, () => ranks);
+    gptEncodings.set(name, enc);
+  }
+  return enc;
+}
 
 /**
  * Returns true when `name` is a tokenizer mcpmeter ships.
@@ -78,7 +96,7 @@ export function createTokenizer(
   }
   if (backend === "piecewise") return markPiecewise(createPiecewiseTokenizer(name));
   if (backend === "gpt-tokenizer") {
-    const enc = name === "cl100k_base" ? gptCl100k : gptO200k;
+    const enc = gptEncoding(name);
     return markPiecewise({
       name,
       count: (text) => enc.encode(text, { disallowedSpecial: NO_SPECIAL }).length,
