@@ -7,7 +7,7 @@
  *
  * @module
  */
-import * as aq from "arquero";
+import { columnsCsv, type CsvColumn } from "../_csv.ts";
 import { majority, raterAgreement } from "../stats/agreement.ts";
 import type { CaseRecord, JudgeVerdict } from "./types.ts";
 
@@ -168,19 +168,25 @@ export function judgeAgreement(records: readonly CaseRecord[]): JudgeAgreement {
   };
 }
 
-/** `disagreements.csv` columns, in order. */
-export const DISAGREEMENT_COLUMNS: readonly string[] = [
-  "agent_id",
-  "case_id",
-  "repetition",
-  "criterion",
-  "case_verdict",
-  "judge",
-  "judge_verdict",
-  "passing_votes",
-  "votes",
-  "reasoning",
-  "final_answer",
+const word = (p: boolean) => p ? "pass" : "fail";
+
+/**
+ * `disagreements.csv` columns, in order, with how each is read from an item and one of its
+ * judges: verdicts as `pass`/`fail`, the judge's reasonings joined with ` | `, the final answer
+ * in full.
+ */
+export const DISAGREEMENT_COLUMNS: readonly CsvColumn<readonly [PanelItem, PanelVerdict]>[] = [
+  ["agent_id", ([i]) => i.agentId],
+  ["case_id", ([i]) => i.caseId],
+  ["repetition", ([i]) => i.repetition],
+  ["criterion", ([i]) => i.criterion],
+  ["case_verdict", ([i]) => word(i.pass)],
+  ["judge", ([, j]) => j.model],
+  ["judge_verdict", ([, j]) => word(j.pass)],
+  ["passing_votes", ([, j]) => j.passes],
+  ["votes", ([, j]) => j.votes],
+  ["reasoning", ([, j]) => j.reasoning.join(" | ")],
+  ["final_answer", ([i]) => i.finalAnswer],
 ];
 
 /**
@@ -192,23 +198,6 @@ export const DISAGREEMENT_COLUMNS: readonly string[] = [
  * @returns CSV text ending in a newline (a header alone when there are none).
  */
 export function disagreementsToCsv(items: readonly PanelItem[]): string {
-  const word = (p: boolean) => p ? "pass" : "fail";
-  const data = items.flatMap((i) =>
-    i.judges.map((j) => ({
-      agent_id: i.agentId,
-      case_id: i.caseId,
-      repetition: i.repetition,
-      criterion: i.criterion,
-      case_verdict: word(i.pass),
-      judge: j.model,
-      judge_verdict: word(j.pass),
-      passing_votes: j.passes,
-      votes: j.votes,
-      reasoning: j.reasoning.join(" | "),
-      final_answer: i.finalAnswer,
-    }))
-  );
-  if (data.length === 0) return DISAGREEMENT_COLUMNS.join(",") + "\n";
-  const csv = aq.from(data).toCSV();
-  return csv.endsWith("\n") ? csv : csv + "\n";
+  const rows = items.flatMap((i) => i.judges.map((j) => [i, j] as const));
+  return columnsCsv(DISAGREEMENT_COLUMNS, rows);
 }

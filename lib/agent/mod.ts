@@ -223,6 +223,7 @@ export {
   SUMMARY_COLUMNS,
   summaryToCsv,
 } from "./summary.ts";
+export type { CsvColumn } from "../_csv.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
 export { type MergedRun, mergeShardRuns, type ShardRun } from "./shard_merge.ts";
 export {

@@ -7,7 +7,7 @@
  */
 
 import { byKeys } from "../_order.ts";
-import * as aq from "arquero";
+import { columnsCsv, type CsvColumn } from "../_csv.ts";
 import { wilsonInterval } from "../stats/wilson.ts";
 import { passAtK, passHatK } from "../stats/pass_at_k.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
@@ -254,6 +254,9 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
   ["summarizer_cost_usd", "summarizerCostUsd"],
 ];
 
+/** A number rounded to 6 decimals for the CSV files; anything else as it is. */
+const round6 = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
+
 /**
  * Renders summary rows as CSV (via arquero's `toCSV`): numbers rounded to 6 decimals, `null`
  * as an empty cell, a header row of {@linkcode SUMMARY_COLUMNS}.
@@ -262,17 +265,14 @@ export const SUMMARY_COLUMNS: readonly (readonly [string, keyof AgentSummary])[]
  * @returns CSV text ending in a newline.
  */
 export function summaryToCsv(rows: readonly AgentSummary[]): string {
-  const round = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
-  const data = rows.map((r) =>
-    Object.fromEntries(SUMMARY_COLUMNS.map(([col, key]) => [col, round(r[key])]))
-  );
-  if (data.length === 0) return SUMMARY_COLUMNS.map(([c]) => c).join(",") + "\n";
-  const csv = aq.from(data).toCSV();
-  return csv.endsWith("\n") ? csv : csv + "\n";
+  const columns = SUMMARY_COLUMNS.map((
+    [col, key],
+  ): CsvColumn<AgentSummary> => [col, (r) => r[key]]);
+  return columnsCsv(columns, rows, round6);
 }
 
 /** `cases.csv` column names, in order, with how each is read from a {@linkcode CaseRecord}. */
-export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknown])[] = [
+export const CASE_COLUMNS: readonly CsvColumn<CaseRecord>[] = [
   ["agent_id", (r) => r.agentId],
   ["case_id", (r) => r.caseId],
   ["repetition", (r) => r.repetition],
@@ -324,14 +324,8 @@ export const CASE_COLUMNS: readonly (readonly [string, (r: CaseRecord) => unknow
  * ```
  */
 export function casesToCsv(records: readonly CaseRecord[]): string {
-  const round = (v: unknown) => typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v;
   const sorted = [...records].sort(
     byKeys((r: CaseRecord) => r.agentId, (r) => r.caseId, (r) => r.repetition),
   );
-  const data = sorted.map((r) =>
-    Object.fromEntries(CASE_COLUMNS.map(([col, read]) => [col, round(read(r))]))
-  );
-  if (data.length === 0) return CASE_COLUMNS.map(([c]) => c).join(",") + "\n";
-  const csv = aq.from(data).toCSV();
-  return csv.endsWith("\n") ? csv : csv + "\n";
+  return columnsCsv(CASE_COLUMNS, sorted, round6);
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import * as aq from "arquero";
+import { csvText } from "../_csv.ts";
 import type { BenchReport } from "./bench_report.ts";
 import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
 import { intervalChart } from "./figures.ts";
@@ -563,8 +563,7 @@ export function tablesToCsv(
         ) => [k, typeof v === "number" && !Number.isInteger(v) ? Number(v.toFixed(6)) : v]),
       )
     );
-    const csv = aq.from(rounded).toCSV();
-    out[name] = csv.endsWith("\n") ? csv : csv + "\n";
+    out[name] = csvText(Object.keys(rows[0]), rounded);
   }
   return out;
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import * as aq from "arquero";
+import { csvText } from "../_csv.ts";
 import { headlessDocument, renumberPlotIds } from "./dashboard.ts";
 import type { Dashboard } from "./dashboards.ts";
 import type { VizRegistry } from "./viz/registry.ts";
@@ -59,10 +59,10 @@ export function standaloneSvg(el: Element): string {
  */
 export function vizTableCsv(t: VizTable): string {
   const columns = [...(t.columns ?? Object.keys(t.rows[0] ?? {}))];
-  if (t.rows.length === 0) return columns.join(",") + "\n";
-  const csv = aq.from(t.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))))
-    .toCSV();
-  return csv.endsWith("\n") ? csv : csv + "\n";
+  return csvText(
+    columns,
+    t.rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))),
+  );
 }
 
 /** A table cell for the page: integers as they are, other numbers rounded for reading. */
