@@ -7,7 +7,15 @@
 import type { Tokenizer } from "../tokens/types.ts";
 import { compareUtf8, schemaText } from "./canonical.ts";
 import { degenerateClassifier, type DegenerateRuleId, type DegenerateRules } from "./degenerate.ts";
-import { asObject, collectRefs, pointer, recursiveTargets, walkSchemas } from "./_schema.ts";
+import {
+  asObject,
+  collectRefs,
+  pointer,
+  recursiveTargets,
+  type RefInfo,
+  type SchemaVisit,
+  walkSchemas,
+} from "./_schema.ts";
 import type { Corpus, JsonObject, JsonValue, Tool } from "./types.ts";
 
 /** How bad a finding is: `error` = the provider/client rejects it; `warning` = it degrades; `info` = worth a look. */
@@ -50,127 +58,6 @@ export interface LintRule {
   /** What the rule checks, in one sentence. */
   readonly description: string;
 }
-
-/** The rules, in report order. */
-export const LINT_RULES: readonly LintRule[] = [
-  {
-    id: "degenerate-description",
-    severity: "warning",
-    affects: ["retrieval"],
-    description:
-      "Description empty or whitespace (warning), a stub such as /^Proxy for / or under 20 characters (info); rules from countDegenerateDescriptions.",
-  },
-  {
-    id: "schema-without-properties",
-    severity: "error",
-    affects: ["openai"],
-    description:
-      "inputSchema has no `properties` object; OpenAI rejects object schemas without it.",
-  },
-  {
-    id: "top-level-combinator",
-    severity: "error",
-    affects: ["anthropic", "openai"],
-    description:
-      "oneOf/anyOf/allOf at the top level of inputSchema; Anthropic and OpenAI reject the request.",
-  },
-  {
-    id: "items-type-array",
-    severity: "error",
-    affects: ["gemini"],
-    description:
-      "A `type` array or `anyOf` inside `items`; Gemini rejects the function declaration.",
-  },
-  {
-    // Gemini's function-declaration Schema (an OpenAPI 3.0 subset) takes one type name and
-    // says null with `nullable: true`; a list is refused ("Proto field is not repeating").
-    id: "type-array",
-    severity: "error",
-    affects: ["gemini"],
-    description:
-      'A `type` array outside `items` (e.g. ["string","null"]); Gemini takes one type and `nullable`.',
-  },
-  {
-    // Clients that map such a union onto Gemini turn it into a type list (see type-array).
-    id: "null-branch",
-    severity: "error",
-    affects: ["gemini"],
-    description:
-      'An `anyOf`/`oneOf` with a {"type":"null"} branch outside `items`; Gemini wants `nullable`.',
-  },
-  {
-    id: "input-schema-missing",
-    severity: "error",
-    affects: ["mcp-ts-sdk", "openai"],
-    description:
-      "No inputSchema in a catalog whose format carries schemas; MCP requires one, and the TypeScript SDK's strict parser rejects the tools/list result.",
-  },
-  {
-    id: "input-schema-not-object",
-    severity: "error",
-    affects: ["mcp-ts-sdk", "openai"],
-    description:
-      'inputSchema whose `type` is not "object"; the SDK\'s strict parser and OpenAI reject it.',
-  },
-  {
-    id: "string-not-strict-json",
-    severity: "error",
-    affects: ["openai", "anthropic", "gemini"],
-    description:
-      "A name, title, description or schema string holding an unpaired UTF-16 surrogate, which has no UTF-8 form: strict JSON parsers reject the request body.",
-  },
-  {
-    // Caps, with their sources: OpenAI function calling accepts at most 128 tools per request
-    // (API reference, `tools`); GitHub Copilot in VS Code, JetBrains and Eclipse refuses more
-    // than 128 ("You may not include more than 128 tools in your request"); Cursor sends only
-    // the first 40 tools to its agent (docs.cursor.com, Model Context Protocol, tool quantity).
-    id: "too-many-tools",
-    severity: "warning",
-    affects: ["openai", "clients"],
-    description:
-      "The whole catalog has more tools than a client accepts (OpenAI and GitHub Copilot: 128; Cursor: 40); reported once, on tool id `*`.",
-  },
-  {
-    id: "ref-unresolved",
-    severity: "error",
-    affects: ["openai", "anthropic", "gemini"],
-    description:
-      "A $ref that is not local (`#...`) or does not resolve inside the tool's own schema.",
-  },
-  {
-    id: "ref-recursive",
-    severity: "warning",
-    affects: ["gemini"],
-    description:
-      "A $ref target that refers back to itself; it cannot be inlined, and providers without $ref support reject it.",
-  },
-  {
-    id: "output-schema-not-object",
-    severity: "error",
-    affects: ["mcp-ts-sdk"],
-    description:
-      'outputSchema without `type: "object"`; the MCP TypeScript SDK then rejects the whole tools/list result.',
-  },
-  {
-    id: "name-invalid",
-    severity: "error",
-    affects: ["openai", "anthropic"],
-    description: "Name outside ^[a-zA-Z0-9_-]{1,64}$ (dots, slashes, spaces, non-ASCII, length).",
-  },
-  {
-    id: "duplicate-name",
-    severity: "warning",
-    affects: ["clients"],
-    description:
-      "The same tool name on several servers (a client must prefix or drop one), or twice on one server (a client keeps one).",
-  },
-  {
-    id: "schema-too-heavy",
-    severity: "warning",
-    affects: ["clients"],
-    description: "Canonical inputSchema heavier than the token threshold (only with a tokenizer).",
-  },
-];
 
 /** One finding about one tool. */
 export interface LintFinding {
@@ -218,17 +105,32 @@ export interface ToolCountCap {
   readonly client: string;
   /** Most tools it accepts (or sends to the model). */
   readonly maxTools: number;
+  /** Where the limit is stated (a document, or the client's own refusal message). */
+  readonly source: string;
 }
 
 /**
- * Tool-count caps of major clients, smallest first (sources in the
- * `too-many-tools` rule): Cursor 40; OpenAI function calling 128; GitHub
- * Copilot (VS Code, JetBrains, Eclipse) 128.
+ * Tool-count caps of major clients, smallest first: Cursor 40; OpenAI function calling 128;
+ * GitHub Copilot (VS Code, JetBrains, Eclipse) 128.
  */
 export const TOOL_COUNT_CAPS: readonly ToolCountCap[] = [
-  { client: "Cursor", maxTools: 40 },
-  { client: "OpenAI function calling", maxTools: 128 },
-  { client: "GitHub Copilot", maxTools: 128 },
+  {
+    client: "Cursor",
+    maxTools: 40,
+    source:
+      "docs.cursor.com, Model Context Protocol, tool quantity: only the first 40 tools are sent to the agent",
+  },
+  {
+    client: "OpenAI function calling",
+    maxTools: 128,
+    source: "OpenAI API reference, `tools`: at most 128 tools per request",
+  },
+  {
+    client: "GitHub Copilot",
+    maxTools: 128,
+    source:
+      'VS Code, JetBrains and Eclipse refuse the request: "You may not include more than 128 tools in your request"',
+  },
 ];
 
 /** Result of {@linkcode lintCatalog}. */
@@ -274,10 +176,6 @@ export function catalogCarriesSchemas(
 /** Default `schema-too-heavy` threshold (tokens). */
 export const DEFAULT_MAX_SCHEMA_TOKENS = 2000;
 
-const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-const RULE_INDEX = new Map(LINT_RULES.map((r, i) => [r.id, i]));
-const rule = (id: LintRuleId) => LINT_RULES[RULE_INDEX.get(id)!];
-
 /** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -321,6 +219,311 @@ function nameProblems(name: string): string[] {
   return problems;
 }
 
+/** What the rules read about the whole catalog, computed once by {@linkcode lintCatalog}. */
+interface CatalogFacts {
+  /** The tools linted, in the order given. */
+  readonly tools: readonly Tool[];
+  /** The options as given. */
+  readonly options: LintOptions;
+  /** `schema-too-heavy` threshold, checked positive. */
+  readonly maxTokens: number;
+  /** The degenerate-description rules, compiled. */
+  readonly classify: (description: string) => DegenerateRuleId | undefined;
+  /** Servers listing each tool name. */
+  readonly serversByName: ReadonlyMap<string, ReadonlySet<string>>;
+  /** How often each `server\u0000name` pair is listed. */
+  readonly perServer: ReadonlyMap<string, number>;
+}
+
+/** What the rules read about one tool: the schema walk and its `$ref`s, computed once per tool. */
+interface ToolFacts {
+  /** The tool. */
+  readonly tool: Tool;
+  /** Every subschema of `inputSchema`, in walk order; empty without a schema. */
+  readonly nodes: readonly SchemaVisit[];
+  /** The `$ref`s of `inputSchema`; empty without a schema. */
+  readonly refs: readonly RefInfo[];
+  /** The catalog-wide facts. */
+  readonly catalog: CatalogFacts;
+}
+
+/** Records one finding of the rule being checked (severity: the rule's unless given). */
+type Report = (message: string, path?: string, severity?: LintSeverity) => void;
+
+/** A rule and its check: one registry entry. */
+interface RuleEntry extends LintRule {
+  /** Checks one tool (every rule but the catalog-wide `too-many-tools`). */
+  readonly checkTool?: (facts: ToolFacts, report: Report) => void;
+  /** Checks the whole catalog once, after the tools; its findings have tool id `*`. */
+  readonly checkCatalog?: (catalog: CatalogFacts, report: Report) => void;
+}
+
+const hasTypeArray = (node: JsonObject) => Object.hasOwn(node, "type") && Array.isArray(node.type);
+
+/** The rules in report order, each next to its check. */
+const RULES: readonly RuleEntry[] = [
+  {
+    id: "degenerate-description",
+    severity: "warning",
+    affects: ["retrieval"],
+    description:
+      "Description empty or whitespace (warning), a stub such as /^Proxy for / or under 20 characters (info); rules from countDegenerateDescriptions.",
+    checkTool({ tool, catalog }, report) {
+      const degenerate = catalog.classify(tool.description);
+      if (degenerate === "empty") report("description is empty or whitespace");
+      if (degenerate === "stub" || degenerate === "short") {
+        const what = degenerate === "stub" ? "a stub" : "too short";
+        report(`description ${JSON.stringify(tool.description)} is ${what}`, undefined, "info");
+      }
+    },
+  },
+  {
+    id: "schema-without-properties",
+    severity: "error",
+    affects: ["openai"],
+    description:
+      "inputSchema has no `properties` object; OpenAI rejects object schemas without it.",
+    checkTool({ tool: { inputSchema: schema } }, report) {
+      if (schema === undefined) return;
+      const props = Object.hasOwn(schema, "properties") ? schema.properties : undefined;
+      if (
+        props === undefined || props === null || typeof props !== "object" || Array.isArray(props)
+      ) {
+        const keys = JSON.stringify(Object.keys(schema).sort(compareUtf8));
+        report(`inputSchema has no "properties" object (keys: ${keys})`, "#");
+      }
+    },
+  },
+  {
+    id: "top-level-combinator",
+    severity: "error",
+    affects: ["anthropic", "openai"],
+    description:
+      "oneOf/anyOf/allOf at the top level of inputSchema; Anthropic and OpenAI reject the request.",
+    checkTool({ tool: { inputSchema: schema } }, report) {
+      for (const k of ["anyOf", "oneOf", "allOf"]) {
+        if (schema !== undefined && Object.hasOwn(schema, k)) {
+          report(`inputSchema has "${k}" at the top level`, `#/${k}`);
+        }
+      }
+    },
+  },
+  {
+    id: "items-type-array",
+    severity: "error",
+    affects: ["gemini"],
+    description:
+      "A `type` array or `anyOf` inside `items`; Gemini rejects the function declaration.",
+    checkTool({ nodes }, report) {
+      for (const { node, path, insideItems } of nodes) {
+        if (!insideItems) continue;
+        if (hasTypeArray(node)) {
+          report(`"type" is the array ${JSON.stringify(node.type)} inside "items"`, pointer(path));
+        }
+        if (Object.hasOwn(node, "anyOf")) report(`"anyOf" inside "items"`, pointer(path));
+      }
+    },
+  },
+  {
+    // Gemini's function-declaration Schema (an OpenAPI 3.0 subset) takes one type name and
+    // says null with `nullable: true`; a list is refused ("Proto field is not repeating").
+    id: "type-array",
+    severity: "error",
+    affects: ["gemini"],
+    description:
+      'A `type` array outside `items` (e.g. ["string","null"]); Gemini takes one type and `nullable`.',
+    checkTool({ nodes }, report) {
+      for (const { node, path, insideItems } of nodes) {
+        if (!insideItems && hasTypeArray(node)) {
+          report(`"type" is the array ${JSON.stringify(node.type)}`, pointer(path));
+        }
+      }
+    },
+  },
+  {
+    // Clients that map such a union onto Gemini turn it into a type list (see type-array).
+    id: "null-branch",
+    severity: "error",
+    affects: ["gemini"],
+    description:
+      'An `anyOf`/`oneOf` with a {"type":"null"} branch outside `items`; Gemini wants `nullable`.',
+    checkTool({ nodes }, report) {
+      for (const { node, path, insideItems } of nodes) {
+        if (insideItems) continue;
+        for (const k of ["anyOf", "oneOf"]) {
+          const branches = Object.hasOwn(node, k) ? node[k] : undefined;
+          if (Array.isArray(branches) && branches.some(isNullBranch)) {
+            report(`"${k}" has a {"type":"null"} branch`, pointer(path));
+          }
+        }
+      }
+    },
+  },
+  {
+    id: "input-schema-missing",
+    severity: "error",
+    affects: ["mcp-ts-sdk", "openai"],
+    description:
+      "No inputSchema in a catalog whose format carries schemas; MCP requires one, and the TypeScript SDK's strict parser rejects the tools/list result.",
+    checkTool({ tool, catalog }, report) {
+      if (tool.inputSchema === undefined && (catalog.options.schemasExpected ?? true)) {
+        report("the tool has no inputSchema");
+      }
+    },
+  },
+  {
+    id: "input-schema-not-object",
+    severity: "error",
+    affects: ["mcp-ts-sdk", "openai"],
+    description:
+      'inputSchema whose `type` is not "object"; the SDK\'s strict parser and OpenAI reject it.',
+    checkTool({ tool: { inputSchema: schema } }, report) {
+      if (schema !== undefined && Object.hasOwn(schema, "type") && schema.type !== "object") {
+        report(`inputSchema "type" is ${JSON.stringify(schema.type)}, not "object"`, "#");
+      }
+    },
+  },
+  {
+    id: "string-not-strict-json",
+    severity: "error",
+    affects: ["openai", "anthropic", "gemini"],
+    description:
+      "A name, title, description or schema string holding an unpaired UTF-16 surrogate, which has no UTF-8 form: strict JSON parsers reject the request body.",
+    checkTool({ tool }, report) {
+      const strings: [string, JsonValue | undefined][] = [
+        ["name", tool.name],
+        ["title", tool.title],
+        ["description", tool.description],
+        ["inputSchema", tool.inputSchema],
+      ];
+      for (const [field, value] of strings) {
+        const at = value === undefined ? undefined : loneSurrogateAt(value);
+        if (at !== undefined) {
+          const path = field === "inputSchema" ? at : undefined;
+          return report(`${field} holds an unpaired UTF-16 surrogate`, path);
+        }
+      }
+    },
+  },
+  {
+    id: "too-many-tools",
+    severity: "warning",
+    affects: ["openai", "clients"],
+    description:
+      "The whole catalog has more tools than a client accepts (OpenAI and GitHub Copilot: 128; Cursor: 40); reported once, on tool id `*`.",
+    checkCatalog({ tools }, report) {
+      const caps = TOOL_COUNT_CAPS.filter((c) => tools.length > c.maxTools);
+      if (caps.length === 0) return;
+      const over = caps.map((c) => `${c.client} accepts (${c.maxTools})`).join(", ");
+      report(`the catalog has ${tools.length} tools, more than ${over}`);
+    },
+  },
+  {
+    id: "ref-unresolved",
+    severity: "error",
+    affects: ["openai", "anthropic", "gemini"],
+    description:
+      "A $ref that is not local (`#...`) or does not resolve inside the tool's own schema.",
+    checkTool({ refs }, report) {
+      for (const r of refs) {
+        if (r.target === undefined) {
+          report(
+            `$ref ${JSON.stringify(r.ref)} does not resolve inside the tool's schema`,
+            pointer(r.at),
+          );
+        }
+      }
+    },
+  },
+  {
+    id: "ref-recursive",
+    severity: "warning",
+    affects: ["gemini"],
+    description:
+      "A $ref target that refers back to itself; it cannot be inlined, and providers without $ref support reject it.",
+    checkTool({ refs }, report) {
+      const cycles = [...recursiveTargets(refs)].sort(compareUtf8);
+      if (cycles.length > 0) {
+        report(`$ref targets refer back to themselves: ${cycles.join(", ")}`, cycles[0]);
+      }
+    },
+  },
+  {
+    id: "output-schema-not-object",
+    severity: "error",
+    affects: ["mcp-ts-sdk"],
+    description:
+      'outputSchema without `type: "object"`; the MCP TypeScript SDK then rejects the whole tools/list result.',
+    checkTool({ tool: { outputSchema } }, report) {
+      if (outputSchema !== undefined && outputSchema.type !== "object") {
+        const type = JSON.stringify(outputSchema.type ?? null);
+        report(`outputSchema "type" is ${type}, not "object"`, "#");
+      }
+    },
+  },
+  {
+    id: "name-invalid",
+    severity: "error",
+    affects: ["openai", "anthropic"],
+    description: "Name outside ^[a-zA-Z0-9_-]{1,64}$ (dots, slashes, spaces, non-ASCII, length).",
+    checkTool({ tool: { name } }, report) {
+      if (!NAME_PATTERN.test(name)) {
+        report(`name ${JSON.stringify(name)} ${nameProblems(name).join(" and ")}`);
+      }
+    },
+  },
+  {
+    id: "duplicate-name",
+    severity: "warning",
+    affects: ["clients"],
+    description:
+      "The same tool name on several servers (a client must prefix or drop one), or twice on one server (a client keeps one).",
+    checkTool({ tool, catalog }, report) {
+      const name = JSON.stringify(tool.name);
+      const repeats = catalog.perServer.get(`${tool.server}\u0000${tool.name}`)!;
+      if (repeats > 1) {
+        report(
+          `name ${name} is listed ${repeats} times by server ${
+            JSON.stringify(tool.server)
+          }; a client keeps one`,
+        );
+      }
+      const servers = catalog.serversByName.get(tool.name)!;
+      if (servers.size > 1) {
+        const others = [...servers].filter((s) => s !== tool.server).sort(compareUtf8);
+        report(`name ${name} is also on ${others.map((s) => JSON.stringify(s)).join(", ")}`);
+      }
+    },
+  },
+  {
+    id: "schema-too-heavy",
+    severity: "warning",
+    affects: ["clients"],
+    description: "Canonical inputSchema heavier than the token threshold (only with a tokenizer).",
+    checkTool({ tool, catalog: { options: { tokenizer }, maxTokens } }, report) {
+      if (tool.inputSchema === undefined || tokenizer === undefined) return;
+      const tokens = tokenizer.count(schemaText(tool) ?? "");
+      if (tokens > maxTokens) {
+        report(
+          `canonical inputSchema is ${tokens} ${tokenizer.name} tokens (threshold ${maxTokens})`,
+          "#",
+        );
+      }
+    },
+  },
+];
+
+/** The rules, in report order (each one's check is beside it in this module). */
+export const LINT_RULES: readonly LintRule[] = RULES.map((r) => ({
+  id: r.id,
+  severity: r.severity,
+  affects: r.affects,
+  description: r.description,
+}));
+
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const RULE_INDEX = new Map(LINT_RULES.map((r, i) => [r.id, i]));
+
 /**
  * Lints a catalog: per-tool findings, each with a severity and the providers
  * or clients it affects (see {@linkcode LINT_RULES}).
@@ -349,25 +552,6 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
       `Cannot lint as maxSchemaTokens must be positive: current value is ${maxTokens}`,
     );
   }
-  const findings: LintFinding[] = [];
-  const add = (
-    tool: Tool,
-    id: LintRuleId,
-    message: string,
-    path?: string,
-    severity?: LintSeverity,
-  ) => {
-    const r = rule(id);
-    findings.push({
-      toolId: tool.id,
-      rule: id,
-      severity: severity ?? r.severity,
-      affects: r.affects,
-      message,
-      ...(path === undefined ? {} : { path }),
-    });
-  };
-
   const serversByName = new Map<string, Set<string>>();
   const perServer = new Map<string, number>();
   for (const t of tools) {
@@ -377,197 +561,37 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
     const key = `${t.server}\u0000${t.name}`;
     perServer.set(key, (perServer.get(key) ?? 0) + 1);
   }
+  // The degenerate rules are compiled only when there is a tool (an empty catalog does not
+  // check them).
+  let classify: CatalogFacts["classify"] | undefined;
+  const catalog: CatalogFacts = {
+    tools,
+    options,
+    maxTokens,
+    classify: (description) => (classify ??= degenerateClassifier(options.degenerate))(description),
+    serversByName,
+    perServer,
+  };
 
-  // Rules compiled once, at the first tool (an empty catalog does not check them, as before).
-  let classify: ((description: string) => DegenerateRuleId | undefined) | undefined;
-  for (const tool of tools) {
-    classify ??= degenerateClassifier(options.degenerate);
-    const degenerate = classify(tool.description);
-    if (degenerate === "empty") {
-      add(tool, "degenerate-description", "description is empty or whitespace");
-    } else if (degenerate === "stub") {
-      add(
-        tool,
-        "degenerate-description",
-        `description ${JSON.stringify(tool.description)} is a stub`,
-        undefined,
-        "info",
-      );
-    } else if (degenerate === "short") {
-      add(
-        tool,
-        "degenerate-description",
-        `description ${JSON.stringify(tool.description)} is too short`,
-        undefined,
-        "info",
-      );
-    }
-
-    const schema = tool.inputSchema;
-    if (schema !== undefined) {
-      const props = Object.hasOwn(schema, "properties") ? schema.properties : undefined;
-      if (
-        props === undefined || props === null || typeof props !== "object" || Array.isArray(props)
-      ) {
-        add(
-          tool,
-          "schema-without-properties",
-          `inputSchema has no "properties" object (keys: ${
-            JSON.stringify(Object.keys(schema).sort(compareUtf8))
-          })`,
-          "#",
-        );
-      }
-      for (const k of ["anyOf", "oneOf", "allOf"]) {
-        if (Object.hasOwn(schema, k)) {
-          add(tool, "top-level-combinator", `inputSchema has "${k}" at the top level`, `#/${k}`);
-        }
-      }
-      if (Object.hasOwn(schema, "type") && schema.type !== "object") {
-        add(
-          tool,
-          "input-schema-not-object",
-          `inputSchema "type" is ${JSON.stringify(schema.type)}, not "object"`,
-          "#",
-        );
-      }
-      walkSchemas(schema, ({ node, path, insideItems }) => {
-        if (!insideItems) {
-          if (Object.hasOwn(node, "type") && Array.isArray(node.type)) {
-            add(
-              tool,
-              "type-array",
-              `"type" is the array ${JSON.stringify(node.type)}`,
-              pointer(path),
-            );
-          }
-          for (const k of ["anyOf", "oneOf"]) {
-            const branches = Object.hasOwn(node, k) ? node[k] : undefined;
-            if (Array.isArray(branches) && branches.some(isNullBranch)) {
-              add(tool, "null-branch", `"${k}" has a {"type":"null"} branch`, pointer(path));
-            }
-          }
-          return;
-        }
-        if (Object.hasOwn(node, "type") && Array.isArray(node.type)) {
-          add(
-            tool,
-            "items-type-array",
-            `"type" is the array ${JSON.stringify(node.type)} inside "items"`,
-            pointer(path),
-          );
-        }
-        if (Object.hasOwn(node, "anyOf")) {
-          add(tool, "items-type-array", `"anyOf" inside "items"`, pointer(path));
-        }
-      });
-      const refs = collectRefs(schema);
-      for (const r of refs) {
-        if (r.target === undefined) {
-          add(
-            tool,
-            "ref-unresolved",
-            `$ref ${JSON.stringify(r.ref)} does not resolve inside the tool's schema`,
-            pointer(r.at),
-          );
-        }
-      }
-      const cycles = [...recursiveTargets(refs)].sort(compareUtf8);
-      if (cycles.length > 0) {
-        add(
-          tool,
-          "ref-recursive",
-          `$ref targets refer back to themselves: ${cycles.join(", ")}`,
-          cycles[0],
-        );
-      }
-      if (options.tokenizer !== undefined) {
-        const tokens = options.tokenizer.count(schemaText(tool) ?? "");
-        if (tokens > maxTokens) {
-          add(
-            tool,
-            "schema-too-heavy",
-            `canonical inputSchema is ${tokens} ${options.tokenizer.name} tokens (threshold ${maxTokens})`,
-            "#",
-          );
-        }
-      }
-    }
-
-    if (schema === undefined && (options.schemasExpected ?? true)) {
-      add(tool, "input-schema-missing", "the tool has no inputSchema");
-    }
-    const strings: [string, JsonValue | undefined][] = [
-      ["name", tool.name],
-      ["title", tool.title],
-      ["description", tool.description],
-      ["inputSchema", schema],
-    ];
-    for (const [field, value] of strings) {
-      const at = value === undefined ? undefined : loneSurrogateAt(value);
-      if (at !== undefined) {
-        add(
-          tool,
-          "string-not-strict-json",
-          `${field} holds an unpaired UTF-16 surrogate`,
-          field === "inputSchema" ? at : undefined,
-        );
-        break;
-      }
-    }
-
-    if (tool.outputSchema !== undefined && tool.outputSchema.type !== "object") {
-      add(
-        tool,
-        "output-schema-not-object",
-        `outputSchema "type" is ${JSON.stringify(tool.outputSchema.type ?? null)}, not "object"`,
-        "#",
-      );
-    }
-
-    if (!NAME_PATTERN.test(tool.name)) {
-      add(
-        tool,
-        "name-invalid",
-        `name ${JSON.stringify(tool.name)} ${nameProblems(tool.name).join(" and ")}`,
-      );
-    }
-
-    const repeats = perServer.get(`${tool.server}\u0000${tool.name}`)!;
-    if (repeats > 1) {
-      add(
-        tool,
-        "duplicate-name",
-        `name ${JSON.stringify(tool.name)} is listed ${repeats} times by server ${
-          JSON.stringify(tool.server)
-        }; a client keeps one`,
-      );
-    }
-    const servers = serversByName.get(tool.name)!;
-    if (servers.size > 1) {
-      const others = [...servers].filter((s) => s !== tool.server).sort(compareUtf8);
-      add(
-        tool,
-        "duplicate-name",
-        `name ${JSON.stringify(tool.name)} is also on ${
-          others.map((s) => JSON.stringify(s)).join(", ")
-        }`,
-      );
-    }
-  }
-
-  const caps = TOOL_COUNT_CAPS.filter((c) => tools.length > c.maxTools);
-  if (caps.length > 0) {
+  const findings: LintFinding[] = [];
+  const reporter = (toolId: string, r: RuleEntry): Report => (message, path, severity) => {
     findings.push({
-      toolId: "*",
-      rule: "too-many-tools",
-      severity: rule("too-many-tools").severity,
-      affects: rule("too-many-tools").affects,
-      message: `the catalog has ${tools.length} tools, more than ${
-        caps.map((c) => `${c.client} accepts (${c.maxTools})`).join(", ")
-      }`,
+      toolId,
+      rule: r.id,
+      severity: severity ?? r.severity,
+      affects: r.affects,
+      message,
+      ...(path === undefined ? {} : { path }),
     });
+  };
+  for (const tool of tools) {
+    const nodes: SchemaVisit[] = [];
+    if (tool.inputSchema !== undefined) walkSchemas(tool.inputSchema, (v) => nodes.push(v));
+    const refs = tool.inputSchema === undefined ? [] : collectRefs(tool.inputSchema);
+    const facts: ToolFacts = { tool, nodes, refs, catalog };
+    for (const r of RULES) r.checkTool?.(facts, reporter(tool.id, r));
   }
+  for (const r of RULES) r.checkCatalog?.(catalog, reporter("*", r));
 
   findings.sort((a, b) =>
     (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0) ||
