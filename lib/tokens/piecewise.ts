@@ -38,7 +38,13 @@ import {
   type RankTable,
   rankTableFrom,
 } from "./_bpe.ts";
-import { createSplitter, type PieceSplitter, scanCl100k, scanO200k } from "./_pretokenize.ts";
+import {
+  createSplitter,
+  type PieceScanner,
+  type PieceSplitter,
+  scanCl100k,
+  scanO200k,
+} from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
 /** A {@linkcode Tokenizer} with a per-instance memo of merged pieces. */
@@ -56,6 +62,9 @@ export interface PiecewiseTokenizer extends Tokenizer {
 
 interface Encoding {
   readonly table: RankTable;
+  /** The ASCII pre-tokenizer (-1 where only the regex can tell). */
+  readonly scan: PieceScanner;
+  /** The scanner with the split regex behind it. */
   readonly split: PieceSplitter;
 }
 
@@ -71,9 +80,11 @@ function encodingOf(name: TokenizerName): Encoding {
       | readonly number[]
       | undefined
     )[];
+    const scan = cl ? scanCl100k : scanO200k;
     enc = {
       table: rankTableFrom(decoder),
-      split: createSplitter(cl ? scanCl100k : scanO200k, (cl ? cl100kData : o200kData).pat_str),
+      scan,
+      split: createSplitter(scan, (cl ? cl100kData : o200kData).pat_str),
     };
     encodings.set(name, enc);
   }
@@ -126,6 +137,244 @@ function byteString(text: string): string {
 }
 
 /**
+ * The per-counter state: both memos and the rank cache. One object of one
+ * shape for every counter, and the functions that use it live at module level,
+ * so every counter runs the same optimized code (closures made per counter
+ * would each start cold in the JIT and deoptimize the code they are inlined in).
+ */
+class Memo {
+  readonly table: RankTable;
+  readonly scan: PieceScanner;
+  readonly split: PieceSplitter;
+  // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
+  // code units), probed without cutting the piece out of the text. Slot s at
+  // [4s, 4s + 4): hash, length (0 = empty), offset of the piece's code units in
+  // `arena`, token count.
+  bits = 12;
+  mask = (1 << 12) - 1;
+  slots: Int32Array = new Int32Array(4 << 12);
+  size = 0;
+  arena: Uint16Array = new Uint16Array(1 << 16);
+  used = 0;
+  cache: Int32Array = createRankCache();
+  // The short memo: ASCII pieces of three to eight characters (most pieces of a
+  // catalog), keyed by their code units packed in two ints, so a lookup packs
+  // the piece once and compares two ints, with no hash loop and no arena.
+  // Slot s at [4s, 4s + 4): chars 0-3, chars 4-7 (one byte each, little-endian),
+  // length << 8 | token count (0 = empty), unused.
+  shortBits = 12;
+  shortMask = (1 << 12) - 1;
+  shortSlots: Int32Array = new Int32Array(4 << 12);
+  shortSize = 0;
+
+  constructor(enc: Encoding) {
+    this.table = enc.table;
+    this.scan = enc.scan;
+    this.split = enc.split;
+  }
+}
+
+/** Empties the short memo, `2^newBits` slots. */
+function resetShort(m: Memo, newBits: number): void {
+  m.shortBits = newBits;
+  m.shortMask = (1 << newBits) - 1;
+  m.shortSlots = new Int32Array(4 << newBits);
+  m.shortSize = 0;
+}
+
+function placeShort(m: Memo, w0: number, w1: number, meta: number): void {
+  const slots = m.shortSlots;
+  const mask = m.shortMask;
+  let slot = packedHash(w0, w1, meta >>> 8) & mask;
+  while (slots[4 * slot + 2] !== 0) slot = (slot + 1) & mask;
+  const b = 4 * slot;
+  slots[b] = w0;
+  slots[b + 1] = w1;
+  slots[b + 2] = meta;
+  m.shortSize++;
+}
+
+/** Memoizes the count `c` of the packed short piece `w0`, `w1` of `len` chars. */
+function rememberShort(m: Memo, w0: number, w1: number, len: number, c: number): void {
+  if (m.shortSize + 1 > MEMO_LIMIT) resetShort(m, 12);
+  else if (2 * (m.shortSize + 1) > m.shortMask) {
+    const old = m.shortSlots;
+    resetShort(m, m.shortBits + 1);
+    for (let b = 0; b < old.length; b += 4) {
+      if (old[b + 2] !== 0) placeShort(m, old[b], old[b + 1], old[b + 2]);
+    }
+  }
+  placeShort(m, w0, w1, (len << 8) | c);
+}
+
+/** Empties the hashed memo, `2^newBits` slots (the arena is kept). */
+function reset(m: Memo, newBits: number): void {
+  m.bits = newBits;
+  m.mask = (1 << newBits) - 1;
+  m.slots = new Int32Array(4 << newBits);
+  m.size = 0;
+}
+
+function place(m: Memo, h: number, len: number, at: number, c: number): void {
+  const slots = m.slots;
+  const mask = m.mask;
+  let slot = (h ^ (h >>> 15)) & mask;
+  while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
+  const b = 4 * slot;
+  slots[b] = h;
+  slots[b + 1] = len;
+  slots[b + 2] = at;
+  slots[b + 3] = c;
+  m.size++;
+}
+
+/** Memoizes the count of `text[i, end)` (hash `h`). */
+function remember(m: Memo, h: number, text: string, i: number, end: number, c: number): void {
+  const len = end - i;
+  if (m.size + 1 > MEMO_LIMIT || m.used + len > ARENA_LIMIT) {
+    reset(m, 12);
+    m.used = 0;
+  } else if (2 * (m.size + 1) > m.mask) {
+    const old = m.slots;
+    reset(m, m.bits + 1);
+    for (let b = 0; b < old.length; b += 4) {
+      if (old[b + 1] !== 0) place(m, old[b], old[b + 1], old[b + 2], old[b + 3]);
+    }
+  }
+  let arena = m.arena;
+  let used = m.used;
+  if (used + len > arena.length) {
+    let cap = arena.length * 2;
+    while (cap < used + len) cap *= 2;
+    const grown = new Uint16Array(cap);
+    grown.set(arena.subarray(0, used));
+    m.arena = arena = grown;
+  }
+  for (let j = i; j < end; j++) arena[used++] = text.charCodeAt(j);
+  m.used = used;
+  place(m, h, len, used - len, c);
+}
+
+/** Empties both memos and the rank cache. */
+function clearMemo(m: Memo): void {
+  reset(m, 12);
+  resetShort(m, 12);
+  m.used = 0;
+  m.cache = createRankCache();
+}
+
+/** Tokens of `text`, through the memos of `m`. */
+function countText(m: Memo, text: string): number {
+  const { table, scan } = m;
+  const pairs = table.pairs;
+  const n = text.length;
+  let total = 0;
+  let i = 0;
+  while (i < n) {
+    let end = scan(text, i, n);
+    let ascii = true;
+    if (end < 0) {
+      end = m.split(text, i, n);
+      ascii = end >= 0;
+      if (!ascii) end = -end - 1;
+    }
+    const len = end - i;
+    if (ascii && len <= 2) {
+      // Every byte is a token; two bytes are one token or two (the rank table's pair entry).
+      total += len === 1 || pairs[(text.charCodeAt(i) << 8) | text.charCodeAt(i + 1)] !== NO_RANK
+        ? 1
+        : 2;
+      i = end;
+      continue;
+    }
+    if (ascii && len <= 8) {
+      let w0 = 0;
+      let w1 = 0;
+      const mid = len < 4 ? end : i + 4;
+      for (let j = i, shift = 0; j < mid; j++, shift += 8) w0 |= text.charCodeAt(j) << shift;
+      for (let j = mid, shift = 0; j < end; j++, shift += 8) w1 |= text.charCodeAt(j) << shift;
+      const shortSlots = m.shortSlots;
+      const shortMask = m.shortMask;
+      let slot = packedHash(w0, w1, len) & shortMask;
+      let c = -1;
+      for (;;) {
+        const b = 4 * slot;
+        const meta = shortSlots[b + 2];
+        if (meta === 0) break;
+        if (shortSlots[b] === w0 && shortSlots[b + 1] === w1 && meta >>> 8 === len) {
+          c = meta & 0xff;
+          break;
+        }
+        slot = (slot + 1) & shortMask;
+      }
+      if (c < 0) {
+        c = mergeRange(text, i, end, table, undefined, m.cache);
+        rememberShort(m, w0, w1, len, c);
+      }
+      total += c;
+      i = end;
+      continue;
+    }
+    let h = 0x811c9dc5 | 0;
+    for (let j = i; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
+    const slots = m.slots;
+    const mask = m.mask;
+    const arena = m.arena;
+    let slot = (h ^ (h >>> 15)) & mask;
+    let c = -1;
+    for (;;) {
+      const b = 4 * slot;
+      const l = slots[b + 1];
+      if (l === 0) break;
+      if (slots[b] === h && l === len) {
+        let o = slots[b + 2];
+        let j = i;
+        while (j < end && arena[o] === text.charCodeAt(j)) {
+          j++;
+          o++;
+        }
+        if (j === end) {
+          c = slots[b + 3];
+          break;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (c < 0) {
+      if (ascii) c = mergeRange(text, i, end, table, undefined, m.cache);
+      else {
+        const bytes = byteString(text.substring(i, end));
+        c = mergeRange(bytes, 0, bytes.length, table, undefined, m.cache);
+      }
+      if (len <= MEMO_MAX_PIECE) remember(m, h, text, i, end, c);
+    }
+    total += c;
+    i = end;
+  }
+  return total;
+}
+
+/** UTF-8 start offsets of the tokens of `text` (no memo: every piece is merged). */
+function tokenStartsOf(m: Memo, text: string): number[] {
+  const n = text.length;
+  const starts: number[] = [];
+  const local: number[] = [];
+  let offset = 0;
+  let i = 0;
+  while (i < n) {
+    let end = m.split(text, i, n);
+    if (end < 0) end = -end - 1;
+    const bytes = byteString(text.substring(i, end));
+    i = end;
+    local.length = 0;
+    mergePiece(bytes, m.table, local);
+    for (const s of local) starts.push(offset + s);
+    offset += bytes.length;
+  }
+  return starts;
+}
+
+/**
  * Creates a piecewise BPE counter for an encoding.
  *
  * Each instance memoizes the count of every piece of three or more characters
@@ -153,204 +402,11 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
       `Cannot create tokenizer as the name is not known: current value is "${name}" (expected one of cl100k_base, o200k_base)`,
     );
   }
-  const { table, split } = encodingOf(name);
-  const pairs = table.pairs;
-  // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
-  // code units), probed without cutting the piece out of the text. Slot s at
-  // [4s, 4s + 4): hash, length (0 = empty), offset of the piece's code units in
-  // `arena`, token count.
-  let bits = 12;
-  let mask = (1 << bits) - 1;
-  let slots = new Int32Array(4 << bits);
-  let size = 0;
-  let arena = new Uint16Array(1 << 16);
-  let used = 0;
-  let cache = createRankCache();
-  // The short memo: ASCII pieces of three to eight characters (most pieces of a
-  // catalog), keyed by their code units packed in two ints, so a lookup packs
-  // the piece once and compares two ints, with no hash loop and no arena.
-  // Slot s at [4s, 4s + 4): chars 0-3, chars 4-7 (one byte each, little-endian),
-  // length << 8 | token count (0 = empty), unused.
-  let shortBits = 12;
-  let shortMask = (1 << shortBits) - 1;
-  let shortSlots = new Int32Array(4 << shortBits);
-  let shortSize = 0;
-
-  const resetShort = (newBits: number) => {
-    shortBits = newBits;
-    shortMask = (1 << shortBits) - 1;
-    shortSlots = new Int32Array(4 << shortBits);
-    shortSize = 0;
+  const m = new Memo(encodingOf(name));
+  return {
+    name,
+    count: (text: string) => countText(m, text),
+    tokenStarts: (text: string) => tokenStartsOf(m, text),
+    clear: () => clearMemo(m),
   };
-
-  const placeShort = (w0: number, w1: number, meta: number) => {
-    let slot = packedHash(w0, w1, meta >>> 8) & shortMask;
-    while (shortSlots[4 * slot + 2] !== 0) slot = (slot + 1) & shortMask;
-    const b = 4 * slot;
-    shortSlots[b] = w0;
-    shortSlots[b + 1] = w1;
-    shortSlots[b + 2] = meta;
-    shortSize++;
-  };
-
-  /** Memoizes the count `c` of the packed short piece `w0`, `w1` of `len` chars. */
-  const rememberShort = (w0: number, w1: number, len: number, c: number) => {
-    if (shortSize + 1 > MEMO_LIMIT) resetShort(12);
-    else if (2 * (shortSize + 1) > shortMask) {
-      const old = shortSlots;
-      resetShort(shortBits + 1);
-      for (let b = 0; b < old.length; b += 4) {
-        if (old[b + 2] !== 0) placeShort(old[b], old[b + 1], old[b + 2]);
-      }
-    }
-    placeShort(w0, w1, (len << 8) | c);
-  };
-
-  const reset = (newBits: number) => {
-    bits = newBits;
-    mask = (1 << bits) - 1;
-    slots = new Int32Array(4 << bits);
-    size = 0;
-  };
-
-  const place = (h: number, len: number, at: number, c: number) => {
-    let slot = (h ^ (h >>> 15)) & mask;
-    while (slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    const b = 4 * slot;
-    slots[b] = h;
-    slots[b + 1] = len;
-    slots[b + 2] = at;
-    slots[b + 3] = c;
-    size++;
-  };
-
-  /** Memoizes the count of `text[i, end)` (hash `h`). */
-  const remember = (h: number, text: string, i: number, end: number, c: number) => {
-    const len = end - i;
-    if (size + 1 > MEMO_LIMIT || used + len > ARENA_LIMIT) {
-      reset(12);
-      used = 0;
-    } else if (2 * (size + 1) > mask) {
-      const old = slots;
-      reset(bits + 1);
-      for (let b = 0; b < old.length; b += 4) {
-        if (old[b + 1] !== 0) place(old[b], old[b + 1], old[b + 2], old[b + 3]);
-      }
-    }
-    if (used + len > arena.length) {
-      let cap = arena.length * 2;
-      while (cap < used + len) cap *= 2;
-      const grown = new Uint16Array(cap);
-      grown.set(arena.subarray(0, used));
-      arena = grown;
-    }
-    for (let j = i; j < end; j++) arena[used++] = text.charCodeAt(j);
-    place(h, len, used - len, c);
-  };
-
-  const count = (text: string): number => {
-    const n = text.length;
-    let total = 0;
-    let i = 0;
-    while (i < n) {
-      let end = split(text, i, n);
-      const ascii = end >= 0;
-      if (!ascii) end = -end - 1;
-      const len = end - i;
-      if (ascii && len <= 2) {
-        // Every byte is a token; two bytes are one token or two (the rank table's pair entry).
-        total += len === 1 || pairs[(text.charCodeAt(i) << 8) | text.charCodeAt(i + 1)] !== NO_RANK
-          ? 1
-          : 2;
-        i = end;
-        continue;
-      }
-      if (ascii && len <= 8) {
-        let w0 = 0;
-        let w1 = 0;
-        const mid = len < 4 ? end : i + 4;
-        for (let j = i, shift = 0; j < mid; j++, shift += 8) w0 |= text.charCodeAt(j) << shift;
-        for (let j = mid, shift = 0; j < end; j++, shift += 8) w1 |= text.charCodeAt(j) << shift;
-        let slot = packedHash(w0, w1, len) & shortMask;
-        let c = -1;
-        for (;;) {
-          const b = 4 * slot;
-          const m = shortSlots[b + 2];
-          if (m === 0) break;
-          if (shortSlots[b] === w0 && shortSlots[b + 1] === w1 && m >>> 8 === len) {
-            c = m & 0xff;
-            break;
-          }
-          slot = (slot + 1) & shortMask;
-        }
-        if (c < 0) {
-          c = mergeRange(text, i, end, table, undefined, cache);
-          rememberShort(w0, w1, len, c);
-        }
-        total += c;
-        i = end;
-        continue;
-      }
-      let h = 0x811c9dc5 | 0;
-      for (let j = i; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
-      let slot = (h ^ (h >>> 15)) & mask;
-      let c = -1;
-      for (;;) {
-        const b = 4 * slot;
-        const l = slots[b + 1];
-        if (l === 0) break;
-        if (slots[b] === h && l === len) {
-          let o = slots[b + 2];
-          let j = i;
-          while (j < end && arena[o] === text.charCodeAt(j)) {
-            j++;
-            o++;
-          }
-          if (j === end) {
-            c = slots[b + 3];
-            break;
-          }
-        }
-        slot = (slot + 1) & mask;
-      }
-      if (c < 0) {
-        if (ascii) c = mergeRange(text, i, end, table, undefined, cache);
-        else {
-          const bytes = byteString(text.substring(i, end));
-          c = mergeRange(bytes, 0, bytes.length, table, undefined, cache);
-        }
-        if (len <= MEMO_MAX_PIECE) remember(h, text, i, end, c);
-      }
-      total += c;
-      i = end;
-    }
-    return total;
-  };
-
-  const tokenStarts = (text: string): number[] => {
-    const n = text.length;
-    const starts: number[] = [];
-    const local: number[] = [];
-    let offset = 0;
-    let i = 0;
-    while (i < n) {
-      let end = split(text, i, n);
-      if (end < 0) end = -end - 1;
-      const bytes = byteString(text.substring(i, end));
-      i = end;
-      local.length = 0;
-      mergePiece(bytes, table, local);
-      for (const s of local) starts.push(offset + s);
-      offset += bytes.length;
-    }
-    return starts;
-  };
-
-  const clear = () => {
-    reset(12);
-    resetShort(12);
-    used = 0;
-    cache = createRankCache();
-  };
-  return { name, count, tokenStarts, clear };
 }
