@@ -18,19 +18,28 @@
 
 import type { Grade, Hit } from "./types.ts";
 
-/** The metric keys reported for every query and every mean, in report order. */
-export const METRIC_KEYS = [
-  "recall@1",
-  "recall@3",
-  "recall@5",
-  "recall@10",
-  "mrr@10",
-  "ndcg@10",
-  "map@10",
-] as const;
+/** How one metric is computed from a query's ranking (best first) and its graded labels. */
+type MetricFn = (ranking: readonly string[], labels: ReadonlyMap<string, Grade>) => number;
+
+/**
+ * The metrics reported for every query and every mean, in report order: each key with the
+ * function that computes it from one query's ranking (best first) and graded labels.
+ */
+export const METRICS = {
+  "recall@1": (ranking, labels) => recallAtK(ranking, labels, 1),
+  "recall@3": (ranking, labels) => recallAtK(ranking, labels, 3),
+  "recall@5": (ranking, labels) => recallAtK(ranking, labels, 5),
+  "recall@10": (ranking, labels) => recallAtK(ranking, labels, 10),
+  "mrr@10": (ranking, labels) => reciprocalRankAtK(ranking, labels, 10),
+  "ndcg@10": (ranking, labels) => ndcgAtK(ranking, labels, 10),
+  "map@10": (ranking, labels) => averagePrecisionAtK(ranking, labels, 10),
+} as const satisfies Readonly<Record<string, MetricFn>>;
 
 /** One of {@linkcode METRIC_KEYS}. */
-export type MetricKey = typeof METRIC_KEYS[number];
+export type MetricKey = keyof typeof METRICS;
+
+/** The metric keys reported for every query and every mean, in report order. */
+export const METRIC_KEYS: readonly MetricKey[] = Object.keys(METRICS) as MetricKey[];
 
 /** A value per metric key; every value is in [0, 1]. */
 export type MetricValues = { readonly [K in MetricKey]: number };
@@ -199,15 +208,9 @@ export function queryMetrics(
   ranking: readonly string[],
   labels: ReadonlyMap<string, Grade>,
 ): MetricValues {
-  return {
-    "recall@1": recallAtK(ranking, labels, 1),
-    "recall@3": recallAtK(ranking, labels, 3),
-    "recall@5": recallAtK(ranking, labels, 5),
-    "recall@10": recallAtK(ranking, labels, 10),
-    "mrr@10": reciprocalRankAtK(ranking, labels, 10),
-    "ndcg@10": ndcgAtK(ranking, labels, 10),
-    "map@10": averagePrecisionAtK(ranking, labels, 10),
-  };
+  const out: Record<string, number> = {};
+  for (const key of METRIC_KEYS) out[key] = METRICS[key](ranking, labels);
+  return out as MetricValues;
 }
 
 /**

@@ -83,6 +83,7 @@ export {
   meanMetrics,
   METRIC_KEYS,
   type MetricKey,
+  METRICS,
   type MetricValues,
   ndcgAtK,
   queryMetrics,
