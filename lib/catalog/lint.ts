@@ -399,8 +399,11 @@ const RULES: readonly RuleEntry[] = [
       for (const [field, value] of strings) {
         const at = value === undefined ? undefined : loneSurrogateAt(value);
         if (at !== undefined) {
-          const path = field === "inputSchema" ? at : undefined;
-          return report(`${field} holds an unpaired UTF-16 surrogate`, path);
+          report(
+            `${field} holds an unpaired UTF-16 surrogate`,
+            field === "inputSchema" ? at : undefined,
+          );
+          return;
         }
       }
     },
