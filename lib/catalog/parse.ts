@@ -8,11 +8,11 @@
 
 import {
   type JsonNode,
-  jsonNodeCanonical,
   jsonNodeMember,
   type JsonObjectNode,
   parseJsonLossless,
 } from "./canonical.ts";
+import { nodeCanonical, parseJsonPlain } from "./_plain_json.ts";
 import { CatalogError } from "./errors.ts";
 import type {
   CatalogFormat,
@@ -94,7 +94,7 @@ function kindOf(node: JsonNode): string {
 }
 
 function describeValue(node: JsonNode): string {
-  const text = jsonNodeCanonical(node);
+  const text = nodeCanonical(node);
   return text.length > 40 ? `${node.kind} ${text.slice(0, 37)}...` : `${node.kind} ${text}`;
 }
 
@@ -325,7 +325,7 @@ function buildTool(ctx: Context, spec: RowSpec): Tool {
   if (title !== undefined) tool.title = title;
   if (schemaNode !== undefined) {
     tool.inputSchema = schemaNode.value as JsonObject;
-    tool.inputSchemaCanonical = jsonNodeCanonical(schemaNode);
+    tool.inputSchemaCanonical = nodeCanonical(schemaNode);
   }
   if (outputSchema !== undefined) tool.outputSchema = outputSchema.value;
   if (annotations !== undefined) tool.annotations = annotations.value;
@@ -588,9 +588,12 @@ export function parseCatalog(text: string, options: ParseCatalogOptions = {}): C
   }
   let root: JsonNode;
   try {
-    root = parseJsonLossless(text);
-    // The tree holds no view of the text (see parseJsonLossless): let it go before the rows are
-    // built, so a large catalog's text and its tools are not in memory together.
+    // JSON.parse's value where it gives the same canonical schemas (every number literal as
+    // JSON.stringify writes it, no repeated key), else the lossless tree, which also gives the
+    // positioned error of invalid text.
+    root = parseJsonPlain(text) ?? parseJsonLossless(text);
+    // Neither tree holds a view of the text: let it go before the rows are built, so a large
+    // catalog's text and its tools are not in memory together.
     text = "";
   } catch (e) {
     if (e instanceof SyntaxError) {
