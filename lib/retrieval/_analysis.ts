@@ -66,6 +66,18 @@ function isWordChar(c: number): boolean {
  */
 export function asciiWordSegments(text: string): string[] {
   const out: string[] = [];
+  scanAsciiWords(text, (start, end) => void out.push(text.slice(start, end)));
+  return out;
+}
+
+/**
+ * The segments of {@linkcode asciiWordSegments} as `[start, end)` offsets, in text order,
+ * without making a string of each.
+ *
+ * @param text ASCII text.
+ * @param each Called with each segment's start and end offsets.
+ */
+export function scanAsciiWords(text: string, each: (start: number, end: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -90,9 +102,13 @@ export function asciiWordSegments(text: string): string[] {
         i += 2;
       } else break;
     }
-    if (i - start !== 1 || text.charCodeAt(start) !== 95) out.push(text.slice(start, i));
+    if (i - start !== 1 || text.charCodeAt(start) !== 95) each(start, i);
   }
-  return out;
+}
+
+/** Whether `text` holds a character outside ASCII (then {@linkcode wordSegments} asks ICU). */
+export function hasNonAscii(text: string): boolean {
+  return HAS_NON_ASCII.test(text);
 }
 
 /** {@linkcode wordSegments} through `Intl.Segmenter` plus the WB6/7 repair, for any text. */

@@ -5,7 +5,9 @@
  * @module
  */
 
-import { standardTokens } from "./_analysis.ts";
+import { hasNonAscii, scanAsciiWords, standardTokens, wordSegments } from "./_analysis.ts";
+import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
+import { TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
 import {
@@ -51,13 +53,19 @@ export interface TfidfClassicOptions {
   readonly boosts?: Partial<TfidfBoosts>;
 }
 
+/** A term's postings: entries `start` to `end` (exclusive) of its field's `docs` and `tfs`. */
 interface Posting {
-  readonly docs: number[];
-  readonly tfs: number[];
+  readonly start: number;
+  readonly end: number;
 }
 
 interface Field {
-  readonly postings: Map<string, Posting>;
+  /** Term number → its first entry in `docs` and `tfs`; term t's run ends at `starts[t + 1]`. */
+  readonly starts: Int32Array;
+  /** Documents holding each term, term after term, each term's in document order. */
+  readonly docs: Int32Array;
+  /** The term's frequency in each of those documents. */
+  readonly tfs: Int32Array;
   /** Per document: float32(1 / sqrt(token count)) (Bleve/scorch stores norms as float32), 0 when empty. */
   readonly norms: Float64Array;
 }
@@ -77,16 +85,50 @@ interface Clause {
   readonly none: boolean;
 }
 
-function emptyField(n: number): Field {
-  return { postings: new Map(), norms: new Float64Array(n) };
+/** The postings of one field as they are found, (term, document, tf) in document order. */
+class PostingList {
+  #terms = new Int32Array(1024);
+  #docs = new Int32Array(1024);
+  #tfs = new Int32Array(1024);
+  #length = 0;
+
+  add(term: number, d: number, tf: number): void {
+    if (this.#length === this.#terms.length) {
+      this.#terms = grown(this.#terms);
+      this.#docs = grown(this.#docs);
+      this.#tfs = grown(this.#tfs);
+    }
+    this.#terms[this.#length] = term;
+    this.#docs[this.#length] = d;
+    this.#tfs[this.#length] = tf;
+    this.#length++;
+  }
+
+  /**
+   * The field: its postings by term, a stable counting sort by term number (documents stay in
+   * order).
+   */
+  field(terms: readonly unknown[], norms: Float64Array): Field {
+    const start = new Int32Array(terms.length + 1);
+    for (let i = 0; i < this.#length; i++) start[this.#terms[i] + 1]++;
+    for (let t = 0; t < terms.length; t++) start[t + 1] += start[t];
+    const next = start.slice(0, terms.length);
+    const docs = new Int32Array(this.#length);
+    const tfs = new Int32Array(this.#length);
+    for (let i = 0; i < this.#length; i++) {
+      const k = next[this.#terms[i]]++;
+      docs[k] = this.#docs[i];
+      tfs[k] = this.#tfs[i];
+    }
+    return { starts: start, docs, tfs, norms };
+  }
 }
 
-/** Append document `d` with term frequency `tf` to the postings of `term` (documents in order). */
-function addPosting(field: Field, term: string, d: number, tf: number): void {
-  let p = field.postings.get(term);
-  if (p === undefined) field.postings.set(term, p = { docs: [], tfs: [] });
-  p.docs.push(d);
-  p.tfs.push(tf);
+/** A copy of `a` twice as long (the rest zero). */
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(a.length * 2);
+  out.set(a);
+  return out;
 }
 
 /**
@@ -146,52 +188,89 @@ export function createTfidfClassicRetriever(
   // segmentation never joins across a space, so its tokens are the parts' tokens, and
   // _all = the three keyword terms + description + params + searchable_text, i.e. per analysed term
   // tf_all = tf_searchable + tf_description + tf_params.
-  const toolName = emptyField(n);
-  const fullName = emptyField(n);
-  const searchable = emptyField(n);
-  const all = emptyField(n);
+  // Every term gets a number on first sight (the stop words first, so a token is one when its
+  // number is below theirs); a document's term frequencies are counted in arrays by number.
+  const table = new TermTable();
+  for (const word of ENGLISH_STOP_WORDS) table.id(word);
+  const stopWords = table.size;
+  let tfSearchable = new Int32Array(4096);
+  let tfBody = new Int32Array(4096);
+  let tfKeyword = new Int32Array(4096);
+  const docTerms: number[] = [];
+  // Makes room for term `id` in the frequency arrays and lists it as a term of the document.
+  const seen = (id: number): number => {
+    if (id >= tfSearchable.length) {
+      tfSearchable = grown(tfSearchable);
+      tfBody = grown(tfBody);
+      tfKeyword = grown(tfKeyword);
+    }
+    if (tfSearchable[id] === 0 && tfKeyword[id] === 0) docTerms.push(id);
+    return id;
+  };
+  // The analysed tokens of one field of the current document: each adds `searchableTf` to its
+  // searchable_text frequency and `bodyTf` to its description + params one. Returns their number.
+  const analyse = (text: string, searchableTf: number, bodyTf: number): number => {
+    let count = 0;
+    const add = (id: number) => {
+      if (id < stopWords) return;
+      const t = seen(id);
+      tfSearchable[t] += searchableTf;
+      tfBody[t] += bodyTf;
+      count++;
+    };
+    if (!hasNonAscii(text)) {
+      // Lower-casing ASCII keeps each character ASCII and the segments where they were.
+      // A new term is made as standardTokens makes it (a slice of the text, lower-cased).
+      const lower = text.toLowerCase();
+      scanAsciiWords(lower, (start, end) => {
+        const id = table.find(lower, start, end);
+        add(id === -1 ? table.add(text.slice(start, end).toLowerCase()) : id);
+      });
+    } else {
+      for (const segment of wordSegments(text)) add(table.id(segment.toLowerCase()));
+    }
+    return count;
+  };
+  const toolNames = new PostingList();
+  const fullNames = new PostingList();
+  const searchables = new PostingList();
+  const alls = new PostingList();
+  const norms = { searchable: new Float64Array(n), all: new Float64Array(n) };
   for (let d = 0; d < n; d++) {
     const doc = docs[d];
     const full = `${doc.server}:${doc.name}`;
-    addPosting(toolName, doc.name, d, 1);
-    toolName.norms[d] = 1;
-    addPosting(fullName, full, d, 1);
-    fullName.norms[d] = 1;
-    const name = standardTokens(doc.name);
-    const description = standardTokens(doc.description);
-    const params = standardTokens(doc.params);
-    // tf in searchable_text, and tf in description + params (tf in _all is their sum).
-    const tfSearchable = new Map<string, number>();
-    const tfBody = new Map<string, number>();
-    for (const t of name) tfSearchable.set(t, (tfSearchable.get(t) ?? 0) + 2);
-    for (const part of [description, params]) {
-      for (const t of part) {
-        tfSearchable.set(t, (tfSearchable.get(t) ?? 0) + 1);
-        tfBody.set(t, (tfBody.get(t) ?? 0) + 1);
-      }
+    toolNames.add(table.id(doc.name), d, 1);
+    fullNames.add(table.id(full), d, 1);
+    const name = analyse(doc.name, 2, 0);
+    const description = analyse(doc.description, 1, 1);
+    const params = analyse(doc.params, 1, 1);
+    const searchableLength = 2 * name + description + params;
+    if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
+    norms.all[d] = Math.fround(1 / Math.sqrt(3 + searchableLength + description + params));
+    for (const term of [doc.name, full, doc.server]) tfKeyword[seen(table.id(term))]++;
+    // tf in _all = tf in searchable_text + tf in description and params + keyword occurrences.
+    for (const t of docTerms) {
+      if (tfSearchable[t] > 0) searchables.add(t, d, tfSearchable[t]);
+      alls.add(t, d, tfSearchable[t] + tfBody[t] + tfKeyword[t]);
+      tfSearchable[t] = 0;
+      tfBody[t] = 0;
+      tfKeyword[t] = 0;
     }
-    const searchableLength = 2 * name.length + description.length + params.length;
-    if (searchableLength > 0) searchable.norms[d] = Math.fround(1 / Math.sqrt(searchableLength));
-    all.norms[d] = Math.fround(
-      1 / Math.sqrt(3 + searchableLength + description.length + params.length),
-    );
-    const keywords = new Map<string, number>();
-    for (const term of [doc.name, full, doc.server]) {
-      keywords.set(term, (keywords.get(term) ?? 0) + 1);
-    }
-    for (const [t, f] of tfSearchable) {
-      addPosting(searchable, t, d, f);
-      const k = keywords.get(t);
-      if (k !== undefined) keywords.delete(t);
-      addPosting(all, t, d, f + (tfBody.get(t) ?? 0) + (k ?? 0));
-    }
-    for (const [t, k] of keywords) addPosting(all, t, d, k);
+    docTerms.length = 0;
   }
-  const nameTerms = [...toolName.postings.keys()].sort();
+  const toolName = toolNames.field(table.terms, new Float64Array(n).fill(1));
+  const fullName = fullNames.field(table.terms, new Float64Array(n).fill(1));
+  const searchable = searchables.field(table.terms, norms.searchable);
+  const all = alls.field(table.terms, norms.all);
+  const nameTerms = table.terms.filter((_, t) => toolName.starts[t + 1] > toolName.starts[t])
+    .sort();
 
   const leaf = (field: Field, term: string, boost: number): Leaf => {
-    const posting = field.postings.get(term);
-    const df = posting === undefined ? 0 : posting.docs.length;
+    const t = table.find(term, 0, term.length);
+    const posting = t === -1 || field.starts[t + 1] === field.starts[t]
+      ? undefined
+      : { start: field.starts[t], end: field.starts[t + 1] };
+    const df = posting === undefined ? 0 : posting.end - posting.start;
     return { field, posting, boost, idf: 1 + Math.log(n / (df + 1)) };
   };
   const expand = (field: Field, terms: readonly string[], boost: number): Clause => ({
@@ -235,10 +314,10 @@ export function createTfidfClassicRetriever(
         for (const l of clause.leaves) {
           if (l.posting === undefined) continue;
           const queryWeight = l.boost * l.idf * queryNorm;
-          const { docs: pd, tfs } = l.posting;
-          for (let j = 0; j < pd.length; j++) {
+          const { docs: pd, tfs, norms } = l.field;
+          for (let j = l.posting.start; j < l.posting.end; j++) {
             const d = pd[j];
-            const score = Math.sqrt(tfs[j]) * l.field.norms[d] * l.idf * queryWeight;
+            const score = Math.sqrt(tfs[j]) * norms[d] * l.idf * queryWeight;
             clauseSum[d * 6 + c] += score;
             clauseHits[d * 6 + c] += 1;
             if (isTouched[d] === 0) {

@@ -1,0 +1,101 @@
+/**
+ * A table that numbers the terms of an index by their characters (private): looking up a stretch
+ * of a text makes no string unless the term is new, so an index build does not allocate and hash
+ * one string per token.
+ *
+ * @module
+ */
+
+/** Terms numbered 0, 1, 2, ... in the order they were first seen. */
+export class TermTable {
+  /** The terms by number. */
+  readonly terms: string[] = [];
+  #hashes = new Int32Array(1024);
+  /** Open addressing: term number + 1, 0 when empty. */
+  #slots = new Int32Array(2048);
+  #mask = 2047;
+
+  /** Number of terms. */
+  get size(): number {
+    return this.terms.length;
+  }
+
+  /**
+   * The number of the term `text.slice(start, end)`, or -1 when the table does not hold it.
+   *
+   * @param text Any text.
+   * @param start First character of the term.
+   * @param end One past its last character.
+   * @returns The term's number, or -1.
+   */
+  find(text: string, start: number, end: number): number {
+    const h = hashRange(text, start, end);
+    let slot = h & this.#mask;
+    for (let e = this.#slots[slot]; e !== 0; e = this.#slots[slot]) {
+      if (this.#hashes[e - 1] === h && sameRange(this.terms[e - 1], text, start, end)) return e - 1;
+      slot = (slot + 1) & this.#mask;
+    }
+    return -1;
+  }
+
+  /**
+   * Numbers a term the table does not hold yet.
+   *
+   * @param term The new term.
+   * @returns Its number (the table's size before).
+   */
+  add(term: string): number {
+    const h = hashRange(term, 0, term.length);
+    let slot = h & this.#mask;
+    while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
+    const id = this.terms.length;
+    this.terms.push(term);
+    if (id === this.#hashes.length) {
+      const hashes = new Int32Array(id * 2);
+      hashes.set(this.#hashes);
+      this.#hashes = hashes;
+    }
+    this.#hashes[id] = h;
+    this.#slots[slot] = id + 1;
+    if (2 * this.terms.length > this.#slots.length) this.#grow();
+    return id;
+  }
+
+  /**
+   * The number of `term`, numbered now when it is new.
+   *
+   * @param term A term.
+   * @returns Its number.
+   */
+  id(term: string): number {
+    const id = this.find(term, 0, term.length);
+    return id === -1 ? this.add(term) : id;
+  }
+
+  #grow(): void {
+    const slots = new Int32Array(this.#slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.terms.length; id++) {
+      let slot = this.#hashes[id] & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    }
+    this.#slots = slots;
+    this.#mask = mask;
+  }
+}
+
+/** FNV-1a over the UTF-16 code units of `text[start, end)`, as a signed 32-bit integer. */
+function hashRange(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h;
+}
+
+function sameRange(term: string, text: string, start: number, end: number): boolean {
+  if (term.length !== end - start) return false;
+  for (let i = 0; i < term.length; i++) {
+    if (term.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  }
+  return true;
+}
