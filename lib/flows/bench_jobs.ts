@@ -231,13 +231,26 @@ export async function benchLane(
 export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const { context, tokenizers } = lane;
   const itemCaches = new Map<string, Map<string, number>>();
-  // A local retriever's plain index, built by its retrieval job and taken by its frontier job
-  // when both run on this lane (one build instead of two; same documents, seed and aligned
-  // golden set, and their searches are pure). One slot, so at most one index waits; a frontier
-  // job that finds another one there builds its own.
-  let plainIndex: { readonly key: string; readonly retriever: Retriever } | undefined;
-  const plainKey = (golden: number, corpus: number, retriever: string) =>
-    `${golden}/${corpus}/${retriever}`;
+  // A local retriever's index, built once on this lane and taken by every later job over the
+  // same documents: the retrieval job of each golden set and the frontier jobs (same corpus,
+  // arm and seed; a retriever that reads the golden set, oracle, is keyed by its set too). Their
+  // searches are pure, so a taken index answers as a fresh build would. The newest index is
+  // always kept; older ones while all kept hold at most INDEX_CACHE_DOCS documents, so on a
+  // large catalog one index waits at a time.
+  const indexes = new Map<string, { readonly retriever: Retriever; readonly docs: number }>();
+  const indexKey = (golden: number, corpus: number, arm: string | null, retriever: string) =>
+    `${corpus}/${arm ?? ""}/${retriever}` +
+    (retrieverEntry(retriever).needsGolden ? `/${golden}` : "");
+  const keepIndex = (key: string, retriever: Retriever, docs: number) => {
+    let held = docs;
+    for (const kept of indexes.values()) held += kept.docs;
+    for (const [k, kept] of indexes) {
+      if (held <= INDEX_CACHE_DOCS) break;
+      indexes.delete(k);
+      held -= kept.docs;
+    }
+    indexes.set(key, { retriever, docs });
+  };
   return async (job, say) => {
     switch (job.kind) {
       case "modes":
@@ -261,8 +274,8 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
           throw new Error(`bench job: no index arm "${job.arm}" on this lane`);
         }
         const entry = retrieverEntry(job.retriever);
-        const keep = job.arm === null && !entry.asyncBuild && entry.endpoint === undefined;
-        const key = plainKey(job.golden, job.corpus, job.retriever);
+        const keep = !entry.asyncBuild && entry.endpoint === undefined;
+        const key = indexKey(job.golden, job.corpus, job.arm, job.retriever);
         const common = {
           corpus: context.corpora[job.corpus],
           golden,
@@ -271,8 +284,10 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
               docs: Parameters<typeof entry.create>[0],
               ctx: Parameters<typeof entry.create>[1],
             ) => {
+              const kept = indexes.get(key)?.retriever;
+              if (kept !== undefined) return kept;
               const built = entry.create(docs, ctx) as Retriever;
-              plainIndex = { key, retriever: built };
+              keepIndex(key, built, docs.length);
               return built;
             }
             : job.retriever,
@@ -298,15 +313,19 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         const golden = context.goldenSets[job.golden];
         const corpus = context.corpora[job.corpus];
         const aligned = alignGolden(golden, new Set(corpus.tools.map((t) => t.id)));
-        const key = plainKey(job.golden, job.corpus, job.retriever);
-        const kept = plainIndex?.key === key ? plainIndex.retriever : undefined;
-        plainIndex = undefined;
-        const built = kept ??
-          await retrieverEntry(job.retriever).create(docsFromTools(corpus.tools), {
+        const entry = retrieverEntry(job.retriever);
+        const key = indexKey(job.golden, job.corpus, null, job.retriever);
+        let built = indexes.get(key)?.retriever;
+        if (built === undefined) {
+          built = await entry.create(docsFromTools(corpus.tools), {
             seed: context.seed,
             golden: aligned,
             ...endpointContext(job.retriever, endpointsOf(lane)),
           });
+          if (!entry.asyncBuild && entry.endpoint === undefined) {
+            keepIndex(key, built, corpus.tools.length);
+          }
+        }
         await built.prepare?.([...aligned.queries.values()]);
         if (!itemCaches.has(corpus.id)) itemCaches.set(corpus.id, new Map());
         return measureFrontier({
@@ -320,6 +339,9 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
     }
   };
 }
+
+/** Documents the kept indexes of a lane may hold in all, beyond the newest index. */
+const INDEX_CACHE_DOCS = 20_000;
 
 const NO_ENDPOINTS = (): RetrieverModels => ({
   plan: {} as RetrieverModels["plan"],
