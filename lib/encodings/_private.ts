@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import {
   type EncodedTool,
   type IndexFields,
+  type JoinedListing,
   type Listing,
   MAX_SKIP_EXAMPLES,
   type SkipSummary,
@@ -52,15 +53,19 @@ export function guarded(label: string, encode: () => string): EncodedTool {
   }
 }
 
+/** The {@linkcode JoinedListing} of `separator`, after `header` when a tool is encoded. */
+export function joinedBy(separator: string, header = ""): JoinedListing {
+  return { header, separator, footer: "", empty: "" };
+}
+
 /**
- * A listing made of per-tool texts joined by `separator`, after an optional
- * `header` (only when at least one tool is encoded).
+ * The listing of per-tool texts as `join` says (see `EncodingArm.joined`): the texts joined by
+ * its separator between its header and footer, or its `empty` text when no tool is encoded.
  */
 export function joinedListing(
   tools: readonly Tool[],
   encodeTool: (tool: Tool) => EncodedTool,
-  separator: string,
-  header = "",
+  join: JoinedListing,
 ): Listing {
   const skips = new SkipCollector();
   const texts: string[] = [];
@@ -74,9 +79,8 @@ export function joinedListing(
       skips.add(tool.id, encoded.reason);
     }
   }
-  const body = texts.join(separator);
   return {
-    text: texts.length === 0 ? "" : header + body,
+    text: texts.length === 0 ? join.empty : join.header + texts.join(join.separator) + join.footer,
     encodedIds: ids,
     skipped: skips.summary(),
   };

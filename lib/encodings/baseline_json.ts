@@ -7,8 +7,11 @@
 import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import { guarded, joinedListing, plainIndexFields } from "./_private.ts";
-import type { ArmEntry, EncodingArm } from "./types.ts";
+import { guarded, joinedBy, joinedListing, plainIndexFields } from "./_private.ts";
+import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
+
+/** How the listing joins the tools' texts. */
+const JOIN: JoinedListing = joinedBy("\n\n");
 
 /**
  * The `baseline_json` arm.
@@ -41,8 +44,9 @@ export const baselineJson: EncodingArm = {
     });
   },
   encodeListing(tools: readonly Tool[]) {
-    return joinedListing(tools, (t) => this.encodeTool(t), "\n\n");
+    return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
   },
+  joined: JOIN,
   indexFields(tool: Tool) {
     return plainIndexFields(tool, (t) => canonicalJson(t.inputSchema!));
   },

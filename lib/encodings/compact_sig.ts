@@ -5,8 +5,14 @@
  */
 import { builtInArmEntry } from "./_entry.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { joinedListing, memberTypes, orderedParams, plainIndexFields } from "./_private.ts";
-import type { ArmEntry, EncodingArm } from "./types.ts";
+import {
+  joinedBy,
+  joinedListing,
+  memberTypes,
+  orderedParams,
+  plainIndexFields,
+} from "./_private.ts";
+import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
 
 const TYPE_NAMES: ReadonlyMap<string, string> = new Map([
   ["string", "string"],
@@ -57,6 +63,9 @@ export function signatureParams(tool: Tool): string {
   }).join(", ");
 }
 
+/** How the listing joins the tools' texts. */
+const JOIN: JoinedListing = joinedBy("\n\n");
+
 /**
  * The `compact_sig` arm: `name(params)|description` per tool (see
  * {@linkcode signatureParams}), description verbatim; listing joined by
@@ -78,8 +87,9 @@ export const compactSig: EncodingArm = {
     return { ok: true, text: `${tool.name}(${signatureParams(tool)})|${tool.description}` };
   },
   encodeListing(tools: readonly Tool[]) {
-    return joinedListing(tools, (t) => this.encodeTool(t), "\n\n");
+    return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
   },
+  joined: JOIN,
   indexFields(tool: Tool) {
     return plainIndexFields(tool, signatureParams);
   },

@@ -6,8 +6,8 @@
 import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { joinedListing, memberTypes, orderedParams } from "./_private.ts";
-import type { ArmEntry, EncodingArm } from "./types.ts";
+import { joinedBy, joinedListing, memberTypes, orderedParams } from "./_private.ts";
+import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
 
 /** Escapes a table cell: `|` becomes `\|`, line breaks become one space. */
 function cell(text: string): string {
@@ -41,6 +41,9 @@ function parameterTable(tool: Tool): string {
   return ["| Parameter | Type | Required | Description |", "| --- | --- | --- | --- |", ...rows]
     .join("\n");
 }
+
+/** How the listing joins the tools' texts. */
+const JOIN: JoinedListing = joinedBy("\n\n", "# Tools\n\n");
 
 /**
  * The `markdown` arm.
@@ -79,8 +82,9 @@ export const markdown: EncodingArm = {
     return { ok: true, text: blocks.join("\n\n") };
   },
   encodeListing(tools: readonly Tool[]) {
-    return joinedListing(tools, (t) => this.encodeTool(t), "\n\n", "# Tools\n\n");
+    return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
   },
+  joined: JOIN,
   indexFields(tool: Tool) {
     return {
       name: tool.name,

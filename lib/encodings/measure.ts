@@ -7,12 +7,19 @@ import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
-import { countSpans } from "../tokens/joins.ts";
+import { countSpans, isHardCutBetween, piecewiseEncoding } from "../tokens/joins.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
 import { baselineJson } from "./baseline_json.ts";
-import type { EncodedTool, EncodingArm, Listing, SkipSummary, UnavailableArm } from "./types.ts";
+import type {
+  EncodedTool,
+  EncodingArm,
+  JoinedListing,
+  Listing,
+  SkipSummary,
+  UnavailableArm,
+} from "./types.ts";
 
 /** One of the heaviest tools under an arm. */
 export interface HeavyTool {
@@ -235,6 +242,89 @@ function countEncoded(encoded: Encoded, tok: Tokenizer): { total: number; perToo
   return { total: out.total, perTool: out.spans };
 }
 
+/** What the rows need of an arm's rendering: ids, skips, changed literals, counts per tokenizer. */
+interface Counted {
+  readonly encodedIds: readonly string[];
+  readonly skipped: SkipSummary;
+  readonly toolIds: readonly string[];
+  readonly altered: SkipSummary;
+  readonly counts: readonly { readonly total: number; readonly perTool: readonly number[] }[];
+}
+
+/**
+ * The counts of a joined listing (see `EncodingArm.joined`) without its text: each tool is
+ * rendered once and its text added to a short run of the listing, which is counted (with
+ * `countSpans`, the tool's text its span) as soon as the next part starts at a hard cut. The
+ * tokens of the listing are the sum of its runs' tokens, as `countSpans` adds them across hard
+ * cuts, so every figure equals the count of the whole listing and of each tool's text; only
+ * for tokenizers that `countSpans` cuts that way (every tokenizer `piecewiseEncoding` names).
+ */
+function countJoined(
+  arm: EncodingArm,
+  join: JoinedListing,
+  tools: readonly Tool[],
+  tokenizers: readonly Tokenizer[],
+  fragile: Map<string, string[]>,
+): Counted {
+  const skips = new SkipCollector();
+  const altered = new SkipCollector();
+  const ids: string[] = [];
+  const totals = tokenizers.map(() => 0);
+  const perTool = tokenizers.map((): number[] => []);
+  let parts: string[] = [];
+  let length = 0;
+  let last = 0;
+  let starts: number[] = [];
+  let ends: number[] = [];
+  const flush = () => {
+    const text = parts.join("");
+    for (const [k, tok] of tokenizers.entries()) {
+      const out = countSpans(tok, text, starts, ends);
+      totals[k] += out.total;
+      for (const n of out.spans) perTool[k].push(n);
+    }
+    parts = [];
+    length = 0;
+    starts = [];
+    ends = [];
+  };
+  const add = (part: string, tool: boolean) => {
+    if (part !== "") {
+      if (length > 0 && isHardCutBetween(last, part.charCodeAt(0))) flush();
+      last = part.charCodeAt(part.length - 1);
+    }
+    if (tool) {
+      starts.push(length);
+      ends.push(length + part.length);
+    }
+    parts.push(part);
+    length += part.length;
+  };
+  for (const tool of tools) {
+    const out = arm.encodeTool(tool);
+    if (!out.ok) {
+      skips.add(tool.id, out.reason);
+      continue;
+    }
+    add(ids.length === 0 ? join.header : join.separator, false);
+    add(out.text, true);
+    ids.push(tool.id);
+    const literals = fragile.get(tool.id);
+    const reason = literals === undefined ? undefined : literalLoss(literals, out.text);
+    if (reason !== undefined) altered.add(tool.id, reason);
+  }
+  if (ids.length === 0) add(join.empty, false);
+  else add(join.footer, false);
+  flush();
+  return {
+    encodedIds: ids,
+    skipped: skips.summary(),
+    toolIds: ids,
+    altered: altered.summary(),
+    counts: tokenizers.map((_, k) => ({ total: totals[k], perTool: perTool[k] })),
+  };
+}
+
 /**
  * Measures every arm over a corpus with every tokenizer.
  *
@@ -271,17 +361,23 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
     arms.find((a): a is EncodingArm => a.name === "baseline_json" && !("unavailable" in a)) ??
       baselineJson;
   const fragile = fragileLiterals(corpus.tools);
-  // What the rows need of an arm's rendering: ids, skips, changed literals and the counts per
-  // tokenizer. The texts are dropped once counted, so at most one arm's texts are held at a time
-  // besides nothing of the baseline's.
-  const measure = (encoded: Encoded) => ({
-    encodedIds: encoded.listing.encodedIds,
-    skipped: encoded.listing.skipped,
-    toolIds: encoded.tools.map((t) => t.id),
-    altered: alteredTools(encoded, fragile),
-    counts: tokenizers.map((tok) => countEncoded(encoded, tok)),
-  });
-  const base = measure(encodeAll(baseArm, corpus.tools));
+  // A joined listing is counted tool by tool (no listing text); any other is rendered whole,
+  // counted, and its texts dropped, so at most one arm's texts are held at a time.
+  const byParts = tokenizers.every((tok) => piecewiseEncoding(tok) !== undefined);
+  const measure = (arm: EncodingArm): Counted => {
+    if (arm.joined !== undefined && byParts) {
+      return countJoined(arm, arm.joined, corpus.tools, tokenizers, fragile);
+    }
+    const encoded = encodeAll(arm, corpus.tools);
+    return {
+      encodedIds: encoded.listing.encodedIds,
+      skipped: encoded.listing.skipped,
+      toolIds: encoded.tools.map((t) => t.id),
+      altered: alteredTools(encoded, fragile),
+      counts: tokenizers.map((tok) => countEncoded(encoded, tok)),
+    };
+  };
+  const base = measure(baseArm);
   const baseIds = new Set(base.encodedIds);
 
   const rows: ArmRow[] = [];
@@ -290,9 +386,9 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       rows.push({ corpusId: corpus.id, arm: arm.name, skipped: true, reason: arm.reason });
       continue;
     }
-    let measured: ReturnType<typeof measure>;
+    let measured: Counted;
     try {
-      measured = arm === baseArm ? base : measure(encodeAll(arm, corpus.tools));
+      measured = arm === baseArm ? base : measure(arm);
     } catch (error) {
       rows.push({
         corpusId: corpus.id,

@@ -3,7 +3,7 @@ import type { Tool } from "../catalog/types.ts";
 import { compactSig } from "./compact_sig.ts";
 import { type ArmMeasurement, measureArms } from "./measure.ts";
 import type { EncodingArm } from "./types.ts";
-import { joinedListing } from "./_private.ts";
+import { joinedBy, joinedListing } from "./_private.ts";
 import { toTool, words } from "./_testing.ts";
 
 const chars = { name: "chars", count: (t: string) => t.length };
@@ -22,7 +22,7 @@ const skipEmpty: EncodingArm = {
   encodeTool: (t) =>
     t.description === "" ? { ok: false, reason: "empty description" } : { ok: true, text: t.name },
   encodeListing(ts) {
-    return joinedListing(ts, (t) => this.encodeTool(t), "\n");
+    return joinedListing(ts, (t) => this.encodeTool(t), joinedBy("\n"));
   },
   indexFields: (t) => ({ name: t.name, server: t.server, description: "", params: "" }),
 };
@@ -143,6 +143,73 @@ Deno.test("measureArms() with the real tokenizers gives the direct counts on the
     assert.deepEqual(
       measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: real }),
       measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: direct }),
+    );
+  }
+});
+
+Deno.test("every arm that declares its listing joined lists exactly that join of its tool texts", async () => {
+  const { BUILTIN_ARMS } = await import("./registry.ts");
+  const { readTools, hardCases } = await import("./_testing.ts");
+  const corpora = [
+    readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),
+    ...hardCases().values(),
+    [],
+  ];
+  const joined = BUILTIN_ARMS.filter((a) => a.joined !== undefined);
+  assert.deepEqual(joined.map((a) => a.name), [
+    "baseline_json",
+    "compact_sig",
+    "minified_json",
+    "markdown",
+  ]);
+  for (const arm of joined) {
+    const join = arm.joined!;
+    for (const tools of corpora) {
+      const texts = tools.flatMap((t) => {
+        const out = arm.encodeTool(t);
+        return out.ok ? [out.text] : [];
+      });
+      const listing = arm.encodeListing(tools);
+      assert.equal(
+        listing.text,
+        texts.length === 0 ? join.empty : join.header + texts.join(join.separator) + join.footer,
+        arm.name,
+      );
+      assert.equal(listing.encodedIds.length, texts.length, arm.name);
+    }
+  }
+  // minified_json is a JSON array even when empty (by hand).
+  assert.equal(BUILTIN_ARMS.find((a) => a.name === "minified_json")!.encodeListing([]).text, "[]");
+});
+
+Deno.test("measureArms() counts a joined listing of skips, empty texts and no tools as its whole text", async () => {
+  const { createTokenizer } = await import("../tokens/tokenizers.ts");
+  const real = createTokenizer("cl100k_base");
+  const direct = { name: real.name, count: (s: string) => real.count(s) };
+  // Empty texts, a skip, and texts that join at cuts that are not hard (":" then "," then ":").
+  const arm: EncodingArm = {
+    ...skipEmpty,
+    name: "joined_test",
+    encodeTool: (t) =>
+      t.description === "" ? { ok: false, reason: "empty" } : { ok: true, text: t.description },
+    encodeListing(ts) {
+      return joinedListing(ts, (t) => this.encodeTool(t), this.joined!);
+    },
+    joined: { header: "[:", separator: ",", footer: ":]", empty: "[]" },
+  };
+  const cases = [
+    tools,
+    [toTool({ server: "s", name: "e", description: "" })],
+    [],
+    ["a:", " b", "12", "3", "'s", "x\n", "\n\n", "é", ":"].map((d, i) =>
+      toTool({ server: "s", name: `t${i}`, description: d })
+    ),
+  ];
+  for (const ts of cases) {
+    const corpus = { id: "c", tools: ts };
+    assert.deepEqual(
+      measureArms({ corpus, arms: [arm], tokenizers: [real] }),
+      measureArms({ corpus, arms: [arm], tokenizers: [direct] }),
     );
   }
 });

@@ -7,7 +7,7 @@ import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { asObject, decodedIndexFields, guarded, joinedListing } from "./_private.ts";
-import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
+import type { ArmEntry, EncodingArm, IndexFields, JoinedListing } from "./types.ts";
 
 function entry(tool: Tool): string {
   const parts = [`"name":${JSON.stringify(tool.name)}`];
@@ -23,6 +23,9 @@ function entry(tool: Tool): string {
   }
   return `{${parts.join(",")}}`;
 }
+
+/** How the listing joins the tools' texts. */
+const JOIN: JoinedListing = { header: "[", separator: ",", footer: "]", empty: "[]" };
 
 /**
  * The `minified_json` arm: each tool exactly as a `tools/list` entry, compact
@@ -53,9 +56,9 @@ export const minifiedJson: EncodingArm = {
     return guarded("canonical JSON", () => entry(tool));
   },
   encodeListing(tools: readonly Tool[]) {
-    const listing = joinedListing(tools, (t) => this.encodeTool(t), ",");
-    return { ...listing, text: `[${listing.text}]` };
+    return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
   },
+  joined: JOIN,
   indexFields(tool: Tool): IndexFields {
     const encoded = this.encodeTool(tool);
     return decodedIndexFields(

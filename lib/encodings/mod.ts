@@ -25,6 +25,7 @@ export type {
   EncodedTool,
   EncodingArm,
   IndexFields,
+  JoinedListing,
   Listing,
   SkipSummary,
   ToolSkip,

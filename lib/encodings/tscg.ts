@@ -4,8 +4,8 @@
  * @module
  */
 import type { Tool } from "../catalog/types.ts";
-import { guarded, joinedListing } from "./_private.ts";
-import type { ArmEntry, EncodingArm, UnavailableArm } from "./types.ts";
+import { guarded, joinedBy, joinedListing } from "./_private.ts";
+import type { ArmEntry, EncodingArm, JoinedListing, UnavailableArm } from "./types.ts";
 
 /** Reason reported when `@tscg/core` cannot be imported. */
 export const TSCG_UNAVAILABLE_REASON = "@tscg/core is not served by this registry";
@@ -49,6 +49,9 @@ function openAiTool(tool: Tool): unknown {
   };
 }
 
+/** How the listing joins the tools' texts. */
+const JOIN: JoinedListing = joinedBy("\n");
+
 /**
  * Builds the `tscg` arm around an imported `@tscg/core` module.
  *
@@ -76,8 +79,9 @@ export function createTscgArm(module: TscgModule, options: LoadTscgOptions = {})
       });
     },
     encodeListing(tools: readonly Tool[]) {
-      return joinedListing(tools, (t) => this.encodeTool(t), "\n");
+      return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
     },
+    joined: JOIN,
     indexFields(tool: Tool) {
       const out = this.encodeTool(tool);
       return {

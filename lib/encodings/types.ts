@@ -41,6 +41,21 @@ export interface Listing {
 }
 
 /**
+ * How a joined listing is made from its tools' own texts (see {@linkcode EncodingArm.joined}):
+ * `header + texts.join(separator) + footer`, or `empty` when no tool is encoded.
+ */
+export interface JoinedListing {
+  /** Text before the first tool's text. */
+  readonly header: string;
+  /** Text between two tools' texts. */
+  readonly separator: string;
+  /** Text after the last tool's text. */
+  readonly footer: string;
+  /** The whole listing when no tool is encoded. */
+  readonly empty: string;
+}
+
+/**
  * The text a retrieval index would ingest for one tool under an arm.
  *
  * Two arms whose `IndexFields` are equal for a tool give a retriever the same
@@ -94,6 +109,12 @@ export interface EncodingArm {
    * @returns The listing text, the ids it contains and the skips.
    */
   encodeListing(tools: readonly Tool[]): Listing;
+  /**
+   * Present when `encodeListing` is exactly its {@linkcode JoinedListing} of the `encodeTool`
+   * texts of the tools, in order (a tool whose `encodeTool` fails is a skip, as in the
+   * listing). The arm runner then counts the listing tool by tool, without building its text.
+   */
+  readonly joined?: JoinedListing;
   /**
    * Fields a retrieval index would ingest for `tool` under this arm.
    *
