@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { AgentConfigError } from "./config.ts";
 import { evaluateCriterion, type JudgeCaller, JudgeReplyError } from "./criteria.ts";
 import type { Criterion, JudgeVerdict, Suite } from "./types.ts";
@@ -45,7 +45,12 @@ export interface LabelSet {
   readonly labels: readonly Label[];
 }
 
-const validateLabels = new Ajv({ allErrors: false, strict: false }).compile(labelsSchema);
+let validateLabels: ValidateFunction | undefined;
+
+/** The labels schema's validator, compiled on first use (not by every process that imports this). */
+function labelsValidator(): ValidateFunction {
+  return validateLabels ??= new Ajv({ allErrors: false, strict: false }).compile(labelsSchema);
+}
 
 /**
  * Parses and validates a labels file (JSON Schema `labels.schema.json`, unique label ids).
@@ -79,8 +84,9 @@ export function parseLabels(input: unknown, source = "<inline>"): LabelSet {
       );
     }
   }
-  if (!validateLabels(value)) {
-    const err = [...(validateLabels.errors ?? [])]
+  const validate = labelsValidator();
+  if (!validate(value)) {
+    const err = [...(validate.errors ?? [])]
       .sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
     const path = (err?.instancePath ?? "").split("/").slice(1)
       .reduce((acc, p) => /^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p, "");

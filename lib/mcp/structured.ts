@@ -32,13 +32,15 @@ export interface StructuredContentError {
   readonly message: string;
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
+// Made on first use: `new Ajv` compiles its meta-schema, a cost to every process importing this.
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 function validatorFor(schema: JsonObject): ValidateFunction | Error {
   let v = compiled.get(schema);
   if (v === undefined) {
     try {
+      ajv ??= new Ajv({ strict: false, allErrors: false, validateFormats: false });
       v = ajv.compile(schema as Record<string, unknown>);
     } catch (error) {
       v = error instanceof Error ? error : new Error(String(error));
