@@ -9,7 +9,7 @@
  * @module
  */
 
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
@@ -118,7 +118,8 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
  * @returns The adapter.
  */
 export const createAnthropicAdapter: adapter.ProviderEntry["createAdapter"] = adapter.sdkAdapter(
-  (options) => new Anthropic(options),
+  // The SDK is imported with the first request's client (not by every process importing this).
+  async (options) => new (await import("@anthropic-ai/sdk")).default(options),
   (sdk, model, request, options) => {
     const cache = request.cache;
     const control = cache === undefined
