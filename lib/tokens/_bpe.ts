@@ -1,7 +1,7 @@
 // Byte-pair merging of one pre-token piece, in O(n log n) for any piece length.
 //
-// A piece is given as a "byte string": a JS string whose every char code is one
-// byte (0-255), so an ASCII piece is its own byte string. The merge rule is
+// A piece is given as a range of a byte array (its UTF-8 bytes, usually inside
+// the bytes of the whole text). The merge rule is
 // tiktoken's: repeatedly merge the adjacent pair of parts whose concatenation
 // has the lowest rank, the leftmost one on a tie, until no adjacent pair is a
 // token. Every single byte is a token in cl100k_base and o200k_base, so every
@@ -76,7 +76,15 @@ function keyHash(w0: number, w1: number, len: number, tail: number): number {
 }
 
 /** FNV-1a of `s[from, to)` (0 for an empty range). */
-function tailHash(s: string, from: number, to: number): number {
+function tailHash(s: Uint8Array, from: number, to: number): number {
+  if (from >= to) return 0;
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s[i], 16777619);
+  return h;
+}
+
+/** FNV-1a of the byte string `s[from, to)` (0 for an empty range). */
+function tailHashOf(s: string, from: number, to: number): number {
   if (from >= to) return 0;
   let h = 0x811c9dc5 | 0;
   for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
@@ -127,7 +135,7 @@ export function rankTableFrom(
       if (k < 4) w0 |= key.charCodeAt(k) << (8 * k);
       else w1 |= key.charCodeAt(k) << (8 * (k - 4));
     }
-    const h = keyHash(w0, w1, len, tailHash(key, 8, len));
+    const h = keyHash(w0, w1, len, tailHashOf(key, 8, len));
     let slot = h & mask;
     while (slots[4 * slot + 2] !== 0) slot = (slot + 1) & mask;
     slots[4 * slot] = w0;
@@ -151,30 +159,30 @@ export function rankTableFrom(
  */
 export function rankOf(
   table: RankTable,
-  s: string,
+  s: Uint8Array,
   from: number,
   to: number,
   cache?: Int32Array,
 ): number {
   const len = to - from;
-  if (len === 2) return table.pairs[(s.charCodeAt(from) << 8) | s.charCodeAt(from + 1)];
+  if (len === 2) return table.pairs[(s[from] << 8) | s[from + 1]];
   if (len > table.maxTokenBytes) return NONE;
   // Pack the first eight bytes (len >= 1 here; len 2 took the pairs table).
-  let w0 = s.charCodeAt(from);
+  let w0 = s[from];
   let w1 = 0;
   if (len > 1) {
-    w0 |= s.charCodeAt(from + 1) << 8;
+    w0 |= s[from + 1] << 8;
     if (len > 2) {
-      w0 |= s.charCodeAt(from + 2) << 16;
+      w0 |= s[from + 2] << 16;
       if (len > 3) {
-        w0 |= s.charCodeAt(from + 3) << 24;
+        w0 |= s[from + 3] << 24;
         if (len > 4) {
-          w1 = s.charCodeAt(from + 4);
+          w1 = s[from + 4];
           if (len > 5) {
-            w1 |= s.charCodeAt(from + 5) << 8;
+            w1 |= s[from + 5] << 8;
             if (len > 6) {
-              w1 |= s.charCodeAt(from + 6) << 16;
-              if (len > 7) w1 |= s.charCodeAt(from + 7) << 24;
+              w1 |= s[from + 6] << 16;
+              if (len > 7) w1 |= s[from + 7] << 24;
             }
           }
         }
@@ -210,10 +218,16 @@ export function rankOf(
       const rank = (m & RANK_MASK) - 1;
       if (c >= 0) remember(cache!, c, w0, w1, m);
       if (len <= 8) return rank;
-      if (slots[b + 3] === h && s.startsWith(table.tokens[rank], from)) return rank;
+      if (slots[b + 3] === h && sameBytes(s, from, table.tokens[rank])) return rank;
     }
     slot = (slot + 1) & mask;
   }
+}
+
+/** Whether `s` holds the byte string `token` from `from` on (its length checked by the caller). */
+function sameBytes(s: Uint8Array, from: number, token: string): boolean {
+  for (let k = 0; k < token.length; k++) if (s[from + k] !== token.charCodeAt(k)) return false;
+  return true;
 }
 
 /** Stores a lookup's answer (`m`: length and rank + 1, rank bits 0 for "not a token") at entry `c`. */
@@ -258,23 +272,10 @@ export function latin1(bytes: ArrayLike<number>): string {
 }
 
 /**
- * Number of tokens of one piece, and optionally where each token starts.
+ * Number of tokens of the piece `s[from, to)` (a byte range, e.g. a piece
+ * inside the UTF-8 bytes of its text), and optionally where each token starts.
  *
- * @param piece Byte string of the piece (non-empty).
- * @param table Rank table of the encoding.
- * @param starts When given, the byte offset (within the piece) of each token is
- *   pushed to it, in order.
- * @returns Token count of the piece.
- */
-export function mergePiece(piece: string, table: RankTable, starts?: number[]): number {
-  return mergeRange(piece, 0, piece.length, table, starts);
-}
-
-/**
- * Number of tokens of the piece `s[from, to)` (a byte string range, e.g. an
- * ASCII piece inside its text), and optionally where each token starts.
- *
- * @param s String holding the piece; every char code in the range is a byte.
+ * @param s Bytes holding the piece.
  * @param from Start of the piece (inclusive).
  * @param to End of the piece (exclusive, `> from`).
  * @param table Rank table of the encoding.
@@ -283,7 +284,7 @@ export function mergePiece(piece: string, table: RankTable, starts?: number[]): 
  * @returns Token count of the piece.
  */
 export function mergeRange(
-  s: string,
+  s: Uint8Array,
   from: number,
   to: number,
   table: RankTable,
@@ -296,7 +297,7 @@ export function mergeRange(
     return 1;
   }
   if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts, cache);
-  return mergeHeap(from === 0 && to === s.length ? s : s.slice(from, to), table, starts, cache);
+  return mergeHeap(s.subarray(from, to), table, starts, cache);
 }
 
 const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
@@ -310,9 +311,9 @@ const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache) => {
   const pairs = scanPairs;
   const pairRanks = table.pairs;
   for (let i = 0; i <= n; i++) bounds[i] = from + i;
-  let prev = s.charCodeAt(from);
+  let prev = s[from];
   for (let i = 0; i < n - 1; i++) {
-    const c = s.charCodeAt(from + i + 1);
+    const c = s[from + i + 1];
     pairs[i] = pairRanks[(prev << 8) | c];
     prev = c;
   }
@@ -348,7 +349,7 @@ const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache) => {
  * is a token. 24 bytes per piece byte.
  */
 function mergeHeap(
-  piece: string,
+  piece: Uint8Array,
   table: RankTable,
   starts?: number[],
   cache?: Int32Array,
@@ -387,7 +388,7 @@ const SHIFT = 4294967296;
 function pairKey(
   table: RankTable,
   cache: Int32Array | undefined,
-  piece: string,
+  piece: Uint8Array,
   from: number,
   to: number,
 ): number {

@@ -15,6 +15,9 @@ const SOURCES = {
   o200k_base: { data: o200kData, decoder: o200kRanks },
 };
 
+/** The bytes of a byte string (one char per byte). */
+const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+
 function referenceRanks(name: keyof typeof SOURCES): Map<string, number> {
   const enc = new Tiktoken(SOURCES[name].data);
   const textMap = (enc as unknown as { textMap: Map<number, Uint8Array> }).textMap;
@@ -34,10 +37,10 @@ for (const name of TOKENIZER_NAMES) {
     // Every token, looked up bare, inside a longer string, and twice through
     // the cache (the second time from the cache when its entry survived).
     for (const [key, rank] of ref) {
-      assert.equal(rankOf(table, key, 0, key.length), rank, JSON.stringify(key));
+      assert.equal(rankOf(table, bytesOf(key), 0, key.length), rank, JSON.stringify(key));
       const padded = `\u00ff${key}\u00fe`;
-      assert.equal(rankOf(table, padded, 1, key.length + 1, cache), rank);
-      assert.equal(rankOf(table, padded, 1, key.length + 1, cache), rank);
+      assert.equal(rankOf(table, bytesOf(padded), 1, key.length + 1, cache), rank);
+      assert.equal(rankOf(table, bytesOf(padded), 1, key.length + 1, cache), rank);
     }
     // Near misses: every token with a byte added, dropped or changed, each
     // checked against the reference map (most are not tokens; some are).
@@ -57,11 +60,11 @@ for (const name of TOKENIZER_NAMES) {
             ? key.slice(0, at) + key.slice(at + 1)
             : key.slice(0, at) + b + key.slice(at + 1);
           if (probe.length === 0) return;
-          assert.equal(rankOf(table, probe, 0, probe.length), expect(probe));
+          assert.equal(rankOf(table, bytesOf(probe), 0, probe.length), expect(probe));
           // Twice through the cache: the second answer (a token or "not a
           // token") comes from the cache entry the first one left.
-          assert.equal(rankOf(table, probe, 0, probe.length, cache), expect(probe));
-          assert.equal(rankOf(table, probe, 0, probe.length, cache), expect(probe));
+          assert.equal(rankOf(table, bytesOf(probe), 0, probe.length, cache), expect(probe));
+          assert.equal(rankOf(table, bytesOf(probe), 0, probe.length, cache), expect(probe));
         },
       ),
       { numRuns: 20000, seed: 160 },
@@ -85,14 +88,30 @@ for (const name of TOKENIZER_NAMES) {
         const probe = key.slice(0, -1) + String.fromCharCode(b);
         const want = ref.get(probe) ?? NO_RANK;
         if (want === NO_RANK) negatives++;
-        assert.equal(rankOf(table, probe, 0, probe.length, cache), want, JSON.stringify(probe));
-        assert.equal(rankOf(table, probe, 0, probe.length, cache), want, JSON.stringify(probe));
+        assert.equal(
+          rankOf(table, bytesOf(probe), 0, probe.length, cache),
+          want,
+          JSON.stringify(probe),
+        );
+        assert.equal(
+          rankOf(table, bytesOf(probe), 0, probe.length, cache),
+          want,
+          JSON.stringify(probe),
+        );
       }
     }
     assert.ok(negatives > short.length, `only ${negatives} non-tokens probed`);
     for (const key of short) {
-      assert.equal(rankOf(table, key, 0, key.length, cache), ref.get(key), JSON.stringify(key));
-      assert.equal(rankOf(table, key, 0, key.length, cache), ref.get(key), JSON.stringify(key));
+      assert.equal(
+        rankOf(table, bytesOf(key), 0, key.length, cache),
+        ref.get(key),
+        JSON.stringify(key),
+      );
+      assert.equal(
+        rankOf(table, bytesOf(key), 0, key.length, cache),
+        ref.get(key),
+        JSON.stringify(key),
+      );
     }
   });
 }

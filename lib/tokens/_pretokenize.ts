@@ -1,11 +1,14 @@
 // Pre-tokenization: where the next piece of a text ends, exactly as the
 // encoding's split regex (js-tiktoken's `pat_str`) would match it.
 //
-// A hand-written scanner decides every piece made only of ASCII characters
-// whose boundaries depend only on ASCII characters (nearly all of a tool
-// catalog); whenever it would have to classify a non-ASCII character (a letter?
-// a digit? a space?) it gives up and the encoding's own regex, sticky at that
-// position, matches the piece. The split is a leftmost match from each
+// The text is read as its UTF-8 bytes (one `TextEncoder.encodeInto` per text,
+// the bytes BPE merges anyway). A hand-written scanner over the bytes decides
+// every piece made only of ASCII characters whose boundaries depend only on
+// ASCII characters (nearly all of a tool catalog); whenever it would have to
+// classify a non-ASCII character (a byte from 0x80: a letter? a digit? a
+// space?) it gives up and the encoding's own regex, sticky at the same
+// position of the string, matches the piece, whose bytes follow from its
+// UTF-16 length. The split is a leftmost match from each
 // position, and every character starts some alternative, so matching piece by
 // piece from position 0 yields the same pieces as the regex's global matchAll.
 // The scanner follows the regex's alternatives in order, with its backtracking
@@ -22,11 +25,10 @@ const NON_ASCII = 6; // must be classified by the regex
 const END = 7; // past the end of the text
 
 /**
- * Class of every UTF-16 code unit: the ASCII classes above, NON_ASCII for
- * everything from U+0080 (read with `CLASS[text.charCodeAt(j)]`, no branch on
- * the code's range).
+ * Class of every byte: the ASCII classes above, NON_ASCII for every byte from
+ * 0x80 (read with `CLASS[bytes[j]]`, no branch on the byte's range).
  */
-const CLASS = new Uint8Array(65536).fill(NON_ASCII);
+const CLASS = new Uint8Array(256).fill(NON_ASCII);
 for (let c = 0; c < 128; c++) {
   CLASS[c] = c >= 0x61 && c <= 0x7a
     ? LOWER
@@ -41,31 +43,34 @@ for (let c = 0; c < 128; c++) {
     : OTHER;
 }
 
-/** End of a piece starting at `i`, or -1 when only the regex can tell. */
-export type PieceScanner = (text: string, i: number, n: number) => number;
+/**
+ * End of the piece starting at byte `i` of `text` (UTF-8, `n` bytes), or -1
+ * when only the regex can tell.
+ */
+export type PieceScanner = (text: Uint8Array, i: number, n: number) => number;
 
 /**
  * End of `'s|'t|'re|'ve|'m|'ll|'d` (any case) at `i` (an apostrophe), or -1.
  * Only the letters right after the apostrophe are read, so a non-ASCII
  * character after them does not matter (the alternative is tried first).
  */
-function contraction(text: string, i: number, n: number): number {
+function contraction(text: Uint8Array, i: number, n: number): number {
   if (i + 1 >= n) return -1;
-  const a = text.charCodeAt(i + 1) | 0x20; // ASCII lower case (harmless for others)
+  const a = text[i + 1] | 0x20; // ASCII lower case (harmless for others)
   if (a === 0x73 || a === 0x74 || a === 0x6d || a === 0x64) return i + 2; // s t m d
   if (i + 2 >= n) return -1;
-  const b = text.charCodeAt(i + 2) | 0x20;
+  const b = text[i + 2] | 0x20;
   if ((a === 0x72 || a === 0x76) && b === 0x65) return i + 3; // re ve
   if (a === 0x6c && b === 0x6c) return i + 3; // ll
   return -1;
 }
 
 /** End of the white-space alternatives `\s*[\r\n]+|\s+(?!\S)|\s+` at `i`, or -1. */
-function whitespace(text: string, i: number, n: number): number {
+function whitespace(text: Uint8Array, i: number, n: number): number {
   let j = i;
   let lastNewline = -1;
   for (; j < n; j++) {
-    const d = CLASS[text.charCodeAt(j)];
+    const d = CLASS[text[j]];
     if (d === NEWLINE) lastNewline = j;
     else if (d !== SPACE) {
       if (d === NON_ASCII) return -1; // might be white space (U+00A0, U+3000, ...)
@@ -84,27 +89,27 @@ function whitespace(text: string, i: number, n: number): number {
  * End of `[^\s\p{L}\p{N}]+` from `j` (just after its first char) followed by
  * `[\r\n]*` (and `/` too when `slash`), or -1.
  */
-function punctuation(text: string, j: number, n: number, slash: boolean): number {
+function punctuation(text: Uint8Array, j: number, n: number, slash: boolean): number {
   for (; j < n; j++) {
-    const d = CLASS[text.charCodeAt(j)];
+    const d = CLASS[text[j]];
     if (d !== OTHER) {
       if (d === NON_ASCII) return -1;
       break;
     }
   }
   for (; j < n; j++) {
-    const x = text.charCodeAt(j);
+    const x = text[j];
     if (x !== 0x0a && x !== 0x0d && (!slash || x !== 0x2f)) break;
   }
   return j;
 }
 
 /** End of `\p{N}{1,3}` at `i` (a digit), or -1. */
-function digits(text: string, i: number, n: number): number {
+function digits(text: Uint8Array, i: number, n: number): number {
   let j = i + 1;
   const stop = i + 3 < n ? i + 3 : n;
   for (; j < stop; j++) {
-    const d = CLASS[text.charCodeAt(j)];
+    const d = CLASS[text[j]];
     if (d !== DIGIT) {
       if (d === NON_ASCII) return -1;
       break;
@@ -118,7 +123,7 @@ function digits(text: string, i: number, n: number): number {
  * ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`.
  */
 export const scanCl100k: PieceScanner = (text, i, n) => {
-  const c = text.charCodeAt(i);
+  const c = text[i];
   const k = CLASS[c];
   let j = i + 1; // end of the letters run, scanned from here
   if (k !== LOWER && k !== UPPER) {
@@ -126,7 +131,7 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
     if (k === DIGIT) return digits(text, i, n);
     if (k === NEWLINE) return whitespace(text, i, n);
     // OTHER or SPACE: a letter next starts [^\r\n\p{L}\p{N}]?\p{L}+.
-    const d = j < n ? CLASS[text.charCodeAt(j)] : END;
+    const d = j < n ? CLASS[text[j]] : END;
     if (c === 0x27) {
       const e = contraction(text, i, n);
       if (e >= 0) return e;
@@ -138,7 +143,7 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
     else return whitespace(text, i, n);
   }
   for (; j < n; j++) {
-    const d = CLASS[text.charCodeAt(j)];
+    const d = CLASS[text[j]];
     if (d !== LOWER && d !== UPPER) {
       if (d === NON_ASCII) return -1;
       break;
@@ -157,14 +162,14 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
  * when no lower-case letter follows the capitals, the second one `[A-Z]+`.
  */
 export const scanO200k: PieceScanner = (text, i, n) => {
-  const c = text.charCodeAt(i);
+  const c = text[i];
   const k = CLASS[c];
   let j = i; // start of the letters
   if (k !== LOWER && k !== UPPER) {
     if (k === NON_ASCII) return -1;
     if (k === DIGIT) return digits(text, i, n);
     if (k === NEWLINE) return whitespace(text, i, n);
-    const d = i + 1 < n ? CLASS[text.charCodeAt(i + 1)] : END;
+    const d = i + 1 < n ? CLASS[text[i + 1]] : END;
     if (d === NON_ASCII) return -1;
     if (d === LOWER || d === UPPER) j = i + 1;
     else if (k === OTHER) return punctuation(text, i + 1, n, true);
@@ -172,14 +177,14 @@ export const scanO200k: PieceScanner = (text, i, n) => {
     else return whitespace(text, i, n);
   }
   let d = OTHER;
-  for (; j < n; j++) if ((d = CLASS[text.charCodeAt(j)]) !== UPPER) break;
+  for (; j < n; j++) if ((d = CLASS[text[j]]) !== UPPER) break;
   if (j < n) {
     if (d === NON_ASCII) return -1; // could be Lu/Lt/Lm/Lo/M or Ll
     if (d === LOWER) {
-      for (j++; j < n; j++) if ((d = CLASS[text.charCodeAt(j)]) !== LOWER) break;
+      for (j++; j < n; j++) if ((d = CLASS[text[j]]) !== LOWER) break;
       if (j < n && d === NON_ASCII) return -1;
     }
-    if (j + 1 < n && text.charCodeAt(j) === 0x27) {
+    if (j + 1 < n && text[j] === 0x27) {
       const e = contraction(text, j, n);
       if (e >= 0) return e;
     }
@@ -187,53 +192,96 @@ export const scanO200k: PieceScanner = (text, i, n) => {
   return j;
 };
 
-/**
- * End of the piece at `i` (`i < n`): the scanner's answer, else the sticky
- * split regex's, returned as `-(end) - 1` to say the piece may hold non-ASCII
- * characters.
- */
-export type PieceSplitter = (text: string, i: number, n: number) => number;
-
-/**
- * Creates the splitter of an encoding from its scanner and its split regex
- * source (js-tiktoken's `pat_str`).
- *
- * @throws {Error} (from the splitter) when the regex matches nothing at a
- *   position, which a split pattern covering every character never does.
- */
-export function createSplitter(scan: PieceScanner, pattern: string): PieceSplitter {
-  const sticky = new RegExp(pattern, "uy");
-  return (text, i, n) => {
-    const end = scan(text, i, n);
-    if (end >= 0) return end;
-    sticky.lastIndex = i;
-    const m = sticky.exec(text);
-    if (m === null || m[0].length === 0) {
-      throw new Error(`Cannot split the text at offset ${i}: the split regex did not match`);
-    }
-    return -(i + m[0].length) - 1;
-  };
+/** An encoding's pre-tokenizer: its byte scanner and its split regex (sticky). */
+export interface Pretokenizer {
+  /** The ASCII scanner. */
+  readonly scan: PieceScanner;
+  /** The split regex (js-tiktoken's `pat_str`), flags `uy`. */
+  readonly sticky: RegExp;
 }
 
 /**
- * The pieces of `text`, in order (tests and tools; the counter does not allocate them).
- *
- * @throws {Error} When the splitter returns an end outside the rest of the text.
+ * Creates the pre-tokenizer of an encoding from its scanner and its split
+ * regex source (js-tiktoken's `pat_str`).
  */
-export function splitPieces(split: PieceSplitter, text: string): string[] {
+export function createPretokenizer(scan: PieceScanner, pattern: string): Pretokenizer {
+  return { scan, sticky: new RegExp(pattern, "uy") };
+}
+
+/**
+ * UTF-16 end of the regex's piece at `u` of `text`.
+ *
+ * @throws {Error} When the regex matches nothing at `u`, which a split
+ *   pattern covering every character never does.
+ */
+export function regexPieceEnd(pre: Pretokenizer, text: string, u: number): number {
+  const sticky = pre.sticky;
+  sticky.lastIndex = u;
+  const m = sticky.exec(text);
+  if (m === null || m[0].length === 0) {
+    throw new Error(`Cannot split the text at offset ${u}: the split regex did not match`);
+  }
+  return u + m[0].length;
+}
+
+/**
+ * Byte offset reached from byte `b` of a UTF-8 text after `units` UTF-16
+ * code units (a four-byte sequence is two units, a surrogate pair).
+ */
+export function utf8Advance(bytes: Uint8Array, b: number, units: number): number {
+  while (units > 0) {
+    const x = bytes[b];
+    if (x < 0x80) b++;
+    else if (x < 0xe0) b += 2;
+    else if (x < 0xf0) b += 3;
+    else {
+      b += 4;
+      units--;
+    }
+    units--;
+  }
+  return b;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of `text` (lone surrogates as U+FFFD, as `TextEncoder`),
+ * written into `into` when it is large enough (3 bytes per UTF-16 unit), else
+ * into a new array; returns the array and the byte length.
+ */
+export function utf8Into(text: string, into: Uint8Array): [Uint8Array, number] {
+  const buf = into.length >= 3 * text.length ? into : new Uint8Array(3 * text.length);
+  return [buf, encoder.encodeInto(text, buf).written];
+}
+
+/**
+ * The pieces of `text`, in order, as the counter splits it (tests and tools;
+ * the counter does not allocate them).
+ *
+ * @throws {Error} When the scanner returns an end outside the rest of the text.
+ */
+export function splitPieces(pre: Pretokenizer, text: string): string[] {
   const out: string[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    let end = split(text, i, n);
-    if (end < 0) end = -end - 1;
-    if (end <= i || end > n) {
+  const [bytes, n] = utf8Into(text, new Uint8Array(0));
+  let b = 0;
+  let u = 0;
+  while (b < n) {
+    let end = pre.scan(bytes, b, n);
+    let uEnd: number;
+    if (end >= 0) uEnd = u + end - b;
+    else {
+      uEnd = regexPieceEnd(pre, text, u);
+      end = utf8Advance(bytes, b, uEnd - u);
+    }
+    if (end <= b || end > n) {
       throw new Error(
-        `Cannot split the text at offset ${i}: the piece would end at ${end} of ${n}`,
+        `Cannot split the text at offset ${u}: the piece would end at byte ${end} of ${n}`,
       );
     }
-    out.push(text.substring(i, end));
-    i = end;
+    out.push(text.substring(u, uEnd));
+    b = end;
+    u = uEnd;
   }
   return out;
 }

@@ -2,21 +2,22 @@
  * mcpmeter's own BPE counter: exact `cl100k_base` / `o200k_base` counts, fast
  * on catalogs and near-linear on any input.
  *
- * Counting works piece by piece, as BPE does: the text is split with the
- * encoding's pre-tokenizer (a hand-written ASCII scanner, falling back to
- * js-tiktoken's split regex for anything non-ASCII), and each piece is merged
- * on its own. Each piece of three or more characters is merged once per
- * counter and its count memoized (exact, since the count of a piece does not
- * depend on its neighbours). ASCII pieces of up to eight characters (most
- * pieces of a catalog) go to a short memo keyed by their characters packed in
- * two ints, so a lookup packs the piece once and compares two ints; longer
- * pieces go to an open-addressing table whose keys are copied into one
- * code-unit arena, so a lookup hashes and compares the piece in place. A new
- * ASCII piece is merged in place; no lookup cuts a substring. Merging looks ranges up in the shared rank table (`_bpe.ts`:
- * packed 16-byte slots behind a Bloom filter) through a small per-counter rank
- * cache. Long pieces (one character repeated a million times, a 10 MB
- * description without spaces) are merged with a heap in O(n log n) instead of
- * the quadratic scan.
+ * Counting works piece by piece, as BPE does, on the text's UTF-8 bytes (one
+ * native `TextEncoder.encodeInto` per text, into a scratch array shared by all
+ * counters, so no per-char string access and no per-piece byte string): the
+ * bytes are split with the encoding's pre-tokenizer (a hand-written ASCII
+ * scanner, falling back to js-tiktoken's split regex on the string for anything
+ * non-ASCII), and each piece is merged on its own. Each piece of three or more
+ * bytes is merged once per counter and its count memoized (exact, since the
+ * count of a piece does not depend on its neighbours). Pieces of up to eight
+ * bytes (most pieces of a catalog) go to a short memo keyed by their bytes
+ * packed in two ints, so a lookup packs the piece once and compares two ints;
+ * longer pieces go to an open-addressing table whose keys are copied into one
+ * byte arena, so a lookup hashes and compares the piece in place. Merging looks
+ * ranges up in the shared rank table (`_bpe.ts`: packed 16-byte slots behind a
+ * Bloom filter) through a small per-counter rank cache. Long pieces (one
+ * character repeated a million times, a 10 MB description without spaces) are
+ * merged with a heap in O(n log n) instead of the quadratic scan.
  *
  * The mergeable ranks are the encodings' public rank tables as gpt-tokenizer
  * ships them (`gpt-tokenizer/bpeRanks/<name>`); the split regexes are
@@ -30,20 +31,15 @@ import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
+import { createRankCache, mergeRange, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
 import {
-  createRankCache,
-  mergePiece,
-  mergeRange,
-  NO_RANK,
-  type RankTable,
-  rankTableFrom,
-} from "./_bpe.ts";
-import {
-  createSplitter,
-  type PieceScanner,
-  type PieceSplitter,
+  createPretokenizer,
+  type Pretokenizer,
+  regexPieceEnd,
   scanCl100k,
   scanO200k,
+  utf8Advance,
+  utf8Into,
 } from "./_pretokenize.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
@@ -62,10 +58,7 @@ export interface PiecewiseTokenizer extends Tokenizer {
 
 interface Encoding {
   readonly table: RankTable;
-  /** The ASCII pre-tokenizer (-1 where only the regex can tell). */
-  readonly scan: PieceScanner;
-  /** The scanner with the split regex behind it. */
-  readonly split: PieceSplitter;
+  readonly pre: Pretokenizer;
 }
 
 const encodings = new Map<TokenizerName, Encoding>();
@@ -80,11 +73,9 @@ function encodingOf(name: TokenizerName): Encoding {
       | readonly number[]
       | undefined
     )[];
-    const scan = cl ? scanCl100k : scanO200k;
     enc = {
       table: rankTableFrom(decoder),
-      scan,
-      split: createSplitter(scan, (cl ? cl100kData : o200kData).pat_str),
+      pre: createPretokenizer(cl ? scanCl100k : scanO200k, (cl ? cl100kData : o200kData).pat_str),
     };
     encodings.set(name, enc);
   }
@@ -93,48 +84,27 @@ function encodingOf(name: TokenizerName): Encoding {
 
 /** Memoized pieces kept per counter before the memo is emptied (bounds memory). */
 const MEMO_LIMIT = 1 << 18;
-/** UTF-16 code units of memoized pieces kept per counter before the memo is emptied. */
+/** Bytes of memoized pieces kept per counter before the memo is emptied. */
 const ARENA_LIMIT = 1 << 23;
 /** Longer pieces are merged every time they occur (each merge is O(n log n) anyway). */
 const MEMO_MAX_PIECE = 1 << 12;
 
-/** Hash of a short ASCII piece from its packed chars and length. */
+/** Hash of a short piece from its packed bytes and length. */
 function packedHash(w0: number, w1: number, len: number): number {
   let h = Math.imul(w0, 0xcc9e2d51) ^ Math.imul(w1 ^ len, 0x1b873593);
   h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
   return h ^ (h >>> 13);
 }
 
-/** The byte string (one char per UTF-8 byte) of `text`; lone surrogates as U+FFFD. */
-function byteString(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      out += text[i];
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        out += String.fromCharCode(
-          0xf0 | (cp >> 18),
-          0x80 | ((cp >> 12) & 0x3f),
-          0x80 | ((cp >> 6) & 0x3f),
-          0x80 | (cp & 0x3f),
-        );
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // lone surrogate, as TextEncoder
-    out += c < 0x800
-      ? String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 0x3f))
-      : String.fromCharCode(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  }
-  return out;
-}
+/**
+ * Scratch space for the UTF-8 bytes of the text being counted, shared by every
+ * counter (it holds only the current text: nothing carries over between
+ * counts); a text of more than a third of it gets its own array.
+ */
+let scratch = new Uint8Array(1 << 16);
+const encoder = new TextEncoder();
+/** The scratch array grows (doubling) up to this many bytes. */
+const SCRATCH_MAX_BYTES = 1 << 22;
 
 /**
  * The per-counter state: both memos and the rank cache. One object of one
@@ -144,23 +114,22 @@ function byteString(text: string): string {
  */
 class Memo {
   readonly table: RankTable;
-  readonly scan: PieceScanner;
-  readonly split: PieceSplitter;
-  // The memo: an open-addressing hash table over pieces (FNV-1a of the UTF-16
-  // code units), probed without cutting the piece out of the text. Slot s at
-  // [4s, 4s + 4): hash, length (0 = empty), offset of the piece's code units in
-  // `arena`, token count.
+  readonly pre: Pretokenizer;
+  // The memo: an open-addressing hash table over pieces of more than eight
+  // bytes (FNV-1a of the bytes), probed without cutting the piece out of the
+  // text. Slot s at [4s, 4s + 4): hash, length (0 = empty), offset of the
+  // piece's bytes in `arena`, token count.
   bits = 12;
   mask = (1 << 12) - 1;
   slots: Int32Array = new Int32Array(4 << 12);
   size = 0;
-  arena: Uint16Array = new Uint16Array(1 << 16);
+  arena: Uint8Array = new Uint8Array(1 << 16);
   used = 0;
   cache: Int32Array = createRankCache();
-  // The short memo: ASCII pieces of three to eight characters (most pieces of a
-  // catalog), keyed by their code units packed in two ints, so a lookup packs
-  // the piece once and compares two ints, with no hash loop and no arena.
-  // Slot s at [4s, 4s + 4): chars 0-3, chars 4-7 (one byte each, little-endian),
+  // The short memo: pieces of three to eight bytes (most pieces of a catalog),
+  // keyed by their bytes packed in two ints, so a lookup packs the piece once
+  // and compares two ints, with no hash loop and no arena.
+  // Slot s at [4s, 4s + 4): bytes 0-3, bytes 4-7 (little-endian),
   // length << 8 | token count (0 = empty), unused.
   shortBits = 12;
   shortMask = (1 << 12) - 1;
@@ -169,8 +138,7 @@ class Memo {
 
   constructor(enc: Encoding) {
     this.table = enc.table;
-    this.scan = enc.scan;
-    this.split = enc.split;
+    this.pre = enc.pre;
   }
 }
 
@@ -228,8 +196,8 @@ function place(m: Memo, h: number, len: number, at: number, c: number): void {
   m.size++;
 }
 
-/** Memoizes the count of `text[i, end)` (hash `h`). */
-function remember(m: Memo, h: number, text: string, i: number, end: number, c: number): void {
+/** Memoizes the count of the bytes `text[i, end)` (hash `h`). */
+function remember(m: Memo, h: number, text: Uint8Array, i: number, end: number, c: number): void {
   const len = end - i;
   if (m.size + 1 > MEMO_LIMIT || m.used + len > ARENA_LIMIT) {
     reset(m, 12);
@@ -246,11 +214,12 @@ function remember(m: Memo, h: number, text: string, i: number, end: number, c: n
   if (used + len > arena.length) {
     let cap = arena.length * 2;
     while (cap < used + len) cap *= 2;
-    const grown = new Uint16Array(cap);
+    const grown = new Uint8Array(cap);
     grown.set(arena.subarray(0, used));
     m.arena = arena = grown;
   }
-  for (let j = i; j < end; j++) arena[used++] = text.charCodeAt(j);
+  arena.set(text.subarray(i, end), used);
+  used += len;
   m.used = used;
   place(m, h, len, used - len, c);
 }
@@ -265,34 +234,46 @@ function clearMemo(m: Memo): void {
 
 /** Tokens of `text`, through the memos of `m`. */
 function countText(m: Memo, text: string): number {
-  const { table, scan } = m;
-  const pairs = table.pairs;
   const n = text.length;
+  if (n === 0) return 0;
+  let bytes = scratch;
+  if (bytes.length < 3 * n) {
+    if (3 * n > SCRATCH_MAX_BYTES) bytes = new Uint8Array(3 * n);
+    else {
+      let size = 2 * bytes.length;
+      while (size < 3 * n) size *= 2;
+      scratch = bytes = new Uint8Array(size);
+    }
+  }
+  const nb = encoder.encodeInto(text, bytes).written;
+  const { table, pre } = m;
+  const scan = pre.scan;
+  const pairs = table.pairs;
   let total = 0;
-  let i = 0;
-  while (i < n) {
-    let end = scan(text, i, n);
-    let ascii = true;
-    if (end < 0) {
-      end = m.split(text, i, n);
-      ascii = end >= 0;
-      if (!ascii) end = -end - 1;
+  let i = 0; // byte offset of the piece
+  let u = 0; // its UTF-16 offset (for the regex)
+  while (i < nb) {
+    let end = scan(bytes, i, nb);
+    if (end >= 0) u += end - i; // an ASCII piece: one byte per code unit
+    else {
+      const uEnd = regexPieceEnd(pre, text, u);
+      end = utf8Advance(bytes, i, uEnd - u);
+      u = uEnd;
     }
     const len = end - i;
-    if (ascii && len <= 2) {
+    if (len <= 2) {
       // Every byte is a token; two bytes are one token or two (the rank table's pair entry).
-      total += len === 1 || pairs[(text.charCodeAt(i) << 8) | text.charCodeAt(i + 1)] !== NO_RANK
-        ? 1
-        : 2;
+      total += len === 1 || pairs[(bytes[i] << 8) | bytes[i + 1]] !== NO_RANK ? 1 : 2;
       i = end;
       continue;
     }
-    if (ascii && len <= 8) {
-      let w0 = 0;
+    if (len <= 8) {
+      let w0 = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16);
       let w1 = 0;
-      const mid = len < 4 ? end : i + 4;
-      for (let j = i, shift = 0; j < mid; j++, shift += 8) w0 |= text.charCodeAt(j) << shift;
-      for (let j = mid, shift = 0; j < end; j++, shift += 8) w1 |= text.charCodeAt(j) << shift;
+      if (len > 3) {
+        w0 |= bytes[i + 3] << 24;
+        for (let j = i + 4, shift = 0; j < end; j++, shift += 8) w1 |= bytes[j] << shift;
+      }
       const shortSlots = m.shortSlots;
       const shortMask = m.shortMask;
       let slot = packedHash(w0, w1, len) & shortMask;
@@ -308,7 +289,7 @@ function countText(m: Memo, text: string): number {
         slot = (slot + 1) & shortMask;
       }
       if (c < 0) {
-        c = mergeRange(text, i, end, table, undefined, m.cache);
+        c = mergeRange(bytes, i, end, table, undefined, m.cache);
         rememberShort(m, w0, w1, len, c);
       }
       total += c;
@@ -316,7 +297,7 @@ function countText(m: Memo, text: string): number {
       continue;
     }
     let h = 0x811c9dc5 | 0;
-    for (let j = i; j < end; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
+    for (let j = i; j < end; j++) h = Math.imul(h ^ bytes[j], 16777619);
     const slots = m.slots;
     const mask = m.mask;
     const arena = m.arena;
@@ -329,7 +310,7 @@ function countText(m: Memo, text: string): number {
       if (slots[b] === h && l === len) {
         let o = slots[b + 2];
         let j = i;
-        while (j < end && arena[o] === text.charCodeAt(j)) {
+        while (j < end && arena[o] === bytes[j]) {
           j++;
           o++;
         }
@@ -341,12 +322,8 @@ function countText(m: Memo, text: string): number {
       slot = (slot + 1) & mask;
     }
     if (c < 0) {
-      if (ascii) c = mergeRange(text, i, end, table, undefined, m.cache);
-      else {
-        const bytes = byteString(text.substring(i, end));
-        c = mergeRange(bytes, 0, bytes.length, table, undefined, m.cache);
-      }
-      if (len <= MEMO_MAX_PIECE) remember(m, h, text, i, end, c);
+      c = mergeRange(bytes, i, end, table, undefined, m.cache);
+      if (len <= MEMO_MAX_PIECE) remember(m, h, bytes, i, end, c);
     }
     total += c;
     i = end;
@@ -356,20 +333,24 @@ function countText(m: Memo, text: string): number {
 
 /** UTF-8 start offsets of the tokens of `text` (no memo: every piece is merged). */
 function tokenStartsOf(m: Memo, text: string): number[] {
-  const n = text.length;
+  const { table, pre } = m;
+  const [bytes, nb] = utf8Into(text, new Uint8Array(0));
   const starts: number[] = [];
   const local: number[] = [];
-  let offset = 0;
   let i = 0;
-  while (i < n) {
-    let end = m.split(text, i, n);
-    if (end < 0) end = -end - 1;
-    const bytes = byteString(text.substring(i, end));
-    i = end;
+  let u = 0;
+  while (i < nb) {
+    let end = pre.scan(bytes, i, nb);
+    if (end >= 0) u += end - i;
+    else {
+      const uEnd = regexPieceEnd(pre, text, u);
+      end = utf8Advance(bytes, i, uEnd - u);
+      u = uEnd;
+    }
     local.length = 0;
-    mergePiece(bytes, m.table, local);
-    for (const s of local) starts.push(offset + s);
-    offset += bytes.length;
+    mergeRange(bytes, i, end, table, local);
+    for (const s of local) starts.push(i + s);
+    i = end;
   }
   return starts;
 }
@@ -377,11 +358,10 @@ function tokenStartsOf(m: Memo, text: string): number[] {
 /**
  * Creates a piecewise BPE counter for an encoding.
  *
- * Each instance memoizes the count of every piece of three or more characters
- * it merged (ASCII pieces of up to eight characters in a short memo of up to
- * 262,144 pieces; other pieces up to 262,144 pieces or 8 Mi code units of
- * keys; each memo starts over when full; pieces over 4,096 code units are not
- * kept), so counting many
+ * Each instance memoizes the count of every piece of three or more UTF-8
+ * bytes it merged (pieces of up to eight bytes in a short memo of up to
+ * 262,144 pieces; longer pieces up to 262,144 pieces or 8 MiB of keys; each
+ * memo starts over when full; pieces over 4,096 bytes are not kept), so counting many
  * texts of one catalog reuses work within the instance; a fresh instance (or
  * `clear()`) starts cold, its memo and rank cache empty. Special-token text such as `<|endoftext|>` is plain text.
  *

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { createSplitter, scanCl100k, scanO200k, splitPieces } from "./_pretokenize.ts";
+import { createPretokenizer, scanCl100k, scanO200k, splitPieces } from "./_pretokenize.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import { TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { TokenizerName } from "./types.ts";
@@ -101,7 +101,7 @@ const text = fc.oneof(
 
 for (const name of TOKENIZER_NAMES) {
   Deno.test(`${name}: the pre-tokenizer splits exactly as js-tiktoken's regex`, () => {
-    const split = createSplitter(SCAN[name], DATA[name].pat_str);
+    const split = createPretokenizer(SCAN[name], DATA[name].pat_str);
     const regex = new RegExp(DATA[name].pat_str, "ug");
     fc.assert(
       fc.property(text, (t) => {
@@ -260,6 +260,32 @@ Deno.test("piecewise: short pieces that pack to the same chars keep their own co
           assert.equal(tok.count(piece), refCount(name, piece), JSON.stringify(piece));
         }
       }
+    }
+  }
+});
+
+Deno.test("piecewise: a text after a longer one, and one past the shared scratch bytes, count as js-tiktoken", () => {
+  // The counter reads each text's UTF-8 bytes from one scratch array shared by
+  // every counter; bytes a longer text left behind must never be read as part
+  // of a shorter text, and a text too large for the scratch array (over 1.4 M
+  // chars) gets its own bytes. Non-ASCII pieces of two to eight bytes go to
+  // the short memo by their bytes ("é" two, "中" three, "😀" four).
+  const unit = "Ünïcödé 中文 😀 tools: fetch_url(https://x.y/z?q=1)\r\n  it's 2024!\n";
+  const big = unit.repeat(Math.ceil(1_500_000 / unit.length));
+  assert.ok(big.length > (1 << 22) / 3, `${big.length}`);
+  for (const name of TOKENIZER_NAMES) {
+    // The unit repeats with no piece across the seams (checked), so the big
+    // text's count is the unit's times the repetitions.
+    assert.equal(refCount(name, unit.repeat(3)), 3 * refCount(name, unit));
+    const tok = createPiecewiseTokenizer(name);
+    const long = unit.repeat(40) + "x";
+    const texts = [long, "é", "中", "😀x", "a", unit, "é", "中中", long.slice(0, 999), "'s", ""];
+    for (const t of texts) {
+      assert.equal(tok.count(t), refCount(name, t), JSON.stringify(t.slice(0, 20)));
+    }
+    assert.equal(tok.count(big), (big.length / unit.length) * refCount(name, unit));
+    for (const t of texts) {
+      assert.equal(tok.count(t), refCount(name, t), JSON.stringify(t.slice(0, 20)));
     }
   }
 });
