@@ -69,12 +69,29 @@ function isJsonSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** What {@linkcode scanJsonText} finds in valid JSON text. */
+export interface JsonTextScan {
+  /** Object members (strings followed by `:`), -1 when the scan stopped at a fragile literal. */
+  readonly members: number;
+  /**
+   * The distinct number literals that `JSON.stringify` writes otherwise for their value (`1.0`,
+   * `1e3`, `-0`, `0.10`, past 2^53, ...), in order of first appearance (only the first when
+   * the scan stops there).
+   */
+  readonly fragile: readonly string[];
+}
+
 /**
- * Members of valid JSON text (strings followed by `:`), or -1 when a number literal is not the
- * one `JSON.stringify` writes for its value (`1.0`, `1e3`, `-0`, `0.10`, past 2^53, ...).
+ * One pass over valid JSON text (as `JSON.parse` accepts it; other text gives figures of no
+ * meaning): its member count and its fragile number literals, never counting what strings hold.
+ *
+ * @param text Valid JSON text.
+ * @param stopAtFragile Stop at the first fragile literal (members -1).
+ * @returns The members and the fragile literals.
  */
-function scanMembers(text: string): number {
+export function scanJsonText(text: string, stopAtFragile: boolean): JsonTextScan {
   const len = text.length;
+  const fragile = new Set<string>();
   let members = 0;
   let i = 0;
   while (i < len) {
@@ -105,17 +122,27 @@ function scanMembers(text: string): number {
         else break;
       }
       const literal = text.slice(i, j);
-      if (JSON.stringify(Number(literal)) !== literal) return -1;
+      if (JSON.stringify(Number(literal)) !== literal) {
+        fragile.add(literal);
+        if (stopAtFragile) return { members: -1, fragile: [...fragile] };
+      }
       i = j;
       continue;
     }
     i++;
   }
-  return members;
+  return { members, fragile: [...fragile] };
 }
 
-/** Own keys of every object in a parsed value (iterative: depth is not bounded by the stack). */
-function countKeys(value: JsonValue): number {
+/**
+ * Own keys of every object in a parsed value (iterative: depth is not bounded by the stack).
+ * For the value of `JSON.parse(text)` it equals `scanJsonText(text).members` exactly when no
+ * object of the text repeats a key.
+ *
+ * @param value A parsed JSON value.
+ * @returns The number of keys.
+ */
+export function countKeys(value: JsonValue): number {
   let keys = 0;
   const stack: JsonValue[] = [value];
   while (stack.length > 0) {
@@ -150,7 +177,7 @@ export function parseJsonPlain(text: string): JsonNode | undefined {
   } catch {
     return undefined;
   }
-  const members = scanMembers(text);
+  const { members } = scanJsonText(text, true);
   if (members < 0 || members !== countKeys(value)) return undefined;
   return plainNode(value);
 }

@@ -12,6 +12,8 @@
  * @module
  */
 import { type JsonNode, parseJsonLossless } from "../catalog/canonical.ts";
+import { countKeys, scanJsonText } from "../catalog/_plain_json.ts";
+import type { JsonValue } from "../catalog/types.ts";
 
 /**
  * Candidate number tokens of a canonical (whitespace-free) JSON text: a number
@@ -69,6 +71,18 @@ export function fragileNumberLiterals(jsonText: string): string[] {
     }
   }
   if (!candidate) return [];
+  // Valid JSON with no repeated key (which the lossless parser rejects): one scan outside the
+  // strings finds the same literals in the same order as the lossless tree's walk.
+  let value: JsonValue | undefined;
+  try {
+    value = JSON.parse(jsonText);
+  } catch {
+    value = undefined;
+  }
+  if (value !== undefined) {
+    const scan = scanJsonText(jsonText, false);
+    if (scan.members === countKeys(value)) return [...scan.fragile];
+  }
   const out = new Set<string>();
   collect(parseJsonLossless(jsonText), out);
   return [...out];

@@ -85,3 +85,18 @@ Deno.test("measureArms() counts a tool as altered when its arm rewrites a litera
     markdown: lost,
   });
 });
+
+Deno.test("fragileNumberLiterals() reads literals outside strings only, in order, and keeps the lossless parser's errors", async () => {
+  const { throws } = await import("node:assert/strict");
+  // By hand: 0.10 and 1e400 are fragile, "1.50" and the escaped "x\":1.0" are strings, 5 and -2 round-trip.
+  assertEquals(
+    fragileNumberLiterals(
+      String.raw`{"a":"1.50","b":[0.10,1e400,5],"c":{"d":0.10,"e":"x\":1.0","f":-2}}`,
+    ),
+    ["0.10", "1e400"],
+  );
+  assertEquals(fragileNumberLiterals(String.raw`{"k\\":[1.0,"\\",-0]}`), ["1.0", "-0"]);
+  // A repeated key or invalid text with a candidate: the lossless parser's SyntaxError.
+  throws(() => fragileNumberLiterals(`{"a":1.0,"a":2}`), /Duplicate key "a"/);
+  throws(() => fragileNumberLiterals(`{"a":1.0,}`), SyntaxError);
+});
