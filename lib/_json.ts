@@ -9,9 +9,10 @@
 /**
  * Copies a JSON-compatible value with object keys sorted (UTF-16 order, as
  * `Array.prototype.sort`) at every depth and `undefined` members dropped, as
- * `JSON.stringify` would drop them. Every number goes through `mapNumber`
- * with its path (`$`, `$.rows[0].v`, ...), which may return a replacement or
- * throw.
+ * `JSON.stringify` would drop them. Every number goes through `mapNumber`,
+ * which may return a replacement or throw; its second argument gives the
+ * number's path (`$`, `$.rows[0].v`, ...) when called (the walk makes no path
+ * string unless asked, as most policies only quote it in an error).
  *
  * @param value The value.
  * @param mapNumber Number policy (rounding, rejecting NaN, ...).
@@ -20,19 +21,37 @@
  */
 export function sortKeysDeep(
   value: unknown,
-  mapNumber: (n: number, path: string) => number,
+  mapNumber: (n: number, path: () => string) => number,
   path = "$",
 ): unknown {
-  if (typeof value === "number") return mapNumber(value, path);
-  if (Array.isArray(value)) return value.map((v, i) => sortKeysDeep(v, mapNumber, `${path}[${i}]`));
-  if (value !== null && typeof value === "object") {
-    // A null prototype keeps a "__proto__" key an ordinary member (schemas may contain one).
-    const out: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeysDeep(v, mapNumber, `${path}.${key}`);
+  // The keys and indexes from `value` down to the node being copied.
+  const steps: (string | number)[] = [];
+  const at = () =>
+    steps.reduce<string>((p, s) => typeof s === "number" ? `${p}[${s}]` : `${p}.${s}`, path);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "number") return mapNumber(v, at);
+    if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      for (let i = 0; i < v.length; i++) {
+        steps.push(i);
+        out[i] = walk(v[i]);
+        steps.pop();
+      }
+      return out;
     }
-    return out;
-  }
-  return value;
+    if (v !== null && typeof v === "object") {
+      // A null prototype keeps a "__proto__" key an ordinary member (schemas may contain one).
+      const out: Record<string, unknown> = Object.create(null);
+      for (const key of Object.keys(v).sort()) {
+        const member = (v as Record<string, unknown>)[key];
+        if (member === undefined) continue;
+        steps.push(key);
+        out[key] = walk(member);
+        steps.pop();
+      }
+      return out;
+    }
+    return v;
+  };
+  return walk(value);
 }

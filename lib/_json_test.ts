@@ -4,7 +4,7 @@ import { sortKeysDeep } from "./_json.ts";
 Deno.test("sortKeysDeep() sorts keys at every depth, drops undefined, maps numbers with their path", () => {
   const seen: string[] = [];
   const out = sortKeysDeep({ b: [{ y: 1, x: 2.5 }], a: undefined, c: "s" }, (n, path) => {
-    seen.push(path);
+    seen.push(path());
     return n * 2;
   });
   assert.equal(JSON.stringify(out), '{"b":[{"x":5,"y":2}],"c":"s"}');

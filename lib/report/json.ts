@@ -35,7 +35,7 @@ function normalize(value: unknown, decimals: number, path: string): unknown {
   return sortKeysDeep(value, (n, at) => {
     if (!Number.isFinite(n)) {
       throw new RangeError(
-        `Cannot write JSON as ${at} is not a finite number: current value is ${n}`,
+        `Cannot write JSON as ${at()} is not a finite number: current value is ${n}`,
       );
     }
     if (Number.isInteger(n)) return n;
