@@ -5,7 +5,7 @@
  */
 
 import { mean, quantileSorted } from "simple-statistics";
-import { createRng, type Rng } from "./prng.ts";
+import { createRng } from "./prng.ts";
 import { checkValues } from "./_check.ts";
 
 /** Options of {@linkcode bootstrapMeanCi}. */
@@ -40,16 +40,60 @@ export interface BootstrapInterval {
   readonly seed: number;
 }
 
+/** Largest index table kept (entries), and how many tables are kept. */
+const TABLE_MAX = 1 << 20;
+const TABLES_KEPT = 16;
+const tables = new Map<string, Int32Array>();
+
 /**
- * The means of `resamples` resamples of `values` with replacement, drawn from `rng` one index
- * `floor(u × n)` per draw (`u = rng.next()`), resample after resample: the same draws, the same
- * additions in the same order and so the same means as calling `rng.int(n)` once per draw, without
- * a call or an allocation per draw.
+ * The drawn indices of every resample, `resamples × n`, for a seed: `floor(u × n)` per draw
+ * (`u = rng.next()`), resample after resample. The table depends on the seed and sizes only, and
+ * the bench bootstraps every retriever's metric on a golden set with the same seed, so the last
+ * {@linkcode TABLES_KEPT} tables (of at most {@linkcode TABLE_MAX} entries) are kept: a cache of
+ * a pure function. `undefined` for a larger table (its draws are streamed instead).
  */
-function resampledMeans(values: Float64Array, rng: Rng, resamples: number): Float64Array {
-  const n = values.length;
+function indexTable(seed: number, n: number, resamples: number): Int32Array | undefined {
+  if (n * resamples > TABLE_MAX) return undefined;
+  const key = `${seed}/${n}/${resamples}`;
+  let table = tables.get(key);
+  if (table !== undefined) {
+    tables.delete(key);
+    tables.set(key, table);
+    return table;
+  }
+  const rng = createRng(seed);
   const draws = new Uint32Array(n);
+  table = new Int32Array(n * resamples);
+  for (let r = 0; r < resamples; r++) {
+    rng.fill(draws);
+    for (let i = 0; i < n; i++) table[r * n + i] = Math.floor((draws[i] / 4294967296) * n);
+  }
+  tables.set(key, table);
+  if (tables.size > TABLES_KEPT) tables.delete(tables.keys().next().value!);
+  return table;
+}
+
+/**
+ * The means of `resamples` resamples of `values` with replacement, drawn from Mulberry32 seeded
+ * with `seed`, one index `floor(u × n)` per draw (`u = rng.next()`), resample after resample: the
+ * same draws, the same additions in the same order and so the same means as calling `rng.int(n)`
+ * once per draw, without a call or an allocation per draw.
+ */
+function resampledMeans(values: Float64Array, seed: number, resamples: number): Float64Array {
+  const n = values.length;
   const means = new Float64Array(resamples);
+  const table = indexTable(seed, n, resamples);
+  if (table !== undefined) {
+    for (let r = 0; r < resamples; r++) {
+      let sum = 0;
+      const at = r * n;
+      for (let i = 0; i < n; i++) sum += values[table[at + i]];
+      means[r] = sum / n;
+    }
+    return means;
+  }
+  const rng = createRng(seed);
+  const draws = new Uint32Array(n);
   for (let r = 0; r < resamples; r++) {
     rng.fill(draws);
     let sum = 0;
@@ -95,7 +139,7 @@ export function bootstrapMeanCi(
     throw new RangeError(`Cannot bootstrap: level must be in (0, 1), got ${level}`);
   }
   const rng = createRng(options.seed);
-  const means = resampledMeans(Float64Array.from(values), rng, resamples);
+  const means = resampledMeans(Float64Array.from(values), rng.seed, resamples);
   means.sort();
   const sorted = Array.from(means);
   return {

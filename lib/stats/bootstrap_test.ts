@@ -55,11 +55,18 @@ Deno.test("bootstrapMeanCi() draws as the per-call definition: rng.int(n) per dr
     return [quantileSorted(means, (1 - level) / 2), quantileSorted(means, (1 + level) / 2)];
   };
   const gen = createRng(3);
-  for (const n of [1, 3, 10, 206, 260]) {
+  // Twice per size, other values with the same seed (a kept index table the second time), and
+  // one size past the largest kept table (1,100 × 1,000 draws: streamed).
+  for (
+    const [n, resamples] of [[1, 257], [3, 257], [10, 257], [206, 257], [206, 257], [260, 257], [
+      1100,
+      1000,
+    ]]
+  ) {
     const values = Array.from({ length: n }, () => gen.int(1000) / 999);
     for (const [seed, level] of [[1, 0.95], [4294967295, 0.9]]) {
-      const ci = bootstrapMeanCi(values, { seed, resamples: 257, level });
-      assert.deepEqual([ci.lo, ci.hi], byDefinition(values, seed, 257, level), `n ${n}`);
+      const ci = bootstrapMeanCi(values, { seed, resamples, level });
+      assert.deepEqual([ci.lo, ci.hi], byDefinition(values, seed, resamples, level), `n ${n}`);
     }
   }
 });
