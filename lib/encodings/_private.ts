@@ -6,6 +6,7 @@ import {
   type IndexFields,
   type JoinedListing,
   type Listing,
+  type ListingInfo,
   MAX_SKIP_EXAMPLES,
   type SkipSummary,
   type ToolSkip,
@@ -51,6 +52,14 @@ export function guarded(label: string, encode: () => string): EncodedTool {
   } catch (error) {
     return { ok: false, reason: `${label} failed: ${errorMessage(error)}` };
   }
+}
+
+/** The listing whose text is the concatenation of `parts` (see `EncodingArm.listingParts`). */
+export function listingOfParts(parts: Generator<string, ListingInfo, undefined>): Listing {
+  const texts: string[] = [];
+  let next = parts.next();
+  for (; !next.done; next = parts.next()) texts.push(next.value);
+  return { text: texts.join(""), ...next.value };
 }
 
 /** The {@linkcode JoinedListing} of `separator`, after `header` when a tool is encoded. */

@@ -269,57 +269,143 @@ function countJoined(
   const skips = new SkipCollector();
   const altered = new SkipCollector();
   const ids: string[] = [];
-  const totals = tokenizers.map(() => 0);
-  const perTool = tokenizers.map((): number[] => []);
-  let parts: string[] = [];
-  let length = 0;
-  let last = 0;
-  let starts: number[] = [];
-  let ends: number[] = [];
-  const flush = () => {
-    const text = parts.join("");
-    for (const [k, tok] of tokenizers.entries()) {
-      const out = countSpans(tok, text, starts, ends);
-      totals[k] += out.total;
-      for (const n of out.spans) perTool[k].push(n);
-    }
-    parts = [];
-    length = 0;
-    starts = [];
-    ends = [];
-  };
-  const add = (part: string, tool: boolean) => {
-    if (part !== "") {
-      if (length > 0 && isHardCutBetween(last, part.charCodeAt(0))) flush();
-      last = part.charCodeAt(part.length - 1);
-    }
-    if (tool) {
-      starts.push(length);
-      ends.push(length + part.length);
-    }
-    parts.push(part);
-    length += part.length;
-  };
+  const runs = new Runs(tokenizers);
   for (const tool of tools) {
     const out = arm.encodeTool(tool);
     if (!out.ok) {
       skips.add(tool.id, out.reason);
       continue;
     }
-    add(ids.length === 0 ? join.header : join.separator, false);
-    add(out.text, true);
+    runs.add(ids.length === 0 ? join.header : join.separator, false);
+    runs.add(out.text, true);
     ids.push(tool.id);
     const literals = fragile.get(tool.id);
     const reason = literals === undefined ? undefined : literalLoss(literals, out.text);
     if (reason !== undefined) altered.add(tool.id, reason);
   }
-  if (ids.length === 0) add(join.empty, false);
-  else add(join.footer, false);
-  flush();
+  runs.add(ids.length === 0 ? join.empty : join.footer, false);
+  const { totals, spans } = runs.finish();
   return {
     encodedIds: ids,
     skipped: skips.summary(),
     toolIds: ids,
+    altered: altered.summary(),
+    counts: tokenizers.map((_, k) => ({ total: totals[k], perTool: spans[k] })),
+  };
+}
+
+/**
+ * A listing counted in runs: parts are added in order and a run is counted (with `countSpans`,
+ * the parts marked as spans its spans) as soon as the next part starts at a hard cut, so the
+ * listing's tokens are the sum of its runs' (see {@linkcode countJoined}).
+ */
+class Runs {
+  readonly #tokenizers: readonly Tokenizer[];
+  readonly #totals: number[];
+  readonly #spans: number[][];
+  #parts: string[] = [];
+  #length = 0;
+  #last = 0;
+  #starts: number[] = [];
+  #ends: number[] = [];
+
+  constructor(tokenizers: readonly Tokenizer[]) {
+    this.#tokenizers = tokenizers;
+    this.#totals = tokenizers.map(() => 0);
+    this.#spans = tokenizers.map((): number[] => []);
+  }
+
+  /** Adds the next part of the listing; `span`: its count is wanted on its own too. */
+  add(part: string, span: boolean): void {
+    if (part !== "") {
+      if (this.#length > 0 && isHardCutBetween(this.#last, part.charCodeAt(0))) this.#flush();
+      this.#last = part.charCodeAt(part.length - 1);
+    }
+    if (span) {
+      this.#starts.push(this.#length);
+      this.#ends.push(this.#length + part.length);
+    }
+    this.#parts.push(part);
+    this.#length += part.length;
+  }
+
+  /** Counts the last run: the listing's tokens and each span's, per tokenizer. */
+  finish(): { totals: number[]; spans: number[][] } {
+    this.#flush();
+    return { totals: this.#totals, spans: this.#spans };
+  }
+
+  #flush(): void {
+    const text = this.#parts.join("");
+    for (const [k, tok] of this.#tokenizers.entries()) {
+      const out = countSpans(tok, text, this.#starts, this.#ends);
+      this.#totals[k] += out.total;
+      for (const n of out.spans) this.#spans[k].push(n);
+    }
+    this.#parts = [];
+    this.#length = 0;
+    this.#starts = [];
+    this.#ends = [];
+  }
+}
+
+/**
+ * The counts of a listing the arm gives in parts (`EncodingArm.listingParts`), without its
+ * text: the parts are counted in runs as they come (see {@linkcode Runs}); each tool's text is
+ * counted when the listing renders it through `encodeTool` (else after, tool by tool), and only
+ * its counts are kept. Exact for the tokenizers {@linkcode countJoined} is.
+ */
+function countParts(
+  arm: EncodingArm,
+  tools: readonly Tool[],
+  tokenizers: readonly Tokenizer[],
+  fragile: Map<string, string[]>,
+): Counted {
+  const seen = new Map<Tool, { counts: number[]; altered: string | undefined }>();
+  const measured = (tool: Tool, text: string) => {
+    const literals = fragile.get(tool.id);
+    const entry = {
+      counts: tokenizers.map((tok) => tok.count(text)),
+      altered: literals === undefined ? undefined : literalLoss(literals, text),
+    };
+    seen.set(tool, entry);
+    return entry;
+  };
+  const counting: EncodingArm = Object.create(arm, {
+    encodeTool: {
+      value(tool: Tool): EncodedTool {
+        const out = arm.encodeTool(tool);
+        if (out.ok && !seen.has(tool)) measured(tool, out.text);
+        return out;
+      },
+    },
+  });
+  const runs = new Runs(tokenizers);
+  const parts = counting.listingParts!(tools);
+  let next = parts.next();
+  for (; !next.done; next = parts.next()) runs.add(next.value, false);
+  const listing = next.value;
+  const kept = new Set(listing.encodedIds);
+  const altered = new SkipCollector();
+  const toolIds: string[] = [];
+  const perTool = tokenizers.map((): number[] => []);
+  for (const tool of tools) {
+    if (!kept.has(tool.id)) continue;
+    let entry = seen.get(tool);
+    if (entry === undefined) {
+      const out = arm.encodeTool(tool);
+      if (!out.ok) continue;
+      entry = measured(tool, out.text);
+    }
+    toolIds.push(tool.id);
+    entry.counts.forEach((n, k) => perTool[k].push(n));
+    if (entry.altered !== undefined) altered.add(tool.id, entry.altered);
+  }
+  const { totals } = runs.finish();
+  return {
+    encodedIds: listing.encodedIds,
+    skipped: listing.skipped,
+    toolIds,
     altered: altered.summary(),
     counts: tokenizers.map((_, k) => ({ total: totals[k], perTool: perTool[k] })),
   };
@@ -367,6 +453,9 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
   const measure = (arm: EncodingArm): Counted => {
     if (arm.joined !== undefined && byParts) {
       return countJoined(arm, arm.joined, corpus.tools, tokenizers, fragile);
+    }
+    if (arm.listingParts !== undefined && byParts) {
+      return countParts(arm, corpus.tools, tokenizers, fragile);
     }
     const encoded = encodeAll(arm, corpus.tools);
     return {

@@ -27,6 +27,7 @@ export type {
   IndexFields,
   JoinedListing,
   Listing,
+  ListingInfo,
   SkipSummary,
   ToolSkip,
   UnavailableArm,

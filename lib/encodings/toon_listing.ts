@@ -7,7 +7,13 @@ import { builtInArmEntry } from "./_entry.ts";
 import { decode, encode } from "@toon-format/toon";
 import { schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
-import { asObject, decodedIndexFields, guarded, SkipCollector } from "./_private.ts";
+import {
+  asObject,
+  decodedIndexFields,
+  guarded,
+  listingOfParts,
+  SkipCollector,
+} from "./_private.ts";
 import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
 
 /**
@@ -72,20 +78,6 @@ function tabular(tools: readonly Tool[]): boolean {
 }
 
 /**
- * The TOON of a root array of non-tabular objects whose first key holds a primitive, from the
- * objects' own TOON texts: the header `[N]:`, then each object as a list item, its first line
- * after `  - ` and the others indented by 4 more spaces (TOON's `encodeObjectAsListItemLines`:
- * first field on the hyphen line, the rest at depth 2). Exact because a TOON line never holds a
- * raw line break (strings that need one are quoted and escaped); `toon_listing_test.ts` checks
- * it against the library's own `encode` of the array.
- */
-function listItems(texts: readonly string[]): string {
-  const out = [`[${texts.length}]:`];
-  for (const text of texts) out.push("  - " + text.replaceAll("\n", "\n    "));
-  return out.join("\n");
-}
-
-/**
  * The `toon_listing` arm, rendered by `npm:@toon-format/toon` with default
  * options (2-space indent, comma delimiter).
  *
@@ -112,6 +104,17 @@ export const toonListing: EncodingArm = {
     return guarded("TOON encode", () => encode(toonValue(tool)));
   },
   encodeListing(tools: readonly Tool[]) {
+    return listingOfParts(this.listingParts!(tools));
+  },
+  /**
+   * The listing in parts: one part when TOON renders the tools as one table, else the header
+   * `[N]:` and each tool as a list item built from its own TOON text (its first line after
+   * `\n  - `, the others indented by 4 more spaces: TOON's `encodeObjectAsListItemLines`, the
+   * first field on the hyphen line and the rest at depth 2). Exact because a TOON line never
+   * holds a raw line break (strings that need one are quoted and escaped);
+   * `toon_listing_test.ts` checks it against the library's own `encode` of the array.
+   */
+  *listingParts(tools: readonly Tool[]) {
     const skips = new SkipCollector();
     const kept: Tool[] = [];
     const texts: string[] = [];
@@ -125,11 +128,17 @@ export const toonListing: EncodingArm = {
         skips.add(tool.id, own.reason);
       }
     }
-    return {
-      text: kept.length === 0 ? "" : tabular(kept) ? encode(kept.map(toonValue)) : listItems(texts),
-      encodedIds: kept.map((t) => t.id),
-      skipped: skips.summary(),
-    };
+    if (kept.length > 0 && tabular(kept)) {
+      yield encode(kept.map(toonValue));
+    } else if (kept.length > 0) {
+      yield `[${texts.length}]:`;
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i];
+        texts[i] = ""; // yielded: let it go
+        yield "\n  - " + text.replaceAll("\n", "\n    ");
+      }
+    }
+    return { encodedIds: kept.map((t) => t.id), skipped: skips.summary() };
   },
   indexFields(tool: Tool): IndexFields {
     const encoded = this.encodeTool(tool);

@@ -7,7 +7,7 @@ import { builtInArmEntry } from "./_entry.ts";
 import { createHash } from "node:crypto";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import { errorMessage, SkipCollector } from "./_private.ts";
+import { errorMessage, listingOfParts, SkipCollector } from "./_private.ts";
 import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /**
@@ -97,8 +97,12 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
       }
     },
     encodeListing(tools: readonly Tool[]) {
+      return listingOfParts(this.listingParts!(tools));
+    },
+    // The preamble's lines as their schemas first appear, then the entries; each separator is
+    // a part of its own.
+    *listingParts(tools: readonly Tool[]) {
       const classes = new Map<string, { schema: string; toolId: string }>();
-      const preamble: string[] = [];
       const entries: string[] = [];
       const ids: string[] = [];
       const skips = new SkipCollector();
@@ -117,8 +121,9 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
           const name = className(schema);
           const known = classes.get(name);
           if (known === undefined) {
+            if (classes.size > 0) yield "\n";
             classes.set(name, { schema, toolId: tool.id });
-            preamble.push(`class ${name} = ${schema}`);
+            yield `class ${name} = ${schema}`;
           } else if (known.schema !== schema) {
             throw new SchemaClassCollisionError(name, [known.toolId, tool.id]);
           }
@@ -126,12 +131,12 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
         }
         ids.push(tool.id);
       }
-      const body = entries.join("\n\n");
-      return {
-        text: preamble.length === 0 ? body : `${preamble.join("\n")}\n\n${body}`,
-        encodedIds: ids,
-        skipped: skips.summary(),
-      };
+      if (classes.size > 0) yield "\n\n";
+      for (const [i, entry] of entries.entries()) {
+        if (i > 0) yield "\n\n";
+        yield entry;
+      }
+      return { encodedIds: ids, skipped: skips.summary() };
     },
     indexFields(tool: Tool) {
       const schema = schemaText(tool);

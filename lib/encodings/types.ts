@@ -40,6 +40,9 @@ export interface Listing {
   readonly skipped: SkipSummary;
 }
 
+/** A {@linkcode Listing} without its text: what `EncodingArm.listingParts` returns. */
+export type ListingInfo = Omit<Listing, "text">;
+
 /**
  * How a joined listing is made from its tools' own texts (see {@linkcode EncodingArm.joined}):
  * `header + texts.join(separator) + footer`, or `empty` when no tool is encoded.
@@ -115,6 +118,15 @@ export interface EncodingArm {
    * listing). The arm runner then counts the listing tool by tool, without building its text.
    */
   readonly joined?: JoinedListing;
+  /**
+   * Optional: the text of `encodeListing(tools)` in parts, in order (their concatenation is
+   * the text), returning the listing's ids and skips; throws as `encodeListing` does. The arm
+   * runner then counts the listing part by part, without building its text.
+   *
+   * @param tools Tools to render, as for `encodeListing`.
+   * @returns The parts; the generator's return value holds `encodedIds` and `skipped`.
+   */
+  listingParts?(tools: readonly Tool[]): Generator<string, ListingInfo, undefined>;
   /**
    * Fields a retrieval index would ingest for `tool` under this arm.
    *
