@@ -215,13 +215,14 @@ export function createPretokenizer(scan: PieceScanner, pattern: string): Pretoke
  *   pattern covering every character never does.
  */
 export function regexPieceEnd(pre: Pretokenizer, text: string, u: number): number {
+  // test(), not exec(): a sticky regex leaves lastIndex at the end of its
+  // match, so no match array (nor the piece's string) is made per piece.
   const sticky = pre.sticky;
   sticky.lastIndex = u;
-  const m = sticky.exec(text);
-  if (m === null || m[0].length === 0) {
+  if (!sticky.test(text) || sticky.lastIndex === u) {
     throw new Error(`Cannot split the text at offset ${u}: the split regex did not match`);
   }
-  return u + m[0].length;
+  return sticky.lastIndex;
 }
 
 /**

@@ -218,8 +218,7 @@ function remember(m: Memo, h: number, text: Uint8Array, i: number, end: number, 
     grown.set(arena.subarray(0, used));
     m.arena = arena = grown;
   }
-  arena.set(text.subarray(i, end), used);
-  used += len;
+  for (let j = i; j < end; j++) arena[used++] = text[j];
   m.used = used;
   place(m, h, len, used - len, c);
 }
