@@ -26,6 +26,17 @@ const KIND_ORDER: Record<BenchJob["kind"], number> = {
   compare: 4,
 };
 
+/** Options of {@linkcode workerBenchPool}. */
+export interface WorkerBenchPoolOptions {
+  /**
+   * The calling thread claims its first shared job only once every worker has built its lane
+   * (arms and tokenizers), so every lane takes part even when the jobs are few and quick, at the
+   * cost of the calling thread idling while the workers start. For tests that must see a
+   * worker's results; the report is the same bytes either way. @default {false}
+   */
+  readonly waitForWorkers?: boolean;
+}
+
 /**
  * A pool of `lanes` lanes: the calling thread and `lanes - 1` workers, started when the bench
  * begins (their modules load while it reads its inputs) and terminated when it closes the pool. Jobs marked `local` (endpoint
@@ -33,14 +44,18 @@ const KIND_ORDER: Record<BenchJob["kind"], number> = {
  * permissions. Progress lines of a worker's jobs end with `(worker N)`.
  *
  * @param lanes Parallel lanes, ≥ 1 (1: the calling thread alone).
+ * @param options When the calling thread starts claiming.
  * @returns A pool factory for `RunBenchOptions.pool`.
  * @throws {RangeError} When `lanes` is not a positive integer.
  */
-export function workerBenchPool(lanes: number): BenchPoolFactory {
+export function workerBenchPool(
+  lanes: number,
+  options: WorkerBenchPoolOptions = {},
+): BenchPoolFactory {
   if (!Number.isInteger(lanes) || lanes < 1) {
     throw new RangeError(`Cannot start a bench pool as lanes must be a positive integer: ${lanes}`);
   }
-  return () => new WorkerPool(lanes - 1);
+  return () => new WorkerPool(lanes - 1, options.waitForWorkers ?? false);
 }
 
 class WorkerPool implements BenchPool {
@@ -49,13 +64,24 @@ class WorkerPool implements BenchPool {
   /** The first uncaught worker error (e.g. its module failed to load), kept for `run`. */
   #failure: Error | undefined;
   #onFailure: ((error: Error) => void) | undefined;
+  /** Resolves when every worker has built its lane; waited for only with `waitForWorkers`. */
+  readonly #ready: Promise<void>;
+  /** Per worker, marks it ready (whichever message handler sees its `ready`). */
+  readonly #markReady: (() => void)[] = [];
+  readonly #waitForWorkers: boolean;
 
-  constructor(count: number) {
+  constructor(count: number, waitForWorkers: boolean) {
     this.lanes = count + 1;
+    this.#waitForWorkers = waitForWorkers;
+    const ready: Promise<void>[] = [];
     for (let i = 0; i < count; i++) {
       const worker = new Worker(new URL("./bench_worker.ts", import.meta.url), {
         type: "module",
       });
+      ready.push(new Promise<void>((resolve) => this.#markReady.push(resolve)));
+      worker.onmessage = (event: MessageEvent<FromBenchWorker>) => {
+        if (event.data.type === "ready") this.#markReady[i]();
+      };
       // Handled from the start: an unhandled worker error would end this process too.
       worker.onerror = (event: ErrorEvent) => {
         event.preventDefault();
@@ -64,6 +90,7 @@ class WorkerPool implements BenchPool {
       };
       this.#workers.push(worker);
     }
+    this.#ready = Promise.all(ready).then(() => {});
   }
 
   load(context: BenchJobContext): void {
@@ -115,7 +142,8 @@ class WorkerPool implements BenchPool {
       for (const [w, worker] of this.#workers.entries()) {
         worker.onmessage = (event: MessageEvent<FromBenchWorker>) => {
           const m = event.data;
-          if (m.type === "start") say(`${jobs[m.index].label} (worker ${w + 1})`);
+          if (m.type === "ready") this.#markReady[w]();
+          else if (m.type === "start") say(`${jobs[m.index].label} (worker ${w + 1})`);
           else if (m.type === "progress") say(`${m.message} (worker ${w + 1})`);
           else if (m.type === "error") fail(new Error(m.message));
           else done(m.index, m.result as BenchJobResult);
@@ -123,6 +151,9 @@ class WorkerPool implements BenchPool {
         worker.postMessage({ type: "batch", batch } satisfies ToBenchWorker);
       }
       (async () => {
+        // A worker that fails to start fails the run (onerror, or its first batch's error);
+        // the loop below then claims nothing.
+        if (this.#waitForWorkers) await this.#ready;
         const claim = () => {
           const k = Atomics.add(batch.claim, 0, 1);
           return k < batch.jobs.length ? batch.jobs[k].index : undefined;

@@ -41,7 +41,10 @@ Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus
   // No pool: the calling thread alone (inProcessBenchPool), today's single-threaded run.
   const one = bytesOutsideRun(await runBench(options, io));
   lines.length = 0;
-  const two = bytesOutsideRun(await runBench({ ...options, pool: workerBenchPool(2) }, io));
+  // waitForWorkers: with jobs this quick the calling thread could otherwise take them all while
+  // the worker starts, and the bytes below would not include a worker's results.
+  const pool = workerBenchPool(2, { waitForWorkers: true });
+  const two = bytesOutsideRun(await runBench({ ...options, pool }, io));
   assert.ok(
     lines.some((l) => l.endsWith("(worker 1)")),
     `a worker ran some job:\n${lines.join("\n")}`,
@@ -137,16 +140,18 @@ Deno.test("a job failing in a worker rejects the run with its message", async ()
     local: false,
     label: "bad",
   };
-  const pool = workerBenchPool(2)();
-  pool.load(context);
-  try {
-    // The calling thread's lane never finishes its job, so the worker gets the bad ones.
-    await assert.rejects(
-      pool.run([bad, bad, bad], () => new Promise(() => {}), () => {}),
-      /no index arm "no_such_arm"/,
-    );
-  } finally {
-    pool.close();
+  for (const waitForWorkers of [false, true]) {
+    const pool = workerBenchPool(2, { waitForWorkers })();
+    pool.load(context);
+    try {
+      // The calling thread's lane never finishes its job, so the worker gets the bad ones.
+      await assert.rejects(
+        pool.run([bad, bad, bad], () => new Promise(() => {}), () => {}),
+        /no index arm "no_such_arm"/,
+      );
+    } finally {
+      pool.close();
+    }
   }
   assert.throws(() => workerBenchPool(0), RangeError);
 });

@@ -39,6 +39,7 @@ export type ToBenchWorker =
 
 /** A message a worker sends to the pool. */
 export type FromBenchWorker =
+  | { readonly type: "ready" }
   | { readonly type: "start"; readonly index: number }
   | { readonly type: "progress"; readonly message: string }
   | { readonly type: "result"; readonly index: number; readonly result: unknown }
@@ -57,6 +58,8 @@ scope.onmessage = (event) => {
   const message = event.data;
   if (message.type === "context") {
     runner = benchLane(message.context).then(benchJobRunner);
+    // Ready once its arms and tokenizers are built (a failure surfaces with the first batch).
+    runner.then(() => scope.postMessage({ type: "ready" }), () => {});
     return;
   }
   const { jobs, claim } = message.batch;
