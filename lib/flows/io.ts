@@ -7,7 +7,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 
-export { workerBenchPool } from "./bench_pool.ts";
+export { workerBenchPool, type WorkerBenchPoolOptions } from "./bench_pool.ts";
 
 /**
  * Commit (`git rev-parse HEAD`) and dirtiness (tracked files differ from HEAD) of the checkout,
