@@ -15,14 +15,16 @@
 // worked out by hand (see the comments); `tokenizers_test.ts` checks it against
 // the regex on random and adversarial strings.
 
+// One bit per class, so "a letter" is one test (`& LETTER`).
 const OTHER = 0; // ASCII not a letter, digit or white space
 const LOWER = 1;
 const UPPER = 2;
-const DIGIT = 3;
-const SPACE = 4; // \t \v \f and " "
-const NEWLINE = 5; // \r \n
-const NON_ASCII = 6; // must be classified by the regex
-const END = 7; // past the end of the text
+const LETTER = LOWER | UPPER;
+const DIGIT = 4;
+const SPACE = 8; // \t \v \f and " "
+const NEWLINE = 16; // \r \n
+const NON_ASCII = 32; // must be classified by the regex
+const END = 64; // past the end of the text
 
 /**
  * Class of every byte: the ASCII classes above, NON_ASCII for every byte from
@@ -126,7 +128,7 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
   const c = text[i];
   const k = CLASS[c];
   let j = i + 1; // end of the letters run, scanned from here
-  if (k !== LOWER && k !== UPPER) {
+  if ((k & LETTER) === 0) {
     if (k === NON_ASCII) return -1;
     if (k === DIGIT) return digits(text, i, n);
     if (k === NEWLINE) return whitespace(text, i, n);
@@ -137,14 +139,14 @@ export const scanCl100k: PieceScanner = (text, i, n) => {
       if (e >= 0) return e;
     }
     if (d === NON_ASCII) return -1;
-    if (d === LOWER || d === UPPER) j++;
+    if ((d & LETTER) !== 0) j++;
     else if (k === OTHER) return punctuation(text, j, n, false);
     else if (c === 0x20 && d === OTHER) return punctuation(text, j + 1, n, false);
     else return whitespace(text, i, n);
   }
   for (; j < n; j++) {
     const d = CLASS[text[j]];
-    if (d !== LOWER && d !== UPPER) {
+    if ((d & LETTER) === 0) {
       if (d === NON_ASCII) return -1;
       break;
     }
@@ -165,13 +167,13 @@ export const scanO200k: PieceScanner = (text, i, n) => {
   const c = text[i];
   const k = CLASS[c];
   let j = i; // start of the letters
-  if (k !== LOWER && k !== UPPER) {
+  if ((k & LETTER) === 0) {
     if (k === NON_ASCII) return -1;
     if (k === DIGIT) return digits(text, i, n);
     if (k === NEWLINE) return whitespace(text, i, n);
     const d = i + 1 < n ? CLASS[text[i + 1]] : END;
     if (d === NON_ASCII) return -1;
-    if (d === LOWER || d === UPPER) j = i + 1;
+    if ((d & LETTER) !== 0) j = i + 1;
     else if (k === OTHER) return punctuation(text, i + 1, n, true);
     else if (c === 0x20 && d === OTHER) return punctuation(text, i + 2, n, true);
     else return whitespace(text, i, n);
