@@ -1,6 +1,7 @@
 // deno task bench: what a tool catalog costs in context tokens under each exposure mode
 // (lib/flows/bench.ts), written to results/report.json and results/dashboard.html.
 import {
+  AUTO_LANES_MIN_TOOLS,
   BENCH_DEFAULTS,
   benchFailure,
   benchHelp,
@@ -49,7 +50,10 @@ async function main(args: string[]): Promise<number> {
   }
   const started = IO.now();
   const headers = parseHeaderFlags(f.header);
-  const workers = intFlag("workers", f.workers, navigator.hardwareConcurrency || 1, 1);
+  // Default: every core, but one lane for a catalog too small to gain from more.
+  const cores = navigator.hardwareConcurrency || 1;
+  const workers = intFlag("workers", f.workers, cores, 1);
+  const lanes = f.workers === undefined ? { minTools: AUTO_LANES_MIN_TOOLS } : {};
   const options: RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),
@@ -70,7 +74,7 @@ async function main(args: string[]): Promise<number> {
     ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
     ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
     ...(f.overrides ? { overrides: f.overrides } : {}),
-    ...(workers > 1 ? { pool: workerBenchPool(workers) } : {}),
+    ...(workers > 1 ? { pool: workerBenchPool(workers, lanes) } : {}),
   };
   checkBenchOptions(options, IO);
   // Fail on an unwritable --out now, not after the work.

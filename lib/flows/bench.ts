@@ -586,6 +586,17 @@ async function benchOn(
     seed: p.seed,
     resamples: p.resamples,
   };
+  // Loaded first: the pool settles its lanes here, and the job split below reads them.
+  running.load(context);
+  if (options.pool !== undefined && options.createTokenizer === undefined) {
+    say(
+      `${running.lanes} lane${running.lanes === 1 ? "" : "s"} (this thread${
+        running.lanes === 1
+          ? ""
+          : ` and ${running.lanes - 1} worker${running.lanes === 2 ? "" : "s"}`
+      })`,
+    );
+  }
   const lane = await benchLane(context, tokenizers, endpoints);
   const jobs: BenchJob[] = [];
   // Catalog cost and arms: one job per corpus × tokenizer when lanes can share them, else one
@@ -620,7 +631,6 @@ async function benchOn(
     }
   }
   const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, jobs);
-  running.load(context);
   const runner = benchJobRunner(lane);
   const results = await running.run(jobs, runner, say);
   // The paired tests read the scored rows: a second batch, one job per compared row.

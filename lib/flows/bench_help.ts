@@ -15,6 +15,7 @@ import {
 } from "../retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../tokens/mod.ts";
 import { BENCH_DEFAULTS } from "./bench.ts";
+import { AUTO_LANES_MIN_TOOLS } from "./bench_jobs.ts";
 
 /**
  * `deno task bench --help`.
@@ -100,9 +101,13 @@ Options:
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
   --workers N          Parallel lanes: this process and N-1 worker threads share the
                        measurements (catalog cost and arms per tokenizer, each retriever ×
-                       index); the report is the same bytes for any N (default: the number of
-                       cores; 1 = everything in this process). Each worker holds its own copy of
-                       the corpus: peak memory grows with N (about doubles at 2)
+                       index); the report is the same bytes for any N (1 = everything in this
+                       process). Default: the number of cores once the corpora hold
+                       ${
+    AUTO_LANES_MIN_TOOLS.toLocaleString("en-US")
+  } tools in all, one lane below (there a second lane costs
+                       more than it saves). Each worker holds its own copy of the corpus: peak
+                       memory grows with N (about 1.6× at 2)
   -h, --help           Show this help
 
 Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html

@@ -130,10 +130,11 @@ export type BenchJobRunner = (
  * results come back in job order whatever lane ran each. `say` takes progress lines.
  */
 export interface BenchPool {
-  /** Parallel lanes (1: the calling thread alone). */
+  /** Parallel lanes (1: the calling thread alone); final once `load` has returned. */
   readonly lanes: number;
   /**
-   * Hands the lanes the context every job reads; called once, before the first `run`.
+   * Hands the lanes the context every job reads; called once, before the first `run`. A pool
+   * may settle its lanes here (e.g. one lane for a small catalog).
    *
    * @param context The context.
    */
@@ -340,8 +341,20 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   };
 }
 
-/** Documents the kept indexes of a lane may hold in all, beyond the newest index. */
+/**
+ * Documents the kept indexes of a lane may hold in all, beyond the newest index.
+ */
 const INDEX_CACHE_DOCS = 20_000;
+
+/**
+ * Tools (all corpora together) from which the bench's default `--workers` runs every lane
+ * (`workerBenchPool`'s `minTools`); one lane below, where a lane reuses its retrieval indexes
+ * (up to 20,000 documents) and a second lane would build its own. Measured on this
+ * 2-core machine, idle, `deno task scale --workers 1,2` (seed 1): the reference corpus (1,389
+ * tools) 5.8 s with one lane and 6.6 s with two; 5,000 tools 9.9 s and 10.4 s; 15,000 tools
+ * 27.5 s and 28.1 s; 25,000 tools 42.8 s and 34.5 s; 40,000 tools 76.2 s and 52.2 s.
+ */
+export const AUTO_LANES_MIN_TOOLS = 20_000;
 
 const NO_ENDPOINTS = (): RetrieverModels => ({
   plan: {} as RetrieverModels["plan"],

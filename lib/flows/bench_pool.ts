@@ -35,16 +35,25 @@ export interface WorkerBenchPoolOptions {
    * worker's results; the report is the same bytes either way. @default {false}
    */
   readonly waitForWorkers?: boolean;
+  /**
+   * Run on the calling thread alone (`lanes` becomes 1 at `load`) when the corpora hold fewer
+   * tools than this in all; the workers then start at `load`, not when the pool is made, so a
+   * small bench never pays for them. Below it a second lane costs more than it saves: each
+   * lane starts its own modules, arms and tokenizers and builds its own retrieval indexes, which
+   * one lane builds once and reuses. @default {0} (always every lane)
+   */
+  readonly minTools?: number;
 }
 
 /**
  * A pool of `lanes` lanes: the calling thread and `lanes - 1` workers, started when the bench
- * begins (their modules load while it reads its inputs) and terminated when it closes the pool. Jobs marked `local` (endpoint
- * retrievers) run on the calling thread only. Workers run with the calling process's
+ * begins (their modules load while it reads its inputs; with `minTools`, at `load`) and
+ * terminated when it closes the pool. Jobs marked `local` (endpoint retrievers) run on the
+ * calling thread only. Workers run with the calling process's
  * permissions. Progress lines of a worker's jobs end with `(worker N)`.
  *
  * @param lanes Parallel lanes, ≥ 1 (1: the calling thread alone).
- * @param options When the calling thread starts claiming.
+ * @param options When the calling thread starts claiming; below which size one lane runs.
  * @returns A pool factory for `RunBenchOptions.pool`.
  * @throws {RangeError} When `lanes` is not a positive integer.
  */
@@ -55,26 +64,34 @@ export function workerBenchPool(
   if (!Number.isInteger(lanes) || lanes < 1) {
     throw new RangeError(`Cannot start a bench pool as lanes must be a positive integer: ${lanes}`);
   }
-  return () => new WorkerPool(lanes - 1, options.waitForWorkers ?? false);
+  return () => new WorkerPool(lanes - 1, options.waitForWorkers ?? false, options.minTools ?? 0);
 }
 
 class WorkerPool implements BenchPool {
-  readonly lanes: number;
+  lanes: number;
   readonly #workers: Worker[] = [];
   /** The first uncaught worker error (e.g. its module failed to load), kept for `run`. */
   #failure: Error | undefined;
   #onFailure: ((error: Error) => void) | undefined;
   /** Resolves when every worker has built its lane; waited for only with `waitForWorkers`. */
-  readonly #ready: Promise<void>;
+  #ready: Promise<void> = Promise.resolve();
   /** Per worker, marks it ready (whichever message handler sees its `ready`). */
   readonly #markReady: (() => void)[] = [];
   readonly #waitForWorkers: boolean;
+  readonly #minTools: number;
 
-  constructor(count: number, waitForWorkers: boolean) {
+  constructor(count: number, waitForWorkers: boolean, minTools: number) {
     this.lanes = count + 1;
     this.#waitForWorkers = waitForWorkers;
+    this.#minTools = minTools;
+    // Started now, so their modules load while the bench reads its inputs; with a minTools,
+    // at load, once the corpora's size says whether they are worth it.
+    if (minTools <= 0) this.#start();
+  }
+
+  #start(): void {
     const ready: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < this.lanes - 1; i++) {
       const worker = new Worker(new URL("./bench_worker.ts", import.meta.url), {
         type: "module",
       });
@@ -94,6 +111,11 @@ class WorkerPool implements BenchPool {
   }
 
   load(context: BenchJobContext): void {
+    if (this.#minTools > 0) {
+      const tools = context.corpora.reduce((n, c) => n + c.tools.length, 0);
+      if (tools < this.#minTools) this.lanes = 1;
+      else this.#start();
+    }
     for (const worker of this.#workers) {
       worker.postMessage({ type: "context", context } satisfies ToBenchWorker);
     }

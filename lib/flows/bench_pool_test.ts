@@ -43,12 +43,21 @@ Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus
   lines.length = 0;
   // waitForWorkers: with jobs this quick the calling thread could otherwise take them all while
   // the worker starts, and the bytes below would not include a worker's results.
-  const pool = workerBenchPool(2, { waitForWorkers: true });
+  // minTools: the reference corpus's 1,389 tools are just enough for every lane.
+  const pool = workerBenchPool(2, { waitForWorkers: true, minTools: 1389 });
   const two = bytesOutsideRun(await runBench({ ...options, pool }, io));
+  assert.ok(lines.includes("2 lanes (this thread and 1 worker)"), lines.join("\n"));
   assert.ok(
     lines.some((l) => l.endsWith("(worker 1)")),
     `a worker ran some job:\n${lines.join("\n")}`,
   );
+  // One tool short of minTools: the worker is stopped at load, every job runs here.
+  lines.length = 0;
+  const small = workerBenchPool(2, { waitForWorkers: true, minTools: 1390 });
+  const alone = bytesOutsideRun(await runBench({ ...options, pool: small }, io));
+  assert.ok(lines.includes("1 lane (this thread)"), lines.join("\n"));
+  assert.ok(!lines.some((l) => l.includes("(worker")), lines.join("\n"));
+  assert.equal(alone, one);
   const report = JSON.parse(one);
   // Every section the jobs fill is there: 3 modes × 2 tokenizers; 6 arms × 2 tokenizers and
   // tscg's one skip row (@tscg/core is not served here); per golden set bm25 (1) +

@@ -145,6 +145,7 @@ export {
 } from "./calibrate.ts";
 export { benchHelp } from "./bench_help.ts";
 export {
+  AUTO_LANES_MIN_TOOLS,
   type BenchJob,
   type BenchJobContext,
   type BenchJobResult,
