@@ -80,7 +80,7 @@ export async function runMain(task: string, main: () => Promise<number | void>):
     Deno.exit((await main()) ?? 0);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`mcpmeter ${task}: error: ${message.split("\n")[0]}`);
+    const line = `mcpmeter ${task}: error: ${message.split("\n")[0]}`;
     // Also when a flow wrapped the permission error in its own message ("cannot read X: ...").
     if (
       error instanceof Deno.errors.NotCapable ||
@@ -88,18 +88,36 @@ export async function runMain(task: string, main: () => Promise<number | void>):
       /Requires (read|write|net|run|env|sys|ffi) access to/.test(message)
     ) {
       // A path or host outside what the task declares in deno.json (docs/security.md).
-      console.error(
-        `mcpmeter ${task}: deno task ${task} may touch only what its deno.json entry allows; ` +
-          "read inputs from the repository and write outputs under results/ (or /tmp), or run the " +
-          "task file with deno run and wider --allow-* flags (the task's line in deno.json lists them)",
-      );
+      console.error(`${line}; ${permissionHint(task)}`);
       Deno.exit(2);
     }
+    console.error(line);
     // Tasks without --allow-env must not crash here: ask, never prompt.
     const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
     if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);
     Deno.exit(error instanceof UsageError || error instanceof InputFileError ? 2 : 1);
   }
+}
+
+/**
+ * What a task's own permissions allow, for the message of a path it may not touch: the
+ * folders of this checkout (and /tmp) it may read and write, asked of Deno, never prompted.
+ */
+function permissionHint(task: string): string {
+  const granted = (name: "read" | "write", path: string) =>
+    Deno.permissions.querySync?.({ name, path }).state === "granted";
+  const where = (name: "read" | "write") =>
+    ["", "results", ".scratch", "/tmp"].filter((p) =>
+      granted(name, p.startsWith("/") ? p : fromRoot(p || "."))
+    ).map((p) => p === "" ? "the repository" : p.startsWith("/") ? p : `${p}/`);
+  // The repository as a whole stands for its folders; the rest is listed.
+  const list = (xs: string[]) => {
+    const shown = xs.includes("the repository") ? xs.filter((x) => !x.endsWith("/")) : xs;
+    return shown.length === 0 ? "nothing" : shown.join(", ");
+  };
+  return `deno task ${task} may read ${list(where("read"))} and write ${
+    list(where("write"))
+  } (its deno.json line); to go wider, run its file with deno run and your own --allow-* flags`;
 }
 
 /** The real flow I/O, rooted at this checkout (lib/flows/io.ts). */

@@ -49,3 +49,20 @@ Deno.test("parseFlags() names an unknown flag or a stray argument in one line", 
     'unexpected argument "extra": this task takes flags only (see --help)',
   );
 });
+
+Deno.test("runMain() names, in the same line, what the task's own permissions allow", async () => {
+  // synth may write results/ only (deno.json): writing /tmp is refused with exit 2.
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "synth", "--tools", "10", "--seed", "2", "--out", "/tmp/mcpmeter_hint.json"],
+    cwd: new URL("../", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.equal(out.code, 2);
+  const lines = new TextDecoder().decode(out.stderr).split("\n")
+    .filter((l) => l.startsWith("mcpmeter synth:"));
+  assert.equal(lines.length, 1, lines.join("\n"));
+  assert.match(lines[0], /^mcpmeter synth: error: Requires write access to "\/tmp/);
+  assert.match(lines[0], /; deno task synth may read the repository and write results\/ \(its/);
+});

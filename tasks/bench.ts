@@ -54,6 +54,12 @@ async function main(args: string[]): Promise<number> {
   const cores = navigator.hardwareConcurrency || 1;
   const workers = intFlag("workers", f.workers, cores, 1);
   const lanes = f.workers === undefined ? { minTools: AUTO_LANES_MIN_TOOLS } : {};
+  if (workers > cores) {
+    console.error(
+      `[bench] --workers ${workers} is more than the ${cores} cores here: lanes beyond them add ` +
+        "start-up and memory, not speed",
+    );
+  }
   const options: RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),

@@ -588,15 +588,12 @@ async function benchOn(
   };
   // Loaded first: the pool settles its lanes here, and the job split below reads them.
   running.load(context);
-  if (options.pool !== undefined && options.createTokenizer === undefined) {
-    say(
-      `${running.lanes} lane${running.lanes === 1 ? "" : "s"} (this thread${
-        running.lanes === 1
-          ? ""
-          : ` and ${running.lanes - 1} worker${running.lanes === 2 ? "" : "s"}`
-      })`,
-    );
-  }
+  const workers = running.lanes - 1;
+  say(
+    `${running.lanes} lane${workers === 0 ? "" : "s"} (this thread${
+      workers === 0 ? "" : ` and ${workers} worker${workers === 1 ? "" : "s"}`
+    })`,
+  );
   const lane = await benchLane(context, tokenizers, endpoints);
   const jobs: BenchJob[] = [];
   // Catalog cost and arms: one job per corpus × tokenizer when lanes can share them, else one
