@@ -81,17 +81,16 @@ export function sdkClientOptions(options: SdkClientOptions): {
 
 /**
  * An adapter factory over an official SDK: per model, one SDK client built with
- * {@linkcode sdkClientOptions} at its first request; each request goes out through `send`, with the abort signal as
+ * {@linkcode sdkClientOptions}; each request goes out through `send`, with the abort signal as
  * the SDK's request option when there is one, and replies are read by `parse`.
  *
- * @param client Builds the SDK client from its constructor options (a promise when it imports
- *   the SDK first).
+ * @param client Builds the SDK client from its constructor options.
  * @param send Sends one request for `model` with the SDK (returns the SDK's promise of the body).
  * @param parse Normalizes a reply body.
  * @returns The factory a {@linkcode ProviderEntry} names as `createAdapter`.
  */
 export function sdkAdapter<Sdk>(
-  client: (options: ReturnType<typeof sdkClientOptions>) => Sdk | Promise<Sdk>,
+  client: (options: ReturnType<typeof sdkClientOptions>) => Sdk,
   send: (
     sdk: Sdk,
     model: string,
@@ -101,18 +100,9 @@ export function sdkAdapter<Sdk>(
   parse: (body: unknown) => ParsedTurn,
 ): (model: string, options: SdkClientOptions) => ProviderAdapter {
   return (model, options) => {
-    const clientOptions = sdkClientOptions(options);
-    // Built at the first request: `client` may import its SDK then, so a process that never
-    // calls a model (the bench) does not load one.
-    let sdk: Promise<Sdk> | undefined;
+    const sdk = client(sdkClientOptions(options));
     return {
-      send: async (request, signal) =>
-        send(
-          await (sdk ??= Promise.resolve(clientOptions).then(client)),
-          model,
-          request,
-          signal ? { signal } : undefined,
-        ),
+      send: (request, signal) => send(sdk, model, request, signal ? { signal } : undefined),
       parse,
     };
   };

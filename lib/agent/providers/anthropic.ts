@@ -9,7 +9,7 @@
  * @module
  */
 
-import type Anthropic from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
 import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
@@ -118,8 +118,7 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
  * @returns The adapter.
  */
 export const createAnthropicAdapter: adapter.ProviderEntry["createAdapter"] = adapter.sdkAdapter(
-  // The SDK is imported with the first request's client (not by every process importing this).
-  async (options) => new (await import("@anthropic-ai/sdk")).default(options),
+  (options) => new Anthropic(options),
   (sdk, model, request, options) => {
     const cache = request.cache;
     const control = cache === undefined

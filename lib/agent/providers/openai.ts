@@ -13,7 +13,7 @@
  * @module
  */
 
-import type OpenAI from "openai";
+import OpenAI from "openai";
 import type { JsonValue } from "../../catalog/types.ts";
 import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
@@ -130,8 +130,7 @@ export function parseOpenAiCompletion(body: unknown): adapter.ParsedTurn {
  * @returns The adapter.
  */
 export const createOpenAiAdapter: adapter.ProviderEntry["createAdapter"] = adapter.sdkAdapter(
-  // The SDK is imported with the first request's client (not by every process importing this).
-  async (options) => new (await import("openai")).default(options),
+  (options) => new OpenAI(options),
   (sdk, model, request, options) =>
     sdk.chat.completions.create(
       {
