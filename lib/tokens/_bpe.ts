@@ -22,7 +22,9 @@
 export interface RankTable {
   /**
    * Slot s at `[4s, 4s + 4)`: bytes 0-3 of the token (little-endian), bytes
-   * 4-7, `length << 18 | (rank + 1)` (0 = empty slot), and the key's hash.
+   * 4-7, `length << 18 | (rank + 1)` (0 = empty slot), and, for a token of 9
+   * to 12 bytes, bytes 8-11 (so the slot alone decides a lookup of up to 12
+   * bytes), else the key's hash (checked before the token's bytes are read).
    */
   readonly slots: Int32Array;
   /** Rank → the token's byte string ("" for unused ranks). */
@@ -83,6 +85,13 @@ function tailHash(s: Uint8Array, from: number, to: number): number {
   return h;
 }
 
+/** Bytes 8 to `len - 1` (at most 11) of the byte string `key`, packed little-endian. */
+function packTail(key: string, len: number): number {
+  let w2 = 0;
+  for (let k = 8; k < len && k < 12; k++) w2 |= key.charCodeAt(k) << (8 * (k - 8));
+  return w2;
+}
+
 /** FNV-1a of the byte string `s[from, to)` (0 for an empty range). */
 function tailHashOf(s: string, from: number, to: number): number {
   if (from >= to) return 0;
@@ -141,7 +150,7 @@ export function rankTableFrom(
     slots[4 * slot] = w0;
     slots[4 * slot + 1] = w1;
     slots[4 * slot + 2] = (len << RANK_BITS) | (rank + 1);
-    slots[4 * slot + 3] = h;
+    slots[4 * slot + 3] = len > 8 && len <= 12 ? packTail(key, len) : h;
     filter[filterWord(h)] |= filterBits(h);
   }
   const pairs = new Int32Array(65536).fill(NONE);
@@ -218,7 +227,12 @@ export function rankOf(
       const rank = (m & RANK_MASK) - 1;
       if (c >= 0) remember(cache!, c, w0, w1, m);
       if (len <= 8) return rank;
-      if (slots[b + 3] === h && sameBytes(s, from, table.tokens[rank])) return rank;
+      if (len <= 12) {
+        // Bytes 8-11 are in the slot: no read of the token's string.
+        let w2 = s[from + 8];
+        for (let k = 9; k < len; k++) w2 |= s[from + k] << (8 * (k - 8));
+        if (slots[b + 3] === w2) return rank;
+      } else if (slots[b + 3] === h && sameBytes(s, from, table.tokens[rank])) return rank;
     }
     slot = (slot + 1) & mask;
   }
