@@ -10,6 +10,7 @@ import { loadModels, loadSuite } from "../agent/load_config.ts";
 import { AgentConfigError } from "../agent/config.ts";
 import {
   calibrateJudge,
+  type CalibrationItem,
   calibrationLines,
   type CalibrationReport,
   parseLabels,
@@ -21,6 +22,7 @@ import { realSleep } from "../agent/providers/retry.ts";
 import { sortedJson } from "../agent/_json.ts";
 import { InputFileError } from "../input_error.ts";
 import { UsageError } from "../_errors.ts";
+import { columnsCsv, type CsvColumn } from "../_csv.ts";
 import { ensureWritable } from "./_write.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import type { FlowOutcome } from "./outcome.ts";
@@ -66,49 +68,33 @@ export interface CalibrationOutcome extends FlowOutcome {
   readonly csvPath: string;
 }
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-};
+const word = (p: boolean | null) => p === null ? "" : p ? "pass" : "fail";
+
+/** The columns of {@linkcode calibrationCsv}, in order. */
+const CALIBRATION_COLUMNS: readonly CsvColumn<CalibrationItem>[] = [
+  ["label_id", (i) => i.id],
+  ["case_id", (i) => i.caseId],
+  ["expected", (i) => word(i.expected)],
+  ["predicted", (i) => word(i.predicted)],
+  ["agrees", (i) => i.predicted === null ? "" : i.predicted === i.expected],
+  ["passing_votes", (i) => i.verdicts.filter((v) => v.pass).length],
+  ["votes", (i) => i.verdicts.length],
+  ["input_tokens", (i) => i.inputTokens],
+  ["output_tokens", (i) => i.outputTokens],
+  ["cost_usd", (i) => i.costUsd === null ? null : Math.round(i.costUsd * 1e9) / 1e9],
+  ["reasoning", (i) => i.verdicts[0]?.reasoning ?? ""],
+  ["error", (i) => i.error],
+];
 
 /**
  * One CSV row per label: id, case, label and judge verdicts, whether they agree, passing votes,
  * tokens, USD, the first reasoning and any judge error.
  *
  * @param r The report.
- * @returns CSV text ending in a newline.
+ * @returns CSV text ending in a newline (the header alone when there are no labels).
  */
 export function calibrationCsv(r: CalibrationReport): string {
-  const word = (p: boolean | null) => p === null ? "" : p ? "pass" : "fail";
-  const head = [
-    "label_id",
-    "case_id",
-    "expected",
-    "predicted",
-    "agrees",
-    "passing_votes",
-    "votes",
-    "input_tokens",
-    "output_tokens",
-    "cost_usd",
-    "reasoning",
-    "error",
-  ];
-  const rows = r.items.map((i) => [
-    i.id,
-    i.caseId,
-    word(i.expected),
-    word(i.predicted),
-    i.predicted === null ? "" : i.predicted === i.expected,
-    i.verdicts.filter((v) => v.pass).length,
-    i.verdicts.length,
-    i.inputTokens,
-    i.outputTokens,
-    i.costUsd === null ? null : Math.round(i.costUsd * 1e9) / 1e9,
-    i.verdicts[0]?.reasoning ?? "",
-    i.error,
-  ]);
-  return [head, ...rows].map((row) => row.map(csvCell).join(",")).join("\n") + "\n";
+  return columnsCsv(CALIBRATION_COLUMNS, r.items);
 }
 
 /**
