@@ -104,19 +104,24 @@ export async function runMain(task: string, main: () => Promise<number | void>):
  * folders of this checkout (and /tmp) it may read and write, asked of Deno, never prompted.
  */
 function permissionHint(task: string): string {
-  const granted = (name: "read" | "write", path: string) =>
-    Deno.permissions.querySync?.({ name, path }).state === "granted";
-  const where = (name: "read" | "write") =>
-    ["", "results", ".scratch", "/tmp"].filter((p) =>
-      granted(name, p.startsWith("/") ? p : fromRoot(p || "."))
-    ).map((p) => p === "" ? "the repository" : p.startsWith("/") ? p : `${p}/`);
-  // The repository as a whole stands for its folders; the rest is listed.
-  const list = (xs: string[]) => {
-    const shown = xs.includes("the repository") ? xs.filter((x) => !x.endsWith("/")) : xs;
+  const places: readonly (readonly [label: string, path: string])[] = [
+    ["the repository", fromRoot(".")],
+    ["results/", fromRoot("results")],
+    [".scratch/", fromRoot(".scratch")],
+    ["/tmp", "/tmp"],
+  ];
+  const list = (name: "read" | "write") => {
+    const granted = places.filter(([, path]) =>
+      Deno.permissions.querySync?.({ name, path }).state === "granted"
+    ).map(([label]) => label);
+    // The repository as a whole stands for its folders.
+    const shown = granted.includes("the repository")
+      ? granted.filter((l) => !l.endsWith("/"))
+      : granted;
     return shown.length === 0 ? "nothing" : shown.join(", ");
   };
-  return `deno task ${task} may read ${list(where("read"))} and write ${
-    list(where("write"))
+  return `deno task ${task} may read ${list("read")} and write ${
+    list("write")
   } (its deno.json line); to go wider, run its file with deno run and your own --allow-* flags`;
 }
 
