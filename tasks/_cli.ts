@@ -7,7 +7,7 @@ import {
   type FlowOutcome,
   type GitState,
   UsageError,
-} from "../lib/flows/mod.ts";
+} from "../lib/flows/io.ts";
 
 export { ensureWritable, UsageError };
 export { intFlag, listFlag, numberFlag, parseFlags } from "./_flags.ts";

@@ -1,7 +1,7 @@
 // Flag parsing shared by the task entry points: strict parseArgs, integer and list flags, each
 // failure a UsageError naming the flag.
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { UsageError } from "../lib/flows/mod.ts";
+import { UsageError } from "../lib/flows/io.ts";
 
 /**
  * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing

@@ -12,7 +12,7 @@ import {
   runBench,
   type RunBenchOptions,
   writeBenchResults,
-} from "../lib/flows/mod.ts";
+} from "../lib/flows/bench/mod.ts";
 import { workerBenchPool } from "../lib/flows/io.ts";
 import { DEFAULT_RERANK_K } from "../lib/retrieval/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";

@@ -53,7 +53,6 @@ import {
 import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
-import { captureCatalog } from "./capture_catalog.ts";
 import {
   type BenchJob,
   type BenchJobContext,
@@ -69,7 +68,6 @@ import {
 } from "./bench_jobs.ts";
 import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
-import { runLive } from "./live.ts";
 
 /** Default inputs, relative to the repository root. */
 export const BENCH_DEFAULTS = {
@@ -538,6 +536,9 @@ async function benchOn(
   const codePath = options.codeCatalog ?? io.fromRoot(BENCH_DEFAULTS.codeCatalog);
   const proxy = options.proxyServers
     ? await (async () => {
+      // Imported here, not at the top: it loads the MCP SDK, which a bench without
+      // --proxy-servers never needs (the same for runLive and --live below).
+      const { captureCatalog } = await import("./capture_catalog.ts");
       const live = await captureCatalog(options.proxyServers!, {
         installDir: options.installDir ?? io.fromRoot(BENCH_DEFAULTS.installDir),
         task: "bench",
@@ -659,7 +660,7 @@ async function benchOn(
       provenance: { tokens: "measured", savings: "computed" },
     };
   })();
-  const live = !options.live ? undefined : await runLive({
+  const live = !options.live ? undefined : await (await import("./live.ts")).runLive({
     tokenizer: p.tokenizerNames[0],
     golden: p.liveGolden,
     ...(options.endpoint ? { endpoint: options.endpoint, headers: options.headers ?? {} } : {}),

@@ -8,6 +8,11 @@
 import { isAbsolute, relative, resolve } from "node:path";
 
 export { workerBenchPool, type WorkerBenchPoolOptions } from "./bench_pool.ts";
+// Also in mod.ts: here so that a task's shared plumbing (tasks/_cli.ts) gets them without
+// loading every flow.
+export { ensureWritable } from "./_write.ts";
+export { UsageError } from "../_errors.ts";
+export type { FlowOutcome } from "./outcome.ts";
 
 /**
  * Commit (`git rev-parse HEAD`) and dirtiness (tracked files differ from HEAD) of the checkout,

@@ -1,0 +1,28 @@
+/**
+ * The bench flow alone (`deno task bench`): the same functions as `lib/flows/mod.ts` exports for
+ * it, without the other flows. A task importing `lib/flows/mod.ts` loads every flow at start
+ * (agents, capture, proxy, report, ...: the MCP SDK, both model SDKs, puppeteer-core); the bench
+ * needs none of them unless `--live` or `--proxy-servers` asks, and then imports them itself.
+ *
+ * @example Usage
+ * ```ts
+ * import { BENCH_DEFAULTS, checkBenchOptions } from "./mod.ts";
+ * checkBenchOptions({ resamples: BENCH_DEFAULTS.resamples });
+ * ```
+ *
+ * @module
+ */
+export {
+  BENCH_DEFAULTS,
+  benchFailure,
+  benchSummaryLines,
+  checkBenchOptions,
+  checkOutFolder,
+  MAX_RESAMPLES,
+  parseHeaderFlags,
+  runBench,
+  type RunBenchOptions,
+  writeBenchResults,
+} from "../bench.ts";
+export { benchHelp } from "../bench_help.ts";
+export { AUTO_LANES_MIN_TOOLS } from "../bench_jobs.ts";
