@@ -35,9 +35,11 @@ import {
   auditGoldenSet,
   auditWarning,
   type BaselineComparison,
+  changedIndexFields,
   type GoldenSetAudit,
   type IndexArm,
   indexArmsFor,
+  type IndexFieldName,
   type PackageInfo,
   parsePackageInfo,
   type RetrievalResult,
@@ -304,6 +306,18 @@ function planRetrieval(
   jobs: BenchJob[],
 ): RetrievalStep[] {
   const steps: RetrievalStep[] = [];
+  // The fields each index arm changes, per corpus: rendered once, not once per golden set and
+  // retriever.
+  const changedByCorpus = new Map<number, Map<string, IndexFieldName[]>>();
+  const changedOn = (c: number) => {
+    let changed = changedByCorpus.get(c);
+    if (changed === undefined) {
+      const tools = corpora[c].corpus.tools;
+      changed = new Map(indexArms.map((a) => [a.name, changedIndexFields(tools, a.indexFields)]));
+      changedByCorpus.set(c, changed);
+    }
+    return changed;
+  };
   for (const [g, golden] of goldenSets.entries()) {
     const c = corpora.findIndex(({ corpus }) => corpus.id === golden.corpusVersion);
     const targetIndex = c >= 0 ? c : corpora.length === 1 ? 0 : -1;
@@ -322,7 +336,9 @@ function planRetrieval(
     for (const retriever of p.retrieverNames) {
       const entry = retrieverEntry(retriever);
       const local = entry.endpoint !== undefined || entry.asyncBuild;
-      const chosen = indexArmsFor(retriever, target.corpus.tools, indexArms);
+      const chosen = entry.reads.length === 0
+        ? indexArmsFor(retriever, target.corpus.tools, indexArms)
+        : indexArmsFor(retriever, target.corpus.tools, indexArms, changedOn(targetIndex));
       // A retriever that calls an endpoint is scored on its plain index only: every arm's
       // index would be embedded (and paid for) again.
       const armsScored = entry.endpoint === undefined ? chosen.score : [];

@@ -8,7 +8,8 @@
  * comparison reads), so a lane may be
  * the calling thread or a worker that received the context once. Each job's result depends on
  * the job and the context alone, never on which lane ran it or what ran before it there (the
- * caches a lane keeps, tokenizer memos and the frontier's item counts, are exact); so a
+ * caches a lane keeps, tokenizer memos, indexes, searched hits and the frontier's item counts,
+ * are exact); so a
  * {@linkcode BenchPool} that runs jobs in any order on any lanes yields the same report as the
  * in-process {@linkcode inProcessBenchPool}, byte for byte.
  *
@@ -23,7 +24,7 @@ import {
   measureArms,
   type UnavailableArm,
 } from "../encodings/mod.ts";
-import type { GoldenSet, Retriever } from "../retrieval/types.ts";
+import type { GoldenSet, Hit, Retriever } from "../retrieval/types.ts";
 import { alignGolden } from "../retrieval/align.ts";
 import { docsFromTools } from "../retrieval/docs.ts";
 import {
@@ -38,7 +39,7 @@ import {
   retrieverEntry,
   type RetrieverName,
 } from "../retrieval/mod.ts";
-import { type FrontierRow, measureFrontier } from "../live/frontier.ts";
+import { FRONTIER_MAX_K, type FrontierRow, measureFrontier } from "../live/frontier.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { endpointContext, type RetrieverModels } from "./retriever_models.ts";
@@ -252,6 +253,47 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
     }
     indexes.set(key, { retriever, docs });
   };
+  // The hits of each query on the plain index of a retriever whose hits nest (`nestedHits`),
+  // searched at the frontier's depth or deeper: the frontier job (limit 20) answers from the
+  // retrieval job's searches (limit 10), so each query is searched once and the frontier needs
+  // no index (on a large catalog the index was let go by then). Kept for the lane's life: a
+  // few hits per query, never an index.
+  const searched = new Map<string, {
+    readonly name: string;
+    readonly config: Retriever["config"];
+    readonly hits: Map<string, { readonly depth: number; readonly hits: readonly Hit[] }>;
+  }>();
+  const remembering = (
+    key: string,
+    kept: Retriever | undefined,
+    index: () => Retriever,
+  ): Retriever => {
+    let inner = kept;
+    let memo = searched.get(key);
+    if (memo === undefined) {
+      inner ??= index();
+      memo = { name: inner.name, config: inner.config, hits: new Map() };
+      searched.set(key, memo);
+    }
+    const { hits } = memo;
+    return {
+      name: memo.name,
+      config: memo.config,
+      search(query, limit) {
+        const known = hits.get(query);
+        if (Number.isInteger(limit) && limit >= 1) {
+          if (known !== undefined && limit <= known.depth) return known.hits.slice(0, limit);
+        }
+        inner ??= index();
+        // A bad limit goes to the index as it is, so it throws as it would have.
+        if (!(Number.isInteger(limit) && limit >= 1)) return inner.search(query, limit);
+        const depth = Math.max(limit, FRONTIER_MAX_K);
+        const found = inner.search(query, depth);
+        hits.set(query, { depth, hits: found });
+        return found.slice(0, limit);
+      },
+    };
+  };
   return async (job, say) => {
     switch (job.kind) {
       case "modes":
@@ -285,11 +327,16 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
               docs: Parameters<typeof entry.create>[0],
               ctx: Parameters<typeof entry.create>[1],
             ) => {
-              const kept = indexes.get(key)?.retriever;
-              if (kept !== undefined) return kept;
-              const built = entry.create(docs, ctx) as Retriever;
-              keepIndex(key, built, docs.length);
-              return built;
+              const index = () => {
+                const kept = indexes.get(key)?.retriever;
+                if (kept !== undefined) return kept;
+                const built = entry.create(docs, ctx) as Retriever;
+                keepIndex(key, built, docs.length);
+                return built;
+              };
+              return entry.nestedHits && job.arm === null
+                ? remembering(key, undefined, index)
+                : index();
             }
             : job.retriever,
           arm,
@@ -317,7 +364,17 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         const entry = retrieverEntry(job.retriever);
         const key = indexKey(job.golden, job.corpus, null, job.retriever);
         let built = indexes.get(key)?.retriever;
-        if (built === undefined) {
+        if (entry.nestedHits && !entry.asyncBuild && entry.endpoint === undefined) {
+          built = remembering(key, built, () => {
+            const made = entry.create(docsFromTools(corpus.tools), {
+              seed: context.seed,
+              golden: aligned,
+              ...endpointContext(job.retriever, endpointsOf(lane)),
+            }) as Retriever;
+            keepIndex(key, made, corpus.tools.length);
+            return made;
+          });
+        } else if (built === undefined) {
           built = await entry.create(docsFromTools(corpus.tools), {
             seed: context.seed,
             golden: aligned,

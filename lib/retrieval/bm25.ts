@@ -157,12 +157,20 @@ export function createBm25Retriever(
       checkLimit(limit);
       // wink sorts by score only; take every hit so ties at the cut are broken by id.
       const raw = engine.search(query, total) as [string, number][];
-      const hits = raw.map(([id, score]) => ({ id, score: Math.round(score * scale) / scale }));
-      if (hits.length <= limit) return hits.sort(compareHits);
-      const cut = hits[limit - 1].score;
-      let end = limit;
-      while (end < hits.length && hits[end].score === cut) end++;
-      return hits.slice(0, end).sort(compareHits).slice(0, limit);
+      // Rounding keeps wink's descending order, so only the hits down to the last one that
+      // rounds to the limit-th hit's score can be among the best `limit`: only they get a Hit.
+      const rounded = (i: number) => Math.round(raw[i][1] * scale) / scale;
+      let end = raw.length;
+      if (end > limit) {
+        const cut = rounded(limit - 1);
+        end = limit;
+        while (end < raw.length && rounded(end) === cut) end++;
+      }
+      const hits: Hit[] = new Array(end);
+      for (let i = 0; i < end; i++) hits[i] = { id: raw[i][0], score: rounded(i) };
+      hits.sort(compareHits);
+      if (hits.length > limit) hits.length = limit;
+      return hits;
     },
   };
 }
@@ -224,5 +232,6 @@ export const bm25Entry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
+  nestedHits: true,
   create: (docs) => createBm25Retriever(docs),
 };

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import winkBm25 from "wink-bm25-text-search";
+import { identifierTokens } from "./_analysis.ts";
 import { bm25SeesArm, createBm25Retriever } from "./bm25.ts";
 import type { RetrievalDoc } from "./types.ts";
 import type { Tool } from "../catalog/types.ts";
@@ -47,6 +49,34 @@ Deno.test("createBm25Retriever() breaks equal scores by id ascending, also at th
   const r = createBm25Retriever(docs, { weights: { server: 0 } });
   assert.deepEqual(r.search("shared", 2).map((h) => h.id), ["a", "b"]);
   assert.deepEqual(r.search("shared", 10).map((h) => h.id), ["a", "b", "c"]);
+});
+
+Deno.test("createBm25Retriever() ranks as every wink hit rounded and sorted, cut at the limit", () => {
+  // The plain path, from wink itself: all hits, each score rounded to 4 decimals, sorted by
+  // score descending then id ascending, the first k kept. Many docs tie once rounded.
+  const vocabulary = ["alpha", "beta", "gamma", "delta", "epsilon"];
+  const docs = Array.from({ length: 60 }, (_, i) =>
+    doc(
+      `d${(i * 37) % 60}`,
+      vocabulary.slice(0, 1 + (i % 4)).join("_"),
+      Array.from({ length: 1 + (i % 7) }, (_, j) => vocabulary[(i + j) % 5]).join(" "),
+    ));
+  const r = createBm25Retriever(docs);
+  const engine = winkBm25();
+  engine.defineConfig({ fldWeights: { name: 5, description: 1, server: 2 }, bm25Params: {} });
+  engine.definePrepTasks([(t: string) => identifierTokens(t, { stem: false, stopWords: true })]);
+  for (const d of docs) {
+    engine.addDoc({ name: d.name, description: d.description, server: d.server }, d.id);
+  }
+  engine.consolidate(4);
+  for (const q of ["alpha", "beta gamma", "epsilon alpha delta", "omega"]) {
+    const all = (engine.search(q, docs.length) as [string, number][])
+      .map(([id, score]) => ({ id, score: Math.round(score * 1e4) / 1e4 }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const k of [1, 2, 3, 5, 10, 20, 60]) {
+      assert.deepEqual(r.search(q, k), all.slice(0, k), `"${q}" at ${k}`);
+    }
+  }
 });
 
 Deno.test("createBm25Retriever() needs 3 documents and valid options", () => {

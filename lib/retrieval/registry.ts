@@ -106,6 +106,9 @@ export function changedIndexFields(
  * @param retriever A registered name or an entry.
  * @param tools The corpus.
  * @param arms Candidate arms (those whose `altersIndex` is true).
+ * @param changed The fields each arm changes on `tools` ({@linkcode changedIndexFields}) by arm
+ * name, when the caller has them (each is then not computed again: that renders every tool);
+ * an arm it lacks is computed.
  * @returns The arms to score, and the ones left out with the reason.
  * @throws {RangeError} for an unknown retriever name.
  *
@@ -122,6 +125,7 @@ export function indexArmsFor(
   retriever: string | RetrieverEntry,
   tools: readonly Tool[],
   arms: readonly IndexArm[],
+  changed?: ReadonlyMap<string, readonly IndexFieldName[]>,
 ): {
   readonly score: readonly IndexArm[];
   readonly skipped: readonly { arm: string; reason: string }[];
@@ -132,12 +136,12 @@ export function indexArmsFor(
   const score: IndexArm[] = [];
   const skipped: { arm: string; reason: string }[] = [];
   for (const arm of arms) {
-    const changed = changedIndexFields(tools, arm.indexFields);
-    if (changed.some((f) => entry.reads.includes(f))) score.push(arm);
+    const fields = changed?.get(arm.name) ?? changedIndexFields(tools, arm.indexFields);
+    if (fields.some((f) => entry.reads.includes(f))) score.push(arm);
     else {
       skipped.push({
         arm: arm.name,
-        reason: changed.length === 0
+        reason: fields.length === 0
           ? `the arm changes no index field of this corpus, so it would repeat the plain ${entry.name} row`
           : `the arm only changes fields ${entry.label} weighs 0 (${
             unread.join(", ")

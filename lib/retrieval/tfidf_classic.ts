@@ -405,5 +405,6 @@ export const tfidfClassicEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
+  nestedHits: true,
   create: (docs) => createTfidfClassicRetriever(docs),
 };
