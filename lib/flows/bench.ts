@@ -504,6 +504,13 @@ async function benchOn(
   io: FlowIo,
 ): Promise<BenchReport> {
   const say = (message: string) => io.progress("bench", message);
+  // Asked now, answered while the bench works (git runs in its own process): the state of the
+  // checkout the run started from. The no-op catch keeps an early failure from going unhandled
+  // before the report awaits it (and throws it) below.
+  const git = io.gitState();
+  const dependencies = io.dependencyVersions();
+  git.catch(() => {});
+  dependencies.catch(() => {});
   const p = plan(options, io.fromRoot);
   const make = options.createTokenizer ?? createTokenizer;
   const tokenizers = p.tokenizerNames.map((n) => make(n));
@@ -695,12 +702,12 @@ async function benchOn(
     task: options.task ?? "tasks/bench.ts",
     run: {
       createdAt: io.createdAt(),
-      git: await io.gitState(),
+      git: await git,
       wallMs: Math.round(io.now() - started),
     },
     seed: p.seed,
     tokenizers: p.tokenizerNames,
-    dependencies: await io.dependencyVersions(),
+    dependencies: await dependencies,
     inputs: [
       ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
       {
