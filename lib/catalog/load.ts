@@ -8,7 +8,8 @@
 
 import { readFailure } from "../input_error.ts";
 import { CatalogError } from "./errors.ts";
-import { parseCatalog, type ParseCatalogOptions } from "./parse.ts";
+import { parseCatalog, type ParseCatalogOptions, parseCatalogValue } from "./parse.ts";
+import { parseJsonPlainBytes } from "./_plain_json_bytes.ts";
 import type { Corpus } from "./types.ts";
 
 /** Options of {@linkcode loadCatalog}: those of {@linkcode parseCatalog} except `path`. */
@@ -65,9 +66,18 @@ export async function loadCatalog(path: string, options: LoadCatalogOptions = {}
   } catch (e) {
     throw new CatalogError(readFailure(e), { path, cause: e });
   }
-  // Hashed first, so neither the bytes nor the text outlive the parse (a large catalog's text
-  // is twice its size in memory when it holds one non-Latin-1 character).
   const sha256 = await sha256Hex(bytes);
+  // Parsed from the bytes piece by piece where the result is the same (./_plain_json_bytes.ts),
+  // so the file's text is never one string: a large catalog's text is twice its size in
+  // memory when it holds one non-Latin-1 character, and would sit beside the bytes and the value.
+  const value = parseJsonPlainBytes(bytes);
+  if (value !== undefined) {
+    bytes = undefined;
+    const corpus = parseCatalogValue(value, { ...options, path });
+    return { ...corpus, provenance: { ...corpus.provenance, sha256 } };
+  }
+  // Otherwise (a literal JSON.stringify writes otherwise, a repeated key, invalid UTF-8 or
+  // JSON), the whole text, lossless; the bytes go once it is decoded.
   let text: string | undefined;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

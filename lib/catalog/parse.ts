@@ -12,7 +12,7 @@ import {
   type JsonObjectNode,
   parseJsonLossless,
 } from "./canonical.ts";
-import { nodeCanonical, parseJsonPlain } from "./_plain_json.ts";
+import { nodeCanonical, parseJsonPlain, plainTree } from "./_plain_json.ts";
 import { CatalogError } from "./errors.ts";
 import type {
   CatalogFormat,
@@ -575,17 +575,7 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * ```
  */
 export function parseCatalog(text: string, options: ParseCatalogOptions = {}): Corpus {
-  const ctx: Context = {
-    path: options.path ?? "<memory>",
-    toolWarnings: new Map(),
-    fileWarnings: [],
-  };
-  if (options.format !== undefined && !CATALOG_FORMATS.includes(options.format)) {
-    throw new TypeError(
-      `Cannot parse catalog: unknown format ${JSON.stringify(options.format)}; ` +
-        `expected one of ${CATALOG_FORMATS.join(", ")}`,
-    );
-  }
+  const ctx = startContext(options);
   let root: JsonNode;
   try {
     // JSON.parse's value where it gives the same canonical schemas (every number literal as
@@ -601,6 +591,36 @@ export function parseCatalog(text: string, options: ParseCatalogOptions = {}): C
     }
     throw e;
   }
+  return corpusOfTree(ctx, root, options);
+}
+
+/**
+ * {@linkcode parseCatalog} of a text whose value is given instead: the value `JSON.parse` gives
+ * for a text without repeated keys whose number literals `JSON.stringify` writes back the same
+ * (as `parseJsonPlainBytes` in ./_plain_json_bytes.ts answers), so the corpus is the one
+ * `parseCatalog` of that text gives, byte for byte.
+ *
+ * @param value The parsed catalog.
+ * @param options As for {@linkcode parseCatalog}.
+ * @returns The corpus, as {@linkcode parseCatalog}.
+ * @throws {CatalogError} On the validation failures of {@linkcode parseCatalog}.
+ * @throws {TypeError} As {@linkcode parseCatalog}.
+ */
+export function parseCatalogValue(value: JsonValue, options: ParseCatalogOptions = {}): Corpus {
+  return corpusOfTree(startContext(options), plainTree(value), options);
+}
+
+function startContext(options: ParseCatalogOptions): Context {
+  if (options.format !== undefined && !CATALOG_FORMATS.includes(options.format)) {
+    throw new TypeError(
+      `Cannot parse catalog: unknown format ${JSON.stringify(options.format)}; ` +
+        `expected one of ${CATALOG_FORMATS.join(", ")}`,
+    );
+  }
+  return { path: options.path ?? "<memory>", toolWarnings: new Map(), fileWarnings: [] };
+}
+
+function corpusOfTree(ctx: Context, root: JsonNode, options: ParseCatalogOptions): Corpus {
   if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
 
   const format = options.format ?? detectFormat(ctx, root);
