@@ -9,6 +9,7 @@ import {
   type ListingInfo,
   MAX_SKIP_EXAMPLES,
   type SkipSummary,
+  type ToolPart,
   type ToolSkip,
 } from "./types.ts";
 
@@ -54,11 +55,18 @@ export function guarded(label: string, encode: () => string): EncodedTool {
   }
 }
 
+/** The text of a listing part. */
+export function partText(part: string | ToolPart): string {
+  return typeof part === "string" ? part : part.text;
+}
+
 /** The listing whose text is the concatenation of `parts` (see `EncodingArm.listingParts`). */
-export function listingOfParts(parts: Generator<string, ListingInfo, undefined>): Listing {
+export function listingOfParts(
+  parts: Generator<string | ToolPart, ListingInfo, undefined>,
+): Listing {
   const texts: string[] = [];
   let next = parts.next();
-  for (; !next.done; next = parts.next()) texts.push(next.value);
+  for (; !next.done; next = parts.next()) texts.push(partText(next.value));
   return { text: texts.join(""), ...next.value };
 }
 

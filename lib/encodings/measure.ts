@@ -8,6 +8,7 @@ import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import { countSpans, isHardCutBetween, piecewiseEncoding } from "../tokens/joins.ts";
+import { type SharedCounts, sharedCounts } from "../tokens/shared_counts.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
@@ -253,11 +254,13 @@ interface Counted {
 
 /**
  * The counts of a joined listing (see `EncodingArm.joined`) without its text: each tool is
- * rendered once and its text added to a short run of the listing, which is counted (with
- * `countSpans`, the tool's text its span) as soon as the next part starts at a hard cut. The
- * tokens of the listing are the sum of its runs' tokens, as `countSpans` adds them across hard
- * cuts, so every figure equals the count of the whole listing and of each tool's text; only
- * for tokenizers that `countSpans` cuts that way (every tokenizer `piecewiseEncoding` names).
+ * rendered once, its text counted through the tokenizer's `sharedCounts` (its description and
+ * schema text, wherever they sit verbatim, counted once for every arm and mode), and added to a
+ * short run of the listing, which is counted (with `countSpans`, the tool's text its span of
+ * known count) as soon as the next part starts at a hard cut. The tokens of the listing are the
+ * sum of its runs' tokens, as `countSpans` adds them across hard cuts, so every figure equals
+ * the count of the whole listing and of each tool's text; only for tokenizers that `countSpans`
+ * cuts that way (every tokenizer `piecewiseEncoding` names).
  */
 function countJoined(
   arm: EncodingArm,
@@ -270,6 +273,7 @@ function countJoined(
   const altered = new SkipCollector();
   const ids: string[] = [];
   const runs = new Runs(tokenizers);
+  const shared = tokenizers.map(sharedCounts);
   for (const tool of tools) {
     const out = arm.encodeTool(tool);
     if (!out.ok) {
@@ -277,7 +281,7 @@ function countJoined(
       continue;
     }
     runs.add(ids.length === 0 ? join.header : join.separator, false);
-    runs.add(out.text, true);
+    runs.add(out.text, true, countKnown(shared, tool, out.text));
     ids.push(tool.id);
     const literals = fragile.get(tool.id);
     const reason = literals === undefined ? undefined : literalLoss(literals, out.text);
@@ -295,9 +299,25 @@ function countJoined(
 }
 
 /**
+ * Tokens of `text`, a rendering of `tool`, per tokenizer, through `sharedCounts`: the tool's
+ * description and schema text are the known strings (in that order, as every arm renders them).
+ */
+function countKnown(shared: readonly SharedCounts[], tool: Tool, text: string): number[] {
+  let schema: string | undefined;
+  try {
+    schema = schemaText(tool);
+  } catch {
+    schema = undefined; // a schema JSON cannot hold: the arm rendered it some other way
+  }
+  const known = [tool.description, schema];
+  return shared.map((s) => s.count(text, known));
+}
+
+/**
  * A listing counted in runs: parts are added in order and a run is counted (with `countSpans`,
- * the parts marked as spans its spans) as soon as the next part starts at a hard cut, so the
- * listing's tokens are the sum of its runs' (see {@linkcode countJoined}).
+ * the parts marked as spans its spans, of known count when given) as soon as the next part
+ * starts at a hard cut, so the listing's tokens are the sum of its runs' (see
+ * {@linkcode countJoined}).
  */
 class Runs {
   readonly #tokenizers: readonly Tokenizer[];
@@ -308,22 +328,30 @@ class Runs {
   #last = 0;
   #starts: number[] = [];
   #ends: number[] = [];
+  #reported: boolean[] = [];
+  #known: (number | undefined)[][];
 
   constructor(tokenizers: readonly Tokenizer[]) {
     this.#tokenizers = tokenizers;
     this.#totals = tokenizers.map(() => 0);
     this.#spans = tokenizers.map((): number[] => []);
+    this.#known = tokenizers.map(() => []);
   }
 
-  /** Adds the next part of the listing; `span`: its count is wanted on its own too. */
-  add(part: string, span: boolean): void {
+  /**
+   * Adds the next part of the listing; `span`: its count is wanted on its own too; `known`: its
+   * tokens per tokenizer, when already counted (then only its short ends are counted again).
+   */
+  add(part: string, span: boolean, known?: readonly number[]): void {
     if (part !== "") {
       if (this.#length > 0 && isHardCutBetween(this.#last, part.charCodeAt(0))) this.#flush();
       this.#last = part.charCodeAt(part.length - 1);
     }
-    if (span) {
+    if (span || known !== undefined) {
       this.#starts.push(this.#length);
       this.#ends.push(this.#length + part.length);
+      this.#reported.push(span);
+      for (const [k, list] of this.#known.entries()) list.push(known?.[k]);
     }
     this.#parts.push(part);
     this.#length += part.length;
@@ -338,22 +366,26 @@ class Runs {
   #flush(): void {
     const text = this.#parts.join("");
     for (const [k, tok] of this.#tokenizers.entries()) {
-      const out = countSpans(tok, text, this.#starts, this.#ends);
+      const out = countSpans(tok, text, this.#starts, this.#ends, this.#known[k]);
       this.#totals[k] += out.total;
-      for (const n of out.spans) this.#spans[k].push(n);
+      for (const [i, n] of out.spans.entries()) if (this.#reported[i]) this.#spans[k].push(n);
     }
     this.#parts = [];
     this.#length = 0;
     this.#starts = [];
     this.#ends = [];
+    this.#reported = [];
+    this.#known = this.#tokenizers.map(() => []);
   }
 }
 
 /**
  * The counts of a listing the arm gives in parts (`EncodingArm.listingParts`), without its
- * text: the parts are counted in runs as they come (see {@linkcode Runs}); each tool's text is
- * counted when the listing renders it through `encodeTool` (else after, tool by tool), and only
- * its counts are kept. Exact for the tokenizers {@linkcode countJoined} is.
+ * text: the parts are counted in runs as they come (see {@linkcode Runs}), a part that renders
+ * a tool (`ToolPart`) through `sharedCounts` with the tool's description and schema text known;
+ * each tool's text is counted (through `sharedCounts` too, as in {@linkcode countJoined}) when
+ * the listing renders it through `encodeTool` (else after, tool by tool), and only its counts
+ * are kept. Exact for the tokenizers {@linkcode countJoined} is.
  */
 function countParts(
   arm: EncodingArm,
@@ -362,10 +394,11 @@ function countParts(
   fragile: Map<string, string[]>,
 ): Counted {
   const seen = new Map<Tool, { counts: number[]; altered: string | undefined }>();
+  const shared = tokenizers.map(sharedCounts);
   const measured = (tool: Tool, text: string) => {
     const literals = fragile.get(tool.id);
     const entry = {
-      counts: tokenizers.map((tok) => tok.count(text)),
+      counts: countKnown(shared, tool, text),
       altered: literals === undefined ? undefined : literalLoss(literals, text),
     };
     seen.set(tool, entry);
@@ -383,7 +416,11 @@ function countParts(
   const runs = new Runs(tokenizers);
   const parts = counting.listingParts!(tools);
   let next = parts.next();
-  for (; !next.done; next = parts.next()) runs.add(next.value, false);
+  for (; !next.done; next = parts.next()) {
+    const part = next.value;
+    if (typeof part === "string") runs.add(part, false);
+    else runs.add(part.text, false, countKnown(shared, part.tool, part.text));
+  }
   const listing = next.value;
   const kept = new Set(listing.encodedIds);
   const altered = new SkipCollector();

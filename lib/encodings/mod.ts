@@ -29,6 +29,7 @@ export type {
   Listing,
   ListingInfo,
   SkipSummary,
+  ToolPart,
   ToolSkip,
   UnavailableArm,
 } from "./types.ts";

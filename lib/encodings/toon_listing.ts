@@ -135,7 +135,7 @@ export const toonListing: EncodingArm = {
       for (let i = 0; i < texts.length; i++) {
         const text = texts[i];
         texts[i] = ""; // yielded: let it go
-        yield "\n  - " + text.replaceAll("\n", "\n    ");
+        yield { text: "\n  - " + text.replaceAll("\n", "\n    "), tool: kept[i] };
       }
     }
     return { encodedIds: kept.map((t) => t.id), skipped: skips.summary() };

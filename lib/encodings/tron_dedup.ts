@@ -103,7 +103,7 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
     // a part of its own.
     *listingParts(tools: readonly Tool[]) {
       const classes = new Map<string, { schema: string; toolId: string }>();
-      const entries: string[] = [];
+      const entries: { text: string; tool: Tool }[] = [];
       const ids: string[] = [];
       const skips = new SkipCollector();
       for (const tool of tools) {
@@ -116,18 +116,18 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
         }
         const head = `${tool.name}|${tool.description}`;
         if (schema === undefined) {
-          entries.push(head);
+          entries.push({ text: head, tool });
         } else {
           const name = className(schema);
           const known = classes.get(name);
           if (known === undefined) {
             if (classes.size > 0) yield "\n";
             classes.set(name, { schema, toolId: tool.id });
-            yield `class ${name} = ${schema}`;
+            yield { text: `class ${name} = ${schema}`, tool };
           } else if (known.schema !== schema) {
             throw new SchemaClassCollisionError(name, [known.toolId, tool.id]);
           }
-          entries.push(`${head}|${name}`);
+          entries.push({ text: `${head}|${name}`, tool });
         }
         ids.push(tool.id);
       }

@@ -44,6 +44,19 @@ export interface Listing {
 export type ListingInfo = Omit<Listing, "text">;
 
 /**
+ * A part of a listing given in parts (`EncodingArm.listingParts`) that renders one tool: its
+ * `text` may hold the tool's description or canonical schema text verbatim, which the arm
+ * runner then counts once for every arm and mode (exact either way; a plain string part says
+ * nothing about any tool).
+ */
+export interface ToolPart {
+  /** The part's text. */
+  readonly text: string;
+  /** The tool it renders. */
+  readonly tool: Tool;
+}
+
+/**
  * How a joined listing is made from its tools' own texts (see {@linkcode EncodingArm.joined}):
  * `header + texts.join(separator) + footer`, or `empty` when no tool is encoded.
  */
@@ -120,13 +133,14 @@ export interface EncodingArm {
   readonly joined?: JoinedListing;
   /**
    * Optional: the text of `encodeListing(tools)` in parts, in order (their concatenation is
-   * the text), returning the listing's ids and skips; throws as `encodeListing` does. The arm
-   * runner then counts the listing part by part, without building its text.
+   * the text; a {@linkcode ToolPart} stands for its `text`), returning the listing's ids and
+   * skips; throws as `encodeListing` does. The arm runner then counts the listing part by
+   * part, without building its text.
    *
    * @param tools Tools to render, as for `encodeListing`.
    * @returns The parts; the generator's return value holds `encodedIds` and `skipped`.
    */
-  listingParts?(tools: readonly Tool[]): Generator<string, ListingInfo, undefined>;
+  listingParts?(tools: readonly Tool[]): Generator<string | ToolPart, ListingInfo, undefined>;
   /**
    * Fields a retrieval index would ingest for `tool` under this arm.
    *

@@ -5,7 +5,7 @@
  */
 import type { Tool } from "../catalog/types.ts";
 import { schemaText } from "../catalog/canonical.ts";
-import { countSpans } from "../tokens/joins.ts";
+import { sharedCounts } from "../tokens/shared_counts.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 
 /** Token cost of one tool under one tokenizer. */
@@ -46,8 +46,11 @@ export interface ToolCost {
 export function toolCost(tool: Tool, tokenizer: Tokenizer): ToolCost {
   const head = `${tool.name}\n${tool.description}`;
   const schema = schemaText(tool);
+  // The description and schema text counted once per tokenizer for every mode and arm that
+  // holds them (exact; see lib/tokens/shared_counts.ts).
+  const shared = sharedCounts(tokenizer);
   if (schema === undefined) {
-    const tokens = tokenizer.count(head);
+    const tokens = shared.count(head, [tool.description]);
     return {
       id: tool.id,
       server: tool.server,
@@ -56,13 +59,11 @@ export function toolCost(tool: Tool, tokenizer: Tokenizer): ToolCost {
       hasSchema: false,
     };
   }
-  // Both figures from one pass over the with-schema text: the head is a span of it.
-  const counted = countSpans(tokenizer, `${head}\n${schema}`, [0], [head.length]);
   return {
     id: tool.id,
     server: tool.server,
-    tokensNameDescription: counted.spans[0],
-    tokensWithSchema: counted.total,
+    tokensNameDescription: shared.count(head, [tool.description]),
+    tokensWithSchema: shared.count(`${head}\n${schema}`, [tool.description, schema]),
     hasSchema: true,
   };
 }

@@ -135,10 +135,15 @@ export interface SpanCounts {
  * in a glue. Any other tokenizer counts each span and the whole text directly. Either way the
  * figures equal `count(text.slice(start, end))` and `count(text)`.
  *
+ * A span whose tokens the caller already knows (`known[i]`, e.g. from `sharedCounts`) is not
+ * counted: its middle's tokens are the known count less its short ends'.
+ *
  * @param tokenizer Counts tokens.
  * @param text The whole text.
  * @param starts Start offset of each span (ascending, spans do not overlap).
  * @param ends End offset (exclusive) of each span.
+ * @param known Optional: the tokens of span `i`, exactly `count(text.slice(starts[i], ends[i]))`,
+ *   or undefined where not known.
  * @returns The span counts and the total (tokens).
  * @throws {RangeError} When the spans are out of order, overlap or leave the text.
  *
@@ -157,6 +162,7 @@ export function countSpans(
   text: string,
   starts: readonly number[],
   ends: readonly number[],
+  known?: readonly (number | undefined)[],
 ): SpanCounts {
   let previous = 0;
   for (let i = 0; i < starts.length; i++) {
@@ -172,7 +178,7 @@ export function countSpans(
   const count = (s: string) => (s === "" ? 0 : tokenizer.count(s));
   if (piecewiseEncoding(tokenizer) === undefined) {
     return {
-      spans: starts.map((s, i) => count(text.slice(s, ends[i]))),
+      spans: starts.map((s, i) => known?.[i] ?? count(text.slice(s, ends[i]))),
       total: count(text),
     };
   }
@@ -196,8 +202,9 @@ export function countSpans(
         break;
       }
     }
+    const given = known?.[i];
     if (first < 0) {
-      spans.push(count(text.slice(start, end)));
+      spans.push(given ?? count(text.slice(start, end)));
       continue;
     }
     let last = first;
@@ -207,8 +214,9 @@ export function countSpans(
         break;
       }
     }
-    const middle = count(text.slice(first, last));
-    spans.push(count(text.slice(start, first)) + middle + count(text.slice(last, end)));
+    const edges = count(text.slice(start, first)) + count(text.slice(last, end));
+    const middle = given === undefined ? count(text.slice(first, last)) : given - edges;
+    spans.push(edges + middle);
     total += glue(open, first) + middle;
     open = last;
   }
