@@ -168,16 +168,16 @@ export interface IdentifierTokenOptions {
 /**
  * Tokenizer for identifiers and prose: splits camelCase (`listPullRequests` → list pull requests,
  * `HTTPServer` → http server), snake_case, kebab-case, dots and every other non-letter/digit
- * character, then lower-cases, optionally drops stop words and stems.
+ * character, then lower-cases, optionally drops stop words and stems. Text whose letters and
+ * digits are all ASCII goes through a character scanner ({@linkcode scannedIdentifierWords}),
+ * other text through the regular expressions ({@linkcode identifierWordsByRegex}); the two agree
+ * (a property test).
  */
 export function identifierTokens(text: string, options: IdentifierTokenOptions): string[] {
-  const spaced = text
-    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
-    .toLowerCase();
+  const words = scannedIdentifierWords(text) ?? identifierWordsByRegex(text);
+  if (!options.stopWords && !options.stem) return words;
   const out: string[] = [];
-  for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
-    if (raw === "") continue;
+  for (const raw of words) {
     if (options.stopWords && ENGLISH_STOP_WORDS.has(raw)) continue;
     if (!options.stem) {
       out.push(raw);
@@ -191,4 +191,93 @@ export function identifierTokens(text: string, options: IdentifierTokenOptions):
     out.push(stemmed);
   }
   return out;
+}
+
+/**
+ * The words of {@linkcode identifierTokens} before stop words and stemming, by its definition:
+ * a space before an upper-case letter that follows a lower-case letter or digit, and before an
+ * upper-case letter that follows one and precedes a lower-case one (`HTTPServer`), then lower
+ * case, split at every run of characters that are neither letters nor numbers. Any text.
+ *
+ * @param text Any text.
+ * @returns The lower-cased words, in order.
+ */
+export function identifierWordsByRegex(text: string): string[] {
+  const spaced = text
+    .replace(/([\p{Ll}\p{Nd}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .toLowerCase();
+  return spaced.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
+}
+
+/**
+ * {@linkcode identifierWordsByRegex} with a character scanner, for text whose letters and numbers
+ * are all ASCII: a word is a run of ASCII letters and digits, cut before an upper-case letter that
+ * follows a lower-case letter or digit, or that follows an upper-case letter and precedes a
+ * lower-case one (neither regular-expression pass can make or break the other's matches: the
+ * spaces the first inserts sit before upper-case letters that follow lower-case letters or
+ * digits, where the second never matches). A character outside ASCII that is neither a letter
+ * nor a number (and that lower case leaves as it is) separates words as ASCII punctuation does.
+ *
+ * @param text Any text.
+ * @returns The lower-cased words in order, or `undefined` when the text holds a letter or number
+ *   outside ASCII (or a character lower case changes): then only the regular expressions apply.
+ */
+export function scannedIdentifierWords(text: string): string[] | undefined {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const first = text.charCodeAt(i);
+    if (!isAlnum(first)) {
+      if (first < 128) i++;
+      else {
+        const width = separatorWidth(text, i);
+        if (width === 0) return undefined;
+        i += width;
+      }
+      continue;
+    }
+    const start = i;
+    let upper = isUpper(first);
+    for (i++; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (!isAlnum(c)) break;
+      if (isUpper(c)) {
+        const prev = text.charCodeAt(i - 1);
+        if (isLower(prev) || isDigit(prev)) break;
+        if (isUpper(prev) && i + 1 < n && isLower(text.charCodeAt(i + 1))) break;
+        upper = true;
+      }
+    }
+    const word = text.slice(start, i);
+    out.push(upper ? word.toLowerCase() : word);
+  }
+  return out;
+}
+
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+
+/**
+ * Code units of the non-ASCII character at `i` (2 for a surrogate pair) when it is neither a
+ * letter nor a number and lower case leaves it as it is; else 0.
+ */
+function separatorWidth(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+  const width = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  const ch = text.slice(i, i + width);
+  return LETTER_OR_NUMBER.test(ch) || ch.toLowerCase() !== ch ? 0 : width;
+}
+
+function isUpper(c: number): boolean {
+  return c >= 65 && c <= 90;
+}
+
+function isLower(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+function isAlnum(c: number): boolean {
+  return isLetter(c) || isDigit(c);
 }
