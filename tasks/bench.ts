@@ -13,7 +13,7 @@ import {
   type RunBenchOptions,
   writeBenchResults,
 } from "../lib/flows/bench/mod.ts";
-import { workerBenchPool } from "../lib/flows/io.ts";
+import { workerBenchPool, workerDashboardRenderer } from "../lib/flows/io.ts";
 import { DEFAULT_RERANK_K } from "../lib/retrieval/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
@@ -86,8 +86,18 @@ async function main(args: string[]): Promise<number> {
   // Fail on an unwritable --out now, not after the work.
   const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
   await checkOutFolder(outDir);
-  const report = await runBench(options, IO);
-  const { reportPath, dashboardPath } = await writeBenchResults(report, outDir, IO);
+  // Started now: its modules load on a worker while the bench measures.
+  const dashboard = workerDashboardRenderer();
+  const report = await runBench(options, IO).catch((error) => {
+    dashboard.close();
+    throw error;
+  });
+  const { reportPath, dashboardPath } = await writeBenchResults(
+    report,
+    outDir,
+    IO,
+    dashboard.render,
+  ).finally(() => dashboard.close());
   for (const line of benchSummaryLines(report)) console.log(line);
   const seconds = ((IO.now() - started) / 1000).toFixed(1);
   console.log(`wrote ${displayPath(reportPath)} and ${displayPath(dashboardPath)} in ${seconds} s`);

@@ -25,7 +25,6 @@ import {
   TOKENIZER_CAVEAT,
 } from "../report/bench_report.ts";
 import type { CatalogCostSections } from "../modes/catalog_cost.ts";
-import { renderDashboard } from "../report/dashboard.ts";
 import { type ArmRow, measureToolResults, parseArmList } from "../encodings/mod.ts";
 import { loadToolResults } from "../encodings/io.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
@@ -797,19 +796,26 @@ async function overrideCorpora(
  * @param report The report.
  * @param outDir Output folder (created).
  * @param io Progress sink. @default {denoFlowIo()}
+ * @param render Renders the dashboard page, e.g. the `render` of `workerDashboardRenderer()`
+ *   (`io.ts`: on a worker that loaded the dashboard's modules while the bench ran).
+ *   @default renderDashboard (lib/report), imported when first needed
  * @returns The two paths written.
  */
 export async function writeBenchResults(
   report: BenchReport,
   outDir: string,
   io: Pick<FlowIo, "progress"> = denoFlowIo(),
+  render: (report: BenchReport) => string | Promise<string> = async (r) =>
+    (await import("../report/dashboard.ts")).renderDashboard(r),
 ): Promise<{ reportPath: string; dashboardPath: string }> {
   await Deno.mkdir(outDir, { recursive: true });
   const reportPath = `${outDir}/report.json`;
   const dashboardPath = `${outDir}/dashboard.html`;
-  await Deno.writeTextFile(reportPath, stableJson(report));
   io.progress("bench", "rendering dashboard");
-  await Deno.writeTextFile(dashboardPath, renderDashboard(report));
+  // Asked first: a worker renders the page while this thread writes report.json.
+  const page = render(report);
+  await Deno.writeTextFile(reportPath, stableJson(report));
+  await Deno.writeTextFile(dashboardPath, await page);
   return { reportPath, dashboardPath };
 }
 

@@ -1,0 +1,87 @@
+/**
+ * The bench's dashboard rendered on a worker thread started with the run, so the dashboard's
+ * modules (linkedom, Observable Plot, arquero: about 0.26 s of CPU to load) load on the other
+ * core while the bench measures, instead of on the bench's thread. The page is
+ * {@linkcode renderDashboard}'s, the same bytes as rendering it in the calling thread.
+ *
+ * @module
+ */
+import type { BenchReport } from "../report/bench_report.ts";
+import type { FromDashboardWorker } from "./bench_dashboard_worker.ts";
+
+/** Renders bench dashboards; `close` ends it (and is safe to call twice). */
+export interface DashboardRenderer {
+  /**
+   * The dashboard page of `report` (UTF-8 HTML, what `renderDashboard(report)` returns).
+   *
+   * @throws {Error} When rendering fails (the worker's message), or after `close`.
+   */
+  render(report: BenchReport): Promise<string>;
+  /** Whether pages come from the worker: false once it failed to start or died. */
+  readonly inWorker: boolean;
+  /** Stops the worker. */
+  close(): void;
+}
+
+/**
+ * Starts a worker that loads the dashboard's modules now and renders each report it is given.
+ * When the worker cannot start or dies, `render` renders in the calling thread instead, so the
+ * page is written either way. Close it when done (a live worker keeps the process running).
+ *
+ * @returns The renderer.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { workerDashboardRenderer } from "./bench_dashboard.ts";
+ * const dashboard = workerDashboardRenderer();
+ * try {
+ *   // ... const report = await runBench(...);
+ *   // await writeBenchResults(report, "results", io, dashboard.render);
+ * } finally {
+ *   dashboard.close();
+ * }
+ * ```
+ */
+export function workerDashboardRenderer(): DashboardRenderer {
+  let closed = false;
+  let failed = false;
+  const waiting: ((reply: FromDashboardWorker | undefined) => void)[] = [];
+  let worker: Worker | undefined;
+  try {
+    worker = new Worker(new URL("./bench_dashboard_worker.ts", import.meta.url), {
+      type: "module",
+    });
+    worker.onmessage = (event: MessageEvent<FromDashboardWorker>) => waiting.shift()?.(event.data);
+    // Handled: an unhandled worker error would end this process. Whoever waits renders here.
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      failed = true;
+      for (const resolve of waiting.splice(0)) resolve(undefined);
+    };
+  } catch {
+    failed = true;
+  }
+  const inThread = async (report: BenchReport) =>
+    (await import("../report/dashboard.ts")).renderDashboard(report);
+  return {
+    async render(report) {
+      if (closed) throw new Error("Cannot render the dashboard as its renderer is closed");
+      if (failed || worker === undefined) return await inThread(report);
+      const reply = await new Promise<FromDashboardWorker | undefined>((resolve) => {
+        waiting.push(resolve);
+        worker!.postMessage(report);
+      });
+      if (reply === undefined) return await inThread(report);
+      if ("error" in reply) throw new Error(`dashboard: ${reply.error}`);
+      return reply.html;
+    },
+    get inWorker() {
+      return !failed && worker !== undefined;
+    },
+    close() {
+      closed = true;
+      worker?.terminate();
+      for (const resolve of waiting.splice(0)) resolve(undefined);
+    },
+  };
+}
