@@ -238,12 +238,13 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   // arm and seed; a retriever that reads the golden set, oracle, is keyed by its set too). Their
   // searches are pure, so a taken index answers as a fresh build would. The newest index is
   // always kept; older ones while all kept hold at most INDEX_CACHE_DOCS documents, so on a
-  // large catalog one index waits at a time.
+  // large catalog one index waits at a time. Room is made before a build (older indexes let
+  // go as keeping the new one would), so a large catalog's index is not built beside the last.
   const indexes = new Map<string, { readonly retriever: Retriever; readonly docs: number }>();
   const indexKey = (golden: number, corpus: number, arm: string | null, retriever: string) =>
     `${corpus}/${arm ?? ""}/${retriever}` +
     (retrieverEntry(retriever).needsGolden ? `/${golden}` : "");
-  const keepIndex = (key: string, retriever: Retriever, docs: number) => {
+  const makeRoom = (docs: number) => {
     let held = docs;
     for (const kept of indexes.values()) held += kept.docs;
     for (const [k, kept] of indexes) {
@@ -251,6 +252,9 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
       indexes.delete(k);
       held -= kept.docs;
     }
+  };
+  const keepIndex = (key: string, retriever: Retriever, docs: number) => {
+    makeRoom(docs);
     indexes.set(key, { retriever, docs });
   };
   // The hits of each query on the plain index of a retriever whose hits nest (`nestedHits`),
@@ -330,6 +334,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
               const index = () => {
                 const kept = indexes.get(key)?.retriever;
                 if (kept !== undefined) return kept;
+                makeRoom(docs.length);
                 const built = entry.create(docs, ctx) as Retriever;
                 keepIndex(key, built, docs.length);
                 return built;
@@ -366,6 +371,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         let built = indexes.get(key)?.retriever;
         if (entry.nestedHits && !entry.asyncBuild && entry.endpoint === undefined) {
           built = remembering(key, built, () => {
+            makeRoom(corpus.tools.length);
             const made = entry.create(docsFromTools(corpus.tools), {
               seed: context.seed,
               golden: aligned,

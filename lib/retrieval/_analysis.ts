@@ -22,9 +22,31 @@ const LETTER_START = /^\p{L}/u;
  */
 export function wordSegments(text: string): string[] {
   if (!HAS_NON_ASCII.test(text)) return asciiWordSegments(text);
-  // Word segmentation never joins across white space (WB3d), so the white-space-delimited chunks
-  // holding a non-ASCII character go through ICU and the ASCII stretches between them do not.
   const out: string[] = [];
+  eachWordStretch(
+    text,
+    (from, to) => out.push(...asciiWordSegments(text.slice(from, to))),
+    (chunk) => out.push(...segmenterWords(chunk)),
+  );
+  return out;
+}
+
+/**
+ * The stretches of `text` that {@linkcode wordSegments} segments apart, in text order: word
+ * segmentation never joins across white space (WB3d), so each white-space-delimited chunk holding
+ * a non-ASCII character goes to ICU (`other`) and the ASCII stretches between them do not
+ * (`ascii`, as offsets into `text`; their segments are those of {@linkcode asciiWordSegments} on
+ * the stretch). The segments of the stretches, in order, are the text's.
+ *
+ * @param text Any text.
+ * @param ascii Called with each ASCII stretch's `[from, to)` offsets.
+ * @param other Called with each chunk that holds a non-ASCII character.
+ */
+export function eachWordStretch(
+  text: string,
+  ascii: (from: number, to: number) => void,
+  other: (chunk: string) => void,
+): void {
   let last = 0;
   NON_ASCII.lastIndex = 0;
   for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
@@ -32,13 +54,13 @@ export function wordSegments(text: string): string[] {
     while (start > last && !SPACE.test(text[start - 1])) start--;
     let end = m.index + 1;
     while (end < text.length && !SPACE.test(text[end])) end++;
-    if (start > last) out.push(...asciiWordSegments(text.slice(last, start)));
-    out.push(...segmenterWords(text.slice(start, end)));
+    if (start > last) ascii(last, start);
+    other(text.slice(start, end));
     last = end;
+    // Set again after the callbacks, which may use the expression themselves.
     NON_ASCII.lastIndex = end;
   }
-  if (last < text.length) out.push(...asciiWordSegments(text.slice(last)));
-  return out;
+  if (last < text.length) ascii(last, text.length);
 }
 
 const HAS_NON_ASCII = /[\u0080-\uffff]/;

@@ -72,6 +72,71 @@ export class TermTable {
     return id === -1 ? this.add(term) : id;
   }
 
+  /**
+   * Numbers each word segment of ASCII `text` (the segments of `scanAsciiWords` in
+   * `_analysis.ts`), lower-cased, in text order, adding the new ones: for each segment, what
+   * `id(segment.toLowerCase())` gives, without a lower-cased copy of the text, a string per
+   * segment already held, or a second pass to hash it.
+   *
+   * @param text Text, ASCII from `from` to `to`.
+   * @param each Called with each segment's term number.
+   * @param from Where the stretch segmented starts. @default {0}
+   * @param to Where it ends (exclusive): its segments are those of the stretch alone.
+   * @default {text.length}
+   */
+  lowerAsciiWords(
+    text: string,
+    each: (id: number) => void,
+    from = 0,
+    to = text.length,
+  ): void {
+    const n = to;
+    let i = from;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (!isWordChar(c)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = Math.imul(FNV_OFFSET ^ lower(c), FNV_PRIME);
+      for (i++; i < n; i++) {
+        c = text.charCodeAt(i);
+        if (isWordChar(c)) {
+          h = Math.imul(h ^ lower(c), FNV_PRIME);
+          continue;
+        }
+        if (i + 1 >= n) break;
+        const prev = text.charCodeAt(i - 1);
+        const next = text.charCodeAt(i + 1);
+        // ' (39) . (46) : (58) between letters; . , (44) ; (59) ' between digits (none is a
+        // letter, so lower case leaves it).
+        if (
+          ((c === 39 || c === 46 || c === 58) && isLetter(prev) && isLetter(next)) ||
+          ((c === 46 || c === 44 || c === 59 || c === 39) && isDigit(prev) && isDigit(next))
+        ) {
+          h = Math.imul(Math.imul(h ^ c, FNV_PRIME) ^ lower(next), FNV_PRIME);
+          i++;
+        } else break;
+      }
+      // A lone `_` is no word.
+      if (i - start === 1 && text.charCodeAt(start) === 95) continue;
+      each(this.#findLower(text, start, i, h));
+    }
+  }
+
+  /** The number of `text[start, end)` lower-cased (ASCII), hashed `h`; numbered now when new. */
+  #findLower(text: string, start: number, end: number, h: number): number {
+    let slot = h & this.#mask;
+    for (let e = this.#slots[slot]; e !== 0; e = this.#slots[slot]) {
+      if (this.#hashes[e - 1] === h && sameLowerRange(this.terms[e - 1], text, start, end)) {
+        return e - 1;
+      }
+      slot = (slot + 1) & this.#mask;
+    }
+    return this.add(text.slice(start, end).toLowerCase());
+  }
+
   #grow(): void {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
@@ -85,11 +150,40 @@ export class TermTable {
   }
 }
 
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
 /** FNV-1a over the UTF-16 code units of `text[start, end)`, as a signed 32-bit integer. */
 function hashRange(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h;
+}
+
+/** An ASCII code unit lower-cased. */
+function lower(c: number): number {
+  return c >= 65 && c <= 90 ? c | 32 : c;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isWordChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === 95;
+}
+
+/** Whether `term` is `text[start, end)` lower-cased (ASCII). */
+function sameLowerRange(term: string, text: string, start: number, end: number): boolean {
+  if (term.length !== end - start) return false;
+  for (let i = 0; i < term.length; i++) {
+    if (term.charCodeAt(i) !== lower(text.charCodeAt(start + i))) return false;
+  }
+  return true;
 }
 
 function sameRange(term: string, text: string, start: number, end: number): boolean {

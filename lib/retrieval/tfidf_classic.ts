@@ -5,7 +5,7 @@
  * @module
  */
 
-import { hasNonAscii, scanAsciiWords, standardTokens, wordSegments } from "./_analysis.ts";
+import { eachWordStretch, hasNonAscii, segmenterWords, standardTokens } from "./_analysis.ts";
 import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
 import { TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
@@ -220,14 +220,16 @@ export function createTfidfClassicRetriever(
     };
     if (!hasNonAscii(text)) {
       // Lower-casing ASCII keeps each character ASCII and the segments where they were.
-      // A new term is made as standardTokens makes it (a slice of the text, lower-cased).
-      const lower = text.toLowerCase();
-      scanAsciiWords(lower, (start, end) => {
-        const id = table.find(lower, start, end);
-        add(id === -1 ? table.add(text.slice(start, end).toLowerCase()) : id);
-      });
+      table.lowerAsciiWords(text, add);
     } else {
-      for (const segment of wordSegments(text)) add(table.id(segment.toLowerCase()));
+      // wordSegments' stretches: the ASCII ones scanned in place as above.
+      eachWordStretch(
+        text,
+        (from, to) => table.lowerAsciiWords(text, add, from, to),
+        (chunk) => {
+          for (const segment of segmenterWords(chunk)) add(table.id(segment.toLowerCase()));
+        },
+      );
     }
     return count;
   };
