@@ -36,6 +36,12 @@ export interface RankTable {
   /** Rank of the two-byte token `b0 b1` at `[b0 << 8 | b1]`, or NONE. */
   readonly pairs: Int32Array;
   /**
+   * Bit `x & 31` of word `x >>> 5` (`x = b0 << 8 | b1`) is set when `b0 b1` is
+   * a token: {@linkcode RankTable.pairs} as 8 KB of bits, for a counter that
+   * only asks whether a two-byte piece is one token.
+   */
+  readonly pairBits: Int32Array;
+  /**
    * Blocked Bloom filter over the tokens' hashes (2²¹ bits, two per token in
    * one 32-bit word): most ranges that are not tokens are rejected here,
    * without touching the much larger slot array.
@@ -154,11 +160,15 @@ export function rankTableFrom(
     filter[filterWord(h)] |= filterBits(h);
   }
   const pairs = new Int32Array(65536).fill(NONE);
+  const pairBits = new Int32Array(65536 >>> 5);
   for (let rank = 0; rank < tokens.length; rank++) {
     const key = tokens[rank];
-    if (key.length === 2) pairs[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = rank;
+    if (key.length !== 2) continue;
+    const x = (key.charCodeAt(0) << 8) | key.charCodeAt(1);
+    pairs[x] = rank;
+    pairBits[x >>> 5] |= 1 << (x & 31);
   }
-  return { slots, tokens, mask, maxTokenBytes, pairs, filter };
+  return { slots, tokens, mask, maxTokenBytes, pairs, pairBits, filter };
 }
 
 /**
@@ -172,26 +182,37 @@ export function rankOf(
   from: number,
   to: number,
   cache?: Int32Array,
+  view?: DataView,
 ): number {
   const len = to - from;
   if (len === 2) return table.pairs[(s[from] << 8) | s[from + 1]];
   if (len > table.maxTokenBytes) return NONE;
-  // Pack the first eight bytes (len >= 1 here; len 2 took the pairs table).
-  let w0 = s[from];
-  let w1 = 0;
-  if (len > 1) {
-    w0 |= s[from + 1] << 8;
-    if (len > 2) {
-      w0 |= s[from + 2] << 16;
-      if (len > 3) {
-        w0 |= s[from + 3] << 24;
-        if (len > 4) {
-          w1 = s[from + 4];
-          if (len > 5) {
-            w1 |= s[from + 5] << 8;
-            if (len > 6) {
-              w1 |= s[from + 6] << 16;
-              if (len > 7) w1 |= s[from + 7] << 24;
+  // Pack the first eight bytes (len >= 1 here; len 2 took the pairs table):
+  // two unaligned reads and two masks when the view reaches eight bytes on,
+  // else byte by byte.
+  let w0: number;
+  let w1: number;
+  if (view !== undefined && from + 8 <= view.byteLength) {
+    const k = len < 8 ? len : 8;
+    w0 = view.getInt32(from, true) & LOW_BYTES[k];
+    w1 = view.getInt32(from + 4, true) & HIGH_BYTES[k];
+  } else {
+    w0 = s[from];
+    w1 = 0;
+    if (len > 1) {
+      w0 |= s[from + 1] << 8;
+      if (len > 2) {
+        w0 |= s[from + 2] << 16;
+        if (len > 3) {
+          w0 |= s[from + 3] << 24;
+          if (len > 4) {
+            w1 = s[from + 4];
+            if (len > 5) {
+              w1 |= s[from + 5] << 8;
+              if (len > 6) {
+                w1 |= s[from + 6] << 16;
+                if (len > 7) w1 |= s[from + 7] << 24;
+              }
             }
           }
         }
@@ -229,14 +250,24 @@ export function rankOf(
       if (len <= 8) return rank;
       if (len <= 12) {
         // Bytes 8-11 are in the slot: no read of the token's string.
-        let w2 = s[from + 8];
-        for (let k = 9; k < len; k++) w2 |= s[from + k] << (8 * (k - 8));
+        let w2: number;
+        if (view !== undefined && from + 12 <= view.byteLength) {
+          w2 = view.getInt32(from + 8, true) & LOW_BYTES[len - 8];
+        } else {
+          w2 = s[from + 8];
+          for (let k = 9; k < len; k++) w2 |= s[from + k] << (8 * (k - 8));
+        }
         if (slots[b + 3] === w2) return rank;
       } else if (slots[b + 3] === h && sameBytes(s, from, table.tokens[rank])) return rank;
     }
     slot = (slot + 1) & mask;
   }
 }
+
+/** Mask of bytes 0-3 of a range of `k` bytes (index `k`, 1 to 8), packed little-endian. */
+const LOW_BYTES = Int32Array.of(0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1, -1);
+/** Mask of bytes 4-7 of a range of `k` bytes (index `k`, 1 to 8), packed little-endian. */
+const HIGH_BYTES = Int32Array.of(0, 0, 0, 0, 0, 0xff, 0xffff, 0xffffff, -1);
 
 /** Whether `s` holds the byte string `token` from `from` on (its length checked by the caller). */
 function sameBytes(s: Uint8Array, from: number, token: string): boolean {
@@ -295,6 +326,9 @@ export function latin1(bytes: ArrayLike<number>): string {
  * @param table Rank table of the encoding.
  * @param starts When given, the byte offset (from `from`) of each token is
  *   pushed to it, in order.
+ * @param cache A rank cache ({@linkcode createRankCache}), or none.
+ * @param view `s` as a DataView (same buffer, offset and length), or none:
+ *   with it, ranges are packed for their rank lookups with unaligned reads.
  * @returns Token count of the piece.
  */
 export function mergeRange(
@@ -304,13 +338,14 @@ export function mergeRange(
   table: RankTable,
   starts?: number[],
   cache?: Int32Array,
+  view?: DataView,
 ): number {
   const n = to - from;
-  if (n === 1 || rankOf(table, s, from, to, cache) !== NONE) {
+  if (n === 1 || rankOf(table, s, from, to, cache, view) !== NONE) {
     starts?.push(0);
     return 1;
   }
-  if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts, cache);
+  if (n <= SCAN_UP_TO_BYTES) return mergeScan(s, from, to, table, starts, cache, view);
   return mergeHeap(s.subarray(from, to), table, starts, cache);
 }
 
@@ -318,7 +353,7 @@ const scanBounds = new Int32Array(SCAN_UP_TO_BYTES + 1);
 const scanPairs = new Int32Array(SCAN_UP_TO_BYTES + 1);
 
 /** tiktoken's scan: O(n²), fastest for short pieces. */
-const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache) => {
+const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache, view) => {
   const n = to - from;
   // bounds[k] = start of part k in s, bounds[parts] = to; pairs[k] = rank of parts k and k+1.
   const bounds = scanBounds;
@@ -349,8 +384,8 @@ const mergeScan: typeof mergeRange = (s, from, to, table, starts, cache) => {
       pairs[k] = pairs[k + 1];
     }
     parts--;
-    pairs[at] = at + 1 < parts ? rankOf(table, s, bounds[at], bounds[at + 2], cache) : NONE;
-    if (at > 0) pairs[at - 1] = rankOf(table, s, bounds[at - 1], bounds[at + 1], cache);
+    pairs[at] = at + 1 < parts ? rankOf(table, s, bounds[at], bounds[at + 2], cache, view) : NONE;
+    if (at > 0) pairs[at - 1] = rankOf(table, s, bounds[at - 1], bounds[at + 1], cache, view);
   }
   if (starts !== undefined) { for (let k = 0; k < parts; k++) starts.push(bounds[k] - from); }
   return parts;

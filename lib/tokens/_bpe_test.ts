@@ -116,6 +116,73 @@ for (const name of TOKENIZER_NAMES) {
   });
 }
 
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: pairBits and pairs know every two-byte token and only those`, () => {
+    const ref = referenceRanks(name);
+    const table = rankTableFrom(
+      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
+    );
+    let tokens = 0;
+    for (let x = 0; x < 65536; x++) {
+      const rank = ref.get(String.fromCharCode(x >>> 8, x & 0xff));
+      const bit = (table.pairBits[x >>> 5] >>> (x & 31)) & 1;
+      assert.equal(bit, rank === undefined ? 0 : 1, `pair ${x.toString(16)}`);
+      assert.equal(table.pairs[x], rank ?? NO_RANK, `pair ${x.toString(16)}`);
+      if (rank !== undefined) tokens++;
+    }
+    assert.ok(tokens > 1000, `only ${tokens} two-byte tokens`);
+  });
+}
+
+/**
+ * `key` (a byte string) inside random bytes: `pad` before it and `tail` after
+ * it, so the bytes an unaligned read takes in past the range are garbage.
+ */
+function embedded(key: string, pad: number, tail: number, fill: number): Uint8Array {
+  const out = new Uint8Array(pad + key.length + tail);
+  for (let i = 0; i < out.length; i++) out[i] = (fill + Math.imul(i, 0x9e3779b1)) >>> 24;
+  for (let i = 0; i < key.length; i++) out[pad + i] = key.charCodeAt(i);
+  return out;
+}
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: rankOf() through a DataView (unaligned reads, bytes past the range masked) answers as js-tiktoken`, () => {
+    const ref = referenceRanks(name);
+    const table = rankTableFrom(
+      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
+    );
+    const keys = [...ref.keys()].filter((k) => k.length <= 16);
+    const cache = createRankCache();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: keys.length - 1 }),
+        fc.integer({ min: 0, max: 7 }),
+        // 0 to 12 bytes after the range: below 8 (or 12 for bytes 8-11) the
+        // lookup falls back to reading byte by byte.
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 0x7fffffff }),
+        fc.integer({ min: 0, max: 3 }),
+        (k, pad, tail, fill, edit) => {
+          let probe = keys[k];
+          // A token, or (edit 1-3) a near miss: last byte changed, a byte
+          // added, the last byte dropped; each checked against the reference.
+          if (edit === 1) probe = probe.slice(0, -1) + String.fromCharCode(fill & 0xff);
+          else if (edit === 2) probe += String.fromCharCode(fill & 0xff);
+          else if (edit === 3 && probe.length > 1) probe = probe.slice(0, -1);
+          const bytes = embedded(probe, pad, tail, fill);
+          const view = new DataView(bytes.buffer);
+          const want = ref.get(probe) ?? NO_RANK;
+          const to = pad + probe.length;
+          assert.equal(rankOf(table, bytes, pad, to, undefined, view), want, JSON.stringify(probe));
+          assert.equal(rankOf(table, bytes, pad, to, cache, view), want, JSON.stringify(probe));
+          assert.equal(rankOf(table, bytes, pad, to, cache, view), want, JSON.stringify(probe));
+        },
+      ),
+      { numRuns: 30000, seed: 1622 },
+    );
+  });
+}
+
 Deno.test("rankOf() tells apart ranges of 9 to 12 bytes that differ only in bytes 8-11", () => {
   // A synthetic table where every long token shares its first eight bytes:
   // any lookup of a non-token of the same length whose probe passes the Bloom
@@ -143,7 +210,15 @@ Deno.test("rankOf() tells apart ranges of 9 to 12 bytes that differ only in byte
     decoder.push(key);
   }
   const table = rankTableFrom(decoder);
-  for (const [k, rank] of rankOfKey) assert.equal(rankOf(table, bytesOf(k), 0, k.length), rank);
+  for (const [k, rank] of rankOfKey) {
+    assert.equal(rankOf(table, bytesOf(k), 0, k.length), rank);
+    // Through a DataView: bytes 8-11 read at once, the garbage after them masked.
+    const bytes = embedded(k, 3, 4, rank);
+    assert.equal(
+      rankOf(table, bytes, 3, 3 + k.length, undefined, new DataView(bytes.buffer)),
+      rank,
+    );
+  }
   let checked = 0;
   while (checked < 100_000) {
     const len = 9 + (next() % 4);
@@ -152,6 +227,8 @@ Deno.test("rankOf() tells apart ranges of 9 to 12 bytes that differ only in byte
     const k = latin1(key);
     if (rankOfKey.has(k)) continue;
     assert.equal(rankOf(table, bytesOf(k), 0, len), NO_RANK, JSON.stringify(k));
+    const bytes = embedded(k, 1, 4, checked);
+    assert.equal(rankOf(table, bytes, 1, 1 + len, undefined, new DataView(bytes.buffer)), NO_RANK);
     checked++;
   }
 });

@@ -11,7 +11,9 @@
  * bytes is merged once per counter and its count memoized (exact, since the
  * count of a piece does not depend on its neighbours). Pieces of up to eight
  * bytes (most pieces of a catalog) go to a short memo keyed by their bytes
- * packed in two ints, so a lookup packs the piece once and compares two ints;
+ * packed in two ints, so a lookup packs the piece once (two unaligned reads
+ * and two masks) and compares two ints; a two-byte piece is one token or two
+ * by one bit of an 8 KB pair bitmap;
  * longer pieces go to an open-addressing table whose keys are copied into one
  * byte arena, so a lookup hashes and compares the piece in place. Merging looks
  * ranges up in the shared rank table (`_bpe.ts`: packed 16-byte slots behind a
@@ -31,7 +33,7 @@ import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { createRankCache, mergeRange, NO_RANK, type RankTable, rankTableFrom } from "./_bpe.ts";
+import { createRankCache, mergeRange, type RankTable, rankTableFrom } from "./_bpe.ts";
 import {
   createPretokenizer,
   type Pretokenizer,
@@ -112,7 +114,19 @@ function packedHash(w0: number, w1: number, len: number): number {
  * counts); a text of more than a third of it gets its own array.
  */
 let scratch = new Uint8Array(1 << 16);
+/** `scratch` as a DataView: a piece's first eight bytes are packed with two unaligned reads. */
+let scratchView = new DataView(scratch.buffer);
 const encoder = new TextEncoder();
+/**
+ * Bytes past the text a scratch array keeps, so the two 4-byte reads that
+ * pack a piece of up to eight bytes never leave the array (the bytes past
+ * the piece are masked off with {@linkcode LOW} and {@linkcode HIGH}).
+ */
+const SLACK = 8;
+/** Mask of the bytes 0-3 of a piece of `len` bytes (index `len`, up to 8). */
+const LOW = Int32Array.of(0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1, -1);
+/** Mask of the bytes 4-7 of a piece of `len` bytes (index `len`, up to 8). */
+const HIGH = Int32Array.of(0, 0, 0, 0, 0, 0xff, 0xffff, 0xffffff, -1);
 /** The scratch array grows (doubling) up to this many bytes. */
 const SCRATCH_MAX_BYTES = 1 << 22;
 
@@ -246,23 +260,30 @@ function countText(m: Memo, text: string): number {
   const n = text.length;
   if (n === 0) return 0;
   let bytes = scratch;
-  if (bytes.length < 3 * n) {
-    if (3 * n > SCRATCH_MAX_BYTES) bytes = new Uint8Array(3 * n);
+  let view = scratchView;
+  const need = 3 * n + SLACK;
+  if (bytes.length < need) {
+    if (need > SCRATCH_MAX_BYTES) bytes = new Uint8Array(need);
     else {
       let size = 2 * bytes.length;
-      while (size < 3 * n) size *= 2;
+      while (size < need) size *= 2;
       scratch = bytes = new Uint8Array(size);
+      scratchView = new DataView(bytes.buffer);
     }
+    view = new DataView(bytes.buffer);
   }
   const nb = encoder.encodeInto(text, bytes).written;
   const { table, pre } = m;
-  const scan = pre.scan;
-  const pairs = table.pairs;
+  const cl = pre.scan === scanCl100k;
+  const pairBits = table.pairBits;
   let total = 0;
   let i = 0; // byte offset of the piece
   let u = 0; // its UTF-16 offset (for the regex)
   while (i < nb) {
-    let end = scan(bytes, i, nb);
+    // Two direct calls, not one through pre.scan: each call site sees one
+    // scanner, so it can be inlined (one call site seeing both, as in a run
+    // over both encodings, is polymorphic and kept out of line).
+    let end = cl ? scanCl100k(bytes, i, nb) : scanO200k(bytes, i, nb);
     if (end >= 0) u += end - i; // an ASCII piece: one byte per code unit
     else {
       const uEnd = regexPieceEnd(pre, text, u);
@@ -272,20 +293,25 @@ function countText(m: Memo, text: string): number {
     const len = end - i;
     if (len <= 2) {
       // Every byte is a token; two bytes are one token or two (the rank table's pair entry).
-      total += len === 1 || pairs[(bytes[i] << 8) | bytes[i + 1]] !== NO_RANK ? 1 : 2;
+      if (len === 1) total++;
+      else {
+        const x = (bytes[i] << 8) | bytes[i + 1];
+        total += 2 - ((pairBits[x >>> 5] >>> (x & 31)) & 1);
+      }
       i = end;
       continue;
     }
     if (len <= 8) {
-      let w0 = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16);
-      let w1 = 0;
-      if (len > 3) {
-        w0 |= bytes[i + 3] << 24;
-        for (let j = i + 4, shift = 0; j < end; j++, shift += 8) w1 |= bytes[j] << shift;
-      }
+      // Bytes 0-3 and 4-7, little-endian, the bytes past the piece masked off
+      // (i + 8 <= nb + SLACK: both reads stay inside the array).
+      const w0 = view.getInt32(i, true) & LOW[len];
+      const w1 = view.getInt32(i + 4, true) & HIGH[len];
       const shortSlots = m.shortSlots;
       const shortMask = m.shortMask;
-      let slot = packedHash(w0, w1, len) & shortMask;
+      // packedHash(w0, w1, len), written out (countText is past the size up to which calls are inlined).
+      let hs = Math.imul(w0, 0xcc9e2d51) ^ Math.imul(w1 ^ len, 0x1b873593);
+      hs = Math.imul(hs ^ (hs >>> 15), 0x85ebca6b);
+      let slot = (hs ^ (hs >>> 13)) & shortMask;
       let c = -1;
       for (;;) {
         const b = 4 * slot;
@@ -298,7 +324,7 @@ function countText(m: Memo, text: string): number {
         slot = (slot + 1) & shortMask;
       }
       if (c < 0) {
-        c = mergeRange(bytes, i, end, table, undefined, m.cache);
+        c = mergeRange(bytes, i, end, table, undefined, m.cache, view);
         rememberShort(m, w0, w1, len, c);
       }
       total += c;
@@ -331,7 +357,7 @@ function countText(m: Memo, text: string): number {
       slot = (slot + 1) & mask;
     }
     if (c < 0) {
-      c = mergeRange(bytes, i, end, table, undefined, m.cache);
+      c = mergeRange(bytes, i, end, table, undefined, m.cache, view);
       if (len <= MEMO_MAX_PIECE) remember(m, h, bytes, i, end, c);
     }
     total += c;
