@@ -89,15 +89,20 @@ const MEMO_LIMIT = 1 << 18;
 /** Bytes of memoized pieces kept per counter before the memo is emptied. */
 const ARENA_LIMIT = 1 << 23;
 /**
- * Slots each memo starts with (a power of two; room for half as many pieces):
- * 2^14 short (256 KB) and 2^13 long (128 KB) hold the distinct pieces of a
- * catalog like LiveMCPBench (about 4,500 and 2,500) without growing, where
- * tables started at 2^12 grew (and were rehashed) two and one times, into
- * fresh arrays: 512 KB instead of 768 KB of typed arrays per fresh counter
- * over such a catalog.
+ * Slots each memo starts with (a power of two; each memo grows, doubling,
+ * when it would be more than three quarters full): 2^13 short (12-byte slots,
+ * 96 KB) and 2^12 long (64 KB) hold the distinct pieces of a catalog like
+ * LiveMCPBench (about 4,500 and 2,500) without growing. Dense tables keep the
+ * memo lookups, one per piece, in the CPU's caches: a catalog's pieces are
+ * mostly memo hits, each probing a random slot.
  */
-const SHORT_BITS = 14;
-const LONG_BITS = 13;
+const SHORT_BITS = 13;
+const LONG_BITS = 12;
+
+/** Whether a memo of `mask + 1` slots holding `size` pieces must grow to take one more. */
+function mustGrow(size: number, mask: number): boolean {
+  return 4 * (size + 1) > 3 * (mask + 1);
+}
 /** Longer pieces are merged every time they occur (each merge is O(n log n) anyway). */
 const MEMO_MAX_PIECE = 1 << 12;
 
@@ -153,11 +158,11 @@ class Memo {
   // The short memo: pieces of three to eight bytes (most pieces of a catalog),
   // keyed by their bytes packed in two ints, so a lookup packs the piece once
   // and compares two ints, with no hash loop and no arena.
-  // Slot s at [4s, 4s + 4): bytes 0-3, bytes 4-7 (little-endian),
-  // length << 8 | token count (0 = empty), unused.
+  // Slot s at [3s, 3s + 3): bytes 0-3, bytes 4-7 (little-endian),
+  // length << 8 | token count (0 = empty).
   shortBits = SHORT_BITS;
   shortMask = (1 << SHORT_BITS) - 1;
-  shortSlots: Int32Array = new Int32Array(4 << SHORT_BITS);
+  shortSlots: Int32Array = new Int32Array(3 << SHORT_BITS);
   shortSize = 0;
 
   constructor(enc: Encoding) {
@@ -170,7 +175,7 @@ class Memo {
 function resetShort(m: Memo, newBits: number): void {
   m.shortBits = newBits;
   m.shortMask = (1 << newBits) - 1;
-  m.shortSlots = new Int32Array(4 << newBits);
+  m.shortSlots = new Int32Array(3 << newBits);
   m.shortSize = 0;
 }
 
@@ -178,8 +183,8 @@ function placeShort(m: Memo, w0: number, w1: number, meta: number): void {
   const slots = m.shortSlots;
   const mask = m.shortMask;
   let slot = packedHash(w0, w1, meta >>> 8) & mask;
-  while (slots[4 * slot + 2] !== 0) slot = (slot + 1) & mask;
-  const b = 4 * slot;
+  while (slots[3 * slot + 2] !== 0) slot = (slot + 1) & mask;
+  const b = 3 * slot;
   slots[b] = w0;
   slots[b + 1] = w1;
   slots[b + 2] = meta;
@@ -189,10 +194,10 @@ function placeShort(m: Memo, w0: number, w1: number, meta: number): void {
 /** Memoizes the count `c` of the packed short piece `w0`, `w1` of `len` chars. */
 function rememberShort(m: Memo, w0: number, w1: number, len: number, c: number): void {
   if (m.shortSize + 1 > MEMO_LIMIT) resetShort(m, SHORT_BITS);
-  else if (2 * (m.shortSize + 1) > m.shortMask) {
+  else if (mustGrow(m.shortSize, m.shortMask)) {
     const old = m.shortSlots;
     resetShort(m, m.shortBits + 1);
-    for (let b = 0; b < old.length; b += 4) {
+    for (let b = 0; b < old.length; b += 3) {
       if (old[b + 2] !== 0) placeShort(m, old[b], old[b + 1], old[b + 2]);
     }
   }
@@ -226,7 +231,7 @@ function remember(m: Memo, h: number, text: Uint8Array, i: number, end: number, 
   if (m.size + 1 > MEMO_LIMIT || m.used + len > ARENA_LIMIT) {
     reset(m, LONG_BITS);
     m.used = 0;
-  } else if (2 * (m.size + 1) > m.mask) {
+  } else if (mustGrow(m.size, m.mask)) {
     const old = m.slots;
     reset(m, m.bits + 1);
     for (let b = 0; b < old.length; b += 4) {
@@ -314,7 +319,7 @@ function countText(m: Memo, text: string): number {
       let slot = (hs ^ (hs >>> 13)) & shortMask;
       let c = -1;
       for (;;) {
-        const b = 4 * slot;
+        const b = 3 * slot;
         const meta = shortSlots[b + 2];
         if (meta === 0) break;
         if (shortSlots[b] === w0 && shortSlots[b + 1] === w1 && meta >>> 8 === len) {
