@@ -9,6 +9,7 @@ import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import { countSpans, isHardCutBetween, piecewiseEncoding } from "../tokens/joins.ts";
 import { type SharedCounts, sharedCounts } from "../tokens/shared_counts.ts";
+import { ReindentedCounts } from "../tokens/reindent.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
@@ -382,7 +383,8 @@ class Runs {
 /**
  * The counts of a listing the arm gives in parts (`EncodingArm.listingParts`), without its
  * text: the parts are counted in runs as they come (see {@linkcode Runs}), a part that renders
- * a tool (`ToolPart`) through `sharedCounts` with the tool's description and schema text known;
+ * a tool (`ToolPart`) through `sharedCounts` with the tool's description and schema text known,
+ * or, when it is the tool's own text re-indented, from that text's tokens (`ReindentedCounts`);
  * each tool's text is counted (through `sharedCounts` too, as in {@linkcode countJoined}) when
  * the listing renders it through `encodeTool` (else after, tool by tool), and only its counts
  * are kept. Exact for the tokenizers {@linkcode countJoined} is.
@@ -416,10 +418,27 @@ function countParts(
   const runs = new Runs(tokenizers);
   const parts = counting.listingParts!(tools);
   let next = parts.next();
+  const reindents = new Map<string, ReindentedCounts[]>();
   for (; !next.done; next = parts.next()) {
     const part = next.value;
-    if (typeof part === "string") runs.add(part, false);
-    else runs.add(part.text, false, countKnown(shared, part.tool, part.text));
+    if (typeof part === "string") {
+      runs.add(part, false);
+      continue;
+    }
+    const again = part.reindented;
+    if (again === undefined) {
+      runs.add(part.text, false, countKnown(shared, part.tool, part.text));
+      continue;
+    }
+    // The part is the tool's own text re-indented: priced from the own text's tokens.
+    const own = seen.get(part.tool) ?? measured(part.tool, again.own);
+    const key = JSON.stringify([again.prefix, again.indent]);
+    let counters = reindents.get(key);
+    if (counters === undefined) {
+      counters = tokenizers.map((tok) => new ReindentedCounts(tok, again.prefix, again.indent));
+      reindents.set(key, counters);
+    }
+    runs.add(part.text, false, counters.map((c, k) => c.count(again.own, own.counts[k])));
   }
   const listing = next.value;
   const kept = new Set(listing.encodedIds);

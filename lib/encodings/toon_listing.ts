@@ -77,6 +77,11 @@ function tabular(tools: readonly Tool[]): boolean {
   return true;
 }
 
+/** What precedes a tool's own text as an item of the listing's root list. */
+const ITEM_PREFIX = "\n  - ";
+/** What follows each line break of a tool's own text as an item (depth 2). */
+const ITEM_INDENT = "    ";
+
 /**
  * The `toon_listing` arm, rendered by `npm:@toon-format/toon` with default
  * options (2-space indent, comma delimiter).
@@ -135,7 +140,11 @@ export const toonListing: EncodingArm = {
       for (let i = 0; i < texts.length; i++) {
         const text = texts[i];
         texts[i] = ""; // yielded: let it go
-        yield { text: "\n  - " + text.replaceAll("\n", "\n    "), tool: kept[i] };
+        yield {
+          text: ITEM_PREFIX + text.replaceAll("\n", "\n" + ITEM_INDENT),
+          tool: kept[i],
+          reindented: { own: text, prefix: ITEM_PREFIX, indent: ITEM_INDENT },
+        };
       }
     }
     return { encodedIds: kept.map((t) => t.id), skipped: skips.summary() };

@@ -54,6 +54,19 @@ export interface ToolPart {
   readonly text: string;
   /** The tool it renders. */
   readonly tool: Tool;
+  /**
+   * Present when `text` is exactly `prefix + own.replaceAll("\n", "\n" + indent)`, `own` the
+   * tool's `encodeTool` text (TOON's list item): the runner then prices `text` from the
+   * tokens of `own` and its line junctions, without counting its lines again.
+   */
+  readonly reindented?: {
+    /** The tool's own text. */
+    readonly own: string;
+    /** Text before it. */
+    readonly prefix: string;
+    /** Text after each of its line breaks. */
+    readonly indent: string;
+  };
 }
 
 /**

@@ -1,0 +1,96 @@
+// ReindentedCounts against js-tiktoken, the reference encoder: the re-indented copy of a text,
+// priced from the text's tokens and its line junctions, has the tokens of the copy counted whole,
+// on adversarial texts (line breaks next to quotes, punctuation, spaces, digits, \r\n, slashes,
+// blank lines) and on the TOON text of every tool of the reference corpus.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { ReindentedCounts } from "./reindent.ts";
+import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
+
+const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
+
+const PIECES = [
+  "name",
+  "type",
+  ":",
+  ": ",
+  "\n",
+  "\n\n",
+  "\r\n",
+  "  ",
+  " ",
+  "-",
+  '"',
+  "'s",
+  "12",
+  "345",
+  "/",
+  "{",
+  "}",
+  "[2]",
+  ",",
+  ".",
+  "é",
+  "\t",
+  "x",
+];
+const textArb = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((p) => p.join("")),
+);
+const copyOf = (text: string, prefix: string, indent: string) =>
+  prefix + text.replaceAll("\n", "\n" + indent);
+
+Deno.test("ReindentedCounts prices a re-indented copy as the copy counted whole", () => {
+  const layouts: [string, string][] = [["\n  - ", "    "], ["", "  "], ["- ", "\t"], ["x", ""]];
+  for (const [i, name] of TOKENIZER_NAMES.entries()) {
+    const tok = createTokenizer(name);
+    const counters = layouts.map(([p, d]) => new ReindentedCounts(tok, p, d));
+    fc.assert(
+      fc.property(textArb, (text: string) => {
+        for (const [j, [prefix, indent]] of layouts.entries()) {
+          // Twice: the second time from memoized junctions.
+          for (let r = 0; r < 2; r++) {
+            assert.equal(
+              counters[j].count(text, reference[i].count(text)),
+              reference[i].count(copyOf(text, prefix, indent)),
+              JSON.stringify([text, prefix, indent]),
+            );
+          }
+        }
+      }),
+      { seed: 20261203, numRuns: 300 },
+    );
+  }
+});
+
+Deno.test("ReindentedCounts on the TOON text of every reference tool, as TOON lists it", async () => {
+  const { loadCatalog } = await import("../catalog/load.ts");
+  const { toonListing } = await import("../encodings/toon_listing.ts");
+  const corpus = await loadCatalog(
+    new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url).pathname,
+  );
+  const whole = TOKENIZER_NAMES.map((n) => createTokenizer(n, "gpt-tokenizer"));
+  const counters = TOKENIZER_NAMES.map((n) =>
+    new ReindentedCounts(createTokenizer(n), "\n  - ", "    ")
+  );
+  for (const tool of corpus.tools) {
+    const out = toonListing.encodeTool(tool);
+    if (!out.ok) continue;
+    for (const [i, tok] of whole.entries()) {
+      assert.equal(
+        counters[i].count(out.text, tok.count(out.text)),
+        tok.count(copyOf(out.text, "\n  - ", "    ")),
+        tool.id,
+      );
+    }
+  }
+});
+
+Deno.test("ReindentedCounts counts the copy whole for an unmarked tokenizer", () => {
+  const seen: string[] = [];
+  const double = { name: "o200k_base", count: (t: string) => (seen.push(t), t.length) };
+  const counter = new ReindentedCounts(double, "> ", "  ");
+  assert.equal(counter.count("a\nb", 999), "> a\n  b".length);
+  assert.deepEqual(seen, ["> a\n  b"]);
+});
