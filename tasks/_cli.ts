@@ -1,11 +1,11 @@
 // Shared plumbing for task entry points: user-facing errors, progress lines,
 // run metadata (git, dependency versions, file hashes).
-import { InputFileError } from "../lib/catalog/mod.ts";
 import {
   denoFlowIo,
   ensureWritable,
   type FlowOutcome,
   type GitState,
+  InputFileError,
   UsageError,
 } from "../lib/flows/io.ts";
 

@@ -7,13 +7,7 @@
  * @module
  */
 import { loadCatalog, sha256Hex } from "../catalog/load.ts";
-import { loadToolOverrides } from "../catalog/load_overrides.ts";
-import {
-  applyToolOverrides,
-  type OverrideProblem,
-  type ToolOverrides,
-  toolOverridesSha256,
-} from "../catalog/overrides.ts";
+import type { OverrideProblem, ToolOverrides } from "../catalog/overrides.ts";
 import { countDegenerateDescriptions } from "../catalog/degenerate.ts";
 import type { CatalogFormat, Corpus } from "../catalog/types.ts";
 import { CATALOG_FORMATS } from "../catalog/parse.ts";
@@ -754,6 +748,9 @@ async function overrideCorpora(
   { doc: ToolOverrides; block: OverridesBlock; input: { path: string; sha256: string } }
 > {
   say(`loading overrides ${path}`);
+  // Imported here: the overrides' zod schemas load only for a bench given --overrides.
+  const { loadToolOverrides } = await import("../catalog/load_overrides.ts");
+  const { applyToolOverrides, toolOverridesSha256 } = await import("../catalog/overrides.ts");
   const doc: ToolOverrides = await loadToolOverrides(path, io.displayPath(path));
   const keyProblems = new Map<string, OverrideProblem[]>();
   const problems: string[] = [];

@@ -13,6 +13,8 @@ export { type DashboardRenderer, workerDashboardRenderer } from "./bench_dashboa
 // loading every flow.
 export { ensureWritable } from "./_write.ts";
 export { UsageError } from "../_errors.ts";
+// InputFileError is also in lib/catalog/mod.ts, which loads every catalog module (zod too).
+export { InputFileError } from "../input_error.ts";
 export type { FlowOutcome } from "./outcome.ts";
 
 /**
