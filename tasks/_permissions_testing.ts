@@ -24,7 +24,8 @@ export interface ParsedTask {
 }
 
 /**
- * Parses `deno run --allow-x[=a,b] ... tasks/NAME.ts`.
+ * Parses `deno run --allow-x[=a,b] ... tasks/NAME.ts` (a `--v8-flags=--max-old-space-size=N`
+ * among the flags is allowed and ignored: it sets the heap, not a permission).
  *
  * @throws {Error} On any other shape (another flag, `-A`, several commands).
  */
@@ -37,6 +38,8 @@ export function parseTaskCommand(name: string, command: string): ParsedTask {
   if (!/^tasks\/[a-z_]+\.ts$/.test(file)) throw new Error(`task ${name}: ends with ${file}`);
   const allow = new Map<Kind, readonly string[] | undefined>();
   for (const flag of words.slice(2, -1)) {
+    // V8's heap settings (e.g. the bench's --max-old-space-size) grant nothing.
+    if (/^--v8-flags=--max-old-space-size=\d+$/.test(flag)) continue;
     const m = /^--allow-(read|write|net|run|env|sys|ffi|import)(?:=(.+))?$/.exec(flag);
     if (m === null) throw new Error(`task ${name}: flag ${flag} is not a scoped --allow-*`);
     allow.set(m[1] as Kind, m[2]?.split(","));
