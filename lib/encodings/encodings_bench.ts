@@ -2,7 +2,8 @@
 // whole reference corpus (or the LiveMCPBench snapshot while the reference
 // corpus is not frozen yet). Run: deno bench -A lib/encodings/encodings_bench.ts
 import { loadCatalog } from "../catalog/load.ts";
-import { createTokenizer } from "../tokens/mod.ts";
+import { measureCatalogCost } from "../modes/catalog_cost.ts";
+import { createTokenizer, type Tokenizer } from "../tokens/mod.ts";
 import { type ArmRow, loadArms, measureArms } from "./mod.ts";
 import { exists, LIVEMCPTOOL, REFERENCE } from "./_testing.ts";
 
@@ -29,6 +30,40 @@ if (path === undefined) {
           }%, skipped ${r.skippedTools.count}`,
     );
   }
+
+  // A lane's catalog cost then arms, with fresh tokenizers each time (their memos, and the
+  // shared counts of descriptions and schemas, start cold): as the bench counts, against the
+  // same tokenizers unmarked, so every mode's and arm's text is counted whole.
+  const lane = (fresh: () => Tokenizer[]) => () => {
+    const toks = fresh();
+    measureCatalogCost({
+      corpora: [corpus],
+      proxyTools: [],
+      codeTools: [],
+      tokenizers: toks,
+      seed: 1,
+    });
+    measureArms({ corpus, arms, tokenizers: toks });
+  };
+  const names = ["cl100k_base", "o200k_base"] as const;
+  Deno.bench({
+    name: "modes + arms, texts counted whole (unmarked tokenizers)",
+    group: "shared counts",
+    baseline: true,
+    n: 3,
+    fn: lane(() =>
+      names.map((n) => {
+        const tok = createTokenizer(n);
+        return { name: n, count: (t: string) => tok.count(t) };
+      })
+    ),
+  });
+  Deno.bench({
+    name: "modes + arms, as the bench counts (shared counts, runs, re-indented items)",
+    group: "shared counts",
+    n: 3,
+    fn: lane(() => names.map((n) => createTokenizer(n))),
+  });
 
   Deno.bench({
     name: `all arms × 2 tokenizers, ${group}`,
