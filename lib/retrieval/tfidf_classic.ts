@@ -7,6 +7,7 @@
 
 import { eachWordStretch, hasNonAscii, segmenterWords, standardTokens } from "./_analysis.ts";
 import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
+import { type Field, PostingList } from "./_postings.ts";
 import { TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
@@ -59,17 +60,6 @@ interface Posting {
   readonly end: number;
 }
 
-interface Field {
-  /** Term number → its first entry in `docs` and `tfs`; term t's run ends at `starts[t + 1]`. */
-  readonly starts: Int32Array;
-  /** Documents holding each term, term after term, each term's in document order. */
-  readonly docs: Int32Array;
-  /** The term's frequency in each of those documents. */
-  readonly tfs: Int32Array;
-  /** Per document: float32(1 / sqrt(token count)) (Bleve/scorch stores norms as float32), 0 when empty. */
-  readonly norms: Float64Array;
-}
-
 /** A leaf term query: one field, one term, its boost and idf. */
 interface Leaf {
   readonly field: Field;
@@ -83,45 +73,6 @@ interface Clause {
   readonly leaves: readonly Leaf[];
   /** True for Bleve's MatchNoneSearcher (no terms): weight 0, never matches, still counted. */
   readonly none: boolean;
-}
-
-/** The postings of one field as they are found, (term, document, tf) in document order. */
-class PostingList {
-  #terms = new Int32Array(1024);
-  #docs = new Int32Array(1024);
-  #tfs = new Int32Array(1024);
-  #length = 0;
-
-  add(term: number, d: number, tf: number): void {
-    if (this.#length === this.#terms.length) {
-      this.#terms = grown(this.#terms);
-      this.#docs = grown(this.#docs);
-      this.#tfs = grown(this.#tfs);
-    }
-    this.#terms[this.#length] = term;
-    this.#docs[this.#length] = d;
-    this.#tfs[this.#length] = tf;
-    this.#length++;
-  }
-
-  /**
-   * The field: its postings by term, a stable counting sort by term number (documents stay in
-   * order).
-   */
-  field(terms: readonly unknown[], norms: Float64Array): Field {
-    const start = new Int32Array(terms.length + 1);
-    for (let i = 0; i < this.#length; i++) start[this.#terms[i] + 1]++;
-    for (let t = 0; t < terms.length; t++) start[t + 1] += start[t];
-    const next = start.slice(0, terms.length);
-    const docs = new Int32Array(this.#length);
-    const tfs = new Int32Array(this.#length);
-    for (let i = 0; i < this.#length; i++) {
-      const k = next[this.#terms[i]]++;
-      docs[k] = this.#docs[i];
-      tfs[k] = this.#tfs[i];
-    }
-    return { starts: start, docs, tfs, norms };
-  }
 }
 
 /** A copy of `a` twice as long (the rest zero). */
@@ -233,16 +184,15 @@ export function createTfidfClassicRetriever(
     }
     return count;
   };
-  const toolNames = new PostingList();
-  const fullNames = new PostingList();
-  const searchables = new PostingList();
-  const alls = new PostingList();
+  // Names: tool_name (first), full_tool_name (second); analysed: searchable_text (first), _all.
+  const names = new PostingList();
+  const analysed = new PostingList();
   const norms = { searchable: new Float64Array(n), all: new Float64Array(n) };
   for (let d = 0; d < n; d++) {
     const doc = docs[d];
     const full = `${doc.server}:${doc.name}`;
-    toolNames.add(table.id(doc.name), d, 1);
-    fullNames.add(table.id(full), d, 1);
+    names.add(table.id(doc.name), d, 1, 0);
+    names.add(table.id(full), d, 0, 1);
     const name = analyse(doc.name, 2, 0);
     const description = analyse(doc.description, 1, 1);
     const params = analyse(doc.params, 1, 1);
@@ -252,18 +202,18 @@ export function createTfidfClassicRetriever(
     for (const term of [doc.name, full, doc.server]) tfKeyword[seen(table.id(term))]++;
     // tf in _all = tf in searchable_text + tf in description and params + keyword occurrences.
     for (const t of docTerms) {
-      if (tfSearchable[t] > 0) searchables.add(t, d, tfSearchable[t]);
-      alls.add(t, d, tfSearchable[t] + tfBody[t] + tfKeyword[t]);
+      analysed.add(t, d, tfSearchable[t], tfSearchable[t] + tfBody[t] + tfKeyword[t]);
       tfSearchable[t] = 0;
       tfBody[t] = 0;
       tfKeyword[t] = 0;
     }
     docTerms.length = 0;
   }
-  const toolName = toolNames.field(table.terms, new Float64Array(n).fill(1));
-  const fullName = fullNames.field(table.terms, new Float64Array(n).fill(1));
-  const searchable = searchables.field(table.terms, norms.searchable);
-  const all = alls.field(table.terms, norms.all);
+  const ones = new Float64Array(n).fill(1);
+  const toolName = names.field(0, table.terms, ones);
+  const fullName = names.field(1, table.terms, ones);
+  const searchable = analysed.field(0, table.terms, norms.searchable);
+  const all = analysed.field(1, table.terms, norms.all);
   const nameTerms = table.terms.filter((_, t) => toolName.starts[t + 1] > toolName.starts[t])
     .sort();
 
