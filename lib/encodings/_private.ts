@@ -189,3 +189,29 @@ export function decodedIndexFields(tool: Tool, decoded: JsonObject | undefined):
     params: schema === undefined ? "" : canonicalJson(schema),
   };
 }
+
+/**
+ * The first `k` tools of the heaviest order (tokens descending, id ascending, then input order):
+ * what a stable sort of every tool by that order, cut at `k`, gives, in one pass that keeps
+ * only `k` (the arms' `heaviest`, over every tool of a corpus).
+ */
+export function heaviestFirst(
+  ids: readonly string[],
+  tokens: readonly number[],
+  k: number,
+): { toolId: string; tokens: number }[] {
+  const top: number[] = []; // indices, in order
+  if (k > 0) {
+    // Strictly before: an equal tool stays after the earlier one, as in a stable sort.
+    const before = (i: number, j: number) =>
+      tokens[i] > tokens[j] || (tokens[i] === tokens[j] && ids[i] < ids[j]);
+    for (let i = 0; i < ids.length; i++) {
+      if (top.length === k && !before(i, top[k - 1])) continue;
+      let at = top.length;
+      while (at > 0 && before(i, top[at - 1])) at--;
+      top.splice(at, 0, i);
+      if (top.length > k) top.pop();
+    }
+  }
+  return top.map((i) => ({ toolId: ids[i], tokens: tokens[i] }));
+}

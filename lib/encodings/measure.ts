@@ -11,7 +11,7 @@ import { countSpans, isHardCutBetween, piecewiseEncoding } from "../tokens/joins
 import { type SharedCounts, sharedCounts } from "../tokens/shared_counts.ts";
 import { ReindentedCounts } from "../tokens/reindent.ts";
 import type { Tokenizer } from "../tokens/types.ts";
-import { errorMessage, SkipCollector } from "./_private.ts";
+import { errorMessage, heaviestFirst, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
 import { baselineJson } from "./baseline_json.ts";
 import type {
@@ -554,12 +554,13 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
     for (const [k, tok] of tokenizers.entries()) {
       const counted = measured.counts[k];
       const totalTokens = counted.total;
-      const perTool = measured.toolIds.map((id, i) => ({ toolId: id, tokens: counted.perTool[i] }));
-      const sorted = perTool.map((t) => t.tokens).sort((a, b) => a - b);
-      const sum = sorted.reduce((a, b) => a + b, 0);
-      const heaviest = [...perTool].sort((a, b) =>
-        b.tokens - a.tokens || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)
-      ).slice(0, heaviestCount);
+      const tokens = counted.perTool;
+      let sum = 0;
+      for (const n of tokens) sum += n; // integers: exact in any order
+      // Ascending by a typed sort (numeric, as `(a, b) => a - b`); the percentile's own sort of
+      // a sorted array is one pass.
+      const sorted = Array.from(Float64Array.from(tokens).sort());
+      const heaviest = heaviestFirst(measured.toolIds, tokens, heaviestCount);
       const armCommon = commonListings === undefined ? totalTokens : tok.count(commonListings.arm);
       const baseCommon = commonListings === undefined
         ? base.counts[k].total
@@ -569,10 +570,10 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         arm: arm.name,
         tokenizer: tok.name,
         skipped: false,
-        toolCount: perTool.length,
+        toolCount: tokens.length,
         totalTokens,
-        meanTokens: perTool.length === 0 ? null : sum / perTool.length,
-        p95Tokens: perTool.length === 0 ? null : percentileNearestRank(sorted, 95),
+        meanTokens: tokens.length === 0 ? null : sum / tokens.length,
+        p95Tokens: tokens.length === 0 ? null : percentileNearestRank(sorted, 95),
         heaviest,
         skippedTools: measured.skipped,
         alteredTools: measured.altered,

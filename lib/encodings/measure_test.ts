@@ -213,3 +213,28 @@ Deno.test("measureArms() counts a joined listing of skips, empty texts and no to
     );
   }
 });
+
+Deno.test("heaviestFirst() is a stable sort by tokens descending and id ascending, cut at k", async () => {
+  const fc = (await import("fast-check")).default;
+  const { heaviestFirst } = await import("./_private.ts");
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.constantFrom("a", "b", "s:x", "s:y", "t"), fc.nat(4)), {
+        maxLength: 40,
+      }),
+      fc.nat(45),
+      (tools: [string, number][], k: number) => {
+        const ids = tools.map(([id]) => id);
+        const tokens = tools.map(([, n]) => n);
+        // The definition: every tool sorted (Array.prototype.sort is stable), then cut.
+        const want = tools.map(([toolId, n]) => ({ toolId, tokens: n }))
+          .sort((a, b) =>
+            b.tokens - a.tokens || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)
+          )
+          .slice(0, k);
+        assert.deepEqual(heaviestFirst(ids, tokens, k), want);
+      },
+    ),
+    { seed: 20261204, numRuns: 500 },
+  );
+});
