@@ -25,7 +25,7 @@ import { countKeys, scanJsonText } from "./_plain_json.ts";
 import type { JsonValue } from "./types.ts";
 
 /** Containers of more bytes than this are split into their members. */
-export const CHUNK_BYTES = 1 << 20;
+export const CHUNK_BYTES = 1 << 18;
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c, MINUS = 0x2d;
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d;
@@ -52,7 +52,8 @@ export function parseJsonPlainBytes(
     let start = 0;
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     start = parser.space(start);
-    const [value, end] = parser.value(start);
+    // The root's size is the file's: no scan to learn whether it is small.
+    const [value, end] = parser.value(start, bytes.length - start > chunkBytes);
     if (parser.space(end) !== bytes.length) return undefined;
     return value;
   } catch (e) {
@@ -88,13 +89,16 @@ class PieceParser {
   /** The index after the string opening at `i` (its closing quote is the next unescaped one). */
   stringEnd(i: number): number {
     const b = this.bytes;
-    let close = b.indexOf(QUOTE, i + 1);
+    const n = b.length;
+    // A loop, not Uint8Array indexOf: most strings are a few bytes, shorter than its call.
+    let close = i + 1;
     while (true) {
-      if (close < 0) throw new NotPlain();
+      while (close < n && b[close] !== QUOTE) close++;
+      if (close >= n) throw new NotPlain();
       let slashes = 0;
       while (b[close - 1 - slashes] === BACKSLASH) slashes++;
       if (slashes % 2 === 0) return close + 1;
-      close = b.indexOf(QUOTE, close + 1);
+      close++;
     }
   }
 
@@ -124,17 +128,26 @@ class PieceParser {
         }
         if (d === MINUS || (d >= 0x30 && d <= 0x39)) {
           let k = j + 1;
+          let digitsOnly = true;
           while (k < b.length) {
             const e = b[k];
-            // Digits, ".", "e", "E", "+", "-": in valid JSON, the run is one literal.
-            if (
-              (e >= 0x30 && e <= 0x39) || e === 0x2e || e === 0x65 || e === 0x45 || e === 0x2b ||
-              e === MINUS
-            ) k++;
-            else break;
+            if (e >= 0x30 && e <= 0x39) k++;
+            // ".", "e", "E", "+", "-": in valid JSON, the run is one literal.
+            else if (e === 0x2e || e === 0x65 || e === 0x45 || e === 0x2b || e === MINUS) {
+              digitsOnly = false;
+              k++;
+            } else break;
           }
-          const literal = this.#decoder.decode(b.subarray(j, k));
-          if (JSON.stringify(Number(literal)) !== literal) throw new NotPlain();
+          // An integer of 1 to 15 digits without a leading zero is exact in a double and
+          // written back digit for digit; any other literal is checked as scanJsonText does.
+          const first = d === MINUS ? j + 1 : j;
+          const digits = k - first;
+          const plainInteger = digitsOnly && digits >= 1 && digits <= 15 &&
+            (b[first] !== 0x30 || (digits === 1 && first === j));
+          if (!plainInteger) {
+            const literal = this.#decoder.decode(b.subarray(j, k));
+            if (JSON.stringify(Number(literal)) !== literal) throw new NotPlain();
+          }
           j = k;
           continue;
         }
@@ -181,14 +194,14 @@ class PieceParser {
    * container of at most `chunkBytes` bytes (found by a scan that stops past them), else split
    * into its members, each read the same way, so every byte is scanned about once.
    */
-  value(start: number): [JsonValue, number] {
+  value(start: number, big = false): [JsonValue, number] {
     const b = this.bytes;
     const open = b[start];
     if (open !== OPEN_BRACE && open !== OPEN_BRACKET) {
       const end = this.valueEnd(start);
       return [this.piece(start, end), end];
     }
-    const small = this.valueEnd(start, this.chunkBytes + 1);
+    const small = big ? -1 : this.valueEnd(start, this.chunkBytes + 1);
     if (small >= 0) return [this.piece(start, small, this.members), small];
     const close = open === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
     const items: JsonValue[] = [];

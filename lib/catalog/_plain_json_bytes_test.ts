@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseJsonPlainBytes } from "./_plain_json_bytes.ts";
 import { loadCatalog } from "./load.ts";
-import { parseCatalog } from "./parse.ts";
+import { parseCatalog, parseCatalogValue } from "./parse.ts";
 
 const root = new URL("../../", import.meta.url);
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -85,6 +85,33 @@ Deno.test("parseJsonPlainBytes: undefined where the whole-text path would go los
   }
 });
 
+Deno.test("parseJsonPlainBytes: an integer literal is taken exactly when JSON.stringify writes it back the same", () => {
+  const integers = [
+    "0",
+    "-0",
+    "7",
+    "-7",
+    "100",
+    "999999999999999",
+    "-999999999999999",
+    "1000000000000000",
+    "9007199254740992",
+    "9007199254740993",
+    "-9007199254740993",
+    "12345678901234567890",
+    "100000000000000000000000",
+  ];
+  for (const literal of integers) {
+    const text = `{"a": [${literal}, {"b": ${literal}}]}`;
+    const same = JSON.stringify(Number(literal)) === literal;
+    for (const chunk of [0, undefined]) {
+      const got = parseJsonPlainBytes(encode(text), chunk);
+      if (same) assert.deepStrictEqual(got, JSON.parse(text), `${chunk}: ${literal}`);
+      else assert.equal(got, undefined, `${chunk}: ${literal}`);
+    }
+  }
+});
+
 Deno.test("parseJsonPlainBytes: undefined on invalid UTF-8, in a string or between tokens", () => {
   const inString = new Uint8Array([...encode(`{"a": "x`), 0xff, ...encode(`"}`)]);
   const truncated = new Uint8Array([...encode(`{"a": "x`), 0xc3, ...encode(`"}`)]);
@@ -94,7 +121,7 @@ Deno.test("parseJsonPlainBytes: undefined on invalid UTF-8, in a string or betwe
   }
 });
 
-Deno.test("loadCatalog: the same corpus as parseCatalog of the text, on the bytes path and the lossless one", async () => {
+Deno.test("loadCatalog and parseCatalogValue of the pieces: the same corpus as parseCatalog of the text, lossless too", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const fragile = JSON.stringify({
@@ -111,6 +138,15 @@ Deno.test("loadCatalog: the same corpus as parseCatalog of the text, on the byte
         loaded.tools.map((t) => t.inputSchemaCanonical),
         parseCatalog(text, { path }).tools.map((t) => t.inputSchemaCanonical),
       );
+      // The piece path itself (loadCatalog takes it from PIECES_MIN_BYTES up), split or not.
+      for (const chunk of [4096, undefined]) {
+        const value = parseJsonPlainBytes(await Deno.readFile(path), chunk);
+        if (path.endsWith("fragile.json")) assert.equal(value, undefined);
+        else {assert.deepStrictEqual(
+            parseCatalogValue(value!, { path }),
+            parseCatalog(text, { path }),
+          );}
+      }
     }
     // The literal as written: only the lossless path keeps it.
     const corpus = await loadCatalog(`${dir}/fragile.json`);
