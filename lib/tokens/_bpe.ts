@@ -27,7 +27,11 @@ export interface RankTable {
    * bytes), else the key's hash (checked before the token's bytes are read).
    */
   readonly slots: Int32Array;
-  /** Rank → the token's byte string ("" for unused ranks). */
+  /**
+   * Rank → the token's byte string, for tokens of more than 12 bytes (the
+   * only ones whose bytes a lookup reads beyond the slot); "" for the others
+   * and for unused ranks.
+   */
   readonly tokens: readonly string[];
   /** Number of slots - 1. */
   readonly mask: number;
@@ -91,21 +95,6 @@ function tailHash(s: Uint8Array, from: number, to: number): number {
   return h;
 }
 
-/** Bytes 8 to `len - 1` (at most 11) of the byte string `key`, packed little-endian. */
-function packTail(key: string, len: number): number {
-  let w2 = 0;
-  for (let k = 8; k < len && k < 12; k++) w2 |= key.charCodeAt(k) << (8 * (k - 8));
-  return w2;
-}
-
-/** FNV-1a of the byte string `s[from, to)` (0 for an empty range). */
-function tailHashOf(s: string, from: number, to: number): number {
-  if (from >= to) return 0;
-  let h = 0x811c9dc5 | 0;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h;
-}
-
 /**
  * Builds the rank table from a rank array (index = rank; value = the token's
  * text when it is valid UTF-8, else its bytes), as gpt-tokenizer ships it.
@@ -115,22 +104,142 @@ function tailHashOf(s: string, from: number, to: number): number {
 export function rankTableFrom(
   decoder: readonly (string | readonly number[] | undefined)[],
 ): RankTable {
-  const utf8 = new TextEncoder();
-  const tokens: string[] = new Array(decoder.length).fill("");
-  let count = 0;
-  let maxTokenBytes = 0;
   if (decoder.length >= RANK_MASK) {
     throw new RangeError(`Cannot index ${decoder.length} ranks: at most ${RANK_MASK - 1} fit`);
   }
+  const utf8 = new TextEncoder();
+  const parts: (Uint8Array | undefined)[] = new Array(decoder.length);
+  let total = 0;
   for (let rank = 0; rank < decoder.length; rank++) {
     const value = decoder[rank];
     if (value === undefined) continue;
-    const key = typeof value === "string"
-      ? (isAscii(value) ? value : latin1(utf8.encode(value)))
-      : latin1(value);
-    tokens[rank] = key;
+    const part = typeof value === "string" ? utf8.encode(value) : Uint8Array.from(value);
+    parts[rank] = part;
+    total += part.length;
+  }
+  const bytes = new Uint8Array(total);
+  const starts = new Int32Array(decoder.length);
+  const ends = new Int32Array(decoder.length);
+  let at = 0;
+  for (let rank = 0; rank < decoder.length; rank++) {
+    const part = parts[rank];
+    if (part === undefined) continue;
+    bytes.set(part, at);
+    starts[rank] = at;
+    at += part.length;
+    ends[rank] = at;
+  }
+  return tableOfBytes(bytes, starts, ends);
+}
+
+/** Base64 digit of each ASCII code, -1 for a code that is not one. */
+const BASE64_DIGITS = (() => {
+  const digits = new Int8Array(128).fill(-1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < 64; i++) digits[alphabet.charCodeAt(i)] = i;
+  return digits;
+})();
+
+/**
+ * Builds the rank table from js-tiktoken's compact rank string (its
+ * `bpe_ranks` field: lines of `name offset token token ...`, each token its
+ * bytes in base64, ranks counting up from the line's offset), decoding the
+ * base64 straight into one byte array: no string or array per token.
+ *
+ * @throws {RangeError} When the string is malformed, or a rank or a token
+ *   length does not fit a slot.
+ */
+export function rankTableFromTiktoken(bpeRanks: string): RankTable {
+  const n = bpeRanks.length;
+  // First pass: each line's offset, token text start and end, and the ranks.
+  const lines: number[] = [];
+  let ranks = 0;
+  for (let lineStart = 0; lineStart < n;) {
+    let lineEnd = bpeRanks.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = n;
+    if (lineEnd > lineStart) {
+      const nameEnd = bpeRanks.indexOf(" ", lineStart);
+      let offsetEnd = nameEnd < 0 || nameEnd >= lineEnd ? -1 : bpeRanks.indexOf(" ", nameEnd + 1);
+      if (offsetEnd < 0 || offsetEnd > lineEnd) offsetEnd = lineEnd;
+      const offsetText = nameEnd < 0 || nameEnd >= lineEnd
+        ? ""
+        : bpeRanks.slice(nameEnd + 1, offsetEnd);
+      if (!/^[0-9]+$/.test(offsetText)) {
+        throw new RangeError(
+          `Cannot read the rank string: the line at character ${lineStart} has no rank offset`,
+        );
+      }
+      const offset = Number.parseInt(offsetText, 10);
+      let count = 0;
+      for (
+        let at = bpeRanks.indexOf(" ", offsetEnd);
+        at >= 0 && at < lineEnd;
+        at = bpeRanks.indexOf(" ", at + 1)
+      ) count++;
+      lines.push(offset, offsetEnd + 1, lineEnd);
+      if (offset + count > ranks) ranks = offset + count;
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (ranks >= RANK_MASK) {
+    throw new RangeError(`Cannot index ${ranks} ranks: at most ${RANK_MASK - 1} fit`);
+  }
+  // Second pass: decode every token's base64 into the byte arena.
+  const bytes = new Uint8Array(Math.ceil(n / 4) * 3);
+  const starts = new Int32Array(ranks);
+  const ends = new Int32Array(ranks);
+  let w = 0;
+  for (let l = 0; l < lines.length; l += 3) {
+    let rank = lines[l];
+    const to = lines[l + 2];
+    let acc = 0;
+    let bits = 0;
+    let start = w;
+    for (let i = lines[l + 1]; i <= to; i++) {
+      const c = i < to ? bpeRanks.charCodeAt(i) : 32;
+      if (c === 32) {
+        if (w === start) {
+          throw new RangeError(`Cannot read the rank string: empty token at character ${i}`);
+        }
+        starts[rank] = start;
+        ends[rank] = w;
+        rank++;
+        start = w;
+        acc = 0;
+        bits = 0;
+        continue;
+      }
+      if (c === 61) continue; // "=" padding
+      const digit = c < 128 ? BASE64_DIGITS[c] : -1;
+      if (digit < 0) {
+        throw new RangeError(
+          `Cannot read the rank string: "${bpeRanks[i]}" at character ${i} is not base64`,
+        );
+      }
+      acc = ((acc << 6) | digit) & 0x3fff;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        bytes[w++] = acc >>> bits;
+      }
+    }
+  }
+  return tableOfBytes(bytes, starts, ends);
+}
+
+/**
+ * The rank table of the tokens `bytes[starts[r], ends[r])` by rank `r` (an
+ * empty range: no token has that rank).
+ */
+function tableOfBytes(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): RankTable {
+  const ranks = starts.length;
+  let count = 0;
+  let maxTokenBytes = 0;
+  for (let rank = 0; rank < ranks; rank++) {
+    const len = ends[rank] - starts[rank];
+    if (len === 0) continue;
     count++;
-    if (key.length > maxTokenBytes) maxTokenBytes = key.length;
+    if (len > maxTokenBytes) maxTokenBytes = len;
   }
   if (maxTokenBytes >= 1 << (31 - RANK_BITS)) {
     throw new RangeError(`Cannot index a token of ${maxTokenBytes} bytes`);
@@ -145,33 +254,39 @@ export function rankTableFrom(
   const slots = new Int32Array(4 * size);
   const filter = new Int32Array(FILTER_WORDS);
   const mask = size - 1;
-  for (let rank = 0; rank < tokens.length; rank++) {
-    const key = tokens[rank];
-    const len = key.length;
+  const tokens: string[] = new Array(ranks).fill("");
+  const pairs = new Int32Array(65536).fill(NONE);
+  const pairBits = new Int32Array(65536 >>> 5);
+  for (let rank = 0; rank < ranks; rank++) {
+    const from = starts[rank];
+    const len = ends[rank] - from;
     if (len === 0) continue;
     let w0 = 0;
     let w1 = 0;
     for (let k = 0; k < len && k < 8; k++) {
-      if (k < 4) w0 |= key.charCodeAt(k) << (8 * k);
-      else w1 |= key.charCodeAt(k) << (8 * (k - 4));
+      if (k < 4) w0 |= bytes[from + k] << (8 * k);
+      else w1 |= bytes[from + k] << (8 * (k - 4));
     }
-    const h = keyHash(w0, w1, len, tailHashOf(key, 8, len));
+    const h = keyHash(w0, w1, len, tailHash(bytes, from + 8, from + len));
     let slot = h & mask;
     while (slots[4 * slot + 2] !== 0) slot = (slot + 1) & mask;
     slots[4 * slot] = w0;
     slots[4 * slot + 1] = w1;
     slots[4 * slot + 2] = (len << RANK_BITS) | (rank + 1);
-    slots[4 * slot + 3] = len > 8 && len <= 12 ? packTail(key, len) : h;
+    let w2 = h;
+    if (len > 8 && len <= 12) {
+      w2 = 0;
+      for (let k = 8; k < len; k++) w2 |= bytes[from + k] << (8 * (k - 8));
+    }
+    slots[4 * slot + 3] = w2;
     filter[filterWord(h)] |= filterBits(h);
-  }
-  const pairs = new Int32Array(65536).fill(NONE);
-  const pairBits = new Int32Array(65536 >>> 5);
-  for (let rank = 0; rank < tokens.length; rank++) {
-    const key = tokens[rank];
-    if (key.length !== 2) continue;
-    const x = (key.charCodeAt(0) << 8) | key.charCodeAt(1);
-    pairs[x] = rank;
-    pairBits[x >>> 5] |= 1 << (x & 31);
+    // Only a lookup of more than 12 bytes reads the token's own bytes.
+    if (len > 12) tokens[rank] = latin1(bytes.subarray(from, from + len));
+    if (len === 2) {
+      const x = (bytes[from] << 8) | bytes[from + 1];
+      pairs[x] = rank;
+      pairBits[x >>> 5] |= 1 << (x & 31);
+    }
   }
   return { slots, tokens, mask, maxTokenBytes, pairs, pairBits, filter };
 }

@@ -5,11 +5,18 @@ import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
 import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
-import { createRankCache, latin1, NO_RANK, rankOf, rankTableFrom } from "./_bpe.ts";
+import {
+  createRankCache,
+  latin1,
+  NO_RANK,
+  rankOf,
+  rankTableFrom,
+  rankTableFromTiktoken,
+} from "./_bpe.ts";
 import { TOKENIZER_NAMES } from "./tokenizers.ts";
 
 // The independent source: js-tiktoken's own id → bytes table (built from its
-// base64 rank file, not from gpt-tokenizer's arrays the rank table is built from).
+// base64 rank file with base64-js, not with the rank table's own decoder).
 const SOURCES = {
   cl100k_base: { data: cl100kData, decoder: cl100kRanks },
   o200k_base: { data: o200kData, decoder: o200kRanks },
@@ -29,9 +36,7 @@ function referenceRanks(name: keyof typeof SOURCES): Map<string, number> {
 for (const name of TOKENIZER_NAMES) {
   Deno.test(`${name}: rankOf() finds every token and only tokens (with and without a rank cache)`, () => {
     const ref = referenceRanks(name);
-    const table = rankTableFrom(
-      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
-    );
+    const table = rankTableFromTiktoken(SOURCES[name].data.bpe_ranks);
     const cache = createRankCache();
     const expect = (key: string) => ref.get(key) ?? NO_RANK;
     // Every token, looked up bare, inside a longer string, and twice through
@@ -75,9 +80,7 @@ for (const name of TOKENIZER_NAMES) {
 for (const name of TOKENIZER_NAMES) {
   Deno.test(`${name}: a rank cache full of non-tokens still finds every short token`, () => {
     const ref = referenceRanks(name);
-    const table = rankTableFrom(
-      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
-    );
+    const table = rankTableFromTiktoken(SOURCES[name].data.bpe_ranks);
     const cache = createRankCache();
     const short = [...ref.keys()].filter((k) => k.length >= 3 && k.length <= 8);
     // Each short token with its last byte changed to one that makes a
@@ -119,9 +122,7 @@ for (const name of TOKENIZER_NAMES) {
 for (const name of TOKENIZER_NAMES) {
   Deno.test(`${name}: pairBits and pairs know every two-byte token and only those`, () => {
     const ref = referenceRanks(name);
-    const table = rankTableFrom(
-      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
-    );
+    const table = rankTableFromTiktoken(SOURCES[name].data.bpe_ranks);
     let tokens = 0;
     for (let x = 0; x < 65536; x++) {
       const rank = ref.get(String.fromCharCode(x >>> 8, x & 0xff));
@@ -148,9 +149,7 @@ function embedded(key: string, pad: number, tail: number, fill: number): Uint8Ar
 for (const name of TOKENIZER_NAMES) {
   Deno.test(`${name}: rankOf() through a DataView (unaligned reads, bytes past the range masked) answers as js-tiktoken`, () => {
     const ref = referenceRanks(name);
-    const table = rankTableFrom(
-      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
-    );
+    const table = rankTableFromTiktoken(SOURCES[name].data.bpe_ranks);
     const keys = [...ref.keys()].filter((k) => k.length <= 16);
     const cache = createRankCache();
     fc.assert(
@@ -231,4 +230,33 @@ Deno.test("rankOf() tells apart ranges of 9 to 12 bytes that differ only in byte
     assert.equal(rankOf(table, bytes, 1, 1 + len, undefined, new DataView(bytes.buffer)), NO_RANK);
     checked++;
   }
+});
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: the table decoded from js-tiktoken's base64 ranks equals the one from gpt-tokenizer's arrays`, () => {
+    const fromBase64 = rankTableFromTiktoken(SOURCES[name].data.bpe_ranks);
+    const fromArrays = rankTableFrom(
+      SOURCES[name].decoder as readonly (string | readonly number[] | undefined)[],
+    );
+    // Same tokens inserted in the same order: the same slots, bit for bit.
+    assert.deepEqual(fromBase64, fromArrays);
+    assert.equal(fromBase64.tokens.length, SOURCES[name].decoder.length);
+  });
+}
+
+Deno.test("rankTableFromTiktoken() reads several lines, rank offsets and padding", () => {
+  // Ranks 0-2 are "a", "b", "ab"; rank 3 is unused; ranks 4-5 are "abc" and the
+  // 13 bytes "abcdefghijklm" (base64 by hand: YQ== Yg== YWI= YWJj YWJjZGVmZ2hpamtsbQ==).
+  const table = rankTableFromTiktoken("x 0 YQ== Yg== YWI=\n\nx 4 YWJj YWJjZGVmZ2hpamtsbQ==\n");
+  const rank = (s: string) => rankOf(table, bytesOf(s), 0, s.length);
+  assert.deepEqual(["a", "b", "ab", "abc", "abcdefghijklm"].map(rank), [0, 1, 2, 4, 5]);
+  assert.deepEqual(["ba", "abcd", "abcdefghijkln", "c"].map(rank), Array(4).fill(NO_RANK));
+  assert.equal(table.maxTokenBytes, 13);
+  assert.deepEqual(table.tokens, ["", "", "", "", "", "abcdefghijklm"]);
+});
+
+Deno.test("rankTableFromTiktoken() rejects a malformed rank string", () => {
+  assert.throws(() => rankTableFromTiktoken("x YQ== Yg=="), RangeError); // no offset
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ== Y*=="), RangeError); // not base64
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ==  Yg=="), RangeError); // empty token
 });

@@ -21,19 +21,17 @@
  * character repeated a million times, a 10 MB description without spaces) are
  * merged with a heap in O(n log n) instead of the quadratic scan.
  *
- * The mergeable ranks are the encodings' public rank tables as gpt-tokenizer
- * ships them (`gpt-tokenizer/bpeRanks/<name>`); the split regexes are
- * js-tiktoken's (`js-tiktoken/ranks/<name>`, `pat_str`). `tokenizers_test.ts`
+ * The mergeable ranks and the split regexes are the encodings' public ones as
+ * js-tiktoken ships them (`js-tiktoken/ranks/<name>`: `bpe_ranks`, decoded from
+ * base64 straight into the rank table, and `pat_str`). `tokenizers_test.ts`
  * proves identical counts to js-tiktoken on both corpora and on random and
  * adversarial strings.
  *
  * @module
  */
-import cl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
-import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { createRankCache, mergeRange, type RankTable, rankTableFrom } from "./_bpe.ts";
+import { createRankCache, mergeRange, type RankTable, rankTableFromTiktoken } from "./_bpe.ts";
 import {
   createPretokenizer,
   type Pretokenizer,
@@ -69,15 +67,10 @@ const encodings = new Map<TokenizerName, Encoding>();
 function encodingOf(name: TokenizerName): Encoding {
   let enc = encodings.get(name);
   if (enc === undefined) {
-    const cl = name === "cl100k_base";
-    const decoder = (cl ? cl100kRanks : o200kRanks) as readonly (
-      | string
-      | readonly number[]
-      | undefined
-    )[];
+    const data = name === "cl100k_base" ? cl100kData : o200kData;
     enc = {
-      table: rankTableFrom(decoder),
-      pre: createPretokenizer(cl ? scanCl100k : scanO200k, (cl ? cl100kData : o200kData).pat_str),
+      table: rankTableFromTiktoken(data.bpe_ranks),
+      pre: createPretokenizer(name === "cl100k_base" ? scanCl100k : scanO200k, data.pat_str),
     };
     encodings.set(name, enc);
   }

@@ -15,8 +15,6 @@ import { Tiktoken } from "js-tiktoken/lite";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import { GptEncoding } from "gpt-tokenizer/GptEncoding";
-import gptCl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
-import gptO200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import { markPiecewise } from "./joins.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
@@ -36,14 +34,50 @@ const NO_SPECIAL = new Set<string>();
 const gptEncodings = new Map<TokenizerName, GptEncoding>();
 
 /**
- * gpt-tokenizer's encoding of `name`, built on first use from the rank lists the piecewise
- * backend also reads (what `gpt-tokenizer/encoding/<name>` builds when it is imported, and so at
- * the start of every process that imported this module, default backend or not).
+ * gpt-tokenizer's rank array (index = rank; value = the token's text when its
+ * bytes are UTF-8 that decodes and encodes back to them, else the bytes),
+ * decoded from js-tiktoken's rank string (`bpe_ranks`): the array
+ * `gpt-tokenizer/bpeRanks/<name>` ships (`tokenizers_test.ts` checks they are
+ * equal), without evaluating that module's large literal in every process
+ * that imports this one.
+ *
+ * @param bpeRanks js-tiktoken's `bpe_ranks` string.
+ * @returns The rank array, index = rank.
+ */
+export function gptRankArray(bpeRanks: string): (string | number[])[] {
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const encoder = new TextEncoder();
+  const ranks: (string | number[])[] = [];
+  for (const line of bpeRanks.split("\n")) {
+    if (line === "") continue;
+    const [, offset, ...tokens] = line.split(" ");
+    const first = Number.parseInt(offset, 10);
+    tokens.forEach((token, i) => {
+      const bytes = Uint8Array.from(atob(token), (c) => c.charCodeAt(0));
+      let value: string | number[] = Array.from(bytes);
+      try {
+        // Text only when it encodes back to the same bytes (a leading BOM is dropped by the
+        // decoder, so such a token stays bytes, as gpt-tokenizer ships it).
+        const text = utf8.decode(bytes);
+        const again = encoder.encode(text);
+        if (again.length === bytes.length && again.every((b, k) => b === bytes[k])) value = text;
+      } catch {
+        // Not UTF-8: the bytes.
+      }
+      ranks[first + i] = value;
+    });
+  }
+  return ranks;
+}
+
+/**
+ * gpt-tokenizer's encoding of `name`, built on first use from js-tiktoken's ranks (see
+ * {@linkcode gptRankArray}).
  */
 function gptEncoding(name: TokenizerName): GptEncoding {
   let enc = gptEncodings.get(name);
   if (enc === undefined) {
-    const ranks = name === "cl100k_base" ? gptCl100kRanks : gptO200kRanks;
+    const ranks = gptRankArray((name === "cl100k_base" ? cl100kRanks : o200kRanks).bpe_ranks);
     enc = GptEncoding.getEncodingApi(name, () => ranks);
     gptEncodings.set(name, enc);
   }

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "./tokenizers.ts";
+import cl100kData from "js-tiktoken/ranks/cl100k_base";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import gptCl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
+import gptO200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
+import { createTokenizer, gptRankArray, isTokenizerName, TOKENIZER_NAMES } from "./tokenizers.ts";
 import { corpusTexts, exists, LIVEMCPTOOL_PATH, REFERENCE_PATH } from "./_corpus_texts.ts";
 
 const BACKENDS = ["js-tiktoken", "gpt-tokenizer", "piecewise"] as const;
@@ -26,6 +30,12 @@ Deno.test("createTokenizer() counts special-token text as plain text", () => {
     .map((tok) => tok.count("<|endoftext|>"));
   assert.ok(counts[0] > 1, `expected plain-text tokens, got ${counts[0]}`);
   assert.deepEqual(counts, BACKENDS.map(() => counts[0]));
+});
+
+Deno.test("gptRankArray() rebuilds gpt-tokenizer's shipped rank arrays from js-tiktoken's ranks", () => {
+  // gpt-tokenizer's backend gets its ranks this way instead of importing them.
+  assert.deepEqual(gptRankArray(cl100kData.bpe_ranks), gptCl100kRanks);
+  assert.deepEqual(gptRankArray(o200kData.bpe_ranks), gptO200kRanks);
 });
 
 Deno.test("createTokenizer() throws RangeError for unknown names", () => {
