@@ -165,6 +165,32 @@ function lastWasWord(index: number, text: string, out: string[]): boolean {
 }
 
 /**
+ * Per first code unit (its low 7 bits) × length (below 16): 1 when some stop word has both. A
+ * word whose pair has none is no stop word, which spares most words the set lookup (and hashing
+ * a fresh string).
+ */
+const STOP_SHAPES = new Uint8Array(128 * 16);
+for (const word of ENGLISH_STOP_WORDS) {
+  if (word.length === 0 || word.length >= 16) {
+    throw new Error(`stop word "${word}" is 0 or 16+ long`);
+  }
+  STOP_SHAPES[(word.charCodeAt(0) & 127) * 16 + word.length] = 1;
+}
+
+/**
+ * Whether `word` is an English stop word ({@linkcode ENGLISH_STOP_WORDS}), the set asked only
+ * when its first character and length are a stop word's.
+ *
+ * @param word A lower-cased word.
+ * @returns True for a stop word.
+ */
+export function isStopWord(word: string): boolean {
+  const n = word.length;
+  return n > 0 && n < 16 && STOP_SHAPES[(word.charCodeAt(0) & 127) * 16 + n] === 1 &&
+    ENGLISH_STOP_WORDS.has(word);
+}
+
+/**
  * Bleve's `standard` analyser: {@linkcode wordSegments}, lower-cased, English stop words removed
  * (`stop_en`), no stemming.
  */
@@ -172,7 +198,7 @@ export function standardTokens(text: string): string[] {
   const out: string[] = [];
   for (const segment of wordSegments(text)) {
     const token = segment.toLowerCase();
-    if (!ENGLISH_STOP_WORDS.has(token)) out.push(token);
+    if (!isStopWord(token)) out.push(token);
   }
   return out;
 }
@@ -200,7 +226,7 @@ export function identifierTokens(text: string, options: IdentifierTokenOptions):
   if (!options.stopWords && !options.stem) return words;
   const out: string[] = [];
   for (const raw of words) {
-    if (options.stopWords && ENGLISH_STOP_WORDS.has(raw)) continue;
+    if (options.stopWords && isStopWord(raw)) continue;
     if (!options.stem) {
       out.push(raw);
       continue;

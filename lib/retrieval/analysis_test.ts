@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { identifierTokens, standardTokens, wordSegments } from "./_analysis.ts";
+import { identifierTokens, isStopWord, standardTokens, wordSegments } from "./_analysis.ts";
 import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
 
 Deno.test("identifierTokens() splits camelCase, snake_case, kebab-case and acronyms", () => {
@@ -32,5 +32,23 @@ Deno.test("wordSegments() keeps `_`, `.` and `:` between letters inside one word
 
 Deno.test("standardTokens() lower-cases and removes English stop words, no stemming", () => {
   assert.deepEqual(standardTokens("Lists ALL the Issues of a repo"), ["lists", "issues", "repo"]);
+  assert.equal(ENGLISH_STOP_WORDS.size, 174);
+});
+
+Deno.test("isStopWord() is the stop list's membership, its shape filter letting every stop word through", () => {
+  for (const word of ENGLISH_STOP_WORDS) assert.ok(isStopWord(word), word);
+  const others = [
+    "",
+    "server",
+    "issue",
+    "thee",
+    "aa",
+    "ab",
+    "Ï",
+    "élan",
+    "a".repeat(20),
+    "mightn't",
+  ];
+  for (const word of others) assert.equal(isStopWord(word), ENGLISH_STOP_WORDS.has(word), word);
   assert.equal(ENGLISH_STOP_WORDS.size, 174);
 });
