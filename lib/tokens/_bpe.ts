@@ -28,11 +28,13 @@ export interface RankTable {
    */
   readonly slots: Int32Array;
   /**
-   * Rank → the token's byte string, for tokens of more than 12 bytes (the
-   * only ones whose bytes a lookup reads beyond the slot); "" for the others
-   * and for unused ranks.
+   * Every token's bytes, one after another: rank r's token starts at
+   * `bytes[starts[r]]` (its length is in its slot). A lookup reads them only
+   * for a token of more than 12 bytes.
    */
-  readonly tokens: readonly string[];
+  readonly bytes: Uint8Array;
+  /** Rank → the offset of its token in {@linkcode RankTable.bytes} (0 for unused ranks). */
+  readonly starts: Int32Array;
   /** Number of slots - 1. */
   readonly mask: number;
   /** Longest token, in bytes: no longer range can be a token. */
@@ -132,11 +134,12 @@ export function rankTableFrom(
   return tableOfBytes(bytes, starts, ends);
 }
 
-/** Base64 digit of each ASCII code, -1 for a code that is not one. */
+/** Base64 digit of each ASCII code: -2 for "=" (padding), -1 for a code that is not one. */
 const BASE64_DIGITS = (() => {
   const digits = new Int8Array(128).fill(-1);
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   for (let i = 0; i < 64; i++) digits[alphabet.charCodeAt(i)] = i;
+  digits[61] = -2;
   return digits;
 })();
 
@@ -151,9 +154,10 @@ const BASE64_DIGITS = (() => {
  */
 export function rankTableFromTiktoken(bpeRanks: string): RankTable {
   const n = bpeRanks.length;
-  // First pass: each line's offset, token text start and end, and the ranks.
+  // Each line's offset and token text range; a line's ranks are bounded by
+  // its text (a token is at least four base64 digits and a space).
   const lines: number[] = [];
-  let ranks = 0;
+  let bound = 0;
   for (let lineStart = 0; lineStart < n;) {
     let lineEnd = bpeRanks.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = n;
@@ -170,61 +174,68 @@ export function rankTableFromTiktoken(bpeRanks: string): RankTable {
         );
       }
       const offset = Number.parseInt(offsetText, 10);
-      let count = 0;
-      for (
-        let at = bpeRanks.indexOf(" ", offsetEnd);
-        at >= 0 && at < lineEnd;
-        at = bpeRanks.indexOf(" ", at + 1)
-      ) count++;
       lines.push(offset, offsetEnd + 1, lineEnd);
-      if (offset + count > ranks) ranks = offset + count;
+      const most = offset + Math.ceil((lineEnd - offsetEnd) / 3);
+      if (most > bound) bound = most;
     }
     lineStart = lineEnd + 1;
+  }
+  if (bound > 1 << 24) {
+    throw new RangeError(`Cannot index ranks up to ${bound}: at most ${RANK_MASK - 1} fit`);
+  }
+  const bytes = new Uint8Array(Math.ceil(n / 4) * 3);
+  const starts = new Int32Array(bound);
+  const ends = new Int32Array(bound);
+  let ranks = 0;
+  let w = 0;
+  const bad = (i: number) =>
+    new RangeError(`Cannot read the rank string: bad base64 token at character ${i}`);
+  for (let l = 0; l < lines.length; l += 3) {
+    let rank = lines[l];
+    const to = lines[l + 2];
+    let i = lines[l + 1];
+    while (i < to) {
+      // One token: groups of four digits up to the next space or the line's end.
+      const start = w;
+      for (;;) {
+        const c0 = bpeRanks.charCodeAt(i);
+        const c1 = bpeRanks.charCodeAt(i + 1);
+        const c2 = bpeRanks.charCodeAt(i + 2);
+        const c3 = bpeRanks.charCodeAt(i + 3);
+        if (i + 4 > to || (c0 | c1 | c2 | c3) > 127) throw bad(i);
+        const d0 = BASE64_DIGITS[c0];
+        const d1 = BASE64_DIGITS[c1];
+        const d2 = BASE64_DIGITS[c2];
+        const d3 = BASE64_DIGITS[c3];
+        if ((d0 | d1) < 0) throw bad(i);
+        const v = (d0 << 18) | (d1 << 12);
+        bytes[w++] = v >>> 16;
+        if (d3 >= 0 && d2 >= 0) {
+          const x = v | (d2 << 6) | d3;
+          bytes[w++] = (x >>> 8) & 255;
+          bytes[w++] = x & 255;
+        } else if (d3 === -2 && d2 >= 0) {
+          bytes[w++] = ((v | (d2 << 6)) >>> 8) & 255;
+        } else if (d3 !== -2 || d2 !== -2) throw bad(i);
+        i += 4;
+        if (i >= to) break;
+        if (bpeRanks.charCodeAt(i) === 32) {
+          i++;
+          if (i >= to) throw bad(i);
+          break;
+        }
+        if (d3 < 0) throw bad(i); // digits after padding
+      }
+      starts[rank] = start;
+      ends[rank] = w;
+      rank++;
+    }
+    if (rank > ranks) ranks = rank;
   }
   if (ranks >= RANK_MASK) {
     throw new RangeError(`Cannot index ${ranks} ranks: at most ${RANK_MASK - 1} fit`);
   }
-  // Second pass: decode every token's base64 into the byte arena.
-  const bytes = new Uint8Array(Math.ceil(n / 4) * 3);
-  const starts = new Int32Array(ranks);
-  const ends = new Int32Array(ranks);
-  let w = 0;
-  for (let l = 0; l < lines.length; l += 3) {
-    let rank = lines[l];
-    const to = lines[l + 2];
-    let acc = 0;
-    let bits = 0;
-    let start = w;
-    for (let i = lines[l + 1]; i <= to; i++) {
-      const c = i < to ? bpeRanks.charCodeAt(i) : 32;
-      if (c === 32) {
-        if (w === start) {
-          throw new RangeError(`Cannot read the rank string: empty token at character ${i}`);
-        }
-        starts[rank] = start;
-        ends[rank] = w;
-        rank++;
-        start = w;
-        acc = 0;
-        bits = 0;
-        continue;
-      }
-      if (c === 61) continue; // "=" padding
-      const digit = c < 128 ? BASE64_DIGITS[c] : -1;
-      if (digit < 0) {
-        throw new RangeError(
-          `Cannot read the rank string: "${bpeRanks[i]}" at character ${i} is not base64`,
-        );
-      }
-      acc = ((acc << 6) | digit) & 0x3fff;
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        bytes[w++] = acc >>> bits;
-      }
-    }
-  }
-  return tableOfBytes(bytes, starts, ends);
+  return tableOfBytes(bytes.slice(0, w), starts.slice(0, ranks), ends.subarray(0, ranks));
 }
 
 /**
@@ -254,7 +265,6 @@ function tableOfBytes(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): 
   const slots = new Int32Array(4 * size);
   const filter = new Int32Array(FILTER_WORDS);
   const mask = size - 1;
-  const tokens: string[] = new Array(ranks).fill("");
   const pairs = new Int32Array(65536).fill(NONE);
   const pairBits = new Int32Array(65536 >>> 5);
   for (let rank = 0; rank < ranks; rank++) {
@@ -280,15 +290,13 @@ function tableOfBytes(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): 
     }
     slots[4 * slot + 3] = w2;
     filter[filterWord(h)] |= filterBits(h);
-    // Only a lookup of more than 12 bytes reads the token's own bytes.
-    if (len > 12) tokens[rank] = latin1(bytes.subarray(from, from + len));
     if (len === 2) {
       const x = (bytes[from] << 8) | bytes[from + 1];
       pairs[x] = rank;
       pairBits[x >>> 5] |= 1 << (x & 31);
     }
   }
-  return { slots, tokens, mask, maxTokenBytes, pairs, pairBits, filter };
+  return { slots, bytes, starts, mask, maxTokenBytes, pairs, pairBits, filter };
 }
 
 /**
@@ -378,7 +386,9 @@ export function rankOf(
           for (let k = 9; k < len; k++) w2 |= s[from + k] << (8 * (k - 8));
         }
         if (slots[b + 3] === w2) return rank;
-      } else if (slots[b + 3] === h && sameBytes(s, from, table.tokens[rank])) return rank;
+      } else if (slots[b + 3] === h && sameBytes(s, from, table.bytes, table.starts[rank], len)) {
+        return rank;
+      }
     }
     slot = (slot + 1) & mask;
   }
@@ -389,9 +399,15 @@ const LOW_BYTES = Int32Array.of(0, 0xff, 0xffff, 0xffffff, -1, -1, -1, -1, -1);
 /** Mask of bytes 4-7 of a range of `k` bytes (index `k`, 1 to 8), packed little-endian. */
 const HIGH_BYTES = Int32Array.of(0, 0, 0, 0, 0, 0xff, 0xffff, 0xffffff, -1);
 
-/** Whether `s` holds the byte string `token` from `from` on (its length checked by the caller). */
-function sameBytes(s: Uint8Array, from: number, token: string): boolean {
-  for (let k = 0; k < token.length; k++) if (s[from + k] !== token.charCodeAt(k)) return false;
+/** Whether `s[from, from + len)` equals `token[at, at + len)`. */
+function sameBytes(
+  s: Uint8Array,
+  from: number,
+  token: Uint8Array,
+  at: number,
+  len: number,
+): boolean {
+  for (let k = 0; k < len; k++) if (s[from + k] !== token[at + k]) return false;
   return true;
 }
 

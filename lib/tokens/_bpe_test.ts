@@ -240,7 +240,7 @@ for (const name of TOKENIZER_NAMES) {
     );
     // Same tokens inserted in the same order: the same slots, bit for bit.
     assert.deepEqual(fromBase64, fromArrays);
-    assert.equal(fromBase64.tokens.length, SOURCES[name].decoder.length);
+    assert.equal(fromBase64.starts.length, SOURCES[name].decoder.length);
   });
 }
 
@@ -252,11 +252,16 @@ Deno.test("rankTableFromTiktoken() reads several lines, rank offsets and padding
   assert.deepEqual(["a", "b", "ab", "abc", "abcdefghijklm"].map(rank), [0, 1, 2, 4, 5]);
   assert.deepEqual(["ba", "abcd", "abcdefghijkln", "c"].map(rank), Array(4).fill(NO_RANK));
   assert.equal(table.maxTokenBytes, 13);
-  assert.deepEqual(table.tokens, ["", "", "", "", "", "abcdefghijklm"]);
+  assert.deepEqual(latin1(table.bytes), "abababcabcdefghijklm");
+  assert.deepEqual(Array.from(table.starts), [0, 1, 2, 0, 4, 7]);
 });
 
 Deno.test("rankTableFromTiktoken() rejects a malformed rank string", () => {
   assert.throws(() => rankTableFromTiktoken("x YQ== Yg=="), RangeError); // no offset
   assert.throws(() => rankTableFromTiktoken("x 0 YQ== Y*=="), RangeError); // not base64
   assert.throws(() => rankTableFromTiktoken("x 0 YQ==  Yg=="), RangeError); // empty token
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ== "), RangeError); // empty last token
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ==Yg=="), RangeError); // digits after padding
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ= Yg=="), RangeError); // not groups of four
+  assert.throws(() => rankTableFromTiktoken("x 0 YQ==\u00e9 Yg=="), RangeError); // not ASCII
 });
