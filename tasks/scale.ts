@@ -30,7 +30,7 @@ Options:
   --seed S       Seed of the synthetic catalogs (default 1)
   --out DIR      Catalogs, bench outputs and scale.json (default results/scale)
   --workers LIST Run each bench once per --workers count, e.g. 1,2 (default: once, the
-                 bench's default: every core from 20,000 tools, else one lane)
+                 bench's default: every core from 50,000 tools, else one lane)
   --no-default   Skip the default bench on the reference corpus
   --help         This text
 

@@ -105,8 +105,8 @@ Options:
                        process). Default: the number of cores once the corpora hold
                        ${
     AUTO_LANES_MIN_TOOLS.toLocaleString("en-US")
-  } tools in all, one lane below (there a second lane costs
-                       more than it saves). Each worker holds its own copy of the corpus: peak
+  } tools in all, one lane below (there a second lane saves
+                       little time for much more memory). Each worker holds its own copy of the corpus: peak
                        memory grows with N (about 1.6× at 2)
   -h, --help           Show this help
 
