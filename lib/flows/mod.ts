@@ -33,18 +33,9 @@ export {
 } from "./capture.ts";
 export { DEFAULT_SERVER_TIMEOUT_MS, DEFAULT_SETTLE_MS } from "../mcp/mod.ts";
 export { DEFAULT_CAPTURE_CONCURRENCY } from "../mcp/io.ts";
-export {
-  BENCH_DEFAULTS,
-  benchFailure,
-  benchSummaryLines,
-  checkBenchOptions,
-  checkOutFolder,
-  MAX_RESAMPLES,
-  parseHeaderFlags,
-  runBench,
-  type RunBenchOptions,
-  writeBenchResults,
-} from "./bench.ts";
+// The bench flow's own surface (what deno task bench imports alone): runBench, its defaults,
+// help and results writer, AUTO_LANES_MIN_TOOLS.
+export * from "./bench/mod.ts";
 export {
   DEFAULT_EMBEDDING_BASE_URL,
   type EmbeddingRetrieverContext,
@@ -143,9 +134,7 @@ export {
   runCalibration,
   type RunCalibrationOptions,
 } from "./calibrate.ts";
-export { benchHelp } from "./bench_help.ts";
 export {
-  AUTO_LANES_MIN_TOOLS,
   type BenchJob,
   type BenchJobContext,
   type BenchJobResult,

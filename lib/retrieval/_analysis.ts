@@ -67,15 +67,33 @@ const HAS_NON_ASCII = /[\u0080-\uffff]/;
 const NON_ASCII = /[\u0080-\uffff]/g;
 const SPACE = /\s/;
 
-function isLetter(c: number): boolean {
+/**
+ * Whether UTF-16 code unit `c` is an ASCII letter.
+ *
+ * @param c A code unit.
+ * @returns Whether it is `A`-`Z` or `a`-`z`.
+ */
+export function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 
-function isDigit(c: number): boolean {
+/**
+ * Whether UTF-16 code unit `c` is an ASCII digit.
+ *
+ * @param c A code unit.
+ * @returns Whether it is `0`-`9`.
+ */
+export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function isWordChar(c: number): boolean {
+/**
+ * Whether UTF-16 code unit `c` joins an ASCII word segment (UAX #29 ALetter, Numeric, ExtendNumLet).
+ *
+ * @param c A code unit.
+ * @returns Whether it is an ASCII letter, digit or `_`.
+ */
+export function isWordChar(c: number): boolean {
   return isLetter(c) || isDigit(c) || c === 95;
 }
 

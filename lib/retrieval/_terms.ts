@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isDigit, isLetter, isWordChar } from "./_analysis.ts";
 
 /** Terms numbered 0, 1, 2, ... in the order they were first seen. */
 export class TermTable {
@@ -163,18 +164,6 @@ function hashRange(text: string, start: number, end: number): number {
 /** An ASCII code unit lower-cased. */
 function lower(c: number): number {
   return c >= 65 && c <= 90 ? c | 32 : c;
-}
-
-function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-function isWordChar(c: number): boolean {
-  return isLetter(c) || isDigit(c) || c === 95;
 }
 
 /** Whether `term` is `text[start, end)` lower-cased (ASCII). */

@@ -111,12 +111,12 @@ Deno.test("countSpans equals the direct counts on random texts and spans", () =>
   );
 });
 
-Deno.test("countSpans on a joined listing: the tools' counts and the listing's", () => {
-  const tok = createTokenizer("cl100k_base");
+/** A small joined listing: three tool texts after a header, and where each lies in it. */
+function joinedListing(crlf: boolean) {
   const tools = [
     'read_file\nRead a file.\n{"properties":{"path":{"type":"string"}},"type":"object"}',
     "list\nList entries",
-    'write_file\nWrite 12 bytes\n{"type":"object"}',
+    `write_file\nWrite 12 bytes${crlf ? "\r\n" : "\n"}{"type":"object"}`,
   ];
   const text = "# Tools\n\n" + tools.join("\n\n");
   const starts: number[] = [];
@@ -127,8 +127,26 @@ Deno.test("countSpans on a joined listing: the tools' counts and the listing's",
     ends.push(at + t.length);
     at += t.length + 2;
   }
+  return { tools, text, starts, ends };
+}
+
+Deno.test("countSpans on a joined listing: the tools' counts and the listing's", () => {
+  const tok = createTokenizer("cl100k_base");
+  const { tools, text, starts, ends } = joinedListing(false);
   const out = countSpans(tok, text, starts, ends);
   assert.equal(out.total, reference[0].count(text));
   assert.deepEqual(out.spans, tools.map((t) => reference[0].count(t)));
   assert.throws(() => countSpans(tok, text, [5, 2], [6, 3]), RangeError);
+});
+
+Deno.test("countSpans with known span counts gives the direct counts", () => {
+  const tok = createTokenizer("cl100k_base");
+  const { tools, text, starts, ends } = joinedListing(true);
+  const counts = tools.map((t) => reference[0].count(t));
+  const out = countSpans(tok, text, starts, ends, [counts[0], undefined, counts[2]]);
+  assert.equal(out.total, reference[0].count(text));
+  assert.deepEqual(out.spans, counts);
+  // A known count is trusted: a wrong one moves the figures (so the path is taken).
+  const wrong = countSpans(tok, text, starts, ends, [counts[0] + 1, undefined, counts[2]]);
+  assert.equal(wrong.total, out.total + 1);
 });

@@ -4,7 +4,6 @@
 // long texts) on every tool text of the reference corpus under several renderings.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { countSpans } from "./joins.ts";
 import { sharedCounts } from "./shared_counts.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { Tokenizer } from "./types.ts";
@@ -121,29 +120,4 @@ Deno.test("sharedCounts is one memo per tokenizer, and the plain count for an un
   assert.equal(sharedCounts(double).count(text, [text.slice(10)]), text.length);
   assert.deepEqual(calls, [text]);
   assert.equal(sharedCounts(double).size, 0);
-});
-
-Deno.test("countSpans with known span counts gives the direct counts", () => {
-  const [tok] = fresh();
-  const tools = [
-    'read_file\nRead a file.\n{"properties":{"path":{"type":"string"}},"type":"object"}',
-    "list\nList entries",
-    'write_file\nWrite 12 bytes\r\n{"type":"object"}',
-  ];
-  const text = "# Tools\n\n" + tools.join("\n\n");
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let at = "# Tools\n\n".length;
-  for (const t of tools) {
-    starts.push(at);
-    ends.push(at + t.length);
-    at += t.length + 2;
-  }
-  const counts = tools.map((t) => reference[0].count(t));
-  const out = countSpans(tok, text, starts, ends, [counts[0], undefined, counts[2]]);
-  assert.equal(out.total, reference[0].count(text));
-  assert.deepEqual(out.spans, counts);
-  // A known count is trusted: a wrong one moves the figures (so the path is taken).
-  const wrong = countSpans(tok, text, starts, ends, [counts[0] + 1, undefined, counts[2]]);
-  assert.equal(wrong.total, out.total + 1);
 });
