@@ -1,41 +1,10 @@
 import assert from "node:assert/strict";
-import { corpus, proxy, words } from "../modes/_testing.ts";
-import { measureCatalogCost } from "../modes/catalog_cost.ts";
-import {
-  type BenchReport,
-  REPORT_SCHEMA_VERSION,
-  summarizeCorpus,
-  TOKENIZER_CAVEAT,
-} from "../report/bench_report.ts";
+import { tinyBenchReport } from "../report/_testing.ts";
 import { workerDashboardRenderer } from "./bench_dashboard.ts";
 
-function report(seed: number, warnings: string[]): BenchReport {
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    task: "test",
-    run: { createdAt: "2026-01-01T00:00:00.000Z", git: { commit: null, dirty: null }, wallMs: 0 },
-    seed,
-    tokenizers: ["cl100k_base"],
-    dependencies: {},
-    inputs: [],
-    caveats: { tokenizer: TOKENIZER_CAVEAT },
-    degenerateRules: [],
-    corpora: [summarizeCorpus(corpus, "tiny.json", { count: 0, byRule: {} })],
-    ...measureCatalogCost({
-      corpora: [corpus],
-      proxyTools: proxy,
-      codeTools: proxy,
-      tokenizers: [words],
-      seed,
-      sizes: [5, 20, 50],
-    }),
-    warnings,
-  };
-}
-
 Deno.test("workerDashboardRenderer() renders on its worker the page renderDashboard() renders here, each report in turn", async () => {
-  const a = report(7, []);
-  const b = report(8, ["tiny: a warning <b>escaped</b>"]);
+  const a = tinyBenchReport(7, []);
+  const b = tinyBenchReport(8, ["tiny: a warning <b>escaped</b>"]);
   const dashboard = workerDashboardRenderer();
   try {
     // Both asked at once: each answer goes to its own report.

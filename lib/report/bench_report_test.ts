@@ -1,41 +1,9 @@
 import assert from "node:assert/strict";
-import { corpus, proxy, words } from "../modes/_testing.ts";
 import Ajv from "ajv";
-import {
-  type BenchReport,
-  REPORT_SCHEMA_VERSION,
-  summarizeCorpus,
-  TOKENIZER_CAVEAT,
-  upgradeBenchReport,
-} from "./bench_report.ts";
-import { measureCatalogCost } from "../modes/catalog_cost.ts";
+import { REPORT_SCHEMA_VERSION, upgradeBenchReport } from "./bench_report.ts";
+import { tinyBenchReport } from "./_testing.ts";
 import { renderDashboard } from "./dashboard.ts";
 import { stableJson } from "./json.ts";
-
-function buildReport(): BenchReport {
-  const sections = measureCatalogCost({
-    corpora: [corpus],
-    proxyTools: proxy,
-    codeTools: proxy,
-    tokenizers: [words],
-    seed: 7,
-    sizes: [5, 20, 50],
-  });
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    task: "test",
-    run: { createdAt: "2026-01-01T00:00:00.000Z", git: { commit: null, dirty: null }, wallMs: 0 },
-    seed: 7,
-    tokenizers: ["cl100k_base"],
-    dependencies: {},
-    inputs: [],
-    caveats: { tokenizer: TOKENIZER_CAVEAT },
-    degenerateRules: [],
-    corpora: [summarizeCorpus(corpus, "tiny.json", { count: 0, byRule: {} })],
-    ...sections,
-    warnings: [],
-  };
-}
 
 Deno.test("measureCatalogCost() output validates against report.schema.json", async () => {
   const schema = JSON.parse(
@@ -43,7 +11,7 @@ Deno.test("measureCatalogCost() output validates against report.schema.json", as
   );
   const ajv = new Ajv.default({ allErrors: true, strict: false });
   const validate = ajv.compile(schema);
-  const report: Record<string, unknown> = JSON.parse(stableJson(buildReport()));
+  const report: Record<string, unknown> = JSON.parse(stableJson(tinyBenchReport()));
   assert.ok(validate(report), JSON.stringify(validate.errors, null, 2));
   // A report missing a required section must not validate.
   delete report.modes;
@@ -51,16 +19,16 @@ Deno.test("measureCatalogCost() output validates against report.schema.json", as
 });
 
 Deno.test("measureCatalogCost() is byte-deterministic for a seed", () => {
-  assert.equal(stableJson(buildReport()), stableJson(buildReport()));
+  assert.equal(stableJson(tinyBenchReport()), stableJson(tinyBenchReport()));
 });
 
 Deno.test("renderDashboard() is self-contained, has the charts and no NaN", () => {
-  const html = renderDashboard(buildReport());
+  const html = renderDashboard(tinyBenchReport());
   assert.ok(html.startsWith("<!doctype html>"));
   assert.ok((html.match(/<svg/g) ?? []).length >= 3, "expected the size chart and two bar charts");
   assert.doesNotMatch(html, /<script|<link|src="http|NaN/);
   assert.match(html, /retrieve_tools|proxy/);
-  assert.equal(html, renderDashboard(buildReport()));
+  assert.equal(html, renderDashboard(tinyBenchReport()));
 });
 
 Deno.test("upgradeBenchReport() turns version-1 percents into version-2 fractions", () => {
