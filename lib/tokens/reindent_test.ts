@@ -1,7 +1,7 @@
 // ReindentedCounts against js-tiktoken, the reference encoder: the re-indented copy of a text,
 // priced from the text's tokens and its line junctions, has the tokens of the copy counted whole,
 // on adversarial texts (line breaks next to quotes, punctuation, spaces, digits, \r\n, slashes,
-// blank lines) and on the TOON text of every tool of the reference corpus.
+// blank lines); lib/encodings/shared_counting_test.ts checks it on TOON's own texts.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ReindentedCounts } from "./reindent.ts";
@@ -61,29 +61,6 @@ Deno.test("ReindentedCounts prices a re-indented copy as the copy counted whole"
       }),
       { seed: 20261203, numRuns: 300 },
     );
-  }
-});
-
-Deno.test("ReindentedCounts on the TOON text of every reference tool, as TOON lists it", async () => {
-  const { loadCatalog } = await import("../catalog/load.ts");
-  const { toonListing } = await import("../encodings/toon_listing.ts");
-  const corpus = await loadCatalog(
-    new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url).pathname,
-  );
-  const whole = TOKENIZER_NAMES.map((n) => createTokenizer(n, "gpt-tokenizer"));
-  const counters = TOKENIZER_NAMES.map((n) =>
-    new ReindentedCounts(createTokenizer(n), "\n  - ", "    ")
-  );
-  for (const tool of corpus.tools) {
-    const out = toonListing.encodeTool(tool);
-    if (!out.ok) continue;
-    for (const [i, tok] of whole.entries()) {
-      assert.equal(
-        counters[i].count(out.text, tok.count(out.text)),
-        tok.count(copyOf(out.text, "\n  - ", "    ")),
-        tool.id,
-      );
-    }
   }
 });
 

@@ -1,7 +1,7 @@
 // sharedCounts against independent encoders: a text counted with known strings (found, not
 // found, repeated, out of order, next to quotes, spaces, \r\n and digits) has the tokens of the
-// text counted whole by js-tiktoken on adversarial strings, and by gpt-tokenizer (quicker on
-// long texts) on every tool text of the reference corpus under several renderings.
+// text counted whole by js-tiktoken on adversarial strings (lib/encodings/shared_counting_test.ts
+// checks it on the reference corpus's renderings).
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sharedCounts } from "./shared_counts.ts";
@@ -76,39 +76,6 @@ Deno.test("sharedCounts counts a text holding known strings as the text counted 
     ),
     { seed: 20261202, numRuns: 250 },
   );
-});
-
-Deno.test("sharedCounts on the reference corpus: every tool text under three renderings", async () => {
-  const { loadCatalog } = await import("../catalog/load.ts");
-  const { schemaText } = await import("../catalog/canonical.ts");
-  const corpus = await loadCatalog(
-    new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url).pathname,
-  );
-  const tokenizers = fresh();
-  const whole = TOKENIZER_NAMES.map((n) => createTokenizer(n, "gpt-tokenizer"));
-  for (const tool of corpus.tools) {
-    const schema = schemaText(tool);
-    const known = [tool.description, schema];
-    const texts = [
-      `${tool.name}\n${tool.description}` + (schema === undefined ? "" : `\n${schema}`),
-      `${tool.name}|${tool.description}|${schema ?? ""}`,
-      `{"name":${JSON.stringify(tool.name)},"description":${
-        JSON.stringify(tool.description)
-      },"inputSchema":${schema ?? "{}"}}`,
-    ];
-    for (const [i, tok] of tokenizers.entries()) {
-      for (const text of texts) {
-        assert.equal(sharedCounts(tok).count(text, known), whole[i].count(text), tool.id);
-      }
-    }
-  }
-  // The memo holds each known string once per tokenizer, whatever the renderings.
-  const distinct = new Set(
-    corpus.tools.flatMap((t) => [t.description, schemaText(t)]).filter((s) =>
-      s !== undefined && s.length >= 32
-    ),
-  );
-  for (const tok of tokenizers) assert.equal(sharedCounts(tok).size, distinct.size);
 });
 
 Deno.test("sharedCounts is one memo per tokenizer, and the plain count for an unmarked one", () => {
