@@ -557,9 +557,6 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       const tokens = counted.perTool;
       let sum = 0;
       for (const n of tokens) sum += n; // integers: exact in any order
-      // Ascending by a typed sort (numeric, as `(a, b) => a - b`); the percentile's own sort of
-      // a sorted array is one pass.
-      const sorted = Array.from(Float64Array.from(tokens).sort());
       const heaviest = heaviestFirst(measured.toolIds, tokens, heaviestCount);
       const armCommon = commonListings === undefined ? totalTokens : tok.count(commonListings.arm);
       const baseCommon = commonListings === undefined
@@ -573,7 +570,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
         toolCount: tokens.length,
         totalTokens,
         meanTokens: tokens.length === 0 ? null : sum / tokens.length,
-        p95Tokens: tokens.length === 0 ? null : percentileNearestRank(sorted, 95),
+        p95Tokens: tokens.length === 0 ? null : percentileNearestRank(tokens, 95),
         heaviest,
         skippedTools: measured.skipped,
         alteredTools: measured.altered,
