@@ -31,3 +31,44 @@ export function byKeys<T>(...keys: readonly ((x: T) => string | number)[]): (a: 
     return 0;
   };
 }
+
+/**
+ * The first `k` items of a stable sort of `items` by `compare` (what
+ * `[...items].sort(compare).slice(0, k)` gives), kept in a sorted buffer of at most `k` items
+ * instead of sorting them all: for the few heaviest tools or best hits of a large catalog.
+ *
+ * @example Usage
+ * ```ts
+ * import { firstSorted } from "./_order.ts";
+ * const top = firstSorted([5, 1, 4, 1, 3], 2, (a, b) => a - b);
+ * if (top.join() !== "1,1") throw new Error();
+ * ```
+ *
+ * @param items The items, in input order (ties keep it).
+ * @param k How many to keep (rounded down; below 1 keeps none).
+ * @param compare A comparator, as for `Array.prototype.sort`.
+ * @returns At most `k` items, in sorted order.
+ */
+export function firstSorted<T>(
+  items: Iterable<T>,
+  k: number,
+  compare: (a: T, b: T) => number,
+): T[] {
+  const best: T[] = [];
+  k = Math.floor(k);
+  if (!(k >= 1)) return best;
+  for (const item of items) {
+    if (best.length >= k && compare(item, best[best.length - 1]) >= 0) continue;
+    // After every item that is not greater (upper bound), so equal items keep input order.
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(best[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}

@@ -1,5 +1,6 @@
 // Helpers shared by the arms. Not part of the public surface.
 import { canonicalJson, compareUtf8 } from "../catalog/canonical.ts";
+import { firstSorted } from "../_order.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import {
   type EncodedTool,
@@ -200,18 +201,7 @@ export function heaviestFirst(
   tokens: readonly number[],
   k: number,
 ): { toolId: string; tokens: number }[] {
-  const top: number[] = []; // indices, in order
-  if (k > 0) {
-    // Strictly before: an equal tool stays after the earlier one, as in a stable sort.
-    const before = (i: number, j: number) =>
-      tokens[i] > tokens[j] || (tokens[i] === tokens[j] && ids[i] < ids[j]);
-    for (let i = 0; i < ids.length; i++) {
-      if (top.length === k && !before(i, top[k - 1])) continue;
-      let at = top.length;
-      while (at > 0 && before(i, top[at - 1])) at--;
-      top.splice(at, 0, i);
-      if (top.length > k) top.pop();
-    }
-  }
-  return top.map((i) => ({ toolId: ids[i], tokens: tokens[i] }));
+  const order = (i: number, j: number) =>
+    tokens[j] - tokens[i] || (ids[i] < ids[j] ? -1 : ids[i] > ids[j] ? 1 : 0);
+  return firstSorted(ids.keys(), k, order).map((i) => ({ toolId: ids[i], tokens: tokens[i] }));
 }

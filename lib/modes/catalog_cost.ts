@@ -12,6 +12,7 @@ import { type Crossover, savingsBySize, type ScalingRow } from "./scaling.ts";
 import { createRng, deriveSeed } from "../stats/prng.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import type { Provenance } from "../_provenance.ts";
+import { firstSorted } from "../_order.ts";
 
 /** The four catalog-cost sections of the bench report. */
 export interface CatalogCostSections {
@@ -89,8 +90,8 @@ export function heaviest(
   return {
     corpusId,
     tokenizer,
-    tools: tools.sort(byTokens).slice(0, limit),
-    servers: [...servers.values()].sort(byTokens).slice(0, limit),
+    tools: firstSorted(tools, limit, byTokens),
+    servers: firstSorted(servers.values(), limit, byTokens),
   };
 }
 

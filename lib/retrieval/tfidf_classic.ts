@@ -11,6 +11,7 @@ import { type Field, PostingList } from "./_postings.ts";
 import { TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
+import { firstSorted } from "../_order.ts";
 import {
   type Hit,
   INDEX_FIELD_NAMES,
@@ -296,7 +297,7 @@ export function createTfidfClassicRetriever(
         hits.push({ id: ids[d], score: sum * (matched / clauses.length) });
       }
       touched.length = 0;
-      return topK(hits, limit);
+      return firstSorted(hits, limit, compareHits);
     },
   };
 }
@@ -321,31 +322,6 @@ function wildcardRegExp(pattern: string): RegExp {
     ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[\\^$.|+()[\]{}]/g, "\\$&")
   ).join("");
   return new RegExp(`^${body}$`, "su");
-}
-
-/**
- * The best `limit` hits, score descending then id ascending: what sorting them all and keeping
- * the first `limit` gives (ids are unique, so the order is total), kept in a sorted buffer of
- * `limit` hits instead of sorting every hit a query touched.
- */
-function topK(hits: Hit[], limit: number): Hit[] {
-  if (hits.length <= limit) return hits.sort(compareHits);
-  const best: Hit[] = [];
-  for (const hit of hits) {
-    if (best.length === limit) {
-      if (compareHits(hit, best[limit - 1]) >= 0) continue;
-      best.pop();
-    }
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareHits(best[mid], hit) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, hit);
-  }
-  return best;
 }
 
 /** Registry entry of `tfidf_classic` with {@linkcode DEFAULT_TFIDF_BOOSTS}: it reads every field. */
