@@ -61,14 +61,18 @@ export function partText(part: string | ToolPart): string {
   return typeof part === "string" ? part : part.text;
 }
 
-/** The listing whose text is the concatenation of `parts` (see `EncodingArm.listingParts`). */
+/**
+ * The listing whose text is the header `parts` return, then the concatenation of `parts` (see
+ * `EncodingArm.listingParts`).
+ */
 export function listingOfParts(
   parts: Generator<string | ToolPart, ListingInfo, undefined>,
 ): Listing {
   const texts: string[] = [];
   let next = parts.next();
   for (; !next.done; next = parts.next()) texts.push(partText(next.value));
-  return { text: texts.join(""), ...next.value };
+  const { header, encodedIds, skipped } = next.value;
+  return { text: (header ?? "") + texts.join(""), encodedIds, skipped };
 }
 
 /** The {@linkcode JoinedListing} of `separator`, after `header` when a tool is encoded. */

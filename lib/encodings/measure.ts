@@ -331,9 +331,23 @@ class Runs {
   #ends: number[] = [];
   #reported: boolean[] = [];
   #known: (number | undefined)[][];
+  /** Whether the first run waits for {@linkcode Runs.finish}'s header (then it is kept here). */
+  #holdFirst: boolean;
+  #held: {
+    parts: string[];
+    starts: number[];
+    ends: number[];
+    reported: boolean[];
+    known: (number | undefined)[][];
+  } | undefined;
 
-  constructor(tokenizers: readonly Tokenizer[]) {
+  /**
+   * @param tokenizers Count tokens.
+   * @param holdFirst Keep the first run until `finish`, which may put a header before it.
+   */
+  constructor(tokenizers: readonly Tokenizer[], holdFirst = false) {
     this.#tokenizers = tokenizers;
+    this.#holdFirst = holdFirst;
     this.#totals = tokenizers.map(() => 0);
     this.#spans = tokenizers.map((): number[] => []);
     this.#known = tokenizers.map(() => []);
@@ -358,18 +372,45 @@ class Runs {
     this.#length += part.length;
   }
 
-  /** Counts the last run: the listing's tokens and each span's, per tokenizer. */
-  finish(): { totals: number[]; spans: number[][] } {
+  /**
+   * Counts the last run (and the first, held one, after `header`): the listing's tokens and
+   * each span's, per tokenizer.
+   */
+  finish(header = ""): { totals: number[]; spans: number[][] } {
     this.#flush();
+    const held = this.#held;
+    if (held !== undefined) {
+      const text = header + held.parts.join("");
+      const shift = (at: number[]) => at.map((n) => n + header.length);
+      const starts = shift(held.starts);
+      const ends = shift(held.ends);
+      for (const [k, tok] of this.#tokenizers.entries()) {
+        const out = countSpans(tok, text, starts, ends, held.known[k]);
+        this.#totals[k] += out.total;
+        this.#spans[k].unshift(...out.spans.filter((_, i) => held.reported[i]));
+      }
+    } else if (header !== "") {
+      for (const [k, tok] of this.#tokenizers.entries()) this.#totals[k] += tok.count(header);
+    }
     return { totals: this.#totals, spans: this.#spans };
   }
 
   #flush(): void {
-    const text = this.#parts.join("");
-    for (const [k, tok] of this.#tokenizers.entries()) {
-      const out = countSpans(tok, text, this.#starts, this.#ends, this.#known[k]);
-      this.#totals[k] += out.total;
-      for (const [i, n] of out.spans.entries()) if (this.#reported[i]) this.#spans[k].push(n);
+    if (this.#holdFirst && this.#held === undefined) {
+      this.#held = {
+        parts: this.#parts,
+        starts: this.#starts,
+        ends: this.#ends,
+        reported: this.#reported,
+        known: this.#known,
+      };
+    } else {
+      const text = this.#parts.join("");
+      for (const [k, tok] of this.#tokenizers.entries()) {
+        const out = countSpans(tok, text, this.#starts, this.#ends, this.#known[k]);
+        this.#totals[k] += out.total;
+        for (const [i, n] of out.spans.entries()) if (this.#reported[i]) this.#spans[k].push(n);
+      }
     }
     this.#parts = [];
     this.#length = 0;
@@ -415,10 +456,10 @@ function countParts(
       },
     },
   });
-  const runs = new Runs(tokenizers);
+  const runs = new Runs(tokenizers, true);
   const parts = counting.listingParts!(tools);
   let next = parts.next();
-  const reindents = new Map<string, ReindentedCounts[]>();
+  const reindents = new Map<string, ReindentedCounts>();
   for (; !next.done; next = parts.next()) {
     const part = next.value;
     if (typeof part === "string") {
@@ -433,12 +474,12 @@ function countParts(
     // The part is the tool's own text re-indented: priced from the own text's tokens.
     const own = seen.get(part.tool) ?? measured(part.tool, again.own);
     const key = JSON.stringify([again.prefix, again.indent]);
-    let counters = reindents.get(key);
-    if (counters === undefined) {
-      counters = tokenizers.map((tok) => new ReindentedCounts(tok, again.prefix, again.indent));
-      reindents.set(key, counters);
+    let counter = reindents.get(key);
+    if (counter === undefined) {
+      counter = new ReindentedCounts(tokenizers, again.prefix, again.indent);
+      reindents.set(key, counter);
     }
-    runs.add(part.text, false, counters.map((c, k) => c.count(again.own, own.counts[k])));
+    runs.add(part.text, false, counter.counts(again.own, own.counts));
   }
   const listing = next.value;
   const kept = new Set(listing.encodedIds);
@@ -457,7 +498,7 @@ function countParts(
     entry.counts.forEach((n, k) => perTool[k].push(n));
     if (entry.altered !== undefined) altered.add(tool.id, entry.altered);
   }
-  const { totals } = runs.finish();
+  const { totals } = runs.finish(listing.header);
   return {
     encodedIds: listing.encodedIds,
     skipped: listing.skipped,

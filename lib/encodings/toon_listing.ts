@@ -14,7 +14,7 @@ import {
   listingOfParts,
   SkipCollector,
 } from "./_private.ts";
-import type { ArmEntry, EncodingArm, IndexFields } from "./types.ts";
+import type { ArmEntry, EncodingArm, IndexFields, ToolPart } from "./types.ts";
 
 /**
  * The object TOON renders for a tool: `{name, description, inputSchema}`, with
@@ -61,22 +61,6 @@ function sameShape(first: JsonObject, row: JsonObject): boolean {
   return true;
 }
 
-/**
- * Whether TOON renders the root array of these tools' values as one table. Its rule
- * (`extractTabularFields`, v4.4): every row has the first row's keys and no other, and each
- * column holds only primitives, or only non-empty objects that are themselves tabular; that is,
- * every row has the first row's shape. Checked row by row, so the usual catalog (one schema
- * shape differs from the next) stops at its second tool.
- */
-function tabular(tools: readonly Tool[]): boolean {
-  const first = toonValue(tools[0]);
-  if (!sameShape(first, first)) return false;
-  for (let i = 1; i < tools.length; i++) {
-    if (!sameShape(first, toonValue(tools[i]))) return false;
-  }
-  return true;
-}
-
 /** What precedes a tool's own text as an item of the listing's root list. */
 const ITEM_PREFIX = "\n  - ";
 /** What follows each line break of a tool's own text as an item (depth 2). */
@@ -112,42 +96,57 @@ export const toonListing: EncodingArm = {
     return listingOfParts(this.listingParts!(tools));
   },
   /**
-   * The listing in parts: one part when TOON renders the tools as one table, else the header
-   * `[N]:` and each tool as a list item built from its own TOON text (its first line after
-   * `\n  - `, the others indented by 4 more spaces: TOON's `encodeObjectAsListItemLines`, the
-   * first field on the hyphen line and the rest at depth 2). Exact because a TOON line never
-   * holds a raw line break (strings that need one are quoted and escaped);
-   * `toon_listing_test.ts` checks it against the library's own `encode` of the array.
+   * The listing in parts: one part when TOON renders the tools as one table, else each tool as
+   * a list item built from its own TOON text (its first line after `\n  - `, the others
+   * indented by 4 more spaces: TOON's `encodeObjectAsListItemLines`, the first field on the
+   * hyphen line and the rest at depth 2), after the header `[N]:`, returned at the end. Exact
+   * because a TOON line never holds a raw line break (strings that need one are quoted and
+   * escaped); `toon_listing_test.ts` checks it against the library's own `encode` of the array.
+   *
+   * TOON's table rule (`extractTabularFields`, v4.4): every row has the first row's keys and no
+   * other, and each column holds only primitives, or only non-empty objects that are themselves
+   * tabular; that is, every row has the first row's shape. Tools are held only while every one
+   * so far has the first one's shape (the usual catalog differs at its second tool); from the
+   * first that does not, each is given as soon as it is rendered.
    */
   *listingParts(tools: readonly Tool[]) {
     const skips = new SkipCollector();
-    const kept: Tool[] = [];
-    const texts: string[] = [];
+    const ids: string[] = [];
+    let first: JsonObject | undefined; // the first tool's value, while a table is possible
+    let table = true;
+    let held: { tool: Tool; text: string }[] = [];
+    const item = (tool: Tool, text: string): ToolPart => ({
+      text: ITEM_PREFIX + text.replaceAll("\n", "\n" + ITEM_INDENT),
+      tool,
+      reindented: { own: text, prefix: ITEM_PREFIX, indent: ITEM_INDENT },
+    });
     for (const tool of tools) {
       // The tool's own rendering decides the skip (the arm runner reuses it per tool).
       const own = this.encodeTool(tool);
-      if (own.ok) {
-        kept.push(tool);
-        texts.push(own.text);
-      } else {
+      if (!own.ok) {
         skips.add(tool.id, own.reason);
+        continue;
       }
-    }
-    if (kept.length > 0 && tabular(kept)) {
-      yield encode(kept.map(toonValue));
-    } else if (kept.length > 0) {
-      yield `[${texts.length}]:`;
-      for (let i = 0; i < texts.length; i++) {
-        const text = texts[i];
-        texts[i] = ""; // yielded: let it go
-        yield {
-          text: ITEM_PREFIX + text.replaceAll("\n", "\n" + ITEM_INDENT),
-          tool: kept[i],
-          reindented: { own: text, prefix: ITEM_PREFIX, indent: ITEM_INDENT },
-        };
+      ids.push(tool.id);
+      if (table) {
+        const value = toonValue(tool);
+        first ??= value;
+        table = sameShape(first, value);
+        if (table) {
+          held.push({ tool, text: own.text });
+          continue;
+        }
+        for (const h of held) yield item(h.tool, h.text);
+        held = [];
       }
+      yield item(tool, own.text);
     }
-    return { encodedIds: kept.map((t) => t.id), skipped: skips.summary() };
+    if (table && held.length > 0) {
+      yield encode(held.map((h) => toonValue(h.tool)));
+      return { encodedIds: ids, skipped: skips.summary() };
+    }
+    const header = ids.length > 0 ? { header: `[${ids.length}]:` } : {};
+    return { encodedIds: ids, skipped: skips.summary(), ...header };
   },
   indexFields(tool: Tool): IndexFields {
     const encoded = this.encodeTool(tool);

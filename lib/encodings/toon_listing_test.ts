@@ -120,3 +120,34 @@ Deno.test("toon_listing's listing is the library's TOON of the array on random t
   );
   assert.ok(tables > 20 && lists > 100, `tables ${tables}, lists ${lists}`);
 });
+
+Deno.test("measureArms counts toon_listing's parts (header last, held tools) as the whole text", async () => {
+  const { measureArms } = await import("./measure.ts");
+  const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
+  const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
+  const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
+  // Tools of one shape first (held while a table is possible), then others: list items.
+  const same = (name: string) =>
+    toTool({ server: "s", name, description: "x", inputSchema: { type: "object" } });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 3 }),
+      fc.array(tool, { maxLength: 4 }),
+      (n: number, rest: Tool[]) => {
+        const tools = [...Array.from({ length: n }, (_, i) => same(`t${i}`)), ...rest];
+        const rows = measureArms({
+          corpus: { id: "c", tools },
+          arms: [toonListing],
+          tokenizers: real,
+        });
+        const text = toonListing.encodeListing(tools).text;
+        for (const [k, ref] of reference.entries()) {
+          const row = rows[k];
+          assert.ok(!row.skipped);
+          assert.equal(row.totalTokens, text === "" ? 0 : ref.count(text), JSON.stringify(text));
+        }
+      },
+    ),
+    { seed: 20261205, numRuns: 150 },
+  );
+});

@@ -41,7 +41,13 @@ export interface Listing {
 }
 
 /** A {@linkcode Listing} without its text: what `EncodingArm.listingParts` returns. */
-export type ListingInfo = Omit<Listing, "text">;
+export type ListingInfo = Omit<Listing, "text"> & {
+  /**
+   * Text that comes before the first part, known only once every tool is rendered (TOON's
+   * `[N]:`, N the count of tools listed); none when absent.
+   */
+  readonly header?: string;
+};
 
 /**
  * A part of a listing given in parts (`EncodingArm.listingParts`) that renders one tool: its
@@ -145,9 +151,9 @@ export interface EncodingArm {
    */
   readonly joined?: JoinedListing;
   /**
-   * Optional: the text of `encodeListing(tools)` in parts, in order (their concatenation is
-   * the text; a {@linkcode ToolPart} stands for its `text`), returning the listing's ids and
-   * skips; throws as `encodeListing` does. The arm runner then counts the listing part by
+   * Optional: the text of `encodeListing(tools)` in parts, in order (the returned `header`, then
+   * the parts' concatenation, is the text; a {@linkcode ToolPart} stands for its `text`),
+   * returning the listing's ids and skips; throws as `encodeListing` does. The arm runner then counts the listing part by
    * part, without building its text.
    *
    * @param tools Tools to render, as for `encodeListing`.

@@ -30,33 +30,40 @@ function detached(s: string): string {
   return (" " + s).slice(1);
 }
 
-/** Counts re-indented copies of texts for one tokenizer, prefix and indent. */
+/**
+ * Counts re-indented copies of texts for some tokenizers, one prefix and indent: the junctions
+ * of a text are found once for every tokenizer, and each junction's difference is memoized for
+ * all of them together.
+ */
 export class ReindentedCounts {
-  readonly #tokenizer: Tokenizer;
+  readonly #tokenizers: readonly Tokenizer[];
   readonly #prefix: string;
   readonly #indent: string;
+  /** Whether every tokenizer is marked piecewise (else each copy is counted whole). */
   readonly #piecewise: boolean;
-  readonly #first = new Map<string, number>();
-  readonly #inner = new Map<string, number>();
+  readonly #first = new Map<string, readonly number[]>();
+  readonly #inner = new Map<string, readonly number[]>();
 
   /**
-   * @param tokenizer Counts tokens.
+   * @param tokenizers Count tokens (one tokenizer, or several counted together).
    * @param prefix Text before the copy (e.g. TOON's `\n  - `).
    * @param indent Text after each line break of the copy (e.g. four spaces).
    */
-  constructor(tokenizer: Tokenizer, prefix: string, indent: string) {
-    this.#tokenizer = tokenizer;
+  constructor(tokenizers: Tokenizer | readonly Tokenizer[], prefix: string, indent: string) {
+    this.#tokenizers = Array.isArray(tokenizers) ? tokenizers : [tokenizers as Tokenizer];
     this.#prefix = prefix;
     this.#indent = indent;
-    this.#piecewise = piecewiseEncoding(tokenizer) !== undefined;
+    this.#piecewise = this.#tokenizers.every((tok) => piecewiseEncoding(tok) !== undefined);
   }
 
   /**
-   * Tokens of `prefix + text.replaceAll("\n", "\n" + indent)`.
+   * Tokens of `prefix + text.replaceAll("\n", "\n" + indent)` for the one tokenizer given (see
+   * {@linkcode ReindentedCounts.counts} for several).
    *
    * @param text Any text.
    * @param tokens Its tokens, exactly `tokenizer.count(text)`.
    * @returns Tokens of the re-indented copy.
+   * @throws {RangeError} When the counter was made for more than one tokenizer.
    *
    * @example Usage
    * ```ts
@@ -69,10 +76,30 @@ export class ReindentedCounts {
    * ```
    */
   count(text: string, tokens: number): number {
-    if (!this.#piecewise) {
-      return this.#tokenizer.count(this.#prefix + text.replaceAll("\n", "\n" + this.#indent));
+    if (this.#tokenizers.length !== 1) {
+      throw new RangeError(
+        `Cannot count for one tokenizer as this counter has ${this.#tokenizers.length}: call counts`,
+      );
     }
-    let total = tokens;
+    return this.counts(text, [tokens])[0];
+  }
+
+  /**
+   * Tokens of `prefix + text.replaceAll("\n", "\n" + indent)` per tokenizer, in the order given.
+   *
+   * @param text Any text.
+   * @param tokens Its tokens per tokenizer, exactly `tokenizers[k].count(text)`.
+   * @returns Tokens of the re-indented copy per tokenizer.
+   */
+  counts(text: string, tokens: readonly number[]): number[] {
+    if (!this.#piecewise) {
+      const copy = this.#prefix + text.replaceAll("\n", "\n" + this.#indent);
+      return this.#tokenizers.map((tok) => tok.count(copy));
+    }
+    const total = [...tokens];
+    const add = (deltas: readonly number[]) => {
+      for (let k = 0; k < total.length; k++) total[k] += deltas[k];
+    };
     let open = 0; // start of the junction not yet priced
     let lineStart = 0;
     for (;;) {
@@ -94,28 +121,30 @@ export class ReindentedCounts {
             break;
           }
         }
-        total += this.#delta(text, open, first);
+        add(this.#delta(text, open, first));
         open = last;
       }
       if (nl < 0) break;
       lineStart = nl + 1;
     }
-    return total + this.#delta(text, open, text.length);
+    add(this.#delta(text, open, text.length));
+    return total;
   }
 
-  /** Tokens of the copy's junction for `text[from, to)` less the junction's own tokens. */
-  #delta(text: string, from: number, to: number): number {
+  /** Per tokenizer: tokens of the copy's junction for `text[from, to)` less the junction's own. */
+  #delta(text: string, from: number, to: number): readonly number[] {
     const own = text.slice(from, to);
     const memo = from === 0 ? this.#first : this.#inner;
     const known = memo.get(own);
     if (known !== undefined) return known;
     const copy = (from === 0 ? this.#prefix : "") + own.replaceAll("\n", "\n" + this.#indent);
-    const count = (s: string) => (s === "" ? 0 : this.#tokenizer.count(s));
-    const delta = count(copy) - count(own);
+    const deltas = this.#tokenizers.map((tok) =>
+      (copy === "" ? 0 : tok.count(copy)) - (own === "" ? 0 : tok.count(own))
+    );
     if (own.length <= MAX_JUNCTION_LENGTH) {
       if (memo.size >= MAX_JUNCTIONS) memo.clear();
-      memo.set(detached(own), delta);
+      memo.set(detached(own), deltas);
     }
-    return delta;
+    return deltas;
   }
 }

@@ -64,6 +64,27 @@ Deno.test("ReindentedCounts prices a re-indented copy as the copy counted whole"
   }
 });
 
+Deno.test("ReindentedCounts for both tokenizers at once gives each tokenizer's count", () => {
+  const both = new ReindentedCounts(
+    TOKENIZER_NAMES.map((n) => createTokenizer(n)),
+    "\n  - ",
+    "    ",
+  );
+  fc.assert(
+    fc.property(textArb, (text: string) => {
+      for (let r = 0; r < 2; r++) {
+        assert.deepEqual(
+          both.counts(text, reference.map((tok) => tok.count(text))),
+          reference.map((tok) => tok.count(copyOf(text, "\n  - ", "    "))),
+          JSON.stringify(text),
+        );
+      }
+    }),
+    { seed: 20261204, numRuns: 300 },
+  );
+  assert.throws(() => both.count("a", 1), RangeError);
+});
+
 Deno.test("ReindentedCounts counts the copy whole for an unmarked tokenizer", () => {
   const seen: string[] = [];
   const double = { name: "o200k_base", count: (t: string) => (seen.push(t), t.length) };
