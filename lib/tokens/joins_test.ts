@@ -9,6 +9,7 @@ import {
   isHardCutBetween,
   markPiecewise,
   piecewiseEncoding,
+  shortCounts,
 } from "./joins.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { Tokenizer } from "./types.ts";
@@ -149,4 +150,23 @@ Deno.test("countSpans with known span counts gives the direct counts", () => {
   // A known count is trusted: a wrong one moves the figures (so the path is taken).
   const wrong = countSpans(tok, text, starts, ends, [counts[0] + 1, undefined, counts[2]]);
   assert.equal(wrong.total, out.total + 1);
+});
+
+Deno.test("shortCounts() gives the tokenizer's count, from its memo for short texts", () => {
+  for (const [i, name] of TOKENIZER_NAMES.entries()) {
+    const count = shortCounts(createTokenizer(name));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40, unit: "binary" }), (text: string) => {
+        // Twice: the second time from the memo.
+        for (let r = 0; r < 2; r++) assert.equal(count(text), reference[i].count(text), text);
+      }),
+      { seed: 20261208, numRuns: 400 },
+    );
+  }
+  // An unmarked tokenizer is asked every time.
+  const seen: string[] = [];
+  const double: Tokenizer = { name: "cl100k_base", count: (t) => (seen.push(t), t.length) };
+  const count = shortCounts(double);
+  assert.equal(count("ab") + count("ab"), 4);
+  assert.deepEqual(seen, ["ab", "ab"]);
 });

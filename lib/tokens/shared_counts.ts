@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isHardCutBetween, piecewiseEncoding } from "./joins.ts";
+import { isHardCutBetween, piecewiseEncoding, shortCounts } from "./joins.ts";
 import type { Tokenizer } from "./types.ts";
 
 /** Known strings shorter than this (code units) are not looked for: their middle is short. */
@@ -83,9 +83,11 @@ export function sharedCounts(tokenizer: Tokenizer): SharedCounts {
 class Memoized implements SharedCounts {
   readonly tokenizer: Tokenizer;
   readonly #memo = new Map<string, Middle | null>();
+  readonly #short: (text: string) => number;
 
   constructor(tokenizer: Tokenizer) {
     this.tokenizer = tokenizer;
+    this.#short = shortCounts(tokenizer);
   }
 
   get size(): number {
@@ -94,6 +96,7 @@ class Memoized implements SharedCounts {
 
   count(text: string, known: readonly (string | undefined)[]): number {
     const tok = this.tokenizer;
+    const short = this.#short;
     let total = 0;
     let from = 0; // start of the text not yet counted
     let after = 0; // where the next known string is looked for
@@ -104,13 +107,13 @@ class Memoized implements SharedCounts {
       const at = text.indexOf(s, after);
       if (at < 0) continue;
       const cut = at + middle.first;
-      if (cut > from) total += tok.count(text.slice(from, cut));
+      if (cut > from) total += short(text.slice(from, cut));
       total += middle.tokens;
       from = at + middle.last;
       after = at + s.length;
     }
     if (from === 0) return tok.count(text);
-    return from < text.length ? total + tok.count(text.slice(from)) : total;
+    return from < text.length ? total + short(text.slice(from)) : total;
   }
 
   #middle(s: string): Middle | null {
