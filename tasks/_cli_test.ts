@@ -50,6 +50,46 @@ Deno.test("parseFlags() names an unknown flag or a stray argument in one line", 
   );
 });
 
+Deno.test("parseFlags() says a missing value is missing, and reads a negative number as a value", () => {
+  const spec = {
+    seed: { type: "string" },
+    out: { type: "string" },
+    live: { type: "boolean" },
+  } as const;
+  // A negative number after the flag is its value, as with "=": both reach the same check.
+  assert.deepEqual({ ...parseFlags(["--seed", "-1"], spec).values }, { seed: "-1" });
+  assert.deepEqual({ ...parseFlags(["--seed=-1"], spec).values }, { seed: "-1" });
+  assert.deepEqual({ ...parseFlags(["--seed", "-.5", "--live"], spec).values }, {
+    seed: "-.5",
+    live: true,
+  });
+  usage(
+    () => intFlag("seed", parseFlags(["--seed", "-1"], spec).values.seed, 0),
+    '--seed must be a non-negative integer, got "-1"',
+  );
+  usage(() => parseFlags(["--out", "x", "--seed"], spec), "--seed needs a value (see --help)");
+  usage(
+    () => parseFlags(["--seed", "--out", "x"], spec),
+    "--seed needs a value, but the next argument is the flag --out (see --help)",
+  );
+  usage(
+    () => parseFlags(["--out", "-x"], spec),
+    '--out needs a value, but the next argument "-x" reads as a flag; a value that starts with ' +
+      '"-" is written --out=-x',
+  );
+  assert.deepEqual({ ...parseFlags(["--out=-x"], spec).values }, { out: "-x" });
+  // A boolean flag before a negative number is not given it.
+  usage(() => parseFlags(["--live", "-1"], spec), "unknown flag -1 (see --help)");
+  usage(() => parseFlags(["--live=no"], spec), "--live takes no value (see --help)");
+  // "--" ends the flags: what follows is left to parseArgs as positionals.
+  assert.deepEqual(parseFlags(["--seed", "2", "--", "--out"], spec, true).positionals, ["--out"]);
+});
+
+Deno.test("intFlag() with min 1 says positive, and never non-negative, where 0 is refused", () => {
+  usage(() => intFlag("tools", "0", 1, 1), '--tools must be a positive integer, got "0"');
+  usage(() => intFlag("tools", "-1", 1, 1), '--tools must be a positive integer, got "-1"');
+});
+
 Deno.test("runMain() names, in the same line, what the task's own permissions allow", async () => {
   // synth may write results/ only (deno.json): writing /tmp is refused with exit 2.
   const out = await new Deno.Command(Deno.execPath(), {

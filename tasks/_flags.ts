@@ -12,32 +12,28 @@ import { UsageError } from "../lib/flows/io.ts";
  * @param options `parseArgs` option specs.
  * @param allowPositionals Accept non-flag arguments (returned as `positionals`); default false.
  * @returns `parseArgs`'s `{ values, positionals }`.
- * @throws {UsageError} On an unknown flag, a missing value or an unexpected positional.
+ * A negative number after a string flag is its value (`--seed -1` is `--seed=-1`, so both
+ * meet the same check); a string flag at the end, or followed by another flag, is a missing
+ * value and says so.
+ *
+ * @throws {UsageError} On an unknown flag, a missing value, a value given to a boolean flag or
+ *   an unexpected positional.
  */
 export function parseFlags<const O extends ParseArgsOptionsConfig, const P extends boolean = false>(
   args: string[],
   options: O,
   allowPositionals?: P,
 ) {
+  const given = withValues(args, options);
   try {
     return parseArgs({
-      args,
+      args: given,
       options,
       strict: true,
       allowPositionals: (allowPositionals ?? false) as P,
     });
   } catch (error) {
     const message = (error as Error).message;
-    // parseArgs reads "--seed -1" as a flag "-1": say what to type instead.
-    const ambiguous = /Option '(--[\w-]+)' argument is ambiguous/.exec(message);
-    if (ambiguous) {
-      throw new UsageError(
-        `${ambiguous[1]} was given a value that starts with "-", which is read as a flag; ` +
-          `counts and seeds are non-negative, and any other such value is written ${
-            ambiguous[1]
-          }=VALUE (see --help)`,
-      );
-    }
     // node:util's text for an unknown flag goes on about positionals: name the flag instead.
     const unknown = /^Unknown option '([^']+)'/.exec(message);
     if (unknown) throw new UsageError(`unknown flag ${unknown[1]} (see --help)`);
@@ -47,8 +43,55 @@ export function parseFlags<const O extends ParseArgsOptionsConfig, const P exten
         `unexpected argument "${positional[1]}": this task takes flags only (see --help)`,
       );
     }
+    const noValue = /^Option '(-[^' ]+)[^']*' does not take an argument/.exec(message);
+    if (noValue) throw new UsageError(`${noValue[1]} takes no value (see --help)`);
     throw new UsageError(`${message} (see --help)`);
   }
+}
+
+/** A negative number: never a flag here (no task has a short flag that is a digit). */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
+/**
+ * The arguments with each `--flag VALUE` whose value is a negative number written
+ * `--flag=VALUE`, so that `--seed -1` and `--seed=-1` reach the same check (parseArgs reads
+ * `-1` as a flag); a string flag with no value after it is refused here, naming the flag.
+ *
+ * @throws {UsageError} `--golden needs a value (see --help)` when the flag ends the line or
+ *   is followed by another flag, which is named.
+ */
+function withValues(args: string[], options: ParseArgsOptionsConfig): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = arg.startsWith("--") && !arg.includes("=") ? arg.slice(2) : undefined;
+    if (name === undefined || options[name]?.type !== "string") {
+      out.push(arg);
+      continue;
+    }
+    const next = args[i + 1];
+    if (next === undefined) throw new UsageError(`${arg} needs a value (see --help)`);
+    if (next.startsWith("-") && next !== "-") {
+      if (!NEGATIVE_NUMBER.test(next)) {
+        throw new UsageError(
+          next.startsWith("--")
+            ? `${arg} needs a value, but the next argument is the flag ${next} (see --help)`
+            : `${arg} needs a value, but the next argument "${next}" reads as a flag; ` +
+              `a value that starts with "-" is written ${arg}=${next}`,
+        );
+      }
+      out.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg, next);
+    i++;
+  }
+  return out;
 }
 
 /**
@@ -120,7 +163,7 @@ export function listFlag(
  * @param max Largest value allowed. @default {Infinity}
  * @returns The number, or undefined when the flag is absent.
  * @throws {UsageError} When the value is not a finite number in [min, max], e.g.
- *   `--alpha must be a number in [1e-9, 0.999999]: current value is "2"`.
+ *   `--alpha must be a number in [1e-9, 0.999999], got "2"`.
  */
 export function numberFlag(
   name: string,
@@ -132,7 +175,7 @@ export function numberFlag(
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
     throw new UsageError(
-      `--${name} must be a number in [${min}, ${max}]: current value is "${value}"`,
+      `--${name} must be a number in [${min}, ${max}], got ${JSON.stringify(value)}`,
     );
   }
   return n;

@@ -25,7 +25,7 @@ export type RetrieverModelFlags = {
  * @param v Parsed flags.
  * @param defaultRerankK Candidates of rerank when `--rerank-k` has no number.
  * @returns Options for runBench or runProxy.
- * @throws {UsageError} When `--rerank-k` is not a non-negative integer.
+ * @throws {UsageError} When `--rerank-k` is not an integer >= 2.
  */
 export function retrieverModelOptions(v: RetrieverModelFlags, defaultRerankK: number): {
   embeddingModel?: string;
@@ -43,7 +43,7 @@ export function retrieverModelOptions(v: RetrieverModelFlags, defaultRerankK: nu
     ...(v["embedding-cache"] ? { embeddingCache: v["embedding-cache"] } : {}),
     ...(v["rerank-model"] ? { rerankModel: v["rerank-model"] } : {}),
     ...(v["rerank-base"] ? { rerankBase: v["rerank-base"] } : {}),
-    ...(v["rerank-k"] ? { rerankK: intFlag("rerank-k", v["rerank-k"], defaultRerankK) } : {}),
+    ...(v["rerank-k"] ? { rerankK: intFlag("rerank-k", v["rerank-k"], defaultRerankK, 2) } : {}),
     ...(v["expand-model"] ? { expandModel: v["expand-model"] } : {}),
     ...(v["chat-cache"] ? { chatCache: v["chat-cache"] } : {}),
   };

@@ -62,7 +62,7 @@ async function main(args: string[]): Promise<number> {
   }
   const options: RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
-    resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples),
+    resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
     ...(f.corpus ? { corpora: f.corpus } : {}),
     ...(f.format ? { format: f.format } : {}),
     ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),

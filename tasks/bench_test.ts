@@ -25,12 +25,18 @@ Deno.test("deno task bench fails with one line on bad input and bad flags, befor
     [["--tokenizers", "p50k_base"], /unknown tokenizer "p50k_base"/],
     [["--corpus", zero], /has no tools/],
     [["--proxy-catalog", zero], /--proxy-catalog .* has no tools/],
-    [["--resamples", "0"], /--resamples must be between 1 and 100000/],
-    [["--resamples", "1000000"], /--resamples must be between 1 and 100000/],
+    [["--resamples", "0"], /--resamples must be a positive integer, got "0"/],
+    [["--resamples", "1000000"], /--resamples must be an integer in \[1, 100000\], got 1000000/],
     [["--header", "X:Y"], /need --live/],
     [["--live", "--golden", "none"], /--live scores discovery on a golden set/],
     [["--out", "/proc/version/x"], /is not a writable folder/],
-    [["--seed", "-1"], /--seed=VALUE/],
+    [["--seed", "-1"], /--seed must be a non-negative integer, got "-1"\n/],
+    [["--seed=-1"], /--seed must be a non-negative integer, got "-1"\n/],
+    [
+      ["--golden", "--out", dir],
+      /--golden needs a value, but the next argument is the flag --out /,
+    ],
+    [["--corpus"], /--corpus needs a value \(see --help\)/],
     [["--tokenizers", ","], /--tokenizers needs at least one comma-separated value, got ","/],
   ];
   for (const [args, message] of cases) {

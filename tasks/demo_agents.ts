@@ -1,7 +1,7 @@
 // deno task demo-agents: example agent runs against a scripted local model (lib/flows/demo.ts),
 // for notebooks 05 and 06 and for trying `deno task report` / `deno task gate`.
 import { demoRuns } from "../lib/flows/mod.ts";
-import { fromRoot, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { fromRoot, intFlag, IO, parseFlags, runMain } from "./_cli.ts";
 
 const HELP = `mcpmeter demo-agents — example agent runs against a scripted local model
 
@@ -31,10 +31,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const reps = Number(values.repetitions ?? 3);
-  if (!Number.isInteger(reps) || reps < 1) {
-    throw new UsageError(`--repetitions must be >= 1: "${values.repetitions}"`);
-  }
+  const reps = intFlag("repetitions", values.repetitions, 3, 1);
   const dirs = await demoRuns(
     { outDir: values.out ?? fromRoot("results/demo"), repetitions: reps, fresh: values.fresh },
     IO,

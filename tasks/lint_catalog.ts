@@ -90,9 +90,9 @@ async function main(args: string[]): Promise<number> {
     : Number(values["max-schema-tokens"]);
   if (!(Number.isFinite(max) && max > 0)) {
     throw new UsageError(
-      `Cannot lint as --max-schema-tokens must be a positive number: current value is "${
-        values["max-schema-tokens"]
-      }"`,
+      `--max-schema-tokens must be a positive number, got ${
+        JSON.stringify(values["max-schema-tokens"])
+      }`,
     );
   }
   let corpus: Corpus;

@@ -78,21 +78,18 @@ async function main(args: string[]): Promise<number> {
   const tokenizer = v.tokenizer ?? LIVE_DEFAULTS.tokenizer;
   if (!isTokenizerName(tokenizer)) {
     throw new UsageError(
-      `--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}: current value is "${tokenizer}"`,
+      `--tokenizer must be one of ${TOKENIZER_NAMES.join(", ")}, got ${JSON.stringify(tokenizer)}`,
     );
   }
   if (v.endpoint !== undefined) {
     try {
       new URL(v.endpoint);
     } catch {
-      throw new UsageError(`--endpoint is not a URL: current value is "${v.endpoint}"`);
+      throw new UsageError(`--endpoint must be a URL, got ${JSON.stringify(v.endpoint)}`);
     }
   }
-  const limit = intFlag("limit", v.limit, LIVE_DEFAULTS.limit);
-  const timeoutMs = intFlag("timeout-ms", v["timeout-ms"], LIVE_DEFAULTS.timeoutMs);
-  if (limit === 0 || timeoutMs === 0) {
-    throw new UsageError("--limit and --timeout-ms must be positive");
-  }
+  const limit = intFlag("limit", v.limit, LIVE_DEFAULTS.limit, 1);
+  const timeoutMs = intFlag("timeout-ms", v["timeout-ms"], LIVE_DEFAULTS.timeoutMs, 1);
   const compact = typedPairs(parsePairs(v["compact-arg"], "=", "compact-arg"));
   const extra = typedPairs(parsePairs(v.arg, "=", "arg"));
   const started = createdAt();

@@ -14,9 +14,9 @@ async function live(args: string[]) {
 Deno.test("deno task live rejects bad flags with one line and exit 2; --help exits 0", async (t) => {
   const cases: [string[], RegExp][] = [
     [["--tokenizer", "p50k_base"], /--tokenizer must be one of cl100k_base, o200k_base/],
-    [["--endpoint", "not a url"], /--endpoint is not a URL/],
-    [["--limit", "0"], /--limit and --timeout-ms must be positive/],
-    [["--arg", "novalue"], /--arg expects K=V: current value is "novalue"/],
+    [["--endpoint", "not a url"], /--endpoint must be a URL, got "not a url"/],
+    [["--limit", "0"], /--limit must be a positive integer, got "0"/],
+    [["--arg", "novalue"], /--arg must be K=V, got "novalue"/],
     [["--nope"], /see --help/],
   ];
   for (const [args, message] of cases) {

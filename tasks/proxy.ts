@@ -91,11 +91,12 @@ async function main(args: string[]): Promise<number> {
     ...(v["allow-host"] ? { allowedHosts: v["allow-host"] } : {}),
     ...(v["allow-origin"] ? { allowedOrigins: v["allow-origin"] } : {}),
     ...(v["install-dir"] === undefined ? {} : { installDir: v["install-dir"] }),
-    timeoutMs: intFlag("timeout-ms", v["timeout-ms"], PROXY_DEFAULTS.timeoutMs),
+    timeoutMs: intFlag("timeout-ms", v["timeout-ms"], PROXY_DEFAULTS.timeoutMs, 1),
     maxResultBytes: intFlag(
       "max-result-bytes",
       v["max-result-bytes"],
       PROXY_DEFAULTS.maxResultBytes,
+      1_024,
     ),
     ...(v.retriever === undefined ? {} : { retriever: v.retriever }),
     ...retrieverModelOptions(v, 20),

@@ -57,10 +57,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (values.tools === undefined) throw new UsageError("--tools N is required (see --help)");
-  const tools = intFlag("tools", values.tools, 0);
-  if (tools < 1) {
-    throw new UsageError(`--tools must be positive: current value is "${values.tools}"`);
-  }
+  const tools = intFlag("tools", values.tools, 0, 1);
   const seed = intFlag("seed", values.seed, DEFAULT_SEED);
   const referencePath = values.reference ?? fromRoot(DEFAULT_REFERENCE);
   const out = values.out ?? fromRoot(`results/synth/synth_${tools}_s${seed}.tools.json`);

@@ -229,7 +229,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
   const resamples = options.resamples ?? BENCH_DEFAULTS.resamples;
   if (resamples < 1 || resamples > MAX_RESAMPLES) {
     throw new UsageError(
-      `--resamples must be between 1 and ${MAX_RESAMPLES}: current value is ${resamples}`,
+      `--resamples must be an integer in [1, ${MAX_RESAMPLES}], got ${JSON.stringify(resamples)}`,
     );
   }
   const liveGolden = goldenPaths.find((p) => p !== "none") ??
@@ -242,7 +242,7 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
   const format = options.format as CatalogFormat | undefined;
   if (format !== undefined && !(CATALOG_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(
-      `--format must be one of ${CATALOG_FORMATS.join(", ")}: current value is "${format}"`,
+      `--format must be one of ${CATALOG_FORMATS.join(", ")}, got ${JSON.stringify(format)}`,
     );
   }
   if (options.proxyServers && options.proxyCatalog) {
@@ -937,7 +937,7 @@ export function parseHeaderFlags(values: readonly string[] | undefined): Record<
   for (const h of values ?? []) {
     const i = h.indexOf(":");
     if (i <= 0) {
-      throw new UsageError(`--header must be K:V: current value is "${h.split(":")[0]}..."`);
+      throw new UsageError(`--header must be K:V, got "${h.split(":")[0]}..."`);
     }
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
   }

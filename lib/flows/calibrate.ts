@@ -113,7 +113,7 @@ export async function runCalibration(
 ): Promise<CalibrationOutcome> {
   const votes = options.votes ?? 1;
   if (!Number.isInteger(votes) || votes < 1) {
-    throw new UsageError(`--votes must be an integer >= 1: "${votes}"`);
+    throw new UsageError(`--votes must be a positive integer, got ${votes}`);
   }
   const suite = await loadSuite(options.suite);
   let labelsText: string;

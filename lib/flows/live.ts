@@ -411,7 +411,7 @@ export function parsePairs(
   const out: Record<string, string> = {};
   for (const v of values ?? []) {
     const i = v.indexOf(sep);
-    if (i <= 0) throw new UsageError(`--${flag} expects K${sep}V: current value is "${v}"`);
+    if (i <= 0) throw new UsageError(`--${flag} must be K${sep}V, got ${JSON.stringify(v)}`);
     out[v.slice(0, i).trim()] = v.slice(i + 1).trim();
   }
   return out;

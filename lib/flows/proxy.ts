@@ -104,13 +104,15 @@ export function checkProxyOptions(options: Omit<RunProxyOptions, "env" | "stop">
     throw new UsageError("--host, --token, --allow-host and --allow-origin apply to --http only");
   }
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    throw new UsageError(`--http must be a port number (0-65535): current value is ${port}`);
+    throw new UsageError(`--http must be a port number in [0, 65535], got ${port}`);
   }
   if (options.timeoutMs !== undefined && options.timeoutMs <= 0) {
-    throw new UsageError("--timeout-ms must be positive");
+    throw new UsageError(`--timeout-ms must be a positive integer, got ${options.timeoutMs}`);
   }
   if (options.maxResultBytes !== undefined && options.maxResultBytes < 1_024) {
-    throw new UsageError("--max-result-bytes must be at least 1024");
+    throw new UsageError(
+      `--max-result-bytes must be an integer >= 1024, got ${options.maxResultBytes}`,
+    );
   }
   if (port !== undefined) {
     const hostname = options.hostname ?? PROXY_DEFAULTS.hostname;

@@ -88,7 +88,7 @@ export function checkRetrieverModels(
       );
     }
     if (!Number.isInteger(rerank.k) || rerank.k < 2) {
-      throw new UsageError(`--rerank-k must be an integer >= 2: current value is ${rerank.k}`);
+      throw new UsageError(`--rerank-k must be an integer >= 2, got ${rerank.k}`);
     }
   }
   const chatModels = new Map<string, string>();

@@ -91,8 +91,12 @@ export function checkServeOptions(
   if ((options.port ?? 0) > 65535) {
     throw new UsageError(`--port must be at most 65535: current value is ${options.port}`);
   }
-  if ((options.maxRuns ?? 1) < 1) throw new UsageError("--max-runs must be >= 1");
-  if ((options.timeoutMs ?? 1) < 1) throw new UsageError("--timeout-ms must be >= 1");
+  if ((options.maxRuns ?? 1) < 1) {
+    throw new UsageError(`--max-runs must be a positive integer, got ${options.maxRuns}`);
+  }
+  if ((options.timeoutMs ?? 1) < 1) {
+    throw new UsageError(`--timeout-ms must be a positive integer, got ${options.timeoutMs}`);
+  }
   const hostname = options.hostname ?? SERVE_DEFAULTS.hostname;
   if (!isLoopback(hostname) && options.token === undefined) {
     throw new UsageError(
