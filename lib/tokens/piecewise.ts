@@ -6,8 +6,10 @@
  * native `TextEncoder.encodeInto` per text, into a scratch array shared by all
  * counters, so no per-char string access and no per-piece byte string): the
  * bytes are split with the encoding's pre-tokenizer (a hand-written ASCII
- * scanner, falling back to js-tiktoken's split regex on the string for anything
- * non-ASCII), and each piece is merged on its own. Each piece of three or more
+ * scanner; past ASCII a second scanner that classifies letters and punctuation
+ * by a table the regex engine fills; js-tiktoken's split regex on the string
+ * for what is left: non-ASCII digits and white space), and each piece is
+ * merged on its own. Each piece of three or more
  * bytes is merged once per counter and its count memoized (exact, since the
  * count of a piece does not depend on its neighbours). Pieces of up to eight
  * bytes (most pieces of a catalog) go to a short memo keyed by their bytes
@@ -38,6 +40,9 @@ import {
   regexPieceEnd,
   scanCl100k,
   scanO200k,
+  scanWideCl100k,
+  scanWideO200k,
+  utf16Units,
   utf8Advance,
   utf8Into,
 } from "./_pretokenize.ts";
@@ -276,17 +281,23 @@ function countText(m: Memo, text: string): number {
   const pairBits = table.pairBits;
   let total = 0;
   let i = 0; // byte offset of the piece
-  let u = 0; // its UTF-16 offset (for the regex)
+  let u = 0; // the UTF-16 offset (for the regex) of byte uAt
+  let uAt = 0;
   while (i < nb) {
     // Two direct calls, not one through pre.scan: each call site sees one
     // scanner, so it can be inlined (one call site seeing both, as in a run
     // over both encodings, is polymorphic and kept out of line).
     let end = cl ? scanCl100k(bytes, i, nb) : scanO200k(bytes, i, nb);
-    if (end >= 0) u += end - i; // an ASCII piece: one byte per code unit
-    else {
+    // Past ASCII: the wide scanners (out of line, so the ASCII ones stay small
+    // enough to inline here), then the regex.
+    if (end < 0) end = cl ? scanWideCl100k(bytes, i, nb) : scanWideO200k(bytes, i, nb);
+    if (end < 0) {
+      // The regex's piece: its UTF-16 offset is brought up to date only here.
+      u += utf16Units(bytes, uAt, i);
       const uEnd = regexPieceEnd(pre, text, u);
       end = utf8Advance(bytes, i, uEnd - u);
       u = uEnd;
+      uAt = end;
     }
     const len = end - i;
     if (len <= 2) {
@@ -372,13 +383,16 @@ function tokenStartsOf(m: Memo, text: string): number[] {
   const local: number[] = [];
   let i = 0;
   let u = 0;
+  let uAt = 0;
   while (i < nb) {
     let end = pre.scan(bytes, i, nb);
-    if (end >= 0) u += end - i;
-    else {
+    if (end < 0) end = pre.wide(bytes, i, nb);
+    if (end < 0) {
+      u += utf16Units(bytes, uAt, i);
       const uEnd = regexPieceEnd(pre, text, u);
       end = utf8Advance(bytes, i, uEnd - u);
       u = uEnd;
+      uAt = end;
     }
     local.length = 0;
     mergeRange(bytes, i, end, table, local);

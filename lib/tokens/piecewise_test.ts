@@ -182,6 +182,139 @@ for (const name of TOKENIZER_NAMES) {
   });
 }
 
+// Non-ASCII units the wide scanners decide themselves (CJK, kana, Hangul,
+// letters by case in several scripts, fullwidth and typographic punctuation,
+// symbols, emoji with a variation selector) beside the ones they leave to the
+// regex (non-ASCII digits and spaces, combining marks) and ASCII around them.
+const WIDE_UNITS = [
+  "中",
+  "文件",
+  "获取",
+  "カ",
+  "ー",
+  "ひ",
+  "한국",
+  "々",
+  "ʰ",
+  "ǅ",
+  "Ä",
+  "ä",
+  "Ø",
+  "ñ",
+  "ß",
+  "İ",
+  "Σ",
+  "σ",
+  "Д",
+  "д",
+  "ה",
+  "ع",
+  "，",
+  "。",
+  "、",
+  "（",
+  "）",
+  "：",
+  "→",
+  "•",
+  "—",
+  "’",
+  "“",
+  "”",
+  "…",
+  "⚠️",
+  "\ufe0f",
+  "😀",
+  "𝐀",
+  "𝐚",
+  "\u0301",
+  "٣",
+  "²",
+  "\u00a0",
+  "\u3000",
+  "a",
+  "A",
+  "Z",
+  "z",
+  "'",
+  "'s",
+  "'S",
+  "1",
+  " ",
+  "  ",
+  "\n",
+  "\r\n",
+  "!",
+  "/",
+  '"',
+  "_",
+  "-",
+];
+const wideText = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...WIDE_UNITS), maxLength: 40 }),
+  fc.array(fc.tuple(fc.constantFrom(...WIDE_UNITS), fc.integer({ min: 1, max: 12 })), {
+    maxLength: 6,
+  }).map((runs) => runs.map(([u, k]) => u.repeat(k)).join("")),
+);
+
+for (const name of TOKENIZER_NAMES) {
+  Deno.test(`${name}: past ASCII the pre-tokenizer splits as the regex, across Unicode`, () => {
+    // Every two-byte code point (Latin, Greek, Cyrillic, Hebrew, Arabic, most
+    // combining marks), every 3rd up to U+3400 (Indic scripts, symbols, CJK
+    // punctuation, kana), every 13th of the rest of the BMP (CJK, Hangul,
+    // fullwidth forms) and every 997th astral one (emoji, math letters), in
+    // contexts that reach every branch of the wide scanners: inside and after
+    // ASCII letters of either case, after punctuation and spaces, before a
+    // contraction, digits and newlines.
+    const split = createPretokenizer(SCAN[name], DATA[name].pat_str);
+    const regex = new RegExp(DATA[name].pat_str, "ug");
+    const contexts = [
+      "X",
+      "XX",
+      " X",
+      "aXa",
+      "AXa",
+      "AXA",
+      "X's",
+      "!X!",
+      " !X",
+      "1X",
+      "X\n",
+      "  Xa",
+    ];
+    for (
+      let cp = 0x80;
+      cp < 0x110000;
+      cp += cp < 0x800 ? 1 : cp < 0x3400 ? 3 : cp < 0x10000 ? 13 : 997
+    ) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      for (const c of contexts) {
+        const t = c.replaceAll("X", ch);
+        const want = [...t.matchAll(regex)].map((m) => m[0]);
+        const got = splitPieces(split, t);
+        if (got.length !== want.length || got.some((p, i) => p !== want[i])) {
+          assert.deepEqual(got, want, `U+${cp.toString(16)} in ${JSON.stringify(c)}`);
+        }
+      }
+    }
+  });
+
+  Deno.test(`${name}: text past ASCII splits and counts as js-tiktoken`, () => {
+    const split = createPretokenizer(SCAN[name], DATA[name].pat_str);
+    const regex = new RegExp(DATA[name].pat_str, "ug");
+    const tok = createPiecewiseTokenizer(name);
+    fc.assert(
+      fc.property(wideText, (t) => {
+        assert.deepEqual(splitPieces(split, t), [...t.matchAll(regex)].map((m) => m[0]));
+        assert.equal(tok.count(t), refCount(name, t), JSON.stringify(t));
+        assert.deepEqual(tok.tokenStarts(t).length, refCount(name, t));
+      }),
+      { numRuns: 1500, seed: 23 },
+    );
+  });
+}
+
 Deno.test("piecewise: counts the cookbook example and survives clear()", () => {
   // "tiktoken is great!" is 6 tokens in cl100k_base and o200k_base (OpenAI cookbook).
   for (const name of TOKENIZER_NAMES) {
