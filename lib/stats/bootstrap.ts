@@ -7,6 +7,7 @@
 import { mean, quantileSorted } from "simple-statistics";
 import { createRng } from "./prng.ts";
 import { checkValues } from "./_check.ts";
+import { KeptTables } from "./_tables.ts";
 
 /** Options of {@linkcode bootstrapMeanCi}. */
 export interface BootstrapOptions {
@@ -40,37 +41,33 @@ export interface BootstrapInterval {
   readonly seed: number;
 }
 
-/** Largest index table kept (entries), and how many tables are kept. */
-const TABLE_MAX = 1 << 20;
-const TABLES_KEPT = 16;
-const tables = new Map<string, Int32Array>();
+/**
+ * Entries of the index tables kept, all together (32 MB as 16-bit indices): every metric's
+ * bootstrap of the bench's golden sets (1,000 resamples of about 250 queries) and the paired
+ * tests' (10,000 resamples).
+ */
+const TABLES_BUDGET = 1 << 24;
+const tables = new KeptTables<Uint16Array>(TABLES_BUDGET);
 
 /**
  * The drawn indices of every resample, `resamples × n`, for a seed: `floor(u × n)` per draw
  * (`u = rng.next()`), resample after resample. The table depends on the seed and sizes only, and
  * the bench bootstraps every retriever's metric on a golden set with the same seed, so the last
- * {@linkcode TABLES_KEPT} tables (of at most {@linkcode TABLE_MAX} entries) are kept: a cache of
- * a pure function. `undefined` for a larger table (its draws are streamed instead).
+ * tables are kept ({@linkcode TABLES_BUDGET} entries in all). `undefined` for a larger table or
+ * more than 65,536 values (its draws are streamed instead).
  */
-function indexTable(seed: number, n: number, resamples: number): Int32Array | undefined {
-  if (n * resamples > TABLE_MAX) return undefined;
-  const key = `${seed}/${n}/${resamples}`;
-  let table = tables.get(key);
-  if (table !== undefined) {
-    tables.delete(key);
-    tables.set(key, table);
+function indexTable(seed: number, n: number, resamples: number): Uint16Array | undefined {
+  if (n * resamples > TABLES_BUDGET || n > 65536) return undefined;
+  return tables.get(`${seed}/${n}/${resamples}`, () => {
+    const rng = createRng(seed);
+    const draws = new Uint32Array(n);
+    const table = new Uint16Array(n * resamples);
+    for (let r = 0; r < resamples; r++) {
+      rng.fill(draws);
+      for (let i = 0; i < n; i++) table[r * n + i] = Math.floor((draws[i] / 4294967296) * n);
+    }
     return table;
-  }
-  const rng = createRng(seed);
-  const draws = new Uint32Array(n);
-  table = new Int32Array(n * resamples);
-  for (let r = 0; r < resamples; r++) {
-    rng.fill(draws);
-    for (let i = 0; i < n; i++) table[r * n + i] = Math.floor((draws[i] / 4294967296) * n);
-  }
-  tables.set(key, table);
-  if (tables.size > TABLES_KEPT) tables.delete(tables.keys().next().value!);
-  return table;
+  });
 }
 
 /**

@@ -55,13 +55,21 @@ Deno.test("bootstrapMeanCi() draws as the per-call definition: rng.int(n) per dr
     return [quantileSorted(means, (1 - level) / 2), quantileSorted(means, (1 + level) / 2)];
   };
   const gen = createRng(3);
-  // Twice per size, other values with the same seed (a kept index table the second time), and
-  // one size past the largest kept table (1,100 × 1,000 draws: streamed).
+  // Twice per size, other values with the same seed (a kept index table the second time), a
+  // table too large to keep (17,000 × 1,000 draws) and more values than a 16-bit index holds
+  // (70,000: both streamed).
   for (
-    const [n, resamples] of [[1, 257], [3, 257], [10, 257], [206, 257], [206, 257], [260, 257], [
-      1100,
-      1000,
-    ]]
+    const [n, resamples] of [
+      [1, 257],
+      [3, 257],
+      [10, 257],
+      [206, 257],
+      [206, 257],
+      [260, 257],
+      [1100, 1000],
+      [17000, 1000],
+      [70000, 3],
+    ]
   ) {
     const values = Array.from({ length: n }, () => gen.int(1000) / 999);
     for (const [seed, level] of [[1, 0.95], [4294967295, 0.9]]) {

@@ -8,6 +8,33 @@
 import { bootstrapMeanCi } from "./bootstrap.ts";
 import { checkValues } from "./_check.ts";
 import { createRng, deriveSeed } from "./prng.ts";
+import { KeptTables } from "./_tables.ts";
+
+/**
+ * Entries of the sign tables kept, all together (16 MB): the bench compares three retrievers
+ * against one baseline per golden set and metric, with the same seed and sizes.
+ */
+const SIGNS_BUDGET = 1 << 24;
+const signTables = new KeptTables<Uint8Array>(SIGNS_BUDGET);
+
+/**
+ * The sign bits of every permutation, `resamples × n`, for a seed: the top bit of each
+ * `rng.nextUint32()` (1: keep the sign, 0: flip it), permutation after permutation; kept while
+ * within {@linkcode SIGNS_BUDGET}. `undefined` for a larger table (its draws are streamed).
+ */
+function signTable(seed: number, n: number, resamples: number): Uint8Array | undefined {
+  if (n * resamples > SIGNS_BUDGET) return undefined;
+  return signTables.get(`${seed}/${n}/${resamples}`, () => {
+    const rng = createRng(seed);
+    const draws = new Uint32Array(n);
+    const table = new Uint8Array(n * resamples);
+    for (let r = 0; r < resamples; r++) {
+      rng.fill(draws);
+      for (let i = 0; i < n; i++) table[r * n + i] = draws[i] >>> 31;
+    }
+    return table;
+  });
+}
 
 /** Options of {@linkcode pairedTest}. */
 export interface PairedTestOptions {
@@ -81,17 +108,31 @@ export function pairedTest(
   const n = a.length;
   const diff = a.map((x, i) => x - b[i]);
   const observed = Math.abs(diff.reduce((s, d) => s + d, 0) / n);
-  const rng = createRng(deriveSeed(options.seed, "sign-flip"));
-  const d = Float64Array.from(diff);
   // One draw per item, resample after resample: u / 2^32 < 0.5 (the top bit of u clear) flips the
-  // sign. Multiplying by ±1 is exact, so the sums are those of the branch `u < 0.5 ? -d : d`.
-  const draws = new Uint32Array(n);
+  // sign. Multiplying by ±1 is exact, so the sums are those of the branch `u < 0.5 ? -d : d`; a
+  // zero difference adds ±0, which leaves a sum begun at +0 as it is, so only the others are added.
+  const signs = signTable(deriveSeed(options.seed, "sign-flip"), n, resamples);
+  const nonZero: number[] = [];
+  for (let i = 0; i < n; i++) if (diff[i] !== 0) nonZero.push(i);
+  const at = Int32Array.from(nonZero);
+  const d = Float64Array.from(nonZero, (i) => diff[i]);
+  const m = at.length;
   let extreme = 0;
-  for (let r = 0; r < resamples; r++) {
-    rng.fill(draws);
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += d[i] * ((draws[i] >>> 31) * 2 - 1);
-    if (Math.abs(sum / n) >= observed - 1e-12) extreme++;
+  if (signs !== undefined) {
+    for (let r = 0, row = 0; r < resamples; r++, row += n) {
+      let sum = 0;
+      for (let j = 0; j < m; j++) sum += d[j] * (signs[row + at[j]] * 2 - 1);
+      if (Math.abs(sum / n) >= observed - 1e-12) extreme++;
+    }
+  } else {
+    const rng = createRng(deriveSeed(options.seed, "sign-flip"));
+    const draws = new Uint32Array(n);
+    for (let r = 0; r < resamples; r++) {
+      rng.fill(draws);
+      let sum = 0;
+      for (let j = 0; j < m; j++) sum += d[j] * ((draws[at[j]] >>> 31) * 2 - 1);
+      if (Math.abs(sum / n) >= observed - 1e-12) extreme++;
+    }
   }
   const ci = bootstrapMeanCi(diff, { seed: deriveSeed(options.seed, "bootstrap"), resamples });
   return {

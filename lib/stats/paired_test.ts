@@ -64,4 +64,23 @@ Deno.test("pairedTest() draws as the per-call definition: one next() per item, t
       assert.deepEqual({ pValue: r.pValue, ci95: r.ci95 }, byDefinition(a, b, seed, 301), `n ${n}`);
     }
   }
+  // Mostly equal scores (zero differences, which the fast loop leaves out of its sums), other
+  // values under the same seed and sizes (kept sign and index tables), all equal, and a table
+  // too large to keep (4,200 items × 4,000 permutations: streamed).
+  for (
+    const [n, resamples, equal] of [[206, 301, 0.8], [206, 301, 0.9], [37, 301, 1], [
+      4200,
+      4000,
+      0.7,
+    ]]
+  ) {
+    const a = Array.from({ length: n }, () => gen.int(11) / 10);
+    const b = a.map((x) => (gen.next() < equal ? x : gen.int(4) / 3));
+    const r = pairedTest(a, b, { seed: 20261130, resamples });
+    assert.deepEqual(
+      { pValue: r.pValue, ci95: r.ci95 },
+      byDefinition(a, b, 20261130, resamples),
+      `n ${n}, ${equal} equal`,
+    );
+  }
 });
