@@ -56,8 +56,8 @@ export {
   type ToolIndex,
   type ToolIndexOptions,
 } from "./tool_index.ts";
+export { checkProxyArguments } from "./arguments.ts";
 export {
-  checkProxyArguments,
   describeResponseText,
   RETRIEVE_USAGE,
   type RetrieveDetail,

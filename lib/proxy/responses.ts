@@ -1,6 +1,7 @@
 /**
- * The text of the proxy's discovery responses, and argument checks against the
- * proxy's own published `inputSchema`s. Pure: no I/O, no clock.
+ * The text of the proxy's discovery responses. Pure: no I/O, no clock. The argument checks
+ * against the proxy's published `inputSchema`s are in `arguments.ts`, apart, so that what reads
+ * only the responses (the bench's cost-quality frontier, the code tools) does not load ajv.
  *
  * `retrieve_tools` answers one JSON object, written without whitespace, keys
  * in a fixed order:
@@ -12,11 +13,9 @@
  *
  * @module
  */
-import { argumentChecker } from "../_arguments.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { signatureParams } from "../encodings/compact_sig.ts";
 import type { Hit } from "../retrieval/types.ts";
-import { PROXY_TOOL_DEFINITIONS, type ProxyToolName } from "./definitions.ts";
 
 /** Response detail of `retrieve_tools`. */
 export type RetrieveDetail = "full" | "compact";
@@ -107,27 +106,3 @@ export function describeResponseText(
   const body: JsonObject = unknown.length === 0 ? { tools } : { tools, unknown };
   return { text: JSON.stringify(body), unknown };
 }
-
-/**
- * Checks a proxy tool's arguments against the `inputSchema` it publishes
- * (the same definitions file the proxy lists), with ajv.
- *
- * @param name Proxy tool name.
- * @param args The call's `arguments` (absent counts as `{}`).
- * @returns `undefined` when valid, else a one-line reason naming the tool and the failing path.
- *
- * @example Usage
- * ```ts
- * import { checkProxyArguments } from "./responses.ts";
- * if (checkProxyArguments("retrieve_tools", { query: "x" }) !== undefined) throw new Error();
- * if (checkProxyArguments("retrieve_tools", { query: "x", limit: 0 }) === undefined) throw new Error();
- * ```
- */
-export function checkProxyArguments(name: ProxyToolName, args: unknown): string | undefined {
-  return checkProxy(name, args);
-}
-
-const checkProxy = argumentChecker(
-  PROXY_TOOL_DEFINITIONS,
-  (name) => `unknown proxy tool "${name}"`,
-);
