@@ -49,6 +49,7 @@ import { stableJson } from "../report/json.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
+  armGroups,
   type BenchJob,
   type BenchJobContext,
   type BenchJobResult,
@@ -613,11 +614,12 @@ async function benchOn(
   );
   const lane = await benchLane(context, tokenizers, endpoints);
   const jobs: BenchJob[] = [];
-  // Catalog cost and arms: one job per corpus × tokenizer when lanes can share them, else one
-  // per corpus over every tokenizer (each arm rendered once, not once per tokenizer).
+  // Catalog cost and arms: one job per corpus over every tokenizer, whatever the lanes: each arm
+  // is rendered once and each shared description and schema counted once per tokenizer, which
+  // a job per tokenizer would do again on every lane. The lanes share out the jobs instead:
+  // modes, arms in groups (armGroups) and each retriever's jobs, on whichever lane is free.
   const all = p.tokenizerNames.map((_, t) => t);
-  const groups = running.lanes > 1 ? all.map((t) => [t]) : [all];
-  const each = corpora.flatMap((_, corpus) => groups.map((tokenizers) => ({ corpus, tokenizers })));
+  const each = corpora.map((_, corpus) => ({ corpus, tokenizers: all }));
   const names = (tokenizers: readonly number[]) =>
     tokenizers.map((t) => p.tokenizerNames[t]).join(", ");
   for (const { corpus, tokenizers } of each) {
@@ -631,17 +633,23 @@ async function benchOn(
     });
   }
   const armJobs = jobs.length;
+  // Arms in groups when lanes share them (each group's job measures the baseline again).
+  const armSplit = armGroups(p.armNames, running.lanes);
   if (p.armNames.length > 0) {
     for (const { corpus, tokenizers } of each) {
-      jobs.push({
-        kind: "arms",
-        corpus,
-        tokenizers,
-        local: false,
-        label: `${corpora[corpus].corpus.id}: encoding arms ${p.armNames.join(", ")} with ${
-          names(tokenizers)
-        }`,
-      });
+      for (const group of armSplit) {
+        const listed = group.map((a) => p.armNames[a]);
+        jobs.push({
+          kind: "arms",
+          corpus,
+          tokenizers,
+          ...(armSplit.length === 1 ? {} : { arms: group }),
+          local: false,
+          label: `${corpora[corpus].corpus.id}: encoding arms ${listed.join(", ")} with ${
+            names(tokenizers)
+          }`,
+        });
+      }
     }
   }
   const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, jobs);
@@ -656,7 +664,8 @@ async function benchOn(
   const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
   const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
     mergeArmRows(
-      groups.map((_, g) => results[armJobs + corpus * groups.length + g] as ArmRow[]),
+      p.armNames,
+      armSplit.map((_, g) => results[armJobs + corpus * armSplit.length + g] as ArmRow[]),
     )
   );
   const scored = {

@@ -1,8 +1,8 @@
 /**
- * The bench's independent jobs (catalog cost per corpus × tokenizer, encoding arms per corpus ×
- * tokenizer, retrieval per golden set × retriever × index, cost-quality frontier per golden set ×
- * retriever, then the paired tests per scored row), how one lane runs them, and how their
- * results merge back in a fixed order.
+ * The bench's independent jobs (catalog cost per corpus, encoding arms per corpus (in groups of
+ * arms when lanes share them), each over every tokenizer; retrieval per golden set × retriever ×
+ * index, cost-quality frontier per golden set × retriever, then the paired tests per scored
+ * row), how one lane runs them, and how their results merge back in a fixed order.
  *
  * A job is plain data (indices into a {@linkcode BenchJobContext} and names, or the two rows a
  * comparison reads), so a lane may be
@@ -79,10 +79,21 @@ export type BenchJob =
   & { readonly label: string; readonly local: boolean }
   & (
     | {
-      readonly kind: "modes" | "arms";
+      readonly kind: "modes";
       readonly corpus: number;
-      /** Indices into `tokenizerNames`, in order (one, or all on a one-lane pool). */
+      /** Indices into `tokenizerNames`, in order. */
       readonly tokenizers: readonly number[];
+    }
+    | {
+      readonly kind: "arms";
+      readonly corpus: number;
+      /** Indices into `tokenizerNames`, in order. */
+      readonly tokenizers: readonly number[];
+      /**
+       * Indices into `armNames`, in order: one group of {@linkcode armGroups} (each job
+       * measures `baseline_json` for its savings whether listed or not). @default {every arm}
+       */
+      readonly arms?: readonly number[];
     }
     | {
       readonly kind: "retrieval";
@@ -311,7 +322,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
       case "arms":
         return measureArms({
           corpus: context.corpora[job.corpus],
-          arms: lane.arms,
+          arms: job.arms === undefined ? lane.arms : job.arms.map((a) => lane.arms[a]),
           tokenizers: job.tokenizers.map((t) => tokenizers[t]),
         });
       case "retrieval": {
@@ -435,32 +446,97 @@ function endpointsOf(lane: BenchLane): RetrieverModels {
 }
 
 /**
- * Merges per-tokenizer {@linkcode measureArms} rows of one corpus into the rows of one call
- * over every tokenizer: arms outer, tokenizers inner; a skipped arm (skipped whatever the
- * tokenizer) once. A single part (one job over every tokenizer) comes back as it is.
- *
- * @param perTokenizer Rows of each tokenizer's job, in tokenizer order, each one row per arm.
- * @returns The merged rows.
- * @throws {Error} When the jobs disagree on the arms.
+ * Relative CPU cost of measuring each arm beside `baseline_json`, which every arms job
+ * measures once for its savings (weight {@linkcode ARM_BASE_WEIGHT}), over both tokenizers:
+ * `measureArms` on synth_10000_s1 (seed 1), one arm with the baseline against the baseline
+ * alone, load 1 (baseline 1.2 s; toon_listing +3.7 s, markdown +0.7, tron_dedup +0.55,
+ * minified_json +0.5, compact_sig +0.3). Only where the jobs split: the rows are the same
+ * whatever the groups. An arm not listed weighs 0.5.
  */
-export function mergeArmRows(perTokenizer: readonly (readonly ArmRow[])[]): ArmRow[] {
-  const out: ArmRow[] = [];
-  const first = perTokenizer[0] ?? [];
-  for (const [i, row] of first.entries()) {
-    const same = perTokenizer.map((rows) => rows[i]);
-    if (same.some((r) => r?.arm !== row.arm || r.skipped !== row.skipped)) {
-      throw new Error(`bench: arm rows of the tokenizers disagree at arm ${row.arm}`);
+const ARM_WEIGHTS: Readonly<Record<string, number>> = {
+  baseline_json: 0,
+  toon_listing: 3.7,
+  markdown: 0.7,
+  tron_dedup: 0.55,
+  minified_json: 0.5,
+  compact_sig: 0.3,
+};
+
+/** What the baseline costs each arms job (same measurement as {@linkcode ARM_WEIGHTS}). */
+const ARM_BASE_WEIGHT = 1.2;
+
+/**
+ * Splits the arms into at most `lanes` groups, one job each, so the lanes render and count them
+ * side by side. For each group count the arms go heaviest first ({@linkcode ARM_WEIGHTS}) into
+ * the lightest group; the count whose heaviest group (its arms plus the baseline every group
+ * measures again) is lightest wins, the fewer groups on a tie. Each group in arm order, the
+ * groups by their first arm. The rows are the same whatever the groups.
+ *
+ * @param armNames The arms, in report order.
+ * @param lanes Parallel lanes, ≥ 1.
+ * @returns Groups of indices into `armNames`; one group of every arm for one lane.
+ */
+export function armGroups(armNames: readonly string[], lanes: number): number[][] {
+  const weight = (i: number) => ARM_WEIGHTS[armNames[i]] ?? 0.5;
+  const heaviest = armNames.map((_, i) => i).sort((a, b) => weight(b) - weight(a) || a - b);
+  let best: { readonly groups: number[][]; readonly span: number } | undefined;
+  for (let count = 1; count <= Math.max(1, Math.min(lanes, armNames.length)); count++) {
+    const groups = Array.from({ length: count }, () => ({ arms: [] as number[], weight: 0 }));
+    for (const arm of heaviest) {
+      const lightest = groups.reduce((l, g) => g.weight < l.weight ? g : l);
+      lightest.arms.push(arm);
+      lightest.weight += weight(arm);
     }
-    if (row.skipped) out.push(row);
-    else out.push(...same);
+    const span = ARM_BASE_WEIGHT + Math.max(...groups.map((g) => g.weight));
+    if (best === undefined || span < best.span) {
+      best = {
+        groups: groups.map((g) => g.arms.sort((a, b) => a - b)).sort((a, b) => a[0] - b[0]),
+        span,
+      };
+    }
   }
-  return out;
+  return best!.groups;
 }
 
 /**
- * Concatenates per corpus × tokenizer catalog-cost sections, in job order.
+ * Merges the {@linkcode measureArms} rows of one corpus's arms jobs (one per group of
+ * {@linkcode armGroups}) into the rows of one call over every arm: arms in `armNames` order,
+ * each arm's rows (tokenizers inner, or its one skip row) as its group's job gave them.
  *
- * @param parts Sections in corpus-outer, tokenizer-inner order.
+ * @param armNames The arms, in report order.
+ * @param parts Each group's rows.
+ * @returns The merged rows.
+ * @throws {Error} When an arm has rows in no part or in two.
+ */
+export function mergeArmRows(
+  armNames: readonly string[],
+  parts: readonly (readonly ArmRow[])[],
+): ArmRow[] {
+  if (parts.length === 1) return [...parts[0]];
+  const byArm = new Map<string, ArmRow[]>();
+  for (const rows of parts) {
+    const mine = new Set<string>();
+    for (const row of rows) {
+      if (!mine.has(row.arm) && byArm.has(row.arm)) {
+        throw new Error(`bench: two arms jobs measured arm ${row.arm}`);
+      }
+      mine.add(row.arm);
+      let list = byArm.get(row.arm);
+      if (list === undefined) byArm.set(row.arm, list = []);
+      list.push(row);
+    }
+  }
+  return armNames.flatMap((name) => {
+    const rows = byArm.get(name);
+    if (rows === undefined) throw new Error(`bench: no arms job measured arm ${name}`);
+    return rows;
+  });
+}
+
+/**
+ * Concatenates per corpus catalog-cost sections, in job order.
+ *
+ * @param parts Sections in corpus order.
  * @returns The sections of one call over every corpus and tokenizer.
  */
 export function mergeCatalogCost(parts: readonly CatalogCostSections[]): CatalogCostSections {

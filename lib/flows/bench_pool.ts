@@ -2,9 +2,11 @@
  * The bench's worker pool (an I/O edge: it starts Deno workers): the calling thread is one lane
  * and `lanes - 1` module workers (lib/flows/bench_worker.ts) are the others. Each worker gets the
  * job context once (one structured clone of the corpora per worker, never one per job) and
- * builds its own arms and tokenizers; every lane claims the next job from one shared counter
- * (Atomics over a SharedArrayBuffer), the biggest kinds first, so no lane waits to be handed
- * work; results land by job index, so the report is the same bytes as the in-process pool.
+ * builds its own arms and tokenizers; every lane claims the next chain of jobs (a retriever's
+ * jobs, one arms group, the modes: {@linkcode jobChain}) from one shared counter (Atomics over
+ * a SharedArrayBuffer), the biggest kinds first, so no lane waits to be handed work and no lane
+ * rebuilds what another's chain keeps; results land by job index, so the report is the same
+ * bytes as the in-process pool.
  *
  * @module
  */
@@ -25,6 +27,60 @@ const KIND_ORDER: Record<BenchJob["kind"], number> = {
   frontier: 3,
   compare: 4,
 };
+
+/**
+ * The lane-affinity key of a job: the jobs of one key run on one lane, one after another in
+ * list order, so what one leaves in its lane's exact caches is there for the next (a
+ * retriever's index for its other golden sets, the saved hits its frontier re-reads); a job
+ * of another lane would build them again. Retrieval and frontier jobs key by corpus ×
+ * retriever, modes by corpus; each arms job (a group of arms) and paired-test job is its own.
+ *
+ * @param job A job.
+ * @param index Its index in the bench's list.
+ * @returns The key.
+ */
+export function jobChain(job: BenchJob, index: number): string {
+  const where = job.local ? "local" : "shared";
+  switch (job.kind) {
+    case "retrieval":
+    case "frontier":
+      return `${where}/retrieval/${job.corpus}/${job.retriever}`;
+    case "modes":
+      return `${where}/modes/${job.corpus}`;
+    case "arms":
+    case "compare":
+      return `${where}/${job.kind}/${index}`;
+  }
+}
+
+/**
+ * The jobs as chains ({@linkcode jobChain}), each chain's jobs in list order, in claim order:
+ * by the kind of a chain's first job ({@linkcode KIND_ORDER}, the biggest first), then the
+ * longer chain first, then list order. Local chains (endpoint retrievers) are listed apart.
+ *
+ * @param jobs The bench's jobs.
+ * @returns The chains of job indices.
+ */
+export function planChains(jobs: readonly BenchJob[]): {
+  readonly local: readonly (readonly number[])[];
+  readonly shared: readonly (readonly number[])[];
+} {
+  const byKey = new Map<string, number[]>();
+  for (const [i, job] of jobs.entries()) {
+    const key = jobChain(job, i);
+    const chain = byKey.get(key);
+    if (chain === undefined) byKey.set(key, [i]);
+    else chain.push(i);
+  }
+  const chains = [...byKey.values()].sort((a, b) =>
+    KIND_ORDER[jobs[a[0]].kind] - KIND_ORDER[jobs[b[0]].kind] || b.length - a.length ||
+    a[0] - b[0]
+  );
+  return {
+    local: chains.filter((c) => jobs[c[0]].local),
+    shared: chains.filter((c) => !jobs[c[0]].local),
+  };
+}
 
 /** Options of {@linkcode workerBenchPool}. */
 export interface WorkerBenchPoolOptions {
@@ -126,16 +182,11 @@ class WorkerPool implements BenchPool {
     local: (job: BenchJob, say: (m: string) => void) => Promise<BenchJobResult>,
     say: (message: string) => void,
   ): Promise<BenchJobResult[]> {
-    const byKind = (a: number, b: number) =>
-      KIND_ORDER[jobs[a].kind] - KIND_ORDER[jobs[b].kind] || a - b;
-    const all = jobs.map((_, i) => i);
-    // Any lane claims the shared jobs; the calling thread alone runs the local ones, first.
-    const localOnly = all.filter((i) => jobs[i].local).sort(byKind);
+    // Any lane claims the shared chains; the calling thread alone runs the local ones, first.
+    const chains = planChains(jobs);
+    const localOnly = [...chains.local];
     const batch: SharedBatch = {
-      jobs: all.filter((i) => !jobs[i].local).sort(byKind).map((index) => ({
-        index,
-        job: jobs[index],
-      })),
+      chains: chains.shared.map((chain) => chain.map((index) => ({ index, job: jobs[index] }))),
       claim: new Int32Array(new SharedArrayBuffer(8)),
     };
     const results: BenchJobResult[] = new Array(jobs.length);
@@ -178,14 +229,17 @@ class WorkerPool implements BenchPool {
         if (this.#waitForWorkers) await this.#ready;
         const claim = () => {
           const k = Atomics.add(batch.claim, 0, 1);
-          return k < batch.jobs.length ? batch.jobs[k].index : undefined;
+          return k < batch.chains.length ? batch.chains[k].map((j) => j.index) : undefined;
         };
-        for (let index = localOnly.shift() ?? claim(); index !== undefined && !failed;) {
-          say(jobs[index].label);
-          done(index, await local(jobs[index], say));
-          // Let the workers' messages in between two jobs here.
-          await new Promise((r) => setTimeout(r, 0));
-          index = localOnly.shift() ?? claim();
+        for (let chain = localOnly.shift() ?? claim(); chain !== undefined && !failed;) {
+          for (const index of chain) {
+            if (failed) break;
+            say(jobs[index].label);
+            done(index, await local(jobs[index], say));
+            // Let the workers' messages in between two jobs here.
+            await new Promise((r) => setTimeout(r, 0));
+          }
+          chain = localOnly.shift() ?? claim();
         }
       })().catch(fail);
     });

@@ -1,19 +1,14 @@
 // The bench on workers: the same report bytes as the single-threaded run, on the real reference
-// corpus; the per-tokenizer job split equals one call over every tokenizer; failures propagate.
+// corpus; the arms split in groups equals one call over every arm; chains keep a retriever's
+// jobs together; failures propagate.
 import assert from "node:assert/strict";
 import { runBench, type RunBenchOptions } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
-import { workerBenchPool } from "./bench_pool.ts";
-import {
-  type BenchJob,
-  type BenchJobContext,
-  mergeArmRows,
-  mergeCatalogCost,
-} from "./bench_jobs.ts";
+import { planChains, workerBenchPool } from "./bench_pool.ts";
+import { armGroups, type BenchJob, type BenchJobContext, mergeArmRows } from "./bench_jobs.ts";
 import { stableJson } from "../report/json.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { loadArms, measureArms } from "../encodings/mod.ts";
-import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -75,27 +70,43 @@ Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus
   assert.equal(two, one);
 });
 
-Deno.test("per-tokenizer jobs merge into the rows of one call over both tokenizers", async () => {
+Deno.test("arms measured in groups merge into the rows of one call over every arm", async () => {
   const full = await loadCatalog(REFERENCE);
   // The first 150 tools: every arm, both tokenizers, in seconds.
   const corpus = { ...full, tools: full.tools.slice(0, 150) };
   const tokenizers = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
   const arms = await loadArms();
-  const proxy = await loadCatalog(at("fixtures/proxies/reference_proxy.tools.json"));
-  const code = await loadCatalog(at("fixtures/proxies/reference_code.tools.json"));
+  const names = arms.map((a) => a.name);
   const whole = measureArms({ corpus, arms, tokenizers });
-  const split = mergeArmRows(tokenizers.map((t) => measureArms({ corpus, arms, tokenizers: [t] })));
-  assert.equal(stableJson(split), stableJson(whole));
-  const common = { corpora: [corpus], proxyTools: proxy.tools, codeTools: code.tools, seed: 7 };
-  assert.equal(
-    stableJson(
-      mergeCatalogCost(tokenizers.map((t) => measureCatalogCost({ ...common, tokenizers: [t] }))),
-    ),
-    stableJson(measureCatalogCost({ ...common, tokenizers })),
-  );
+  // Two lanes: toon_listing (the heaviest) alone, the rest together; the baseline's group
+  // first, as its first arm comes first.
+  const groups = armGroups(names, 2);
+  assert.deepEqual(groups.map((g) => g.map((a) => names[a])), [
+    names.filter((n) => n !== "toon_listing"),
+    ["toon_listing"],
+  ]);
+  // Any grouping, even one that splits the arms every way and lists the groups out of order.
+  for (const split of [groups, names.map((_, i) => [i]).reverse(), [[1, 2], [0, 3, 4, 5, 6]]]) {
+    const parts = split.map((g) =>
+      measureArms({ corpus, arms: g.map((a) => arms[a]), tokenizers })
+    );
+    assert.equal(stableJson(mergeArmRows(names, parts)), stableJson(whole));
+  }
 });
 
-Deno.test("mergeArmRows keeps a skipped arm once and rejects jobs that disagree", () => {
+Deno.test("armGroups: one group on one lane, no more groups than the baseline pays for", () => {
+  const names = ["baseline_json", "compact_sig", "toon_listing", "markdown"];
+  assert.deepEqual(armGroups(names, 1), [[0, 1, 2, 3]]);
+  // toon_listing 3.7 alone against 1.0 (+1.2 baseline each): 4.9 against 5.9 in one group.
+  assert.deepEqual(armGroups(names, 2), [[0, 1, 3], [2]]);
+  // A third lane would not shorten the heaviest group (toon_listing's).
+  assert.deepEqual(armGroups(names, 3), [[0, 1, 3], [2]]);
+  // Two light arms: 1.2 + 0.3 + 0.7 = 2.2 in one group, 1.9 apart.
+  assert.deepEqual(armGroups(["compact_sig", "markdown"], 2), [[0], [1]]);
+  assert.deepEqual(armGroups(["compact_sig"], 2), [[0]]);
+});
+
+Deno.test("mergeArmRows keeps a skipped arm once and rejects a missing or twice-measured arm", () => {
   const skip = { corpusId: "c", arm: "tscg", skipped: true as const, reason: "not installed" };
   const row = (tokenizer: string, totalTokens: number) => ({
     corpusId: "c",
@@ -114,13 +125,57 @@ Deno.test("mergeArmRows keeps a skipped arm once and rejects jobs that disagree"
     lowerBound: false,
     altersIndex: false,
   });
-  const merged = mergeArmRows([[row("a", 1), skip], [row("b", 2), skip]]);
+  const merged = mergeArmRows(["compact_sig", "tscg"], [[skip], [row("a", 1), row("b", 2)]]);
   assert.deepEqual(merged.map((r) => [r.arm, r.skipped ? "-" : r.tokenizer]), [
     ["compact_sig", "a"],
     ["compact_sig", "b"],
     ["tscg", "-"],
   ]);
-  assert.throws(() => mergeArmRows([[row("a", 1)], [skip]]), /disagree at arm compact_sig/);
+  assert.throws(
+    () => mergeArmRows(["compact_sig", "tscg"], [[row("a", 1)], [skip, row("b", 2)]]),
+    /two arms jobs measured arm compact_sig/,
+  );
+  assert.throws(
+    () => mergeArmRows(["compact_sig", "tscg"], [[row("a", 1)], [row("b", 2)]]),
+    /two arms jobs measured arm compact_sig/,
+  );
+  assert.throws(
+    () => mergeArmRows(["compact_sig", "tscg"], [[row("a", 1)], []]),
+    /no arms job measured arm tscg/,
+  );
+});
+
+Deno.test("planChains: a retriever's jobs on one lane in order, the biggest kinds first", () => {
+  const common = { local: false, label: "" };
+  const jobs: BenchJob[] = [
+    { ...common, kind: "modes", corpus: 0, tokenizers: [0, 1] },
+    { ...common, kind: "arms", corpus: 0, tokenizers: [0, 1], arms: [0, 1] },
+    { ...common, kind: "arms", corpus: 0, tokenizers: [0, 1], arms: [2] },
+    { ...common, kind: "retrieval", golden: 0, corpus: 0, retriever: "bm25", arm: null },
+    { ...common, kind: "frontier", golden: 0, corpus: 0, retriever: "bm25" },
+    { ...common, kind: "retrieval", golden: 0, corpus: 0, retriever: "tfidf_classic", arm: null },
+    { ...common, kind: "retrieval", golden: 0, corpus: 0, retriever: "tfidf_classic", arm: "x" },
+    { ...common, kind: "frontier", golden: 0, corpus: 0, retriever: "tfidf_classic" },
+    {
+      ...common,
+      kind: "retrieval",
+      golden: 0,
+      corpus: 0,
+      retriever: "dense",
+      arm: null,
+      local: true,
+    },
+    { ...common, kind: "frontier", golden: 0, corpus: 0, retriever: "dense", local: true },
+    { ...common, kind: "retrieval", golden: 1, corpus: 0, retriever: "bm25", arm: null },
+    { ...common, kind: "frontier", golden: 1, corpus: 0, retriever: "bm25" },
+  ];
+  const { local, shared } = planChains(jobs);
+  assert.deepEqual(local, [[8, 9]]);
+  // Arms (each group its own chain), modes, then the retrievers' chains, the longest first
+  // (bm25's two golden sets: 4 jobs, tfidf_classic's 3), each in list order.
+  assert.deepEqual(shared, [[1], [2], [0], [3, 4, 10, 11], [5, 6, 7]]);
+  // Every job once.
+  assert.deepEqual([...local, ...shared].flat().sort((a, b) => a - b), jobs.map((_, i) => i));
 });
 
 Deno.test("a job failing in a worker rejects the run with its message", async () => {
@@ -140,22 +195,27 @@ Deno.test("a job failing in a worker rejects the run with its message", async ()
     seed: 1,
     resamples: 1,
   };
-  const bad: BenchJob = {
+  // Three chains (one per retriever), so the worker claims the two the calling thread leaves.
+  const bad = (retriever: string): BenchJob => ({
     kind: "retrieval",
     golden: 0,
     corpus: 0,
-    retriever: "bm25",
+    retriever,
     arm: "no_such_arm",
     local: false,
     label: "bad",
-  };
+  });
   for (const waitForWorkers of [false, true]) {
     const pool = workerBenchPool(2, { waitForWorkers })();
     pool.load(context);
     try {
       // The calling thread's lane never finishes its job, so the worker gets the bad ones.
       await assert.rejects(
-        pool.run([bad, bad, bad], () => new Promise(() => {}), () => {}),
+        pool.run(
+          [bad("bm25"), bad("tfidf_classic"), bad("oracle")],
+          () => new Promise(() => {}),
+          () => {},
+        ),
         /no index arm "no_such_arm"/,
       );
     } finally {
