@@ -18,6 +18,7 @@ Deno.test("deno task bench fails with one line on bad input and bad flags, befor
   const zero = `${dir}/zero.json`;
   await Deno.writeTextFile(zero, '{"tools": []}');
   await Deno.writeTextFile(`${dir}/bad.json`, '{"tools": [{"name": ""}]}');
+  await Deno.writeTextFile(`${dir}/torn.json`, '{"queries": [\n  {');
   const cases: [string[], RegExp][] = [
     [["--corpus", `${dir}/nope.json`, "--out", dir], /^mcpmeter bench: error: .*nope\.json/m],
     [["--corpus", `${dir}/bad.json`, "--out", dir], /bad\.json/],
@@ -37,6 +38,18 @@ Deno.test("deno task bench fails with one line on bad input and bad flags, befor
       /--golden needs a value, but the next argument is the flag --out /,
     ],
     [["--corpus"], /--corpus needs a value \(see --help\)/],
+    [
+      ["--golden", `${dir}/nope.json`],
+      /--golden: Cannot use golden set ".*nope\.json": file not found\n/,
+    ],
+    [
+      ["--golden", zero],
+      /--golden .*zero\.json: Cannot use golden set "zero": the file is not an object with a "queries"/,
+    ],
+    [
+      ["--golden", `${dir}/torn.json`],
+      /torn\.json": is not valid JSON: .* at line 2 column 4 \(offset 17\)\n/,
+    ],
     [["--tokenizers", ","], /--tokenizers needs at least one comma-separated value, got ","/],
   ];
   for (const [args, message] of cases) {

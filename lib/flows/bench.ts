@@ -535,7 +535,10 @@ async function benchOn(
     say(`loading golden set ${path}`);
     goldenSets.push(
       await loadGolden(path).catch((error) => {
-        throw new UsageError(`--golden ${path}: ${(error as Error).message}`);
+        const message = (error as Error).message;
+        throw new UsageError(
+          message.includes(path) ? `--golden: ${message}` : `--golden ${path}: ${message}`,
+        );
       }),
     );
   }

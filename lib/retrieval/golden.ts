@@ -9,6 +9,7 @@
  * @module
  */
 
+import { parseJsonLossless } from "../catalog/canonical.ts";
 import type { JsonValue } from "../catalog/types.ts";
 import { DropLog } from "./_drops.ts";
 import { GoldenSetError } from "./errors.ts";
@@ -112,7 +113,9 @@ function buildGolden(
  * @param text File contents.
  * @param options Set id and strictness.
  * @returns The {@linkcode GoldenSet} (`format: "mcpproxy"`), queries in file order.
- * @throws {SyntaxError} when `text` is not JSON.
+ * @throws {SyntaxError} when `text` is not JSON, with the line, column and offset of the fault
+ *   (the catalog loader's positioned message, e.g. `Unexpected end of input, expected a JSON
+ *   value at line 1 column 52 (offset 51)`).
  * @throws {GoldenSetError} when the shape is wrong, or (strict) any query has a problem.
  *
  * @example Usage
@@ -125,7 +128,7 @@ function buildGolden(
  * ```
  */
 export function parseMcpproxyGolden(text: string, options: GoldenParseOptions): GoldenSet {
-  const data: unknown = JSON.parse(text);
+  const data: unknown = parseJson(text);
   if (!isObject(data) || !Array.isArray(data.queries)) {
     throw new GoldenSetError(options.id, ['the file is not an object with a "queries" array']);
   }
@@ -353,4 +356,18 @@ export function parseToolRet(texts: ToolRetTexts, options: ToolRetOptions): Gold
   });
   const golden = buildGolden(raw, { id: options.id, format: "toolret" }, options.strict ?? true);
   return { golden, docs };
+}
+
+/**
+ * `JSON.parse` of the text; on invalid JSON, the positioned SyntaxError of the catalog's lossless
+ * parser (line, column, offset), which `JSON.parse`'s own message lacks on some inputs.
+ */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    parseJsonLossless(text);
+    throw error; // Not reached: both parsers accept exactly RFC 8259 JSON.
+  }
 }

@@ -5,6 +5,8 @@
  */
 
 import { sha256Hex } from "../catalog/load.ts";
+import { readFailure } from "../input_error.ts";
+import { GoldenSetError } from "./errors.ts";
 import { basename, join } from "node:path";
 import { type GoldenParseOptions, parseBeir, parseMcpproxyGolden, parseToolRet } from "./golden.ts";
 import type { GoldenWithDocs, ToolRetOptions } from "./golden.ts";
@@ -16,21 +18,28 @@ import type { GoldenSet } from "./types.ts";
  * @param path JSON file path.
  * @param options Set id (default: file name without `.json`) and strictness.
  * @returns The parsed {@linkcode GoldenSet}, with the SHA-256 of the bytes read.
- * @throws {Deno.errors.NotFound} when the file is missing.
- * @throws {SyntaxError} when it is not JSON; {@linkcode GoldenSetError} on invalid content.
+ * @throws {GoldenSetError} (its `path` the file) when the file cannot be read (`Cannot use
+ *   golden set "q.json": file not found`), is not JSON (the message gives line and column:
+ *   `Cannot use golden set "q.json": is not valid JSON: Unexpected end of input, expected a
+ *   JSON value at line 1 column 52 (offset 51)`) or has invalid content.
  */
 export async function loadGolden(
   path: string,
   options: Partial<GoldenParseOptions> = {},
 ): Promise<GoldenSet> {
-  const bytes = await Deno.readFile(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    throw new GoldenSetError(path, [readFailure(e)]);
+  }
   const text = new TextDecoder().decode(bytes);
   const id = options.id ?? basename(path).replace(/\.json$/, "");
   try {
     return { ...parseMcpproxyGolden(text, { ...options, id }), sha256: await sha256Hex(bytes) };
   } catch (e) {
     if (e instanceof SyntaxError) {
-      throw new SyntaxError(`Cannot parse golden set "${path}": ${e.message}`);
+      throw new GoldenSetError(path, [`is not valid JSON: ${e.message}`]);
     }
     throw e;
   }
