@@ -244,6 +244,14 @@ export async function benchLane(
 export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const { context, tokenizers } = lane;
   const itemCaches = new Map<string, Map<string, number>>();
+  // Per corpus, the analysis its indexes share (tfidf_classic's names and descriptions, taken by
+  // the index-arm builds after the plain one): exact, see RetrieverContext.analysisCache.
+  const analysisCaches = new Map<number, Map<string, unknown>>();
+  const analysisCache = (corpus: number) => {
+    let cache = analysisCaches.get(corpus);
+    if (cache === undefined) analysisCaches.set(corpus, cache = new Map());
+    return cache;
+  };
   // A local retriever's index, built once on this lane and taken by every later job over the
   // same documents: the retrieval job of each golden set and the frontier jobs (same corpus,
   // arm and seed; a retriever that reads the golden set, oracle, is keyed by its set too). Their
@@ -358,6 +366,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
           arm,
           seed: context.seed,
           resamples: context.resamples,
+          ...(keep ? { analysisCache: analysisCache(job.corpus) } : {}),
         };
         return entry.asyncBuild
           ? await evaluateRetrievalAsync({

@@ -78,6 +78,8 @@ export interface EvaluateRetrievalOptions {
   readonly chatStore?: RetrieverContext["chatStore"];
   /** Progress lines of the retriever's long steps (expansions, reranks). */
   readonly progress?: RetrieverContext["progress"];
+  /** Memo shared by the indexes built over this corpus (see `RetrieverContext.analysisCache`). */
+  readonly analysisCache?: RetrieverContext["analysisCache"];
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
@@ -245,6 +247,7 @@ function build(
     ...(options.chat ? { chat: options.chat } : {}),
     ...(options.chatStore ? { chatStore: options.chatStore } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.analysisCache ? { analysisCache: options.analysisCache } : {}),
   });
 }
 

@@ -62,6 +62,7 @@ export {
   type TfidfBoosts,
   tfidfClassicEntry,
   type TfidfClassicOptions,
+  TfidfSharedAnalysis,
 } from "./tfidf_classic.ts";
 export {
   createOracleRetriever,

@@ -17,6 +17,7 @@ import {
   INDEX_FIELD_NAMES,
   type RetrievalDoc,
   type Retriever,
+  type RetrieverContext,
   type RetrieverEntry,
 } from "./types.ts";
 
@@ -53,6 +54,88 @@ export interface TfidfClassicOptions {
    * @default {DEFAULT_TFIDF_BOOSTS}
    */
   readonly boosts?: Partial<TfidfBoosts>;
+  /**
+   * Analysis shared with other tfidf_classic indexes over documents of the same tools (a lane's
+   * plain and index-arm indexes): each document's analysed name and description are recorded by
+   * the first build and taken by a later one wherever the text is the same string. Exact: the
+   * analysis of a text depends on the text alone, and term numbers never reach a score.
+   * @default {a fresh one, not recorded}
+   */
+  readonly shared?: TfidfSharedAnalysis;
+}
+
+/** The analysed tokens of one field of every document: document d's at `ids[starts[d]..starts[d+1])`. */
+/** A record being made: its `used` first `ids` so far. */
+interface Recording {
+  texts: string[];
+  readonly starts: Int32Array;
+  ids: Int32Array<ArrayBuffer>;
+  used: number;
+}
+
+interface FieldRecord {
+  /** The text analysed for each document (references, not copies). */
+  readonly texts: readonly string[];
+  readonly starts: Int32Array;
+  readonly ids: Int32Array;
+}
+
+/** Fields whose analysis a {@linkcode TfidfSharedAnalysis} records (an index arm keeps them). */
+const RECORDED = ["name", "description"] as const;
+
+/**
+ * The term table and the recorded name and description analyses that tfidf_classic indexes
+ * over the same tools share ({@linkcode TfidfClassicOptions.shared}); one per corpus. Opaque:
+ * the builds that are given it fill it.
+ */
+export class TfidfSharedAnalysis {
+  /** The number of documents of each record, by field (for messages and tests). */
+  recordedFields(): Map<string, number> {
+    const state = SHARED.get(this);
+    return new Map(
+      [...(state?.records ?? new Map()).entries()].map(([f, r]) => [f, r.texts.length]),
+    );
+  }
+}
+
+/** What a {@linkcode TfidfSharedAnalysis} holds. */
+interface SharedState {
+  /** Terms of every index built with it, the English stop words first. */
+  readonly table: TermTable;
+  /** Number of stop words: a term is one when its number is below. */
+  readonly stopWords: number;
+  /** Per recorded field, the documents of the first build. */
+  readonly records: Map<string, FieldRecord>;
+}
+
+const SHARED = new WeakMap<TfidfSharedAnalysis, SharedState>();
+
+/** A fresh state: a table of the stop words alone, no record. */
+function sharedState(shared: TfidfSharedAnalysis | undefined): SharedState {
+  let state = shared === undefined ? undefined : SHARED.get(shared);
+  if (state === undefined) {
+    const table = new TermTable();
+    for (const word of ENGLISH_STOP_WORDS) table.id(word);
+    state = { table, stopWords: table.size, records: new Map() };
+    if (shared !== undefined) SHARED.set(shared, state);
+  }
+  return state;
+}
+
+/**
+ * The shared analysis kept in a lane's cache ({@linkcode RetrieverContext.analysisCache}),
+ * made on first use.
+ */
+function sharedAnalysisOf(
+  cache: RetrieverContext["analysisCache"],
+): TfidfSharedAnalysis | undefined {
+  if (cache === undefined) return undefined;
+  let shared = cache.get("tfidf_classic");
+  if (!(shared instanceof TfidfSharedAnalysis)) {
+    shared = new TfidfSharedAnalysis();
+    cache.set("tfidf_classic", shared);
+  }
+  return shared as TfidfSharedAnalysis;
 }
 
 /** A term's postings: entries `start` to `end` (exclusive) of its field's `docs` and `tfs`. */
@@ -142,16 +225,17 @@ export function createTfidfClassicRetriever(
   // tf_all = tf_searchable + tf_description + tf_params.
   // Every term gets a number on first sight (the stop words first, so a token is one when its
   // number is below theirs); a document's term frequencies are counted in arrays by number.
-  const table = new TermTable();
-  for (const word of ENGLISH_STOP_WORDS) table.id(word);
-  const stopWords = table.size;
-  let tfSearchable = new Int32Array(4096);
-  let tfBody = new Int32Array(4096);
-  let tfKeyword = new Int32Array(4096);
+  const shared = options.shared === undefined ? undefined : sharedState(options.shared);
+  const { table, stopWords } = shared ?? sharedState(undefined);
+  // Sized for the terms a shared table holds already (grown as new ones come).
+  const room = Math.max(4096, 2 ** Math.ceil(Math.log2(table.size + 1)));
+  let tfSearchable = new Int32Array(room);
+  let tfBody = new Int32Array(room);
+  let tfKeyword = new Int32Array(room);
   const docTerms: number[] = [];
   // Makes room for term `id` in the frequency arrays and lists it as a term of the document.
   const seen = (id: number): number => {
-    if (id >= tfSearchable.length) {
+    while (id >= tfSearchable.length) {
       tfSearchable = grown(tfSearchable);
       tfBody = grown(tfBody);
       tfKeyword = grown(tfKeyword);
@@ -160,8 +244,14 @@ export function createTfidfClassicRetriever(
     return id;
   };
   // The analysed tokens of one field of the current document: each adds `searchableTf` to its
-  // searchable_text frequency and `bodyTf` to its description + params one. Returns their number.
-  const analyse = (text: string, searchableTf: number, bodyTf: number): number => {
+  // searchable_text frequency and `bodyTf` to its description + params one; with `into`, their
+  // numbers are appended to it. Returns their number.
+  const analyse = (
+    text: string,
+    searchableTf: number,
+    bodyTf: number,
+    into?: Recording,
+  ): number => {
     let count = 0;
     const add = (id: number) => {
       if (id < stopWords) return;
@@ -169,6 +259,10 @@ export function createTfidfClassicRetriever(
       tfSearchable[t] += searchableTf;
       tfBody[t] += bodyTf;
       count++;
+      if (into !== undefined) {
+        if (into.used === into.ids.length) into.ids = grown(into.ids);
+        into.ids[into.used++] = t;
+      }
     };
     if (!hasNonAscii(text)) {
       // Lower-casing ASCII keeps each character ASCII and the segments where they were.
@@ -185,6 +279,49 @@ export function createTfidfClassicRetriever(
     }
     return count;
   };
+  // A recorded field (name, description): document d's tokens taken from the shared record
+  // where its text is the text recorded, else analysed; the first build with a shared analysis
+  // makes the record.
+  const takes = new Map<string, FieldRecord>();
+  const makes = new Map<string, Recording>();
+  for (const f of RECORDED) {
+    const rec = shared?.records.get(f);
+    if (rec !== undefined) {
+      if (rec.texts.length === n) takes.set(f, rec);
+    } else if (shared !== undefined) {
+      makes.set(f, {
+        texts: [],
+        starts: new Int32Array(n + 1),
+        ids: new Int32Array(4096),
+        used: 0,
+      });
+    }
+  }
+  const analyseField = (
+    f: (typeof RECORDED)[number],
+    d: number,
+    text: string,
+    searchableTf: number,
+    bodyTf: number,
+  ): number => {
+    const rec = takes.get(f);
+    if (rec !== undefined && rec.texts[d] === text) {
+      const end = rec.starts[d + 1];
+      const ids = rec.ids;
+      for (let j = rec.starts[d]; j < end; j++) {
+        const t = seen(ids[j]);
+        tfSearchable[t] += searchableTf;
+        tfBody[t] += bodyTf;
+      }
+      return end - rec.starts[d];
+    }
+    const make = makes.get(f);
+    if (make === undefined) return analyse(text, searchableTf, bodyTf);
+    const count = analyse(text, searchableTf, bodyTf, make);
+    make.texts.push(text);
+    make.starts[d + 1] = make.used;
+    return count;
+  };
   // Names: tool_name (first), full_tool_name (second); analysed: searchable_text (first), _all.
   const names = new PostingList();
   const analysed = new PostingList();
@@ -194,8 +331,8 @@ export function createTfidfClassicRetriever(
     const full = `${doc.server}:${doc.name}`;
     names.add(table.id(doc.name), d, 1, 0);
     names.add(table.id(full), d, 0, 1);
-    const name = analyse(doc.name, 2, 0);
-    const description = analyse(doc.description, 1, 1);
+    const name = analyseField("name", d, doc.name, 2, 0);
+    const description = analyseField("description", d, doc.description, 1, 1);
     const params = analyse(doc.params, 1, 1);
     const searchableLength = 2 * name + description + params;
     if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
@@ -210,6 +347,13 @@ export function createTfidfClassicRetriever(
     }
     docTerms.length = 0;
   }
+  for (const [f, make] of makes) {
+    shared!.records.set(f, {
+      texts: make.texts,
+      starts: make.starts,
+      ids: make.ids.slice(0, make.used),
+    });
+  }
   const ones = new Float64Array(n).fill(1);
   const toolName = names.field(0, table.terms, ones);
   const fullName = names.field(1, table.terms, ones);
@@ -220,9 +364,11 @@ export function createTfidfClassicRetriever(
 
   const leaf = (field: Field, term: string, boost: number): Leaf => {
     const t = table.find(term, 0, term.length);
-    const posting = t === -1 || field.starts[t + 1] === field.starts[t]
-      ? undefined
-      : { start: field.starts[t], end: field.starts[t + 1] };
+    // A term numbered after this index was built (a shared table grows) has no posting here.
+    const posting =
+      t === -1 || t + 1 >= field.starts.length || field.starts[t + 1] === field.starts[t]
+        ? undefined
+        : { start: field.starts[t], end: field.starts[t + 1] };
     const df = posting === undefined ? 0 : posting.end - posting.start;
     return { field, posting, boost, idf: 1 + Math.log(n / (df + 1)) };
   };
@@ -334,5 +480,6 @@ export const tfidfClassicEntry: RetrieverEntry = {
   asyncBuild: false,
   reportsCost: false,
   nestedHits: true,
-  create: (docs) => createTfidfClassicRetriever(docs),
+  create: (docs, context) =>
+    createTfidfClassicRetriever(docs, { shared: sharedAnalysisOf(context?.analysisCache) }),
 };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTfidfClassicRetriever } from "./tfidf_classic.ts";
+import { createTfidfClassicRetriever, TfidfSharedAnalysis } from "./tfidf_classic.ts";
 import type { RetrievalDoc } from "./types.ts";
 
 const doc = (name: string, description: string, server = "s"): RetrievalDoc => ({
@@ -64,4 +64,64 @@ Deno.test("tfidf_classic breaks ties by id and returns nothing for stop-word-onl
   assert.equal(hits[0].score, hits[1].score);
   assert.deepEqual(r.search("the of and", 10), []);
   assert.throws(() => createTfidfClassicRetriever([]), RangeError);
+});
+
+Deno.test("tfidf_classic indexes sharing an analysis score as fresh ones, on the reference corpus and its arms", async () => {
+  const { loadCatalog } = await import("../catalog/io.ts");
+  const { loadArms } = await import("../encodings/mod.ts");
+  const { loadGolden } = await import("./io.ts");
+  const { docsFromTools } = await import("./docs.ts");
+  const root = new URL("../../fixtures/", import.meta.url);
+  const corpus = await loadCatalog(new URL("corpora/reference_v1.tools.json", root).pathname);
+  const golden = await loadGolden(new URL("golden/reference_v2.test.json", root).pathname);
+  const arms = await loadArms(["compact_sig", "markdown"]);
+  const sets = [
+    docsFromTools(corpus.tools),
+    ...arms.map((a) => "unavailable" in a ? [] : docsFromTools(corpus.tools, a.indexFields)),
+  ];
+  // The arms keep names and descriptions, so the later builds take them from the record.
+  assert.ok(sets[1].every((d, i) => d.description === sets[0][i].description));
+  const queries = [...golden.queries.values(), "create_issue", "github:create_issue", "read_"];
+  for (const order of [[0, 1, 2], [2, 0, 1]]) {
+    const shared = new TfidfSharedAnalysis();
+    for (const s of order) {
+      const fresh = createTfidfClassicRetriever(sets[s]);
+      const taken = createTfidfClassicRetriever(sets[s], { shared });
+      for (const q of queries) assert.deepStrictEqual(taken.search(q, 20), fresh.search(q, 20), q);
+    }
+    assert.deepEqual(
+      [...shared.recordedFields()],
+      [["name", corpus.tools.length], ["description", corpus.tools.length]],
+    );
+  }
+});
+
+Deno.test("tfidf_classic with a shared analysis analyses the texts that differ from the record", () => {
+  const first = [
+    doc("read_file", "Read a file"),
+    doc("write_file", "Write a file to disk"),
+    doc("list_dir", "List a directory"),
+    doc("stat", "File größe und Datum"),
+  ];
+  // Same count, two names and a description changed; then another count (no record taken).
+  const second = [
+    doc("read_file", "Read a file"),
+    doc("put_file", "Write a file to disk"),
+    doc("list_dir", "List the entries of a directory"),
+    doc("fetch_url", "Datum"),
+  ];
+  const third = [...second, doc("extra", "another directory tool")];
+  const shared = new TfidfSharedAnalysis();
+  const queries = ["file", "directory", "write disk", "put_file", "datum", "größe", "list_dir"];
+  for (const docs of [first, second, third, first]) {
+    const taken = createTfidfClassicRetriever(docs, { shared });
+    const fresh = createTfidfClassicRetriever(docs);
+    for (const q of queries) assert.deepStrictEqual(taken.search(q, 10), fresh.search(q, 10), q);
+  }
+  // Terms the shared table learns after an index was built have no postings in that index.
+  const later = new TfidfSharedAnalysis();
+  const early = createTfidfClassicRetriever(first, { shared: later });
+  createTfidfClassicRetriever(third, { shared: later });
+  const alone = createTfidfClassicRetriever(first);
+  for (const q of queries) assert.deepStrictEqual(early.search(q, 10), alone.search(q, 10), q);
 });
