@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { tinyBenchReport } from "../report/_testing.ts";
-import { workerDashboardRenderer } from "./bench_dashboard.ts";
+import type { BenchReport } from "../report/bench_report.ts";
+import { dashboardView, workerDashboardRenderer } from "./bench_dashboard.ts";
 
 Deno.test("workerDashboardRenderer() renders on its worker the page renderDashboard() renders here, each report in turn", async () => {
   const a = tinyBenchReport(7, []);
@@ -22,4 +23,40 @@ Deno.test("workerDashboardRenderer() renders on its worker the page renderDashbo
   }
   await assert.rejects(dashboard.render(a), /renderer is closed/);
   dashboard.close();
+});
+
+Deno.test("workerDashboardRenderer() sends the worker the report without per-query records, and its page is the full report's", async () => {
+  const tiny = tinyBenchReport(9, []);
+  const metrics = { "recall@5": 0.5, "mrr@10": 0.75, "ndcg@10": 0.625 };
+  const row = (retriever: string, topIds: string[]) => ({
+    corpusId: "tiny",
+    goldenSetId: "tiny.test",
+    retriever,
+    arm: null,
+    queryCount: 2,
+    metrics,
+    ci95: { "recall@5": [0.25, 0.75], "mrr@10": [0.5, 1], "ndcg@10": [0.5, 0.75] },
+    perQuery: [
+      { queryId: "q1", query: "find <b>files</b>", topIds, metrics },
+      { queryId: "q2", query: "send mail", topIds: [...topIds].reverse(), metrics },
+    ],
+  });
+  const report = {
+    ...tiny,
+    retrieval: [row("bm25", ["fs:read", "fs:write"]), row("tfidf_classic", ["mail:send"])],
+  } as unknown as BenchReport;
+  const view = dashboardView(report);
+  assert.deepEqual(view.retrieval!.map((r) => r.perQuery), [[], []]);
+  assert.equal(report.retrieval![0].perQuery.length, 2, "the report itself is left whole");
+  assert.equal(dashboardView(tiny), tiny);
+  const dashboard = workerDashboardRenderer();
+  try {
+    const page = await dashboard.render(report);
+    assert.equal(dashboard.inWorker, true);
+    const { renderDashboard } = await import("../report/dashboard.ts");
+    assert.equal(page, renderDashboard(report));
+    assert.match(page, /Discovery quality/);
+  } finally {
+    dashboard.close();
+  }
 });
