@@ -226,14 +226,42 @@ export function unreachableTools(
 ): UnreachableTools {
   const seen = new Set<string>();
   for (const ids of topIds) for (const id of ids) seen.add(id);
-  // Word → how many tools' descriptions carry it.
-  const descWords = corpus.tools.map((t) => new Set(contentWords(t.description)));
-  const df = new Map<string, number>();
-  for (const words of descWords) for (const w of words) df.set(w, (df.get(w) ?? 0) + 1);
-  const isolated = corpus.tools.filter((t, i) => {
-    const own = new Set([...contentWords(t.name), ...descWords[i]]);
-    // A word is shared when some other tool's description has it.
-    return ![...own].some((w) => (df.get(w) ?? 0) - (descWords[i].has(w) ? 1 : 0) > 0);
+  // Each content word numbered once; per tool its distinct description words (a run of
+  // `descWords`), and per word how many tools' descriptions carry it.
+  const numbers = new Map<string, number>();
+  const numberOf = (w: string) => {
+    let id = numbers.get(w);
+    if (id === undefined) numbers.set(w, id = numbers.size);
+    return id;
+  };
+  const tools = corpus.tools;
+  const descStart = new Int32Array(tools.length + 1);
+  const descWords: number[] = [];
+  const df: number[] = [];
+  for (let i = 0; i < tools.length; i++) {
+    // contentWords are distinct within a text.
+    for (const w of contentWords(tools[i].description)) {
+      const id = numberOf(w);
+      descWords.push(id);
+      df[id] = (df[id] ?? 0) + 1;
+    }
+    descStart[i + 1] = descWords.length;
+  }
+  // A word is shared when some other tool's description has it: one of the tool's own
+  // description words carried by another description too, or one of its name words (not in its
+  // description) carried by any description.
+  const mark: number[] = [];
+  const isolated = tools.filter((t, i) => {
+    for (let j = descStart[i]; j < descStart[i + 1]; j++) {
+      const id = descWords[j];
+      if (df[id] > 1) return false;
+      mark[id] = i;
+    }
+    for (const w of contentWords(t.name)) {
+      const id = numbers.get(w);
+      if (id !== undefined && mark[id] !== i && (df[id] ?? 0) > 0) return false;
+    }
+    return true;
   }).map((t) => t.id);
   const sorted = (ids: string[]) => ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {

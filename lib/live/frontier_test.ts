@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import type { Tool } from "../catalog/types.ts";
+import { contentWords } from "../retrieval/audit.ts";
 import { parseMcpproxyGolden } from "../retrieval/golden.ts";
 import type { Retriever } from "../retrieval/types.ts";
 import { measureFrontier, unreachableTools } from "./frontier.ts";
@@ -78,4 +81,39 @@ Deno.test("unreachableTools() lists never-retrieved tools and isolated vocabular
   // "read" is shared by a:x and a:w; y and z share no word with another description.
   assert.deepEqual(u.isolatedVocabulary, ["a:y", "a:z"]);
   assert.equal(u.toolCount, 4);
+});
+
+Deno.test("unreachableTools() finds the isolated vocabularies a plain set-by-set reading finds", () => {
+  // The plain reading: a tool is isolated when no word of its name or description appears in
+  // another tool's description.
+  const plain = (tools: readonly Tool[]) =>
+    tools.filter((t, i) => {
+      const own = new Set([...contentWords(t.name), ...contentWords(t.description)]);
+      return !tools.some((o, j) => j !== i && contentWords(o.description).some((w) => own.has(w)));
+    }).map((t) => t.id).sort();
+  const words = ["read", "File", "the", "writeFile", "zebra", "quagga", "list_dirs", "HTTPServer"];
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.tuple(
+          fc.array(fc.constantFrom(...words), { maxLength: 3 }),
+          fc.array(fc.constantFrom(...words), { maxLength: 4 }),
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      (rows) => {
+        const tools: Tool[] = rows.map(([name, desc], i) => ({
+          id: `s:t${i}`,
+          server: "s",
+          name: name.join("_") || `t${i}`,
+          description: desc.join(" "),
+        }));
+        assert.deepEqual(
+          unreachableTools("g", { id: "c", tools }, []).isolatedVocabulary,
+          plain(tools),
+        );
+      },
+    ),
+    { numRuns: 2000, seed: 3 },
+  );
 });
