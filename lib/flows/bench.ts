@@ -22,6 +22,7 @@ import type { CatalogCostSections } from "../modes/catalog_cost.ts";
 import { type ArmRow, measureToolResults, parseArmList } from "../encodings/mod.ts";
 import { loadToolResults } from "../encodings/io.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
+import { uniqueCorpusIds } from "./_corpus_ids.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
 import { type FrontierRow, type UnreachableTools, unreachableTools } from "../live/frontier.ts";
 import {
@@ -524,9 +525,21 @@ async function benchOn(
     }
     corpora.push({ corpus, path: io.displayPath(path) });
   }
-  const ids = corpora.map((c) => c.corpus.id);
-  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (dup) throw new UsageError(`two corpora have the same id "${dup}"; pass each file once`);
+  const given = p.corpusPaths.map((path) => path.replace(/^(\.\/)+/, ""));
+  const twice = given.find((path, i) => given.indexOf(path) !== i);
+  if (twice) throw new UsageError(`--corpus ${twice} is given twice; pass each file once`);
+  // Two files that give the same id (a/x/tools.json, b/x/tools.json) are named by their paths.
+  uniqueCorpusIds(corpora.map((c, i) => ({ id: c.corpus.id, path: given[i] }))).forEach(
+    (choice, i) => {
+      if (choice.warning === undefined) return;
+      const { corpus } = corpora[i];
+      corpora[i].corpus = {
+        ...corpus,
+        id: choice.id,
+        warnings: [...corpus.warnings, choice.warning],
+      };
+    },
+  );
   const overrides = options.overrides === undefined
     ? undefined
     : await overrideCorpora(corpora, options.overrides, io, say);

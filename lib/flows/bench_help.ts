@@ -30,7 +30,10 @@ Usage: deno task bench [options]
 Options:
   --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
                        mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
-                       (detected automatically). Default: ${BENCH_DEFAULTS.corpus}
+                       (detected automatically). Its id is the file's id, else its name
+                       (a bare tools.json: its folder's); two files that give the same id are
+                       named by their paths (a/x/tools.json, b/x/tools.json: a/x, b/x).
+                       Default: ${BENCH_DEFAULTS.corpus}
   --format NAME        Format of the --corpus files when detection cannot tell: mcpmeter-capture,
                        mcpproxy-corpus, livemcpbench, mcp-tools-list (default: detected)
   --tokenizers LIST    Comma-separated encodings: ${TOKENIZER_NAMES.join(",")} (default: both)
