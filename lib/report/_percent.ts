@@ -21,3 +21,31 @@ export function percentText(v: number): string {
   if (two === "0.00") return "<0.01%";
   return `${two}%`;
 }
+
+/**
+ * A formatter for one table column of fractions: every value with the same number of decimals,
+ * the most that {@linkcode percentText} needs for any value of the column (so `0.0%` and `99.96%`
+ * in one column read `0.00%` and `99.96%`); `<0.01%` and `>99.99%` stay as they are.
+ *
+ * @example Usage
+ * ```ts
+ * import { percentColumn } from "./_percent.ts";
+ * const f = percentColumn([0, 0.9996, 0.745]);
+ * if (f(0) !== "0.00%" || f(0.745) !== "74.50%" || f(0.9996) !== "99.96%") throw new Error();
+ * ```
+ *
+ * @param values The column's fractions (non-numbers are ignored).
+ * @returns `format(v)`: the text of a fraction of the column; a non-number as `String(v)`.
+ */
+export function percentColumn(values: readonly unknown[]): (v: unknown) => string {
+  const decimals = (v: number) => /\.(\d+)%$/.exec(percentText(v))?.[1].length ?? 0;
+  const digits = Math.max(
+    1,
+    ...values.filter((v): v is number => typeof v === "number" && Number.isFinite(v)).map(decimals),
+  );
+  return (v) => {
+    if (typeof v !== "number") return String(v);
+    const text = percentText(v);
+    return text.startsWith("<") || text.startsWith(">") ? text : `${(v * 100).toFixed(digits)}%`;
+  };
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { percentText } from "./_percent.ts";
+import { percentColumn, percentText } from "./_percent.ts";
 
 Deno.test("percentText() keeps a fraction strictly inside (0, 1) off 0% and 100%", () => {
   assert.equal(percentText(0.5), "50.0%");
@@ -11,4 +11,16 @@ Deno.test("percentText() keeps a fraction strictly inside (0, 1) off 0% and 100%
   assert.equal(percentText(0.00042), "0.04%");
   assert.equal(percentText(0.999999), ">99.99%");
   assert.equal(percentText(0.000001), "<0.01%");
+});
+
+Deno.test("percentColumn() gives a column one number of decimals, the most any value needs", () => {
+  // Modes of the reference corpus: direct 0, proxy 1 - 328/607,923, code 1 - 233/607,923.
+  const f = percentColumn([0, 1 - 328 / 607923, 1 - 233 / 607923, "n/a"]);
+  assert.deepEqual([0, 1 - 328 / 607923, 1 - 233 / 607923].map(f), ["0.00%", "99.95%", "99.96%"]);
+  assert.equal(f("n/a"), "n/a");
+  // Every value fits one decimal: one decimal.
+  assert.deepEqual([0.745, -0.116].map(percentColumn([0.745, -0.116])), ["74.5%", "-11.6%"]);
+  // Beyond two decimals the bound stays a bound.
+  assert.equal(percentColumn([0.5, 0.999999])(0.999999), ">99.99%");
+  assert.equal(percentColumn([0.5, 0.999999])(0.5), "50.00%");
 });

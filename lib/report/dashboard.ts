@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { percentText } from "./_percent.ts";
+import { percentColumn } from "./_percent.ts";
 import { esc, htmlPage } from "./_html.ts";
 import * as aq from "arquero";
 import { parseHTML } from "linkedom";
@@ -14,7 +14,6 @@ import type { LiveBlock } from "../live/live_block.ts";
 import { barChart, frontierChart, intervalChart, savingsBySizeChart } from "./figures.ts";
 import { NAME_HIT_WARNING_THRESHOLD } from "../retrieval/audit.ts";
 
-const pct = (v: number) => percentText(v);
 const int = (v: number) => v.toLocaleString("en-US");
 
 /** A headless document for Plot (linkedom). */
@@ -96,6 +95,10 @@ export function renderBenchSections(report: BenchReport, document: Document): st
   }
 
   h2("Context tokens by exposure mode");
+  // Both savings columns with one number of decimals: the most any of their values needs.
+  const savings = percentColumn(
+    report.modes.flatMap((m) => [m.savingsNameDescription, m.savingsWithSchemas]),
+  ) as (v: never) => string;
   parts.push(htmlTable(
     report.modes.map((m) => ({
       corpus: m.corpusId,
@@ -111,8 +114,8 @@ export function renderBenchSections(report: BenchReport, document: Document): st
     {
       "tokens (name+description)": int,
       "tokens (with schemas)": int,
-      "savings (name+description)": pct,
-      "savings (with schemas)": pct,
+      "savings (name+description)": savings,
+      "savings (with schemas)": savings,
     },
   ));
   parts.push(
@@ -231,6 +234,7 @@ export function renumberPlotIds(html: string): string {
 function renderArms(report: BenchReport, document: Document, parts: string[]): void {
   const arms = report.arms ?? [];
   parts.push("<h2>Encoding arms</h2>");
+  const armSavings = percentColumn(arms.map((a) => a.skipped ? undefined : a.savings));
   parts.push(htmlTable(
     arms.map((a) => {
       const m = a.skipped ? undefined : a;
@@ -242,7 +246,7 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
         "mean / tool": m?.meanTokens ?? "",
         "p95 / tool": m?.p95Tokens ?? "",
         "savings vs baseline_json": typeof m?.savings === "number"
-          ? `${(100 * m.savings).toFixed(1)}%`
+          ? armSavings(m.savings)
           : (a.skipped ? a.reason : ""),
         "skipped tools": m?.skippedTools.count ?? "",
         "altered tools": m?.alteredTools?.count ?? "",
@@ -400,7 +404,8 @@ function renderGoldenAudit(report: BenchReport, parts: string[]): void {
         `as an easy set's.</p>`,
     );
   }
-  const pct = (v: never) => percentText(v as number);
+  const pct = (key: "nameHitRate" | "lexicalOverlap" | "sharedNameRate") =>
+    percentColumn(audits.map((a) => a[key])) as (v: never) => string;
   parts.push(htmlTable(
     audits.map((a) => ({
       golden: a.goldenSetId,
@@ -413,7 +418,11 @@ function renderGoldenAudit(report: BenchReport, parts: string[]): void {
       "labels 2/1/0": `${a.grades["2"]}/${a.grades["1"]}/${a.grades["0"]}`,
       verdict: a.easy ? "easy set" : "",
     })),
-    { "name hit rate": pct, "lexical overlap": pct, "shared best name": pct },
+    {
+      "name hit rate": pct("nameHitRate"),
+      "lexical overlap": pct("lexicalOverlap"),
+      "shared best name": pct("sharedNameRate"),
+    },
   ));
 }
 

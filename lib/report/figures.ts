@@ -177,15 +177,43 @@ export function savingsBySizeChart(rows: readonly ScalingRow[], options: ChartOp
     { tools: r.meanToolCount, tokens: r.proxyTokens, mode: "proxy" },
     { tools: r.meanToolCount, tokens: r.codeTokens, mode: "code" },
   ]);
+  const sizes = points.map((p) => p.tools);
+  // A tick and its label at every 1, 2 and 5 of each decade the sizes span. Plot's log axis
+  // keeps the labels of 1 to 4 times a power of ten alone (no label at 50 or 500), whatever
+  // tickFormat says; a text channel of our own is drawn as given.
+  const ticks = oneTwoFive(Math.min(...sizes), Math.max(...sizes));
   return Plot.plot({
     ...chartFrame(options),
-    x: { type: "log", label: "tools in catalog (mean of draws) →", grid: true },
+    x: { type: "log", label: "tools in catalog (mean of draws) →" },
     y: { type: "log", label: "↑ context tokens (with schemas)", grid: true },
     color: { legend: true, domain: ["direct", "proxy", "code"] },
     marks: [
+      Plot.gridX(ticks),
+      Plot.axisX(ticks, { text: (d: number) => d.toLocaleString("en-US") }),
       Plot.line(points, { x: "tools", y: "tokens", stroke: "mode", z: "mode", marker: "circle" }),
     ],
   }) as unknown as Element;
+}
+
+/**
+ * The numbers 1, 2 and 5 times a power of ten from `lo` to `hi` (inclusive), e.g. 5 to 1,389:
+ * 5, 10, 20, 50, 100, 200, 500, 1,000.
+ *
+ * @param lo Smallest value (> 0).
+ * @param hi Largest value.
+ * @returns The ticks, ascending; `[]` when `lo` is not positive or the range is empty.
+ */
+function oneTwoFive(lo: number, hi: number): number[] {
+  if (!(lo > 0) || !(hi >= lo) || !Number.isFinite(hi)) return [];
+  const ticks: number[] = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    for (const m of [1, 2, 5]) {
+      // Rounded from the decimal text, so 10^-1 * 2 is 0.2, not 0.20000000000000001.
+      const v = Number(`${m}e${e}`);
+      if (v >= lo && v <= hi) ticks.push(v);
+    }
+  }
+  return ticks;
 }
 
 /** One bar of a horizontal bar chart. */

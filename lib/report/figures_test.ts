@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { labelMargin } from "./figures.ts";
+import { labelMargin, savingsBySizeChart } from "./figures.ts";
 import { tokensChart } from "./compare_figures.ts";
 import { headlessDocument } from "./mod.ts";
 
@@ -23,4 +23,28 @@ Deno.test("tokensChart() leaves a long sweep agent id room on the left (it was c
   ).outerHTML;
   // The y-axis labels end at the left margin (right-aligned there): 12 + 6 × 52 = 324 px.
   assert.match(svg, /translate\(324,\d+\)" y="0\.32em">all-terse-parallel__tools/);
+});
+
+Deno.test("savingsBySizeChart() labels the x axis at 1, 2 and 5 of every decade the sizes span", () => {
+  const sizes = [5, 10, 50, 100, 500, 1389];
+  const rows = sizes.map((n) => ({
+    corpusId: "c",
+    tokenizer: "cl100k_base",
+    targetSize: n,
+    meanToolCount: n,
+    meanServerCount: 1,
+    draws: 1,
+    full: n === 1389,
+    directTokens: 300 * n,
+    proxyTokens: 328,
+    codeTokens: 233,
+    proxySavings: 1 - 328 / (300 * n),
+    codeSavings: 1 - 233 / (300 * n),
+    provenance: "computed" as const,
+  }));
+  const svg = savingsBySizeChart(rows, { document: headlessDocument() }).outerHTML;
+  const axis = /aria-label="x-axis tick label"[^>]*>(.*?)<\/g>/s.exec(svg)?.[1] ?? "";
+  const labels = [...axis.matchAll(/>([\d,]+)<\/text>/g)].map((m) => m[1]);
+  // Between 5 and 1,389: 5, 10, 20, 50, 100, 200, 500, 1,000 (by hand).
+  assert.deepEqual(labels, ["5", "10", "20", "50", "100", "200", "500", "1,000"]);
 });
