@@ -554,6 +554,87 @@ class Leave {
  * ```
  */
 export function canonicalJson(value: JsonValue): string {
+  // A value JSON.parse could give (every schema of a loaded catalog) takes the recursive
+  // writer; anything else (a cycle, past its depth, a value JSON cannot write) the iterative
+  // one, which writes the same text or throws the error.
+  try {
+    return fastCanonical(value, 0);
+  } catch (e) {
+    if (e !== NOT_FAST) throw e;
+  }
+  return iterativeCanonicalJson(value);
+}
+
+/** Thrown by {@linkcode fastCanonical} where the iterative writer takes over. */
+const NOT_FAST = new Error("not a plain JSON value within the recursive writer's depth");
+
+/** Containers nested deeper than this (or a cycle) go to the iterative writer. */
+const FAST_DEPTH = 256;
+
+/** True when a key holds a UTF-16 code unit at or past U+D800, where UTF-16 and UTF-8 orders can part. */
+function pastBmpOrder(keys: readonly string[]): boolean {
+  for (const key of keys) {
+    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0xd800) return true;
+  }
+  return false;
+}
+
+/**
+ * {@linkcode canonicalJson}'s text, written recursively: the same text wherever it answers
+ * (`canonical_test.ts` checks it against {@linkcode iterativeCanonicalJson}); throws NOT_FAST
+ * where that writer must decide (a value JSON cannot write, a cycle, deep nesting).
+ */
+function fastCanonical(v: unknown, depth: number): string {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "number":
+      if (!Number.isFinite(v)) throw NOT_FAST;
+      return JSON.stringify(v);
+    case "boolean":
+      return v ? "true" : "false";
+    case "object":
+      break;
+    default:
+      throw NOT_FAST;
+  }
+  if (depth >= FAST_DEPTH) throw NOT_FAST;
+  if (Array.isArray(v)) {
+    let s = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ",";
+      s += fastCanonical(v[i], depth + 1);
+    }
+    return s + "]";
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw NOT_FAST;
+  const keys = Object.keys(v);
+  // Code unit order is UTF-8 byte order for keys below U+D800.
+  if (pastBmpOrder(keys)) keys.sort(compareUtf8);
+  else keys.sort();
+  const rec = v as Record<string, unknown>;
+  let s = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const item = rec[keys[i]];
+    if (item === undefined) throw NOT_FAST;
+    if (i > 0) s += ",";
+    s += JSON.stringify(keys[i]) + ":" + fastCanonical(item, depth + 1);
+  }
+  return s + "}";
+}
+
+/**
+ * {@linkcode canonicalJson} with an explicit stack: the writer of record for any value, any
+ * depth, and its errors; exported for the test that holds the recursive writer to it.
+ *
+ * @internal
+ * @param value As for {@linkcode canonicalJson}.
+ * @returns As {@linkcode canonicalJson}.
+ * @throws {TypeError} As {@linkcode canonicalJson}.
+ */
+export function iterativeCanonicalJson(value: JsonValue): string {
   const out: string[] = [];
   const active = new Set<object>();
   const stack: unknown[] = [value];

@@ -4,6 +4,7 @@ import {
   canonicalizeJsonText,
   canonicalJson,
   compareUtf8,
+  iterativeCanonicalJson,
   jsonNodeCanonical,
   jsonNodeMember,
   parseJsonLossless,
@@ -270,6 +271,38 @@ Deno.test("canonical text matches an independent reference on random JSON (prope
   );
 });
 
+Deno.test("the recursive writer and the iterative one write the same text (property)", () => {
+  // Keys past U+D800 (surrogates, U+E000..U+FFFF) are where UTF-16 and UTF-8 orders part.
+  const key = fc.oneof(
+    fc.string({ unit: "binary", maxLength: 4 }),
+    fc.constantFrom("a", "\uffff", "\ud83d\ude00", "\ue000", "__proto__", "10", "2"),
+  );
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      fc.constantFrom(null, true, false, -0, 0.1, 1e21, 5e-324),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.string({ unit: "binary" }),
+      fc.array(tie("v"), { maxLength: 4 }),
+      fc.dictionary(key, tie("v"), { maxKeys: 5 }),
+    ),
+  })).v;
+  fc.assert(
+    fc.property(value, (v) => {
+      const expected = referenceCanonical(v);
+      assert.equal(iterativeCanonicalJson(v as JsonValue), expected);
+      assert.equal(canonicalJson(v as JsonValue), expected);
+    }),
+    { numRuns: 1000 },
+  );
+  // Either side of the recursive writer's depth (256): nested objects and arrays.
+  for (const depth of [255, 256, 257, 600]) {
+    const text = '{"b":['.repeat(depth) + '{"y":1,"x":2}' + "]}".repeat(depth);
+    const want = '{"b":['.repeat(depth) + '{"x":2,"y":1}' + "]}".repeat(depth);
+    assert.equal(canonicalJson(JSON.parse(text)), want);
+  }
+});
+
 Deno.test("canonicalJson rejects values JSON cannot represent", () => {
   assert.throws(() => canonicalJson(NaN), { name: "TypeError", message: /NaN/ });
   assert.throws(() => canonicalJson([Infinity]), TypeError);
@@ -280,6 +313,9 @@ Deno.test("canonicalJson rejects values JSON cannot represent", () => {
   const loop: Record<string, unknown> = {};
   loop.self = loop;
   assert.throws(() => canonicalJson(loop as JsonValue), /circular/);
+  assert.throws(() => canonicalJson([{ a: [loop] }] as JsonValue), /circular/);
+  assert.throws(() => canonicalJson([1, [2, undefined]] as unknown as JsonValue), TypeError);
+  assert.throws(() => canonicalJson({ a: { f: () => 1 } } as unknown as JsonValue), /function/);
   // Shared (non-circular) references are fine.
   const shared = { a: 1 };
   assert.equal(canonicalJson({ x: shared, y: [shared] }), '{"x":{"a":1},"y":[{"a":1}]}');
