@@ -59,6 +59,7 @@ import {
   type BenchPool,
   type BenchPoolFactory,
   COMPARISON_BASELINE,
+  type CorpusFile,
   inProcessBenchPool,
   mergeArmRows,
   mergeCatalogCost,
@@ -517,6 +518,15 @@ async function benchOn(
       throw new UsageError(`--tool-results ${toolResultsPath}: ${(error as Error).message}`);
     });
   const corpora: { corpus: Corpus; path: string }[] = [];
+  // Corpora measured as their files give them go to the other lanes by name: each loads them
+  // itself, from now on (none with overrides), beside this thread.
+  const files: CorpusFile[] | undefined = options.overrides === undefined
+    ? p.corpusPaths.map((path) => ({
+      path,
+      ...(p.format === undefined ? {} : { format: p.format }),
+    }))
+    : undefined;
+  if (files !== undefined) running.prefetch?.(files);
   for (const path of p.corpusPaths) {
     say(`loading ${path}`);
     const corpus = await loadCatalog(path, p.format === undefined ? {} : { format: p.format });
@@ -525,6 +535,8 @@ async function benchOn(
     }
     corpora.push({ corpus, path: io.displayPath(path) });
   }
+  // The corpora as their files give them: one changed below (renamed, overridden) is copied.
+  const asLoaded = corpora.map((c) => c.corpus);
   const given = p.corpusPaths.map((path) => path.replace(/^(\.\/)+/, ""));
   const twice = given.find((path, i) => given.indexOf(path) !== i);
   if (twice) throw new UsageError(`--corpus ${twice} is given twice; pass each file once`);
@@ -621,7 +633,14 @@ async function benchOn(
     resamples: p.resamples,
   };
   // Loaded first: the pool settles its lanes here, and the job split below reads them.
-  running.load(context);
+  running.load(
+    context,
+    files?.map((f, i) =>
+      context.corpora[i] === asLoaded[i]
+        ? { ...f, sha256: asLoaded[i].provenance.sha256 ?? "" }
+        : undefined
+    ),
+  );
   const workers = running.lanes - 1;
   say(
     `${running.lanes} lane${workers === 0 ? "" : "s"} (this thread${

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { Corpus, Tool } from "../catalog/types.ts";
+import type { CatalogFormat, Corpus, Tool } from "../catalog/types.ts";
 import { type CatalogCostSections, measureCatalogCost } from "../modes/catalog_cost.ts";
 import {
   type ArmRow,
@@ -68,6 +68,21 @@ export interface BenchJobContext {
   readonly seed: number;
   /** Bootstrap resamples per metric. */
   readonly resamples: number;
+}
+
+/**
+ * A corpus as a file a lane may load itself (lib/catalog's `loadCatalog` of `path` with `format`)
+ * instead of receiving a copy: the same bytes parse to the same corpus. `sha256` (once the
+ * calling thread has loaded it) is the hash of the bytes it measured: a lane that reads other
+ * bytes (the file changed) fails the run.
+ */
+export interface CorpusFile {
+  /** The path, as the calling thread loads it. */
+  readonly path: string;
+  /** `--format`, when given. */
+  readonly format?: CatalogFormat;
+  /** `provenance.sha256` of the calling thread's corpus; absent before it loaded. */
+  readonly sha256?: string;
 }
 
 /**
@@ -145,12 +160,23 @@ export interface BenchPool {
   /** Parallel lanes (1: the calling thread alone); final once `load` has returned. */
   readonly lanes: number;
   /**
+   * Tells the lanes which files the corpora will be loaded from, before the calling thread
+   * loads them, so other lanes may load them meanwhile; only when the corpora are the files as
+   * they are (no overrides). Optional, at most once, before `load`.
+   *
+   * @param files Per corpus, in order.
+   */
+  prefetch?(files: readonly CorpusFile[]): void;
+  /**
    * Hands the lanes the context every job reads; called once, before the first `run`. A pool
    * may settle its lanes here (e.g. one lane for a small catalog).
    *
    * @param context The context.
+   * @param files Per corpus, the file it is exactly as loaded (with its sha256), or undefined:
+   *   the lanes may load such a corpus from its file instead of copying it. Absent: every
+   *   corpus copied.
    */
-  load(context: BenchJobContext): void;
+  load(context: BenchJobContext, files?: readonly (CorpusFile | undefined)[]): void;
   /**
    * Runs every job and resolves to their results in job order.
    *

@@ -1,7 +1,9 @@
 /**
  * The bench's worker pool (an I/O edge: it starts Deno workers): the calling thread is one lane
  * and `lanes - 1` module workers (lib/flows/bench_worker.ts) are the others. Each worker gets the
- * job context once (one structured clone of the corpora per worker, never one per job) and
+ * job context once (a corpus loaded from a file as that file's name, which the worker loads
+ * itself, from `prefetch` on beside the calling thread; any other corpus as one structured
+ * clone per worker, never one per job) and
  * builds its own arms and tokenizers; every lane claims the next chain of jobs (a retriever's
  * jobs, one arms group, the modes: {@linkcode jobChain}) from one shared counter (Atomics over
  * a SharedArrayBuffer), the biggest kinds first, so no lane waits to be handed work and no lane
@@ -16,6 +18,7 @@ import type {
   BenchJobResult,
   BenchPool,
   BenchPoolFactory,
+  CorpusFile,
 } from "./bench_jobs.ts";
 import type { FromBenchWorker, SharedBatch, ToBenchWorker } from "./bench_worker.ts";
 
@@ -166,15 +169,31 @@ class WorkerPool implements BenchPool {
     this.#ready = Promise.all(ready).then(() => {});
   }
 
-  load(context: BenchJobContext): void {
+  prefetch(files: readonly CorpusFile[]): void {
+    // Only workers started with the pool: with a minTools, the corpora's size decides first.
+    for (const worker of this.#workers) {
+      worker.postMessage({ type: "prefetch", files } satisfies ToBenchWorker);
+    }
+  }
+
+  load(context: BenchJobContext, files?: readonly (CorpusFile | undefined)[]): void {
     if (this.#minTools > 0) {
       const tools = context.corpora.reduce((n, c) => n + c.tools.length, 0);
       if (tools < this.#minTools) this.lanes = 1;
       else this.#start();
     }
-    for (const worker of this.#workers) {
-      worker.postMessage({ type: "context", context } satisfies ToBenchWorker);
-    }
+    if (this.#workers.length === 0) return;
+    // A corpus with its file goes by name (each worker loads it, beside this thread, instead
+    // of this thread cloning it for each); any other as a copy.
+    const message: ToBenchWorker = {
+      type: "context",
+      context: {
+        ...context,
+        corpora: context.corpora.map((c, i) => files?.[i] === undefined ? c : null),
+      },
+      files: context.corpora.map((_, i) => files?.[i] ?? null),
+    };
+    for (const worker of this.#workers) worker.postMessage(message);
   }
 
   run(

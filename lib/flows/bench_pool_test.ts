@@ -224,3 +224,97 @@ Deno.test("a job failing in a worker rejects the run with its message", async ()
   }
   assert.throws(() => workerBenchPool(0), RangeError);
 });
+
+Deno.test("a worker loads a corpus from its file and fails the run when the bytes changed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/c.tools.json`;
+    const tools = {
+      tools: [{ name: "a", description: "one two", inputSchema: { type: "object" } }],
+    };
+    await Deno.writeTextFile(path, JSON.stringify(tools));
+    const corpus = await loadCatalog(path);
+    const context: BenchJobContext = {
+      corpora: [corpus],
+      goldenSets: [],
+      tokenizerNames: ["cl100k_base"],
+      armNames: ["compact_sig"],
+      proxyTools: [],
+      codeTools: [],
+      seed: 1,
+      resamples: 1,
+    };
+    const job: BenchJob = {
+      kind: "arms",
+      corpus: 0,
+      tokenizers: [0],
+      local: false,
+      label: "arms",
+    };
+    const expected = measureArms({
+      corpus,
+      arms: await loadArms(["compact_sig"]),
+      tokenizers: [createTokenizer("cl100k_base")],
+    });
+    const runs = async (sha256: string, prefetch: boolean) => {
+      const pool = workerBenchPool(2, { waitForWorkers: true })();
+      try {
+        if (prefetch) pool.prefetch?.([{ path }]);
+        pool.load(context, [{ path, sha256 }]);
+        // Two chains: the calling thread answers one it claims with no rows, after a while, so
+        // the worker runs the other; a second job here would mean the worker ran none.
+        let calls = 0;
+        return await pool.run([job, job], async () => {
+          if (++calls > 1) throw new Error("the calling thread ran both jobs");
+          await new Promise((r) => setTimeout(r, 1500));
+          return [];
+        }, () => {});
+      } finally {
+        pool.close();
+      }
+    };
+    for (const prefetch of [true, false]) {
+      const results = await runs(corpus.provenance.sha256!, prefetch);
+      // The worker ran one job or both (it may claim both before this thread claims).
+      const worker = results.filter((r) => !(Array.isArray(r) && r.length === 0));
+      assert.ok(worker.length >= 1, "the worker ran a job");
+      for (const rows of worker) assert.equal(stableJson(rows), stableJson(expected));
+      await assert.rejects(
+        runs("0".repeat(64), prefetch),
+        /c\.tools\.json changed while the bench read it/,
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a corpus renamed after loading reaches a worker as it is measured, not as its file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // Two files that both give the id "x": the bench names them "a/x" and "b/x" after loading,
+    // so a worker loading them from their files would measure "x".
+    const tool = (name: string, description: string) =>
+      JSON.stringify({ tools: [{ name, description, inputSchema: { type: "object" } }] });
+    for (const [sub, name] of [["a", "read"], ["b", "write"]]) {
+      await Deno.mkdir(`${dir}/${sub}/x`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/${sub}/x/tools.json`, tool(name, `${name} a file.`));
+    }
+    const lines: string[] = [];
+    const io = { ...denoFlowIo(), progress: (_: string, m: string) => lines.push(m) };
+    const options: RunBenchOptions = {
+      corpora: [`${dir}/a/x/tools.json`, `${dir}/b/x/tools.json`],
+      golden: ["none"],
+      tokenizers: ["cl100k_base"],
+    };
+    const one = bytesOutsideRun(await runBench(options, io));
+    lines.length = 0;
+    const pool = workerBenchPool(2, { waitForWorkers: true });
+    const two = bytesOutsideRun(await runBench({ ...options, pool }, io));
+    assert.ok(lines.some((l) => l.endsWith("(worker 1)")), lines.join("\n"));
+    assert.equal(two, one);
+    assert.deepEqual(JSON.parse(two).corpora.map((c: { id: string }) => c.id), ["a/x", "b/x"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -5,9 +5,11 @@
  * lane waits on another to be handed work), runs each chain's jobs in order and posts each result
  * back with the job's index. Runs
  * with the permissions of the process that started it (Deno's default for workers); it reads
- * no file.
+ * only the corpus files the pool names (lib/catalog's `loadCatalog`, as the calling thread
+ * loads them), each checked against the sha256 the calling thread measured.
  *
- * Messages in: `{ type: "context", context }` once, then `{ type: "batch", chains, claim }`.
+ * Messages in: `{ type: "prefetch", files }` (optional: start loading the corpora's files),
+ * `{ type: "context", context, files }` once, then `{ type: "batch", chains, claim }`.
  * Messages out: `{ type: "start", index }`, `{ type: "progress", message }`,
  * `{ type: "result", index, result }`, `{ type: "error", index, message }`.
  *
@@ -19,7 +21,10 @@ import {
   type BenchJobRunner,
   benchJobRunner,
   benchLane,
+  type CorpusFile,
 } from "./bench_jobs.ts";
+import { loadCatalog } from "../catalog/load.ts";
+import type { Corpus } from "../catalog/types.ts";
 
 /**
  * A batch as the lanes share it: `chains[k]` is a chain of jobs (each job `index` of the
@@ -33,9 +38,23 @@ export interface SharedBatch {
   readonly claim: Int32Array;
 }
 
+/**
+ * The context as sent to a worker: a corpus with a file in `files` is `null` here (the worker
+ * loads it), any other is a copy.
+ */
+export type WorkerContext = Omit<BenchJobContext, "corpora"> & {
+  readonly corpora: readonly (Corpus | null)[];
+};
+
 /** A message the pool sends to a worker. */
 export type ToBenchWorker =
-  | { readonly type: "context"; readonly context: BenchJobContext }
+  | { readonly type: "prefetch"; readonly files: readonly CorpusFile[] }
+  | {
+    readonly type: "context";
+    readonly context: WorkerContext;
+    /** Per corpus, its file (loaded here, checked against its sha256) or null (copied). */
+    readonly files: readonly (CorpusFile | null)[];
+  }
   | { readonly type: "batch"; readonly batch: SharedBatch };
 
 /** A message a worker sends to the pool. */
@@ -52,13 +71,58 @@ const scope = globalThis as unknown as {
 };
 
 let runner: Promise<BenchJobRunner> | undefined;
+// The corpora being loaded from their files, by path and format, one file at a time.
+const loading = new Map<string, Promise<Corpus>>();
+let lastLoad: Promise<unknown> = Promise.resolve();
+const fileKey = (f: CorpusFile) => `${f.format ?? ""}\n${f.path}`;
+const loadFile = (file: CorpusFile): Promise<Corpus> => {
+  let corpus = loading.get(fileKey(file));
+  if (corpus === undefined) {
+    corpus = lastLoad.then(() =>
+      loadCatalog(file.path, file.format === undefined ? {} : { format: file.format })
+    );
+    lastLoad = corpus.catch(() => {});
+    loading.set(fileKey(file), corpus);
+  }
+  return corpus;
+};
+
+/** The context with every corpus: copied, or loaded here and checked against its sha256. */
+async function fullContext(
+  context: WorkerContext,
+  files: readonly (CorpusFile | null)[],
+): Promise<BenchJobContext> {
+  const corpora: Corpus[] = [];
+  for (const [i, copied] of context.corpora.entries()) {
+    const file = files[i];
+    if (copied !== null) corpora.push(copied);
+    else if (file === null || file === undefined) {
+      throw new Error(`bench worker: corpus ${i} came with neither a copy nor a file`);
+    } else {
+      const corpus = await loadFile(file);
+      if (corpus.provenance.sha256 !== file.sha256) {
+        throw new Error(
+          `bench worker: ${file.path} changed while the bench read it (sha256 ${corpus.provenance.sha256}, measured ${file.sha256})`,
+        );
+      }
+      corpora.push(corpus);
+    }
+  }
+  loading.clear();
+  return { ...context, corpora };
+}
 // Batches run one after another, in arrival order.
 let queue: Promise<void> = Promise.resolve();
 
 scope.onmessage = (event) => {
   const message = event.data;
+  if (message.type === "prefetch") {
+    // Started now, awaited (and any failure met) when the context names the file.
+    for (const file of message.files) loadFile(file).catch(() => {});
+    return;
+  }
   if (message.type === "context") {
-    runner = benchLane(message.context).then(benchJobRunner);
+    runner = fullContext(message.context, message.files).then(benchLane).then(benchJobRunner);
     // Ready once its arms and tokenizers are built (a failure surfaces with the first batch).
     runner.then(() => scope.postMessage({ type: "ready" }), () => {});
     return;

@@ -141,6 +141,7 @@ export {
   type BenchJobRunner,
   type BenchPool,
   type BenchPoolFactory,
+  type CorpusFile,
   inProcessBenchPool,
 } from "./bench_jobs.ts";
 export {
