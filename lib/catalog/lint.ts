@@ -179,6 +179,48 @@ export const DEFAULT_MAX_SCHEMA_TOKENS = 2000;
 /** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * The first field of a tool holding an unpaired UTF-16 surrogate (a string with no UTF-8 form,
+ * which strict JSON parsers refuse): `name`, `title`, `description`, or `inputSchema` with the
+ * JSON Pointer of the string (key or value) within it.
+ *
+ * @example Usage
+ * ```ts
+ * import { loneSurrogateField } from "./lint.ts";
+ * const at = loneSurrogateField({ name: "a", description: "ok", inputSchema: { d: "x\uD800" } });
+ * if (at !== "inputSchema #/d") throw new Error(at);
+ * ```
+ *
+ * @param tool The tool's fields as listed (with `inputSchemaCanonical`, the schema is walked
+ *   only when that text holds a `\ud8XX`-`\udfXX` escape).
+ * @returns `undefined` when every string is well formed, else e.g. `description` or
+ *   `inputSchema #/properties/x/description`.
+ */
+export function loneSurrogateField(
+  tool: {
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly inputSchema?: JsonValue;
+    readonly inputSchemaCanonical?: string;
+  },
+): string | undefined {
+  for (const field of ["name", "title", "description"] as const) {
+    const text = tool[field];
+    if (text !== undefined && ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text)) return field;
+  }
+  // The canonical text writes a lone surrogate as an escape \udXXX (JSON.stringify does): a
+  // schema whose text has no such escape is walked no further.
+  if (tool.inputSchema === undefined) return undefined;
+  const text = tool.inputSchemaCanonical;
+  if (text !== undefined && !text.includes("\\ud") && !text.includes("\\uD")) return undefined;
+  const at = loneSurrogateAt(tool.inputSchema);
+  return at === undefined ? undefined : `inputSchema ${at}`;
+}
+
+/** Any surrogate code unit, paired or not: a quick test before {@linkcode LONE_SURROGATE}. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+
 /** JSON Pointer of the first string (key or value) in `value` with a lone surrogate. */
 function loneSurrogateAt(value: JsonValue, path: string[] = []): string | undefined {
   if (typeof value === "string") return LONE_SURROGATE.test(value) ? pointer(path) : undefined;

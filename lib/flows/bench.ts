@@ -9,6 +9,7 @@
 import { loadCatalog, sha256Hex } from "../catalog/load.ts";
 import type { OverrideProblem, ToolOverrides } from "../catalog/overrides.ts";
 import { countDegenerateDescriptions } from "../catalog/degenerate.ts";
+import { loneSurrogateField } from "../catalog/lint.ts";
 import type { CatalogFormat, Corpus } from "../catalog/types.ts";
 import { CATALOG_FORMATS } from "../catalog/parse.ts";
 import {
@@ -533,7 +534,7 @@ async function benchOn(
     if (corpus.tools.length === 0) {
       throw new UsageError(`corpus ${path} has no tools: nothing to measure`);
     }
-    corpora.push({ corpus, path: io.displayPath(path) });
+    corpora.push({ corpus: withSurrogateWarning(corpus), path: io.displayPath(path) });
   }
   // The corpora as their files give them: one changed below (renamed, overridden) is copied.
   const asLoaded = corpora.map((c) => c.corpus);
@@ -1003,4 +1004,23 @@ export async function checkOutFolder(outDir: string): Promise<void> {
   } catch (error) {
     throw new UsageError(`--out ${outDir} is not a writable folder: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The corpus with a warning naming its tools whose name, title, description or schema holds an
+ * unpaired UTF-16 surrogate: it is priced as the text is (the counts do not change), but such a
+ * string has no UTF-8 form and strict JSON parsers refuse the request that carries it.
+ */
+function withSurrogateWarning(corpus: Corpus): Corpus {
+  const found: string[] = [];
+  for (const tool of corpus.tools) {
+    const at = loneSurrogateField(tool);
+    if (at !== undefined) found.push(`${tool.id} ${at}`);
+  }
+  if (found.length === 0) return corpus;
+  const shown = found.slice(0, 5).join(", ") +
+    (found.length > 5 ? `, and ${found.length - 5} more` : "");
+  const warning = `unpaired UTF-16 surrogate (no UTF-8 form; strict JSON parsers refuse it, ` +
+    `priced as written): ${found.length} tool${found.length === 1 ? "" : "s"} (${shown})`;
+  return { ...corpus, warnings: [...corpus.warnings, warning] };
 }
