@@ -877,7 +877,8 @@ export function benchFailure(report: BenchReport): string | null {
 
 /**
  * The console summary: per corpus the mode costs, the arm savings and the
- * retrieval headline, under the first tokenizer.
+ * retrieval headline, under the first tokenizer; then how many warnings the report holds (they
+ * are listed in the report and on the dashboard, not on the console).
  *
  * @param report The finished report.
  * @returns Lines to print.
@@ -933,6 +934,15 @@ export function benchSummaryLines(report: BenchReport): string[] {
       }, lexical overlap ${a.lexicalOverlap.toFixed(3)}${
         a.easy ? "  WARNING: easy set, its figures overstate what users will see" : ""
       }`,
+    );
+  }
+  if (report.warnings.length > 0) {
+    // Counted, not listed: a catalog's loader notes alone can run to dozens of lines.
+    const n = report.warnings.length;
+    lines.push(
+      `warnings         ${n} warning${
+        n === 1 ? "" : "s"
+      }, listed in report.json "warnings" and on the dashboard`,
     );
   }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null && r.cost)) {

@@ -4,7 +4,8 @@
 // codes, --help, a gateway priced over --proxy-servers) is tested in tasks/bench_test.ts.
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
-import { benchFailure, runBench, writeBenchResults } from "./bench.ts";
+import { benchFailure, benchSummaryLines, runBench, writeBenchResults } from "./bench.ts";
+import { tinyBenchReport } from "../report/_testing.ts";
 import { denoFlowIo } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };
 
@@ -107,4 +108,20 @@ Deno.test({
     assert.match(await Deno.readTextFile(`${dir}/dashboard.html`), /Live discovery over MCP/);
     await Deno.remove(dir, { recursive: true });
   },
+});
+
+Deno.test("benchSummaryLines counts the report's warnings in one last line, and says nothing without", () => {
+  const line = (warnings: string[]) =>
+    benchSummaryLines(tinyBenchReport(7, warnings)).filter((l) => l.startsWith("warnings "));
+  assert.deepEqual(line([]), []);
+  assert.deepEqual(line(["corpus a/x: renamed"]), [
+    'warnings         1 warning, listed in report.json "warnings" and on the dashboard',
+  ]);
+  const three = benchSummaryLines(tinyBenchReport(7, ["w1", "w2", "w3"]));
+  assert.equal(
+    three.at(-1),
+    'warnings         3 warnings, listed in report.json "warnings" and on the dashboard',
+  );
+  // The warnings themselves stay off the console.
+  assert.ok(!three.some((l) => l.includes("w2")));
 });
