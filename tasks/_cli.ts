@@ -72,7 +72,8 @@ export function printOutcome(outcome: FlowOutcome): number {
 /**
  * Runs a task's main function: exits with its code (0 when it returns nothing), 2 on a usage
  * error or an unusable input file ({@linkcode InputFileError}: catalog, servers config, golden
- * set, agent configuration, run folder), 1 on any other error, always with a one-line reason
+ * set, agent configuration, run folder; or a golden set whose label ids are not the index's ids),
+ * 1 on any other error, always with a one-line reason
  * `mcpmeter TASK: error: ...` and never a stack trace (set MCPMETER_DEBUG=1 to see it).
  */
 export async function runMain(task: string, main: () => Promise<number | void>): Promise<never> {
@@ -95,7 +96,11 @@ export async function runMain(task: string, main: () => Promise<number | void>):
     // Tasks without --allow-env must not crash here: ask, never prompt.
     const env = Deno.permissions.querySync?.({ name: "env", variable: "MCPMETER_DEBUG" });
     if (env?.state === "granted" && Deno.env.get("MCPMETER_DEBUG")) console.error(error);
-    Deno.exit(error instanceof UsageError || error instanceof InputFileError ? 2 : 1);
+    // A golden set none of whose label ids is in the index (lib/retrieval's IdMismatchError,
+    // told by name so every task does not load lib/retrieval) is unusable input too.
+    const unusable = error instanceof UsageError || error instanceof InputFileError ||
+      (error as Error)?.name === "IdMismatchError";
+    Deno.exit(unusable ? 2 : 1);
   }
 }
 

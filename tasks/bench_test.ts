@@ -70,6 +70,41 @@ Deno.test("deno task bench fails with one line on bad input and bad flags, befor
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("deno task bench exits 2 when no label id of a golden set is in the corpus", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/one.json`,
+    JSON.stringify({ tools: [{ name: "read_file", description: "Read a file from disk" }] }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/golden.json`,
+    JSON.stringify({
+      queries: [{
+        id: "q1",
+        query: "open an issue",
+        labels: [{ tool_id: "github:create_issue", relevance: 2 }],
+      }],
+    }),
+  );
+  const r = await bench([
+    "--corpus",
+    `${dir}/one.json`,
+    "--golden",
+    `${dir}/golden.json`,
+    "--arms",
+    "none",
+    "--out",
+    `${dir}/out`,
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /^mcpmeter bench: error: Cannot score golden set "golden": none of its 1 label ids/m,
+  );
+  assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  await Deno.remove(dir, { recursive: true });
+});
+
 Deno.test("bench --proxy-servers prices a gateway's live tools/list: mcpmeter's own proxy costs what its catalog file costs", async () => {
   const dir = await Deno.makeTempDir();
   const root = new URL("../", import.meta.url).pathname;
