@@ -106,3 +106,52 @@ Deno.test("runMain() names, in the same line, what the task's own permissions al
   assert.match(lines[0], /^mcpmeter synth: error: Requires write access to "\/tmp/);
   assert.match(lines[0], /; deno task synth may read the repository and write results\/ \(its/);
 });
+
+Deno.test("intFlag() takes plain decimal digits only: 1e3, 0x10, 1.0 and +5 are refused", () => {
+  // Number() reads each of these as an integer; a user who typed them meant something else.
+  for (const text of ["1e3", "0x10", "0o7", "0b1", "1.0", "+5", "1_000", "Infinity", "- 1"]) {
+    usage(
+      () => intFlag("seed", text, 0),
+      `--seed must be a non-negative integer, got ${JSON.stringify(text)}`,
+    );
+  }
+  usage(() => intFlag("tools", "1e3", 1, 1), '--tools must be a positive integer, got "1e3"');
+  assert.equal(intFlag("seed", " 42 ", 0), 42);
+  assert.equal(intFlag("seed", "007", 0), 7);
+  assert.equal(intFlag("k", "-3", 0, -5), -3);
+});
+
+Deno.test("every task reads its integer flags with intFlag(): no task parses a number itself", async () => {
+  // A task that calls Number()/parseInt()/parseFloat() on a flag skips the shared check and its
+  // message; numbers are read in tasks/_flags.ts only.
+  const offenders: string[] = [];
+  for await (const entry of Deno.readDir(new URL(".", import.meta.url))) {
+    const name = entry.name;
+    if (!name.endsWith(".ts") || name.endsWith("_test.ts") || name === "_flags.ts") continue;
+    const text = await Deno.readTextFile(new URL(name, import.meta.url));
+    text.split("\n").forEach((line, i) => {
+      if (/\b(Number|parseInt|parseFloat)\(/.test(line)) {
+        offenders.push(`${name}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(offenders.sort(), []);
+});
+
+Deno.test("gate --seed and lint-catalog --max-schema-tokens refuse 1e3 and 1.5 with the shared message", async () => {
+  const run = async (task: string, args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(`./${task}.ts`, import.meta.url).pathname, ...args],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+  };
+  const gate = await run("gate", ["--baseline", "a", "--candidate", "b", "--seed", "1.5"]);
+  assert.equal(gate.code, 2, gate.stderr);
+  assert.match(gate.stderr, /--seed must be a non-negative integer, got "1\.5"/);
+  const lint = await run("lint_catalog", ["--corpus", "x.json", "--max-schema-tokens", "1e3"]);
+  assert.equal(lint.code, 2, lint.stderr);
+  assert.match(lint.stderr, /--max-schema-tokens must be a positive integer, got "1e3"/);
+});

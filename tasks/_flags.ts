@@ -94,8 +94,12 @@ function withValues(args: string[], options: ParseArgsOptionsConfig): string[] {
   return out;
 }
 
+/** An integer as people type it on a command line: an optional minus sign and decimal digits. */
+const DECIMAL_INTEGER = /^-?\d+$/;
+
 /**
- * Parses an integer flag value.
+ * Parses an integer flag value: decimal digits, optionally after a minus sign (and surrounding
+ * blanks); `1e3`, `0x10`, `1.0` and `+5` are refused, though `Number()` reads them as integers.
  *
  * @param name The flag without dashes, for the message (e.g. `timeout-ms`).
  * @param value The raw value, `undefined` when the flag was not given.
@@ -112,7 +116,8 @@ export function intFlag<F extends number | undefined>(
   min = 0,
 ): number | F {
   if (value === undefined) return fallback;
-  const n = value.trim() === "" ? NaN : Number(value);
+  // Decimal digits only: Number() would also take "1e3", "0x10", "0b1", "1.0" and "+5".
+  const n = DECIMAL_INTEGER.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < min) {
     const what = min === 0
       ? "a non-negative integer"

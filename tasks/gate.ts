@@ -1,7 +1,7 @@
 // deno task gate: compares a candidate agent run (and optionally a bench report) with a
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
 // Exit 0: every check holds; 1: a check failed; 2: unusable input.
-import { numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
+import { intFlag, numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { runGate } from "../lib/flows/mod.ts";
 
 const HELP = `Usage: deno task gate --baseline RUN --candidate RUN [options]
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
       ...given("maxCostIncrease", num("max-cost-increase", v["max-cost-increase"], 0)),
       ...given("maxPassDrop", num("max-pass-drop", v["max-pass-drop"], 0, 1)),
       ...given("maxLatencyIncrease", num("max-latency-increase", v["max-latency-increase"], 0)),
-      ...given("seed", num("seed", v.seed, 0)),
+      ...given("seed", intFlag("seed", v.seed, undefined)),
       failOnCatalogChange: v["fail-on-catalog-change"],
     },
     ...given("recallTolerance", num("recall-tolerance", v["recall-tolerance"], 0, 1)),

@@ -85,16 +85,7 @@ async function main(args: string[]): Promise<number> {
   if (values.corpus !== undefined && values.servers !== undefined) {
     throw new UsageError("Cannot lint as --corpus and --servers are exclusive: give one");
   }
-  const max = values["max-schema-tokens"] === undefined
-    ? 2000
-    : Number(values["max-schema-tokens"]);
-  if (!(Number.isFinite(max) && max > 0)) {
-    throw new UsageError(
-      `--max-schema-tokens must be a positive number, got ${
-        JSON.stringify(values["max-schema-tokens"])
-      }`,
-    );
-  }
+  const max = intFlag("max-schema-tokens", values["max-schema-tokens"], 2000, 1);
   let corpus: Corpus;
   let source: string;
   let failed: FailedServer[] = [];

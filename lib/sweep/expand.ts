@@ -203,7 +203,8 @@ function apply(
     case "maxIterations":
     case "maxOutputTokens": {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 1) throw bad("an integer >= 1");
+      // Decimal digits only: Number() also reads "1e3", "0x10" and "2.0" as integers.
+      if (!/^\d+$/.test(value) || n < 1) throw bad("an integer >= 1");
       return { ...agent, [name]: n };
     }
     case "temperature": {

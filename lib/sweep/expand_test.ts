@@ -143,6 +143,10 @@ Deno.test("expandSweep() names what a bad lever value should be", () => {
   bad("toolResultMaxChars=0", /expected an integer >= 1, or none/);
   bad("retryOnToolError=-1", /expected an integer >= 0, or none/);
   bad("retryOnToolError=1.5", /expected an integer >= 0, or none/);
+  // Number() reads these as integers; a lever value is decimal digits.
+  bad("maxIterations=1e3", /expected an integer >= 1/);
+  bad("maxOutputTokens=0x10", /expected an integer >= 1/);
+  bad("maxIterations=2.0", /expected an integer >= 1/);
   bad("tools=fs:a++fs:b", /expected all, or globs joined by \+/);
   bad("contextStrategy=drop", /expected none, truncate:MAX_TOKENS, drop:KEEP_LAST/);
   bad("contextStrategy=truncate:0", /summarize:MODEL:AFTER_TOKENS/);
