@@ -48,6 +48,7 @@ import {
   type RetrieverModelPlan,
 } from "./retriever_models.ts";
 import { stableJson } from "../report/json.ts";
+import { savingsPhrase } from "../report/wording.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
@@ -894,19 +895,19 @@ export function benchSummaryLines(report: BenchReport): string[] {
     lines.push(
       `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
         String(tokens).padStart(9)
-      } ${tok} tokens${m.mode === "direct" ? "" : `  saves ${pct(saved)}`}`,
+      } ${tok} tokens${m.mode === "direct" ? "" : `  ${savingsPhrase(saved, pct)}`}`,
     );
   }
   for (const corpus of report.corpora) {
     const savings = (report.arms ?? []).flatMap((a) =>
       !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
         a.arm !== "baseline_json" && typeof a.savings === "number"
-        ? [`${a.arm} ${(100 * a.savings).toFixed(1)}%`]
+        ? [`${a.arm} ${savingsPhrase(a.savings, (v) => pct(v, 1))}`]
         : []
     );
     if (savings.length > 0) {
-      // One sign convention everywhere (console, dashboard, report): savings > 0 = fewer tokens.
-      lines.push(`${corpus.id.padEnd(16)} arm savings vs baseline_json: ${savings.join(", ")}`);
+      // The report keeps one sign (savings > 0 = fewer tokens); the console words it (savingsPhrase).
+      lines.push(`${corpus.id.padEnd(16)} arms vs baseline_json: ${savings.join(", ")}`);
     }
   }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {

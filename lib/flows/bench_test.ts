@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import { benchFailure, benchSummaryLines, runBench, writeBenchResults } from "./bench.ts";
-import { tinyBenchReport } from "../report/_testing.ts";
+import { oneToolBenchReport, tinyBenchReport } from "../report/_testing.ts";
 import { denoFlowIo } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };
 
@@ -124,4 +124,22 @@ Deno.test("benchSummaryLines counts the report's warnings in one last line, and 
   );
   // The warnings themselves stay off the console.
   assert.ok(!three.some((l) => l.includes("w2")));
+});
+
+Deno.test("benchSummaryLines words a mode that costs more than direct as costing more, not 'saves -N%'", () => {
+  // One tool of 4 tokens against an 8-token proxy: 8/4 − 1 = 100% more, with schemas.
+  const lines = benchSummaryLines(oneToolBenchReport());
+  assert.ok(
+    lines.includes(
+      "one              proxy       1 tools         8 cl100k_base tokens  costs 100.00% more",
+    ),
+    lines.join("\n"),
+  );
+  assert.ok(!lines.some((l) => /saves -/.test(l)), lines.join("\n"));
+  // The 78-tool report's proxy (8 tokens against 78 × 4 = 312): saves 1 − 8/312 = 97.44%.
+  assert.ok(
+    benchSummaryLines(tinyBenchReport()).some((l) =>
+      l.endsWith("8 cl100k_base tokens  saves 97.44%")
+    ),
+  );
 });

@@ -1,5 +1,5 @@
 // A small bench report for the report and dashboard tests (not part of the surface).
-import { corpus, proxy, words } from "../modes/_testing.ts";
+import { corpus, proxy, tool, words } from "../modes/_testing.ts";
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import {
   type BenchReport,
@@ -37,5 +37,28 @@ export function tinyBenchReport(seed = 7, warnings: string[] = []): BenchReport 
       sizes: [5, 20, 50],
     }),
     warnings,
+  };
+}
+
+/**
+ * The bench report of a one-tool corpus (`one`: the tool `s:t0`, "does x", 4 tokens with its
+ * schema, 3 without) against the 8-token proxy (7 without schema) as proxy and code catalogs:
+ * every mode costs more than direct (savings 1 − 8/4 = −1 with schemas, 1 − 7/3 without).
+ *
+ * @returns The report.
+ */
+export function oneToolBenchReport(): BenchReport {
+  const one = { ...corpus, id: "one", tools: [tool("s", "t0", "does x")] };
+  return {
+    ...tinyBenchReport(),
+    corpora: [summarizeCorpus(one, "one.json", { count: 0, byRule: {} })],
+    ...measureCatalogCost({
+      corpora: [one],
+      proxyTools: proxy,
+      codeTools: proxy,
+      tokenizers: [words],
+      seed: 7,
+      sizes: [5, 20, 50],
+    }),
   };
 }
