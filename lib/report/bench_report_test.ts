@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import Ajv from "ajv";
 import { REPORT_SCHEMA_VERSION, upgradeBenchReport } from "./bench_report.ts";
-import { tinyBenchReport } from "./_testing.ts";
+import { oneToolBenchReport, tinyBenchReport } from "./_testing.ts";
 import { renderDashboard } from "./dashboard.ts";
 import { stableJson } from "./json.ts";
 
@@ -65,4 +65,16 @@ Deno.test("upgradeBenchReport() turns version-1 percents into version-2 fraction
       `Cannot read a bench report of schemaVersion 9: expected 1 or ${REPORT_SCHEMA_VERSION}`,
     ),
   );
+});
+
+Deno.test("renderDashboard() says where a mode pays off without reading the smallest sample as a break-even", () => {
+  // 78 tools, the smallest sample (5 tools) already costs >= 5 × 4 = 20 tokens > the 8-token proxy.
+  const tiny = renderDashboard(tinyBenchReport());
+  assert.match(tiny, /at every sampled size \(5 to 78 tools\)/);
+  assert.doesNotMatch(tiny, /pays off from/);
+  // One tool (4 tokens) never pays off for the 8-token proxy; an average tool mix breaks even
+  // at ceil(8 / 4) = 2 tools.
+  const one = renderDashboard(oneToolBenchReport());
+  assert.match(one, /at no sampled size \(1 tool\)/);
+  assert.match(one, /<td[^>]*>2<\/td>/);
 });

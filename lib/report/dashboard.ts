@@ -6,6 +6,7 @@
  * @module
  */
 import { percentColumn } from "./_percent.ts";
+import { crossoverPhrase } from "./wording.ts";
 import { esc, htmlPage } from "./_html.ts";
 import * as aq from "arquero";
 import { parseHTML } from "linkedom";
@@ -130,11 +131,16 @@ export function renderBenchSections(report: BenchReport, document: Document): st
       corpus: c.corpusId,
       tokenizer: c.tokenizer,
       mode: c.mode,
-      "pays off from, tools (smallest sampled size, computed)": c.measuredSize ??
-        "never in sample",
-      "pays off from, tools (estimated from average tokens per tool)": c.estimatedSize ?? "n/a",
+      "costs less than direct (sampled catalog sizes, computed)": crossoverPhrase(
+        c,
+        report.scaling,
+      ),
+      "break-even, tools (estimated from average tokens per tool)": c.estimatedSize ?? "n/a",
     })),
   ));
+  parts.push(
+    `<p class="note">Sampled sizes are seeded draws of whole servers; a mode that pays off at the smallest sampled size may break even below it, and the estimate (mode tokens ÷ average tokens per tool, rounded up) says where an average tool mix would.</p>`,
+  );
   for (const corpus of report.corpora) {
     const rows = report.scaling.filter((r) => r.corpusId === corpus.id && r.tokenizer === firstTok);
     if (rows.length === 0) continue;

@@ -32,7 +32,7 @@ export {
   type PlotDocument,
   savingsBySizeChart,
 } from "./figures.ts";
-export { savingsPhrase } from "./wording.ts";
+export { crossoverPhrase, savingsPhrase } from "./wording.ts";
 export {
   headlessDocument,
   htmlTable,

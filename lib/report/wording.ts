@@ -1,10 +1,13 @@
 /**
- * How savings are worded on the console, the dashboard and in notebooks: a negative saving reads
- * "costs N% more", never "saves -N%".
+ * How savings and break-evens are worded on the console, the dashboard and in notebooks: a
+ * negative saving reads "costs N% more", never "saves -N%", and a crossover at the smallest
+ * sampled catalog size reads "at every sampled size", never as a break-even at that size.
  *
  * @module
  */
 import { percentText } from "./_percent.ts";
+import type { CrossoverRow } from "../modes/catalog_cost.ts";
+import type { ScalingRow } from "../modes/scaling.ts";
 
 /** `1829.41%` → `1,829.41%`: the integer part grouped by thousands. */
 function grouped(text: string): string {
@@ -34,4 +37,72 @@ export function savingsPhrase(
   if (saving > 0) return `saves ${grouped(format(saving))}`;
   if (saving < 0) return `costs ${grouped(format(-saving))} more`;
   return "costs the same";
+}
+
+const tools = (n: number) => `${n.toLocaleString("en-US")} tool${n === 1 ? "" : "s"}`;
+
+/**
+ * Where a mode pays off over the sampled catalog sizes of its corpus and tokenizer, in words.
+ * The sizes are samples, so the smallest one says nothing about a break-even below it:
+ * - every sampled size pays off: `at every sampled size (5 to 1,389 tools)`;
+ * - none does: `at no sampled size (5 to 1,389 tools)`;
+ * - else the break-even lies between the last size that does not pay off and the first that
+ *   does: `from 50 tools (break-even between 20 and 50 tools)`, with `; not at every larger
+ *   size` added when a larger size does not pay off again (and when the smallest size pays off
+ *   but a larger one does not: `at the smallest sampled size (5 tools) but not at every larger
+ *   one (5 to 1,389 tools)`).
+ *
+ * "Pays off" is the report's `measuredSize` rule: the sample's mean direct cost (with schemas)
+ * exceeds the mode's.
+ *
+ * @example Usage
+ * ```ts
+ * import { crossoverPhrase } from "./wording.ts";
+ * const row = (targetSize: number, directTokens: number) => ({
+ *   corpusId: "c", tokenizer: "t", targetSize, full: false, draws: 1, meanToolCount: targetSize,
+ *   meanServerCount: 1, directTokens, proxyTokens: 300, codeTokens: 200, proxySavings: 0,
+ *   codeSavings: 0, provenance: "computed" as const,
+ * });
+ * const crossover = {
+ *   corpusId: "c", tokenizer: "t", mode: "proxy" as const, measuredSize: 20, estimatedSize: 15,
+ *   provenance: { measuredSize: "computed" as const, estimatedSize: "estimated" as const },
+ * };
+ * const text = crossoverPhrase(crossover, [row(10, 250), row(20, 400), row(30, 600)]);
+ * if (text !== "from 20 tools (break-even between 10 and 20 tools)") throw new Error(text);
+ * ```
+ *
+ * @param crossover The report's crossover row.
+ * @param scaling The report's scaling rows (any corpora and tokenizers; the crossover's are used).
+ * @returns The phrase, or `not sampled` when the crossover's corpus and tokenizer have no rows.
+ */
+export function crossoverPhrase(
+  crossover: CrossoverRow,
+  scaling: readonly ScalingRow[],
+): string {
+  const rows = scaling
+    .filter((r) => r.corpusId === crossover.corpusId && r.tokenizer === crossover.tokenizer)
+    .toSorted((a, b) => a.targetSize - b.targetSize);
+  if (rows.length === 0) return "not sampled";
+  const pays = rows.map((r) =>
+    r.directTokens > (crossover.mode === "code" ? r.codeTokens : r.proxyTokens)
+  );
+  const first = rows[0].targetSize;
+  const last = rows[rows.length - 1].targetSize;
+  const range = rows.length === 1
+    ? tools(first)
+    : `${first.toLocaleString("en-US")} to ${tools(last)}`;
+  const from = pays.indexOf(true);
+  if (from < 0) return `at no sampled size (${range})`;
+  if (pays.every((p) => p)) {
+    return rows.length === 1
+      ? `at the one sampled size (${range})`
+      : `at every sampled size (${range})`;
+  }
+  const then = pays.slice(from).every((p) => p) ? "" : "; not at every larger size";
+  if (from === 0) {
+    return `at the smallest sampled size (${tools(first)}) but not at every larger one (${range})`;
+  }
+  return `from ${tools(rows[from].targetSize)} (break-even between ${
+    rows[from - 1].targetSize.toLocaleString("en-US")
+  } and ${tools(rows[from].targetSize)}${then})`;
 }

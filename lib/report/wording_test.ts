@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { savingsPhrase } from "./wording.ts";
+import { crossoverPhrase, savingsPhrase } from "./wording.ts";
+import type { CrossoverRow } from "../modes/catalog_cost.ts";
+import type { ScalingRow } from "../modes/scaling.ts";
 
 Deno.test("savingsPhrase() words a negative saving as costing more, never 'saves -N%'", () => {
   const two = (v: number) => `${(v * 100).toFixed(2)}%`;
@@ -14,4 +16,70 @@ Deno.test("savingsPhrase() words a negative saving as costing more, never 'saves
   // The default format is percentText's (one decimal, two near 0% and 100%).
   assert.equal(savingsPhrase(0.9996), "saves 99.96%");
   assert.equal(savingsPhrase(-0.5), "costs 50.0% more");
+});
+
+const row = (targetSize: number, directTokens: number, full = false): ScalingRow => ({
+  corpusId: "c",
+  tokenizer: "t",
+  targetSize,
+  full,
+  draws: full ? 1 : 5,
+  meanToolCount: targetSize,
+  meanServerCount: 1,
+  directTokens,
+  proxyTokens: 300,
+  codeTokens: 200,
+  proxySavings: 1 - 300 / directTokens,
+  codeSavings: 1 - 200 / directTokens,
+  provenance: "computed",
+});
+const crossover = (mode: "proxy" | "code", measuredSize: number | null): CrossoverRow => ({
+  corpusId: "c",
+  tokenizer: "t",
+  mode,
+  measuredSize,
+  estimatedSize: 1,
+  provenance: { measuredSize: "computed", estimatedSize: "estimated" },
+});
+
+Deno.test("crossoverPhrase() never reads the smallest sampled size as a break-even", () => {
+  // Direct 400 tokens at 5 tools > proxy 300: every sampled size pays off.
+  const every = [row(5, 400), row(10, 800), row(1389, 607923, true)];
+  assert.equal(
+    crossoverPhrase(crossover("proxy", 5), every),
+    "at every sampled size (5 to 1,389 tools)",
+  );
+  // Proxy 300: 5 and 10 tools do not pay off (250, 280), 20 does (310), so do the rest.
+  const between = [row(5, 250), row(10, 280), row(20, 310), row(50, 900, true)];
+  assert.equal(
+    crossoverPhrase(crossover("proxy", 20), between),
+    "from 20 tools (break-even between 10 and 20 tools)",
+  );
+  // Code mode (200 tokens) on the same rows: every size pays off.
+  assert.equal(
+    crossoverPhrase(crossover("code", 5), between),
+    "at every sampled size (5 to 50 tools)",
+  );
+  // A one-tool catalog (17 tokens): its one row is the full corpus, and it does not pay off.
+  assert.equal(
+    crossoverPhrase(crossover("proxy", null), [row(1, 17, true)]),
+    "at no sampled size (1 tool)",
+  );
+  assert.equal(
+    crossoverPhrase(crossover("proxy", 1), [row(1, 400, true)]),
+    "at the one sampled size (1 tool)",
+  );
+  // Not monotonic: 10 pays off (310), 20 does not (290), 50 does.
+  const bumpy = [row(5, 250), row(10, 310), row(20, 290), row(50, 900, true)];
+  assert.equal(
+    crossoverPhrase(crossover("proxy", 10), bumpy),
+    "from 10 tools (break-even between 5 and 10 tools; not at every larger size)",
+  );
+  const early = [row(5, 310), row(10, 290), row(50, 900, true)];
+  assert.equal(
+    crossoverPhrase(crossover("proxy", 5), early),
+    "at the smallest sampled size (5 tools) but not at every larger one (5 to 50 tools)",
+  );
+  // Rows of another corpus or tokenizer are not used.
+  assert.equal(crossoverPhrase({ ...crossover("proxy", 5), tokenizer: "u" }, every), "not sampled");
 });
