@@ -1,8 +1,8 @@
 // deno task synth: a synthetic tool catalog of any size, drawn from the reference corpus,
 // written as an mcpmeter capture that `deno task bench --corpus` reads.
 import { dirname } from "node:path";
-import { planSynthCatalog, synthCatalogHeader, synthServers } from "../lib/catalog/mod.ts";
-import { loadCatalog } from "../lib/catalog/io.ts";
+import { planSynthCatalog, synthCatalogChunks } from "../lib/catalog/mod.ts";
+import { loadSynthReference } from "../lib/catalog/io.ts";
 import {
   displayPath,
   ensureWritable,
@@ -21,10 +21,11 @@ const HELP = `mcpmeter synth — a synthetic tool catalog drawn from a reference
 
 Usage: deno task synth --tools N [--seed S] [--out FILE] [options]
 
-Starts with the reference servers verbatim (so the reference golden set still finds its
-tools), then adds seeded rewrites of randomly drawn reference servers (same tool, name,
-description and schema shapes; words replaced by same-length reference words) until the
-catalog has exactly N tools. Same reference, N and seed: the same bytes.
+Starts with the reference servers verbatim (every field of every tool as the file has it, so
+the reference golden set still finds its tools), then adds seeded rewrites of randomly drawn
+reference servers (every field kept, same shapes; words replaced by same-length reference
+words, property names renamed consistently) until the catalog has exactly N tools. Same
+reference, N and seed: the same bytes.
 
 Options:
   --tools N          Number of tools (required, positive)
@@ -37,11 +38,6 @@ Options:
 Example: deno task synth --tools 40000 --seed 7 && \\
   deno task bench --corpus results/synth/synth_40000_s7.tools.json \\
   --golden fixtures/golden/reference_v1.test.json`;
-
-/** The object with its top-level keys in sorted order. */
-function sortTop(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]]));
-}
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -63,31 +59,23 @@ async function main(): Promise<number> {
   const out = values.out ?? fromRoot(`results/synth/synth_${tools}_s${seed}.tools.json`);
   await Deno.mkdir(dirname(out), { recursive: true });
   await ensureWritable(out, "--out");
-  const reference = await loadCatalog(referencePath);
+  const reference = await loadSynthReference(referencePath);
   const options = { tools, seed, includeReference: !values["no-reference"] };
   const plan = planSynthCatalog(reference, options);
-  const header = synthCatalogHeader(reference, options, plan.serverCount);
-  progress("synth", `${tools} tools in ${plan.serverCount} servers from ${reference.id}`);
+  progress("synth", `${tools} tools in ${plan.serverCount} servers from ${reference.corpus.id}`);
 
-  // Stream compact JSON: header keys before "servers" (sorted order), each server, then the
-  // rest. Every object is built in a fixed key order, so the bytes are deterministic.
+  // Stream compact JSON, piece by piece (synthCatalogChunks: deterministic bytes).
   const started = performance.now();
   const tmp = `${out}.partial`;
   const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
   const writer = file.writable.getWriter();
   const enc = new TextEncoder();
-  const headerJson = JSON.stringify(sortTop({ ...header, servers: [] }));
-  const cut = headerJson.indexOf('"servers":[]');
-  await writer.write(enc.encode(headerJson.slice(0, cut) + '"servers":['));
   let done = 0;
-  let first = true;
-  for (const server of synthServers(reference, options)) {
-    await writer.write(enc.encode((first ? "" : ",") + JSON.stringify(server)));
-    first = false;
-    done += server.toolCount;
-    if (done % 10000 < server.toolCount) progress("synth", `${done}/${tools} tools`);
+  for (const chunk of synthCatalogChunks(reference, options)) {
+    await writer.write(enc.encode(chunk.text));
+    done += chunk.tools;
+    if (chunk.tools > 0 && done % 10000 < chunk.tools) progress("synth", `${done}/${tools} tools`);
   }
-  await writer.write(enc.encode("]" + headerJson.slice(cut + '"servers":[]'.length) + "\n"));
   await writer.close();
   await Deno.rename(tmp, out);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

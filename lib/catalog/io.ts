@@ -4,4 +4,5 @@
  * @module
  */
 export { loadCatalog, type LoadCatalogOptions } from "./load.ts";
+export { loadSynthReference } from "./load_synth.ts";
 export { loadToolOverrides } from "./load_overrides.ts";

@@ -107,10 +107,13 @@ export {
 } from "./overrides.ts";
 export {
   planSynthCatalog,
-  synthCatalogDocument,
+  synthCatalogChunks,
   synthCatalogHeader,
+  synthCatalogText,
   type SynthOptions,
   type SynthPlan,
+  type SynthReference,
+  synthReference,
   type SynthServer,
   synthServers,
 } from "./synth.ts";

@@ -75,19 +75,7 @@ interface Context {
 }
 
 /** One tool row to validate, located in the file. */
-interface RowSpec {
-  /** JSON location of the row, e.g. `tools[3]`. */
-  readonly locator: string;
-  readonly row: JsonNode;
-  /** Server name when the container gives it (capture, tools/list); else read from the row. */
-  readonly server?: string;
-  /** Field holding the tool name: `name` (MCP) or `tool` (corpora). */
-  readonly nameKey: "name" | "tool";
-  /** Field holding the input schema: `inputSchema` (MCP, LiveMCPBench) or `schema` (mcpproxy). */
-  readonly schemaKey: "inputSchema" | "schema";
-  /** Field holding an explicit id (`tool_id`, mcpproxy) that must equal `server:name`. */
-  readonly idKey?: "tool_id";
-}
+type RowSpec = CatalogToolRow;
 
 function kindOf(node: JsonNode): string {
   return node.kind;
@@ -620,9 +608,48 @@ function startContext(options: ParseCatalogOptions): Context {
   return { path: options.path ?? "<memory>", toolWarnings: new Map(), fileWarnings: [] };
 }
 
-function corpusOfTree(ctx: Context, root: JsonNode, options: ParseCatalogOptions): Corpus {
-  if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
+/** One tool row of a catalog tree, as the parser locates it (see {@linkcode catalogToolRows}). */
+export interface CatalogToolRow {
+  /** JSON location of the row, e.g. `servers[2].tools[3]` or `tools[3]`. */
+  readonly locator: string;
+  /** The row's node, members in the file's order. */
+  readonly row: JsonNode;
+  /** Server name when the container gives it (capture, tools/list); else the row's `server`. */
+  readonly server?: string;
+  /** Field holding the tool name: `name` (MCP) or `tool` (corpora). */
+  readonly nameKey: "name" | "tool";
+  /** Field holding the input schema: `inputSchema` or `schema` (mcpproxy). */
+  readonly schemaKey: "inputSchema" | "schema";
+  /** Field holding an explicit id (`tool_id`, mcpproxy). */
+  readonly idKey?: "tool_id";
+}
 
+/**
+ * The tool rows of a parsed catalog tree in listing order, located as {@linkcode parseCatalog}
+ * locates them (same format detection, same checks of the containers; the rows themselves are
+ * not validated: parse the text with {@linkcode parseCatalog} for that). For readers that need a
+ * tool's every field as the file has it, such as the synthetic catalog generator.
+ *
+ * @param root The catalog's tree (`parseJsonLossless` of its text keeps member order and literals).
+ * @param options Format, path and server name, as for {@linkcode parseCatalog}.
+ * @returns The format and the rows.
+ * @throws {CatalogError} As {@linkcode parseCatalog}, for the containers.
+ */
+export function catalogToolRows(
+  root: JsonNode,
+  options: ParseCatalogOptions = {},
+): { readonly format: CatalogFormat; readonly rows: readonly CatalogToolRow[] } {
+  const ctx = startContext(options);
+  const { format, result } = formatResultOf(ctx, root, options);
+  return { format, rows: result.specs };
+}
+
+function formatResultOf(
+  ctx: Context,
+  root: JsonNode,
+  options: ParseCatalogOptions,
+): { format: CatalogFormat; root: JsonObjectNode; result: FormatResult } {
+  if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
   const format = options.format ?? detectFormat(ctx, root);
   const stem = fileStem(options.path);
   let result: FormatResult;
@@ -647,7 +674,12 @@ function corpusOfTree(ctx: Context, root: JsonNode, options: ParseCatalogOptions
       break;
     }
   }
+  return { format, root, result };
+}
 
+function corpusOfTree(ctx: Context, tree: JsonNode, options: ParseCatalogOptions): Corpus {
+  const { format, root, result } = formatResultOf(ctx, tree, options);
+  const stem = fileStem(options.path);
   const tools = result.specs.map((spec) => buildTool(ctx, spec));
   const firstAt = new Map<string, string>();
   const repeats = new Map<string, number>();
