@@ -91,7 +91,7 @@ export interface ArmSkipRow {
   readonly arm: string;
   /** Always true. */
   readonly skipped: true;
-  /** Why, e.g. `@tscg/core is not served by this registry`. */
+  /** Why, e.g. that `@tscg/core` is not installed and how to install it. */
   readonly reason: string;
 }
 

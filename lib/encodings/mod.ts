@@ -54,6 +54,7 @@ export {
   createTscgArm,
   loadTscgArm,
   type LoadTscgOptions,
+  TSCG_NO_COMPRESS_REASON,
   TSCG_UNAVAILABLE_REASON,
   tscgEntry,
   type TscgModule,

@@ -7,8 +7,21 @@ import type { Tool } from "../catalog/types.ts";
 import { guarded, joinedBy, joinedListing } from "./_private.ts";
 import type { ArmEntry, EncodingArm, JoinedListing, UnavailableArm } from "./types.ts";
 
-/** Reason reported when `@tscg/core` cannot be imported. */
-export const TSCG_UNAVAILABLE_REASON = "@tscg/core is not served by this registry";
+/**
+ * Reason reported when `@tscg/core` cannot be imported: what is missing and how to get it (the
+ * npm registry this project installs from returns 404 for `@tscg/core`, so deno.json does not
+ * map it).
+ */
+export const TSCG_UNAVAILABLE_REASON: string =
+  'the npm package @tscg/core is not installed: deno.json\'s "imports" do not map it, since the ' +
+  "npm registry this checkout installs from does not serve it; to measure tscg, map " +
+  '"@tscg/core" there (npm:@tscg/core@VERSION from a registry that serves it, or a local copy of ' +
+  "the package); --arms without tscg leaves this row out";
+
+/** Reason reported when `@tscg/core` imports but has no `compress()` (another API version). */
+export const TSCG_NO_COMPRESS_REASON: string =
+  "@tscg/core was imported but has no compress() export: the tscg arm calls " +
+  "compress(tools, { model, profile }).compressed; map a version of the package with that API";
 
 /** The part of `@tscg/core` the arm uses: `compress(tools, options).compressed`. */
 export interface TscgModule {
@@ -101,7 +114,7 @@ export function createTscgArm(module: TscgModule, options: LoadTscgOptions = {})
  *
  * @param options Importer, model and profile.
  * @returns The arm, or an {@linkcode UnavailableArm} with reason
- * {@linkcode TSCG_UNAVAILABLE_REASON}.
+ * {@linkcode TSCG_UNAVAILABLE_REASON} (not importable) or {@linkcode TSCG_NO_COMPRESS_REASON}.
  *
  * @example Usage
  * ```ts
@@ -115,13 +128,16 @@ export async function loadTscgArm(
 ): Promise<EncodingArm | UnavailableArm> {
   const specifier = "@tscg/core";
   const importer = options.importer ?? (() => import(specifier));
+  let module: Partial<TscgModule> | undefined;
   try {
-    const module = await importer() as Partial<TscgModule> | undefined;
-    if (typeof module?.compress !== "function") throw new TypeError("no compress() export");
-    return createTscgArm(module as TscgModule, options);
+    module = await importer() as Partial<TscgModule> | undefined;
   } catch {
     return { name: "tscg", unavailable: true, reason: TSCG_UNAVAILABLE_REASON };
   }
+  if (typeof module?.compress !== "function") {
+    return { name: "tscg", unavailable: true, reason: TSCG_NO_COMPRESS_REASON };
+  }
+  return createTscgArm(module as TscgModule, options);
 }
 
 /** Registry entry of `tscg` (needs `@tscg/core`; unavailable without it). */

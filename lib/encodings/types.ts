@@ -203,6 +203,6 @@ export interface UnavailableArm {
   readonly name: string;
   /** Always true: marks the arm as unavailable. */
   readonly unavailable: true;
-  /** Why, e.g. `@tscg/core is not served by this registry`. */
+  /** Why, e.g. that `@tscg/core` is not installed and how to install it. */
   readonly reason: string;
 }
