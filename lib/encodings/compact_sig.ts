@@ -10,6 +10,7 @@ import {
   joinedListing,
   memberTypes,
   orderedParams,
+  perTool,
   plainIndexFields,
 } from "./_private.ts";
 import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
@@ -63,6 +64,9 @@ export function signatureParams(tool: Tool): string {
   }).join(", ");
 }
 
+/** {@linkcode signatureParams}, once per tool: the arm and the index read it. */
+const signature = perTool(signatureParams);
+
 /** How the listing joins the tools' texts. */
 const JOIN: JoinedListing = joinedBy("\n\n");
 
@@ -84,14 +88,14 @@ export const compactSig: EncodingArm = {
   altersIndex: true,
   lowerBound: false,
   encodeTool(tool: Tool) {
-    return { ok: true, text: `${tool.name}(${signatureParams(tool)})|${tool.description}` };
+    return { ok: true, text: `${tool.name}(${signature(tool)})|${tool.description}` };
   },
   encodeListing(tools: readonly Tool[]) {
     return joinedListing(tools, (t) => this.encodeTool(t), JOIN);
   },
   joined: JOIN,
   indexFields(tool: Tool) {
-    return plainIndexFields(tool, signatureParams);
+    return plainIndexFields(tool, signature);
   },
 };
 

@@ -6,7 +6,7 @@
 import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { joinedBy, joinedListing, memberTypes, orderedParams } from "./_private.ts";
+import { joinedBy, joinedListing, memberTypes, orderedParams, perTool } from "./_private.ts";
 import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
 
 /** Escapes a table cell: `|` becomes `\|`, line breaks become one space. */
@@ -24,7 +24,7 @@ function typeText(types: JsonValue[]): string {
 }
 
 /** Table rows of a tool's top-level parameters (header included), or `""`. */
-function parameterTable(tool: Tool): string {
+function renderParameterTable(tool: Tool): string {
   const params = orderedParams(tool.inputSchema);
   if (params.length === 0) return "";
   const rows = params.map((p) => {
@@ -43,6 +43,9 @@ function parameterTable(tool: Tool): string {
 }
 
 /** How the listing joins the tools' texts. */
+/** {@linkcode renderParameterTable}, once per tool: the arm and the index read it. */
+const parameterTable = perTool(renderParameterTable);
+
 const JOIN: JoinedListing = joinedBy("\n\n", "# Tools\n\n");
 
 /**
