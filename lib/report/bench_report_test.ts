@@ -78,3 +78,9 @@ Deno.test("renderDashboard() says where a mode pays off without reading the smal
   assert.match(one, /at no sampled size \(1 tool\)/);
   assert.match(one, /<td[^>]*>2<\/td>/);
 });
+
+Deno.test("renderDashboard() says what a negative saving means under the modes table", () => {
+  // The one-tool report's proxy costs 8 tokens against 4 direct: a saving of −100%.
+  const html = renderDashboard(oneToolBenchReport());
+  assert.match(html, /a negative saving: the mode costs that much more than direct/);
+});

@@ -120,7 +120,7 @@ export function renderBenchSections(report: BenchReport, document: Document): st
     },
   ));
   parts.push(
-    `<p class="note">Token counts are measured; savings = 1 − mode ÷ direct are computed. ${
+    `<p class="note">Token counts are measured; savings = 1 − mode ÷ direct are computed (a negative saving: the mode costs that much more than direct). ${
       esc(report.caveats.tokenizer)
     }</p>`,
   );
@@ -276,6 +276,11 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
         valueLabel: "savings %",
       }).outerHTML,
     );
+    if (data.some((d) => d.value < 0)) {
+      parts.push(
+        `<p class="note">A red bar is an arm that costs more ${firstTok} tokens than baseline_json: a saving of −10% is 10% more tokens.</p>`,
+      );
+    }
   }
 }
 

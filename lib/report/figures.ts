@@ -239,25 +239,63 @@ export function barChart(
   const sorted = [...data].sort((a, b) =>
     b.value - a.value || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)
   );
+  const frame = chartFrame(options);
+  const marginLeft = 260;
+  const marginRight = 60;
+  const text = (d: BarDatum) => String(d.value);
+  const positive = sorted.filter((d) => d.value >= 0);
+  const negative = sorted.filter((d) => d.value < 0);
   return Plot.plot({
-    ...chartFrame(options),
-    marginLeft: 260,
-    marginRight: 60,
+    ...frame,
+    marginLeft,
+    marginRight,
     height: 40 + 22 * sorted.length,
-    x: { label: `${options.valueLabel} →`, grid: true },
+    x: {
+      label: `${options.valueLabel} →`,
+      grid: true,
+      ...barDomain(sorted, frame.width - marginLeft - marginRight),
+    },
     y: { label: null, domain: sorted.map((d) => d.label) },
     marks: [
-      Plot.barX(sorted, { x: "value", y: "label", fill: "steelblue" }),
-      Plot.text(sorted, {
+      // A negative bar in another colour: on a savings chart it costs more than the baseline.
+      Plot.barX(sorted, {
         x: "value",
         y: "label",
-        text: (d: BarDatum) => String(d.value),
-        dx: 4,
-        textAnchor: "start",
+        fill: (d: BarDatum) => d.value < 0 ? NEGATIVE_FILL : "steelblue",
       }),
+      // Each label just past its bar's end: right of a positive bar, left of a negative one (the
+      // domain leaves it room there, so it neither overlaps the bar nor reaches the axis).
+      Plot.text(positive, { x: "value", y: "label", text, dx: 4, textAnchor: "start" }),
+      Plot.text(negative, { x: "value", y: "label", text, dx: -4, textAnchor: "end" }),
       Plot.ruleX([0]),
     ],
   }) as unknown as Element;
+}
+
+/** Fill of a negative bar in {@linkcode barChart}. */
+const NEGATIVE_FILL = "#c8553d";
+
+/**
+ * The x domain of a bar chart with negative bars: from the smallest value, widened to the left
+ * by room for its label (about 6 px a character at Plot's 10 px font, plus 8 px), to the largest
+ * value or 0. Without negative bars, Plot's own domain (none given).
+ */
+function barDomain(
+  data: readonly BarDatum[],
+  innerWidth: number,
+): { domain?: [number, number] } {
+  const negative = data.filter((d) => d.value < 0);
+  if (negative.length === 0) return {};
+  const lo = Math.min(...negative.map((d) => d.value));
+  const hi = Math.max(0, ...data.map((d) => d.value));
+  // The label of each negative bar needs its width left of the bar's end; the widest need wins.
+  const need = Math.max(...negative.map((d) => 8 + 6 * String(d.value).length));
+  const room = Math.max(innerWidth - need, innerWidth / 2);
+  const perPx = (hi - lo) / room;
+  const pad = Math.max(
+    ...negative.map((d) => (8 + 6 * String(d.value).length) * perPx - (d.value - lo)),
+  );
+  return { domain: [lo - Math.max(0, pad), hi] };
 }
 
 /** One point estimate with its interval, for {@linkcode intervalChart}. */
