@@ -516,7 +516,10 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * Per tool: `id` is `server:name`; a missing or `null` description becomes
  * `""`; `title`, `outputSchema` and `annotations` are kept; the schema
  * (`inputSchema`, or mcpproxy's `schema`, which may be a JSON string) becomes
- * `inputSchema` with `inputSchemaCanonical` taken from the file's literal text.
+ * `inputSchema` with `inputSchemaCanonical` taken from the file's literal text
+ * (`inputSchema` is a JS object, so integer-like keys such as `"10"` and `"2"`
+ * come first in ascending numeric order, on both parse paths; the canonical
+ * text sorts keys, so it does not depend on the file's member order).
  * A `null` schema counts as absent (with a warning). Other fields (`_meta`,
  * `icons`, ...) are dropped with a warning.
  *

@@ -36,7 +36,12 @@ export interface Tool {
   readonly title?: string;
   /** Description text; `""` when the server sent none. */
   readonly description: string;
-  /** The `inputSchema` JSON Schema, parsed. Absent for name+description corpora. */
+  /**
+   * The `inputSchema` JSON Schema, parsed. Absent for name+description corpora. A JS object:
+   * integer-like keys (`"2"`, `"10"`) enumerate first, in ascending numeric order, not in the
+   * file's order (as `JSON.parse` gives them). Measurements read `inputSchemaCanonical` or order
+   * parameters by their own rule, so none depends on the file's member order.
+   */
   readonly inputSchema?: JsonObject;
   /**
    * Canonical JSON text of `inputSchema` (see `canonicalJson` in

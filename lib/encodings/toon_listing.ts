@@ -19,7 +19,10 @@ import type { ArmEntry, EncodingArm, IndexFields, ToolPart } from "./types.ts";
 /**
  * The object TOON renders for a tool: `{name, description, inputSchema}`, with
  * `inputSchema` left out when absent. The schema is the canonical form (keys
- * sorted by UTF-8 bytes) parsed back, so key order never depends on the source.
+ * sorted by UTF-8 bytes) parsed back, so key order never depends on the source;
+ * except that integer-like keys (`"2"`, `"10"`) come first, in ascending numeric
+ * order, the one order a JS object holds them in (TOON's encoder writes an
+ * object's keys in its enumeration order), so `{"b", "10", "2"}` renders 2, 10, b.
  */
 function toonValue(tool: Tool): JsonObject {
   const schema = schemaText(tool);
