@@ -513,6 +513,9 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * 5. `livemcpbench` — rows with `server` and `tool`, no headers;
  * 6. `mcp-tools-list` — an empty `tools` array or a `nextCursor`.
  *
+ * A top level with `"jsonrpc"` is a JSON-RPC response pasted whole: its `result` object is the
+ * catalog (with a warning); an error response fails.
+ *
  * Per tool: `id` is `server:name`; a missing or `null` description becomes
  * `""`; `title`, `outputSchema` and `annotations` are kept; the schema
  * (`inputSchema`, or mcpproxy's `schema`, which may be a JSON string) becomes
@@ -653,6 +656,7 @@ function formatResultOf(
   options: ParseCatalogOptions,
 ): { format: CatalogFormat; root: JsonObjectNode; result: FormatResult } {
   if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
+  root = jsonRpcResult(ctx, root);
   const format = options.format ?? detectFormat(ctx, root);
   const stem = fileStem(options.path);
   let result: FormatResult;
@@ -678,6 +682,33 @@ function formatResultOf(
     }
   }
   return { format, root, result };
+}
+
+/**
+ * A `tools/list` response pasted with its JSON-RPC envelope (`{"jsonrpc": "2.0", "id": 1,
+ * "result": {"tools": [...]}}`) is read as its `result`, with a warning; a JSON-RPC error
+ * response, or one without a `result` object, fails naming what it holds.
+ */
+function jsonRpcResult(ctx: Context, root: JsonObjectNode): JsonObjectNode {
+  if (jsonNodeMember(root, "jsonrpc") === undefined) return root;
+  const result = jsonNodeMember(root, "result");
+  if (result?.kind === "object") {
+    ctx.fileWarnings.push(
+      `is a JSON-RPC response: read as its "result" (the tools/list result inside the envelope)`,
+    );
+    return result;
+  }
+  const error = jsonNodeMember(root, "error");
+  const message = error === undefined ? undefined : jsonNodeMember(error, "message");
+  return fail(
+    ctx,
+    error !== undefined
+      ? `is a JSON-RPC error response${
+        message?.kind === "string" ? ` (${JSON.stringify(message.value)})` : ""
+      }: it holds no tools; save the "result" of a successful tools/list call`
+      : `is a JSON-RPC message without a "result" object: it holds no tools; save the ` +
+        `"result" of a successful tools/list call`,
+  );
 }
 
 function corpusOfTree(ctx: Context, tree: JsonNode, options: ParseCatalogOptions): Corpus {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CatalogError } from "./errors.ts";
-import { parseCatalog } from "./parse.ts";
+import { parseCatalog, parseCatalogValue } from "./parse.ts";
 
 /** Assert `fn` throws a CatalogError with these fields and a message containing each snippet. */
 function assertCatalogError(
@@ -419,5 +419,46 @@ Deno.test("corpus id: options.id, then the file's id, then the file stem", () =>
   assert.equal(parseCatalog(MCPPROXY, { path: "tools.json" }).id, "tools");
   assertCatalogError(() => parseCatalog(CAPTURE.replace('"id": "tiny_v1"', '"id": 3')), {
     field: "id",
+  });
+});
+
+Deno.test("a tools/list response pasted with its JSON-RPC envelope is read as its result; an error response fails", () => {
+  // What a user copies out of a wire log or the MCP Inspector: the whole response, not `result`.
+  const result = {
+    tools: [{
+      name: "get_time",
+      description: "Returns the time.",
+      inputSchema: { type: "object" },
+    }],
+  };
+  const envelope = JSON.stringify({ jsonrpc: "2.0", id: 7, result });
+  for (
+    const corpus of [
+      parseCatalog(envelope, { path: "dir/clock.json" }),
+      parseCatalogValue(JSON.parse(envelope), { path: "dir/clock.json" }),
+    ]
+  ) {
+    assert.equal(corpus.provenance.format, "mcp-tools-list");
+    // The corpus is the bare result's, and the envelope's request id is not its id.
+    assert.equal(corpus.id, "clock");
+    assert.deepEqual(corpus.tools.map((t) => t.id), ["clock:get_time"]);
+    assert.deepEqual(
+      corpus.tools,
+      parseCatalog(JSON.stringify(result), { path: "dir/clock.json" }).tools,
+    );
+    assert.deepEqual(corpus.warnings, [
+      'is a JSON-RPC response: read as its "result" (the tools/list result inside the envelope)',
+    ]);
+  }
+  assertCatalogError(
+    () =>
+      parseCatalog(
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}',
+        { server: "s" },
+      ),
+    { includes: ['is a JSON-RPC error response ("Method not found"): it holds no tools'] },
+  );
+  assertCatalogError(() => parseCatalog('{"jsonrpc":"2.0","id":1,"result":[]}', { server: "s" }), {
+    includes: ['is a JSON-RPC message without a "result" object'],
   });
 });
