@@ -90,6 +90,12 @@ const FIELDS = ["name", "description", "params", "server"] as const;
  * Tokens: camelCase and snake_case split, lower-cased, stop words dropped, optionally
  * Porter2-stemmed. Query tokens that repeat count repeatedly.
  *
+ * wink builds the index (its `addDoc` given each field's tokens, made once per distinct text,
+ * through an identity pipeline) and computes every term's score (`consolidate`); `search` sums
+ * those scores per document as wink's own search does, same terms in the same order, over
+ * postings read once from wink's documents, and keeps the best `limit` in a short sorted list
+ * instead of sorting every hit (`bm25_test.ts` checks it against wink's search).
+ *
  * @param docs Documents (≥ 3: wink's `consolidate()` refuses smaller collections); ids unique.
  * @param options Field weights, BM25 parameters, stemming, stop words, score precision.
  * @returns A {@linkcode Retriever} named `bm25`; `search` ranks by score desc, then id asc.
@@ -138,41 +144,204 @@ export function createBm25Retriever(
   for (const f of active) fldWeights[f] = weights[f];
   engine.defineConfig({ fldWeights, bm25Params: { k1, b, k } });
   const stemCache = new Map<string, string>();
-  engine.definePrepTasks([
-    (text: string) => identifierTokens(text, { stem, stopWords, stemCache }),
-  ]);
-  for (const doc of docs) {
-    const fields: Record<string, string> = {};
-    for (const f of active) fields[f] = doc[f];
+  const tokenize = (text: string) => identifierTokens(text, { stem, stopWords, stemCache });
+  // wink's own pipeline (the one its search would use); each field is given its tokens through
+  // an identity pipeline, what wink's addDoc would have made (a server's name tokenized once).
+  engine.definePrepTasks([tokenize]);
+  const prepared = (tokens: string[]) => tokens;
+  for (const f of active) engine.definePrepTasks([prepared], f);
+  const serverTokens = new Map<string, string[]>();
+  // wink's token numbers, filled as documents are added; each document's distinct ones are
+  // kept (numbers, not the strings: those die young), to read its scores from once consolidated.
+  const numbers = engine.getTokens();
+  const terms = new DocTerms(docs.length);
+  docs.forEach((doc, d) => {
+    const fields: Record<string, string[]> = {};
+    for (const f of active) {
+      if (f !== "server") fields[f] = tokenize(doc[f]);
+      else {
+        let tokens = serverTokens.get(doc.server);
+        if (tokens === undefined) serverTokens.set(doc.server, tokens = tokenize(doc.server));
+        fields[f] = tokens;
+      }
+    }
     engine.addDoc(fields, doc.id);
-  }
+    for (const f of active) for (const token of fields[f]) terms.add(d, numbers[token]);
+    terms.end(d);
+  });
+  serverTokens.clear();
   engine.consolidate(precision);
+  const index = Bm25Postings.of(engine, docs, terms);
   const scale = 10 ** precision;
-  const total = docs.length;
+  const ids = docs.map((d) => d.id);
+  // Scratch space reused across queries (reset through `touched`).
+  const sums = new Float64Array(docs.length);
+  const isTouched = new Uint8Array(docs.length);
+  const touched = new Int32Array(docs.length);
 
   return {
     name: "bm25",
     config: { weights: { ...weights }, k1, b, k, stem, stopWords, precision },
     search(query: string, limit: number): Hit[] {
       checkLimit(limit);
-      // wink sorts by score only; take every hit so ties at the cut are broken by id.
-      const raw = engine.search(query, total) as [string, number][];
-      // Rounding keeps wink's descending order, so only the hits down to the last one that
-      // rounds to the limit-th hit's score can be among the best `limit`: only they get a Hit.
-      const rounded = (i: number) => Math.round(raw[i][1] * scale) / scale;
-      let end = raw.length;
-      if (end > limit) {
-        const cut = rounded(limit - 1);
-        end = limit;
-        while (end < raw.length && rounded(end) === cut) end++;
+      // wink's search, summed here: per document, its consolidated score of each query token
+      // that the index holds, in query order (a repeated token counts again), added as wink
+      // adds them; then the best `limit` by score rounded to `precision`, ties by id.
+      let count = 0;
+      for (const token of tokenize(query)) {
+        const t = index.tokens[token];
+        if (t === undefined) continue;
+        const end = index.starts[t + 1];
+        for (let j = index.starts[t]; j < end; j++) {
+          const d = index.docs[j];
+          sums[d] = index.scores[j] + sums[d];
+          if (isTouched[d] === 0) {
+            isTouched[d] = 1;
+            touched[count++] = d;
+          }
+        }
       }
-      const hits: Hit[] = new Array(end);
-      for (let i = 0; i < end; i++) hits[i] = { id: raw[i][0], score: rounded(i) };
-      hits.sort(compareHits);
-      if (hits.length > limit) hits.length = limit;
+      if (Math.min(limit, count) > WIDE_LIMIT) {
+        // A deep search: every hit, then one sort (inserting into a long list would be slower).
+        const all: Hit[] = new Array(count);
+        for (let i = 0; i < count; i++) {
+          const d = touched[i];
+          all[i] = { id: ids[d], score: Math.round(sums[d] * scale) / scale };
+          sums[d] = 0;
+          isTouched[d] = 0;
+        }
+        all.sort(compareHits);
+        if (all.length > limit) all.length = limit;
+        return all;
+      }
+      const best = new Int32Array(Math.min(limit, count));
+      const bestScore = new Float64Array(best.length);
+      let kept = 0;
+      for (let i = 0; i < count; i++) {
+        const d = touched[i];
+        const score = Math.round(sums[d] * scale) / scale;
+        sums[d] = 0;
+        isTouched[d] = 0;
+        if (kept === best.length) {
+          const w = best[kept - 1];
+          if (
+            !(score > bestScore[kept - 1] || (score === bestScore[kept - 1] && ids[d] < ids[w]))
+          ) {
+            continue;
+          }
+          kept--;
+        }
+        // Insert before the first kept hit it ranks above.
+        let at = kept;
+        while (
+          at > 0 &&
+          (score > bestScore[at - 1] || (score === bestScore[at - 1] && ids[d] < ids[best[at - 1]]))
+        ) {
+          best[at] = best[at - 1];
+          bestScore[at] = bestScore[at - 1];
+          at--;
+        }
+        best[at] = d;
+        bestScore[at] = score;
+        kept++;
+      }
+      const hits: Hit[] = new Array(kept);
+      for (let i = 0; i < kept; i++) hits[i] = { id: ids[best[i]], score: bestScore[i] };
       return hits;
     },
   };
+}
+
+/**
+ * The distinct wink token numbers of each document (private): document d's at
+ * `ids[starts[d]..starts[d + 1])`, in first-seen order.
+ */
+class DocTerms {
+  readonly starts: Int32Array;
+  ids = new Int32Array(1 << 16);
+  /** One past the largest token number seen. */
+  size = 0;
+  #used = 0;
+  /** Per token number, the last document it was added for. */
+  #last = new Int32Array(1 << 12).fill(-1);
+
+  constructor(docs: number) {
+    this.starts = new Int32Array(docs + 1);
+  }
+
+  /** Adds token number `t` to document `d` (the document being added), unless it holds it. */
+  add(d: number, t: number): void {
+    while (t >= this.#last.length) {
+      const last = new Int32Array(this.#last.length * 2).fill(-1);
+      last.set(this.#last);
+      this.#last = last;
+    }
+    if (this.#last[t] === d) return;
+    this.#last[t] = d;
+    if (t >= this.size) this.size = t + 1;
+    if (this.#used === this.ids.length) {
+      const ids = new Int32Array(this.ids.length * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+    }
+    this.ids[this.#used++] = t;
+  }
+
+  /** Closes document `d`'s run. */
+  end(d: number): void {
+    this.starts[d + 1] = this.#used;
+  }
+}
+
+/** Above this limit a search sorts all its hits instead of keeping the best in a sorted list. */
+const WIDE_LIMIT = 64;
+
+/** The subset of wink's engine the postings are read from. */
+interface WinkConsolidated {
+  getDocs(): Record<string, { freq: Record<number, number> }>;
+  getTokens(): Record<string, number>;
+}
+
+/**
+ * A consolidated wink index by token (private): for wink token number t, the documents holding
+ * it and wink's consolidated score of t in each (entries `starts[t]` to `starts[t + 1]`), and
+ * wink's token numbers by token. Read once from wink's documents, so a search visits only the
+ * documents of its tokens and the engine (a dictionary of scores per document) can be let go.
+ */
+class Bm25Postings {
+  private constructor(
+    readonly tokens: Readonly<Record<string, number>>,
+    readonly starts: Int32Array,
+    readonly docs: Int32Array,
+    readonly scores: Float64Array,
+  ) {}
+
+  static of(
+    engine: WinkConsolidated,
+    docs: readonly RetrievalDoc[],
+    terms: DocTerms,
+  ): Bm25Postings {
+    const tokens = engine.getTokens();
+    const documents = engine.getDocs();
+    const size = terms.size;
+    const { starts: rows, ids } = terms;
+    const starts = new Int32Array(size + 1);
+    for (let j = 0; j < rows[docs.length]; j++) starts[ids[j] + 1]++;
+    for (let t = 0; t < size; t++) starts[t + 1] += starts[t];
+    const next = starts.slice(0, size);
+    const ds = new Int32Array(starts[size]);
+    const scores = new Float64Array(starts[size]);
+    for (let d = 0; d < docs.length; d++) {
+      const freq = documents[docs[d].id].freq;
+      for (let j = rows[d]; j < rows[d + 1]; j++) {
+        const t = ids[j];
+        const at = next[t]++;
+        ds[at] = d;
+        scores[at] = freq[t];
+      }
+    }
+    return new Bm25Postings(tokens, starts, ds, scores);
+  }
 }
 
 /**

@@ -143,3 +143,56 @@ Deno.test("bm25_params weighs parameter text and the name like the description",
   // The parameter text is indexed: s:b is found, below the name match (weight 1 > 0.25).
   assert.deepEqual(r.search("calendar", 3).map((h) => h.id), ["s:a", "s:b"]);
 });
+
+Deno.test("createBm25Retriever() ranks the reference corpus as wink's own search does, at every depth", async () => {
+  // The plain path: wink indexing the texts through its pipeline and searching itself, every
+  // hit rounded to the precision and sorted by score descending then id ascending. The
+  // retriever hands wink prepared tokens and sums wink's consolidated scores itself.
+  const { loadCatalog } = await import("../catalog/load.ts");
+  const { docsFromTools } = await import("./docs.ts");
+  const root = new URL("../../fixtures/", import.meta.url);
+  const corpus = await loadCatalog(new URL("corpora/reference_v1.tools.json", root).pathname);
+  const docs = docsFromTools(corpus.tools);
+  const queries: string[] = [];
+  for (const set of ["reference_v1.test.json", "reference_v2.test.json"]) {
+    const golden = JSON.parse(await Deno.readTextFile(new URL(`golden/${set}`, root)));
+    for (const q of golden.queries) queries.push(q.query);
+  }
+  queries.push("", "the of and", "file file file", "github_create_pull_request", "Über straße");
+  const cases = [
+    { weights: { name: 5, description: 1, params: 0, server: 2 }, stem: false, precision: 4 },
+    { weights: { name: 1, description: 1, params: 0.25, server: 2 }, stem: true, precision: 6 },
+  ];
+  for (const c of cases) {
+    const r = createBm25Retriever(docs, {
+      weights: c.weights,
+      stem: c.stem,
+      precision: c.precision,
+    });
+    const engine = winkBm25();
+    const fldWeights: Record<string, number> = {};
+    for (const [f, w] of Object.entries(c.weights)) if (w > 0) fldWeights[f] = w;
+    engine.defineConfig({ fldWeights, bm25Params: {} });
+    engine.definePrepTasks([(t: string) => identifierTokens(t, { stem: c.stem, stopWords: true })]);
+    for (const d of docs) {
+      const fields: Record<string, string> = {};
+      for (const f of Object.keys(fldWeights)) fields[f] = d[f as keyof typeof d];
+      engine.addDoc(fields, d.id);
+    }
+    engine.consolidate(c.precision);
+    const scale = 10 ** c.precision;
+    let deep = 0;
+    // The second case on a third of the queries (wink's own search sorts every hit).
+    for (const q of c.stem ? queries.filter((_, i) => i % 3 === 0) : queries) {
+      const all = (engine.search(q, docs.length) as [string, number][])
+        .map(([id, score]) => ({ id, score: Math.round(score * scale) / scale }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      if (all.length > 100) deep++;
+      for (const k of [1, 5, 10, 20, 100]) {
+        assert.deepEqual(r.search(q, k), all.slice(0, k), `"${q}" at ${k}`);
+      }
+    }
+    // The deep searches (a sort of every hit) were exercised, not only the short list.
+    assert.ok(deep > 10, `${deep} queries with over 100 hits`);
+  }
+});
