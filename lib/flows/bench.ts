@@ -52,7 +52,6 @@ import { savingsPhrase } from "../report/wording.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
-  armGroups,
   type BenchJob,
   type BenchJobContext,
   type BenchJobResult,
@@ -66,6 +65,7 @@ import {
   mergeArmRows,
   mergeCatalogCost,
 } from "./bench_jobs.ts";
+import { armGroups } from "./bench_plan.ts";
 import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
@@ -654,7 +654,8 @@ async function benchOn(
   // Catalog cost and arms: one job per corpus over every tokenizer, whatever the lanes: each arm
   // is rendered once and each shared description and schema counted once per tokenizer, which
   // a job per tokenizer would do again on every lane. The lanes share out the jobs instead:
-  // modes, arms in groups (armGroups) and each retriever's jobs, on whichever lane is free.
+  // modes with the first arms group (one lane counts their texts once), the arms in groups only
+  // where a lane would wait (armGroups), each retriever's jobs, on whichever lane is free.
   const all = p.tokenizerNames.map((_, t) => t);
   const each = corpora.map((_, corpus) => ({ corpus, tokenizers: all }));
   const names = (tokenizers: readonly number[]) =>
@@ -670,8 +671,17 @@ async function benchOn(
     });
   }
   const armJobs = jobs.length;
-  // Arms in groups when lanes share them (each group's job measures the baseline again).
-  const armSplit = armGroups(p.armNames, running.lanes);
+  // The retrieval jobs are listed apart first (their steps index that list, placed after the
+  // arms below), so that the arms split weighs them: the arms go in groups only where a lane
+  // would otherwise wait (each group's job measures the baseline again).
+  const retrievalJobs: BenchJob[] = [];
+  const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, retrievalJobs);
+  const armSplit = armGroups(
+    p.armNames,
+    running.lanes,
+    [...jobs, ...retrievalJobs],
+    corpora.map(({ corpus }) => corpus.tools.length),
+  );
   if (p.armNames.length > 0) {
     for (const { corpus, tokenizers } of each) {
       for (const group of armSplit) {
@@ -689,7 +699,8 @@ async function benchOn(
       }
     }
   }
-  const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, jobs);
+  const retrievalAt = jobs.length;
+  jobs.push(...retrievalJobs);
   const runner = benchJobRunner(lane);
   const results = await running.run(jobs, runner, say);
   // The paired tests read the scored rows: a second batch, one job per compared row.
@@ -706,7 +717,7 @@ async function benchOn(
     )
   );
   const scored = {
-    ...replayRetrieval(steps, results),
+    ...replayRetrieval(steps, results.slice(retrievalAt)),
     comparisons: (comparisons as BaselineComparison[][]).flat(),
   };
   const toolResults = toolResultsFile === undefined ? undefined : (() => {

@@ -105,8 +105,9 @@ export type BenchJob =
       /** Indices into `tokenizerNames`, in order. */
       readonly tokenizers: readonly number[];
       /**
-       * Indices into `armNames`, in order: one group of {@linkcode armGroups} (each job
-       * measures `baseline_json` for its savings whether listed or not). @default {every arm}
+       * Indices into `armNames`, in order: one group of `armGroups` (lib/flows/bench_plan.ts;
+       * each job measures `baseline_json` for its savings whether listed or not).
+       * @default {every arm}
        */
       readonly arms?: readonly number[];
     }
@@ -481,62 +482,10 @@ function endpointsOf(lane: BenchLane): RetrieverModels {
 }
 
 /**
- * Relative CPU cost of measuring each arm beside `baseline_json`, which every arms job
- * measures once for its savings (weight {@linkcode ARM_BASE_WEIGHT}), over both tokenizers:
- * `measureArms` on synth_10000_s1 (seed 1), one arm with the baseline against the baseline
- * alone, load 1 (baseline 1.2 s; toon_listing +3.7 s, markdown +0.7, tron_dedup +0.55,
- * minified_json +0.5, compact_sig +0.3). Only where the jobs split: the rows are the same
- * whatever the groups. An arm not listed weighs 0.5.
- */
-const ARM_WEIGHTS: Readonly<Record<string, number>> = {
-  baseline_json: 0,
-  toon_listing: 3.7,
-  markdown: 0.7,
-  tron_dedup: 0.55,
-  minified_json: 0.5,
-  compact_sig: 0.3,
-};
-
-/** What the baseline costs each arms job (same measurement as {@linkcode ARM_WEIGHTS}). */
-const ARM_BASE_WEIGHT = 1.2;
-
-/**
- * Splits the arms into at most `lanes` groups, one job each, so the lanes render and count them
- * side by side. For each group count the arms go heaviest first ({@linkcode ARM_WEIGHTS}) into
- * the lightest group; the count whose heaviest group (its arms plus the baseline every group
- * measures again) is lightest wins, the fewer groups on a tie. Each group in arm order, the
- * groups by their first arm. The rows are the same whatever the groups.
- *
- * @param armNames The arms, in report order.
- * @param lanes Parallel lanes, ≥ 1.
- * @returns Groups of indices into `armNames`; one group of every arm for one lane.
- */
-export function armGroups(armNames: readonly string[], lanes: number): number[][] {
-  const weight = (i: number) => ARM_WEIGHTS[armNames[i]] ?? 0.5;
-  const heaviest = armNames.map((_, i) => i).sort((a, b) => weight(b) - weight(a) || a - b);
-  let best: { readonly groups: number[][]; readonly span: number } | undefined;
-  for (let count = 1; count <= Math.max(1, Math.min(lanes, armNames.length)); count++) {
-    const groups = Array.from({ length: count }, () => ({ arms: [] as number[], weight: 0 }));
-    for (const arm of heaviest) {
-      const lightest = groups.reduce((l, g) => g.weight < l.weight ? g : l);
-      lightest.arms.push(arm);
-      lightest.weight += weight(arm);
-    }
-    const span = ARM_BASE_WEIGHT + Math.max(...groups.map((g) => g.weight));
-    if (best === undefined || span < best.span) {
-      best = {
-        groups: groups.map((g) => g.arms.sort((a, b) => a - b)).sort((a, b) => a[0] - b[0]),
-        span,
-      };
-    }
-  }
-  return best!.groups;
-}
-
-/**
  * Merges the {@linkcode measureArms} rows of one corpus's arms jobs (one per group of
- * {@linkcode armGroups}) into the rows of one call over every arm: arms in `armNames` order,
- * each arm's rows (tokenizers inner, or its one skip row) as its group's job gave them.
+ * `armGroups`, lib/flows/bench_plan.ts) into the rows of one call over every arm: arms in
+ * `armNames` order, each arm's rows (tokenizers inner, or its one skip row) as its group's job
+ * gave them.
  *
  * @param armNames The arms, in report order.
  * @param parts Each group's rows.

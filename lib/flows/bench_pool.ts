@@ -5,10 +5,12 @@
  * itself, from `prefetch` on beside the calling thread; any other corpus as one structured
  * clone per worker, never one per job) and
  * builds its own arms and tokenizers; every lane claims the next chain of jobs (a retriever's
- * jobs, one arms group, the modes: {@linkcode jobChain}) from one shared counter (Atomics over
- * a SharedArrayBuffer), the biggest kinds first, so no lane waits to be handed work and no lane
- * rebuilds what another's chain keeps; results land by job index, so the report is the same
- * bytes as the in-process pool.
+ * jobs, an arms group, a corpus's modes and first arms group: `planChains` in
+ * lib/flows/bench_plan.ts) from shared counters (Atomics over a SharedArrayBuffer), so no lane
+ * waits to be handed work and no lane rebuilds what another's chain keeps: the workers from the
+ * front of the claim order (the costliest first), the calling thread from the front or the back,
+ * whichever the plan estimates ends sooner (`mainClaimEnd`); results land by job index, so the
+ * report is the same bytes as the in-process pool.
  *
  * @module
  */
@@ -21,69 +23,7 @@ import type {
   CorpusFile,
 } from "./bench_jobs.ts";
 import type { FromBenchWorker, SharedBatch, ToBenchWorker } from "./bench_worker.ts";
-
-/** Execution order of the job kinds: the biggest first, so the last jobs to finish are small. */
-const KIND_ORDER: Record<BenchJob["kind"], number> = {
-  arms: 0,
-  modes: 1,
-  retrieval: 2,
-  frontier: 3,
-  compare: 4,
-};
-
-/**
- * The lane-affinity key of a job: the jobs of one key run on one lane, one after another in
- * list order, so what one leaves in its lane's exact caches is there for the next (a
- * retriever's index for its other golden sets, the saved hits its frontier re-reads); a job
- * of another lane would build them again. Retrieval and frontier jobs key by corpus ×
- * retriever, modes by corpus; each arms job (a group of arms) and paired-test job is its own.
- *
- * @param job A job.
- * @param index Its index in the bench's list.
- * @returns The key.
- */
-export function jobChain(job: BenchJob, index: number): string {
-  const where = job.local ? "local" : "shared";
-  switch (job.kind) {
-    case "retrieval":
-    case "frontier":
-      return `${where}/retrieval/${job.corpus}/${job.retriever}`;
-    case "modes":
-      return `${where}/modes/${job.corpus}`;
-    case "arms":
-    case "compare":
-      return `${where}/${job.kind}/${index}`;
-  }
-}
-
-/**
- * The jobs as chains ({@linkcode jobChain}), each chain's jobs in list order, in claim order:
- * by the kind of a chain's first job ({@linkcode KIND_ORDER}, the biggest first), then the
- * longer chain first, then list order. Local chains (endpoint retrievers) are listed apart.
- *
- * @param jobs The bench's jobs.
- * @returns The chains of job indices.
- */
-export function planChains(jobs: readonly BenchJob[]): {
-  readonly local: readonly (readonly number[])[];
-  readonly shared: readonly (readonly number[])[];
-} {
-  const byKey = new Map<string, number[]>();
-  for (const [i, job] of jobs.entries()) {
-    const key = jobChain(job, i);
-    const chain = byKey.get(key);
-    if (chain === undefined) byKey.set(key, [i]);
-    else chain.push(i);
-  }
-  const chains = [...byKey.values()].sort((a, b) =>
-    KIND_ORDER[jobs[a[0]].kind] - KIND_ORDER[jobs[b[0]].kind] || b.length - a.length ||
-    a[0] - b[0]
-  );
-  return {
-    local: chains.filter((c) => jobs[c[0]].local),
-    shared: chains.filter((c) => !jobs[c[0]].local),
-  };
-}
+import { claimChain, mainClaimEnd, newClaim, planChains } from "./bench_plan.ts";
 
 /** Options of {@linkcode workerBenchPool}. */
 export interface WorkerBenchPoolOptions {
@@ -138,6 +78,9 @@ class WorkerPool implements BenchPool {
   readonly #markReady: (() => void)[] = [];
   readonly #waitForWorkers: boolean;
   readonly #minTools: number;
+  /** Tools per corpus and the arm names, from `load`: what the claim plan weighs. */
+  #tools: readonly number[] = [];
+  #armNames: readonly string[] = [];
 
   constructor(count: number, waitForWorkers: boolean, minTools: number) {
     this.lanes = count + 1;
@@ -177,6 +120,8 @@ class WorkerPool implements BenchPool {
   }
 
   load(context: BenchJobContext, files?: readonly (CorpusFile | undefined)[]): void {
+    this.#tools = context.corpora.map((c) => c.tools.length);
+    this.#armNames = context.armNames;
     if (this.#minTools > 0) {
       const tools = context.corpora.reduce((n, c) => n + c.tools.length, 0);
       if (tools < this.#minTools) this.lanes = 1;
@@ -202,12 +147,14 @@ class WorkerPool implements BenchPool {
     say: (message: string) => void,
   ): Promise<BenchJobResult[]> {
     // Any lane claims the shared chains; the calling thread alone runs the local ones, first.
-    const chains = planChains(jobs);
+    const chains = planChains(jobs, this.#tools, this.#armNames);
     const localOnly = [...chains.local];
     const batch: SharedBatch = {
       chains: chains.shared.map((chain) => chain.map((index) => ({ index, job: jobs[index] }))),
-      claim: new Int32Array(new SharedArrayBuffer(8)),
+      claim: newClaim(),
     };
+    // With no worker the calling thread claims every chain, from the front.
+    const end = this.#workers.length === 0 ? "front" : mainClaimEnd(chains.weights, this.lanes).end;
     const results: BenchJobResult[] = new Array(jobs.length);
     let left = jobs.length;
     return new Promise<BenchJobResult[]>((resolve, reject) => {
@@ -246,10 +193,7 @@ class WorkerPool implements BenchPool {
         // A worker that fails to start fails the run (onerror, or its first batch's error);
         // the loop below then claims nothing.
         if (this.#waitForWorkers) await this.#ready;
-        const claim = () => {
-          const k = Atomics.add(batch.claim, 0, 1);
-          return k < batch.chains.length ? batch.chains[k].map((j) => j.index) : undefined;
-        };
+        const claim = () => claimChain(batch, end)?.map((j) => j.index);
         for (let chain = localOnly.shift() ?? claim(); chain !== undefined && !failed;) {
           for (const index of chain) {
             if (failed) break;

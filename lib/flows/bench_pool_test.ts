@@ -4,8 +4,16 @@
 import assert from "node:assert/strict";
 import { runBench, type RunBenchOptions } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
-import { planChains, workerBenchPool } from "./bench_pool.ts";
-import { armGroups, type BenchJob, type BenchJobContext, mergeArmRows } from "./bench_jobs.ts";
+import { workerBenchPool } from "./bench_pool.ts";
+import { type BenchJob, type BenchJobContext, mergeArmRows } from "./bench_jobs.ts";
+import {
+  armGroups,
+  claimChain,
+  mainClaimEnd,
+  makespan,
+  newClaim,
+  planChains,
+} from "./bench_plan.ts";
 import { stableJson } from "../report/json.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { loadArms, measureArms } from "../encodings/mod.ts";
@@ -21,7 +29,7 @@ function bytesOutsideRun(report: Awaited<ReturnType<typeof runBench>>): string {
   return stableJson(rest);
 }
 
-Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus", async () => {
+Deno.test("bench on 1, 2 and 3 lanes: the same report bytes on the reference corpus", async () => {
   const lines: string[] = [];
   const io = { ...denoFlowIo(), progress: (_: string, m: string) => lines.push(m) };
   const options: RunBenchOptions = {
@@ -68,6 +76,19 @@ Deno.test("bench on 1 and 2 lanes: the same report bytes on the reference corpus
   // tfidf_classic, random and oracle against bm25, recall@5 and ndcg@10, per golden set.
   assert.equal(report.retrievalComparisons.length, 2 * 3 * 2);
   assert.equal(two, one);
+  // Three lanes on one golden set: the arms split in two groups (toon_listing's apart: 6 and
+  // 4.4 with the modes, against 7.4 together, beside retrieval's 2.52 and 1.7) and every lane
+  // claims from the front; the same bytes as one lane.
+  const v1 = { ...options, golden: [at("fixtures/golden/reference_v1.test.json")] };
+  const oneV1 = bytesOutsideRun(await runBench(v1, io));
+  lines.length = 0;
+  const three = workerBenchPool(3, { waitForWorkers: true });
+  assert.equal(bytesOutsideRun(await runBench({ ...v1, pool: three }, io)), oneV1);
+  assert.ok(lines.includes("3 lanes (this thread and 2 workers)"), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.startsWith("reference_v1: encoding arms toon_listing with")),
+    lines.join("\n"),
+  );
 });
 
 Deno.test("arms measured in groups merge into the rows of one call over every arm", async () => {
@@ -97,13 +118,38 @@ Deno.test("arms measured in groups merge into the rows of one call over every ar
 Deno.test("armGroups: one group on one lane, no more groups than the baseline pays for", () => {
   const names = ["baseline_json", "compact_sig", "toon_listing", "markdown"];
   assert.deepEqual(armGroups(names, 1), [[0, 1, 2, 3]]);
-  // toon_listing 3.7 alone against 1.0 (+1.2 baseline each): 4.9 against 5.9 in one group.
+  // Arms alone (no other job): toon_listing 3 alone against 0.3 (+3 baseline each): 6 against
+  // 6.3 in one group.
   assert.deepEqual(armGroups(names, 2), [[0, 1, 3], [2]]);
   // A third lane would not shorten the heaviest group (toon_listing's).
   assert.deepEqual(armGroups(names, 3), [[0, 1, 3], [2]]);
-  // Two light arms: 1.2 + 0.3 + 0.7 = 2.2 in one group, 1.9 apart.
+  // Two light arms: 3 + 0.1 + 0.2 = 3.3 in one group, 3.2 apart.
   assert.deepEqual(armGroups(["compact_sig", "markdown"], 2), [[0], [1]]);
   assert.deepEqual(armGroups(["compact_sig"], 2), [[0]]);
+});
+
+Deno.test("armGroups beside the bench's other jobs: a split only where a lane would wait", () => {
+  const names = ["baseline_json", "compact_sig", "toon_listing", "markdown"];
+  const common = { local: false, label: "", golden: 0, corpus: 0 };
+  // The default bench's jobs at 10,000 tools: modes, bm25 (1.5 + 0.2 frontier), tfidf_classic
+  // (1.05 + 0.65 on an index arm + 0.17 frontier), random (0.03).
+  const others: BenchJob[] = [
+    { ...common, kind: "modes", tokenizers: [0, 1] },
+    { ...common, kind: "retrieval", retriever: "bm25", arm: null },
+    { ...common, kind: "frontier", retriever: "bm25" },
+    { ...common, kind: "retrieval", retriever: "tfidf_classic", arm: null },
+    { ...common, kind: "retrieval", retriever: "tfidf_classic", arm: "compact_sig" },
+    { ...common, kind: "frontier", retriever: "tfidf_classic" },
+    { ...common, kind: "retrieval", retriever: "random", arm: null },
+  ];
+  // Two lanes: one group (modes 0.4 before it + 3 + 3.3 = 6.7 on one lane, retrieval 3.6 on the
+  // other) against two (toon_listing 6, the rest 3.7 with modes; then tfidf_classic 1.87 and
+  // bm25 1.7 go one to each lane: 7.27 at best).
+  assert.deepEqual(armGroups(names, 2, others, [10_000]), [[0, 1, 2, 3]]);
+  // Three lanes: apart, toon_listing's 6 is the longest chain, against 6.7 together.
+  assert.deepEqual(armGroups(names, 3, others, [10_000]), [[0, 1, 3], [2]]);
+  // The size scales every job alike: the same choice at 40,000 tools.
+  assert.deepEqual(armGroups(names, 2, others, [40_000]), [[0, 1, 2, 3]]);
 });
 
 Deno.test("mergeArmRows keeps a skipped arm once and rejects a missing or twice-measured arm", () => {
@@ -145,7 +191,7 @@ Deno.test("mergeArmRows keeps a skipped arm once and rejects a missing or twice-
   );
 });
 
-Deno.test("planChains: a retriever's jobs on one lane in order, the biggest kinds first", () => {
+Deno.test("planChains: a retriever's jobs on one lane in order, modes with the first arms, the costliest first", () => {
   const common = { local: false, label: "" };
   const jobs: BenchJob[] = [
     { ...common, kind: "modes", corpus: 0, tokenizers: [0, 1] },
@@ -169,13 +215,59 @@ Deno.test("planChains: a retriever's jobs on one lane in order, the biggest kind
     { ...common, kind: "retrieval", golden: 1, corpus: 0, retriever: "bm25", arm: null },
     { ...common, kind: "frontier", golden: 1, corpus: 0, retriever: "bm25" },
   ];
-  const { local, shared } = planChains(jobs);
+  const { local, shared, weights } = planChains(jobs, [10_000], [
+    "baseline_json",
+    "compact_sig",
+    "toon_listing",
+  ]);
   assert.deepEqual(local, [[8, 9]]);
-  // Arms (each group its own chain), modes, then the retrievers' chains, the longest first
-  // (bm25's two golden sets: 4 jobs, tfidf_classic's 3), each in list order.
-  assert.deepEqual(shared, [[1], [2], [0], [3, 4, 10, 11], [5, 6, 7]]);
+  // The costliest chain first: toon_listing's group (3 + 3), the modes with the first arms
+  // group (0.4 + 3 + 0.1), bm25's two golden sets (2 × (1.5 + 0.2)), tfidf_classic (1.05 +
+  // 0.65 + 0.17); each in list order.
+  assert.deepEqual(shared, [[2], [0, 1], [3, 4, 10, 11], [5, 6, 7]]);
+  assert.deepEqual(weights.map((w) => Math.round(w * 100) / 100), [6, 3.5, 3.4, 1.87]);
   // Every job once.
   assert.deepEqual([...local, ...shared].flat().sort((a, b) => a - b), jobs.map((_, i) => i));
+  // Costs scale with the corpus: the same order at 1,000 tools, a tenth of the weights.
+  const small = planChains(jobs, [1_000], ["baseline_json", "compact_sig", "toon_listing"]);
+  assert.deepEqual(small.shared, shared);
+  assert.deepEqual(small.weights.map((w) => Math.round(w * 1000) / 1000), [0.6, 0.35, 0.34, 0.187]);
+});
+
+Deno.test("makespan and mainClaimEnd: lanes claim as the pool does, from the front or the back", () => {
+  // Front: the calling thread 6 then 1.87, the worker 3.5 then 3.4 (free first at 3.5).
+  assert.equal(makespan([6, 3.5, 3.4, 1.87], 2, "front"), 7.87);
+  // Back: the calling thread 1.87, 3.4, 3.5 (8.77); the worker 6.
+  assert.equal(Math.round(makespan([6, 3.5, 3.4, 1.87], 2, "back") * 100) / 100, 8.77);
+  assert.deepEqual(mainClaimEnd([6, 3.5, 3.4, 1.87], 2), { end: "front", span: 7.87 });
+  // One long chain: either end gives 7.4; the back on a tie (the calling thread then has the
+  // report to assemble, and the long chain goes to the worker).
+  assert.equal(mainClaimEnd([7.4, 2.52, 1.7, 0.03], 2).end, "back");
+  assert.equal(makespan([7.4, 2.52, 1.7, 0.03], 2, "back"), 7.4);
+  // One lane: the sum; more lanes than chains: the longest chain.
+  assert.equal(makespan([1, 2, 3], 1), 6);
+  assert.equal(makespan([3, 2, 1], 5, "back"), 3);
+  assert.equal(makespan([], 2), 0);
+});
+
+Deno.test("claimChain: every chain once from either end, none after the stop flag", () => {
+  const chains = ["a", "b", "c", "d", "e"];
+  const batch = { chains, claim: newClaim() };
+  const ends = ["back", "front", "back", "back", "front", "front", "back"] as const;
+  assert.deepEqual(ends.map((end) => claimChain(batch, end)), [
+    "e",
+    "a",
+    "d",
+    "c",
+    "b",
+    undefined,
+    undefined,
+  ]);
+  const stopped = { chains, claim: newClaim() };
+  assert.equal(claimChain(stopped, "front"), "a");
+  Atomics.store(stopped.claim, 1, 1);
+  assert.equal(claimChain(stopped, "back"), undefined);
+  assert.equal(claimChain(stopped, "front"), undefined);
 });
 
 Deno.test("a job failing in a worker rejects the run with its message", async () => {

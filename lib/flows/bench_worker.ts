@@ -9,7 +9,7 @@
  * loads them), each checked against the sha256 the calling thread measured.
  *
  * Messages in: `{ type: "prefetch", files }` (optional: start loading the corpora's files),
- * `{ type: "context", context, files }` once, then `{ type: "batch", chains, claim }`.
+ * `{ type: "context", context, files }` once, then `{ type: "batch", batch }`.
  * Messages out: `{ type: "start", index }`, `{ type: "progress", message }`,
  * `{ type: "result", index, result }`, `{ type: "error", index, message }`.
  *
@@ -23,20 +23,19 @@ import {
   benchLane,
   type CorpusFile,
 } from "./bench_jobs.ts";
+import { type ClaimableBatch, claimChain } from "./bench_plan.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import type { Corpus } from "../catalog/types.ts";
 
 /**
  * A batch as the lanes share it: `chains[k]` is a chain of jobs (each job `index` of the
- * bench's list) that one lane runs in order; a lane claims `k = Atomics.add(claim, 0, 1)`
- * until `k ≥ chains.length`, and stops when `claim[1]` is set (a lane failed).
+ * bench's list) that one lane runs in order; a worker claims chains from the front
+ * (lib/flows/bench_plan.ts `claimChain`) until none is left, and stops when `claim[1]` is set
+ * (a lane failed).
  */
-export interface SharedBatch {
-  /** The chains any lane may run, in claim order, each job with its index in the bench's list. */
-  readonly chains: readonly (readonly { readonly index: number; readonly job: BenchJob }[])[];
-  /** `[next claim, stop flag]` over a SharedArrayBuffer. */
-  readonly claim: Int32Array;
-}
+export type SharedBatch = ClaimableBatch<
+  readonly { readonly index: number; readonly job: BenchJob }[]
+>;
 
 /**
  * The context as sent to a worker: a corpus with a file in `files` is `null` here (the worker
@@ -127,14 +126,15 @@ scope.onmessage = (event) => {
     runner.then(() => scope.postMessage({ type: "ready" }), () => {});
     return;
   }
-  const { chains, claim } = message.batch;
+  const { batch } = message;
+  const { claim } = batch;
   queue = queue.then(async () => {
     let index = -1;
     try {
       if (runner === undefined) throw new Error("bench worker: a batch arrived before its context");
       const run = await runner;
-      for (let k = Atomics.add(claim, 0, 1); k < chains.length; k = Atomics.add(claim, 0, 1)) {
-        for (const { index: i, job } of chains[k]) {
+      for (let chain = claimChain(batch, "front"); chain; chain = claimChain(batch, "front")) {
+        for (const { index: i, job } of chain) {
           if (Atomics.load(claim, 1) !== 0) return;
           index = i;
           scope.postMessage({ type: "start", index });
