@@ -143,3 +143,43 @@ Deno.test("benchSummaryLines words a mode that costs more than direct as costing
     ),
   );
 });
+
+Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not equal", () => {
+  // A 5 MB description: 2,621,465 direct tokens, a 100-token proxy (saves 99.9962%), compact_sig
+  // 8 tokens fewer (3.05e-6), minified_json 16 more.
+  const base = tinyBenchReport();
+  const tiny = base.modes.filter((m) => m.tokenizer === "cl100k_base");
+  const direct = 2621465;
+  const report = {
+    ...base,
+    modes: tiny.map((m) => {
+      const tokens = m.mode === "direct" ? direct : m.mode === "proxy" ? 100 : 2621464;
+      return { ...m, tokensWithSchemas: tokens, savingsWithSchemas: 1 - tokens / direct };
+    }),
+    arms: [["compact_sig", 2621457], ["minified_json", 2621481]].map(([arm, total]) => ({
+      corpusId: "tiny",
+      arm,
+      tokenizer: "cl100k_base",
+      skipped: false,
+      totalTokens: total,
+      savings: 1 - (total as number) / direct,
+    })),
+  } as unknown as typeof base;
+  const lines = benchSummaryLines(report);
+  // toFixed(2) would say "saves 100.00%".
+  assert.ok(
+    lines.some((l) => l.endsWith("100 cl100k_base tokens  saves >99.99%")),
+    lines.join("\n"),
+  );
+  // 1 token fewer of 2,621,465: 0.00004%, not "saves 0.00%".
+  assert.ok(
+    lines.some((l) => l.endsWith("2621464 cl100k_base tokens  saves <0.01%")),
+    lines.join("\n"),
+  );
+  assert.ok(
+    lines.includes(
+      "tiny             arms vs baseline_json: compact_sig saves <0.01%, minified_json costs <0.01% more",
+    ),
+    lines.join("\n"),
+  );
+});
