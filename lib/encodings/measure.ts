@@ -395,13 +395,6 @@ class Runs {
     return { totals: this.#totals, spans: this.#spans };
   }
 
-  /** Whether the run is one part whose tokens are known for every tokenizer. */
-  #single(): boolean {
-    if (this.#parts.length !== 1 || this.#starts.length !== 1) return false;
-    if (this.#starts[0] !== 0 || this.#ends[0] !== this.#length) return false;
-    return this.#known.every((list) => list[0] !== undefined);
-  }
-
   #flush(): void {
     if (this.#holdFirst && this.#held === undefined) {
       this.#held = {
@@ -411,12 +404,6 @@ class Runs {
         reported: this.#reported,
         known: this.#known,
       };
-    } else if (this.#single()) {
-      // The run is one part of known tokens: they are the run's (no text to join or scan).
-      for (const [k, list] of this.#known.entries()) {
-        this.#totals[k] += list[0]!;
-        if (this.#reported[0]) this.#spans[k].push(list[0]!);
-      }
     } else {
       const text = this.#parts.join("");
       for (const [k, tok] of this.#tokenizers.entries()) {
