@@ -45,7 +45,8 @@ export type LintRuleId =
   | "output-schema-not-object"
   | "name-invalid"
   | "duplicate-name"
-  | "schema-too-heavy";
+  | "schema-too-heavy"
+  | "integer-like-property";
 
 /** One rule: what it checks, how severe, whom it affects. */
 export interface LintRule {
@@ -556,7 +557,38 @@ const RULES: readonly RuleEntry[] = [
       }
     },
   },
+  {
+    // A JS object lists array-index keys first, in ascending numeric order: the MCP TypeScript
+    // SDK's parsed tools/list (and anything that re-serializes it) loses the schema's order.
+    id: "integer-like-property",
+    severity: "info",
+    affects: ["mcp-ts-sdk", "clients"],
+    description:
+      'A property named like an array index ("2", "10"): JavaScript clients list such names first, in ascending numeric order, whatever order the schema gives them.',
+    checkTool({ nodes }, report) {
+      for (const { node, path } of nodes) {
+        const props = asObject(Object.hasOwn(node, "properties") ? node.properties : undefined);
+        if (props === undefined) continue;
+        for (const name of Object.keys(props)) {
+          if (!isArrayIndex(name)) continue;
+          report(
+            `property ${JSON.stringify(name)} is named like an array index: JavaScript clients ` +
+              `list it before the other properties, in ascending numeric order`,
+            pointer([...path, "properties", name]),
+          );
+        }
+      }
+    },
+  },
 ];
+
+/** `key` as a JS object orders it: an array index, the canonical decimal of 0 to 2^32 - 2. */
+function isArrayIndex(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (!(c >= 0x30 && c <= 0x39)) return false;
+  const n = Number(key);
+  return n < 4294967295 && String(n) === key;
+}
 
 /** The rules, in report order (each one's check is beside it in this module). */
 export const LINT_RULES: readonly LintRule[] = RULES.map((r) => ({

@@ -201,3 +201,34 @@ Deno.test("lintCatalog() flags a name a server lists twice", () => {
     ],
   );
 });
+
+Deno.test("lintCatalog() flags property names a JS client reorders (array indexes only)", () => {
+  const tool: Tool = {
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description: "A tool whose parameters are named by number.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        b: { type: "object", properties: { "0": { type: "string" }, x: { type: "string" } } },
+        "10": { type: "string" },
+        "2": { type: "string" },
+        // Not array indexes, so a JS object keeps them where they are.
+        "01": { type: "string" },
+        "-1": { type: "string" },
+        "1e3": { type: "string" },
+        "4294967295": { type: "string" },
+      },
+    },
+  };
+  const found = lintCatalog([tool]).findings.filter((f) => f.rule === "integer-like-property");
+  assert.deepEqual(brief(found), [
+    "s:t integer-like-property info #/properties/10",
+    "s:t integer-like-property info #/properties/2",
+    "s:t integer-like-property info #/properties/b/properties/0",
+  ]);
+  assert.deepEqual(found[0].affects, ["mcp-ts-sdk", "clients"]);
+  assert.match(found[1].message, /^property "2" is named like an array index/);
+  assert.equal(lintCatalog([tool]).countsByRule["integer-like-property"], 3);
+});
