@@ -295,3 +295,29 @@ Deno.test("a 5,000-tool catalog from reference_v1: reference verbatim, every fie
   }
   assert.ok(refs > 100, `expected $refs in the rewritten schemas, got ${refs}`);
 });
+
+Deno.test("a reference in a corpus format becomes MCP items: tool → name, schema → inputSchema", () => {
+  // LiveMCPBench rows name their server and tool; mcpproxy rows add tool_id and may carry the
+  // schema as JSON text. Either way the catalog's items are MCP tools/list items, other fields kept.
+  const live = synthReference(
+    '{"server_count":1,"tool_count":1,"tools":[{"server":"web","tool":"fetch",' +
+      '"description":"Fetch a page.","inputSchema":{"type":"object"},"x-tag":"net"}]}',
+  );
+  assert.deepEqual([...synthServers(live, { tools: 1, seed: 1 })][0], {
+    server: "web",
+    toolCount: 1,
+    tools: [
+      '{"name":"fetch","description":"Fetch a page.","inputSchema":{"type":"object"},"x-tag":"net"}',
+    ],
+  });
+  const proxy = synthReference(
+    '{"generated_from":"x","tools":[{"tool_id":"fs:read","server":"fs","tool":"read",' +
+      '"description":"Read.","schema":"{\\"type\\": \\"object\\", \\"maximum\\": 1.0}"}]}',
+  );
+  assert.deepEqual([...synthServers(proxy, { tools: 1, seed: 1 })][0].tools, [
+    '{"name":"read","description":"Read.","inputSchema":{"type":"object","maximum":1.0}}',
+  ]);
+  // And the catalog reads back as the reference's tools.
+  const back = parseCatalog(synthCatalogText(proxy, { tools: 1, seed: 1 }));
+  assert.equal(back.tools[0].inputSchemaCanonical, proxy.corpus.tools[0].inputSchemaCanonical);
+});
