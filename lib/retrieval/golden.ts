@@ -30,6 +30,10 @@ interface RawQuery {
   readonly where: string;
   readonly id: unknown;
   readonly text: unknown;
+  /** The file's name of the text field (`query`, `text`), for messages. */
+  readonly textField?: string;
+  /** The query row's own keys, named when its text field is missing. */
+  readonly keys?: readonly string[];
   readonly labels: readonly { readonly id: unknown; readonly grade: unknown }[] | undefined;
   readonly note?: string;
 }
@@ -65,7 +69,17 @@ function buildGolden(
     }
     seenIds.add(qid);
     if (typeof q.text !== "string" || q.text.trim() === "") {
-      log.add("empty query", `query "${qid}": text is ${JSON.stringify(q.text)}`);
+      const field = q.textField ?? "text";
+      log.add(
+        "empty query",
+        q.text === undefined
+          ? `query "${qid}": field "${field}" (the query text) is missing${
+            q.keys ? `; the query has ${q.keys.map((k) => JSON.stringify(k)).join(", ")}` : ""
+          }`
+          : `query "${qid}": field "${field}" is ${
+            JSON.stringify(q.text)
+          }, expected the query text`,
+      );
       continue;
     }
     if (q.labels === undefined) {
@@ -138,6 +152,8 @@ export function parseMcpproxyGolden(text: string, options: GoldenParseOptions): 
       where: `queries[${i}]`,
       id: o.id,
       text: o.query,
+      textField: "query",
+      keys: Object.keys(o),
       labels: Array.isArray(o.labels)
         ? o.labels.map((l: unknown) => {
           const lo = isObject(l) ? l : {};
@@ -346,6 +362,8 @@ export function parseToolRet(texts: ToolRetTexts, options: ToolRetOptions): Gold
       where: `queries[${i}]`,
       id: o.id,
       text,
+      textField: "query",
+      keys: Object.keys(o),
       labels: Array.isArray(labels)
         ? labels.map((l: unknown) => {
           const lo = isObject(l) ? l : {};

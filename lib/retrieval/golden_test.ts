@@ -148,3 +148,28 @@ Deno.test("parseToolRet() reads documentation and labels given as JSON text, ids
   assert.equal(out.golden.queries.get("t1"), "Find a tool. is it raining in Oslo");
   assert.deepEqual([...out.golden.qrels.get("t1")!], [["weather_get", 1]]);
 });
+
+Deno.test("parseMcpproxyGolden() names the file's own text field when a query has none", () => {
+  // Someone else's golden set, written with "text" and "relevant": the message said
+  // 'text is undefined', naming a field the format does not have.
+  const other = JSON.stringify({
+    queries: [{ id: "q1", text: "weather in tokyo", relevant: { "w:get": 2 } }],
+  });
+  try {
+    parseMcpproxyGolden(other, { id: "theirs" });
+    assert.fail("expected an error");
+  } catch (err) {
+    assert.deepEqual((err as GoldenSetError).problems, [
+      'query "q1": field "query" (the query text) is missing; the query has "id", "text", "relevant"',
+    ]);
+  }
+  const blank = JSON.stringify({ queries: [{ id: "q2", query: "  ", labels: [] }] });
+  try {
+    parseMcpproxyGolden(blank, { id: "blank" });
+    assert.fail("expected an error");
+  } catch (err) {
+    assert.deepEqual((err as GoldenSetError).problems, [
+      'query "q2": field "query" is "  ", expected the query text',
+    ]);
+  }
+});
