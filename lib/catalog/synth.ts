@@ -375,10 +375,14 @@ function collectPropertyNames(node: JsonNode, into: Set<string>): void {
   if (node.kind === "array") { for (const item of node.items) collectPropertyNames(item, into); }
   if (node.kind !== "object") return;
   for (const m of node.members) {
-    if (m.key === "properties" && m.node.kind === "object") {
-      for (const p of m.node.members) into.add(p.key);
-    }
-    if (!DATA_KEYWORDS.has(m.key)) collectPropertyNames(m.node, into);
+    if (DATA_KEYWORDS.has(m.key)) continue;
+    if ((m.key === "properties" || SCHEMA_MAPS.has(m.key)) && m.node.kind === "object") {
+      // Names, not keywords: a property called "enum" is a schema like any other.
+      for (const p of m.node.members) {
+        if (m.key === "properties") into.add(p.key);
+        collectPropertyNames(p.node, into);
+      }
+    } else collectPropertyNames(m.node, into);
   }
 }
 

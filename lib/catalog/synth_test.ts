@@ -321,3 +321,26 @@ Deno.test("a reference in a corpus format becomes MCP items: tool → name, sche
   const back = parseCatalog(synthCatalogText(proxy, { tools: 1, seed: 1 }));
   assert.equal(back.tools[0].inputSchemaCanonical, proxy.corpus.tools[0].inputSchemaCanonical);
 });
+
+Deno.test("a property named like a keyword is renamed like any property, nested ones and data naming them too", () => {
+  const ref = synthReference(
+    '{"tools":[{"name":"set_value","description":"Keep each numbers against context records.",' +
+      '"inputSchema":{"type":"object","properties":{' +
+      '"default":{"type":"object","properties":{"enum":{"type":"string"}},"required":["enum"]}},' +
+      '"required":["default"]},"_meta":{"vendor/argument":"enum"}}]}',
+    { path: "kw.json" },
+  );
+  const [tool] = JSON.parse(
+    `[${[...synthServers(ref, { tools: 1, seed: 9, includeReference: false })][0].tools}]`,
+  );
+  const [outer] = Object.keys(tool.inputSchema.properties);
+  // The only words of those lengths are the description's: each name is replaced.
+  assert.ok(["numbers", "against", "context", "records"].includes(outer), outer);
+  assert.deepEqual(tool.inputSchema.required, [outer]);
+  const inner = tool.inputSchema.properties[outer];
+  const [innerName] = Object.keys(inner.properties);
+  assert.ok(["keep", "each"].includes(innerName), innerName);
+  assert.deepEqual(inner.required, [innerName]);
+  // Data naming the nested property names its new name.
+  assert.deepEqual(tool._meta, { "vendor/argument": innerName });
+});
