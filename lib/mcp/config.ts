@@ -197,6 +197,18 @@ export function parseServersConfig(
     throw new ConfigError(source, `missing the "mcpServers" object`, { field: "mcpServers" });
   }
   const table = value[key];
+  if (key === "servers" && Array.isArray(table)) {
+    // MAVERIK's mcp-servers.json: a list of {name, transport, endpoint, headers}, not a table.
+    const slash = source.lastIndexOf("/");
+    const folder = source.startsWith("<") ? "ITS_FOLDER" : slash < 0 ? "." : source.slice(0, slash);
+    throw new ConfigError(
+      source,
+      `is a list of servers (MAVERIK's mcp-servers.json shape), not a table of name → server: ` +
+        `convert it with "deno task import-maverik --from ${folder} --out DIR" and use ` +
+        `DIR/agents/servers.json, or write "mcpServers": {"NAME": {"url": ...}}`,
+      { field: key },
+    );
+  }
   if (!isObject(table)) {
     throw new ConfigError(source, `expected an object, got ${describe(table)}`, { field: key });
   }

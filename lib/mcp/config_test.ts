@@ -180,3 +180,24 @@ Deno.test("validation errors name the file and the field", () => {
 Deno.test("referencedVariables lists names in order", () => {
   assert.deepEqual(referencedVariables("${HOME}/${X:-a}/$Y/${HOME}"), ["HOME", "X", "HOME"]);
 });
+
+Deno.test("MAVERIK's mcp-servers.json (a servers list) is refused with the way to convert it", async () => {
+  // A user pasting the MAVERIK file read 'field "servers": expected an object, got an array'.
+  const path = new URL("../../fixtures/maverik/basic/mcp-servers.json", import.meta.url);
+  const text = await Deno.readTextFile(path);
+  assert.ok(Array.isArray(JSON.parse(text).servers));
+  assert.throws(
+    () => parseServersConfig(text, { source: "my/maverik/mcp-servers.json" }),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.message.includes(
+        `field "servers": is a list of servers (MAVERIK's mcp-servers.json shape)`,
+      ) &&
+      e.message.includes("deno task import-maverik --from my/maverik --out DIR") &&
+      e.message.includes("DIR/agents/servers.json"),
+  );
+  assert.throws(() => parseServersConfig(text), /--from ITS_FOLDER --out DIR/);
+  // VS Code's "servers" table still reads.
+  const vscode = parseServersConfig({ servers: { a: { url: "http://127.0.0.1:1/mcp" } } });
+  assert.deepEqual(vscode.servers.map((s) => s.name), ["a"]);
+});
