@@ -86,9 +86,10 @@ async function main(args: string[]): Promise<number> {
   // Fail on an unwritable --out now, not after the work.
   const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
   await checkOutFolder(outDir);
-  // Started now: its modules load on a worker while the bench measures.
+  // Started now: its modules load on a worker while the bench measures; it renders a draft of
+  // the report while the paired tests run, so the report's own page is rendered warm.
   const dashboard = workerDashboardRenderer();
-  const report = await runBench(options, IO).catch((error) => {
+  const report = await runBench({ ...options, onDraft: dashboard.warm }, IO).catch((error) => {
     dashboard.close();
     throw error;
   });

@@ -174,6 +174,13 @@ export interface RunBenchOptions {
   /** Task recorded in the report. Default `tasks/bench.ts`. */
   readonly task?: string;
   /**
+   * Given a draft of the report once every measurement but the paired tests is done (no
+   * `retrievalComparisons`, tool results or live block; `run` and `dependencies` placeholders):
+   * `deno task bench` warms its dashboard worker on it (`DashboardRenderer.warm`). Not awaited;
+   * do not change the draft (it shares the report's rows). Default: none.
+   */
+  readonly onDraft?: (draft: BenchReport) => void;
+  /**
    * Runs the measurement jobs (lib/flows/bench_jobs.ts): the calling thread alone (default,
    * {@linkcode inProcessBenchPool}) or workers too (`workerBenchPool` in lib/flows/io.ts).
    * Results merge in job order, so the report is the same bytes whatever the pool. Ignored
@@ -703,12 +710,6 @@ async function benchOn(
   jobs.push(...retrievalJobs);
   const runner = benchJobRunner(lane);
   const results = await running.run(jobs, runner, say);
-  // The paired tests read the scored rows: a second batch, one job per compared row.
-  const comparisons = await running.run(
-    compareJobs(results.filter((_, i) => jobs[i].kind === "retrieval") as RetrievalResult[]),
-    runner,
-    say,
-  );
   const sections = mergeCatalogCost(results.slice(0, armJobs) as CatalogCostSections[]);
   const arms = p.armNames.length === 0 ? undefined : corpora.flatMap((_, corpus) =>
     mergeArmRows(
@@ -716,10 +717,74 @@ async function benchOn(
       armSplit.map((_, g) => results[armJobs + corpus * armSplit.length + g] as ArmRow[]),
     )
   );
-  const scored = {
-    ...replayRetrieval(steps, results.slice(retrievalAt)),
-    comparisons: (comparisons as BaselineComparison[][]).flat(),
-  };
+  const replayed = replayRetrieval(steps, results.slice(retrievalAt));
+  const warnings = [
+    ...replayed.warnings,
+    ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
+  ];
+  const inputs = [
+    ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
+    {
+      path: io.displayPath(options.proxyServers ?? proxyPath),
+      sha256: proxy.provenance.sha256 ?? "",
+    },
+    { path: io.displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
+    ...p.goldenPaths.filter((g) => g !== "none").map((path, i) => ({
+      path: io.displayPath(path),
+      sha256: goldenSets[i].sha256 ?? "",
+    })),
+    ...(toolResultsFile === undefined
+      ? []
+      : [{ path: io.displayPath(toolResultsPath), sha256: toolResultsFile.sha256 ?? "" }]),
+    ...(overrides === undefined ? [] : [overrides.input]),
+  ];
+  const summaries = corpora.map(({ corpus, path }, i) =>
+    summarizeCorpus(corpus, path, degenerate[i])
+  );
+  /** The report of the measurements so far, with the parts measured after them. */
+  const reportOf = (later: {
+    run: BenchReport["run"];
+    dependencies: BenchReport["dependencies"];
+    comparisons: readonly BaselineComparison[];
+    toolResults?: BenchReport["toolResults"];
+    live?: BenchReport["live"];
+  }): BenchReport => ({
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    task: options.task ?? "tasks/bench.ts",
+    run: later.run,
+    seed: p.seed,
+    tokenizers: p.tokenizerNames,
+    dependencies: later.dependencies,
+    inputs,
+    caveats: { tokenizer: TOKENIZER_CAVEAT },
+    degenerateRules: degenerate[0]?.rules ?? [],
+    corpora: summaries,
+    ...sections,
+    ...(arms ? { arms } : {}),
+    ...(replayed.retrieval.length > 0 ? { retrieval: replayed.retrieval } : {}),
+    ...(replayed.audits.length > 0 ? { goldenSets: replayed.audits } : {}),
+    ...(later.comparisons.length > 0 ? { retrievalComparisons: later.comparisons } : {}),
+    ...(replayed.frontier.length > 0 ? { frontier: replayed.frontier } : {}),
+    ...(replayed.unreachable.length > 0 ? { unreachable: replayed.unreachable } : {}),
+    ...(later.toolResults ? { toolResults: later.toolResults } : {}),
+    ...(later.live ? { live: later.live } : {}),
+    ...(overrides === undefined ? {} : { overrides: overrides.block }),
+    warnings: [...warnings, ...(overrides?.block.problems ?? []).map((p) => `overrides: ${p}`)],
+  });
+  // A draft for whoever wants one (the dashboard's worker warms up on it) before the paired tests.
+  if (options.onDraft) {
+    options.onDraft(reportOf({
+      run: { createdAt: io.createdAt(), git: { commit: null, dirty: null }, wallMs: 0 },
+      dependencies: {},
+      comparisons: [],
+    }));
+  }
+  // The paired tests read the scored rows: a second batch, one job per compared row.
+  const comparisons = await running.run(
+    compareJobs(results.filter((_, i) => jobs[i].kind === "retrieval") as RetrievalResult[]),
+    runner,
+    say,
+  );
   const toolResults = toolResultsFile === undefined ? undefined : (() => {
     say(`pricing tool results ${toolResultsPath}`);
     const m = measureToolResults(toolResultsFile.results, tokenizers);
@@ -743,52 +808,17 @@ async function benchOn(
     ...(options.createTokenizer ? { createTokenizer: options.createTokenizer } : {}),
     ...(overrides === undefined ? {} : { overrides: overrides.doc }),
   }, io);
-  const warnings = [
-    ...scored.warnings,
-    ...corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
-  ];
-  return {
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    task: options.task ?? "tasks/bench.ts",
+  return reportOf({
     run: {
       createdAt: io.createdAt(),
       git: await git,
       wallMs: Math.round(io.now() - started),
     },
-    seed: p.seed,
-    tokenizers: p.tokenizerNames,
     dependencies: await dependencies,
-    inputs: [
-      ...corpora.map(({ corpus, path }) => ({ path, sha256: corpus.provenance.sha256 ?? "" })),
-      {
-        path: io.displayPath(options.proxyServers ?? proxyPath),
-        sha256: proxy.provenance.sha256 ?? "",
-      },
-      { path: io.displayPath(codePath), sha256: code.provenance.sha256 ?? "" },
-      ...p.goldenPaths.filter((g) => g !== "none").map((path, i) => ({
-        path: io.displayPath(path),
-        sha256: goldenSets[i].sha256 ?? "",
-      })),
-      ...(toolResultsFile === undefined
-        ? []
-        : [{ path: io.displayPath(toolResultsPath), sha256: toolResultsFile.sha256 ?? "" }]),
-      ...(overrides === undefined ? [] : [overrides.input]),
-    ],
-    caveats: { tokenizer: TOKENIZER_CAVEAT },
-    degenerateRules: degenerate[0]?.rules ?? [],
-    corpora: corpora.map(({ corpus, path }, i) => summarizeCorpus(corpus, path, degenerate[i])),
-    ...sections,
-    ...(arms ? { arms } : {}),
-    ...(scored.retrieval.length > 0 ? { retrieval: scored.retrieval } : {}),
-    ...(scored.audits.length > 0 ? { goldenSets: scored.audits } : {}),
-    ...(scored.comparisons.length > 0 ? { retrievalComparisons: scored.comparisons } : {}),
-    ...(scored.frontier.length > 0 ? { frontier: scored.frontier } : {}),
-    ...(scored.unreachable.length > 0 ? { unreachable: scored.unreachable } : {}),
+    comparisons: (comparisons as BaselineComparison[][]).flat(),
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
-    ...(overrides === undefined ? {} : { overrides: overrides.block }),
-    warnings: [...warnings, ...(overrides?.block.problems ?? []).map((p) => `overrides: ${p}`)],
-  };
+  });
 }
 
 /**

@@ -60,3 +60,21 @@ Deno.test("workerDashboardRenderer() sends the worker the report without per-que
     dashboard.close();
   }
 });
+
+Deno.test("workerDashboardRenderer().warm(draft) answers nothing: the next page is its own report's", async () => {
+  const draft = tinyBenchReport(5, ["draft only"]);
+  const report = tinyBenchReport(6, []);
+  const dashboard = workerDashboardRenderer();
+  try {
+    dashboard.warm(draft);
+    dashboard.warm({ ...draft, modes: null } as unknown as BenchReport); // fails there, unsaid
+    const page = await dashboard.render(report);
+    assert.equal(dashboard.inWorker, true);
+    const { renderDashboard } = await import("../report/dashboard.ts");
+    assert.equal(page, renderDashboard(report));
+    assert.doesNotMatch(page, /draft only/);
+  } finally {
+    dashboard.close();
+  }
+  dashboard.warm(draft); // after close: nothing
+});

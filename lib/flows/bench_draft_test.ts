@@ -1,0 +1,42 @@
+// runBench's onDraft: the report before the paired tests, which the task's dashboard worker
+// renders while they run. It is the final report without what comes after the draft.
+import assert from "node:assert/strict";
+import type { BenchReport } from "../report/bench_report.ts";
+import { runBench } from "./bench.ts";
+import { denoFlowIo } from "./io.ts";
+
+const root = new URL("../../", import.meta.url);
+const at = (path: string) => new URL(path, root).pathname;
+
+Deno.test("runBench gives onDraft, once and before the paired tests, the report without them", async () => {
+  const drafts: BenchReport[] = [];
+  const said: string[] = [];
+  const report = await runBench({
+    corpora: [at("fixtures/corpora/reference_v1.tools.json")],
+    golden: [at("fixtures/golden/reference_v1.test.json")],
+    tokenizers: ["cl100k_base"],
+    arms: "baseline_json,compact_sig",
+    retrievers: ["bm25", "random"],
+    onDraft: (draft) => {
+      drafts.push(draft);
+      said.push("draft");
+    },
+  }, { ...denoFlowIo(), progress: (_, message) => said.push(message) });
+  assert.equal(drafts.length, 1);
+  const [draft] = drafts;
+  const paired = said.findIndex((m) => m.includes("paired tests"));
+  assert.ok(paired > said.indexOf("draft") && said.indexOf("draft") > 0, said.join(" | "));
+  assert.ok((report.retrievalComparisons ?? []).length > 0 && report.toolResults !== undefined);
+  // Every part but the paired tests, the tool results (priced after them) and the run's facts.
+  const later = ["retrievalComparisons", "toolResults", "run", "dependencies"];
+  assert.deepEqual(
+    Object.keys(draft).sort(),
+    Object.keys(report).filter((k) => !later.includes(k) || k === "run" || k === "dependencies")
+      .sort(),
+  );
+  for (const key of Object.keys(draft) as (keyof BenchReport)[]) {
+    if (later.includes(key)) continue;
+    assert.deepEqual(draft[key], report[key], key);
+  }
+  assert.deepEqual(draft.run.git, { commit: null, dirty: null });
+});
