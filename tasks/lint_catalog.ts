@@ -31,7 +31,8 @@ const HELP = `Usage: deno task lint-catalog [--corpus FILE | --servers CONFIG] [
 Lists per-tool findings that a model provider or MCP client would reject.
 
   --corpus FILE            catalog file (mcpmeter capture, mcpproxy corpus, LiveMCPBench,
-                           or a raw tools/list result); default fixtures/corpora/reference_v1.tools.json
+                           or a raw tools/list result, bare or in its JSON-RPC response);
+                           default fixtures/corpora/reference_v1.tools.json
   --servers CONFIG         an mcpServers config: capture each server live (stdio or HTTP) and lint
                            what it lists; failed servers are listed with their cause
   --install-dir DIR        where pinned "package"/"version" entries are installed, for \${BIN}

@@ -30,7 +30,8 @@ Usage: deno task bench [options]
 Options:
   --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
                        mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
-                       (detected automatically). Its id is the file's id, else its name
+                       (bare, or the whole JSON-RPC response; detected automatically). Its id
+                       is the file's id, else its name
                        (a bare tools.json: its folder's); two files that give the same id are
                        named by their paths (a/x/tools.json, b/x/tools.json: a/x, b/x).
                        Default: ${BENCH_DEFAULTS.corpus}
