@@ -6,6 +6,10 @@
  */
 import { type GateCheck, GateInputError } from "./gate.ts";
 import { check, cmp, f3, signed } from "./_gate_check.ts";
+import { savingsPhrase } from "./wording.ts";
+
+/** A mode's saving in words, two decimals: `saves 99.95%`, `costs 1,829.41% more`. */
+const phrase = (v: number) => savingsPhrase(v, (f) => `${(f * 100).toFixed(2)}%`);
 
 /** Thresholds of {@linkcode gateBenchReports}. */
 export interface BenchGateOptions {
@@ -106,7 +110,7 @@ export function gateBenchReports(
       "bench",
       `savings ${key}`,
       bv - cv > savingsTol + 1e-12 ? "fail" : "pass",
-      `${(bv * 100).toFixed(2)}% → ${(cv * 100).toFixed(2)}% of direct tokens saved; must not drop${
+      `${phrase(bv)} → ${phrase(cv)} against direct; the saving must not drop${
         savingsTol > 0 ? ` by more than ${savingsTol}` : ""
       }`,
     ));

@@ -243,6 +243,17 @@ Deno.test("gateBenchReports(): recall@5 tolerance and mode savings", () => {
   const bad = gateBenchReports(report(0.8, 0.9), report(0.78, 0.89));
   assert.deepEqual(bad.map((c) => c.verdict), ["fail", "fail"]);
   assert.throws(() => gateBenchReports({}, report(1, 1)), GateInputError);
+  // A mode that costs more than direct (a one-tool catalog) is worded so, not "-1829.41% saved".
+  const worse = gateBenchReports(report(0.8, 1 - 328 / 17), report(0.8, 1 - 336 / 17));
+  assert.equal(
+    worse[1].message,
+    "costs 1,829.41% more → costs 1,876.47% more against direct; the saving must not drop",
+  );
+  assert.equal(worse[1].verdict, "fail");
+  assert.equal(
+    ok[1].message,
+    "saves 90.00% → saves 90.00% against direct; the saving must not drop",
+  );
 });
 
 Deno.test("gateJunit() and gateMarkdown() count and escape", () => {
