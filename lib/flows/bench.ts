@@ -327,9 +327,13 @@ function planRetrieval(
     const c = corpora.findIndex(({ corpus }) => corpus.id === golden.corpusVersion);
     const targetIndex = c >= 0 ? c : corpora.length === 1 ? 0 : -1;
     if (targetIndex < 0) {
+      const measured = corpora.map(({ corpus }) => corpus.id).join(", ");
       steps.push({
-        warning:
-          `golden set ${golden.id} names corpus "${golden.corpusVersion}", which was not measured; skipped`,
+        warning: `golden set ${golden.id} ${
+          golden.corpusVersion === undefined
+            ? `names no corpus (it has no "corpus_version")`
+            : `names corpus "${golden.corpusVersion}", which was not measured`
+        }; skipped: set its "corpus_version" to the id of the corpus it labels (measured: ${measured})`,
       });
       continue;
     }

@@ -183,3 +183,32 @@ Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not e
     lines.join("\n"),
   );
 });
+
+Deno.test("a golden set that names a corpus not benched is skipped with a warning that says how to use it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const tool = (name: string) => ({
+      name,
+      description: `Does ${name} things.`,
+      inputSchema: { type: "object" },
+    });
+    await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ tools: [tool("x")] }));
+    await Deno.writeTextFile(`${dir}/b.json`, JSON.stringify({ tools: [tool("y")] }));
+    const queries = [{ id: "q1", query: "do x", labels: [{ tool_id: "a:x", relevance: 2 }] }];
+    await Deno.writeTextFile(`${dir}/named.json`, JSON.stringify({ corpus_version: "c", queries }));
+    await Deno.writeTextFile(`${dir}/unnamed.json`, JSON.stringify({ queries }));
+    const report = await runBench({
+      corpora: [`${dir}/a.json`, `${dir}/b.json`],
+      golden: [`${dir}/named.json`, `${dir}/unnamed.json`],
+      arms: "none",
+      toolResults: "none",
+    }, io);
+    assert.deepEqual(report.retrieval ?? [], []);
+    assert.deepEqual(report.warnings.filter((w) => w.startsWith("golden set")), [
+      'golden set named names corpus "c", which was not measured; skipped: set its "corpus_version" to the id of the corpus it labels (measured: a, b)',
+      'golden set unnamed names no corpus (it has no "corpus_version"); skipped: set its "corpus_version" to the id of the corpus it labels (measured: a, b)',
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
