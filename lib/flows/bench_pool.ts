@@ -36,17 +36,28 @@ export interface WorkerBenchPoolOptions {
   readonly waitForWorkers?: boolean;
   /**
    * Run on the calling thread alone (`lanes` becomes 1 at `load`) when the corpora hold fewer
-   * tools than this in all; the workers then start at `load`, not when the pool is made, so a
-   * small bench never pays for them. Below it a second lane costs more than it saves: each
-   * lane starts its own modules, arms and tokenizers and builds its own retrieval indexes, which
-   * one lane builds once and reuses. @default {0} (always every lane)
+   * tools than this in all. The workers start at `prefetch` when the corpus files hold at
+   * least {@linkcode MIN_BYTES_PER_TOOL} bytes per tool of this (so they load the corpora
+   * beside the calling thread; stopped at `load` should the corpora hold fewer tools after
+   * all), else at `load`, so a small bench never pays for them. Below it a second lane costs
+   * more than it saves: each lane starts its own modules, arms and tokenizers and loads its
+   * own copy of the corpus. @default {0} (always every lane)
    */
   readonly minTools?: number;
 }
 
 /**
+ * The fewest bytes of a corpus file per tool, for starting the workers of a `minTools` pool
+ * before the corpus is loaded: files of mcpmeter's catalog formats hold more (the reference
+ * corpus 3.9 KB per tool, the synthetic catalogs 1.9-2.1 KB, LiveMCPBench's tools.json 1.1
+ * KB), so a file this size holds at most `bytes / MIN_BYTES_PER_TOOL` tools.
+ */
+export const MIN_BYTES_PER_TOOL = 1_000;
+
+/**
  * A pool of `lanes` lanes: the calling thread and `lanes - 1` workers, started when the bench
- * begins (their modules load while it reads its inputs; with `minTools`, at `load`) and
+ * begins (their modules load while it reads its inputs; with `minTools`, at `prefetch` or
+ * `load`) and
  * terminated when it closes the pool. Jobs marked `local` (endpoint retrievers) run on the
  * calling thread only. Workers run with the calling process's
  * permissions. Progress lines of a worker's jobs end with `(worker N)`.
@@ -87,7 +98,8 @@ class WorkerPool implements BenchPool {
     this.#waitForWorkers = waitForWorkers;
     this.#minTools = minTools;
     // Started now, so their modules load while the bench reads its inputs; with a minTools,
-    // at load, once the corpora's size says whether they are worth it.
+    // at prefetch when the files are that big, else at load, once the corpora's size says
+    // whether they are worth it.
     if (minTools <= 0) this.#start();
   }
 
@@ -113,7 +125,12 @@ class WorkerPool implements BenchPool {
   }
 
   prefetch(files: readonly CorpusFile[]): void {
-    // Only workers started with the pool: with a minTools, the corpora's size decides first.
+    // With a minTools, files big enough to hold that many tools start the workers now, so they
+    // load beside this thread; load() stops them should the corpora hold fewer tools.
+    if (this.#minTools > 0 && this.#workers.length === 0 && this.lanes > 1) {
+      const bytes = files.reduce((n, f) => n + fileSize(f.path), 0);
+      if (bytes >= this.#minTools * MIN_BYTES_PER_TOOL) this.#start();
+    }
     for (const worker of this.#workers) {
       worker.postMessage({ type: "prefetch", files } satisfies ToBenchWorker);
     }
@@ -124,8 +141,13 @@ class WorkerPool implements BenchPool {
     this.#armNames = context.armNames;
     if (this.#minTools > 0) {
       const tools = context.corpora.reduce((n, c) => n + c.tools.length, 0);
-      if (tools < this.#minTools) this.lanes = 1;
-      else this.#start();
+      if (tools < this.#minTools) {
+        // Started at prefetch on the files' size: not needed after all.
+        this.close();
+        this.#failure = undefined;
+        this.#ready = Promise.resolve();
+        this.lanes = 1;
+      } else if (this.#workers.length === 0) this.#start();
     }
     if (this.#workers.length === 0) return;
     // A corpus with its file goes by name (each worker loads it, beside this thread, instead
@@ -211,5 +233,14 @@ class WorkerPool implements BenchPool {
   close(): void {
     for (const worker of this.#workers) worker.terminate();
     this.#workers.length = 0;
+  }
+}
+
+/** A file's size in bytes, 0 when it cannot be read (its loading then says why). */
+function fileSize(path: string): number {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
   }
 }

@@ -54,7 +54,8 @@ Deno.test("bench on 1, 2 and 3 lanes: the same report bytes on the reference cor
     lines.some((l) => l.endsWith("(worker 1)")),
     `a worker ran some job:\n${lines.join("\n")}`,
   );
-  // One tool short of minTools: the worker is stopped at load, every job runs here.
+  // One tool short of minTools: the worker, started at prefetch (the file's 5.4 MB could hold
+  // 1,390 tools of MIN_BYTES_PER_TOOL), is stopped at load, every job runs here.
   lines.length = 0;
   const small = workerBenchPool(2, { waitForWorkers: true, minTools: 1390 });
   const alone = bytesOutsideRun(await runBench({ ...options, pool: small }, io));
