@@ -87,6 +87,10 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError("Cannot lint as --corpus and --servers are exclusive: give one");
   }
   const max = intFlag("max-schema-tokens", values["max-schema-tokens"], 2000, 1);
+  if (values.servers === undefined && values["timeout-ms"] !== undefined) {
+    // A catalog file starts no server: the timeout would be ignored without a word.
+    throw new UsageError("--timeout-ms applies to --servers only (see --help)");
+  }
   let corpus: Corpus;
   let source: string;
   let failed: FailedServer[] = [];

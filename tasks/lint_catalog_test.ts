@@ -84,6 +84,12 @@ Deno.test("lint-catalog refuses --corpus together with --servers", async () => {
   assert.match(r.stderr, /--corpus and --servers are exclusive/);
 });
 
+Deno.test("lint-catalog refuses --timeout-ms without --servers, which it would ignore", async () => {
+  const r = await lint(["--corpus", "b.json", "--timeout-ms", "5"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--timeout-ms applies to --servers only/);
+});
+
 Deno.test("lint-catalog --servers: every server failed is a measured failure (exit 1), as for capture", async () => {
   const dir = await Deno.makeTempDir();
   try {
