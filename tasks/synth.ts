@@ -60,6 +60,9 @@ async function main(): Promise<number> {
   await Deno.mkdir(dirname(out), { recursive: true });
   await ensureWritable(out, "--out");
   const reference = await loadSynthReference(referencePath);
+  if (reference.corpus.tools.length === 0) {
+    throw new UsageError(`--reference ${referencePath} has no tools: nothing to draw from`);
+  }
   const options = { tools, seed, includeReference: !values["no-reference"] };
   const plan = planSynthCatalog(reference, options);
   progress("synth", `${tools} tools in ${plan.serverCount} servers from ${reference.corpus.id}`);
