@@ -86,10 +86,22 @@ async function main(args: string[]): Promise<number> {
   // Fail on an unwritable --out now, not after the work.
   const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
   await checkOutFolder(outDir);
-  // Started now: its modules load on a worker while the bench measures; it renders a draft of
-  // the report while the paired tests run, so the report's own page is rendered warm.
+  // Started now: its modules load on a worker while the bench measures; it draws the paired
+  // tests' tables, then renders a draft of the report while they run (the report's own page is
+  // then rendered warm). Its tables are awaited there for at most 100 ms (a worker's message
+  // is taken in between tasks; the tests draw tables that did not come).
   const dashboard = workerDashboardRenderer();
-  const report = await runBench({ ...options, onDraft: dashboard.warm }, IO).catch((error) => {
+  const onDraft: RunBenchOptions["onDraft"] = async (draft) => {
+    dashboard.warm(draft);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      dashboard.tables(),
+      new Promise((resolve) => timer = setTimeout(resolve, 100)),
+    ]);
+    clearTimeout(timer);
+  };
+  const pairedTables = dashboard.drawTables;
+  const report = await runBench({ ...options, onDraft, pairedTables }, IO).catch((error) => {
     dashboard.close();
     throw error;
   });

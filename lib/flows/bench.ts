@@ -67,6 +67,10 @@ import {
 } from "./bench_jobs.ts";
 import { armGroups } from "./bench_plan.ts";
 import { UsageError } from "../_errors.ts";
+import { deriveSeed } from "../stats/mod.ts";
+
+/** The metrics `compareToBaseline` compares by default (lib/retrieval/versus.ts). */
+const COMPARED_METRICS = ["recall@5", "ndcg@10"] as const;
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Default inputs, relative to the repository root. */
@@ -176,10 +180,19 @@ export interface RunBenchOptions {
   /**
    * Given a draft of the report once every measurement but the paired tests is done (no
    * `retrievalComparisons`, tool results or live block; `run` and `dependencies` placeholders):
-   * `deno task bench` warms its dashboard worker on it (`DashboardRenderer.warm`). Not awaited;
-   * do not change the draft (it shares the report's rows). Default: none.
+   * `deno task bench` warms its dashboard worker on it (`DashboardRenderer.warm`). Awaited; do
+   * not change the draft (it shares the report's rows). Default: none.
    */
-  readonly onDraft?: (draft: BenchReport) => void;
+  readonly onDraft?: (draft: BenchReport) => void | Promise<void>;
+  /**
+   * Given, once the golden sets are read, the seed and sizes of the paired tests the bench
+   * expects to run (`pairedTestTables` in lib/stats draws their tables): `deno task bench` has
+   * its dashboard worker draw them while this thread measures. Tables kept for other sizes go
+   * unused; the tests' results are the same either way. Default: none.
+   */
+  readonly pairedTables?: (
+    tests: readonly { seed: number; n: number; resamples: number }[],
+  ) => void;
   /**
    * Runs the measurement jobs (lib/flows/bench_jobs.ts): the calling thread alone (default,
    * {@linkcode inProcessBenchPool}) or workers too (`workerBenchPool` in lib/flows/io.ts).
@@ -580,6 +593,21 @@ async function benchOn(
       }),
     );
   }
+  // The paired tests to come, each retriever against the baseline per golden set and metric (as
+  // compareRetrievals derives their seeds; its 10,000 permutations), for a thread to prepare.
+  if (
+    options.pairedTables && p.retrieverNames.includes(COMPARISON_BASELINE) &&
+    p.retrieverNames.length > 1
+  ) {
+    options.pairedTables(goldenSets.flatMap((g) => {
+      const n = [...g.queries.keys()].filter((id) => g.qrels.has(id)).length;
+      return COMPARED_METRICS.map((metric) => ({
+        seed: deriveSeed(p.seed, metric),
+        n,
+        resamples: 10000,
+      }));
+    }));
+  }
   // Models (and their keys) are resolved before any measurement, so a missing key fails fast.
   const endpoints = await resolveRetrieverModels(p.models, {
     modelsPath: options.models ?? io.fromRoot(BENCH_DEFAULTS.models),
@@ -777,7 +805,7 @@ async function benchOn(
   });
   // A draft for whoever wants one (the dashboard's worker warms up on it) before the paired tests.
   if (options.onDraft) {
-    options.onDraft(reportOf({
+    await options.onDraft(reportOf({
       run: { createdAt: io.createdAt(), git: { commit: null, dirty: null }, wallMs: 0 },
       dependencies: {},
       comparisons: [],

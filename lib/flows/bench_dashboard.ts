@@ -7,7 +7,17 @@
  * @module
  */
 import type { BenchReport } from "../report/bench_report.ts";
-import type { FromDashboardWorker, ToDashboardWorker } from "./bench_dashboard_worker.ts";
+import { keepPairedTestTables } from "../stats/mod.ts";
+import type {
+  FromDashboardWorker,
+  TablesRequest,
+  ToDashboardWorker,
+} from "./bench_dashboard_worker.ts";
+
+export type { TablesRequest } from "./bench_dashboard_worker.ts";
+
+/** The worker's answer to a report: its page or why it has none. */
+type PageReply = Exclude<FromDashboardWorker, { readonly tables: unknown }>;
 
 /**
  * The report as the dashboard reads it: the retrieval rows without their per-query records,
@@ -38,6 +48,18 @@ export interface DashboardRenderer {
    * page the cheaper one. Does nothing without a worker or after `close`.
    */
   warm(draft: BenchReport): void;
+  /**
+   * Has the worker draw these paired tests' tables (`pairedTestTables` in lib/stats), which this
+   * thread keeps when they arrive (`keepPairedTestTables`): its paired tests of those seeds and
+   * sizes then take them instead of drawing their own, the same bytes. Messages arrive between
+   * tasks: yield to the event loop before the tests. Does nothing without a worker.
+   */
+  drawTables(requests: readonly TablesRequest[]): void;
+  /**
+   * Settles once the tables asked of {@linkcode DashboardRenderer.drawTables} are kept here, or
+   * at once when none are awaited (none asked, no worker, closed).
+   */
+  tables(): Promise<void>;
   /** Whether pages come from the worker: false once it failed to start or died. */
   readonly inWorker: boolean;
   /** Stops the worker. */
@@ -66,17 +88,25 @@ export interface DashboardRenderer {
 export function workerDashboardRenderer(): DashboardRenderer {
   let closed = false;
   let failed = false;
-  const waiting: ((reply: FromDashboardWorker | undefined) => void)[] = [];
+  const waiting: ((reply: PageReply | undefined) => void)[] = [];
   let worker: Worker | undefined;
+  let tablesKept: (() => void) | undefined;
+  let tablesWait: Promise<void> = Promise.resolve();
   try {
     worker = new Worker(new URL("./bench_dashboard_worker.ts", import.meta.url), {
       type: "module",
     });
-    worker.onmessage = (event: MessageEvent<FromDashboardWorker>) => waiting.shift()?.(event.data);
+    worker.onmessage = (event: MessageEvent<FromDashboardWorker>) => {
+      if ("tables" in event.data) {
+        event.data.tables.forEach(keepPairedTestTables);
+        tablesKept?.();
+      } else waiting.shift()?.(event.data as PageReply);
+    };
     // Handled: an unhandled worker error would end this process. Whoever waits renders here.
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       failed = true;
+      tablesKept?.();
       for (const resolve of waiting.splice(0)) resolve(undefined);
     };
   } catch {
@@ -88,7 +118,7 @@ export function workerDashboardRenderer(): DashboardRenderer {
     async render(report) {
       if (closed) throw new Error("Cannot render the dashboard as its renderer is closed");
       if (failed || worker === undefined) return await inThread(report);
-      const reply = await new Promise<FromDashboardWorker | undefined>((resolve) => {
+      const reply = await new Promise<PageReply | undefined>((resolve) => {
         waiting.push(resolve);
         worker!.postMessage(dashboardView(report) satisfies ToDashboardWorker);
       });
@@ -100,11 +130,18 @@ export function workerDashboardRenderer(): DashboardRenderer {
       if (closed || failed || worker === undefined) return;
       worker.postMessage({ warm: dashboardView(draft) } satisfies ToDashboardWorker);
     },
+    drawTables(requests) {
+      if (closed || failed || worker === undefined || requests.length === 0) return;
+      tablesWait = new Promise((resolve) => tablesKept = resolve);
+      worker.postMessage({ tables: requests } satisfies ToDashboardWorker);
+    },
+    tables: () => tablesWait,
     get inWorker() {
       return !failed && worker !== undefined;
     },
     close() {
       closed = true;
+      tablesKept?.();
       worker?.terminate();
       for (const resolve of waiting.splice(0)) resolve(undefined);
     },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { tinyBenchReport } from "../report/_testing.ts";
 import type { BenchReport } from "../report/bench_report.ts";
 import { dashboardView, workerDashboardRenderer } from "./bench_dashboard.ts";
+import { createRng, deriveSeed, pairedTestTables } from "../stats/mod.ts";
 
 Deno.test("workerDashboardRenderer() renders on its worker the page renderDashboard() renders here, each report in turn", async () => {
   const a = tinyBenchReport(7, []);
@@ -77,4 +78,26 @@ Deno.test("workerDashboardRenderer().warm(draft) answers nothing: the next page 
     dashboard.close();
   }
   dashboard.warm(draft); // after close: nothing
+});
+
+Deno.test("workerDashboardRenderer().drawTables() keeps here the worker's paired-test tables", async () => {
+  const dashboard = workerDashboardRenderer();
+  try {
+    await dashboard.tables(); // none asked: settled
+    dashboard.drawTables([{ seed: 777, n: 11, resamples: 60 }, {
+      seed: 1,
+      n: 70_000,
+      resamples: 300,
+    }]);
+    await dashboard.tables();
+    // The kept tables (pairedTestTables returns a kept one) are the draws by definition.
+    const kept = pairedTestTables(777, 11, 60)!;
+    const flips = createRng(deriveSeed(777, "sign-flip"));
+    const boot = createRng(deriveSeed(777, "bootstrap"));
+    assert.deepEqual(kept.signs, Uint8Array.from({ length: 660 }, () => flips.nextUint32() >>> 31));
+    assert.deepEqual(kept.indices, Uint16Array.from({ length: 660 }, () => boot.int(11)));
+  } finally {
+    dashboard.close();
+  }
+  await dashboard.tables();
 });

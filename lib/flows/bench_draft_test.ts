@@ -4,12 +4,14 @@ import assert from "node:assert/strict";
 import type { BenchReport } from "../report/bench_report.ts";
 import { runBench } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
+import { deriveSeed } from "../stats/mod.ts";
 
 const root = new URL("../../", import.meta.url);
 const at = (path: string) => new URL(path, root).pathname;
 
 Deno.test("runBench gives onDraft, once and before the paired tests, the report without them", async () => {
   const drafts: BenchReport[] = [];
+  const asked: { seed: number; n: number; resamples: number }[][] = [];
   const said: string[] = [];
   const report = await runBench({
     corpora: [at("fixtures/corpora/reference_v1.tools.json")],
@@ -17,6 +19,10 @@ Deno.test("runBench gives onDraft, once and before the paired tests, the report 
     tokenizers: ["cl100k_base"],
     arms: "baseline_json,compact_sig",
     retrievers: ["bm25", "random"],
+    pairedTables: (tests) => {
+      asked.push([...tests]);
+      said.push("tables");
+    },
     onDraft: (draft) => {
       drafts.push(draft);
       said.push("draft");
@@ -39,4 +45,13 @@ Deno.test("runBench gives onDraft, once and before the paired tests, the report 
     assert.deepEqual(draft[key], report[key], key);
   }
   assert.deepEqual(draft.run.git, { commit: null, dirty: null });
+  // The paired tables asked before any measurement: the tests run (their seed per metric, as
+  // compareRetrievals derives it, and the queries they pair), 10,000 permutations each.
+  assert.ok(said.indexOf("tables") < said.findIndex((m) => m.includes("counting")));
+  const ran = report.retrievalComparisons!.map((c) => ({
+    seed: deriveSeed(report.seed, c.metric),
+    n: c.n,
+    resamples: 10000,
+  }));
+  assert.deepEqual(asked, [ran]);
 });

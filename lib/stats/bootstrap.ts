@@ -56,7 +56,7 @@ const tables = new KeptTables<Uint16Array>(TABLES_BUDGET);
  * tables are kept ({@linkcode TABLES_BUDGET} entries in all). `undefined` for a larger table or
  * more than 65,536 values (its draws are streamed instead).
  */
-function indexTable(seed: number, n: number, resamples: number): Uint16Array | undefined {
+export function indexTable(seed: number, n: number, resamples: number): Uint16Array | undefined {
   if (n * resamples > TABLES_BUDGET || n > 65536) return undefined;
   return tables.get(`${seed}/${n}/${resamples}`, () => {
     const rng = createRng(seed);
@@ -68,6 +68,20 @@ function indexTable(seed: number, n: number, resamples: number): Uint16Array | u
     }
     return table;
   });
+}
+
+/**
+ * Keeps an index table made elsewhere (another thread's {@linkcode indexTable} of the same seed
+ * and sizes), so the next bootstrap of that seed and sizes takes it instead of drawing its own.
+ */
+export function keepIndexTable(
+  seed: number,
+  n: number,
+  resamples: number,
+  table: Uint16Array,
+): void {
+  if (table.length !== n * resamples || n * resamples > TABLES_BUDGET || n > 65536) return;
+  tables.get(`${seed}/${n}/${resamples}`, () => table);
 }
 
 /**
