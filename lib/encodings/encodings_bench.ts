@@ -4,7 +4,7 @@
 import { loadCatalog } from "../catalog/load.ts";
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { createTokenizer, type Tokenizer } from "../tokens/mod.ts";
-import { type ArmRow, loadArms, measureArms } from "./mod.ts";
+import { type ArmRow, type EncodingArm, loadArms, measureArms } from "./mod.ts";
 import { exists, LIVEMCPTOOL, REFERENCE } from "./_testing.ts";
 
 const path = [REFERENCE, LIVEMCPTOOL].find(exists);
@@ -90,10 +90,43 @@ if (path === undefined) {
       group: "encode only",
       baseline: arm.name === "baseline_json",
       n: 5,
-      fn: () => {
-        arm.encodeListing(corpus.tools);
-        for (const t of corpus.tools) arm.encodeTool(t);
+      fn: (b) => {
+        // New tool objects each time: markdown and compact_sig memoize a rendering per tool
+        // object (`perTool`), and this times the rendering itself.
+        const tools = corpus.tools.map((t) => ({ ...t }));
+        b.start();
+        arm.encodeListing(tools);
+        for (const t of tools) arm.encodeTool(t);
+        b.end();
       },
     });
   }
+
+  // What a one-lane bench asks of the index arms: the arm's own texts, then the index fields
+  // for changedIndexFields and for the bm25 and tfidf_classic indexes. Fresh tool objects render
+  // each of the four times; the corpus's own objects render once (the per-tool memo).
+  const indexArms = arms.filter((a): a is EncodingArm => !("unavailable" in a) && a.altersIndex);
+  const fourTimes = (fresh: boolean) => (b: Deno.BenchContext) => {
+    const copies = Array.from({ length: fresh ? 4 : 1 }, () => corpus.tools.map((t) => ({ ...t })));
+    const pass = (i: number) => copies[fresh ? i : 0];
+    b.start();
+    for (const arm of indexArms) {
+      for (const t of pass(0)) arm.encodeTool(t);
+      for (let i = 1; i < 4; i++) for (const t of pass(i)) arm.indexFields(t);
+    }
+    b.end();
+  };
+  Deno.bench({
+    name: "index arms: own texts + 3 index-field passes, each rendered anew",
+    group: "render memo",
+    baseline: true,
+    n: 5,
+    fn: fourTimes(true),
+  });
+  Deno.bench({
+    name: "index arms: own texts + 3 index-field passes, rendered once per tool (memo)",
+    group: "render memo",
+    n: 5,
+    fn: fourTimes(false),
+  });
 }
