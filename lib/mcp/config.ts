@@ -56,6 +56,7 @@
 import { expandVariables, VARIABLE_PATTERN } from "../_vars.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "./errors.ts";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 
 /** How a remote server is reached: streamable HTTP, legacy SSE, or HTTP then SSE. */
 export type RemoteTransport = "streamable-http" | "sse" | "auto";
@@ -127,6 +128,20 @@ export interface ServersConfig {
   readonly servers: readonly ServerEntry[];
 }
 
+/**
+ * The value of a JSON-with-comments text (VS Code's `mcp.json` allows `//` and block comments
+ * and trailing commas), or undefined when it is not valid even so.
+ */
+function jsonc(text: string): JsonValue | undefined {
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length === 0 && value !== undefined ? value as JsonValue : undefined;
+}
+
+function fail(source: string, message: string): never {
+  throw new ConfigError(source, message);
+}
+
 /** Options of {@linkcode parseServersConfig}. */
 export interface ParseServersConfigOptions {
   /** Name of the input in error messages (default `"<inline>"`). */
@@ -184,7 +199,13 @@ export function parseServersConfig(
     try {
       value = JSON.parse(input) as JsonValue;
     } catch (error) {
-      throw new ConfigError(source, `not valid JSON (${(error as Error).message})`);
+      value = jsonc(input) ??
+        fail(
+          source,
+          `not valid JSON (${
+            (error as Error).message
+          }); comments and trailing commas are allowed, as in VS Code's mcp.json`,
+        );
     }
   } else {
     value = input;

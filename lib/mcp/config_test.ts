@@ -201,3 +201,26 @@ Deno.test("MAVERIK's mcp-servers.json (a servers list) is refused with the way t
   const vscode = parseServersConfig({ servers: { a: { url: "http://127.0.0.1:1/mcp" } } });
   assert.deepEqual(vscode.servers.map((s) => s.name), ["a"]);
 });
+
+Deno.test("a VS Code mcp.json with comments and trailing commas reads as it is", () => {
+  // VS Code's mcp.json is JSON with comments; JSON.parse refused this one at its first line.
+  const text = `{
+  // workspace servers
+  "servers": {
+    /* the memory server */
+    "memory": { "command": "node", "args": ["m.js",], },
+  },
+}`;
+  const config = parseServersConfig(text, { source: ".vscode/mcp.json" });
+  assert.deepEqual(
+    config,
+    parseServersConfig('{"servers":{"memory":{"command":"node","args":["m.js"]}}}', {
+      source: ".vscode/mcp.json",
+    }),
+  );
+  assert.equal(config.servers[0].name, "memory");
+  // Still invalid with comments allowed: the JSON error, and that comments would be fine.
+  const bad = _throws(() => parseServersConfig('{"servers": {"a": }', { source: "f.json" }));
+  assert.match(bad.message, /^Cannot use servers config "f.json": not valid JSON \(/);
+  assert.match(bad.message, /comments and trailing commas are allowed/);
+});
