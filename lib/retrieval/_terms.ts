@@ -95,16 +95,18 @@ export class TermTable {
     let i = from;
     while (i < n) {
       let c = text.charCodeAt(i);
-      if (!isWordChar(c)) {
+      let l = WORD_LOWER[c];
+      if (!(l > 0)) {
         i++;
         continue;
       }
       const start = i;
-      let h = Math.imul(FNV_OFFSET ^ lower(c), FNV_PRIME);
+      let h = Math.imul(FNV_OFFSET ^ l, FNV_PRIME);
       for (i++; i < n; i++) {
         c = text.charCodeAt(i);
-        if (isWordChar(c)) {
-          h = Math.imul(h ^ lower(c), FNV_PRIME);
+        l = WORD_LOWER[c];
+        if (l > 0) {
+          h = Math.imul(h ^ l, FNV_PRIME);
           continue;
         }
         if (i + 1 >= n) break;
@@ -150,6 +152,13 @@ export class TermTable {
     this.#mask = mask;
   }
 }
+
+/**
+ * Per ASCII code unit: the code lower-cased when it joins a word segment (a letter, digit or
+ * `_`: {@linkcode isWordChar}), else 0; past ASCII the lookup gives `undefined` (no word char).
+ */
+const WORD_LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (isWordChar(c)) WORD_LOWER[c] = lower(c);
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
