@@ -104,8 +104,9 @@ Options:
   --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
   --workers N          Parallel lanes: this process and N-1 worker threads share the
-                       measurements (catalog cost, groups of encoding arms, each
-                       retriever's indexes); the report is the same bytes for any N (1 = everything in this
+                       measurements (catalog cost with the encoding arms, split in groups
+                       where a lane would wait; each retriever's indexes), placed by their
+                       estimated cost; the report is the same bytes for any N (1 = everything in this
                        process). Default: the number of cores once the corpora hold
                        ${
     AUTO_LANES_MIN_TOOLS.toLocaleString("en-US")

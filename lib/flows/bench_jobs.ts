@@ -459,8 +459,14 @@ const INDEX_CACHE_DOCS = 20_000;
 /**
  * Tools (all corpora together) from which the bench's default `--workers` runs every lane
  * (`workerBenchPool`'s `minTools`); one lane below. A second lane starts its own modules,
- * tokenizers and arms, builds its own retrieval indexes and holds its own copy of the corpus,
- * so it pays only on large catalogs. Measured on this 2-core machine, idle (load 0.3-1.6),
+ * tokenizers and arms, loads its own copy of the corpus and collects its own garbage; on 2 cores
+ * the V8 helper threads of one lane already use much of the second core. Per-thread CPU with the
+ * cost-planned lanes (lib/flows/bench_plan.ts, load 7-11): synth_40000_s1 one lane 75.0 s
+ * user+sys (main thread 63.0 s), 1,204 MB, two lanes 95.5 s (main 31.4 s, worker 46.4 s, V8
+ * helpers 16.0 s), 1,769 MB, so about 0.75x the wall on an idle machine for 1.47x the memory;
+ * 10,000 tools 20.6 s (main 15.8 s) against 23.9 s (main 7.5 s, worker 10.4 s), 1.53x the
+ * memory; the default bench 6.2 s against 7.7 s (main 2.6 s, worker 2.2 s). Not moved on these
+ * loaded-machine estimates. Measured earlier on this 2-core machine, idle (load 0.3-1.6),
  * `deno task scale --workers 1,2` (seed 1), one lane against two: the reference corpus (1,389
  * tools) 4.3 s, 294 MB against 5.1 s, 423 MB; 5,000 tools 8.3 s against 9.1 s; 25,000 tools
  * 37.1 s, 930 MB against 33.7 s, 1,536 MB; 40,000 tools 51.8 s, 1,396 MB against 49.6 s,
