@@ -28,7 +28,8 @@ function stripPrefix(id: string): { prefix: string; rest: string } | undefined {
  *
  * @param indexIds Ids the index returns.
  * @param unknownLabelIds Label ids not among `indexIds`.
- * @returns A sentence naming the pattern with one example, or `""` when none is recognised.
+ * @returns A clause naming the pattern with one example (lower-case: it follows "; " in the
+ *   error messages), or `""` when none is recognised.
  *
  * @example Usage
  * ```ts
@@ -52,17 +53,17 @@ export function diagnoseIdMismatch(
   for (const label of unknownLabelIds) {
     const prefixed = byRest.get(label);
     if (prefixed !== undefined) {
-      return `Index ids carry a prefix the labels lack: index id "${prefixed}" vs label id "${label}"; ` +
+      return `index ids carry a prefix the labels lack: index id "${prefixed}" vs label id "${label}"; ` +
         "build the index with the label ids (or map one side) before scoring";
     }
     const s = stripPrefix(label);
     if (s !== undefined && index.has(s.rest)) {
-      return `Label ids carry a prefix the index ids lack: label id "${label}" vs index id "${s.rest}"; ` +
+      return `label ids carry a prefix the index ids lack: label id "${label}" vs index id "${s.rest}"; ` +
         "map the labels (or the index) to one id space before scoring";
     }
     const cased = byLower.get(label.toLowerCase());
     if (cased !== undefined) {
-      return `Ids differ in letter case: index id "${cased}" vs label id "${label}"`;
+      return `ids differ in letter case: index id "${cased}" vs label id "${label}"`;
     }
   }
   return "";

@@ -19,13 +19,13 @@ const golden = (labels: string[]) =>
 Deno.test("diagnoseIdMismatch() recognises prefixed index ids, prefixed labels and case", () => {
   assert.match(
     diagnoseIdMismatch(["github:create_issue"], ["create_issue"]),
-    /Index ids carry a prefix/,
+    /^index ids carry a prefix/,
   );
   assert.match(
     diagnoseIdMismatch(["create_issue"], ["github:create_issue"]),
-    /Label ids carry a prefix/,
+    /^label ids carry a prefix/,
   );
-  assert.match(diagnoseIdMismatch(["GH:Create"], ["gh:create"]), /letter case/);
+  assert.match(diagnoseIdMismatch(["GH:Create"], ["gh:create"]), /^ids differ in letter case/);
   assert.equal(diagnoseIdMismatch(["a:b"], ["zzz"]), "");
 });
 
@@ -44,6 +44,14 @@ Deno.test("alignGolden() strict lists unknown ids; lenient drops and counts them
   assert.throws(
     () => alignGolden(g, ids),
     (e: Error) => e instanceof GoldenSetError && /"gh:nope"/.test(e.message),
+  );
+  // The diagnosis is one more clause of the same sentence, not a capitalised sentence after "; ".
+  const bare = golden(["create_issue", "read_file"]);
+  assert.throws(
+    () => alignGolden(bare, ["gh:create_issue", "read_file"]),
+    (e: Error) =>
+      e instanceof GoldenSetError &&
+      e.message.includes('; index ids carry a prefix the labels lack: index id "gh:create_issue"'),
   );
   const a = alignGolden(g, ids, { strict: false });
   assert.deepEqual([...a.queries.keys()], ["q0", "q2"]);

@@ -43,7 +43,7 @@ export class IdMismatchError extends Error {
    * @param diagnosis The recognised pattern, e.g. `index ids carry the prefix "github:"`.
    */
   constructor(message: string, diagnosis: string) {
-    super(diagnosis ? `${message}. ${diagnosis}` : message);
+    super(diagnosis ? `${message}; ${diagnosis}` : message);
     this.name = "IdMismatchError";
     this.diagnosis = diagnosis;
   }
