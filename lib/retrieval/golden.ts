@@ -2,6 +2,7 @@
  * Golden-set parsers: mcpproxy's benchmark format, BEIR's on-disk format and ToolRet's JSON.
  * All return the same {@linkcode GoldenSet}; BEIR and ToolRet also return their documents.
  *
+ * A set with no queries at all throws a {@linkcode GoldenSetError} ("it has no queries").
  * Problems (empty query text, missing or duplicate ids, invalid grades, duplicate labels, a query
  * without any label of grade ≥ 1) throw one {@linkcode GoldenSetError} listing all of them when
  * `strict` (the default); otherwise the query is dropped and counted in `dropped.reasons`.
@@ -53,6 +54,10 @@ function buildGolden(
   strict: boolean,
   log: DropLog = new DropLog(),
 ): GoldenSet {
+  // Bad input, not a measured failure: nothing in it could ever be scored.
+  if (raw.length === 0) {
+    throw new GoldenSetError(base.id, ["it has no queries, so nothing can be scored"]);
+  }
   const queries = new Map<string, string>();
   const qrels = new Map<string, Map<string, Grade>>();
   const notes = new Map<string, string>();

@@ -78,6 +78,18 @@ Deno.test("parseMcpproxyGolden() rejects a file without a queries array, and non
   assert.throws(() => parseMcpproxyGolden("{", { id: "x" }), SyntaxError);
 });
 
+Deno.test("an empty golden set is malformed input at parse time, in every format", () => {
+  const empty = (e: unknown) =>
+    e instanceof GoldenSetError && /^Cannot use golden set "x": it has no queries/.test(e.message);
+  assert.throws(
+    () => parseMcpproxyGolden('{"corpus_version":"c","queries":[]}', { id: "x" }),
+    empty,
+  );
+  // Lenient parsing drops bad queries; an empty set has nothing to drop and still throws.
+  assert.throws(() => parseMcpproxyGolden('{"queries":[]}', { id: "x", strict: false }), empty);
+  assert.throws(() => parseBeir({ corpus: "", queries: "", qrels: "" }, { id: "x" }), empty);
+});
+
 Deno.test("parseBeir() reads corpus.jsonl, queries.jsonl and a qrels TSV (BEIR and TREC rows)", () => {
   const { golden, docs } = parseBeir({
     corpus: '{"_id":"d1","title":"Create issue","text":"Opens an issue"}\n' +
