@@ -26,3 +26,17 @@ export function oneLine(error: unknown, max = 300): string {
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
+
+/**
+ * A count with its noun, singular for exactly one: `counted(1, "tool")` is `"1 tool"`,
+ * `counted(3, "query", "queries")` is `"3 queries"`. The number is written as given (no
+ * grouping), so a console line reads the same as before for every other count.
+ *
+ * @param n The count.
+ * @param singular The noun for one.
+ * @param plural The noun for any other count (default: `singular` + "s").
+ * @returns `"<n> <noun>"`.
+ */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

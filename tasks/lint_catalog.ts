@@ -49,10 +49,13 @@ ${
 }
 `;
 
+/** `n` with its noun, singular for one. */
+const n = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
 function formatTable(report: LintReport, source: string, failed: readonly FailedServer[]): string {
   const lines = [
-    `${source}: ${report.toolCount} tools, ${report.findings.length} findings, ` +
-    `${report.toolsWithErrors} tools with errors`,
+    `${source}: ${n(report.toolCount, "tool")}, ${n(report.findings.length, "finding")}, ` +
+    `${n(report.toolsWithErrors, "tool")} with errors`,
   ];
   if (failed.length > 0) {
     lines.push(`  servers failed (not linted): ${failed.length}`);

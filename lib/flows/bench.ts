@@ -72,6 +72,7 @@ import { deriveSeed } from "../stats/mod.ts";
 /** The metrics `compareToBaseline` compares by default (lib/retrieval/versus.ts). */
 const COMPARED_METRICS = ["recall@5", "ndcg@10"] as const;
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { counted } from "../_text.ts";
 
 /** Default inputs, relative to the repository root. */
 export const BENCH_DEFAULTS = {
@@ -706,7 +707,7 @@ async function benchOn(
       corpus,
       tokenizers,
       local: false,
-      label: `${c.id}: counting ${c.tools.length} tools with ${names(tokenizers)}`,
+      label: `${c.id}: counting ${counted(c.tools.length, "tool")} with ${names(tokenizers)}`,
     });
   }
   const armJobs = jobs.length;
@@ -968,14 +969,27 @@ export function benchSummaryLines(report: BenchReport): string[] {
     if (v > 0 && text === "0.00") return "<0.01%";
     return `${text}%`;
   };
+  // A corpus where some tool has no inputSchema is counted on names and descriptions (the
+  // with-schemas figures would compare unlike catalogs): the line says so, and one note per corpus.
+  const partial = new Set<string>();
   for (const m of report.modes.filter((m) => m.tokenizer === tok)) {
     const authoritative = m.withSchemasAuthoritative;
+    if (!authoritative) partial.add(m.corpusId);
     const tokens = authoritative ? m.tokensWithSchemas : m.tokensNameDescription;
     const saved = authoritative ? m.savingsWithSchemas : m.savingsNameDescription;
     lines.push(
-      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} tools ${
-        String(tokens).padStart(9)
-      } ${tok} tokens${m.mode === "direct" ? "" : `  ${savingsPhrase(saved, pct)}`}`,
+      `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} ${
+        m.toolCount === 1 ? "tool " : "tools"
+      } ${String(tokens).padStart(9)} ${tok} tokens${authoritative ? "" : " (names+descriptions)"}${
+        m.mode === "direct" ? "" : `  ${savingsPhrase(saved, pct)}`
+      }`,
+    );
+  }
+  for (const id of partial) {
+    lines.push(
+      `${
+        "note".padEnd(16)
+      } ${id}: not every tool has an inputSchema, so its modes are counted on names and descriptions (report.json modes[].tokensWithSchemas has the rest)`,
     );
   }
   for (const corpus of report.corpora) {
@@ -997,7 +1011,7 @@ export function benchSummaryLines(report: BenchReport): string[] {
         r.metrics["recall@5"].toFixed(3)
       } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
         r.metrics["ndcg@10"].toFixed(3)
-      }  (${r.queryCount} queries)`,
+      }  (${counted(r.queryCount, "query", "queries")})`,
     );
   }
   for (const c of (report.retrievalComparisons ?? []).filter((c) => c.metric === "ndcg@10")) {
@@ -1041,7 +1055,7 @@ export function benchSummaryLines(report: BenchReport): string[] {
   if (report.overrides) {
     const o = report.overrides;
     lines.push(
-      `overrides        ${o.path}: ${o.applied} of ${o.keys} tools rewritten${
+      `overrides        ${o.path}: ${o.applied} of ${counted(o.keys, "tool")} rewritten${
         o.problems.length > 0 ? `, ${o.problems.length} naming nothing (see warnings)` : ""
       }`,
     );

@@ -131,7 +131,7 @@ Deno.test("benchSummaryLines words a mode that costs more than direct as costing
   const lines = benchSummaryLines(oneToolBenchReport());
   assert.ok(
     lines.includes(
-      "one              proxy       1 tools         8 cl100k_base tokens  costs 100.00% more",
+      "one              proxy       1 tool          8 cl100k_base tokens  costs 100.00% more",
     ),
     lines.join("\n"),
   );
@@ -211,4 +211,26 @@ Deno.test("a golden set that names a corpus not benched is skipped with a warnin
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("benchSummaryLines says when a corpus's modes are counted on names and descriptions only", () => {
+  const base = tinyBenchReport();
+  const report = {
+    ...base,
+    modes: base.modes.map((m) => ({
+      ...m,
+      withSchemasAuthoritative: false,
+      tokensNameDescription: 100,
+      savingsNameDescription: m.mode === "direct" ? 0 : 0.25,
+    })),
+  };
+  const lines = benchSummaryLines(report);
+  const modeLines = lines.filter((l) => / tokens/.test(l) && !l.startsWith("arms"));
+  assert.ok(modeLines.length >= 2, lines.join("\n"));
+  for (const l of modeLines) assert.match(l, / 100 cl100k_base tokens \(names\+descriptions\)/);
+  assert.equal(lines.filter((l) => l.startsWith("note ")).length, 1);
+  assert.match(lines.find((l) => l.startsWith("note "))!, /not every tool has an inputSchema/);
+  // Every tool with a schema: no marker, no note.
+  const plain = benchSummaryLines(base);
+  assert.ok(!plain.some((l) => l.includes("names+descriptions") || l.startsWith("note ")));
 });

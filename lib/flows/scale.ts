@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { counted } from "../_text.ts";
 
 /** Tools of fixtures/corpora/reference_v1.tools.json (the reference golden set's corpus). */
 export const REFERENCE_TOOLS = 1389;
@@ -145,13 +146,18 @@ export async function runScale(
   const measure = async (label: string, tools: number, args: string[], dir: string) => {
     for (const w of counts) {
       const flag = w === null ? [] : ["--workers", `${w}`];
-      const row = await runMeasured(w === null ? label : `${label}, ${w} workers`, tools, [
-        ...options.benchArgs,
-        ...args,
-        ...flag,
-        "--out",
-        join(out, w === null ? dir : `${dir}_w${w}`),
-      ], io);
+      const row = await runMeasured(
+        w === null ? label : `${label}, ${counted(w, "worker")}`,
+        tools,
+        [
+          ...options.benchArgs,
+          ...args,
+          ...flag,
+          "--out",
+          join(out, w === null ? dir : `${dir}_w${w}`),
+        ],
+        io,
+      );
       rows.push(options.workers === undefined ? row : { ...row, workers: w });
     }
   };

@@ -12,6 +12,7 @@ import { clusterPermutationTest } from "../stats/cluster_permutation.ts";
 import { newcombeInterval } from "../stats/newcombe.ts";
 import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import type { AgentRunRecord } from "./viz/types.ts";
+import { counted } from "../_text.ts";
 
 /** One compared point: the latest record of one version (or of the live configuration). */
 export interface VersionPoint {
@@ -243,8 +244,12 @@ function kpiDelta(
   const minP = Math.min(1, 2 ** (1 - n));
   const underpowered = minP >= alpha;
   const note = underpowered
-    ? `underpowered at this n (n = ${n} cases: p ≥ ${minP.toPrecision(2)} whatever happens)`
-    : `${fmtP(test.pValue)} over ${n} cases${test.pValue < alpha ? " (significant)" : ""}`;
+    ? `underpowered at this n (n = ${counted(n, "case")}: p ≥ ${
+      minP.toPrecision(2)
+    } whatever happens)`
+    : `${fmtP(test.pValue)} over ${counted(n, "case")}${
+      test.pValue < alpha ? " (significant)" : ""
+    }`;
   return {
     ...head,
     pValue: test.pValue,

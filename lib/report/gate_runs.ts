@@ -12,6 +12,7 @@ import { percentileNearestRank } from "../stats/percentile.ts";
 import type { LoadedRun } from "./runs.ts";
 import { type GateCheck, GateInputError, type Verdict } from "./gate.ts";
 import { check, cmp, f3, pctText, signed, usd } from "./_gate_check.ts";
+import { counted } from "../_text.ts";
 
 /** Thresholds of {@linkcode gateRuns}. */
 export interface GateOptions {
@@ -220,9 +221,9 @@ export function passRateCheck(
     group,
     "pass rate",
     verdict,
-    `${f3(bMean)} → ${f3(cMean)} (${
-      signed(-drop)
-    }) over ${ids.length} cases; one-sided ${test.method} case-level permutation p = ${
+    `${f3(bMean)} → ${f3(cMean)} (${signed(-drop)}) over ${
+      counted(ids.length, "case")
+    }; one-sided ${test.method} case-level permutation p = ${
       test.pValue.toPrecision(3)
     }; pooled difference 95% [${signed(nw.lo)}, ${signed(nw.hi)}] (Newcombe); ${why}${powerText}`,
   );
