@@ -333,7 +333,19 @@ const RULES: readonly RuleEntry[] = [
         props === undefined || props === null || typeof props !== "object" || Array.isArray(props)
       ) {
         const keys = JSON.stringify(Object.keys(schema).sort(compareUtf8));
-        report(`inputSchema has no "properties" object (keys: ${keys})`, "#");
+        const kind = props === undefined
+          ? undefined
+          : props === null
+          ? "null"
+          : Array.isArray(props)
+          ? "an array"
+          : `a ${typeof props}`;
+        report(
+          kind === undefined
+            ? `inputSchema has no "properties" object (keys: ${keys})`
+            : `inputSchema's "properties" is ${kind}, not an object`,
+          kind === undefined ? "#" : "#/properties",
+        );
       }
     },
   },

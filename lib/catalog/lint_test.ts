@@ -232,3 +232,25 @@ Deno.test("lintCatalog() flags property names a JS client reorders (array indexe
   assert.match(found[1].message, /^property "2" is named like an array index/);
   assert.equal(lintCatalog([tool]).countsByRule["integer-like-property"], 3);
 });
+
+Deno.test("lintCatalog() says what `properties` is when it is there but not an object", () => {
+  const tool = (name: string, properties: unknown): Tool => ({
+    id: `s:${name}`,
+    server: "s",
+    name,
+    description: "A schema whose properties member is not an object.",
+    inputSchema: { type: "object", properties } as Tool["inputSchema"],
+  });
+  const found = lintCatalog([
+    tool("arr", []),
+    tool("nul", null),
+    tool("str", "x"),
+    { ...tool("none", {}), inputSchema: { type: "object" } },
+  ]).findings.filter((f) => f.rule === "schema-without-properties");
+  assert.deepEqual(found.map((f) => [f.toolId, f.message, f.path]), [
+    ["s:arr", `inputSchema's "properties" is an array, not an object`, "#/properties"],
+    ["s:none", `inputSchema has no "properties" object (keys: ["type"])`, "#"],
+    ["s:nul", `inputSchema's "properties" is null, not an object`, "#/properties"],
+    ["s:str", `inputSchema's "properties" is a string, not an object`, "#/properties"],
+  ]);
+});
