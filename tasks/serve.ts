@@ -9,15 +9,15 @@ import {
   taskRunArgs,
   UsageError,
 } from "./_cli.ts";
-import { SERVE_DEFAULTS, serveWorkbench } from "../lib/workbench/mod.ts";
+import { pageTitles, SERVE_DEFAULTS, serveWorkbench } from "../lib/workbench/mod.ts";
 
 const HELP =
   `mcpmeter serve — the workbench: plan, run, watch, compare and configure agent benchmarks
 
 Usage: deno task serve [options]
 
-Serves the pages (Test plans, Runs, Chat, Config, Catalog) and the HTTP API (docs/api.md) and
-prints the URL. On first start the working config DIR is created from fixtures/agents and
+Serves the pages (${pageTitles().join(", ")}) and the HTTP API
+(docs/api.md) and prints the URL. On first start the working config DIR is created from fixtures/agents and
 fixtures/suites (the fixtures are only read); runs go to RESULTS/runs like deno task agents'.
 The model "scripted" (a local server with scripted replies, as in deno task demo-agents) needs
 no API key.

@@ -31,6 +31,7 @@ export {
   type WorkbenchContext,
 } from "./app.ts";
 export { checkId, ID_PATTERN, WorkbenchError } from "./_paths.ts";
+export { pageTitles } from "./features/mod.ts";
 export {
   type AgentEntry,
   CONFIG_FILES,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { WorkbenchFeature } from "../app.ts";
+import type { NavEntry, WorkbenchFeature } from "../app.ts";
 import { core } from "./core.ts";
 import { plans } from "./plans.ts";
 import { runsApi } from "./runs_api.ts";
@@ -28,3 +28,17 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   catalogPage,
   reporting,
 ];
+
+/**
+ * The titles of the pages in the navigation bar of a workbench built from `features`, in
+ * navigation order (`NavEntry.order`), e.g. for a `--help` text that must not drift from the app.
+ *
+ * @param features The features (default: {@linkcode DEFAULT_FEATURES}).
+ * @returns Page titles, e.g. `["Test plans", "Runs", ...]`.
+ */
+export function pageTitles(
+  features: readonly { readonly nav?: readonly NavEntry[] }[] = DEFAULT_FEATURES,
+): readonly string[] {
+  return features.flatMap((f) => f.nav ?? []).sort((a, b) => a.order - b.order)
+    .map((n) => n.title);
+}
