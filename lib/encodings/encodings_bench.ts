@@ -91,8 +91,8 @@ if (path === undefined) {
       baseline: arm.name === "baseline_json",
       n: 5,
       fn: (b) => {
-        // New tool objects each time: markdown and compact_sig memoize a rendering per tool
-        // object (`perTool`), and this times the rendering itself.
+        // New tool objects each time: compact_sig memoizes its signature per tool object
+        // (`perTool`), and this times the rendering itself.
         const tools = corpus.tools.map((t) => ({ ...t }));
         b.start();
         arm.encodeListing(tools);
@@ -104,7 +104,8 @@ if (path === undefined) {
 
   // What a one-lane bench asks of the index arms: the arm's own texts, then the index fields
   // for changedIndexFields and for the bm25 and tfidf_classic indexes. Fresh tool objects render
-  // each of the four times; the corpus's own objects render once (the per-tool memo).
+  // each of the four times; the corpus's own objects render compact_sig's signature once (the
+  // per-tool memo; markdown's table is rendered each time).
   const indexArms = arms.filter((a): a is EncodingArm => !("unavailable" in a) && a.altersIndex);
   const fourTimes = (fresh: boolean) => (b: Deno.BenchContext) => {
     const copies = Array.from({ length: fresh ? 4 : 1 }, () => corpus.tools.map((t) => ({ ...t })));

@@ -1,5 +1,6 @@
-// The per-tool render memo of markdown's parameter table and compact_sig's signature
-// (`perTool` in _private.ts): a tool rendered again, through the arm or its index fields, gives
+// The per-tool render memo of compact_sig's signature (`perTool` in _private.ts; markdown's
+// table is rendered each time, checked here too): a tool rendered again, through the arm or its
+// index fields, gives
 // what a fresh copy of the tool renders (the plain path: a new object the memo has not seen),
 // on every tool of the reference corpus and on the hard cases; and the memo is keyed by the
 // tool object, not by its id, so a changed tool of the same id renders its own parameters.
