@@ -86,6 +86,8 @@ export interface ChatService {
 export interface BenchService {
   /** Corpus names that can be benchmarked. */
   corpora(): Promise<readonly string[]>;
+  /** The corpus offered first (what `deno task bench` measures by default), when it is listed. */
+  readonly defaultCorpus?: string;
   /**
    * Starts a bench run on a corpus.
    *

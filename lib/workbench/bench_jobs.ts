@@ -14,6 +14,8 @@ import { WorkbenchError } from "./_paths.ts";
 export interface BenchServiceOptions {
   /** Corpus name → catalog file. */
   readonly corpora: Readonly<Record<string, string>>;
+  /** The name pre-selected on the Catalog page (ignored unless it is in `corpora`). */
+  readonly defaultCorpus?: string;
   /** Results folder; jobs write to `catalog/<jobId>/` under it. */
   readonly resultsDir: string;
   /** ISO-8601 UTC now (job ids). */
@@ -36,6 +38,9 @@ export function createBenchService(options: BenchServiceOptions): BenchService {
   const jobs: BenchJob[] = [];
   return {
     corpora: () => Promise.resolve(Object.keys(options.corpora).sort()),
+    ...(options.defaultCorpus !== undefined && Object.hasOwn(options.corpora, options.defaultCorpus)
+      ? { defaultCorpus: options.defaultCorpus }
+      : {}),
     start(corpus) {
       const path = options.corpora[corpus];
       if (path === undefined) {

@@ -5,12 +5,14 @@
  *
  * @module
  */
+import { basename } from "node:path";
 import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
 import { isLoopback } from "./guard.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../_errors.ts";
+import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
 
 /** Defaults of `deno task serve` (repository-relative paths). */
 export const SERVE_DEFAULTS = {
@@ -174,6 +176,7 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
         }),
       bench: createBenchService({
         corpora: await benchCorpora(fromRoot),
+        defaultCorpus: basename(BENCH_DEFAULTS.corpus).replace(/\.tools\.json$/, ""),
         resultsDir,
         isoNow: () => new Date().toISOString(),
         runBench,

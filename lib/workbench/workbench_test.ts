@@ -10,6 +10,8 @@ import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { runState } from "./run_store.ts";
 import { summarizeRun } from "./comparison.ts";
+import { createBenchService } from "./bench_jobs.ts";
+import type { BenchService } from "./app.ts";
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
@@ -64,7 +66,7 @@ function recordingRunner(gate?: Promise<void>): Runner {
 }
 
 async function start(
-  options: { token?: string; runner?: Runner; hostname?: string } = {},
+  options: { token?: string; runner?: Runner; hostname?: string; bench?: BenchService } = {},
 ): Promise<Workbench & { tmp: string }> {
   const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-test-" });
   const wb = await startWorkbench({
@@ -79,6 +81,7 @@ async function start(
     env: {},
     runner: options.runner ?? recordingRunner(),
     prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
+    ...(options.bench ? { bench: options.bench } : {}),
   });
   return Object.assign(wb, { tmp });
 }
@@ -610,4 +613,34 @@ Deno.test("workbench: the catalog lists report.json files and opens none outside
   } finally {
     await stop(wb);
   }
+});
+
+Deno.test("workbench: the Catalog page pre-selects the bench's default corpus, whatever sorts first", async () => {
+  const corpora = { alpha: "/c/alpha.json", livemcptool: "/c/l.json", reference_v1: "/c/r.json" };
+  const bench = (defaultCorpus?: string) =>
+    createBenchService({
+      corpora,
+      ...(defaultCorpus === undefined ? {} : { defaultCorpus }),
+      resultsDir: "/nonexistent",
+      isoNow: () => "2026-01-01T00:00:00.000Z",
+      runBench: () => Promise.resolve({ code: 0, log: "" }),
+    });
+  const options = async (b: BenchService) => {
+    const wb = await start({ bench: b });
+    try {
+      const page = await call(wb, "GET", "/catalog");
+      return [...page.text.matchAll(/<option( selected)?>([^<]*)<\/option>/g)].map((m) =>
+        `${m[2]}${m[1] ? "*" : ""}`
+      );
+    } finally {
+      await stop(wb);
+    }
+  };
+  assert.deepStrictEqual(await options(bench("reference_v1")), [
+    "alpha",
+    "livemcptool",
+    "reference_v1*",
+  ]);
+  // A default that is not listed selects nothing (the browser then shows the first).
+  assert.deepStrictEqual(await options(bench("missing")), ["alpha", "livemcptool", "reference_v1"]);
 });

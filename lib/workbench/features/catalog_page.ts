@@ -135,7 +135,9 @@ export const catalogPage: WorkbenchFeature = {
           }</tbody></table></div>
 <form class="card" id="bench-form"><h2>Start a bench run</h2>
 <div style="display:flex;gap:12px;align-items:end"><div class="field" data-field="corpus"><label>Corpus <select name="corpus">${
-            corpora.map((n) => `<option>${esc(n)}</option>`).join("")
+            corpora.map((n) =>
+              `<option${n === ctx.bench?.defaultCorpus ? " selected" : ""}>${esc(n)}</option>`
+            ).join("")
           }</select></label></div><div class="field"><button type="submit"${
             ctx.bench ? "" : " disabled"
           }>Start bench</button></div></div>
