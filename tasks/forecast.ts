@@ -3,6 +3,7 @@
 // Exit 0: forecast printed; 2: unusable input.
 import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { runForecast } from "../lib/flows/mod.ts";
+import { DEFAULT_FORECAST_RESAMPLES } from "../lib/agent/mod.ts";
 
 const HELP = `Usage: deno task forecast --run DIR --questions N [options]
 
@@ -22,7 +23,7 @@ Options:
                        Prices change, token counts do not: "cache on" needs a run with
                        caching on, whose cache tokens are then priced here
   --seed S             bootstrap seed, recorded in the output (default: 0)
-  --resamples B        bootstrap resamples (default: 2000)
+  --resamples B        bootstrap resamples (default: ${DEFAULT_FORECAST_RESAMPLES})
   --concurrency C      cases in flight for the wall-time total (default: 1)
   --json               print the forecast as JSON (sorted keys) instead of text
   --help               show this help
@@ -54,7 +55,7 @@ async function main(): Promise<number> {
     run: values.run,
     questions: intFlag("questions", values.questions, 1, 1),
     seed: intFlag("seed", values.seed, 0),
-    resamples: intFlag("resamples", values.resamples, 2000, 1),
+    resamples: intFlag("resamples", values.resamples, DEFAULT_FORECAST_RESAMPLES, 1),
     concurrency: intFlag("concurrency", values.concurrency, 1, 1),
     json: values.json,
     ...(values.agent === undefined ? {} : { agentId: values.agent }),

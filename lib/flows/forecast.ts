@@ -7,7 +7,7 @@
 import { loadRun } from "../report/io.ts";
 import { forecastDocument, forecastLines, forecastLoadedRun, stableJson } from "../report/mod.ts";
 import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
-import { parsePriceFile } from "../agent/forecast.ts";
+import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile } from "../agent/forecast.ts";
 import { UsageError } from "../_errors.ts";
 
 /** What `deno task forecast` was asked for. */
@@ -22,7 +22,7 @@ export interface RunForecastFlowOptions {
   readonly priceFile?: string;
   /** Bootstrap seed. @default {0} */
   readonly seed?: number;
-  /** Bootstrap resamples. @default {2000} */
+  /** Bootstrap resamples. @default {DEFAULT_FORECAST_RESAMPLES} (2000) */
   readonly resamples?: number;
   /** Cases in flight for the wall-time total. @default {1} */
   readonly concurrency?: number;
@@ -71,7 +71,7 @@ export async function runForecast(options: RunForecastFlowOptions): Promise<Fore
     forecasts = forecastLoadedRun(run, {
       questions: options.questions,
       seed: options.seed ?? 0,
-      resamples: options.resamples ?? 2000,
+      resamples: options.resamples ?? DEFAULT_FORECAST_RESAMPLES,
       concurrency: options.concurrency ?? 1,
       ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
       ...(prices ? { prices } : {}),

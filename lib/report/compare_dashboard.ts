@@ -32,7 +32,11 @@ import {
 } from "./compare_figures.ts";
 import type { LoadedRun, RunFilter } from "./runs.ts";
 import { forecastLoadedRun } from "./forecast.ts";
-import { FORECAST_ASSUMPTION, type ForecastEstimate } from "../agent/forecast.ts";
+import {
+  DEFAULT_FORECAST_RESAMPLES,
+  FORECAST_ASSUMPTION,
+  type ForecastEstimate,
+} from "../agent/forecast.ts";
 
 /** Questions of the per-agent cost forecast on the comparison dashboard. */
 export const DASHBOARD_FORECAST_QUESTIONS = 10_000;
@@ -228,8 +232,9 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     const [f] = forecastLoadedRun(run, {
       questions: DASHBOARD_FORECAST_QUESTIONS,
       agentId: a.agentId,
+      // deno task forecast's defaults, so `--questions N` on the same run gives these figures.
       seed: 0,
-      resamples: 1000,
+      resamples: DEFAULT_FORECAST_RESAMPLES,
     });
     return [{ a, f }];
   });
@@ -238,7 +243,9 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     parts.push(
       `<p class="note">Estimated (provenance <code>estimated</code>): USD, tokens and wall time of ${
         DASHBOARD_FORECAST_QUESTIONS.toLocaleString("en-US")
-      } questions for each agent above, from its latest run, with a 95% interval from a seeded bootstrap over cases and repetitions (seed 0, 1,000 resamples; <code>deno task forecast</code> for other N, seeds or prices). Assumes ${
+      } questions for each agent above, from its latest run, with a 95% interval from a seeded bootstrap over cases and repetitions (seed 0, ${
+        DEFAULT_FORECAST_RESAMPLES.toLocaleString("en-US")
+      } resamples, as <code>deno task forecast --questions ${DASHBOARD_FORECAST_QUESTIONS}</code> gives them; the task for other N, seeds or prices). Assumes ${
         esc(FORECAST_ASSUMPTION)
       }.</p>`,
     );

@@ -5,6 +5,7 @@ import { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
 import { filterRuns, runsTable } from "./runs.ts";
 import { agentRows, caseRows, errorRows, flakyRows, sweepGroupRows, toolRows } from "./compare.ts";
 import { renderCompareDashboard, tablesToCsv } from "./compare_dashboard.ts";
+import { forecastLoadedRun } from "./forecast.ts";
 
 const CASES = ["c1", "c2", "c3", "c4", "c5"];
 
@@ -128,6 +129,20 @@ Deno.test("renderCompareDashboard() draws every section, is deterministic, and e
     assert.equal(fc.get("wall_ms", 0), 3_000_000);
     assert.ok(fc.get("wall_ms_lo95", 0) < 3_000_000 && fc.get("wall_ms_hi95", 0) > 3_000_000);
     assert.equal(fc.get("provenance", 0), "estimated");
+    // The interval is deno task forecast's with its defaults (seed 0, DEFAULT_FORECAST_RESAMPLES
+    // = 2,000 draws): the CLI on the same run reproduces the page. Its wall interval has spread.
+    const r1 = runs.find((r) => r.runId === "r1")!;
+    const [cli] = forecastLoadedRun(r1, { questions: 10_000, agentId: "alpha", seed: 0 });
+    assert.equal(fc.get("wall_ms_lo95", 0), cli.wallMs.lo);
+    assert.equal(fc.get("wall_ms_hi95", 0), cli.wallMs.hi);
+    const [other] = forecastLoadedRun(r1, {
+      questions: 10_000,
+      agentId: "alpha",
+      seed: 0,
+      resamples: 1000,
+    });
+    assert.notEqual(other.wallMs.lo, cli.wallMs.lo, "1,000 draws give another interval");
+    assert.match(a.html, /seed 0, 2,000 resamples, as <code>deno task forecast --questions 10000/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
