@@ -23,6 +23,8 @@ import type { CatalogCostSections } from "../modes/catalog_cost.ts";
 import { type ArmRow, measureToolResults, parseArmList } from "../encodings/mod.ts";
 import { loadToolResults } from "../encodings/io.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
+import { alignGolden } from "../retrieval/align.ts";
+import { IdMismatchError } from "../retrieval/errors.ts";
 import { uniqueCorpusIds } from "./_corpus_ids.ts";
 import type { GoldenSet } from "../retrieval/types.ts";
 import { type FrontierRow, type UnreachableTools, unreachableTools } from "../live/frontier.ts";
@@ -317,9 +319,55 @@ type RetrievalStep =
   | { readonly audit: GoldenSetAudit }
   | { readonly unreachable: GoldenSet; readonly corpus: Corpus };
 
+/** Where a golden set is scored: a corpus index (-1: skipped), and why when it is not plain. */
+interface GoldenTarget {
+  /** Index into the corpora, or -1 when the set is skipped. */
+  readonly corpus: number;
+  /** The skip, or the scoring against the only corpus of a set naming another, in words. */
+  readonly warning?: string;
+  /** Of a skipped set: why, and what to change, without the "skipped" (for an error). */
+  readonly reason?: string;
+}
+
+/**
+ * Which corpus each golden set is scored against: the one whose id is its `corpus_version`;
+ * with one corpus, that corpus whatever the set names (a warning says so when it names
+ * another, e.g. a reference_v1 set scored on a synthetic catalog); else none (skipped, with a
+ * warning that names the set, why, and what to change).
+ */
+function goldenTargets(
+  corpusIds: readonly string[],
+  goldenSets: readonly GoldenSet[],
+): GoldenTarget[] {
+  return goldenSets.map((golden) => {
+    const c = corpusIds.findIndex((id) => id === golden.corpusVersion);
+    if (c >= 0) return { corpus: c };
+    if (corpusIds.length === 1) {
+      return golden.corpusVersion === undefined ? { corpus: 0 } : {
+        corpus: 0,
+        warning: `golden set ${golden.id} names corpus "${golden.corpusVersion}", not "${
+          corpusIds[0]
+        }"; scored against "${corpusIds[0]}", the only corpus measured`,
+      };
+    }
+    const why = golden.corpusVersion === undefined
+      ? `names no corpus (it has no "corpus_version")`
+      : `names corpus "${golden.corpusVersion}", which was not measured`;
+    const fix = `set its "corpus_version" to the id of the corpus it labels (measured: ${
+      corpusIds.join(", ")
+    })`;
+    return {
+      corpus: -1,
+      warning: `golden set ${golden.id} ${why}; skipped: ${fix}`,
+      reason: `golden set ${golden.id} ${why}; ${fix}`,
+    };
+  });
+}
+
 function planRetrieval(
   corpora: readonly { corpus: Corpus }[],
   goldenSets: readonly GoldenSet[],
+  targets: readonly GoldenTarget[],
   p: Plan,
   indexArms: readonly IndexArm[],
   jobs: BenchJob[],
@@ -338,19 +386,9 @@ function planRetrieval(
     return changed;
   };
   for (const [g, golden] of goldenSets.entries()) {
-    const c = corpora.findIndex(({ corpus }) => corpus.id === golden.corpusVersion);
-    const targetIndex = c >= 0 ? c : corpora.length === 1 ? 0 : -1;
-    if (targetIndex < 0) {
-      const measured = corpora.map(({ corpus }) => corpus.id).join(", ");
-      steps.push({
-        warning: `golden set ${golden.id} ${
-          golden.corpusVersion === undefined
-            ? `names no corpus (it has no "corpus_version")`
-            : `names corpus "${golden.corpusVersion}", which was not measured`
-        }; skipped: set its "corpus_version" to the id of the corpus it labels (measured: ${measured})`,
-      });
-      continue;
-    }
+    const { corpus: targetIndex, warning } = targets[g];
+    if (warning !== undefined) steps.push({ warning });
+    if (targetIndex < 0) continue;
     const target = corpora[targetIndex];
     const audit = auditGoldenSet(golden, target.corpus);
     steps.push({ audit });
@@ -594,6 +632,36 @@ async function benchOn(
       }),
     );
   }
+  // Matched to the corpora now, before any measurement: the console names each skip (and each
+  // set scored on the only corpus though it names another), and a run that asked for golden
+  // sets and could score none of them is bad input, not a run without retrieval.
+  const targets = goldenTargets(corpora.map((c) => c.corpus.id), goldenSets);
+  for (const t of targets) if (t.warning !== undefined) say(t.warning);
+  if (goldenSets.length > 0 && !options.live && targets.every((t) => t.corpus < 0)) {
+    throw new UsageError(
+      `--golden: no golden set can be scored, so nothing asked for would be measured: ${
+        targets.map((t) => t.reason).join("; ")
+      }`,
+    );
+  }
+  for (const [g, t] of targets.entries()) {
+    const golden = goldenSets[g];
+    if (t.corpus < 0 || t.warning === undefined) continue;
+    // Scored on the only corpus though it names another: when none of its labels is a tool of
+    // that corpus, the error says that the set names another corpus.
+    const ids = new Set(corpora[t.corpus].corpus.tools.map((tool) => tool.id));
+    try {
+      alignGolden(golden, ids, { strict: false });
+    } catch (error) {
+      if (!(error instanceof IdMismatchError)) throw error;
+      throw new IdMismatchError(
+        `${error.message}; the set names corpus "${golden.corpusVersion}", not "${
+          corpora[t.corpus].corpus.id
+        }" (the corpus measured): pass the corpus it labels with --corpus`,
+        "",
+      );
+    }
+  }
   // The paired tests to come, each retriever against the baseline per golden set and metric (as
   // compareRetrievals derives their seeds; its 10,000 permutations), for a thread to prepare.
   if (
@@ -715,7 +783,7 @@ async function benchOn(
   // arms below), so that the arms split weighs them: the arms go in groups only where a lane
   // would otherwise wait (each group's job measures the baseline again).
   const retrievalJobs: BenchJob[] = [];
-  const steps = planRetrieval(corpora, goldenSets, p, lane.indexArms, retrievalJobs);
+  const steps = planRetrieval(corpora, goldenSets, targets, p, lane.indexArms, retrievalJobs);
   const armSplit = armGroups(
     p.armNames,
     running.lanes,

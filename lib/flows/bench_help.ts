@@ -51,7 +51,10 @@ Options:
     ARMS.filter((a) => a.requires !== null).map((a) => `${a.name} needs ${a.requires}`).join(", ")
   }; otherwise it is one skip row)
   --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
-                       id matches its corpus_version; repeat for several; "none" to skip
+                       id matches its corpus_version (with one corpus: that corpus, warned when
+                       the set names another; with several: a set naming none of them is
+                       skipped with a warning, and exit 2 when every set is); repeat for several;
+                       "none" to skip
                        (default, with the default corpus: ${
     BENCH_DEFAULTS.goldenSets.join(" and ")
   },

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import { benchFailure, benchSummaryLines, runBench, writeBenchResults } from "./bench.ts";
 import { oneToolBenchReport, tinyBenchReport } from "../report/_testing.ts";
-import { denoFlowIo } from "./io.ts";
+import { denoFlowIo, UsageError } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };
 
 const LIVEMCPTOOL =
@@ -192,22 +192,84 @@ Deno.test("a golden set that names a corpus not benched is skipped with a warnin
       description: `Does ${name} things.`,
       inputSchema: { type: "object" },
     });
-    await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ tools: [tool("x")] }));
+    // Three tools: wink-bm25 indexes no fewer.
+    const tools = [tool("x"), tool("v"), tool("w")];
+    await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ tools }));
     await Deno.writeTextFile(`${dir}/b.json`, JSON.stringify({ tools: [tool("y")] }));
     const queries = [{ id: "q1", query: "do x", labels: [{ tool_id: "a:x", relevance: 2 }] }];
     await Deno.writeTextFile(`${dir}/named.json`, JSON.stringify({ corpus_version: "c", queries }));
     await Deno.writeTextFile(`${dir}/unnamed.json`, JSON.stringify({ queries }));
-    const report = await runBench({
+    await Deno.writeTextFile(`${dir}/right.json`, JSON.stringify({ corpus_version: "a", queries }));
+    const said: string[] = [];
+    const options = {
       corpora: [`${dir}/a.json`, `${dir}/b.json`],
-      golden: [`${dir}/named.json`, `${dir}/unnamed.json`],
+      golden: [`${dir}/named.json`, `${dir}/unnamed.json`, `${dir}/right.json`],
       arms: "none",
       toolResults: "none",
-    }, io);
-    assert.deepEqual(report.retrieval ?? [], []);
-    assert.deepEqual(report.warnings.filter((w) => w.startsWith("golden set")), [
+      retrievers: ["bm25"],
+    };
+    const report = await runBench(options, { ...io, progress: (_t, m) => said.push(m) });
+    assert.deepEqual(report.retrieval?.map((r) => r.goldenSetId), ["right"]);
+    const skips = [
       'golden set named names corpus "c", which was not measured; skipped: set its "corpus_version" to the id of the corpus it labels (measured: a, b)',
       'golden set unnamed names no corpus (it has no "corpus_version"); skipped: set its "corpus_version" to the id of the corpus it labels (measured: a, b)',
-    ]);
+    ];
+    // (The scored set's audit warning, "golden set right: ...", is another matter.)
+    const corpusWords = (w: string) => w.startsWith("golden set") && w.includes("corpus");
+    assert.deepEqual(report.warnings.filter(corpusWords), skips);
+    // On the console too, not only in report.json.
+    assert.deepEqual(said.filter(corpusWords), skips);
+    // Every set asked for skipped: nothing of what was asked would be measured, bad input.
+    await assert.rejects(
+      () => runBench({ ...options, golden: options.golden.slice(0, 2) }, io),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        e.message.startsWith(
+          '--golden: no golden set can be scored, so nothing asked for would be measured: golden set named names corpus "c", which was not measured; set its',
+        ) && e.message.includes("golden set unnamed names no corpus"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("with one corpus, a golden set naming another is scored on it with a warning, or fails naming the corpus", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/a.json`,
+      JSON.stringify({
+        tools: ["x", "v", "w"].map((name) => ({ name, description: `Does ${name} things.` })),
+      }),
+    );
+    const set = (tool: string) =>
+      JSON.stringify({
+        corpus_version: "other",
+        queries: [{ id: "q1", query: "do x", labels: [{ tool_id: tool, relevance: 2 }] }],
+      });
+    await Deno.writeTextFile(`${dir}/g.json`, set("a:x"));
+    await Deno.writeTextFile(`${dir}/none.json`, set("other:z"));
+    const said: string[] = [];
+    const options = { corpora: [`${dir}/a.json`], arms: "none", toolResults: "none" };
+    const report = await runBench(
+      { ...options, golden: [`${dir}/g.json`], retrievers: ["bm25"] },
+      { ...io, progress: (_t, m) => said.push(m) },
+    );
+    const warning =
+      'golden set g names corpus "other", not "a"; scored against "a", the only corpus measured';
+    assert.ok(report.warnings.includes(warning), report.warnings.join("\n"));
+    assert.ok(said.includes(warning), said.join("\n"));
+    assert.equal(report.retrieval?.[0].metrics["recall@5"], 1);
+    // None of its labels is a tool of that corpus: the error says which corpus the set names.
+    await assert.rejects(
+      () => runBench({ ...options, golden: [`${dir}/none.json`] }, io),
+      (e: unknown) =>
+        e instanceof Error && e.name === "IdMismatchError" &&
+        e.message.startsWith('Cannot score golden set "none": none of its 1 label ids') &&
+        e.message.endsWith(
+          '; the set names corpus "other", not "a" (the corpus measured): pass the corpus it labels with --corpus',
+        ),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
