@@ -51,6 +51,7 @@ import {
 } from "./retriever_models.ts";
 import { stableJson } from "../report/json.ts";
 import { savingsPhrase } from "../report/wording.ts";
+import { percentText } from "../report/_percent.ts";
 import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
@@ -753,8 +754,8 @@ async function benchOn(
   );
   const workers = running.lanes - 1;
   say(
-    `${running.lanes} lane${workers === 0 ? "" : "s"} (this thread${
-      workers === 0 ? "" : ` and ${workers} worker${workers === 1 ? "" : "s"}`
+    `${counted(running.lanes, "lane")} (this thread${
+      workers === 0 ? "" : ` and ${counted(workers, "worker")}`
     })`,
   );
   const lane = await benchLane(context, tokenizers, endpoints);
@@ -1031,12 +1032,7 @@ export function benchSummaryLines(report: BenchReport): string[] {
   const lines: string[] = [];
   // Two decimals, never rounded onto 0% or 100% a fraction does not equal (a 5 MB description
   // makes the proxy save 99.998%, which must not read "saves 100.00%").
-  const pct = (v: number) => {
-    const text = (v * 100).toFixed(2);
-    if (v > 0 && v < 1 && text === "100.00") return ">99.99%";
-    if (v > 0 && text === "0.00") return "<0.01%";
-    return `${text}%`;
-  };
+  const pct = (v: number) => percentText(v, 2);
   // A corpus where some tool has no inputSchema is counted on names and descriptions (the
   // with-schemas figures would compare unlike catalogs): the line says so, and one note per corpus.
   const partial = new Set<string>();
@@ -1101,10 +1097,9 @@ export function benchSummaryLines(report: BenchReport): string[] {
   }
   if (report.warnings.length > 0) {
     // Counted, not listed: a catalog's loader notes alone can run to dozens of lines.
-    const n = report.warnings.length;
     lines.push(
-      `warnings         ${n} warning${
-        n === 1 ? "" : "s"
+      `warnings         ${
+        counted(report.warnings.length, "warning")
       }, listed in report.json "warnings" and on the dashboard`,
     );
   }
@@ -1194,6 +1189,6 @@ function withSurrogateWarning(corpus: Corpus): Corpus {
   const shown = found.slice(0, 5).join(", ") +
     (found.length > 5 ? `, and ${found.length - 5} more` : "");
   const warning = `unpaired UTF-16 surrogate (no UTF-8 form; strict JSON parsers refuse it, ` +
-    `priced as written): ${found.length} tool${found.length === 1 ? "" : "s"} (${shown})`;
+    `priced as written): ${counted(found.length, "tool")} (${shown})`;
   return { ...corpus, warnings: [...corpus.warnings, warning] };
 }

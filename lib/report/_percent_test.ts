@@ -24,3 +24,14 @@ Deno.test("percentColumn() gives a column one number of decimals, the most any v
   assert.equal(percentColumn([0.5, 0.999999])(0.999999), ">99.99%");
   assert.equal(percentColumn([0.5, 0.999999])(0.5), "50.00%");
 });
+
+Deno.test("percentText(v, 2) keeps two decimals and still never reads 0.00% or 100.00% inside (0, 1)", () => {
+  assert.equal(percentText(0.745, 2), "74.50%");
+  assert.equal(percentText(0.9995, 2), "99.95%");
+  // 1 − 100/2,621,465 = 0.99996185...: 100.00% at two decimals, so the bound.
+  assert.equal(percentText(1 - 100 / 2_621_465, 2), ">99.99%");
+  assert.equal(percentText(8 / 2_621_465, 2), "<0.01%");
+  assert.equal(percentText(0, 2), "0.00%");
+  assert.equal(percentText(1, 2), "100.00%");
+  assert.equal(percentText(18.2941, 2), "1829.41%");
+});
