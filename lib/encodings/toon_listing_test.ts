@@ -3,10 +3,39 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { encode } from "@toon-format/toon";
-import { schemaText } from "../catalog/canonical.ts";
+import { canonicalJson, schemaText } from "../catalog/canonical.ts";
+import { parseCatalog } from "../catalog/parse.ts";
+import { synthCatalogText, synthReference } from "../catalog/synth.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { toonListing } from "./toon_listing.ts";
-import { hardCases, readTools, toTool } from "./_testing.ts";
+import { guarded } from "./_private.ts";
+import { exists, hardCases, LIVEMCPTOOL, readTools, REFERENCE, toTool } from "./_testing.ts";
+
+/**
+ * The library's own rendering of one tool, as the arm rendered it before its own writer: `encode`
+ * of `{name, description, inputSchema}`, the schema parsed back from its canonical text.
+ */
+function libraryTool(tool: Tool) {
+  return guarded("TOON encode", () => {
+    const schema = schemaText(tool);
+    return encode(
+      schema === undefined
+        ? { name: tool.name, description: tool.description }
+        : { name: tool.name, description: tool.description, inputSchema: JSON.parse(schema) },
+    );
+  });
+}
+
+/** Asserts `encodeTool` is the library's rendering on every tool; returns how many it encoded. */
+function sameTools(tools: readonly Tool[], label: string): number {
+  let encoded = 0;
+  for (const tool of tools) {
+    const ours = toonListing.encodeTool(tool);
+    assert.deepEqual(ours, libraryTool(tool), `${label}: ${tool.id}`);
+    if (ours.ok) encoded++;
+  }
+  return encoded;
+}
 
 /** The library's own rendering of the listing: the array of every encodable tool's value. */
 function libraryListing(tools: readonly Tool[]): string {
@@ -31,6 +60,52 @@ Deno.test("toon_listing's listing is the library's TOON of the array on the refe
   const listing = toonListing.encodeListing(tools);
   assert.equal(listing.text, libraryListing(tools));
   assert.match(listing.text, new RegExp(`^\\[${tools.length}\\]:\\n  - name: `));
+});
+
+Deno.test("toon_listing's encodeTool is the library's encode on every tool of the corpora", () => {
+  // Loaded as the bench loads them (canonical text recorded, schema keys in the file's order)
+  // and as plain values (the canonical text computed from the schema).
+  const referenceText = Deno.readTextFileSync(REFERENCE);
+  const reference = parseCatalog(referenceText).tools;
+  assert.equal(sameTools(reference, "reference_v1"), reference.length);
+  assert.ok(reference.every((t) => t.inputSchemaCanonical !== undefined));
+  assert.equal(sameTools(readTools(REFERENCE), "reference_v1 values"), reference.length);
+  if (exists(LIVEMCPTOOL)) {
+    const live = parseCatalog(Deno.readTextFileSync(LIVEMCPTOOL)).tools;
+    assert.ok(live.length > 500);
+    assert.equal(sameTools(live, "livemcptool"), live.length);
+  }
+  for (const [file, tools] of hardCases()) sameTools(tools, file);
+});
+
+Deno.test("toon_listing's encodeTool is the library's encode on a 10,000-tool synthetic catalog", () => {
+  const ref = synthReference(Deno.readTextFileSync(REFERENCE), { path: REFERENCE.pathname });
+  const tools = parseCatalog(synthCatalogText(ref, { tools: 10000, seed: 1 })).tools;
+  assert.equal(tools.length, 10000);
+  assert.equal(sameTools(tools, "synth_10000_s1"), tools.length);
+});
+
+Deno.test("toon_listing's encodeTool skips what the library rejects, with its reason", () => {
+  const lone = [
+    toTool({ server: "s", name: "a", description: "x\uD800" }),
+    toTool({ server: "s", name: "b", description: "d", inputSchema: { "k\uDC00": 1 } }),
+    toTool({ server: "s", name: "c", description: "d", inputSchema: { a: ["\uDBFF"] } }),
+  ];
+  for (const tool of lone) {
+    const out = toonListing.encodeTool(tool);
+    assert.ok(!out.ok);
+    assert.deepEqual(out, libraryTool(tool));
+    assert.match(out.reason, /^TOON encode failed: TypeError: Cannot encode .* unpaired surrogate/);
+  }
+  // A schema JSON cannot hold fails in the canonical text, as before.
+  const bad = toTool({
+    server: "s",
+    name: "u",
+    description: "d",
+    inputSchema: { a: undefined } as unknown as JsonObject,
+  });
+  assert.deepEqual(toonListing.encodeTool(bad), libraryTool(bad));
+  assert.ok(!toonListing.encodeTool(bad).ok);
 });
 
 Deno.test("toon_listing's listing is the library's TOON of the array on the hard cases", () => {
@@ -119,6 +194,43 @@ Deno.test("toon_listing's listing is the library's TOON of the array on random t
     { seed: 20261201, numRuns: 400 },
   );
   assert.ok(tables > 20 && lists > 100, `tables ${tables}, lists ${lists}`);
+});
+
+Deno.test("toon_listing's encodeTool puts array-index keys first, as JSON.parse does", () => {
+  const inputSchema = JSON.parse(
+    '{"4294967295":2,"b":1,"4294967294":3,"10":4,"2":5,"01":6,"a":7,"-1":8,"1.5":9}',
+  );
+  const t = toTool({ server: "s", name: "k", description: "d", inputSchema });
+  const out = toonListing.encodeTool(t);
+  assert.deepEqual(out, libraryTool(t));
+  assert.ok(out.ok);
+  assert.equal(
+    out.text,
+    'name: k\ndescription: d\ninputSchema:\n  "2": 5\n  "10": 4\n  "4294967294": 3\n  "-1": 8\n' +
+      '  "01": 6\n  "1.5": 9\n  "4294967295": 2\n  a: 7\n  b: 1',
+  );
+});
+
+Deno.test("toon_listing's encodeTool writes canonical key order whatever the schema's order", () => {
+  fc.assert(
+    fc.property(tool, fc.boolean(), (t: Tool, recorded: boolean) => {
+      if (t.inputSchema === undefined) return;
+      // The same schema with its members in reverse order, canonical text recorded or not.
+      const reverse = (v: JsonValue): JsonValue =>
+        Array.isArray(v)
+          ? v.map(reverse)
+          : v !== null && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)]))
+          : v;
+      const inputSchema = reverse(t.inputSchema) as JsonObject;
+      const moved: Tool = recorded
+        ? { ...t, inputSchema, inputSchemaCanonical: canonicalJson(t.inputSchema) }
+        : { ...t, inputSchema };
+      assert.deepEqual(toonListing.encodeTool(moved), libraryTool(t));
+      assert.deepEqual(toonListing.encodeTool(moved), toonListing.encodeTool(t));
+    }),
+    { seed: 20261206, numRuns: 500 },
+  );
 });
 
 Deno.test("measureArms counts toon_listing's parts (header last, held tools) as the whole text", async () => {
