@@ -7,8 +7,8 @@ import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
-import { countSpans, isHardCutBetween, piecewiseEncoding } from "../tokens/joins.ts";
-import { type SharedCounts, sharedCounts } from "../tokens/shared_counts.ts";
+import { countSpans, isHardCutBetween } from "../tokens/joins.ts";
+import { type GroupCounts, groupCounts, type KnownString } from "../tokens/shared_counts.ts";
 import { ReindentedCounts } from "../tokens/reindent.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, heaviestFirst, SkipCollector } from "./_private.ts";
@@ -254,27 +254,64 @@ interface Counted {
 }
 
 /**
+ * The known strings of each tool (its description and schema text, in that order, as every arm
+ * renders them), found once per tool for all arms and tokenizers of a measurement.
+ */
+class Knowns {
+  readonly group: GroupCounts;
+  readonly #byTool = new Map<Tool, readonly (KnownString | null)[]>();
+
+  constructor(group: GroupCounts) {
+    this.group = group;
+  }
+
+  of(tool: Tool): readonly (KnownString | null)[] {
+    let out = this.#byTool.get(tool);
+    if (out === undefined) {
+      let schema: string | undefined;
+      try {
+        schema = schemaText(tool);
+      } catch {
+        schema = undefined; // a schema JSON cannot hold: the arm rendered it some other way
+      }
+      out = [this.group.known(tool.description), this.group.known(schema)];
+      this.#byTool.set(tool, out);
+    }
+    return out;
+  }
+
+  /**
+   * Tokens of `text`, a rendering of `tool`, per tokenizer, through the group's known strings:
+   * the tool's description and schema text, counted once for every arm and mode.
+   */
+  count(tool: Tool, text: string): number[] {
+    const out = new Array<number>(this.group.tokenizers.length);
+    this.group.countKnown(text, this.of(tool), out);
+    return out;
+  }
+}
+
+/**
  * The counts of a joined listing (see `EncodingArm.joined`) without its text: each tool is
- * rendered once, its text counted through the tokenizer's `sharedCounts` (its description and
- * schema text, wherever they sit verbatim, counted once for every arm and mode), and added to a
- * short run of the listing, which is counted (with `countSpans`, the tool's text its span of
- * known count) as soon as the next part starts at a hard cut. The tokens of the listing are the
- * sum of its runs' tokens, as `countSpans` adds them across hard cuts, so every figure equals
- * the count of the whole listing and of each tool's text; only for tokenizers that `countSpans`
- * cuts that way (every tokenizer `piecewiseEncoding` names).
+ * rendered once, its text counted through the tokenizers' group (`groupCounts`: its description
+ * and schema text, wherever they sit verbatim, counted once for every arm and mode), and added
+ * to a short run of the listing, which is counted (as `countSpans` does, the tool's text its
+ * span of known count) as soon as the next part starts at a hard cut. The tokens of the listing
+ * are the sum of its runs' tokens, as `countSpans` adds them across hard cuts, so every figure
+ * equals the count of the whole listing and of each tool's text; only for tokenizers that
+ * `countSpans` cuts that way (every tokenizer `piecewiseEncoding` names).
  */
 function countJoined(
   arm: EncodingArm,
   join: JoinedListing,
   tools: readonly Tool[],
-  tokenizers: readonly Tokenizer[],
+  knowns: Knowns,
   fragile: Map<string, string[]>,
 ): Counted {
   const skips = new SkipCollector();
   const altered = new SkipCollector();
   const ids: string[] = [];
-  const runs = new Runs(tokenizers);
-  const shared = tokenizers.map(sharedCounts);
+  const runs = new Runs(knowns.group);
   for (const tool of tools) {
     const out = arm.encodeTool(tool);
     if (!out.ok) {
@@ -282,7 +319,7 @@ function countJoined(
       continue;
     }
     runs.add(ids.length === 0 ? join.header : join.separator, false);
-    runs.add(out.text, true, countKnown(shared, tool, out.text));
+    runs.add(out.text, true, knowns.count(tool, out.text));
     ids.push(tool.id);
     const literals = fragile.get(tool.id);
     const reason = literals === undefined ? undefined : literalLoss(literals, out.text);
@@ -295,33 +332,19 @@ function countJoined(
     skipped: skips.summary(),
     toolIds: ids,
     altered: altered.summary(),
-    counts: tokenizers.map((_, k) => ({ total: totals[k], perTool: spans[k] })),
+    counts: knowns.group.tokenizers.map((_, k) => ({ total: totals[k], perTool: spans[k] })),
   };
 }
 
 /**
- * Tokens of `text`, a rendering of `tool`, per tokenizer, through `sharedCounts`: the tool's
- * description and schema text are the known strings (in that order, as every arm renders them).
- */
-function countKnown(shared: readonly SharedCounts[], tool: Tool, text: string): number[] {
-  let schema: string | undefined;
-  try {
-    schema = schemaText(tool);
-  } catch {
-    schema = undefined; // a schema JSON cannot hold: the arm rendered it some other way
-  }
-  const known = [tool.description, schema];
-  return shared.map((s) => s.count(text, known));
-}
-
-/**
- * A listing counted in runs: parts are added in order and a run is counted (with `countSpans`,
- * the parts marked as spans its spans, of known count when given) as soon as the next part
- * starts at a hard cut, so the listing's tokens are the sum of its runs' (see
+ * A listing counted in runs: parts are added in order and a run is counted (as `countSpans`
+ * does, the parts marked as spans its spans, of known count when given) as soon as the next
+ * part starts at a hard cut, so the listing's tokens are the sum of its runs' (see
  * {@linkcode countJoined}).
  */
 class Runs {
-  readonly #tokenizers: readonly Tokenizer[];
+  readonly #group: GroupCounts;
+  readonly #n: number;
   readonly #totals: number[];
   readonly #spans: number[][];
   #parts: string[] = [];
@@ -330,7 +353,9 @@ class Runs {
   #starts: number[] = [];
   #ends: number[] = [];
   #reported: boolean[] = [];
-  #known: (number | undefined)[][];
+  #known: (readonly number[] | undefined)[] = [];
+  /** Span counts of the run being counted (scratch). */
+  readonly #counted: number[] = [];
   /** Whether the first run waits for {@linkcode Runs.finish}'s header (then it is kept here). */
   #holdFirst: boolean;
   #held: {
@@ -338,19 +363,19 @@ class Runs {
     starts: number[];
     ends: number[];
     reported: boolean[];
-    known: (number | undefined)[][];
+    known: (readonly number[] | undefined)[];
   } | undefined;
 
   /**
-   * @param tokenizers Count tokens.
+   * @param group Counts tokens.
    * @param holdFirst Keep the first run until `finish`, which may put a header before it.
    */
-  constructor(tokenizers: readonly Tokenizer[], holdFirst = false) {
-    this.#tokenizers = tokenizers;
+  constructor(group: GroupCounts, holdFirst = false) {
+    this.#group = group;
+    this.#n = group.tokenizers.length;
     this.#holdFirst = holdFirst;
-    this.#totals = tokenizers.map(() => 0);
-    this.#spans = tokenizers.map((): number[] => []);
-    this.#known = tokenizers.map(() => []);
+    this.#totals = group.tokenizers.map(() => 0);
+    this.#spans = group.tokenizers.map((): number[] => []);
   }
 
   /**
@@ -366,7 +391,7 @@ class Runs {
       this.#starts.push(this.#length);
       this.#ends.push(this.#length + part.length);
       this.#reported.push(span);
-      for (const [k, list] of this.#known.entries()) list.push(known?.[k]);
+      this.#known.push(known);
     }
     this.#parts.push(part);
     this.#length += part.length;
@@ -382,15 +407,24 @@ class Runs {
     if (held !== undefined) {
       const text = header + held.parts.join("");
       const shift = (at: number[]) => at.map((n) => n + header.length);
-      const starts = shift(held.starts);
-      const ends = shift(held.ends);
-      for (const [k, tok] of this.#tokenizers.entries()) {
-        const out = countSpans(tok, text, starts, ends, held.known[k]);
-        this.#totals[k] += out.total;
-        this.#spans[k].unshift(...out.spans.filter((_, i) => held.reported[i]));
+      const counted = this.#counted;
+      counted.length = held.starts.length * this.#n;
+      this.#group.countSpans(
+        text,
+        shift(held.starts),
+        shift(held.ends),
+        held.known,
+        counted,
+        this.#totals,
+      );
+      for (let k = 0; k < this.#n; k++) {
+        const mine = held.starts.flatMap((_, i) =>
+          held.reported[i] ? [counted[i * this.#n + k]] : []
+        );
+        this.#spans[k].unshift(...mine);
       }
     } else if (header !== "") {
-      for (const [k, tok] of this.#tokenizers.entries()) this.#totals[k] += tok.count(header);
+      this.#group.addRange(header, 0, header.length, this.#totals);
     }
     return { totals: this.#totals, spans: this.#spans };
   }
@@ -404,44 +438,54 @@ class Runs {
         reported: this.#reported,
         known: this.#known,
       };
+      this.#parts = [];
+      this.#starts = [];
+      this.#ends = [];
+      this.#reported = [];
+      this.#known = [];
     } else {
-      const text = this.#parts.join("");
-      for (const [k, tok] of this.#tokenizers.entries()) {
-        const out = countSpans(tok, text, this.#starts, this.#ends, this.#known[k]);
-        this.#totals[k] += out.total;
-        for (const [i, n] of out.spans.entries()) if (this.#reported[i]) this.#spans[k].push(n);
+      const parts = this.#parts;
+      const text = parts.length === 1 ? parts[0] : parts.join("");
+      const n = this.#n;
+      const counted = this.#counted;
+      const reported = this.#reported;
+      counted.length = reported.length * n;
+      this.#group.countSpans(text, this.#starts, this.#ends, this.#known, counted, this.#totals);
+      for (let i = 0; i < reported.length; i++) {
+        if (!reported[i]) continue;
+        for (let k = 0; k < n; k++) this.#spans[k].push(counted[i * n + k]);
       }
+      parts.length = 0;
+      this.#starts.length = 0;
+      this.#ends.length = 0;
+      reported.length = 0;
+      this.#known.length = 0;
     }
-    this.#parts = [];
     this.#length = 0;
-    this.#starts = [];
-    this.#ends = [];
-    this.#reported = [];
-    this.#known = this.#tokenizers.map(() => []);
   }
 }
 
 /**
  * The counts of a listing the arm gives in parts (`EncodingArm.listingParts`), without its
  * text: the parts are counted in runs as they come (see {@linkcode Runs}), a part that renders
- * a tool (`ToolPart`) through `sharedCounts` with the tool's description and schema text known,
- * or, when it is the tool's own text re-indented, from that text's tokens (`ReindentedCounts`);
- * each tool's text is counted (through `sharedCounts` too, as in {@linkcode countJoined}) when
- * the listing renders it through `encodeTool` (else after, tool by tool), and only its counts
- * are kept. Exact for the tokenizers {@linkcode countJoined} is.
+ * a tool (`ToolPart`) through the group's known strings (the tool's description and schema
+ * text), or, when it is the tool's own text re-indented, from that text's tokens
+ * (`ReindentedCounts`); each tool's text is counted (through the known strings too, as in
+ * {@linkcode countJoined}) when the listing renders it through `encodeTool` (else after, tool by
+ * tool), and only its counts are kept. Exact for the tokenizers {@linkcode countJoined} is.
  */
 function countParts(
   arm: EncodingArm,
   tools: readonly Tool[],
-  tokenizers: readonly Tokenizer[],
+  knowns: Knowns,
   fragile: Map<string, string[]>,
 ): Counted {
+  const tokenizers = knowns.group.tokenizers;
   const seen = new Map<Tool, { counts: number[]; altered: string | undefined }>();
-  const shared = tokenizers.map(sharedCounts);
   const measured = (tool: Tool, text: string) => {
     const literals = fragile.get(tool.id);
     const entry = {
-      counts: countKnown(shared, tool, text),
+      counts: knowns.count(tool, text),
       altered: literals === undefined ? undefined : literalLoss(literals, text),
     };
     seen.set(tool, entry);
@@ -456,7 +500,7 @@ function countParts(
       },
     },
   });
-  const runs = new Runs(tokenizers, true);
+  const runs = new Runs(knowns.group, true);
   const parts = counting.listingParts!(tools);
   let next = parts.next();
   const reindents = new Map<string, ReindentedCounts>();
@@ -468,7 +512,7 @@ function countParts(
     }
     const again = part.reindented;
     if (again === undefined) {
-      runs.add(part.text, false, countKnown(shared, part.tool, part.text));
+      runs.add(part.text, false, knowns.count(part.tool, part.text));
       continue;
     }
     // The part is the tool's own text re-indented: priced from the own text's tokens.
@@ -546,13 +590,14 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
   const fragile = fragileLiterals(corpus.tools);
   // A joined listing is counted tool by tool (no listing text); any other is rendered whole,
   // counted, and its texts dropped, so at most one arm's texts are held at a time.
-  const byParts = tokenizers.every((tok) => piecewiseEncoding(tok) !== undefined);
+  const group = groupCounts(tokenizers);
+  const knowns = group === undefined ? undefined : new Knowns(group);
   const measure = (arm: EncodingArm): Counted => {
-    if (arm.joined !== undefined && byParts) {
-      return countJoined(arm, arm.joined, corpus.tools, tokenizers, fragile);
+    if (arm.joined !== undefined && knowns !== undefined) {
+      return countJoined(arm, arm.joined, corpus.tools, knowns, fragile);
     }
-    if (arm.listingParts !== undefined && byParts) {
-      return countParts(arm, corpus.tools, tokenizers, fragile);
+    if (arm.listingParts !== undefined && knowns !== undefined) {
+      return countParts(arm, corpus.tools, knowns, fragile);
     }
     const encoded = encodeAll(arm, corpus.tools);
     return {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isHardCutBetween, piecewiseEncoding, shortCounts } from "./joins.ts";
+import { isHardCutBetween, piecewiseEncoding, SHORT_MAX, shortCounts } from "./joins.ts";
 import type { Tokenizer } from "./types.ts";
 
 /** Known strings shorter than this (code units) are not looked for: their middle is short. */
@@ -94,6 +94,11 @@ class Memoized implements SharedCounts {
     return this.#memo.size;
   }
 
+  /** The memoized middle of `s` (null: no middle), counted on first use (module-internal). */
+  middleOf(s: string): Middle | null {
+    return this.#middle(s);
+  }
+
   count(text: string, known: readonly (string | undefined)[]): number {
     const tok = this.tokenizer;
     const short = this.#short;
@@ -139,4 +144,349 @@ class Memoized implements SharedCounts {
     this.#memo.set(s, middle);
     return middle;
   }
+}
+
+/**
+ * A known string of a {@linkcode GroupCounts}: its text and its middle, `[first, last)` between
+ * its first and last hard cut, with the middle's tokens per tokenizer of the group.
+ */
+export interface KnownString {
+  /** The string. */
+  readonly text: string;
+  /** Start of its middle (code units). */
+  readonly first: number;
+  /** End of its middle (code units, exclusive). */
+  readonly last: number;
+  /** Tokens of `text.slice(first, last)`, per tokenizer of the group, in its order. */
+  readonly tokens: readonly number[];
+}
+
+/** Short texts the range memo of a group holds before it starts over (bounds memory). */
+const MAX_RANGES = 1 << 17;
+/** Slots the range memo starts with (a power of two; it doubles when three quarters full). */
+const RANGE_BITS = 12;
+
+/**
+ * Counts for several tokenizers at once (every one marked piecewise, see `joins.ts`): what does
+ * not depend on the tokenizer (finding a known string, the hard cuts, hashing a short text) is
+ * done once for all of them, and short texts are memoized with the counts of every tokenizer
+ * in one entry, looked up in place (no substring is cut for a lookup). Every figure is exactly
+ * the tokenizer's `count` of the text it stands for (see {@linkcode sharedCounts} and
+ * `countSpans`). Get one with {@linkcode groupCounts}.
+ */
+export class GroupCounts {
+  /** The tokenizers counted with, in order. */
+  readonly tokenizers: readonly Tokenizer[];
+  readonly #shared: readonly Memoized[];
+  readonly #known = new Map<string, KnownString | null>();
+  // The range memo: open addressing over texts of up to SHORT_MAX code units, keyed by their
+  // code units (kept in `#arena`). Slot s at [3s, 3s + 3): hash, length (0 = empty), offset in
+  // the arena; the counts of slot s at [n s, n s + n) of `#counts`.
+  #bits = RANGE_BITS;
+  #mask = (1 << RANGE_BITS) - 1;
+  #slots = new Int32Array(3 << RANGE_BITS);
+  #counts: Int32Array;
+  #size = 0;
+  #arena = new Uint16Array(1 << 16);
+  #used = 0;
+
+  /** @param tokenizers Count tokens; each must be marked piecewise (see {@linkcode groupCounts}). */
+  constructor(tokenizers: readonly Tokenizer[]) {
+    this.tokenizers = tokenizers;
+    this.#shared = tokenizers.map((tok) => {
+      const shared = sharedCounts(tok);
+      if (!(shared instanceof Memoized)) {
+        throw new TypeError(`Cannot group tokenizer ${tok.name}: it is not marked piecewise`);
+      }
+      return shared;
+    });
+    this.#counts = new Int32Array(tokenizers.length << RANGE_BITS);
+  }
+
+  /**
+   * The known string `s` with its middle's tokens (from each tokenizer's `sharedCounts` memo,
+   * so the modes and the arms share them), or null when it is too short or has no middle.
+   *
+   * @param s Any string, or undefined (then null).
+   * @returns Its {@linkcode KnownString}, or null.
+   */
+  known(s: string | undefined): KnownString | null {
+    if (s === undefined || s.length < MIN_KNOWN) return null;
+    let out = this.#known.get(s);
+    if (out !== undefined) return out;
+    out = null;
+    const tokens: number[] = [];
+    for (const shared of this.#shared) {
+      const middle = shared.middleOf(s);
+      if (middle === null) break;
+      out = { text: s, first: middle.first, last: middle.last, tokens };
+      tokens.push(middle.tokens);
+    }
+    if (this.#known.size >= MAX_ENTRIES) this.#known.clear();
+    this.#known.set(s, out);
+    return out;
+  }
+
+  /**
+   * Adds the tokens of `text.slice(from, to)` to `out[k]` for each tokenizer `k`.
+   *
+   * @param text Any text.
+   * @param from Start (code units).
+   * @param to End (exclusive, `>= from`).
+   * @param out Per tokenizer, added to.
+   */
+  addRange(text: string, from: number, to: number, out: number[]): void {
+    const len = to - from;
+    if (len <= 0) return;
+    const n = this.tokenizers.length;
+    if (len > SHORT_MAX) {
+      const s = from === 0 && to === text.length ? text : text.slice(from, to);
+      for (let k = 0; k < n; k++) out[k] += this.tokenizers[k].count(s);
+      return;
+    }
+    let h = 0x811c9dc5 | 0;
+    for (let j = from; j < to; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
+    h ^= h >>> 15;
+    const slots = this.#slots;
+    const mask = this.#mask;
+    const arena = this.#arena;
+    let slot = h & mask;
+    for (;;) {
+      const b = 3 * slot;
+      const l = slots[b + 1];
+      if (l === 0) break;
+      if (slots[b] === h && l === len) {
+        let o = slots[b + 2];
+        let j = from;
+        while (j < to && arena[o] === text.charCodeAt(j)) {
+          j++;
+          o++;
+        }
+        if (j === to) {
+          const counts = this.#counts;
+          const c = n * slot;
+          for (let k = 0; k < n; k++) out[k] += counts[c + k];
+          return;
+        }
+      }
+      slot = (slot + 1) & mask;
+    }
+    const s = text.slice(from, to);
+    const at = this.#remember(h, text, from, to);
+    const counts = this.#counts;
+    for (let k = 0; k < n; k++) {
+      const c = this.tokenizers[k].count(s);
+      counts[at + k] = c;
+      out[k] += c;
+    }
+  }
+
+  /** Stores the key `text[from, to)` (hash `h`) and returns the offset of its counts. */
+  #remember(h: number, text: string, from: number, to: number): number {
+    const len = to - from;
+    if (this.#size + 1 > MAX_RANGES || this.#used + len > this.#arena.length) {
+      this.#reset(RANGE_BITS);
+      this.#used = 0;
+    } else if (4 * (this.#size + 1) > 3 * (this.#mask + 1)) {
+      const old = this.#slots;
+      const oldCounts = this.#counts;
+      const n = this.tokenizers.length;
+      this.#reset(this.#bits + 1);
+      for (let b = 0, s = 0; b < old.length; b += 3, s++) {
+        if (old[b + 1] === 0) continue;
+        const at = this.#place(old[b], old[b + 1], old[b + 2]);
+        for (let k = 0; k < n; k++) this.#counts[at + k] = oldCounts[n * s + k];
+      }
+    }
+    if (this.#used + len > this.#arena.length) {
+      // Only when the arena is small against MAX_RANGES texts: it grows, doubling.
+      const grown = new Uint16Array(2 * this.#arena.length);
+      grown.set(this.#arena.subarray(0, this.#used));
+      this.#arena = grown;
+    }
+    const arena = this.#arena;
+    let used = this.#used;
+    for (let j = from; j < to; j++) arena[used++] = text.charCodeAt(j);
+    this.#used = used;
+    return this.#place(h, len, used - len);
+  }
+
+  #reset(bits: number): void {
+    this.#bits = bits;
+    this.#mask = (1 << bits) - 1;
+    this.#slots = new Int32Array(3 << bits);
+    this.#counts = new Int32Array(this.tokenizers.length << bits);
+    this.#size = 0;
+  }
+
+  /** Places a key in a free slot; returns the offset of its counts. */
+  #place(h: number, len: number, at: number): number {
+    const slots = this.#slots;
+    const mask = this.#mask;
+    let slot = h & mask;
+    while (slots[3 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    const b = 3 * slot;
+    slots[b] = h;
+    slots[b + 1] = len;
+    slots[b + 2] = at;
+    this.#size++;
+    return this.tokenizers.length * slot;
+  }
+
+  /**
+   * Tokens of `text` per tokenizer, as {@linkcode SharedCounts.count} gives them: each of
+   * `known` (in order) is looked for after the previous one found, and where found its middle's
+   * tokens are added instead of counting it again.
+   *
+   * @param text Any text.
+   * @param known Known strings that may occur in `text`, in the order they would occur.
+   * @param out Per tokenizer: set to the tokens of `text`.
+   */
+  countKnown(text: string, known: readonly (KnownString | null)[], out: number[]): void {
+    out.fill(0);
+    let from = 0;
+    let after = 0;
+    for (const s of known) {
+      if (s === null) continue;
+      const at = text.indexOf(s.text, after);
+      if (at < 0) continue;
+      const cut = at + s.first;
+      if (cut > from) this.addRange(text, from, cut, out);
+      for (let k = 0; k < out.length; k++) out[k] += s.tokens[k];
+      from = at + s.last;
+      after = at + s.text.length;
+    }
+    this.addRange(text, from, text.length, out);
+  }
+
+  /**
+   * Tokens of each span of `text` and of the whole `text`, per tokenizer, as `countSpans` gives
+   * them for each tokenizer: each span's middle (from its first to its last hard cut within 64
+   * code units of its ends) serves both the span and the text; a span of known tokens is not
+   * counted again.
+   *
+   * @param text The whole text.
+   * @param starts Start of each span (ascending, not overlapping, inside the text: unchecked).
+   * @param ends End (exclusive) of each span.
+   * @param known Per span, its tokens per tokenizer when known, else undefined.
+   * @param spans Set: the tokens of span `i` for tokenizer `k` at `i * n + k`.
+   * @param total Per tokenizer, added to: the tokens of `text`.
+   */
+  countSpans(
+    text: string,
+    starts: readonly number[],
+    ends: readonly number[],
+    known: readonly (readonly number[] | undefined)[],
+    spans: number[],
+    total: number[],
+  ): void {
+    const n = this.tokenizers.length;
+    const edges = this.#edges;
+    edges.length = n;
+    let open = 0;
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i];
+      const end = ends[i];
+      const given = known[i];
+      let first = -1;
+      const stop = Math.min(end, start + CUT_WINDOW);
+      for (let k = start + 1; k < stop; k++) {
+        if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
+          first = k;
+          break;
+        }
+      }
+      const at = i * n;
+      if (first < 0) {
+        if (given !== undefined) { for (let k = 0; k < n; k++) spans[at + k] = given[k]; }
+        else {
+          edges.fill(0);
+          this.addRange(text, start, end, edges);
+          for (let k = 0; k < n; k++) spans[at + k] = edges[k];
+        }
+        continue;
+      }
+      let last = first;
+      const low = Math.max(first, end - CUT_WINDOW);
+      for (let k = end - 1; k > low; k--) {
+        if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
+          last = k;
+          break;
+        }
+      }
+      edges.fill(0);
+      this.addRange(text, start, first, edges);
+      this.addRange(text, last, end, edges);
+      if (given !== undefined) {
+        for (let k = 0; k < n; k++) {
+          spans[at + k] = given[k];
+          total[k] += given[k] - edges[k];
+        }
+      } else {
+        const middle = this.#middleOf(text, first, last);
+        for (let k = 0; k < n; k++) {
+          spans[at + k] = edges[k] + middle[k];
+          total[k] += middle[k];
+        }
+      }
+      this.addRange(text, open, first, total);
+      open = last;
+    }
+    this.addRange(text, open, text.length, total);
+  }
+
+  readonly #edges: number[] = [];
+  readonly #middle: number[] = [];
+
+  /** Tokens of `text[first, last)` per tokenizer (a scratch array, valid until the next call). */
+  #middleOf(text: string, first: number, last: number): number[] {
+    const out = this.#middle;
+    out.length = this.tokenizers.length;
+    out.fill(0);
+    this.addRange(text, first, last, out);
+    return out;
+  }
+}
+
+/** How far into a span the cut search of {@linkcode GroupCounts.countSpans} looks from each end. */
+const CUT_WINDOW = 64;
+
+const groups = new WeakMap<Tokenizer, GroupCounts[]>();
+
+/**
+ * The lane-wide {@linkcode GroupCounts} of `tokenizers` (the same tokenizer objects in the same
+ * order give the same group, kept as long as its first tokenizer is), or undefined when one of
+ * them is not marked piecewise (see `joins.ts` `piecewiseEncoding`) or there are none.
+ *
+ * @param tokenizers Count tokens.
+ * @returns Their group, or undefined.
+ *
+ * @example Usage
+ * ```ts
+ * import { groupCounts } from "./shared_counts.ts";
+ * import { createTokenizer } from "./tokenizers.ts";
+ * const toks = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
+ * const group = groupCounts(toks)!;
+ * const description = "Reads the file at the given path and returns its contents as text.";
+ * const text = `read_file\n${description}`;
+ * const out = [0, 0];
+ * group.countKnown(text, [group.known(description)], out);
+ * if (out[0] !== toks[0].count(text) || out[1] !== toks[1].count(text)) throw new Error();
+ * ```
+ */
+export function groupCounts(tokenizers: readonly Tokenizer[]): GroupCounts | undefined {
+  if (tokenizers.length === 0) return undefined;
+  if (!tokenizers.every((tok) => piecewiseEncoding(tok) !== undefined)) return undefined;
+  let list = groups.get(tokenizers[0]);
+  if (list === undefined) groups.set(tokenizers[0], list = []);
+  for (const g of list) {
+    if (
+      g.tokenizers.length === tokenizers.length && g.tokenizers.every((t, k) => t === tokenizers[k])
+    ) {
+      return g;
+    }
+  }
+  const group = new GroupCounts([...tokenizers]);
+  list.push(group);
+  return group;
 }

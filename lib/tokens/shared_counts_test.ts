@@ -4,7 +4,7 @@
 // checks it on the reference corpus's renderings).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { sharedCounts } from "./shared_counts.ts";
+import { groupCounts, sharedCounts } from "./shared_counts.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { Tokenizer } from "./types.ts";
 
@@ -87,4 +87,70 @@ Deno.test("sharedCounts is one memo per tokenizer, and the plain count for an un
   assert.equal(sharedCounts(double).count(text, [text.slice(10)]), text.length);
   assert.deepEqual(calls, [text]);
   assert.equal(sharedCounts(double).size, 0);
+});
+
+Deno.test("groupCounts counts texts with known strings and spans as js-tiktoken counts them", () => {
+  const tokenizers = fresh();
+  const group = groupCounts(tokenizers)!;
+  fc.assert(
+    fc.property(
+      textArb,
+      textArb,
+      textArb,
+      textArb,
+      fc.array(fc.nat(), { maxLength: 8 }),
+      (a: string, known1: string, b: string, known2: string, cuts: number[]) => {
+        const k1 = known1 + " and some description words, 12 of them.";
+        const k2 = '{"properties":{"q":{"type":"string"}}' + known2;
+        const texts = [a + k1 + b + k2, a + k2 + b + k1, k1 + k1 + a, a + b, k2, ""];
+        const out = [0, 0];
+        for (const text of texts) {
+          const want = reference.map((r) => r.count(text));
+          group.countKnown(text, [group.known(k1), group.known(k2)], out);
+          assert.deepEqual(out, want, JSON.stringify(text));
+          group.countKnown(text, [group.known(k2), group.known(k1), group.known(undefined)], out);
+          assert.deepEqual(out, want, JSON.stringify(text));
+          // Spans between sorted cut points, every other one given its count.
+          const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
+          const starts: number[] = [];
+          const ends: number[] = [];
+          for (let i = 0; i + 1 < at.length; i += 2) {
+            starts.push(at[i]);
+            ends.push(at[i + 1]);
+          }
+          const spanWant = starts.map((s, i) =>
+            reference.map((r) => r.count(text.slice(s, ends[i])))
+          );
+          const known = spanWant.map((w, i) => (i % 2 === 0 ? w : undefined));
+          const spans: number[] = [];
+          const total = [0, 0];
+          group.countSpans(text, starts, ends, known, spans, total);
+          assert.deepEqual(total, want, JSON.stringify(text));
+          assert.deepEqual(spans, spanWant.flat(), JSON.stringify(text));
+        }
+      },
+    ),
+    { seed: 20261202, numRuns: 250 },
+  );
+});
+
+Deno.test("groupCounts is one group per list of marked tokenizers, none for an unmarked one", () => {
+  const tokenizers = fresh();
+  assert.equal(groupCounts(tokenizers), groupCounts([...tokenizers]));
+  assert.notEqual(groupCounts(tokenizers), groupCounts([tokenizers[1], tokenizers[0]]));
+  const double: Tokenizer = { name: "cl100k_base", count: (t) => t.length };
+  assert.equal(groupCounts([tokenizers[0], double]), undefined);
+  assert.equal(groupCounts([]), undefined);
+  // A known string's middle tokens are each tokenizer's sharedCounts memo's.
+  const description = "Reads the file at the given path and returns its contents as text.";
+  const known = groupCounts(tokenizers)!.known(description)!;
+  assert.equal(known.text, description);
+  assert.equal(known.first, 5); // "Reads" | " the"
+  assert.equal(known.last, description.length - 1); // before the final "."
+  assert.deepEqual(
+    known.tokens,
+    reference.map((r) => r.count(description.slice(known.first, known.last))),
+  );
+  assert.equal(sharedCounts(tokenizers[0]).size, 1);
+  assert.equal(groupCounts(tokenizers)!.known("too short"), null);
 });
