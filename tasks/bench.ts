@@ -101,10 +101,13 @@ async function main(args: string[]): Promise<number> {
     clearTimeout(timer);
   };
   const pairedTables = dashboard.drawTables;
-  const report = await runBench({ ...options, onDraft, pairedTables }, IO).catch((error) => {
-    dashboard.close();
-    throw error;
-  });
+  const rankTables = dashboard.rankTables;
+  const report = await runBench({ ...options, onDraft, pairedTables, rankTables }, IO).catch(
+    (error) => {
+      dashboard.close();
+      throw error;
+    },
+  );
   const { reportPath, dashboardPath } = await writeBenchResults(
     report,
     outDir,

@@ -52,7 +52,12 @@ import {
 import { stableJson } from "../report/json.ts";
 import { savingsPhrase } from "../report/wording.ts";
 import { percentText } from "../report/_percent.ts";
-import { createTokenizer, isTokenizerName, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
+import {
+  createDefaultTokenizer,
+  isTokenizerName,
+  TOKENIZER_NAMES,
+} from "../tokens/default_tokenizer.ts";
+import { hasRankTable } from "../tokens/piecewise.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import {
   type BenchJob,
@@ -198,6 +203,15 @@ export interface RunBenchOptions {
     tests: readonly { seed: number; n: number; resamples: number }[],
   ) => void;
   /**
+   * Told the encodings whose rank tables this thread lacks before the inputs load (not with
+   * `createTokenizer`), e.g. to have a worker build them while they load and keep them here
+   * (`workerDashboardRenderer().rankTables`, lib/flows/io.ts): the tokenizers are made once the
+   * inputs are loaded, after its promise settles or {@linkcode RANK_TABLES_WAIT_MS} have
+   * passed, whichever is first (then they build what is missing themselves: the same tables,
+   * so the same counts). Default: none.
+   */
+  readonly rankTables?: (names: readonly TokenizerName[]) => Promise<void>;
+  /**
    * Runs the measurement jobs (lib/flows/bench_jobs.ts): the calling thread alone (default,
    * {@linkcode inProcessBenchPool}) or workers too (`workerBenchPool` in lib/flows/io.ts).
    * Results merge in job order, so the report is the same bytes whatever the pool. Ignored
@@ -205,6 +219,13 @@ export interface RunBenchOptions {
    */
   readonly pool?: BenchPoolFactory;
 }
+
+/**
+ * How long the bench waits, once its inputs are loaded, for the rank tables it asked for
+ * ({@linkcode RunBenchOptions.rankTables}) before its tokenizers build their own (ms): about
+ * what building both takes on this thread, so waiting longer would not be faster.
+ */
+export const RANK_TABLES_WAIT_MS = 150;
 
 /** Options checked and defaults applied, before any file is read. */
 interface Plan {
@@ -574,8 +595,11 @@ async function benchOn(
   git.catch(() => {});
   dependencies.catch(() => {});
   const p = plan(options, io.fromRoot);
-  const make = options.createTokenizer ?? createTokenizer;
-  const tokenizers = p.tokenizerNames.map((n) => make(n));
+  // The default tokenizers' rank tables, asked for now (a worker builds them while the inputs
+  // load); the tokenizers are made once the inputs are loaded, below.
+  const rankTables = options.createTokenizer === undefined
+    ? options.rankTables?.(p.tokenizerNames.filter((n) => !hasRankTable(n)))
+    : undefined;
 
   const toolResultsPath = options.toolResults ?? io.fromRoot(BENCH_DEFAULTS.toolResults);
   const toolResultsFile = toolResultsPath === "none"
@@ -633,6 +657,9 @@ async function benchOn(
       }),
     );
   }
+  if (rankTables !== undefined) await settledWithin(rankTables, RANK_TABLES_WAIT_MS);
+  const make = options.createTokenizer ?? createDefaultTokenizer;
+  const tokenizers = p.tokenizerNames.map((n) => make(n));
   // Matched to the corpora now, before any measurement: the console names each skip (and each
   // set scored on the only corpus though it names another), and a run that asked for golden
   // sets and could score none of them is bad input, not a run without retrieval.
@@ -921,6 +948,16 @@ async function benchOn(
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
   });
+}
+
+/** Settles when `promise` settles or after `ms`, whichever is first; never rejects. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise((resolve) => timer = setTimeout(resolve, ms)),
+  ]);
+  clearTimeout(timer);
 }
 
 /**

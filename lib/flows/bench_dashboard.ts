@@ -8,6 +8,8 @@
  */
 import type { BenchReport } from "../report/bench_report.ts";
 import { keepPairedTestTables } from "../stats/mod.ts";
+import { keepRankTable } from "../tokens/piecewise.ts";
+import type { TokenizerName } from "../tokens/types.ts";
 import type {
   FromDashboardWorker,
   TablesRequest,
@@ -17,7 +19,10 @@ import type {
 export type { TablesRequest } from "./bench_dashboard_worker.ts";
 
 /** The worker's answer to a report: its page or why it has none. */
-type PageReply = Exclude<FromDashboardWorker, { readonly tables: unknown }>;
+type PageReply = Extract<
+  FromDashboardWorker,
+  { readonly html: string } | { readonly error: string }
+>;
 
 /**
  * The report as the dashboard reads it: the retrieval rows without their per-query records,
@@ -60,6 +65,17 @@ export interface DashboardRenderer {
    * at once when none are awaited (none asked, no worker, closed).
    */
   tables(): Promise<void>;
+  /**
+   * Has the worker build the rank tables of these encodings (`buildRankTable` in
+   * lib/tokens/piecewise.ts: the tables this thread's counters would build, about 50 ms of CPU
+   * each), and keeps them here when they arrive (`keepRankTable`), so the tokenizers made after
+   * take them. The worker answers before its dashboard modules have loaded.
+   *
+   * @param names Encodings.
+   * @returns Settles once the tables are kept here, or at once when there is no worker (none
+   *   asked, failed, closed); it never rejects (this thread then builds its own).
+   */
+  rankTables(names: readonly TokenizerName[]): Promise<void>;
   /** Whether pages come from the worker: false once it failed to start or died. */
   readonly inWorker: boolean;
   /** Stops the worker. */
@@ -92,21 +108,31 @@ export function workerDashboardRenderer(): DashboardRenderer {
   let worker: Worker | undefined;
   let tablesKept: (() => void) | undefined;
   let tablesWait: Promise<void> = Promise.resolve();
+  let rankTablesKept: (() => void) | undefined;
   try {
     worker = new Worker(new URL("./bench_dashboard_worker.ts", import.meta.url), {
       type: "module",
     });
     worker.onmessage = (event: MessageEvent<FromDashboardWorker>) => {
-      if ("tables" in event.data) {
-        event.data.tables.forEach(keepPairedTestTables);
+      const data = event.data;
+      if ("rankTables" in data) {
+        try {
+          for (const { name, table } of data.rankTables) keepRankTable(name, table);
+        } catch {
+          // Not kept: the counters here build their own.
+        }
+        rankTablesKept?.();
+      } else if ("tables" in data) {
+        data.tables.forEach(keepPairedTestTables);
         tablesKept?.();
-      } else waiting.shift()?.(event.data as PageReply);
+      } else waiting.shift()?.(data);
     };
     // Handled: an unhandled worker error would end this process. Whoever waits renders here.
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
       failed = true;
       tablesKept?.();
+      rankTablesKept?.();
       for (const resolve of waiting.splice(0)) resolve(undefined);
     };
   } catch {
@@ -136,12 +162,19 @@ export function workerDashboardRenderer(): DashboardRenderer {
       worker.postMessage({ tables: requests } satisfies ToDashboardWorker);
     },
     tables: () => tablesWait,
+    rankTables(names) {
+      if (closed || failed || worker === undefined || names.length === 0) return Promise.resolve();
+      const kept = new Promise<void>((resolve) => rankTablesKept = resolve);
+      worker.postMessage({ rankTables: names } satisfies ToDashboardWorker);
+      return kept;
+    },
     get inWorker() {
       return !failed && worker !== undefined;
     },
     close() {
       closed = true;
       tablesKept?.();
+      rankTablesKept?.();
       worker?.terminate();
       for (const resolve of waiting.splice(0)) resolve(undefined);
     },

@@ -3,6 +3,10 @@ import { tinyBenchReport } from "../report/_testing.ts";
 import type { BenchReport } from "../report/bench_report.ts";
 import { dashboardView, workerDashboardRenderer } from "./bench_dashboard.ts";
 import { createRng, deriveSeed, pairedTestTables } from "../stats/mod.ts";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { hasRankTable } from "../tokens/piecewise.ts";
 
 Deno.test("workerDashboardRenderer() renders on its worker the page renderDashboard() renders here, each report in turn", async () => {
   const a = tinyBenchReport(7, []);
@@ -100,4 +104,27 @@ Deno.test("workerDashboardRenderer().drawTables() keeps here the worker's paired
     dashboard.close();
   }
   await dashboard.tables();
+});
+
+Deno.test("workerDashboardRenderer().rankTables() keeps here the rank tables its worker builds, before any page", async () => {
+  const dashboard = workerDashboardRenderer();
+  try {
+    await dashboard.rankTables([]); // none asked: settled
+    assert.equal(hasRankTable("o200k_base"), false, "no counter of this thread built one");
+    // Asked at once, answered before the dashboard's modules are needed (no page asked).
+    await dashboard.rankTables(["o200k_base"]);
+    assert.equal(hasRankTable("o200k_base"), true);
+    assert.equal(dashboard.inWorker, true);
+    // Kept, and the counter made now takes it: counts are js-tiktoken's.
+    const reference = new Tiktoken(o200kData);
+    const text = "List every open pull request of a repository, newest first (max 100).";
+    assert.equal(createDefaultTokenizer("o200k_base").count(text), reference.encode(text).length);
+    // The worker still renders afterwards.
+    const report = tinyBenchReport(4, []);
+    const { renderDashboard } = await import("../report/dashboard.ts");
+    assert.equal(await dashboard.render(report), renderDashboard(report));
+  } finally {
+    dashboard.close();
+  }
+  await dashboard.rankTables(["cl100k_base"]); // after close: settled, nothing asked
 });

@@ -1,23 +1,31 @@
 /**
- * The worker behind {@linkcode workerDashboardRenderer} (`bench_dashboard.ts`): loads the
- * dashboard's modules (linkedom, Observable Plot, arquero) when it starts, then answers each
+ * The worker behind {@linkcode workerDashboardRenderer} (`bench_dashboard.ts`): starts loading
+ * the dashboard's modules (linkedom, Observable Plot, arquero) when it starts, then answers each
  * bench report it is sent with {@linkcode renderDashboard}'s page, or with the error's message.
  * A draft (`{ warm: report }`) is rendered and dropped, unanswered: the page's code is then
  * compiled and its caches filled before the report it answers arrives. Asked for paired-test
  * tables (`{ tables: [...] }`), it draws them ({@linkcode pairedTestTables}) and sends them
- * back, their buffers transferred, so the bench's thread need not draw them itself.
+ * back, their buffers transferred, so the bench's thread need not draw them itself; asked for
+ * rank tables (`{ rankTables: [...] }`), it builds them ({@linkcode buildRankTable}) and sends
+ * them back the same way. Both are answered at once, before the dashboard's modules have loaded
+ * (they load as a dynamic import, so this module's own graph is small and its first message is
+ * taken within milliseconds of its start); pages wait for them, in the order asked.
  *
  * @module
  */
 import type { BenchReport } from "../report/bench_report.ts";
-import { renderDashboard } from "../report/dashboard.ts";
+import type { renderDashboard } from "../report/dashboard.ts";
 import { type PairedTestTables, pairedTestTables } from "../stats/mod.ts";
+import { buildRankTable } from "../tokens/piecewise.ts";
+import type { RankTable } from "../tokens/_bpe.ts";
+import type { TokenizerName } from "../tokens/types.ts";
 
 /** A message the worker sends back: the page of the report it was sent, or why it has none. */
 export type FromDashboardWorker =
   | { readonly html: string }
   | { readonly error: string }
-  | { readonly tables: readonly PairedTestTables[] };
+  | { readonly tables: readonly PairedTestTables[] }
+  | { readonly rankTables: readonly { readonly name: TokenizerName; readonly table: RankTable }[] };
 
 /** The seed and sizes of one paired test's tables. */
 export interface TablesRequest {
@@ -33,35 +41,50 @@ export interface TablesRequest {
 export type ToDashboardWorker =
   | BenchReport
   | { readonly warm: BenchReport }
-  | { readonly tables: readonly TablesRequest[] };
+  | { readonly tables: readonly TablesRequest[] }
+  | { readonly rankTables: readonly TokenizerName[] };
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<ToDashboardWorker>) => void) | null;
   postMessage(message: FromDashboardWorker, transfer?: Transferable[]): void;
 };
 
+// Started now, beside the first messages: the rank and paired-test tables asked for are
+// answered while these load.
+const dashboard: Promise<typeof renderDashboard> = import("../report/dashboard.ts").then((m) =>
+  m.renderDashboard
+);
+// A failed import is the render's error, said when a page is asked; never unhandled.
+dashboard.catch(() => {});
+
+/** The buffers of a rank table's typed arrays, for a transfer. */
+function rankTableBuffers(table: RankTable): ArrayBuffer[] {
+  const { slots, bytes, starts, pairs, pairBits, filter } = table;
+  return [slots, bytes, starts, pairs, pairBits, filter].map((a) => a.buffer as ArrayBuffer);
+}
+
 scope.onmessage = (event) => {
-  if ("tables" in event.data) {
-    const tables = event.data.tables.flatMap((t) => {
+  const data = event.data;
+  if ("rankTables" in data) {
+    const rankTables = data.rankTables.map((name) => ({ name, table: buildRankTable(name) }));
+    scope.postMessage({ rankTables }, rankTables.flatMap((t) => rankTableBuffers(t.table)));
+    return;
+  }
+  if ("tables" in data) {
+    const tables = data.tables.flatMap((t) => {
       const drawn = pairedTestTables(t.seed, t.n, t.resamples);
       return drawn === undefined ? [] : [drawn];
     });
     scope.postMessage({ tables }, tables.flatMap((t) => [t.signs.buffer, t.indices.buffer]));
     return;
   }
-  if ("warm" in event.data) {
-    try {
-      renderDashboard(event.data.warm);
-    } catch {
+  if ("warm" in data) {
+    dashboard.then((render) => render(data.warm)).catch(() => {
       // A draft's page is dropped, and so is its failure: the report's own render says it.
-    }
+    });
     return;
   }
-  let reply: FromDashboardWorker;
-  try {
-    reply = { html: renderDashboard(event.data) };
-  } catch (error) {
-    reply = { error: error instanceof Error ? error.message : String(error) };
-  }
-  scope.postMessage(reply);
+  dashboard.then((render) => ({ html: render(data) })).catch((error) => ({
+    error: error instanceof Error ? error.message : String(error),
+  })).then((reply: FromDashboardWorker) => scope.postMessage(reply));
 };

@@ -2,7 +2,8 @@
 // renders while they run. It is the final report without what comes after the draft.
 import assert from "node:assert/strict";
 import type { BenchReport } from "../report/bench_report.ts";
-import { runBench } from "./bench.ts";
+import { RANK_TABLES_WAIT_MS, runBench } from "./bench.ts";
+import { hasRankTable } from "../tokens/piecewise.ts";
 import { denoFlowIo } from "./io.ts";
 import { deriveSeed } from "../stats/mod.ts";
 
@@ -54,4 +55,32 @@ Deno.test("runBench gives onDraft, once and before the paired tests, the report 
     resamples: 10000,
   }));
   assert.deepEqual(asked, [ran]);
+});
+
+Deno.test("runBench asks rankTables, before reading any input, for the encodings this thread lacks, and does not wait on it past RANK_TABLES_WAIT_MS", async () => {
+  const said: string[] = [];
+  const asked: string[][] = [];
+  const lacked = ["cl100k_base", "o200k_base"].filter((n) =>
+    !hasRankTable(n as "cl100k_base" | "o200k_base")
+  );
+  const started = performance.now();
+  const report = await runBench({
+    corpora: [at("fixtures/corpora/reference_v1.tools.json")],
+    golden: ["none"],
+    toolResults: "none",
+    arms: "baseline_json",
+    retrievers: ["bm25"],
+    // Never settles: the bench makes its tokenizers anyway, RANK_TABLES_WAIT_MS after loading.
+    rankTables: (names) => {
+      asked.push([...names]);
+      said.push("rank tables");
+      return new Promise(() => {});
+    },
+  }, { ...denoFlowIo(), progress: (_, message) => said.push(message) });
+  assert.ok(performance.now() - started >= RANK_TABLES_WAIT_MS);
+  assert.deepEqual(asked, [lacked]);
+  assert.equal(said[0], "rank tables", said.join(" | "));
+  assert.ok(said.some((m) => m.startsWith("loading")));
+  assert.deepEqual(report.tokenizers, ["cl100k_base", "o200k_base"]);
+  assert.ok(report.modes.length > 0 && (report.arms ?? []).length > 0);
 });

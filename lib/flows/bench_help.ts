@@ -13,7 +13,7 @@ import {
   RETRIEVER_NAMES,
   RETRIEVERS,
 } from "../retrieval/mod.ts";
-import { TOKENIZER_NAMES } from "../tokens/mod.ts";
+import { TOKENIZER_NAMES } from "../tokens/default_tokenizer.ts";
 import { BENCH_DEFAULTS } from "./bench.ts";
 import { AUTO_LANES_MIN_TOOLS } from "./bench_jobs.ts";
 

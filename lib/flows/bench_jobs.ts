@@ -40,7 +40,7 @@ import {
   type RetrieverName,
 } from "../retrieval/mod.ts";
 import { FRONTIER_MAX_K, type FrontierRow, measureFrontier } from "../live/frontier.ts";
-import { createTokenizer } from "../tokens/tokenizers.ts";
+import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { endpointContext, type RetrieverModels } from "./retriever_models.ts";
 
@@ -244,7 +244,7 @@ export interface BenchLane {
  */
 export async function benchLane(
   context: BenchJobContext,
-  tokenizers: readonly Tokenizer[] = context.tokenizerNames.map((n) => createTokenizer(n)),
+  tokenizers: readonly Tokenizer[] = context.tokenizerNames.map((n) => createDefaultTokenizer(n)),
   endpoints?: RetrieverModels,
 ): Promise<BenchLane> {
   const arms = await loadArms(context.armNames);

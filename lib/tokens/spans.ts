@@ -15,7 +15,7 @@
  * @module
  */
 import { createPiecewiseTokenizer, type PiecewiseTokenizer } from "./piecewise.ts";
-import { isTokenizerName, TOKENIZER_NAMES } from "./tokenizers.ts";
+import { isTokenizerName, TOKENIZER_NAMES } from "./default_tokenizer.ts";
 import type { TokenizerName } from "./types.ts";
 
 /** Where the tokens of one text start. */

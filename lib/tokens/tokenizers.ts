@@ -15,12 +15,11 @@ import { Tiktoken } from "js-tiktoken/lite";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
 import { GptEncoding } from "gpt-tokenizer/GptEncoding";
+import { createDefaultTokenizer, isTokenizerName, TOKENIZER_NAMES } from "./default_tokenizer.ts";
 import { markPiecewise } from "./joins.ts";
-import { createPiecewiseTokenizer } from "./piecewise.ts";
 import type { Tokenizer, TokenizerName } from "./types.ts";
 
-/** Tokenizer names mcpmeter ships, in report order. */
-export const TOKENIZER_NAMES: readonly TokenizerName[] = ["cl100k_base", "o200k_base"];
+export { isTokenizerName, TOKENIZER_NAMES };
 
 /** Implementations that can back a {@linkcode Tokenizer}. */
 export type TokenizerBackend = "js-tiktoken" | "gpt-tokenizer" | "piecewise";
@@ -85,16 +84,6 @@ function gptEncoding(name: TokenizerName): GptEncoding {
 }
 
 /**
- * Returns true when `name` is a tokenizer mcpmeter ships.
- *
- * @param name Candidate name, e.g. from a `--tokenizers` flag.
- * @returns Whether `name` is `cl100k_base` or `o200k_base`.
- */
-export function isTokenizerName(name: string): name is TokenizerName {
-  return (TOKENIZER_NAMES as readonly string[]).includes(name);
-}
-
-/**
  * Creates a tokenizer for a BPE encoding.
  *
  * Special-token text such as `<|endoftext|>` is counted as plain text in both
@@ -128,7 +117,7 @@ export function createTokenizer(
     const enc = new Tiktoken(name === "cl100k_base" ? cl100kRanks : o200kRanks);
     return markPiecewise({ name, count: (text) => enc.encode(text, [], []).length });
   }
-  if (backend === "piecewise") return markPiecewise(createPiecewiseTokenizer(name));
+  if (backend === "piecewise") return createDefaultTokenizer(name);
   if (backend === "gpt-tokenizer") {
     const enc = gptEncoding(name);
     return markPiecewise({
