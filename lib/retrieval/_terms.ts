@@ -5,16 +5,34 @@
  *
  * @module
  */
-import { isDigit, isLetter, isWordChar } from "./_analysis.ts";
+import { isDigit, isLetter, isWordChar, segmenterWords } from "./_analysis.ts";
 
-/** Terms numbered 0, 1, 2, ... in the order they were first seen. */
+/** A growing list of term numbers: the first `used` of `ids`. */
+export interface TermIds {
+  /** The numbers (and room for more). */
+  ids: Int32Array<ArrayBuffer>;
+  /** How many of `ids` are numbers. */
+  used: number;
+}
+
+/**
+ * Terms numbered 0, 1, 2, ... in the order they were first seen. Open addressing over one array
+ * of (hash, number) pairs, each term's code units kept side by side in one pool, so a lookup
+ * reads two or three places in memory rather than the slot, the hash, the list of terms and the
+ * term string.
+ */
 export class TermTable {
   /** The terms by number. */
   readonly terms: string[] = [];
-  #hashes = new Int32Array(1024);
-  /** Open addressing: term number + 1, 0 when empty. */
-  #slots = new Int32Array(2048);
+  /** Per slot: the hash of its term, then the term's number + 1 (0 when empty). */
+  #slots = new Int32Array(4096);
+  /** Slots - 1 (a power of two - 1). */
   #mask = 2047;
+  /** Term t's code units are `#pool[#ends[t], #ends[t + 1])`. */
+  #ends = new Int32Array(1024);
+  #pool = new Uint16Array(16384);
+  /** The numbers of each non-ASCII chunk {@linkcode TermTable.wordIds} has met, by its text. */
+  #chunks = new Map<string, Int32Array>();
 
   /** Number of terms. */
   get size(): number {
@@ -31,12 +49,20 @@ export class TermTable {
    */
   find(text: string, start: number, end: number): number {
     const h = hashRange(text, start, end);
-    let slot = h & this.#mask;
-    for (let e = this.#slots[slot]; e !== 0; e = this.#slots[slot]) {
-      if (this.#hashes[e - 1] === h && sameRange(this.terms[e - 1], text, start, end)) return e - 1;
-      slot = (slot + 1) & this.#mask;
+    const slots = this.#slots;
+    const ends = this.#ends;
+    const pool = this.#pool;
+    const len = end - start;
+    for (let slot = h & this.#mask;; slot = (slot + 1) & this.#mask) {
+      const e = slots[2 * slot + 1];
+      if (e === 0) return -1;
+      if (slots[2 * slot] !== h) continue;
+      const from = ends[e - 1];
+      if (ends[e] - from !== len) continue;
+      let i = 0;
+      while (i < len && pool[from + i] === text.charCodeAt(start + i)) i++;
+      if (i === len) return e - 1;
     }
-    return -1;
   }
 
   /**
@@ -46,20 +72,37 @@ export class TermTable {
    * @returns Its number (the table's size before).
    */
   add(term: string): number {
-    const h = hashRange(term, 0, term.length);
-    let slot = h & this.#mask;
-    while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
+    return this.#add(term, hashRange(term, 0, term.length));
+  }
+
+  /** {@linkcode TermTable.add} of a term whose hash is `h`. */
+  #add(term: string, h: number): number {
     const id = this.terms.length;
     this.terms.push(term);
-    if (id === this.#hashes.length) {
-      const hashes = new Int32Array(id * 2);
-      hashes.set(this.#hashes);
-      this.#hashes = hashes;
+    if (id + 2 > this.#ends.length) {
+      const ends = new Int32Array(this.#ends.length * 2);
+      ends.set(this.#ends);
+      this.#ends = ends;
     }
-    this.#hashes[id] = h;
-    this.#slots[slot] = id + 1;
-    if (2 * this.terms.length > this.#slots.length) this.#grow();
+    const from = this.#ends[id];
+    if (from + term.length > this.#pool.length) {
+      const pool = new Uint16Array(Math.max(this.#pool.length * 2, from + term.length));
+      pool.set(this.#pool);
+      this.#pool = pool;
+    }
+    for (let i = 0; i < term.length; i++) this.#pool[from + i] = term.charCodeAt(i);
+    this.#ends[id + 1] = from + term.length;
+    this.#place(this.#slots, this.#mask, h, id);
+    if (4 * this.terms.length > this.#slots.length) this.#grow();
     return id;
+  }
+
+  /** Puts term `id`, hashed `h`, in the first free slot from its own. */
+  #place(slots: Int32Array, mask: number, h: number, id: number): void {
+    let slot = h & mask;
+    while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    slots[2 * slot] = h;
+    slots[2 * slot + 1] = id + 1;
   }
 
   /**
@@ -74,44 +117,79 @@ export class TermTable {
   }
 
   /**
-   * Numbers each word segment of ASCII `text` (the segments of `scanAsciiWords` in
-   * `_analysis.ts`), lower-cased, in text order, adding the new ones: for each segment, what
-   * `id(segment.toLowerCase())` gives, without a lower-cased copy of the text, a string per
-   * segment already held, or a second pass to hash it.
+   * Appends to `out` the number of each word segment of `text` lower-cased, in text order, adding
+   * the new terms: for each segment of `wordSegments(text)` (`_analysis.ts`), what
+   * `id(segment.toLowerCase())` gives. One pass over the text's UTF-8 bytes (`encodeInto`, so
+   * the scan reads a byte array whatever the string's representation): ASCII is scanned in place
+   * (the segments of `scanAsciiWords`, hashed as they are scanned, no string made unless the term
+   * is new); a white-space-delimited chunk holding a character outside ASCII goes to
+   * `segmenterWords`, as `eachWordStretch` sends it, its numbers kept per chunk text (a pure
+   * function of it). The segments of such a chunk scanned before its first non-ASCII character
+   * are dropped, but a new term among them stays in the table (numbered, never given a posting).
    *
-   * @param text Text, ASCII from `from` to `to`.
-   * @param each Called with each segment's term number.
-   * @param from Where the stretch segmented starts. @default {0}
-   * @param to Where it ends (exclusive): its segments are those of the stretch alone.
-   * @default {text.length}
+   * @param text Any text.
+   * @param out Where the numbers go: `out.ids[out.used++]`, `ids` replaced by a longer copy
+   *   when full.
    */
-  lowerAsciiWords(
-    text: string,
-    each: (id: number) => void,
-    from = 0,
-    to = text.length,
-  ): void {
-    const n = to;
-    let i = from;
+  wordIds(text: string, out: TermIds): void {
+    // Each UTF-16 code unit takes at most 3 bytes (a surrogate pair 4 for 2, a lone one 3).
+    if (bytes.length < 3 * text.length) {
+      bytes = new Uint8Array(Math.max(3 * text.length, 2 * bytes.length));
+    }
+    const b = bytes;
+    const n = UTF8.encodeInto(text, b).written;
+    let ids = out.ids;
+    let used = out.used;
+    let slots = this.#slots;
+    let ends = this.#ends;
+    let pool = this.#pool;
+    let mask = this.#mask;
+    // Segments before byte `mark` are final: it is where the current chunk (white space
+    // delimited) starts; `markUsed` is `used` there. Code unit = byte + `shift` in ASCII stretches.
+    let mark = 0;
+    let markUsed = used;
+    let shift = 0;
+    let i = 0;
     while (i < n) {
-      let c = text.charCodeAt(i);
+      let c = b[i];
       let l = WORD_LOWER[c];
-      if (!(l > 0)) {
+      if (l <= 1) {
+        if (l === 1) {
+          mark = i + 1;
+          markUsed = used;
+        } else if (c >= 128) {
+          used = markUsed;
+          out.used = used;
+          out.ids = ids;
+          const at = i + shift;
+          const end = this.#chunkIds(text, mark + shift, at, out);
+          ids = out.ids;
+          used = out.used;
+          i += utf8Length(text, at, end);
+          shift = end - i;
+          mark = i;
+          markUsed = used;
+          slots = this.#slots;
+          ends = this.#ends;
+          pool = this.#pool;
+          mask = this.#mask;
+          continue;
+        }
         i++;
         continue;
       }
       const start = i;
       let h = Math.imul(FNV_OFFSET ^ l, FNV_PRIME);
       for (i++; i < n; i++) {
-        c = text.charCodeAt(i);
+        c = b[i];
         l = WORD_LOWER[c];
-        if (l > 0) {
+        if (l > 1) {
           h = Math.imul(h ^ l, FNV_PRIME);
           continue;
         }
         if (i + 1 >= n) break;
-        const prev = text.charCodeAt(i - 1);
-        const next = text.charCodeAt(i + 1);
+        const prev = b[i - 1];
+        const next = b[i + 1];
         // ' (39) . (46) : (58) between letters; . , (44) ; (59) ' between digits (none is a
         // letter, so lower case leaves it).
         if (
@@ -122,31 +200,74 @@ export class TermTable {
           i++;
         } else break;
       }
-      // A lone `_` is no word.
-      if (i - start === 1 && text.charCodeAt(start) === 95) continue;
-      each(this.#findLower(text, start, i, h));
-    }
-  }
-
-  /** The number of `text[start, end)` lower-cased (ASCII), hashed `h`; numbered now when new. */
-  #findLower(text: string, start: number, end: number, h: number): number {
-    let slot = h & this.#mask;
-    for (let e = this.#slots[slot]; e !== 0; e = this.#slots[slot]) {
-      if (this.#hashes[e - 1] === h && sameLowerRange(this.terms[e - 1], text, start, end)) {
-        return e - 1;
+      // A lone `_` is no word; a segment cut by a non-ASCII character is the chunk's (next turn).
+      const len = i - start;
+      if ((len === 1 && b[start] === 95) || c >= 128) continue;
+      let id = -1;
+      for (let slot = h & mask;; slot = (slot + 1) & mask) {
+        const e = slots[2 * slot + 1];
+        if (e === 0) break;
+        if (slots[2 * slot] !== h) continue;
+        const from = ends[e - 1];
+        if (ends[e] - from !== len) continue;
+        let j = 0;
+        while (j < len && pool[from + j] === lower(b[start + j])) j++;
+        if (j === len) {
+          id = e - 1;
+          break;
+        }
       }
-      slot = (slot + 1) & this.#mask;
+      if (id === -1) {
+        id = this.#add(text.slice(start + shift, i + shift).toLowerCase(), h);
+        slots = this.#slots;
+        ends = this.#ends;
+        pool = this.#pool;
+        mask = this.#mask;
+      }
+      if (used === ids.length) {
+        const longer = new Int32Array(ids.length * 2);
+        longer.set(ids);
+        ids = longer;
+      }
+      ids[used++] = id;
     }
-    return this.add(text.slice(start, end).toLowerCase());
+    out.ids = ids;
+    out.used = used;
   }
 
+  /**
+   * Appends the numbers of the chunk of `text` from `start` (after white space, or the end of
+   * the last chunk) through the non-ASCII character at `at` to the next white space (`\s`, as
+   * `eachWordStretch` ends it): its `segmenterWords`, lower-cased.
+   *
+   * @returns Where the chunk ends.
+   */
+  #chunkIds(text: string, start: number, at: number, out: TermIds): number {
+    let end = at + 1;
+    while (end < text.length && !SPACE.test(text[end])) end++;
+    const chunk = text.slice(start, end);
+    let got = this.#chunks.get(chunk);
+    if (got === undefined) {
+      got = Int32Array.from(segmenterWords(chunk), (s) => this.id(s.toLowerCase()));
+      this.#chunks.set(chunk, got);
+    }
+    if (out.used + got.length > out.ids.length) {
+      const longer = new Int32Array(Math.max(out.ids.length * 2, out.used + got.length));
+      longer.set(out.ids);
+      out.ids = longer;
+    }
+    out.ids.set(got, out.used);
+    out.used += got.length;
+    return end;
+  }
+
+  /** Twice the slots, every term placed again (load factor at most 1/2 before, 1/4 after). */
   #grow(): void {
     const slots = new Int32Array(this.#slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 0; id < this.terms.length; id++) {
-      let slot = this.#hashes[id] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+    const mask = slots.length / 2 - 1;
+    const old = this.#slots;
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] !== 0) this.#place(slots, mask, old[s], old[s + 1] - 1);
     }
     this.#slots = slots;
     this.#mask = mask;
@@ -154,11 +275,42 @@ export class TermTable {
 }
 
 /**
- * Per ASCII code unit: the code lower-cased when it joins a word segment (a letter, digit or
- * `_`: {@linkcode isWordChar}), else 0; past ASCII the lookup gives `undefined` (no word char).
+ * Per byte: the ASCII code lower-cased when it joins a word segment (a letter, digit or `_`:
+ * {@linkcode isWordChar}, all above 1), 1 for white space (`\s`: tab, line feed, vertical tab,
+ * form feed, carriage return, space), else 0 (other ASCII, and every byte of a non-ASCII
+ * character: 128 and above).
  */
-const WORD_LOWER = new Uint8Array(128);
-for (let c = 0; c < 128; c++) if (isWordChar(c)) WORD_LOWER[c] = lower(c);
+const WORD_LOWER = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  if (isWordChar(c)) WORD_LOWER[c] = lower(c);
+  else if (/\s/.test(String.fromCharCode(c))) WORD_LOWER[c] = 1;
+}
+
+const SPACE = /\s/;
+const UTF8 = new TextEncoder();
+/** The bytes of the text {@linkcode TermTable.wordIds} scans (grown, never shrunk). */
+let bytes = new Uint8Array(1 << 16);
+
+/**
+ * Bytes of `text[from, to)` in UTF-8 as `TextEncoder` writes it: a lone surrogate as U+FFFD
+ * (3 bytes), a pair as one 4-byte character.
+ */
+function utf8Length(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (
+      c >= 0xd800 && c <= 0xdbff && i + 1 < to && text.charCodeAt(i + 1) >= 0xdc00 &&
+      text.charCodeAt(i + 1) <= 0xdfff
+    ) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
@@ -173,21 +325,4 @@ function hashRange(text: string, start: number, end: number): number {
 /** An ASCII code unit lower-cased. */
 function lower(c: number): number {
   return c >= 65 && c <= 90 ? c | 32 : c;
-}
-
-/** Whether `term` is `text[start, end)` lower-cased (ASCII). */
-function sameLowerRange(term: string, text: string, start: number, end: number): boolean {
-  if (term.length !== end - start) return false;
-  for (let i = 0; i < term.length; i++) {
-    if (term.charCodeAt(i) !== lower(text.charCodeAt(start + i))) return false;
-  }
-  return true;
-}
-
-function sameRange(term: string, text: string, start: number, end: number): boolean {
-  if (term.length !== end - start) return false;
-  for (let i = 0; i < term.length; i++) {
-    if (term.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  }
-  return true;
 }

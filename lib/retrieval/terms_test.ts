@@ -31,16 +31,23 @@ Deno.test("TermTable keeps every number through growth (10,000 terms, 5 table do
   assert.equal(table.find("w10007", 0, 6), -1);
 });
 
-Deno.test("TermTable.lowerAsciiWords() numbers the lower-cased segments asciiWordSegments() finds", () => {
+/** The numbers `wordIds` appends to a list that holds `before` already. */
+function wordIdsOf(table: TermTable, text: string, before: number[] = []): number[] {
+  const out = { ids: new Int32Array(Math.max(1, before.length)), used: before.length };
+  out.ids.set(before);
+  table.wordIds(text, out);
+  return [...out.ids.subarray(0, out.used)];
+}
+
+Deno.test("TermTable.wordIds() numbers the lower-cased segments asciiWordSegments() finds", () => {
   // Upper and lower case, the joiners between letters and between digits, a lone and a double `_`.
-  const alphabet = [..."aAzZ09_.:',; -\"{}\n", "Get", "URL", "v1.2", "it's", "__"];
+  const alphabet = [..."aAzZ09_.:',; -\"{}\n\t\r\v\f", "Get", "URL", "v1.2", "it's", "__"];
   const table = new TermTable();
   for (const w of ["get", "url", "a", "it's"]) table.id(w);
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => {
       const text = chars.join("");
-      const got: string[] = [];
-      table.lowerAsciiWords(text, (id) => got.push(table.terms[id]));
+      const got = wordIdsOf(table, text).map((id) => table.terms[id]);
       const want = asciiWordSegments(text).map((w) => w.toLowerCase());
       assert.deepEqual(got, want, JSON.stringify(text));
       for (const w of want) assert.equal(table.find(w, 0, w.length), table.terms.indexOf(w));
@@ -51,24 +58,56 @@ Deno.test("TermTable.lowerAsciiWords() numbers the lower-cased segments asciiWor
   assert.equal(new Set(table.terms).size, table.size, "no term is numbered twice");
 });
 
-Deno.test("eachWordStretch() + lowerAsciiWords() number the lower-cased wordSegments() of mixed text", () => {
-  const alphabet = [..."aAzZ09_.:' -\n", "Get", "é", "É", "—", "💡", "日本", "İ", "ß", "\u00a0"];
+Deno.test("TermTable.wordIds() numbers the lower-cased wordSegments() of mixed text", () => {
+  // Two- and three-byte characters, a surrogate pair, lone surrogates (U+FFFD in UTF-8), white
+  // space outside ASCII (no-break space, line separator, ideographic space) and a joiner before
+  // a non-ASCII letter.
+  const alphabet = [
+    ..."aAzZ09_.:' -\n",
+    "Get",
+    "é",
+    "É",
+    "—",
+    "💡",
+    "日本",
+    "İ",
+    "ß",
+    "\u00a0",
+    "\u2028",
+    "\u3000",
+    "\ud800",
+    "\udfff",
+    "a.é",
+    "café",
+  ];
   const table = new TermTable();
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), (chars) => {
       const text = chars.join("");
-      const got: string[] = [];
-      const add = (id: number) => got.push(table.terms[id]);
-      eachWordStretch(
-        text,
-        (from, to) => table.lowerAsciiWords(text, add, from, to),
-        (chunk) => {
-          for (const s of segmenterWords(chunk)) add(table.id(s.toLowerCase()));
-        },
-      );
+      const got = wordIdsOf(table, text).map((id) => table.terms[id]);
       assert.deepEqual(got, wordSegments(text).map((w) => w.toLowerCase()), JSON.stringify(text));
     }),
     { numRuns: 3000, seed: 5 },
   );
   assert.equal(new Set(table.terms).size, table.size, "no term is numbered twice");
+});
+
+Deno.test("TermTable.wordIds() appends after what the list holds and grows it", () => {
+  const table = new TermTable();
+  const text = Array.from({ length: 3000 }, (_, i) => `Word${i % 7} é${i % 3}`).join(" ");
+  const got = wordIdsOf(table, text, [-5, -6]);
+  assert.deepEqual(got.slice(0, 2), [-5, -6]);
+  assert.deepEqual(
+    got.slice(2).map((id) => table.terms[id]),
+    segmenterWords(text).map((w) => w.toLowerCase()),
+  );
+  assert.equal(got.length, 2 + 6000);
+});
+
+Deno.test("TermTable.wordIds() finds by hand: ASCII, a chunk with é, no-break space", () => {
+  const table = new TermTable();
+  const got = wordIdsOf(table, "Read the Café\u00a0menu: v1.2 it's __ _ x").map((id) =>
+    table.terms[id]
+  );
+  assert.deepEqual(got, ["read", "the", "café", "menu", "v1.2", "it's", "__", "x"]);
 });

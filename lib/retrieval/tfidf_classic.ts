@@ -5,10 +5,10 @@
  * @module
  */
 
-import { eachWordStretch, hasNonAscii, segmenterWords, standardTokens } from "./_analysis.ts";
+import { standardTokens } from "./_analysis.ts";
 import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
 import { type Field, PostingList } from "./_postings.ts";
-import { TermTable } from "./_terms.ts";
+import { type TermIds, TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
 import { firstSorted } from "../_order.ts";
@@ -64,15 +64,13 @@ export interface TfidfClassicOptions {
   readonly shared?: TfidfSharedAnalysis;
 }
 
-/** The analysed tokens of one field of every document: document d's at `ids[starts[d]..starts[d+1])`. */
-/** A record being made: its `used` first `ids` so far. */
-interface Recording {
+/** A record being made: its `used` first `ids` so far (a {@linkcode TermTable.wordIds} list). */
+interface Recording extends TermIds {
   texts: string[];
   readonly starts: Int32Array;
-  ids: Int32Array<ArrayBuffer>;
-  used: number;
 }
 
+/** The analysed tokens of one field of every document: document d's at `ids[starts[d]..starts[d+1])`. */
 interface FieldRecord {
   /** The text analysed for each document (references, not copies). */
   readonly texts: readonly string[];
@@ -232,17 +230,22 @@ export function createTfidfClassicRetriever(
   let tfSearchable = new Int32Array(room);
   let tfBody = new Int32Array(room);
   let tfKeyword = new Int32Array(room);
-  const docTerms: number[] = [];
-  // Makes room for term `id` in the frequency arrays and lists it as a term of the document.
-  const seen = (id: number): number => {
-    while (id >= tfSearchable.length) {
+  // The terms of the current document, each once: docTerms.ids[0, docTerms.used).
+  const docTerms: TermIds = { ids: new Int32Array(1024), used: 0 };
+  const listTerm = (t: number) => {
+    if (docTerms.used === docTerms.ids.length) docTerms.ids = grown(docTerms.ids);
+    docTerms.ids[docTerms.used++] = t;
+  };
+  // Makes room in the frequency arrays for every term of the table.
+  const fit = () => {
+    while (table.size > tfSearchable.length) {
       tfSearchable = grown(tfSearchable);
       tfBody = grown(tfBody);
       tfKeyword = grown(tfKeyword);
     }
-    if (tfSearchable[id] === 0 && tfKeyword[id] === 0) docTerms.push(id);
-    return id;
   };
+  // The tokens of a field not recorded, numbered here and let go.
+  const scratch: TermIds = { ids: new Int32Array(4096), used: 0 };
   // The analysed tokens of one field of the current document: each adds `searchableTf` to its
   // searchable_text frequency and `bodyTf` to its description + params one; with `into`, their
   // numbers are appended to it. Returns their number.
@@ -252,32 +255,24 @@ export function createTfidfClassicRetriever(
     bodyTf: number,
     into?: Recording,
   ): number => {
-    let count = 0;
-    const add = (id: number) => {
-      if (id < stopWords) return;
-      const t = seen(id);
+    const list = into ?? scratch;
+    const from = list.used;
+    table.wordIds(text, list);
+    fit();
+    // Drops the stop words (numbered below `stopWords`) in place.
+    const ids = list.ids;
+    const end = list.used;
+    let kept = from;
+    for (let j = from; j < end; j++) {
+      const t = ids[j];
+      if (t < stopWords) continue;
+      ids[kept++] = t;
+      if (tfSearchable[t] === 0) listTerm(t);
       tfSearchable[t] += searchableTf;
       tfBody[t] += bodyTf;
-      count++;
-      if (into !== undefined) {
-        if (into.used === into.ids.length) into.ids = grown(into.ids);
-        into.ids[into.used++] = t;
-      }
-    };
-    if (!hasNonAscii(text)) {
-      // Lower-casing ASCII keeps each character ASCII and the segments where they were.
-      table.lowerAsciiWords(text, add);
-    } else {
-      // wordSegments' stretches: the ASCII ones scanned in place as above.
-      eachWordStretch(
-        text,
-        (from, to) => table.lowerAsciiWords(text, add, from, to),
-        (chunk) => {
-          for (const segment of segmenterWords(chunk)) add(table.id(segment.toLowerCase()));
-        },
-      );
     }
-    return count;
+    list.used = into === undefined ? 0 : kept;
+    return kept - from;
   };
   // A recorded field (name, description): document d's tokens taken from the shared record
   // where its text is the text recorded, else analysed; the first build with a shared analysis
@@ -309,7 +304,8 @@ export function createTfidfClassicRetriever(
       const end = rec.starts[d + 1];
       const ids = rec.ids;
       for (let j = rec.starts[d]; j < end; j++) {
-        const t = seen(ids[j]);
+        const t = ids[j];
+        if (tfSearchable[t] === 0) listTerm(t);
         tfSearchable[t] += searchableTf;
         tfBody[t] += bodyTf;
       }
@@ -337,15 +333,22 @@ export function createTfidfClassicRetriever(
     const searchableLength = 2 * name + description + params;
     if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
     norms.all[d] = Math.fround(1 / Math.sqrt(3 + searchableLength + description + params));
-    for (const term of [doc.name, full, doc.server]) tfKeyword[seen(table.id(term))]++;
+    for (const term of [doc.name, full, doc.server]) {
+      const t = table.id(term);
+      fit();
+      if (tfSearchable[t] === 0 && tfKeyword[t] === 0) listTerm(t);
+      tfKeyword[t]++;
+    }
     // tf in _all = tf in searchable_text + tf in description and params + keyword occurrences.
-    for (const t of docTerms) {
+    const terms = docTerms.ids;
+    for (let j = 0; j < docTerms.used; j++) {
+      const t = terms[j];
       analysed.add(t, d, tfSearchable[t], tfSearchable[t] + tfBody[t] + tfKeyword[t]);
       tfSearchable[t] = 0;
       tfBody[t] = 0;
       tfKeyword[t] = 0;
     }
-    docTerms.length = 0;
+    docTerms.used = 0;
   }
   for (const [f, make] of makes) {
     shared!.records.set(f, {
