@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { asciiWordSegments, eachWordStretch, segmenterWords, wordSegments } from "./_analysis.ts";
+import { asciiWordSegments, segmenterWords, wordSegments } from "./_analysis.ts";
 import { TermTable } from "./_terms.ts";
 
 Deno.test("TermTable numbers terms in first-seen order and finds them by a stretch of any text", () => {
