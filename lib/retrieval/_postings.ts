@@ -56,12 +56,13 @@ export class PostingList {
   field(which: 0 | 1, terms: readonly unknown[], norms: Float64Array): Field {
     const tf = this.#tfs[which];
     const chunks = this.#terms.length;
-    const size = (c: number) => c === chunks - 1 ? this.#used : CHUNK;
+    const used = this.#used;
     const start = new Int32Array(terms.length + 1);
     for (let c = 0; c < chunks; c++) {
       const ts = this.#terms[c];
       const fs = tf[c];
-      for (let i = 0; i < size(c); i++) if (fs[i] > 0) start[ts[i] + 1]++;
+      const size = c === chunks - 1 ? used : CHUNK;
+      for (let i = 0; i < size; i++) if (fs[i] > 0) start[ts[i] + 1]++;
     }
     for (let t = 0; t < terms.length; t++) start[t + 1] += start[t];
     const next = start.slice(0, terms.length);
@@ -71,7 +72,8 @@ export class PostingList {
       const ts = this.#terms[c];
       const ds = this.#docs[c];
       const fs = tf[c];
-      for (let i = 0; i < size(c); i++) {
+      const size = c === chunks - 1 ? used : CHUNK;
+      for (let i = 0; i < size; i++) {
         if (fs[i] === 0) continue;
         const k = next[ts[i]]++;
         docs[k] = ds[i];

@@ -10,8 +10,6 @@ import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
 import { type Field, PostingList } from "./_postings.ts";
 import { type TermIds, TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
-import { compareHits } from "./metrics.ts";
-import { firstSorted } from "../_order.ts";
 import {
   type Hit,
   INDEX_FIELD_NAMES,
@@ -78,6 +76,13 @@ interface FieldRecord {
   readonly ids: Int32Array;
 }
 
+/** The keyword term numbers of every document (see `SharedState.keywords`). */
+interface KeywordRecord {
+  readonly names: readonly string[];
+  readonly servers: readonly string[];
+  readonly ids: Int32Array;
+}
+
 /** Fields whose analysis a {@linkcode TfidfSharedAnalysis} records (an index arm keeps them). */
 const RECORDED = ["name", "description"] as const;
 
@@ -104,6 +109,11 @@ interface SharedState {
   readonly stopWords: number;
   /** Per recorded field, the documents of the first build. */
   readonly records: Map<string, FieldRecord>;
+  /**
+   * The keyword terms of the first build's documents: document d's tool_name, full_tool_name
+   * and server_name numbers at `ids[3d..3d+3)`, taken where its name and server are the same.
+   */
+  keywords?: KeywordRecord;
 }
 
 const SHARED = new WeakMap<TfidfSharedAnalysis, SharedState>();
@@ -322,20 +332,48 @@ export function createTfidfClassicRetriever(
   const names = new PostingList();
   const analysed = new PostingList();
   const norms = { searchable: new Float64Array(n), all: new Float64Array(n) };
+  // Keyword numbers: taken from the shared record where name and server are the same, else
+  // looked up (and recorded when this build makes the record).
+  const keywordsTaken = shared?.keywords?.names.length === n ? shared.keywords : undefined;
+  const keywordsMade = shared !== undefined && shared.keywords === undefined
+    ? {
+      names: docs.map((doc) => doc.name),
+      servers: docs.map((doc) => doc.server),
+      ids: new Int32Array(3 * n),
+    }
+    : undefined;
   for (let d = 0; d < n; d++) {
     const doc = docs[d];
-    const full = `${doc.server}:${doc.name}`;
-    names.add(table.id(doc.name), d, 1, 0);
-    names.add(table.id(full), d, 0, 1);
+    let nameId: number;
+    let fullId: number;
+    let serverId: number;
+    if (
+      keywordsTaken !== undefined && keywordsTaken.names[d] === doc.name &&
+      keywordsTaken.servers[d] === doc.server
+    ) {
+      nameId = keywordsTaken.ids[3 * d];
+      fullId = keywordsTaken.ids[3 * d + 1];
+      serverId = keywordsTaken.ids[3 * d + 2];
+    } else {
+      nameId = table.id(doc.name);
+      fullId = table.id(`${doc.server}:${doc.name}`);
+      serverId = table.id(doc.server);
+      fit();
+      if (keywordsMade !== undefined) {
+        keywordsMade.ids[3 * d] = nameId;
+        keywordsMade.ids[3 * d + 1] = fullId;
+        keywordsMade.ids[3 * d + 2] = serverId;
+      }
+    }
+    names.add(nameId, d, 1, 0);
+    names.add(fullId, d, 0, 1);
     const name = analyseField("name", d, doc.name, 2, 0);
     const description = analyseField("description", d, doc.description, 1, 1);
     const params = analyse(doc.params, 1, 1);
     const searchableLength = 2 * name + description + params;
     if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
     norms.all[d] = Math.fround(1 / Math.sqrt(3 + searchableLength + description + params));
-    for (const term of [doc.name, full, doc.server]) {
-      const t = table.id(term);
-      fit();
+    for (const t of [nameId, fullId, serverId]) {
       if (tfSearchable[t] === 0 && tfKeyword[t] === 0) listTerm(t);
       tfKeyword[t]++;
     }
@@ -350,6 +388,7 @@ export function createTfidfClassicRetriever(
     }
     docTerms.used = 0;
   }
+  if (keywordsMade !== undefined) shared!.keywords = keywordsMade;
   for (const [f, make] of makes) {
     shared!.records.set(f, {
       texts: make.texts,
@@ -429,7 +468,11 @@ export function createTfidfClassicRetriever(
           }
         }
       });
-      const hits: Hit[] = [];
+      // The best `limit` documents by score, then id (compareHits), as firstSorted keeps them,
+      // without a hit for every document touched.
+      const k = Math.floor(limit);
+      const best: number[] = [];
+      const bestScore: number[] = [];
       for (const d of touched) {
         let sum = 0;
         let matched = 0;
@@ -443,10 +486,28 @@ export function createTfidfClassicRetriever(
           clauseHits[d * 6 + c] = 0;
         }
         isTouched[d] = 0;
-        hits.push({ id: ids[d], score: sum * (matched / clauses.length) });
+        const score = sum * (matched / clauses.length);
+        const id = ids[d];
+        // Whether (score, id) sorts before entry i.
+        const before = (i: number) =>
+          score !== bestScore[i] ? score > bestScore[i] : id < ids[best[i]];
+        if (best.length >= k && !before(best.length - 1)) continue;
+        let lo = 0;
+        let hi = best.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (before(mid)) hi = mid;
+          else lo = mid + 1;
+        }
+        best.splice(lo, 0, d);
+        bestScore.splice(lo, 0, score);
+        if (best.length > k) {
+          best.pop();
+          bestScore.pop();
+        }
       }
       touched.length = 0;
-      return firstSorted(hits, limit, compareHits);
+      return best.map((d, i) => ({ id: ids[d], score: bestScore[i] }));
     },
   };
 }

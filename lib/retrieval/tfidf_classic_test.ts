@@ -66,6 +66,29 @@ Deno.test("tfidf_classic breaks ties by id and returns nothing for stop-word-onl
   assert.throws(() => createTfidfClassicRetriever([]), RangeError);
 });
 
+Deno.test("tfidf_classic's first k hits are the first k of the whole ranking (score, then id)", () => {
+  const docs = Array.from(
+    { length: 40 },
+    (_, i) =>
+      doc(
+        `tool_${String(i).padStart(2, "0")}`,
+        i % 3 === 0 ? "read file" : `read ${"file ".repeat(i % 5)}disk`,
+      ),
+  );
+  const r = createTfidfClassicRetriever(docs);
+  for (const q of ["read", "file disk", "tool_", "disk"]) {
+    const all = r.search(q, 1000);
+    const sorted = [...all].sort((a, b) =>
+      a.score !== b.score ? b.score - a.score : a.id < b.id ? -1 : 1
+    );
+    assert.deepStrictEqual(all, sorted, q);
+    assert.ok(all.length > 10, q);
+    for (const k of [1, 3, 10]) {
+      assert.deepStrictEqual(r.search(q, k), all.slice(0, k), `${q} ${k}`);
+    }
+  }
+});
+
 Deno.test("tfidf_classic indexes sharing an analysis score as fresh ones, on the reference corpus and its arms", async () => {
   const { loadCatalog } = await import("../catalog/io.ts");
   const { loadArms } = await import("../encodings/mod.ts");
@@ -111,9 +134,22 @@ Deno.test("tfidf_classic with a shared analysis analyses the texts that differ f
     doc("fetch_url", "Datum"),
   ];
   const third = [...second, doc("extra", "another directory tool")];
+  // Same count and names, one server changed (its full_tool_name and server_name with it).
+  const moved = [...first.slice(0, 3), doc("stat", "File größe und Datum", "fs")];
   const shared = new TfidfSharedAnalysis();
-  const queries = ["file", "directory", "write disk", "put_file", "datum", "größe", "list_dir"];
-  for (const docs of [first, second, third, first]) {
+  const queries = [
+    "file",
+    "directory",
+    "write disk",
+    "put_file",
+    "datum",
+    "größe",
+    "list_dir",
+    "x:stat",
+    "fs:stat",
+    "stat",
+  ];
+  for (const docs of [first, second, third, moved, first]) {
     const taken = createTfidfClassicRetriever(docs, { shared });
     const fresh = createTfidfClassicRetriever(docs);
     for (const q of queries) assert.deepStrictEqual(taken.search(q, 10), fresh.search(q, 10), q);
