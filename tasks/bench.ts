@@ -1,22 +1,16 @@
 // deno task bench: what a tool catalog costs in context tokens under each exposure mode
 // (lib/flows/bench.ts), written to results/report.json and results/dashboard.html.
-import {
-  AUTO_LANES_MIN_TOOLS,
-  BENCH_DEFAULTS,
-  benchFailure,
-  benchHelp,
-  benchSummaryLines,
-  checkBenchOptions,
-  checkOutFolder,
-  parseHeaderFlags,
-  runBench,
-  type RunBenchOptions,
-  writeBenchResults,
-} from "../lib/flows/bench/mod.ts";
+import type { RunBenchOptions } from "../lib/flows/bench/mod.ts";
 import { workerBenchPool, workerDashboardRenderer } from "../lib/flows/io.ts";
-import { DEFAULT_RERANK_K } from "../lib/retrieval/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
+
+/**
+ * The bench's modules (most of its start-up), imported once the flags are parsed and the
+ * dashboard's worker started, so that the worker boots, builds the rank tables and loads its own
+ * modules on the other core while this thread loads these.
+ */
+const loadBench = () => import("../lib/flows/bench/mod.ts");
 
 async function main(args: string[]): Promise<number> {
   const { values: f } = parseFlags(args, {
@@ -45,81 +39,84 @@ async function main(args: string[]): Promise<number> {
     help: { type: "boolean", short: "h" },
   });
   if (f.help) {
-    console.log(benchHelp());
+    console.log((await loadBench()).benchHelp());
     return 0;
   }
   const started = IO.now();
-  const headers = parseHeaderFlags(f.header);
-  // Default: every core, but one lane for a catalog too small to gain from more.
-  const cores = navigator.hardwareConcurrency || 1;
-  const workers = intFlag("workers", f.workers, cores, 1);
-  const lanes = f.workers === undefined ? { minTools: AUTO_LANES_MIN_TOOLS } : {};
-  if (workers > cores) {
-    console.error(
-      `[bench] --workers ${workers} is more than the ${cores} cores here: lanes beyond them add ` +
-        "start-up and memory, not speed",
-    );
-  }
-  const options: RunBenchOptions = {
-    seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
-    resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
-    ...(f.corpus ? { corpora: f.corpus } : {}),
-    ...(f.format ? { format: f.format } : {}),
-    ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
-    ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),
-    ...(f["proxy-servers"] ? { proxyServers: f["proxy-servers"] } : {}),
-    ...(f["code-catalog"] ? { codeCatalog: f["code-catalog"] } : {}),
-    ...(f.arms !== undefined ? { arms: f.arms } : {}),
-    ...(f.golden ? { golden: f.golden } : {}),
-    ...(f.retrievers !== undefined ? { retrievers: listFlag("retrievers", f.retrievers) } : {}),
-    ...retrieverModelOptions(f, DEFAULT_RERANK_K),
-    ...(f["package-info"] ? { packageInfo: f["package-info"] } : {}),
-    ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
-    ...(f.live ? { live: true } : {}),
-    ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),
-    ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
-    ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
-    ...(f.overrides ? { overrides: f.overrides } : {}),
-    ...(workers > 1 ? { pool: workerBenchPool(workers, lanes) } : {}),
-  };
-  checkBenchOptions(options, IO);
-  // Fail on an unwritable --out now, not after the work.
-  const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
-  await checkOutFolder(outDir);
-  // Started now: its modules load on a worker while the bench measures; it draws the paired
-  // tests' tables, then renders a draft of the report while they run (the report's own page is
-  // then rendered warm). Its tables are awaited there for at most 100 ms (a worker's message
-  // is taken in between tasks; the tests draw tables that did not come).
+  // Started first, with the rank tables of the tokenizers asked for (a bad name fails below):
+  // it draws the paired tests' tables, then renders a draft of the report while they run (the
+  // report's own page is then rendered warm). Its paired tables are awaited there for at most
+  // 100 ms (a worker's message is taken in between tasks; the tests draw tables that did not
+  // come).
   const dashboard = workerDashboardRenderer();
-  const onDraft: RunBenchOptions["onDraft"] = async (draft) => {
-    dashboard.warm(draft);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      dashboard.tables(),
-      new Promise((resolve) => timer = setTimeout(resolve, 100)),
-    ]);
-    clearTimeout(timer);
-  };
-  const pairedTables = dashboard.drawTables;
-  const rankTables = dashboard.rankTables;
-  const report = await runBench({ ...options, onDraft, pairedTables, rankTables }, IO).catch(
-    (error) => {
-      dashboard.close();
-      throw error;
-    },
-  );
-  const { reportPath, dashboardPath } = await writeBenchResults(
-    report,
-    outDir,
-    IO,
-    dashboard.render,
-  ).finally(() => dashboard.close());
-  for (const line of benchSummaryLines(report)) console.log(line);
-  const seconds = ((IO.now() - started) / 1000).toFixed(1);
-  console.log(`wrote ${displayPath(reportPath)} and ${displayPath(dashboardPath)} in ${seconds} s`);
-  const failure = benchFailure(report);
-  if (failure !== null) throw new Error(failure);
-  return 0;
+  try {
+    const rankTables = dashboard.rankTables(f.tokenizers?.split(",").map((n) => n.trim()));
+    const bench = await loadBench();
+    const { AUTO_LANES_MIN_TOOLS, BENCH_DEFAULTS } = bench;
+    const headers = bench.parseHeaderFlags(f.header);
+    // Default: every core, but one lane for a catalog too small to gain from more.
+    const cores = navigator.hardwareConcurrency || 1;
+    const workers = intFlag("workers", f.workers, cores, 1);
+    const lanes = f.workers === undefined ? { minTools: AUTO_LANES_MIN_TOOLS } : {};
+    if (workers > cores) {
+      console.error(
+        `[bench] --workers ${workers} is more than the ${cores} cores here: lanes beyond them ` +
+          "add start-up and memory, not speed",
+      );
+    }
+    const options: RunBenchOptions = {
+      seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
+      resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
+      ...(f.corpus ? { corpora: f.corpus } : {}),
+      ...(f.format ? { format: f.format } : {}),
+      ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
+      ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),
+      ...(f["proxy-servers"] ? { proxyServers: f["proxy-servers"] } : {}),
+      ...(f["code-catalog"] ? { codeCatalog: f["code-catalog"] } : {}),
+      ...(f.arms !== undefined ? { arms: f.arms } : {}),
+      ...(f.golden ? { golden: f.golden } : {}),
+      ...(f.retrievers !== undefined ? { retrievers: listFlag("retrievers", f.retrievers) } : {}),
+      ...retrieverModelOptions(f, bench.DEFAULT_RERANK_K),
+      ...(f["package-info"] ? { packageInfo: f["package-info"] } : {}),
+      ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
+      ...(f.live ? { live: true } : {}),
+      ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),
+      ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
+      ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
+      ...(f.overrides ? { overrides: f.overrides } : {}),
+      ...(workers > 1 ? { pool: workerBenchPool(workers, lanes) } : {}),
+      onDraft: async (draft) => {
+        dashboard.warm(draft);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          dashboard.tables(),
+          new Promise((resolve) => timer = setTimeout(resolve, 100)),
+        ]);
+        clearTimeout(timer);
+      },
+      pairedTables: dashboard.drawTables,
+      rankTables: () => rankTables,
+    };
+    bench.checkBenchOptions(options, IO);
+    // Fail on an unwritable --out now, not after the work.
+    const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
+    await bench.checkOutFolder(outDir);
+    const report = await bench.runBench(options, IO);
+    const paths = await bench.writeBenchResults(report, outDir, IO, dashboard.render);
+    dashboard.close();
+    for (const line of bench.benchSummaryLines(report)) console.log(line);
+    const seconds = ((IO.now() - started) / 1000).toFixed(1);
+    console.log(
+      `wrote ${displayPath(paths.reportPath)} and ${
+        displayPath(paths.dashboardPath)
+      } in ${seconds} s`,
+    );
+    const failure = bench.benchFailure(report);
+    if (failure !== null) throw new Error(failure);
+    return 0;
+  } finally {
+    dashboard.close();
+  }
 }
 
 if (import.meta.main) await runMain("bench", () => main(Deno.args));

@@ -8,7 +8,8 @@
  */
 import type { BenchReport } from "../report/bench_report.ts";
 import { keepPairedTestTables } from "../stats/mod.ts";
-import { keepRankTable } from "../tokens/piecewise.ts";
+import { isTokenizerName, TOKENIZER_NAMES } from "../tokens/default_tokenizer.ts";
+import { hasRankTable, keepRankTable } from "../tokens/piecewise.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import type {
   FromDashboardWorker,
@@ -71,11 +72,12 @@ export interface DashboardRenderer {
    * each), and keeps them here when they arrive (`keepRankTable`), so the tokenizers made after
    * take them. The worker answers before its dashboard modules have loaded.
    *
-   * @param names Encodings.
-   * @returns Settles once the tables are kept here, or at once when there is no worker (none
-   *   asked, failed, closed); it never rejects (this thread then builds its own).
+   * @param names Encodings, e.g. a `--tokenizers` list (names that are not an encoding's, and
+   *   those whose table this thread holds, are left out). @default {TOKENIZER_NAMES}
+   * @returns Settles once the tables are kept here, or at once when none is asked or there is
+   *   no worker (failed, closed); it never rejects (this thread then builds its own).
    */
-  rankTables(names: readonly TokenizerName[]): Promise<void>;
+  rankTables(names?: readonly string[]): Promise<void>;
   /** Whether pages come from the worker: false once it failed to start or died. */
   readonly inWorker: boolean;
   /** Stops the worker. */
@@ -162,10 +164,13 @@ export function workerDashboardRenderer(): DashboardRenderer {
       worker.postMessage({ tables: requests } satisfies ToDashboardWorker);
     },
     tables: () => tablesWait,
-    rankTables(names) {
-      if (closed || failed || worker === undefined || names.length === 0) return Promise.resolve();
+    rankTables(names = TOKENIZER_NAMES) {
+      const asked = [...new Set(names)].filter((n): n is TokenizerName =>
+        isTokenizerName(n) && !hasRankTable(n)
+      );
+      if (closed || failed || worker === undefined || asked.length === 0) return Promise.resolve();
       const kept = new Promise<void>((resolve) => rankTablesKept = resolve);
-      worker.postMessage({ rankTables: names } satisfies ToDashboardWorker);
+      worker.postMessage({ rankTables: asked } satisfies ToDashboardWorker);
       return kept;
     },
     get inWorker() {

@@ -1,6 +1,6 @@
 /**
- * The worker behind {@linkcode workerDashboardRenderer} (`bench_dashboard.ts`): starts loading
- * the dashboard's modules (linkedom, Observable Plot, arquero) when it starts, then answers each
+ * The worker behind {@linkcode workerDashboardRenderer} (`bench_dashboard.ts`): loads the
+ * dashboard's modules (linkedom, Observable Plot, arquero) as it starts, then answers each
  * bench report it is sent with {@linkcode renderDashboard}'s page, or with the error's message.
  * A draft (`{ warm: report }`) is rendered and dropped, unanswered: the page's code is then
  * compiled and its caches filled before the report it answers arrives. Asked for paired-test
@@ -8,8 +8,9 @@
  * back, their buffers transferred, so the bench's thread need not draw them itself; asked for
  * rank tables (`{ rankTables: [...] }`), it builds them ({@linkcode buildRankTable}) and sends
  * them back the same way. Both are answered at once, before the dashboard's modules have loaded
- * (they load as a dynamic import, so this module's own graph is small and its first message is
- * taken within milliseconds of its start); pages wait for them, in the order asked.
+ * (they are imported once the first message is answered, so this module's own graph is small
+ * and its first message is taken as soon as the worker runs); pages wait for them, in the order
+ * asked.
  *
  * @module
  */
@@ -49,13 +50,19 @@ const scope = globalThis as unknown as {
   postMessage(message: FromDashboardWorker, transfer?: Transferable[]): void;
 };
 
-// Started now, beside the first messages: the rank and paired-test tables asked for are
-// answered while these load.
-const dashboard: Promise<typeof renderDashboard> = import("../report/dashboard.ts").then((m) =>
-  m.renderDashboard
-);
-// A failed import is the render's error, said when a page is asked; never unhandled.
-dashboard.catch(() => {});
+// Imported after the first message is answered (or 50 ms after this module ran, if none came):
+// a worker takes no message while an import begun as its module ran is loading, and the rank
+// tables asked for at once are wanted before the dashboard's modules.
+let dashboard: Promise<typeof renderDashboard> | undefined;
+function loadDashboard(): Promise<typeof renderDashboard> {
+  if (dashboard === undefined) {
+    dashboard = import("../report/dashboard.ts").then((m) => m.renderDashboard);
+    // A failed import is the render's error, said when a page is asked; never unhandled.
+    dashboard.catch(() => {});
+  }
+  return dashboard;
+}
+setTimeout(loadDashboard, 50);
 
 /** The buffers of a rank table's typed arrays, for a transfer. */
 function rankTableBuffers(table: RankTable): ArrayBuffer[] {
@@ -68,6 +75,7 @@ scope.onmessage = (event) => {
   if ("rankTables" in data) {
     const rankTables = data.rankTables.map((name) => ({ name, table: buildRankTable(name) }));
     scope.postMessage({ rankTables }, rankTables.flatMap((t) => rankTableBuffers(t.table)));
+    loadDashboard();
     return;
   }
   if ("tables" in data) {
@@ -76,15 +84,16 @@ scope.onmessage = (event) => {
       return drawn === undefined ? [] : [drawn];
     });
     scope.postMessage({ tables }, tables.flatMap((t) => [t.signs.buffer, t.indices.buffer]));
+    loadDashboard();
     return;
   }
   if ("warm" in data) {
-    dashboard.then((render) => render(data.warm)).catch(() => {
+    loadDashboard().then((render) => render(data.warm)).catch(() => {
       // A draft's page is dropped, and so is its failure: the report's own render says it.
     });
     return;
   }
-  dashboard.then((render) => ({ html: render(data) })).catch((error) => ({
+  loadDashboard().then((render) => ({ html: render(data) })).catch((error) => ({
     error: error instanceof Error ? error.message : String(error),
   })).then((reply: FromDashboardWorker) => scope.postMessage(reply));
 };

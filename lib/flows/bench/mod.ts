@@ -26,3 +26,5 @@ export {
 } from "../bench.ts";
 export { benchHelp } from "../bench_help.ts";
 export { AUTO_LANES_MIN_TOOLS } from "../bench_jobs.ts";
+// --rerank-k's default, for the task, without it loading lib/retrieval/mod.ts.
+export { DEFAULT_RERANK_K } from "../../retrieval/rerank.ts";
