@@ -293,11 +293,15 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const makeRoom = (docs: number) => {
     let held = docs;
     for (const kept of indexes.values()) held += kept.docs;
+    let dropped = false;
     for (const [k, kept] of indexes) {
       if (held <= INDEX_CACHE_DOCS) break;
       indexes.delete(k);
       held -= kept.docs;
+      dropped = true;
     }
+    // The index let go is garbage now: collected before the next one is built beside it.
+    if (dropped) settle();
   };
   const keepIndex = (key: string, retriever: Retriever, docs: number) => {
     makeRoom(docs);
@@ -344,7 +348,8 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
       },
     };
   };
-  return async (job, say) => {
+  const settle = heapSettler();
+  const run: BenchJobRunner = async (job, say) => {
     switch (job.kind) {
       case "modes":
         return measureCatalogCost({
@@ -448,6 +453,55 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         });
       }
     }
+  };
+  return async (job, say) => {
+    const result = await run(job, say);
+    // Rendering every tool under every arm leaves garbage several times the corpus.
+    if (job.kind === "arms") settle();
+    return result;
+  };
+}
+
+/** Heap in use (bytes) below which {@linkcode heapSettler} leaves the collector alone. */
+export const SETTLE_MIN_HEAP_BYTES = 256 << 20;
+
+/** Options of {@linkcode heapSettler}. */
+export interface HeapSettlerOptions {
+  /**
+   * A full collection: V8's `gc`, which the bench's `deno.json` task line exposes with
+   * `--expose-gc`. Absent (e.g. `deno test`): the settler does nothing.
+   * @default {globalThis.gc}
+   */
+  readonly gc?: () => void;
+  /** Heap in use (bytes). @default {Deno.memoryUsage().heapUsed} */
+  readonly heapUsed?: () => number;
+  /** As {@linkcode SETTLE_MIN_HEAP_BYTES}. @default {SETTLE_MIN_HEAP_BYTES} */
+  readonly minBytes?: number;
+}
+
+/**
+ * A full garbage collection where a job has just left much garbage (after an arms job, and when
+ * a large index was let go before the next is built), on a large heap only. V8 sizes the heap it
+ * lets grow before its next full collection from what was live at the last one (half as much
+ * again, deno.json's `--heap-growing-percent=50`); left alone, its last full collection falls
+ * inside the arms job, where a whole arm's texts are live, and the retrievers' garbage then
+ * grows to that larger limit: on synth_40000_s1 (`--workers 1`) the heap's last full collection
+ * in the arms job found 598 MB live and the heap grew to 842 MB in the tfidf_classic build,
+ * peak RSS 1,225 MB; collected after the arms job (281 MB live) and when bm25's index is let go
+ * before tfidf_classic's build, peak RSS 902 MB, the report the same bytes (loaded machine).
+ * What is measured does not change: only when memory is freed.
+ *
+ * @param options The collector and heap reader (for tests), and the heap floor.
+ * @returns Collects when the heap in use is at least `minBytes`; answers whether it did.
+ */
+export function heapSettler(options: HeapSettlerOptions = {}): () => boolean {
+  const gc = options.gc ?? (globalThis as { gc?: () => void }).gc;
+  const heapUsed = options.heapUsed ?? (() => Deno.memoryUsage().heapUsed);
+  const minBytes = options.minBytes ?? SETTLE_MIN_HEAP_BYTES;
+  return () => {
+    if (gc === undefined || heapUsed() < minBytes) return false;
+    gc();
+    return true;
   };
 }
 
