@@ -254,8 +254,9 @@ interface Counted {
 }
 
 /**
- * The known strings of each tool (its description and schema text, in that order, as every arm
- * renders them), found once per tool for all arms and tokenizers of a measurement.
+ * The known strings of each tool (its description, the description as a JSON string's body
+ * when that differs, and its schema text, in that order, as every arm renders them), found once
+ * per tool for all arms and tokenizers of a measurement.
  */
 class Knowns {
   readonly group: GroupCounts;
@@ -274,7 +275,11 @@ class Knowns {
       } catch {
         schema = undefined; // a schema JSON cannot hold: the arm rendered it some other way
       }
-      out = [this.group.known(tool.description), this.group.known(schema)];
+      out = [
+        this.group.known(tool.description),
+        this.group.knownEscaped(tool.description),
+        this.group.known(schema),
+      ];
       this.#byTool.set(tool, out);
     }
     return out;

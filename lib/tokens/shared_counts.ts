@@ -228,6 +228,24 @@ export class GroupCounts {
   }
 
   /**
+   * The known string of `s` as the body of a JSON string (`JSON.stringify(s)` without its
+   * quotes: how `minified_json` holds a description, and TOON a quoted one), or null when that
+   * is `s` itself (nothing to escape), too short or without a middle. Its middle is counted
+   * once and shared by every text that holds it, as {@linkcode GroupCounts.known}'s.
+   *
+   * @param s Any string, or undefined (then null).
+   * @returns The escaped text's {@linkcode KnownString}, or null.
+   */
+  knownEscaped(s: string | undefined): KnownString | null {
+    if (s === undefined || s.length < MIN_KNOWN) return null;
+    let escaped = false;
+    for (let i = 0; i < s.length && !escaped; i++) escaped = escapes(s.charCodeAt(i));
+    if (!escaped) return null;
+    const e = JSON.stringify(s).slice(1, -1);
+    return e === s ? null : this.known(e); // only surrogate pairs: kept as they are
+  }
+
+  /**
    * Adds the tokens of `text.slice(from, to)` to `out[k]` for each tokenizer `k`.
    *
    * @param text Any text.
@@ -446,6 +464,14 @@ export class GroupCounts {
     this.addRange(text, first, last, out);
     return out;
   }
+}
+
+/**
+ * Whether `JSON.stringify` may escape the code unit `c`: `"`, `\\`, a control character, or a
+ * surrogate (escaped when lone).
+ */
+function escapes(c: number): boolean {
+  return c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff);
 }
 
 /** How far into a span the cut search of {@linkcode GroupCounts.countSpans} looks from each end. */

@@ -154,3 +154,44 @@ Deno.test("groupCounts is one group per list of marked tokenizers, none for an u
   assert.equal(sharedCounts(tokenizers[0]).size, 1);
   assert.equal(groupCounts(tokenizers)!.known("too short"), null);
 });
+
+Deno.test("groupCounts.knownEscaped counts JSON renderings of a string as js-tiktoken counts them", () => {
+  const tokenizers = fresh();
+  const group = groupCounts(tokenizers)!;
+  const ESCAPED = [
+    '"',
+    "\\",
+    "\n",
+    "\r\n",
+    "\t",
+    "\u0001",
+    "\ud800",
+    "\udc00x",
+    "😀",
+    '\\"',
+    "\n\n",
+  ];
+  const pieceArb = fc.oneof(fc.constantFrom(...PIECES), fc.constantFrom(...ESCAPED));
+  const stringArb = fc.oneof(
+    fc.string({ maxLength: 120, unit: "binary" }),
+    fc.array(pieceArb, { maxLength: 50 }).map((p) => p.join("")),
+  );
+  fc.assert(
+    fc.property(stringArb, textArb, textArb, (body: string, a: string, b: string) => {
+      const s = `Reads ${body} and returns the file's contents, 12 lines.`;
+      const known = group.knownEscaped(s);
+      const json = JSON.stringify(s);
+      if (json.slice(1, -1) === s) return assert.equal(known, null);
+      assert.notEqual(known, null);
+      assert.equal(known!.text, json.slice(1, -1));
+      const middle = known!.text.slice(known!.first, known!.last);
+      assert.deepEqual(known!.tokens, reference.map((r) => r.count(middle)), json);
+      const out = [0, 0];
+      for (const text of [`{"description":${json}}`, a + json + b, json]) {
+        group.countKnown(text, [group.known(s), known, group.known(undefined)], out);
+        assert.deepEqual(out, reference.map((r) => r.count(text)), JSON.stringify(text));
+      }
+    }),
+    { seed: 20261203, numRuns: 300 },
+  );
+});
