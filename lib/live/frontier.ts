@@ -9,7 +9,8 @@
 
 import type { Tool } from "../catalog/types.ts";
 import { type RetrieveDetail, retrieveResponseText } from "../proxy/responses.ts";
-import { contentWords } from "../retrieval/audit.ts";
+import { docWords } from "../retrieval/_doc_words.ts";
+import { sharedDocs } from "../retrieval/docs.ts";
 import { recallAtK } from "../retrieval/metrics.ts";
 import type { GoldenSet, Retriever } from "../retrieval/types.ts";
 import type { Tokenizer } from "../tokens/types.ts";
@@ -226,49 +227,59 @@ export function unreachableTools(
 ): UnreachableTools {
   const seen = new Set<string>();
   for (const ids of topIds) for (const id of ids) seen.add(id);
-  // Each content word numbered once; per tool its distinct description words (a run of
-  // `descWords`), and per word how many tools' descriptions carry it.
-  const numbers = new Map<string, number>();
-  const numberOf = (w: string) => {
-    let id = numbers.get(w);
-    if (id === undefined) numbers.set(w, id = numbers.size);
-    return id;
-  };
-  const tools = corpus.tools;
-  const descStart = new Int32Array(tools.length + 1);
-  const descWords: number[] = [];
-  const df: number[] = [];
-  for (let i = 0; i < tools.length; i++) {
-    // contentWords are distinct within a text.
-    for (const w of contentWords(tools[i].description)) {
-      const id = numberOf(w);
-      descWords.push(id);
-      df[id] = (df[id] ?? 0) + 1;
-    }
-    descStart[i + 1] = descWords.length;
-  }
-  // A word is shared when some other tool's description has it: one of the tool's own
-  // description words carried by another description too, or one of its name words (not in its
-  // description) carried by any description.
-  const mark: number[] = [];
-  const isolated = tools.filter((t, i) => {
-    for (let j = descStart[i]; j < descStart[i + 1]; j++) {
-      const id = descWords[j];
-      if (df[id] > 1) return false;
-      mark[id] = i;
-    }
-    for (const w of contentWords(t.name)) {
-      const id = numbers.get(w);
-      if (id !== undefined && mark[id] !== i && (df[id] ?? 0) > 0) return false;
-    }
-    return true;
-  }).map((t) => t.id);
   const sorted = (ids: string[]) => ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let isolated = ISOLATED.get(corpus.tools);
+  if (isolated === undefined) {
+    ISOLATED.set(corpus.tools, isolated = sorted(isolatedVocabulary(corpus.tools)));
+  }
   return {
     goldenSetId: golden,
     corpusId: corpus.id,
     toolCount: corpus.tools.length,
     neverRetrieved: sorted(corpus.tools.map((t) => t.id).filter((id) => !seen.has(id))),
-    isolatedVocabulary: sorted(isolated),
+    isolatedVocabulary: [...isolated],
   };
+}
+
+/**
+ * The sorted `isolatedVocabulary` of each tools array seen, kept as long as the array lives: it
+ * depends on the tools alone, and the bench lists the unreachable tools of every golden set
+ * scored on a corpus. Exact: a corpus's tools are not changed after loading.
+ */
+const ISOLATED = new WeakMap<readonly Tool[], readonly string[]>();
+
+/** Ids of the tools whose name and description share no content word with another tool's description. */
+function isolatedVocabulary(tools: readonly Tool[]): string[] {
+  // The content words of every name and description, numbered once (shared with a BM25 index
+  // built over the same documents); per tool its distinct description words (a run of
+  // `descWords`), and per word how many tools' descriptions carry it.
+  const { words, name, description } = docWords(sharedDocs(tools).docs);
+  const descStart = new Int32Array(tools.length + 1);
+  const descWords: number[] = [];
+  const df = new Int32Array(words.length);
+  // Per word, the last tool whose description counted it (a repeat within one text counts once).
+  const last = new Int32Array(words.length).fill(-1);
+  for (let i = 0; i < tools.length; i++) {
+    for (let j = description.starts[i]; j < description.starts[i + 1]; j++) {
+      const id = description.ids[j];
+      if (last[id] === i) continue;
+      last[id] = i;
+      descWords.push(id);
+      df[id]++;
+    }
+    descStart[i + 1] = descWords.length;
+  }
+  // A word is shared when some other tool's description has it: one of the tool's own
+  // description words carried by another description too, or one of its name words (not in its
+  // description) carried by any description. `last` still marks each tool's own words.
+  return tools.filter((_, i) => {
+    for (let j = descStart[i]; j < descStart[i + 1]; j++) {
+      if (df[descWords[j]] > 1) return false;
+    }
+    for (let j = name.starts[i]; j < name.starts[i + 1]; j++) {
+      const id = name.ids[j];
+      if (last[id] !== i && df[id] > 0) return false;
+    }
+    return true;
+  }).map((t) => t.id);
 }

@@ -77,6 +77,24 @@ export function contentWords(text: string): string[] {
 }
 
 /**
+ * The content words of a text as they occur, repeats kept: {@linkcode contentWords} before its
+ * deduplication (for a caller that numbers the words itself and drops repeats on the way).
+ *
+ * @param text Any text.
+ * @returns The content words, in text order.
+ *
+ * @example Usage
+ * ```ts
+ * import { contentTokens } from "./audit.ts";
+ * const words = contentTokens("read the file, then the next file");
+ * if (words.join(" ") !== "read file next file") throw new Error(words.join(" "));
+ * ```
+ */
+export function contentTokens(text: string): string[] {
+  return identifierTokens(text, TOKENS);
+}
+
+/**
  * Audit a golden set against the corpus its labels point into.
  *
  * Per query: its distinct content words Q ({@linkcode contentWords}); for each relevance-2 label
@@ -105,9 +123,17 @@ export function auditGoldenSet(
   golden: GoldenSet,
   corpus: { readonly id: string; readonly tools: readonly Tool[] },
 ): GoldenSetAudit {
-  const byId = new Map(corpus.tools.map((t) => [t.id, t]));
+  // Only the labelled tools are looked up, and only their names' servers counted: two passes
+  // over the corpus with set lookups, not a map of every tool and a set per name.
+  const labelled = new Set<string>();
+  for (const labels of golden.qrels.values()) for (const id of labels.keys()) labelled.add(id);
+  const byId = new Map<string, Tool>();
+  for (const t of corpus.tools) if (labelled.has(t.id)) byId.set(t.id, t);
+  const names = new Set<string>();
+  for (const t of byId.values()) names.add(t.name);
   const serversByName = new Map<string, Set<string>>();
   for (const t of corpus.tools) {
+    if (!names.has(t.name)) continue;
     const set = serversByName.get(t.name) ?? new Set<string>();
     set.add(t.server);
     serversByName.set(t.name, set);

@@ -6,6 +6,7 @@
 
 import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
+import { docWords, type FieldWords } from "./_doc_words.ts";
 import { checkLimit } from "./_limit.ts";
 import { compareHits } from "./metrics.ts";
 import {
@@ -155,10 +156,18 @@ export function createBm25Retriever(
   // kept (numbers, not the strings: those die young), to read its scores from once consolidated.
   const numbers = engine.getTokens();
   const terms = new DocTerms(docs.length);
+  // With the default tokenization, names and descriptions are read from the documents' shared
+  // word table (the same tokens, tokenized once per document array; the bench's unreachable
+  // tools read it too), and each word's wink number is looked up once.
+  const table = !stem && stopWords ? docWords(docs) : undefined;
+  const winkNumber = new Int32Array(table?.words.length ?? 0).fill(-1);
+  const tabled = (f: string): f is "name" | "description" =>
+    table !== undefined && (f === "name" || f === "description");
   docs.forEach((doc, d) => {
     const fields: Record<string, string[]> = {};
     for (const f of active) {
-      if (f !== "server") fields[f] = tokenize(doc[f]);
+      if (tabled(f)) fields[f] = tableTokens(table!.words, table![f], d);
+      else if (f !== "server") fields[f] = tokenize(doc[f]);
       else {
         let tokens = serverTokens.get(doc.server);
         if (tokens === undefined) serverTokens.set(doc.server, tokens = tokenize(doc.server));
@@ -166,7 +175,17 @@ export function createBm25Retriever(
       }
     }
     engine.addDoc(fields, doc.id);
-    for (const f of active) for (const token of fields[f]) terms.add(d, numbers[token]);
+    for (const f of active) {
+      if (tabled(f)) {
+        const { starts, ids } = table![f];
+        for (let j = starts[d]; j < starts[d + 1]; j++) {
+          const w = ids[j];
+          let t = winkNumber[w];
+          if (t < 0) winkNumber[w] = t = numbers[table!.words[w]];
+          terms.add(d, t);
+        }
+      } else for (const token of fields[f]) terms.add(d, numbers[token]);
+    }
     terms.end(d);
   });
   serverTokens.clear();
@@ -250,6 +269,13 @@ export function createBm25Retriever(
       return hits;
     },
   };
+}
+
+/** Document d's words of one field, as strings. */
+function tableTokens(words: readonly string[], field: FieldWords, d: number): string[] {
+  const out: string[] = [];
+  for (let j = field.starts[d]; j < field.starts[d + 1]; j++) out.push(words[field.ids[j]]);
+  return out;
 }
 
 /**

@@ -69,3 +69,44 @@ export function docsFromTools(
     };
   });
 }
+
+/** The documents of a corpus under its tools' own fields, and their ids. */
+export interface IndexDocs {
+  /** {@linkcode docsFromTools}'s documents, in the order of the tools. */
+  readonly docs: readonly RetrievalDoc[];
+  /** Their ids. */
+  readonly ids: ReadonlySet<string>;
+}
+
+const SHARED = new WeakMap<readonly Tool[], IndexDocs>();
+
+/**
+ * {@linkcode docsFromTools} with the tools' own fields ({@linkcode defaultIndexFields}), built
+ * once per tools array and kept as long as the array lives: the bench reads the plain documents
+ * of one corpus in every plain-index evaluation (each retriever), where it plans which arms to
+ * score (`changedIndexFields`), and for the words of its unreachable tools. Exact: the documents
+ * are a pure function of the tools, and a corpus's tools are not changed after loading (a changed
+ * corpus is a new array). An arm's documents are not kept: they can be large (parameter tables)
+ * and are read by few evaluations. The same array and set are returned each time: callers must
+ * not change them.
+ *
+ * @param tools Corpus tools (ids unique).
+ * @returns The documents and their ids.
+ * @throws {RangeError} when two tools share an id (as {@linkcode docsFromTools}; nothing is kept).
+ *
+ * @example Usage
+ * ```ts
+ * import { sharedDocs } from "./docs.ts";
+ * const tools = [{ id: "gh:create_issue", server: "gh", name: "create_issue", description: "Open an issue" }];
+ * if (sharedDocs(tools).docs !== sharedDocs(tools).docs) throw new Error("built twice");
+ * ```
+ */
+export function sharedDocs(tools: readonly Tool[]): IndexDocs {
+  let made = SHARED.get(tools);
+  if (made === undefined) {
+    const docs = docsFromTools(tools);
+    made = { docs, ids: new Set(docs.map((d) => d.id)) };
+    SHARED.set(tools, made);
+  }
+  return made;
+}

@@ -10,7 +10,7 @@ import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import { pairedTest, type PairedTestResult } from "../stats/paired.ts";
 import { deriveSeed } from "../stats/prng.ts";
 import { alignGolden, diagnoseIdMismatch } from "./align.ts";
-import { docsFromTools } from "./docs.ts";
+import { docsFromTools, sharedDocs } from "./docs.ts";
 import { IdMismatchError } from "./errors.ts";
 import {
   meanMetrics,
@@ -211,8 +211,13 @@ interface Prepared {
 function prepare(options: EvaluateRetrievalOptions): Prepared {
   const corpus = options.corpus;
   let docs: readonly RetrievalDoc[];
-  if ("tools" in corpus) {
-    docs = docsFromTools(corpus.tools, options.arm?.indexFields);
+  let docIds: ReadonlySet<string>;
+  if ("tools" in corpus && options.arm === undefined) {
+    // The plain documents, built once per corpus (every retriever is evaluated on them).
+    ({ docs, ids: docIds } = sharedDocs(corpus.tools));
+  } else if ("tools" in corpus) {
+    docs = docsFromTools(corpus.tools, options.arm!.indexFields);
+    docIds = new Set(docs.map((d) => d.id));
   } else {
     if (options.arm !== undefined) {
       throw new TypeError(
@@ -220,8 +225,8 @@ function prepare(options: EvaluateRetrievalOptions): Prepared {
       );
     }
     docs = corpus.docs;
+    docIds = new Set(docs.map((d) => d.id));
   }
-  const docIds = new Set(docs.map((d) => d.id));
   const golden = alignGolden(options.golden, docIds, { strict: options.strict ?? true });
   if (golden.queries.size === 0) {
     throw new RangeError(

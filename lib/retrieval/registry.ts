@@ -18,7 +18,7 @@ import { denseEntry } from "./dense.ts";
 import { hybridEntry } from "./hybrid.ts";
 import { expandEntry } from "./expand.ts";
 import { createRerankEntry } from "./rerank.ts";
-import { defaultIndexFields } from "./docs.ts";
+import { sharedDocs } from "./docs.ts";
 import { tfidfClassicEntry } from "./tfidf_classic.ts";
 import {
   INDEX_FIELD_NAMES,
@@ -77,21 +77,22 @@ export interface IndexArm {
 
 /**
  * The index fields an arm changes on a corpus: those where, for some tool, the arm's text
- * differs from the tool's own ({@linkcode defaultIndexFields}).
+ * differs from the tool's own (`defaultIndexFields`, read from `sharedDocs`).
  *
- * @param tools The corpus.
+ * @param tools The corpus (ids unique).
  * @param indexFields The arm's `indexFields`.
  * @returns Changed field names, in {@linkcode INDEX_FIELD_NAMES} order.
+ * @throws {RangeError} when two tools share an id.
  */
 export function changedIndexFields(
   tools: readonly Tool[],
   indexFields: IndexFieldsFn,
 ): IndexFieldName[] {
+  const own = sharedDocs(tools).docs;
   const changed = new Set<IndexFieldName>();
-  for (const tool of tools) {
-    const own = defaultIndexFields(tool);
-    const arm = indexFields(tool);
-    for (const f of INDEX_FIELD_NAMES) if (own[f] !== arm[f]) changed.add(f);
+  for (let i = 0; i < tools.length; i++) {
+    const arm = indexFields(tools[i]);
+    for (const f of INDEX_FIELD_NAMES) if (own[i][f] !== arm[f]) changed.add(f);
     if (changed.size === INDEX_FIELD_NAMES.length) break;
   }
   return INDEX_FIELD_NAMES.filter((f) => changed.has(f));
