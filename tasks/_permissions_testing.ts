@@ -25,7 +25,7 @@ export interface ParsedTask {
 
 /**
  * Parses `deno run --allow-x[=a,b] ... tasks/NAME.ts` (a `--v8-flags=--max-old-space-size=N`,
- * optionally followed by `,--heap-growing-percent=P`, among the flags is allowed and ignored: it
+ * optionally followed by `,--heap-growing-percent=P` and `,--expose-gc`, among the flags is allowed and ignored: it
  * sets the heap, not a permission).
  *
  * @throws {Error} On any other shape (another flag, `-A`, several commands).
@@ -40,7 +40,11 @@ export function parseTaskCommand(name: string, command: string): ParsedTask {
   const allow = new Map<Kind, readonly string[] | undefined>();
   for (const flag of words.slice(2, -1)) {
     // V8's heap settings (e.g. the bench's --max-old-space-size) grant nothing.
-    if (/^--v8-flags=--max-old-space-size=\d+(?:,--heap-growing-percent=\d+)?$/.test(flag)) {
+    if (
+      /^--v8-flags=--max-old-space-size=\d+(?:,--heap-growing-percent=\d+)?(?:,--expose-gc)?$/.test(
+        flag,
+      )
+    ) {
       continue;
     }
     const m = /^--allow-(read|write|net|run|env|sys|ffi|import)(?:=(.+))?$/.exec(flag);
