@@ -49,27 +49,12 @@ class Writer {
   }
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Whether `s` holds a surrogate without its pair (`assertNoLoneSurrogate`, which throws). */
-function hasLoneSurrogate(s: string): boolean {
-  if (!SURROGATE.test(s)) return false;
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = s.charCodeAt(i + 1);
-    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      i++;
-      continue;
-    }
-    return true;
-  }
-  return false;
-}
-
-/** A string the writer may write; else outside (the library throws on a lone surrogate). */
+/**
+ * A string the writer may write (`isWellFormed`: no surrogate without its pair); else outside
+ * (the library's `assertNoLoneSurrogate` throws).
+ */
 function checked(s: string): string {
-  if (hasLoneSurrogate(s)) throw OUTSIDE;
+  if (!s.isWellFormed()) throw OUTSIDE;
   return s;
 }
 
