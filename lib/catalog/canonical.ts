@@ -119,6 +119,28 @@ export type JsonNode =
   | JsonObjectNode;
 
 /**
+ * Whether `key` is an array index as a JS object orders its keys: the canonical decimal of 0 to
+ * 2^32 - 2 (`"0"`, `"10"`; not `"01"`, `"1e3"` or `"4294967295"`). An object enumerates such keys
+ * first, in ascending numeric order, whatever order they were written in (ECMA-262
+ * OrdinaryOwnPropertyKeys).
+ *
+ * @param key A property name.
+ * @returns True for an array index.
+ *
+ * @example Usage
+ * ```ts
+ * import { isArrayIndexKey } from "./canonical.ts";
+ * if (!isArrayIndexKey("10") || isArrayIndexKey("01")) throw new Error("wrong");
+ * ```
+ */
+export function isArrayIndexKey(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (!(c >= 0x30 && c <= 0x39)) return false;
+  const n = Number(key);
+  return n < 4294967295 && String(n) === key;
+}
+
+/**
  * Compare two strings by the byte order of their UTF-8 encodings.
  *
  * UTF-8 byte order equals Unicode code point order, so the comparison walks

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Tokenizer } from "../tokens/types.ts";
-import { compareUtf8, schemaText } from "./canonical.ts";
+import { compareUtf8, isArrayIndexKey, schemaText } from "./canonical.ts";
 import { degenerateClassifier, type DegenerateRuleId, type DegenerateRules } from "./degenerate.ts";
 import {
   asObject,
@@ -582,7 +582,7 @@ const RULES: readonly RuleEntry[] = [
         const props = asObject(Object.hasOwn(node, "properties") ? node.properties : undefined);
         if (props === undefined) continue;
         for (const name of Object.keys(props)) {
-          if (!isArrayIndex(name)) continue;
+          if (!isArrayIndexKey(name)) continue;
           report(
             `property ${JSON.stringify(name)} is named like an array index: JavaScript clients ` +
               `list it before the other properties, in ascending numeric order`,
@@ -593,14 +593,6 @@ const RULES: readonly RuleEntry[] = [
     },
   },
 ];
-
-/** `key` as a JS object orders it: an array index, the canonical decimal of 0 to 2^32 - 2. */
-function isArrayIndex(key: string): boolean {
-  const c = key.charCodeAt(0);
-  if (!(c >= 0x30 && c <= 0x39)) return false;
-  const n = Number(key);
-  return n < 4294967295 && String(n) === key;
-}
 
 /** The rules, in report order (each one's check is beside it in this module). */
 export const LINT_RULES: readonly LintRule[] = RULES.map((r) => ({

@@ -5,7 +5,7 @@
  */
 import { builtInArmEntry } from "./_entry.ts";
 import { decode, encode } from "@toon-format/toon";
-import { compareUtf8, schemaText } from "../catalog/canonical.ts";
+import { compareUtf8, isArrayIndexKey, schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import {
   asObject,
@@ -32,14 +32,6 @@ function toonValue(tool: Tool): JsonObject {
     : { name: tool.name, description: tool.description, inputSchema: JSON.parse(schema) };
 }
 
-/** Whether `key` is an array index, a key a JS object enumerates first (ascending). */
-function isIndexKey(key: string): boolean {
-  const c = key.charCodeAt(0);
-  if (c < 0x30 || c > 0x39) return false;
-  if (!/^(?:0|[1-9]\d*)$/.test(key)) return false;
-  return key.length < 10 || Number(key) < 4294967295;
-}
-
 /**
  * The keys of a schema object in the order `JSON.parse` of its canonical text enumerates them:
  * array-index keys first, ascending (as `Object.keys` of any object gives them), then the others
@@ -48,7 +40,7 @@ function isIndexKey(key: string): boolean {
 function canonicalKeys(obj: JsonObject): readonly string[] {
   const keys = Object.keys(obj);
   let start = 0;
-  while (start < keys.length && isIndexKey(keys[start])) start++;
+  while (start < keys.length && isArrayIndexKey(keys[start])) start++;
   let sorted = true;
   for (let i = start + 1; i < keys.length; i++) {
     if (compareUtf8(keys[i - 1], keys[i]) > 0) {
