@@ -9,8 +9,11 @@
 import { identifierTokens } from "./_analysis.ts";
 import type { RetrievalDoc } from "./types.ts";
 
-/** The tokenization both readers use: stop words dropped, no stemming. */
-const TOKENS = { stopWords: true, stem: false } as const;
+/**
+ * The content-word tokenization (`identifierTokens` options): stop words dropped, no stemming;
+ * BM25's default, `contentWords` (audit.ts) and {@linkcode docWords}.
+ */
+export const CONTENT_TOKENS = { stopWords: true, stem: false } as const;
 
 /**
  * One field's words per document: document d's word numbers (repeats kept, text order) are
@@ -57,7 +60,7 @@ function tokenized(docs: readonly RetrievalDoc[]): DocWords {
     const doc = docs[d];
     for (let f = 0; f < 2; f++) {
       const field = fields[f];
-      for (const w of identifierTokens(f === 0 ? doc.name : doc.description, TOKENS)) {
+      for (const w of identifierTokens(f === 0 ? doc.name : doc.description, CONTENT_TOKENS)) {
         let id = numbers.get(w);
         if (id === undefined) {
           numbers.set(w, id = words.length);

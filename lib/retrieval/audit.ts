@@ -8,6 +8,7 @@
 
 import type { Tool } from "../catalog/types.ts";
 import { identifierTokens } from "./_analysis.ts";
+import { CONTENT_TOKENS } from "./_doc_words.ts";
 import type { GoldenSet } from "./types.ts";
 
 /**
@@ -56,8 +57,6 @@ export interface GoldenSetAudit {
   readonly easy: boolean;
 }
 
-const TOKENS = { stopWords: true, stem: false } as const;
-
 /**
  * Content words of a text: the tokenization BM25 uses here (camelCase, snake_case, kebab-case
  * and punctuation split, lower-cased, English stop words removed, no stemming), deduplicated.
@@ -73,25 +72,7 @@ const TOKENS = { stopWords: true, stem: false } as const;
  * ```
  */
 export function contentWords(text: string): string[] {
-  return [...new Set(identifierTokens(text, TOKENS))];
-}
-
-/**
- * The content words of a text as they occur, repeats kept: {@linkcode contentWords} before its
- * deduplication (for a caller that numbers the words itself and drops repeats on the way).
- *
- * @param text Any text.
- * @returns The content words, in text order.
- *
- * @example Usage
- * ```ts
- * import { contentTokens } from "./audit.ts";
- * const words = contentTokens("read the file, then the next file");
- * if (words.join(" ") !== "read file next file") throw new Error(words.join(" "));
- * ```
- */
-export function contentTokens(text: string): string[] {
-  return identifierTokens(text, TOKENS);
+  return [...new Set(identifierTokens(text, CONTENT_TOKENS))];
 }
 
 /**
