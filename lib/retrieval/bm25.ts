@@ -8,6 +8,7 @@ import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
 import { docWords, type FieldWords } from "./_doc_words.ts";
 import { checkLimit } from "./_limit.ts";
+import { TopHits } from "./_top_hits.ts";
 import { compareHits } from "./metrics.ts";
 import {
   type Hit,
@@ -233,40 +234,14 @@ export function createBm25Retriever(
         if (all.length > limit) all.length = limit;
         return all;
       }
-      const best = new Int32Array(Math.min(limit, count));
-      const bestScore = new Float64Array(best.length);
-      let kept = 0;
+      const top = new TopHits(ids, Math.min(limit, count));
       for (let i = 0; i < count; i++) {
         const d = touched[i];
-        const score = Math.round(sums[d] * scale) / scale;
+        top.offer(d, Math.round(sums[d] * scale) / scale);
         sums[d] = 0;
         isTouched[d] = 0;
-        if (kept === best.length) {
-          const w = best[kept - 1];
-          if (
-            !(score > bestScore[kept - 1] || (score === bestScore[kept - 1] && ids[d] < ids[w]))
-          ) {
-            continue;
-          }
-          kept--;
-        }
-        // Insert before the first kept hit it ranks above.
-        let at = kept;
-        while (
-          at > 0 &&
-          (score > bestScore[at - 1] || (score === bestScore[at - 1] && ids[d] < ids[best[at - 1]]))
-        ) {
-          best[at] = best[at - 1];
-          bestScore[at] = bestScore[at - 1];
-          at--;
-        }
-        best[at] = d;
-        bestScore[at] = score;
-        kept++;
       }
-      const hits: Hit[] = new Array(kept);
-      for (let i = 0; i < kept; i++) hits[i] = { id: ids[best[i]], score: bestScore[i] };
-      return hits;
+      return top.hits();
     },
   };
 }

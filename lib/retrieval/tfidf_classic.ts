@@ -10,6 +10,7 @@ import { ENGLISH_STOP_WORDS } from "./_stop_en.ts";
 import { type Field, PostingList } from "./_postings.ts";
 import { type TermIds, TermTable } from "./_terms.ts";
 import { checkLimit } from "./_limit.ts";
+import { TopHits } from "./_top_hits.ts";
 import {
   type Hit,
   INDEX_FIELD_NAMES,
@@ -468,11 +469,9 @@ export function createTfidfClassicRetriever(
           }
         }
       });
-      // The best `limit` documents by score, then id (compareHits), as firstSorted keeps them,
-      // without a hit for every document touched.
-      const k = Math.floor(limit);
-      const best: number[] = [];
-      const bestScore: number[] = [];
+      // The best `limit` documents by score, then id (compareHits), without a hit for every
+      // document touched.
+      const top = new TopHits(ids, Math.min(limit, touched.length));
       for (const d of touched) {
         let sum = 0;
         let matched = 0;
@@ -486,28 +485,10 @@ export function createTfidfClassicRetriever(
           clauseHits[d * 6 + c] = 0;
         }
         isTouched[d] = 0;
-        const score = sum * (matched / clauses.length);
-        const id = ids[d];
-        // Whether (score, id) sorts before entry i.
-        const before = (i: number) =>
-          score !== bestScore[i] ? score > bestScore[i] : id < ids[best[i]];
-        if (best.length >= k && !before(best.length - 1)) continue;
-        let lo = 0;
-        let hi = best.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (before(mid)) hi = mid;
-          else lo = mid + 1;
-        }
-        best.splice(lo, 0, d);
-        bestScore.splice(lo, 0, score);
-        if (best.length > k) {
-          best.pop();
-          bestScore.pop();
-        }
+        top.offer(d, sum * (matched / clauses.length));
       }
       touched.length = 0;
-      return best.map((d, i) => ({ id: ids[d], score: bestScore[i] }));
+      return top.hits();
     },
   };
 }
