@@ -87,12 +87,7 @@ async function main(args: string[]): Promise<number> {
       ...(workers > 1 ? { pool: workerBenchPool(workers, lanes) } : {}),
       onDraft: async (draft) => {
         dashboard.warm(draft);
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          dashboard.tables(),
-          new Promise((resolve) => timer = setTimeout(resolve, 100)),
-        ]);
-        clearTimeout(timer);
+        await bench.settledWithin(dashboard.tables(), 100);
       },
       pairedTables: dashboard.drawTables,
       rankTables: () => rankTables,
@@ -103,7 +98,6 @@ async function main(args: string[]): Promise<number> {
     await bench.checkOutFolder(outDir);
     const report = await bench.runBench(options, IO);
     const paths = await bench.writeBenchResults(report, outDir, IO, dashboard.render);
-    dashboard.close();
     for (const line of bench.benchSummaryLines(report)) console.log(line);
     const seconds = ((IO.now() - started) / 1000).toFixed(1);
     console.log(

@@ -950,8 +950,15 @@ async function benchOn(
   });
 }
 
-/** Settles when `promise` settles or after `ms`, whichever is first; never rejects. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+/**
+ * Waits for `promise` at most `ms` milliseconds: settles when it settles (fulfilled or rejected)
+ * or when the time is up, whichever is first; never rejects, and leaves no timer behind.
+ *
+ * @param promise Anything awaited (its value and error are dropped).
+ * @param ms The bound (ms).
+ * @returns Settles as said.
+ */
+export async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
     promise.catch(() => {}),

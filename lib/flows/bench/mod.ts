@@ -22,6 +22,7 @@ export {
   parseHeaderFlags,
   runBench,
   type RunBenchOptions,
+  settledWithin,
   writeBenchResults,
 } from "../bench.ts";
 export { benchHelp } from "../bench_help.ts";
