@@ -88,6 +88,40 @@ export function isHardCut(text: string, index: number): boolean {
 /** How far into a part the cut search looks from each end (code units). */
 const CUT_WINDOW = 64;
 
+/**
+ * The first hard cut of the part `text[start, end)` ({@linkcode isHardCutBetween}), looked for
+ * within 64 code units of its start: where its middle, counted apart from its edges, begins.
+ *
+ * @param text The whole text.
+ * @param start The part's start (code units).
+ * @param end Its end (exclusive).
+ * @returns The cut's index (`start < cut < end`), or -1 when there is none in the window.
+ */
+export function firstHardCut(text: string, start: number, end: number): number {
+  const stop = Math.min(end, start + CUT_WINDOW);
+  for (let k = start + 1; k < stop; k++) {
+    if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) return k;
+  }
+  return -1;
+}
+
+/**
+ * The last hard cut of the part ending at `end`, after its first cut `first`, looked for within 64
+ * code units of its end: where its middle ends.
+ *
+ * @param text The whole text.
+ * @param first The part's first hard cut ({@linkcode firstHardCut}, not -1).
+ * @param end The part's end (exclusive).
+ * @returns The cut's index (`first < cut < end`), or `first` when there is none in the window.
+ */
+export function lastHardCut(text: string, first: number, end: number): number {
+  const low = Math.max(first, end - CUT_WINDOW);
+  for (let k = end - 1; k > low; k--) {
+    if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) return k;
+  }
+  return first;
+}
+
 const piecewise = new WeakSet<Tokenizer>();
 
 /**
@@ -253,25 +287,13 @@ export function countSpans(
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i];
     const end = ends[i];
-    let first = -1;
-    for (let k = start + 1; k < Math.min(end, start + CUT_WINDOW); k++) {
-      if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
-        first = k;
-        break;
-      }
-    }
+    const first = firstHardCut(text, start, end);
     const given = known?.[i];
     if (first < 0) {
       spans.push(given ?? count(text.slice(start, end)));
       continue;
     }
-    let last = first;
-    for (let k = end - 1; k > Math.max(first, end - CUT_WINDOW); k--) {
-      if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
-        last = k;
-        break;
-      }
-    }
+    const last = lastHardCut(text, first, end);
     const edges = count(text.slice(start, first)) + count(text.slice(last, end));
     const middle = given === undefined ? count(text.slice(first, last)) : given - edges;
     spans.push(edges + middle);

@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { isHardCutBetween, piecewiseEncoding, SHORT_MAX, shortCounts } from "./joins.ts";
+import {
+  firstHardCut,
+  isHardCutBetween,
+  lastHardCut,
+  piecewiseEncoding,
+  SHORT_MAX,
+  shortCounts,
+} from "./joins.ts";
 import type { Tokenizer } from "./types.ts";
 
 /** Known strings shorter than this (code units) are not looked for: their middle is short. */
@@ -406,14 +413,7 @@ export class GroupCounts {
       const start = starts[i];
       const end = ends[i];
       const given = known[i];
-      let first = -1;
-      const stop = Math.min(end, start + CUT_WINDOW);
-      for (let k = start + 1; k < stop; k++) {
-        if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
-          first = k;
-          break;
-        }
-      }
+      const first = firstHardCut(text, start, end);
       const at = i * n;
       if (first < 0) {
         if (given !== undefined) { for (let k = 0; k < n; k++) spans[at + k] = given[k]; }
@@ -424,14 +424,7 @@ export class GroupCounts {
         }
         continue;
       }
-      let last = first;
-      const low = Math.max(first, end - CUT_WINDOW);
-      for (let k = end - 1; k > low; k--) {
-        if (isHardCutBetween(text.charCodeAt(k - 1), text.charCodeAt(k))) {
-          last = k;
-          break;
-        }
-      }
+      const last = lastHardCut(text, first, end);
       edges.fill(0);
       this.addRange(text, start, first, edges);
       this.addRange(text, last, end, edges);
@@ -473,9 +466,6 @@ export class GroupCounts {
 function escapes(c: number): boolean {
   return c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff);
 }
-
-/** How far into a span the cut search of {@linkcode GroupCounts.countSpans} looks from each end. */
-const CUT_WINDOW = 64;
 
 const groups = new WeakMap<Tokenizer, GroupCounts[]>();
 
