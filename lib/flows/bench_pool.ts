@@ -37,7 +37,7 @@ export interface WorkerBenchPoolOptions {
   /**
    * Run on the calling thread alone (`lanes` becomes 1 at `load`) when the corpora hold fewer
    * tools than this in all. The workers start at `prefetch` when the corpus files hold at
-   * least {@linkcode MIN_BYTES_PER_TOOL} bytes per tool of this (so they load the corpora
+   * least {@linkcode PREFETCH_BYTES_PER_TOOL} bytes per tool of this (so they load the corpora
    * beside the calling thread; stopped at `load` should the corpora hold fewer tools after
    * all), else at `load`, so a small bench never pays for them. Below it a second lane costs
    * more than it saves: each lane starts its own modules, arms and tokenizers and loads its
@@ -47,12 +47,19 @@ export interface WorkerBenchPoolOptions {
 }
 
 /**
- * The fewest bytes of a corpus file per tool, for starting the workers of a `minTools` pool
- * before the corpus is loaded: files of mcpmeter's catalog formats hold more (the reference
- * corpus 3.9 KB per tool, the synthetic catalogs 1.9-2.1 KB, LiveMCPBench's tools.json 1.1
- * KB), so a file this size holds at most `bytes / MIN_BYTES_PER_TOOL` tools.
+ * Bytes of a corpus file per tool from which a `minTools` pool starts its workers at `prefetch`
+ * (before the corpus is loaded, so they load it beside the calling thread): files of at least
+ * `minTools × PREFETCH_BYTES_PER_TOOL` bytes. Files of mcpmeter's catalog formats hold 1.1 KB
+ * (LiveMCPBench's tools.json) to 3.9 KB (the reference corpus) per tool, the synthetic
+ * catalogs 1.9-2.3 KB; this is above the synthetic catalogs', so a synthetic catalog below
+ * `minTools` never starts workers it would stop at `load`: on synth_40000_s1 (92.9 MB, below the
+ * 50,000 tools of the bench's default) a worker started at prefetch and stopped at load cost
+ * 23.3 s against 19.3-20.2 s without it (this 2-core machine, idle), as the two parsers and
+ * collectors shared the cores. A file below this size with `minTools` tools or more starts its
+ * workers at `load` (they load after the calling thread); one above it with fewer (a large
+ * reference-like file) still starts and stops them.
  */
-export const MIN_BYTES_PER_TOOL = 1_000;
+export const PREFETCH_BYTES_PER_TOOL = 2_500;
 
 /**
  * A pool of `lanes` lanes: the calling thread and `lanes - 1` workers, started when the bench
@@ -129,7 +136,7 @@ class WorkerPool implements BenchPool {
     // load beside this thread; load() stops them should the corpora hold fewer tools.
     if (this.#minTools > 0 && this.#workers.length === 0 && this.lanes > 1) {
       const bytes = files.reduce((n, f) => n + fileSize(f.path), 0);
-      if (bytes >= this.#minTools * MIN_BYTES_PER_TOOL) this.#start();
+      if (bytes >= this.#minTools * PREFETCH_BYTES_PER_TOOL) this.#start();
     }
     for (const worker of this.#workers) {
       worker.postMessage({ type: "prefetch", files } satisfies ToBenchWorker);

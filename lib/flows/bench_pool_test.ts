@@ -55,7 +55,7 @@ Deno.test("bench on 1, 2 and 3 lanes: the same report bytes on the reference cor
     `a worker ran some job:\n${lines.join("\n")}`,
   );
   // One tool short of minTools: the worker, started at prefetch (the file's 5.4 MB could hold
-  // 1,390 tools of MIN_BYTES_PER_TOOL), is stopped at load, every job runs here.
+  // 1,390 tools of PREFETCH_BYTES_PER_TOOL), is stopped at load, every job runs here.
   lines.length = 0;
   const small = workerBenchPool(2, { waitForWorkers: true, minTools: 1390 });
   const alone = bytesOutsideRun(await runBench({ ...options, pool: small }, io));
