@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { heapSettler, SETTLE_MIN_HEAP_BYTES } from "./bench_jobs.ts";
+import { heapSettler, SETTLE_MIN_GROWTH_BYTES, SETTLE_MIN_HEAP_BYTES } from "./bench_jobs.ts";
 
 Deno.test("heapSettler: collects on a heap of at least the floor, never without a collector", () => {
   let calls = 0;
@@ -17,6 +17,37 @@ Deno.test("heapSettler: collects on a heap of at least the floor, never without 
 
 Deno.test("heapSettler: the floor is an option", () => {
   let calls = 0;
-  const settle = heapSettler({ gc: () => calls++, heapUsed: () => 10, minBytes: 10 });
+  const settle = heapSettler({ gc: () => calls++, heapUsed: () => 10, minBytes: 10, minGrowth: 0 });
   assert.deepEqual([settle(), calls], [true, 1]);
+});
+
+Deno.test("heapSettler: collects again only once the heap has grown by minGrowth since", () => {
+  const mb = 1 << 20;
+  let used = 700 * mb;
+  const calls: number[] = [];
+  // The collector frees down to 300 MB, as after an arms job.
+  const settle = heapSettler({
+    gc: () => {
+      calls.push(used / mb);
+      used = 300 * mb;
+    },
+    heapUsed: () => used,
+  });
+  assert.deepEqual(settle(), true); // 700 MB, nothing collected before
+  used = 300 * mb + SETTLE_MIN_GROWTH_BYTES - 1; // 1 byte short of 128 MB grown
+  assert.deepEqual(settle(), false);
+  used = 300 * mb + SETTLE_MIN_GROWTH_BYTES; // 428 MB
+  assert.deepEqual(settle(), true);
+  assert.deepEqual(calls, [700, 428]);
+  // Grown by 10 MB with the floor set to 10 MB: collects.
+  let n = 0;
+  let heap = 400 * mb;
+  const small = heapSettler({
+    gc: () => n++,
+    heapUsed: () => heap,
+    minGrowth: 10 * mb,
+  });
+  assert.deepEqual([small(), small()], [true, false]);
+  heap += 10 * mb;
+  assert.deepEqual([small(), n], [true, 2]);
 });
