@@ -184,14 +184,21 @@ export function memberTypes(schema: JsonObject | undefined): JsonValue[] {
 
 /**
  * Index fields of an arm that keeps the name and description as written; `params` renders the
- * parameters (empty when the tool has no `inputSchema`).
+ * parameters (empty when the tool has no `inputSchema`), on first read of the field and once:
+ * a reader that needs only the other fields (`changedIndexFields` once it has seen `params`
+ * change) renders nothing.
  */
 export function plainIndexFields(tool: Tool, params: (tool: Tool) => string): IndexFields {
+  const { name, server, description } = tool;
+  if (tool.inputSchema === undefined) return { name, server, description, params: "" };
+  let text: string | undefined;
   return {
-    name: tool.name,
-    server: tool.server,
-    description: tool.description,
-    params: tool.inputSchema === undefined ? "" : params(tool),
+    name,
+    server,
+    description,
+    get params() {
+      return text ??= params(tool);
+    },
   };
 }
 

@@ -6,7 +6,13 @@
 import { builtInArmEntry } from "./_entry.ts";
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { joinedBy, joinedListing, memberTypes, orderedParams } from "./_private.ts";
+import {
+  joinedBy,
+  joinedListing,
+  memberTypes,
+  orderedParams,
+  plainIndexFields,
+} from "./_private.ts";
 import type { ArmEntry, EncodingArm, JoinedListing } from "./types.ts";
 
 /** Escapes a table cell: `|` becomes `\|`, line breaks become one space. */
@@ -90,12 +96,7 @@ export const markdown: EncodingArm = {
   },
   joined: JOIN,
   indexFields(tool: Tool) {
-    return {
-      name: tool.name,
-      server: tool.server,
-      description: tool.description,
-      params: tool.inputSchema === undefined ? "" : parameterTable(tool) || "No parameters.",
-    };
+    return plainIndexFields(tool, (t) => parameterTable(t) || "No parameters.");
   },
 };
 

@@ -92,7 +92,8 @@ export function changedIndexFields(
   const changed = new Set<IndexFieldName>();
   for (let i = 0; i < tools.length; i++) {
     const arm = indexFields(tools[i]);
-    for (const f of INDEX_FIELD_NAMES) if (own[i][f] !== arm[f]) changed.add(f);
+    // A field already seen changed is not read again (an arm may render it on read).
+    for (const f of INDEX_FIELD_NAMES) if (!changed.has(f) && own[i][f] !== arm[f]) changed.add(f);
     if (changed.size === INDEX_FIELD_NAMES.length) break;
   }
   return INDEX_FIELD_NAMES.filter((f) => changed.has(f));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Tool } from "../catalog/types.ts";
+import { plainIndexFields } from "../encodings/_private.ts";
 import { parseMcpproxyGolden } from "./golden.ts";
 import {
   changedIndexFields,
@@ -151,6 +152,41 @@ Deno.test("indexArmsFor() follows the reads of any entry, and a no-op arm is ski
       reason: "the arm changes no index field of this corpus, so it would repeat the plain d row",
     },
   ]);
+});
+
+Deno.test("changedIndexFields reads a field no more once it has seen it change", () => {
+  const tools: Tool[] = ["a", "b", "c"].map((n) => ({
+    id: `s:${n}`,
+    server: "s",
+    name: n,
+    description: "d",
+    inputSchema: { type: "object" },
+  }));
+  const reads: string[] = [];
+  const arm = (tool: Tool) => ({
+    name: tool.name,
+    server: tool.server,
+    description: tool.description,
+    get params() {
+      reads.push(tool.name);
+      return `params of ${tool.name}`;
+    },
+  });
+  // params changes on the first tool (the plain index has "" there): never read again after.
+  assert.deepEqual(changedIndexFields(tools, arm), ["params"]);
+  assert.deepEqual(reads, ["a"]);
+  // compact_sig and markdown render params on read only: their other fields cost nothing.
+  const rendered: string[] = [];
+  const sig = plainIndexFields(tools[0], (t) => {
+    rendered.push(t.id);
+    return "x:int";
+  });
+  assert.deepEqual([sig.name, sig.server, sig.description, rendered], ["a", "s", "d", []]);
+  assert.deepEqual([sig.params, sig.params, rendered], ["x:int", "x:int", ["s:a"]]);
+  assert.deepEqual(
+    plainIndexFields({ ...tools[0], inputSchema: undefined }, () => "never").params,
+    "",
+  );
 });
 
 Deno.test("an asynchronous entry goes through evaluateRetrievalAsync and its cost lands in the row", async () => {
