@@ -15,20 +15,13 @@
  */
 import { isHardCutBetween, piecewiseEncoding } from "./joins.ts";
 import type { Tokenizer } from "./types.ts";
+import { hashRange, RangeTable } from "./_range_table.ts";
 
 /** Junctions memoized per counter before the memo starts over (bounds memory). */
 const MAX_JUNCTIONS = 1 << 16;
 
 /** Junctions longer than this (code units) are counted, not memoized. */
 const MAX_JUNCTION_LENGTH = 256;
-
-/**
- * A copy of `s` that does not keep a larger string alive (V8 may make a slice a view of its
- * parent; a memo key must not pin a whole text).
- */
-function detached(s: string): string {
-  return (" " + s).slice(1);
-}
 
 /**
  * Counts re-indented copies of texts for some tokenizers, one prefix and indent: the junctions
@@ -41,8 +34,12 @@ export class ReindentedCounts {
   readonly #indent: string;
   /** Whether every tokenizer is marked piecewise (else each copy is counted whole). */
   readonly #piecewise: boolean;
-  readonly #first = new Map<string, readonly number[]>();
-  readonly #inner = new Map<string, readonly number[]>();
+  /** Deltas of the junctions at a text's start (the prefix goes before them), by junction. */
+  readonly #first: RangeTable;
+  /** Deltas of the other junctions, by junction. */
+  readonly #inner: RangeTable;
+  /** Deltas of an empty text (the prefix alone), counted on first use. */
+  #empty: readonly number[] | undefined;
 
   /**
    * @param tokenizers Count tokens (one tokenizer, or several counted together).
@@ -54,6 +51,8 @@ export class ReindentedCounts {
     this.#prefix = prefix;
     this.#indent = indent;
     this.#piecewise = this.#tokenizers.every((tok) => piecewiseEncoding(tok) !== undefined);
+    this.#first = new RangeTable(this.#tokenizers.length, MAX_JUNCTIONS, 8);
+    this.#inner = new RangeTable(this.#tokenizers.length, MAX_JUNCTIONS, 8);
   }
 
   /**
@@ -97,9 +96,6 @@ export class ReindentedCounts {
       return this.#tokenizers.map((tok) => tok.count(copy));
     }
     const total = [...tokens];
-    const add = (deltas: readonly number[]) => {
-      for (let k = 0; k < total.length; k++) total[k] += deltas[k];
-    };
     let open = 0; // start of the junction not yet priced
     let lineStart = 0;
     for (;;) {
@@ -121,30 +117,55 @@ export class ReindentedCounts {
             break;
           }
         }
-        add(this.#delta(text, open, first));
+        this.#addDelta(text, open, first, total);
         open = last;
       }
       if (nl < 0) break;
       lineStart = nl + 1;
     }
-    add(this.#delta(text, open, text.length));
+    this.#addDelta(text, open, text.length, total);
     return total;
   }
 
-  /** Per tokenizer: tokens of the copy's junction for `text[from, to)` less the junction's own. */
-  #delta(text: string, from: number, to: number): readonly number[] {
-    const own = text.slice(from, to);
-    const memo = from === 0 ? this.#first : this.#inner;
-    const known = memo.get(own);
-    if (known !== undefined) return known;
-    const copy = (from === 0 ? this.#prefix : "") + own.replaceAll("\n", "\n" + this.#indent);
-    const deltas = this.#tokenizers.map((tok) =>
+  /**
+   * Adds to `total`, per tokenizer, the tokens of the copy's junction for `text[from, to)` less
+   * the junction's own; a junction's deltas are memoized in place (no substring is cut for a
+   * lookup), up to {@linkcode MAX_JUNCTION_LENGTH} code units.
+   */
+  #addDelta(text: string, from: number, to: number, total: number[]): void {
+    const n = total.length;
+    if (from === to) {
+      // Between two cuts at the same place: nothing; a text's start: the prefix alone.
+      if (from !== 0) return;
+      this.#empty ??= this.#deltas("", true);
+      for (let k = 0; k < n; k++) total[k] += this.#empty[k];
+      return;
+    }
+    const table = from === 0 ? this.#first : this.#inner;
+    const memo = to - from <= MAX_JUNCTION_LENGTH;
+    const h = memo ? hashRange(text, from, to) : 0;
+    if (memo) {
+      const at = table.find(text, from, to, h);
+      if (at >= 0) {
+        const values = table.values;
+        for (let k = 0; k < n; k++) total[k] += values[at + k];
+        return;
+      }
+    }
+    const deltas = this.#deltas(text.slice(from, to), from === 0);
+    if (memo) {
+      const at = table.insert(text, from, to, h);
+      const values = table.values;
+      for (let k = 0; k < n; k++) values[at + k] = deltas[k];
+    }
+    for (let k = 0; k < n; k++) total[k] += deltas[k];
+  }
+
+  /** Per tokenizer: tokens of the copy of junction `own` (after the prefix when `first`) less its own. */
+  #deltas(own: string, first: boolean): number[] {
+    const copy = (first ? this.#prefix : "") + own.replaceAll("\n", "\n" + this.#indent);
+    return this.#tokenizers.map((tok) =>
       (copy === "" ? 0 : tok.count(copy)) - (own === "" ? 0 : tok.count(own))
     );
-    if (own.length <= MAX_JUNCTION_LENGTH) {
-      if (memo.size >= MAX_JUNCTIONS) memo.clear();
-      memo.set(detached(own), deltas);
-    }
-    return deltas;
   }
 }

@@ -18,6 +18,7 @@ import {
   SHORT_MAX,
   shortCounts,
 } from "./joins.ts";
+import { hashRange, RangeTable } from "./_range_table.ts";
 import type { Tokenizer } from "./types.ts";
 
 /** Known strings shorter than this (code units) are not looked for: their middle is short. */
@@ -186,17 +187,8 @@ export class GroupCounts {
   readonly tokenizers: readonly Tokenizer[];
   readonly #shared: readonly Memoized[];
   readonly #known = new Map<string, KnownString | null>();
-  // The range memo: open addressing over texts of up to SHORT_MAX code units, keyed by their
-  // code units (kept in `#arena`). Slot s at [3s, 3s + 3): hash, length (0 = empty), offset in
-  // the arena; the counts of slot s at [n s, n s + n) of `#counts`.
-  #bits = RANGE_BITS;
-  #mask = (1 << RANGE_BITS) - 1;
-  #slots = new Int32Array(3 << RANGE_BITS);
-  #counts: Int32Array;
-  #size = 0;
-  #arena = new Uint16Array(1 << 16);
-  #used = 0;
-
+  /** The range memo: texts of up to SHORT_MAX code units, the counts of every tokenizer each. */
+  readonly #ranges: RangeTable;
   /** @param tokenizers Count tokens; each must be marked piecewise (see {@linkcode groupCounts}). */
   constructor(tokenizers: readonly Tokenizer[]) {
     this.tokenizers = tokenizers;
@@ -207,7 +199,7 @@ export class GroupCounts {
       }
       return shared;
     });
-    this.#counts = new Int32Array(tokenizers.length << RANGE_BITS);
+    this.#ranges = new RangeTable(tokenizers.length, MAX_RANGES, RANGE_BITS);
   }
 
   /**
@@ -269,93 +261,22 @@ export class GroupCounts {
       for (let k = 0; k < n; k++) out[k] += this.tokenizers[k].count(s);
       return;
     }
-    let h = 0x811c9dc5 | 0;
-    for (let j = from; j < to; j++) h = Math.imul(h ^ text.charCodeAt(j), 16777619);
-    h ^= h >>> 15;
-    const slots = this.#slots;
-    const mask = this.#mask;
-    const arena = this.#arena;
-    let slot = h & mask;
-    for (;;) {
-      const b = 3 * slot;
-      const l = slots[b + 1];
-      if (l === 0) break;
-      if (slots[b] === h && l === len) {
-        let o = slots[b + 2];
-        let j = from;
-        while (j < to && arena[o] === text.charCodeAt(j)) {
-          j++;
-          o++;
-        }
-        if (j === to) {
-          const counts = this.#counts;
-          const c = n * slot;
-          for (let k = 0; k < n; k++) out[k] += counts[c + k];
-          return;
-        }
-      }
-      slot = (slot + 1) & mask;
+    const ranges = this.#ranges;
+    const h = hashRange(text, from, to);
+    let at = ranges.find(text, from, to, h);
+    if (at >= 0) {
+      const counts = ranges.values;
+      for (let k = 0; k < n; k++) out[k] += counts[at + k];
+      return;
     }
     const s = text.slice(from, to);
-    const at = this.#remember(h, text, from, to);
-    const counts = this.#counts;
+    at = ranges.insert(text, from, to, h);
+    const counts = ranges.values;
     for (let k = 0; k < n; k++) {
       const c = this.tokenizers[k].count(s);
       counts[at + k] = c;
       out[k] += c;
     }
-  }
-
-  /** Stores the key `text[from, to)` (hash `h`) and returns the offset of its counts. */
-  #remember(h: number, text: string, from: number, to: number): number {
-    const len = to - from;
-    if (this.#size + 1 > MAX_RANGES || this.#used + len > this.#arena.length) {
-      this.#reset(RANGE_BITS);
-      this.#used = 0;
-    } else if (4 * (this.#size + 1) > 3 * (this.#mask + 1)) {
-      const old = this.#slots;
-      const oldCounts = this.#counts;
-      const n = this.tokenizers.length;
-      this.#reset(this.#bits + 1);
-      for (let b = 0, s = 0; b < old.length; b += 3, s++) {
-        if (old[b + 1] === 0) continue;
-        const at = this.#place(old[b], old[b + 1], old[b + 2]);
-        for (let k = 0; k < n; k++) this.#counts[at + k] = oldCounts[n * s + k];
-      }
-    }
-    if (this.#used + len > this.#arena.length) {
-      // Only when the arena is small against MAX_RANGES texts: it grows, doubling.
-      const grown = new Uint16Array(2 * this.#arena.length);
-      grown.set(this.#arena.subarray(0, this.#used));
-      this.#arena = grown;
-    }
-    const arena = this.#arena;
-    let used = this.#used;
-    for (let j = from; j < to; j++) arena[used++] = text.charCodeAt(j);
-    this.#used = used;
-    return this.#place(h, len, used - len);
-  }
-
-  #reset(bits: number): void {
-    this.#bits = bits;
-    this.#mask = (1 << bits) - 1;
-    this.#slots = new Int32Array(3 << bits);
-    this.#counts = new Int32Array(this.tokenizers.length << bits);
-    this.#size = 0;
-  }
-
-  /** Places a key in a free slot; returns the offset of its counts. */
-  #place(h: number, len: number, at: number): number {
-    const slots = this.#slots;
-    const mask = this.#mask;
-    let slot = h & mask;
-    while (slots[3 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    const b = 3 * slot;
-    slots[b] = h;
-    slots[b + 1] = len;
-    slots[b + 2] = at;
-    this.#size++;
-    return this.tokenizers.length * slot;
   }
 
   /**
