@@ -611,9 +611,51 @@ function pastBmpOrder(keys: readonly string[]): boolean {
  * 227 MB of ropes over 67 MB of text) and is flattened, a copy, by whoever reads it first.
  */
 function fastCanonical(v: unknown): string {
+  // Already in canonical order (a catalog mcpmeter wrote, e.g. a capture or a synthetic one):
+  // JSON.stringify writes the same text, natively.
+  if (inCanonicalOrder(v, 0)) return JSON.stringify(v);
   const out: string[] = [];
   writeFast(v, 0, out);
   return out.length === 1 ? out[0] : out.join("");
+}
+
+/**
+ * Whether `JSON.stringify(v)` is {@linkcode writeFast}'s text: `v` is a value `writeFast` writes
+ * (null, a boolean, a finite number, a string, an array or a plain object of such values, within
+ * its depth) whose every object enumerates its keys in strictly ascending code unit order, all
+ * below U+D800 (where that order is UTF-8 byte order), so `writeFast`'s sort keeps them as they
+ * are; `JSON.stringify` then writes the same keys in the same order, and every string and number
+ * as `writeFast` does (through `JSON.stringify`). False as soon as one object is out of order.
+ */
+function inCanonicalOrder(v: unknown, depth: number): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (depth >= FAST_DEPTH) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!inCanonicalOrder(v[i], depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(v);
+  const rec = v as Record<string, unknown>;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (i > 0 && !(keys[i - 1] < key)) return false;
+    for (let j = 0; j < key.length; j++) if (key.charCodeAt(j) >= 0xd800) return false;
+    if (!inCanonicalOrder(rec[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function writeFast(v: unknown, depth: number, out: string[]): void {

@@ -303,6 +303,58 @@ Deno.test("the recursive writer and the iterative one write the same text (prope
   }
 });
 
+Deno.test("values already in canonical order take JSON.stringify and give the same text (property)", () => {
+  // Objects built with their keys in ascending code unit order (what a catalog mcpmeter wrote
+  // holds), with and without keys past U+D800 and integer-like keys (enumerated first by JS).
+  const key = fc.oneof(
+    fc.string({ unit: "binary", maxLength: 4 }),
+    fc.constantFrom("a", "b", "type", "\uffff", "\ud83d\ude00", "\ue000", "__proto__", "10", "2"),
+  );
+  const value = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      fc.constantFrom(null, true, false, -0, 0.1, 1e21, 5e-324),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.string({ unit: "binary" }),
+      fc.array(tie("v"), { maxLength: 4 }),
+      fc.array(fc.tuple(key, tie("v")), { maxLength: 5 }).map((entries) => {
+        const sorted = [...new Map(entries)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of sorted) {
+          Object.defineProperty(out, k, {
+            value: x,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        return out;
+      }),
+    ),
+  })).v;
+  fc.assert(
+    fc.property(value, (v) => {
+      assert.equal(canonicalJson(v as JsonValue), iterativeCanonicalJson(v as JsonValue));
+    }),
+    { numRuns: 1000 },
+  );
+  // In order, out of order, integer-like keys, a key past U+D800, a null-prototype object.
+  const bare = Object.assign(Object.create(null), { a: 1, b: [-0, "\ud800"] });
+  for (
+    const v of [
+      { a: { c: 1, d: [true, null] }, b: "x" },
+      { type: "object", properties: {} },
+      { "10": 1, "2": 2, a: 3 },
+      { a: 1, "\ud83d\ude00": 2, "\uffff": 3 },
+      bare,
+    ]
+  ) assert.equal(canonicalJson(v as JsonValue), iterativeCanonicalJson(v as JsonValue));
+  assert.equal(canonicalJson(bare), '{"a":1,"b":[0,"\\ud800"]}');
+  // Out of order or past the depth: still refused where the writers refuse.
+  assert.throws(() => canonicalJson({ a: 1, b: undefined } as unknown as JsonValue), /key "b"/);
+  assert.throws(() => canonicalJson({ a: [1, NaN] } as unknown as JsonValue), /NaN/);
+});
+
 Deno.test("canonicalJson rejects values JSON cannot represent", () => {
   assert.throws(() => canonicalJson(NaN), { name: "TypeError", message: /NaN/ });
   assert.throws(() => canonicalJson([Infinity]), TypeError);
