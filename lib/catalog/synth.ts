@@ -35,6 +35,7 @@
  */
 import { createRng, type Rng } from "../stats/prng.ts";
 import {
+  compareUtf8,
   type JsonMember,
   type JsonNode,
   type JsonObjectNode,
@@ -454,11 +455,16 @@ function writeMember(m: JsonMember, mode: Mode, ctx: WriteContext | undefined, o
   } else if (mode === DATA) {
     write(node, DATA, ctx, out);
   } else if (key === "properties" && node.kind === "object") {
+    // Each property rewritten in the template's order (the seeded draws as before), then
+    // written in the byte order of the new names, as a capture file sorts keys at every depth
+    // (the reference's own are), so the rewrite keeps the reference's order.
+    const renamed = node.members.map((p) => {
+      const text: string[] = [];
+      write(p.node, SCHEMA, ctx, text);
+      return { key: rename(p.key), text: text.join("") };
+    }).sort((a, b) => compareUtf8(a.key, b.key));
     out.push("{");
-    node.members.forEach((p, i) => {
-      out.push((i > 0 ? "," : "") + JSON.stringify(rename(p.key)) + ":");
-      write(p.node, SCHEMA, ctx, out);
-    });
+    renamed.forEach((p, i) => out.push((i > 0 ? "," : "") + JSON.stringify(p.key) + ":" + p.text));
     out.push("}");
   } else if (key === "required" && node.kind === "array") {
     out.push("[");
@@ -558,7 +564,8 @@ export function synthCatalogText(ref: SynthReference, options: SynthOptions): st
  * @param serverCount Number of servers (from the plan).
  * @returns `{format, formatVersion, id, serverCount, source, toolCount, version}`; `id` is
  *   `synth_<tools>_s<seed>`, `source` names the generator (and its version: 2 since every
- *   field of a tool is carried), reference and seed.
+ *   field of a tool is carried, 3 since renamed properties keep the keys in sorted order, as a
+ *   capture file has them), reference and seed.
  */
 export function synthCatalogHeader(
   ref: SynthReference,
@@ -572,7 +579,7 @@ export function synthCatalogHeader(
     serverCount,
     source: {
       generator: "lib/catalog/synth.ts",
-      generatorVersion: 2,
+      generatorVersion: 3,
       includeReference: options.includeReference ?? true,
       reference: ref.corpus.id,
       referenceSha256: ref.corpus.provenance.sha256 ?? null,

@@ -174,11 +174,13 @@ Deno.test("a rewritten tool keeps every field, renamed consistently", () => {
     }
   }
   assert.ok(seen >= 10, `expected rewritten copies of read_file, got ${seen}`);
-  // Literals and member order survive the rewrite too.
+  // Literals survive the rewrite, and member order: the template's, but for the renamed
+  // properties, written in the byte order of their new names (a capture file's sorted keys), here
+  // "10" < "2" < the four letters that replace "file" (which the template lists first).
   const text = [...synthServers(rich, { tools: 1, seed: 3, includeReference: false })][0].tools[0];
   assert.match(
     text,
-    /"properties":\{"[a-z]{4}":\{[^}]*\},"10":\{"type":"number","maximum":1\.0\},"2":/,
+    /"properties":\{"10":\{"type":"number","maximum":1\.0\},"2":\{[^}]*\},"[a-z]{4}":\{/,
   );
   assert.match(text, /"x-extra":\[1\.0,"keep"\]\}$/);
 });
@@ -258,6 +260,18 @@ Deno.test("a 5,000-tool catalog from reference_v1: reference verbatim, every fie
     s.server.startsWith("synth-")
   ).flatMap((s: { tools: Raw[] }) => s.tools);
   assert.equal(synthTools.length, 5000 - refTools.length);
+  // Keys in byte order at every depth, as in the reference (the order check here: code units,
+  // the same for these keys, all below U+D800), in the rewrites too (renamed properties included).
+  const sortedDeep = (v: unknown): boolean => {
+    if (Array.isArray(v)) return v.every(sortedDeep);
+    if (v === null || typeof v !== "object") return true;
+    const keys = Object.keys(v);
+    return keys.every((k, i) => i === 0 || keys[i - 1] < k) &&
+      keys.every((k) => sortedDeep((v as Raw)[k]));
+  };
+  assert.ok(refTools.every(sortedDeep));
+  const unsorted = synthTools.filter((t) => !sortedDeep(t));
+  assert.deepEqual(unsorted.length, 0, JSON.stringify(unsorted[0])?.slice(0, 300));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const median = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
