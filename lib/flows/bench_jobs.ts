@@ -290,7 +290,9 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const indexKey = (golden: number, corpus: number, arm: string | null, retriever: string) =>
     `${corpus}/${arm ?? ""}/${retriever}` +
     (retrieverEntry(retriever).needsGolden ? `/${golden}` : "");
-  const makeRoom = (docs: number) => {
+  // `heavy`: the index about to be built or kept reads the documents' fields (a baseline's,
+  // random's or oracle's, reads none and is a few small arrays: no collection is worth it).
+  const makeRoom = (docs: number, heavy: boolean) => {
     let held = docs;
     for (const kept of indexes.values()) held += kept.docs;
     let dropped = false;
@@ -300,11 +302,11 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
       held -= kept.docs;
       dropped = true;
     }
-    // The index let go is garbage now: collected before the next one is built beside it.
-    if (dropped) settle();
+    // The index let go is garbage now: collected before the next large one is built beside it.
+    if (dropped && heavy) settle();
   };
-  const keepIndex = (key: string, retriever: Retriever, docs: number) => {
-    makeRoom(docs);
+  const keepIndex = (key: string, retriever: Retriever, docs: number, heavy: boolean) => {
+    makeRoom(docs, heavy);
     indexes.set(key, { retriever, docs });
   };
   // The hits of each query on the plain index of a retriever whose hits nest (`nestedHits`),
@@ -385,9 +387,10 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
               const index = () => {
                 const kept = indexes.get(key)?.retriever;
                 if (kept !== undefined) return kept;
-                makeRoom(docs.length);
+                const heavy = entry.reads.length > 0;
+                makeRoom(docs.length, heavy);
                 const built = entry.create(docs, ctx) as Retriever;
-                keepIndex(key, built, docs.length);
+                keepIndex(key, built, docs.length, heavy);
                 return built;
               };
               return entry.nestedHits && job.arm === null
@@ -423,13 +426,13 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
         let built = indexes.get(key)?.retriever;
         if (entry.nestedHits && !entry.asyncBuild && entry.endpoint === undefined) {
           built = remembering(key, built, () => {
-            makeRoom(corpus.tools.length);
+            makeRoom(corpus.tools.length, entry.reads.length > 0);
             const made = entry.create(docsFromTools(corpus.tools), {
               seed: context.seed,
               golden: aligned,
               ...endpointContext(job.retriever, endpointsOf(lane)),
             }) as Retriever;
-            keepIndex(key, made, corpus.tools.length);
+            keepIndex(key, made, corpus.tools.length, entry.reads.length > 0);
             return made;
           });
         } else if (built === undefined) {
@@ -439,7 +442,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
             ...endpointContext(job.retriever, endpointsOf(lane)),
           });
           if (!entry.asyncBuild && entry.endpoint === undefined) {
-            keepIndex(key, built, corpus.tools.length);
+            keepIndex(key, built, corpus.tools.length, entry.reads.length > 0);
           }
         }
         await built.prepare?.([...aligned.queries.values()]);
