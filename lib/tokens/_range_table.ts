@@ -116,7 +116,10 @@ export class RangeTable {
     if (this.#size + 1 > this.#maxKeys) {
       this.#reset(this.#startBits);
       this.#used = 0;
-    } else if (4 * (this.#size + 1) > 3 * (this.#mask + 1)) {
+    }
+    // Also right after starting over: a table of one slot would be full with one key (and a
+    // lookup of another would never find an empty slot).
+    if (4 * (this.#size + 1) > 3 * (this.#mask + 1)) {
       const old = this.#slots;
       const oldValues = this.#values;
       const w = this.width;

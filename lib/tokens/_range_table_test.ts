@@ -37,11 +37,34 @@ Deno.test("RangeTable: starts over past maxKeys", () => {
   const table = new RangeTable(1, 3);
   const put = (key: string) => {
     const h = hashRange(key, 0, key.length);
-    table.values[table.insert(key, 0, key.length, h)] = key.length;
+    const at = table.insert(key, 0, key.length, h); // may grow: values read after
+    table.values[at] = key.length;
   };
   const has = (key: string) => table.find(key, 0, key.length, hashRange(key, 0, key.length)) >= 0;
   ["a", "bb", "ccc"].forEach(put);
   assert.deepEqual([has("a"), has("bb"), has("ccc"), table.size], [true, true, true, 3]);
   put("dddd"); // the 4th key: every earlier one dropped
   assert.deepEqual([has("a"), has("ccc"), has("dddd"), table.size], [false, false, true, 1]);
+});
+
+Deno.test("RangeTable: a table started with one slot never fills, before or after starting over", () => {
+  // One slot (bits 0) and 3 keys at most: each insert first grows the table past 3/4 full, so a
+  // lookup of an absent key always reaches an empty slot (it looped forever on a full table).
+  const table = new RangeTable(1, 3, 0);
+  const put = (key: string) => {
+    const h = hashRange(key, 0, key.length);
+    assert.equal(table.find(key, 0, key.length, h), -1, key);
+    const at = table.insert(key, 0, key.length, h); // may grow: values read after
+    table.values[at] = key.length;
+  };
+  const get = (key: string) => {
+    const at = table.find(key, 0, key.length, hashRange(key, 0, key.length));
+    return at < 0 ? undefined : table.values[at];
+  };
+  for (const key of ["a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g"]) {
+    put(key);
+    assert.equal(get(key), key.length);
+    assert.equal(get("absent"), undefined);
+  }
+  assert.equal(table.size, 1); // started over at "dddd" and at "g"
 });
