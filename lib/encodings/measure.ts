@@ -7,7 +7,7 @@ import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import type { Provenance } from "../_provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
-import { countSpans, isHardCutBetween } from "../tokens/joins.ts";
+import { countSpans, firstHardCut, isHardCutBetween, lastHardCut } from "../tokens/joins.ts";
 import { type GroupCounts, groupCounts, type KnownString } from "../tokens/shared_counts.ts";
 import { ReindentedCounts } from "../tokens/reindent.ts";
 import type { Tokenizer } from "../tokens/types.ts";
@@ -392,6 +392,11 @@ class Runs {
       if (this.#length > 0 && isHardCutBetween(this.#last, part.charCodeAt(0))) this.#flush();
       this.#last = part.charCodeAt(part.length - 1);
     }
+    const first = span || known !== undefined ? firstHardCut(part, 0, part.length) : -1;
+    if (first >= 0) {
+      this.#addCut(part, first, span, known);
+      return;
+    }
     if (span || known !== undefined) {
       this.#starts.push(this.#length);
       this.#ends.push(this.#length + part.length);
@@ -433,6 +438,44 @@ class Runs {
     }
     return { totals: this.#totals, spans: this.#spans };
   }
+
+  /**
+   * Adds a part with a hard cut inside (`first`, its first; a cut depends only on the two code
+   * units beside it, so it is one in any listing too): the run so far ends at that cut, the
+   * part's middle (to its last cut) is counted on its own, or from its known tokens less its
+   * two ends, and the next run starts with its end. No run then holds more than the ends of
+   * the parts it joins, where a listing with no hard cut between parts (`},{` in a JSON array)
+   * would otherwise be one run the size of the listing.
+   */
+  #addCut(part: string, first: number, span: boolean, known: readonly number[] | undefined): void {
+    const last = lastHardCut(part, first, part.length);
+    const n = this.#n;
+    this.#parts.push(part.slice(0, first));
+    this.#length += first;
+    this.#flush();
+    const edges = this.#edges;
+    edges.length = n;
+    edges.fill(0);
+    this.#group.addRange(part, 0, first, edges);
+    this.#group.addRange(part, last, part.length, edges);
+    const middle = this.#middle;
+    middle.length = n;
+    middle.fill(0);
+    if (known === undefined) this.#group.addRange(part, first, last, middle);
+    else for (let k = 0; k < n; k++) middle[k] = known[k] - edges[k];
+    for (let k = 0; k < n; k++) {
+      this.#totals[k] += middle[k];
+      if (span) this.#spans[k].push(edges[k] + middle[k]);
+    }
+    if (last < part.length) {
+      this.#parts.push(part.slice(last));
+      this.#length = part.length - last;
+    }
+  }
+
+  /** Scratch: the two ends and the middle of the part {@linkcode Runs.#addCut} adds. */
+  readonly #edges: number[] = [];
+  readonly #middle: number[] = [];
 
   #flush(): void {
     if (this.#holdFirst && this.#held === undefined) {

@@ -214,6 +214,60 @@ Deno.test("measureArms() counts a joined listing of skips, empty texts and no to
   }
 });
 
+Deno.test("measureArms() counts a joined listing whose texts hold hard cuts, with no hard cut between them, as its whole text", async () => {
+  const fc = (await import("fast-check")).default;
+  const { createTokenizer } = await import("../tokens/tokenizers.ts");
+  const real = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
+  const direct = real.map((tok) => ({ name: tok.name, count: (s: string) => tok.count(s) }));
+  // Texts start and end with punctuation, as JSON entries do ("{...}"), so the listing has no
+  // hard cut between them and the counter cuts inside the texts (letter then space, digit then
+  // letter, ...), within 64 code units of their ends or not at all.
+  const arm: EncodingArm = {
+    ...skipEmpty,
+    name: "joined_cuts",
+    encodeTool: (t) => ({ ok: true, text: `{${t.description}}` }),
+    encodeListing(ts) {
+      return joinedListing(ts, (t) => this.encodeTool(t), this.joined!);
+    },
+    joined: { header: "[", separator: ",", footer: "]", empty: "[]" },
+  };
+  const piece = fc.constantFrom(
+    "a",
+    "Zq",
+    " ",
+    "  ",
+    "7",
+    "42",
+    ":",
+    ",",
+    '"',
+    "'s",
+    "\n",
+    "\n\n",
+    "é",
+    "日本",
+    "-",
+    "/",
+    "x".repeat(70),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(piece, { maxLength: 24 }).map((ps) => ps.join("")), { maxLength: 8 }),
+      (texts: string[]) => {
+        const corpus = {
+          id: "c",
+          tools: texts.map((d, i) => toTool({ server: "s", name: `t${i}`, description: d })),
+        };
+        assert.deepEqual(
+          measureArms({ corpus, arms: [arm], tokenizers: real }),
+          measureArms({ corpus, arms: [arm], tokenizers: direct }),
+        );
+      },
+    ),
+    { seed: 20261203, numRuns: 300 },
+  );
+});
+
 Deno.test("heaviestFirst() is a stable sort by tokens descending and id ascending, cut at k", async () => {
   const fc = (await import("fast-check")).default;
   const { heaviestFirst } = await import("./_private.ts");
