@@ -4,20 +4,20 @@ import { heapSettler, SETTLE_MIN_GROWTH_BYTES, SETTLE_MIN_HEAP_BYTES } from "./b
 Deno.test("heapSettler: collects on a heap of at least the floor, never without a collector", () => {
   let calls = 0;
   let used = SETTLE_MIN_HEAP_BYTES - 1;
-  const settle = heapSettler({ gc: () => calls++, heapUsed: () => used });
+  const settle = heapSettler({ gc: () => calls++, inUse: () => used });
   assert.deepEqual(settle(), false);
   assert.deepEqual(calls, 0);
   used = SETTLE_MIN_HEAP_BYTES;
   assert.deepEqual(settle(), true);
   assert.deepEqual(calls, 1);
-  const none = heapSettler({ gc: undefined, heapUsed: () => 1 << 30 });
+  const none = heapSettler({ gc: undefined, inUse: () => 1 << 30 });
   // No collector given and none exposed under `deno test` (no --expose-gc): nothing to do.
   assert.deepEqual(none(), (globalThis as { gc?: unknown }).gc !== undefined);
 });
 
 Deno.test("heapSettler: the floor is an option", () => {
   let calls = 0;
-  const settle = heapSettler({ gc: () => calls++, heapUsed: () => 10, minBytes: 10, minGrowth: 0 });
+  const settle = heapSettler({ gc: () => calls++, inUse: () => 10, minBytes: 10, minGrowth: 0 });
   assert.deepEqual([settle(), calls], [true, 1]);
 });
 
@@ -31,7 +31,7 @@ Deno.test("heapSettler: collects again only once the heap has grown by minGrowth
       calls.push(used / mb);
       used = 300 * mb;
     },
-    heapUsed: () => used,
+    inUse: () => used,
   });
   assert.deepEqual(settle(), true); // 700 MB, nothing collected before
   used = 300 * mb + SETTLE_MIN_GROWTH_BYTES - 1; // 1 byte short of 128 MB grown
@@ -44,7 +44,7 @@ Deno.test("heapSettler: collects again only once the heap has grown by minGrowth
   let heap = 400 * mb;
   const small = heapSettler({
     gc: () => n++,
-    heapUsed: () => heap,
+    inUse: () => heap,
     minGrowth: 10 * mb,
   });
   assert.deepEqual([small(), small()], [true, false]);

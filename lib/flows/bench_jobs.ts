@@ -477,11 +477,25 @@ function heapUsed(): number {
   return Deno.memoryUsage().heapUsed;
 }
 
-/** Heap in use (bytes) below which {@linkcode heapSettler} leaves the collector alone. */
+/**
+ * Memory in use (bytes) that a collection can free: the heap in use and the array buffers
+ * outside it (`external`), which a typed array holds until its wrapper is collected; an index
+ * of arrays (tfidf_classic's) is mostly the latter.
+ */
+function memoryInUse(): number {
+  const m = Deno.memoryUsage();
+  return m.heapUsed + m.external;
+}
+
+/**
+ * Memory in use (bytes: heap and array buffers) below which {@linkcode heapSettler} leaves the
+ * collector alone.
+ */
 export const SETTLE_MIN_HEAP_BYTES = 256 << 20;
 
 /**
- * Growth of the heap in use (bytes) since the settler's last collection below which
+ * Growth of the memory in use (bytes: heap and array buffers) since the settler's last
+ * collection below which
  * {@linkcode heapSettler} leaves the collector alone: less garbage than this cannot have piled
  * up since, so a full collection would free little for its cost.
  */
@@ -495,8 +509,11 @@ export interface HeapSettlerOptions {
    * @default {globalThis.gc}
    */
   readonly gc?: () => void;
-  /** Heap in use (bytes). @default {Deno.memoryUsage().heapUsed} */
-  readonly heapUsed?: () => number;
+  /**
+   * Memory in use (bytes): the heap in use and the array buffers outside it.
+   * @default {Deno.memoryUsage().heapUsed + Deno.memoryUsage().external}
+   */
+  readonly inUse?: () => number;
   /** As {@linkcode SETTLE_MIN_HEAP_BYTES}. @default {SETTLE_MIN_HEAP_BYTES} */
   readonly minBytes?: number;
   /** As {@linkcode SETTLE_MIN_GROWTH_BYTES}. @default {SETTLE_MIN_GROWTH_BYTES} */
@@ -513,28 +530,32 @@ export interface HeapSettlerOptions {
  * in the arms job found 598 MB live and the heap grew to 842 MB in the tfidf_classic build,
  * peak RSS 1,225 MB; collected after the arms job (281 MB live) and when bm25's index is let go
  * before tfidf_classic's build, peak RSS 902 MB, the report the same bytes (loaded machine).
- * Only when the heap in use has grown by `minGrowth` since the settler's last collection: on
+ * Only when the memory in use has grown by `minGrowth` since the settler's last collection: on
  * synth_40000_s1 the collections at the five index drops after the arms job each freed 0-120
  * MB of a 360-457 MB heap and took 166-321 ms (1.3 s in all), as V8 had collected on its own in
- * between; the one after the arms job freed 415 MB of 753.
+ * between; the one after the arms job freed 415 MB of 753. The memory in use counts the array
+ * buffers outside the heap too: a tfidf_classic index is mostly typed arrays, so with the heap
+ * alone its drop did not count as growth and the next index was built beside it (100,000 tools:
+ * 510 MB of array buffers in the compact_sig build). Counted: synth_40000_s1 peak RSS 882-895 MB
+ * against 929-944 MB, synth_100000_s1 (`--workers 1`) 1,629 MB against 1,727 MB.
  * What is measured does not change: only when memory is freed.
  *
- * @param options The collector and heap reader (for tests), and the floors.
- * @returns Collects when the heap in use is at least `minBytes` and has grown by at least
+ * @param options The collector and memory reader (for tests), and the floors.
+ * @returns Collects when the memory in use is at least `minBytes` and has grown by at least
  * `minGrowth` since its last collection; answers whether it did.
  */
 export function heapSettler(options: HeapSettlerOptions = {}): () => boolean {
   const gc = options.gc ?? (globalThis as { gc?: () => void }).gc;
-  const heapUsedNow = options.heapUsed ?? heapUsed;
+  const inUse = options.inUse ?? memoryInUse;
   const minBytes = options.minBytes ?? SETTLE_MIN_HEAP_BYTES;
   const minGrowth = options.minGrowth ?? SETTLE_MIN_GROWTH_BYTES;
   let settled = 0; // heap in use after the last collection
   return () => {
     if (gc === undefined) return false;
-    const used = heapUsedNow();
+    const used = inUse();
     if (used < minBytes || used - settled < minGrowth) return false;
     gc();
-    settled = heapUsedNow();
+    settled = inUse();
     return true;
   };
 }
