@@ -268,6 +268,66 @@ Deno.test("measureArms() counts a joined listing whose texts hold hard cuts, wit
   );
 });
 
+Deno.test("measureArms() counts a listing given in parts, its first run held for a header, as its whole text", async () => {
+  const fc = (await import("fast-check")).default;
+  const { createTokenizer } = await import("../tokens/tokenizers.ts");
+  const { listingOfParts } = await import("./_private.ts");
+  const real = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
+  const direct = real.map((tok) => ({ name: tok.name, count: (s: string) => tok.count(s) }));
+  // Each tool is given as a part of its own text between separators that make no hard cut with
+  // it ("{" ... "}" then ","), so the runner cuts inside the parts; the header comes last.
+  const arm: EncodingArm = {
+    ...skipEmpty,
+    name: "parts_cuts",
+    encodeTool: (t) => ({ ok: true, text: `{${t.description}}` }),
+    encodeListing(ts) {
+      return listingOfParts(this.listingParts!(ts));
+    },
+    *listingParts(ts) {
+      for (const [i, tool] of ts.entries()) {
+        if (i > 0) yield ",";
+        yield { text: `{${tool.description}}`, tool };
+      }
+      return { encodedIds: ts.map((t) => t.id), skipped: { count: 0, examples: [] }, header: "[:" };
+    },
+  };
+  const piece = fc.constantFrom(
+    "a",
+    "Zq",
+    " ",
+    "  ",
+    "7",
+    "42",
+    ":",
+    ",",
+    '"',
+    "'s",
+    "\n",
+    "\n\n",
+    "é",
+    "日本",
+    "-",
+    "/",
+    "x".repeat(70),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(piece, { maxLength: 24 }).map((ps) => ps.join("")), { maxLength: 8 }),
+      (texts: string[]) => {
+        const corpus = {
+          id: "c",
+          tools: texts.map((d, i) => toTool({ server: "s", name: `t${i}`, description: d })),
+        };
+        assert.deepEqual(
+          measureArms({ corpus, arms: [arm], tokenizers: real }),
+          measureArms({ corpus, arms: [arm], tokenizers: direct }),
+        );
+      },
+    ),
+    { seed: 20261203, numRuns: 300 },
+  );
+});
+
 Deno.test("heaviestFirst() is a stable sort by tokens descending and id ascending, cut at k", async () => {
   const fc = (await import("fast-check")).default;
   const { heaviestFirst } = await import("./_private.ts");
