@@ -214,23 +214,16 @@ Deno.test("measureArms() counts a joined listing of skips, empty texts and no to
   }
 });
 
-Deno.test("measureArms() counts a joined listing whose texts hold hard cuts, with no hard cut between them, as its whole text", async () => {
+/**
+ * Asserts that `arm` measures with the real tokenizers (counted in runs, cut at hard cuts inside
+ * its texts) as with the same tokenizers unmarked (each text and the listing counted whole), on
+ * tools whose descriptions are drawn from pieces that stretch runs across every kind of cut.
+ */
+async function assertCountedAsWhole(arm: EncodingArm): Promise<void> {
   const fc = (await import("fast-check")).default;
   const { createTokenizer } = await import("../tokens/tokenizers.ts");
   const real = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
   const direct = real.map((tok) => ({ name: tok.name, count: (s: string) => tok.count(s) }));
-  // Texts start and end with punctuation, as JSON entries do ("{...}"), so the listing has no
-  // hard cut between them and the counter cuts inside the texts (letter then space, digit then
-  // letter, ...), within 64 code units of their ends or not at all.
-  const arm: EncodingArm = {
-    ...skipEmpty,
-    name: "joined_cuts",
-    encodeTool: (t) => ({ ok: true, text: `{${t.description}}` }),
-    encodeListing(ts) {
-      return joinedListing(ts, (t) => this.encodeTool(t), this.joined!);
-    },
-    joined: { header: "[", separator: ",", footer: "]", empty: "[]" },
-  };
   const piece = fc.constantFrom(
     "a",
     "Zq",
@@ -266,14 +259,26 @@ Deno.test("measureArms() counts a joined listing whose texts hold hard cuts, wit
     ),
     { seed: 20261203, numRuns: 300 },
   );
+}
+
+Deno.test("measureArms() counts a joined listing whose texts hold hard cuts, with no hard cut between them, as its whole text", async () => {
+  // Texts start and end with punctuation, as JSON entries do ("{...}"), so the listing has no
+  // hard cut between them and the counter cuts inside the texts (letter then space, digit then
+  // letter, ...), within 64 code units of their ends or not at all.
+  const arm: EncodingArm = {
+    ...skipEmpty,
+    name: "joined_cuts",
+    encodeTool: (t) => ({ ok: true, text: `{${t.description}}` }),
+    encodeListing(ts) {
+      return joinedListing(ts, (t) => this.encodeTool(t), this.joined!);
+    },
+    joined: { header: "[", separator: ",", footer: "]", empty: "[]" },
+  };
+  await assertCountedAsWhole(arm);
 });
 
 Deno.test("measureArms() counts a listing given in parts, its first run held for a header, as its whole text", async () => {
-  const fc = (await import("fast-check")).default;
-  const { createTokenizer } = await import("../tokens/tokenizers.ts");
   const { listingOfParts } = await import("./_private.ts");
-  const real = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
-  const direct = real.map((tok) => ({ name: tok.name, count: (s: string) => tok.count(s) }));
   // Each tool is given as a part of its own text between separators that make no hard cut with
   // it ("{" ... "}" then ","), so the runner cuts inside the parts; the header comes last.
   const arm: EncodingArm = {
@@ -291,41 +296,7 @@ Deno.test("measureArms() counts a listing given in parts, its first run held for
       return { encodedIds: ts.map((t) => t.id), skipped: { count: 0, examples: [] }, header: "[:" };
     },
   };
-  const piece = fc.constantFrom(
-    "a",
-    "Zq",
-    " ",
-    "  ",
-    "7",
-    "42",
-    ":",
-    ",",
-    '"',
-    "'s",
-    "\n",
-    "\n\n",
-    "é",
-    "日本",
-    "-",
-    "/",
-    "x".repeat(70),
-  );
-  fc.assert(
-    fc.property(
-      fc.array(fc.array(piece, { maxLength: 24 }).map((ps) => ps.join("")), { maxLength: 8 }),
-      (texts: string[]) => {
-        const corpus = {
-          id: "c",
-          tools: texts.map((d, i) => toTool({ server: "s", name: `t${i}`, description: d })),
-        };
-        assert.deepEqual(
-          measureArms({ corpus, arms: [arm], tokenizers: real }),
-          measureArms({ corpus, arms: [arm], tokenizers: direct }),
-        );
-      },
-    ),
-    { seed: 20261203, numRuns: 300 },
-  );
+  await assertCountedAsWhole(arm);
 });
 
 Deno.test("heaviestFirst() is a stable sort by tokens descending and id ascending, cut at k", async () => {

@@ -461,9 +461,9 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   return async (job, say) => {
     const result = await run(job, say);
     if (job.kind === "arms") {
-      // On a large heap the counting memos go too (a later job that counts fills them again,
-      // with the same counts): the retrieval jobs after the arms count little. synth_40000_s1:
-      // live heap after the arms job 268 MB against 323 MB, arrays 33 MB less.
+      // With at least SETTLE_MIN_HEAP_BYTES of heap in use the counting memos go too (a later
+      // job that counts fills them again, with the same counts): the retrieval jobs after the
+      // arms count little. synth_40000_s1: live heap after the arms job 265 MB against 329 MB.
       if (heapUsed() >= SETTLE_MIN_HEAP_BYTES) forgetCounts(tokenizers);
       // Rendering every tool under every arm leaves garbage several times the corpus.
       settle();
@@ -495,9 +495,8 @@ export const SETTLE_MIN_HEAP_BYTES = 256 << 20;
 
 /**
  * Growth of the memory in use (bytes: heap and array buffers) since the settler's last
- * collection below which
- * {@linkcode heapSettler} leaves the collector alone: less garbage than this cannot have piled
- * up since, so a full collection would free little for its cost.
+ * collection below which {@linkcode heapSettler} leaves the collector alone: less garbage than
+ * this cannot have piled up since, so a full collection would free little for its cost.
  */
 export const SETTLE_MIN_GROWTH_BYTES = 128 << 20;
 
@@ -549,7 +548,7 @@ export function heapSettler(options: HeapSettlerOptions = {}): () => boolean {
   const inUse = options.inUse ?? memoryInUse;
   const minBytes = options.minBytes ?? SETTLE_MIN_HEAP_BYTES;
   const minGrowth = options.minGrowth ?? SETTLE_MIN_GROWTH_BYTES;
-  let settled = 0; // heap in use after the last collection
+  let settled = 0; // memory in use after the last collection
   return () => {
     if (gc === undefined) return false;
     const used = inUse();

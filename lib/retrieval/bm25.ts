@@ -263,7 +263,6 @@ function buildPostings(
     }
     terms.end(d);
   });
-  serverTokens.clear();
   engine.consolidate(precision);
   return Bm25Postings.of(engine, docs, terms);
 }

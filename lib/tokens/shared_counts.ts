@@ -433,10 +433,11 @@ export function groupCounts(tokenizers: readonly Tokenizer[]): GroupCounts | und
  * Forgets every count memoized for `tokenizers`: their {@linkcode sharedCounts}, the groups
  * ({@linkcode groupCounts}) whose first tokenizer is one of them, their short-text memos
  * (`joins.ts` `shortCounts`) and, for a tokenizer marked piecewise that has a `clear()`
- * (mcpmeter's piecewise counter), its memo of pieces. Every memo is of a pure function, so counts after it are the
- * same; only the memory held and the time to count a text again change. For a long run that
- * counts little after some point: the bench forgets after the arms of a large catalog, whose
- * memos held about 55 MB of heap and 33 MB of arrays on synth_40000_s1.
+ * (mcpmeter's piecewise counter), its memo of pieces. Every memo is of a pure function, so
+ * counts after it are the same; only the memory held and the time to count a text again
+ * change. For a long run that counts little after some point: the bench forgets after the arms
+ * of a large catalog, whose memos held about 55 MB of heap and 33 MB of arrays on
+ * synth_40000_s1.
  *
  * @param tokenizers The tokenizers whose memos go.
  *
