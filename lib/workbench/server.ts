@@ -58,6 +58,8 @@ export interface StartWorkbenchOptions {
   readonly git?: Readonly<Record<string, string | boolean | null>>;
   /** One line per unexpected server error. */
   readonly log?: (line: string) => void;
+  /** ISO-8601 UTC wall clock that names and stamps runs; default `new Date().toISOString()`. */
+  readonly isoNow?: () => string;
 }
 
 /** A running workbench. */
@@ -110,6 +112,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     suitesExamples: options.suitesExamples,
     schemasDir: options.schemasDir,
   });
+  const isoNow = options.isoNow ?? (() => new Date().toISOString());
   const runs = new RunStore(join(resolve(options.resultsDir), "runs"));
   await Deno.mkdir(runs.dir, { recursive: true });
   const runner = options.runner ?? createAgentRunner({
@@ -126,7 +129,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     maxConcurrentRuns: options.maxConcurrentRuns ?? 1,
     runner,
     store: runs,
-    isoNow: () => new Date().toISOString(),
+    isoNow,
   });
   const chat = options.chat ?? createChatService({
     config,
@@ -143,7 +146,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     versions: options.versions ?? createAgentVersions(config),
     chat,
     ...(options.bench ? { bench: options.bench } : {}),
-    isoNow: () => new Date().toISOString(),
+    isoNow,
     sleep: abortableSleep,
     nav: [],
   };

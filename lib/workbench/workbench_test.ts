@@ -66,7 +66,13 @@ function recordingRunner(gate?: Promise<void>): Runner {
 }
 
 async function start(
-  options: { token?: string; runner?: Runner; hostname?: string; bench?: BenchService } = {},
+  options: {
+    token?: string;
+    runner?: Runner;
+    hostname?: string;
+    bench?: BenchService;
+    isoNow?: () => string;
+  } = {},
 ): Promise<Workbench & { tmp: string }> {
   const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-test-" });
   const wb = await startWorkbench({
@@ -82,6 +88,7 @@ async function start(
     runner: options.runner ?? recordingRunner(),
     prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
     ...(options.bench ? { bench: options.bench } : {}),
+    ...(options.isoNow ? { isoNow: options.isoNow } : {}),
   });
   return Object.assign(wb, { tmp });
 }
@@ -318,7 +325,11 @@ Deno.test("workbench: a run request names the field it cannot use", async () => 
 Deno.test("workbench: runs are queued, one at a time by default, and their state comes from the folder", async () => {
   let open!: () => void;
   const gate = new Promise<void>((r) => open = r);
-  const wb = await start({ runner: recordingRunner(gate) });
+  // A fixed clock: both runs are named in the same second whatever the machine's speed.
+  const wb = await start({
+    runner: recordingRunner(gate),
+    isoNow: () => "2026-12-03T14:05:09.123Z",
+  });
   try {
     const body = {
       suiteId: "fs-basics",
@@ -329,7 +340,7 @@ Deno.test("workbench: runs are queued, one at a time by default, and their state
     const b = await call(wb, "POST", "/api/runs", body);
     assert.deepStrictEqual(a.status, 201);
     const idA = String(a.data.runId), idB = String(b.data.runId);
-    assert.match(idA, /^fs-basics-\d{8}T\d{6}Z$/);
+    assert.deepStrictEqual(idA, "fs-basics-20261203T140509Z");
     assert.deepStrictEqual(idB, `${idA}x`);
     assert.deepStrictEqual((await call(wb, "GET", `/api/runs/${idA}`)).data.state, "running");
     assert.deepStrictEqual((await call(wb, "GET", `/api/runs/${idB}`)).data.state, "queued");
@@ -353,6 +364,7 @@ Deno.test("workbench: runs are queued, one at a time by default, and their state
     assert.deepStrictEqual(events.match(/^event: case$/gm)?.length, 12);
     assert.match(events, /event: end\ndata: \{"state":"completed"/);
   } finally {
+    open(); // a failed check above must not leave the run waiting and stop() with it
     await stop(wb);
   }
 });
