@@ -93,10 +93,19 @@ async function start(
   return Object.assign(wb, { tmp });
 }
 
+/** Waits for the queue (a run stuck on a gate fails the test within 60 s instead of hanging). */
 async function stop(wb: Workbench & { tmp: string }) {
-  await wb.context.queue.idle();
-  await wb.close();
-  await Deno.remove(wb.tmp, { recursive: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the run queue did not go idle in 60 s")), 60_000);
+  });
+  try {
+    await Promise.race([wb.context.queue.idle(), limit]);
+  } finally {
+    clearTimeout(timer);
+    await wb.close();
+    await Deno.remove(wb.tmp, { recursive: true });
+  }
 }
 
 async function call(
