@@ -75,6 +75,7 @@ import {
 } from "./bench_jobs.ts";
 import { armGroups } from "./bench_plan.ts";
 import { UsageError } from "../_errors.ts";
+import { writeAtomic } from "../_atomic.ts";
 import { deriveSeed } from "../stats/mod.ts";
 
 /** The metrics `compareToBaseline` compares by default (lib/retrieval/versus.ts). */
@@ -1044,8 +1045,9 @@ export async function writeBenchResults(
   io.progress("bench", "rendering dashboard");
   // Asked first: a worker renders the page while this thread writes report.json.
   const page = render(report);
-  await Deno.writeTextFile(reportPath, stableJson(report));
-  await Deno.writeTextFile(dashboardPath, await page);
+  // Whole or not at all: a bench stopped while writing leaves the last report, not half of one.
+  await writeAtomic(reportPath, stableJson(report));
+  await writeAtomic(dashboardPath, await page);
   return { reportPath, dashboardPath };
 }
 

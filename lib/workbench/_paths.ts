@@ -106,20 +106,4 @@ export async function confinedPath(root: string, rel: string, field: string): Pr
   return path;
 }
 
-/**
- * Writes a file atomically (a temporary file beside it, then a rename), so a reader never sees
- * half a file and a failed write leaves the old content.
- *
- * @param path Destination.
- * @param text Content.
- */
-export async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-  try {
-    await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
-}
+export { writeAtomic } from "../_atomic.ts";
