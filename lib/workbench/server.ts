@@ -17,6 +17,7 @@ import { DEFAULT_FEATURES } from "./features/mod.ts";
 import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
 import { createAgentVersions } from "./versions.ts";
+import { UsageError } from "../_errors.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
 export interface StartWorkbenchOptions {
@@ -98,6 +99,7 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
  * @param options See {@linkcode StartWorkbenchOptions}.
  * @returns The running workbench.
  * @throws {RangeError} when binding beyond loopback without a token.
+ * @throws {UsageError} when the port is taken (by another workbench, say), naming it.
  */
 export async function startWorkbench(options: StartWorkbenchOptions): Promise<Workbench> {
   const hostname = options.hostname ?? "127.0.0.1";
@@ -163,14 +165,24 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     ...(options.log ? { log: options.log } : {}),
   });
   const ready = Promise.withResolvers<void>();
-  const server = Deno.serve({
-    hostname,
-    port,
-    onListen: (addr) => {
-      port = addr.port;
-      ready.resolve();
-    },
-  }, app.fetch);
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname,
+      port,
+      onListen: (addr) => {
+        port = addr.port;
+        ready.resolve();
+      },
+    }, app.fetch);
+  } catch (e) {
+    await chat.close();
+    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    throw new UsageError(
+      `Cannot listen on ${hostname}:${port}: the port is in use (another workbench?); choose another with --port N, or --port 0 for a free one`,
+      { cause: e },
+    );
+  }
   await ready.promise;
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
   return {

@@ -441,6 +441,32 @@ Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site
   }
 });
 
+Deno.test("workbench: a port in use is refused with a usage error naming it", async () => {
+  const wb = await start();
+  const tmp = await Deno.makeTempDir();
+  try {
+    await assert.rejects(
+      startWorkbench({
+        port: wb.port,
+        configDir: join(tmp, "c"),
+        resultsDir: join(tmp, "r"),
+        agentsExamples: root("fixtures/agents"),
+        suitesExamples: root("fixtures/suites"),
+        schemasDir: root("lib/agent/schemas"),
+        env: {},
+        prepareServers: () => Promise.reject(new Error("unused")),
+      }),
+      (e: Error) =>
+        e.name === "UsageError" && e.message.includes(`127.0.0.1:${wb.port}: the port is in use`),
+    );
+    // The first workbench still answers.
+    assert.deepStrictEqual((await call(wb, "GET", "/api/health")).status, 200);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+    await stop(wb);
+  }
+});
+
 Deno.test("workbench: an address beyond loopback needs a token", async () => {
   const tmp = await Deno.makeTempDir();
   try {
