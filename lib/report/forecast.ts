@@ -13,6 +13,7 @@ import {
   type PriceOverrides,
 } from "../agent/forecast.ts";
 import type { LoadedRun } from "./runs.ts";
+import { duration } from "../_text.ts";
 
 /** Version of the `deno task forecast --json` document. */
 export const FORECAST_SCHEMA_VERSION = 1;
@@ -112,7 +113,7 @@ const count = (v: number | null) =>
     : v >= 1e3
     ? `${(v / 1e3).toFixed(1)}k`
     : v.toFixed(0);
-const hours = (ms: number | null) => ms === null ? "n/a" : `${(ms / 3_600_000).toFixed(1)} h`;
+const wall = (ms: number | null) => ms === null ? "n/a" : duration(ms);
 const withCi = (e: ForecastEstimate, f: (v: number | null) => string) =>
   e.total === null ? "n/a" : `${f(e.total)} [${f(e.lo)}, ${f(e.hi)}]`;
 
@@ -142,7 +143,7 @@ export function forecastLines(run: LoadedRun, f: Forecast): string[] {
       count(f.tokens.cacheWrite.total)
     }` +
     `  judge ${count(f.tokens.judgeInput.total)} in / ${count(f.tokens.judgeOutput.total)} out`,
-    `  wall    ${withCi(f.wallMs, hours)} at ${f.concurrency} case${
+    `  wall    ${withCi(f.wallMs, wall)} at ${f.concurrency} case${
       f.concurrency === 1 ? "" : "s"
     } in flight`,
     `  prices  ${f.prices.source === "run" ? "as the run recorded them" : "from the price file"}${
