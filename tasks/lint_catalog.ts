@@ -42,6 +42,9 @@ Lists per-tool findings that a model provider or MCP client would reject.
   --json                   print the report as JSON instead of a table
   -h, --help               show this help
 
+Exit codes: 0 no finding is an error; 1 some finding is an error, or a server failed (a
+linter's verdict, as in CI); 2 bad input (a flag, a file, a config).
+
 Rules:
 ${
   LINT_RULES.map((r) => `  ${r.id} [${r.severity}; ${r.affects.join(", ")}]: ${r.description}`)
