@@ -16,6 +16,7 @@ import {
 } from "./dashboards.ts";
 import type { VizRegistry } from "./viz/registry.ts";
 import { stableJson } from "./json.ts";
+import { writeAtomic } from "../_atomic.ts";
 
 async function readDir(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -93,7 +94,7 @@ export async function saveDashboard(
       `"${d.id}" is a built-in dashboard: save a copy under another id`,
     );
   }
-  await writeAtomic(dir, `${d.id}.json`, stableJson(d));
+  await writeInto(dir, `${d.id}.json`, stableJson(d));
   return d;
 }
 
@@ -149,7 +150,7 @@ export async function saveReport(
   dashboardIds: readonly string[],
 ): Promise<ReportDef> {
   const r = validateReport(value, dashboardIds);
-  await writeAtomic(dir, `${r.id}.json`, stableJson(r));
+  await writeInto(dir, `${r.id}.json`, stableJson(r));
   return r;
 }
 
@@ -178,9 +179,8 @@ async function remove(dir: string, id: string, what: string): Promise<boolean> {
   }
 }
 
-async function writeAtomic(dir: string, file: string, text: string): Promise<void> {
+/** `file` in `dir` (made when missing), whole or not at all. */
+async function writeInto(dir: string, file: string, text: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${file}.${crypto.randomUUID()}.tmp`);
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, join(dir, file));
+  await writeAtomic(join(dir, file), text);
 }

@@ -105,5 +105,3 @@ export async function confinedPath(root: string, rel: string, field: string): Pr
   }
   return path;
 }
-
-export { writeAtomic } from "../_atomic.ts";

@@ -39,7 +39,8 @@ import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types
 import { parseServersConfig } from "../mcp/config.ts";
 import { ConfigError } from "../mcp/errors.ts";
 import { isSecretName, REDACTED } from "../_redact.ts";
-import { checkId, confinedPath, WorkbenchError, writeAtomic } from "./_paths.ts";
+import { checkId, confinedPath, WorkbenchError } from "./_paths.ts";
+import { writeAtomic } from "../_atomic.ts";
 
 /** The placeholder shown instead of a secret value. */
 export const REDACTED_VALUE: string = REDACTED;

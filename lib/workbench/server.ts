@@ -165,6 +165,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     ...(options.log ? { log: options.log } : {}),
   });
   const ready = Promise.withResolvers<void>();
+  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({
@@ -179,12 +180,11 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     await chat.close();
     if (!(e instanceof Deno.errors.AddrInUse)) throw e;
     throw new UsageError(
-      `Cannot listen on ${hostname}:${port}: the port is in use (another workbench?); choose another with --port N, or --port 0 for a free one`,
+      `Cannot listen on ${shown}:${port}: the port is in use (another workbench?); choose another with --port N, or --port 0 for a free one`,
       { cause: e },
     );
   }
   await ready.promise;
-  const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
   return {
     url: `http://${shown}:${port}`,
     port,

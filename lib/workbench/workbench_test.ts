@@ -441,20 +441,27 @@ Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site
   }
 });
 
+/** What a workbench needs beside the listening address, its folders under `tmp`. */
+function bareOptions(tmp: string) {
+  return {
+    configDir: join(tmp, "c"),
+    resultsDir: join(tmp, "r"),
+    agentsExamples: root("fixtures/agents"),
+    suitesExamples: root("fixtures/suites"),
+    schemasDir: root("lib/agent/schemas"),
+    env: {},
+    prepareServers: () => Promise.reject(new Error("unused")),
+  };
+}
+
 Deno.test("workbench: a port in use is refused with a usage error naming it", async () => {
   const wb = await start();
   const tmp = await Deno.makeTempDir();
   try {
     await assert.rejects(
       startWorkbench({
+        ...bareOptions(tmp),
         port: wb.port,
-        configDir: join(tmp, "c"),
-        resultsDir: join(tmp, "r"),
-        agentsExamples: root("fixtures/agents"),
-        suitesExamples: root("fixtures/suites"),
-        schemasDir: root("lib/agent/schemas"),
-        env: {},
-        prepareServers: () => Promise.reject(new Error("unused")),
       }),
       (e: Error) =>
         e.name === "UsageError" && e.message.includes(`127.0.0.1:${wb.port}: the port is in use`),
@@ -473,15 +480,9 @@ Deno.test("workbench: an address beyond loopback needs a token", async () => {
     let message = "";
     try {
       await startWorkbench({
+        ...bareOptions(tmp),
         hostname: "0.0.0.0",
         port: 0,
-        configDir: join(tmp, "c"),
-        resultsDir: join(tmp, "r"),
-        agentsExamples: root("fixtures/agents"),
-        suitesExamples: root("fixtures/suites"),
-        schemasDir: root("lib/agent/schemas"),
-        env: {},
-        prepareServers: () => Promise.reject(new Error("unused")),
       });
     } catch (e) {
       message = (e as Error).message;
