@@ -7,6 +7,7 @@
  */
 
 import { readFailure } from "../input_error.ts";
+import { readWhole } from "../_read_whole.ts";
 import { CatalogError } from "./errors.ts";
 import { parseCatalog, type ParseCatalogOptions, parseCatalogValue } from "./parse.ts";
 import { parseJsonPlainBytes } from "./_plain_json_bytes.ts";
@@ -69,7 +70,7 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
 export async function loadCatalog(path: string, options: LoadCatalogOptions = {}): Promise<Corpus> {
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readWhole(path);
   } catch (e) {
     throw new CatalogError(readFailure(e), { path, cause: e });
   }

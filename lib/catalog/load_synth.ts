@@ -9,6 +9,7 @@
  */
 
 import { readFailure } from "../input_error.ts";
+import { readWhole } from "../_read_whole.ts";
 import { CatalogError } from "./errors.ts";
 import { sha256Hex } from "./load.ts";
 import { type SynthReference, synthReference } from "./synth.ts";
@@ -24,7 +25,7 @@ import { type SynthReference, synthReference } from "./synth.ts";
 export async function loadSynthReference(path: string): Promise<SynthReference> {
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path);
+    bytes = await readWhole(path);
   } catch (e) {
     throw new CatalogError(readFailure(e), { path, cause: e });
   }

@@ -1,0 +1,50 @@
+/**
+ * Reading a file whole into one buffer sized from its length (private to lib).
+ *
+ * @module
+ */
+
+/**
+ * Reads a file's bytes into one buffer allocated once from the file's size, then read into in
+ * place. `Deno.readFile` gives the same bytes, but on large files it took 2.5x the time here
+ * (the 93 MB synth_40000_s1 catalog: 717-1,182 ms against 263-515 ms, fresh processes
+ * alternating), most of it the first touch of memory it allocates beyond the file's size.
+ * A file whose size `stat` does not tell (a pipe, a device) or that grows while it is read goes
+ * on being read from the same handle, in chunks; one that shrinks gives the bytes there were.
+ *
+ * @param path File path.
+ * @returns The bytes.
+ * @throws Whatever `Deno.open`, `stat` or `read` throw (e.g. {@linkcode Deno.errors.NotFound}).
+ */
+export async function readWhole(path: string): Promise<Uint8Array> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const { size } = await file.stat();
+    // One byte more than the size, so a file that has grown since `stat` shows it.
+    const bytes = new Uint8Array(size + 1);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = await file.read(bytes.subarray(filled));
+      if (n === null) return bytes.subarray(0, filled);
+      filled += n;
+    }
+    const chunks = [bytes];
+    let total = filled;
+    for (;;) {
+      const chunk = new Uint8Array(1 << 16);
+      const n = await file.read(chunk);
+      if (n === null) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+    }
+    const whole = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      whole.set(c, at);
+      at += c.length;
+    }
+    return whole;
+  } finally {
+    file.close();
+  }
+}
