@@ -1,5 +1,6 @@
 /**
- * Reading a file whole into one buffer sized from its length (private to lib).
+ * Reading a file whole into one buffer: sized from its length, or from an open file to its end
+ * (private to lib).
  *
  * @module
  */
@@ -28,23 +29,37 @@ export async function readWhole(path: string): Promise<Uint8Array> {
       if (n === null) return bytes.subarray(0, filled);
       filled += n;
     }
-    const chunks = [bytes];
-    let total = filled;
-    for (;;) {
-      const chunk = new Uint8Array(1 << 16);
-      const n = await file.read(chunk);
-      if (n === null) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-    }
-    const whole = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-      whole.set(c, at);
-      at += c.length;
-    }
-    return whole;
+    return await readRest(file, [bytes]);
   } finally {
     file.close();
   }
+}
+
+/**
+ * Reads an open file from its current position to its end, in 64 KB reads, and gives those
+ * bytes after the `head` chunks, all in one buffer.
+ *
+ * @param file An open file; left open, at its end.
+ * @param head Bytes to put first (already read), in order. @default {[]}
+ * @returns The head and the rest, concatenated.
+ * @throws Whatever `read` throws.
+ */
+export async function readRest(
+  file: Deno.FsFile,
+  head: readonly Uint8Array[] = [],
+): Promise<Uint8Array> {
+  const chunks = [...head];
+  for (;;) {
+    const chunk = new Uint8Array(1 << 16);
+    const n = await file.read(chunk);
+    if (n === null) break;
+    chunks.push(chunk.subarray(0, n));
+  }
+  const whole = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    whole.set(c, at);
+    at += c.length;
+  }
+  return whole;
 }

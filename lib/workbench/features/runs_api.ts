@@ -10,6 +10,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { CaseRecord } from "../../agent/types.ts";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
+import { readRest } from "../../_read_whole.ts";
 import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { resumeRun, startRun } from "../start_run.ts";
@@ -73,20 +74,7 @@ async function readFrom(path: string, offset: number): Promise<Uint8Array> {
   }
   try {
     await file.seek(offset, Deno.SeekMode.Start);
-    const chunks: Uint8Array[] = [];
-    const buf = new Uint8Array(65536);
-    while (true) {
-      const n = await file.read(buf);
-      if (n === null || n === 0) break;
-      chunks.push(buf.slice(0, n));
-    }
-    const out = new Uint8Array(chunks.reduce((a, c) => a + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return await readRest(file);
   } finally {
     file.close();
   }
