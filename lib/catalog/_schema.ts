@@ -13,6 +13,39 @@ export function asObject(value: JsonValue | undefined): JsonObject | undefined {
     : undefined;
 }
 
+/**
+ * A deep copy of a JSON value, keys in their order. Iterative (`structuredClone` gives up near
+ * 4,000 levels), so any depth is copied in linear time.
+ */
+export function cloneJson(value: JsonValue): JsonValue {
+  const copyOf = (v: JsonValue): JsonValue =>
+    v === null || typeof v !== "object" ? v : Array.isArray(v) ? new Array(v.length) : {};
+  const root = copyOf(value);
+  const stack: [JsonValue, JsonValue][] = [[value, root]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    if (from === null || typeof from !== "object") continue;
+    if (Array.isArray(from)) {
+      const out = to as JsonValue[];
+      for (let i = 0; i < from.length; i++) stack.push([from[i], out[i] = copyOf(from[i])]);
+      continue;
+    }
+    const out = to as { [key: string]: JsonValue };
+    for (const key of Object.keys(from)) {
+      const child = copyOf((from as JsonObject)[key]);
+      // A member named `__proto__` stays a member (assignment would set the prototype).
+      Object.defineProperty(out, key, {
+        value: child,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      stack.push([(from as JsonObject)[key], child]);
+    }
+  }
+  return root;
+}
+
 /** Keywords whose value is a map of name → subschema. */
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions"] as const;
 /** Keywords whose value is one subschema. */
@@ -35,40 +68,69 @@ const SCHEMA_LISTS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"] as cons
 /** One schema node met by {@linkcode walkSchemas}. */
 export interface SchemaVisit {
   readonly node: JsonObject;
-  /** JSON Pointer segments from the root (unescaped). */
-  readonly path: readonly string[];
+  /**
+   * JSON Pointer segments from the root (unescaped), built when asked: O(depth) per call, so
+   * a walk that asks only where it reports stays linear in the schema's size.
+   */
+  readonly path: () => readonly string[];
   /** True when the node is `items` (or `prefixItems`) or lies below one. */
   readonly insideItems: boolean;
 }
 
+/** A node on the walk's stack: its parent and the one or two segments that lead to it. */
+interface Frame {
+  readonly node: JsonObject;
+  readonly parent: Frame | undefined;
+  readonly key: string | undefined;
+  readonly name: string | undefined;
+  readonly insideItems: boolean;
+}
+
+/** The segments from the root to `frame`, walking up the parents (no recursion). */
+function framePath(frame: Frame): string[] {
+  const reversed: string[] = [];
+  for (let f: Frame | undefined = frame; f !== undefined; f = f.parent) {
+    if (f.name !== undefined) reversed.push(f.name);
+    if (f.key !== undefined) reversed.push(f.key);
+  }
+  return reversed.reverse();
+}
+
 /**
  * Visits every subschema (not every JSON object: a property *named* `items`
- * is a property, not the `items` keyword). Iterative, so depth is unbounded.
+ * is a property, not the `items` keyword). Iterative, and a node holds only a link to its
+ * parent, so depth is unbounded and time and memory are linear in the schema's size.
  */
 export function walkSchemas(root: JsonObject, visit: (v: SchemaVisit) => void): void {
-  const stack: SchemaVisit[] = [{ node: root, path: [], insideItems: false }];
+  const stack: Frame[] = [{
+    node: root,
+    parent: undefined,
+    key: undefined,
+    name: undefined,
+    insideItems: false,
+  }];
   while (stack.length > 0) {
-    const v = stack.pop()!;
-    visit(v);
-    const push = (value: JsonValue | undefined, path: string[], items: boolean) => {
+    const f = stack.pop()!;
+    visit({ node: f.node, path: () => framePath(f), insideItems: f.insideItems });
+    const push = (value: JsonValue | undefined, key: string, name?: string, items = false) => {
       const node = asObject(value);
-      if (node !== undefined) stack.push({ node, path, insideItems: v.insideItems || items });
+      if (node !== undefined) {
+        stack.push({ node, parent: f, key, name, insideItems: f.insideItems || items });
+      }
     };
     for (const key of SCHEMA_MAPS) {
-      const map = Object.hasOwn(v.node, key) ? asObject(v.node[key]) : undefined;
+      const map = Object.hasOwn(f.node, key) ? asObject(f.node[key]) : undefined;
       if (map === undefined) continue;
-      for (const name of Object.keys(map)) push(map[name], [...v.path, key, name], false);
+      for (const name of Object.keys(map)) push(map[name], key, name);
     }
     for (const key of SCHEMA_ONE) {
-      if (Object.hasOwn(v.node, key)) {
-        push(v.node[key], [...v.path, key], key === "items");
-      }
+      if (Object.hasOwn(f.node, key)) push(f.node[key], key, undefined, key === "items");
     }
     for (const key of SCHEMA_LISTS) {
-      const list = Object.hasOwn(v.node, key) ? v.node[key] : undefined;
+      const list = Object.hasOwn(f.node, key) ? f.node[key] : undefined;
       if (!Array.isArray(list)) continue;
       list.forEach((item, i) =>
-        push(item, [...v.path, key, String(i)], key === "items" || key === "prefixItems")
+        push(item, key, String(i), key === "items" || key === "prefixItems")
       );
     }
   }
@@ -127,7 +189,7 @@ export function collectRefs(root: JsonObject): RefInfo[] {
   walkSchemas(root, ({ node, path }) => {
     if (!Object.hasOwn(node, "$ref") || typeof node.$ref !== "string") return;
     const resolved = resolveRef(root, node.$ref);
-    refs.push({ at: path, ref: node.$ref, target: resolved?.path });
+    refs.push({ at: path(), ref: node.$ref, target: resolved?.path });
   });
   return refs;
 }

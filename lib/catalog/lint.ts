@@ -222,21 +222,45 @@ export function loneSurrogateField(
 /** Any surrogate code unit, paired or not: a quick test before {@linkcode LONE_SURROGATE}. */
 const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 
-/** JSON Pointer of the first string (key or value) in `value` with a lone surrogate. */
-function loneSurrogateAt(value: JsonValue, path: string[] = []): string | undefined {
-  if (typeof value === "string") return LONE_SURROGATE.test(value) ? pointer(path) : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const at = loneSurrogateAt(value[i], [...path, String(i)]);
-      if (at !== undefined) return at;
+/**
+ * JSON Pointer of the first string (key or value) in `value`, in document order, with a lone
+ * surrogate. Iterative (an explicit stack of parent links), so any depth is walked in linear
+ * time and memory.
+ */
+function loneSurrogateAt(value: JsonValue): string | undefined {
+  type Frame = {
+    readonly value: JsonValue;
+    readonly key?: string;
+    readonly parent?: Frame;
+    /** True when `key` is an object member's name (checked too), false for an array index. */
+    readonly member?: boolean;
+  };
+  const at = (frame: Frame): string => {
+    const reversed: string[] = [];
+    for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) reversed.push(f.key);
+    return pointer(reversed.reverse());
+  };
+  const stack: Frame[] = [{ value }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.member && LONE_SURROGATE.test(frame.key!)) return at(frame);
+    const v = frame.value;
+    if (typeof v === "string") {
+      if (LONE_SURROGATE.test(v)) return at(frame);
+      continue;
     }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    if (LONE_SURROGATE.test(key)) return pointer([...path, key]);
-    const at = loneSurrogateAt((value as JsonObject)[key], [...path, key]);
-    if (at !== undefined) return at;
+    if (v === null || typeof v !== "object") continue;
+    // Children are pushed last first, so they are popped in document order.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ value: v[i], key: String(i), parent: frame });
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      stack.push({ value: (v as JsonObject)[keys[i]], key: keys[i], parent: frame, member: true });
+    }
   }
   return undefined;
 }
@@ -373,9 +397,12 @@ const RULES: readonly RuleEntry[] = [
       for (const { node, path, insideItems } of nodes) {
         if (!insideItems) continue;
         if (hasTypeArray(node)) {
-          report(`"type" is the array ${JSON.stringify(node.type)} inside "items"`, pointer(path));
+          report(
+            `"type" is the array ${JSON.stringify(node.type)} inside "items"`,
+            pointer(path()),
+          );
         }
-        if (Object.hasOwn(node, "anyOf")) report(`"anyOf" inside "items"`, pointer(path));
+        if (Object.hasOwn(node, "anyOf")) report(`"anyOf" inside "items"`, pointer(path()));
       }
     },
   },
@@ -390,7 +417,7 @@ const RULES: readonly RuleEntry[] = [
     checkTool({ nodes }, report) {
       for (const { node, path, insideItems } of nodes) {
         if (!insideItems && hasTypeArray(node)) {
-          report(`"type" is the array ${JSON.stringify(node.type)}`, pointer(path));
+          report(`"type" is the array ${JSON.stringify(node.type)}`, pointer(path()));
         }
       }
     },
@@ -408,7 +435,7 @@ const RULES: readonly RuleEntry[] = [
         for (const k of ["anyOf", "oneOf"]) {
           const branches = Object.hasOwn(node, k) ? node[k] : undefined;
           if (Array.isArray(branches) && branches.some(isNullBranch)) {
-            report(`"${k}" has a {"type":"null"} branch`, pointer(path));
+            report(`"${k}" has a {"type":"null"} branch`, pointer(path()));
           }
         }
       }
@@ -586,7 +613,7 @@ const RULES: readonly RuleEntry[] = [
           report(
             `property ${JSON.stringify(name)} is named like an array index: JavaScript clients ` +
               `list it before the other properties, in ascending numeric order`,
-            pointer([...path, "properties", name]),
+            pointer([...path(), "properties", name]),
           );
         }
       }

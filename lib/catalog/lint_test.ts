@@ -254,3 +254,45 @@ Deno.test("lintCatalog() says what `properties` is when it is there but not an o
     ["s:str", `inputSchema's "properties" is a string, not an object`, "#/properties"],
   ]);
 });
+
+Deno.test("lintCatalog() walks a schema nested 20,000 levels deep and points at its bottom", () => {
+  // properties → a → properties → a ... 20,000 times, then a node with a type array, a lone
+  // surrogate in a value, and one in a key; each finding's pointer is built here by hand.
+  const depth = 20_000;
+  const bottom: Record<string, unknown> = {
+    type: ["string", "null"],
+    description: "ok",
+    enum: ["fine", "bad \uD800 value"],
+  };
+  let schema: Record<string, unknown> = bottom;
+  for (let i = 0; i < depth; i++) schema = { type: "object", properties: { a: schema } };
+  const keyed = structuredClone(bottom);
+  delete keyed.enum;
+  keyed["x\uDC00"] = 1;
+  let schema2: Record<string, unknown> = keyed;
+  for (let i = 0; i < depth; i++) schema2 = { type: "object", items: [schema2] };
+  const tools = [
+    {
+      id: "s:deep",
+      server: "s",
+      name: "deep",
+      description: "A tool with a deep schema.",
+      inputSchema: schema,
+    },
+    {
+      id: "s:deep2",
+      server: "s",
+      name: "deep2",
+      description: "A tool with a deep schema.",
+      inputSchema: { type: "object", properties: {}, items: [schema2] },
+    },
+  ] as unknown as Tool[];
+  const down = "#" + "/properties/a".repeat(depth);
+  const down2 = "#" + "/items/0".repeat(depth + 1);
+  assert.deepEqual(brief(lintCatalog(tools).findings), [
+    `s:deep type-array error ${down}`,
+    `s:deep string-not-strict-json error ${down}/enum/1`,
+    `s:deep2 items-type-array error ${down2}`,
+    `s:deep2 string-not-strict-json error ${down2}/x\uDC00`,
+  ]);
+});

@@ -8,6 +8,7 @@ import { compareUtf8 } from "./canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "./types.ts";
 import {
   asObject,
+  cloneJson,
   collectRefs,
   pointer,
   recursiveTargets,
@@ -104,7 +105,14 @@ const GEMINI_KEYWORDS = new Set([
 
 type Mutable = { [key: string]: JsonValue };
 
+/** Thrown inside {@linkcode inlineRefs} when a budget is spent: its message says which. */
 class InlineBudget extends Error {}
+
+/**
+ * Deepest nesting {@linkcode inlineRefs} copies (its copy recurses): a deeper schema keeps its
+ * `$ref`s, as one past the node budget does.
+ */
+const MAX_INLINE_DEPTH = 1_000;
 
 /** Inlines local refs; a ref that re-enters its own target becomes `{"type":"object"}`. */
 function inlineRefs(
@@ -114,27 +122,34 @@ function inlineRefs(
 ): JsonObject {
   let created = 0;
   const cuts = new Set<string>();
-  const copy = (value: JsonValue, active: ReadonlySet<string>): JsonValue => {
-    if (Array.isArray(value)) return value.map((v) => copy(v, active));
+  const copy = (value: JsonValue, active: ReadonlySet<string>, depth = 0): JsonValue => {
+    if (depth > MAX_INLINE_DEPTH) {
+      throw new InlineBudget(`the schema nests deeper than ${MAX_INLINE_DEPTH} levels`);
+    }
+    if (Array.isArray(value)) return value.map((v) => copy(v, active, depth + 1));
     const obj = asObject(value);
     if (obj === undefined) return value;
-    if (++created > maxNodes) throw new InlineBudget();
+    if (++created > maxNodes) {
+      throw new InlineBudget(`inlining would create more than ${maxNodes} schema objects`);
+    }
     if (typeof obj.$ref === "string") {
       const target = resolveRef(root, obj.$ref);
       if (target !== undefined) {
         const key = pointer(target.path);
         const siblings: Mutable = {};
-        for (const k of Object.keys(obj)) if (k !== "$ref") siblings[k] = copy(obj[k], active);
+        for (const k of Object.keys(obj)) {
+          if (k !== "$ref") siblings[k] = copy(obj[k], active, depth + 1);
+        }
         if (active.has(key)) {
           cuts.add(key);
           return { type: "object", ...siblings };
         }
-        const inlined = asObject(copy(target.node, new Set([...active, key]))) ?? {};
+        const inlined = asObject(copy(target.node, new Set([...active, key]), depth + 1)) ?? {};
         return { ...inlined, ...siblings };
       }
     }
     const out: Mutable = {};
-    for (const k of Object.keys(obj)) out[k] = copy(obj[k], active);
+    for (const k of Object.keys(obj)) out[k] = copy(obj[k], active, depth + 1);
     return out;
   };
   const out = copy(root, new Set()) as Mutable;
@@ -280,7 +295,7 @@ export function normalizeForProvider(
       lossy: false,
     });
   } else {
-    schema = structuredClone(tool.inputSchema) as Mutable;
+    schema = cloneJson(tool.inputSchema) as Mutable;
   }
 
   // References.
@@ -291,7 +306,7 @@ export function normalizeForProvider(
       if (typeof node.$ref === "string" && resolveRef(schema, node.$ref) === undefined) {
         changes.push({
           kind: "drop-unresolved-ref",
-          path: pointer(path),
+          path: pointer(path()),
           detail: `dropped $ref ${JSON.stringify(node.$ref)}, which does not resolve`,
           lossy: true,
         });
@@ -318,7 +333,7 @@ export function normalizeForProvider(
         changes.push({
           kind: "inline-aborted",
           path: "#",
-          detail: `inlining would create more than ${maxNodes} schema objects; $refs kept`,
+          detail: `${error.message}; $refs kept`,
           lossy: false,
         });
       }
@@ -393,12 +408,12 @@ export function normalizeForProvider(
       for (let settled = false; !settled;) {
         settled = true;
         if (Array.isArray(m.type)) {
-          narrowTypeArray(m, path, changes);
+          narrowTypeArray(m, path(), changes);
           settled = false;
         }
         for (const k of ["anyOf", "oneOf"] as const) {
           if (Array.isArray(m[k]) && (m[k] as JsonValue[]).some(isNullSchema)) {
-            dropNullBranches(m, k, path, changes);
+            dropNullBranches(m, k, path(), changes);
             settled = false;
           }
         }
@@ -407,7 +422,7 @@ export function normalizeForProvider(
           const first = asObject(branches[0]) ?? {};
           changes.push({
             kind: "narrow-items-anyof",
-            path: pointer(path),
+            path: pointer(path()),
             detail: `"anyOf" with ${branches.length} branches inside "items" kept its first branch`,
             lossy: branches.length > 1,
           });

@@ -106,3 +106,29 @@ Deno.test("normalizeForProvider() gives up inlining past its budget and keeps th
   const out = normalizeForProvider(tool, "gemini", { maxInlineNodes: 2 });
   assert.deepEqual(kinds(out).slice(0, 1), ["inline-aborted"]);
 });
+
+Deno.test("normalizeForProvider() copies a schema 20,000 levels deep, and inlines refs only 1,000 JSON levels down", () => {
+  const nest = (depth: number, bottom: Record<string, unknown>) => {
+    let schema = bottom;
+    for (let i = 0; i < depth; i++) schema = { type: "object", properties: { a: schema } };
+    return schema;
+  };
+  const tool = (inputSchema: unknown): Tool =>
+    ({ id: "s:deep", server: "s", name: "deep", description: "Deep.", inputSchema }) as Tool;
+  // Without refs: nothing to change for OpenAI; for Gemini the type array at the bottom is
+  // narrowed (20,001 property levels down, counted by hand) and the source is untouched.
+  const deep = tool(nest(20_000, { type: ["string", "null"] }));
+  assert.deepEqual(kinds(normalizeForProvider(deep, "openai")), []);
+  const gemini = normalizeForProvider(deep, "gemini");
+  assert.deepEqual(gemini.changes.map((c) => c.path), ["#" + "/properties/a".repeat(20_000)]);
+  assert.equal(JSON.stringify(deep.inputSchema).includes('"null"'), true);
+  // With a ref: each property level is two JSON levels (the node, its "properties"), and the
+  // ref's target is copied one level below the ref: 499 levels put it at 999 (inlined), 500
+  // at 1,001 (kept, with the reason).
+  const withRef = (depth: number) =>
+    tool({ ...nest(depth, { $ref: "#/$defs/leaf" }), $defs: { leaf: { type: "string" } } });
+  assert.deepEqual(kinds(normalizeForProvider(withRef(499), "openai")), ["inline-refs"]);
+  const kept = normalizeForProvider(withRef(500), "openai");
+  assert.deepEqual(kinds(kept), ["inline-aborted"]);
+  assert.equal(kept.changes[0].detail, "the schema nests deeper than 1000 levels; $refs kept");
+});

@@ -1113,6 +1113,21 @@ export function benchSummaryLines(report: BenchReport): string[] {
       // The report keeps one sign (savings > 0 = fewer tokens); the console words it (savingsPhrase).
       lines.push(`${corpus.id.padEnd(16)} arms vs baseline_json: ${savings.join(", ")}`);
     }
+    // An arm that could not encode some tools says so here, not only in report.json.
+    for (const a of report.arms ?? []) {
+      if (a.skipped || a.corpusId !== corpus.id || a.tokenizer !== tok) continue;
+      if (a.skippedTools.count === 0) continue;
+      const first = a.skippedTools.examples[0];
+      lines.push(
+        `${"note".padEnd(16)} ${corpus.id}: ${a.arm} could not encode ${
+          a.skippedTools.count === corpus.toolCount
+            ? (corpus.toolCount === 1 ? "its one tool" : `any of its ${corpus.toolCount} tools`)
+            : `${a.skippedTools.count} of ${counted(corpus.toolCount, "tool")}`
+        }${
+          first === undefined ? "" : ` (${first.toolId}: ${first.reason})`
+        }; report.json arms[].skippedTools lists them`,
+      );
+    }
   }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {
     const [lo, hi] = r.ci95["recall@5"];

@@ -161,6 +161,7 @@ Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not e
       arm,
       tokenizer: "cl100k_base",
       skipped: false,
+      skippedTools: { count: 0, examples: [] },
       totalTokens: total,
       savings: 1 - (total as number) / direct,
     })),
@@ -182,6 +183,34 @@ Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not e
     ),
     lines.join("\n"),
   );
+});
+
+Deno.test("benchSummaryLines says which arm could not encode some or all of a corpus's tools", () => {
+  const base = tinyBenchReport(); // the corpus "tiny" has 78 tools
+  const arm = (name: string, count: number, savings: number | null) => ({
+    corpusId: "tiny",
+    arm: name,
+    tokenizer: "cl100k_base",
+    skipped: false,
+    skippedTools: {
+      count,
+      examples: count === 0
+        ? []
+        : [{ toolId: "tiny:s.t3", reason: "TOON encode failed: RangeError" }],
+    },
+    totalTokens: 10,
+    savings,
+  });
+  const report = {
+    ...base,
+    arms: [arm("compact_sig", 0, 0.5), arm("markdown", 3, 0.25), arm("toon_listing", 78, null)],
+  } as unknown as typeof base;
+  const lines = benchSummaryLines(report);
+  assert.deepEqual(lines.filter((l) => /arms vs|could not encode/.test(l)), [
+    "tiny             arms vs baseline_json: compact_sig saves 50.0%, markdown saves 25.0%",
+    "note             tiny: markdown could not encode 3 of 78 tools (tiny:s.t3: TOON encode failed: RangeError); report.json arms[].skippedTools lists them",
+    "note             tiny: toon_listing could not encode any of its 78 tools (tiny:s.t3: TOON encode failed: RangeError); report.json arms[].skippedTools lists them",
+  ]);
 });
 
 Deno.test("a golden set that names a corpus not benched is skipped with a warning that says how to use it", async () => {
