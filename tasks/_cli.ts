@@ -73,10 +73,19 @@ export function printOutcome(outcome: FlowOutcome): number {
  * Runs a task's main function: exits with its code (0 when it returns nothing), 2 on a usage
  * error or an unusable input file ({@linkcode InputFileError}: catalog, servers config, golden
  * set, agent configuration, run folder; or a golden set whose label ids are not the index's ids),
- * 1 on any other error, always with a one-line reason
+ * 1 (or `options.crashCode`) on any other error, always with a one-line reason
  * `mcpmeter TASK: error: ...` and never a stack trace (set MCPMETER_DEBUG=1 to see it).
+ *
+ * @param task The task's name, for the message.
+ * @param main The task's main function.
+ * @param options `crashCode`: the exit code of an unexpected error, for a task whose 1 is a
+ *   verdict (lint-catalog, gate), so that CI can tell a crash from a finding. @default {1}
  */
-export async function runMain(task: string, main: () => Promise<number | void>): Promise<never> {
+export async function runMain(
+  task: string,
+  main: () => Promise<number | void>,
+  options: { readonly crashCode?: number } = {},
+): Promise<never> {
   try {
     Deno.exit((await main()) ?? 0);
   } catch (error) {
@@ -100,7 +109,7 @@ export async function runMain(task: string, main: () => Promise<number | void>):
     // told by name so every task does not load lib/retrieval) is unusable input too.
     const unusable = error instanceof UsageError || error instanceof InputFileError ||
       (error as Error)?.name === "IdMismatchError";
-    Deno.exit(unusable ? 2 : 1);
+    Deno.exit(unusable ? 2 : options.crashCode ?? 1);
   }
 }
 

@@ -155,3 +155,31 @@ Deno.test("gate --seed and lint-catalog --max-schema-tokens refuse 1e3 and 1.5 w
   assert.equal(lint.code, 2, lint.stderr);
   assert.match(lint.stderr, /--max-schema-tokens must be a positive integer, got "1e3"/);
 });
+
+Deno.test("runMain() exits with the task's crash code on an unexpected error, 2 on a usage error", async () => {
+  const run = async (body: string) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", `import { runMain, UsageError } from "./tasks/_cli.ts";\n${body}`],
+      cwd: new URL("../", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    return { code: out.code, stderr: new TextDecoder().decode(out.stderr).trim() };
+  };
+  const boom = 'throw new TypeError("boom")';
+  assert.deepEqual(await run(`await runMain("t", () => { ${boom}; });`), {
+    code: 1,
+    stderr: "mcpmeter t: error: boom",
+  });
+  assert.deepEqual(await run(`await runMain("t", () => { ${boom}; }, { crashCode: 3 });`), {
+    code: 3,
+    stderr: "mcpmeter t: error: boom",
+  });
+  const usage = 'throw new UsageError("--x is bad")';
+  assert.equal((await run(`await runMain("t", () => { ${usage}; }, { crashCode: 3 });`)).code, 2);
+  assert.equal(
+    (await run(`await runMain("t", () => Promise.resolve(1), { crashCode: 3 });`)).code,
+    1,
+  );
+});

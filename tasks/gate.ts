@@ -1,6 +1,6 @@
 // deno task gate: compares a candidate agent run (and optionally a bench report) with a
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
-// Exit 0: every check holds; 1: a check failed; 2: unusable input.
+// Exit 0: every check holds; 1: a check failed; 2: unusable input; 3: the gate itself failed.
 import { intFlag, numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { runGate } from "../lib/flows/mod.ts";
 
@@ -28,7 +28,8 @@ Outputs:
   --markdown FILE              Markdown summary (append to $GITHUB_STEP_SUMMARY or a PR comment)
   --help
 
-Exit codes: 0 every check holds, 1 a check failed, 2 unusable input.`;
+Exit codes: 0 every check holds, 1 a check failed, 2 unusable input, 3 the gate itself failed
+(a bug: MCPMETER_DEBUG=1 prints its stack).`;
 
 async function main(): Promise<number> {
   const { values: v } = parseFlags(Deno.args, {
@@ -75,4 +76,5 @@ async function main(): Promise<number> {
   return printOutcome(outcome);
 }
 
-if (import.meta.main) runMain("gate", main);
+// An unexpected error exits 3, not 1: a CI job must not read a crash as "a check failed".
+if (import.meta.main) runMain("gate", main, { crashCode: 3 });

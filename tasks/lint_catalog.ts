@@ -7,7 +7,7 @@
  * lib/mcp (`captureServers`: throwaway HOME, no network where `unshare` works,
  * whole process tree killed); a server that fails is listed with its outcome
  * and cause, and the lint goes on over the others. Exits 1 when any finding is
- * an error or any server failed, 2 on bad input, 0 otherwise.
+ * an error or any server failed, 2 on bad input, 3 when the linter itself fails, 0 otherwise.
  *
  * @module
  */
@@ -22,6 +22,9 @@ import {
   type LintReport,
 } from "../lib/catalog/mod.ts";
 import { loadCatalog } from "../lib/catalog/io.ts";
+
+/** Exit code of an unexpected error: not 1, which is the verdict "a finding is an error". */
+const CRASH_EXIT = 3;
 
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)
   .pathname;
@@ -43,7 +46,8 @@ Lists per-tool findings that a model provider or MCP client would reject.
   -h, --help               show this help
 
 Exit codes: 0 no finding is an error; 1 some finding is an error, or a server failed (a
-linter's verdict, as in CI); 2 bad input (a flag, a file, a config).
+linter's verdict, as in CI); 2 bad input (a flag, a file, a config); 3 lint-catalog itself failed
+(a bug: MCPMETER_DEBUG=1 prints its stack).
 
 Rules:
 ${
@@ -144,4 +148,6 @@ async function main(args: string[]): Promise<number> {
   return report.toolsWithErrors > 0 || failed.length > 0 ? 1 : 0;
 }
 
-if (import.meta.main) await runMain("lint-catalog", () => main(Deno.args));
+if (import.meta.main) {
+  await runMain("lint-catalog", () => main(Deno.args), { crashCode: CRASH_EXIT });
+}
