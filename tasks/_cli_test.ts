@@ -25,6 +25,8 @@ Deno.test("intFlag() reads integers >= min and names the flag and the value othe
 Deno.test("listFlag() splits on commas, trims, and refuses an empty or unknown list", () => {
   assert.equal(listFlag("only", undefined), undefined);
   assert.deepEqual(listFlag("only", " a, b ,,c"), ["a", "b", "c"]);
+  // A repeat is dropped: the first of each is kept, in the order given.
+  assert.deepEqual(listFlag("only", "b,a,b, a"), ["b", "a"]);
   assert.deepEqual(listFlag("tokenizers", "o200k_base", ["cl100k_base", "o200k_base"]), [
     "o200k_base",
   ]);

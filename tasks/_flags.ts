@@ -130,7 +130,8 @@ export function intFlag<F extends number | undefined>(
 }
 
 /**
- * Parses a comma-separated list flag: items trimmed, empty items dropped.
+ * Parses a comma-separated list flag: items trimmed, empty and repeated items dropped (the
+ * first of each kept, in the order given).
  *
  * @param name The flag without dashes, for the message (e.g. `tokenizers`).
  * @param value The raw value, `undefined` when the flag was not given.
@@ -144,7 +145,7 @@ export function listFlag(
   known?: readonly string[],
 ): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const items = [...new Set(value.split(",").map((s) => s.trim()).filter((s) => s !== ""))];
   if (items.length === 0) {
     throw new UsageError(
       `--${name} needs at least one comma-separated value, got ${JSON.stringify(value)}`,

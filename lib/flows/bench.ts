@@ -243,7 +243,8 @@ interface Plan {
 }
 
 function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Plan {
-  const tokenizerNames = [...(options.tokenizers ?? TOKENIZER_NAMES)];
+  // A name or file given twice is measured once (as --arms does), in first-given order.
+  const tokenizerNames = [...new Set(options.tokenizers ?? TOKENIZER_NAMES)];
   for (const name of tokenizerNames) {
     if (!isTokenizerName(name)) {
       throw new UsageError(
@@ -260,9 +261,17 @@ function plan(options: RunBenchOptions, fromRoot: (path: string) => string): Pla
       throw new UsageError(`--arms: ${(error as Error).message}`);
     }
   }
-  const goldenPaths = options.golden ??
-    (options.corpora ? [] : BENCH_DEFAULTS.goldenSets.map((g) => fromRoot(g)));
-  const retrieverNames = [...(options.retrievers ?? BENCH_DEFAULTS.retrievers.split(","))];
+  const goldenPaths = [
+    ...new Set(
+      options.golden ??
+        (options.corpora ? [] : BENCH_DEFAULTS.goldenSets.map((g) => fromRoot(g))),
+    ),
+  ];
+  const retrieverSpec = options.retrievers ?? BENCH_DEFAULTS.retrievers.split(",");
+  // `none` (alone) scores no retriever, as --arms none encodes no arm.
+  const retrieverNames = retrieverSpec.length === 1 && retrieverSpec[0] === "none"
+    ? []
+    : [...new Set(retrieverSpec)];
   for (const name of retrieverNames) {
     if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
       throw new UsageError(

@@ -61,12 +61,14 @@ Options:
                        v1 the easy set written from tool names, v2 written from user scenarios;
                        each set's audit is reported and a set whose name hit rate is above 0.5
                        is flagged)
-  --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")}
-                       (default: ${BENCH_DEFAULTS.retrievers}). ${
-    RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name).join(" and ")
-  } are also
-                       scored on the index of every selected arm that changes a field they read
-                       (retrievers that call an endpoint: their plain index only)
+  --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")};
+                       "none" to score none (default: ${BENCH_DEFAULTS.retrievers}). ${
+    new Intl.ListFormat("en", { type: "conjunction" }).format(
+      RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name),
+    )
+  }
+                       are also scored on the index of every selected arm that changes a field
+                       they read (retrievers that call an endpoint: their plain index only)
   --embedding-model ID Model-registry entry (kind "embedding", any OpenAI-compatible
                        /v1/embeddings endpoint) of dense and hybrid; required by them
   --models FILE        Model registry (default: ${BENCH_DEFAULTS.models}); keys come from the
