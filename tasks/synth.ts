@@ -1,6 +1,5 @@
 // deno task synth: a synthetic tool catalog of any size, drawn from the reference corpus,
 // written as an mcpmeter capture that `deno task bench --corpus` reads.
-import { dirname } from "node:path";
 import { planSynthCatalog, synthCatalogChunks } from "../lib/catalog/mod.ts";
 import { loadSynthReference } from "../lib/catalog/io.ts";
 import {
@@ -17,6 +16,9 @@ import {
 const DEFAULT_REFERENCE = "fixtures/corpora/reference_v1.tools.json";
 const DEFAULT_SEED = 1;
 
+/** `n` with its noun, singular for one. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 const HELP = `mcpmeter synth — a synthetic tool catalog drawn from a reference corpus
 
 Usage: deno task synth --tools N [--seed S] [--out FILE] [options]
@@ -30,7 +32,8 @@ reference, N and seed: the same bytes.
 Options:
   --tools N          Number of tools (required, positive)
   --seed S           Seed of every random choice (default ${DEFAULT_SEED})
-  --out FILE         Output file (default results/synth/synth_N_sS.tools.json)
+  --out FILE         Output file (default results/synth/synth_N_sS.tools.json, with
+                     --no-reference results/synth/synth_N_sS_noref.tools.json)
   --reference FILE   Reference corpus (default ${DEFAULT_REFERENCE})
   --no-reference     Synthetic servers only (the reference servers are not included)
   --help             This text
@@ -56,8 +59,9 @@ async function main(): Promise<number> {
   const tools = intFlag("tools", values.tools, 0, 1);
   const seed = intFlag("seed", values.seed, DEFAULT_SEED);
   const referencePath = values.reference ?? fromRoot(DEFAULT_REFERENCE);
-  const out = values.out ?? fromRoot(`results/synth/synth_${tools}_s${seed}.tools.json`);
-  await Deno.mkdir(dirname(out), { recursive: true });
+  // Without the reference servers, another default name: not the file of a run with them.
+  const noRef = values["no-reference"] ? "_noref" : "";
+  const out = values.out ?? fromRoot(`results/synth/synth_${tools}_s${seed}${noRef}.tools.json`);
   await ensureWritable(out, "--out");
   const reference = await loadSynthReference(referencePath);
   if (reference.corpus.tools.length === 0) {
@@ -65,27 +69,40 @@ async function main(): Promise<number> {
   }
   const options = { tools, seed, includeReference: !values["no-reference"] };
   const plan = planSynthCatalog(reference, options);
-  progress("synth", `${tools} tools in ${plan.serverCount} servers from ${reference.corpus.id}`);
+  progress(
+    "synth",
+    `${counted(tools, "tool")} in ${
+      counted(plan.serverCount, "server")
+    } from ${reference.corpus.id}`,
+  );
 
   // Stream compact JSON, piece by piece (synthCatalogChunks: deterministic bytes).
   const started = performance.now();
   const tmp = `${out}.partial`;
   const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
-  const writer = file.writable.getWriter();
-  const enc = new TextEncoder();
-  let done = 0;
-  for (const chunk of synthCatalogChunks(reference, options)) {
-    await writer.write(enc.encode(chunk.text));
-    done += chunk.tools;
-    if (chunk.tools > 0 && done % 10000 < chunk.tools) progress("synth", `${done}/${tools} tools`);
+  try {
+    const writer = file.writable.getWriter();
+    const enc = new TextEncoder();
+    let done = 0;
+    for (const chunk of synthCatalogChunks(reference, options)) {
+      await writer.write(enc.encode(chunk.text));
+      done += chunk.tools;
+      if (chunk.tools > 0 && done % 10000 < chunk.tools) {
+        progress("synth", `${done}/${tools} tools`);
+      }
+    }
+    await writer.close();
+    await Deno.rename(tmp, out);
+  } catch (error) {
+    // No half-written catalog is left behind (a file already at --out stays as it was).
+    await Deno.remove(tmp).catch(() => {});
+    throw error;
   }
-  await writer.close();
-  await Deno.rename(tmp, out);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `wrote ${
-      displayPath(out)
-    }: ${tools} tools, ${plan.serverCount} servers, seed ${seed} in ${seconds} s`,
+    `wrote ${displayPath(out)}: ${counted(tools, "tool")}, ${
+      counted(plan.serverCount, "server")
+    }, seed ${seed} in ${seconds} s`,
   );
   return 0;
 }
