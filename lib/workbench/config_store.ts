@@ -484,10 +484,24 @@ export class ConfigStore {
       if (!isObject(doc)) throw new WorkbenchError(400, "body must be a JSON object", "mcpServers");
       const old = isObject(stored) ? stored : {};
       value = mapServerSecrets(doc, (v, path) => unredact(v, getAt(old, path), path.join(".")));
+      let names: Set<string>;
       try {
-        parseServersConfig(value as JsonValue, { source: CONFIG_FILES.servers });
+        const parsed = parseServersConfig(value as JsonValue, { source: CONFIG_FILES.servers });
+        names = new Set(parsed.servers.map((s) => s.name));
       } catch (e) {
         throw errorOf(e);
+      }
+      // Agents must keep naming configured servers (as they must keep naming registered models).
+      for (const { agent } of await this.agentEntries()) {
+        const servers = Array.isArray(agent.mcpServers) ? agent.mcpServers : [];
+        const dropped = servers.find((s) => typeof s === "string" && !names.has(s));
+        if (dropped !== undefined) {
+          throw new WorkbenchError(
+            400,
+            `mcpServers: agent "${agent.id}" uses server "${dropped}", which this config drops`,
+            "mcpServers",
+          );
+        }
       }
     } else {
       try {

@@ -232,6 +232,37 @@ Deno.test("workbench: models keep secrets: a ${VAR:-default} key default is neve
   }
 });
 
+Deno.test("workbench: a servers or models PUT that drops what an agent uses is refused, and nothing is written", async () => {
+  const wb = await start();
+  try {
+    const path = join(wb.context.config.dir, "servers.json");
+    const before = await Deno.readTextFile(path);
+    const shown = await call(wb, "GET", "/api/config/servers");
+    // Only sqlite-terse-sequential uses "sqlite" (fixtures/agents).
+    const without = structuredClone(shown.data) as { mcpServers: Record<string, unknown> };
+    delete without.mcpServers.sqlite;
+    const r = await call(wb, "PUT", "/api/config/servers", without);
+    assert.deepStrictEqual(r.status, 400, r.text);
+    assert.deepStrictEqual(r.data.field, "mcpServers");
+    assert.match(
+      r.data.error as string,
+      /agent "sqlite-terse-sequential" uses server "sqlite", which this config drops/,
+    );
+    assert.deepStrictEqual(await Deno.readTextFile(path), before);
+    // The same document with every server kept is saved.
+    const same = await call(wb, "PUT", "/api/config/servers", shown.data);
+    assert.deepStrictEqual(same.status, 200, same.text);
+    // The like change to the model registry, as before.
+    const models = await call(wb, "GET", "/api/config/models");
+    const kept = (models.data.models as { id: string }[]).filter((m) => m.id !== "gpt");
+    const m = await call(wb, "PUT", "/api/config/models", { ...models.data, models: kept });
+    assert.deepStrictEqual(m.status, 400, m.text);
+    assert.match(m.data.error as string, /uses model "gpt", which this registry drops/);
+  } finally {
+    await stop(wb);
+  }
+});
+
 Deno.test("workbench: prompts and suites stay inside the config folder", async () => {
   const wb = await start();
   try {
