@@ -19,7 +19,8 @@ Options:
   --agent ID           only this agent (default: every agent of the run)
   --price-file FILE    re-price under other prices: the model registry's shape,
                        {"models": [{"id": "...", "pricing": {...}}], "toolPrices": {...}}
-                       (a models.json works as it is; ids absent keep the run's prices).
+                       (a models.json works as it is; ids absent keep the run's prices; a
+                       file pricing none of the run's models and tools is refused, exit 2).
                        Prices change, token counts do not: "cache on" needs a run with
                        caching on, whose cache tokens are then priced here
   --seed S             bootstrap seed, recorded in the output (default: 0)

@@ -104,6 +104,15 @@ Deno.test({
         await Deno.writeTextFile(badJson, "{ not json");
         const badShape = join(root, "shape.json");
         await Deno.writeTextFile(badShape, JSON.stringify({ models: [{ id: "m", pricing: {} }] }));
+        // Prices for a model and a tool this run never used: it would re-price nothing.
+        const other = join(root, "other.json");
+        await Deno.writeTextFile(
+          other,
+          JSON.stringify({
+            models: [{ id: "zz", pricing: { inputUsdPerMTok: 1, outputUsdPerMTok: 2 } }],
+            toolPrices: { "x:y": 1 },
+          }),
+        );
         const torn = join(root, "torn");
         await Deno.mkdir(torn);
         await Deno.copyFile(join(dir, "run.json"), join(torn, "run.json"));
@@ -124,6 +133,10 @@ Deno.test({
             /field "models\[0\].pricing.inputUsdPerMTok" is required/,
           ],
           [["--run", dir, "--questions", "5", "--bogus"], /unknown flag --bogus/],
+          [
+            ["--run", dir, "--questions", "5", "--price-file", other],
+            /--price-file .*other\.json re-prices nothing in run "r": it prices models "zz" and 1 tool; the run uses models ".+" and tools "fs:read"$/m,
+          ],
         ];
         for (const [args, message] of cases) {
           const r = await forecast(args);

@@ -196,6 +196,30 @@ function judgeModels(c: Criterion | undefined, out = new Set<string>()): Set<str
 }
 
 /**
+ * What a price file can change in a run: the model ids of its agents and of its judges (the
+ * judge calls its records made, the models its `llm_judge` criteria name) and the `server:tool`
+ * keys its records called. A {@linkcode PriceOverrides} none of whose keys is here re-prices
+ * nothing.
+ *
+ * @param input The run's records, its agents (`id`, `model`) and its criteria by case id.
+ * @returns Model ids and tool keys, each sorted (UTF-16 order), without repeats.
+ */
+export function priceableKeys(input: {
+  readonly records: readonly CaseRecord[];
+  readonly agents: readonly Pick<AgentConfig, "model">[];
+  readonly criteria?: Readonly<Record<string, Criterion>>;
+}): { models: string[]; tools: string[] } {
+  const models = new Set(input.agents.map((a) => a.model));
+  const tools = new Set<string>();
+  for (const r of input.records) {
+    for (const v of r.judgeVerdicts ?? []) models.add(v.model);
+    judgeModels(input.criteria?.[r.caseId], models);
+    for (const c of r.toolCalls) if (c.tool !== null) tools.add(c.tool);
+  }
+  return { models: [...models].sort(), tools: [...tools].sort() };
+}
+
+/**
  * Turns each record into the per-question quantities (USD by part, tokens, wall time) under the
  * prices given. Agent USD = usage × the agent's prices (after its prompt-caching TTL), or, when
  * the run recorded no price for the model, the record's `costUsd` minus its tool cost; tool USD

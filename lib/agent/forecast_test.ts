@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { quantileSorted } from "simple-statistics";
-import { forecastRun, parsePriceFile } from "./forecast.ts";
+import { forecastRun, parsePriceFile, priceableKeys } from "./forecast.ts";
 import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import { createRng } from "../stats/prng.ts";
 import type { CaseRecord, ModelPricing, ToolCallRecord } from "./types.ts";
@@ -362,4 +362,34 @@ Deno.test("parsePriceFile() reads a registry-shaped file and names the bad field
     /inputUsdPerMTok" is required/,
   );
   assert.throws(() => parsePriceFile({ prices: {} }, "p.json"), /"prices" is not a known field/);
+});
+
+Deno.test("priceableKeys() lists the agents' and judges' models and the tools the records called", () => {
+  const verdict = (model: string) => ({ criterion: "criterion", model, vote: 0 }) as never;
+  const records = [
+    rec("c1", 0, { inputTokens: 1, outputTokens: 1, toolCalls: [call("fs:read"), call(null)] }),
+    rec("c2", 0, { inputTokens: 1, outputTokens: 1, judgeVerdicts: [verdict("k"), verdict("j")] }),
+    rec("c3", 0, {
+      inputTokens: 1,
+      outputTokens: 1,
+      toolCalls: [call("db:query"), call("fs:read")],
+    }),
+  ];
+  const criteria = {
+    c3: {
+      type: "all",
+      criteria: [{ type: "llm_judge", rubric: "r", model: "q" }, {
+        type: "llm_judge",
+        rubric: "r",
+        judges: ["p", "k"],
+      }],
+    },
+    // A case with no record: its judges are not the run's.
+    c9: { type: "llm_judge", rubric: "r", model: "unused" },
+  } as never;
+  assert.deepEqual(priceableKeys({ records, agents: [{ model: "m" }], criteria }), {
+    models: ["j", "k", "m", "p", "q"],
+    tools: ["db:query", "fs:read"],
+  });
+  assert.deepEqual(priceableKeys({ records: [], agents: [] }), { models: [], tools: [] });
 });

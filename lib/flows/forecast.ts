@@ -7,7 +7,9 @@
 import { loadRun } from "../report/io.ts";
 import { forecastDocument, forecastLines, forecastLoadedRun, stableJson } from "../report/mod.ts";
 import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
-import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile } from "../agent/forecast.ts";
+import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile, priceableKeys } from "../agent/forecast.ts";
+import type { LoadedRun } from "../report/mod.ts";
+import { counted } from "../_text.ts";
 import { UsageError } from "../_errors.ts";
 
 /** What `deno task forecast` was asked for. */
@@ -55,17 +57,51 @@ async function readPrices(path: string): Promise<PriceOverrides> {
 }
 
 /**
+ * Refuses a price file that names none of the models and tools the forecast agents' records
+ * used: it would change nothing, and a forecast "under other prices" would be the run's own.
+ */
+function checkPricesApply(
+  run: LoadedRun,
+  prices: PriceOverrides,
+  options: RunForecastFlowOptions,
+): void {
+  const only = options.agentId;
+  const used = priceableKeys({
+    records: only === undefined ? run.records : run.records.filter((r) => r.agentId === only),
+    agents: run.agents.filter((a) => only === undefined || a.id === only),
+    ...(run.criteria ? { criteria: run.criteria } : {}),
+  });
+  const fileModels = Object.keys(prices.models ?? {}).sort();
+  const fileTools = Object.keys(prices.toolPrices ?? {}).sort();
+  if (fileModels.some((m) => used.models.includes(m))) return;
+  if (fileTools.some((t) => used.tools.includes(t))) return;
+  const list = (items: readonly string[], noun: string) =>
+    items.length === 0 ? `no ${noun}s` : `${noun}s ${items.map((i) => `"${i}"`).join(", ")}`;
+  throw new UsageError(
+    `--price-file ${options.priceFile} re-prices nothing in run "${run.runId}"${
+      only === undefined ? "" : ` for agent "${only}"`
+    }: it prices ${list(fileModels, "model")} and ${
+      counted(fileTools.length, "tool")
+    }; the run uses ${list(used.models, "model")} and ${list(used.tools.slice(0, 5), "tool")}${
+      used.tools.length > 5 ? ` and ${used.tools.length - 5} more` : ""
+    }`,
+  );
+}
+
+/**
  * Reads the run (and price file), forecasts, and renders.
  *
  * @param options Run folder, N, agent, price file, seed, resamples, concurrency, JSON.
  * @returns The forecasts, the text to print and the run's warnings.
- * @throws {UsageError} on an unreadable or malformed price file, an unknown agent, a run with no
- *   records, or an option out of range.
+ * @throws {UsageError} on an unreadable or malformed price file, one that prices none of the
+ *   models and tools the run used, an unknown agent, a run with no records, or an option out of
+ *   range.
  * @throws {RunInputError} on a missing or malformed run folder (lib/report).
  */
 export async function runForecast(options: RunForecastFlowOptions): Promise<ForecastOutcome> {
   const prices = options.priceFile ? await readPrices(options.priceFile) : undefined;
   const run = await loadRun(options.run);
+  if (prices !== undefined) checkPricesApply(run, prices, options);
   let forecasts: Forecast[];
   try {
     forecasts = forecastLoadedRun(run, {
