@@ -73,14 +73,20 @@ async function realOrNull(path: string): Promise<string | null> {
  * @param root Folder the path must stay in.
  * @param rel Relative path as written (e.g. `prompts/terse.md`).
  * @param field Field name for the error.
+ * @param folder What `root` is, in the error's words. @default {"the config folder"}
  * @returns The absolute path.
  * @throws {WorkbenchError} 400 for a path that leaves `root`.
  */
-export async function confinedPath(root: string, rel: string, field: string): Promise<string> {
+export async function confinedPath(
+  root: string,
+  rel: string,
+  field: string,
+  folder = "the config folder",
+): Promise<string> {
   const bad = () =>
     new WorkbenchError(
       400,
-      `${field} must be a relative path inside the config folder, got ${JSON.stringify(rel)}`,
+      `${field} must be a relative path inside ${folder}, got ${JSON.stringify(rel)}`,
       field,
     );
   if (

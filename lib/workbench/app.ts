@@ -19,7 +19,7 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { JsonObject } from "../catalog/types.ts";
 import type { AgentConfig } from "../agent/types.ts";
 import type { ConfigStore } from "./config_store.ts";
@@ -162,6 +162,11 @@ export interface WorkbenchAppOptions {
   readonly guard: Omit<GuardOptions, "maxBodyBytes"> & { readonly maxBodyBytes?: number };
   /** Logs one line per unexpected error (never a secret, never a stack to the client). */
   readonly log?: (line: string) => void;
+  /**
+   * The HTML of the error page a browser gets for a page route (HTTP status, one-line message);
+   * without it, such errors are plain text. API routes always answer JSON.
+   */
+  readonly errorPage?: (status: number, message: string) => string;
 }
 
 /**
@@ -196,13 +201,24 @@ export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
     }
   });
   for (const f of options.features) f.register(app, options.context);
-  app.notFound((c) =>
-    c.req.path.startsWith("/api/")
-      ? c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404)
-      : c.text("404 not found\n", 404)
-  );
+  // A browser opening a page (it asks for text/html) gets an error page (options.errorPage);
+  // the API, scripts and fetch() calls get JSON.
+  const wantsPage = (c: Context): boolean =>
+    !c.req.path.startsWith("/api/") && (c.req.header("accept") ?? "").includes("text/html");
+  const errorPage = (c: Context, status: number, message: string) =>
+    options.errorPage === undefined
+      ? c.text(`${status} ${message}\n`, status as 400)
+      : c.html(options.errorPage(status, message), status as 400);
+  app.notFound((c) => {
+    const message = `no route ${c.req.method} ${c.req.path}`;
+    if (wantsPage(c)) return errorPage(c, 404, message);
+    return c.req.path.startsWith("/api/")
+      ? c.json({ error: message }, 404)
+      : c.text("404 not found\n", 404);
+  });
   app.onError((e, c) => {
     if (e instanceof WorkbenchError) {
+      if (wantsPage(c)) return errorPage(c, e.status, e.message);
       const body = e.field === undefined
         ? { error: e.message }
         : { error: e.message, field: e.field };
@@ -210,6 +226,7 @@ export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
     }
     const line = String((e as Error)?.message ?? e).split("\n")[0];
     options.log?.(`[serve] ${c.req.method} ${c.req.path}: ${line}`);
+    if (wantsPage(c)) return errorPage(c, 500, line);
     return c.json({ error: line }, 500);
   });
   return app;

@@ -116,6 +116,30 @@ ${start}
 }
 
 /**
+ * The page a browser gets when a page route fails: the navigation, a title by status and the
+ * one-line message, with a link home.
+ *
+ * @param ctx Workbench context (navigation).
+ * @param status HTTP status (404 "Not found", 5xx "Something went wrong", else "Cannot show
+ *   this").
+ * @param message The error's one line (escaped here).
+ * @returns HTML text.
+ */
+export function errorPage(ctx: WorkbenchContext, status: number, message: string): string {
+  const title = status === 404
+    ? "Not found"
+    : status >= 500
+    ? "Something went wrong"
+    : "Cannot show this";
+  return page(ctx, {
+    title,
+    active: "",
+    body: `<p class="field-error" role="alert">${esc(message)}</p>
+<p><a href="/">Back to the workbench</a></p>`,
+  });
+}
+
+/**
  * A state badge.
  *
  * @param state Run state.

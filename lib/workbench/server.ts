@@ -14,6 +14,7 @@ import { RunStore } from "./run_store.ts";
 import { type Runner, RunQueue } from "./queue.ts";
 import { createAgentRunner, type PrepareServers } from "./runner.ts";
 import { DEFAULT_FEATURES } from "./features/mod.ts";
+import { errorPage } from "./html.ts";
 import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
 import { createAgentVersions } from "./versions.ts";
@@ -163,6 +164,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     },
     ...(options.log ? { log: options.log } : {}),
+    errorPage: (status, message) => errorPage(context, status, message),
   });
   const ready = Promise.withResolvers<void>();
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;

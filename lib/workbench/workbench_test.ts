@@ -686,6 +686,14 @@ Deno.test("workbench: the catalog lists report.json files and opens none outside
       const r = await call(wb, "GET", `/catalog/report?path=${encodeURIComponent(path)}`);
       assert.deepStrictEqual(r.status, 400, path);
     }
+    // A symlink under results/ to a report outside is refused in the results folder's words.
+    await Deno.symlink(join(wb.tmp, "report.json"), join(wb.tmp, "results", "out.report.json"));
+    const link = await call(wb, "GET", "/catalog/report?path=out.report.json");
+    assert.deepStrictEqual(link.status, 400);
+    assert.deepStrictEqual(
+      link.data.error,
+      'path must be a relative path inside the results folder, got "out.report.json"',
+    );
     const notReport = await call(wb, "GET", "/catalog/report?path=bench-a%2Freport.json");
     assert.deepStrictEqual(notReport.status, 400);
     assert.match(String(notReport.data.error), /not a bench report/);
@@ -722,4 +730,30 @@ Deno.test("workbench: the Catalog page pre-selects the bench's default corpus, w
   ]);
   // A default that is not listed selects nothing (the browser then shows the first).
   assert.deepStrictEqual(await options(bench("missing")), ["alpha", "livemcptool", "reference_v1"]);
+});
+
+Deno.test("workbench: a page a browser cannot be shown is an HTML error page with the navigation; scripts still get JSON", async () => {
+  const wb = await start();
+  try {
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const page = await call(wb, "GET", "/runs/no-such-run", undefined, html);
+    assert.deepStrictEqual(page.status, 404);
+    assert.match(page.text, /^<!doctype html>/);
+    assert.match(page.text, /<h1>Not found<\/h1>/);
+    assert.match(page.text, /<nav>.*href="\/runs"/s);
+    const script = await call(wb, "GET", "/runs/no-such-run");
+    assert.deepStrictEqual(script.status, 404);
+    // The same message in both, escaped in the page.
+    assert.deepStrictEqual(script.data.error, 'no run "no-such-run"');
+    assert.ok(page.text.includes('role="alert">no run &#34;no-such-run&#34;</p>'), page.text);
+    // An unknown page: HTML for the browser, plain text otherwise; the API answers JSON always.
+    const missing = await call(wb, "GET", "/no/such/page", undefined, html);
+    assert.deepStrictEqual(missing.status, 404);
+    assert.match(missing.text, /no route GET \/no\/such\/page/);
+    assert.deepStrictEqual((await call(wb, "GET", "/no/such/page")).text, "404 not found\n");
+    const api = await call(wb, "GET", "/api/no-such", undefined, html);
+    assert.deepStrictEqual(api.data.error, "no route GET /api/no-such");
+  } finally {
+    await stop(wb);
+  }
 });

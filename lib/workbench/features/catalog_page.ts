@@ -79,7 +79,7 @@ export const catalogPage: WorkbenchFeature = {
           "path",
         );
       }
-      const path = await confinedPath(ctx.resultsDir, rel, "path");
+      const path = await confinedPath(ctx.resultsDir, rel, "path", "the results folder");
       let report: BenchReport;
       try {
         report = JSON.parse(await Deno.readTextFile(path)) as BenchReport;
