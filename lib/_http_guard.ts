@@ -96,12 +96,37 @@ function isWildcard(hostname: string): boolean {
 }
 
 /**
- * Refuses a bind that would need a token and has none: any address but loopback.
+ * Fewest characters of a token that guards a server beyond loopback: 16 (about 95 bits as
+ * random hex, more as random base64), so that it cannot be guessed over the network.
+ */
+export const MIN_TOKEN_CHARS = 16;
+
+/**
+ * Why a token cannot guard a server reached beyond this machine, or `undefined` when it can:
+ * it is missing or empty, or shorter than {@linkcode MIN_TOKEN_CHARS}. The reason gives the
+ * token's length, never the token.
+ *
+ * @param token The configured token, if any.
+ * @returns The reason, e.g. `the token is 4 characters, fewer than 16`, or `undefined`.
+ */
+export function weakTokenReason(token: string | undefined): string | undefined {
+  if (token === undefined || token === "") return "no token is set";
+  if (token.length < MIN_TOKEN_CHARS) {
+    return `the token is ${token.length} characters, fewer than ${MIN_TOKEN_CHARS} ` +
+      "(make one with: openssl rand -hex 24)";
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a bind that would need a token and has none, or too short a one: any address but
+ * loopback.
  *
  * @param hostname Address to bind.
  * @param token The configured token, if any.
  * @param tokenHint How the user sets a token, for the message (e.g. `--token or $MCPMETER_PROXY_TOKEN`).
- * @throws {RangeError} When `hostname` is not loopback and `token` is missing or empty.
+ * @throws {RangeError} When `hostname` is not loopback and `token` is missing, empty or shorter
+ *   than {@linkcode MIN_TOKEN_CHARS}.
  */
 export function checkBindAddress(
   hostname: string,
@@ -112,6 +137,12 @@ export function checkBindAddress(
   if (token === undefined || token === "") {
     throw new RangeError(
       `Binding ${hostname} exposes the server beyond this machine: set ${tokenHint} (or bind 127.0.0.1)`,
+    );
+  }
+  const weak = weakTokenReason(token);
+  if (weak !== undefined) {
+    throw new RangeError(
+      `Binding ${hostname} exposes the server beyond this machine: ${weak}; set a longer one as ${tokenHint}`,
     );
   }
 }

@@ -143,10 +143,19 @@ Deno.test("constantTimeEqual and isLoopbackHostname", () => {
   }
 });
 
-Deno.test("checkBindAddress: off loopback a token is required", () => {
+Deno.test("checkBindAddress: off loopback a token of 16 characters or more is required", () => {
   checkBindAddress("127.0.0.1", undefined);
   checkBindAddress("::1", "");
-  checkBindAddress("0.0.0.0", "tok");
+  checkBindAddress("127.0.0.1", "tok");
+  checkBindAddress("0.0.0.0", "0123456789abcdef");
+  assert.throws(
+    () => checkBindAddress("0.0.0.0", "0123456789abcde", "--token"),
+    {
+      name: "RangeError",
+      message:
+        "Binding 0.0.0.0 exposes the server beyond this machine: the token is 15 characters, fewer than 16 (make one with: openssl rand -hex 24); set a longer one as --token",
+    },
+  );
   assert.throws(
     () => checkBindAddress("0.0.0.0", undefined, "--token"),
     {

@@ -77,3 +77,18 @@ Deno.test("serve: --host beyond loopback without a token exits 2 before listenin
   assert.equal(out.code, 2);
   assert.match(new TextDecoder().decode(out.stderr), /needs? a token|set a token/);
 });
+
+Deno.test("serve: --host beyond loopback with a short token exits 2, naming its length and not its value", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", fromRoot("tasks/serve.ts"), "--host", "0.0.0.0", "--port", "0"],
+    env: { MCPMETER_TOKEN: "hunter2" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 2, stderr);
+  assert.match(stderr, /the token is 7 characters, fewer than 16/);
+  assert.ok(
+    !stderr.includes("hunter2") && !new TextDecoder().decode(out.stdout).includes("hunter2"),
+  );
+});

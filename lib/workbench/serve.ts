@@ -12,6 +12,7 @@ import { createBenchService } from "./bench_jobs.ts";
 import { isLoopback } from "./guard.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../_errors.ts";
+import { weakTokenReason } from "../_http_guard.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
 
 /** Defaults of `deno task serve` (repository-relative paths). */
@@ -103,6 +104,12 @@ export function checkServeOptions(
   if (!isLoopback(hostname) && options.token === undefined) {
     throw new UsageError(
       `--host ${hostname} reaches beyond this machine: set a token (export ${tokenVar}=...; --token-env ${tokenVar})`,
+    );
+  }
+  const weak = isLoopback(hostname) ? undefined : weakTokenReason(options.token);
+  if (weak !== undefined) {
+    throw new UsageError(
+      `--host ${hostname} reaches beyond this machine: ${weak}; set a longer $${tokenVar}`,
     );
   }
 }

@@ -519,6 +519,15 @@ Deno.test("workbench: an address beyond loopback needs a token", async () => {
       message = (e as Error).message;
     }
     assert.match(message, /needs a token/);
+    // A short token is refused too, and the message never shows it.
+    message = "";
+    try {
+      await startWorkbench({ ...bareOptions(tmp), hostname: "0.0.0.0", port: 0, token: "abc123" });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    assert.match(message, /needs a token of at least 16 characters.*the token is 6 characters/);
+    assert.ok(!message.includes("abc123"), message);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
