@@ -68,9 +68,9 @@ export interface RunProgress {
   readonly inputTokens: number;
   /** Output tokens summed over records that report them. */
   readonly outputTokens: number;
-  /** Agent cost, USD (judge excluded), over records that report one. */
+  /** Agent cost, USD (judge excluded), over records that report one; rounded to 1e-9 USD. */
   readonly costUsd: number;
-  /** Judge cost, USD. */
+  /** Judge cost, USD, rounded to 1e-9 USD. */
   readonly judgeCostUsd: number;
 }
 
@@ -128,10 +128,14 @@ export function progressOf(records: readonly CaseRecord[], planned: number): Run
     errors,
     inputTokens,
     outputTokens,
-    costUsd: cost,
-    judgeCostUsd: judge,
+    // Float sums of USD amounts carry noise below a nano-dollar (0.1 + 0.2): rounded there.
+    costUsd: nanoUsd(cost),
+    judgeCostUsd: nanoUsd(judge),
   };
 }
+
+/** `usd` rounded to 1e-9 USD. */
+const nanoUsd = (usd: number): number => Math.round(usd * 1e9) / 1e9;
 
 /**
  * The state of a run from its files and whether this server holds it.

@@ -8,7 +8,7 @@ import type { CaseRecord } from "../agent/types.ts";
 import { caseRecord } from "../agent/_record_testing.ts";
 import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
-import { runState } from "./run_store.ts";
+import { progressOf, runState } from "./run_store.ts";
 import { summarizeRun } from "./comparison.ts";
 import { createBenchService } from "./bench_jobs.ts";
 import type { BenchService } from "./app.ts";
@@ -765,4 +765,29 @@ Deno.test("workbench: a page a browser cannot be shown is an HTML error page wit
   } finally {
     await stop(wb);
   }
+});
+
+Deno.test("progressOf() sums tokens exactly and USD to the nano-dollar (0.1 + 0.2 is 0.3)", () => {
+  const rec = (passed: boolean | null, costUsd: number, judge: number | null) =>
+    ({
+      passed,
+      inputTokens: 1000,
+      outputTokens: 7,
+      costUsd,
+      judge: judge === null ? null : { inputTokens: 1, outputTokens: 1, costUsd: judge },
+    }) as never;
+  const p = progressOf([rec(true, 0.1, 0.00075), rec(false, 0.2, null), rec(null, 0, 0.00025)], 5);
+  assert.deepStrictEqual(p, {
+    completed: 3,
+    planned: 5,
+    passed: 1,
+    failed: 1,
+    errors: 1,
+    inputTokens: 3000,
+    outputTokens: 21,
+    costUsd: 0.3,
+    judgeCostUsd: 0.001,
+  });
+  // Without the rounding the float sum is not 0.3.
+  assert.notStrictEqual(0.1 + 0.2, 0.3);
 });
