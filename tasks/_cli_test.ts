@@ -105,7 +105,10 @@ Deno.test("runMain() names, in the same line, what the task's own permissions al
   const lines = new TextDecoder().decode(out.stderr).split("\n")
     .filter((l) => l.startsWith("mcpmeter synth:"));
   assert.equal(lines.length, 1, lines.join("\n"));
-  assert.match(lines[0], /^mcpmeter synth: error: Requires write access to "\/tmp/);
+  assert.match(
+    lines[0],
+    /^mcpmeter synth: error: --out \/tmp\/mcpmeter_hint.json: cannot write there \(Requires write access to "\/tmp/,
+  );
   assert.match(lines[0], /; deno task synth may read the repository and write results\/ \(its/);
 });
 
@@ -119,6 +122,20 @@ Deno.test("intFlag() takes plain decimal digits only: 1e3, 0x10, 1.0 and +5 are 
   }
   usage(() => intFlag("tools", "1e3", 1, 1), '--tools must be a positive integer, got "1e3"');
   assert.equal(intFlag("seed", " 42 ", 0), 42);
+  // Digits past 2^53 - 1 are too large, not "not an integer"; 2^53 - 1 itself is taken.
+  usage(
+    () => intFlag("questions", "99999999999999999999", 1, 1),
+    '--questions is too large: at most 9007199254740991, got "99999999999999999999"',
+  );
+  usage(
+    () => intFlag("questions", "9007199254740992", 1, 1),
+    '--questions is too large: at most 9007199254740991, got "9007199254740992"',
+  );
+  assert.equal(intFlag("questions", "9007199254740991", 1, 1), 9007199254740991);
+  usage(
+    () => intFlag("k", "-99999999999999999999", 0, -5),
+    '--k must be an integer >= -5, got "-99999999999999999999"',
+  );
   assert.equal(intFlag("seed", "007", 0), 7);
   assert.equal(intFlag("k", "-3", 0, -5), -3);
 });

@@ -107,7 +107,8 @@ const DECIMAL_INTEGER = /^-?\d+$/;
  * @param min Smallest allowed value (default 0).
  * @returns The integer.
  * @throws {UsageError} When the value is not a safe integer >= `min`, e.g.
- *   `--timeout-ms must be a positive integer, got "abc"`.
+ *   `--timeout-ms must be a positive integer, got "abc"`, or past 2^53 - 1
+ *   (`--questions is too large: at most 9007199254740991, got "99999999999999999999"`).
  */
 export function intFlag<F extends number | undefined>(
   name: string,
@@ -118,6 +119,12 @@ export function intFlag<F extends number | undefined>(
   if (value === undefined) return fallback;
   // Decimal digits only: Number() would also take "1e3", "0x10", "0b1", "1.0" and "+5".
   const n = DECIMAL_INTEGER.test(value.trim()) ? Number(value) : NaN;
+  if (Number.isFinite(n) && !Number.isSafeInteger(n) && n > 0) {
+    // Digits, but past what a number holds exactly: say so rather than "not an integer".
+    throw new UsageError(
+      `--${name} is too large: at most ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(value)}`,
+    );
+  }
   if (!Number.isSafeInteger(n) || n < min) {
     const what = min === 0
       ? "a non-negative integer"
