@@ -102,12 +102,20 @@ Deno.test({
       await t.step("nothing importable exits 1; bad input exits 2", async () => {
         const empty = join(root, "empty");
         await Deno.mkdir(empty);
+        await Deno.writeTextFile(join(root, "file.txt"), "not a folder");
         const none = await task("import-maverik", ["--from", empty, "--out", join(root, "o1")]);
         assert.equal(none.code, 1, none.stderr);
         const cases: [string[], RegExp][] = [
           [["--out", join(root, "o2")], /--from DIR is required/],
           [["--from", empty], /--out DIR is required/],
-          [["--from", join(root, "nope"), "--out", join(root, "o3")], /"[^"]*nope": not a folder/],
+          [
+            ["--from", join(root, "nope"), "--out", join(root, "o3")],
+            /"[^"]*nope": no such folder/,
+          ],
+          [
+            ["--from", join(root, "empty", "..", "file.txt"), "--out", join(root, "o5")],
+            /"[^"]*file\.txt": not a folder/,
+          ],
           [["--from", empty, "--out", join(root, "o4"), "--bogus"], /unknown flag --bogus/],
         ];
         for (const [args, message] of cases) {

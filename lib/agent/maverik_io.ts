@@ -57,7 +57,8 @@ export async function readMaverikFolder(
 ): Promise<{ folder: MaverikFolder; dir: string }> {
   const stat = await Deno.stat(dir).catch(() => null);
   if (!stat?.isDirectory) {
-    throw new InputFileError(dir, `Cannot import from "${dir}": not a folder`);
+    const why = stat === null ? "no such folder" : "not a folder";
+    throw new InputFileError(dir, `Cannot import from "${dir}": ${why}`);
   }
   const read = async (d: string) => {
     const files: Record<string, string | null> = {};

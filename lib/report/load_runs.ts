@@ -182,7 +182,14 @@ export async function loadRuns(paths: readonly string[]): Promise<LoadedRun[]> {
   const out: LoadedRun[] = [];
   for (const path of paths) {
     const stat = await Deno.stat(path).catch(() => null);
-    if (!stat?.isDirectory) throw new RunInputError(path, "not a folder");
+    if (stat === null) {
+      // An unexpanded pattern reaches us when nothing matched it (the shell passes it as is).
+      throw new RunInputError(
+        path,
+        /[*?[]/.test(path) ? "no such folder (no folder matches this pattern)" : "no such folder",
+      );
+    }
+    if (!stat.isDirectory) throw new RunInputError(path, "not a folder");
     if (await Deno.stat(join(path, "run.json")).catch(() => null)) {
       out.push(await loadRun(path));
       continue;
