@@ -1138,6 +1138,16 @@ export function benchSummaryLines(report: BenchReport): string[] {
       );
     }
   }
+  if ((report.retrieval ?? []).length === 0) {
+    // Say why no retrieval line follows: a bench on one's own catalog has no golden set.
+    lines.push(
+      `${"retrieval".padEnd(16)} not scored: ${
+        (report.goldenSets ?? []).length > 0
+          ? "no retriever selected (--retrievers)"
+          : "no golden set; --golden FILE scores queries labelled with this catalog's server:tool ids (format: fixtures/golden/README.md)"
+      }`,
+    );
+  }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {
     const [lo, hi] = r.ci95["recall@5"];
     lines.push(
@@ -1202,6 +1212,16 @@ export function benchSummaryLines(report: BenchReport): string[] {
       }, latency p50 ${l.latencyMs?.p50?.toFixed(2) ?? "n/a"} ms, break-even ${
         be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
       }`,
+    );
+    // How many golden queries the figures rest on, and why the rest were left out.
+    const q = l.queries;
+    const reasons = Object.entries(q.skipped.reasons).map(([why, n]) => `${n} ${why}`);
+    lines.push(
+      `live             on ${q.used} of ${
+        counted(q.total, "query", "queries")
+      } of ${q.goldenSetId}${
+        q.skipped.count > 0 ? ` (${q.skipped.count} left out: ${reasons.join(", ")})` : ""
+      }${q.failed > 0 ? `, ${q.failed} failed` : ""}`,
     );
   }
   return lines;

@@ -213,6 +213,52 @@ Deno.test("benchSummaryLines says which arm could not encode some or all of a co
   ]);
 });
 
+Deno.test("benchSummaryLines says why retrieval was not scored: no golden set, or no retriever", () => {
+  const why = (report: ReturnType<typeof tinyBenchReport>) =>
+    benchSummaryLines(report).filter((l) => l.startsWith("retrieval "));
+  assert.deepEqual(why(tinyBenchReport()), [
+    "retrieval        not scored: no golden set; --golden FILE scores queries labelled with this catalog's server:tool ids (format: fixtures/golden/README.md)",
+  ]);
+  const audit = { goldenSetId: "g", nameHitRate: 0.1, lexicalOverlap: 0.2, easy: false };
+  const audited = { ...tinyBenchReport(), goldenSets: [audit] } as never;
+  assert.deepEqual(why(audited), [
+    "retrieval        not scored: no retriever selected (--retrievers)",
+  ]);
+});
+
+Deno.test("benchSummaryLines says how many golden queries the live figures rest on, and why the rest were left out", () => {
+  const live = (skipped: Record<string, number>, failed: number) =>
+    ({
+      ...tinyBenchReport(),
+      live: {
+        queries: {
+          goldenSetId: "reference_v1.test",
+          total: 206,
+          used: 206 - Object.values(skipped).reduce((a, b) => a + b, 0),
+          skipped: {
+            count: Object.values(skipped).reduce((a, b) => a + b, 0),
+            reasons: skipped,
+            examples: [],
+          },
+          failed,
+          failures: [],
+        },
+        responseCost: { p50: 120, p95: 300 },
+        latencyMs: { p50: 1.5 },
+        breakEven: { calls: 3.25 },
+      },
+    }) as never;
+  const lines = (r: never) => benchSummaryLines(r).filter((l) => l.startsWith("live "));
+  assert.deepEqual(lines(live({ "relevance-2 tool not in the live catalog": 193 }, 2)), [
+    "live             response tokens p50 120 p95 300, latency p50 1.50 ms, break-even 3.3 calls",
+    "live             on 13 of 206 queries of reference_v1.test (193 left out: 193 relevance-2 tool not in the live catalog), 2 failed",
+  ]);
+  assert.deepEqual(
+    lines(live({}, 0))[1],
+    "live             on 206 of 206 queries of reference_v1.test",
+  );
+});
+
 Deno.test("a golden set that names a corpus not benched is skipped with a warning that says how to use it", async () => {
   const dir = await Deno.makeTempDir();
   try {
