@@ -98,7 +98,7 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     view?: Record<string, unknown>[],
   ) => {
     tables[name] = rows;
-    parts.push(`<div class="table-wrap">${htmlTable(view ?? rows, view ? {} : format)}</div>`);
+    parts.push(htmlTable(view ?? rows, view ? {} : format));
     if (input.csvBase && rows.length > 0) {
       parts.push(
         `<p class="note"><a href="${esc(`${input.csvBase}_${name}.csv`)}">${

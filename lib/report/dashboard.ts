@@ -23,13 +23,19 @@ export function headlessDocument(): Document {
     .document as unknown as Document;
 }
 
-/** An arquero HTML table of `rows` with per-column formats. */
+/**
+ * An arquero HTML table of `rows` with per-column formats, in a `div.table-wrap` that scrolls
+ * sideways on a narrow screen (the page's CSS gives it `overflow-x: auto`) instead of widening
+ * the page.
+ */
 export function htmlTable(
   rows: readonly Record<string, unknown>[],
   format: Record<string, (v: never) => string> = {},
 ): string {
   if (rows.length === 0) return "<p><em>none</em></p>";
-  return aq.from(rows as Record<string, unknown>[]).toHTML({ format: format as never });
+  return `<div class="table-wrap">${
+    aq.from(rows as Record<string, unknown>[]).toHTML({ format: format as never })
+  }</div>`;
 }
 
 /**
@@ -519,7 +525,9 @@ function page(report: BenchReport, body: string): string {
     title: "mcpmeter bench",
     css:
       `body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
+.table-wrap { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
+figure svg { max-width: 100%; height: auto; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
 th { background: #f4f4f4; }
 .note { color: #555; font-size: 13px; }
