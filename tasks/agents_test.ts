@@ -132,3 +132,48 @@ Deno.test("agents: --cut-version and --list-versions print on stdout; a bad flag
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("agents: a run id with a path in it, an existing run, a bad shard and an edited cases.jsonl exit 2 and write nothing outside --out", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-agents-refuse-" });
+  try {
+    const out = join(dir, "runs");
+    const suite = ["--suite", "fixtures/suites/fs_basics.json", "--out", out];
+    const oneLine = (r: { code: number; stderr: string }, pattern: RegExp) => {
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, pattern);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    };
+    // A run id names a folder inside --out: "../escape" would have written beside it.
+    oneLine(
+      await runAgents([...suite, "--run-id", "../escape"]),
+      /^mcpmeter agents: error: --run-id "\.\.\/escape" is not a run id: it contains "\/"/,
+    );
+    oneLine(
+      await runAgents(["--resume", "..", "--out", out]),
+      /^mcpmeter agents: error: --resume "\.\." is not a run id: it contains "\.\."/,
+    );
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name),
+      [],
+      "nothing written next to --out",
+    );
+    for (const shard of ["3/2", "0/2"]) {
+      oneLine(
+        await runAgents([...suite, "--shard", shard]),
+        new RegExp(`^mcpmeter agents: error: --shard: Cannot use shard "${shard}"`),
+      );
+    }
+    // A run that already has cases is not started again into the same file.
+    const runDir = join(out, "r1");
+    await Deno.mkdir(runDir, { recursive: true });
+    const line = JSON.stringify({ agentId: "a", caseId: "c", repetition: 1 });
+    await Deno.writeTextFile(join(runDir, "cases.jsonl"), `${line}\n${line}\n`);
+    oneLine(
+      await runAgents([...suite, "--run-id", "r1"]),
+      /^mcpmeter agents: error: run "r1" already exists \(.*cases\.jsonl holds 2 cases\): finish it with --resume r1/,
+    );
+    assert.equal(await Deno.readTextFile(join(runDir, "cases.jsonl")), `${line}\n${line}\n`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { InputFileError } from "../input_error.ts";
 import type { CaseRecord } from "./types.ts";
 
 /** Where a run's files go. Texts arrive serialized (sorted keys, final newline). */
@@ -33,7 +34,7 @@ export interface RunFolder {
  *
  * @param path File path; a missing file gives `[]`.
  * @returns The records.
- * @throws {SyntaxError} when a complete line is not JSON (the message gives the line number).
+ * @throws {InputFileError} when a complete line is not JSON (the message gives the line number).
  */
 export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
   let bytes: Uint8Array;
@@ -57,7 +58,7 @@ export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
  * @param text The text (complete lines).
  * @param path Where it came from, for the message.
  * @returns The records.
- * @throws {SyntaxError} when a line is not JSON (the message gives the line number).
+ * @throws {InputFileError} when a line is not JSON (the message gives the line number).
  */
 export function parseCaseRecords(text: string, path: string): CaseRecord[] {
   const out: CaseRecord[] = [];
@@ -66,8 +67,12 @@ export function parseCaseRecords(text: string, path: string): CaseRecord[] {
     try {
       out.push(JSON.parse(line));
     } catch (e) {
-      throw new SyntaxError(
-        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message})`,
+      throw new InputFileError(
+        path,
+        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message}); not the ` +
+          "mark of a crash (that tears only the unfinished last line, which is dropped): " +
+          "remove or restore the line (a removed case runs again on --resume)",
+        { cause: e },
       );
     }
   });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { InputFileError } from "../input_error.ts";
 import { runSuite, type RunSuiteOptions } from "./run.ts";
 import { memoryRunFolder, parseCaseRecords, readCaseRecords, runFolder } from "./run_folder.ts";
 import { exposeTools } from "./tools.ts";
@@ -106,7 +107,11 @@ Deno.test("readCaseRecords() drops a torn last line from the file; parseCaseReco
     assert.deepEqual(records.map((r) => r.caseId), ["a", "b"]);
     assert.equal(await Deno.readTextFile(path), '{"caseId":"a"}\n{"caseId":"b"}\n');
     assert.deepEqual(await runFolder(join(dir, "none")).readRecords(), []);
-    assert.throws(() => parseCaseRecords('{"a":1}\nnot json\n', "x.jsonl"), /"x.jsonl": line 2/);
+    assert.throws(
+      () => parseCaseRecords('{"a":1}\nnot json\n', "x.jsonl"),
+      (e: unknown) =>
+        e instanceof InputFileError && /"x.jsonl": line 2 is not JSON/.test(e.message),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -29,6 +29,7 @@ import {
 import type { AgentConfig, CaseRecord } from "../agent/types.ts";
 import type { ModelClient } from "../agent/providers/types.ts";
 import { UsageError } from "../_errors.ts";
+import { idProblem } from "../_ids.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
@@ -135,12 +136,53 @@ export function defaultRunId(suiteId: string, epochMs: number): string {
 }
 
 /**
+ * Checks a run id given on the command line: it names a folder inside the runs folder, so it may
+ * not hold a path separator or `..` (`--run-id ../x` would write beside `--out`).
+ *
+ * @param id The id.
+ * @param flag The flag it came from, for the message.
+ * @returns The id.
+ * @throws {UsageError} When the id is not one (see `ID_PATTERN` in lib/_ids.ts).
+ */
+export function checkRunId(id: string, flag: string): string {
+  const problem = idProblem(id);
+  if (problem !== undefined) {
+    throw new UsageError(
+      `${flag} ${JSON.stringify(id)} is not a run id: ${problem} (a run id names a folder ` +
+        "inside --out)",
+    );
+  }
+  return id;
+}
+
+/**
+ * Refuses to start a new run in a folder that already holds cases: starting again would mix two
+ * runs in one file, so the user resumes it or names another run.
+ *
+ * @param out The runs folder.
+ * @param runId The new run's id.
+ * @throws {UsageError} When `out/runId/cases.jsonl` holds at least one line.
+ */
+async function refuseExistingRun(out: string, runId: string): Promise<void> {
+  const cases = join(out, runId, "cases.jsonl");
+  const text = await Deno.readTextFile(cases).catch(() => "");
+  const lines = text.split("\n").filter((l) => l.trim() !== "").length;
+  if (lines > 0) {
+    throw new UsageError(
+      `run "${runId}" already exists (${cases} holds ${lines} case${lines === 1 ? "" : "s"}): ` +
+        `finish it with --resume ${runId}, or give another --run-id`,
+    );
+  }
+}
+
+/**
  * Runs (or resumes) a suite against agents and writes the run folder.
  *
  * @param options See {@linkcode RunAgentsOptions}.
  * @param io Clocks, git state, progress. @default {denoFlowIo()}
  * @returns `no-model` when a needed model client cannot be set up, else the run.
- * @throws {UsageError} On `retryErrors` without `resume`, an unknown cache mode, unknown agent
+ * @throws {UsageError} On a run id that is not one or names a run that has cases (unless
+ *   resuming), a bad shard, `retryErrors` without `resume`, an unknown cache mode, unknown agent
  *   ids, no agents, models missing from the registry, or servers that cannot be prepared.
  * @throws {AgentConfigError} On a suite, agent, registry or price file that does not validate.
  */
@@ -155,7 +197,16 @@ export async function runAgents(
   if (!["read", "write", "off"].includes(options.cache)) {
     throw new UsageError(`--cache must be read, write or off, got "${options.cache}"`);
   }
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (options.runId !== undefined) {
+    checkRunId(options.runId, options.resume ? "--resume" : "--run-id");
+    if (!options.resume) await refuseExistingRun(options.out, options.runId);
+  }
+  let shard;
+  try {
+    shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  } catch (e) {
+    throw new UsageError(`--shard: ${(e as Error).message}`);
+  }
   const suite = await loadSuite(options.suite);
   const live = await loadAgents(options.agentsDir);
   const wanted = options.agents;
@@ -408,12 +459,13 @@ export async function agentVersionsCommand(
  * @param out The runs folder.
  * @param runId The run to resume.
  * @returns Flag name → value as recorded.
- * @throws {UsageError} When run.json is missing or unreadable.
+ * @throws {UsageError} When `runId` is not an id, or run.json is missing or unreadable.
  */
 export async function savedRunArgs(
   out: string,
   runId: string,
 ): Promise<Record<string, string | undefined>> {
+  checkRunId(runId, "--resume");
   const runJson = join(out, runId, "run.json");
   try {
     const doc = JSON.parse(await Deno.readTextFile(runJson));

@@ -13,6 +13,7 @@ import { AgentConfigError } from "../agent/mod.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../sweep/mod.ts";
 import { UsageError } from "../_errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { checkRunId } from "./agents.ts";
 
 /** What a sweep varies and where it writes. */
 export interface PrepareSweepOptions {
@@ -66,13 +67,14 @@ async function findFile(
  * @param options Base agent, parameters, suite, folders.
  * @param io Wall clock for the default run id. @default {denoFlowIo()}
  * @returns The prepared run.
- * @throws {UsageError} On a malformed `--vary`, an unknown base agent, an unreadable suite,
+ * @throws {UsageError} On a run id that is not one or names a folder that exists, a malformed `--vary`, an unknown base agent, an unreadable suite,
  *   prompt or overrides file, or a combination {@linkcode expandSweep} refuses.
  */
 export async function prepareSweep(
   options: PrepareSweepOptions,
   io: Pick<FlowIo, "epochNow"> = denoFlowIo(),
 ): Promise<PreparedSweep> {
+  if (options.runId !== undefined) checkRunId(options.runId, "--run-id");
   let params: SweepParameter[];
   try {
     params = options.vary.map(parseVary);
@@ -125,6 +127,13 @@ export async function prepareSweep(
       new Date(io.epochNow()).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
     }`;
   const runDir = join(options.out, runId);
+  if (await Deno.stat(runDir).then(() => true, () => false)) {
+    // Writing the generated agents into it would change a run that is already there.
+    throw new UsageError(
+      `run "${runId}" already exists (${runDir}): finish it with --resume ${runId}, or give ` +
+        "another --run-id",
+    );
+  }
   const sweepDir = join(runDir, "sweep");
   await Deno.mkdir(sweepDir, { recursive: true });
   for (const s of expanded) {

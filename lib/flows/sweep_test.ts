@@ -149,3 +149,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test("prepareSweep(): refuses a run id with a path in it, and a run that exists, before writing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-refuse-" });
+  try {
+    const options = {
+      base: "fs-terse-sequential",
+      vary: ["loop=sequential,parallel"],
+      suite: "fixtures/suites/fs_basics.json",
+      agentsDir: "fixtures/agents",
+      out: join(dir, "runs"),
+    };
+    await assert.rejects(
+      prepareSweep({ ...options, runId: "../x" }, quiet),
+      (e: Error) => e.name === "UsageError" && /--run-id "\.\.\/x" is not a run id/.test(e.message),
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+    await Deno.mkdir(join(dir, "runs", "old"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "runs", "old", "run.json"), "{}");
+    await assert.rejects(
+      prepareSweep({ ...options, runId: "old" }, quiet),
+      (e: Error) => e.name === "UsageError" && /run "old" already exists/.test(e.message),
+    );
+    assert.deepEqual([...Deno.readDirSync(join(dir, "runs", "old"))].map((e) => e.name), [
+      "run.json",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -8,8 +8,7 @@
 
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
-/** Ids of agents, suites and runs as the workbench accepts them in URLs and bodies. */
-export const ID_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+import { ID_PATTERN } from "../_ids.ts";
 
 /** A request the workbench refuses: `status` is the HTTP status, `field` the offending field. */
 export class WorkbenchError extends Error {

@@ -30,7 +30,8 @@ export {
   type NavEntry,
   type WorkbenchContext,
 } from "./app.ts";
-export { checkId, ID_PATTERN, WorkbenchError } from "./_paths.ts";
+export { checkId, WorkbenchError } from "./_paths.ts";
+export { ID_PATTERN } from "../_ids.ts";
 export { pageTitles } from "./features/mod.ts";
 export {
   type AgentEntry,
