@@ -89,8 +89,13 @@ export function isLoopbackHostname(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** Whether an address is a wildcard bind (`0.0.0.0`, `::`), listening on every interface. */
-function isWildcard(hostname: string): boolean {
+/**
+ * Whether an address is a wildcard bind (`0.0.0.0`, `::`), listening on every interface.
+ *
+ * @param hostname Bound address, IPv6 with or without brackets.
+ * @returns `true` for a wildcard.
+ */
+export function isWildcard(hostname: string): boolean {
   const h = hostname.replace(/^\[(.*)\]$/, "$1");
   return h === "0.0.0.0" || h === "::" || h === "0:0:0:0:0:0:0:0";
 }

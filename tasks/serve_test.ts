@@ -92,3 +92,75 @@ Deno.test("serve: --host beyond loopback with a short token exits 2, naming its 
     !stderr.includes("hunter2") && !new TextDecoder().decode(out.stdout).includes("hunter2"),
   );
 });
+
+Deno.test({
+  name:
+    "serve: bound to 0.0.0.0 it prints a URL that opens (not http://0.0.0.0), answers to this machine's addresses and still refuses other Hosts",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-serve-wild-" });
+    const token = "0123456789abcdef0123";
+    // deno task serve: the permissions deno.json declares (sys for the machine's addresses).
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "serve", "--host", "0.0.0.0", "--port", "0", "--config"].concat(
+        join(dir, "config"),
+        "--results",
+        join(dir, "results"),
+        "--env-file",
+        "/nonexistent.env",
+      ),
+      cwd: fromRoot("."),
+      env: { NO_COLOR: "1", MCPMETER_TOKEN: token },
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    try {
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let out = "";
+      while (!/token required/.test(out)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`serve exited before listening:\n${out}`);
+        out += value;
+      }
+      reader.releaseLock();
+      const url = /workbench: (http:\/\/[^/\s]+)\//.exec(out)![1];
+      assert.doesNotMatch(url, /0\.0\.0\.0/);
+      assert.ok(!out.includes(token), "the banner never prints the token");
+      const port = new URL(url).port;
+      const addresses = Deno.networkInterfaces().filter((n) =>
+        n.family === "IPv4" && !n.address.startsWith("127.")
+      ).map((n) => n.address);
+      // The printed URL is the machine's first IPv4 address when it has one off loopback.
+      assert.equal(new URL(url).hostname, addresses[0] ?? "127.0.0.1");
+      assert.match(out, new RegExp(`on this machine also http://127\\.0\\.0\\.1:${port}/`));
+      // A raw request, since fetch() sends the URL's own Host whatever the headers say.
+      const open = async (target: string, host = new URL(target).host): Promise<number> => {
+        const conn = await Deno.connect({ hostname: new URL(target).hostname, port: +port });
+        try {
+          await conn.write(new TextEncoder().encode(
+            `GET /?token=${token} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+          ));
+          const buf = new Uint8Array(64);
+          const n = (await conn.read(buf)) ?? 0;
+          return Number(
+            /^HTTP\/1\.1 (\d{3})/.exec(new TextDecoder().decode(buf.subarray(0, n)))![1],
+          );
+        } finally {
+          conn.close();
+        }
+      };
+      // The token link of the banner: a redirect that sets the cookie (it was 403 for the Host).
+      assert.equal(await open(url), 303);
+      for (const a of addresses) assert.equal(await open(`http://${a}:${port}`), 303);
+      assert.equal(await open(`http://127.0.0.1:${port}`, `${Deno.hostname()}:${port}`), 303);
+      // A name of another machine (a rebinding page's) is still refused.
+      assert.equal(await open(`http://127.0.0.1:${port}`, `evil.example:${port}`), 403);
+    } finally {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -22,6 +22,8 @@ import {
   upstreamSecrets,
 } from "../proxy/mod.ts";
 import { UsageError } from "../_errors.ts";
+import { isWildcard } from "../_http_guard.ts";
+import { localHostNames } from "../_local_hosts.ts";
 import { BENCH_DEFAULTS } from "./bench.ts";
 import {
   checkRetrieverModels,
@@ -202,15 +204,23 @@ export async function runProxy(
   });
   try {
     if (options.port !== undefined) {
+      const hostname = options.hostname ?? PROXY_DEFAULTS.hostname;
+      // On every interface: this machine's own names and addresses are its Host too.
+      const local = isWildcard(hostname) ? localHostNames() : undefined;
       const http = serveProxyHttp(core, {
         port: options.port,
-        hostname: options.hostname ?? PROXY_DEFAULTS.hostname,
-        allowedHosts: [...options.allowedHosts ?? []],
+        hostname,
+        allowedHosts: [...options.allowedHosts ?? [], ...local?.names ?? []],
         allowedOrigins: [...options.allowedOrigins ?? []],
         ...(token === undefined ? {} : { token }),
         onRefusal: (status, reason) => say(`refused (${status}): ${reason}`),
       });
-      say(`listening on ${http.url}${token ? " (bearer token required)" : ""}`);
+      const shown = local
+        ? `http://${local.shareable ?? "127.0.0.1"}:${new URL(http.url).port}${
+          new URL(http.url).pathname
+        } (every interface)`
+        : http.url;
+      say(`listening on ${shown}${token ? " (bearer token required)" : ""}`);
       options.onListening?.(http.url);
       await options.stop;
       await http.shutdown();

@@ -12,7 +12,8 @@ import { createBenchService } from "./bench_jobs.ts";
 import { isLoopback } from "./guard.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../_errors.ts";
-import { weakTokenReason } from "../_http_guard.ts";
+import { isWildcard, weakTokenReason } from "../_http_guard.ts";
+import { localHostNames } from "../_local_hosts.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
 
 /** Defaults of `deno task serve` (repository-relative paths). */
@@ -156,13 +157,19 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
     const log = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
     return { code: out.code, log };
   };
+  // Bound to every interface: answer to this machine's own names and addresses too, so the URL
+  // printed below (and the machine's name) works from another machine.
+  const local = isWildcard(options.hostname ?? SERVE_DEFAULTS.hostname)
+    ? localHostNames()
+    : undefined;
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(local?.names ?? [])];
   let workbench: Workbench;
   try {
     workbench = await startWorkbench({
       hostname: options.hostname ?? SERVE_DEFAULTS.hostname,
       port: options.port ?? SERVE_DEFAULTS.port,
       ...(options.token ? { token: options.token } : {}),
-      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       configDir: options.configDir ?? SERVE_DEFAULTS.configDir,
       resultsDir,
       agentsExamples: fromRoot("fixtures/agents"),
@@ -196,15 +203,27 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
   }
   const ctx = workbench.context;
   const tokenVar = options.tokenVar ?? SERVE_DEFAULTS.tokenVar;
+  // `http://0.0.0.0:PORT/` is no address to open: print one that is.
+  const port = new URL(workbench.url).port;
+  const url = local ? `http://127.0.0.1:${port}` : workbench.url;
+  const shared = local?.shareable ? `http://${local.shareable}:${port}` : undefined;
   return {
-    url: workbench.url,
+    url,
     workbench,
     banner: [
-      `mcpmeter workbench: ${workbench.url}/`,
+      `mcpmeter workbench: ${shared ?? url}/`,
+      ...(local
+        ? [
+          `  listening on every interface; on this machine also ${url}/`,
+          `  answers to Host ${
+            ["127.0.0.1", "localhost", ...local.names].join(", ")
+          } (more with --allow-host NAME)`,
+        ]
+        : []),
       `  config ${ctx.config.dir}${ctx.config.bootstrapped ? " (created from fixtures)" : ""}`,
       `  runs   ${ctx.runs.dir}`,
       ...(options.token
-        ? [`  token required: open ${workbench.url}/?token=<value of $${tokenVar}> once`]
+        ? [`  token required: open ${shared ?? url}/?token=<value of $${tokenVar}> once`]
         : []),
     ],
     async close() {
