@@ -29,8 +29,12 @@ Options:
   --json               print the forecast as JSON (sorted keys) instead of text
   --help               show this help
 
+An unfinished run, a shard, or infrastructure errors among an agent's records print a
+warning on stderr; an agent whose every record is an infrastructure error has measured no
+cost and is refused.
+
 Exit codes: 0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
-bad price file, unknown agent).`;
+bad price file, unknown agent, an agent with only infrastructure errors).`;
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {

@@ -151,3 +151,61 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "forecast CLI: an agent whose every record is an infrastructure error is refused (exit 2); an unfinished run and some errors warn",
+  sanitizeResources: false,
+  async fn() {
+    const root = await Deno.makeTempDir({ prefix: "mcpmeter-forecast-basis-" });
+    try {
+      // Agent "down" never reached its model (every case a model error, passed null); agent
+      // "ok" answered case c0 and timed out on c1. The run stopped with 4 of 6 planned records.
+      const dir = await writeSyntheticRun(root, {
+        runId: "half",
+        startedAt: "2025-01-01T00:00:00Z",
+        cases: ["c0", "c1"],
+        repetitions: 1,
+        status: "running",
+        agents: [
+          { id: "down", outcome: () => ({ passed: null, error: "model", costUsd: 0 }) },
+          {
+            id: "ok",
+            outcome: (c) =>
+              c === 0
+                ? { passed: true, costUsd: 0.002 }
+                : { passed: null, error: "timeout", costUsd: 0.001 },
+          },
+        ],
+      });
+      const runJson = join(dir, "run.json");
+      const doc = JSON.parse(await Deno.readTextFile(runJson));
+      doc.plannedCases = 6;
+      await Deno.writeTextFile(runJson, JSON.stringify(doc));
+
+      const all = await forecast(["--run", dir, "--questions", "10"]);
+      assert.equal(all.code, 2, all.stderr);
+      assert.match(
+        all.stderr,
+        /^mcpmeter forecast: error: Cannot forecast agent "down" of run "half": all 2 records are infrastructure errors \(model\), so nothing measured what answering costs; fix the cause and rerun, or pick another agent with --agent$/m,
+      );
+      assert.equal(all.stdout, "");
+
+      const ok = await forecast(["--run", dir, "--questions", "10", "--agent", "ok", "--json"]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.match(
+        ok.stderr,
+        /warning: run "half" has status "running" \(4 of 6 planned case records\): the forecast rests on the cases it has; finish it with deno task agents --resume half/,
+      );
+      assert.match(
+        ok.stderr,
+        /warning: agent "ok": 1 of 2 records are infrastructure errors \(timeout\); they count at what they cost/,
+      );
+      // (0.002 + 0.001) / 2 per question × 10 = $0.015: the error still counts at its cost.
+      const f = JSON.parse(ok.stdout).forecasts[0];
+      assert.ok(Math.abs(f.usd.total.total - 0.015) < 1e-12, String(f.usd.total.total));
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});

@@ -89,19 +89,69 @@ function checkPricesApply(
 }
 
 /**
+ * What the forecast rests on, checked before it is made: an agent whose every record is an
+ * infrastructure error (nothing answered, so nothing measured what answering costs) is refused;
+ * an unfinished run, a shard, and infrastructure errors among an agent's records are warnings.
+ */
+function basisProblems(run: LoadedRun, agentId: string | undefined): string[] {
+  const warnings: string[] = [];
+  if (run.status !== "complete") {
+    const have = new Set(
+      run.records.map((r) => `${r.agentId}\u0000${r.caseId}\u0000${r.repetition}`),
+    );
+    warnings.push(
+      `run "${run.runId}" has status "${run.status}" (${have.size} of ${run.plannedCases} planned case records): the forecast rests on the cases it has${
+        run.status === "running" ? `; finish it with deno task agents --resume ${run.runId}` : ""
+      }`,
+    );
+  } else if (run.shard !== null) {
+    warnings.push(
+      `run "${run.runId}" is shard ${run.shard}: the forecast rests on this shard's cases only (merge the shards with deno task merge)`,
+    );
+  }
+  const ids = [...new Set(run.records.map((r) => r.agentId))].sort()
+    .filter((id) => agentId === undefined || id === agentId);
+  for (const id of ids) {
+    const mine = run.records.filter((r) => r.agentId === id);
+    const infra = mine.filter((r) => r.passed === null);
+    if (infra.length === 0) continue;
+    const kinds = [...new Set(infra.map((r) => r.error?.kind ?? "unknown"))].sort().join(", ");
+    if (infra.length === mine.length) {
+      throw new UsageError(
+        `Cannot forecast agent "${id}" of run "${run.runId}": all ${
+          counted(mine.length, "record")
+        } are infrastructure errors (${kinds}), so nothing measured what answering costs; fix the cause and rerun${
+          ids.length > 1 ? ", or pick another agent with --agent" : ""
+        }`,
+      );
+    }
+    warnings.push(
+      `agent "${id}": ${infra.length} of ${
+        counted(mine.length, "record")
+      } are infrastructure errors (${kinds}); they count at what they cost, which may understate a question that gets answered`,
+    );
+  }
+  return warnings;
+}
+
+/**
  * Reads the run (and price file), forecasts, and renders.
  *
  * @param options Run folder, N, agent, price file, seed, resamples, concurrency, JSON.
  * @returns The forecasts, the text to print and the run's warnings.
  * @throws {UsageError} on an unreadable or malformed price file, one that prices none of the
- *   models and tools the run used, an unknown agent, a run with no records, or an option out of
- *   range.
+ *   models and tools the run used, an unknown agent, a run with no records, an agent whose every
+ *   record is an infrastructure error, or an option out of range.
  * @throws {RunInputError} on a missing or malformed run folder (lib/report).
  */
 export async function runForecast(options: RunForecastFlowOptions): Promise<ForecastOutcome> {
   const prices = options.priceFile ? await readPrices(options.priceFile) : undefined;
   const run = await loadRun(options.run);
   if (prices !== undefined) checkPricesApply(run, prices, options);
+  const known = run.records.some((r) =>
+    options.agentId === undefined || r.agentId === options.agentId
+  );
+  const basis = known ? basisProblems(run, options.agentId) : [];
   let forecasts: Forecast[];
   try {
     forecasts = forecastLoadedRun(run, {
@@ -119,5 +169,5 @@ export async function runForecast(options: RunForecastFlowOptions): Promise<Fore
   const stdout = options.json
     ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null), 8)
     : forecasts.flatMap((f) => forecastLines(run, f)).join("\n") + "\n";
-  return { forecasts, stdout, warnings: run.warnings };
+  return { forecasts, stdout, warnings: [...run.warnings, ...basis] };
 }

@@ -228,7 +228,9 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
 
   const forecasts = agents.flatMap((a) => {
     const run = runs.find((r) => r.runId === a.runId && r.suiteId === a.suiteId);
-    if (run === undefined || !run.records.some((x) => x.agentId === a.agentId)) return [];
+    // An agent whose every record is an infrastructure error measured no cost: no forecast.
+    if (run === undefined) return [];
+    if (!run.records.some((x) => x.agentId === a.agentId && x.passed !== null)) return [];
     const [f] = forecastLoadedRun(run, {
       questions: DASHBOARD_FORECAST_QUESTIONS,
       agentId: a.agentId,
