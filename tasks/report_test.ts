@@ -35,3 +35,44 @@ Deno.test("report --pdf when Chromium is missing: one line saying how to install
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("report over a folder of runs: an unusable run is left out with a warning naming it, the rest reported (exit 0)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-report-skip-" });
+  try {
+    const runs = join(dir, "runs");
+    for (const [id, agent] of [["r1", "alpha"], ["r2", "beta"]]) {
+      await writeSyntheticRun(runs, {
+        runId: id,
+        startedAt: "2025-03-01T10:00:00Z",
+        cases: ["c1"],
+        repetitions: 1,
+        agents: [{ id: agent, outcome: () => ({ passed: true, costUsd: 0.001 }) }],
+      });
+    }
+    await Deno.mkdir(join(runs, "r3"));
+    await Deno.writeTextFile(join(runs, "r3", "run.json"), '{"suite": {"id": "s"}}');
+    const page = join(dir, "page.html");
+    const run = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", fromRoot("tasks/report.ts"), ...args],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const out = await run(["--runs", join(runs, "*"), "--out", page]);
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, err);
+    assert.match(
+      err,
+      /^mcpmeter report: warning: left out: Cannot use run ".*r3\/run\.json": field "startedAt" is not an ISO time: undefined$/m,
+    );
+    const html = await Deno.readTextFile(page);
+    assert.ok(html.includes("alpha") && html.includes("beta"), "both good runs on the page");
+    // Named alone, the broken run is still an error (exit 2): nothing would be left to report.
+    const alone = await run(["--runs", join(runs, "r3"), "--out", page]);
+    assert.equal(alone.code, 2);
+    assert.match(new TextDecoder().decode(alone.stderr), /error: Cannot use run .*r3\/run\.json/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -150,16 +150,26 @@ export async function runReport(
 ): Promise<ReportOutcome> {
   const dirs = await expandRunGlobs([...options.runs]);
   if (dirs.length === 0) throw new UsageError("--runs DIR is required (see --help)");
-  const runs = await loadRuns(dirs);
+  // One unusable run among several is left out with a warning; the rest are still reported.
+  const skipped: string[] = [];
+  const runs = await loadRuns(dirs, { onSkip: (e) => skipped.push(e.message) });
+  const warned = (o: ReportOutcome): ReportOutcome =>
+    skipped.length === 0 ? o : {
+      ...o,
+      stderr: [
+        ...skipped.map((m) => `mcpmeter report: warning: left out: ${m}`),
+        ...o.stderr,
+      ],
+    };
   try {
-    if (options.compare !== undefined) return await compareMode(runs, options, io);
+    if (options.compare !== undefined) return warned(await compareMode(runs, options, io));
     if (options.dashboard !== undefined || options.report !== undefined) {
-      return await dashboardMode(runs, options, io);
+      return warned(await dashboardMode(runs, options, io));
     }
     if (options.pdf !== undefined || options.png) {
       throw new UsageError("--pdf and --png need --dashboard ID or --report ID");
     }
-    return await comparisonMode(runs, options, io);
+    return warned(await comparisonMode(runs, options, io));
   } catch (e) {
     if (e instanceof ChromiumMissingError) throw new UsageError(e.message);
     throw e;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
+export { loadRun, loadRuns, type LoadRunsOptions, RunInputError } from "./load_runs.ts";
 export {
   deleteDashboard,
   deleteReport,

@@ -170,16 +170,42 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
   };
 }
 
+/** Options of {@linkcode loadRuns}. */
+export interface LoadRunsOptions {
+  /**
+   * Called with each run folder that cannot be used (malformed `run.json` or `cases.jsonl`),
+   * which is then left out instead of failing the whole read; absent: the first one throws.
+   * Paths that do not exist or hold no run still throw, and so does a read where every run
+   * found is unusable.
+   */
+  readonly onSkip?: (error: RunInputError) => void;
+}
+
 /**
  * Reads runs from paths that are run folders (holding `run.json`) or folders of run folders
  * (e.g. `results/runs`, one level deep, subfolders without `run.json` skipped).
  *
  * @param paths Folders, in any order.
+ * @param options `onSkip` to leave unusable runs out (see {@linkcode LoadRunsOptions}).
  * @returns Runs sorted by start time then run id.
- * @throws {RunInputError} when a path does not exist, holds no run, or a run is malformed.
+ * @throws {RunInputError} when a path does not exist or holds no run, when a run is malformed
+ *   (without `onSkip`), or when every run found is (with it: the first one's error, with how many
+ *   others failed).
  */
-export async function loadRuns(paths: readonly string[]): Promise<LoadedRun[]> {
+export async function loadRuns(
+  paths: readonly string[],
+  options: LoadRunsOptions = {},
+): Promise<LoadedRun[]> {
   const out: LoadedRun[] = [];
+  const failed: RunInputError[] = [];
+  const load = async (dir: string) => {
+    try {
+      out.push(await loadRun(dir));
+    } catch (e) {
+      if (!(e instanceof RunInputError) || options.onSkip === undefined) throw e;
+      failed.push(e);
+    }
+  };
   for (const path of paths) {
     const stat = await Deno.stat(path).catch(() => null);
     if (stat === null) {
@@ -191,7 +217,7 @@ export async function loadRuns(paths: readonly string[]): Promise<LoadedRun[]> {
     }
     if (!stat.isDirectory) throw new RunInputError(path, "not a folder");
     if (await Deno.stat(join(path, "run.json")).catch(() => null)) {
-      out.push(await loadRun(path));
+      await load(path);
       continue;
     }
     const subs: string[] = [];
@@ -201,8 +227,19 @@ export async function loadRuns(paths: readonly string[]): Promise<LoadedRun[]> {
       }
     }
     if (subs.length === 0) throw new RunInputError(path, "holds no run.json, nor run folders");
-    for (const s of subs.sort()) out.push(await loadRun(s));
+    for (const s of subs.sort()) await load(s);
   }
+  if (out.length === 0 && failed.length > 0) {
+    const [first] = failed;
+    if (failed.length === 1) throw first;
+    throw new RunInputError(
+      first.path,
+      `${first.message.replace(/^Cannot use run "[^"]*": /, "")} (and ${
+        failed.length - 1
+      } other run${failed.length === 2 ? "" : "s"} could not be used either: no run left)`,
+    );
+  }
+  for (const e of failed) options.onSkip?.(e);
   return out.sort((a, b) =>
     a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.runId < b.runId ? -1 : 1
   );

@@ -25,3 +25,52 @@ Deno.test("loadRuns() tells a missing path, an unmatched pattern, a file and an 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("loadRuns() with onSkip leaves an unusable run out and names it; every run unusable still throws", async () => {
+  const { writeSyntheticRun } = await import("./_synthetic_runs.ts");
+  const root = await Deno.makeTempDir();
+  try {
+    const runs = join(root, "runs");
+    for (const [id, day] of [["r1", "2025-01-02"], ["r2", "2025-01-01"]]) {
+      await writeSyntheticRun(runs, {
+        runId: id,
+        startedAt: `${day}T00:00:00Z`,
+        cases: ["c"],
+        repetitions: 1,
+        agents: [{ id: "a", outcome: () => ({ passed: true }) }],
+      });
+    }
+    await Deno.mkdir(join(runs, "broken"));
+    await Deno.writeTextFile(join(runs, "broken", "run.json"), "{ half");
+    const brokenJson = join(runs, "broken", "run.json");
+
+    // Without onSkip the broken run fails the whole read (as before).
+    await assert.rejects(() => loadRuns([runs]), RunInputError);
+
+    const skipped: string[] = [];
+    const got = await loadRuns([runs], { onSkip: (e) => skipped.push(e.message) });
+    assert.deepEqual(got.map((r) => r.runId), ["r2", "r1"]);
+    assert.equal(skipped.length, 1);
+    assert.match(skipped[0], new RegExp(`^Cannot use run "${brokenJson}": not JSON \\(`));
+
+    // Only broken runs: nothing is left to report, so it throws, counting the others.
+    const only = join(root, "only");
+    for (const name of ["x", "y"]) {
+      await Deno.mkdir(join(only, name), { recursive: true });
+      await Deno.writeTextFile(join(only, name, "run.json"), "[]");
+    }
+    const seen: string[] = [];
+    await assert.rejects(
+      () => loadRuns([only], { onSkip: (e) => seen.push(e.message) }),
+      (e: unknown) =>
+        e instanceof RunInputError &&
+        e.message ===
+          `Cannot use run "${
+            join(only, "x", "run.json")
+          }": is not a JSON object (and 1 other run could not be used either: no run left)`,
+    );
+    assert.deepEqual(seen, []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -76,12 +76,22 @@ function bad(e: unknown): never {
   throw e;
 }
 
-async function allRuns(ctx: WorkbenchContext): Promise<LoadedRun[]> {
+/** Every run of the runs folder, and why each unusable one was left out. */
+interface AllRuns {
+  readonly runs: LoadedRun[];
+  readonly skipped: readonly string[];
+}
+
+async function allRuns(ctx: WorkbenchContext): Promise<AllRuns> {
+  const skipped: string[] = [];
   try {
-    return await loadRuns([ctx.runs.dir]);
+    const runs = await loadRuns([ctx.runs.dir], { onSkip: (e) => skipped.push(e.message) });
+    return { runs, skipped };
   } catch (e) {
-    // An empty runs folder holds no run yet; a malformed run is reported.
-    if (e instanceof RunInputError && /holds no run|not a folder/.test(e.message)) return [];
+    // An empty runs folder holds no run yet; one whose every run is malformed is reported.
+    if (e instanceof RunInputError && /holds no run|not a folder/.test(e.message)) {
+      return { runs: [], skipped: [] };
+    }
     if (e instanceof RunInputError) throw new WorkbenchError(400, e.message);
     throw e;
   }
@@ -129,11 +139,20 @@ async function reportById(ctx: WorkbenchContext, id: string): Promise<ReportDef>
   return r;
 }
 
-function subtitleOf(runs: readonly LoadedRun[], what: string): string {
-  if (runs.length === 0) return `no run matches (${what})`;
+function subtitleOf(
+  runs: readonly LoadedRun[],
+  what: string,
+  skipped: readonly string[] = [],
+): string {
+  const left = skipped.length === 0
+    ? ""
+    : `; ${skipped.length} run folder(s) left out, unusable: ${skipped[0]}${
+      skipped.length > 1 ? " …" : ""
+    }`;
+  if (runs.length === 0) return `no run matches (${what})${left}`;
   return `${runs.length} run(s), ${runs.reduce((n, r) => n + r.records.length, 0)} case records, ${
     runs[0].startedAt.slice(0, 10)
-  } … ${runs[runs.length - 1].startedAt.slice(0, 10)}; ${what}`;
+  } … ${runs[runs.length - 1].startedAt.slice(0, 10)}; ${what}${left}`;
 }
 
 const backLink = `<p class="no-print" style="margin:0 0 8px"><a href="/reports">← Reports</a></p>`;
@@ -143,13 +162,14 @@ async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boo
   const reg = await registry(ctx);
   const dashboard = await dashboardById(ctx, report.dashboardId, reg);
   // Re-resolved on every open: the filter, not a frozen run list.
-  const runs = select(await allRuns(ctx), reportFilter(report));
+  const all = await allRuns(ctx);
+  const runs = select(all.runs, reportFilter(report));
   return renderDashboardPage({
     dashboard,
     records: agentRunRecords(runs),
     registry: reg,
     title: report.title,
-    subtitle: subtitleOf(runs, `report ${report.id}, dashboard ${dashboard.id}`),
+    subtitle: subtitleOf(runs, `report ${report.id}, dashboard ${dashboard.id}`, all.skipped),
     print,
   });
 }
@@ -227,12 +247,13 @@ export const reporting: WorkbenchFeature = {
       } catch (e) {
         bad(e);
       }
-      const runs = select(await allRuns(ctx), queryFilter(c));
+      const all = await allRuns(ctx);
+      const runs = select(all.runs, queryFilter(c));
       const pageOut = renderDashboardPage({
         dashboard,
         records: agentRunRecords(runs),
         registry: reg,
-        subtitle: subtitleOf(runs, "preview, not saved"),
+        subtitle: subtitleOf(runs, "preview, not saved", all.skipped),
       });
       return c.html(pageOut.html);
     });
@@ -316,7 +337,9 @@ export const reporting: WorkbenchFeature = {
       const agent = c.req.query("agent");
       const suite = c.req.query("suite");
       if (!agent) throw new WorkbenchError(400, `query "agent" is required`, "agent");
-      const records = agentRunRecords(await allRuns(ctx)).filter((r) => r.baseAgentId === agent);
+      const records = agentRunRecords((await allRuns(ctx)).runs).filter((r) =>
+        r.baseAgentId === agent
+      );
       const suites = [...new Set(records.map((r) => r.suiteId))].sort();
       const suiteId = suite ?? (suites.length === 1 ? suites[0] : undefined);
       if (!suiteId) {
@@ -416,12 +439,13 @@ document.getElementById("rep-form").addEventListener("submit", async (e) => {
       const reg = await registry(ctx);
       const dashboard = await dashboardById(ctx, c.req.param("id"), reg);
       const filter = queryFilter(c);
-      const runs = select(await allRuns(ctx), filter);
+      const all = await allRuns(ctx);
+      const runs = select(all.runs, filter);
       const out = renderDashboardPage({
         dashboard,
         records: agentRunRecords(runs),
         registry: reg,
-        subtitle: subtitleOf(runs, `filter ${JSON.stringify(filter)}`),
+        subtitle: subtitleOf(runs, `filter ${JSON.stringify(filter)}`, all.skipped),
       });
       return c.html(withBack(out.html));
     });
@@ -468,7 +492,7 @@ document.getElementById("rep-form").addEventListener("submit", async (e) => {
         );
         return c.html(html);
       }
-      const records = agentRunRecords(await allRuns(ctx));
+      const records = agentRunRecords((await allRuns(ctx)).runs);
       const pairs = [...new Set(records.map((r) => `${r.suiteId}\u0000${r.baseAgentId}`))].sort();
       const body =
         `<div class="card"><p class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the oldest as the default baseline. Cut versions on the agent's page or with POST /api/agents/{id}/versions.</p>

@@ -174,6 +174,15 @@ Deno.test("workbench reporting: versions cut over the API, runs of @1 and @2, co
     assert.equal(view.status, 200);
     assert.match(String(view.data), /FS weekly/);
     assert.match(String(view.data), /2 run\(s\)/);
+    // A run folder someone broke by hand is left out, said so, and the report still renders.
+    await Deno.mkdir(join(wb.context.runs.dir, "hand-edited"));
+    await Deno.writeTextFile(join(wb.context.runs.dir, "hand-edited", "run.json"), "{");
+    const still = await call(wb, "GET", "/reports/view/fs");
+    assert.equal(still.status, 200, String(still.data));
+    assert.match(
+      String(still.data),
+      /2 run\(s\), .*; 1 run folder\(s\) left out, unusable: Cannot use run &#34;.*hand-edited\/run\.json&#34;: not JSON/,
+    );
     if (findChromium() !== null) {
       const res = await fetch(`${wb.url}/api/reports/fs/pdf`);
       assert.equal(res.status, 200);
