@@ -47,6 +47,10 @@ Options:
   --env-file FILE       dotenv file with API keys (default: .env)
   --seed N              recorded in run.json (default: 0)
   --help                show this help
+
+Ctrl-C (or SIGTERM) interrupts: no new case starts, the cases in flight are aborted and
+left for --resume, the files are written and run.json says "stopped" (exit 130); a
+second Ctrl-C quits at once.
 `;
 
 async function main(): Promise<number> {
@@ -106,6 +110,15 @@ async function main(): Promise<number> {
   const env = await loadEnv(values["env-file"]);
   const ids = listFlag("agents", arg("agents"));
   const runId = values.resume ?? values["run-id"];
+  // First Ctrl-C: finish cleanly (files written, resume hint); a second one quits at once.
+  const interrupt = new AbortController();
+  const onSignal = () => {
+    if (interrupt.signal.aborted) Deno.exit(130);
+    console.error("\nmcpmeter agents: interrupted: writing the run; Ctrl-C again quits at once");
+    interrupt.abort();
+  };
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
   const result = await runAgents({
     suite: suitePath,
     ...(ids === undefined ? {} : { agents: ids, agentsText: arg("agents")! }),
@@ -121,6 +134,7 @@ async function main(): Promise<number> {
     resume: values.resume !== undefined,
     retryErrors: values["retry-errors"],
     stopAfterAuthFailures: intFlag("stop-after-auth", values["stop-after-auth"], 3),
+    stop: interrupt.signal,
     cache: values.cache as CacheMode,
     cacheDir: values["cache-dir"],
     ...(values["wire-log"] ? { wireLog: values["wire-log"] } : {}),
@@ -132,7 +146,9 @@ async function main(): Promise<number> {
     onRecord: caseProgressPrinter(Deno.stderr.isTerminal(), (text) => {
       Deno.stderr.writeSync(new TextEncoder().encode(text));
     }),
-  }, IO);
+  }, IO).finally(() => {
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  });
   if (result.status === "no-model") {
     console.error(`mcpmeter agents: ${result.message}`);
     return 2;

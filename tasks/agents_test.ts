@@ -99,6 +99,70 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "agents: Ctrl-C stops cleanly (exit 130, resume hint, status stopped, nothing aborted recorded, no folder or server left) and --resume finishes it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await ensureAgentServers();
+    await withScriptedModel(
+      (req) => ({ ...fixturePolicy(req), delayMs: 120 }),
+      async (_s, dir, models) => {
+        const args = `--suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} ` +
+          `--agents fs-terse-sequential,fs-careful-sequential --repetitions 3 --run-id ctrlc`;
+        const tmp = join(dir, "tmp");
+        await Deno.mkdir(tmp);
+        const child = agentsCommand(args.split(" "), tmp).spawn();
+        const casesPath = join(dir, "ctrlc", "cases.jsonl");
+        for (let i = 0; i < 600; i++) {
+          const text = await Deno.readTextFile(casesPath).catch(() => "");
+          if (text.split("\n").filter(Boolean).length >= 2) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        child.kill("SIGINT");
+        const [status, err] = await Promise.all([
+          child.status,
+          new Response(child.stderr).text(),
+          child.stdout.cancel(),
+        ]);
+        assert.equal(status.code, 130, err);
+        const lines = (await Deno.readTextFile(casesPath)).split("\n");
+        assert.equal(lines.pop(), "", "no torn last line");
+        // Every record on disk is a finished case: the one aborted in flight was not recorded.
+        const records = lines.map((l) => JSON.parse(l));
+        assert.ok(records.length >= 2 && records.length < 18, `${records.length} cases`);
+        assert.ok(records.every((r) => r.passed === true), lines.join("\n"));
+        assert.match(
+          err,
+          new RegExp(
+            `interrupted: the ${records.length} case\\(s\\) finished this session are in .*ctrlc/cases\\.jsonl, ${
+              18 - records.length
+            } case\\(s\\) not finished; finish the run with deno task agents --resume ctrlc`,
+          ),
+        );
+        const run = JSON.parse(await Deno.readTextFile(join(dir, "ctrlc", "run.json")));
+        assert.equal(run.status, "stopped");
+        // Its servers and session folders went with it (no SIGKILL: closed, not left stale).
+        const prefix = `mcpmeter-session-${child.pid}-`;
+        assert.deepEqual(
+          Array.from(Deno.readDirSync(tmp)).filter((e) => e.name.startsWith(prefix)),
+          [],
+        );
+        assert.deepEqual(liveProcessesWith(prefix), []);
+
+        const r = await runAgents(["--resume", "ctrlc", "--out", dir], tmp);
+        assert.equal(r.code, 0, r.stderr);
+        const all = await readRecords(join(dir, "ctrlc"));
+        assert.equal(all.length, 18);
+        assert.equal(new Set(all.map(recordKey)).size, 18);
+        const done = JSON.parse(await Deno.readTextFile(join(dir, "ctrlc", "run.json")));
+        assert.equal(done.status, "complete");
+      },
+    );
+  },
+});
+
 Deno.test("agents: --cut-version and --list-versions print on stdout; a bad flag exits 2 with one line", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-agents-cli-" });
   try {

@@ -181,13 +181,19 @@ export interface RunSuiteOptions {
    * @default {DEFAULT_AUTH_FAILURE_STOP}
    */
   readonly stopAfterAuthFailures?: number;
+  /**
+   * Interrupts the run when aborted (Ctrl-C): no new case starts, the cases in flight are
+   * aborted and those that end in an infrastructure error are left unrecorded (so `--resume`
+   * runs them again), the files are written and `run.json` gets status `stopped`; the outcome's
+   * `stopped.interrupted` is true.
+   */
+  readonly stop?: AbortSignal;
   /** Recorded in `run.json`; nothing in the loop is random, the seed is kept for provenance. */
   readonly seed?: number;
   /** ms clock for durations (e.g. `performance.now`). */
   readonly now: () => number;
   /** Epoch ms for `run.json` timestamps. */
   readonly epochNow: () => number;
-  /** Extra provenance for `run.json` (git commit, arguments, config paths). */
   /** Extra provenance for `run.json` (git commit, arguments, config paths). */
   readonly meta?: Readonly<Record<string, JsonValue>>;
   /**
@@ -225,8 +231,16 @@ export interface RunOutcome {
   readonly records: readonly CaseRecord[];
   /** Records written by this session. */
   readonly newRecords: number;
-  /** Cases of the plan this session did not start because it stopped early, and why. */
-  readonly stopped: { readonly reason: string; readonly notStarted: number } | null;
+  /**
+   * Cases of the plan this session did not start (or, interrupted, did not finish) because it
+   * stopped early, why, and whether it was interrupted (`stop` aborted) rather than stopped on
+   * refused keys.
+   */
+  readonly stopped: {
+    readonly reason: string;
+    readonly notStarted: number;
+    readonly interrupted?: boolean;
+  } | null;
   /** Records of earlier sessions replaced by `retryErrors`. */
   readonly replaced: number;
   /** Per-agent summary over all records. */
@@ -456,7 +470,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         usageNotes: [],
       };
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    const signal = options.stop
+      ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.stop])
+      : AbortSignal.timeout(timeoutMs);
     const r = await runAgentLoop({
       agent,
       question: kase.question,
@@ -545,7 +561,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
 
   const authStop = options.stopAfterAuthFailures ?? DEFAULT_AUTH_FAILURE_STOP;
   let authStreak = 0;
-  let stopped: { reason: string; notStarted: number } | null = null;
+  let stopped: { reason: string; notStarted: number; interrupted?: boolean } | null = null;
+  const interrupt = () => {
+    if (stopped === null) {
+      stopped = {
+        reason: "interrupted: stopped starting new cases and aborted those in flight",
+        notStarted: 0,
+        interrupted: true,
+      };
+    }
+  };
+  if (options.stop?.aborted) interrupt();
+  options.stop?.addEventListener("abort", interrupt, { once: true });
   try {
     await mapBounded(pending, concurrency, async (item) => {
       if (stopped !== null) {
@@ -553,6 +580,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         return;
       }
       const record = await runItem(item);
+      // Aborted by the interrupt, not measured: left for --resume (a finished case is kept).
+      if (options.stop?.aborted && record.passed === null) {
+        stopped!.notStarted += 1;
+        return;
+      }
       records.push(record);
       await append(record);
       finished += 1;
@@ -569,6 +601,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       options.onRecord?.(record, finished, total);
     });
   } finally {
+    options.stop?.removeEventListener("abort", interrupt);
     await writeChain.catch(() => {});
     for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
   }
@@ -590,7 +623,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         : {}),
     }, 2) + "\n",
   );
-  const outcomeStopped = stopped as { reason: string; notStarted: number } | null;
+  const outcomeStopped = stopped as
+    | { reason: string; notStarted: number; interrupted?: boolean }
+    | null;
   await writeRunJson(outcomeStopped === null ? "complete" : "stopped", options.epochNow());
   return {
     records,

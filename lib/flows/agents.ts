@@ -81,6 +81,8 @@ export interface RunAgentsOptions {
   readonly retryErrors?: boolean;
   /** Stop starting cases after this many consecutive 401/403 answers (0: never). */
   readonly stopAfterAuthFailures?: number;
+  /** Aborted to interrupt the run (Ctrl-C): see lib/agent `RunSuiteOptions.stop`. */
+  readonly stop?: AbortSignal;
   /** LLM response cache mode. */
   readonly cache: CacheMode;
   /** Response cache folder. */
@@ -321,6 +323,7 @@ export async function runAgents(
     ...(options.stopAfterAuthFailures === undefined
       ? {}
       : { stopAfterAuthFailures: options.stopAfterAuthFailures }),
+    ...(options.stop ? { stop: options.stop } : {}),
     seed: options.seed,
     now: io.now,
     epochNow: io.epochNow,
@@ -355,7 +358,8 @@ export function caseProgressLine(r: CaseRecord, done: number, total: number): st
  * The console summary of a run and its exit code: cases run, per agent pass rate with its
  * interval, errors and cost; replaced records; the no-endpoint help when no case reached the
  * model, or how to finish a run whose endpoint went down; exit 1 when the run stopped early
- * (consecutive auth failures) or scored nothing.
+ * (consecutive auth failures) or scored nothing; exit 130 (with the `--resume` line) when it was
+ * interrupted.
  *
  * @param runDir The run folder.
  * @param runId The run id (for the `--resume` hint).
@@ -388,6 +392,12 @@ export function runSummary(
         `got answers, ${health.unreachable} could not connect; once it is back, complete the ` +
         `run with --resume ${runId} --retry-errors`,
     );
+  }
+  if (outcome.stopped?.interrupted) {
+    lines.push(
+      `[agents] interrupted: the ${outcome.newRecords} case(s) finished this session are in ${runDir}/cases.jsonl, ${outcome.stopped.notStarted} case(s) not finished; finish the run with deno task agents --resume ${runId}`,
+    );
+    return { stdout: [], stderr: lines, exitCode: 130 };
   }
   if (outcome.stopped !== null) {
     lines.push(
