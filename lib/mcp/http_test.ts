@@ -144,7 +144,7 @@ for (const kind of ["streamable-http", "sse"] as const) {
   });
 }
 
-Deno.test("openRemoteSession() on a refused connection throws SessionStartError", async () => {
+Deno.test("openRemoteSession() on a refused connection throws SessionStartError saying it was refused", async () => {
   const server = await listen("streamable-http");
   const url = server.url;
   await server.close();
@@ -152,7 +152,9 @@ Deno.test("openRemoteSession() on a refused connection throws SessionStartError"
     openRemoteSession(remote({ url, type: "http" }), { timeoutMs: 5_000 }),
     (error: unknown) =>
       error instanceof SessionStartError && error.server === "r" &&
-      /^Cannot start MCP server "r": initialize failed: /.test(error.message),
+      // The cause, not only "fetch failed": the port answered nothing.
+      /^Cannot start MCP server "r": initialize failed: fetch failed \(.*Connection refused/
+        .test(error.message),
   );
 });
 

@@ -16,8 +16,9 @@
 import { join } from "node:path";
 import {
   Client,
+  ErrorCode,
+  McpError,
   SSEClientTransport,
-  StdioClientTransport,
   StreamableHTTPClientTransport,
 } from "../_sdk.ts";
 import {
@@ -29,7 +30,8 @@ import {
 import { packageVars } from "./install.ts";
 import type { ListingClient } from "./list.ts";
 import { CLIENT_INFO } from "./client_info.ts";
-import { DEFAULT_SERVER_TIMEOUT_MS } from "./stdio.ts";
+import { DEFAULT_SERVER_TIMEOUT_MS, ObservedStdioTransport, secretValues } from "./stdio.ts";
+import { TailBuffer } from "./_text.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
@@ -160,6 +162,9 @@ export class SessionStartError extends Error {
   }
 }
 
+/** Trailing characters of a server's stderr quoted when it dies before `initialize`. */
+const STARTUP_STDERR_CHARS = 300;
+
 function label(text: string): string {
   return text.replace(/[^A-Za-z0-9_.]/g, "_").slice(0, 40);
 }
@@ -183,7 +188,9 @@ export async function createSessionFolder(name: string): Promise<string> {
  *
  * The environment is only `HOME` (throwaway), `PATH`, `TMPDIR` (inside the session folder),
  * `NODE_NO_WARNINGS=1` and the entry's own `env`; nothing else of this process (no API key)
- * reaches the server. Stderr is discarded.
+ * reaches the server. Stderr is read, never printed: when the server exits before answering
+ * `initialize`, the error says how it ended (exit code or signal) and quotes the end of its
+ * stderr, secrets redacted.
  *
  * @param entry The unexpanded config entry (expanded here once the folders exist).
  * @param options Timeout (ms), variables, PATH, isolation.
@@ -225,14 +232,40 @@ export async function openStdioSession(
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, vars, path, isolation });
     if ("problem" in launch) throw new SessionStartError(entry.name, launch.problem);
-    const transport = new StdioClientTransport({ ...launch, stderr: "ignore" });
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      await start();
-      pid = transport.pid ?? undefined;
-    };
+    // Stderr is read (never printed): its tail says why a server that will not start failed.
+    const transport = new ObservedStdioTransport({ ...launch, stderr: "pipe" });
+    const stderr = new TailBuffer(STARTUP_STDERR_CHARS);
+    const stream = transport.stderr as
+      | (NodeJS.ReadableStream & { setEncoding(e: string): void })
+      | null;
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => stderr.push(chunk));
+    transport.onSpawned = () => pid = transport.spawnedPid;
     client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-    await connectWithin(entry, client, transport, timeoutMs);
+    try {
+      await connectWithin(entry, client, transport, timeoutMs);
+    } catch (error) {
+      const closed = (error as { cause?: unknown }).cause instanceof McpError &&
+        ((error as { cause: McpError }).cause.code === ErrorCode.ConnectionClosed);
+      if (!closed) throw error;
+      // The server went away before answering: say how it ended and what it printed.
+      await transport.exitedWithin(1_000);
+      const exit = transport.exit;
+      const how = exit === undefined
+        ? "closed the connection"
+        : exit.signal !== null
+        ? `was killed by ${exit.signal}`
+        : `exited with code ${exit.code}`;
+      const tail = oneLine(stderr.toString().trim());
+      const said = redactText(tail, secretValues(entry, launch.env, options.env ?? {}));
+      throw new SessionStartError(
+        entry.name,
+        `the server ${how} before answering initialize${
+          said === "" ? " (nothing on stderr)" : `; its stderr ends: ${said}`
+        }`,
+        { cause: error },
+      );
+    }
     return {
       name: entry.name,
       client: client as unknown as SessionClient,
@@ -390,11 +423,25 @@ async function connectWithin(
     const status = typeof code === "number" && code >= 100 && code <= 599 ? `HTTP ${code}: ` : "";
     const why = controller.signal.aborted
       ? `no answer to initialize within ${timeoutMs} ms`
-      : `initialize failed: ${status}${oneLine(error)}`;
+      : `initialize failed: ${status}${oneLine(withCauses(error), 500)}`;
     throw new SessionStartError(entry.name, why, { cause: error });
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * An error's message followed by its causes' in parentheses (up to three deep, each only when it
+ * adds something): `fetch failed` alone does not say whether the host, the port or TLS failed.
+ */
+function withCauses(error: unknown): string {
+  let text = error instanceof Error ? error.message : String(error);
+  let cause = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
+    if (cause.message && !text.includes(cause.message)) text += ` (${cause.message})`;
+    cause = cause.cause;
+  }
+  return text;
 }
 
 function processAlive(pid: number): boolean {

@@ -164,3 +164,37 @@ Deno.test("createSessionFolder() names the folder after this process", async () 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("openStdioSession(): a server that dies before initialize is named with its exit code and the end of its stderr, secrets redacted", async () => {
+  // What a misconfigured server does: complains on stderr (here also echoing its key) and exits.
+  const script = [
+    "process.stderr.write('starting\\n');",
+    "process.stderr.write('Error: ENOENT: no such file or directory, open /data/notes.db (key ' + process.env.NOTES_API_KEY + ')\\n');",
+    "process.exit(3);",
+  ].join(" ");
+  await assert.rejects(
+    openStdioSession(
+      entry("notes", {
+        command: "node",
+        args: ["-e", script],
+        env: { NOTES_API_KEY: "sk-notes-0123456789" },
+      }),
+      { timeoutMs: 10_000 },
+    ),
+    (e: unknown) =>
+      e instanceof SessionStartError &&
+      e.message ===
+        'Cannot start MCP server "notes": the server exited with code 3 before answering initialize; its stderr ends: starting Error: ENOENT: no such file or directory, open /data/notes.db (key [REDACTED])',
+  );
+  // Silent: the exit code, and that it printed nothing.
+  await assert.rejects(
+    openStdioSession(
+      entry("quiet", { command: "node", args: ["-e", "process.exit(1)"] }),
+      { timeoutMs: 10_000 },
+    ),
+    (e: unknown) =>
+      e instanceof SessionStartError &&
+      e.message ===
+        'Cannot start MCP server "quiet": the server exited with code 1 before answering initialize (nothing on stderr)',
+  );
+});

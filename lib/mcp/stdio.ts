@@ -103,7 +103,7 @@ export async function captureStdioServer(
  * secret (`isSecretName` in lib/_redact.ts), and the caller's variables with such names that the entry references
  * (e.g. `--token ${GH_TOKEN}` in `args`).
  */
-function secretValues(
+export function secretValues(
   entry: StdioServerEntry,
   serverEnv: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string | undefined>> = {},
@@ -177,12 +177,16 @@ async function runSession(
  * observed on the SDK's child-process object, which is private to the SDK; if
  * a future SDK renames it, exit details are simply absent.
  */
-class ObservedStdioTransport extends StdioClientTransport {
+export class ObservedStdioTransport extends StdioClientTransport {
+  /** The server's pid once started. */
   spawnedPid: number | undefined;
+  /** How the process ended, once it has. */
   exit: ProcessExit | undefined;
+  /** Called once the process is spawned. */
   onSpawned: (() => void) | undefined;
   #exited = Promise.withResolvers<void>();
 
+  /** Starts the process (the SDK's start) and begins watching for its exit. */
   override async start(): Promise<void> {
     await super.start();
     this.spawnedPid = this.pid ?? undefined;
