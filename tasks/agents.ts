@@ -6,6 +6,7 @@ import type { CacheMode } from "../lib/agent/mod.ts";
 import {
   agentVersionsCommand,
   caseProgressPrinter,
+  checkResumeArgs,
   runAgents,
   runSummary,
   savedRunArgs,
@@ -32,7 +33,9 @@ Options:
   --shard i/n           run the i-th of n deterministic slices
   --out DIR             runs folder (default: results/runs)
   --run-id ID           name of a new run (default: <suite>-<UTC time>)
-  --resume RUN_ID       finish a run: skip recorded cases, duplicate none
+  --resume RUN_ID       finish a run: skip recorded cases, duplicate none; the run keeps
+                        its own suite, agents, models, servers, repetitions, shard,
+                        timeout, data and seed (a different one given is refused, exit 2)
   --retry-errors        with --resume: run again the cases that ended in an infrastructure
                         error (model, timeout, mcp, judge), replacing their records
   --stop-after-auth N   stop starting cases after N consecutive 401/403 answers
@@ -95,6 +98,15 @@ async function main(): Promise<number> {
   }
   // A resumed run takes its settings from run.json; only concurrency, cache and wire log may change.
   const saved = values.resume === undefined ? {} : await savedRunArgs(values.out, values.resume);
+  if (values.resume !== undefined) {
+    const given: Record<string, string> = {};
+    for (const a of Deno.args) {
+      const name = a.startsWith("--") ? a.slice(2).split("=")[0] : "";
+      const v = (values as Record<string, unknown>)[name];
+      if (typeof v === "string") given[name] = v;
+    }
+    checkResumeArgs(values.resume, saved, given);
+  }
   const arg = (name: keyof typeof values) =>
     (values.resume !== undefined && name in saved ? saved[name] : values[name]) as
       | string

@@ -237,6 +237,37 @@ Deno.test("agents: a run id with a path in it, an existing run, a bad shard and 
       /^mcpmeter agents: error: run "r1" already exists \(.*cases\.jsonl holds 2 cases\): finish it with --resume r1/,
     );
     assert.equal(await Deno.readTextFile(join(runDir, "cases.jsonl")), `${line}\n${line}\n`);
+    // --resume keeps the run's own settings: another --suite or --repetitions is refused, not
+    // silently ignored; the saved value (spelled another way) and --concurrency pass the check.
+    await Deno.writeTextFile(
+      join(runDir, "run.json"),
+      JSON.stringify({
+        meta: { args: { suite: "fixtures/suites/fs_basics.json", repetitions: "1", seed: "0" } },
+      }),
+    );
+    oneLine(
+      await runAgents(["--resume", "r1", "--out", out, "--suite", "fixtures/suites/other.json"]),
+      /^mcpmeter agents: error: --resume r1 keeps the run's own --suite \(fixtures\/suites\/fs_basics\.json\); --suite fixtures\/suites\/other\.json would be ignored: drop it/,
+    );
+    oneLine(
+      await runAgents(["--resume", "r1", "--out", out, "--repetitions=3"]),
+      /keeps the run's own --repetitions \(1\); --repetitions 3 would be ignored/,
+    );
+    oneLine(
+      await runAgents(["--resume", "r1", "--out", out, "--agents", "a"]),
+      /keeps the run's own --agents \(unset\); --agents a would be ignored/,
+    );
+    const same = await runAgents([
+      "--resume",
+      "r1",
+      "--out",
+      out,
+      "--suite",
+      "./fixtures/suites/fs_basics.json",
+      "--concurrency",
+      "2",
+    ]);
+    assert.doesNotMatch(same.stderr, /keeps the run's own/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

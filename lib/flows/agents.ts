@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { AgentConfigError, requiredModelIds } from "../agent/config.ts";
 import { loadAgents, loadModels, loadSuite, loadToolPrices } from "../agent/load_config.ts";
 import {
@@ -482,6 +482,48 @@ export async function savedRunArgs(
     return doc.meta?.args ?? {};
   } catch {
     throw new UsageError(`cannot resume "${runId}": ${runJson} is missing or unreadable`);
+  }
+}
+
+/** Flags of `deno task agents` that name files, compared as resolved paths on `--resume`. */
+const PATH_FLAGS = new Set(["suite", "agents-dir", "models", "servers", "tool-prices", "data"]);
+/** Flags that define what a run measures: `--resume` takes them from `run.json`. */
+const RUN_FLAGS = new Set([...PATH_FLAGS, "agents", "repetitions", "shard", "timeout-ms", "seed"]);
+
+/**
+ * Refuses flags given with `--resume` that would change what the run measures: a resumed run
+ * keeps the settings in its `run.json` (suite, agents, models, servers, repetitions, shard,
+ * timeout, data, seed), so a different value given on the command line would be ignored (or,
+ * for one the run did not set, would change its plan). Paths are compared resolved; a flag
+ * given with the saved value passes, and so do the others (concurrency, cache, wire log).
+ *
+ * @param runId The run being resumed (for the message).
+ * @param saved The run's saved arguments ({@linkcode savedRunArgs}).
+ * @param given Flags given on the command line, by name without `--` (only those given).
+ * @throws {UsageError} On the first flag whose value differs from the saved one.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkResumeArgs } from "./agents.ts";
+ * checkResumeArgs("r1", { suite: "a.json" }, { suite: "./a.json", concurrency: "4" });
+ * ```
+ */
+export function checkResumeArgs(
+  runId: string,
+  saved: Readonly<Record<string, string | undefined>>,
+  given: Readonly<Record<string, string>>,
+): void {
+  for (const [name, value] of Object.entries(given).sort(([a], [b]) => a < b ? -1 : 1)) {
+    if (!RUN_FLAGS.has(name)) continue;
+    const was = saved[name];
+    const same = was !== undefined &&
+      (PATH_FLAGS.has(name) ? resolve(value) === resolve(was) : value === was);
+    if (same) continue;
+    throw new UsageError(
+      `--resume ${runId} keeps the run's own --${name} (${
+        was ?? "unset"
+      }); --${name} ${value} would be ignored: drop it to finish the run, or start a new run with --run-id`,
+    );
   }
 }
 

@@ -67,6 +67,7 @@ export {
   agentVersionsCommand,
   caseProgressLine,
   caseProgressPrinter,
+  checkResumeArgs,
   defaultRunId,
   runAgents,
   type RunAgentsOptions,
