@@ -31,7 +31,8 @@ Options:
   --force       write into a non-empty --out (files of the same name are replaced)
   --help        show this help
 
-Exit codes: 0 imported (issues listed), 1 nothing could be imported, 2 unusable input.`;
+Exit codes: 0 imported (issues listed), 1 nothing could be imported, 2 unusable input
+(a missing folder, one holding none of MAVERIK's files, a non-empty --out).`;
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {

@@ -103,9 +103,18 @@ Deno.test({
         const empty = join(root, "empty");
         await Deno.mkdir(empty);
         await Deno.writeTextFile(join(root, "file.txt"), "not a folder");
-        const none = await task("import-maverik", ["--from", empty, "--out", join(root, "o1")]);
+        // MAVERIK's files are there, but none holds anything usable: exit 1.
+        const junk = join(root, "junk");
+        await Deno.mkdir(junk);
+        await Deno.writeTextFile(join(junk, "agents.json"), "{ not json");
+        const none = await task("import-maverik", ["--from", junk, "--out", join(root, "o1")]);
         assert.equal(none.code, 1, none.stderr);
         const cases: [string[], RegExp][] = [
+          // No MAVERIK file at all: the wrong folder, said before anything is written.
+          [
+            ["--from", empty, "--out", join(root, "o6")],
+            /"[^"]*empty": it holds none of MAVERIK's config files \(llm-models\.json, .*give MAVERIK's config folder$/m,
+          ],
           [["--out", join(root, "o2")], /--from DIR is required/],
           [["--from", empty], /--out DIR is required/],
           [
@@ -124,6 +133,7 @@ Deno.test({
           assert.match(r.stderr, message);
           assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
         }
+        await assert.rejects(() => Deno.stat(join(root, "o6")), Deno.errors.NotFound);
       });
     } finally {
       await Deno.remove(root, { recursive: true });

@@ -50,7 +50,8 @@ async function listDirs(path: string): Promise<string[]> {
  *
  * @param dir The folder.
  * @returns The folder's texts and the folder actually read.
- * @throws {InputFileError} when `dir` is not a folder or a file cannot be read.
+ * @throws {InputFileError} when `dir` is not a folder, holds none of MAVERIK's files (nor a
+ *   `config/` folder that does), or a file cannot be read.
  */
 export async function readMaverikFolder(
   dir: string,
@@ -90,6 +91,16 @@ export async function readMaverikFolder(
     for (const name of await listDir(join(vroot, agent), ".json")) {
       versions[`${agent}/${name}`] = (await readIfFile(join(vroot, agent, name)))!;
     }
+  }
+  const found = any(files) || Object.keys(prompts).length > 0 || Object.keys(suites).length > 0 ||
+    Object.keys(versions).length > 0;
+  if (!found) {
+    throw new InputFileError(
+      dir,
+      `Cannot import from "${dir}": it holds none of MAVERIK's config files (${
+        MAVERIK_FILES.join(", ")
+      }, or their .example.json), prompts/agent/, maverik-suites/ or agent-versions/, nor a config/ folder with them; give MAVERIK's config folder`,
+    );
   }
   return { folder: { files, prompts, suites, versions }, dir: root };
 }
