@@ -28,8 +28,9 @@ Outputs:
   --markdown FILE              Markdown summary (append to $GITHUB_STEP_SUMMARY or a PR comment)
   --help
 
-Exit codes: 0 every check holds, 1 a check failed, 2 unusable input, 3 the gate itself failed
-(a bug: MCPMETER_DEBUG=1 prints its stack).`;
+Exit codes: 0 every check holds, 1 a check failed, 2 unusable input (a missing or malformed
+run or report, a baseline whose every case is an infrastructure error), 3 the gate itself
+failed (a bug: MCPMETER_DEBUG=1 prints its stack).`;
 
 async function main(): Promise<number> {
   const { values: v } = parseFlags(Deno.args, {

@@ -77,8 +77,9 @@ async function readReport(path: string): Promise<unknown> {
  *
  * @param options What to compare and where to write (see {@linkcode RunGateOptions}).
  * @returns The checks, stdout lines and exit code.
- * @throws {UsageError} On a half-given pair, nothing to compare, an unwritable output, or an
- *   unreadable or malformed run or report.
+ * @throws {UsageError} On a half-given pair, nothing to compare, an unwritable output, an
+ *   unreadable or malformed run or report, or a baseline run whose every case is an
+ *   infrastructure error.
  */
 export async function runGate(options: RunGateOptions): Promise<GateOutcome> {
   if (options.junit) await ensureWritable(options.junit, "--junit");
@@ -112,6 +113,16 @@ export async function runGate(options: RunGateOptions): Promise<GateOutcome> {
     if (runsGiven) {
       const [b, c] = [await loadRun(options.baseline!), await loadRun(options.candidate!)];
       ids = { baseline: b.runId, candidate: c.runId };
+      // A baseline with no scored case cannot judge anything: the input is unusable (exit 2),
+      // not a failure of the candidate (exit 1).
+      if (b.records.length > 0 && b.records.every((r) => r.passed === null)) {
+        const kinds = [...new Set(b.records.map((r) => r.error?.kind ?? "unknown"))].sort();
+        throw new UsageError(
+          `baseline "${b.runId}" cannot serve as a baseline: all ${b.records.length} case records are infrastructure errors (${
+            kinds.join(", ")
+          }); rerun them with deno task agents --resume ${b.runId} --retry-errors, or give another --baseline`,
+        );
+      }
       checks.push(...gateRuns(b, c, opts));
     }
     if (reportsGiven) {

@@ -3,7 +3,7 @@
 // and the inputs it refuses before comparing anything.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeGateRuns } from "../report/_synthetic_runs.ts";
+import { writeGateRuns, writeSyntheticRun } from "../report/_synthetic_runs.ts";
 import { UsageError } from "../_errors.ts";
 import { runGate } from "./gate.ts";
 
@@ -75,6 +75,38 @@ Deno.test("runGate(): a missing or malformed run, a half-given pair or an unwrit
     );
     await Deno.writeTextFile(join(r.same, "run.json"), "{not json");
     await assert.rejects(runGate({ baseline: r.base, candidate: r.same }), /run\.json": not JSON/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runGate(): a baseline whose every case is an infrastructure error is unusable input, not a failed candidate", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-gate-flow-" });
+  try {
+    const spec = (runId: string, day: string, outcome: () => object) =>
+      writeSyntheticRun(root, {
+        runId,
+        startedAt: `${day}T00:00:00Z`,
+        cases: ["c0", "c1", "c2"],
+        repetitions: 1,
+        agents: [{ id: "a", outcome: outcome as never }],
+      });
+    const down = await spec("down", "2025-01-01", () => ({ passed: null, error: "model" }));
+    const good = await spec("good", "2025-01-02", () => ({ passed: true }));
+    await assert.rejects(
+      runGate({ baseline: down, candidate: good }),
+      (e: unknown) =>
+        e instanceof UsageError &&
+        e.message ===
+          'baseline "down" cannot serve as a baseline: all 3 case records are infrastructure errors (model); rerun them with deno task agents --resume down --retry-errors, or give another --baseline',
+    );
+    // The other way round the candidate failed: a gate FAIL (exit 1), as before.
+    const out = await runGate({ baseline: good, candidate: down });
+    assert.equal(out.exitCode, 1);
+    assert.match(
+      out.stdout.join("\n"),
+      /candidate "down" failed: all 3 cases are infrastructure errors/,
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }
