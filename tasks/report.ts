@@ -23,7 +23,8 @@ Runs and filters:
 Comparison page (default):
   --bench FILE         a bench report (results/report.json) whose sections are appended
   --out FILE           HTML file (default: results/compare/dashboard.html); CSVs are
-                       written beside it as <name>_<table>.csv
+                       written beside it as <name>_<table>.csv; a folder (existing, or
+                       ending in /) gets dashboard.html inside
 
 Compare versions (one suite × one agent; runs of ID and ID@N, see deno task agents --cut-version):
   --compare AGENT      print KPI deltas against the baseline with the gate's statistics and

@@ -76,3 +76,42 @@ Deno.test("report over a folder of runs: an unusable run is left out with a warn
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("report --out: a folder given to the single page gets dashboard.html inside; a .html name given to a folder mode is refused (exit 2)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-report-out-" });
+  try {
+    const runs = join(dir, "runs");
+    await writeSyntheticRun(runs, {
+      runId: "r1",
+      startedAt: "2025-03-01T10:00:00Z",
+      cases: ["c1"],
+      repetitions: 1,
+      agents: [{ id: "alpha", outcome: () => ({ passed: true, costUsd: 0.001 }) }],
+    });
+    const run = async (args: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", fromRoot("tasks/report.ts"), "--runs", runs, ...args],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+    };
+    // An existing folder, and a new one written with a trailing slash.
+    await Deno.mkdir(join(dir, "site"));
+    for (const out of [join(dir, "site"), join(dir, "fresh") + "/"]) {
+      const r = await run(["--out", out]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok((await Deno.stat(join(out, "dashboard.html"))).isFile, out);
+    }
+    const bad = await run(["--dashboard", "agent-comparison", "--out", join(dir, "page.html")]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(
+      bad.stderr,
+      /error: --out .*page\.html: with --dashboard or --report --out is a folder .*give a folder, e\.g\. --out .*\/page$/m,
+    );
+    await assert.rejects(() => Deno.stat(join(dir, "page.html")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

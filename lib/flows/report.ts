@@ -209,12 +209,30 @@ async function readBench(path: string): Promise<BenchReport> {
   }
 }
 
+/**
+ * The folder modes write index.html, SVGs and CSVs into `--out`: a page-like name
+ * (`report.html`) that is not an existing folder would become a folder of that name.
+ */
+async function refuseFileOut(outDir: string, mode: string): Promise<void> {
+  if (!/\.html?$/i.test(outDir)) return;
+  if ((await Deno.stat(outDir).catch(() => null))?.isDirectory) return;
+  throw new UsageError(
+    `--out ${outDir}: with ${mode} --out is a folder (index.html, an SVG per chart, a CSV per table go in it); give a folder, e.g. --out ${
+      outDir.replace(/\.html?$/i, "")
+    }`,
+  );
+}
+
 async function comparisonMode(
   runs: Runs,
   options: RunReportOptions,
   io: Pick<FlowIo, "progress">,
 ): Promise<ReportOutcome> {
-  const out = options.out ?? REPORT_DEFAULTS.comparisonOut;
+  // --out names the page; a folder (existing, or written with a trailing slash) gets it inside.
+  const given = options.out ?? REPORT_DEFAULTS.comparisonOut;
+  const isDir = /[\/\\]$/.test(given) ||
+    (await Deno.stat(given).catch(() => null))?.isDirectory === true;
+  const out = isDir ? join(given, basename(REPORT_DEFAULTS.comparisonOut)) : given;
   await ensureWritable(out, "--out");
   const kept = keep(runs, options.filter);
   const bench = options.bench ? await readBench(options.bench) : undefined;
@@ -286,6 +304,7 @@ async function dashboardMode(
   }
   const kept = keep(selected, options.filter, runs.length);
   const outDir = options.out ?? `results/reports/${options.report ?? dashboard.id}`;
+  await refuseFileOut(outDir, "--dashboard or --report");
   await ensureWritable(join(outDir, "index.html"), "--out");
   if (options.pdf !== undefined) await ensureWritable(options.pdf, "--pdf");
   const records = agentRunRecords(kept);
@@ -350,6 +369,7 @@ async function compareMode(
   }
   const stdout = [compareText(cmp).trimEnd()];
   const outDir = options.out ?? `results/compare/${suites[0]}--${agentId}`;
+  await refuseFileOut(outDir, "--compare");
   await ensureWritable(join(outDir, "index.html"), "--out");
   if (options.pdf !== undefined) await ensureWritable(options.pdf, "--pdf");
   const page = renderComparePage(cmp);
