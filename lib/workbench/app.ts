@@ -24,7 +24,7 @@ import type { JsonObject } from "../catalog/types.ts";
 import type { AgentConfig } from "../agent/types.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunStore } from "./run_store.ts";
-import type { RunQueue } from "./queue.ts";
+import type { Runner, RunQueue } from "./queue.ts";
 import { WorkbenchError } from "./_paths.ts";
 import { type GuardOptions, workbenchGuard } from "./guard.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./http.ts";
@@ -131,6 +131,8 @@ export interface WorkbenchContext {
   readonly bench?: BenchService;
   /** ISO-8601 UTC now. */
   readonly isoNow: () => string;
+  /** What would make a run fail at once (the runner's `preflight`), checked before it is created. */
+  readonly preflight?: Runner["preflight"];
   /** Waits, ms (streams poll with it). */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Navigation of every feature, sorted. */

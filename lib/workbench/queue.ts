@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { CaseRecord } from "../agent/types.ts";
+import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
 import type { RunSidecar, RunStore } from "./run_store.ts";
 
 /** One run to execute. */
@@ -31,6 +31,15 @@ export interface Runner {
    * @throws Anything that stops the run as a whole; the queue records it as a failure.
    */
   run(job: RunJob, onRecord: (record: CaseRecord) => void): Promise<void>;
+  /**
+   * Checks, before a run is created, what would make it fail at once: a model not in the
+   * registry, an API key variable that is not set. No network.
+   *
+   * @param agents The agents the run would use (versions and overrides applied).
+   * @param suite The suite (its judge models count).
+   * @returns What is wrong, one line, or `null`.
+   */
+  preflight?(agents: readonly AgentConfig[], suite: Suite): Promise<string | null>;
 }
 
 /** Inputs of {@linkcode RunQueue}. */

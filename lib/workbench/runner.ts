@@ -12,7 +12,7 @@
 
 import { join } from "node:path";
 import type { AgentConfig, ProviderKind } from "../agent/types.ts";
-import { requiredModelIds } from "../agent/config.ts";
+import { AgentConfigError, requiredModelIds } from "../agent/config.ts";
 import { createModelClient } from "../agent/providers/client.ts";
 import { realSleep } from "../agent/providers/retry.ts";
 import type { ModelClient } from "../agent/providers/types.ts";
@@ -72,6 +72,31 @@ export interface AgentRunnerOptions {
  */
 export function createAgentRunner(options: AgentRunnerOptions): Runner {
   return {
+    async preflight(agents, suite) {
+      const models = await options.config.loadModels();
+      const needed = requiredModelIds(agents, suite);
+      const missing = needed.filter((id) => !models.some((m) => m.id === id));
+      if (missing.length > 0) {
+        return `model(s) ${missing.join(", ")} are not in the model registry`;
+      }
+      // Building a client resolves its key variables and endpoint; it sends nothing.
+      for (const id of needed) {
+        try {
+          createModelClient(models.find((m) => m.id === id)!, {
+            env: options.env,
+            now: options.now,
+            sleep: realSleep,
+            source: options.config.paths().models,
+          });
+        } catch (e) {
+          if (e instanceof AgentConfigError) {
+            return `${e.message}; restart the workbench once it is set, or pick another model`;
+          }
+          throw e;
+        }
+      }
+      return null;
+    },
     async run(job: RunJob, onRecord) {
       const prior = job.resume ? await options.store.runJson(job.runId) : null;
       const suite = (prior?.suite ?? job.sidecar.suite) as typeof job.sidecar.suite;

@@ -153,6 +153,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     chat,
     ...(options.bench ? { bench: options.bench } : {}),
     isoNow,
+    ...(runner.preflight ? { preflight: runner.preflight.bind(runner) } : {}),
     sleep: abortableSleep,
     nav: [],
   };

@@ -59,7 +59,8 @@ export async function newRunId(
  * @param body Parsed request body.
  * @returns The new run id.
  * @throws {WorkbenchError} 400 naming the field: unknown field, unknown suite, agent, version or
- *   model, repetitions or concurrency out of range, a selection given twice, no agents.
+ *   model, repetitions or concurrency out of range, a selection given twice, no agents, or a
+ *   model the run could not call (not in the registry, its API key variable unset).
  */
 export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<string> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -171,6 +172,9 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     });
     picked.push({ agentId, ...(version !== undefined ? { version: version as string } : {}) });
   }
+  // A run that cannot reach its model would only fail: refuse it before it exists.
+  const problem = await ctx.preflight?.(agents, entry.suite);
+  if (problem) throw new WorkbenchError(400, problem, "agents");
   const request: RunRequest = {
     suiteId,
     agents: picked,
@@ -202,7 +206,8 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
  * @param ctx Workbench context.
  * @param runId Run id.
  * @throws {WorkbenchError} 404 for an unknown run; 409 when it is queued, running or completed,
- *   or has no `workbench.json` (a CLI run: resume it with `deno task agents --resume`).
+ *   or has no `workbench.json` (a CLI run: resume it with `deno task agents --resume`); 400
+ *   when a model it uses could not be called (its API key variable unset).
  */
 export async function resumeRun(ctx: WorkbenchContext, runId: string): Promise<void> {
   const run = await ctx.runs.get(runId);
@@ -212,11 +217,15 @@ export async function resumeRun(ctx: WorkbenchContext, runId: string): Promise<v
       `run "${runId}" is ${run.state}; only an interrupted or failed run resumes`,
     );
   }
-  if ((await ctx.runs.sidecar(runId)) === null) {
+  const sidecar = await ctx.runs.sidecar(runId);
+  if (sidecar === null) {
     throw new WorkbenchError(
       409,
       `run "${runId}" was made by the CLI; resume it with deno task agents --resume ${runId}`,
     );
   }
+  // Resuming into the same missing key would only fail again.
+  const problem = await ctx.preflight?.(sidecar.agents, sidecar.suite);
+  if (problem) throw new WorkbenchError(400, `cannot resume run "${runId}": ${problem}`);
   ctx.queue.enqueue(runId, true);
 }

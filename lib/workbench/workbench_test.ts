@@ -791,3 +791,49 @@ Deno.test("progressOf() sums tokens exactly and USD to the nano-dollar (0.1 + 0.
   // Without the rounding the float sum is not 0.3.
   assert.notStrictEqual(0.1 + 0.2, 0.3);
 });
+
+Deno.test("workbench: a run whose model's API key is not set is refused before it exists (400 naming the variable), and so is its resume", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-key-" });
+  // The production runner: the fixtures' claude model reads ${ANTHROPIC_API_KEY}; env is empty.
+  const wb = await startWorkbench({ ...bareOptions(tmp), port: 0 });
+  try {
+    const r = await call(wb, "POST", "/api/runs", {
+      suiteId: "fs-basics",
+      agents: [{ agentId: "fs-terse-sequential" }],
+    });
+    assert.equal(r.status, 400, JSON.stringify(r.data));
+    assert.match(
+      String(r.data.error),
+      /field "claude\.apiKey" needs environment variable ANTHROPIC_API_KEY, which is not set.*restart the workbench once it is set, or pick another model$/,
+    );
+    assert.equal(JSON.stringify(r.data).includes("sk-"), false);
+    // Nothing was created: no run to resume, no failed run offering Resume.
+    assert.deepEqual((await call(wb, "GET", "/api/runs")).data, []);
+    assert.deepEqual([...Deno.readDirSync(join(tmp, "r", "runs"))], []);
+    // A model that needs no key (ollama's default) passes the check and is queued.
+    const ok = await call(wb, "POST", "/api/runs", {
+      suiteId: "fs-basics",
+      agents: [{ agentId: "fs-terse-sequential" }],
+      model: "ollama",
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.data));
+    // It fails (no MCP servers here); were its model one whose key is unset, Resume is refused.
+    await wb.context.queue.idle();
+    const id = String(ok.data.runId);
+    assert.equal((await call(wb, "GET", `/api/runs/${id}`)).data.state, "failed");
+    const sidecarPath = join(tmp, "r", "runs", id, "workbench.json");
+    const sidecar = JSON.parse(await Deno.readTextFile(sidecarPath));
+    sidecar.agents[0].model = "claude";
+    await Deno.writeTextFile(sidecarPath, JSON.stringify(sidecar));
+    const resume = await call(wb, "POST", `/api/runs/${id}/resume`);
+    assert.equal(resume.status, 400, JSON.stringify(resume.data));
+    assert.match(
+      String(resume.data.error),
+      new RegExp(`^cannot resume run "${id}": .*ANTHROPIC_API_KEY`),
+    );
+  } finally {
+    await wb.context.queue.idle().catch(() => {});
+    await wb.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
