@@ -123,9 +123,16 @@ async function main(): Promise<number> {
   const ids = listFlag("agents", arg("agents"));
   const runId = values.resume ?? values["run-id"];
   // First Ctrl-C: finish cleanly (files written, resume hint); a second one quits at once.
+  // A signal within a second of the first is the same interrupt arriving twice (a terminal's
+  // Ctrl-C reaches deno task sweep and this run, and sweep forwards it), not a second Ctrl-C.
   const interrupt = new AbortController();
+  let firstAt = 0;
   const onSignal = () => {
-    if (interrupt.signal.aborted) Deno.exit(130);
+    if (interrupt.signal.aborted) {
+      if (performance.now() - firstAt > 1_000) Deno.exit(130);
+      return;
+    }
+    firstAt = performance.now();
     console.error("\nmcpmeter agents: interrupted: writing the run; Ctrl-C again quits at once");
     interrupt.abort();
   };

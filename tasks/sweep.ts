@@ -120,7 +120,21 @@ async function runAgents(args: string[]): Promise<number> {
     stdout: "inherit",
     stderr: "inherit",
   }).spawn();
-  return (await child.status).code;
+  // A signal sent to this process alone (kill, a CI timeout) reaches the agents run too, which
+  // stops cleanly and prints its --resume line; a terminal's Ctrl-C reaches both already.
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const forward = (signal: Deno.Signal) => () => {
+    try {
+      child.kill(signal);
+    } catch { /* it has exited */ }
+  };
+  const handlers = signals.map((s) => [s, forward(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  try {
+    return (await child.status).code;
+  } finally {
+    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  }
 }
 
 if (import.meta.main) runMain("sweep", main);

@@ -67,3 +67,55 @@ Deno.test("sweep: missing --base, --suite or --vary exits 2 with one line; --hel
   assert.equal(help.code, 0);
   assert.match(help.out, /--vary NAME=V,\.\.\./);
 });
+
+Deno.test({
+  name:
+    "sweep: SIGINT sent to the sweep alone reaches its agents run, which stops cleanly (exit 130, status stopped, --resume line) and does not outlive it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { fixturePolicy } = await import("../lib/agent/_scripted_policy.ts");
+    const { E2E_KEY, ensureAgentServers, withScriptedModel } = await import(
+      "../lib/flows/_agents_testing.ts"
+    );
+    await ensureAgentServers();
+    await withScriptedModel(
+      (req) => ({ ...fixturePolicy(req), delayMs: 150 }),
+      async (_s, dir, models) => {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            new URL("./sweep.ts", import.meta.url).pathname,
+            ...`--base fs-terse-sequential --vary loop=sequential,parallel --suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} --run-id sw --repetitions 3 --env-file /nonexistent.env`
+              .split(" "),
+          ],
+          env: { NO_COLOR: "1", E2E_KEY },
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const casesPath = join(dir, "sw", "cases.jsonl");
+        const lines = async () =>
+          (await Deno.readTextFile(casesPath).catch(() => "")).split("\n").filter(Boolean).length;
+        for (let i = 0; i < 600 && await lines() < 1; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        child.kill("SIGINT"); // the sweep's pid only, not a process group
+        const [status, err] = await Promise.all([
+          child.status,
+          new Response(child.stderr).text(),
+          child.stdout.cancel(),
+        ]);
+        assert.equal(status.code, 130, err);
+        assert.match(err, /finish the run with deno task agents --resume sw/);
+        const run = JSON.parse(await Deno.readTextFile(join(dir, "sw", "run.json")));
+        assert.equal(run.status, "stopped");
+        // The agents run ended with the sweep: nothing is appended afterwards.
+        const after = await lines();
+        await new Promise((r) => setTimeout(r, 1_500));
+        assert.equal(await lines(), after);
+        assert.ok(after < 12, `${after} of 12 cases: stopped early`);
+      },
+    );
+  },
+});
