@@ -6,7 +6,7 @@ import {
   type ImportEdge,
   LAYERS,
   notebookEdges,
-} from "./_layers.ts";
+} from "../testing/layers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -34,7 +34,7 @@ async function tsFiles(dir: string): Promise<string[]> {
 
 /** The repository's import graph: `deno info --json` over every .ts in lib/ and tasks/, plus notebooks. */
 async function repositoryGraph(): Promise<ImportEdge[]> {
-  const files = [...await tsFiles("lib"), ...await tsFiles("tasks")];
+  const files = [...await tsFiles("lib"), ...await tsFiles("tasks"), ...await tsFiles("testing")];
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-layers-" });
   try {
     const root = `${dir}/root.ts`;
@@ -113,16 +113,19 @@ Deno.test("planted edges into fixtures/, past the surface, up a layer and to an 
     { from: "lib/catalog/lint.ts", to: "lib/tokens/types.ts", line: 5 },
     { from: "lib/retrieval/types.ts", to: "lib/mcp/types.ts", line: 6 },
     { from: "lib/widgets/a.ts", to: "lib/catalog/types.ts", line: 7 },
-    { from: "lib/catalog/b.ts", to: "lib/mod.ts", line: 8 },
+    { from: "lib/catalog/b.ts", to: "testing/mcp.ts", line: 8 },
+    { from: "lib/catalog/b_test.ts", to: "testing/mcp.ts", line: 9 },
+    { from: "tasks/bench.ts", to: "testing/npm.ts", line: 10 },
   ];
   assert.deepEqual(checkLayers(edges), [
-    "layer: lib/catalog/b.ts:8 imports lib/mod.ts (only tasks/ and notebooks/ import lib/mod.ts and lib/io.ts)",
     "layer: lib/retrieval/types.ts:6 imports lib/mcp/types.ts (lib/retrieval is layer 4, lib/mcp is layer 4: imports go to a lower layer)",
     "layer: lib/widgets/a.ts:7 imports lib/catalog/types.ts (lib/widgets is in no layer of LAYERS)",
     "lib imports fixtures/: lib/proxy/definitions.ts:13 imports fixtures/proxies/p.tools.json (embed the data in lib/ or load it at the edge, in tasks/)",
     "lib imports tasks/: lib/agent/run.ts:1 imports tasks/_cli.ts (embed the data in lib/ or load it at the edge, in tasks/)",
     "notebooks import only @lib/: notebooks/01_x.ipynb:3 imports tasks/live.ts (move what they need into lib/)",
     "notebooks reach past the surface: notebooks/01_x.ipynb:4 imports lib/live/live_block.ts (import lib/<folder>/mod.ts or io.ts)",
+    "shipped code imports testing/: lib/catalog/b.ts:8 imports testing/mcp.ts (test helpers are for tests only)",
+    "shipped code imports testing/: tasks/bench.ts:10 imports testing/npm.ts (test helpers are for tests only)",
     "tasks reach past the surface: tasks/bench.ts:3 imports lib/catalog/load.ts (import lib/<folder>/mod.ts or io.ts)",
   ]);
 });
@@ -154,7 +157,7 @@ Deno.test("notebookEdges() resolves @lib/ and relative specifiers of code cells 
 });
 
 Deno.test("ARCHITECTURE.md shows the layers the test enforces", async () => {
-  const { readmeTable } = await import("./_readme_table.ts");
+  const { readmeTable } = await import("../testing/readme_table.ts");
   const rows = readmeTable(await Deno.readTextFile(new URL("ARCHITECTURE.md", ROOT)), "layers");
   assert.deepEqual(
     rows.map((r) => [r[0], r[1]]),

@@ -3,7 +3,7 @@
 //   UPDATE_REGISTRIES=1 deno test -A lib/registries_test.ts
 // then review the diff.
 import assert from "node:assert/strict";
-import { readmeTable } from "./_readme_table.ts";
+import { readmeTable } from "../testing/readme_table.ts";
 import { RETRIEVERS } from "./retrieval/mod.ts";
 import { ARMS } from "./encodings/mod.ts";
 import { PROVIDER_ENTRIES, PROVIDER_NAMES } from "./agent/mod.ts";

@@ -11,8 +11,8 @@ import {
   readRecords,
   recordKey,
   withScriptedModel,
-} from "../lib/flows/_agents_testing.ts";
-import { liveProcessesWith } from "../lib/mcp/_testing.ts";
+} from "../testing/agents.ts";
+import { liveProcessesWith } from "../testing/mcp.ts";
 
 function agentsCommand(args: string[], tmp?: string): Deno.Command {
   return new Deno.Command(Deno.execPath(), {

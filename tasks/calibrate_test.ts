@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startScriptedModelServer } from "../lib/agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
-import { writeJudgeRegistry, writeOneLabel } from "../lib/agent/_judge_testing.ts";
+import { writeJudgeRegistry, writeOneLabel } from "../testing/judge.ts";
 
 const SUITE = new URL("../fixtures/suites/memory_graph.json", import.meta.url).pathname;
 const LABELS = new URL("../fixtures/labels/memory_graph.labels.json", import.meta.url).pathname;

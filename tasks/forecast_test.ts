@@ -2,7 +2,7 @@
 // arithmetic, re-pricing under a price file, and exit 2 with one readable line on bad input.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeSyntheticRun } from "../lib/report/_synthetic_runs.ts";
+import { writeSyntheticRun } from "../testing/synthetic_runs.ts";
 
 async function forecast(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {

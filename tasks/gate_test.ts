@@ -3,7 +3,7 @@
 // Markdown) is tested on runGate() in lib/flows/gate_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeGateRuns } from "../lib/report/_synthetic_runs.ts";
+import { writeGateRuns } from "../testing/synthetic_runs.ts";
 
 async function gate(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
-import * as agents from "../lib/flows/_agents_testing.ts";
+import * as agents from "../testing/agents.ts";
 
 Deno.test({
   name: "merge: shards 1/2 and 2/2 join into the same cases and summary as one unsharded run",

@@ -3,14 +3,14 @@
 // env or sys beyond a list says why in its case. Each task's --help and a small real invocation
 // run through `deno task` itself, so a missing permission fails here, not in a user's hands.
 // A task added to deno.json without a case fails the test. The cases are data, per task family
-// (_permissions_{catalog,agents,runs}_testing.ts), run by _permissions_testing.ts.
+// (testing/permissions_{catalog,agents,runs}.ts), run by testing/permissions.ts.
 // MCPMETER_PERMISSIONS_ONLY=a,b runs only those tasks' invocations.
 import assert from "node:assert/strict";
-import * as P from "./_permissions_testing.ts";
-import { CATALOG_CASES } from "./_permissions_catalog_testing.ts";
-import { AGENT_CASES, RUN_CODE_TASKS, runCodeProbe } from "./_permissions_agents_testing.ts";
-import { RUN_CASES } from "./_permissions_runs_testing.ts";
-import { openWorld } from "./_permissions_world_testing.ts";
+import * as P from "../testing/permissions.ts";
+import { CATALOG_CASES } from "../testing/permissions_catalog.ts";
+import { AGENT_CASES, RUN_CODE_TASKS, runCodeProbe } from "../testing/permissions_agents.ts";
+import { RUN_CASES } from "../testing/permissions_runs.ts";
+import { openWorld } from "../testing/permissions_world.ts";
 
 /** Tasks that are not one `deno run` of a task file, or that need everything, and why. */
 const EXEMPT: Readonly<Record<string, string>> = {

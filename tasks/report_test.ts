@@ -3,7 +3,7 @@
 // export); tasks/permissions_test.ts runs the task's page and --pdf under its own permissions.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeSyntheticRun } from "../lib/report/_synthetic_runs.ts";
+import { writeSyntheticRun } from "../testing/synthetic_runs.ts";
 import { fromRoot } from "./_cli.ts";
 
 Deno.test("report --pdf when Chromium is missing: one line saying how to install it, exit 2", async () => {

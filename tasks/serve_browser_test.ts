@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { api, serve, useScripted } from "./_serve_testing.ts";
+import { api, serve, useScripted } from "../testing/serve.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);

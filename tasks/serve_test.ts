@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fromRoot } from "./_cli.ts";
-import { api, pollUntil, serve, useScripted } from "./_serve_testing.ts";
-import { readRecords, recordKey } from "../lib/flows/_agents_testing.ts";
+import { api, pollUntil, serve, useScripted } from "../testing/serve.ts";
+import { readRecords, recordKey } from "../testing/agents.ts";
 
 Deno.test({
   name:

@@ -2,7 +2,7 @@
 // against the real filesystem MCP server and a scripted wire-format model.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sweepFixture } from "./_sweep_testing.ts";
+import { sweepFixture } from "../testing/sweep.ts";
 import { parseToolOverrides, toolOverridesSha256 } from "../lib/catalog/overrides.ts";
 
 const FILE = "fixtures/overrides/fs_agents.overrides.json";

@@ -5,7 +5,7 @@
 // the per-session temporary folder the filesystem server is rooted in).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sweepFixture } from "./_sweep_testing.ts";
+import { sweepFixture } from "../testing/sweep.ts";
 
 const INSTALL_DIR = ".scratch/servers";
 

@@ -76,7 +76,7 @@ Deno.test({
   async fn() {
     const { fixturePolicy } = await import("../lib/agent/_scripted_policy.ts");
     const { E2E_KEY, ensureAgentServers, withScriptedModel } = await import(
-      "../lib/flows/_agents_testing.ts"
+      "../testing/agents.ts"
     );
     await ensureAgentServers();
     await withScriptedModel(

@@ -1,5 +1,5 @@
 /** JSON with sorted keys, and SHA-256 (private to lib/agent). @module */
-import { sortKeysDeep } from "../_json.ts";
+import { sortKeysDeep } from "../core/json.ts";
 import { sha256Hex } from "../catalog/load.ts";
 
 /**

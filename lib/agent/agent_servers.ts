@@ -6,7 +6,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
 import type { AgentConfig, ProviderKind } from "./types.ts";
 import { parseServersConfig } from "../mcp/config.ts";

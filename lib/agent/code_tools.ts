@@ -7,7 +7,7 @@
  * @module
  */
 
-import { argumentChecker } from "../_arguments.ts";
+import { argumentChecker } from "../core/arguments.ts";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import referenceCode from "./reference_code.tools.json" with { type: "json" };
 import type { Hit } from "../retrieval/types.ts";

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { InputFileError } from "../input_error.ts";
-import { expandVariables } from "../_vars.ts";
+import { InputFileError } from "../core/errors.ts";
+import { expandVariables } from "../core/secrets.ts";
 import { judgeModels } from "./criteria.ts";
 import {
   parseToolOverrides,

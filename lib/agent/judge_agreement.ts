@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { columnsCsv, type CsvColumn } from "../_csv.ts";
+import { columnsCsv, type CsvColumn } from "../core/csv.ts";
 import { majority, raterAgreement } from "../stats/agreement.ts";
 import type { CaseRecord, JudgeVerdict } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { memoryRunFolder } from "./run_folder.ts";
 import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
-import { PANEL_TABLE as TABLE, runPanelSuite } from "./_judge_testing.ts";
+import { PANEL_TABLE as TABLE, runPanelSuite } from "../../testing/judge.ts";
 
 Deno.test("a two-judge panel: verdicts in each record, agreement and kappa in summary.json and summary.csv, disagreements.csv", async () => {
   const folder = memoryRunFolder();

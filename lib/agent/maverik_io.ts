@@ -7,7 +7,7 @@
  */
 
 import { dirname, join, resolve } from "node:path";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { MAVERIK_FILES, type MaverikFolder, type MaverikImport, maverikReport } from "./maverik.ts";
 
 async function readIfFile(path: string): Promise<string | null> {

@@ -37,7 +37,7 @@ import {
   SessionStartError,
 } from "../mcp/session.ts";
 import { CLIENT_INFO } from "../mcp/client_info.ts";
-import { Client, InMemoryTransport } from "../_sdk.ts";
+import { Client, InMemoryTransport } from "../core/sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createToolIndex } from "../proxy/tool_index.ts";
 import { createUpstreamPool, type UpstreamPool, withPoolTools } from "../proxy/upstream.ts";
@@ -58,7 +58,7 @@ import {
   resolveToolName,
 } from "./code_tools.ts";
 import { runCode } from "./run_code.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** Default timeout of server start, `tools/list` and each `tools/call`, ms. */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;

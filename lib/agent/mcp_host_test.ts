@@ -17,7 +17,7 @@ import {
   type MemoryServerDef,
   memorySession,
   NOTES_SERVER,
-} from "../mcp/_testing.ts";
+} from "../../testing/mcp.ts";
 import proxyDefs from "../../fixtures/proxies/reference_proxy.tools.json" with { type: "json" };
 
 const LONG = "notes.search_every_note_in_the_workspace_by_keyword_and_return_the_matching_lines";

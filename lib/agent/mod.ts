@@ -71,7 +71,7 @@ export {
   parseToolPrices,
   requiredModelIds,
 } from "./config.ts";
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export {
   argsMatch,
   type CaseOutcome,
@@ -223,7 +223,7 @@ export {
   SUMMARY_COLUMNS,
   summaryToCsv,
 } from "./summary.ts";
-export type { CsvColumn } from "../_csv.ts";
+export type { CsvColumn } from "../core/csv.ts";
 export { nothingScored, type RunHealth, runHealth } from "./health.ts";
 export { type MergedRun, mergeShardRuns, type ShardRun } from "./shard_merge.ts";
 export {

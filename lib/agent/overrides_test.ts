@@ -3,7 +3,7 @@
 // host return.
 import assert from "node:assert/strict";
 import { hostSessions, type McpToolHost } from "./mcp_host.ts";
-import { memorySession, NOTES_SERVER } from "../mcp/_testing.ts";
+import { memorySession, NOTES_SERVER } from "../../testing/mcp.ts";
 import { messageReply, startScriptedModelServer } from "./_scripted_model_server.ts";
 import { createModelClient } from "./providers/client.ts";
 import { runAgentLoop } from "./loop.ts";

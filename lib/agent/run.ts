@@ -41,7 +41,7 @@ import { sortedJson } from "./_json.ts";
 import { clientJudgeCaller } from "./judge_caller.ts";
 import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
 import type { AgentVersionRef } from "./versions.ts";
-import { mapBounded } from "../_pool.ts";
+import { mapBounded } from "../core/pool.ts";
 import { readCaseRecords, type RunFolder, runFolder } from "./run_folder.ts";
 
 export { agentPricing, readCaseRecords };

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import type { CaseRecord } from "./types.ts";
 
 /** Where a run's files go. Texts arrive serialized (sorted keys, final newline). */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { runSuite, type RunSuiteOptions } from "./run.ts";
 import { memoryRunFolder, parseCaseRecords, readCaseRecords, runFolder } from "./run_folder.ts";
 import { exposeTools } from "./tools.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { planWork, RUN_SCHEMA_VERSION, workKey } from "./run.ts";
 import { summarizeRecords, summaryToCsv } from "./summary.ts";
 import type { CaseRecord, Suite } from "./types.ts";

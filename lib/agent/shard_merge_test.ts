@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { mergeShardRuns, type ShardRun } from "./shard_merge.ts";
 import type { Suite } from "./types.ts";
-import { caseRecord } from "./_record_testing.ts";
+import { caseRecord } from "../../testing/records.ts";
 
 const suite: Suite = {
   id: "s",

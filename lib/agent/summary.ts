@@ -6,8 +6,8 @@
  * @module
  */
 
-import { byKeys } from "../_order.ts";
-import { columnsCsv, type CsvColumn } from "../_csv.ts";
+import { byKeys } from "../core/order.ts";
+import { columnsCsv, type CsvColumn } from "../core/csv.ts";
 import { wilsonInterval } from "../stats/wilson.ts";
 import { passAtK, passHatK } from "../stats/pass_at_k.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { summarizeRecords, summaryToCsv } from "./summary.ts";
 import type { CaseRecord } from "./types.ts";
-import { caseRecord } from "./_record_testing.ts";
+import { caseRecord } from "../../testing/records.ts";
 
 const base: CaseRecord = caseRecord();
 

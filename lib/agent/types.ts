@@ -6,7 +6,7 @@
  */
 
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
-import type { RetryRecord } from "../_retry.ts";
+import type { RetryRecord } from "../core/retry.ts";
 import type { ToolLists } from "./tool_filter.ts";
 import type { ToolOverrides } from "../catalog/overrides.ts";
 

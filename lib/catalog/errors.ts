@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 
 /** Where in a catalog file a {@linkcode CatalogError} was found. */
 export interface CatalogErrorOptions {

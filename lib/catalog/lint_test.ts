@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Tool } from "./types.ts";
 import { lintCatalog, type LintFinding } from "./lint.ts";
-import { hardCases } from "../encodings/_testing.ts";
+import { hardCases } from "../../testing/encodings.ts";
 
 const cases = hardCases();
 const findings = (file: string, opts = {}) => lintCatalog(cases.get(file)!, opts).findings;

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { readFailure } from "../input_error.ts";
-import { readWhole } from "../_read_whole.ts";
+import { readFailure } from "../core/errors.ts";
+import { readWhole } from "../core/files.ts";
 import { CatalogError } from "./errors.ts";
 import { parseCatalog, type ParseCatalogOptions, parseCatalogValue } from "./parse.ts";
 import { parseJsonPlainBytes } from "./_plain_json_bytes.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { readFailure } from "../input_error.ts";
+import { readFailure } from "../core/errors.ts";
 import { parseToolOverrides, type ToolOverrides, ToolOverridesError } from "./overrides.ts";
 
 /**

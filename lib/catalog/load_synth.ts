@@ -8,8 +8,8 @@
  * @module
  */
 
-import { readFailure } from "../input_error.ts";
-import { readWhole } from "../_read_whole.ts";
+import { readFailure } from "../core/errors.ts";
+import { readWhole } from "../core/files.ts";
 import { CatalogError } from "./errors.ts";
 import { sha256Hex } from "./load.ts";
 import { type SynthReference, synthReference } from "./synth.ts";

@@ -51,7 +51,7 @@ export {
   schemaText,
 } from "./canonical.ts";
 export { CatalogError, type CatalogErrorOptions } from "./errors.ts";
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export {
   CATALOG_FORMATS,
   DUPLICATE_ID_SEPARATOR,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Tool } from "./types.ts";
 import { normalizeForProvider } from "./normalize.ts";
-import { hardCases } from "../encodings/_testing.ts";
+import { hardCases } from "../../testing/encodings.ts";
 
 const cases = hardCases();
 const find = (file: string, name: string): Tool => cases.get(file)!.find((t) => t.name === name)!;

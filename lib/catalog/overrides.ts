@@ -37,7 +37,7 @@
 import { z } from "zod";
 import { canonicalJson, type JsonNode, jsonNodeCanonical, parseJsonLossless } from "./canonical.ts";
 import { sha256Hex } from "./load.ts";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import type { JsonObject, JsonValue, Tool } from "./types.ts";
 
 /** The replacement texts for one tool; every field optional, at least one given. */

@@ -1,6 +1,6 @@
 // Helpers shared by the arms. Not part of the public surface.
 import { canonicalJson, compareUtf8 } from "../catalog/canonical.ts";
-import { firstSorted } from "../_order.ts";
+import { firstSorted } from "../core/order.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import {
   type EncodedTool,

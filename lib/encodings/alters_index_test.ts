@@ -4,7 +4,14 @@ import { observeAltersIndex } from "./alters_index.ts";
 import { baselineJson } from "./baseline_json.ts";
 import { BUILTIN_ARMS } from "./registry.ts";
 import type { EncodingArm } from "./types.ts";
-import { exists, hardCases, LIVEMCPTOOL, readTools, REFERENCE, sampleTools } from "./_testing.ts";
+import {
+  exists,
+  hardCases,
+  LIVEMCPTOOL,
+  readTools,
+  REFERENCE,
+  sampleTools,
+} from "../../testing/encodings.ts";
 
 function corpus(): Tool[] {
   const tools = [...sampleTools(), ...[...hardCases().values()].flat()];

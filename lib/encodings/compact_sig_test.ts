@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { JsonObject } from "../catalog/types.ts";
 import { compactSig, signatureParams } from "./compact_sig.ts";
-import { toTool } from "./_testing.ts";
+import { toTool } from "../../testing/encodings.ts";
 
 const sig = (inputSchema?: JsonObject, description = "d") => {
   const out = compactSig.encodeTool(toTool({ server: "s", name: "t", description, inputSchema }));

@@ -5,7 +5,7 @@ import { loadCatalog } from "../catalog/load.ts";
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { createTokenizer, type Tokenizer } from "../tokens/mod.ts";
 import { type ArmRow, type EncodingArm, loadArms, measureArms } from "./mod.ts";
-import { exists, LIVEMCPTOOL, REFERENCE } from "./_testing.ts";
+import { exists, LIVEMCPTOOL, REFERENCE } from "../../testing/encodings.ts";
 
 const path = [REFERENCE, LIVEMCPTOOL].find(exists);
 if (path === undefined) {

@@ -15,7 +15,7 @@ import { decode } from "@toon-format/toon";
 import { loadCatalog } from "../catalog/load.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { BUILTIN_ARMS } from "./registry.ts";
-import { REFERENCE, referenceSampleTools, sampleTools } from "./_testing.ts";
+import { REFERENCE, referenceSampleTools, sampleTools } from "../../testing/encodings.ts";
 
 const goldenPath = (arm: string) => new URL(`./testdata/${arm}.txt`, import.meta.url);
 const golden = (arm: string) => Deno.readTextFileSync(goldenPath(arm));

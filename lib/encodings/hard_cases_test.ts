@@ -4,7 +4,7 @@ import { schemaText } from "../catalog/canonical.ts";
 import { BUILTIN_ARMS } from "./registry.ts";
 import { compactSig } from "./compact_sig.ts";
 import { baselineJson } from "./baseline_json.ts";
-import { hardCases, toolsOf } from "./_testing.ts";
+import { hardCases, toolsOf } from "../../testing/encodings.ts";
 
 const cases = hardCases();
 

@@ -5,7 +5,7 @@
  */
 import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import { countSpans, firstHardCut, isHardCutBetween, lastHardCut } from "../tokens/joins.ts";
 import { type GroupCounts, groupCounts, type KnownString } from "../tokens/shared_counts.ts";

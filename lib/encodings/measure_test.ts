@@ -4,7 +4,7 @@ import { compactSig } from "./compact_sig.ts";
 import { type ArmMeasurement, measureArms } from "./measure.ts";
 import type { EncodingArm } from "./types.ts";
 import { joinedBy, joinedListing } from "./_private.ts";
-import { toTool, words } from "./_testing.ts";
+import { toTool, words } from "../../testing/encodings.ts";
 
 const chars = { name: "chars", count: (t: string) => t.length };
 
@@ -130,7 +130,7 @@ Deno.test("measureArms() yields one skip row for an unavailable arm and breaks h
 Deno.test("measureArms() with the real tokenizers gives the direct counts on the reference corpus and the hard cases", async () => {
   const { BUILTIN_ARMS } = await import("./registry.ts");
   const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
-  const { readTools, hardCases } = await import("./_testing.ts");
+  const { readTools, hardCases } = await import("../../testing/encodings.ts");
   const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
   // The same counts through an unmarked tokenizer: every listing and tool text counted whole.
   const direct = real.map((t) => ({ name: t.name, count: (s: string) => t.count(s) }));
@@ -149,7 +149,7 @@ Deno.test("measureArms() with the real tokenizers gives the direct counts on the
 
 Deno.test("every arm that declares its listing joined lists exactly that join of its tool texts", async () => {
   const { BUILTIN_ARMS } = await import("./registry.ts");
-  const { readTools, hardCases } = await import("./_testing.ts");
+  const { readTools, hardCases } = await import("../../testing/encodings.ts");
   const corpora = [
     readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),
     ...hardCases().values(),

@@ -4,8 +4,7 @@
  * costs per tokenizer.
  *
  * Arms: `baseline_json`, `compact_sig`, `toon_listing`, `tron_dedup`,
- * `minified_json`, `markdown`, and `tscg` (only when `@tscg/core` can be
- * imported; otherwise one arm-level skip row). The `toon_results` pseudo-arm
+ * `minified_json` and `markdown`. The `toon_results` pseudo-arm
  * ({@linkcode measureToolResults}) compares compact JSON with TOON over tool
  * OUTPUTS captured by `deno task capture-results`.
  *
@@ -35,7 +34,7 @@ export type {
 } from "./types.ts";
 export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 export type { Tokenizer } from "../tokens/types.ts";
-export type { Provenance } from "../_provenance.ts";
+export type { Provenance } from "../core/provenance.ts";
 export { MAX_SKIP_EXAMPLES } from "./types.ts";
 export { baselineJson, baselineJsonEntry } from "./baseline_json.ts";
 export { compactSig, compactSigEntry, signatureParams } from "./compact_sig.ts";
@@ -50,15 +49,6 @@ export {
 } from "./tron_dedup.ts";
 export { minifiedJson, minifiedJsonEntry } from "./minified_json.ts";
 export { markdown, markdownEntry } from "./markdown.ts";
-export {
-  createTscgArm,
-  loadTscgArm,
-  type LoadTscgOptions,
-  TSCG_NO_COMPRESS_REASON,
-  TSCG_UNAVAILABLE_REASON,
-  tscgEntry,
-  type TscgModule,
-} from "./tscg.ts";
 export { ARM_NAMES, ARMS, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
 export {
   ARM_ROW_PROVENANCE,

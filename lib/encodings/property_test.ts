@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { BUILTIN_ARMS } from "./registry.ts";
-import { toTool } from "./_testing.ts";
+import { toTool } from "../../testing/encodings.ts";
 
 const SEED = 20260714;
 const RUNS = 150;

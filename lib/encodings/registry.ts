@@ -14,7 +14,6 @@ import { markdownEntry } from "./markdown.ts";
 import { minifiedJsonEntry } from "./minified_json.ts";
 import { toonListingEntry } from "./toon_listing.ts";
 import { tronDedupEntry } from "./tron_dedup.ts";
-import { tscgEntry } from "./tscg.ts";
 import type { ArmEntry, EncodingArm, UnavailableArm } from "./types.ts";
 
 /** Every registered arm, in report order (`baseline_json` first). */
@@ -25,7 +24,6 @@ export const ARMS: readonly ArmEntry[] = [
   tronDedupEntry,
   minifiedJsonEntry,
   markdownEntry,
-  tscgEntry,
 ];
 
 /** Every arm name, in report order (`baseline_json` first). */
@@ -80,7 +78,7 @@ export function parseArmList(spec: string): string[] {
  * @example Usage
  * ```ts
  * import { loadArms } from "./registry.ts";
- * const arms = await loadArms(["baseline_json", "tscg"]);
+ * const arms = await loadArms(["baseline_json", "markdown"]);
  * if (arms.length !== 2 || arms[0].name !== "baseline_json") throw new Error();
  * ```
  */

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { ARM_NAMES, ARMS, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
-import { createTscgArm } from "./tscg.ts";
 
 Deno.test("every registered arm keeps the entry contract", async () => {
   assert.deepEqual(ARM_NAMES, ARMS.map((a) => a.name));
@@ -24,15 +23,6 @@ Deno.test("every registered arm keeps the entry contract", async () => {
   assert.deepEqual(
     BUILTIN_ARMS.map((a) => a.name),
     ARMS.filter((a) => a.requires === null).map((a) => a.name),
-  );
-});
-
-Deno.test("the tscg entry declares what the arm built from @tscg/core reports", () => {
-  const entry = ARMS.find((a) => a.name === "tscg")!;
-  const arm = createTscgArm({ compress: () => ({ compressed: "" }) });
-  assert.deepEqual(
-    [arm.altersIndex, arm.lowerBound, entry.requires],
-    [entry.altersIndex, entry.lowerBound, "@tscg/core"],
   );
 });
 

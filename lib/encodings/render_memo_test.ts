@@ -9,7 +9,7 @@ import { loadCatalog } from "../catalog/load.ts";
 import type { Tool } from "../catalog/types.ts";
 import { compactSig } from "./compact_sig.ts";
 import { markdown } from "./markdown.ts";
-import { hardCases, REFERENCE } from "./_testing.ts";
+import { hardCases, REFERENCE } from "../../testing/encodings.ts";
 
 const ARMS = [markdown, compactSig];
 

@@ -9,7 +9,7 @@ import { ReindentedCounts } from "../tokens/reindent.ts";
 import { sharedCounts } from "../tokens/shared_counts.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "../tokens/tokenizers.ts";
 import { toonListing } from "./toon_listing.ts";
-import { REFERENCE } from "./_testing.ts";
+import { REFERENCE } from "../../testing/encodings.ts";
 
 Deno.test("sharedCounts on the reference corpus: every tool text under three renderings", async () => {
   const corpus = await loadCatalog(REFERENCE.pathname);

@@ -8,7 +8,7 @@ import { schemaText } from "../catalog/canonical.ts";
 import { parseCatalog } from "../catalog/parse.ts";
 import type { Tool } from "../catalog/types.ts";
 import { toonListing } from "./toon_listing.ts";
-import { REFERENCE } from "./_testing.ts";
+import { REFERENCE } from "../../testing/encodings.ts";
 
 const path = Deno.env.get("MCPMETER_TOON_BENCH_CORPUS") ?? REFERENCE.pathname;
 const tools = parseCatalog(Deno.readTextFileSync(path), { path }).tools;

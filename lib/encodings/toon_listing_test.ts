@@ -9,7 +9,14 @@ import { synthCatalogText, synthReference } from "../catalog/synth.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { toonListing } from "./toon_listing.ts";
 import { guarded } from "./_private.ts";
-import { exists, hardCases, LIVEMCPTOOL, readTools, REFERENCE, toTool } from "./_testing.ts";
+import {
+  exists,
+  hardCases,
+  LIVEMCPTOOL,
+  readTools,
+  REFERENCE,
+  toTool,
+} from "../../testing/encodings.ts";
 
 /**
  * The library's own rendering of one tool, as the arm rendered it before its own writer: `encode`

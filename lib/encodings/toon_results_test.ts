@@ -12,7 +12,7 @@ import {
   type ToolResultRecord,
 } from "./toon_results.ts";
 import { loadToolResults, parseToolResults } from "./load_tool_results.ts";
-import { words } from "./_testing.ts";
+import { words } from "../../testing/encodings.ts";
 
 const chars = { name: "chars", count: (t: string) => t.length };
 const text = (t: string) => ({ type: "text", text: t });

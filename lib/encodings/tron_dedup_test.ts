@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { measureArms } from "./measure.ts";
 import { createTronDedupArm, SchemaClassCollisionError, tronDedup } from "./tron_dedup.ts";
-import { toTool, words } from "./_testing.ts";
+import { toTool, words } from "../../testing/encodings.ts";
 
 // Class names below come from `printf '%s' SCHEMA | sha256sum | cut -c1-8`.
 const PATH_SCHEMA = '{"properties":{"path":{"type":"string"}},"type":"object"}'; // 53582d9d

@@ -4,7 +4,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 /**
  * Checks, before any work, that `path` can be written: that it names a file, not a folder;

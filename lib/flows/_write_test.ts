@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ensureWritable } from "./_write.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 Deno.test("ensureWritable() creates the folder of a new file and leaves no probe behind", async () => {
   const dir = await Deno.makeTempDir();

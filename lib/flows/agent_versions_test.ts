@@ -11,7 +11,7 @@ import {
   writeScriptedRegistry,
 } from "../agent/_scripted_model_server.ts";
 import { newcombeInterval } from "../stats/newcombe.ts";
-import { runAgentsForTest } from "./_agents_testing.ts";
+import { runAgentsForTest } from "../../testing/agents.ts";
 import { agentVersionsCommand } from "./agents.ts";
 import { denoFlowIo } from "./io.ts";
 import { runReport } from "./report.ts";

@@ -28,8 +28,8 @@ import {
 } from "../agent/providers/cache.ts";
 import type { AgentConfig, CaseRecord } from "../agent/types.ts";
 import type { ModelClient } from "../agent/providers/types.ts";
-import { UsageError } from "../_errors.ts";
-import { idProblem } from "../_ids.ts";
+import { UsageError } from "../core/errors.ts";
+import { idProblem } from "../core/ids.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
@@ -144,7 +144,7 @@ export function defaultRunId(suiteId: string, epochMs: number): string {
  * @param id The id.
  * @param flag The flag it came from, for the message.
  * @returns The id.
- * @throws {UsageError} When the id is not one (see `ID_PATTERN` in lib/_ids.ts).
+ * @throws {UsageError} When the id is not one (see `ID_PATTERN` in lib/core/ids.ts).
  */
 export function checkRunId(id: string, flag: string): string {
   const problem = idProblem(id);

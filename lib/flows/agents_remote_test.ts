@@ -13,8 +13,8 @@ import {
   ListToolsRequestSchema,
   Server,
   WebStandardStreamableHTTPServerTransport,
-} from "../_sdk.ts";
-import { readRecords, runAgentsForTest } from "./_agents_testing.ts";
+} from "../core/sdk.ts";
+import { readRecords, runAgentsForTest } from "../../testing/agents.ts";
 
 const MODEL_KEY = "sk-remote-e2e-abcdef123456";
 const HEADER_KEY = "hdr-remote-secret-9f8e7d6c";

@@ -24,7 +24,7 @@ import {
   summaryValue,
   withScriptedModel,
   writeAgentsRegistry,
-} from "./_agents_testing.ts";
+} from "../../testing/agents.ts";
 
 Deno.test({
   name:

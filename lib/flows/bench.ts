@@ -74,14 +74,14 @@ import {
   mergeCatalogCost,
 } from "./bench_jobs.ts";
 import { armGroups } from "./bench_plan.ts";
-import { UsageError } from "../_errors.ts";
-import { writeAtomic } from "../_atomic.ts";
+import { UsageError } from "../core/errors.ts";
+import { writeAtomic } from "../core/files.ts";
 import { deriveSeed } from "../stats/mod.ts";
 
 /** The metrics `compareToBaseline` compares by default (lib/retrieval/versus.ts). */
 const COMPARED_METRICS = ["recall@5", "ndcg@10"] as const;
 import { denoFlowIo, type FlowIo } from "./io.ts";
-import { counted } from "../_text.ts";
+import { counted } from "../core/text.ts";
 
 /** Default inputs, relative to the repository root. */
 export const BENCH_DEFAULTS = {

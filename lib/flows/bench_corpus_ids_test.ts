@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { runBench } from "./bench.ts";
 import { denoFlowIo } from "./io.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 const io = { ...denoFlowIo(), progress: () => {} };
 

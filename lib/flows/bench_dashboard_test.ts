@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tinyBenchReport } from "../report/_testing.ts";
+import { tinyBenchReport } from "../../testing/report.ts";
 import type { BenchReport } from "../report/bench_report.ts";
 import { dashboardView, workerDashboardRenderer } from "./bench_dashboard.ts";
 import { createRng, deriveSeed, pairedTestTables } from "../stats/mod.ts";

@@ -63,14 +63,14 @@ Deno.test("bench on 1, 2 and 3 lanes: the same report bytes on the reference cor
   assert.ok(!lines.some((l) => l.includes("(worker")), lines.join("\n"));
   assert.equal(alone, one);
   const report = JSON.parse(one);
-  // Every section the jobs fill is there: 3 modes × 2 tokenizers; 6 arms × 2 tokenizers and
-  // tscg's one skip row (@tscg/core is not served here); per golden set bm25 (1) +
+  // Every section the jobs fill is there: 3 modes × 2 tokenizers; 6 arms × 2 tokenizers; per
+  // golden set bm25 (1) +
   // tfidf_classic (plain, compact_sig, markdown) + random + oracle.
   assert.equal(report.modes.length, 6);
   assert.deepEqual(
     report.arms.map((a: { arm: string; tokenizer?: string }) => `${a.arm}/${a.tokenizer ?? "-"}`),
     ["baseline_json", "compact_sig", "toon_listing", "tron_dedup", "minified_json", "markdown"]
-      .flatMap((a) => [`${a}/cl100k_base`, `${a}/o200k_base`]).concat(["tscg/-"]),
+      .flatMap((a) => [`${a}/cl100k_base`, `${a}/o200k_base`]),
   );
   assert.equal(report.retrieval.length, 2 * 6);
   assert.equal(report.frontier.length, 2 * 3);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
 import { benchFailure, benchSummaryLines, runBench, writeBenchResults } from "./bench.ts";
-import { oneToolBenchReport, tinyBenchReport } from "../report/_testing.ts";
+import { oneToolBenchReport, tinyBenchReport } from "../../testing/report.ts";
 import { denoFlowIo, UsageError } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };
 

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { messageReply, startScriptedModelServer } from "../agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../agent/_scripted_policy.ts";
-import { writeJudgeRegistry, writeOneLabel } from "../agent/_judge_testing.ts";
+import { writeJudgeRegistry, writeOneLabel } from "../../testing/judge.ts";
 import { JUDGE_SYSTEM_PROMPT } from "../agent/mod.ts";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { denoFlowIo } from "./io.ts";
 import { runCalibration, type RunCalibrationOptions } from "./calibrate.ts";
 

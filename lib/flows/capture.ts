@@ -33,7 +33,7 @@ import {
   resolveNpmVersion,
 } from "../mcp/io.ts";
 import type { JsonObject } from "../catalog/types.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** The reference servers config, repository-relative: the only one captured into fixtures/. */

@@ -21,7 +21,7 @@ import {
   resolveNpmVersion,
 } from "../mcp/io.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 
 /** One server of a live capture that produced no tools. */
 export interface FailedServer {

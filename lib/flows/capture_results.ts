@@ -44,8 +44,8 @@ import {
   stringifySorted,
   type StructuredContentErrorKind,
 } from "../mcp/mod.ts";
-import { oneLine } from "../_text.ts";
-import { UsageError } from "../_errors.ts";
+import { oneLine } from "../core/text.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Output format names. */

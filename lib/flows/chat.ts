@@ -16,7 +16,7 @@ import {
   prepareAgentServers,
   realSleep,
 } from "../agent/io.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Defaults of `deno task chat` (repository-relative paths). */

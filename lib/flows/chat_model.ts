@@ -14,7 +14,7 @@ import { realSleep } from "../agent/providers/retry.ts";
 import { usageCostUsd } from "../agent/usage.ts";
 import type { ModelConfig } from "../agent/types.ts";
 import type { ChatFn, ChatModel } from "../retrieval/chat.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 /** Options of {@linkcode resolveChatModel}. */
 export interface ResolveChatModelOptions {

@@ -15,7 +15,7 @@ import { denoFlowIo } from "./io.ts";
 import { rerankPrompt } from "../retrieval/rerank.ts";
 import { expansionPrompt } from "../retrieval/expand.ts";
 import { z } from "zod";
-import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "../proxy/_testing.ts";
+import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "../../testing/proxy.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createUpstreamPool } from "../proxy/upstream.ts";
 import { proxyRetriever } from "../proxy/tool_index.ts";

@@ -10,7 +10,7 @@ import { expandVars } from "../agent/config.ts";
 import { loadEnv, loadModels } from "../agent/load_config.ts";
 import { createFileEmbeddingStore } from "../retrieval/embedding_cache.ts";
 import type { EmbeddingModel, EmbeddingStore } from "../retrieval/embeddings.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 /** Default OpenAI-compatible base URL when the registry entry names none. */
 export const DEFAULT_EMBEDDING_BASE_URL = "https://api.openai.com/v1";

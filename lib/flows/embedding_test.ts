@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startEmbeddingsServer } from "../retrieval/_embeddings_server.ts";
 import { runBench } from "./bench.ts";
 import { resolveEmbeddingModel } from "./embedding.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo } from "./io.ts";
 
 async function registry(dir: string, baseUrl: string): Promise<string> {

@@ -9,8 +9,8 @@ import { forecastDocument, forecastLines, forecastLoadedRun, stableJson } from "
 import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
 import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile, priceableKeys } from "../agent/forecast.ts";
 import type { LoadedRun } from "../report/mod.ts";
-import { counted } from "../_text.ts";
-import { UsageError } from "../_errors.ts";
+import { counted } from "../core/text.ts";
+import { UsageError } from "../core/errors.ts";
 
 /** What `deno task forecast` was asked for. */
 export interface RunForecastFlowOptions {

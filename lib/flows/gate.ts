@@ -19,7 +19,7 @@ import {
   RunInputError,
   verdictLine,
 } from "../report/mod.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { ensureWritable } from "./_write.ts";
 import type { FlowOutcome } from "./outcome.ts";
 

@@ -3,8 +3,8 @@
 // and the inputs it refuses before comparing anything.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeGateRuns, writeSyntheticRun } from "../report/_synthetic_runs.ts";
-import { UsageError } from "../_errors.ts";
+import { writeGateRuns, writeSyntheticRun } from "../../testing/synthetic_runs.ts";
+import { UsageError } from "../core/errors.ts";
 import { runGate } from "./gate.ts";
 
 const XSD = new URL("../report/junit.xsd", import.meta.url).pathname;

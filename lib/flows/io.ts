@@ -16,9 +16,9 @@ export {
 // Also in mod.ts: here so that a task's shared plumbing (tasks/_cli.ts) gets them without
 // loading every flow.
 export { ensureWritable } from "./_write.ts";
-export { UsageError } from "../_errors.ts";
+export { UsageError } from "../core/errors.ts";
 // InputFileError is also in lib/catalog/mod.ts, which loads every catalog module (zod too).
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export type { FlowOutcome } from "./outcome.ts";
 
 /**

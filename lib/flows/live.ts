@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { redactDeep, urlSecrets } from "../_redact.ts";
+import { redactDeep, urlSecrets } from "../core/secrets.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import { buildLiveBlock, type LiveBlock, type QueryCalls } from "../live/live_block.ts";
@@ -24,7 +24,7 @@ import { stableJson } from "../report/json.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Defaults, relative to the repository root. */
@@ -191,7 +191,7 @@ async function pickServers(
  * always completes unless nothing can be set up at all.
  *
  * A key in the endpoint URL (its password, or a query parameter with a secret name by
- * lib/_redact.ts: `api_key`, `token`, `secret`, `auth`, `sig`, ...) is `[REDACTED]` everywhere in
+ * lib/core/secrets.ts: `api_key`, `token`, `secret`, `auth`, `sig`, ...) is `[REDACTED]` everywhere in
  * the block, including fetch error messages that quote the URL.
  *
  * @param options See {@linkcode RunLiveOptions}.

@@ -5,7 +5,7 @@ import { runLive } from "./live.ts";
 import { parseToolOverrides } from "../catalog/overrides.ts";
 import { denoFlowIo } from "./io.ts";
 import { createUpstreamPool } from "../proxy/upstream.ts";
-import { memorySession, NOTES_SERVER } from "../mcp/_testing.ts";
+import { memorySession, NOTES_SERVER } from "../../testing/mcp.ts";
 
 Deno.test("runLive({overrides}): the proxy over the notes server finds a tool by its overridden description", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-live-overrides-" });

@@ -8,7 +8,7 @@
 import { basename, join, resolve } from "node:path";
 import { mergeShardRuns } from "../agent/mod.ts";
 import { readCaseRecords } from "../agent/io.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { ensureWritable } from "./_write.ts";
 import type { FlowOutcome } from "./outcome.ts";
 

@@ -20,7 +20,7 @@
  */
 export { RESPONSE_COMPONENTS } from "../live/attribution.ts";
 export { METRIC_KEYS } from "../retrieval/metrics.ts";
-export { UsageError } from "../_errors.ts";
+export { UsageError } from "../core/errors.ts";
 export { denoFlowIo, type FlowIo, type GitState, pinnedVersions, REPO_ROOT } from "./io.ts";
 export type { FlowOutcome } from "./outcome.ts";
 export { captureCatalog, type FailedServer } from "./capture_catalog.ts";

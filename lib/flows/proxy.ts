@@ -21,9 +21,9 @@ import {
   redactText,
   upstreamSecrets,
 } from "../proxy/mod.ts";
-import { UsageError } from "../_errors.ts";
-import { isWildcard } from "../_http_guard.ts";
-import { localHostNames } from "../_local_hosts.ts";
+import { UsageError } from "../core/errors.ts";
+import { isWildcard } from "../core/http_guard.ts";
+import { localHostNames } from "../core/http_guard.ts";
 import { BENCH_DEFAULTS } from "./bench.ts";
 import {
   checkRetrieverModels,

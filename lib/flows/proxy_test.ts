@@ -3,7 +3,7 @@
 // sink. The CLI (--help, the loopback rule's exit code) is tested in tasks/proxy_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { INSPECTOR, installedBin, SERVER_MEMORY } from "../_npm_testing.ts";
+import { INSPECTOR, installedBin, SERVER_MEMORY } from "../../testing/npm.ts";
 import { runProxy } from "./proxy.ts";
 import { denoFlowIo } from "./io.ts";
 

@@ -8,7 +8,7 @@
  */
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import {
   agentRunRecords,
   type BenchReport,

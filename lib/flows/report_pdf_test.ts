@@ -6,7 +6,7 @@
 // line and exit code are tested in tasks/report_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeSyntheticRun } from "../report/_synthetic_runs.ts";
+import { writeSyntheticRun } from "../../testing/synthetic_runs.ts";
 import { findChromium } from "../report/io.ts";
 import { runReport } from "./report.ts";
 

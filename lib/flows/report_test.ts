@@ -4,8 +4,8 @@
 // installs it). The CLI (exit codes, the Chromium-missing line) is tested in tasks/report_test.ts.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeSyntheticRun } from "../report/_synthetic_runs.ts";
-import { CHROMIUM, chromium, colouredPixels, consoleLines } from "../report/_browser_testing.ts";
+import { writeSyntheticRun } from "../../testing/synthetic_runs.ts";
+import { CHROMIUM, chromium, colouredPixels, consoleLines } from "../../testing/browser.ts";
 import { runReport } from "./report.ts";
 
 if (CHROMIUM === undefined) {

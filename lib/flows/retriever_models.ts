@@ -8,7 +8,7 @@
  * @module
  */
 
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { createFileChatStore } from "../retrieval/embedding_cache.ts";
 import {
   type ChatModel,

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { denoFlowIo, type FlowIo } from "./io.ts";
-import { counted } from "../_text.ts";
+import { counted } from "../core/text.ts";
 
 /** Tools of fixtures/corpora/reference_v1.tools.json (the reference golden set's corpus). */
 export const REFERENCE_TOOLS = 1389;

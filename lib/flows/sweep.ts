@@ -11,7 +11,7 @@ import { loadToolOverrides } from "../catalog/io.ts";
 import type { ToolOverrides } from "../catalog/mod.ts";
 import { AgentConfigError } from "../agent/mod.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../sweep/mod.ts";
-import { UsageError } from "../_errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { checkRunId } from "./agents.ts";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type PreparedSweep, prepareSweep } from "./sweep.ts";
-import { runAgentsForTest, type SweepFixture, sweepFixture } from "./_agents_testing.ts";
+import { runAgentsForTest, type SweepFixture, sweepFixture } from "../../testing/agents.ts";
 import { runReport } from "./report.ts";
 import { denoFlowIo } from "./io.ts";
 import { loadRun } from "../report/load_runs.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 
 /** Inputs of {@linkcode breakEven}, all in tokens of one tokenizer. */
 export interface BreakEvenInput {

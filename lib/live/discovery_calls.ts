@@ -19,8 +19,8 @@
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { CLIENT_INFO } from "../mcp/client_info.ts";
-import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../_sdk.ts";
-import { oneLine } from "../_text.ts";
+import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../core/sdk.ts";
+import { oneLine } from "../core/text.ts";
 
 /** Why a discovery call produced no usable response. */
 export type CallOutcome =

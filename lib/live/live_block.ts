@@ -7,7 +7,7 @@
 import { encode as toonEncode } from "@toon-format/toon";
 import type { Tool } from "../catalog/types.ts";
 import { catalogCost } from "../modes/cost.ts";
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 import { meanMetrics, type MetricValues, queryMetrics } from "../retrieval/metrics.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import type { Drops, GoldenSet } from "../retrieval/types.ts";

@@ -24,7 +24,7 @@
  * @module
  */
 export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
-export type { Provenance } from "../_provenance.ts";
+export type { Provenance } from "../core/provenance.ts";
 export type { Drops, GoldenFormat, GoldenSet, Grade, Qrels, Queries } from "../retrieval/types.ts";
 export { METRIC_KEYS, type MetricKey, type MetricValues } from "../retrieval/metrics.ts";
 export type { Tokenizer, TokenizerName } from "../tokens/types.ts";

@@ -5,7 +5,7 @@ import { loadCatalog } from "../catalog/load.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import { evaluateRetrieval } from "../retrieval/evaluate.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
-import { fakeUpstream } from "../proxy/_testing.ts";
+import { fakeUpstream } from "../../testing/proxy.ts";
 import { serveProxyHttp } from "../proxy/http.ts";
 import { createProxyCore } from "../proxy/server.ts";
 import { createUpstreamPool } from "../proxy/upstream.ts";

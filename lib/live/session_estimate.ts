@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 
 /** Response encodings a session estimate is made for. */
 export type ResponseEncoding = "json" | "compact" | "toon";

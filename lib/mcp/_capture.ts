@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Client, ErrorCode, McpError, ToolListChangedNotificationSchema } from "../_sdk.ts";
+import { Client, ErrorCode, McpError, ToolListChangedNotificationSchema } from "../core/sdk.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import {
   type ListChangeWatcher,
@@ -16,8 +16,8 @@ import {
 } from "./list.ts";
 import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
-import { oneLine } from "../_text.ts";
-import { MIN_SECRET_CHARS, redactText } from "../_redact.ts";
+import { oneLine } from "../core/text.ts";
+import { MIN_SECRET_CHARS, redactText } from "../core/secrets.ts";
 import type { RunPath, ServerCaptureRecord } from "./types.ts";
 import type { ServerEntry } from "./config.ts";
 import { settleWithin } from "./_settle.ts";
@@ -140,7 +140,7 @@ export function timeoutResult(
  *
  * @param record A capture record or result.
  * @param secrets Secret values, in any order, duplicates allowed; those shorter than 4
- *   characters are left alone (see `redactText` in lib/_redact.ts).
+ *   characters are left alone (see `redactText` in lib/core/secrets.ts).
  * @returns `record` itself when no secret can apply, else a redacted copy.
  */
 export function redactResult<T extends CaptureResult>(record: T, secrets: readonly string[]): T {

@@ -10,7 +10,7 @@
 import { expandServerEntry, type StdioServerEntry } from "./config.ts";
 import { findExecutable, type IsolationMode, wrapCommand } from "./_sandbox.ts";
 import { type Scratch, writeDeclaredFiles } from "./_scratch.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** `PATH` used when this process has none. */
 export const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";

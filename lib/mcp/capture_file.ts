@@ -12,7 +12,7 @@
 
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import type { ServerCaptureRecord } from "./types.ts";
-import { sortKeysDeep } from "../_json.ts";
+import { sortKeysDeep } from "../core/json.ts";
 
 /** `format` value of a capture file. */
 export const CAPTURE_FORMAT = "mcpmeter-capture";

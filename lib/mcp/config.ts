@@ -53,7 +53,7 @@
  * @module
  */
 
-import { expandVariables, VARIABLE_PATTERN } from "../_vars.ts";
+import { expandVariables, VARIABLE_PATTERN } from "../core/secrets.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "./errors.ts";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";

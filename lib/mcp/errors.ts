@@ -5,7 +5,7 @@
  * @module
  */
 
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 
 /**
  * A servers config that cannot be used: malformed JSON, a missing or

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { SSEClientTransport, StreamableHTTPClientTransport } from "../_sdk.ts";
+import { SSEClientTransport, StreamableHTTPClientTransport } from "../core/sdk.ts";
 import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
@@ -18,8 +18,8 @@ import {
 } from "./_capture.ts";
 import { checkTimeoutMs } from "./_launch.ts";
 import { WarningSink } from "./_text.ts";
-import { oneLine } from "../_text.ts";
-import { isSecretName } from "../_redact.ts";
+import { oneLine } from "../core/text.ts";
+import { isSecretName } from "../core/secrets.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -31,7 +31,7 @@ export type RemoteCaptureOptions = CaptureOptionsBase;
  * error is `protocol_error`, no answer in time is `timeout`.
  *
  * Secrets stay out of the record: the values of headers with secret names (the same rule
- * as for variables, `isSecretName` in lib/_redact.ts: `Authorization`, `X-Api-Key`, `Cookie`,
+ * as for variables, `isSecretName` in lib/core/secrets.ts: `Authorization`, `X-Api-Key`, `Cookie`,
  * ...) and of such variables that `url` or `headers` reference are replaced by `[REDACTED]`
  * in `message` and `warnings` (a server may echo them in an error body).
  *
@@ -88,7 +88,7 @@ export async function captureRemoteServer(
 
 /**
  * Values of a remote entry that must not reach a record or a log: expanded header values whose
- * names look secret (`isSecretName` in lib/_redact.ts: `Authorization`, `X-Api-Key`, `Cookie`,
+ * names look secret (`isSecretName` in lib/core/secrets.ts: `Authorization`, `X-Api-Key`, `Cookie`,
  * ...; with and without a scheme such as `Bearer `) and the caller's secret-named variables
  * that the url or headers reference.
  *

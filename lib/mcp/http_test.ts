@@ -12,7 +12,7 @@ import {
   Server,
   SSEServerTransport,
   StreamableHTTPServerTransport,
-} from "../_sdk.ts";
+} from "../core/sdk.ts";
 
 function mcpServer(): InstanceType<typeof Server> {
   const server = new Server({ name: "http-fixture", version: "2.0.0" }, {

@@ -12,7 +12,7 @@
  */
 
 import { join, resolve } from "node:path";
-import { mapBounded } from "../_pool.ts";
+import { mapBounded } from "../core/pool.ts";
 import type { StdioServerEntry } from "./config.ts";
 
 /** One package to install. */

@@ -18,11 +18,11 @@ import {
   ListPromptsResultSchema,
   ListResourcesResultSchema,
   ListToolsResultSchema,
-} from "../_sdk.ts";
+} from "../core/sdk.ts";
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { PaginationError } from "./errors.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** Upper bound on pages per list: a list that needs more is an error (page count). */
 export const MAX_LIST_PAGES = 1000;

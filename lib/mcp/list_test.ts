@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   Server,
-} from "../_sdk.ts";
+} from "../core/sdk.ts";
 import { PaginationError } from "./errors.ts";
 import { listAll, listChangeWatcher, listServer, MAX_LIST_PAGES } from "./list.ts";
 import { watchToolListChanges } from "./_capture.ts";

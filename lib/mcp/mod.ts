@@ -37,7 +37,7 @@ export {
   type StdioServerEntry,
 } from "./config.ts";
 export { ConfigError, PaginationError } from "./errors.ts";
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export {
   DEFAULT_SETTLE_MS,
   listAll,

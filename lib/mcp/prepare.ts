@@ -13,7 +13,7 @@
 import type { ServerEntry, ServersConfig, StdioServerEntry } from "./config.ts";
 import type { InstallResult, PackageSpec } from "./install.ts";
 import { type Launch, parseLaunch, pinLaunch, uninstallableReason } from "./launchers.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 import type { ServerCaptureRecord } from "./types.ts";
 import { spawnFailedRecord } from "./_capture.ts";
 

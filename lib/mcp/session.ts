@@ -20,7 +20,7 @@ import {
   McpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-} from "../_sdk.ts";
+} from "../core/sdk.ts";
 import {
   expandServerEntry,
   type RemoteServerEntry,
@@ -36,8 +36,8 @@ import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
-import { oneLine } from "../_text.ts";
-import { redactDeep, redactText, urlSecrets } from "../_redact.ts";
+import { oneLine } from "../core/text.ts";
+import { redactDeep, redactText, urlSecrets } from "../core/secrets.ts";
 import { remoteSecrets } from "./http.ts";
 import type { RunPath } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { liveProcessesWith } from "./_testing.ts";
+import { liveProcessesWith } from "../../testing/mcp.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";

@@ -17,7 +17,12 @@
  */
 
 import type { ChildProcess } from "node:child_process";
-import { ErrorCode, McpError, StdioClientTransport, type StdioServerParameters } from "../_sdk.ts";
+import {
+  ErrorCode,
+  McpError,
+  StdioClientTransport,
+  type StdioServerParameters,
+} from "../core/sdk.ts";
 import { referencedVariables, type StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
@@ -32,8 +37,8 @@ import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { TailBuffer, WarningSink } from "./_text.ts";
-import { oneLine } from "../_text.ts";
-import { isSecretName, secretValuesOf } from "../_redact.ts";
+import { oneLine } from "../core/text.ts";
+import { isSecretName, secretValuesOf } from "../core/secrets.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -60,7 +65,7 @@ export interface StdioCaptureOptions extends CaptureOptionsBase {
  * every failure is an outcome in the returned record.
  *
  * Secrets stay out of the record: the values of the server's environment variables with
- * secret names (one rule, `isSecretName` in lib/_redact.ts: `*KEY*`, `*TOKEN*`, `*SECRET*`,
+ * secret names (one rule, `isSecretName` in lib/core/secrets.ts: `*KEY*`, `*TOKEN*`, `*SECRET*`,
  * `*PASSW*`, `*AUTH*`, ...) and of such variables the entry references are replaced by
  * `[REDACTED]` in `message`, `warnings` and `stderrTail`.
  *
@@ -100,7 +105,7 @@ export async function captureStdioServer(
 
 /**
  * Values that must not reach a record: the server's environment variables whose names look
- * secret (`isSecretName` in lib/_redact.ts), and the caller's variables with such names that the entry references
+ * secret (`isSecretName` in lib/core/secrets.ts), and the caller's variables with such names that the entry references
  * (e.g. `--token ${GH_TOKEN}` in `args`).
  */
 export function secretValues(

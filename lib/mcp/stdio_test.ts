@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { liveProcessesWith } from "./_testing.ts";
+import { liveProcessesWith } from "../../testing/mcp.ts";
 import { fileURLToPath } from "node:url";
 import { parseServersConfig, type StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode } from "./_sandbox.ts";

@@ -11,8 +11,8 @@ import { measureModes, type ModeRow } from "./modes.ts";
 import { type Crossover, savingsBySize, type ScalingRow } from "./scaling.ts";
 import { createRng, deriveSeed } from "../stats/prng.ts";
 import type { Tokenizer } from "../tokens/types.ts";
-import type { Provenance } from "../_provenance.ts";
-import { firstSorted } from "../_order.ts";
+import type { Provenance } from "../core/provenance.ts";
+import { firstSorted } from "../core/order.ts";
 
 /** The four catalog-cost sections of the bench report. */
 export interface CatalogCostSections {

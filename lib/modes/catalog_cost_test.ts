@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { corpus, proxy, tools, words } from "./_testing.ts";
+import { corpus, proxy, tools, words } from "../../testing/modes.ts";
 import { heaviest, measureCatalogCost } from "./catalog_cost.ts";
 import { catalogCost } from "./cost.ts";
 

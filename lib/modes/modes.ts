@@ -6,7 +6,7 @@
  */
 import type { Tool } from "../catalog/types.ts";
 import type { Tokenizer } from "../tokens/types.ts";
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 import { type CatalogCost, catalogCost } from "./cost.ts";
 
 /**

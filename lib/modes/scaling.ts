@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Provenance } from "../_provenance.ts";
+import type { Provenance } from "../core/provenance.ts";
 import { type CatalogCost, sumCosts, type ToolCost } from "./cost.ts";
 import { savings } from "./modes.ts";
 

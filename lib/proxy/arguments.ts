@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { argumentChecker } from "../_arguments.ts";
+import { argumentChecker } from "../core/arguments.ts";
 import { PROXY_TOOL_DEFINITIONS, type ProxyToolName } from "./definitions.ts";
 
 /**

@@ -18,7 +18,7 @@ import {
   type ServerEntry,
   type ServersConfig,
 } from "../mcp/config.ts";
-import { isSecretName, redactText, secretValuesOf, urlSecrets } from "../_redact.ts";
+import { isSecretName, redactText, secretValuesOf, urlSecrets } from "../core/secrets.ts";
 import { openSession } from "../mcp/session.ts";
 import {
   createUpstreamPool,
@@ -27,8 +27,8 @@ import {
   type UpstreamFailure,
   type UpstreamPool,
 } from "./upstream.ts";
-import { oneLine } from "../_text.ts";
-import { mapBounded } from "../_pool.ts";
+import { oneLine } from "../core/text.ts";
+import { mapBounded } from "../core/pool.ts";
 
 /** Options of {@linkcode connectUpstreams}. */
 export interface ConnectOptions {
@@ -72,7 +72,7 @@ async function connect(
 
 /**
  * The credentials a servers config hands to its upstreams, which the proxy must never echo:
- * values of secret-named variables (`isSecretName` in lib/_redact.ts: `GITHUB_TOKEN`,
+ * values of secret-named variables (`isSecretName` in lib/core/secrets.ts: `GITHUB_TOKEN`,
  * `API_KEY`, ...) that an entry sets or references, secret-named header values (`Authorization`,
  * `X-Api-Key`; with and without the `Bearer ` scheme), and secrets carried in a remote URL.
  *

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
 import { installPackages, readInstalledPackage } from "../mcp/install.ts";
-import { clientFor } from "./_testing.ts";
+import { clientFor } from "../../testing/proxy.ts";
 import { connectUpstreams } from "./connect.ts";
 import { createProxyCore, createProxyServer } from "./server.ts";
 

@@ -2,7 +2,7 @@
  * Serves the proxy over MCP streamable HTTP (`Deno.serve` plus the SDK's
  * Web-standard transport), one SDK `Server` per session.
  *
- * Every request, `initialize` included, first passes lib/_http_guard.ts:
+ * Every request, `initialize` included, first passes lib/core/http_guard.ts:
  * `Host` must be the bound address and port (or an allowed host), an `Origin`
  * must be allowed, and the bearer token (when set) must match, compared in
  * constant time. The guard runs before session lookup and body parsing, so a
@@ -18,12 +18,12 @@ import {
   createHttpGuard,
   type HttpGuard,
   refusalResponse,
-} from "../_http_guard.ts";
+} from "../core/http_guard.ts";
 import {
   type JSONRPCMessage,
   StdioServerTransport,
   WebStandardStreamableHTTPServerTransport,
-} from "../_sdk.ts";
+} from "../core/sdk.ts";
 import { createProxyServer, type ProxyCore } from "./server.ts";
 
 /** Options of {@linkcode serveProxyHttp}. */

@@ -1,9 +1,9 @@
 // The proxy's HTTP listener refuses DNS rebinding, foreign origins and missing tokens on every
 // request (initialize included), over real HTTP on a random loopback port.
 import assert from "node:assert/strict";
-import { Client, StreamableHTTPClientTransport } from "../_sdk.ts";
-import { rawRequest } from "../_http_testing.ts";
-import { fakeUpstream, FS_TOOLS } from "./_testing.ts";
+import { Client, StreamableHTTPClientTransport } from "../core/sdk.ts";
+import { rawRequest } from "../../testing/http.ts";
+import { fakeUpstream, FS_TOOLS } from "../../testing/proxy.ts";
 import { type ServeHttpOptions, serveProxyHttp } from "./http.ts";
 import { createProxyCore } from "./server.ts";
 import { createUpstreamPool } from "./upstream.ts";

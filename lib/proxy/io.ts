@@ -12,4 +12,4 @@ export {
   type HttpGuard,
   type HttpGuardOptions,
   type Refusal,
-} from "../_http_guard.ts";
+} from "../core/http_guard.ts";

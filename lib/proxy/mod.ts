@@ -84,4 +84,4 @@ export {
 } from "./server.ts";
 export { capResult, DEFAULT_MAX_RESULT_BYTES, TRUNCATED_META_KEY } from "./limits.ts";
 export { upstreamSecrets } from "./connect.ts";
-export { redactText } from "../_redact.ts";
+export { redactText } from "../core/secrets.ts";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { fileURLToPath } from "node:url";
 import { parseServersConfig } from "../mcp/config.ts";
 import { readInstalledPackage } from "../mcp/install.ts";
-import { clientFor, fakeUpstream, FS_TOOLS } from "./_testing.ts";
+import { clientFor, fakeUpstream, FS_TOOLS } from "../../testing/proxy.ts";
 import { connectUpstreams } from "./connect.ts";
 import { createProxyCore, createProxyServer } from "./server.ts";
 import { createUpstreamPool } from "./upstream.ts";

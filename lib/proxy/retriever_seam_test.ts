@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { startEmbeddingsServer } from "../retrieval/_embeddings_server.ts";
-import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "./_testing.ts";
+import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "../../testing/proxy.ts";
 import { createProxyCore, createProxyServer } from "./server.ts";
 import { proxyRetriever } from "./tool_index.ts";
 import { createUpstreamPool } from "./upstream.ts";

@@ -6,14 +6,14 @@
  * @module
  */
 import type { JsonObject, Tool } from "../catalog/types.ts";
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../_sdk.ts";
+import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../core/sdk.ts";
 import { PROXY_TOOL_DEFINITIONS, type ProxyToolName } from "./definitions.ts";
 import { checkProxyArguments } from "./arguments.ts";
 import { describeResponseText, type RetrieveDetail, retrieveResponseText } from "./responses.ts";
 import { createToolIndex, type ToolIndex, type ToolIndexOptions } from "./tool_index.ts";
 import { errorResult, type ToolCallResult, type UpstreamPool } from "./upstream.ts";
 import { capResult, DEFAULT_MAX_RESULT_BYTES } from "./limits.ts";
-import { redactDeep } from "../_redact.ts";
+import { redactDeep } from "../core/secrets.ts";
 
 /** Options of {@linkcode createProxyCore}. */
 export interface ProxyCoreOptions extends ToolIndexOptions {

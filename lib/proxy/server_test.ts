@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
-import { type Client, StreamableHTTPClientTransport } from "../_sdk.ts";
-import { Client as SdkClient } from "../_sdk.ts";
-import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "./_testing.ts";
+import { type Client, StreamableHTTPClientTransport } from "../core/sdk.ts";
+import { Client as SdkClient } from "../core/sdk.ts";
+import { clientFor, fakeUpstream, FS_TOOLS, GH_TOOLS } from "../../testing/proxy.ts";
 import { serveProxyHttp } from "./http.ts";
 import { createProxyCore, createProxyServer } from "./server.ts";
 import { createUpstreamPool } from "./upstream.ts";

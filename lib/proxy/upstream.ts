@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import { toolFromListing } from "./tool_index.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** Default timeout of one forwarded call or listing, in ms. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import Ajv from "ajv";
 import { REPORT_SCHEMA_VERSION, upgradeBenchReport } from "./bench_report.ts";
-import { oneToolBenchReport, tinyBenchReport } from "./_testing.ts";
+import { oneToolBenchReport, tinyBenchReport } from "../../testing/report.ts";
 import { renderDashboard } from "./dashboard.ts";
 import { stableJson } from "./json.ts";
 

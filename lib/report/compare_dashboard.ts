@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { csvText } from "../_csv.ts";
+import { csvText } from "../core/csv.ts";
 import type { BenchReport } from "./bench_report.ts";
 import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
 import { intervalChart } from "./figures.ts";

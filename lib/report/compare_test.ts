@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
-import { writeSyntheticRun } from "./_synthetic_runs.ts";
+import { writeSyntheticRun } from "../../testing/synthetic_runs.ts";
 import { loadRun, loadRuns, RunInputError } from "./load_runs.ts";
 import { filterRuns, runsTable } from "./runs.ts";
 import { agentRows, caseRows, errorRows, flakyRows, sweepGroupRows, toolRows } from "./compare.ts";

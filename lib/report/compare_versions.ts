@@ -12,7 +12,7 @@ import { clusterPermutationTest } from "../stats/cluster_permutation.ts";
 import { newcombeInterval } from "../stats/newcombe.ts";
 import { bootstrapMeanCi } from "../stats/bootstrap.ts";
 import type { AgentRunRecord } from "./viz/types.ts";
-import { counted } from "../_text.ts";
+import { counted } from "../core/text.ts";
 
 /** One compared point: the latest record of one version (or of the live configuration). */
 export interface VersionPoint {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { renderDashboard } from "./dashboard.ts";
-import { tinyBenchReport } from "./_testing.ts";
+import { tinyBenchReport } from "../../testing/report.ts";
 import { findChromium } from "./pdf.ts";
 
 Deno.test({

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { csvText } from "../_csv.ts";
+import { csvText } from "../core/csv.ts";
 import { headlessDocument, renumberPlotIds } from "./dashboard.ts";
 import type { Dashboard } from "./dashboards.ts";
 import type { VizRegistry } from "./viz/registry.ts";

@@ -13,7 +13,7 @@ import {
   type PriceOverrides,
 } from "../agent/forecast.ts";
 import type { LoadedRun } from "./runs.ts";
-import { duration } from "../_text.ts";
+import { duration } from "../core/text.ts";
 
 /** Version of the `deno task forecast --json` document. */
 export const FORECAST_SCHEMA_VERSION = 1;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 
 /** Outcome of one check: `warn` and `skip` do not fail the gate. */
 export type Verdict = "pass" | "fail" | "warn" | "skip";

@@ -12,7 +12,7 @@ import { percentileNearestRank } from "../stats/percentile.ts";
 import type { LoadedRun } from "./runs.ts";
 import { type GateCheck, GateInputError, type Verdict } from "./gate.ts";
 import { check, cmp, f3, pctText, signed, usd } from "./_gate_check.ts";
-import { counted } from "../_text.ts";
+import { counted } from "../core/text.ts";
 
 /** Thresholds of {@linkcode gateRuns}. */
 export interface GateOptions {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeSyntheticRun } from "./_synthetic_runs.ts";
+import { writeSyntheticRun } from "../../testing/synthetic_runs.ts";
 import { loadRun } from "./load_runs.ts";
 import { type GateCheck, gateExitCode, GateInputError } from "./gate.ts";
 import { detectableDrop, gateRuns } from "./gate_runs.ts";

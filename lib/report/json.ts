@@ -1,4 +1,4 @@
-import { sortKeysDeep } from "../_json.ts";
+import { sortKeysDeep } from "../core/json.ts";
 
 /**
  * Deterministic JSON for result files: sorted keys, fixed rounding, no NaN.

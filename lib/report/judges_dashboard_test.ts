@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { join } from "node:path";
-import { runPanelSuite } from "../agent/_judge_testing.ts";
+import { runPanelSuite } from "../../testing/judge.ts";
 import { loadRuns } from "./load_runs.ts";
 import { renderCompareDashboard, tablesToCsv } from "./compare_dashboard.ts";
 
@@ -13,7 +13,7 @@ Deno.test("the comparison dashboard shows judge agreement, kappa and the cases j
     const { html, tables } = renderCompareDashboard({ runs, csvBase: "dashboard" });
     assert.ok(html.includes('<h2 id="judges">Judge agreement</h2>'));
     const csv = tablesToCsv(tables);
-    // By hand (see lib/agent/_judge_testing.ts): agreement 3/5, kappa (0.6 − 0.52) / 0.48 = 1/6.
+    // By hand (see testing/judge.ts): agreement 3/5, kappa (0.6 − 0.52) / 0.48 = 1/6.
     const judges = aq.fromCSV(csv.judges);
     assert.deepEqual(
       [judges.get("panel_items", 0), judges.get("agreement", 0), judges.get("kappa", 0)],

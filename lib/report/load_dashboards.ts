@@ -16,7 +16,7 @@ import {
 } from "./dashboards.ts";
 import type { VizRegistry } from "./viz/registry.ts";
 import { stableJson } from "./json.ts";
-import { writeAtomic } from "../_atomic.ts";
+import { writeAtomic } from "../core/files.ts";
 
 async function readDir(dir: string): Promise<string[]> {
   const out: string[] = [];

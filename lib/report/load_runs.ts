@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import type { CaseRecord } from "../agent/types.ts";
 import type { LoadedRun, SweepInfo } from "./runs.ts";
 import { parseSweepDescription } from "../sweep/expand.ts";

@@ -27,7 +27,7 @@ Deno.test("loadRuns() tells a missing path, an unmatched pattern, a file and an 
 });
 
 Deno.test("loadRuns() with onSkip leaves an unusable run out and names it; every run unusable still throws", async () => {
-  const { writeSyntheticRun } = await import("./_synthetic_runs.ts");
+  const { writeSyntheticRun } = await import("../../testing/synthetic_runs.ts");
   const root = await Deno.makeTempDir();
   try {
     const runs = join(root, "runs");

@@ -10,7 +10,7 @@
  *
  * @module
  */
-export type { Provenance } from "../_provenance.ts";
+export type { Provenance } from "../core/provenance.ts";
 export { DEFAULT_DECIMALS, stableJson } from "./json.ts";
 export {
   type BenchReport,
@@ -68,7 +68,7 @@ export {
   forecastLoadedRun,
   type RunForecastOptions,
 } from "./forecast.ts";
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export {
   agentRows,
   type AgentRunRow,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { byKeys } from "../_order.ts";
+import { byKeys } from "../core/order.ts";
 import * as aq from "arquero";
 import type { AgentConfig, CaseRecord, Criterion, ModelConfig } from "../agent/types.ts";
 

@@ -10,16 +10,16 @@
  * @module
  */
 
-import { mapBounded } from "../_pool.ts";
+import { mapBounded } from "../core/pool.ts";
 import {
   type AttemptFailure,
   finalError,
   parseRetryAfter,
   realSleep,
   retryWithBackoff,
-} from "../_retry.ts";
+} from "../core/retry.ts";
 import { sha256Hex } from "../catalog/load.ts";
-import { oneLine } from "../_text.ts";
+import { oneLine } from "../core/text.ts";
 
 /** An embedding model as the retrievers need it (a model-registry entry with `kind: "embedding"`). */
 export interface EmbeddingModel {

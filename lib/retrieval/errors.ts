@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 
 /**
  * A golden set cannot be used: malformed file, empty query, duplicate id, invalid grade, or

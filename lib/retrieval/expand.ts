@@ -9,8 +9,8 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import { mapBounded } from "../_pool.ts";
-import { oneLine } from "../_text.ts";
+import { mapBounded } from "../core/pool.ts";
+import { oneLine } from "../core/text.ts";
 import { createBm25Retriever } from "./bm25.ts";
 import { type ChatCaller, type ChatRequest, createChatCaller } from "./chat.ts";
 import type {

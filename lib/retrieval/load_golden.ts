@@ -5,7 +5,7 @@
  */
 
 import { sha256Hex } from "../catalog/load.ts";
-import { readFailure } from "../input_error.ts";
+import { readFailure } from "../core/errors.ts";
 import { GoldenSetError } from "./errors.ts";
 import { basename, join } from "node:path";
 import { type GoldenParseOptions, parseBeir, parseMcpproxyGolden, parseToolRet } from "./golden.ts";

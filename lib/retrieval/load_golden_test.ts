@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { InputFileError } from "../input_error.ts";
+import { InputFileError } from "../core/errors.ts";
 import { GoldenSetError } from "./errors.ts";
 import { loadGolden } from "./load_golden.ts";
 

@@ -28,7 +28,7 @@ export type { PairedTestResult } from "../stats/paired.ts";
 // The retrieval vocabulary: everything types.ts exports is public.
 export * from "./types.ts";
 export { GoldenSetError, IdMismatchError } from "./errors.ts";
-export { InputFileError } from "../input_error.ts";
+export { InputFileError } from "../core/errors.ts";
 export {
   auditGoldenSet,
   auditWarning,

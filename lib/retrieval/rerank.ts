@@ -12,8 +12,8 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import { mapBounded } from "../_pool.ts";
-import { oneLine } from "../_text.ts";
+import { mapBounded } from "../core/pool.ts";
+import { oneLine } from "../core/text.ts";
 import { checkLimit } from "./_limit.ts";
 import {
   type ChatCall,

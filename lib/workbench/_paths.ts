@@ -8,7 +8,7 @@
 
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
-import { ID_PATTERN } from "../_ids.ts";
+import { ID_PATTERN } from "../core/ids.ts";
 
 /** A request the workbench refuses: `status` is the HTTP status, `field` the offending field. */
 export class WorkbenchError extends Error {

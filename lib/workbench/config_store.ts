@@ -38,9 +38,9 @@ import {
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
 import { ConfigError } from "../mcp/errors.ts";
-import { isSecretName, REDACTED } from "../_redact.ts";
+import { isSecretName, REDACTED } from "../core/secrets.ts";
 import { checkId, confinedPath, WorkbenchError } from "./_paths.ts";
-import { writeAtomic } from "../_atomic.ts";
+import { writeAtomic } from "../core/files.ts";
 
 /** The placeholder shown instead of a secret value. */
 export const REDACTED_VALUE: string = REDACTED;

@@ -2,7 +2,7 @@
  * Request guard of the workbench (it runs on a laptop beside API keys):
  *
  * - `Host` and `Origin` are checked by the listener guard shared with the proxy
- *   (`lib/_http_guard.ts`): `Host` must be the bound host and port (or a loopback name with that
+ *   (`lib/core/http_guard.ts`): `Host` must be the bound host and port (or a loopback name with that
  *   port on loopback), so a DNS-rebinding page cannot talk to it; a request with a foreign
  *   `Origin` is refused (CSRF), on loopback too;
  * - a state-changing request (anything but GET, HEAD, OPTIONS) with
@@ -20,7 +20,7 @@ import {
   createHttpGuard,
   type HttpGuard,
   isLoopbackHostname,
-} from "../_http_guard.ts";
+} from "../core/http_guard.ts";
 
 /** Where the server listens and what it demands. */
 export interface GuardOptions {

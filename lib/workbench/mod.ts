@@ -31,7 +31,7 @@ export {
   type WorkbenchContext,
 } from "./app.ts";
 export { checkId, WorkbenchError } from "./_paths.ts";
-export { ID_PATTERN } from "../_ids.ts";
+export { ID_PATTERN } from "../core/ids.ts";
 export { pageTitles } from "./features/mod.ts";
 export {
   type AgentEntry,

@@ -9,9 +9,9 @@
 
 import { join } from "node:path";
 import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
-import { sortKeysDeep } from "../_json.ts";
+import { sortKeysDeep } from "../core/json.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
-import { writeAtomic } from "../_atomic.ts";
+import { writeAtomic } from "../core/files.ts";
 
 /** Run states: `queued` and `running` only while this server holds the run. */
 export type RunState = "queued" | "running" | "completed" | "failed" | "interrupted";

@@ -11,9 +11,9 @@ import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
 import { isLoopback } from "./guard.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
-import { UsageError } from "../_errors.ts";
-import { isWildcard, weakTokenReason } from "../_http_guard.ts";
-import { localHostNames } from "../_local_hosts.ts";
+import { UsageError } from "../core/errors.ts";
+import { isWildcard, weakTokenReason } from "../core/http_guard.ts";
+import { localHostNames } from "../core/http_guard.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
 
 /** Defaults of `deno task serve` (repository-relative paths). */

@@ -10,8 +10,8 @@ import { startDemoModelServer } from "../agent/io.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { summarizeRecords } from "../agent/summary.ts";
 import type { CaseRecord } from "../agent/types.ts";
-import { readRecords, recordKey, runAgentsForTest } from "../flows/_agents_testing.ts";
-import { api, pollUntil } from "./_serve_testing.ts";
+import { readRecords, recordKey, runAgentsForTest } from "../../testing/agents.ts";
+import { api, pollUntil } from "../../testing/workbench.ts";
 import { serveWorkbench } from "./serve.ts";
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));

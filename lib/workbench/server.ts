@@ -18,8 +18,8 @@ import { errorPage } from "./html.ts";
 import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
 import { createAgentVersions } from "./versions.ts";
-import { UsageError } from "../_errors.ts";
-import { MIN_TOKEN_CHARS, weakTokenReason } from "../_http_guard.ts";
+import { UsageError } from "../core/errors.ts";
+import { MIN_TOKEN_CHARS, weakTokenReason } from "../core/http_guard.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
 export interface StartWorkbenchOptions {

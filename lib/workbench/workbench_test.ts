@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaseRecord } from "../agent/types.ts";
-import { caseRecord } from "../agent/_record_testing.ts";
+import { caseRecord } from "../../testing/records.ts";
 import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { progressOf, runState } from "./run_store.ts";

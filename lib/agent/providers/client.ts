@@ -11,7 +11,7 @@ import type { ProviderAdapter } from "./_adapter.ts";
 import { providerEntry } from "./registry.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
 import { createWireLogFetch, type WireEntry } from "./wire_log.ts";
-import { redactText } from "../../_redact.ts";
+import { redactText } from "../../core/secrets.ts";
 import { type CallOptions, ModelCallError, type ModelClient, type ModelRequest } from "./types.ts";
 
 /** Collaborators of {@linkcode createModelClient}. */

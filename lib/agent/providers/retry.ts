@@ -15,12 +15,12 @@ import {
   type RetryPolicy,
   type RetryResult,
   retryWithBackoff,
-} from "../../_retry.ts";
+} from "../../core/retry.ts";
 import { ModelCallError } from "./types.ts";
-import { oneLine } from "../../_text.ts";
+import { oneLine } from "../../core/text.ts";
 
-export type { AttemptFailure, RetryEnv, RetryPolicy, RetryResult } from "../../_retry.ts";
-export { parseRetryAfter, realSleep } from "../../_retry.ts";
+export type { AttemptFailure, RetryEnv, RetryPolicy, RetryResult } from "../../core/retry.ts";
+export { parseRetryAfter, realSleep } from "../../core/retry.ts";
 
 /**
  * Classifies an error thrown by an Anthropic or OpenAI SDK call (both expose `status` and
@@ -89,7 +89,7 @@ function classNames(error: unknown): Set<string> {
 
 /**
  * Runs `attempt` until it succeeds, a non-retryable failure happens, or the retries run out
- * (the loop of `lib/_retry.ts`: `Retry-After` when sent, else `baseDelayMs × 2^(r−1)`, capped at
+ * (the loop of `lib/core/retry.ts`: `Retry-After` when sent, else `baseDelayMs × 2^(r−1)`, capped at
  * `maxDelayMs`, no jitter). A `ModelCallError` thrown by an attempt is final, except a
  * `bad_response` (a 2xx body that is JSON but no usable completion), which is retried like a
  * malformed body.

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { redactHeaders, redactText } from "../../_redact.ts";
+import { redactHeaders, redactText } from "../../core/secrets.ts";
 
-export { REDACTED, redactHeaders, redactText } from "../../_redact.ts";
+export { REDACTED, redactHeaders, redactText } from "../../core/secrets.ts";
 
 /** One logged exchange. */
 export interface WireEntry {

@@ -7,7 +7,7 @@
  */
 import { summarizeRecords } from "../../agent/summary.ts";
 import type { AgentConfig, CaseRecord } from "../../agent/types.ts";
-import { sortKeysDeep } from "../../_json.ts";
+import { sortKeysDeep } from "../../core/json.ts";
 import { byStart, type LoadedRun } from "../runs.ts";
 import type { AgentMetrics, AgentRunRecord } from "./types.ts";
 

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { CaseRecord } from "../../agent/types.ts";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
-import { readRest } from "../../_read_whole.ts";
+import { readRest } from "../../core/files.ts";
 import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { resumeRun, startRun } from "../start_run.ts";

@@ -1,0 +1,62 @@
+/**
+ * CSV text for the files a user opens in a spreadsheet (`summary.csv`, `cases.csv`,
+ * `disagreements.csv`, a dashboard table's download): arquero's `toCSV` (cells holding a comma,
+ * a quote or a line break quoted, `null` and `undefined` as empty cells), a header alone when
+ * there are no rows, and always a final newline.
+ *
+ * @module
+ */
+import * as aq from "arquero";
+
+/** One CSV column: its header name and how the cell is read from a row. */
+export type CsvColumn<T> = readonly [name: string, read: (row: T) => unknown];
+
+/**
+ * CSV text of rows whose keys are the columns, in order.
+ *
+ * @param header Column names, written alone when `rows` is empty (with rows, their keys in the
+ *   first row's order are the header).
+ * @param rows One object per row.
+ * @returns CSV text ending in a newline.
+ *
+ * @example Usage
+ * ```ts
+ * import { csvText } from "./csv.ts";
+ * if (csvText(["a", "b"], []) !== "a,b\n") throw new Error();
+ * if (csvText(["a"], [{ a: "x,y" }]) !== 'a\n"x,y"\n') throw new Error();
+ * ```
+ */
+export function csvText(
+  header: readonly string[],
+  rows: readonly Readonly<Record<string, unknown>>[],
+): string {
+  if (rows.length === 0) return header.join(",") + "\n";
+  const csv = aq.from(rows as Record<string, unknown>[]).toCSV();
+  return csv.endsWith("\n") ? csv : csv + "\n";
+}
+
+/**
+ * CSV text of rows read through a column table: one line per row, one cell per column.
+ *
+ * @param columns The columns, in order.
+ * @param rows The rows.
+ * @param cell Applied to every value read (e.g. rounding). @default {the value as read}
+ * @returns CSV text ending in a newline (the header alone when `rows` is empty).
+ *
+ * @example Usage
+ * ```ts
+ * import { columnsCsv } from "./csv.ts";
+ * const csv = columnsCsv<number>([["n", (n) => n], ["half", (n) => n / 2]], [1, 4]);
+ * if (csv !== "n,half\n1,0.5\n4,2\n") throw new Error(csv);
+ * ```
+ */
+export function columnsCsv<T>(
+  columns: readonly CsvColumn<T>[],
+  rows: readonly T[],
+  cell: (value: unknown) => unknown = (value) => value,
+): string {
+  return csvText(
+    columns.map(([name]) => name),
+    rows.map((row) => Object.fromEntries(columns.map(([name, read]) => [name, cell(read(row))]))),
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * Retries with exponential backoff that honours `Retry-After`, for clients of hosted endpoints
+ * below `lib/agent` in the layers (the embedding retrievers). The rules are those of
+ * `lib/agent/providers/retry.ts`: 429, 408 and 5xx (and malformed 2xx bodies) are retried, the
+ * wait is `Retry-After` (or `retry-after-ms`) when sent, else 500 ms doubling, capped; everything
+ * else fails at once.
+ *
+ * Sleep and clock are passed in, so tests run without waiting.
+ *
+ * @module
+ */
+
+/** One failed attempt that was retried: what it got and how long the client waited after it. */
+export interface RetryRecord {
+  /** HTTP status of the failed attempt; absent when there was none (a malformed body). */
+  readonly status?: number;
+  /** How it was classified (`http`, `bad_response`, ...). */
+  readonly code: string;
+  /** Wait before the next attempt, ms (backoff or `Retry-After`, capped). */
+  readonly waitMs: number;
+}
+
+/** Builds the caller's final error from a failure code, a message and the attempt details. */
+export type RetryFailureFactory = (
+  code: AttemptFailure["code"] | "exhausted",
+  message: string,
+  details: { status?: number; attempts: number; retries: readonly RetryRecord[] },
+) => Error;
+
+const FINAL = Symbol("retry.final");
+
+/**
+ * Marks an error as final: thrown from an attempt, it is rethrown at once, never classified.
+ *
+ * @param error The error.
+ * @returns The same error.
+ */
+export function finalError<E extends Error>(error: E): E {
+  (error as unknown as Record<symbol, boolean>)[FINAL] = true;
+  return error;
+}
+
+function isFinal(error: unknown): boolean {
+  return typeof error === "object" && error !== null &&
+    (error as Record<symbol, unknown>)[FINAL] === true;
+}
+
+/** Retry policy. */
+export interface RetryPolicy {
+  /** Retries after the first attempt; default 4. */
+  readonly maxRetries?: number;
+  /** First backoff, ms; doubled per retry; default 500. */
+  readonly baseDelayMs?: number;
+  /** Cap of one wait (backoff or `Retry-After`), ms; default 60,000. */
+  readonly maxDelayMs?: number;
+}
+
+/** Clock and sleep for retries. */
+export interface RetryEnv {
+  /** Waits `ms`; rejects when `signal` aborts. */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Epoch ms; used to read an HTTP-date `Retry-After`. */
+  readonly now: () => number;
+}
+
+/** How a failed attempt is classified. */
+export interface AttemptFailure {
+  /** Retry it? */
+  readonly retryable: boolean;
+  /** Failure code of the final error (e.g. a `ModelCallError` code). */
+  readonly code: "unreachable" | "http" | "bad_response" | "aborted";
+  /** HTTP status, when there was one. */
+  readonly status?: number;
+  /** Wait the server asked for, ms. */
+  readonly retryAfterMs?: number;
+  /** One-line message. */
+  readonly message: string;
+}
+
+/**
+ * Parses `retry-after-ms` (ms) or `Retry-After` (delta seconds, or an HTTP date).
+ *
+ * @param headers Response headers (a `Headers` or anything with `get`).
+ * @param now Current epoch ms, for HTTP dates.
+ * @returns Wait in ms (≥ 0), or `undefined` when absent or unreadable.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseRetryAfter } from "./retry.ts";
+ * if (parseRetryAfter(new Headers({ "retry-after": "2" }), 0) !== 2000) throw new Error("unexpected");
+ * ```
+ */
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now: number,
+): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms.trim());
+  const ra = headers.get("retry-after");
+  if (ra === null) return undefined;
+  const t = ra.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
+  const date = Date.parse(t);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** What {@linkcode retryWithBackoff} returns. */
+export interface RetryResult<T> {
+  /** What the successful attempt returned. */
+  readonly value: T;
+  /** Attempts made (≥ 1). */
+  readonly attempts: number;
+  /** The failed attempts before the successful one, with the wait after each, in order. */
+  readonly retries: readonly RetryRecord[];
+}
+
+/**
+ * Runs `attempt` until it succeeds, a non-retryable failure happens, or the retries run out.
+ * The wait before retry r (1-based) is `Retry-After` when the server sent one, else
+ * `baseDelayMs × 2^(r−1)`; either is capped at `maxDelayMs`. No jitter (determinism).
+ *
+ * @typeParam T Result type.
+ * @param attempt One try.
+ * @param classify Turns a thrown error into an {@linkcode AttemptFailure}.
+ * @param env Sleep and clock.
+ * @param policy Retry counts and delays.
+ * @param signal Aborts waits and further attempts.
+ * @param fail Builds the final error (the caller's error class) from a code, message and details.
+ * @returns The value, the attempt count and the retried attempts.
+ * @throws What `fail` builds: `exhausted` after the retries, or the failure's own code.
+ */
+export async function retryWithBackoff<T>(
+  attempt: () => Promise<T>,
+  classify: (error: unknown) => AttemptFailure,
+  env: RetryEnv,
+  policy: RetryPolicy = {},
+  signal: AbortSignal | undefined,
+  fail: RetryFailureFactory,
+): Promise<RetryResult<T>> {
+  const maxRetries = policy.maxRetries ?? 4;
+  const base = policy.baseDelayMs ?? 500;
+  const cap = policy.maxDelayMs ?? 60_000;
+  const retries: RetryRecord[] = [];
+  for (let attempts = 1;; attempts++) {
+    try {
+      return { value: await attempt(), attempts, retries };
+    } catch (error) {
+      if (isFinal(error)) throw error;
+      const f = classify(error);
+      const details = {
+        ...(f.status === undefined ? {} : { status: f.status }),
+        attempts,
+        retries,
+      };
+      if (!f.retryable) throw fail(f.code, f.message, details);
+      if (attempts > maxRetries) {
+        throw fail("exhausted", `gave up after ${attempts} attempts; last: ${f.message}`, details);
+      }
+      const wait = Math.min(cap, f.retryAfterMs ?? base * 2 ** (attempts - 1));
+      retries.push({
+        ...(f.status === undefined ? {} : { status: f.status }),
+        code: f.code,
+        waitMs: wait,
+      });
+      try {
+        await env.sleep(wait, signal);
+      } catch {
+        throw fail("aborted", "aborted (per-case timeout) while waiting to retry", details);
+      }
+    }
+  }
+}
+
+/**
+ * A real sleep that rejects when `signal` aborts.
+ *
+ * @param ms Wait, ms.
+ * @param signal Optional abort signal.
+ * @returns Resolves after `ms`.
+ */
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,128 @@
+// Permission cases of the catalog and bench tasks (tasks/permissions_test.ts runs them, in this
+// order, before the agent tasks): each one's unscoped permissions with their reason, and a small
+// real invocation under its deno.json permissions.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "../lib/core/sdk.ts";
+import * as P from "./permissions.ts";
+
+const { argv, assertRan, MEMORY_CONFIG, OUT, ROOT, serving, task } = P;
+
+const CONFIG_ENV = "${VAR} in a servers config names any variable";
+const CONFIG_RUN = "starts the stdio servers of a config (any command)";
+const INSTALLED = "--install-dir .scratch/servers";
+
+/** The catalog and bench tasks' cases. */
+export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
+  fixtures: { run: async () => assertRan("fixtures", await task("fixtures", [])) },
+  synth: {
+    run: async () =>
+      assertRan(
+        "synth",
+        await task("synth", argv(`--tools 40 --out ${OUT}/synth/synth_40.tools.json`)),
+      ),
+  },
+  scale: {
+    unscoped: {
+      run: "runs deno task synth and deno task bench (Deno) as measured child processes",
+    },
+    run: async () => {
+      // 40 tools lack the golden set's tools, so the measured bench exits 1 (scale then exits 1);
+      // what counts here is that scale ran synth and bench and read their peak memory.
+      const r = await task(
+        "scale",
+        argv(`--sizes 40 --no-default --workers 1,2 --out ${OUT}/scale`),
+      );
+      assertRan("scale", r, [0, 1]);
+      const report = JSON.parse(await Deno.readTextFile(join(ROOT, OUT, "scale", "scale.json")));
+      const rows = report.rows as { peakRssMb: number | null; workers: number }[];
+      // One bench per --workers count; the second runs a worker thread under bench's permissions.
+      assert.deepEqual(rows.map((r) => r.workers), [1, 2]);
+      for (const row of rows) assert.ok((row.peakRssMb ?? 0) > 10, JSON.stringify(row));
+    },
+  },
+  "lint-catalog": {
+    unscoped: {
+      net: "--servers may name remote servers at any URL",
+      run: `--servers ${CONFIG_RUN}`,
+      env: CONFIG_ENV,
+    },
+    run: async () => assertRan("lint-catalog", await task("lint-catalog", ["--json"]), [0, 1]),
+  },
+  bench: {
+    unscoped: {
+      net: "--proxy-servers and --endpoint reach a gateway at any URL",
+      run: "--live and --proxy-servers start the stdio servers of a config (any command)",
+      env: CONFIG_ENV,
+    },
+    run: async () =>
+      assertRan(
+        "bench",
+        await task(
+          "bench",
+          argv(`--arms none --golden none --tool-results none
+          --tokenizers cl100k_base --out ${OUT}/bench`),
+        ),
+      ),
+  },
+  capture: {
+    unscoped: {
+      net: "remote servers of a config are at any URL",
+      run: "runs npm and the stdio servers of a config (any command)",
+      env: CONFIG_ENV,
+    },
+    run: async () =>
+      assertRan(
+        "capture",
+        await task(
+          "capture",
+          argv(`--config ${MEMORY_CONFIG} --only memory ${INSTALLED}
+          --no-install --out ${OUT}/capture`),
+        ),
+      ),
+  },
+  "capture-results": {
+    unscoped: { run: "runs npm and the stdio servers of a config (any command)", env: CONFIG_ENV },
+    run: async () => {
+      const plan = `${OUT}/calls.json`;
+      const call = { id: "fs-allowed", server: "filesystem", tool: "list_allowed_directories" };
+      await Deno.writeTextFile(
+        join(ROOT, plan),
+        JSON.stringify({ calls: [{ ...call, arguments: {} }] }),
+      );
+      const args = `--calls ${plan} ${INSTALLED} --no-install --out ${OUT}/capture-results --id t`;
+      assertRan("capture-results", await task("capture-results", argv(args)));
+    },
+  },
+  live: {
+    unscoped: {
+      net: "--endpoint and remote servers are at any URL",
+      run: CONFIG_RUN,
+      env: CONFIG_ENV,
+    },
+    run: async () =>
+      assertRan("live", await task("live", argv(`--only memory ${INSTALLED} --out ${OUT}/live`))),
+  },
+  proxy: {
+    unscoped: {
+      net: "listens on --host and reaches remote upstreams at any URL",
+      run: CONFIG_RUN,
+      env: CONFIG_ENV,
+    },
+    run: async () => {
+      // The SDK's client over streamable HTTP: connecting is the initialize round trip.
+      const r = await serving(
+        "proxy",
+        argv(`--servers ${MEMORY_CONFIG} --http 0 ${INSTALLED}`),
+        /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+        async ([, url]) => {
+          const client = new Client({ name: "t", version: "1" });
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          assert.ok(client.getServerVersion() !== undefined);
+          await client.close();
+        },
+      );
+      assertRan("proxy", r);
+    },
+  },
+};
