@@ -18,6 +18,8 @@ export interface ReceivedRequest {
   readonly provider: WireProvider;
   /** Parsed JSON body. */
   readonly body: Record<string, unknown>;
+  /** The body exactly as received (UTF-8 text). */
+  readonly text: string;
   /** Header name (lower case) → value. */
   readonly headers: Record<string, string>;
   /** 0-based arrival order. */
@@ -220,9 +222,11 @@ export function startScriptedModelServer(handler: ScriptHandler): ScriptedModelS
       }
       const headers: Record<string, string> = {};
       req.headers.forEach((v, k) => headers[k] = v);
+      const text = await req.text();
       const received: ReceivedRequest = {
         provider,
-        body: await req.json(),
+        body: JSON.parse(text),
+        text,
         headers,
         index: requests.length,
       };

@@ -14,6 +14,9 @@
  * - {@linkcode parseToolOverrides} and {@linkcode applyToolOverrides} read and apply a
  *   tool-description overrides file (`server:tool` → new description, title, parameter
  *   descriptions); `loadToolOverrides` (`io.ts`) reads one from disk.
+ * - {@linkcode sentTools} renders the exact `tools` value of a provider request body (Anthropic
+ *   Messages, OpenAI Chat Completions and Responses, Gemini): the agent runner sends it and the
+ *   cost layers count it.
  * - {@linkcode countDegenerateDescriptions} counts empty, stub and short
  *   descriptions and returns its rules as text for the report.
  *
@@ -105,6 +108,15 @@ export {
   ToolOverridesError,
   toolOverridesSha256,
 } from "./overrides.ts";
+export {
+  DEFER_LOADING_FORMATS,
+  SENT_FORMATS,
+  type SentFormat,
+  sentFormatDialect,
+  type SentTool,
+  sentTools,
+  type SentToolsOptions,
+} from "./sent.ts";
 export {
   planSynthCatalog,
   synthCatalogChunks,

@@ -7,7 +7,9 @@
  */
 
 import type { SchemaDialect } from "../../catalog/normalize.ts";
-import type { ModelRequest, ModelTurn, ToolSpec } from "./types.ts";
+import { type SentFormat, sentTools } from "../../catalog/sent.ts";
+import type { JsonObject } from "../../catalog/types.ts";
+import type { ModelRequest, ModelTurn } from "./types.ts";
 
 /** What an adapter needs to build an SDK client. */
 export interface SdkClientOptions {
@@ -109,20 +111,20 @@ export function sdkAdapter<Sdk>(
 }
 
 /**
- * The optional tail of a request body that both wire formats share: `tools`, each in the
- * wire's shape (left out when the request offers none), then `temperature` (left out when the
- * provider default applies).
+ * The optional tail of a request body that both wire formats share: `tools`, rendered by the
+ * one renderer of provider `tools` values (`sentTools`, lib/catalog/sent.ts; left out when the
+ * request offers none), then `temperature` (left out when the provider default applies).
  *
  * @param request The neutral request.
- * @param tool One tool in the wire's shape.
+ * @param format The request format the tools are rendered in.
  * @returns `{ tools?, temperature? }`, to spread after the format's own fields.
  */
-export function optionalBody<T>(
+export function optionalBody(
   request: ModelRequest,
-  tool: (t: ToolSpec) => T,
-): { tools?: T[]; temperature?: number } {
+  format: SentFormat,
+): { tools?: JsonObject[]; temperature?: number } {
   return {
-    ...(request.tools.length === 0 ? {} : { tools: request.tools.map(tool) }),
+    ...(request.tools.length === 0 ? {} : { tools: sentTools(request.tools, format) }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
   };
 }

@@ -137,11 +137,10 @@ export const createAnthropicAdapter: adapter.ProviderEntry["createAdapter"] = ad
           ? request.system
           : [{ type: "text", text: request.system, cache_control: control }],
         messages,
-        ...adapter.optionalBody(request, (t) => ({
-          name: t.name,
-          description: t.description,
-          input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
-        })),
+        ...(adapter.optionalBody(request, "anthropic-messages") as {
+          tools?: Anthropic.Tool[];
+          temperature?: number;
+        }),
       },
       options,
     );

@@ -137,14 +137,10 @@ export const createOpenAiAdapter: adapter.ProviderEntry["createAdapter"] = adapt
         model,
         messages: toOpenAiMessages(request.system, request.messages),
         max_tokens: request.maxOutputTokens,
-        ...adapter.optionalBody(request, (t) => ({
-          type: "function" as const,
-          function: {
-            name: t.name,
-            description: t.description,
-            parameters: t.inputSchema as Record<string, unknown>,
-          },
-        })),
+        ...(adapter.optionalBody(request, "openai-chat-completions") as {
+          tools?: OpenAI.Chat.Completions.ChatCompletionTool[];
+          temperature?: number;
+        }),
       },
       options,
     ),

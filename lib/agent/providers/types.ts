@@ -4,20 +4,17 @@
  * @module
  */
 
-import type { JsonObject, JsonValue } from "../../catalog/types.ts";
+import type { JsonValue } from "../../catalog/types.ts";
+import type { SentTool } from "../../catalog/sent.ts";
 import type { RetryRecord, Usage } from "../types.ts";
 
 export type { RetryRecord };
 
-/** A tool as offered to the model (already named and shaped for the provider). */
-export interface ToolSpec {
-  /** Name the model uses to call it. */
-  readonly name: string;
-  /** Description shown to the model. */
-  readonly description: string;
-  /** JSON Schema of the arguments. */
-  readonly inputSchema: JsonObject;
-}
+/**
+ * A tool as offered to the model (already named and shaped for the provider): the
+ * `SentTool` the request renderer (`sentTools`, lib/catalog/sent.ts) takes.
+ */
+export type ToolSpec = SentTool;
 
 /** A tool call the model asked for. */
 export interface ToolCall {
