@@ -37,7 +37,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/catalog"],
   ["lib/encodings"],
   ["lib/retrieval", "lib/mcp", "lib/modes"],
-  ["lib/proxy"],
+  ["lib/proxy", "lib/audit"],
   ["lib/live", "lib/agent"],
   ["lib/sweep"],
   ["lib/report"],

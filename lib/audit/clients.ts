@@ -1,0 +1,114 @@
+/**
+ * The MCP clients the audit knows: each one's name, the request format its model calls use
+ * (the sent form counted), its model family (the default context window) and where its
+ * documentation says its settings live. `docs/audit.md` gives the sources.
+ *
+ * @module
+ */
+
+/** A client whose configuration the audit reads. `generic`: a file of no known client. */
+export type ClientId =
+  | "claude-code"
+  | "claude-desktop"
+  | "cursor"
+  | "vscode"
+  | "windsurf"
+  | "generic";
+
+/** The provider request formats the sent form is rendered in (`lib/catalog/sent.ts`). */
+export type SentFormat =
+  | "anthropic-messages"
+  | "openai-chat-completions"
+  | "openai-responses"
+  | "gemini";
+
+/** The sent formats, in help order. */
+export const SENT_FORMATS: readonly SentFormat[] = [
+  "anthropic-messages",
+  "openai-chat-completions",
+  "openai-responses",
+  "gemini",
+];
+
+/** A model family: what sets the default context window. */
+export type ModelFamily = "claude" | "gpt" | "gemini";
+
+/**
+ * Default context window per model family, in tokens, when `--context-window` is not given:
+ * - `claude` 200,000: the window of every Claude model that has no 1M window
+ *   (platform.claude.com, models overview); the larger window is the exception, not the floor;
+ * - `gpt` 128,000: GPT-4o's window, the smallest of the OpenAI models the editors offer;
+ * - `gemini` 1,048,576: Gemini 2.5's input limit (ai.google.dev, models).
+ */
+export const DEFAULT_CONTEXT_WINDOW: Readonly<Record<ModelFamily, number>> = {
+  claude: 200_000,
+  gpt: 128_000,
+  gemini: 1_048_576,
+};
+
+/** What the audit assumes about one client. */
+export interface ClientInfo {
+  /** Display name. */
+  readonly label: string;
+  /** The request format its model calls use by default. */
+  readonly format: SentFormat;
+  /** Its model family by default. */
+  readonly family: ModelFamily;
+  /** Why that format: the client's provider. */
+  readonly formatWhy: string;
+}
+
+/** The clients, by id. */
+export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
+  "claude-code": {
+    label: "Claude Code",
+    format: "anthropic-messages",
+    family: "claude",
+    formatWhy: "Claude Code calls Anthropic's Messages API",
+  },
+  "claude-desktop": {
+    label: "Claude Desktop",
+    format: "anthropic-messages",
+    family: "claude",
+    formatWhy: "Claude Desktop calls Anthropic's Messages API",
+  },
+  cursor: {
+    label: "Cursor",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Cursor's model is chosen per chat; OpenAI's chat format is assumed",
+  },
+  vscode: {
+    label: "VS Code",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Copilot's model is chosen per chat; OpenAI's chat format is assumed",
+  },
+  windsurf: {
+    label: "Windsurf",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Windsurf's model is chosen per chat; OpenAI's chat format is assumed",
+  },
+  generic: {
+    label: "Servers config",
+    format: "anthropic-messages",
+    family: "claude",
+    formatWhy: "no client is known for this file; Anthropic's Messages format is assumed",
+  },
+};
+
+/** Whether a string names a client id. */
+export function isClientId(name: string): name is ClientId {
+  return Object.hasOwn(CLIENTS, name);
+}
+
+/** Whether a string names a sent format. */
+export function isSentFormat(name: string): name is SentFormat {
+  return (SENT_FORMATS as readonly string[]).includes(name);
+}
+
+/** The model family a sent format implies (for a `--sent-form` override). */
+export function familyOf(format: SentFormat): ModelFamily {
+  return format === "anthropic-messages" ? "claude" : format === "gemini" ? "gemini" : "gpt";
+}

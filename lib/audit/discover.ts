@@ -1,0 +1,523 @@
+/**
+ * Finds the MCP client configurations of one account: each client's documented config files
+ * under a home folder (and a project folder), read into one {@linkcode ClientConfig} per client
+ * and project, with the servers that client would start and what its deferral posture is read
+ * from. Reading is passed in, so this module touches no disk.
+ *
+ * Locations (each client's documentation; `docs/audit.md` lists the sources):
+ * - Claude Code: `~/.claude.json` (`mcpServers`: user scope; `projects[FOLDER].mcpServers`: local
+ *   scope), `FOLDER/.mcp.json` (project scope); settings `~/.claude/settings.json`,
+ *   `FOLDER/.claude/settings.json`, `FOLDER/.claude/settings.local.json` and the machine's
+ *   managed settings; `CLAUDE_CONFIG_DIR` moves `~/.claude` and `~/.claude.json`. A name in more
+ *   than one scope: local wins over project, project over user.
+ * - Claude Desktop: `claude_desktop_config.json` under `~/Library/Application Support/Claude`
+ *   (macOS), `%APPDATA%\Claude` (Windows) and `~/.config/Claude` (Linux builds).
+ * - Cursor: `~/.cursor/mcp.json` and `FOLDER/.cursor/mcp.json` (the project's wins).
+ * - VS Code: the user profile's `mcp.json` (`servers`, plus `inputs`) and `settings.json`
+ *   (`mcp.servers`, the older place), and `FOLDER/.vscode/mcp.json` (the workspace's wins).
+ * - Windsurf: `~/.codeium/windsurf/mcp_config.json`.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import { type ClientId, CLIENTS } from "./clients.ts";
+import { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
+import { type ConfiguredServer, type FolderVariables, readServerEntry } from "./entries.ts";
+import type { DeferralInputs, SettingsLayer } from "./posture.ts";
+
+/** The operating systems whose file layouts the audit knows. */
+export type Platform = "linux" | "darwin" | "windows";
+
+/** Options of {@linkcode discoverConfigs}. */
+export interface DiscoverOptions {
+  /** The home folder audited. */
+  readonly home: string;
+  /** The working folder (a project); its `.mcp.json`, `.cursor/`, `.vscode/` are read. */
+  readonly project?: string;
+  /** This machine's OS (machine-wide files: Claude Code's managed settings). */
+  readonly platform: Platform;
+  /**
+   * The account is this process's own: read machine-wide files and the shell's environment
+   * (`CLAUDE_CONFIG_DIR`, `APPDATA`, `XDG_CONFIG_HOME`, and the variables a posture reads).
+   * False for `--home`, which audits a folder, not this shell.
+   */
+  readonly system: boolean;
+  /** The shell's environment (read only when `system`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads a file: its text, or `undefined` when it does not exist. */
+  readonly read: (path: string) => Promise<string | undefined>;
+}
+
+/** One client configuration: the servers one client starts in one place. */
+export interface ClientConfig {
+  /** Stable key (baselines): the client and its folder or main file, `~`-relative. */
+  readonly id: string;
+  /** Which client. */
+  readonly client: ClientId;
+  /** Display name, e.g. `Claude Code`. */
+  readonly label: string;
+  /** The project folder, for per-project configs. */
+  readonly folder?: string;
+  /** The config files its servers come from. */
+  readonly files: readonly string[];
+  /** Servers after the client's precedence, sorted by name. */
+  readonly servers: readonly ConfiguredServer[];
+  /** What was noticed while reading (shadowed names, unapproved project servers). */
+  readonly notes: readonly string[];
+  /** What its deferral posture is read from (never reported: it may hold secrets). */
+  readonly deferral: DeferralInputs;
+}
+
+/** A file that could not be read or parsed. */
+export interface ConfigProblem {
+  /** The file. */
+  readonly path: string;
+  /** One line: the file, the position and the reason. */
+  readonly message: string;
+}
+
+/** What {@linkcode discoverConfigs} found. */
+export interface Discovery {
+  /** One config per client and project, in client order. */
+  readonly configs: readonly ClientConfig[];
+  /** Files that exist but could not be read or parsed. */
+  readonly problems: readonly ConfigProblem[];
+  /** Every path looked at. */
+  readonly searched: readonly string[];
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function strings(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** `path` with the home folder written `~`. */
+export function tilde(path: string, home: string): string {
+  const h = home.replace(/[\\/]+$/, "");
+  return path === h
+    ? "~"
+    : path.startsWith(h + "/") || path.startsWith(h + "\\")
+    ? "~" + path.slice(h.length)
+    : path;
+}
+
+class Reader {
+  readonly problems: ConfigProblem[] = [];
+  readonly searched: string[] = [];
+  readonly #cache = new Map<string, Promise<JsonValue | undefined>>();
+  constructor(readonly options: DiscoverOptions) {}
+
+  /** The parsed file, or undefined when it is absent or broken (then a problem is kept). */
+  load(path: string, jsonc: boolean): Promise<JsonValue | undefined> {
+    let cached = this.#cache.get(path);
+    if (cached === undefined) {
+      cached = this.#load(path, jsonc);
+      this.#cache.set(path, cached);
+    }
+    return cached;
+  }
+
+  async #load(path: string, jsonc: boolean): Promise<JsonValue | undefined> {
+    this.searched.push(path);
+    let text: string | undefined;
+    try {
+      text = await this.options.read(path);
+    } catch (error) {
+      this.problems.push({ path, message: `${path}: cannot read: ${(error as Error).message}` });
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    try {
+      return parseConfigText(text, path, jsonc);
+    } catch (error) {
+      if (!(error instanceof ConfigSyntaxError)) throw error;
+      this.problems.push({ path, message: error.message });
+      return undefined;
+    }
+  }
+
+  servers(
+    table: JsonValue | undefined,
+    scope: string,
+    source: string,
+    folders: FolderVariables,
+  ): ConfiguredServer[] {
+    if (!isObject(table)) return [];
+    return Object.keys(table).sort().map((name) =>
+      readServerEntry(name, table[name], { scope, source, folders })
+    );
+  }
+}
+
+/** Servers by name, the first list winning; the names it hides become notes. */
+function merge(
+  lists: readonly (readonly ConfiguredServer[])[],
+  notes: string[],
+): ConfiguredServer[] {
+  const out = new Map<string, ConfiguredServer>();
+  for (const list of lists) {
+    for (const s of list) {
+      const kept = out.get(s.name);
+      if (kept === undefined) out.set(s.name, s);
+      else notes.push(`"${s.name}" in ${s.source} (${s.scope}) is hidden by the ${kept.scope} one`);
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function withDisabled(servers: ConfiguredServer[], names: ReadonlySet<string>, scope?: string) {
+  return servers.map((s) =>
+    names.has(s.name) && (scope === undefined || s.scope === scope) ? { ...s, disabled: true } : s
+  );
+}
+
+function managedDir(platform: Platform): string {
+  return platform === "darwin"
+    ? "/Library/Application Support/ClaudeCode"
+    : platform === "windows"
+    ? "C:\\Program Files\\ClaudeCode"
+    : "/etc/claude-code";
+}
+
+async function claudeCode(
+  r: Reader,
+  claudeJsonPath: string | undefined,
+  onlyMcpJson?: string,
+): Promise<ClientConfig[]> {
+  const { home, project, system, env, platform } = r.options;
+  const configDir = system && env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CONFIG_DIR : join(home, ".claude");
+  const claudeJson = claudeJsonPath === undefined ? undefined : await r.load(claudeJsonPath, false);
+  const userSettingsPath = join(configDir, "settings.json");
+  const userSettings = await r.load(userSettingsPath, false);
+  const managedSettingsPath = join(managedDir(platform), "managed-settings.json");
+  const managedMcpPath = join(managedDir(platform), "managed-mcp.json");
+  const managedSettings = system ? await r.load(managedSettingsPath, false) : undefined;
+  const managedMcp = system ? await r.load(managedMcpPath, false) : undefined;
+  const projects = isObject(claudeJson) && isObject(claudeJson.projects) ? claudeJson.projects : {};
+  const folders = onlyMcpJson !== undefined ? [dirname(onlyMcpJson)] : [
+    ...new Set([
+      ...(project === undefined ? [] : [project]),
+      ...Object.keys(projects).filter((f) => {
+        const p = projects[f];
+        return isObject(p) && isObject(p.mcpServers) && Object.keys(p.mcpServers).length > 0;
+      }).sort(),
+    ]),
+  ];
+  const out: ClientConfig[] = [];
+  for (const folder of folders.length > 0 ? folders : [undefined]) {
+    const vars: FolderVariables = { home, ...(folder === undefined ? {} : { workspace: folder }) };
+    const entry = folder === undefined ? undefined : projects[folder];
+    const local = isObject(entry) ? entry : {};
+    const mcpJsonPath = onlyMcpJson ??
+      (folder === undefined ? undefined : join(folder, ".mcp.json"));
+    const mcpJson = mcpJsonPath === undefined ? undefined : await r.load(mcpJsonPath, false);
+    const folderSettings = folder === undefined ? [] : await Promise.all(
+      [".claude/settings.local.json", ".claude/settings.json"].map(async (rel) => {
+        const path = join(folder, rel);
+        return { path, value: await r.load(path, false) };
+      }),
+    );
+    const layers = [
+      ...(system ? [{ path: managedSettingsPath, value: managedSettings }] : []),
+      ...folderSettings,
+      { path: userSettingsPath, value: userSettings },
+    ];
+    const present = layers.filter((l) => l.value !== undefined);
+    const settingsList = (key: string) =>
+      new Set([
+        ...present.flatMap((l) => isObject(l.value) ? strings(l.value[key]) : []),
+        ...strings(local[key]),
+      ]);
+    const files = [
+      ...(managedMcp === undefined ? [] : [managedMcpPath]),
+      ...(onlyMcpJson === undefined && claudeJson !== undefined ? [claudeJsonPath!] : []),
+      ...(mcpJson === undefined ? [] : [mcpJsonPath!]),
+    ];
+    if (files.length === 0) continue;
+    const notes: string[] = [];
+    const projectServers = withDisabled(
+      r.servers(isObject(mcpJson) ? mcpJson.mcpServers : undefined, "project", mcpJsonPath!, vars),
+      settingsList("disabledMcpjsonServers"),
+    );
+    const servers = withDisabled(
+      merge([
+        r.servers(
+          isObject(managedMcp) ? managedMcp.mcpServers : undefined,
+          "managed",
+          managedMcpPath,
+          vars,
+        ),
+        onlyMcpJson === undefined
+          ? r.servers(local.mcpServers, "local", claudeJsonPath!, vars)
+          : [],
+        projectServers,
+        onlyMcpJson === undefined && isObject(claudeJson)
+          ? r.servers(claudeJson.mcpServers, "user", claudeJsonPath!, vars)
+          : [],
+      ], notes),
+      settingsList("disabledMcpServers"),
+    );
+    const approved = settingsList("enabledMcpjsonServers");
+    const approveAll = present.some((l) =>
+      isObject(l.value) && l.value.enableAllProjectMcpServers === true
+    );
+    const pending = projectServers.filter((s) =>
+      !s.disabled && !approveAll && !approved.has(s.name)
+    );
+    if (pending.length > 0) {
+      notes.push(
+        `${pending.length} project server(s) of ${tilde(mcpJsonPath!, home)} are not recorded as ` +
+          `approved: Claude Code asks before starting them (counted here)`,
+      );
+    }
+    const id = `claude-code ${
+      onlyMcpJson !== undefined ? onlyMcpJson : folder === undefined ? "~" : tilde(folder, home)
+    }`;
+    out.push({
+      id,
+      client: "claude-code",
+      label: CLIENTS["claude-code"].label,
+      ...(folder === undefined ? {} : { folder }),
+      files,
+      servers,
+      notes,
+      deferral: {
+        kind: "claude-code",
+        layers: present.map((l): SettingsLayer => ({
+          where: tilde(l.path, home),
+          ...(isObject(l.value) && isObject(l.value.env) ? { env: l.value.env } : {}),
+        })),
+        consulted: present.map((l) => tilde(l.path, home)),
+        ...(system ? { shell: env } : {}),
+      },
+    });
+  }
+  return out;
+}
+
+function userDirs(options: DiscoverOptions, ...rel: string[]): string[] {
+  const { home, system, env } = options;
+  const bases = [
+    join(home, "Library", "Application Support"),
+    join(home, "AppData", "Roaming"),
+    join(home, ".config"),
+    ...(system && env.APPDATA ? [env.APPDATA] : []),
+    ...(system && env.XDG_CONFIG_HOME ? [env.XDG_CONFIG_HOME] : []),
+  ];
+  return [...new Set(bases.map((b) => join(b, ...rel)))];
+}
+
+function single(
+  r: Reader,
+  client: ClientId,
+  path: string,
+  value: JsonValue | undefined,
+  folder: string | undefined,
+  deferral: DeferralInputs,
+): ClientConfig | undefined {
+  if (value === undefined) return undefined;
+  const { home } = r.options;
+  const vars: FolderVariables = { home, ...(folder === undefined ? {} : { workspace: folder }) };
+  const table = isObject(value) ? value.mcpServers ?? value.servers : undefined;
+  const notes: string[] = [];
+  if (!isObject(table)) {
+    r.problems.push({
+      path,
+      message: `${path}: no "mcpServers" (or "servers") object: not an MCP servers config`,
+    });
+    return undefined;
+  }
+  return {
+    id: `${client} ${tilde(path, home)}`,
+    client,
+    label: CLIENTS[client].label,
+    ...(folder === undefined ? {} : { folder }),
+    files: [path],
+    servers: r.servers(table, "file", path, vars),
+    notes,
+    deferral,
+  };
+}
+
+/**
+ * Finds every MCP client configuration under `options.home` (and `options.project`).
+ *
+ * @param options Home and project folders, platform, whether the account is this shell's, and
+ *   the file reader.
+ * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf),
+ *   the files that could not be parsed (one line each), and every path looked at.
+ */
+export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
+  const r = new Reader(options);
+  const { home, project, system, env } = options;
+  const configs: ClientConfig[] = [];
+  const claudeJson = system && env.CLAUDE_CONFIG_DIR
+    ? join(env.CLAUDE_CONFIG_DIR, ".claude.json")
+    : join(home, ".claude.json");
+  configs.push(...await claudeCode(r, claudeJson));
+
+  for (const path of userDirs(options, "Claude", "claude_desktop_config.json")) {
+    const c = single(r, "claude-desktop", path, await r.load(path, false), undefined, {
+      kind: "claude-desktop",
+    });
+    if (c !== undefined) configs.push(c);
+  }
+
+  const cursorGlobal = join(home, ".cursor", "mcp.json");
+  const cursorProject = project === undefined ? undefined : join(project, ".cursor", "mcp.json");
+  const cursorFiles = [
+    ...(cursorProject === undefined ? [] : [{ path: cursorProject, scope: "project" }]),
+    { path: cursorGlobal, scope: "global" },
+  ];
+  configs.push(...await layered(r, "cursor", cursorFiles, { kind: "cursor" }));
+
+  const workspaceSettingsPath = project === undefined
+    ? undefined
+    : join(project, ".vscode", "settings.json");
+  const workspaceSettings = workspaceSettingsPath === undefined
+    ? undefined
+    : await r.load(workspaceSettingsPath, true);
+  for (const flavor of ["Code", "Code - Insiders"]) {
+    const dirs: (string | undefined)[] = [];
+    for (const dir of userDirs(options, flavor, "User")) {
+      const present = await r.load(join(dir, "mcp.json"), true) !== undefined ||
+        await r.load(join(dir, "settings.json"), true) !== undefined;
+      if (present) dirs.push(dir);
+    }
+    // A workspace file with no user profile found still belongs to VS Code.
+    if (dirs.length === 0 && flavor === "Code") dirs.push(undefined);
+    for (const dir of dirs) {
+      const settingsPath = dir === undefined ? undefined : join(dir, "settings.json");
+      const settings = settingsPath === undefined ? undefined : await r.load(settingsPath, true);
+      const key = "github.copilot.chat.virtualTools.threshold";
+      const threshold = isObject(workspaceSettings) && workspaceSettings[key] !== undefined
+        ? { value: workspaceSettings[key], where: tilde(workspaceSettingsPath!, home) }
+        : isObject(settings) && settings[key] !== undefined
+        ? { value: settings[key], where: tilde(settingsPath!, home) }
+        : undefined;
+      const files = [
+        ...(project === undefined
+          ? []
+          : [{ path: join(project, ".vscode", "mcp.json"), scope: "workspace" }]),
+        ...(dir === undefined ? [] : [
+          { path: join(dir, "mcp.json"), scope: "user" },
+          { path: settingsPath!, scope: "user settings", mcpKey: true },
+        ]),
+      ];
+      const found = await layered(r, "vscode", files, {
+        kind: "vscode",
+        ...(threshold === undefined ? {} : { threshold }),
+      });
+      configs.push(...found.map((c) => ({
+        ...c,
+        label: flavor === "Code" ? "VS Code" : "VS Code Insiders",
+        id: `vscode ${tilde(dir ?? files[0].path, home)}`,
+      })));
+    }
+  }
+
+  configs.push(
+    ...await layered(r, "windsurf", [{
+      path: join(home, ".codeium", "windsurf", "mcp_config.json"),
+      scope: "user",
+    }], { kind: "none", client: "Windsurf" }),
+  );
+  return { configs, problems: r.problems, searched: r.searched };
+}
+
+/** One config from files of one client, the first file winning on a shared name. */
+async function layered(
+  r: Reader,
+  client: ClientId,
+  files: readonly { path: string; scope: string; mcpKey?: boolean }[],
+  deferral: DeferralInputs,
+): Promise<ClientConfig[]> {
+  const { home, project } = r.options;
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const lists: ConfiguredServer[][] = [];
+  const used: string[] = [];
+  for (const f of files) {
+    const value = await r.load(f.path, client !== "claude-code");
+    if (!isObject(value)) continue;
+    const table = f.mcpKey
+      ? (isObject(value.mcp) ? value.mcp.servers : value["mcp.servers"])
+      : value.mcpServers ?? value.servers;
+    if (table === undefined && f.mcpKey) continue;
+    used.push(f.path);
+    lists.push(r.servers(table, f.scope, f.path, vars));
+  }
+  if (used.length === 0) return [];
+  const notes: string[] = [];
+  const servers = merge(lists, notes);
+  return [{
+    id: `${client} ${tilde(used.at(-1)!, home)}`,
+    client,
+    label: CLIENTS[client].label,
+    ...(project !== undefined && used.some((p) => p.startsWith(project))
+      ? { folder: project }
+      : {}),
+    files: used,
+    servers,
+    notes,
+    deferral,
+  }];
+}
+
+/**
+ * Reads one config file given on the command line (`--config`), as the client it belongs to:
+ * `.claude.json` (every Claude Code project in it), `.mcp.json` (that project's Claude Code
+ * servers alone, with the project's and the user's settings for the posture),
+ * `claude_desktop_config.json`, a `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
+ * table is `servers`), Windsurf's `mcp_config.json`; any other file is a plain servers config.
+ *
+ * @param path The file.
+ * @param options As for {@linkcode discoverConfigs} (home, platform, reader).
+ * @returns The configs it holds, problems (one line each) and the paths read.
+ */
+export async function readConfigFile(path: string, options: DiscoverOptions): Promise<Discovery> {
+  const r = new Reader(options);
+  const name = basename(path);
+  const norm = path.replace(/\\/g, "/");
+  const claudeFile = name === ".claude.json" || name === ".mcp.json";
+  const value = await r.load(path, !claudeFile);
+  const configs: ClientConfig[] = [];
+  if (value === undefined) {
+    if (!r.problems.some((p) => p.path === path)) {
+      r.problems.push({ path, message: `${path}: no such file` });
+    }
+  } else if (claudeFile) {
+    configs.push(
+      ...await claudeCode(
+        r,
+        name === ".claude.json" ? path : undefined,
+        name === ".mcp.json" ? path : undefined,
+      ),
+    );
+  } else {
+    const client: ClientId = name === "claude_desktop_config.json"
+      ? "claude-desktop"
+      : norm.includes("/.cursor/")
+      ? "cursor"
+      : norm.includes("/windsurf/") || name === "mcp_config.json"
+      ? "windsurf"
+      : norm.includes("/.vscode/") ||
+          (isObject(value) && value.mcpServers === undefined && isObject(value.servers))
+      ? "vscode"
+      : "generic";
+    const deferral: DeferralInputs = client === "claude-desktop"
+      ? { kind: "claude-desktop" }
+      : client === "cursor"
+      ? { kind: "cursor" }
+      : client === "vscode"
+      ? { kind: "vscode" }
+      : { kind: "none", client: client === "windsurf" ? "Windsurf" : "This file's client" };
+    const folder = client === "cursor" || client === "vscode" ? dirname(dirname(path)) : undefined;
+    const c = single(r, client, path, value, folder, deferral);
+    if (c !== undefined) configs.push(c);
+  }
+  return { configs, problems: r.problems, searched: r.searched };
+}

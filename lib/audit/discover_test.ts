@@ -1,0 +1,192 @@
+import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
+import { join } from "node:path";
+import { findConfigs } from "./io.ts";
+import type { ClientConfig } from "./discover.ts";
+
+async function write(path: string, value: unknown): Promise<void> {
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, typeof value === "string" ? value : JSON.stringify(value));
+}
+
+/** name → [scope, launch, problem?] of a config's servers. */
+function table(c: ClientConfig): Record<string, string[]> {
+  return Object.fromEntries(
+    c.servers.map((s) => [s.name, [
+      s.scope,
+      s.launch,
+      ...(s.disabled ? ["disabled"] : []),
+      ...(s.problem === undefined ? [] : [s.problem]),
+    ]]),
+  );
+}
+
+Deno.test("findConfigs() reads each client's config files in a temporary home", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const proj = join(home, "work", "app");
+    const other = join(home, "work", "lib");
+    const npx = (pkg: string, ...rest: string[]) => ({
+      command: "npx",
+      args: ["-y", pkg, ...rest],
+    });
+    await write(join(home, ".claude.json"), {
+      numStartups: 3,
+      mcpServers: { memory: npx("@modelcontextprotocol/server-memory") },
+      projects: {
+        [proj]: { mcpServers: { notes: npx("notes-mcp") }, disabledMcpServers: ["gone"] },
+        [other]: {
+          mcpServers: { lint: { command: "/opt/bin/lint-mcp", env: { LINT_KEY: "s3cr3t" } } },
+        },
+        [join(home, "quiet")]: { mcpServers: {} },
+      },
+    });
+    await write(join(proj, ".mcp.json"), {
+      mcpServers: {
+        filesystem: npx("@modelcontextprotocol/server-filesystem", "${HOME}/docs"),
+        notes: npx("other-notes"),
+        gone: npx("gone-mcp"),
+      },
+    });
+    await write(
+      join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json"),
+      {
+        mcpServers: { memory: npx("@modelcontextprotocol/server-memory") },
+      },
+    );
+    await write(join(home, ".cursor", "mcp.json"), {
+      mcpServers: {
+        docs: {
+          url: "https://docs.example.com/mcp?key=abc",
+          headers: { Authorization: "Bearer ${env:DOCS_TOKEN}" },
+        },
+        home: npx("home-mcp", "${userHome}/notes"),
+      },
+    });
+    await write(join(proj, ".cursor", "mcp.json"), {
+      mcpServers: { docs: npx("docs-mcp", "${workspaceFolder}") },
+    });
+    await write(
+      join(home, ".config", "Code", "User", "mcp.json"),
+      `{
+        // VS Code's file: comments, inputs, trailing commas
+        "inputs": [{ "type": "promptString", "id": "gh", "description": "GitHub token", "password": true }],
+        "servers": {
+          "github": { "type": "stdio", "command": "npx", "args": ["-y", "gh-mcp"], "env": { "GH_TOKEN": "\${input:gh}" } },
+        },
+      }`,
+    );
+    await write(join(proj, ".vscode", "mcp.json"), {
+      servers: { web: { type: "http", url: "https://web.example.org/mcp" } },
+    });
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: {
+        remote: { serverUrl: "https://api.example.net/sse" },
+        off: { command: "node", args: ["x.js"], disabled: true },
+      },
+    });
+
+    const found = await findConfigs({
+      home,
+      project: proj,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(found.problems, []);
+    assertEquals(found.configs.map((c) => c.id), [
+      "claude-code ~/work/app",
+      "claude-code ~/work/lib",
+      "claude-desktop ~/Library/Application Support/Claude/claude_desktop_config.json",
+      "cursor ~/.cursor/mcp.json",
+      "vscode ~/.config/Code/User",
+      "windsurf ~/.codeium/windsurf/mcp_config.json",
+    ]);
+    const [app, lib, desktop, cursor, vscode, windsurf] = found.configs;
+    // local beats project, project beats user; a disabledMcpServers name is kept but marked
+    assertEquals(table(app), {
+      filesystem: ["project", "npx @modelcontextprotocol/server-filesystem"],
+      gone: ["project", "npx gone-mcp", "disabled"],
+      memory: ["user", "npx @modelcontextprotocol/server-memory"],
+      notes: ["local", "npx notes-mcp"],
+    });
+    assertEquals(app.notes.filter((n) => n.includes("hidden")), [
+      `"notes" in ${join(proj, ".mcp.json")} (project) is hidden by the local one`,
+    ]);
+    assertMatch(app.notes.find((n) => n.includes("approved")) ?? "", /^3 project server\(s\)/);
+    assertEquals(table(lib), {
+      lint: ["local", "lint-mcp"],
+      memory: ["user", "npx @modelcontextprotocol/server-memory"],
+    });
+    assertEquals(lib.servers[0].envNames, ["LINT_KEY"]);
+    assertEquals(table(desktop), { memory: ["file", "npx @modelcontextprotocol/server-memory"] });
+    // the project's Cursor file wins; ${workspaceFolder} and ${userHome} are the folders
+    assertEquals(table(cursor), {
+      docs: ["project", "npx docs-mcp"],
+      home: ["global", "npx home-mcp"],
+    });
+    const docs = cursor.servers[0].entry!;
+    const homeServer = cursor.servers[1].entry!;
+    assertEquals(docs.kind === "stdio" && docs.args, ["-y", "docs-mcp", proj]);
+    assertEquals(homeServer.kind === "stdio" && homeServer.args[2], `${home}/notes`);
+    // VS Code: the prompted input keeps the server from starting, and says why
+    assertEquals(Object.keys(table(vscode)), ["github", "web"]);
+    assertMatch(table(vscode).github[2], /needs the VS Code input "gh"/);
+    assertEquals(table(vscode).web, ["workspace", "http web.example.org"]);
+    assertEquals(table(windsurf), {
+      off: ["user", "node", "disabled"],
+      remote: ["user", "http api.example.net"],
+    });
+    // the env value and the URL's key never reach a label
+    const text = JSON.stringify(
+      found.configs.map((c) => c.servers.map((s) => [s.launch, s.envNames, s.problem])),
+    );
+    assertEquals(text.includes("s3cr3t") || text.includes("key=abc"), false);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("findConfigs() names the file, line and column of a config that is not JSON, and reads the rest", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    await write(
+      join(home, ".cursor", "mcp.json"),
+      '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n',
+    );
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: { w: { command: "w" } },
+    });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${join(home, ".cursor", "mcp.json")}:4:5: not valid JSON: a comma is expected`,
+    ]);
+    assertEquals(found.configs.map((c) => c.id), ["windsurf ~/.codeium/windsurf/mcp_config.json"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("findConfigs() with --config reads each file as its client's, and a missing file is a problem", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-files-" });
+  try {
+    await write(join(dir, "repo", ".mcp.json"), { mcpServers: { m: { command: "m" } } });
+    await write(join(dir, "servers.json"), { mcpServers: { g: { command: "g" } } });
+    const found = await findConfigs({
+      home: join(dir, "h"),
+      platform: "linux",
+      system: false,
+      env: {},
+    }, [
+      join(dir, "repo", ".mcp.json"),
+      join(dir, "servers.json"),
+      join(dir, "nope.json"),
+    ]);
+    assertEquals(found.configs.map((c) => [c.client, c.servers.map((s) => s.name)]), [
+      ["claude-code", ["m"]],
+      ["generic", ["g"]],
+    ]);
+    assertEquals(found.problems.map((p) => p.message), [`${join(dir, "nope.json")}: no such file`]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,199 @@
+/**
+ * One server entry of an MCP client's config, read in that client's dialect: the keys and the
+ * `${...}` variables each client documents are turned into mcpmeter's servers-config entry
+ * (`lib/mcp/config.ts`), or into the reason the entry cannot be started here.
+ *
+ * Dialects (each client's documentation):
+ * - `${env:NAME}` (VS Code, Cursor, Windsurf) is the variable NAME, expanded from the
+ *   environment at capture like `${NAME}` (Claude Code's form, also `${NAME:-default}`);
+ * - `${userHome}`, `${workspaceFolder}`, `${workspaceFolderBasename}`, `${pathSeparator}` and
+ *   `${/}` (VS Code, Cursor) are the home folder, the project folder, its name and `/`;
+ * - `${input:ID}` (VS Code) is a value VS Code prompts for and keeps to itself: such an entry
+ *   cannot be started here, and says so;
+ * - `serverUrl` (Windsurf) is the remote server's `url`;
+ * - `disabled: true` (Windsurf, and others that write it) leaves the server out;
+ * - `alwaysLoad: true` (Claude Code 2.1.121 and later) keeps the server's tools out of tool
+ *   search deferral.
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import { ConfigError } from "../mcp/errors.ts";
+import { parseServersConfig, type ServerEntry } from "../mcp/config.ts";
+import { parseLaunch } from "../mcp/launchers.ts";
+
+/** Where a client's folder variables point. */
+export interface FolderVariables {
+  /** The home folder (`${userHome}`). */
+  readonly home: string;
+  /** The project folder (`${workspaceFolder}`), when the config belongs to one. */
+  readonly workspace?: string;
+}
+
+/** One server as a client config declares it. */
+export interface ConfiguredServer {
+  /** Config key. */
+  readonly name: string;
+  /** Which part of the client's configuration declared it: `user`, `project`, `local`, ... */
+  readonly scope: string;
+  /** The file it was read from. */
+  readonly source: string;
+  /** The entry to capture (its `${VAR}` references left for the capture to expand). */
+  readonly entry?: ServerEntry;
+  /** Why it cannot be captured (a bad entry, a prompted input), when it cannot. */
+  readonly problem?: string;
+  /** Set off in the config (`disabled: true`, or the client's list of disabled servers). */
+  readonly disabled: boolean;
+  /** `alwaysLoad: true`: its tools are never deferred (Claude Code). */
+  readonly alwaysLoad: boolean;
+  /** How it starts, without arguments or values: `npx @scope/pkg`, `node`, `http example.com`. */
+  readonly launch: string;
+  /** Names of the environment variables the entry sets (never their values). */
+  readonly envNames: readonly string[];
+}
+
+const FOLDER_VARIABLE = /\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*|\/)\}/g;
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Rewrites one string of an entry; returns the input ids it needs through `inputs`. */
+function translate(text: string, folders: FolderVariables, inputs: Set<string>): string {
+  return text.replace(FOLDER_VARIABLE, (whole, prefix: string | undefined, name: string) => {
+    if (prefix === "env:") return `\${${name}}`;
+    if (prefix === "input:") {
+      inputs.add(name);
+      return whole;
+    }
+    switch (name) {
+      case "userHome":
+        return folders.home;
+      case "workspaceFolder":
+        return folders.workspace ?? whole;
+      case "workspaceFolderBasename":
+        return folders.workspace?.split(/[\\/]/).filter((p) => p !== "").at(-1) ?? whole;
+      case "pathSeparator":
+      case "/":
+        return "/";
+      default:
+        return whole;
+    }
+  });
+}
+
+function translateDeep(value: JsonValue, folders: FolderVariables, inputs: Set<string>): JsonValue {
+  if (typeof value === "string") return translate(value, folders, inputs);
+  if (Array.isArray(value)) return value.map((v) => translateDeep(v, folders, inputs));
+  if (isObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, translateDeep(v, folders, inputs)]),
+    );
+  }
+  return value;
+}
+
+/** The fields mcpmeter starts a server from: only these are translated. */
+const LAUNCH_FIELDS = ["command", "args", "env", "cwd", "url", "headers"] as const;
+
+/**
+ * How an entry starts, for display: the package runner and package (`npx @scope/pkg`), the
+ * command's file name, or the transport and host of a remote server. Arguments, paths and
+ * values are left out: they may hold secrets.
+ */
+export function launchLabel(entry: ServerEntry): string {
+  if (entry.kind === "remote") {
+    const host = /^[a-z]+:\/\/([^/?#@]*@)?([^/?#]+)/i.exec(entry.url)?.[2] ?? "remote";
+    return `${entry.transport === "sse" ? "sse" : "http"} ${host}`;
+  }
+  const launch = parseLaunch(entry);
+  if (launch !== undefined) return `${launch.runner} ${launch.package ?? launch.spec}`;
+  return entry.command.replace(/\\/g, "/").split("/").at(-1) ?? entry.command;
+}
+
+/**
+ * Reads one server entry of a client config.
+ *
+ * @param name The entry's key.
+ * @param raw The entry as written.
+ * @param where Scope, source file and the folder variables of the config.
+ * @returns The server: its entry, or the problem that keeps it from starting.
+ *
+ * @example Usage
+ * ```ts
+ * import { readServerEntry } from "./entries.ts";
+ * const s = readServerEntry(
+ *   "docs",
+ *   { command: "npx", args: ["-y", "@acme/docs-mcp", "${workspaceFolder}"], env: { KEY: "${env:KEY}" } },
+ *   { scope: "workspace", source: ".vscode/mcp.json", folders: { home: "/h", workspace: "/w" } },
+ * );
+ * if (s.entry?.kind !== "stdio" || s.entry.args[2] !== "/w" || s.entry.env.KEY !== "${KEY}") {
+ *   throw new Error(JSON.stringify(s));
+ * }
+ * if (s.launch !== "npx @acme/docs-mcp" || s.envNames.join() !== "KEY") throw new Error(s.launch);
+ * ```
+ */
+export function readServerEntry(
+  name: string,
+  raw: JsonValue,
+  where: { readonly scope: string; readonly source: string; readonly folders: FolderVariables },
+): ConfiguredServer {
+  const base = { name, scope: where.scope, source: where.source };
+  if (!isObject(raw)) {
+    return {
+      ...base,
+      problem: "the entry is not an object",
+      disabled: false,
+      alwaysLoad: false,
+      launch: "?",
+      envNames: [],
+    };
+  }
+  const disabled = raw.disabled === true;
+  const alwaysLoad = raw.alwaysLoad === true;
+  const inputs = new Set<string>();
+  const entry: Record<string, JsonValue> = { ...raw };
+  if (entry.url === undefined && typeof raw.serverUrl === "string") entry.url = raw.serverUrl;
+  delete entry.serverUrl;
+  for (const field of LAUNCH_FIELDS) {
+    if (entry[field] !== undefined) {
+      entry[field] = translateDeep(entry[field], where.folders, inputs);
+    }
+  }
+  const envNames = isObject(raw.env) ? Object.keys(raw.env).sort() : [];
+  let parsed: ServerEntry;
+  try {
+    parsed = parseServersConfig({ mcpServers: { [name]: entry } }, { source: where.source })
+      .servers[0];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const reason = error.message.replace(/^Cannot use servers config "(?:[^"\\]|\\.)*": /, "")
+      .replace(/^server "(?:[^"\\]|\\.)*": /, "");
+    return { ...base, problem: reason, disabled, alwaysLoad, launch: "?", envNames };
+  }
+  const launch = launchLabel(parsed);
+  if (inputs.size > 0) {
+    return {
+      ...base,
+      problem: `needs the VS Code input${inputs.size > 1 ? "s" : ""} ${
+        [...inputs].map((i) => `"${i}"`).join(", ")
+      }, which VS Code prompts for and keeps to itself; set the value in an environment ` +
+        `variable and write \${env:NAME} to have it measured`,
+      disabled,
+      alwaysLoad,
+      launch,
+      envNames,
+    };
+  }
+  if (/\$\{workspaceFolder(Basename)?\}/.test(JSON.stringify(entry))) {
+    return {
+      ...base,
+      problem: "uses ${workspaceFolder}, but this config belongs to no project folder",
+      disabled,
+      alwaysLoad,
+      launch,
+      envNames,
+    };
+  }
+  return { ...base, entry: parsed, disabled, alwaysLoad, launch, envNames };
+}

@@ -1,0 +1,55 @@
+/**
+ * The I/O edge of lib/audit: reading the clients' files from disk.
+ *
+ * @module
+ */
+import {
+  discoverConfigs,
+  type DiscoverOptions,
+  type Discovery,
+  readConfigFile,
+} from "./discover.ts";
+
+/**
+ * Reads a file's text, or `undefined` when it does not exist (a folder in its place, or a path
+ * through a file, counts as absent). Other failures (permission) throw.
+ *
+ * @param path The file.
+ * @returns Its text, or `undefined`.
+ */
+export async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (
+      error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory ||
+      error instanceof Deno.errors.NotADirectory
+    ) return undefined;
+    throw error;
+  }
+}
+
+/** {@linkcode DiscoverOptions} without the reader: the disk is read. */
+export type DiskDiscoverOptions = Omit<DiscoverOptions, "read">;
+
+/**
+ * The MCP client configs under a home folder, read from disk (`discoverConfigs`), or, with
+ * `files`, those files alone (`readConfigFile`), in the order given.
+ *
+ * @param options Home and project folders, platform, whether the account is this shell's.
+ * @param files Config files given by the user (`--config`); none means discovery.
+ * @returns The configs, the problems (one line each) and every path looked at.
+ */
+export async function findConfigs(
+  options: DiskDiscoverOptions,
+  files: readonly string[] = [],
+): Promise<Discovery> {
+  const withDisk: DiscoverOptions = { ...options, read: readIfPresent };
+  if (files.length === 0) return await discoverConfigs(withDisk);
+  const parts = await Promise.all(files.map((f) => readConfigFile(f, withDisk)));
+  return {
+    configs: parts.flatMap((p) => p.configs),
+    problems: parts.flatMap((p) => p.problems),
+    searched: parts.flatMap((p) => p.searched),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The audit of the MCP clients configured on a machine: which clients (Claude Code, Claude
+ * Desktop, Cursor, VS Code, Windsurf) start which servers, what those servers' tools cost each
+ * request in that client's provider format, and whether the client defers them.
+ *
+ * Pure parts: {@linkcode discoverConfigs} and {@linkcode readConfigFile} (given a file reader),
+ * {@linkcode readServerEntry}, {@linkcode resolvePosture}. The disk: `findConfigs` (`io.ts`).
+ *
+ * @example Usage
+ * ```ts
+ * import { resolvePosture } from "./mod.ts";
+ * const p = resolvePosture({ kind: "cursor" }, { toolTokens: 0, contextWindow: 1, toolCount: 0 });
+ * if (p.state !== "deferred") throw new Error(p.rule);
+ * ```
+ *
+ * @module
+ */
+export {
+  type ClientId,
+  type ClientInfo,
+  CLIENTS,
+  DEFAULT_CONTEXT_WINDOW,
+  familyOf,
+  isClientId,
+  isSentFormat,
+  type ModelFamily,
+  SENT_FORMATS,
+  type SentFormat,
+} from "./clients.ts";
+export { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
+export {
+  type ConfiguredServer,
+  type FolderVariables,
+  launchLabel,
+  readServerEntry,
+} from "./entries.ts";
+export {
+  type ClientConfig,
+  type ConfigProblem,
+  discoverConfigs,
+  type DiscoverOptions,
+  type Discovery,
+  type Platform,
+  readConfigFile,
+  tilde,
+} from "./discover.ts";
+export {
+  type DeferralInputs,
+  type DeferralPosture,
+  type PostureFigures,
+  readVariable,
+  resolvePosture,
+  type SettingsLayer,
+  type VariableRead,
+} from "./posture.ts";
+export type { JsonObject, JsonValue } from "../catalog/types.ts";
+export type {
+  RemoteServerEntry,
+  RemoteTransport,
+  ServerEntry,
+  ServerMeta,
+  StdioServerEntry,
+} from "../mcp/config.ts";

@@ -1,0 +1,331 @@
+/**
+ * Deferral posture: whether a client sends every MCP tool definition with each request, or
+ * defers them behind a search and loads only names (and server instructions) at session start,
+ * read from the client's settings and environment, with where each value was read.
+ *
+ * Claude Code (code.claude.com/docs/en/mcp, "Configure tool search"): `ENABLE_TOOL_SEARCH`
+ * unset defers every MCP tool, except on Vertex AI (`CLAUDE_CODE_USE_VERTEX`) or when
+ * `ANTHROPIC_BASE_URL` names a host other than Anthropic's, where tools load up front; `true`
+ * defers everywhere; `auto` defers when the tools take more than 10% of the context window,
+ * `auto:N` more than N%; `false` loads every tool up front. The variable is read from the `env`
+ * block of the settings files (managed, then `.claude/settings.local.json`, then
+ * `.claude/settings.json`, then `~/.claude/settings.json`), which override the shell's own
+ * environment (code.claude.com/docs/en/settings, `env`). A server with `alwaysLoad: true` is never
+ * deferred. Other clients: see {@linkcode resolvePosture}.
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+
+/** The `env` block of one settings file. */
+export interface SettingsLayer {
+  /** The file, for "read from". */
+  readonly where: string;
+  /** Its `env` object, when it has one. */
+  readonly env?: JsonObject;
+}
+
+/** What a client config's posture is read from (kept out of reports: it may hold secrets). */
+export type DeferralInputs =
+  | {
+    readonly kind: "claude-code";
+    /** Settings files with an `env` block, highest precedence first. */
+    readonly layers: readonly SettingsLayer[];
+    /** Settings files looked at (with or without an `env` block), for "read from". */
+    readonly consulted: readonly string[];
+    /** The shell's environment, when it is the audited account's (not with `--home`). */
+    readonly shell?: Readonly<Record<string, string | undefined>>;
+  }
+  | { readonly kind: "claude-desktop" }
+  | { readonly kind: "cursor" }
+  | {
+    readonly kind: "vscode";
+    /** `github.copilot.chat.virtualTools.threshold` as written, and where. */
+    readonly threshold?: { readonly value: JsonValue; readonly where: string };
+  }
+  | { readonly kind: "none"; readonly client: string };
+
+/** A client's deferral posture for one config. */
+export interface DeferralPosture {
+  /**
+   * - `deferred`: tools are held back behind a search; session start loads names (and
+   *   instructions), plus the tools of `alwaysLoad` servers;
+   * - `upfront`: every tool definition is sent with each request;
+   * - `grouped`: VS Code groups the tools into virtual tools it activates on demand;
+   * - `unknown`: the setting holds a value the client documents no meaning for;
+   * - `unrecorded`: the client defers by a choice made in its app, not kept in a file;
+   * - `none-documented`: the client documents no deferral: every tool is assumed sent.
+   */
+  readonly state: "deferred" | "upfront" | "grouped" | "unknown" | "unrecorded" | "none-documented";
+  /** One sentence: the rule that gave the state, with the value's meaning. */
+  readonly rule: string;
+  /** Where the deciding value was read (a file and key, the shell, or the documented default). */
+  readonly readFrom: string;
+  /** Files and variables consulted. */
+  readonly consulted: readonly string[];
+  /** The documentation the rule comes from. */
+  readonly source: string;
+  /** Caveats (a non-string value, an undocumented reading). */
+  readonly notes: readonly string[];
+}
+
+/** Measured figures a threshold rule needs. */
+export interface PostureFigures {
+  /** Tokens of every MCP tool in the client's sent form. */
+  readonly toolTokens: number;
+  /** The context window, in tokens. */
+  readonly contextWindow: number;
+  /** MCP tools configured. */
+  readonly toolCount: number;
+}
+
+/** A variable as a client sees it: its text, where it was read, and caveats. */
+export interface VariableRead {
+  /** The value's text, when some source sets it. */
+  readonly value?: string;
+  /** The file and key, or the shell, it was read from (`""` when unset). */
+  readonly where: string;
+  /** Caveats (non-string values). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * The value of one variable as Claude Code sees it: the first settings file (highest precedence)
+ * whose `env` block sets it, else the shell. A JSON number or boolean is read as its text, as an
+ * assignment to a process environment turns it into one (the settings schema asks for strings;
+ * that reading is noted); any other non-string is noted and skipped.
+ *
+ * @param name The variable.
+ * @param layers Settings files' `env` blocks, highest precedence first.
+ * @param shell The shell's environment, when it counts.
+ * @returns The value, where it was read, and notes.
+ */
+export function readVariable(
+  name: string,
+  layers: readonly SettingsLayer[],
+  shell: Readonly<Record<string, string | undefined>> | undefined,
+): VariableRead {
+  const notes: string[] = [];
+  for (const layer of layers) {
+    const v = layer.env?.[name];
+    if (v === undefined) continue;
+    if (typeof v === "string") return { value: v, where: `${layer.where} (env.${name})`, notes };
+    const kind = v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+    if (typeof v === "number" || typeof v === "boolean") {
+      notes.push(
+        `${layer.where} sets env.${name} to a ${kind}, not a string: read as its text, as a ` +
+          `process environment stores it (the settings schema asks for a string)`,
+      );
+      return { value: String(v), where: `${layer.where} (env.${name})`, notes };
+    }
+    notes.push(`${layer.where} sets env.${name} to ${kind}, which has no text: left out`);
+  }
+  const fromShell = shell?.[name];
+  if (fromShell !== undefined) return { value: fromShell, where: `the shell (${name})`, notes };
+  return { where: "", notes };
+}
+
+const CLAUDE_CODE_DOCS = "code.claude.com/docs/en/mcp (Configure tool search)";
+
+function claudeCode(
+  inputs: Extract<DeferralInputs, { kind: "claude-code" }>,
+  figures: PostureFigures,
+): DeferralPosture {
+  const consulted = [
+    ...inputs.consulted,
+    ...(inputs.shell === undefined ? [] : ["the shell's environment"]),
+  ];
+  const setting = readVariable("ENABLE_TOOL_SEARCH", inputs.layers, inputs.shell);
+  const notes = [...setting.notes];
+  const base = { consulted, source: CLAUDE_CODE_DOCS };
+  const share = figures.contextWindow > 0 ? figures.toolTokens / figures.contextWindow : 0;
+  const threshold = (percent: number, what: string): DeferralPosture => {
+    const over = share * 100 > percent;
+    return {
+      ...base,
+      state: over ? "deferred" : "upfront",
+      rule: `${what}: tools are deferred when they take more than ${percent}% of the context ` +
+        `window; they take ${(share * 100).toFixed(1)}%, so they are ${
+          over ? "deferred" : "loaded up front"
+        }`,
+      readFrom: setting.where,
+      notes: [
+        ...notes,
+        "the share is mcpmeter's estimate; Claude Code counts its own tokens, so near the " +
+        "threshold the outcome may differ",
+      ],
+    };
+  };
+  const value = setting.value;
+  if (value === undefined) {
+    const url = readVariable("ANTHROPIC_BASE_URL", inputs.layers, inputs.shell);
+    const vertex = readVariable("CLAUDE_CODE_USE_VERTEX", inputs.layers, inputs.shell);
+    notes.push(...url.notes, ...vertex.notes);
+    const host = url.value === undefined ? undefined : hostOf(url.value);
+    if (vertex.value !== undefined && /^(1|true|yes|on)$/i.test(vertex.value.trim())) {
+      return {
+        ...base,
+        state: "upfront",
+        rule: "ENABLE_TOOL_SEARCH is not set and Claude Code runs on Vertex AI " +
+          "(CLAUDE_CODE_USE_VERTEX): tools load up front",
+        readFrom: vertex.where,
+        notes,
+      };
+    }
+    if (host !== undefined && host !== "api.anthropic.com") {
+      return {
+        ...base,
+        state: "upfront",
+        rule: "ENABLE_TOOL_SEARCH is not set and ANTHROPIC_BASE_URL names a host other than " +
+          "Anthropic's: tools load up front (most proxies do not forward tool_reference blocks)",
+        readFrom: url.where,
+        notes,
+      };
+    }
+    return {
+      ...base,
+      state: "deferred",
+      rule: "ENABLE_TOOL_SEARCH is not set: Claude Code defers every MCP tool (its default)",
+      readFrom: "the documented default",
+      notes,
+    };
+  }
+  const v = value.trim();
+  if (v === "true") {
+    return {
+      ...base,
+      state: "deferred",
+      rule: "ENABLE_TOOL_SEARCH is true: every MCP tool is deferred",
+      readFrom: setting.where,
+      notes,
+    };
+  }
+  if (v === "false") {
+    return {
+      ...base,
+      state: "upfront",
+      rule: "ENABLE_TOOL_SEARCH is false: every MCP tool loads up front",
+      readFrom: setting.where,
+      notes,
+    };
+  }
+  if (v === "auto") return threshold(10, "ENABLE_TOOL_SEARCH is auto");
+  const n = /^auto:(\d{1,3})$/.exec(v);
+  if (n !== null && Number(n[1]) <= 100) {
+    return threshold(Number(n[1]), `ENABLE_TOOL_SEARCH is auto:${Number(n[1])}`);
+  }
+  return {
+    ...base,
+    state: "unknown",
+    rule: "ENABLE_TOOL_SEARCH holds a value Claude Code documents no meaning for (documented: " +
+      "true, false, auto, auto:N with N from 0 to 100)",
+    readFrom: setting.where,
+    notes,
+  };
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A client config's deferral posture.
+ *
+ * - Claude Code: from `ENABLE_TOOL_SEARCH` as the module doc describes.
+ * - Cursor: defers by design since its "dynamic context discovery" (cursor.com/blog/
+ *   dynamic-context-discovery, January 2026): the agent gets the tools' names and looks a
+ *   definition up when needed; no setting changes it.
+ * - VS Code: groups tools into "virtual tools" once more than
+ *   `github.copilot.chat.virtualTools.threshold` tools (default 128; 0 turns it off) are enabled;
+ *   built-in and extension tools count too, so the MCP tools alone give a lower bound.
+ * - Claude Desktop: the app's tool access mode (Auto by default, which loads tools as they are
+ *   needed; support.claude.com, "Manage Claude's tool access") is chosen in the app and kept
+ *   nowhere the audit can read: no record.
+ * - Windsurf and files of no known client: no deferral is documented.
+ *
+ * @param inputs What the config's posture is read from.
+ * @param figures The measured tool tokens, context window and tool count (threshold rules).
+ * @returns The posture.
+ *
+ * @example Usage
+ * ```ts
+ * import { resolvePosture } from "./posture.ts";
+ * const p = resolvePosture(
+ *   { kind: "claude-code", layers: [{ where: "~/.claude/settings.json", env: { ENABLE_TOOL_SEARCH: "auto:5" } }], consulted: [] },
+ *   { toolTokens: 12_000, contextWindow: 200_000, toolCount: 40 },
+ * );
+ * if (p.state !== "deferred" || !p.readFrom.startsWith("~/.claude/settings.json")) throw new Error(p.rule);
+ * ```
+ */
+export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures): DeferralPosture {
+  switch (inputs.kind) {
+    case "claude-code":
+      return claudeCode(inputs, figures);
+    case "cursor":
+      return {
+        state: "deferred",
+        rule: "Cursor gives the agent the tools' names and loads a definition when it is needed " +
+          "(no setting changes this)",
+        readFrom: "Cursor's documented behaviour",
+        consulted: [],
+        source: "cursor.com/blog/dynamic-context-discovery",
+        notes: [],
+      };
+    case "vscode": {
+      const notes: string[] = [];
+      let limit = 128;
+      let readFrom = "the documented default (128)";
+      const raw = inputs.threshold?.value;
+      if (raw !== undefined) {
+        if (typeof raw === "number" && Number.isInteger(raw) && raw >= 0) {
+          limit = raw;
+          readFrom = `${inputs.threshold!.where} (github.copilot.chat.virtualTools.threshold)`;
+        } else {
+          notes.push(
+            `${inputs.threshold!.where} sets github.copilot.chat.virtualTools.threshold to ` +
+              `${JSON.stringify(raw)}, not a whole number: the default 128 is assumed`,
+          );
+        }
+      }
+      const grouped = limit > 0 && figures.toolCount > limit;
+      return {
+        state: grouped ? "grouped" : "upfront",
+        rule: limit === 0
+          ? "virtual tools are off (threshold 0): every enabled tool is sent"
+          : `VS Code groups tools into virtual tools above ${limit} enabled tools; these MCP ` +
+            `servers alone give ${figures.toolCount}${
+              grouped ? "" : " (built-in and extension tools count too)"
+            }`,
+        readFrom,
+        consulted: inputs.threshold === undefined ? [] : [inputs.threshold.where],
+        source: "code.visualstudio.com/docs (github.copilot.chat.virtualTools.threshold)",
+        notes,
+      };
+    }
+    case "claude-desktop":
+      return {
+        state: "unrecorded",
+        rule: "Claude Desktop's tool access mode (Auto by default: tools load as needed) is " +
+          "chosen in the app per chat and kept in no file: no record of it here; the figures " +
+          "assume every tool is sent",
+        readFrom: "no record",
+        consulted: [],
+        source: "support.claude.com (Manage Claude's tool access)",
+        notes: [],
+      };
+    case "none":
+      return {
+        state: "none-documented",
+        rule: `${inputs.client} documents no deferral of MCP tools: no record exists, and the ` +
+          `figures assume every tool is sent`,
+        readFrom: "no record",
+        consulted: [],
+        source: "the client's MCP documentation",
+        notes: [],
+      };
+  }
+}
