@@ -3,7 +3,7 @@
  *
  * See `/tmp/team/CAPTURE_FORMAT.md` (summarized): `{format: "mcpmeter-capture",
  * formatVersion: 1, id, version, source, serverCount, toolCount, servers: [{server,
- * package?, version?, toolCount, tools, prompts?, resources?}]}`; servers sorted
+ * package?, version?, toolCount, tools, toolsWire, prompts?, resources?}]}`; servers sorted
  * by name, only servers captured successfully, tools in server order, object
  * keys sorted at every depth, 2-space indent, trailing newline.
  *
@@ -31,6 +31,13 @@ export interface CaptureFileServer {
   readonly toolCount: number;
   /** Raw `tools/list` items in server order. */
   readonly tools: readonly JsonObject[];
+  /**
+   * The same items as the client received them: the `tools` array as compact JSON with every
+   * object's keys in the order the server sent them (the file sorts the keys of `tools`, and the
+   * order changes token counts). Integer-like keys (`"0"`, `"10"`) come first in ascending order,
+   * as JavaScript's `JSON.parse` gives them. The wire layer (lib/billing) counts this text.
+   */
+  readonly toolsWire: string;
   /** Raw `prompts/list` items, where advertised. */
   readonly prompts?: readonly JsonObject[];
   /** Raw `resources/list` items, where advertised. */
@@ -108,6 +115,7 @@ export function toCaptureFile(
       ...(r.version === undefined ? {} : { version: r.version }),
       toolCount: r.tools.length,
       tools: r.tools,
+      toolsWire: JSON.stringify(r.tools),
       ...(r.prompts === undefined ? {} : { prompts: r.prompts }),
       ...(r.resources === undefined ? {} : { resources: r.resources }),
     }));

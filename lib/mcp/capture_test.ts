@@ -163,11 +163,17 @@ Deno.test("toCaptureFile sorts servers, keeps prompts/resources, rejects duplica
         version: "1.0.0",
         toolCount: 1,
         tools: [{ name: "x" }],
+        toolsWire: '[{"name":"x"}]',
         prompts: [{ name: "pr" }],
         resources: [],
       },
       // Tools stay in server order.
-      { server: "b", toolCount: 2, tools: [{ name: "z" }, { name: "a" }] },
+      {
+        server: "b",
+        toolCount: 2,
+        tools: [{ name: "z" }, { name: "a" }],
+        toolsWire: '[{"name":"z"},{"name":"a"}]',
+      },
     ],
   });
   assert.throws(

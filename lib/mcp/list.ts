@@ -7,7 +7,7 @@
  * sends `inputSchema: {"$schema": ...}` with no `type`). Here each page is
  * requested with `client.request(...)` and a lenient schema that only demands
  * what a catalog needs (a `name` per tool or prompt, a `uri` per resource);
- * every other field is kept exactly as received. The strict SDK schema is then
+ * every other field is kept exactly as received, tools and prompts in their received key order. The strict SDK schema is then
  * checked separately and a rejection becomes a warning, not a failure.
  *
  * @module
@@ -160,12 +160,23 @@ export interface ServerListing {
   readonly warnings: readonly string[];
 }
 
+/**
+ * A list item checked for a string `name` and returned as received: a zod object schema would
+ * rebuild it with its declared keys first, and the key order of the received items is part of
+ * what the wire layer counts (lib/billing).
+ */
+const namedItem = z.custom<Record<string, unknown>>(
+  (v) =>
+    v !== null && typeof v === "object" && !Array.isArray(v) &&
+    typeof (v as { name?: unknown }).name === "string",
+  { message: "an item needs a string name" },
+);
 const ToolsPage = z.looseObject({
-  tools: z.array(z.looseObject({ name: z.string() })),
+  tools: z.array(namedItem),
   nextCursor: z.string().nullish(),
 });
 const PromptsPage = z.looseObject({
-  prompts: z.array(z.looseObject({ name: z.string() })),
+  prompts: z.array(namedItem),
   nextCursor: z.string().nullish(),
 });
 const ResourcesPage = z.looseObject({

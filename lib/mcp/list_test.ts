@@ -319,3 +319,43 @@ Deno.test("listChangeWatcher() resolves false after the window and on abort", as
   assert.equal(await w.waitBeyond(0, 10_000), true);
   assert.equal(await w.waitBeyond(1, 5), false);
 });
+
+Deno.test("tools/list items keep the key order the server sent (the wire layer counts it)", async () => {
+  const { client, close } = await connect({ tools: {} }, (server) => {
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{
+        inputSchema: { type: "object" as const, properties: { b: {}, a: {} } },
+        description: "d",
+        name: "n",
+        annotations: { readOnlyHint: true },
+      }],
+    }));
+  });
+  try {
+    const list = await listAll(client, "tools/list", { requestTimeoutMs: 5_000 });
+    assert.equal(
+      JSON.stringify(list.items),
+      '[{"inputSchema":{"type":"object","properties":{"b":{},"a":{}}},"description":"d",' +
+        '"name":"n","annotations":{"readOnlyHint":true}}]',
+    );
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("a tools/list item without a string name still fails the lenient schema", async () => {
+  const { client, close } = await connect({ tools: {} }, (server) => {
+    server.setRequestHandler(
+      ListToolsRequestSchema,
+      () => ({ tools: [{ description: "no name" }] }),
+    );
+  });
+  try {
+    await assert.rejects(
+      () => listAll(client, "tools/list", { requestTimeoutMs: 5_000 }),
+      /an item needs a string name/,
+    );
+  } finally {
+    await close();
+  }
+});
