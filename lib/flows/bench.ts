@@ -93,7 +93,7 @@ export const BENCH_DEFAULTS = {
     "fixtures/golden/reference_v1.test.json",
     "fixtures/golden/reference_v2.test.json",
   ],
-  retrievers: "bm25,tfidf_classic,random,oracle",
+  retrievers: "bm25,tfidf_classic,random,oracle,anthropic_bm25,anthropic_regex,openai_search",
   models: "fixtures/agents/models.json",
   embeddingCache: ".scratch/embeddings",
   chatCache: ".scratch/chat",
@@ -1150,12 +1150,30 @@ export function benchSummaryLines(report: BenchReport): string[] {
   }
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null)) {
     const [lo, hi] = r.ci95["recall@5"];
+    const name = r.hosted === undefined ? r.retriever : `${r.retriever} (${r.hosted.kind})`;
     lines.push(
-      `${r.goldenSetId.padEnd(18)} ${r.retriever.padEnd(13)} recall@5 ${
+      `${r.goldenSetId.padEnd(18)} ${name.padEnd(13)} recall@5 ${
         r.metrics["recall@5"].toFixed(3)
       } [${lo.toFixed(3)}, ${hi.toFixed(3)}]  mrr@10 ${r.metrics["mrr@10"].toFixed(3)}  ndcg@10 ${
         r.metrics["ndcg@10"].toFixed(3)
       }  (${counted(r.queryCount, "query", "queries")})`,
+    );
+  }
+  // An emulated hosted search says what it stands for, once, where its figures are read.
+  const hostedSeen = new Set<string>();
+  for (const r of report.retrieval ?? []) {
+    if (r.hosted === undefined || hostedSeen.has(r.retriever)) continue;
+    hostedSeen.add(r.retriever);
+    lines.push(
+      `${"note".padEnd(16)} ${r.retriever} ${
+        r.hosted.kind === "emulated" ? "emulates" : "asked"
+      } ${r.hosted.provider}'s ${r.hosted.tool}${
+        r.hosted.kind === "emulated"
+          ? `; ${
+            counted(r.hosted.differences.length, "difference")
+          } from the hosted search in report.json retrieval[].hosted.differences`
+          : ""
+      }`,
     );
   }
   for (const c of (report.retrievalComparisons ?? []).filter((c) => c.metric === "ndcg@10")) {

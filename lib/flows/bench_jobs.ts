@@ -318,6 +318,7 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
   const searched = new Map<string, {
     readonly name: string;
     readonly config: Retriever["config"];
+    readonly hosted?: Retriever["hosted"];
     readonly hits: Map<string, { readonly depth: number; readonly hits: readonly Hit[] }>;
   }>();
   const remembering = (
@@ -329,13 +330,19 @@ export function benchJobRunner(lane: BenchLane): BenchJobRunner {
     let memo = searched.get(key);
     if (memo === undefined) {
       inner ??= index();
-      memo = { name: inner.name, config: inner.config, hits: new Map() };
+      memo = {
+        name: inner.name,
+        config: inner.config,
+        ...(inner.hosted === undefined ? {} : { hosted: inner.hosted }),
+        hits: new Map(),
+      };
       searched.set(key, memo);
     }
     const { hits } = memo;
     return {
       name: memo.name,
       config: memo.config,
+      ...(memo.hosted === undefined ? {} : { hosted: memo.hosted }),
       search(query, limit) {
         const known = hits.get(query);
         if (Number.isInteger(limit) && limit >= 1) {

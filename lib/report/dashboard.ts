@@ -290,6 +290,32 @@ function renderArms(report: BenchReport, document: Document, parts: string[]): v
   }
 }
 
+/** A retriever's name as the tables show it: an emulated hosted search says so. */
+function retrieverLabel(r: { readonly retriever: string; readonly hosted?: { kind: string } }) {
+  return r.hosted === undefined ? r.retriever : `${r.retriever} (${r.hosted.kind})`;
+}
+
+/** Each hosted-search row's provenance: what it stands for and what differs from it. */
+function renderHostedNotes(report: BenchReport, parts: string[]): void {
+  const seen = new Set<string>();
+  for (const r of report.retrieval ?? []) {
+    if (r.hosted === undefined || seen.has(r.retriever)) continue;
+    seen.add(r.retriever);
+    const h = r.hosted;
+    parts.push(
+      `<p class="note"><b>${esc(r.retriever)}</b> is ${
+        h.kind === "emulated" ? "an emulation of" : "what the API returned for"
+      } ${esc(h.provider)}'s <code>${esc(h.tool)}</code> (${
+        h.maxResults === null
+          ? "results per search not documented"
+          : `${h.maxResults} results at most`
+      }; <a href="${esc(h.source)}">documented behaviour</a>)${
+        h.kind === "emulated" ? ". What differs from the hosted search:" : ":"
+      }</p><ul class="note">${h.differences.map((d) => `<li>${esc(d)}</li>`).join("")}</ul>`,
+    );
+  }
+}
+
 function renderRetrieval(report: BenchReport, document: Document, parts: string[]): void {
   const rows = report.retrieval ?? [];
   parts.push("<h2>Discovery quality</h2>");
@@ -300,17 +326,20 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
     rows.map((r) => ({
       corpus: r.corpusId,
       golden: r.goldenSetId,
-      retriever: r.retriever,
+      retriever: retrieverLabel(r),
       arm: r.arm ?? "(own fields)",
       queries: r.queryCount,
       ...r.metrics,
     })),
     Object.fromEntries(Object.keys(rows[0].metrics).map((k) => [k, f3])),
   ));
+  renderHostedNotes(report, parts);
   for (const golden of [...new Set(rows.map((r) => r.goldenSetId))]) {
     const data = rows.filter((r) => r.goldenSetId === golden).flatMap((r) =>
       (["recall@5", "mrr@10", "ndcg@10"] as const).filter((m) => m in r.metrics).map((m) => ({
-        label: r.arm === "baseline_json" || !r.arm ? r.retriever : `${r.retriever} / ${r.arm}`,
+        label: r.arm === "baseline_json" || !r.arm
+          ? retrieverLabel(r)
+          : `${retrieverLabel(r)} / ${r.arm}`,
         series: m,
         value: r.metrics[m],
         lo: r.ci95[m]?.[0] ?? r.metrics[m],
@@ -353,7 +382,7 @@ function renderSideBySide(report: BenchReport, parts: string[]): void {
   );
   parts.push(htmlTable(
     [...new Set(rows.map((r) => r.retriever))].map((retriever) => ({
-      retriever,
+      retriever: retrieverLabel(rows.find((r) => r.retriever === retriever)!),
       ...Object.fromEntries(
         sets.map((set) => [`${set}${easy.has(set) ? " (easy set)" : ""}`, cell(set, retriever)]),
       ),

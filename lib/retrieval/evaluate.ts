@@ -22,6 +22,7 @@ import {
 import { type IndexArm, retrieverEntry } from "./registry.ts";
 import type {
   GoldenSet,
+  HostedSearchInfo,
   QueryCost,
   RetrievalDoc,
   Retriever,
@@ -146,6 +147,11 @@ export interface RetrievalResult {
   readonly perQuery: readonly PerQueryRow[];
   /** What the retriever's endpoint calls cost; present only for retrievers that report one. */
   readonly cost?: RetrieverCost;
+  /**
+   * The provider tool search the retriever stands for (an emulation, or the hosted search
+   * itself), with what differs from the hosted search; absent for other retrievers.
+   */
+  readonly hosted?: HostedSearchInfo;
 }
 
 /** JSON form of a retriever's config. */
@@ -314,6 +320,7 @@ function score(
     limit: LIMIT,
     perQuery,
     ...(retriever.cost === undefined ? {} : { cost: retriever.cost() }),
+    ...(retriever.hosted === undefined ? {} : { hosted: retriever.hosted }),
   };
 }
 

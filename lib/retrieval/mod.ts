@@ -139,6 +139,23 @@ export {
 } from "./versus.ts";
 export { bm25ParamsEntry, TASK_TUNED_BM25_WEIGHTS } from "./bm25_params.ts";
 export {
+  ANTHROPIC_BM25_EMULATION,
+  ANTHROPIC_MAX_PATTERN,
+  ANTHROPIC_MAX_REFERENCES,
+  ANTHROPIC_REGEX_EMULATION,
+  ANTHROPIC_TOOL_SEARCH_DOCS,
+  anthropicBm25Entry,
+  anthropicRegexEntry,
+  argumentText,
+  compileToolSearchPattern,
+  OPENAI_SEARCH_EMULATION,
+  OPENAI_TOOL_SEARCH_DOCS,
+  openaiSearchEntry,
+  regexPatternFor,
+  searchByPattern,
+  ToolSearchPatternError,
+} from "./hosted_emulation.ts";
+export {
   type CachedChat,
   chatCacheKey,
   type ChatCall,

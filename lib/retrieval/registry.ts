@@ -20,6 +20,7 @@ import { expandEntry } from "./expand.ts";
 import { createRerankEntry } from "./rerank.ts";
 import { sharedDocs } from "./docs.ts";
 import { tfidfClassicEntry } from "./tfidf_classic.ts";
+import { anthropicBm25Entry, anthropicRegexEntry, openaiSearchEntry } from "./hosted_emulation.ts";
 import {
   INDEX_FIELD_NAMES,
   type IndexFieldName,
@@ -39,6 +40,9 @@ export const RETRIEVERS: readonly RetrieverEntry[] = [
   // Its base is looked up by name here, so rerank.ts need not import this file.
   createRerankEntry((name) => retrieverEntry(name)),
   expandEntry,
+  anthropicBm25Entry,
+  anthropicRegexEntry,
+  openaiSearchEntry,
 ];
 
 /** The registered retriever names, in report order. */

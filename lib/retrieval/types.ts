@@ -94,12 +94,36 @@ export interface QueryCost {
   readonly cached: boolean;
 }
 
+/**
+ * The provider tool search a retriever stands for (`anthropic_bm25`, `anthropic_regex` and
+ * `openai_search` emulate one; `hosted_anthropic` asks the real one), recorded with its results.
+ */
+export interface HostedSearchInfo {
+  /** Provider whose search this is. */
+  readonly provider: "anthropic" | "openai";
+  /** The search tool's wire type, e.g. `tool_search_tool_bm25_20251119` or `tool_search`. */
+  readonly tool: string;
+  /**
+   * `emulated`: mcpmeter's rendition of the documented behaviour, run locally; `hosted`: what
+   * the provider's API returned.
+   */
+  readonly kind: "emulated" | "hosted";
+  /** Most tools one search returns, as documented (`null`: not documented). */
+  readonly maxResults: number | null;
+  /** Where the documented behaviour comes from (a URL). */
+  readonly source: string;
+  /** What differs from the hosted search (emulations), or how it was asked (hosted), one line each. */
+  readonly differences: readonly string[];
+}
+
 /** A built index that answers queries. */
 export interface Retriever {
   /** Retriever name as reported, e.g. `bm25`. */
   readonly name: string;
   /** The settings that shape its ranking (field weights, seed, ...), for the result record. */
   readonly config: { readonly [key: string]: JsonValue };
+  /** The provider tool search it emulates or asks, when it stands for one. */
+  readonly hosted?: HostedSearchInfo;
   /**
    * What the index cost so far (build plus searches), when it calls an endpoint; read after the
    * searches. Absent for local retrievers.
