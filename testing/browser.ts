@@ -4,6 +4,7 @@
 // with charts from one without.
 import assert from "node:assert/strict";
 import { inflateSync } from "node:zlib";
+import puppeteer, { type Browser } from "puppeteer-core";
 
 /** Debian's chromium binary, or `undefined` when it is not installed. */
 export const CHROMIUM: string | undefined = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
@@ -103,4 +104,22 @@ export function colouredPixels(
     prev = cur;
   }
   return { width, height, coloured };
+}
+
+/** Debian's chromium driven by puppeteer-core: headless, no sandbox, GPU or network chatter. */
+export async function launchChromium(profile: string): Promise<Browser> {
+  return await puppeteer.launch({
+    executablePath: CHROMIUM!,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      `--user-data-dir=${profile}`,
+    ],
+  });
 }

@@ -27,7 +27,7 @@ import type { RunStore } from "./run_store.ts";
 import type { Runner, RunQueue } from "./queue.ts";
 import { WorkbenchError } from "./_paths.ts";
 import { type GuardOptions, workbenchGuard } from "./guard.ts";
-import { DEFAULT_MAX_BODY_BYTES } from "./http.ts";
+import { DEFAULT_MAX_BODY_BYTES, limitBody } from "./http.ts";
 
 /** A navigation link in the page header. */
 export interface NavEntry {
@@ -160,8 +160,10 @@ export interface WorkbenchAppOptions {
   readonly context: WorkbenchContext;
   /** Features, in registration order. */
   readonly features: readonly WorkbenchFeature[];
-  /** Guard settings (`maxBodyBytes` defaults to 1 MiB). */
-  readonly guard: Omit<GuardOptions, "maxBodyBytes"> & { readonly maxBodyBytes?: number };
+  /** Guard settings. */
+  readonly guard: GuardOptions;
+  /** Largest request body, bytes. @default {DEFAULT_MAX_BODY_BYTES} */
+  readonly maxBodyBytes?: number;
   /** Logs one line per unexpected error (never a secret, never a stack to the client). */
   readonly log?: (line: string) => void;
   /**
@@ -172,7 +174,8 @@ export interface WorkbenchAppOptions {
 }
 
 /**
- * Builds the workbench app: the guard first, then every feature, then JSON errors.
+ * Builds the workbench app: the guard first, the body limit, then every feature, then JSON
+ * errors.
  *
  * @param options See {@linkcode WorkbenchAppOptions}.
  * @returns The Hono app (`app.fetch` serves it).
@@ -187,13 +190,8 @@ export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
   }
   options.context.nav = options.features.flatMap((f) => f.nav ?? [])
     .sort((a, b) => a.order - b.order);
-  app.use(
-    "*",
-    workbenchGuard({
-      ...options.guard,
-      maxBodyBytes: options.guard.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    }),
-  );
+  app.use("*", workbenchGuard(options.guard));
+  app.use("*", limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   app.use("*", async (c, next) => {
     await next();
     c.header("x-content-type-options", "nosniff");

@@ -9,7 +9,6 @@
  *   `Sec-Fetch-Site: cross-site` is refused too;
  * - with a token, every `/api/` request must carry it (`Authorization: Bearer TOKEN`, or the
  *   `mcpmeter_token` cookie the pages get from `?token=TOKEN`); compared in constant time;
- * - request bodies over the limit are refused with 413.
  *
  * @module
  */
@@ -32,8 +31,6 @@ export interface GuardOptions {
   readonly token?: string;
   /** More `Host` values to accept (`name` or `name:port`), e.g. the name users type. */
   readonly allowedHosts?: readonly string[];
-  /** Largest accepted body, bytes. */
-  readonly maxBodyBytes: number;
 }
 
 /** Name of the cookie that carries the token for pages. */
@@ -60,7 +57,7 @@ function cookie(c: Context, name: string): string | undefined {
   return undefined;
 }
 
-const refuse = (c: Context, status: 400 | 401 | 403 | 413, error: string) =>
+const refuse = (c: Context, status: 400 | 401 | 403, error: string) =>
   c.req.path.startsWith("/api/")
     ? c.json({ error }, status)
     : c.text(`${status} ${error}\n`, status);
@@ -112,10 +109,6 @@ export function workbenchGuard(options: GuardOptions): MiddlewareHandler {
           "token required: send Authorization: Bearer TOKEN (or open the URL that deno task serve printed)",
         );
       }
-    }
-    const length = Number(c.req.header("content-length") ?? "0");
-    if (Number.isFinite(length) && length > options.maxBodyBytes) {
-      return refuse(c, 413, `request body over ${options.maxBodyBytes} bytes`);
     }
     await next();
     return undefined;

@@ -5,8 +5,27 @@
  * @module
  */
 
+import { html as honoHtml, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
 import type { WorkbenchContext } from "./app.ts";
-import { esc } from "./http.ts";
+
+/** HTML text whose interpolated values were escaped (or deliberately passed through `raw`). */
+export type Html = HtmlEscapedString;
+
+export { raw };
+
+/**
+ * Hono's `html` tagged template, synchronous: every interpolated string is escaped for content
+ * and quoted attribute values; `Html` values (nested templates, `raw`) and arrays of them pass
+ * through; `null`, `undefined` and booleans render nothing.
+ *
+ * @throws {TypeError} when a value is a promise (await it first).
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  const out = honoHtml(strings, ...values);
+  if (out instanceof Promise) throw new TypeError("html: await promises before interpolating");
+  return out;
+}
 
 /** What a page puts in the frame. */
 export interface PageOptions {
@@ -14,8 +33,8 @@ export interface PageOptions {
   readonly title: string;
   /** `href` of the active navigation entry. */
   readonly active: string;
-  /** Body HTML (already escaped where needed). */
-  readonly body: string;
+  /** Body. */
+  readonly body: Html;
   /** Name of a client page module to start (`window.workbench[name]`), e.g. `runPage`. */
   readonly script?: string;
 }
@@ -90,29 +109,79 @@ a { color: var(--accent); }
  * @param options See {@linkcode PageOptions}.
  * @returns HTML text.
  */
-export function page(ctx: WorkbenchContext, options: PageOptions): string {
-  const nav = ctx.nav.map((n) =>
-    `<a href="${esc(n.href)}"${n.href === options.active ? ` class="active"` : ""}>${
-      esc(n.title)
-    }</a>`
-  ).join("");
+export function page(ctx: WorkbenchContext, options: PageOptions): Html {
   const start = options.script === undefined
     ? ""
-    : `<script type="module">window.workbench.${options.script}();</script>`;
-  return `<!doctype html>
+    : html`<script type="module">window.workbench.${raw(options.script)}();</script>`;
+  // deno-fmt-ignore: the document starts with its doctype
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(options.title)} · mcpmeter workbench</title>
+<title>${options.title} · mcpmeter workbench</title>
 <link rel="stylesheet" href="/assets/workbench.css">
 <script src="/assets/workbench.js"></script>
 </head><body>
-<header><span class="brand">mcpmeter</span><nav>${nav}</nav></header>
+${navBar(ctx, options.active)}
 <main>
-<h1>${esc(options.title)}</h1>
+<h1>${options.title}</h1>
 ${options.body}
 </main>
 ${start}
 </body></html>`;
+}
+
+/** The header's own styles, for pages that do not load the workbench stylesheet. */
+const NAV_STYLES = `
+header.wb-nav { background: #fff; border-bottom: 1px solid #d9dee7; padding: 0 24px; display: flex;
+  align-items: center; gap: 24px; height: 52px; position: sticky; top: 0; z-index: 20;
+  font: 14px system-ui, sans-serif; color: #1d2430; }
+header.wb-nav .brand { font-weight: 700; }
+header.wb-nav nav a { color: #5b6575; text-decoration: none; margin-right: 18px; padding: 16px 0; }
+header.wb-nav nav a.active { color: #1d2430; border-bottom: 2px solid #2156c9; }
+@media print { header.wb-nav { display: none; } }
+`;
+
+/**
+ * The header with every feature's navigation link.
+ *
+ * @param ctx Workbench context (navigation).
+ * @param active `href` of the active entry.
+ * @returns The `<header>` element.
+ */
+export function navBar(ctx: WorkbenchContext, active: string): Html {
+  const links = ctx.nav.map((n) =>
+    html`<a href="${n.href}" class="${n.href === active ? "active" : ""}">${n.title}</a>`
+  );
+  return html`<header class="wb-nav"><span class="brand">mcpmeter</span><nav>${links}</nav></header>`;
+}
+
+/**
+ * A page rendered elsewhere as a whole document (a dashboard, a report, a comparison) with the
+ * workbench's navigation bar put at the top of its body, and an optional line under it.
+ *
+ * @param ctx Workbench context (navigation).
+ * @param active `href` of the active entry.
+ * @param document The complete HTML document.
+ * @param below HTML shown under the bar (a back link, say).
+ * @returns The document with the bar.
+ */
+export function withNav(
+  ctx: WorkbenchContext,
+  active: string,
+  document: string,
+  below: Html | string = "",
+): string {
+  const bar = html`<style>${raw(NAV_STYLES)}</style>${navBar(ctx, active)}${
+    below === ""
+      ? ""
+      : html`<div class="no-print" style="font:14px system-ui;margin:8px 16px">${
+        typeof below === "string" ? raw(below) : below
+      }</div>`
+  }`;
+  const at = /<body[^>]*>/.exec(document);
+  if (at === null) return `${bar}${document}`;
+  const end = at.index + at[0].length;
+  return `${document.slice(0, end)}\n${bar}${document.slice(end)}`;
 }
 
 /**
@@ -125,7 +194,7 @@ ${start}
  * @param message The error's one line (escaped here).
  * @returns HTML text.
  */
-export function errorPage(ctx: WorkbenchContext, status: number, message: string): string {
+export function errorPage(ctx: WorkbenchContext, status: number, message: string): Html {
   const title = status === 404
     ? "Not found"
     : status >= 500
@@ -134,7 +203,7 @@ export function errorPage(ctx: WorkbenchContext, status: number, message: string
   return page(ctx, {
     title,
     active: "",
-    body: `<p class="field-error" role="alert">${esc(message)}</p>
+    body: html`<p class="field-error" role="alert">${message}</p>
 <p><a href="/">Back to the workbench</a></p>`,
   });
 }
@@ -145,6 +214,6 @@ export function errorPage(ctx: WorkbenchContext, status: number, message: string
  * @param state Run state.
  * @returns HTML.
  */
-export function stateBadge(state: string): string {
-  return `<span class="state ${esc(state)}" data-state="${esc(state)}">${esc(state)}</span>`;
+export function stateBadge(state: string): Html {
+  return html`<span class="state ${state}" data-state="${state}">${state}</span>`;
 }

@@ -1,70 +1,50 @@
 /**
- * HTTP helpers shared by the workbench's features: a size-limited JSON body reader whose errors
- * are one line, and HTML escaping.
+ * Request bodies of the workbench's API: a size limit (Hono's `bodyLimit`, before any route
+ * reads a byte) and a JSON reader whose errors are one line.
  *
  * @module
  */
 
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { WorkbenchError } from "./_paths.ts";
 
 /** Default largest request body, bytes (1 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /**
- * Reads a JSON request body, at most `maxBytes` (a chunked body is counted as it arrives).
+ * Refuses a body over `maxBytes` with 413 (JSON under `/api/`, text elsewhere); a body without
+ * `Content-Length` is counted as it arrives.
+ *
+ * @param maxBytes Limit, bytes.
+ * @returns Hono middleware.
+ */
+export function limitBody(maxBytes: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => {
+      const error = `request body over ${maxBytes} bytes`;
+      return c.req.path.startsWith("/api/")
+        ? c.json({ error }, 413)
+        : c.text(`413 ${error}\n`, 413);
+    },
+  });
+}
+
+/**
+ * Reads a JSON request body (its size was checked by {@linkcode limitBody}).
  *
  * @param c Hono context.
- * @param maxBytes Limit. @default DEFAULT_MAX_BODY_BYTES
  * @returns The parsed value.
- * @throws {WorkbenchError} 413 over the limit; 400 for an empty body or malformed JSON (the
- *   message is one line: the parser's reason).
+ * @throws {WorkbenchError} 400 for an empty body or malformed JSON (the message is one line:
+ *   the parser's reason).
  */
-export async function readJsonBody(
-  c: Context,
-  maxBytes = DEFAULT_MAX_BODY_BYTES,
-): Promise<unknown> {
-  const body = c.req.raw.body;
-  if (body === null) throw new WorkbenchError(400, "request body is empty; send JSON");
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new WorkbenchError(413, `request body over ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const ch of chunks) {
-    bytes.set(ch, at);
-    at += ch.length;
-  }
-  const text = new TextDecoder().decode(bytes);
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
   if (text.trim() === "") throw new WorkbenchError(400, "request body is empty; send JSON");
   try {
     return JSON.parse(text);
   } catch (e) {
     throw new WorkbenchError(400, `request body is not valid JSON: ${(e as Error).message}`);
   }
-}
-
-/**
- * Escapes text for HTML content and attribute values.
- *
- * @param text Any value (stringified).
- * @returns Escaped text.
- */
-export function esc(text: unknown): string {
-  return String(text ?? "").replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
-/** JSON for embedding in a `<script type="application/json">` element. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
 }

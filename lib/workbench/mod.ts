@@ -74,8 +74,17 @@ export {
   type ToolUsageRow,
 } from "./comparison.ts";
 export { type GuardOptions, isLoopback, sameSecret, TOKEN_COOKIE } from "./guard.ts";
-export { DEFAULT_MAX_BODY_BYTES, esc } from "./http.ts";
-export { page, type PageOptions, stateBadge } from "./html.ts";
+export { DEFAULT_MAX_BODY_BYTES } from "./http.ts";
+export {
+  type Html,
+  html,
+  navBar,
+  page,
+  type PageOptions,
+  raw,
+  stateBadge,
+  withNav,
+} from "./html.ts";
 export { newRunId, resumeRun, startRun } from "./start_run.ts";
 export { type BenchServiceOptions, createBenchService } from "./bench_jobs.ts";
 export { type ChatServiceOptions, createChatService } from "./chat.ts";

@@ -754,7 +754,7 @@ Deno.test("workbench: a page a browser cannot be shown is an HTML error page wit
     assert.deepStrictEqual(script.status, 404);
     // The same message in both, escaped in the page.
     assert.deepStrictEqual(script.data.error, 'no run "no-such-run"');
-    assert.ok(page.text.includes('role="alert">no run &#34;no-such-run&#34;</p>'), page.text);
+    assert.ok(page.text.includes('role="alert">no run &quot;no-such-run&quot;</p>'), page.text);
     // An unknown page: HTML for the browser, plain text otherwise; the API answers JSON always.
     const missing = await call(wb, "GET", "/no/such/page", undefined, html);
     assert.deepStrictEqual(missing.status, 404);
@@ -835,5 +835,70 @@ Deno.test("workbench: a run whose model's API key is not set is refused before i
     await wb.context.queue.idle().catch(() => {});
     await wb.close();
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("workbench: a body over the limit is refused with 413 whether or not it declares its length, and nothing is written", async () => {
+  const wb = await start();
+  try {
+    const file = join(wb.tmp, "config", "tool_prices.json");
+    const before = await Deno.readTextFile(file);
+    const doc = JSON.stringify({ toolPrices: {}, pad: "x".repeat(1_100_000) });
+    const declared = await call(wb, "PUT", "/api/config/tool-prices", doc);
+    assert.deepStrictEqual([declared.status, declared.data.error], [
+      413,
+      "request body over 1048576 bytes",
+    ]);
+    // Chunked: no Content-Length, so the limit counts the bytes as they arrive.
+    const bytes = new TextEncoder().encode(doc);
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let at = 0; at < bytes.length; at += 65_536) c.enqueue(bytes.slice(at, at + 65_536));
+        c.close();
+      },
+    });
+    const res = await fetch(`${wb.url}/api/config/tool-prices`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: stream,
+    });
+    assert.deepStrictEqual(res.status, 413);
+    assert.deepStrictEqual((await res.json()).error, "request body over 1048576 bytes");
+    assert.deepStrictEqual(await Deno.readTextFile(file), before);
+    // Under the limit, the same route reads the body.
+    const ok = await call(wb, "PUT", "/api/config/tool-prices", { toolPrices: { "a:b": 0.5 } });
+    assert.deepStrictEqual(ok.status, 200);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: text from the config is escaped on every page that shows it", async () => {
+  const wb = await start();
+  try {
+    const evil = `<img src=x onerror="alert(1)">&'`;
+    const escaped = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;";
+    const suite = {
+      id: "xss",
+      description: evil,
+      cases: [{ id: "c1", question: evil, criterion: { type: "contains", values: [evil] } }],
+    };
+    assert.deepStrictEqual((await call(wb, "POST", "/api/suites", suite)).status, 201);
+    const plans = await call(wb, "GET", "/plans");
+    assert.ok(!plans.text.includes("<img"), "no raw tag on Test plans");
+    assert.ok(plans.text.includes(`<p>${escaped}</p>`), plans.text);
+    const config = await call(wb, "GET", "/config?tab=suites");
+    assert.ok(!config.text.includes("<img"), "no raw tag on Config");
+    // The editor's text is the suite as written, once the browser decodes it.
+    const area = /<textarea name="json" rows="14">([^<]*)<\/textarea>/.exec(
+      config.text.slice(config.text.indexOf('data-id="xss"')),
+    )![1];
+    const decoded = area.replace(
+      /&(lt|gt|quot|#39|amp);/g,
+      (_, e) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e as "lt"],
+    );
+    assert.deepStrictEqual(JSON.parse(decoded), suite);
+  } finally {
+    await stop(wb);
   }
 });

@@ -12,8 +12,8 @@
 import { join, relative } from "node:path";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import { confinedPath, WorkbenchError } from "../_paths.ts";
-import { esc, readJsonBody } from "../http.ts";
-import { page } from "../html.ts";
+import { readJsonBody } from "../http.ts";
+import { html, page, raw } from "../html.ts";
 import { renderDashboard } from "../../report/dashboard.ts";
 import type { BenchReport } from "../../report/bench_report.ts";
 
@@ -86,9 +86,9 @@ export const catalogPage: WorkbenchFeature = {
       } catch (e) {
         throw new WorkbenchError(400, `cannot read ${rel}: ${(e as Error).message}`, "path");
       }
-      let html: string;
+      let dashboard: string;
       try {
-        html = renderDashboard(report);
+        dashboard = renderDashboard(report);
       } catch (e) {
         throw new WorkbenchError(
           400,
@@ -97,52 +97,77 @@ export const catalogPage: WorkbenchFeature = {
         );
       }
       const back =
-        `<p style="font-family:system-ui;margin:8px 16px"><a href="/catalog">← Catalog</a> · ${
-          esc(rel)
-        }</p>`;
-      return c.html(html.replace(/<body([^>]*)>/, `<body$1>${back}`));
+        html`<p style="font-family:system-ui;margin:8px 16px"><a href="/catalog">← Catalog</a> · ${rel}</p>`;
+      return c.html(dashboard.replace(/<body([^>]*)>/, `<body$1>${back}`));
     });
     app.get("/catalog", async (c) => {
       const reports = await listReports(ctx);
       const corpora = await ctx.bench?.corpora() ?? [];
       const jobs = ctx.bench?.jobs() ?? [];
       const rows = reports.map((r) =>
-        `<tr><td><a class="report-link" href="/catalog/report?path=${encodeURIComponent(r.path)}">${
-          esc(r.path)
-        }</a></td><td class="muted">${esc(r.modifiedAt ?? "")}</td></tr>`
-      ).join("");
+        html`
+          <tr>
+            <td><a class="report-link" href="/catalog/report?path=${encodeURIComponent(r.path)}">${r
+              .path}</a></td>
+            <td class="muted">${r.modifiedAt ?? ""}</td>
+          </tr>
+        `
+      );
       const jobRows = jobs.map((j) =>
-        `<tr><td class="mono">${esc(j.jobId)}</td><td>${esc(j.corpus)}</td><td><span class="state ${
-          j.state === "running" ? "running" : j.state === "completed" ? "completed" : "failed"
-        }">${esc(j.state)}</span></td><td>${
-          j.state === "completed"
-            ? `<a href="/catalog/report?path=${
-              encodeURIComponent(relative(ctx.resultsDir, join(j.outDir, "report.json")))
-            }">open report</a>`
-            : `<span class="muted">${esc(j.log.split("\n").at(-1) ?? "")}</span>`
-        }</td></tr>`
-      ).join("");
+        html`
+          <tr>
+            <td class="mono">${j.jobId}</td>
+            <td>${j.corpus}</td>
+            <td><span class="state ${j.state}">${j.state}</span></td>
+            <td>${j.state === "completed"
+              ? html`<a href="/catalog/report?path=${
+                encodeURIComponent(relative(ctx.resultsDir, join(j.outDir, "report.json")))
+              }">open report</a>`
+              : html`<span class="muted">${j.log.split("\n").at(-1) ?? ""}</span>`}</td>
+          </tr>
+        `
+      );
       return c.html(page(ctx, {
         title: "Catalog",
         active: "/catalog",
-        body:
-          `<p class="muted">The bench side: what tool catalogs cost in context tokens (by exposure mode and encoding arm) and how well retrieval finds the right tool.</p>
-<div class="card"><h2>Bench reports</h2><table id="reports"><thead><tr><th>report.json under ${
-            esc(ctx.resultsDir)
-          }</th><th>modified</th></tr></thead><tbody>${
-            rows ||
-            `<tr><td colspan="2" class="muted">none yet: run deno task bench, or start one below</td></tr>`
-          }</tbody></table></div>
-<form class="card" id="bench-form"><h2>Start a bench run</h2>
-<div style="display:flex;gap:12px;align-items:end"><div class="field" data-field="corpus"><label>Corpus <select name="corpus">${
-            corpora.map((n) =>
-              `<option${n === ctx.bench?.defaultCorpus ? " selected" : ""}>${esc(n)}</option>`
-            ).join("")
-          }</select></label></div><div class="field"><button type="submit"${
-            ctx.bench ? "" : " disabled"
-          }>Start bench</button></div></div>
-<div class="form-error field-error"></div>
-<table id="bench-jobs"><tbody>${jobRows}</tbody></table></form>`,
+        body: html`
+          <p
+            class="muted">The bench side: what tool catalogs cost in context tokens (by exposure mode and encoding arm) and how well retrieval finds the right tool.</p>
+          <div class="card">
+            <h2>Bench reports</h2>
+            <table id="reports">
+              <thead>
+                <tr>
+                  <th>report.json under ${ctx.resultsDir}</th>
+                  <th>modified</th>
+                </tr>
+              </thead>
+              <tbody>${rows.length > 0 ? rows : html`
+                <tr>
+                  <td colspan="2" class="muted">none yet: run deno task bench, or start one below</td>
+                </tr>
+              `}</tbody>
+            </table>
+          </div>
+          <form class="card" id="bench-form">
+            <h2>Start a bench run</h2>
+            <div style="display:flex;gap:12px;align-items:end">
+              <div class="field"
+                data-field="corpus"><label>Corpus <select name="corpus">${corpora.map((n) =>
+                  html`<option${
+                    n === ctx.bench?.defaultCorpus ? raw(" selected") : ""
+                  }>${n}</option>`
+                )}</select></label></div>
+              <div class="field"><button type="submit"${ctx.bench
+                ? ""
+                : raw(" disabled")}>Start bench</button></div>
+            </div>
+            <div class="form-error field-error"></div>
+            <table id="bench-jobs">
+              <tbody>${jobRows}</tbody>
+            </table>
+          </form>
+        `,
         script: "catalogPage",
       }));
     });

@@ -10,8 +10,8 @@
 import { streamSSE } from "hono/streaming";
 import type { WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
-import { esc, readJsonBody } from "../http.ts";
-import { page } from "../html.ts";
+import { readJsonBody } from "../http.ts";
+import { html, page } from "../html.ts";
 
 /** The chat feature. */
 export const chatPage: WorkbenchFeature = {
@@ -41,19 +41,28 @@ export const chatPage: WorkbenchFeature = {
     app.get("/chat", async (c) => {
       const agents = await ctx.config.loadAgents();
       const options = agents.map((a) =>
-        `<option value="${esc(a.id)}">${esc(a.id)} (${esc(a.model)}, ${esc(a.exposure)})</option>`
-      ).join("");
+        html`<option value="${a.id}">${a.id} (${a.model}, ${a.exposure})</option>`
+      );
       return c.html(page(ctx, {
         title: "Chat",
         active: "/chat",
-        body:
-          `<p class="muted">One agent, the same loop as <code>deno task chat</code>: its model, servers, exposure mode and loop; the conversation is kept until you change agent or reload. Tool calls appear as they happen.</p>
-<form id="chat-form" class="card"><div style="display:flex;gap:12px;align-items:end;flex-wrap:wrap">
-<div class="field" data-field="agentId"><label>Agent <select name="agentId">${options}</select></label></div>
-<div class="field" style="flex:1" data-field="message"><label>Message</label><input type="text" name="message" style="width:100%" placeholder="Ask the agent…" autocomplete="off"></div>
-<div class="field"><button type="submit">Send</button></div></div>
-<div class="form-error field-error"></div></form>
-<div class="card" id="chat-log"><p class="muted">No messages yet.</p></div>`,
+        body: html`
+          <p
+            class="muted">One agent, the same loop as <code>deno task chat</code>: its model, servers, exposure mode and loop; the conversation is kept until you change agent or reload. Tool calls appear as they happen.</p>
+          <form id="chat-form" class="card">
+            <div style="display:flex;gap:12px;align-items:end;flex-wrap:wrap">
+              <div class="field"
+                data-field="agentId"><label>Agent <select name="agentId">${options}</select></label></div>
+              <div class="field" style="flex:1"
+                data-field="message"><label>Message</label><input type="text" name="message" style="width:100%" placeholder="Ask the agent…" autocomplete="off"></div>
+              <div class="field"><button type="submit">Send</button></div>
+            </div>
+            <div class="form-error field-error"></div>
+          </form>
+          <div class="card" id="chat-log">
+            <p class="muted placeholder">No messages yet.</p>
+          </div>
+        `,
         script: "chatPage",
       }));
     });

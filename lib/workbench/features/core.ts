@@ -6,7 +6,7 @@
 
 import type { WorkbenchFeature } from "../app.ts";
 import { STYLES } from "../html.ts";
-import { CLIENT_JS } from "../client.ts";
+import { CLIENT_JS } from "../client/mod.ts";
 
 /** Version of the workbench HTTP API (bumped on a breaking change). */
 export const API_VERSION = 1;

@@ -8,9 +8,8 @@
 
 import type { Criterion } from "../../agent/types.ts";
 import type { WorkbenchFeature } from "../app.ts";
-import { esc } from "../http.ts";
 import { readJsonBody } from "../http.ts";
-import { page } from "../html.ts";
+import { html, page } from "../html.ts";
 
 /**
  * One line describing a criterion (`regex /^5$/`, `all(regex, tool_called fs:read_text_file)`).
@@ -100,56 +99,82 @@ export const plans: WorkbenchFeature = {
       );
       const agentChoices = agents.map((a) => {
         const vs = versions.get(a.id) ?? [];
-        const select = vs.length === 0 ? "" : ` <select name="version:${esc(a.id)}">
-          <option value="">current</option>${
-          vs.map((v) => `<option value="${esc(v.version)}">v${esc(v.version)}</option>`).join("")
-        }</select>`;
-        return `<label style="display:inline-block;margin-right:12px"><input type="checkbox" name="agent" value="${
-          esc(a.id)
-        }"> ${esc(a.id)} <span class="muted">(${esc(a.model)}, ${
-          esc(a.exposure)
-        })</span>${select}</label>`;
-      }).join("");
+        const select = vs.length === 0 ? "" : html`
+          <select name="version:${a.id}">
+                  <option value="">current</option>${vs.map((v) =>
+                    html`<option value="${v.version}">v${v.version}</option>`
+                  )}</select>
+        `;
+        return html`
+          <label
+            style="display:inline-block;margin-right:12px"><input type="checkbox" name="agent" value="${a
+              .id}"> ${a.id} <span class="muted">(${a.model}, ${a.exposure})</span>${select}</label>
+        `;
+      });
       const modelOptions = models.map((m) =>
-        `<option value="${esc(m.id)}">${esc(m.id)} (${esc(m.provider)})</option>`
-      ).join("");
+        html`<option value="${m.id}">${m.id} (${m.provider})</option>`
+      );
       const body = suites.map(({ file, suite }) => {
         const rows = suite.cases.map((k) =>
-          `<tr><td class="mono">${esc(k.id)}</td><td>${esc(k.question)}</td><td class="mono">${
-            esc(criterionText(k.criterion))
-          }</td><td>${esc((k.tags ?? []).join(", "))}</td></tr>`
-        ).join("");
-        return `<section class="card suite" data-suite="${esc(suite.id)}">
-<h2>${esc(suite.id)} <span class="muted">· ${suite.cases.length} cases · ${esc(file)}</span></h2>
-<p>${esc(suite.description)}</p>
-<details open><summary>Cases and criteria</summary>
-<table><thead><tr><th>case</th><th>question</th><th>criterion</th><th>tags</th></tr></thead>
-<tbody>${rows}</tbody></table></details>
-<form class="run-form" data-suite="${esc(suite.id)}">
-<h3>Run this plan</h3>
-<div class="field" data-field="agents"><label>Agents</label>${agentChoices}</div>
-<div style="display:flex;gap:14px;flex-wrap:wrap;align-items:end">
-<div class="field" data-field="repetitions"><label>Repetitions <input type="number" name="repetitions" value="1" min="1" max="100" style="width:70px"></label></div>
-<div class="field" data-field="concurrency"><label>Concurrency <input type="number" name="concurrency" value="2" min="1" max="16" style="width:70px"></label></div>
-<div class="field" data-field="exposure"><label>Exposure override <select name="exposure"><option value="">as configured</option><option>direct</option><option>proxy</option><option>code</option></select></label></div>
-<div class="field" data-field="model"><label>Model override <select name="model"><option value="">as configured</option>${modelOptions}</select></label></div>
-<div class="field"><button type="submit">Start run</button></div>
-</div>
-<div class="form-error field-error"></div>
-</form>
-</section>`;
-      }).join("\n");
+          html`
+            <tr>
+              <td class="mono">${k.id}</td>
+              <td>${k.question}</td>
+              <td class="mono">${criterionText(k.criterion)}</td>
+              <td>${(k.tags ?? []).join(", ")}</td>
+            </tr>
+          `
+        );
+        return html`
+          <section class="card suite" data-suite="${suite.id}">
+            <h2>${suite.id} <span class="muted">· ${suite.cases.length} cases · ${file}</span></h2>
+            <p>${suite.description}</p>
+            <details open>
+              <summary>Cases and criteria</summary>
+              <table>
+                <thead>
+                  <tr>
+                    <th>case</th>
+                    <th>question</th>
+                    <th>criterion</th>
+                    <th>tags</th>
+                  </tr>
+                </thead>
+                <tbody>${rows}</tbody>
+              </table>
+            </details>
+            <form class="run-form" data-suite="${suite.id}">
+              <h3>Run this plan</h3>
+              <div class="field" data-field="agents"><label>Agents</label>${agentChoices}</div>
+              <div style="display:flex;gap:14px;flex-wrap:wrap;align-items:end">
+                <div class="field"
+                  data-field="repetitions"><label>Repetitions <input type="number" name="repetitions" value="1" min="1" max="100" style="width:70px"></label></div>
+                <div class="field"
+                  data-field="concurrency"><label>Concurrency <input type="number" name="concurrency" value="2" min="1" max="16" style="width:70px"></label></div>
+                <div class="field"
+                  data-field="exposure"><label>Exposure override <select name="exposure"><option value="">as configured</option><option>direct</option><option>proxy</option><option>code</option></select></label></div>
+                <div class="field"
+                  data-field="model"><label>Model override <select name="model"><option value="">as configured</option>${modelOptions}</select></label></div>
+                <div class="field"><button type="submit">Start run</button></div>
+              </div>
+              <div class="form-error field-error"></div>
+            </form>
+          </section>
+        `;
+      });
       const warn = invalid.length === 0
         ? ""
-        : `<div class="card"><b>Suites that do not load:</b><ul>${
-          invalid.map((m) => `<li>${esc(m)}</li>`).join("")
+        : html`<div class="card"><b>Suites that do not load:</b><ul>${
+          invalid.map((m) => html`<li>${m}</li>`)
         }</ul></div>`;
       return c.html(page(ctx, {
         title: "Test plans",
         active: "/plans",
-        body: `<p class="muted">Every suite of the working config (${
-          esc(ctx.config.paths().suitesDir)
-        }). Pick agents and press Start run; the run appears under Runs. The scripted model runs without an API key.</p>${warn}${body}`,
+        body: html`
+          <p
+            class="muted">Every suite of the working config (${ctx.config.paths()
+              .suitesDir}). Pick agents and press Start run; the run appears under Runs. The scripted model runs without an API key.</p>${warn}${body}
+        `,
         script: "plansPage",
       }));
     });

@@ -18,8 +18,8 @@ import { join } from "node:path";
 import type { Context } from "hono";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
-import { esc, readJsonBody } from "../http.ts";
-import { page } from "../html.ts";
+import { readJsonBody } from "../http.ts";
+import { type Html, html, page } from "../html.ts";
 import { createAgentVersions } from "../versions.ts";
 import {
   agentRunRecords,
@@ -155,8 +155,12 @@ function subtitleOf(
   } … ${runs[runs.length - 1].startedAt.slice(0, 10)}; ${what}${left}`;
 }
 
-const backLink = `<p class="no-print" style="margin:0 0 8px"><a href="/reports">← Reports</a></p>`;
-const withBack = (html: string) => html.replace(/<body>\n/, `<body>\n${backLink}\n`);
+/** A document rendered by lib/report with `below` put at the top of its body. */
+const atTop = (document: string, below: Html) =>
+  document.replace(/<body>\n/, () => `<body>\n${below}\n`);
+const backTo = (href: string, title: string) =>
+  html`<p class="no-print" style="margin:0 0 8px"><a href="${href}">← ${title}</a></p>`;
+const withBack = (document: string) => atTop(document, backTo("/reports", "Reports"));
 
 async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boolean) {
   const reg = await registry(ctx);
@@ -173,31 +177,6 @@ async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boo
     print,
   });
 }
-
-const EDITOR_JS = `
-const form = document.getElementById("dash-form");
-const text = document.getElementById("dash-json");
-const out = document.getElementById("dash-status");
-const frame = document.getElementById("dash-preview");
-let timer;
-async function preview() {
-  let dashboard;
-  try { dashboard = JSON.parse(text.value); } catch (e) { out.textContent = "JSON: " + e.message; out.className = "field-error"; return; }
-  const r = await fetch("/api/dashboards/preview" + location.search, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ dashboard }) });
-  if (!r.ok) { const j = await r.json(); out.textContent = j.error; out.className = "field-error"; return; }
-  out.textContent = "preview up to date (not saved)"; out.className = "muted";
-  frame.srcdoc = await r.text();
-}
-text.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(preview, 400); });
-form.addEventListener("submit", async (e) => {
-  e.preventDefault();
-  let d; try { d = JSON.parse(text.value); } catch (err) { out.textContent = "JSON: " + err.message; out.className = "field-error"; return; }
-  const r = await fetch("/api/dashboards/" + encodeURIComponent(d.id), { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(d) });
-  const j = await r.json();
-  out.textContent = r.ok ? "saved as " + j.id : j.error; out.className = r.ok ? "pass" : "field-error";
-});
-preview();
-`;
 
 /** The reporting feature. */
 export const reporting: WorkbenchFeature = {
@@ -385,55 +364,63 @@ export const reporting: WorkbenchFeature = {
       const reg = await registry(ctx);
       const dashboards = await loadDashboards(dirs(ctx).dashboards, reg).catch(bad);
       const reports = await loadReports(dirs(ctx).reports, dashboards.map((d) => d.id)).catch(bad);
-      const body =
-        `<div class="card"><h2>Dashboards</h2><table><tr><th>id</th><th>title</th><th>sections</th><th></th></tr>${
-          dashboards.map((d) =>
-            `<tr><td class="mono">${esc(d.id)}</td><td>${esc(d.title)}</td><td>${
-              d.sections.map((s) => esc(s.title)).join(", ")
-            }</td><td><a href="/reports/dashboards/${
-              esc(d.id)
-            }">open</a> · <a href="/reports/dashboards/${esc(d.id)}/edit">edit</a></td></tr>`
-          ).join("")
-        }</table></div>
-<div class="card"><h2>Saved reports</h2>${
-          reports.length === 0
-            ? `<p class="muted">None yet. POST /api/reports {id, title, filter: {suiteIds?, agentIds?, from?, to?}, dashboardId}, or the form below.</p>`
-            : `<table><tr><th>id</th><th>title</th><th>filter</th><th>dashboard</th><th></th></tr>${
-              reports.map((r) =>
-                `<tr><td class="mono">${esc(r.id)}</td><td>${esc(r.title)}</td><td class="mono">${
-                  esc(JSON.stringify(r.filter))
-                }</td><td>${esc(r.dashboardId)}</td><td><a href="/reports/view/${
-                  esc(r.id)
-                }">open</a> · <a href="/api/reports/${esc(r.id)}/pdf">PDF</a></td></tr>`
-              ).join("")
-            }</table>`
-        }
-<form id="rep-form" class="inline" style="margin-top:12px">
-<div class="field"><label>id</label><input type="text" name="id" required pattern="[a-z0-9]+(-[a-z0-9]+)*"></div>
-<div class="field"><label>title</label><input type="text" name="title" required></div>
-<div class="field"><label>suites (comma)</label><input type="text" name="suiteIds"></div>
-<div class="field"><label>agents (comma)</label><input type="text" name="agentIds"></div>
-<div class="field"><label>from</label><input type="text" name="from" placeholder="YYYY-MM-DD"></div>
-<div class="field"><label>to</label><input type="text" name="to" placeholder="YYYY-MM-DD"></div>
-<div class="field"><label>dashboard</label><select name="dashboardId">${
-          dashboards.map((d) => `<option>${esc(d.id)}</option>`).join("")
-        }</select></div>
-<button>Save report</button><span id="rep-status"></span></form></div>
-<div class="card"><h2>Visualizations (${reg.all.length})</h2><p class="muted">${
-          reg.all.map((v) => `<code>${esc(v.id)}</code>`).join(" ")
-        }</p></div>
-<script type="module">
-document.getElementById("rep-form").addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const f = new FormData(e.target); const list = (k) => (f.get(k) || "").split(",").map((s) => s.trim()).filter(Boolean);
-  const filter = {}; if (list("suiteIds").length) filter.suiteIds = list("suiteIds"); if (list("agentIds").length) filter.agentIds = list("agentIds");
-  if (f.get("from")) filter.from = f.get("from"); if (f.get("to")) filter.to = f.get("to");
-  const r = await fetch("/api/reports", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: f.get("id"), title: f.get("title"), filter, dashboardId: f.get("dashboardId") }) });
-  const j = await r.json(); const s = document.getElementById("rep-status");
-  if (r.ok) location.reload(); else { s.textContent = j.error; s.className = "field-error"; }
-});
-</script>`;
-      return c.html(page(ctx, { title: "Reports", active: "/reports", body }));
+      const body = html`
+        <div class="card">
+          <h2>Dashboards</h2>
+          <table><tr><th>id</th><th>title</th><th>sections</th><th></th></tr>${dashboards.map((d) =>
+            html`
+              <tr>
+                <td class="mono">${d.id}</td>
+                <td>${d.title}</td>
+                <td>${d.sections.map((s) => s.title).join(", ")}</td>
+                <td><a href="/reports/dashboards/${d
+                  .id}">open</a> · <a href="/reports/dashboards/${d.id}/edit">edit</a></td>
+              </tr>
+            `
+          )}</table>
+        </div>
+        <div class="card"><h2>Saved reports</h2>${reports.length === 0
+          ? html`
+            <p
+              class="muted">None yet. POST /api/reports {id, title, filter: {suiteIds?, agentIds?, from?, to?}, dashboardId}, or the form below.</p>
+          `
+          : html`<table><tr><th>id</th><th>title</th><th>filter</th><th>dashboard</th><th></th></tr>${
+            reports.map((r) =>
+              html`
+                <tr>
+                  <td class="mono">${r.id}</td>
+                  <td>${r.title}</td>
+                  <td class="mono">${JSON.stringify(r.filter)}</td>
+                  <td>${r.dashboardId}</td>
+                  <td><a href="/reports/view/${r.id}">open</a> · <a href="/api/reports/${r
+                    .id}/pdf">PDF</a></td>
+                </tr>
+              `
+            )
+          }</table>`}
+        <form id="rep-form" class="inline" style="margin-top:12px">
+        <div class="field"><label>id</label><input type="text" name="id" required pattern="[a-z0-9]+(-[a-z0-9]+)*"></div>
+        <div class="field"><label>title</label><input type="text" name="title" required></div>
+        <div class="field"><label>suites (comma)</label><input type="text" name="suiteIds"></div>
+        <div class="field"><label>agents (comma)</label><input type="text" name="agentIds"></div>
+        <div class="field"><label>from</label><input type="text" name="from" placeholder="YYYY-MM-DD"></div>
+        <div class="field"><label>to</label><input type="text" name="to" placeholder="YYYY-MM-DD"></div>
+        <div class="field"><label>dashboard</label><select name="dashboardId">${dashboards.map((
+          d,
+        ) => html`<option>${d.id}</option>`)}</select></div>
+        <button>Save report</button><span id="rep-status"></span></form></div>
+        <div class="card">
+          <h2>Visualizations (${reg.all.length})</h2>
+          <p class="muted">${reg.all.map((v) =>
+            html`
+              <code>${v.id}</code>
+            `
+          )}</p>
+        </div>
+      `;
+      return c.html(
+        page(ctx, { title: "Reports", active: "/reports", body, script: "reportsPage" }),
+      );
     });
     app.get("/reports/dashboards/:id", async (c) => {
       const reg = await registry(ctx);
@@ -458,20 +445,38 @@ document.getElementById("rep-form").addEventListener("submit", async (e) => {
       const draft = builtIn
         ? { ...dashboard, id: `${dashboard.id}-copy`, title: `${dashboard.title} (copy)` }
         : dashboard;
-      const body = `<div class="grid2"><div class="card">
-<form id="dash-form"><p class="muted">${
-        builtIn
-          ? "A built-in dashboard is read-only: this saves a copy under a new id."
-          : "Edit the JSON; the preview follows without saving."
-      } Known visualizations: ${reg.all.map((v) => `<code>${esc(v.id)}</code>`).join(" ")}</p>
-<textarea id="dash-json" rows="30" spellcheck="false">${
-        esc(JSON.stringify(draft, null, 2))
-      }</textarea>
-<p><button>Save</button> <span id="dash-status" class="muted"></span></p></form></div>
-<div class="card"><iframe id="dash-preview" title="preview" style="width:100%;height:80vh;border:0"></iframe></div></div>
-<script type="module">${EDITOR_JS}</script>`;
+      const body = html`
+        <div class="grid2">
+          <div class="card">
+            <form id="dash-form">
+              <p class="muted">${builtIn
+                ? "A built-in dashboard is read-only: this saves a copy under a new id."
+                : "Edit the JSON; the preview follows without saving."} Known visualizations: ${reg
+                .all.map((v) =>
+                  html`
+                    <code>${v.id}</code>
+                  `
+                )}</p>
+              <textarea id="dash-json" rows="30" spellcheck="false">${JSON.stringify(
+                draft,
+                null,
+                2,
+              )}</textarea>
+              <p><button>Save</button> <span id="dash-status" class="muted"></span></p>
+            </form>
+          </div>
+          <div class="card">
+            <iframe id="dash-preview" title="preview" style="width:100%;height:80vh;border:0"></iframe>
+          </div>
+        </div>
+      `;
       return c.html(
-        page(ctx, { title: `Edit dashboard ${dashboard.id}`, active: "/reports", body }),
+        page(ctx, {
+          title: `Edit dashboard ${dashboard.id}`,
+          active: "/reports",
+          body,
+          script: "dashboardEditorPage",
+        }),
       );
     });
     app.get("/reports/view/:id", async (c) => {
@@ -482,37 +487,44 @@ document.getElementById("rep-form").addEventListener("submit", async (e) => {
       const agent = c.req.query("agent");
       if (agent) {
         const cmp = await comparison(c);
-        const html = renderComparePage(cmp).html.replace(
-          /<body>\n/,
-          `<body>\n${
-            backLink.replace("/reports", "/compare").replace("Reports", "Compare versions")
-          }<p class="no-print"><a href="/api/compare?${
-            esc(new URL(c.req.url).searchParams.toString())
-          }&amp;format=csv">CSV</a></p>\n`,
-        );
-        return c.html(html);
+        const csv = `/api/compare?${new URL(c.req.url).searchParams.toString()}&format=csv`;
+        return c.html(atTop(
+          renderComparePage(cmp).html,
+          html`${
+            backTo("/compare", "Compare versions")
+          }<p class="no-print"><a href="${csv}">CSV</a></p>`,
+        ));
       }
       const records = agentRunRecords((await allRuns(ctx)).runs);
       const pairs = [...new Set(records.map((r) => `${r.suiteId}\u0000${r.baseAgentId}`))].sort();
-      const body =
-        `<div class="card"><p class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the oldest as the default baseline. Cut versions on the agent's page or with POST /api/agents/{id}/versions.</p>
-<table><tr><th>suite</th><th>agent</th><th>versions run</th><th></th></tr>${
-          pairs.map((p) => {
-            const [suite, agentId] = p.split("\u0000");
-            const vs = [
-              ...new Set(
-                records.filter((r) => r.suiteId === suite && r.baseAgentId === agentId).map((r) =>
-                  r.version === null ? "live" : `v${r.version}`
+      const body = html`
+        <div class="card">
+          <p
+            class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the oldest as the default baseline. Cut versions on the agent's page or with POST /api/agents/{id}/versions.</p>
+          <table><tr><th>suite</th><th>agent</th><th>versions run</th><th></th></tr>${pairs.map(
+            (p) => {
+              const [suite, agentId] = p.split("\u0000");
+              const vs = [
+                ...new Set(
+                  records.filter((r) => r.suiteId === suite && r.baseAgentId === agentId).map((r) =>
+                    r.version === null ? "live" : `v${r.version}`
+                  ),
                 ),
-              ),
-            ];
-            return `<tr><td>${esc(suite)}</td><td>${esc(agentId)}</td><td>${
-              esc(vs.join(", "))
-            }</td><td><a href="/compare?suite=${encodeURIComponent(suite)}&amp;agent=${
-              encodeURIComponent(agentId)
-            }">compare</a></td></tr>`;
-          }).join("")
-        }</table></div>`;
+              ];
+              return html`
+                <tr>
+                  <td>${suite}</td>
+                  <td>${agentId}</td>
+                  <td>${vs.join(", ")}</td>
+                  <td><a href="/compare?suite=${encodeURIComponent(
+                    suite,
+                  )}&amp;agent=${encodeURIComponent(agentId)}">compare</a></td>
+                </tr>
+              `;
+            },
+          )}</table>
+        </div>
+      `;
       return c.html(page(ctx, { title: "Compare versions", active: "/compare", body }));
     });
   },

@@ -1,0 +1,109 @@
+// Every workbench page in real headless Chromium (Debian chromium via puppeteer-core): each one
+// loads with its navigation and without a script error, and the controllers the other browser
+// test does not reach work: a chat answered by a scripted agent over its real MCP server, a
+// report saved from the Reports form, and the dashboard editor's live preview. Skipped with the
+// reason when Chromium is absent; with CI set, its absence fails.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Page } from "puppeteer-core";
+import { api, serve, useScripted } from "../testing/serve.ts";
+import { CHROMIUM, launchChromium } from "../testing/browser.ts";
+
+if (CHROMIUM === undefined && !Deno.env.get("CI")) {
+  console.warn("serve_pages_browser_test: skipped: chromium not found (apt-get install chromium)");
+}
+
+const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el.textContent ?? "").trim());
+
+Deno.test({
+  name:
+    "serve in Chromium: every page loads with its navigation and no script error; chat, the report form and the dashboard editor work",
+  ignore: CHROMIUM === undefined && !Deno.env.get("CI"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  assert.ok(CHROMIUM, "chromium is required when CI is set");
+  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-serve-pages-" });
+  const server = await serve(join(tmp, "config"), join(tmp, "results"));
+  const browser = await launchChromium(join(tmp, "profile"));
+  const errors: string[] = [];
+  try {
+    await useScripted(server, "fs-terse-sequential");
+    const page = await browser.newPage();
+    page.on("pageerror", (e) => errors.push(`${page.url()}: ${e}`));
+    // A refusal the test provokes (a 4xx answer) is logged by Chromium too; anything else counts.
+    page.on("console", (m) => {
+      if (m.type() === "error" && !/status of 4\d\d/.test(m.text())) {
+        errors.push(`${page.url()}: ${m.text()}`);
+      }
+    });
+    const pages = [
+      "/plans",
+      "/runs",
+      "/chat",
+      ...["agents", "models", "servers", "suites", "tool-prices", "prompts"].map((t) =>
+        `/config?tab=${t}`
+      ),
+      "/catalog",
+      "/reports",
+      "/reports/dashboards/agent-comparison/edit",
+      "/compare",
+    ];
+    for (const path of pages) {
+      const res = await page.goto(`${server.url}${path}`, { waitUntil: "load" });
+      assert.equal(res?.status(), 200, path);
+      assert.ok((await page.$$("header nav a")).length >= 6, `${path}: navigation`);
+    }
+
+    // Chat: the scripted agent answers from the real filesystem server.
+    await page.goto(`${server.url}/chat`, { waitUntil: "load" });
+    await page.select("select[name=agentId]", "fs-terse-sequential");
+    await page.type("input[name=message]", "How many lines does notes/todo.txt have?");
+    await page.click("#chat-form button[type=submit]");
+    await page.waitForSelector("#chat-log .msg.answer", { timeout: 120_000 });
+    assert.equal(await text(page, "#chat-log .msg.answer pre"), "5");
+    assert.ok((await page.$$("#chat-log .tool-call")).length >= 1, "tool calls shown");
+    assert.equal(await page.$("#chat-log .placeholder"), null);
+
+    // Reports: the form saves a report and the list shows it.
+    await page.goto(`${server.url}/reports`, { waitUntil: "load" });
+    await page.type("#rep-form input[name=id]", "weekly");
+    await page.type("#rep-form input[name=title]", "Weekly");
+    await page.type("#rep-form input[name=suiteIds]", "fs-basics");
+    await Promise.all([page.waitForNavigation(), page.click("#rep-form button")]);
+    const saved = (await api(server, "GET", "/api/reports/weekly")).data;
+    assert.deepEqual(saved.filter, { suiteIds: ["fs-basics"] });
+    assert.ok((await page.$('a[href="/reports/view/weekly"]')) !== null);
+    // A refused save says why beside the form.
+    await page.type("#rep-form input[name=id]", "monthly");
+    await page.type("#rep-form input[name=title]", "Monthly");
+    await page.type("#rep-form input[name=from]", "last week");
+    await page.click("#rep-form button");
+    await page.waitForSelector("#rep-status.field-error");
+    assert.match(await text(page, "#rep-status"), /from/);
+    assert.equal((await api(server, "GET", "/api/reports/monthly")).status, 404);
+
+    // The dashboard editor previews without saving, and saves a copy of a built-in one.
+    await page.goto(`${server.url}/reports/dashboards/agent-comparison/edit`, {
+      waitUntil: "load",
+    });
+    await page.waitForFunction(() =>
+      document.querySelector("#dash-status")?.textContent === "preview up to date (not saved)"
+    );
+    const frame = await page.$eval("#dash-preview", (f) => (f as HTMLIFrameElement).srcdoc);
+    assert.match(frame, /<html/);
+    await page.click("#dash-form button");
+    await page.waitForFunction(() =>
+      document.querySelector("#dash-status")?.textContent === "saved as agent-comparison-copy"
+    );
+    assert.equal(
+      (await api(server, "GET", "/api/dashboards/agent-comparison-copy")).status,
+      200,
+    );
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.stop();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
