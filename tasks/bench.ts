@@ -1,16 +1,8 @@
 // deno task bench: what a tool catalog costs in context tokens under each exposure mode
 // (lib/flows/bench.ts), written to results/report.json and results/dashboard.html.
-import type { RunBenchOptions } from "../lib/flows/bench/mod.ts";
-import { workerBenchPool, workerDashboardRenderer } from "../lib/flows/io.ts";
+import * as bench from "../lib/flows/bench/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
-
-/**
- * The bench's modules (most of its start-up), imported once the flags are parsed and the
- * dashboard's worker started, so that the worker boots, builds the rank tables and loads its own
- * modules on the other core while this thread loads these.
- */
-const loadBench = () => import("../lib/flows/bench/mod.ts");
 
 async function main(args: string[]): Promise<number> {
   const { values: f } = parseFlags(args, {
@@ -35,82 +27,52 @@ async function main(args: string[]): Promise<number> {
     overrides: { type: "string" },
     out: { type: "string" },
     seed: { type: "string" },
-    workers: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (f.help) {
-    console.log((await loadBench()).benchHelp());
+    console.log(bench.benchHelp());
     return 0;
   }
   const started = IO.now();
-  // Started first, with the rank tables of the tokenizers asked for (a bad name fails below):
-  // it draws the paired tests' tables, then renders a draft of the report while they run (the
-  // report's own page is then rendered warm). Its paired tables are awaited there for at most
-  // 100 ms (a worker's message is taken in between tasks; the tests draw tables that did not
-  // come).
-  const dashboard = workerDashboardRenderer();
-  try {
-    const rankTables = dashboard.rankTables(f.tokenizers?.split(",").map((n) => n.trim()));
-    const bench = await loadBench();
-    const { AUTO_LANES_MIN_TOOLS, BENCH_DEFAULTS } = bench;
-    const headers = bench.parseHeaderFlags(f.header);
-    // Default: every core, but one lane for a catalog too small to gain from more.
-    const cores = navigator.hardwareConcurrency || 1;
-    const workers = intFlag("workers", f.workers, cores, 1);
-    const lanes = f.workers === undefined ? { minTools: AUTO_LANES_MIN_TOOLS } : {};
-    if (workers > cores) {
-      console.error(
-        `[bench] --workers ${workers} is more than the ${cores} cores here: lanes beyond them ` +
-          "add start-up and memory, not speed",
-      );
-    }
-    const options: RunBenchOptions = {
-      seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
-      resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
-      ...(f.corpus ? { corpora: f.corpus } : {}),
-      ...(f.format ? { format: f.format } : {}),
-      ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
-      ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),
-      ...(f["proxy-servers"] ? { proxyServers: f["proxy-servers"] } : {}),
-      ...(f["code-catalog"] ? { codeCatalog: f["code-catalog"] } : {}),
-      ...(f.arms !== undefined ? { arms: f.arms } : {}),
-      ...(f.golden ? { golden: f.golden } : {}),
-      ...(f.retrievers !== undefined ? { retrievers: listFlag("retrievers", f.retrievers) } : {}),
-      ...retrieverModelOptions(f, bench.DEFAULT_RERANK_K),
-      ...(f["package-info"] ? { packageInfo: f["package-info"] } : {}),
-      ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
-      ...(f.live ? { live: true } : {}),
-      ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),
-      ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
-      ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
-      ...(f.overrides ? { overrides: f.overrides } : {}),
-      ...(workers > 1 ? { pool: workerBenchPool(workers, lanes) } : {}),
-      onDraft: async (draft) => {
-        dashboard.warm(draft);
-        await bench.settledWithin(dashboard.tables(), 100);
-      },
-      pairedTables: dashboard.drawTables,
-      rankTables: () => rankTables,
-    };
-    bench.checkBenchOptions(options, IO);
-    // Fail on an unwritable --out now, not after the work.
-    const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
-    await bench.checkOutFolder(outDir);
-    const report = await bench.runBench(options, IO);
-    const paths = await bench.writeBenchResults(report, outDir, IO, dashboard.render);
-    for (const line of bench.benchSummaryLines(report)) console.log(line);
-    const seconds = ((IO.now() - started) / 1000).toFixed(1);
-    console.log(
-      `wrote ${displayPath(paths.reportPath)} and ${
-        displayPath(paths.dashboardPath)
-      } in ${seconds} s`,
-    );
-    const failure = bench.benchFailure(report);
-    if (failure !== null) throw new Error(failure);
-    return 0;
-  } finally {
-    dashboard.close();
-  }
+  const { BENCH_DEFAULTS } = bench;
+  const headers = bench.parseHeaderFlags(f.header);
+  const options: bench.RunBenchOptions = {
+    seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
+    resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
+    ...(f.corpus ? { corpora: f.corpus } : {}),
+    ...(f.format ? { format: f.format } : {}),
+    ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
+    ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),
+    ...(f["proxy-servers"] ? { proxyServers: f["proxy-servers"] } : {}),
+    ...(f["code-catalog"] ? { codeCatalog: f["code-catalog"] } : {}),
+    ...(f.arms !== undefined ? { arms: f.arms } : {}),
+    ...(f.golden ? { golden: f.golden } : {}),
+    ...(f.retrievers !== undefined ? { retrievers: listFlag("retrievers", f.retrievers) } : {}),
+    ...retrieverModelOptions(f, bench.DEFAULT_RERANK_K),
+    ...(f["package-info"] ? { packageInfo: f["package-info"] } : {}),
+    ...(f["tool-results"] ? { toolResults: f["tool-results"] } : {}),
+    ...(f.live ? { live: true } : {}),
+    ...(f.endpoint ? { endpoint: f.endpoint, headers } : f.header ? { headers } : {}),
+    ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
+    ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
+    ...(f.overrides ? { overrides: f.overrides } : {}),
+  };
+  bench.checkBenchOptions(options, IO);
+  // Fail on an unwritable --out now, not after the work.
+  const outDir = f.out ?? fromRoot(BENCH_DEFAULTS.out);
+  await bench.checkOutFolder(outDir);
+  const report = await bench.runBench(options, IO);
+  const paths = await bench.writeBenchResults(report, outDir, IO);
+  for (const line of bench.benchSummaryLines(report)) console.log(line);
+  const seconds = ((IO.now() - started) / 1000).toFixed(1);
+  console.log(
+    `wrote ${displayPath(paths.reportPath)} and ${
+      displayPath(paths.dashboardPath)
+    } in ${seconds} s`,
+  );
+  const failure = bench.benchFailure(report);
+  if (failure !== null) throw new Error(failure);
+  return 0;
 }
 
 if (import.meta.main) await runMain("bench", () => main(Deno.args));

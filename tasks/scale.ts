@@ -1,7 +1,8 @@
 // deno task scale: the scale benchmark. Wall time and peak RSS of the whole default bench
 // (modes, scaling, heaviest, all arms, both tokenizers, every retriever and index, retrieval on
 // the reference golden set) on synthetic catalogs of 1k, 10k, 40k and 100k tools, plus the
-// default bench on the reference corpus (lib/flows/scale.ts).
+// default bench on the reference corpus (lib/flows/scale.ts); refreshes the generated section
+// of docs/performance.md.
 import {
   displayPath,
   fromRoot,
@@ -12,25 +13,32 @@ import {
   taskRunArgs,
   UsageError,
 } from "./_cli.ts";
-import { runScale, scaleTable } from "../lib/flows/mod.ts";
+import {
+  runScale,
+  scaleMachine,
+  scaleSection,
+  scaleTable,
+  withScaleSection,
+} from "../lib/flows/mod.ts";
 
 const HELP = `mcpmeter scale — time and peak memory of deno task bench against catalog size
 
-Usage: deno task scale [--sizes LIST] [--seed S] [--out DIR] [--workers LIST] [--no-default]
+Usage: deno task scale [--sizes LIST] [--seed S] [--out DIR] [--docs FILE] [--no-default]
 
 Generates (once, with deno task synth) a catalog of each size, runs the whole default
 bench on it (retrieval scored on fixtures/golden/reference_v1.test.json, whose tools every
 synthetic catalog of 1,389 tools or more contains; smaller ones are not scored), and prints
 wall seconds, peak RSS (the bench process with its worker threads) and the load average
 when each run started. Runs the default bench on the reference corpus first.
-Results: DIR/scale.json.
+Results: DIR/scale.json, and the generated section of docs/performance.md (the machine,
+the date, the commit and the table), which it replaces.
 
 Options:
   --sizes LIST   Comma-separated tool counts (default 1000,10000,40000,100000)
   --seed S       Seed of the synthetic catalogs (default 1)
   --out DIR      Catalogs, bench outputs and scale.json (default results/scale)
-  --workers LIST Run each bench once per --workers count, e.g. 1,2 (default: once, the
-                 bench's default: every core from 50,000 tools, else one lane)
+  --docs FILE    The page whose generated section is refreshed (default
+                 docs/performance.md; created when missing); --docs none leaves it alone
   --no-default   Skip the default bench on the reference corpus
   --help         This text
 
@@ -41,7 +49,7 @@ async function main(): Promise<number> {
     sizes: { type: "string", default: "1000,10000,40000,100000" },
     seed: { type: "string" },
     out: { type: "string" },
-    workers: { type: "string" },
+    docs: { type: "string" },
     "no-default": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   });
@@ -54,19 +62,30 @@ async function main(): Promise<number> {
     throw new UsageError(`--sizes has an empty entry, got ${JSON.stringify(values.sizes)}`);
   }
   const counts = sizes.map((s) => intFlag("sizes", s, 0, 1));
-  const workers = values.workers?.split(",").map((s) => intFlag("workers", s.trim(), 1, 1));
+  const seed = intFlag("seed", values.seed, 1);
+  const docs = values.docs ?? fromRoot("docs/performance.md");
   // Each child runs with the permissions deno.json declares for its task (not -A).
   const { rows, file } = await runScale({
     sizes: counts,
-    seed: intFlag("seed", values.seed, 1),
+    seed,
     out: values.out ?? fromRoot("results/scale"),
     includeDefault: !values["no-default"],
     benchArgs: await taskRunArgs("bench"),
     synthArgs: await taskRunArgs("synth"),
-    ...(workers ? { workers } : {}),
   }, IO);
   console.log("\n" + scaleTable(rows).join("\n"));
   console.log(`wrote ${displayPath(file)}`);
+  if (docs !== "none") {
+    const old = await Deno.readTextFile(docs).catch((e) => {
+      if (e instanceof Deno.errors.NotFound) return "# Performance\n";
+      throw e;
+    });
+    await Deno.writeTextFile(
+      docs,
+      withScaleSection(old, scaleSection(rows, await scaleMachine(IO), seed)),
+    );
+    console.log(`refreshed ${displayPath(docs)}`);
+  }
   return rows.every((r) => r.exitCode === 0) ? 0 : 1;
 }
 

@@ -14,8 +14,7 @@ import {
   RETRIEVERS,
 } from "../retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../tokens/default_tokenizer.ts";
-import { BENCH_DEFAULTS } from "./bench.ts";
-import { AUTO_LANES_MIN_TOOLS } from "./bench_jobs.ts";
+import { BENCH_DEFAULTS } from "./bench_options.ts";
 
 /**
  * `deno task bench --help`.
@@ -108,16 +107,6 @@ Options:
                        every key that names no tool (also a warning)
   --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
-  --workers N          Parallel lanes: this process and N-1 worker threads share the
-                       measurements (catalog cost with the encoding arms, split in groups
-                       where a lane would wait; each retriever's indexes), placed by their
-                       estimated cost; the report is the same bytes for any N (1 = everything in this
-                       process). Default: the number of cores once the corpora hold
-                       ${
-    AUTO_LANES_MIN_TOOLS.toLocaleString("en-US")
-  } tools in all, one lane below (there a second lane saves
-                       little time for much more memory). Each worker holds its own copy of the corpus: peak
-                       memory grows with N (about 1.6× at 2)
   -h, --help           Show this help
 
 Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html

@@ -4,7 +4,8 @@
 // codes, --help, a gateway priced over --proxy-servers) is tested in tasks/bench_test.ts.
 import assert from "node:assert/strict";
 import { Ajv } from "ajv";
-import { benchFailure, benchSummaryLines, runBench, writeBenchResults } from "./bench.ts";
+import { runBench, writeBenchResults } from "./bench.ts";
+import { benchFailure, benchSummaryLines } from "./bench_summary.ts";
 import { oneToolBenchReport, tinyBenchReport } from "../../testing/report.ts";
 import { denoFlowIo, UsageError } from "./io.ts";
 import schema from "../report/report.schema.json" with { type: "json" };

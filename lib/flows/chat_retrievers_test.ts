@@ -10,7 +10,8 @@ import {
   startScriptedModelServer,
   type WireProvider,
 } from "../agent/_scripted_model_server.ts";
-import { runBench, type RunBenchOptions } from "./bench.ts";
+import { runBench } from "./bench.ts";
+import type { RunBenchOptions } from "./bench_options.ts";
 import { denoFlowIo } from "./io.ts";
 import { rerankPrompt } from "../retrieval/rerank.ts";
 import { expansionPrompt } from "../retrieval/expand.ts";

@@ -7,12 +7,6 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 
-export { workerBenchPool, type WorkerBenchPoolOptions } from "./bench_pool.ts";
-export {
-  type DashboardRenderer,
-  type TablesRequest,
-  workerDashboardRenderer,
-} from "./bench_dashboard.ts";
 // Also in mod.ts: here so that a task's shared plumbing (tasks/_cli.ts) gets them without
 // loading every flow.
 export { ensureWritable } from "./_write.ts";

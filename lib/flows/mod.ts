@@ -34,7 +34,7 @@ export {
 export { DEFAULT_SERVER_TIMEOUT_MS, DEFAULT_SETTLE_MS } from "../mcp/mod.ts";
 export { DEFAULT_CAPTURE_CONCURRENCY } from "../mcp/io.ts";
 // The bench flow's own surface (what deno task bench imports alone): runBench, its defaults,
-// help and results writer, AUTO_LANES_MIN_TOOLS.
+// help and results writer.
 export * from "./bench/mod.ts";
 export {
   DEFAULT_EMBEDDING_BASE_URL,
@@ -109,8 +109,14 @@ export {
   REFERENCE_TOOLS,
   runScale,
   type RunScaleOptions,
+  SCALE_BEGIN,
+  SCALE_END,
+  type ScaleMachine,
+  scaleMachine,
   type ScaleRow,
+  scaleSection,
   scaleTable,
+  withScaleSection,
 } from "./scale.ts";
 export {
   checkFixtures,
@@ -135,16 +141,6 @@ export {
   runCalibration,
   type RunCalibrationOptions,
 } from "./calibrate.ts";
-export {
-  type BenchJob,
-  type BenchJobContext,
-  type BenchJobResult,
-  type BenchJobRunner,
-  type BenchPool,
-  type BenchPoolFactory,
-  type CorpusFile,
-  inProcessBenchPool,
-} from "./bench_jobs.ts";
 export {
   type PreparedSweep,
   prepareSweep,

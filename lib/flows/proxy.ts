@@ -24,7 +24,7 @@ import {
 import { UsageError } from "../core/errors.ts";
 import { isWildcard } from "../core/http_guard.ts";
 import { localHostNames } from "../core/http_guard.ts";
-import { BENCH_DEFAULTS } from "./bench.ts";
+import { BENCH_DEFAULTS } from "./bench_options.ts";
 import {
   checkRetrieverModels,
   endpointContext,

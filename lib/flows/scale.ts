@@ -1,8 +1,9 @@
 /**
  * The flow behind `deno task scale`: wall time and peak RSS of the whole default bench on
  * synthetic catalogs of the given sizes (made once with `deno task synth`), plus the default bench
- * on the reference corpus. Each bench runs as its own process; its peak RSS is the kernel's
- * high-water mark (VmHWM in /proc/PID/status), sampled every 50 ms.
+ * on the reference corpus, and the generated section of docs/performance.md that shows them.
+ * Each bench runs as its own process; its peak RSS is the kernel's high-water mark (VmHWM in
+ * /proc/PID/status), read every 50 ms.
  *
  * @module
  */
@@ -25,8 +26,6 @@ export interface ScaleRow {
   readonly peakRssMb: number | null;
   /** The process's exit code. */
   readonly exitCode: number;
-  /** `--workers` of the bench, null when left to its default (the cores). */
-  readonly workers?: number | null;
   /** The machine's 1-minute load average when the row started (measured), null off Linux. */
   readonly loadAverage?: number | null;
 }
@@ -45,47 +44,34 @@ export interface RunScaleOptions {
   readonly benchArgs: readonly string[];
   /** `deno` arguments that run `deno task synth` with its declared permissions. */
   readonly synthArgs: readonly string[];
-  /**
-   * Run each bench once per `--workers` count, in this order, one row each (same catalog, same
-   * run window: a ratio between counts is fair on a shared machine). Default: once, with the
-   * bench's default.
-   */
-  readonly workers?: readonly number[];
 }
 
 /**
- * Peak RSS (MB) of a running process, from /proc; null when unreadable (not Linux, exited).
- * Read through `cat`: Deno lets a program read /proc/PID/* only under --allow-all, and the task
- * runs with the permissions deno.json declares.
+ * A /proc file's text, "" when it cannot be read (not Linux, the process exited). Read through
+ * `cat`: Deno lets a program read /proc/PID/* only under --allow-all, and the task runs with
+ * the permissions deno.json declares.
  */
-async function peakRssMb(pid: number): Promise<number | null> {
+async function readProc(file: string): Promise<string> {
   try {
-    const out = await new Deno.Command("cat", {
-      args: [`/proc/${pid}/status`],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    if (!out.success) return null;
-    const m = /VmHWM:\s+(\d+) kB/.exec(new TextDecoder().decode(out.stdout));
-    return m ? Number(m[1]) / 1024 : null;
+    const out = await new Deno.Command("cat", { args: [file], stdout: "piped", stderr: "null" })
+      .output();
+    return out.success ? new TextDecoder().decode(out.stdout) : "";
   } catch {
-    return null;
+    return "";
   }
 }
 
-/** The 1-minute load average, from /proc/loadavg (through `cat`, as above); null off Linux. */
+/** Peak RSS (MB) of a running process (VmHWM), null when unreadable. */
+async function peakRssMb(pid: number): Promise<number | null> {
+  const m = /VmHWM:\s+(\d+) kB/.exec(await readProc(`/proc/${pid}/status`));
+  return m ? Number(m[1]) / 1024 : null;
+}
+
+/** The 1-minute load average, null off Linux. */
 async function loadAverage(): Promise<number | null> {
-  try {
-    const out = await new Deno.Command("cat", {
-      args: ["/proc/loadavg"],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const n = Number(new TextDecoder().decode(out.stdout).split(" ")[0]);
-    return out.success && Number.isFinite(n) ? n : null;
-  } catch {
-    return null;
-  }
+  const text = await readProc("/proc/loadavg");
+  const n = Number(text.split(" ")[0]);
+  return text !== "" && Number.isFinite(n) ? n : null;
 }
 
 async function runMeasured(
@@ -142,24 +128,10 @@ export async function runScale(
   await Deno.mkdir(out, { recursive: true });
   const golden = io.fromRoot("fixtures/golden/reference_v1.test.json");
   const rows: ScaleRow[] = [];
-  const counts = options.workers ?? [null];
   const measure = async (label: string, tools: number, args: string[], dir: string) => {
-    for (const w of counts) {
-      const flag = w === null ? [] : ["--workers", `${w}`];
-      const row = await runMeasured(
-        w === null ? label : `${label}, ${counted(w, "worker")}`,
-        tools,
-        [
-          ...options.benchArgs,
-          ...args,
-          ...flag,
-          "--out",
-          join(out, w === null ? dir : `${dir}_w${w}`),
-        ],
-        io,
-      );
-      rows.push(options.workers === undefined ? row : { ...row, workers: w });
-    }
+    rows.push(
+      await runMeasured(label, tools, [...options.benchArgs, ...args, "--out", join(out, dir)], io),
+    );
   };
   if (options.includeDefault) {
     await measure("default bench (reference_v1)", REFERENCE_TOOLS, [], "bench_default");
@@ -201,4 +173,105 @@ export function scaleTable(rows: readonly ScaleRow[]): string[] {
       }${load}${r.exitCode === 0 ? "" : `  (exit ${r.exitCode})`}`;
     }),
   ];
+}
+
+/** The machine and code a scale run measured, as docs/performance.md records them. */
+export interface ScaleMachine {
+  /** CPU model (/proc/cpuinfo), or "unknown". */
+  readonly cpu: string;
+  /** Logical cores. */
+  readonly cores: number;
+  /** Memory, GiB (/proc/meminfo), null off Linux. */
+  readonly memoryGib: number | null;
+  /** Deno and V8 versions. */
+  readonly deno: string;
+  /** Commit of the checkout (and whether it was dirty), null outside git. */
+  readonly commit: string | null;
+  /** Day of the run, YYYY-MM-DD (UTC). */
+  readonly date: string;
+}
+
+/** First line of the generated section of docs/performance.md. */
+export const SCALE_BEGIN = "<!-- scale:begin: written by `deno task scale`, not by hand -->";
+/** Last line of the generated section. */
+export const SCALE_END = "<!-- scale:end -->";
+
+/**
+ * The generated section of docs/performance.md: the machine, the command, and one table row per
+ * bench process.
+ *
+ * @param rows Rows of {@linkcode runScale}.
+ * @param machine The machine and code measured.
+ * @param seed Seed of the synthetic catalogs.
+ * @returns Markdown, from {@linkcode SCALE_BEGIN} to {@linkcode SCALE_END}, ending with a newline.
+ */
+export function scaleSection(
+  rows: readonly ScaleRow[],
+  machine: ScaleMachine,
+  seed: number,
+): string {
+  const loads = rows.flatMap((r) => r.loadAverage == null ? [] : [r.loadAverage]);
+  return [
+    SCALE_BEGIN,
+    "",
+    `Measured ${machine.date} at commit ${machine.commit ?? "(not a git checkout)"} on ${
+      counted(machine.cores, "core")
+    } (${machine.cpu}${
+      machine.memoryGib === null ? "" : `, ${machine.memoryGib.toFixed(0)} GiB`
+    }), ${machine.deno}, by \`deno task scale\` (synthetic catalogs of seed ${seed}; the 1-minute ` +
+    `load average was ${
+      loads.length === 0
+        ? "not read"
+        : `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`
+    } as the rows started). Wall time is the bench process's; peak RSS its high-water mark.`,
+    "",
+    "| catalog | tools | wall (s) | peak RSS (MB) | exit |",
+    "| ------- | ----: | -------: | ------------: | ---: |",
+    ...rows.map((r) =>
+      `| ${r.label} | ${r.tools ?? ""} | ${r.wallSeconds.toFixed(1)} | ${
+        r.peakRssMb === null ? "n/a" : r.peakRssMb.toFixed(0)
+      } | ${r.exitCode} |`
+    ),
+    "",
+    SCALE_END,
+    "",
+  ].join("\n");
+}
+
+/**
+ * A document with its generated section replaced by `section` (appended when it has none).
+ *
+ * @param doc The document's text.
+ * @param section The new section ({@linkcode scaleSection}).
+ * @returns The new text.
+ * @throws {Error} When the document has a begin marker without an end marker after it.
+ */
+export function withScaleSection(doc: string, section: string): string {
+  const begin = doc.indexOf(SCALE_BEGIN);
+  if (begin < 0) return `${doc.trimEnd()}\n\n${section}`;
+  const end = doc.indexOf(SCALE_END, begin);
+  if (end < 0) throw new Error(`${SCALE_BEGIN} has no ${SCALE_END} after it`);
+  return doc.slice(0, begin) + section + doc.slice(end + SCALE_END.length).replace(/^\n/, "");
+}
+
+/**
+ * The machine this process runs on (/proc) and the checkout's commit.
+ *
+ * @param io Git state and the clock.
+ * @returns The facts.
+ */
+export async function scaleMachine(
+  io: Pick<FlowIo, "gitState" | "epochNow">,
+): Promise<ScaleMachine> {
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(await readProc("/proc/cpuinfo"))?.[1].trim();
+  const kb = /^MemTotal:\s+(\d+) kB/m.exec(await readProc("/proc/meminfo"))?.[1];
+  const git = await io.gitState().catch(() => ({ commit: null, dirty: null }));
+  return {
+    cpu: cpu ?? "unknown",
+    cores: navigator.hardwareConcurrency,
+    memoryGib: kb === undefined ? null : Number(kb) / 1024 / 1024,
+    deno: `Deno ${Deno.version.deno} (V8 ${Deno.version.v8})`,
+    commit: git.commit === null ? null : `${git.commit.slice(0, 7)}${git.dirty ? " (dirty)" : ""}`,
+    date: new Date(io.epochNow()).toISOString().slice(0, 10),
+  };
 }

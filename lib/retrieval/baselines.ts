@@ -117,7 +117,6 @@ export const oracleEntry: RetrieverEntry = {
   needsGolden: true,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (_docs, context) => {
     if (context.golden === undefined) {
       throw new TypeError("Cannot build the oracle retriever: it needs a golden set");

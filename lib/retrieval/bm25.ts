@@ -423,6 +423,5 @@ export const bm25Entry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs) => createBm25Retriever(docs),
 };

@@ -33,7 +33,6 @@ export const bm25ParamsEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs) => {
     const r = createBm25Retriever(docs, { weights: TASK_TUNED_BM25_WEIGHTS });
     return { ...r, name: "bm25_params" };

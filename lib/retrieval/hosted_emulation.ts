@@ -408,7 +408,6 @@ export const anthropicBm25Entry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs) => {
     const base = createBm25Retriever(
       docs.map((d) => ({ ...d, server: "", params: argumentText(d.params) })),
@@ -432,7 +431,6 @@ export const anthropicRegexEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs) => {
     const prepared = regexDocs(docs);
     const memo = new Map<string, PartMatches>();
@@ -463,7 +461,6 @@ export const openaiSearchEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs) => {
     const base = createBm25Retriever(docs, { weights: OPENAI_BM25_WEIGHTS });
     return emulated("openai_search", base, OPENAI_SEARCH_EMULATION, base.config);

@@ -10,12 +10,7 @@ import {
   RETRIEVERS,
 } from "./registry.ts";
 import { evaluateRetrieval, evaluateRetrievalAsync } from "./evaluate.ts";
-import {
-  INDEX_FIELD_NAMES,
-  type RetrievalDoc,
-  type Retriever,
-  type RetrieverEntry,
-} from "./types.ts";
+import { INDEX_FIELD_NAMES, type RetrievalDoc, type RetrieverEntry } from "./types.ts";
 
 const GOLDEN = parseMcpproxyGolden(
   JSON.stringify({
@@ -73,41 +68,6 @@ Deno.test("a local retriever's declared reads are the fields that move its ranki
         );
       } else {
         assert.equal(top, base, `${entry.name} does not read ${field}: the ranking does not move`);
-      }
-    }
-  }
-});
-
-Deno.test("an entry with nestedHits is local, and its hits at a smaller limit are the first at a larger", () => {
-  // Ties everywhere: 12 docs in 3 groups of equal text, ids out of order.
-  const words = ["zebra stripes", "zebra", "stripes of a zebra"];
-  const docs: RetrievalDoc[] = Array.from({ length: 12 }, (_, i) => ({
-    id: `s:${"kdalgbjchfie"[i]}`,
-    name: `tool_${i % 3}`,
-    server: "s",
-    description: words[i % 3],
-    params: "",
-  }));
-  const golden = parseMcpproxyGolden(
-    JSON.stringify({
-      queries: [{
-        id: "q1",
-        query: "zebra",
-        labels: docs.slice(0, 7).map((d, i) => ({ tool_id: d.id, relevance: 1 + (i % 2) })),
-      }],
-    }),
-    { id: "t" },
-  );
-  const nested = RETRIEVERS.filter((r) => r.nestedHits);
-  assert.ok(nested.some((r) => r.name === "bm25"), "bm25 declares nestedHits");
-  for (const entry of nested) {
-    assert.ok(!entry.asyncBuild && entry.endpoint === undefined, `${entry.name} is local`);
-    const r = entry.create(docs, { seed: 1, golden }) as Retriever;
-    assert.ok(r.prepare === undefined && r.queryCost === undefined && r.cost === undefined);
-    for (const q of ["zebra", "stripes", "tool_1", "zebra stripes"]) {
-      const deep = r.search(q, 12);
-      for (let k = 1; k <= 12; k++) {
-        assert.deepEqual(r.search(q, k), deep.slice(0, k), `${entry.name} "${q}" at ${k}`);
       }
     }
   }

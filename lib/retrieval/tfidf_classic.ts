@@ -524,7 +524,6 @@ export const tfidfClassicEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
-  nestedHits: true,
   create: (docs, context) =>
     createTfidfClassicRetriever(docs, { shared: sharedAnalysisOf(context?.analysisCache) }),
 };

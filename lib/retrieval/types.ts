@@ -242,13 +242,6 @@ export interface RetrieverEntry {
    */
   readonly endpoint?: "embedding" | "chat";
   /**
-   * True when its hits at a smaller limit are always the first hits at a larger one
-   * (`search(q, k)` equals `search(q, m).slice(0, k)` for every k ≤ m): a ranking by a total
-   * order, cut. The bench then answers the frontier's searches (limit 20) from the retrieval
-   * job's, searched once per query. Absent: false.
-   */
-  readonly nestedHits?: boolean;
-  /**
    * Builds the index with default options.
    *
    * @param docs Documents to index.

@@ -71,20 +71,6 @@ export function indexTable(seed: number, n: number, resamples: number): Uint16Ar
 }
 
 /**
- * Keeps an index table made elsewhere (another thread's {@linkcode indexTable} of the same seed
- * and sizes), so the next bootstrap of that seed and sizes takes it instead of drawing its own.
- */
-export function keepIndexTable(
-  seed: number,
-  n: number,
-  resamples: number,
-  table: Uint16Array,
-): void {
-  if (table.length !== n * resamples || n * resamples > TABLES_BUDGET || n > 65536) return;
-  tables.get(`${seed}/${n}/${resamples}`, () => table);
-}
-
-/**
  * The means of `resamples` resamples of `values` with replacement, drawn from Mulberry32 seeded
  * with `seed`, one index `floor(u × n)` per draw (`u = rng.next()`), resample after resample: the
  * same draws, the same additions in the same order and so the same means as calling `rng.int(n)`

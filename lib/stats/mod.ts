@@ -19,14 +19,7 @@
 export { createRng, deriveSeed, hashString, type Rng } from "./prng.ts";
 export { sampleSubset } from "./sample.ts";
 export { type BootstrapInterval, bootstrapMeanCi, type BootstrapOptions } from "./bootstrap.ts";
-export {
-  keepPairedTestTables,
-  pairedTest,
-  type PairedTestOptions,
-  type PairedTestResult,
-  type PairedTestTables,
-  pairedTestTables,
-} from "./paired.ts";
+export { pairedTest, type PairedTestOptions, type PairedTestResult } from "./paired.ts";
 export { percentileNearestRank } from "./percentile.ts";
 export { type WilsonInterval, wilsonInterval, Z_95 } from "./wilson.ts";
 export { passAtK, passHatK } from "./pass_at_k.ts";

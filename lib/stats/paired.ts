@@ -5,7 +5,7 @@
  * @module
  */
 
-import { bootstrapMeanCi, indexTable, keepIndexTable } from "./bootstrap.ts";
+import { bootstrapMeanCi } from "./bootstrap.ts";
 import { checkValues } from "./_check.ts";
 import { createRng, deriveSeed } from "./prng.ts";
 import { KeptTables } from "./_tables.ts";
@@ -34,59 +34,6 @@ function signTable(seed: number, n: number, resamples: number): Uint8Array | und
     }
     return table;
   });
-}
-
-/**
- * The draw tables of a paired test (its sign flips and its bootstrap's indices): a pure function
- * of the seed and sizes, so one thread can draw them for another (structured-clonable typed
- * arrays; transfer their buffers). Pass to {@linkcode keepPairedTestTables}.
- */
-export interface PairedTestTables {
-  /** The test's `seed` (not a derived one). */
-  readonly seed: number;
-  /** Paired items. */
-  readonly n: number;
-  /** Permutations and bootstrap resamples. */
-  readonly resamples: number;
-  /** Sign bits, `resamples × n`, as the test draws them. */
-  readonly signs: Uint8Array;
-  /** Bootstrap indices, `resamples × n`, as the bootstrap draws them. */
-  readonly indices: Uint16Array;
-}
-
-/**
- * Draws the tables {@linkcode pairedTest} uses for a seed and sizes (the same bytes it would
- * draw), e.g. on a thread that is idle while another will run the test.
- *
- * @param seed The test's seed.
- * @param n Paired items.
- * @param resamples Permutations and bootstrap resamples. @default {10000}
- * @returns The tables, or `undefined` when they are too large to keep (the test streams them).
- */
-export function pairedTestTables(
-  seed: number,
-  n: number,
-  resamples = 10000,
-): PairedTestTables | undefined {
-  const signs = signTable(deriveSeed(seed, "sign-flip"), n, resamples);
-  const indices = indexTable(deriveSeed(seed, "bootstrap"), n, resamples);
-  if (signs === undefined || indices === undefined) return undefined;
-  return { seed, n, resamples, signs, indices };
-}
-
-/**
- * Keeps tables drawn by {@linkcode pairedTestTables} (on any thread), so the next
- * {@linkcode pairedTest} of that seed and sizes takes them instead of drawing its own. Tables
- * of the wrong length are ignored. Kept under the same budgets as the test's own.
- *
- * @param tables The tables.
- */
-export function keepPairedTestTables(tables: PairedTestTables): void {
-  const { seed, n, resamples } = tables;
-  if (tables.signs.length === n * resamples && n * resamples <= SIGNS_BUDGET) {
-    signTables.get(`${deriveSeed(seed, "sign-flip")}/${n}/${resamples}`, () => tables.signs);
-  }
-  keepIndexTable(deriveSeed(seed, "bootstrap"), n, resamples, tables.indices);
 }
 
 /** Options of {@linkcode pairedTest}. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { quantileSorted } from "simple-statistics";
-import { keepPairedTestTables, pairedTest, pairedTestTables } from "./paired.ts";
+import { pairedTest } from "./paired.ts";
 import { createRng, deriveSeed } from "./prng.ts";
 
 Deno.test("pairedTest() approximates the exact sign-flip p-value", () => {
@@ -83,45 +83,4 @@ Deno.test("pairedTest() draws as the per-call definition: one next() per item, t
       `n ${n}, ${equal} equal`,
     );
   }
-});
-
-/** The sign bits and bootstrap indices of a paired test, one rng call per draw. */
-function tablesByDefinition(seed: number, n: number, resamples: number) {
-  const flips = createRng(deriveSeed(seed, "sign-flip"));
-  const boot = createRng(deriveSeed(seed, "bootstrap"));
-  return {
-    signs: Uint8Array.from({ length: n * resamples }, () => flips.nextUint32() >>> 31),
-    indices: Uint16Array.from({ length: n * resamples }, () => boot.int(n)),
-  };
-}
-
-Deno.test("pairedTestTables() draws the test's tables; pairedTest() takes kept ones", () => {
-  const drawn = pairedTestTables(4321, 13, 50)!;
-  assert.deepEqual(
-    { signs: drawn.signs, indices: drawn.indices },
-    tablesByDefinition(4321, 13, 50),
-  );
-  assert.equal(pairedTestTables(1, 70_000, 300), undefined, "too large to keep: streamed");
-  // Kept tables are what the test then reads: every sign kept (no flips) makes every
-  // permutation as extreme as the data, p = 1; index 0 drawn throughout gives a point interval.
-  const a = [1, 2, 3, 4, 5];
-  const b = [0, 0, 0, 0, 0];
-  const mine = { seed: 99, n: 5, resamples: 40 };
-  keepPairedTestTables({
-    ...mine,
-    signs: new Uint8Array(5 * 40).fill(1),
-    indices: new Uint16Array(5 * 40),
-  });
-  const r = pairedTest(a, b, { seed: 99, resamples: 40 });
-  assert.equal(r.pValue, 1);
-  assert.deepEqual(r.ci95, [1, 1]);
-  // Tables of the wrong length are not kept: the test draws its own.
-  keepPairedTestTables({
-    ...mine,
-    seed: 98,
-    signs: new Uint8Array(3),
-    indices: new Uint16Array(3),
-  });
-  const own = tablesByDefinition(98, 5, 40);
-  assert.deepEqual(pairedTestTables(98, 5, 40)!.signs, own.signs);
 });

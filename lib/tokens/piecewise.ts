@@ -71,69 +71,18 @@ interface Encoding {
 
 const encodings = new Map<TokenizerName, Encoding>();
 
-/**
- * The rank table and pre-tokenizer of an encoding, built once per thread (or the table taken
- * from {@linkcode keepRankTable}).
- */
-function encodingOf(name: TokenizerName, table?: RankTable): Encoding {
+/** The rank table and pre-tokenizer of an encoding, built once per thread. */
+function encodingOf(name: TokenizerName): Encoding {
   let enc = encodings.get(name);
   if (enc === undefined) {
     const data = name === "cl100k_base" ? cl100kData : o200kData;
     enc = {
-      table: table ?? rankTableFromTiktoken(data.bpe_ranks),
+      table: rankTableFromTiktoken(data.bpe_ranks),
       pre: createPretokenizer(name === "cl100k_base" ? scanCl100k : scanO200k, data.pat_str),
     };
     encodings.set(name, enc);
   }
   return enc;
-}
-
-/**
- * Builds the rank table of `name` now, as a counter of this module would (js-tiktoken's
- * `bpe_ranks` decoded by `rankTableFromTiktoken`), without keeping it: for a thread that builds
- * tables for another ({@linkcode keepRankTable}; transfer the buffers of its typed arrays).
- *
- * @param name Encoding name.
- * @returns The table.
- */
-export function buildRankTable(name: TokenizerName): RankTable {
-  return rankTableFromTiktoken((name === "cl100k_base" ? cl100kData : o200kData).bpe_ranks);
-}
-
-/**
- * Whether this thread holds the rank table of `name` (built here, or kept from
- * {@linkcode keepRankTable}): the next counter of that encoding starts without building one.
- *
- * @param name Encoding name.
- * @returns True once the table is here.
- */
-export function hasRankTable(name: TokenizerName): boolean {
-  return encodings.has(name);
-}
-
-/**
- * Keeps a rank table of `name` built on another thread, so the counters of this thread take it
- * instead of building their own (about 50 ms of CPU each for cl100k_base and o200k_base). It must
- * be `rankTableFromTiktoken` of js-tiktoken's `bpe_ranks` of that encoding, as this module
- * builds it (its typed arrays structured-cloned or transferred: the same values); a thread that
- * built or kept one already keeps its own.
- *
- * @param name Encoding name.
- * @param table The table.
- * @throws {RangeError} When `name` is not known, or `table` is not shaped as a rank table.
- */
-export function keepRankTable(name: TokenizerName, table: RankTable): void {
-  if (name !== "cl100k_base" && name !== "o200k_base") {
-    throw new RangeError(`Cannot keep a rank table as the name is not known: "${name}"`);
-  }
-  if (
-    !(table.slots instanceof Int32Array) || table.slots.length !== 4 * (table.mask + 1) ||
-    !(table.bytes instanceof Uint8Array) || !(table.starts instanceof Int32Array) ||
-    !(table.pairs instanceof Int32Array) || table.pairs.length !== 1 << 16
-  ) {
-    throw new RangeError(`Cannot keep a rank table of ${name}: it is not a rank table`);
-  }
-  encodingOf(name, table);
 }
 
 /** Memoized pieces kept per counter before the memo is emptied (bounds memory). */

@@ -12,20 +12,16 @@
  *
  * @module
  */
+export { benchFailure, benchSummaryLines } from "../bench_summary.ts";
 export {
   BENCH_DEFAULTS,
-  benchFailure,
-  benchSummaryLines,
   checkBenchOptions,
   checkOutFolder,
   MAX_RESAMPLES,
   parseHeaderFlags,
-  runBench,
   type RunBenchOptions,
-  settledWithin,
-  writeBenchResults,
-} from "../bench.ts";
+} from "../bench_options.ts";
+export { runBench, writeBenchResults } from "../bench.ts";
 export { benchHelp } from "../bench_help.ts";
-export { AUTO_LANES_MIN_TOOLS } from "../bench_jobs.ts";
 // --rerank-k's default, for the task, without it loading lib/retrieval/mod.ts.
 export { DEFAULT_RERANK_K } from "../../retrieval/rerank.ts";
