@@ -24,9 +24,8 @@ export interface ParsedTask {
 }
 
 /**
- * Parses `deno run --allow-x[=a,b] ... tasks/NAME.ts` (a `--v8-flags=--max-old-space-size=N`,
- * optionally followed by `,--heap-growing-percent=P` and `,--expose-gc`, among the flags is allowed and ignored: it
- * sets the heap, not a permission).
+ * Parses `deno run --allow-x[=a,b] ... tasks/NAME.ts` (a `--v8-flags=--heap-growing-percent=P`
+ * among the flags is allowed and ignored: it sets the heap, not a permission).
  *
  * @throws {Error} On any other shape (another flag, `-A`, several commands).
  */
@@ -39,14 +38,8 @@ export function parseTaskCommand(name: string, command: string): ParsedTask {
   if (!/^tasks\/[a-z_]+\.ts$/.test(file)) throw new Error(`task ${name}: ends with ${file}`);
   const allow = new Map<Kind, readonly string[] | undefined>();
   for (const flag of words.slice(2, -1)) {
-    // V8's heap settings (e.g. the bench's --max-old-space-size) grant nothing.
-    if (
-      /^--v8-flags=--max-old-space-size=\d+(?:,--heap-growing-percent=\d+)?(?:,--expose-gc)?$/.test(
-        flag,
-      )
-    ) {
-      continue;
-    }
+    // V8's heap setting (the bench's --heap-growing-percent) grants nothing.
+    if (/^--v8-flags=--heap-growing-percent=\d+$/.test(flag)) continue;
     const m = /^--allow-(read|write|net|run|env|sys|ffi|import)(?:=(.+))?$/.exec(flag);
     if (m === null) throw new Error(`task ${name}: flag ${flag} is not a scoped --allow-*`);
     allow.set(m[1] as Kind, m[2]?.split(","));

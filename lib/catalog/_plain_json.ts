@@ -183,17 +183,6 @@ export function parseJsonPlain(text: string): JsonNode | undefined {
 }
 
 /**
- * The lazy tree of a value {@linkcode parseJsonPlain} would accept the text of (e.g. from
- * `parseJsonPlainBytes` in ./_plain_json_bytes.ts): the same tree it gives.
- *
- * @param value `JSON.parse`'s value of such a text.
- * @returns The root node.
- */
-export function plainTree(value: JsonValue): JsonNode {
-  return plainNode(value);
-}
-
-/**
  * Canonical text of a node of either tree: `canonicalJson` of a plain container's value (the
  * same text, see the module doc), else `jsonNodeCanonical`.
  *

@@ -9,16 +9,8 @@
 import { readFailure } from "../core/errors.ts";
 import { readWhole } from "../core/files.ts";
 import { CatalogError } from "./errors.ts";
-import { parseCatalog, type ParseCatalogOptions, parseCatalogValue } from "./parse.ts";
-import { parseJsonPlainBytes } from "./_plain_json_bytes.ts";
+import { parseCatalog, type ParseCatalogOptions } from "./parse.ts";
 import type { Corpus } from "./types.ts";
-
-/**
- * Files of at least this many bytes are parsed piece by piece (./_plain_json_bytes.ts); smaller
- * ones whole, where the text is small and one `JSON.parse` of it is quicker (the reference
- * corpus, 5 MB: 1.15x the time piece by piece, same process alternating).
- */
-export const PIECES_MIN_BYTES = 16 << 20;
 
 /** Options of {@linkcode loadCatalog}: those of {@linkcode parseCatalog} except `path`. */
 export type LoadCatalogOptions = Omit<ParseCatalogOptions, "path">;
@@ -75,18 +67,7 @@ export async function loadCatalog(path: string, options: LoadCatalogOptions = {}
     throw new CatalogError(readFailure(e), { path, cause: e });
   }
   const sha256 = await sha256Hex(bytes);
-  // A large file is parsed from its bytes piece by piece where the result is the same
-  // (./_plain_json_bytes.ts), so its text is never one string: a large catalog's text is twice
-  // its size in memory when it holds one non-Latin-1 character, and would sit beside the bytes
-  // and the value.
-  const value = bytes.length >= PIECES_MIN_BYTES ? parseJsonPlainBytes(bytes) : undefined;
-  if (value !== undefined) {
-    bytes = undefined;
-    const corpus = parseCatalogValue(value, { ...options, path });
-    return { ...corpus, provenance: { ...corpus.provenance, sha256 } };
-  }
-  // Otherwise (a literal JSON.stringify writes otherwise, a repeated key, invalid UTF-8 or
-  // JSON), the whole text, lossless; the bytes go once it is decoded.
+  // The bytes go once the text is decoded, and the text once it is parsed.
   let text: string | undefined;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

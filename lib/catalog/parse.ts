@@ -12,7 +12,7 @@ import {
   type JsonObjectNode,
   parseJsonLossless,
 } from "./canonical.ts";
-import { nodeCanonical, parseJsonPlain, plainTree } from "./_plain_json.ts";
+import { nodeCanonical, parseJsonPlain } from "./_plain_json.ts";
 import { CatalogError } from "./errors.ts";
 import type {
   CatalogFormat,
@@ -586,22 +586,6 @@ export function parseCatalog(text: string, options: ParseCatalogOptions = {}): C
     throw e;
   }
   return corpusOfTree(ctx, root, options);
-}
-
-/**
- * {@linkcode parseCatalog} of a text whose value is given instead: the value `JSON.parse` gives
- * for a text without repeated keys whose number literals `JSON.stringify` writes back the same
- * (as `parseJsonPlainBytes` in ./_plain_json_bytes.ts answers), so the corpus is the one
- * `parseCatalog` of that text gives, byte for byte.
- *
- * @param value The parsed catalog.
- * @param options As for {@linkcode parseCatalog}.
- * @returns The corpus, as {@linkcode parseCatalog}.
- * @throws {CatalogError} On the validation failures of {@linkcode parseCatalog}.
- * @throws {TypeError} As {@linkcode parseCatalog}.
- */
-export function parseCatalogValue(value: JsonValue, options: ParseCatalogOptions = {}): Corpus {
-  return corpusOfTree(startContext(options), plainTree(value), options);
 }
 
 function startContext(options: ParseCatalogOptions): Context {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { CatalogError } from "./errors.ts";
-import { parseCatalog, parseCatalogValue } from "./parse.ts";
+import { parseCatalog } from "./parse.ts";
 
 /** Assert `fn` throws a CatalogError with these fields and a message containing each snippet. */
 function assertCatalogError(
@@ -432,12 +432,7 @@ Deno.test("a tools/list response pasted with its JSON-RPC envelope is read as it
     }],
   };
   const envelope = JSON.stringify({ jsonrpc: "2.0", id: 7, result });
-  for (
-    const corpus of [
-      parseCatalog(envelope, { path: "dir/clock.json" }),
-      parseCatalogValue(JSON.parse(envelope), { path: "dir/clock.json" }),
-    ]
-  ) {
+  for (const corpus of [parseCatalog(envelope, { path: "dir/clock.json" })]) {
     assert.equal(corpus.provenance.format, "mcp-tools-list");
     // The corpus is the bare result's, and the envelope's request id is not its id.
     assert.equal(corpus.id, "clock");
