@@ -83,6 +83,29 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
         ),
       ),
   },
+  audit: {
+    unscoped: {
+      net: "remote servers of a client config are at any URL",
+      run: "runs npm and the stdio servers of the client configs (any command)",
+      env: "reads the deferral settings and ${VAR} of the client configs from the environment",
+    },
+    run: async () => {
+      // A plain servers config audited alone; the report names its one server, measured.
+      const out = `${OUT}/audit/audit.json`;
+      assertRan(
+        "audit",
+        await task(
+          "audit",
+          argv(`--config ${MEMORY_CONFIG} ${INSTALLED} --no-install --out ${out}`),
+        ),
+      );
+      const report = JSON.parse(await Deno.readTextFile(join(ROOT, out)));
+      assert.deepEqual(
+        report.configs[0].servers.map((s: { name: string; status: string }) => [s.name, s.status]),
+        [["memory", "ok"]],
+      );
+    },
+  },
   "capture-results": {
     unscoped: { run: "runs npm and the stdio servers of a config (any command)", env: CONFIG_ENV },
     run: async () => {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { SentFormat } from "../catalog/sent.ts";
 
 /** A client whose configuration the audit reads. `generic`: a file of no known client. */
 export type ClientId =
@@ -14,21 +15,6 @@ export type ClientId =
   | "vscode"
   | "windsurf"
   | "generic";
-
-/** The provider request formats the sent form is rendered in (`lib/catalog/sent.ts`). */
-export type SentFormat =
-  | "anthropic-messages"
-  | "openai-chat-completions"
-  | "openai-responses"
-  | "gemini";
-
-/** The sent formats, in help order. */
-export const SENT_FORMATS: readonly SentFormat[] = [
-  "anthropic-messages",
-  "openai-chat-completions",
-  "openai-responses",
-  "gemini",
-];
 
 /** A model family: what sets the default context window. */
 export type ModelFamily = "claude" | "gpt" | "gemini";
@@ -101,11 +87,6 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
 /** Whether a string names a client id. */
 export function isClientId(name: string): name is ClientId {
   return Object.hasOwn(CLIENTS, name);
-}
-
-/** Whether a string names a sent format. */
-export function isSentFormat(name: string): name is SentFormat {
-  return (SENT_FORMATS as readonly string[]).includes(name);
 }
 
 /** The model family a sent format implies (for a `--sent-form` override). */

@@ -111,22 +111,26 @@ class Reader {
   readonly #cache = new Map<string, Promise<JsonValue | undefined>>();
   constructor(readonly options: DiscoverOptions) {}
 
-  /** The parsed file, or undefined when it is absent or broken (then a problem is kept). */
-  load(path: string, jsonc: boolean): Promise<JsonValue | undefined> {
+  /**
+   * The parsed file, or undefined when it is absent or broken (then a problem is kept, unless
+   * `quiet`: a machine-wide file this process may not read is as good as absent).
+   */
+  load(path: string, jsonc: boolean, quiet = false): Promise<JsonValue | undefined> {
     let cached = this.#cache.get(path);
     if (cached === undefined) {
-      cached = this.#load(path, jsonc);
+      cached = this.#load(path, jsonc, quiet);
       this.#cache.set(path, cached);
     }
     return cached;
   }
 
-  async #load(path: string, jsonc: boolean): Promise<JsonValue | undefined> {
+  async #load(path: string, jsonc: boolean, quiet: boolean): Promise<JsonValue | undefined> {
     this.searched.push(path);
     let text: string | undefined;
     try {
       text = await this.options.read(path);
     } catch (error) {
+      if (quiet) return undefined;
       this.problems.push({ path, message: `${path}: cannot read: ${(error as Error).message}` });
       return undefined;
     }
@@ -195,8 +199,8 @@ async function claudeCode(
   const userSettings = await r.load(userSettingsPath, false);
   const managedSettingsPath = join(managedDir(platform), "managed-settings.json");
   const managedMcpPath = join(managedDir(platform), "managed-mcp.json");
-  const managedSettings = system ? await r.load(managedSettingsPath, false) : undefined;
-  const managedMcp = system ? await r.load(managedMcpPath, false) : undefined;
+  const managedSettings = system ? await r.load(managedSettingsPath, false, true) : undefined;
+  const managedMcp = system ? await r.load(managedMcpPath, false, true) : undefined;
   const projects = isObject(claudeJson) && isObject(claudeJson.projects) ? claudeJson.projects : {};
   const folders = onlyMcpJson !== undefined ? [dirname(onlyMcpJson)] : [
     ...new Set([

@@ -22,10 +22,7 @@ export {
   DEFAULT_CONTEXT_WINDOW,
   familyOf,
   isClientId,
-  isSentFormat,
   type ModelFamily,
-  SENT_FORMATS,
-  type SentFormat,
 } from "./clients.ts";
 export { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
 export {
@@ -53,7 +50,16 @@ export {
   type SettingsLayer,
   type VariableRead,
 } from "./posture.ts";
-export type { JsonObject, JsonValue } from "../catalog/types.ts";
+export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+export type { SentFormat, SentTool } from "../catalog/sent.ts";
+export type {
+  CaptureOutcome,
+  CaptureTransport,
+  ProcessExit,
+  RunPath,
+  ServerCaptureRecord,
+} from "../mcp/types.ts";
+export type { ListMethod } from "../mcp/list.ts";
 export type {
   RemoteServerEntry,
   RemoteTransport,
@@ -61,3 +67,27 @@ export type {
   ServerMeta,
   StdioServerEntry,
 } from "../mcp/config.ts";
+export {
+  AUDIT_SCHEMA_VERSION,
+  buildConfigReport,
+  clientToolName,
+  type ConfigReport,
+  DEFAULT_HEAVIEST,
+  type Removal,
+  type ReportOptions,
+  sentToolOf,
+  type ServerReport,
+  type ServerStatus,
+  type SessionStart,
+  type ToolCost,
+} from "./report.ts";
+export { type AuditReport, renderAudit, renderConfig } from "./render.ts";
+export {
+  type AuditBaseline,
+  baselineProblem,
+  gateAudit,
+  type GateResult,
+  type GrowthLimit,
+  parseGrowthLimit,
+  toBaseline,
+} from "./baseline.ts";

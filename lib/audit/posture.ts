@@ -125,7 +125,7 @@ export function readVariable(
   return { where: "", notes };
 }
 
-const CLAUDE_CODE_DOCS = "code.claude.com/docs/en/mcp (Configure tool search)";
+const CLAUDE_CODE_DOCS = "code.claude.com/docs/en/mcp, Configure tool search";
 
 function claudeCode(
   inputs: Extract<DeferralInputs, { kind: "claude-code" }>,
@@ -137,6 +137,9 @@ function claudeCode(
   ];
   const setting = readVariable("ENABLE_TOOL_SEARCH", inputs.layers, inputs.shell);
   const notes = [...setting.notes];
+  if (inputs.shell === undefined) {
+    notes.push("the shell's environment is not read for another account's folder (--home)");
+  }
   const base = { consulted, source: CLAUDE_CODE_DOCS };
   const share = figures.contextWindow > 0 ? figures.toolTokens / figures.contextWindow : 0;
   const threshold = (percent: number, what: string): DeferralPosture => {
@@ -302,7 +305,7 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
             }`,
         readFrom,
         consulted: inputs.threshold === undefined ? [] : [inputs.threshold.where],
-        source: "code.visualstudio.com/docs (github.copilot.chat.virtualTools.threshold)",
+        source: "code.visualstudio.com/docs, github.copilot.chat.virtualTools.threshold",
         notes,
       };
     }
@@ -314,7 +317,7 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
           "assume every tool is sent",
         readFrom: "no record",
         consulted: [],
-        source: "support.claude.com (Manage Claude's tool access)",
+        source: "support.claude.com, Manage Claude's tool access",
         notes: [],
       };
     case "none":

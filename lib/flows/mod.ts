@@ -25,6 +25,15 @@ export { denoFlowIo, type FlowIo, type GitState, pinnedVersions, REPO_ROOT } fro
 export type { FlowOutcome } from "./outcome.ts";
 export { captureCatalog, type FailedServer } from "./capture_catalog.ts";
 export {
+  AUDIT_INSTALL_DIR,
+  AUDIT_TOKENIZER,
+  type AuditCommandOptions,
+  runAudit,
+  runAuditCommand,
+  type RunAuditOptions,
+} from "./audit.ts";
+export type { ClientId, Platform, SentFormat } from "../audit/mod.ts";
+export {
   type CaptureRun,
   REFERENCE_SERVERS_CONFIG,
   runCapture,

@@ -83,8 +83,8 @@ export function watchProtocolVersion(transport: object): () => string | undefine
  * @param warnings The capture's warnings so far.
  * @param captureMs Wall time from spawn or connect to the end of the listing, in ms.
  * @param protocolVersion The negotiated MCP protocol version (see {@linkcode watchProtocolVersion}).
- * @returns `outcome: "ok"` with tools, prompts, resources, pages, and `serverInfo` and
- *   `protocolVersion` when known.
+ * @returns `outcome: "ok"` with tools, prompts, resources, pages, and `serverInfo`,
+ *   `protocolVersion` and `instructions` when known.
  */
 export function okResult(
   client: Client,
@@ -95,11 +95,13 @@ export function okResult(
 ): CaptureResult {
   for (const warning of listing.warnings) warnings.add(warning);
   const serverInfo = client.getServerVersion();
+  const instructions = client.getInstructions();
   return {
     outcome: "ok",
     warnings: warnings.list(),
     ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(typeof instructions === "string" ? { instructions } : {}),
     tools: listing.tools,
     ...(listing.prompts === undefined ? {} : { prompts: listing.prompts }),
     ...(listing.resources === undefined ? {} : { resources: listing.resources }),

@@ -67,6 +67,8 @@ export interface InstallOptions {
   readonly npm?: string;
   /** Time limit per npm run, in ms (default 600,000). */
   readonly timeoutMs?: number;
+  /** Extra environment for npm, e.g. `npm_config_cache` to keep npm's cache in a chosen folder. */
+  readonly env?: Readonly<Record<string, string>>;
   /** Called after each package. */
   readonly onProgress?: (result: InstallResult, done: number, total: number) => void;
 }
@@ -269,7 +271,11 @@ async function installOne(spec: PackageSpec, options: InstallOptions): Promise<I
       stdout: "piped",
       stderr: "piped",
       signal: controller.signal,
-      env: { PUPPETEER_SKIP_DOWNLOAD: "1", PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1" },
+      env: {
+        PUPPETEER_SKIP_DOWNLOAD: "1",
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+        ...options.env,
+      },
     }).output();
     const ms = Math.round(performance.now() - started);
     if (out.success && await readInstalledPackage(options.installDir, spec.package, spec.version)) {
@@ -304,6 +310,8 @@ export interface ResolveVersionOptions {
   readonly npm?: string;
   /** Time limit of the `npm view` run, in ms (default 60,000). */
   readonly timeoutMs?: number;
+  /** Extra environment for npm (see `InstallOptions.env`). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -329,6 +337,7 @@ export async function resolveNpmVersion(
   try {
     const out = await new Deno.Command(options.npm ?? "npm", {
       args: ["view", spec, "version", "--json", "--loglevel=error"],
+      ...(options.env === undefined ? {} : { env: options.env }),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

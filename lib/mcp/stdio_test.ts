@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { liveProcessesWith } from "../../testing/mcp.ts";
 import { fileURLToPath } from "node:url";
 import { parseServersConfig, type StdioServerEntry } from "./config.ts";
@@ -167,5 +168,35 @@ Deno.test("declared files land under the scratch folder and ~/", async () => {
     await assert.rejects(writeDeclaredFiles({ "../x": "no" }, { home, work }), TypeError);
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("captureStdioServer records the instructions a server sends in initialize", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-instructions-" });
+  try {
+    // A bare JSON-RPC server: initialize with instructions, then one tool.
+    const script = join(dir, "server.mjs");
+    await Deno.writeTextFile(
+      script,
+      `import { createInterface } from "node:readline";
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") {
+    send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} },
+      serverInfo: { name: "i", version: "1" }, instructions: "Search the notes before you write one." } });
+  } else if (m.method === "tools/list") {
+    send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
+  }
+});
+`,
+    );
+    const record = await captureStdioServer(entry("i", { command: "node", args: [script] }), {
+      timeoutMs: 10_000,
+    });
+    assert.equal(record.outcome, "ok", record.message);
+    assert.equal(record.instructions, "Search the notes before you write one.");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -65,6 +65,11 @@ export interface ServerCaptureRecord {
   readonly serverInfo?: JsonObject;
   /** Protocol version the server agreed to in `initialize`. */
   readonly protocolVersion?: string;
+  /**
+   * `instructions` from the `initialize` result, when the server sent any: what a client that
+   * defers tools still loads at session start.
+   */
+  readonly instructions?: string;
   /** `tools/list` items as received (empty unless `outcome === "ok"`). */
   readonly tools: readonly JsonObject[];
   /** `prompts/list` items, where advertised and listed. */

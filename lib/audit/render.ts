@@ -1,0 +1,174 @@
+/**
+ * The audit report as the console prints it: one block per client config, a table of its
+ * servers, its totals (never added up across configs), its deferral posture with where it was
+ * read, the session-start cost where tools are deferred, the heaviest tools and what removing
+ * them saves.
+ *
+ * @module
+ */
+import { counted, oneLine } from "../core/text.ts";
+import type { ConfigReport, ServerReport } from "./report.ts";
+
+/** The whole audit: what the flow returns and `--json` prints. */
+export interface AuditReport {
+  /** Version of this shape (`AUDIT_SCHEMA_VERSION`). */
+  readonly schemaVersion: number;
+  /** Always `mcpmeter-audit`. */
+  readonly kind: "mcpmeter-audit";
+  /** When the audit ran (ISO 8601). */
+  readonly createdAt: string;
+  /** The encoding tokens are counted with. */
+  readonly tokenizer: string;
+  /** How the figures are obtained (provenance). */
+  readonly counting: string;
+  /** The home folder audited (`~` for this account's own). */
+  readonly home: string;
+  /** One report per client config. */
+  readonly configs: readonly ConfigReport[];
+  /** Config files that could not be read or parsed, one line each. */
+  readonly problems: readonly string[];
+  /** How many places were looked at. */
+  readonly searched: number;
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function pad(cells: readonly string[][], right: ReadonlySet<number>): string[] {
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  return cells.map((r) =>
+    r.map((c, i) => right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])).join("  ")
+      .trimEnd()
+  );
+}
+
+function serverRow(s: ServerReport): string[] {
+  const n = (v: number | null) => v === null ? "-" : int(v);
+  return [
+    s.name,
+    s.scope,
+    s.launch,
+    n(s.tools),
+    n(s.sentTokens),
+    n(s.wireTokens),
+    s.share === null ? "-" : pct(s.share),
+    s.status === "ok"
+      ? (s.alwaysLoad ? "ok, alwaysLoad" : "ok")
+      : `${s.status}: ${oneLine(s.cause ?? "", 160)}`,
+  ];
+}
+
+const FORMAT_NAMES: Record<string, string> = {
+  "anthropic-messages": "Anthropic Messages",
+  "openai-chat-completions": "OpenAI Chat Completions",
+  "openai-responses": "OpenAI Responses",
+  "gemini": "Gemini",
+};
+
+/**
+ * The lines of one config's block.
+ *
+ * @param c The config's report.
+ * @returns Lines, without a trailing blank line.
+ */
+export function renderConfig(c: ConfigReport): string[] {
+  const out: string[] = [];
+  out.push(`${c.label}${c.folder === undefined ? "" : ` · ${c.folder}`}  [${c.id}]`);
+  out.push(`  files: ${c.files.join(", ")}`);
+  const p = c.posture;
+  out.push(`  deferral: ${p.state}. ${p.rule}`);
+  out.push(
+    `    read from: ${p.readFrom}${
+      p.consulted.length === 0 ? "" : `; consulted: ${p.consulted.join(", ")}`
+    }; source: ${p.source}`,
+  );
+  for (const note of p.notes) out.push(`    note: ${note}`);
+  out.push(
+    `  tokens: ${FORMAT_NAMES[c.format]} form (${c.formatWhy}); context window ${
+      int(c.contextWindow)
+    } (${c.contextWindowFrom})`,
+  );
+  if (c.servers.length === 0) {
+    out.push("  no MCP servers configured");
+    for (const note of c.notes) out.push(`  note: ${note}`);
+    return out;
+  }
+  const t = c.totals;
+  const rows = [
+    ["server", "scope", "launch", "tools", "sent", "wire", "window", "status"],
+    ...c.servers.map(serverRow),
+    [
+      `total (${t.measured} of ${counted(t.servers, "server")} measured)`,
+      "",
+      "",
+      int(t.tools),
+      int(t.sentTokens),
+      int(t.wireTokens),
+      pct(t.share),
+      "",
+    ],
+  ];
+  out.push(...pad(rows, new Set([3, 4, 5, 6])).map((l) => `  ${l}`));
+  if (c.sessionStart !== null) {
+    out.push(
+      `  session start (deferred): ${int(c.sessionStart.tokens)} tokens instead of ${
+        int(t.sentTokens)
+      } up front: ${c.sessionStart.counted}`,
+    );
+  }
+  if (c.heaviest.length > 0) {
+    out.push(
+      `  heaviest tools: ${
+        c.heaviest.map((h) => `${h.server}:${h.tool} ${int(h.sentTokens)}`).join(", ")
+      }`,
+    );
+  }
+  if (c.removal !== null) {
+    const r = c.removal;
+    out.push(
+      `  removing those ${counted(r.tools.length, "tool")} saves ${
+        int(r.sentTokens)
+      } sent tokens per request up front (${pct(r.share)} of this config's tools)${
+        r.sessionStartTokens === null
+          ? ""
+          : `; deferred, ${int(r.sessionStartTokens)} at session start`
+      }`,
+    );
+  }
+  const unpinned: string[] = [];
+  for (const s of c.servers) {
+    for (const w of s.warnings) {
+      const pin = /^unpinned launch "[^"]*": installed (\S+);/.exec(w);
+      if (pin !== null) unpinned.push(`${s.name} as ${pin[1]}`);
+      else out.push(`  warning: ${s.name}: ${oneLine(w, 300)}`);
+    }
+  }
+  if (unpinned.length > 0) {
+    out.push(
+      `  note: launched without a version, measured at the newest: ${unpinned.join(", ")} ` +
+        `(pin NAME@VERSION in the config for a repeatable audit)`,
+    );
+  }
+  for (const note of c.notes) out.push(`  note: ${note}`);
+  return out;
+}
+
+/**
+ * The whole report as printed: each config's block, then the files that could not be read.
+ *
+ * @param report The audit.
+ * @returns Lines.
+ */
+export function renderAudit(report: AuditReport): string[] {
+  const out: string[] = [];
+  out.push(
+    `MCP client configs under ${report.home}: ${counted(report.configs.length, "config")} found ` +
+      `(${counted(report.searched, "place")} looked at). Tokens: ${report.counting}`,
+  );
+  for (const c of report.configs) out.push("", ...renderConfig(c));
+  if (report.problems.length > 0) {
+    out.push("", "not read:");
+    for (const p of report.problems) out.push(`  ${p}`);
+  }
+  return out;
+}

@@ -1,0 +1,357 @@
+/**
+ * The audit report of one client config: per server, its tools' tokens in the client's
+ * provider request format (the sent form, `lib/catalog/sent.ts`) and as received (the wire
+ * form: the `tools/list` result's tools array, minified, keys in received order), its share of
+ * a context window, the heaviest tools, the deferral posture with where it was read, the
+ * session-start cost where tools are deferred, and what removing the heaviest tools saves.
+ * Totals are per client config; configs are never added up.
+ *
+ * Pure: counting is passed in.
+ *
+ * @module
+ */
+import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
+import { normalizeForProvider } from "../catalog/normalize.ts";
+import { type SentFormat, sentFormatDialect, type SentTool, sentTools } from "../catalog/sent.ts";
+import type { CaptureOutcome, ServerCaptureRecord } from "../mcp/types.ts";
+import {
+  type ClientId,
+  CLIENTS,
+  DEFAULT_CONTEXT_WINDOW,
+  familyOf,
+  type ModelFamily,
+} from "./clients.ts";
+import { type ClientConfig, tilde } from "./discover.ts";
+import type { ConfiguredServer } from "./entries.ts";
+import { type DeferralPosture, resolvePosture } from "./posture.ts";
+
+/** Version of the audit report's shape. */
+export const AUDIT_SCHEMA_VERSION = 1;
+
+/** Heaviest tools listed per config, unless asked otherwise. */
+export const DEFAULT_HEAVIEST = 5;
+
+/** One tool's cost. */
+export interface ToolCost {
+  /** The server's config key. */
+  readonly server: string;
+  /** The tool's name as the server lists it. */
+  readonly tool: string;
+  /** Tokens of this tool alone in the sent form (a one-tool `tools` value). */
+  readonly sentTokens: number;
+}
+
+/** What happened to a server, in the report. */
+export type ServerStatus = CaptureOutcome | "disabled" | "not-started";
+
+/** One server of a client config. */
+export interface ServerReport {
+  /** Config key. */
+  readonly name: string;
+  /** Where the client declares it (`user`, `project`, `local`, `global`, `workspace`, `file`). */
+  readonly scope: string;
+  /** The file it comes from (`~`-relative). */
+  readonly source: string;
+  /** How it starts, without arguments or values (`npx @scope/pkg`, `http host`). */
+  readonly launch: string;
+  /** Names of the environment variables its entry sets (never their values). */
+  readonly envNames: readonly string[];
+  /** `ok`, a capture failure, `disabled`, or `not-started` (an entry that cannot start). */
+  readonly status: ServerStatus;
+  /** Why it was not measured, one line. */
+  readonly cause?: string;
+  /** `alwaysLoad: true`: never deferred. */
+  readonly alwaysLoad: boolean;
+  /** Tools listed; `null` when not measured. */
+  readonly tools: number | null;
+  /** Tokens of its tools in the sent form; `null` when not measured. */
+  readonly sentTokens: number | null;
+  /** Tokens of its tools as received (wire form); `null` when not measured. */
+  readonly wireTokens: number | null;
+  /** `sentTokens` over the context window; `null` when not measured. */
+  readonly share: number | null;
+  /** Tokens of the `instructions` it sent in `initialize` (0 when none); `null` when not measured. */
+  readonly instructionsTokens: number | null;
+  /** Its tools, heaviest first (ties by name). */
+  readonly toolCosts: readonly ToolCost[];
+  /** Capture warnings (non-fatal). */
+  readonly warnings: readonly string[];
+}
+
+/** The session-start cost of a deferring client. */
+export interface SessionStart {
+  /** Tokens loaded at session start: names, instructions, and the tools of `alwaysLoad` servers. */
+  readonly tokens: number;
+  /** What was counted. */
+  readonly counted: string;
+}
+
+/** What removing the heaviest tools would save. */
+export interface Removal {
+  /** Tools removed (the heaviest). */
+  readonly tools: readonly string[];
+  /** Sent tokens saved per request when tools load up front. */
+  readonly sentTokens: number;
+  /** `sentTokens` over the config's sent tokens. */
+  readonly share: number;
+  /** Session-start tokens saved when deferred (their names); `null` when not deferred. */
+  readonly sessionStartTokens: number | null;
+}
+
+/** One client config in the report. */
+export interface ConfigReport {
+  /** Stable key (baselines). */
+  readonly id: string;
+  /** Which client. */
+  readonly client: ClientId;
+  /** Display name. */
+  readonly label: string;
+  /** Project folder (`~`-relative), for per-project configs. */
+  readonly folder?: string;
+  /** Files read (`~`-relative). */
+  readonly files: readonly string[];
+  /** The request format of the sent form. */
+  readonly format: SentFormat;
+  /** Why that format. */
+  readonly formatWhy: string;
+  /** Model family (sets the default window). */
+  readonly family: ModelFamily;
+  /** Context window, tokens. */
+  readonly contextWindow: number;
+  /** Where the window came from. */
+  readonly contextWindowFrom: string;
+  /** The deferral posture. */
+  readonly posture: DeferralPosture;
+  /** Servers, by name. */
+  readonly servers: readonly ServerReport[];
+  /** Totals of this config (never summed across configs). */
+  readonly totals: {
+    /** Servers configured (disabled ones included). */
+    readonly servers: number;
+    /** Servers measured. */
+    readonly measured: number;
+    /** Tools of the measured servers. */
+    readonly tools: number;
+    /** Tokens of every measured tool in one sent `tools` value. */
+    readonly sentTokens: number;
+    /** Tokens of the measured servers' tools as received (sum per server). */
+    readonly wireTokens: number;
+    /** `sentTokens` over the context window. */
+    readonly share: number;
+  };
+  /** Session start when tools are deferred; `null` when they are not (or unknown). */
+  readonly sessionStart: SessionStart | null;
+  /** The heaviest tools of the config. */
+  readonly heaviest: readonly ToolCost[];
+  /** Removing the heaviest tools; `null` when no tool was measured. */
+  readonly removal: Removal | null;
+  /** Notes from reading the config. */
+  readonly notes: readonly string[];
+}
+
+/** Choices for {@linkcode buildConfigReport}. */
+export interface ReportOptions {
+  /** Counts tokens of a text (o200k_base in the flow). */
+  readonly count: (text: string) => number;
+  /** The home folder (paths are shown `~`-relative). */
+  readonly home: string;
+  /** Context window for every config, tokens; absent: the family's default. */
+  readonly contextWindow?: number;
+  /** Sent format per client, overriding the client's default. */
+  readonly formats?: Readonly<Partial<Record<ClientId, SentFormat>>>;
+  /** Heaviest tools listed (and removed in the estimate). @default {DEFAULT_HEAVIEST} */
+  readonly heaviest?: number;
+}
+
+function byCost(a: ToolCost, b: ToolCost): number {
+  return b.sentTokens - a.sentTokens || (a.server < b.server ? -1 : a.server > b.server ? 1 : 0) ||
+    (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0);
+}
+
+/**
+ * The name a client gives a server's tool in its requests: Claude Code writes
+ * `mcp__SERVER__TOOL` (its documented naming of MCP tools); the other clients' naming is not
+ * documented, and the tool's own name is used.
+ */
+export function clientToolName(client: ClientId, server: string, tool: string): string {
+  return client === "claude-code" ? `mcp__${server}__${tool}` : tool;
+}
+
+function asObject(value: JsonValue | undefined): JsonObject | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as JsonObject
+    : undefined;
+}
+
+/** A received tool as the client sends it: its name and the schema normalized for the format. */
+export function sentToolOf(
+  client: ClientId,
+  server: string,
+  item: JsonObject,
+  format: SentFormat,
+): SentTool {
+  const name = String(item.name ?? "");
+  const schema = asObject(item.inputSchema);
+  const tool: Tool = {
+    id: `${server}:${name}`,
+    server,
+    name,
+    description: typeof item.description === "string" ? item.description : "",
+    ...(schema === undefined ? {} : { inputSchema: schema }),
+  };
+  return {
+    name: clientToolName(client, server, name),
+    description: tool.description,
+    inputSchema: normalizeForProvider(tool, sentFormatDialect(format)).schema,
+  };
+}
+
+/**
+ * The report of one client config from its capture records.
+ *
+ * @param config The config (from discovery).
+ * @param recordOf The capture record of a configured server (`undefined` when it was not
+ *   captured: disabled, or an entry that cannot start).
+ * @param options Counter, home, window, formats, how many heaviest tools.
+ * @returns The config's report.
+ */
+export function buildConfigReport(
+  config: ClientConfig,
+  recordOf: (server: ConfiguredServer) => ServerCaptureRecord | undefined,
+  options: ReportOptions,
+): ConfigReport {
+  const info = CLIENTS[config.client];
+  const format = options.formats?.[config.client] ?? info.format;
+  const family: ModelFamily = format === info.format ? info.family : familyOf(format);
+  const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW[family];
+  const contextWindowFrom = options.contextWindow === undefined
+    ? `the ${family} family's default`
+    : "--context-window";
+  const count = options.count;
+  const sentCount = (tools: readonly SentTool[]) =>
+    tools.length === 0 ? 0 : count(JSON.stringify(sentTools(tools, format)));
+  const measured: { server: ConfiguredServer; sent: SentTool[]; record: ServerCaptureRecord }[] =
+    [];
+  const servers = config.servers.map((s): ServerReport => {
+    const base = {
+      name: s.name,
+      scope: s.scope,
+      source: tilde(s.source, options.home),
+      launch: s.launch,
+      envNames: s.envNames,
+      alwaysLoad: s.alwaysLoad,
+    };
+    const unmeasured = (
+      status: ServerStatus,
+      cause?: string,
+      warnings: readonly string[] = [],
+    ) => ({
+      ...base,
+      status,
+      ...(cause === undefined ? {} : { cause }),
+      tools: null,
+      sentTokens: null,
+      wireTokens: null,
+      share: null,
+      instructionsTokens: null,
+      toolCosts: [],
+      warnings,
+    });
+    if (s.disabled) return unmeasured("disabled", "set off in the config");
+    if (s.problem !== undefined) return unmeasured("not-started", s.problem);
+    const record = recordOf(s);
+    if (record === undefined) return unmeasured("not-started", "not captured");
+    if (record.outcome !== "ok") {
+      return unmeasured(record.outcome, record.message ?? record.outcome, record.warnings);
+    }
+    const sent = record.tools.map((t) => sentToolOf(config.client, s.name, t, format));
+    measured.push({ server: s, sent, record });
+    const sentTokens = sentCount(sent);
+    const toolCosts = sent.map((t, i): ToolCost => ({
+      server: s.name,
+      tool: String(record.tools[i].name ?? ""),
+      sentTokens: sentCount([t]),
+    })).sort(byCost);
+    return {
+      ...base,
+      status: "ok",
+      tools: sent.length,
+      sentTokens,
+      // The wire form: the tools array as received, without whitespace, keys in received order.
+      wireTokens: record.tools.length === 0 ? 0 : count(JSON.stringify(record.tools)),
+      share: sentTokens / contextWindow,
+      instructionsTokens: record.instructions === undefined ? 0 : count(record.instructions),
+      toolCosts,
+      warnings: record.warnings,
+    };
+  });
+  const all = measured.flatMap((m) => m.sent);
+  const sentTokens = sentCount(all);
+  const posture = resolvePosture(config.deferral, {
+    toolTokens: sentTokens,
+    contextWindow,
+    toolCount: all.length,
+  });
+  const heaviestN = options.heaviest ?? DEFAULT_HEAVIEST;
+  const costs = servers.flatMap((s) => s.toolCosts).sort(byCost);
+  const heaviest = costs.slice(0, heaviestN);
+  const deferred = posture.state === "deferred";
+  // Names (one a line, as Claude Code lists deferred tools) of the servers that are deferred.
+  const namesTokens = (tools: readonly SentTool[]) =>
+    tools.length === 0 ? 0 : count(tools.map((t) => t.name).join("\n"));
+  const withInstructions = config.client === "claude-code";
+  const removed = new Set(heaviest.map((h) => `${h.server}\u0000${h.tool}`));
+  const keep = (m: (typeof measured)[number], drop: ReadonlySet<string>) =>
+    m.sent.filter((_, i) => !drop.has(`${m.server.name}\u0000${m.record.tools[i].name}`));
+  const startTokens = (drop: ReadonlySet<string>) =>
+    measured.reduce((sum, m) => {
+      const tools = keep(m, drop);
+      if (m.server.alwaysLoad) return sum + sentCount(tools);
+      const instructions = withInstructions && m.record.instructions !== undefined
+        ? count(m.record.instructions)
+        : 0;
+      return sum + namesTokens(tools) + instructions;
+    }, 0);
+  const sessionStart: SessionStart | null = deferred
+    ? {
+      tokens: startTokens(new Set()),
+      counted: withInstructions
+        ? "the tools' names (one a line), each server's instructions and the alwaysLoad " +
+          "servers' tools; the search tool itself is not counted"
+        : "the tools' names (one a line); the lookup tool itself is not counted",
+    }
+    : null;
+  const kept = measured.flatMap((m) => keep(m, removed));
+  const saved = sentTokens - sentCount(kept);
+  return {
+    id: config.id,
+    client: config.client,
+    label: config.label,
+    ...(config.folder === undefined ? {} : { folder: tilde(config.folder, options.home) }),
+    files: config.files.map((f) => tilde(f, options.home)),
+    format,
+    formatWhy: format === info.format ? info.formatWhy : "chosen with --sent-form",
+    family,
+    contextWindow,
+    contextWindowFrom,
+    posture,
+    servers,
+    totals: {
+      servers: servers.length,
+      measured: measured.length,
+      tools: all.length,
+      sentTokens,
+      wireTokens: servers.reduce((sum, s) => sum + (s.wireTokens ?? 0), 0),
+      share: sentTokens / contextWindow,
+    },
+    sessionStart,
+    heaviest,
+    removal: heaviest.length === 0 ? null : {
+      tools: heaviest.map((h) => `${h.server}:${h.tool}`),
+      sentTokens: saved,
+      share: sentTokens === 0 ? 0 : saved / sentTokens,
+      sessionStartTokens: sessionStart === null ? null : sessionStart.tokens - startTokens(removed),
+    },
+    notes: config.notes,
+  };
+}

@@ -1,0 +1,153 @@
+import assert from "node:assert/strict";
+import { buildConfigReport } from "./report.ts";
+import type { ClientConfig } from "./discover.ts";
+import { readServerEntry } from "./entries.ts";
+import type { ServerCaptureRecord } from "../mcp/types.ts";
+import type { JsonObject } from "../catalog/types.ts";
+
+// One token per character: every figure below is the length of a text written out by hand.
+const count = (text: string) => text.length;
+const folders = { home: "/h" };
+const server = (name: string, raw: JsonObject, scope = "user") =>
+  readServerEntry(name, raw, { scope, source: "/h/.claude.json", folders });
+
+const TOOLS: JsonObject[] = [
+  // keys in an order of the server's own; the wire form keeps it
+  { name: "get", inputSchema: { type: "object", properties: {} }, description: "Get" },
+  {
+    description: "Put it",
+    name: "put",
+    inputSchema: { properties: { k: { type: "string" } }, type: "object" },
+  },
+];
+
+function record(name: string, extra: Partial<ServerCaptureRecord> = {}): ServerCaptureRecord {
+  return {
+    server: name,
+    transport: "stdio",
+    outcome: "ok",
+    warnings: [],
+    tools: TOOLS,
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+    ...extra,
+  };
+}
+
+function config(deferral: ClientConfig["deferral"]): ClientConfig {
+  return {
+    id: "claude-code ~",
+    client: "claude-code",
+    label: "Claude Code",
+    files: ["/h/.claude.json"],
+    servers: [
+      server("kv", { command: "kv-mcp" }),
+      server("off", { command: "x", disabled: true }),
+      server("bad", { url: "ftp://nope" }),
+      server("down", { command: "down-mcp", env: { DOWN_TOKEN: "t0k3n-value" } }),
+    ],
+    notes: [],
+    deferral,
+  };
+}
+
+const records = (s: { name: string }) =>
+  s.name === "kv" ? record("kv", { instructions: "Use kv." }) : s.name === "down"
+    ? record("down", {
+      outcome: "exited",
+      message: "the server exited with code 1 during initialize",
+      tools: [],
+    })
+    : undefined;
+
+Deno.test("buildConfigReport() counts each server's sent and wire forms, and the config's totals", () => {
+  const r = buildConfigReport(
+    config({
+      kind: "claude-code",
+      layers: [{ where: "s", env: { ENABLE_TOOL_SEARCH: "false" } }],
+      consulted: ["s"],
+    }),
+    records,
+    {
+      count,
+      home: "/h",
+      contextWindow: 1000,
+      heaviest: 1,
+    },
+  );
+  const get =
+    '{"name":"mcp__kv__get","description":"Get","input_schema":{"type":"object","properties":{}}}';
+  const put =
+    '{"name":"mcp__kv__put","description":"Put it","input_schema":{"properties":{"k":{"type":"string"}},"type":"object"}}';
+  const sent = `[${get},${put}]`.length;
+  const wire = JSON.stringify(TOOLS).length;
+  assert.equal(
+    wire,
+    '[{"name":"get","inputSchema":{"type":"object","properties":{}},"description":"Get"},{"description":"Put it","name":"put","inputSchema":{"properties":{"k":{"type":"string"}},"type":"object"}}]'
+      .length,
+  );
+  assert.deepEqual(r.servers.map((s) => [s.name, s.status, s.tools, s.sentTokens, s.wireTokens]), [
+    ["kv", "ok", 2, sent, wire],
+    ["off", "disabled", null, null, null],
+    ["bad", "not-started", null, null, null],
+    ["down", "exited", null, null, null],
+  ]);
+  assert.match(r.servers[2].cause!, /expected an http:\/\/ or https:\/\/ URL/);
+  assert.equal(r.servers[3].cause, "the server exited with code 1 during initialize");
+  assert.equal(r.servers[0].share, sent / 1000);
+  assert.equal(r.servers[0].instructionsTokens, "Use kv.".length);
+  assert.deepEqual(r.totals, {
+    servers: 4,
+    measured: 1,
+    tools: 2,
+    sentTokens: sent,
+    wireTokens: wire,
+    share: sent / 1000,
+  });
+  // the heaviest tool is put; without it, the config sends [get]
+  assert.deepEqual(r.heaviest, [{ server: "kv", tool: "put", sentTokens: `[${put}]`.length }]);
+  assert.equal(r.posture.state, "upfront");
+  assert.equal(r.sessionStart, null);
+  assert.deepEqual(r.removal, {
+    tools: ["kv:put"],
+    sentTokens: sent - `[${get}]`.length,
+    share: (sent - `[${get}]`.length) / sent,
+    sessionStartTokens: null,
+  });
+  assert.equal(r.contextWindowFrom, "--context-window");
+});
+
+Deno.test("buildConfigReport() gives a deferring client's session start: names, instructions, alwaysLoad tools", () => {
+  const c = config({ kind: "claude-code", layers: [], consulted: [] });
+  const r = buildConfigReport(c, records, { count, home: "/h", contextWindow: 1000, heaviest: 1 });
+  assert.equal(r.posture.state, "deferred");
+  const names = "mcp__kv__get\nmcp__kv__put";
+  assert.equal(r.sessionStart?.tokens, names.length + "Use kv.".length);
+  assert.equal(r.removal?.sessionStartTokens, "mcp__kv__put".length + 1); // the name and its line break
+
+  const always = { ...c, servers: [server("kv", { command: "kv-mcp", alwaysLoad: true })] };
+  const a = buildConfigReport(always, records, { count, home: "/h", contextWindow: 1000 });
+  assert.equal(a.sessionStart?.tokens, a.totals.sentTokens);
+});
+
+Deno.test("buildConfigReport() counts another client's form, and --sent-form changes it", () => {
+  const c: ClientConfig = {
+    ...config({ kind: "none", client: "Windsurf" }),
+    client: "windsurf",
+    label: "Windsurf",
+  };
+  const r = buildConfigReport(c, records, { count, home: "/h" });
+  const get =
+    '{"type":"function","function":{"name":"get","description":"Get","parameters":{"type":"object","properties":{}}}}';
+  const put =
+    '{"type":"function","function":{"name":"put","description":"Put it","parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}}';
+  assert.equal(r.format, "openai-chat-completions");
+  assert.equal(r.contextWindow, 128_000);
+  assert.equal(r.totals.sentTokens, `[${get},${put}]`.length);
+  assert.equal(r.posture.state, "none-documented");
+  const g = buildConfigReport(c, records, { count, home: "/h", formats: { windsurf: "gemini" } });
+  assert.equal(g.family, "gemini");
+  assert.equal(g.contextWindow, 1_048_576);
+  assert.equal(g.formatWhy, "chosen with --sent-form");
+});

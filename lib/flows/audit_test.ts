@@ -1,0 +1,227 @@
+// The audit flow over a temporary home holding a Claude Code and a Claude Desktop config that
+// launch the real server-memory from npm (pinned npx launches, as users paste them), a server
+// that cannot start, and one set off. Expected figures come from an independent source: a bare
+// JSON-RPC exchange over the server's stdio written here (no SDK, which rebuilds objects and so
+// reorders keys; the MCP Inspector does), with js-tiktoken counting the bodies built here.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { installedBin, SERVER_MEMORY } from "../../testing/npm.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
+import { runAuditCommand } from "./audit.ts";
+import { denoFlowIo, type FlowIo } from "./io.ts";
+import type { AuditReport } from "../audit/mod.ts";
+
+/** Every file under `dir` with its bytes, to prove the audit changed nothing there. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const p = join(d, e.name);
+      if (e.isDirectory) await walk(p);
+      else out[p] = await Deno.readTextFile(p);
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** `tools/list` of a stdio server by hand: three JSON-RPC lines, the answer parsed as received. */
+async function rawToolsList(
+  bin: string,
+  home: string,
+): Promise<{ name: string; description: string; inputSchema: unknown }[]> {
+  const child = new Deno.Command("node", {
+    args: [bin],
+    env: { HOME: home },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const send = (m: unknown) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
+  const writer = child.stdin.getWriter();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const answer = async (id: number) => {
+    while (true) {
+      const nl = buffer.indexOf("\n");
+      if (nl >= 0) {
+        const line = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        if (line.id === id) return line.result;
+        continue;
+      }
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the server closed stdout");
+      buffer += value;
+    }
+  };
+  await send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    },
+  });
+  await answer(1);
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  const result = await answer(2);
+  await writer.close();
+  await lines.cancel();
+  child.kill();
+  await child.status;
+  return result.tools;
+}
+
+async function write(path: string, value: unknown): Promise<void> {
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(value, null, 2));
+}
+
+Deno.test({
+  name: "runAuditCommand audits a temporary home's Claude Code and Claude Desktop configs",
+  sanitizeResources: false,
+  async fn(t) {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-flow-" });
+    const home = join(dir, "home");
+    const app = join(home, "app");
+    const secret = "tok-9f8e7d6c5b4a";
+    const npxMemory = {
+      command: "npx",
+      args: ["-y", `${SERVER_MEMORY.package}@${SERVER_MEMORY.version}`],
+    };
+    await write(join(home, ".claude.json"), {
+      mcpServers: {
+        memory: npxMemory,
+        broken: { command: "/nonexistent/mcp-server", env: { BROKEN_TOKEN: secret } },
+      },
+      projects: {
+        [app]: { mcpServers: { off: { command: "off-mcp" } }, disabledMcpServers: ["off"] },
+      },
+    });
+    await write(join(home, ".claude", "settings.json"), { env: { ENABLE_TOOL_SEARCH: "false" } });
+    await write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
+      mcpServers: { memory: npxMemory },
+    });
+    const before = await snapshot(home);
+    const lines: string[] = [];
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+      progress: (_task, line) => lines.push(line),
+    };
+    const run = (extra: Record<string, unknown>) =>
+      runAuditCommand({
+        home,
+        project: app,
+        installDir: memory.installDir,
+        timeoutMs: 60_000,
+        out: join(dir, "out", "audit.json"),
+        ...extra,
+      }, io);
+    try {
+      const outcome = await run({ writeBaseline: join(dir, "out", "baseline.json") });
+      const report = JSON.parse(
+        await Deno.readTextFile(join(dir, "out", "audit.json")),
+      ) as AuditReport;
+
+      await t.step("each config lists its servers; the one that cannot start says why", () => {
+        assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
+        assert.deepEqual(report.configs.map((c) => c.id), [
+          "claude-code ~/app",
+          "claude-desktop ~/.config/Claude/claude_desktop_config.json",
+        ]);
+        const code = report.configs[0];
+        assert.deepEqual(code.servers.map((s) => [s.name, s.scope, s.status]), [
+          ["broken", "user", "spawn_failed"],
+          ["memory", "user", "ok"],
+          ["off", "local", "disabled"],
+        ]);
+        assert.match(code.servers[0].cause!, /\/nonexistent\/mcp-server/);
+        assert.deepEqual(code.servers[0].envNames, ["BROKEN_TOKEN"]);
+        assert.equal(code.posture.state, "upfront");
+        assert.equal(code.posture.readFrom, "~/.claude/settings.json (env.ENABLE_TOOL_SEARCH)");
+        // the same launch in both clients is captured once
+        assert.ok(lines.includes("capturing 2 server(s), 2 at a time"), lines.join("\n"));
+      });
+
+      await t.step(
+        "tokens match a bare tools/list over stdio, counted by js-tiktoken",
+        async () => {
+          const tools = await rawToolsList(memory.bin, dir);
+          const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+          const anthropic = (prefix: string) =>
+            tiktoken.count(JSON.stringify(tools.map((x) => ({
+              name: prefix + x.name,
+              description: x.description,
+              input_schema: x.inputSchema,
+            }))));
+          const [code, desktop] = report.configs.map((c) =>
+            c.servers.find((s) => s.name === "memory")!
+          );
+          assert.equal(code.tools, tools.length);
+          assert.equal(code.wireTokens, tiktoken.count(JSON.stringify(tools)));
+          assert.equal(code.sentTokens, anthropic("mcp__memory__"));
+          assert.equal(desktop.sentTokens, anthropic(""));
+          assert.equal(report.configs[1].totals.sentTokens, anthropic(""));
+          // the written report keeps five decimals
+          assert.equal(
+            report.configs[1].totals.share,
+            Number((anthropic("") / 200_000).toFixed(5)),
+          );
+        },
+      );
+
+      await t.step(
+        "nothing in the home changed, and no environment value was printed",
+        async () => {
+          assert.deepEqual(await snapshot(home), before);
+          const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") +
+            await Deno.readTextFile(join(dir, "out", "audit.json")) +
+            await Deno.readTextFile(join(dir, "out", "baseline.json"));
+          assert.equal(printed.includes(secret), false);
+          assert.match(
+            outcome.stdout.join("\n"),
+            /^Claude Code · ~\/app {2}\[claude-code ~\/app\]$/m,
+          );
+        },
+      );
+
+      await t.step(
+        "the baseline gate fails when a config grew, naming the server, and passes within the limit",
+        async () => {
+          await write(join(app, ".mcp.json"), {
+            mcpServers: {
+              notes: { ...npxMemory, env: { MEMORY_FILE_PATH: "${SCRATCH}/notes.jsonl" } },
+            },
+          });
+          const gate = { baseline: join(dir, "out", "baseline.json") };
+          const grew = await run({ ...gate, maxIncrease: "10%" });
+          assert.equal(grew.exitCode, 1);
+          const fail = grew.stdout.find((l) => l.startsWith("FAIL claude-code ~/app"));
+          assert.match(fail ?? grew.stdout.join("\n"), /; grew: notes \+\d[\d,]* \(new\)$/);
+          const d = report.configs[1].totals.sentTokens.toLocaleString("en-US");
+          assert.ok(
+            grew.stdout.includes(
+              `PASS claude-desktop ~/.config/Claude/claude_desktop_config.json: ${d} sent tokens, ` +
+                `+0 (+0%) against ${d} (limit +10%)`,
+            ),
+            grew.stdout.join("\n"),
+          );
+          const within = await run({ ...gate, maxIncrease: "150%" });
+          assert.equal(within.exitCode, 0, within.stdout.join("\n"));
+        },
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
