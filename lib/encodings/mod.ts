@@ -14,7 +14,7 @@
  * const words = { name: "words", count: (t: string) => t.split(/\s+/).filter(Boolean).length };
  * const tools = [{ id: "s:a", server: "s", name: "a", description: "one two" }];
  * const rows = measureArms({ corpus: { id: "c", tools }, arms: await loadArms(), tokenizers: [words] });
- * if (rows.length !== 7) throw new Error(`expected 6 measured rows and 1 skip, got ${rows.length}`);
+ * if (rows.length !== 6) throw new Error(`expected a row per arm, got ${rows.length}`);
  * ```
  *
  * @module
