@@ -25,6 +25,10 @@ async function main(args: string[]): Promise<number> {
     "discovery-tool": { type: "string" },
     "query-arg": { type: "string" },
     overrides: { type: "string" },
+    "count-with": { type: "string", multiple: true },
+    "count-per-tool": { type: "boolean" },
+    calibration: { type: "string" },
+    "cost-layers": { type: "string" },
     out: { type: "string" },
     seed: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -56,6 +60,10 @@ async function main(args: string[]): Promise<number> {
     ...(f["discovery-tool"] ? { discoveryTool: f["discovery-tool"] } : {}),
     ...(f["query-arg"] ? { queryArg: f["query-arg"] } : {}),
     ...(f.overrides ? { overrides: f.overrides } : {}),
+    ...(f["count-with"] ? { countWith: f["count-with"] } : {}),
+    ...(f["count-per-tool"] ? { countPerTool: true } : {}),
+    ...(f.calibration ? { calibration: f.calibration } : {}),
+    ...(f["cost-layers"] === "none" ? { costLayers: false } : {}),
   };
   bench.checkBenchOptions(options, IO);
   // Fail on an unwritable --out now, not after the work.

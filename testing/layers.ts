@@ -39,7 +39,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/retrieval", "lib/mcp", "lib/modes"],
   ["lib/proxy", "lib/audit"],
   ["lib/live", "lib/agent"],
-  ["lib/sweep"],
+  ["lib/sweep", "lib/billing"],
   ["lib/report"],
   ["lib/flows"],
   ["lib/workbench"],

@@ -60,6 +60,35 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
       assert.match(r.stdout, /imported 2 agents/);
     },
   },
+  "calibrate-tokens": {
+    unscoped: {
+      net: "the providers' count endpoints at any *_BASE_URL",
+      env: "the providers' key and base-URL variables",
+    },
+    run: async () => {
+      // A local server speaking Anthropic's count_tokens: 50 tokens, plus 10 per tools byte/100.
+      const server = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        async (r) => {
+          const body = await r.json();
+          const extra = body.tools ? 300 + Math.round(JSON.stringify(body.tools).length / 3) : 0;
+          return Response.json({ input_tokens: 50 + extra });
+        },
+      );
+      try {
+        const base = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+        const args = `--provider anthropic --model claude-test --sample 6 --out ${OUT}/tokcal.json`;
+        const r = await task("calibrate-tokens", argv(args), {
+          env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: base },
+        });
+        assertRan("calibrate-tokens", r);
+        const written = JSON.parse(await Deno.readTextFile(join(ROOT, OUT, "tokcal.json")));
+        assert.equal(written.entries[0].models, "^claude-test$");
+      } finally {
+        await server.shutdown();
+      }
+    },
+  },
   calibrate: {
     unscoped: {
       net: "the judge model's endpoint (any base URL)",

@@ -32,6 +32,16 @@ import { type Plan, plan, type RunBenchOptions } from "./bench_options.ts";
 import { type BenchInputs, loadBenchInputs } from "./bench_inputs.ts";
 import { type RetrievalSection, scoreRetrieval } from "./bench_retrieval.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import {
+  benchCostLayers,
+  costLayerToolsCsv,
+  COUNT_CACHE_DEFAULT,
+  parseCountTargets,
+} from "./bench_cost_layers.ts";
+import type { CostLayerToolRow } from "../billing/layers.ts";
+
+/** The per-tool cost-layer rows of a report (written beside it as CSV; too many for the JSON). */
+const costLayerTools = new WeakMap<BenchReport, readonly CostLayerToolRow[]>();
 
 /**
  * Runs the bench and returns its report. Every input file is read before any measurement, so a
@@ -77,7 +87,15 @@ export async function runBench(
   });
   const toolResults = priceToolResults(inputs, tokenizers, io, say);
   const live = options.live ? await runLiveBlock(p, options, inputs, io, say) : undefined;
-  return {
+  const layers = options.costLayers === false ? undefined : await benchCostLayers({
+    corpora: inputs.corpora.map(({ corpus }, i) => ({ corpus, file: p.corpusPaths[i] })),
+    tokenizers: p.tokenizerNames.includes("o200k_base") ? ["o200k_base"] : p.tokenizerNames,
+    targets: parseCountTargets(options.countWith ?? []),
+    perTool: options.countPerTool ?? false,
+    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
+    cacheDir: options.countCache ?? io.fromRoot(COUNT_CACHE_DEFAULT),
+  }, io);
+  const report: BenchReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     task: options.task ?? "tasks/bench.ts",
     run: { createdAt: io.createdAt(), git: await git, wallMs: Math.round(io.now() - started) },
@@ -96,12 +114,16 @@ export async function runBench(
     ...(toolResults ? { toolResults } : {}),
     ...(live ? { live } : {}),
     ...(inputs.overrides === undefined ? {} : { overrides: inputs.overrides.block }),
+    ...(layers ? { costLayers: layers.block } : {}),
     warnings: [
       ...retrieval.warnings,
       ...inputs.corpora.flatMap(({ corpus }) => corpus.warnings.map((w) => `${corpus.id}: ${w}`)),
       ...(inputs.overrides?.block.problems ?? []).map((p) => `overrides: ${p}`),
+      ...(layers?.warnings ?? []),
     ],
   };
+  if (layers) costLayerTools.set(report, layers.tools);
+  return report;
 }
 
 /** The catalog-cost sections (modes, scaling, crossovers, heaviest) and arm rows, per corpus. */
@@ -237,6 +259,10 @@ export async function writeBenchResults(
   io.progress("bench", "rendering dashboard");
   // Whole or not at all: a bench stopped while writing leaves the last report, not half of one.
   await writeAtomic(reportPath, stableJson(report));
+  const tools = costLayerTools.get(report);
+  if (tools !== undefined) {
+    await writeAtomic(`${outDir}/cost_layers_tools.csv`, costLayerToolsCsv(tools));
+  }
   await writeAtomic(dashboardPath, await render(report));
   return { reportPath, dashboardPath };
 }

@@ -105,7 +105,19 @@ Options:
                        to the reference proxy's upstream tools too); the report's
                        "overrides" block records the file, its sha256, the tools rewritten and
                        every key that names no tool (also a warning)
-  --out DIR            Output folder for report.json and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
+  --count-with P:M     Price the catalog with the providers' own count endpoints, e.g.
+                       anthropic:claude-sonnet-4-5,openai:gpt-5,gemini:gemini-2.5-pro (keys
+                       from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY; base URLs from
+                       ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GEMINI_BASE_URL when set). One
+                       request without tools, one with the catalog, one per server; the
+                       number is printed before they are sent; answers are cached in
+                       .scratch/count_tokens (a second run sends none). A missing key or a
+                       refusal leaves that row "not measured" with the reason
+  --count-per-tool     With --count-with: also one request per tool
+  --calibration FILE   Calibration of the billed estimates (deno task calibrate-tokens
+                       writes one; default: the shipped one, from cited sources)
+  --cost-layers none   Skip the cost layers (wire, sent, billed; docs/cost-layers.md)
+  --out DIR            Output folder for report.json, cost_layers_tools.csv and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
   --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
   -h, --help           Show this help
 

@@ -13,6 +13,7 @@ import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
 import { UsageError } from "../core/errors.ts";
 import { checkRetrieverModels, type RetrieverModelPlan } from "./retriever_models.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { parseCountTargets } from "./bench_cost_layers.ts";
 
 /** Default inputs, relative to the repository root. */
 export const BENCH_DEFAULTS = {
@@ -112,6 +113,21 @@ export interface RunBenchOptions {
    * catalog; the report's `overrides` block records it. Default: none.
    */
   readonly overrides?: string;
+  /**
+   * Providers and models whose own count endpoints price the catalog (`--count-with
+   * anthropic:MODEL,openai:MODEL,gemini:MODEL`): the cost layers' billed rows are then measured
+   * (keys and base URLs from the environment; a missing key or a refusal leaves that row not
+   * measured, with the reason). Default: none (billed rows are estimates).
+   */
+  readonly countWith?: readonly string[];
+  /** With `countWith`: also one count request per tool (`--count-per-tool`). Default false. */
+  readonly countPerTool?: boolean;
+  /** Calibration file of the billed estimates (`--calibration`). Default: the shipped one. */
+  readonly calibration?: string;
+  /** Cache folder of the count answers. Default `.scratch/count_tokens` under the root. */
+  readonly countCache?: string;
+  /** Measure the cost layers (`--cost-layers none` skips them). Default true. */
+  readonly costLayers?: boolean;
   /** Install folder of `proxyServers` packages. Default `.scratch/servers` under the root. */
   readonly installDir?: string;
   /** Tokenizer factory. Default: lib/tokens `createTokenizer`. */
@@ -207,6 +223,13 @@ export function plan(options: RunBenchOptions, fromRoot: (path: string) => strin
   }
   if (options.proxyServers && options.proxyCatalog) {
     throw new UsageError("pass either --proxy-catalog or --proxy-servers, not both");
+  }
+  const countTargets = parseCountTargets(options.countWith ?? []);
+  if (options.countPerTool && countTargets.length === 0) {
+    throw new UsageError("--count-per-tool needs --count-with PROVIDER:MODEL");
+  }
+  if (options.costLayers === false && countTargets.length > 0) {
+    throw new UsageError("--count-with prices the cost layers: drop --cost-layers none");
   }
   return {
     tokenizerNames: tokenizerNames as TokenizerName[],

@@ -9,6 +9,7 @@ import type { BenchReport } from "../report/bench_report.ts";
 import { savingsPhrase } from "../report/wording.ts";
 import { percentText } from "../report/_percent.ts";
 import { counted } from "../core/text.ts";
+import { costLayerLines } from "./bench_cost_layers.ts";
 
 /**
  * Why a bench report's live block measured nothing (every discovery call failed), or null.
@@ -34,7 +35,13 @@ export function benchFailure(report: BenchReport): string | null {
  */
 export function benchSummaryLines(report: BenchReport): string[] {
   const tok = report.tokenizers[0];
-  const lines: string[] = [];
+  // First what the catalog is billed per provider (measured, else estimated with its interval).
+  const lines: string[] = report.costLayers
+    ? costLayerLines(
+      report.costLayers,
+      report.costLayers.rows.find((r) => r.tokenizer !== null)?.tokenizer ?? "o200k_base",
+    )
+    : [];
   // Two decimals, never rounded onto 0% or 100% a fraction does not equal (a 5 MB description
   // makes the proxy save 99.998%, which must not read "saves 100.00%").
   const pct = (v: number) => percentText(v, 2);

@@ -150,6 +150,14 @@ export {
   runCalibration,
   type RunCalibrationOptions,
 } from "./calibrate.ts";
+export { type CalibrateTokensOptions, runCalibrateTokens } from "./calibrate_tokens.ts";
+export {
+  benchCostLayers,
+  costLayerLines,
+  costLayerToolsCsv,
+  COUNT_CACHE_DEFAULT,
+  parseCountTargets,
+} from "./bench_cost_layers.ts";
 export {
   type PreparedSweep,
   prepareSweep,

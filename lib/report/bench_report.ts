@@ -18,14 +18,17 @@ import type { RetrievalResult } from "../retrieval/evaluate.ts";
 import type { GoldenSetAudit } from "../retrieval/audit.ts";
 import type { BaselineComparison } from "../retrieval/versus.ts";
 import type { FrontierRow, UnreachableTools } from "../live/frontier.ts";
+import type { CalibrationSource } from "../billing/estimate.ts";
+import type { CostLayerRow } from "../billing/layers.ts";
 
 /**
  * Version of the report shape; bumped when a field changes meaning or type. Version 2: every
  * savings figure is a fraction (`arms[].savings`, `toolResults` `savings`/`minSavings`/
  * `maxSavings`; version 1 had them as percents named `savingsPct`, `minSavingsPct`,
- * `maxSavingsPct`). {@linkcode upgradeBenchReport} reads version 1 reports.
+ * `maxSavingsPct`). Version 3: `costLayers` (what the catalog costs as received, as sent to
+ * each provider, and as billed). {@linkcode upgradeBenchReport} reads versions 1 and 2.
  */
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** Printed in every report and on the README: what token counts mean. */
 export const TOKENIZER_CAVEAT: string =
@@ -91,6 +94,21 @@ export interface OverridesBlock {
   readonly corpora: readonly { readonly corpusId: string; readonly applied: number }[];
   /** Keys that named no tool of any corpus, and parameters a tool lacks: one line each, sorted. */
   readonly problems: readonly string[];
+}
+
+/** `report.json`'s `costLayers`. */
+export interface CostLayersBlock {
+  /** The calibration of the estimates: its name, method, file (`null`: the default) and sources. */
+  readonly calibration: {
+    readonly name: string;
+    readonly method: string;
+    readonly path: string | null;
+    readonly sources: readonly CalibrationSource[];
+  };
+  /** Count requests planned, sent (retries included) and answered from the cache. */
+  readonly counts?: { readonly planned: number; readonly sent: number; readonly cached: number };
+  /** Corpus (`server: null`) and server rows of every layer. */
+  readonly rows: readonly CostLayerRow[];
 }
 
 /** The whole report. Optional sections are present when their inputs were given. */
@@ -166,6 +184,12 @@ export interface BenchReport {
   readonly live?: LiveBlock;
   /** Tool-description overrides applied to the corpora (`bench --overrides`), when given. */
   readonly overrides?: OverridesBlock;
+  /**
+   * The three cost layers of every corpus (lib/billing, docs/cost-layers.md): `wire` (the
+   * `tools/list` arrays as received), `sent` (the `tools` value of each provider's request) and
+   * `billed` (the provider's count with `--count-with`, else an estimate with an interval).
+   */
+  readonly costLayers?: CostLayersBlock;
   /** Non-fatal problems met during the run. */
   readonly warnings: readonly string[];
 }
@@ -205,7 +229,7 @@ export function summarizeCorpus(
  *
  * @param json A parsed report (`JSON.parse` of `report.json`).
  * @returns The report in the {@linkcode REPORT_SCHEMA_VERSION} shape (a new object for version 1).
- * @throws {RangeError} When `schemaVersion` is not 1 or 2.
+ * @throws {RangeError} When `schemaVersion` is not 1, 2 or 3.
  *
  * @example Usage
  * ```ts
@@ -217,11 +241,15 @@ export function summarizeCorpus(
  */
 export function upgradeBenchReport(json: { readonly schemaVersion?: unknown }): BenchReport {
   if (json.schemaVersion === REPORT_SCHEMA_VERSION) return json as BenchReport;
+  // Version 2 is version 3 without costLayers.
+  if (json.schemaVersion === 2) {
+    return { ...json, schemaVersion: REPORT_SCHEMA_VERSION } as unknown as BenchReport;
+  }
   if (json.schemaVersion !== 1) {
     throw new RangeError(
       `Cannot read a bench report of schemaVersion ${
         JSON.stringify(json.schemaVersion)
-      }: expected 1 or ${REPORT_SCHEMA_VERSION}`,
+      }: expected 1 to ${REPORT_SCHEMA_VERSION}`,
     );
   }
   const fraction = (row: Record<string, unknown>): Record<string, unknown> => {

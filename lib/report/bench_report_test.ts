@@ -62,7 +62,7 @@ Deno.test("upgradeBenchReport() turns version-1 percents into version-2 fraction
   assert.throws(
     () => upgradeBenchReport({ schemaVersion: 9 }),
     new RangeError(
-      `Cannot read a bench report of schemaVersion 9: expected 1 or ${REPORT_SCHEMA_VERSION}`,
+      `Cannot read a bench report of schemaVersion 9: expected 1 to ${REPORT_SCHEMA_VERSION}`,
     ),
   );
 });

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { CountError, createCountClient } from "./count_client.ts";
+import type { BillingProvider } from "./estimate.ts";
+
+interface Seen {
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** A local server speaking the three count endpoints; `script` decides each reply. */
+function countServer(script: (seen: Seen, n: number) => Response) {
+  const seen: Seen[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => headers[k] = v);
+    const s = { path: new URL(req.url).pathname, headers, body: await req.json() };
+    seen.push(s);
+    return script(s, seen.length);
+  });
+  const port = (server.addr as Deno.NetAddr).port;
+  return { seen, base: `http://127.0.0.1:${port}`, close: () => server.shutdown() };
+}
+
+const answer = (provider: BillingProvider, n: number) =>
+  Response.json(provider === "gemini" ? { totalTokens: n } : { input_tokens: n });
+
+const env = (base: string) => ({
+  ANTHROPIC_API_KEY: "sk-ant-SECRET-1",
+  ANTHROPIC_BASE_URL: base,
+  OPENAI_API_KEY: "sk-oa-SECRET-2",
+  OPENAI_BASE_URL: `${base}/v1`,
+  GEMINI_API_KEY: "g-SECRET-3",
+  GEMINI_BASE_URL: base,
+});
+
+const tools = [{ name: "read", description: "Read", input_schema: { type: "object" } }];
+
+Deno.test("count client: each provider's request shape, key header and answer", async () => {
+  const s = countServer((seen) =>
+    answer(seen.path.includes("countTokens") ? "gemini" : "anthropic", 42)
+  );
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const c = createCountClient({ env: env(s.base), cacheDir });
+    assert.deepEqual(await c.count("anthropic", "claude-x", tools), { tokens: 42, cached: false });
+    assert.equal(s.seen[0].path, "/v1/messages/count_tokens");
+    assert.equal(s.seen[0].headers["x-api-key"], "sk-ant-SECRET-1");
+    assert.equal(s.seen[0].headers["anthropic-version"], "2023-06-01");
+    assert.deepEqual(s.seen[0].body, {
+      model: "claude-x",
+      messages: [{ role: "user", content: "Hi" }],
+      tools,
+    });
+    assert.equal((await c.count("openai", "gpt-x", undefined)).tokens, 42);
+    assert.equal(s.seen[1].path, "/v1/responses/input_tokens");
+    assert.equal(s.seen[1].headers.authorization, "Bearer sk-oa-SECRET-2");
+    assert.deepEqual(s.seen[1].body, { model: "gpt-x", input: "Hi" });
+    const gtools = [{ functionDeclarations: [{ name: "read", description: "Read" }] }];
+    assert.equal((await c.count("gemini", "gemini-x", gtools)).tokens, 42);
+    assert.equal(s.seen[2].path, "/v1beta/models/gemini-x:countTokens");
+    assert.equal(s.seen[2].headers["x-goog-api-key"], "g-SECRET-3");
+    assert.deepEqual(s.seen[2].body, {
+      generateContentRequest: {
+        model: "models/gemini-x",
+        contents: [{ role: "user", parts: [{ text: "Hi" }] }],
+        tools: gtools,
+      },
+    });
+    assert.equal(c.sent(), 3);
+    // Cached: a second client over the same folder sends nothing.
+    const again = createCountClient({ env: env(s.base), cacheDir });
+    assert.deepEqual(await again.count("anthropic", "claude-x", tools), {
+      tokens: 42,
+      cached: true,
+    });
+    assert.equal(again.sent(), 0);
+    assert.equal(again.hits(), 1);
+  } finally {
+    await s.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: 429 with Retry-After, then a 500, then success; waits recorded", async () => {
+  const s = countServer((_, n) =>
+    n === 1
+      ? new Response("slow down", { status: 429, headers: { "retry-after": "3" } })
+      : n === 2
+      ? new Response("oops", { status: 500 })
+      : answer("anthropic", 7)
+  );
+  const cacheDir = await Deno.makeTempDir();
+  const waits: number[] = [];
+  try {
+    const c = createCountClient({
+      env: env(s.base),
+      cacheDir,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+      retry: { baseDelayMs: 100 },
+    });
+    assert.equal((await c.count("anthropic", "m", tools)).tokens, 7);
+    assert.deepEqual(waits, [3000, 200]);
+    assert.equal(c.sent(), 3);
+  } finally {
+    await s.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: a malformed body is retried; a body that stays malformed gives up", async () => {
+  const s = countServer((_, n) =>
+    n === 1 ? new Response("{not json", { status: 200 }) : Response.json({ input_tokens: -1 })
+  );
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const c = createCountClient({
+      env: env(s.base),
+      cacheDir,
+      sleep: () => Promise.resolve(),
+      retry: { maxRetries: 2 },
+    });
+    await assert.rejects(
+      () => c.count("openai", "m", undefined),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "exhausted" &&
+        /gave up after 3 attempts; last: malformed answer: openai count answer has no input_tokens integer \(got -1\)/
+          .test(e.message),
+    );
+    assert.equal(c.sent(), 3);
+  } finally {
+    await s.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: 500 until the retries run out is 'exhausted'; 401 is refused at once, key redacted", async () => {
+  const s = countServer((seen) =>
+    seen.body.model === "bad-key"
+      ? new Response(`invalid x-api-key ${seen.headers["x-api-key"]}`, { status: 401 })
+      : new Response("down", { status: 503 })
+  );
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const c = createCountClient({
+      env: env(s.base),
+      cacheDir,
+      sleep: () => Promise.resolve(),
+      retry: { maxRetries: 1 },
+    });
+    await assert.rejects(
+      () => c.count("anthropic", "m", tools),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "exhausted" && /HTTP 503/.test(e.message),
+    );
+    assert.equal(c.sent(), 2);
+    await assert.rejects(
+      () => c.count("anthropic", "bad-key", tools),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "refused" && /HTTP 401/.test(e.message) &&
+        !e.message.includes("SECRET"),
+    );
+    assert.equal(c.sent(), 3);
+  } finally {
+    await s.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: no key is 'no-key' naming the variable, and nothing is sent", async () => {
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const c = createCountClient({ env: {}, cacheDir });
+    await assert.rejects(
+      () => c.count("gemini", "m", undefined),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "no-key" && e.message === "GEMINI_API_KEY is not set",
+    );
+    assert.equal(c.sent(), 0);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

@@ -1,0 +1,503 @@
+/**
+ * Billed tokens without a key: per provider, a linear estimate with a low/high interval from
+ * features of the exact tools sent, and the calibration that sets its coefficients.
+ *
+ * Features (all counted with `o200k_base`, the one public encoding of a current frontier
+ * model), per tool:
+ * - `anthropic`: the tools as Claude's tool-use system prompt holds them, one
+ *   `<function>{...}</function>` line per tool inside `<functions>` (the layout seen in
+ *   published Claude system prompts: JSON of `{description, name, parameters}` with keys sorted
+ *   and `", "`/`": "` separators), its tokens split into `prose` (inside string values that hold
+ *   words), `nonAscii` (tokens holding non-ASCII bytes) and `structure` (everything else: keys,
+ *   punctuation, identifiers, enum values);
+ * - `openai`: the OpenAI Cookbook's count of function definitions ("How to count tokens with
+ *   tiktoken", `num_tokens_for_tools`: 7 per function, `name:description`, 3 per properties
+ *   block, 3 per property plus `name:type:description`, enum items, 12 per request) over the
+ *   top-level properties (`cookbookTop`), the same rule applied to nested properties
+ *   (`cookbookNested`, which the cookbook leaves out), and the tool's JSON as sent (`json`);
+ * - `gemini`: the function declaration's JSON as sent (`json`).
+ *
+ * An estimate is `intercept + Σ coefficient × feature` at each of low, mid and high; the
+ * intercept is the fixed tool-use overhead a request pays once (so it is in the catalog's
+ * figure, not a server's). {@linkcode DEFAULT_CALIBRATION} sets the coefficients from cited
+ * sources; `deno task calibrate-tokens` fits them on a provider's own counts.
+ *
+ * @module
+ */
+import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { tokenByteOffsets } from "../tokens/spans.ts";
+import type { SentFormat, SentTool } from "../catalog/sent.ts";
+import { sentTools } from "../catalog/sent.ts";
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+
+/** Providers whose bill is estimated or counted. */
+export type BillingProvider = "anthropic" | "openai" | "gemini";
+
+/** Every {@linkcode BillingProvider}, in report order. */
+export const BILLING_PROVIDERS: readonly BillingProvider[] = ["anthropic", "openai", "gemini"];
+
+/** The request format each provider's bill is estimated and counted in. */
+export const BILLING_FORMAT: Readonly<Record<BillingProvider, SentFormat>> = {
+  anthropic: "anthropic-messages",
+  openai: "openai-responses",
+  gemini: "gemini",
+};
+
+/** Feature values of one tool (or of a catalog, summed). */
+export type Features = Readonly<Record<string, number>>;
+
+/** A low/mid/high triple. */
+export interface Interval {
+  /** Lower end. */
+  readonly low: number;
+  /** Central value. */
+  readonly mid: number;
+  /** Upper end. */
+  readonly high: number;
+}
+
+/** One estimator: a provider and the models it applies to, with its coefficients. */
+export interface CalibrationEntry {
+  /** Provider. */
+  readonly provider: BillingProvider;
+  /** Regular expression the model name must match; `null` matches any (and no model). */
+  readonly models: string | null;
+  /** What the entry covers, for the report. */
+  readonly label: string;
+  /** Fixed tokens per request that carries tools (the tool-use overhead). */
+  readonly intercept: Interval;
+  /** Coefficient per feature name. */
+  readonly coefficients: Readonly<Record<string, Interval>>;
+  /** Ids of {@linkcode Calibration.sources} this entry rests on. */
+  readonly sources: readonly string[];
+}
+
+/** A cited source of a calibration. */
+export interface CalibrationSource {
+  /** Short id. */
+  readonly id: string;
+  /** What it is. */
+  readonly title: string;
+  /** Where to read it. */
+  readonly url: string;
+  /** What the calibration takes from it. */
+  readonly usedFor: string;
+}
+
+/** A calibration file (`deno task calibrate-tokens` writes one; the default ships in code). */
+export interface Calibration {
+  /** Always `mcpmeter-token-calibration`. */
+  readonly format: "mcpmeter-token-calibration";
+  /** Always 1. */
+  readonly formatVersion: 1;
+  /** Name shown with every estimate. */
+  readonly name: string;
+  /** How the coefficients were obtained, in a few sentences. */
+  readonly method: string;
+  /** Sources cited by the entries. */
+  readonly sources: readonly CalibrationSource[];
+  /** Entries; the first whose provider and `models` match is used. */
+  readonly entries: readonly CalibrationEntry[];
+}
+
+const iv = (low: number, mid: number, high: number): Interval => ({ low, mid, high });
+const times = (a: Interval, b: Interval): Interval =>
+  iv(a.low * b.low, a.mid * b.mid, a.high * b.high);
+
+// Claude tokens per o200k token, by class (tokenizer of Claude 3 to Opus 4.6).
+const CLAUDE_PROSE = iv(1.1, 1.17, 1.25);
+const CLAUDE_STRUCTURE = iv(1.25, 1.4, 1.6);
+const CLAUDE_NON_ASCII = iv(1.0, 1.5, 2.5);
+// Opus 4.7's tokenizer against the one before, by class.
+const OPUS47_PROSE = iv(1.2, 1.33, 1.46);
+const OPUS47_STRUCTURE = iv(1.13, 1.25, 1.36);
+const OPUS47_NON_ASCII = iv(1.0, 1.03, 1.07);
+
+/**
+ * The calibration that ships: no fit, coefficients read from the cited sources. Its
+ * intervals are wide on purpose: they say how wrong an estimate without a key may be.
+ */
+export const DEFAULT_CALIBRATION: Calibration = {
+  format: "mcpmeter-token-calibration",
+  formatVersion: 1,
+  name: "default (cited sources, no fit)",
+  method: "Per provider, a linear estimate over features of the exact tools sent, counted with " +
+    "o200k_base. Anthropic: the fixed tool-use system prompt the docs give (346 tokens with " +
+    "tool_choice auto), plus the tools as Claude's system prompt lays them out, their o200k " +
+    "tokens split into prose, structure and non-ASCII, each times a Claude-to-o200k ratio " +
+    "interval from published tokenizer comparisons (English prose +10-25%, code-like " +
+    "structure +25-60%, non-ASCII text 1-2.5x); Opus 4.7 and later multiply by the new " +
+    "tokenizer's measured inflation per class. OpenAI: the OpenAI Cookbook's count of function " +
+    "definitions (low: top-level properties as published; mid: nested properties counted the " +
+    "same way; high: the tool's JSON as sent). Gemini: the declarations' JSON as sent, times " +
+    "0.85-1.3 (a 262k-entry SentencePiece vocabulary, per the Gemma 3 report shared with " +
+    "Gemini, against o200k's 200k BPE; no published comparison on JSON). Nothing is fitted on " +
+    "provider counts of real catalogs.",
+  sources: [
+    {
+      id: "anthropic-tool-use",
+      title: "Anthropic docs, Tool use: pricing (tool use system prompt token count)",
+      url: "https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview#pricing",
+      usedFor: "the fixed overhead: 346 tokens (tool_choice auto/none) for Claude 4 models",
+    },
+    {
+      id: "gupta-2025",
+      title: "L. Gupta, Hidden costs in AI deployment: why Claude models may be 20-30% more " +
+        "expensive than GPT (VentureBeat, May 2025)",
+      url: "https://venturebeat.com/ai/hidden-costs-in-ai-deployment-why-claude-models-may-be-" +
+        "20-30-more-expensive-than-gpt-in-enterprise-settings/",
+      usedFor: "Claude 3.5 Sonnet vs GPT-4o (o200k) tokens: English +16%, math +21%, Python +30%",
+    },
+    {
+      id: "anthropic-skill-tokens",
+      title: "Anthropic's Claude API skill, token counting reference (tiktoken undercounts " +
+        "Claude by ~15-20% on typical text, much more on code or non-English input)",
+      url: "https://github.com/Piebald-AI/claude-code-system-prompts",
+      usedFor: "prose interval; the direction and size of code and non-English inflation",
+    },
+    {
+      id: "opus-4-7-tokenizer",
+      title: "Anthropic, Opus 4.7 migration guide (new tokenizer, 1.0-1.35x tokens) and " +
+        "independent count_tokens measurements (claudecodecamp.com; sol.ava.dev, Apr 2026)",
+      url:
+        "https://www.claudecodecamp.com/p/i-measured-claude-4-7-s-new-tokenizer-here-s-what-it-costs-you",
+      usedFor: "Opus 4.7+ inflation: prose 1.20-1.46x, code 1.13-1.36x, CJK 1.00-1.07x",
+    },
+    {
+      id: "claude-tool-prompt-layout",
+      title: "Published Claude system prompts: tools listed as <functions><function>{JSON}" +
+        "</function></functions>",
+      url: "https://github.com/asgeirtj/system_prompts_leaks",
+      usedFor: "the layout the anthropic features are counted on",
+    },
+    {
+      id: "openai-cookbook-tools",
+      title: "OpenAI Cookbook, How to count tokens with tiktoken (section: chat completions " +
+        "with tool calls, num_tokens_for_tools)",
+      url:
+        "https://github.com/openai/openai-cookbook/blob/main/examples/How_to_count_tokens_with_tiktoken.ipynb",
+      usedFor: "OpenAI function-definition constants (7, 3, 3, -3, 3, 12) for gpt-4o-era models",
+    },
+    {
+      id: "gemini-tokens",
+      title: "Google, Gemini API docs: Understand and count tokens (about 4 characters per " +
+        "token); Gemma 3 technical report (same tokenizer as Gemini 2.0, 262k entries)",
+      url: "https://ai.google.dev/gemini-api/docs/tokens",
+      usedFor: "the Gemini interval (no published JSON comparison: the widest of the three)",
+    },
+  ],
+  entries: [
+    {
+      provider: "anthropic",
+      models: "^claude-opus-4-(?:[7-9]|\\d\\d)|^claude-(?:opus|sonnet|haiku)-(?:[5-9])",
+      label: "Claude, Opus 4.7 tokenizer and later",
+      intercept: iv(346, 346 * 1.2, 346 * 1.35),
+      coefficients: {
+        prose: times(CLAUDE_PROSE, OPUS47_PROSE),
+        structure: times(CLAUDE_STRUCTURE, OPUS47_STRUCTURE),
+        nonAscii: times(CLAUDE_NON_ASCII, OPUS47_NON_ASCII),
+      },
+      sources: [
+        "anthropic-tool-use",
+        "gupta-2025",
+        "anthropic-skill-tokens",
+        "opus-4-7-tokenizer",
+        "claude-tool-prompt-layout",
+      ],
+    },
+    {
+      provider: "anthropic",
+      models: null,
+      label: "Claude, tokenizer of Claude 3 to Opus 4.6",
+      intercept: iv(346, 346, 346),
+      coefficients: {
+        prose: CLAUDE_PROSE,
+        structure: CLAUDE_STRUCTURE,
+        nonAscii: CLAUDE_NON_ASCII,
+      },
+      sources: [
+        "anthropic-tool-use",
+        "gupta-2025",
+        "anthropic-skill-tokens",
+        "claude-tool-prompt-layout",
+      ],
+    },
+    {
+      provider: "openai",
+      models: null,
+      label: "OpenAI, o200k models (gpt-4o and later)",
+      intercept: iv(12, 12, 12),
+      coefficients: {
+        cookbookTop: iv(1, 1, 0),
+        cookbookNested: iv(0, 1, 0),
+        json: iv(0, 0, 1),
+      },
+      sources: ["openai-cookbook-tools"],
+    },
+    {
+      provider: "gemini",
+      models: null,
+      label: "Gemini 2 and later",
+      intercept: iv(0, 0, 0),
+      coefficients: { json: iv(0.85, 1, 1.3) },
+      sources: ["gemini-tokens"],
+    },
+  ],
+};
+
+/**
+ * The entry of a calibration that applies to a provider and model.
+ *
+ * @param calibration The calibration.
+ * @param provider Provider.
+ * @param model Model name, or `null` (then only an entry with `models: null` applies).
+ * @returns The entry, or `undefined` when none applies.
+ */
+export function calibrationEntry(
+  calibration: Calibration,
+  provider: BillingProvider,
+  model: string | null,
+): CalibrationEntry | undefined {
+  return calibration.entries.find((e) =>
+    e.provider === provider &&
+    (e.models === null || (model !== null && new RegExp(e.models).test(model)))
+  );
+}
+
+/** Python's `json.dumps(v, sort_keys=True, ensure_ascii=False)`, recording prose ranges. */
+function pyJson(v: JsonValue, out: string[], at: { n: number }, prose: [number, number][]): void {
+  const push = (s: string) => {
+    out.push(s);
+    at.n += s.length;
+  };
+  if (v === null || typeof v !== "object") {
+    const s = JSON.stringify(v);
+    if (typeof v === "string" && /\s/.test(v) && /\p{L}/u.test(v)) {
+      prose.push([at.n, at.n + s.length]);
+    }
+    push(s);
+    return;
+  }
+  if (Array.isArray(v)) {
+    push("[");
+    v.forEach((x, i) => {
+      if (i > 0) push(", ");
+      pyJson(x, out, at, prose);
+    });
+    push("]");
+    return;
+  }
+  const keys = Object.keys(v).sort();
+  push("{");
+  keys.forEach((k, i) => {
+    if (i > 0) push(", ");
+    push(`${JSON.stringify(k)}: `);
+    pyJson((v as JsonObject)[k], out, at, prose);
+  });
+  push("}");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Anthropic features per tool: the o200k tokens of each tool's `<function>` line, by class.
+ *
+ * @param tools Tools shaped for Anthropic.
+ * @returns Per tool `{prose, structure, nonAscii}`, and the `<functions>` wrapper's tokens.
+ */
+export function anthropicFeatures(
+  tools: readonly SentTool[],
+): { perTool: Features[]; wrapper: Features } {
+  const out: string[] = [];
+  const at = { n: 0 };
+  const prose: [number, number][] = [];
+  const toolRanges: [number, number][] = [];
+  const push = (s: string) => {
+    out.push(s);
+    at.n += s.length;
+  };
+  push("<functions>\n");
+  for (const t of tools) {
+    const start = at.n;
+    push("<function>");
+    pyJson({ description: t.description, name: t.name, parameters: t.inputSchema }, out, at, prose);
+    push("</function>\n");
+    toolRanges.push([start, at.n]);
+  }
+  push("</functions>");
+  const text = out.join("");
+  const bytes = encoder.encode(text);
+  // UTF-16 index → UTF-8 offset, for the ranges.
+  const offsets = new Int32Array(text.length + 1);
+  for (let i = 0, b = 0; i <= text.length; i++) {
+    offsets[i] = b;
+    if (i === text.length) break;
+    const c = text.charCodeAt(i);
+    b += c < 0x80
+      ? 1
+      : c < 0x800
+      ? 2
+      : c >= 0xd800 && c <= 0xdbff
+      ? 2
+      : c >= 0xdc00 && c <= 0xdfff
+      ? 2
+      : 3;
+  }
+  const { starts } = tokenByteOffsets(text, "o200k_base");
+  const perTool: Record<string, number>[] = tools.map(() => ({
+    prose: 0,
+    structure: 0,
+    nonAscii: 0,
+  }));
+  const wrapper: Record<string, number> = { prose: 0, structure: 0, nonAscii: 0 };
+  let p = 0;
+  let t = 0;
+  for (let k = 0; k < starts.length; k++) {
+    const s = starts[k];
+    const e = k + 1 < starts.length ? starts[k + 1] : bytes.length;
+    let ascii = true;
+    for (let j = s; j < e; j++) if (bytes[j] >= 0x80) ascii = false;
+    while (p < prose.length && offsets[prose[p][1]] <= s) p++;
+    while (t < toolRanges.length && offsets[toolRanges[t][1]] <= s) t++;
+    const cls = !ascii
+      ? "nonAscii"
+      : p < prose.length && offsets[prose[p][0]] <= s
+      ? "prose"
+      : "structure";
+    const target = t < toolRanges.length && offsets[toolRanges[t][0]] <= s ? perTool[t] : wrapper;
+    target[cls]++;
+  }
+  return { perTool, wrapper };
+}
+
+let o200k: ReturnType<typeof createDefaultTokenizer> | undefined;
+const count = (text: string) => (o200k ??= createDefaultTokenizer("o200k_base")).count(text);
+
+function propertyCount(
+  props: JsonValue | undefined,
+  nested: boolean,
+): { top: number; nested: number } {
+  let top = 0;
+  let deep = 0;
+  if (props === null || typeof props !== "object" || Array.isArray(props)) {
+    return { top, nested: deep };
+  }
+  const entries = Object.entries(props);
+  if (entries.length === 0) return { top, nested: deep };
+  let sum = 3;
+  for (const [key, raw] of entries) {
+    const p =
+      (raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as JsonObject;
+    sum += 3;
+    const type = Array.isArray(p.type)
+      ? p.type.join("|")
+      : typeof p.type === "string"
+      ? p.type
+      : "";
+    const desc = typeof p.description === "string" ? p.description.replace(/\.$/, "") : "";
+    if (Array.isArray(p.enum)) {
+      sum += -3;
+      for (const item of p.enum) {
+        sum += 3 + count(typeof item === "string" ? item : JSON.stringify(item));
+      }
+    }
+    sum += count(`${key}:${type}:${desc}`);
+    const items = p.items !== null && typeof p.items === "object" && !Array.isArray(p.items)
+      ? (p.items as JsonObject)
+      : undefined;
+    for (const child of [p.properties, items?.properties]) {
+      const c = propertyCount(child, true);
+      deep += c.top + c.nested;
+    }
+  }
+  if (nested) return { top: 0, nested: sum + deep };
+  top = sum;
+  return { top, nested: deep };
+}
+
+/**
+ * OpenAI features per tool: the Cookbook's count over top-level properties, the same rule over
+ * nested properties, and the o200k tokens of the tool's Responses JSON as sent.
+ *
+ * @param tools Tools shaped for OpenAI.
+ * @returns Per tool `{cookbookTop, cookbookNested, json}`.
+ */
+export function openAiFeatures(tools: readonly SentTool[]): Features[] {
+  return tools.map((t) => {
+    const desc = t.description.replace(/\.$/, "");
+    const props = propertyCount(t.inputSchema.properties, false);
+    return {
+      cookbookTop: 7 + count(`${t.name}:${desc}`) + props.top,
+      cookbookNested: props.nested,
+      json: count(JSON.stringify(sentTools([t], "openai-responses"))),
+    };
+  });
+}
+
+/**
+ * Gemini features per tool: the o200k tokens of its function declaration as sent.
+ *
+ * @param tools Tools shaped for Gemini.
+ * @returns Per tool `{json}`.
+ */
+export function geminiFeatures(tools: readonly SentTool[]): Features[] {
+  return tools.map((t) => {
+    const decl = (sentTools([t], "gemini")[0].functionDeclarations as JsonValue[])[0];
+    return { json: count(JSON.stringify(decl)) };
+  });
+}
+
+/**
+ * Features of each tool for a provider's estimator.
+ *
+ * @param provider Provider.
+ * @param tools Tools shaped for the provider's billing format ({@linkcode BILLING_FORMAT}).
+ * @returns Per tool features, and those of the catalog's wrapper (counted once).
+ */
+export function providerFeatures(
+  provider: BillingProvider,
+  tools: readonly SentTool[],
+): { perTool: Features[]; wrapper: Features } {
+  if (provider === "anthropic") return anthropicFeatures(tools);
+  return {
+    perTool: provider === "openai" ? openAiFeatures(tools) : geminiFeatures(tools),
+    wrapper: {},
+  };
+}
+
+/**
+ * Sums features.
+ *
+ * @param parts Feature values.
+ * @returns Per-name sums.
+ */
+export function addFeatures(...parts: readonly Features[]): Features {
+  const out: Record<string, number> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+/**
+ * The estimate of some features under an entry: `intercept + Σ coefficient × feature` at low,
+ * mid and high, rounded to whole tokens; low ≤ mid ≤ high is enforced (an entry whose high
+ * coefficients undershoot its mid, as a fitted one may, still gives an ordered interval).
+ *
+ * @param entry The calibration entry.
+ * @param features Summed features.
+ * @param withIntercept Whether the request's fixed overhead is included (the catalog: yes; one
+ *   server's share of it: no).
+ * @returns `{tokens, low, high}`.
+ */
+export function estimateTokens(
+  entry: CalibrationEntry,
+  features: Features,
+  withIntercept: boolean,
+): { tokens: number; low: number; high: number } {
+  const at = (k: keyof Interval) => {
+    let v = withIntercept ? entry.intercept[k] : 0;
+    for (const [name, c] of Object.entries(entry.coefficients)) v += c[k] * (features[name] ?? 0);
+    return Math.round(v);
+  };
+  const mid = at("mid");
+  return { tokens: mid, low: Math.min(at("low"), mid), high: Math.max(at("high"), mid) };
+}

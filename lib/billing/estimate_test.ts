@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import {
+  anthropicFeatures,
+  calibrationEntry,
+  DEFAULT_CALIBRATION,
+  estimateTokens,
+  openAiFeatures,
+} from "./estimate.ts";
+import { fitEntry, parseCalibration } from "./calibration.ts";
+
+const reference = new Tiktoken(o200kData);
+const n = (text: string) => reference.encode(text, [], []).length;
+
+Deno.test("estimateTokens(): intercept plus coefficients times features, at low, mid and high", () => {
+  const entry = {
+    provider: "gemini" as const,
+    models: null,
+    label: "t",
+    intercept: { low: 10, mid: 10, high: 20 },
+    coefficients: { a: { low: 1, mid: 2, high: 3 } },
+    sources: [],
+  };
+  assert.deepEqual(estimateTokens(entry, { a: 5 }, true), { tokens: 20, low: 15, high: 35 });
+  assert.deepEqual(estimateTokens(entry, { a: 5 }, false), { tokens: 10, low: 5, high: 15 });
+});
+
+Deno.test("openAiFeatures(): the Cookbook's rule, computed by hand with js-tiktoken", () => {
+  const [f] = openAiFeatures([{
+    name: "get_weather",
+    description: "Get the weather.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        location: { type: "string", description: "City name." },
+        unit: { type: "string", enum: ["c", "f"] },
+        where: { type: "object", properties: { lat: { type: "number", description: "Lat" } } },
+      },
+    },
+  }]);
+  const top = 7 + n("get_weather:Get the weather") + 3 +
+    (3 + n("location:string:City name")) +
+    (3 - 3 + (3 + n("c")) + (3 + n("f")) + n("unit:string:")) +
+    (3 + n("where:object:"));
+  assert.equal(f.cookbookTop, top);
+  assert.equal(f.cookbookNested, 3 + 3 + n("lat:number:Lat"));
+});
+
+Deno.test("anthropicFeatures(): the <functions> layout, its tokens split into classes", () => {
+  const tools = [{ name: "add", description: "Add two numbers", inputSchema: { type: "object" } }];
+  const { perTool, wrapper } = anthropicFeatures(tools);
+  const line = '<function>{"description": "Add two numbers", "name": "add", "parameters": ' +
+    '{"type": "object"}}</function>\n';
+  const total = n(`<functions>\n${line}</functions>`);
+  const sum = (f: Record<string, number>) => f.prose + f.structure + f.nonAscii;
+  assert.equal(sum(perTool[0]) + sum(wrapper), total);
+  assert.ok(perTool[0].prose >= n(' "Add two numbers"') - 1);
+  assert.equal(perTool[0].nonAscii, 0);
+  const [cjk] =
+    anthropicFeatures([{ name: "a", description: "日本語の説明", inputSchema: {} }]).perTool;
+  assert.ok(cjk.nonAscii > 0);
+});
+
+Deno.test("calibrationEntry(): Opus 4.7 and later get the new tokenizer's entry", () => {
+  const label = (m: string | null) => calibrationEntry(DEFAULT_CALIBRATION, "anthropic", m)?.label;
+  assert.equal(label("claude-opus-4-7"), "Claude, Opus 4.7 tokenizer and later");
+  assert.equal(label("claude-sonnet-4-5-20250929"), "Claude, tokenizer of Claude 3 to Opus 4.6");
+  assert.equal(label(null), "Claude, tokenizer of Claude 3 to Opus 4.6");
+  // Every default entry names sources the calibration lists.
+  const ids = new Set(DEFAULT_CALIBRATION.sources.map((s) => s.id));
+  for (const e of DEFAULT_CALIBRATION.entries) for (const s of e.sources) assert.ok(ids.has(s), s);
+});
+
+Deno.test("fitEntry() recovers the coefficients of exact samples; parseCalibration() checks files", () => {
+  const samples = [
+    [10, 20, 0],
+    [40, 5, 3],
+    [7, 70, 1],
+    [100, 30, 0],
+    [0, 12, 9],
+    [55, 55, 5],
+  ].map(([prose, structure, nonAscii], i) => ({
+    tool: `t${i}`,
+    tokens: 300 + 1.2 * prose + 1.5 * structure + 2 * nonAscii,
+    features: { prose, structure, nonAscii },
+  }));
+  const { entry, medianAbsError } = fitEntry("anthropic", "claude-x", samples);
+  assert.ok(Math.abs(entry.intercept.mid - 300) < 1e-6);
+  assert.ok(Math.abs(entry.coefficients.prose.mid - 1.2) < 1e-6);
+  assert.ok(Math.abs(entry.coefficients.structure.mid - 1.5) < 1e-6);
+  assert.ok(Math.abs(entry.coefficients.nonAscii.mid - 2) < 1e-6);
+  assert.ok(medianAbsError < 1e-9);
+  assert.equal(entry.models, "^claude-x$");
+  assert.throws(() => fitEntry("gemini", "g", samples.slice(0, 2)), /need at least 3/);
+  const back = parseCalibration(JSON.stringify(DEFAULT_CALIBRATION));
+  assert.deepEqual(back, DEFAULT_CALIBRATION);
+  assert.throws(
+    () => parseCalibration('{"format":"x"}', "c.json"),
+    /c\.json: not a token calibration/,
+  );
+});

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import { addFields, attributeToolsText, FIELD_NAMES } from "./fields.ts";
+import { wireServers } from "./wire.ts";
+
+const reference = new Tiktoken(o200kData);
+const jsCount = (text: string) => reference.encode(text, [], []).length;
+const sum = (f: Record<string, number | undefined>) =>
+  FIELD_NAMES.reduce((s, k) => s + (f[k] ?? 0), 0);
+
+Deno.test("attributeToolsText(): totals are js-tiktoken's, fields and envelope add up exactly", () => {
+  const text = '[{"name":"search_issues","title":"Search","description":"Search GitHub issues ' +
+    'by query","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}},' +
+    '"annotations":{"readOnlyHint":true},"_meta":{"x":1},"icons":[],"extra":"e"},' +
+    '{"name":"ping","description":"","inputSchema":{"type":"object"}}]';
+  const a = attributeToolsText(text, "o200k_base");
+  assert.equal(a.tokens, jsCount(text));
+  assert.equal(a.bytes, new TextEncoder().encode(text).length);
+  assert.equal(a.items.length, 2);
+  assert.equal(a.items[0].tokens + a.items[1].tokens + a.envelope, a.tokens);
+  for (const item of a.items) assert.equal(sum(item.fields), item.tokens);
+  // The name member `"name":"ping"` alone, tokenized inside the text: its tokens start at the
+  // member, so its count is that of the member where the tokenizer cannot merge across `{`/`,`.
+  assert.equal(a.items[1].fields.name, jsCount('"name":"ping"'));
+  for (const f of ["title", "annotations", "_meta", "icons", "other"] as const) {
+    assert.ok((a.items[0].fields[f] ?? 0) > 0, f);
+  }
+  // Independently: js-tiktoken's tokens, each credited to the item holding its first byte
+  // (the text is ASCII, so characters are bytes).
+  const second = text.indexOf(',{"name":"ping"') + 1;
+  let at = 0;
+  const credited = [0, 0, 0]; // envelope, item 0, item 1
+  for (const t of reference.encode(text, [], [])) {
+    credited[at >= second && at < text.length - 1 ? 2 : at >= 1 && at < second - 1 ? 1 : 0]++;
+    at += reference.decode([t]).length;
+  }
+  assert.deepEqual([a.envelope, a.items[0].tokens, a.items[1].tokens], credited);
+});
+
+Deno.test("wire counts follow the received key order: a reordered catalog counts as sent", () => {
+  const received = '[{"inputSchema":{"required":["path"],"type":"object","properties":{"path":' +
+    '{"description":"File path","type":"string"}}},"description":"Read a file.","name":"read"}]';
+  const sorted = JSON.stringify(
+    JSON.parse(received),
+    (_, v) =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1))
+        : v,
+  );
+  assert.notEqual(received, sorted);
+  const capture = JSON.stringify({
+    format: "mcpmeter-capture",
+    servers: [{ server: "fs", tools: JSON.parse(sorted), toolsWire: received }],
+  });
+  const [w] = wireServers(capture, "mcpmeter-capture");
+  assert.equal(w.order, "received");
+  assert.equal(w.text, received);
+  assert.equal(attributeToolsText(w.text, "o200k_base").tokens, jsCount(received));
+  // Without toolsWire the sorted tools are what is left, and said so.
+  const old = JSON.stringify({ servers: [{ server: "fs", tools: JSON.parse(sorted) }] });
+  const [o] = wireServers(old, "mcpmeter-capture");
+  assert.equal(o.order, "sorted");
+  assert.equal(attributeToolsText(o.text, "o200k_base").tokens, jsCount(sorted));
+});
+
+Deno.test("wireServers(): a raw result or JSON-RPC response keeps literals, escapes and order", () => {
+  const tools =
+    '[ {"name": "a", "description": "caf\\u00e9",\n "inputSchema": {"z": 1.50, "a": 1e2}} ]';
+  for (
+    const file of [`{"tools": ${tools}}`, `{"jsonrpc":"2.0","id":1,"result":{"tools":${tools}}}`]
+  ) {
+    const [w] = wireServers(file, "mcp-tools-list", "srv");
+    assert.equal(w.server, "srv");
+    assert.equal(
+      w.text,
+      '[{"name":"a","description":"caf\\u00e9","inputSchema":{"z":1.50,"a":1e2}}]',
+    );
+  }
+});
+
+Deno.test("wireServers(): LiveMCPBench rows are rebuilt as tools/list items, per server", () => {
+  const file = JSON.stringify({
+    tool_count: 3,
+    tools: [
+      { server: "s1", tool: "t1", description: "d1", inputSchema: { type: "object" } },
+      { server: "s2", tool: "t2", description: "d2" },
+      { server: "s1", tool: "t3", description: "d3" },
+    ],
+  });
+  const w = wireServers(file, "livemcpbench");
+  assert.deepEqual(w.map((x) => [x.server, x.order]), [["s1", "reconstructed"], [
+    "s2",
+    "reconstructed",
+  ]]);
+  assert.equal(
+    w[0].text,
+    '[{"name":"t1","description":"d1","inputSchema":{"type":"object"}},{"name":"t3","description":"d3"}]',
+  );
+});
+
+Deno.test("attributeToolsText(): Gemini declarations, envelope holds the wrapper", () => {
+  const text =
+    '[{"functionDeclarations":[{"name":"a","description":"x"},{"name":"b","description":"y"}]}]';
+  const a = attributeToolsText(text, "o200k_base", "gemini");
+  assert.equal(a.tokens, jsCount(text));
+  assert.equal(a.items.length, 2);
+  assert.equal(sum(addFields(...a.items.map((i) => i.fields))) + a.envelope, a.tokens);
+  assert.ok(a.envelope >= jsCount('[{"functionDeclarations":[') - 1);
+});

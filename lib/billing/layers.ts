@@ -1,0 +1,536 @@
+/**
+ * The three cost layers of a catalog, per server and for the whole catalog, each split by field:
+ * - `wire`: the `tools/list` arrays as the client received them (one per server; the catalog's
+ *   figure is their sum) — `wire.ts`;
+ * - `sent`: the `tools` value of one request carrying the whole catalog, per request format —
+ *   `sent_layer.ts`; a server's figure is its tools' share of that text;
+ * - `billed`: the provider's own count (`count_tokens` with the tools less without them), or an
+ *   estimate with an interval (`estimate.ts`).
+ *
+ * Pure: the count answers are passed in (the flow sends the requests).
+ *
+ * @module
+ */
+import type { Corpus, JsonObject, Tool } from "../catalog/types.ts";
+import { SENT_FORMATS, type SentFormat, sentTools } from "../catalog/sent.ts";
+import type { TokenizerName } from "../tokens/types.ts";
+import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { addFields, attributeToolsText, FIELD_NAMES, type FieldTokens } from "./fields.ts";
+import { type WireOrder, wireServers } from "./wire.ts";
+import { shapeTools } from "./sent_layer.ts";
+import {
+  addFeatures,
+  BILLING_FORMAT,
+  BILLING_PROVIDERS,
+  type BillingProvider,
+  type Calibration,
+  calibrationEntry,
+  estimateTokens,
+  type Features,
+  providerFeatures,
+} from "./estimate.ts";
+
+/** The cost layers. */
+export type CostLayer = "wire" | "sent" | "billed";
+
+/** One row of `report.json`'s `costLayers`. */
+export interface CostLayerRow {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Server, or `null` for the whole corpus. */
+  readonly server: string | null;
+  /** Provider of a `sent` or `billed` row; `null` for `wire`. */
+  readonly provider: BillingProvider | null;
+  /** Request format of a `sent` or `billed` row; `null` for `wire`. */
+  readonly format: SentFormat | null;
+  /** Model of a `billed` row when one was named (`--count-with`); else `null`. */
+  readonly model: string | null;
+  /** The layer. */
+  readonly layer: CostLayer;
+  /** Encoding of a `wire` or `sent` count; `null` for `billed` (the provider's tokens). */
+  readonly tokenizer: TokenizerName | null;
+  /** Tokens; `null` when not measured. */
+  readonly tokens: number | null;
+  /** Interval of an estimate (else equal to `tokens`). */
+  readonly low: number | null;
+  /** Interval of an estimate (else equal to `tokens`). */
+  readonly high: number | null;
+  /** `measured` (counted), `estimated` (calibration), or `null` when not measured. */
+  readonly provenance: "measured" | "estimated" | null;
+  /** Why a row is not measured (no key, refused, unreachable); absent otherwise. */
+  readonly reason?: string;
+  /** UTF-8 bytes of the counted text (`wire`, `sent`). */
+  readonly bytes?: number;
+  /**
+   * Tokens per field. `billed` rows apportion their tokens by the shares of the `sent` text of
+   * their format (the provider does not say), so their fields are estimates.
+   */
+  readonly fields: FieldTokens;
+  /** `wire`: where the key order comes from (`received`, `sorted`, `reconstructed`). */
+  readonly wireOrder?: WireOrder;
+  /** `wire`: tokens of the servers' `instructions` (not part of `tokens`), when present. */
+  readonly instructionsTokens?: number;
+  /** `billed`, whole corpus: the fixed tool-use overhead included in `tokens` (calibration). */
+  readonly overhead?: number;
+  /** `billed` estimate: the calibration entry used. */
+  readonly calibration?: string;
+}
+
+/** One row of the per-tool table (`cost_layers_tools.csv`): a tool under one layer. */
+export interface CostLayerToolRow {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Server. */
+  readonly server: string;
+  /** Tool id (`server:name`, `#n` for a repeated name). */
+  readonly tool: string;
+  /** Layer. */
+  readonly layer: CostLayer;
+  /** Provider (`sent`, `billed`), else `null`. */
+  readonly provider: BillingProvider | null;
+  /** Format (`sent`, `billed`), else `null`. */
+  readonly format: SentFormat | null;
+  /** Tokens (o200k_base for `wire` and `sent`). */
+  readonly tokens: number | null;
+  /** Interval of an estimate. */
+  readonly low: number | null;
+  /** Interval of an estimate. */
+  readonly high: number | null;
+  /** Provenance. */
+  readonly provenance: "measured" | "estimated" | null;
+  /** Tokens per field. */
+  readonly fields: FieldTokens;
+}
+
+/** A provider count target (`--count-with anthropic:MODEL`). */
+export interface CountTarget {
+  /** Provider. */
+  readonly provider: BillingProvider;
+  /** Model. */
+  readonly model: string;
+}
+
+/** One count request of a plan. */
+export interface CountPlanItem {
+  /** Target. */
+  readonly target: CountTarget;
+  /** `none` (the request without tools), `catalog`, `server` or `tool`. */
+  readonly scope: "none" | "catalog" | "server" | "tool";
+  /** Server of a `server`/`tool` item. */
+  readonly server: string | null;
+  /** Tool id of a `tool` item. */
+  readonly tool: string | null;
+  /** The rendered `tools` value; `undefined` for `none`. */
+  readonly tools: readonly JsonObject[] | undefined;
+}
+
+/** A count answer: tokens, or why there is none. */
+export type CountOutcome = { readonly tokens: number } | { readonly error: string };
+
+/** Key of a plan item in the answers map. */
+export const planKey = (p: Pick<CountPlanItem, "target" | "scope" | "server" | "tool">): string =>
+  `${p.target.provider}|${p.target.model}|${p.scope}|${p.server ?? ""}|${p.tool ?? ""}`;
+
+const serversOf = (corpus: Corpus): string[] => [...new Set(corpus.tools.map((t) => t.server))];
+
+/**
+ * The count requests for a corpus: per target, the request without tools, the whole catalog,
+ * each server, and with `perTool` each tool (one request each).
+ *
+ * @param corpus The corpus.
+ * @param targets Providers and models.
+ * @param perTool Whether to count each tool alone.
+ * @returns The plan, in send order.
+ */
+export function countPlan(
+  corpus: Corpus,
+  targets: readonly CountTarget[],
+  perTool: boolean,
+): CountPlanItem[] {
+  const out: CountPlanItem[] = [];
+  for (const target of targets) {
+    const format = BILLING_FORMAT[target.provider];
+    const shaped = shapeTools(corpus.tools, format);
+    const render = (idx: number[]) => sentTools(idx.map((i) => shaped[i]), format);
+    const all = corpus.tools.map((_, i) => i);
+    out.push({ target, scope: "none", server: null, tool: null, tools: undefined });
+    out.push({ target, scope: "catalog", server: null, tool: null, tools: render(all) });
+    for (const server of serversOf(corpus)) {
+      const idx = all.filter((i) => corpus.tools[i].server === server);
+      out.push({ target, scope: "server", server, tool: null, tools: render(idx) });
+      if (perTool) {
+        for (const i of idx) {
+          out.push({ target, scope: "tool", server, tool: corpus.tools[i].id, tools: render([i]) });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Inputs of {@linkcode measureCostLayers}. */
+export interface CostLayersInput {
+  /** The corpus (after any overrides). */
+  readonly corpus: Corpus;
+  /** Text of the file it was read from (the wire layer reads it). */
+  readonly fileText: string;
+  /** Encodings of the `wire` and `sent` rows. */
+  readonly tokenizers: readonly TokenizerName[];
+  /** The calibration of the estimates. */
+  readonly calibration: Calibration;
+  /** Count targets (their models also pick the estimate's calibration entry). */
+  readonly targets?: readonly CountTarget[];
+  /** Count answers by {@linkcode planKey}. */
+  readonly counts?: ReadonlyMap<string, CountOutcome>;
+}
+
+/** What {@linkcode measureCostLayers} returns. */
+export interface CostLayers {
+  /** Corpus and server rows. */
+  readonly rows: CostLayerRow[];
+  /** Per-tool rows (o200k_base). */
+  readonly tools: CostLayerToolRow[];
+  /** Notes (wire order not received, ...). */
+  readonly warnings: string[];
+}
+
+const scale = (fields: FieldTokens, from: number, to: number): FieldTokens => {
+  if (from <= 0) return {};
+  const out: Record<string, number> = {};
+  for (const k of FIELD_NAMES) {
+    const v = fields[k];
+    if (v) out[k] = Math.round((v * to) / from);
+  }
+  return out;
+};
+
+const idOf = (server: string, name: string, seen: Map<string, number>): string => {
+  const key = `${server}:${name}`;
+  const n = (seen.get(key) ?? 0) + 1;
+  seen.set(key, n);
+  return n === 1 ? key : `${key}#${n}`;
+};
+
+/**
+ * The three cost layers of one corpus (see the module doc).
+ *
+ * @param input Corpus, file text, encodings, calibration, count targets and answers.
+ * @returns Report rows, per-tool rows and notes.
+ */
+export function measureCostLayers(input: CostLayersInput): CostLayers {
+  const { corpus, tokenizers, calibration } = input;
+  const rows: CostLayerRow[] = [];
+  const toolRows: CostLayerToolRow[] = [];
+  const warnings: string[] = [];
+  const corpusId = corpus.id;
+  const servers = serversOf(corpus);
+  const base = { corpusId, model: null, reason: undefined };
+
+  // Wire.
+  const wire = wireServers(input.fileText, corpus.provenance.format, servers[0]);
+  const sorted = wire.filter((w) => w.order === "sorted").length;
+  if (sorted > 0) {
+    warnings.push(
+      `${corpusId}: wire order of ${sorted} server(s) not recorded (a capture made before toolsWire): ` +
+        `counted with sorted keys`,
+    );
+  }
+  const wireOrder: WireOrder = wire.some((w) => w.order === "reconstructed")
+    ? "reconstructed"
+    : sorted > 0
+    ? "sorted"
+    : "received";
+  for (const tok of tokenizers) {
+    const counter = createDefaultTokenizer(tok);
+    let total = 0;
+    let bytes = 0;
+    let instr = 0;
+    let fields: FieldTokens = {};
+    for (const w of wire) {
+      const a = attributeToolsText(w.text, tok);
+      const f = addFields(...a.items.map((i) => i.fields), { envelope: a.envelope });
+      const it = w.instructions === undefined ? undefined : counter.count(w.instructions);
+      total += a.tokens;
+      bytes += a.bytes;
+      instr += it ?? 0;
+      fields = addFields(fields, f);
+      rows.push({
+        ...base,
+        server: w.server,
+        provider: null,
+        format: null,
+        layer: "wire",
+        tokenizer: tok,
+        tokens: a.tokens,
+        low: a.tokens,
+        high: a.tokens,
+        provenance: "measured",
+        bytes: a.bytes,
+        fields: f,
+        wireOrder: w.order,
+        ...(it === undefined ? {} : { instructionsTokens: it }),
+      });
+      if (tok === "o200k_base") {
+        const items = JSON.parse(w.text) as { name?: unknown }[];
+        const seen = new Map<string, number>();
+        a.items.forEach((item, i) => {
+          toolRows.push({
+            corpusId,
+            server: w.server,
+            tool: idOf(w.server, String(items[i]?.name ?? ""), seen),
+            layer: "wire",
+            provider: null,
+            format: null,
+            tokens: item.tokens,
+            low: item.tokens,
+            high: item.tokens,
+            provenance: "measured",
+            fields: item.fields,
+          });
+        });
+      }
+    }
+    rows.push({
+      ...base,
+      server: null,
+      provider: null,
+      format: null,
+      layer: "wire",
+      tokenizer: tok,
+      tokens: total,
+      low: total,
+      high: total,
+      provenance: "measured",
+      bytes,
+      fields,
+      wireOrder,
+      ...(wire.some((w) => w.instructions !== undefined) ? { instructionsTokens: instr } : {}),
+    });
+  }
+
+  // Sent: one request carrying the whole catalog, per format.
+  const sentShares = new Map<string, { total: number; fields: FieldTokens }>();
+  const providerOf = (f: SentFormat): BillingProvider =>
+    f === "anthropic-messages" ? "anthropic" : f === "gemini" ? "gemini" : "openai";
+  for (const format of SENT_FORMATS) {
+    const shaped = shapeTools(corpus.tools, format);
+    const text = JSON.stringify(sentTools(shaped, format));
+    for (const tok of tokenizers) {
+      const a = attributeToolsText(text, tok, format === "gemini" ? "gemini" : "array");
+      const perServer = new Map<string, { tokens: number; fields: FieldTokens }>();
+      a.items.forEach((item, i) => {
+        const server = corpus.tools[i].server;
+        const cur = perServer.get(server) ?? { tokens: 0, fields: {} };
+        perServer.set(server, {
+          tokens: cur.tokens + item.tokens,
+          fields: addFields(cur.fields, item.fields),
+        });
+      });
+      const total = addFields(...a.items.map((i) => i.fields), { envelope: a.envelope });
+      const sentBase = {
+        ...base,
+        provider: providerOf(format),
+        format,
+        layer: "sent" as const,
+        tokenizer: tok,
+      };
+      rows.push({
+        ...sentBase,
+        server: null,
+        tokens: a.tokens,
+        low: a.tokens,
+        high: a.tokens,
+        provenance: "measured",
+        bytes: a.bytes,
+        fields: total,
+      });
+      for (const [server, s] of perServer) {
+        rows.push({
+          ...sentBase,
+          server,
+          tokens: s.tokens,
+          low: s.tokens,
+          high: s.tokens,
+          provenance: "measured",
+          fields: s.fields,
+        });
+      }
+      if (tok === "o200k_base") {
+        sentShares.set(format, { total: a.tokens, fields: total });
+        for (const [server, s] of perServer) {
+          sentShares.set(`${format}|${server}`, { total: s.tokens, fields: s.fields });
+        }
+        a.items.forEach((item, i) => {
+          const t: Tool = corpus.tools[i];
+          toolRows.push({
+            corpusId,
+            server: t.server,
+            tool: t.id,
+            layer: "sent",
+            provider: providerOf(format),
+            format,
+            tokens: item.tokens,
+            low: item.tokens,
+            high: item.tokens,
+            provenance: "measured",
+            fields: item.fields,
+          });
+        });
+      }
+    }
+  }
+  const share = (format: SentFormat, server: string | null, tokens: number): FieldTokens => {
+    const s = sentShares.get(server === null ? format : `${format}|${server}`);
+    return s === undefined ? {} : scale(s.fields, s.total, tokens);
+  };
+
+  // Billed, estimated: per provider, with the model of its count target when there is one.
+  for (const provider of BILLING_PROVIDERS) {
+    const models = (input.targets ?? []).filter((t) => t.provider === provider).map((t) => t.model);
+    for (const model of models.length === 0 ? [null] : models) {
+      const entry = calibrationEntry(calibration, provider, model);
+      if (entry === undefined) {
+        warnings.push(
+          `${corpusId}: no calibration entry for ${provider}${model ? ` ${model}` : ""}`,
+        );
+        continue;
+      }
+      const format = BILLING_FORMAT[provider];
+      const f = providerFeatures(provider, shapeTools(corpus.tools, format));
+      const label = `${calibration.name}: ${entry.label}`;
+      const estBase = {
+        corpusId,
+        provider,
+        format,
+        model,
+        layer: "billed" as const,
+        tokenizer: null,
+        provenance: "estimated" as const,
+        calibration: label,
+      };
+      const all = estimateTokens(entry, addFeatures(...f.perTool, f.wrapper), true);
+      rows.push({
+        ...estBase,
+        server: null,
+        ...all,
+        fields: share(format, null, all.tokens),
+        overhead: Math.round(entry.intercept.mid),
+      });
+      for (const server of servers) {
+        const feats: Features[] = f.perTool.filter((_, i) => corpus.tools[i].server === server);
+        const e = estimateTokens(entry, addFeatures(...feats), false);
+        rows.push({ ...estBase, server, ...e, fields: share(format, server, e.tokens) });
+      }
+      if (model === models[0] || model === null) {
+        f.perTool.forEach((feat, i) => {
+          const t = corpus.tools[i];
+          const e = estimateTokens(entry, feat, false);
+          toolRows.push({
+            corpusId,
+            server: t.server,
+            tool: t.id,
+            layer: "billed",
+            provider,
+            format,
+            ...e,
+            provenance: "estimated",
+            fields: {},
+          });
+        });
+      }
+    }
+  }
+
+  // Billed, measured: the tools' share of each count target's requests.
+  const counts = input.counts ?? new Map<string, CountOutcome>();
+  for (const target of input.targets ?? []) {
+    const format = BILLING_FORMAT[target.provider];
+    const key = (scope: CountPlanItem["scope"], server: string | null, tool: string | null) =>
+      planKey({ target, scope, server, tool });
+    const none = counts.get(key("none", null, null));
+    const measured = (
+      scope: CountPlanItem["scope"],
+      server: string | null,
+      tool: string | null,
+    ) => {
+      const withTools = counts.get(key(scope, server, tool));
+      if (none === undefined || withTools === undefined) return { reason: "not requested" };
+      if ("error" in none) return { reason: none.error };
+      if ("error" in withTools) return { reason: withTools.error };
+      return { tokens: withTools.tokens - none.tokens };
+    };
+    const mBase = {
+      corpusId,
+      provider: target.provider,
+      format,
+      model: target.model,
+      layer: "billed" as const,
+      tokenizer: null,
+    };
+    for (const server of [null, ...servers]) {
+      const m = measured(server === null ? "catalog" : "server", server, null);
+      rows.push(
+        "tokens" in m && m.tokens !== undefined
+          ? {
+            ...mBase,
+            server,
+            tokens: m.tokens,
+            low: m.tokens,
+            high: m.tokens,
+            provenance: "measured",
+            fields: share(format, server, m.tokens),
+          }
+          : {
+            ...mBase,
+            server,
+            tokens: null,
+            low: null,
+            high: null,
+            provenance: null,
+            reason: m.reason,
+            fields: {},
+          },
+      );
+    }
+    for (const t of corpus.tools) {
+      const m = measured("tool", t.server, t.id);
+      if (!("tokens" in m) || m.tokens === undefined) continue;
+      toolRows.push({
+        corpusId,
+        server: t.server,
+        tool: t.id,
+        layer: "billed",
+        provider: target.provider,
+        format,
+        tokens: m.tokens,
+        low: m.tokens,
+        high: m.tokens,
+        provenance: "measured",
+        fields: {},
+      });
+    }
+  }
+  return { rows, tools: toolRows, warnings };
+}
+
+/**
+ * The headline of one provider for a corpus: what the user pays for the catalog's tools, the
+ * measured count where there is one (the first target of that provider that measured), else
+ * the estimate with its interval.
+ *
+ * @param rows Cost-layer rows.
+ * @param corpusId Corpus.
+ * @param provider Provider.
+ * @returns The corpus-level billed row, or `undefined`.
+ */
+export function billedHeadline(
+  rows: readonly CostLayerRow[],
+  corpusId: string,
+  provider: BillingProvider,
+): CostLayerRow | undefined {
+  const billed = rows.filter((r) =>
+    r.corpusId === corpusId && r.server === null && r.layer === "billed" && r.provider === provider
+  );
+  return billed.find((r) => r.provenance === "measured") ??
+    billed.find((r) => r.provenance === "estimated");
+}

@@ -1,0 +1,242 @@
+/**
+ * The bench's cost layers (lib/billing): per corpus, the wire, sent and billed rows; with
+ * `--count-with`, the providers' own counts first (cached; how many requests, said before they
+ * are sent); the per-tool rows go to `cost_layers_tools.csv` beside the report.
+ *
+ * @module
+ */
+import {
+  BILLING_PROVIDERS,
+  type BillingProvider,
+  type Calibration,
+  type CostLayerRow,
+  type CostLayerToolRow,
+  type CountOutcome,
+  countPlan,
+  type CountTarget,
+  DEFAULT_CALIBRATION,
+  FIELD_NAMES,
+  measureCostLayers,
+  planKey,
+} from "../billing/mod.ts";
+import { CountError, createCountClient, loadCalibration } from "../billing/io.ts";
+import type { CostLayersBlock } from "../report/bench_report.ts";
+import type { Corpus } from "../catalog/types.ts";
+import type { TokenizerName } from "../tokens/types.ts";
+import { UsageError } from "../core/errors.ts";
+import { columnsCsv } from "../core/csv.ts";
+import type { FlowIo } from "./io.ts";
+
+/** Default folder of the count cache, under the repository root. */
+export const COUNT_CACHE_DEFAULT = ".scratch/count_tokens";
+
+/**
+ * Parses `--count-with` entries (`anthropic:claude-sonnet-4-5`, comma lists allowed).
+ *
+ * @param specs The flag's values.
+ * @returns The targets, in given order, each once.
+ * @throws {UsageError} On a provider not known or a missing model.
+ */
+export function parseCountTargets(specs: readonly string[]): CountTarget[] {
+  const out: CountTarget[] = [];
+  for (const spec of specs.flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean)) {
+    const i = spec.indexOf(":");
+    const provider = (i < 0 ? spec : spec.slice(0, i)) as BillingProvider;
+    const model = i < 0 ? "" : spec.slice(i + 1);
+    if (!BILLING_PROVIDERS.includes(provider) || model === "") {
+      throw new UsageError(
+        `--count-with: "${spec}" is not PROVIDER:MODEL with a provider among ${
+          BILLING_PROVIDERS.join(", ")
+        } (e.g. anthropic:claude-sonnet-4-5)`,
+      );
+    }
+    if (!out.some((t) => t.provider === provider && t.model === model)) {
+      out.push({ provider, model });
+    }
+  }
+  return out;
+}
+
+/** What {@linkcode benchCostLayers} needs. */
+export interface BenchCostLayersOptions {
+  /** Corpora with the files they were read from. */
+  readonly corpora: readonly { readonly corpus: Corpus; readonly file: string }[];
+  /** Encodings of the wire and sent rows. */
+  readonly tokenizers: readonly TokenizerName[];
+  /** `--count-with` targets. */
+  readonly targets: readonly CountTarget[];
+  /** `--count-per-tool`. */
+  readonly perTool: boolean;
+  /** `--calibration FILE`, or undefined for the default. */
+  readonly calibration?: string;
+  /** Count cache folder. */
+  readonly cacheDir: string;
+}
+
+/**
+ * Measures the cost layers of every corpus (and asks the providers when told to).
+ *
+ * @param options Corpora, encodings, targets, calibration, cache.
+ * @param io Environment, progress, paths.
+ * @returns The report block, the per-tool rows and warnings.
+ * @throws {UsageError} When the calibration file cannot be read.
+ */
+export async function benchCostLayers(
+  options: BenchCostLayersOptions,
+  io: Pick<FlowIo, "env" | "progress" | "displayPath">,
+): Promise<{ block: CostLayersBlock; tools: CostLayerToolRow[]; warnings: string[] }> {
+  const say = (m: string) => io.progress("bench", m);
+  let calibration: Calibration = DEFAULT_CALIBRATION;
+  if (options.calibration !== undefined) {
+    try {
+      calibration = await loadCalibration(options.calibration);
+    } catch (error) {
+      throw new UsageError(`--calibration ${options.calibration}: ${(error as Error).message}`);
+    }
+    say(
+      `estimates use the calibration ${io.displayPath(options.calibration)} (${calibration.name})`,
+    );
+  }
+  const rows: CostLayerRow[] = [];
+  const tools: CostLayerToolRow[] = [];
+  const warnings: string[] = [];
+  const client = options.targets.length === 0
+    ? undefined
+    : createCountClient({ env: io.env(), cacheDir: options.cacheDir });
+  let planned = 0;
+  for (const { corpus, file } of options.corpora) {
+    const counts = new Map<string, CountOutcome>();
+    if (client !== undefined) {
+      const plan = countPlan(corpus, options.targets, options.perTool);
+      planned += plan.length;
+      say(
+        `${corpus.id}: ${plan.length} count request(s) to ${
+          options.targets.map((t) => `${t.provider}:${t.model}`).join(", ")
+        } (cached answers are not sent again)`,
+      );
+      const failed = new Map<string, string>();
+      for (const item of plan) {
+        const target = `${item.target.provider}:${item.target.model}`;
+        const reason = failed.get(target);
+        if (reason !== undefined) {
+          counts.set(planKey(item), { error: reason });
+          continue;
+        }
+        try {
+          const r = await client.count(item.target.provider, item.target.model, item.tools);
+          counts.set(planKey(item), { tokens: r.tokens });
+        } catch (error) {
+          const message = error instanceof CountError ? error.message : String(error);
+          counts.set(planKey(item), { error: message });
+          // A missing key or a refusal will not change for the next request of this target.
+          if (
+            error instanceof CountError && (error.code === "no-key" || error.code === "refused")
+          ) {
+            failed.set(target, message);
+          }
+          warnings.push(`${corpus.id}: ${target} not measured: ${message}`);
+        }
+      }
+    }
+    say(`${corpus.id}: cost layers (wire, sent, billed)`);
+    const m = measureCostLayers({
+      corpus,
+      fileText: await Deno.readTextFile(file),
+      tokenizers: options.tokenizers,
+      calibration,
+      targets: options.targets,
+      counts,
+    });
+    rows.push(...m.rows);
+    tools.push(...m.tools);
+    warnings.push(...m.warnings);
+  }
+  return {
+    block: {
+      calibration: {
+        name: calibration.name,
+        method: calibration.method,
+        path: options.calibration === undefined ? null : io.displayPath(options.calibration),
+        sources: calibration.sources,
+      },
+      ...(client === undefined
+        ? {}
+        : { counts: { planned, sent: client.sent(), cached: client.hits() } }),
+      rows,
+    },
+    tools,
+    warnings: [...new Set(warnings)],
+  };
+}
+
+/**
+ * The per-tool table as CSV: one line per tool and layer (and provider), fields as columns.
+ *
+ * @param rows Per-tool rows.
+ * @returns CSV text.
+ */
+export function costLayerToolsCsv(rows: readonly CostLayerToolRow[]): string {
+  return columnsCsv<CostLayerToolRow>([
+    ["corpus", (r) => r.corpusId],
+    ["server", (r) => r.server],
+    ["tool", (r) => r.tool],
+    ["layer", (r) => r.layer],
+    ["provider", (r) => r.provider ?? ""],
+    ["format", (r) => r.format ?? ""],
+    ["tokens", (r) => r.tokens ?? ""],
+    ["low", (r) => r.low ?? ""],
+    ["high", (r) => r.high ?? ""],
+    ["provenance", (r) => r.provenance ?? "not measured"],
+    ...FIELD_NAMES.map((f) => [f, (r: CostLayerToolRow) => r.fields[f] ?? 0] as const),
+  ], rows);
+}
+
+/**
+ * The console lines of the cost layers: per corpus, the wire count, then one line per provider
+ * whose first number is what the user pays (the provider's count where measured, else the
+ * estimate with its interval), with its provenance.
+ *
+ * @param block The report block.
+ * @param tokenizer Encoding of the wire and sent figures shown.
+ * @returns Lines.
+ */
+export function costLayerLines(block: CostLayersBlock, tokenizer: TokenizerName): string[] {
+  const fmt = (n: number | null) => n === null ? "-" : n.toLocaleString("en-US");
+  const lines: string[] = [];
+  const corpora = [...new Set(block.rows.map((r) => r.corpusId))];
+  for (const corpusId of corpora) {
+    const top = block.rows.filter((r) => r.corpusId === corpusId && r.server === null);
+    const wire = top.find((r) => r.layer === "wire" && r.tokenizer === tokenizer);
+    if (wire) {
+      lines.push(
+        `${corpusId} wire ${fmt(wire.tokens)} ${tokenizer} tokens (tools/list as received${
+          wire.wireOrder === "received" ? "" : `, ${wire.wireOrder} key order`
+        })`,
+      );
+    }
+    for (const provider of BILLING_PROVIDERS) {
+      const sent = top.find((r) =>
+        r.layer === "sent" && r.provider === provider && r.tokenizer === tokenizer &&
+        r.format !== "openai-chat-completions"
+      );
+      const billed = top.filter((r) => r.layer === "billed" && r.provider === provider);
+      const measured = billed.filter((r) => r.provenance === "measured");
+      const notMeasured = billed.filter((r) => r.provenance === null);
+      const estimates = billed.filter((r) => r.provenance === "estimated");
+      const head = measured[0] ?? estimates[0];
+      if (head === undefined) continue;
+      const figure = head.provenance === "measured"
+        ? `billed ${fmt(head.tokens)} measured (${head.model})`
+        : `billed ${fmt(head.tokens)} [${fmt(head.low)}-${fmt(head.high)}] estimated${
+          head.model ? ` (${head.model})` : ""
+        }`;
+      const missing = notMeasured.map((r) => `; ${r.model} not measured: ${r.reason}`).join("");
+      lines.push(
+        `${corpusId} ${provider} ${figure} · sent ${
+          fmt(sent?.tokens ?? null)
+        } ${tokenizer}${missing}`,
+      );
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kData from "js-tiktoken/ranks/o200k_base";
+import { loadCatalog } from "../catalog/load.ts";
+import { sentText } from "../billing/sent_layer.ts";
+import { benchCostLayers, costLayerLines, parseCountTargets } from "./bench_cost_layers.ts";
+
+const reference = new Tiktoken(o200kData);
+const n = (text: string) => reference.encode(text, [], []).length;
+
+const RAW = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 2,
+  result: {
+    tools: [
+      {
+        name: "read_file",
+        description: "Read a file from disk.",
+        inputSchema: {
+          type: "object",
+          properties: { path: { type: "string" } },
+          required: ["path"],
+        },
+        annotations: { readOnlyHint: true },
+      },
+      { name: "list", description: "List files", inputSchema: { type: "object" } },
+    ],
+  },
+});
+
+async function withCorpus(fn: (file: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/fs.json`, RAW);
+    await fn(`${dir}/fs.json`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const quiet = (env: Record<string, string>) => ({
+  env: () => env,
+  progress: () => {},
+  displayPath: (p: string) => p,
+});
+
+Deno.test("parseCountTargets() reads PROVIDER:MODEL lists and refuses the rest", () => {
+  assert.deepEqual(parseCountTargets(["anthropic:claude-x,openai:gpt-5", "anthropic:claude-x"]), [
+    { provider: "anthropic", model: "claude-x" },
+    { provider: "openai", model: "gpt-5" },
+  ]);
+  assert.throws(() => parseCountTargets(["mistral:large"]), /not PROVIDER:MODEL/);
+  assert.throws(() => parseCountTargets(["anthropic"]), /not PROVIDER:MODEL/);
+});
+
+Deno.test("benchCostLayers(): wire and sent are js-tiktoken's counts of the exact texts; billed estimated without a key", async () => {
+  await withCorpus(async (file) => {
+    const corpus = await loadCatalog(file);
+    const { block } = await benchCostLayers({
+      corpora: [{ corpus, file }],
+      tokenizers: ["o200k_base"],
+      targets: [],
+      perTool: false,
+      cacheDir: "/nonexistent",
+    }, quiet({}));
+    const top = block.rows.filter((r) => r.server === null);
+    const wire = top.find((r) => r.layer === "wire")!;
+    const tools = JSON.stringify(JSON.parse(RAW).result.tools);
+    assert.equal(wire.tokens, n(tools));
+    assert.equal(wire.wireOrder, "received");
+    for (
+      const format of [
+        "anthropic-messages",
+        "openai-chat-completions",
+        "openai-responses",
+        "gemini",
+      ] as const
+    ) {
+      const row = top.find((r) => r.layer === "sent" && r.format === format)!;
+      assert.equal(row.tokens, n(sentText(corpus.tools, format)), format);
+    }
+    const billed = top.filter((r) => r.layer === "billed");
+    assert.deepEqual(billed.map((r) => [r.provider, r.provenance]), [
+      ["anthropic", "estimated"],
+      ["openai", "estimated"],
+      ["gemini", "estimated"],
+    ]);
+    for (const r of billed) assert.ok(r.low! <= r.tokens! && r.tokens! <= r.high!);
+    assert.equal(block.counts, undefined);
+    const lines = costLayerLines(block, "o200k_base");
+    assert.match(
+      lines[1],
+      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated · sent [\d,]+ o200k_base$/,
+    );
+  });
+});
+
+Deno.test("benchCostLayers(): --count-with measures, caches (0 requests the second time) and marks a missing key", async () => {
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    requests++;
+    const body = await req.json();
+    return Response.json({ input_tokens: body.tools ? 400 + 10 * body.tools.length : 9 });
+  });
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await withCorpus(async (file) => {
+      const corpus = await loadCatalog(file);
+      const env = {
+        ANTHROPIC_API_KEY: "sk-test-x",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+      };
+      const run = () =>
+        benchCostLayers({
+          corpora: [{ corpus, file }],
+          tokenizers: ["o200k_base"],
+          targets: parseCountTargets(["anthropic:claude-x,gemini:gemini-x"]),
+          perTool: true,
+          cacheDir,
+        }, quiet(env));
+      const first = await run();
+      // Per target: none, catalog, one server, two tools. The one server's request is the
+      // catalog's (same body): answered from the cache. Gemini has no key: nothing sent.
+      assert.deepEqual(first.block.counts, { planned: 10, sent: 4, cached: 1 });
+      assert.equal(requests, 4);
+      const row = first.block.rows.find((r) =>
+        r.layer === "billed" && r.provenance === "measured" && r.server === null
+      )!;
+      assert.equal(row.tokens, 400 + 20 - 9);
+      const gemini = first.block.rows.find((r) =>
+        r.layer === "billed" && r.provider === "gemini" && r.model === "gemini-x" &&
+        r.server === null && r.provenance !== "estimated"
+      )!;
+      assert.equal(gemini.tokens, null);
+      assert.equal(gemini.reason, "GEMINI_API_KEY is not set");
+      assert.ok(
+        first.warnings.some((w) =>
+          /gemini:gemini-x not measured: GEMINI_API_KEY is not set/.test(w)
+        ),
+      );
+      assert.equal(
+        first.tools.filter((t) => t.layer === "billed" && t.provenance === "measured").length,
+        2,
+      );
+      const second = await run();
+      assert.deepEqual(second.block.counts, { planned: 10, sent: 0, cached: 5 });
+      assert.equal(requests, 4);
+      const lines = costLayerLines(second.block, "o200k_base");
+      assert.match(
+        lines.find((l) => / anthropic /.test(l))!,
+        /^fs anthropic billed 411 measured \(claude-x\)/,
+      );
+      assert.match(
+        lines.find((l) => / gemini /.test(l))!,
+        /gemini-x not measured: GEMINI_API_KEY is not set/,
+      );
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("a report with costLayers (measured, estimated, not measured rows) validates against report.schema.json", async () => {
+  const Ajv = (await import("ajv")).default;
+  const { tinyBenchReport } = await import("../../testing/report.ts");
+  const { stableJson } = await import("../report/json.ts");
+  await withCorpus(async (file) => {
+    const corpus = await loadCatalog(file);
+    const { block } = await benchCostLayers({
+      corpora: [{ corpus, file }],
+      tokenizers: ["o200k_base"],
+      targets: parseCountTargets(["openai:gpt-x"]),
+      perTool: false,
+      cacheDir: "/nonexistent",
+    }, quiet({}));
+    const schema = JSON.parse(
+      await Deno.readTextFile(new URL("../report/report.schema.json", import.meta.url)),
+    );
+    const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
+    const report = JSON.parse(stableJson({ ...tinyBenchReport(), costLayers: block })) as {
+      costLayers: { rows: { layer: string }[] };
+    };
+    assert.ok(validate(report), JSON.stringify(validate.errors, null, 2));
+    report.costLayers.rows[0].layer = "invoice";
+    assert.equal(validate(report), false);
+  });
+});
