@@ -108,3 +108,14 @@ Deno.test("attributeToolsText(): Gemini declarations, envelope holds the wrapper
   assert.equal(sum(addFields(...a.items.map((i) => i.fields))) + a.envelope, a.tokens);
   assert.ok(a.envelope >= jsCount('[{"functionDeclarations":[') - 1);
 });
+
+Deno.test("toCaptureFile() keeps a server's instructions, and the wire layer reads them", async () => {
+  const { toCaptureFile } = await import("../mcp/capture_file.ts");
+  const base = { transport: "stdio", warnings: [], pages: {}, captureMs: 1, runPaths: [] } as const;
+  const file = toCaptureFile([
+    { ...base, server: "s", outcome: "ok", tools: [{ name: "t" }], instructions: "Use t first." },
+  ], { id: "x", version: "1", source: {} });
+  const [w] = wireServers(JSON.stringify(file), "mcpmeter-capture");
+  assert.equal(w.instructions, "Use t first.");
+  assert.equal(w.text, '[{"name":"t"}]');
+});

@@ -38,6 +38,8 @@ export interface CaptureFileServer {
    * as JavaScript's `JSON.parse` gives them. The wire layer (lib/billing) counts this text.
    */
   readonly toolsWire: string;
+  /** The server's `instructions` from `initialize`, when it sent any (the wire layer counts them). */
+  readonly instructions?: string;
   /** Raw `prompts/list` items, where advertised. */
   readonly prompts?: readonly JsonObject[];
   /** Raw `resources/list` items, where advertised. */
@@ -116,6 +118,7 @@ export function toCaptureFile(
       toolCount: r.tools.length,
       tools: r.tools,
       toolsWire: JSON.stringify(r.tools),
+      ...(r.instructions === undefined ? {} : { instructions: r.instructions }),
       ...(r.prompts === undefined ? {} : { prompts: r.prompts }),
       ...(r.resources === undefined ? {} : { resources: r.resources }),
     }));
