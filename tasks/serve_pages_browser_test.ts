@@ -46,6 +46,7 @@ Deno.test({
       ),
       "/catalog",
       "/reports",
+      "/reports/dashboards/agent-comparison",
       "/reports/dashboards/agent-comparison/edit",
       "/compare",
     ];
@@ -64,6 +65,31 @@ Deno.test({
     assert.equal(await text(page, "#chat-log .msg.answer pre"), "5");
     assert.ok((await page.$$("#chat-log .tool-call")).length >= 1, "tool calls shown");
     assert.equal(await page.$("#chat-log .placeholder"), null);
+    // The conversation scrolls in its box: the input stays below it, on screen, clear of the
+    // sticky header, and the page itself does not scroll.
+    const layout = await page.evaluate(() => {
+      const box = (s: string) => document.querySelector(s)!.getBoundingClientRect();
+      return {
+        header: box("header").bottom,
+        log: box("#chat-log").bottom,
+        input: { top: box("input[name=message]").top, bottom: box("input[name=message]").bottom },
+        viewport: innerHeight,
+        scrolled: scrollY,
+      };
+    });
+    assert.ok(layout.input.top >= layout.log, `input below the log: ${JSON.stringify(layout)}`);
+    assert.ok(
+      layout.input.top > layout.header,
+      `input clear of the header: ${JSON.stringify(layout)}`,
+    );
+    assert.ok(layout.input.bottom <= layout.viewport, `input on screen: ${JSON.stringify(layout)}`);
+    assert.equal(layout.scrolled, 0);
+    // Another agent: the old conversation goes.
+    await page.select("select[name=agentId]", "fs-careful-sequential");
+    assert.deepEqual(
+      await page.$$eval("#chat-log > *", (els) => els.map((e) => e.textContent)),
+      ["New conversation with fs-careful-sequential."],
+    );
 
     // Reports: the form saves a report and the list shows it.
     await page.goto(`${server.url}/reports`, { waitUntil: "load" });

@@ -59,6 +59,8 @@ export interface SyntheticRun {
   readonly drop?: readonly string[];
   /** Written as `sweep.json` when given. */
   readonly sweep?: SweepInfo;
+  /** `run.json` `models` (the registry entries the run needed), when given. */
+  readonly models?: readonly Record<string, unknown>[];
 }
 
 /**
@@ -152,6 +154,7 @@ export async function writeSyntheticRun(root: string, spec: SyntheticRun): Promi
       catalogs: Object.fromEntries(
         spec.agents.map((a) => [a.id, a.catalog ?? { hash: "h0", tools: 0, mapping: {} }]),
       ),
+      ...(spec.models ? { models: spec.models } : {}),
       warnings: [],
       meta: {},
     }),

@@ -305,6 +305,7 @@ export function parseModels(input: unknown, source = "<inline>"): ModelConfig[] 
       id: raw.id as string,
       ...(raw.kind === "embedding" ? { kind: "embedding" as const } : {}),
       provider: raw.provider as ModelConfig["provider"],
+      ...(raw.simulated === true ? { simulated: true } : {}),
       model: raw.model as string,
       ...(raw.baseUrl === undefined ? {} : { baseUrl: raw.baseUrl as string }),
       apiKey: raw.apiKey as string,

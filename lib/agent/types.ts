@@ -144,6 +144,11 @@ export interface ModelConfig {
   readonly kind?: "chat" | "embedding";
   /** Wire format. */
   readonly provider: ProviderKind;
+  /**
+   * `true` for a scripted stand-in (mcpmeter's scripted model): no provider answers, so USD
+   * figures are what `pricing` would charge, not a bill; they are labelled simulated.
+   */
+  readonly simulated?: boolean;
   /** Model name sent in requests, e.g. `claude-sonnet-4-5` or `llama3.2`. */
   readonly model: string;
   /** Endpoint base URL; absent means the SDK default (the vendor's API). */

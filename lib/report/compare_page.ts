@@ -14,6 +14,7 @@ import { esc } from "./_html.ts";
 import {
   PRINT_WIDTH,
   reportPage,
+  simulatedNotice,
   standaloneSvg,
   type VizExport,
   vizTableCsv,
@@ -376,6 +377,7 @@ ${
       c.points.map((p) => `${p.label} (${p.record.runId}, ${p.record.startedAt.slice(0, 10)})`)
         .join(", ")
     }; baseline ${c.baseline}`,
+    notice: simulatedNotice(c.points.map((p) => p.record)),
     body,
     print: options.print ?? false,
   });

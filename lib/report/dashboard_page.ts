@@ -232,6 +232,7 @@ export function renderDashboardPage(input: DashboardPageInput): DashboardPage {
   const html = reportPage({
     title: input.title ?? input.dashboard.title,
     subtitle: input.subtitle ?? "",
+    notice: simulatedNotice(input.records),
     body: sections.join("\n"),
     print: input.print ?? false,
   });
@@ -239,17 +240,39 @@ export function renderDashboardPage(input: DashboardPageInput): DashboardPage {
 }
 
 /**
+ * The line a page over agent runs carries when some used a simulated model: which, and that
+ * their USD figures are not a bill.
+ *
+ * @param records The records drawn.
+ * @returns The notice, or `""` when none is simulated.
+ */
+export function simulatedNotice(
+  records: readonly Pick<AgentRunRecord, "simulated" | "runId">[],
+): string {
+  const runs = [...new Set(records.filter((r) => r.simulated).map((r) => r.runId))].sort();
+  if (runs.length === 0) return "";
+  const all = new Set(records.map((r) => r.runId)).size;
+  return `Simulated: ${
+    runs.length === all ? "every run" : `${runs.length} of ${all} runs (${runs.join(", ")})`
+  } used a scripted model, which no provider bills; USD figures from ${
+    runs.length === all ? "them" : "those runs"
+  } are what the pricing would charge.`;
+}
+
+/**
  * Wraps a body in the report page: styles for screen and print (A4, light colours, figures
  * never split, sections from a new page), and the export buttons' script (SVG and PNG of a
  * chart, CSV and PNG of a table, made in the browser).
  *
- * @param page Title, subtitle, body markup, print mode (one column).
+ * @param page Title, subtitle, a notice shown under it (e.g. {@linkcode simulatedNotice}), body
+ *   markup, print mode (one column).
  * @returns The HTML page.
  */
 export function reportPage(
   page: {
     readonly title: string;
     readonly subtitle: string;
+    readonly notice?: string;
     readonly body: string;
     readonly print?: boolean;
   },
@@ -269,6 +292,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: ${
 h1 { font-size: 1.5rem; margin: 0 0 0.2rem; }
 h2 { font-size: 1.15rem; margin: 1.4rem 0 0.4rem; border-bottom: 1px solid #ddd; }
 .subtitle, .note { color: #555; font-size: 13px; }
+.notice { background: #fef7e0; border: 1px solid #fde293; border-radius: 4px; padding: 4px 8px; font-size: 13px; }
 .grid { display: grid; grid-template-columns: ${
     page.print ? "1fr" : "repeat(2, minmax(0, 1fr))"
   }; gap: 16px 24px; }
@@ -307,6 +331,7 @@ th { background: #f4f4f4; }
 <body>
 <h1>${esc(page.title)}</h1>
 ${page.subtitle ? `<p class="subtitle">${esc(page.subtitle)}</p>` : ""}
+${page.notice ? `<p class="notice">${esc(page.notice)}</p>` : ""}
 ${page.body}
 <script>
 (() => {

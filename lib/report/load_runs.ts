@@ -152,7 +152,13 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     ...(Array.isArray(doc.models)
       ? {
         models: doc.models.filter((m) => isObj(m) && typeof m.id === "string" && isObj(m.pricing))
-          .map((m) => ({ id: m.id, pricing: m.pricing })) as LoadedRun["models"] & object,
+          .map((m) => ({
+            id: m.id,
+            pricing: m.pricing,
+            ...(m.simulated === true ? { simulated: true } : {}),
+          })) as
+            & LoadedRun["models"]
+            & object,
       }
       : {}),
     ...(Array.isArray(suite.cases)

@@ -74,3 +74,38 @@ Deno.test("loadRuns() with onSkip leaves an unusable run out and names it; every
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a run whose model registry marks a model simulated carries it to its records, and pages over them say so", async () => {
+  const { writeSyntheticRun } = await import("../../testing/synthetic_runs.ts");
+  const { agentRunRecords } = await import("./viz/records.ts");
+  const { simulatedNotice } = await import("./dashboard_page.ts");
+  const root = await Deno.makeTempDir();
+  try {
+    const spec = (runId: string, simulated: boolean) => ({
+      runId,
+      startedAt: `2026-01-0${runId.length}T00:00:00.000Z`,
+      cases: ["a"],
+      repetitions: 1,
+      agents: [{ id: "x", outcome: () => ({ passed: true }) }],
+      models: [{ id: "m", pricing: { inputUsdPerMTok: 1 }, ...(simulated ? { simulated } : {}) }],
+    });
+    await writeSyntheticRun(root, spec("sim", true));
+    await writeSyntheticRun(root, spec("real", false));
+    const records = agentRunRecords(await loadRuns([root]));
+    assert.deepEqual(records.map((r) => [r.runId, r.simulated ?? false]), [
+      ["sim", true],
+      ["real", false],
+    ]);
+    assert.equal(
+      simulatedNotice(records),
+      "Simulated: 1 of 2 runs (sim) used a scripted model, which no provider bills; USD figures from those runs are what the pricing would charge.",
+    );
+    assert.equal(simulatedNotice(records.filter((r) => r.runId === "real")), "");
+    assert.match(
+      simulatedNotice(records.filter((r) => r.runId === "sim")),
+      /^Simulated: every run/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -75,8 +75,11 @@ export interface LoadedRun {
   readonly sweep: SweepInfo | null;
   /** USD per call by `server:tool` as the run priced tools (absent in older runs: none). */
   readonly toolPrices?: Readonly<Record<string, number>>;
-  /** Model registry entries as the run priced them (`run.json` `models`; absent: not recorded). */
-  readonly models?: readonly Pick<ModelConfig, "id" | "pricing">[];
+  /**
+   * Model registry entries as the run priced them (`run.json` `models`; absent: not recorded);
+   * `simulated` marks a scripted stand-in, whose USD figures are not a bill.
+   */
+  readonly models?: readonly Pick<ModelConfig, "id" | "pricing" | "simulated">[];
   /** Case id → criterion from the suite snapshot (absent: not recorded). */
   readonly criteria?: Readonly<Record<string, Criterion>>;
   /** Version run per record agent id (absent in runs made before agent versions). */

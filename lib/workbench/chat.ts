@@ -43,6 +43,8 @@ interface Session {
   /** Tokenizer and summarizer client of the agent's context strategy, when it needs them. */
   readonly context: ReturnType<typeof contextCollaborators>;
   readonly pricing: Parameters<typeof usageCostUsd>[1];
+  /** The model is a scripted stand-in: its cost is simulated. */
+  readonly simulated: boolean;
   readonly servers: PreparedServers;
   readonly host: ToolHost & { close(): Promise<void> };
   history: readonly Message[];
@@ -109,6 +111,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       model,
       context,
       pricing: config.pricing,
+      simulated: config.simulated === true,
       servers,
       host: inner,
       history: [],
@@ -190,6 +193,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           inputTokens: r.usage.inputTokens,
           outputTokens: r.usage.outputTokens,
           costUsd: usageCostUsd(r.usage, s.pricing),
+          simulated: s.simulated,
           wallMs: r.wallMs,
         });
         // A failed exchange is not kept: the next message starts from the last good state.

@@ -62,12 +62,14 @@ export const SCRIPTED_MODEL_IDS = ["scripted", "scripted-openai"] as const;
  * Model registry entries for the scripted local model (`deno task demo-agents`'s), added to the
  * working config on bootstrap so a suite runs without an API key. The server sets
  * `MCPMETER_SCRIPTED_URL` and `MCPMETER_SCRIPTED_OPENAI_URL` for the runner; pricing is
- * Claude Sonnet's so the USD columns move as a real model's would.
+ * Claude Sonnet's (GPT-4.1 mini's) so the USD columns move as a real model's would, and
+ * `simulated` labels every such figure as not billed.
  */
 export const SCRIPTED_MODELS: readonly JsonObject[] = [
   {
     id: "scripted",
     provider: "anthropic",
+    simulated: true,
     model: "scripted-demo",
     baseUrl: "${MCPMETER_SCRIPTED_URL}",
     apiKey: "${MCPMETER_SCRIPTED_KEY}",
@@ -81,12 +83,16 @@ export const SCRIPTED_MODELS: readonly JsonObject[] = [
   {
     id: "scripted-openai",
     provider: "openai",
+    simulated: true,
     model: "scripted-demo",
     baseUrl: "${MCPMETER_SCRIPTED_OPENAI_URL}",
     apiKey: "${MCPMETER_SCRIPTED_KEY}",
     pricing: { inputUsdPerMTok: 0.4, outputUsdPerMTok: 1.6, cacheReadUsdPerMTok: 0.1 },
   },
 ];
+
+/** Base URLs of the scripted models: the variables the workbench points at its scripted server. */
+const SCRIPTED_URLS = new Set(SCRIPTED_MODELS.map((m) => String(m.baseUrl)));
 
 const PURE_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
@@ -513,13 +519,19 @@ export class ConfigStore {
     await writeAtomic(path, JSON.stringify(value, null, 2) + "\n");
   }
 
-  /** The parsed model registry. */
+  /**
+   * The parsed model registry. A model served by the workbench's scripted server (its base URL
+   * is `${MCPMETER_SCRIPTED_URL}` or `${MCPMETER_SCRIPTED_OPENAI_URL}`) is `simulated`, also
+   * in a config created before the field existed.
+   */
   async loadModels(): Promise<ModelConfig[]> {
+    let models: ModelConfig[];
     try {
-      return parseModels(await Deno.readTextFile(this.paths().models), CONFIG_FILES.models);
+      models = parseModels(await Deno.readTextFile(this.paths().models), CONFIG_FILES.models);
     } catch (e) {
       throw errorOf(e);
     }
+    return models.map((m) => SCRIPTED_URLS.has(m.baseUrl ?? "") ? { ...m, simulated: true } : m);
   }
 
   /** The parsed tool prices (none when the file is absent). */

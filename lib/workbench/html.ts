@@ -94,9 +94,19 @@ button.secondary { background: #fff; color: var(--accent); }
 .tabs a { margin-right: 14px; }
 .log { font-family: ui-monospace, monospace; font-size: 12px; max-height: 260px; overflow: auto;
   background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
+/* Chat: the conversation scrolls inside its box, between the agent choice and the input. */
+form.chat { display: flex; flex-direction: column; height: calc(100vh - 190px); min-height: 320px; }
+.chat-log { flex: 1; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px;
+  padding: 4px 10px; margin: 4px 0 10px; }
+.chat-input { display: flex; gap: 12px; align-items: start; }
+.chat-input .field { margin-bottom: 0; }
 .msg { border-left: 3px solid var(--line); padding: 4px 10px; margin: 8px 0; }
+.msg > b { font-size: 13px; }
 .msg.user { border-color: var(--accent); } .msg.assistant { border-color: var(--ok); }
 .msg.tool { border-color: var(--warn); }
+.sim { display: inline-block; font-size: 11px; font-weight: 600; padding: 0 6px; margin-left: 4px;
+  border-radius: 8px; background: #fef7e0; border: 1px solid #fde293; color: #7a5300; }
+p.sim-note { background: #fef7e0; border: 1px solid #fde293; border-radius: 6px; padding: 6px 10px; }
 .splitbar { display: flex; height: 18px; border-radius: 4px; overflow: hidden; }
 .splitbar span { display: block; height: 100%; }
 a { color: var(--accent); }
@@ -132,9 +142,11 @@ ${start}
 
 /** The header's own styles, for pages that do not load the workbench stylesheet. */
 const NAV_STYLES = `
+body { margin-top: 0; }
 header.wb-nav { background: #fff; border-bottom: 1px solid #d9dee7; padding: 0 24px; display: flex;
   align-items: center; gap: 24px; height: 52px; position: sticky; top: 0; z-index: 20;
-  font: 14px system-ui, sans-serif; color: #1d2430; }
+  font: 14px system-ui, sans-serif; color: #1d2430; margin: 0 calc(50% - 50vw) 12px;
+  box-sizing: border-box; }
 header.wb-nav .brand { font-weight: 700; }
 header.wb-nav nav a { color: #5b6575; text-decoration: none; margin-right: 18px; padding: 16px 0; }
 header.wb-nav nav a.active { color: #1d2430; border-bottom: 2px solid #2156c9; }
@@ -206,6 +218,20 @@ export function errorPage(ctx: WorkbenchContext, status: number, message: string
     body: html`<p class="field-error" role="alert">${message}</p>
 <p><a href="/">Back to the workbench</a></p>`,
   });
+}
+
+/** What "simulated" means, wherever a simulated USD figure is shown. */
+export const SIMULATED_NOTE =
+  "A scripted model answered (no provider was called): USD figures are what its pricing would charge, not a bill.";
+
+/**
+ * The `simulated` tag put beside a USD figure of a run that used a simulated model.
+ *
+ * @param simulated Whether the figure is simulated.
+ * @returns The tag, or nothing.
+ */
+export function simulatedTag(simulated: boolean): Html | "" {
+  return simulated ? html`<span class="sim" title="${SIMULATED_NOTE}">simulated</span>` : "";
 }
 
 /**

@@ -54,6 +54,7 @@ export {
   type RunProgress,
   type RunRequest,
   type RunSidecar,
+  type RunSource,
   type RunState,
   runState,
   RunStore,

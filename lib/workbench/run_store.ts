@@ -2,7 +2,9 @@
  * The runs folder as the workbench sees it (`results/runs/<runId>/`, the CLI's layout):
  * `run.json` and `cases.jsonl` written by the `lib/agent` runner, plus the workbench's own
  * `workbench.json` (the request, the frozen suite and agents, a failure) and `transcripts/`.
- * Reading never modifies a file: a torn last line of a live `cases.jsonl` is skipped.
+ * Other run folders (the demo's `results/demo/runs`) are shown beside it, read-only, each row
+ * labelled with its source. Reading never modifies a file: a torn last line of a live
+ * `cases.jsonl` is skipped.
  *
  * @module
  */
@@ -92,6 +94,21 @@ export interface RunListItem extends RunProgress {
   readonly agentIds: readonly string[];
   /** Why a failed run failed. */
   readonly failure: string | null;
+  /** The read-only source it comes from (`demo`), `null` for the runs folder itself. */
+  readonly source: string | null;
+  /**
+   * `true` when an agent or judge of the run used a simulated model (the scripted one): its USD
+   * figures are what the pricing would charge, not a bill.
+   */
+  readonly simulated: boolean;
+}
+
+/** A folder of runs the workbench shows but never writes into (the demo's). */
+export interface RunSource {
+  /** Absolute folder holding `<runId>/` folders. */
+  readonly dir: string;
+  /** Short name shown beside its runs, e.g. `demo`. */
+  readonly label: string;
 }
 
 /** A run with its records (`GET /api/runs/{id}`). */
@@ -158,6 +175,18 @@ export function runState(
 }
 
 /**
+ * Whether a run used a simulated model. `run.json` lists the models the run needed (agents,
+ * summarizers, judges), so one marked `simulated` means some figure of the run is simulated.
+ *
+ * @param run `run.json` as written, or `null`.
+ * @returns `true` when one of its models is simulated.
+ */
+export function usedSimulatedModel(run: Record<string, unknown> | null): boolean {
+  const models = Array.isArray(run?.models) ? run.models as { simulated?: unknown }[] : [];
+  return models.some((m) => m?.simulated === true);
+}
+
+/**
  * Parses `cases.jsonl` text, skipping a torn last line (a write in progress) and blank lines.
  *
  * @param text File content.
@@ -180,6 +209,11 @@ export function stableText(value: unknown): string {
   return JSON.stringify(sortKeysDeep(value, (n) => n), null, 2) + "\n";
 }
 
+const isDir = (path: string) => Deno.stat(path).then((s) => s.isDirectory, () => false);
+
+const transcriptName = (agentId: string, caseId: string, repetition: number) =>
+  `${encodeURIComponent(agentId)}__${encodeURIComponent(caseId)}__${repetition}.json`;
+
 const readText = (path: string) =>
   Deno.readTextFile(path).catch((e) => {
     if (e instanceof Deno.errors.NotFound) return null;
@@ -190,6 +224,8 @@ const readText = (path: string) =>
 export class RunStore {
   /** Absolute runs folder. */
   readonly dir: string;
+  /** Folders shown beside it, read-only; a run id in `dir` hides the same id in them. */
+  readonly sources: readonly RunSource[];
   /** What this server's queue holds (set by the queue). */
   held: (runId: string) => "queued" | "running" | undefined = () => undefined;
 
@@ -197,9 +233,28 @@ export class RunStore {
    * Wraps a runs folder.
    *
    * @param dir The runs folder (`results/runs`).
+   * @param sources Read-only folders shown beside it.
    */
-  constructor(dir: string) {
+  constructor(dir: string, sources: readonly RunSource[] = []) {
     this.dir = dir;
+    this.sources = sources;
+  }
+
+  /**
+   * Where a run's files are: its folder in the runs folder, or else in the first source that
+   * has it.
+   *
+   * @param runId Run id (checked).
+   * @returns The folder (the runs folder's when no one has it) and its source label.
+   */
+  async locate(runId: string): Promise<{ dir: string; source: string | null }> {
+    const own = this.runDir(runId);
+    if (await isDir(own)) return { dir: own, source: null };
+    for (const s of this.sources) {
+      const dir = join(s.dir, runId);
+      if (await isDir(dir)) return { dir, source: s.label };
+    }
+    return { dir: own, source: null };
   }
 
   /**
@@ -222,13 +277,13 @@ export class RunStore {
 
   /** Reads `workbench.json` (`null` for a CLI run). */
   async sidecar(runId: string): Promise<RunSidecar | null> {
-    const text = await readText(join(this.runDir(runId), "workbench.json"));
+    const text = await readText(join((await this.locate(runId)).dir, "workbench.json"));
     return text === null ? null : JSON.parse(text) as RunSidecar;
   }
 
   /** Reads `run.json` (`null` before the runner started). */
   async runJson(runId: string): Promise<Record<string, unknown> | null> {
-    const text = await readText(join(this.runDir(runId), "run.json"));
+    const text = await readText(join((await this.locate(runId)).dir, "run.json"));
     if (text === null) return null;
     try {
       return JSON.parse(text) as Record<string, unknown>;
@@ -239,13 +294,13 @@ export class RunStore {
 
   /** The records so far. */
   async records(runId: string): Promise<CaseRecord[]> {
-    const text = await readText(join(this.runDir(runId), "cases.jsonl"));
+    const text = await readText(join((await this.locate(runId)).dir, "cases.jsonl"));
     return text === null ? [] : parseCaseLines(text);
   }
 
-  /** `true` when the folder exists. */
+  /** `true` when the folder exists (here or in a source). */
   async exists(runId: string): Promise<boolean> {
-    return await Deno.stat(this.runDir(runId)).then((s) => s.isDirectory, () => false);
+    return await isDir((await this.locate(runId)).dir);
   }
 
   /**
@@ -256,6 +311,7 @@ export class RunStore {
    * @throws {WorkbenchError} 404 when there is no such run folder.
    */
   async get(runId: string): Promise<RunDetail> {
+    const { source } = await this.locate(runId);
     if (!(await this.exists(runId))) throw new WorkbenchError(404, `no run "${runId}"`, "runId");
     const [sidecar, run, results] = await Promise.all([
       this.sidecar(runId).catch(() => null),
@@ -277,6 +333,8 @@ export class RunStore {
       endedAt: run?.status === "complete" ? (run?.endedAt as string | null) ?? null : null,
       agentIds: agents?.map((a) => a.id) ?? [],
       failure: sidecar?.failure?.message ?? null,
+      source,
+      simulated: usedSimulatedModel(run),
       ...progressOf(results, planned),
       results,
       run,
@@ -284,18 +342,21 @@ export class RunStore {
   }
 
   /**
-   * Every run folder, newest first (by request or start time, then id).
+   * Every run folder (the runs folder's and the sources'), newest first (by request or start
+   * time, then id).
    *
-   * @returns One row per folder; a folder that cannot be read is left out.
+   * @returns One row per run id; a folder that cannot be read is left out.
    */
   async list(): Promise<RunListItem[]> {
-    const ids: string[] = [];
-    try {
-      for await (const e of Deno.readDir(this.dir)) {
-        if (e.isDirectory && !e.name.startsWith(".")) ids.push(e.name);
+    const ids = new Set<string>();
+    for (const dir of [this.dir, ...this.sources.map((s) => s.dir)]) {
+      try {
+        for await (const e of Deno.readDir(dir)) {
+          if (e.isDirectory && !e.name.startsWith(".")) ids.add(e.name);
+        }
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
       }
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
     const rows: RunListItem[] = [];
     for (const id of ids) {
@@ -309,10 +370,9 @@ export class RunStore {
     );
   }
 
-  /** Where a case's transcript is kept. */
+  /** Where a case's transcript is kept (in the runs folder). */
   transcriptPath(runId: string, agentId: string, caseId: string, repetition: number): string {
-    const name = `${encodeURIComponent(agentId)}__${encodeURIComponent(caseId)}__${repetition}`;
-    return join(this.runDir(runId), "transcripts", `${name}.json`);
+    return join(this.runDir(runId), "transcripts", transcriptName(agentId, caseId, repetition));
   }
 
   /** A case's transcript (`null` when the run kept none, e.g. a CLI run). */
@@ -322,7 +382,10 @@ export class RunStore {
     caseId: string,
     repetition: number,
   ): Promise<unknown | null> {
-    const text = await readText(this.transcriptPath(runId, agentId, caseId, repetition));
+    const { dir } = await this.locate(runId);
+    const text = await readText(
+      join(dir, "transcripts", transcriptName(agentId, caseId, repetition)),
+    );
     return text === null ? null : JSON.parse(text);
   }
 }

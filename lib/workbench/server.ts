@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import type { AgentVersions, BenchService, ChatService, WorkbenchContext } from "./app.ts";
 import { createWorkbenchApp } from "./app.ts";
 import { openConfigStore } from "./config_store.ts";
-import { RunStore } from "./run_store.ts";
+import { type RunSource, RunStore } from "./run_store.ts";
 import { type Runner, RunQueue } from "./queue.ts";
 import { createAgentRunner, type PrepareServers } from "./runner.ts";
 import { DEFAULT_FEATURES } from "./features/mod.ts";
@@ -35,6 +35,11 @@ export interface StartWorkbenchOptions {
   readonly configDir: string;
   /** Results folder; runs go to `<resultsDir>/runs`. */
   readonly resultsDir: string;
+  /**
+   * Run folders shown beside the runs folder, read-only.
+   * @default {[{dir: "<resultsDir>/demo/runs", label: "demo"}]} (`deno task demo-agents`'s)
+   */
+  readonly runSources?: readonly RunSource[];
   /** Example agents, models, servers, tool prices (`fixtures/agents`). */
   readonly agentsExamples: string;
   /** Example suites (`fixtures/suites`). */
@@ -119,7 +124,11 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     schemasDir: options.schemasDir,
   });
   const isoNow = options.isoNow ?? (() => new Date().toISOString());
-  const runs = new RunStore(join(resolve(options.resultsDir), "runs"));
+  const runs = new RunStore(
+    join(resolve(options.resultsDir), "runs"),
+    options.runSources ??
+      [{ dir: join(resolve(options.resultsDir), "demo", "runs"), label: "demo" }],
+  );
   await Deno.mkdir(runs.dir, { recursive: true });
   const runner = options.runner ?? createAgentRunner({
     config,

@@ -141,6 +141,7 @@ export function agentRunRecords(runs: readonly LoadedRun[]): AgentRunRecord[] {
         summary: summarizeRecords(cases)[0],
         metrics: agentMetrics(cases, toolCosts, agent),
         configChanged: before === undefined ? null : before !== config,
+        ...(run.models?.some((m) => m.simulated === true) ? { simulated: true } : {}),
       });
     }
   }

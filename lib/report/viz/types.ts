@@ -87,6 +87,11 @@ export interface AgentRunRecord {
   readonly metrics: AgentMetrics;
   /** Configuration changed since this agent's previous record (`null`: first record). */
   readonly configChanged: boolean | null;
+  /**
+   * The run used a simulated model (mcpmeter's scripted one, `run.json` `models[].simulated`):
+   * its USD figures are what the pricing would charge, not a bill.
+   */
+  readonly simulated?: boolean;
 }
 
 /** A shared palette and helpers, so every chart colours agents the same way. */

@@ -7,7 +7,7 @@
 
 import { $, clearErrors, fmtUsd, type Json, readEvents, showError } from "./dom.ts";
 
-/** Adds one message to the chat log (the placeholder goes on the first) and scrolls to it. */
+/** Adds one message to the chat log (the placeholder goes on the first) and scrolls it into view. */
 export function chatMessage(log: HTMLElement, cls: string, title: string, text: string) {
   $(".placeholder", log)?.remove();
   const div = document.createElement("div");
@@ -18,7 +18,8 @@ export function chatMessage(log: HTMLElement, cls: string, title: string, text: 
   pre.textContent = text;
   div.append(b, pre);
   log.appendChild(div);
-  div.scrollIntoView({ block: "end" });
+  // The log scrolls, not the page: the header and the input stay where they are.
+  log.scrollTop = log.scrollHeight;
   return div;
 }
 
@@ -35,7 +36,11 @@ export function chatEvent(log: HTMLElement, agentId: string, event: string, d: J
   } else if (event === "answer") add("assistant", agentId, String(d.text)).classList.add("answer");
   else if (event === "error") add("tool", "error", String(d.message)).classList.add("fail");
   else if (event === "usage") {
-    const cost = d.costUsd === null ? "cost n/a" : fmtUsd(Number(d.costUsd));
+    const cost = d.costUsd === null
+      ? "cost n/a"
+      : `${fmtUsd(Number(d.costUsd))}${
+        d.simulated ? " (simulated: a scripted model, not a bill)" : ""
+      }`;
     add(
       "",
       "usage",
@@ -46,12 +51,17 @@ export function chatEvent(log: HTMLElement, agentId: string, event: string, d: J
   }
 }
 
-/** Chat: one session per page; changing agent ends it on the server. */
+/** A new chat session id. */
+export function newSessionId(): string {
+  return `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Chat: one session per agent choice; changing agent ends it and clears the conversation. */
 export function chatPage() {
   const form = $<HTMLFormElement>("#chat-form");
   const log = $("#chat-log");
   if (form === null || log === null) return;
-  const sessionId = `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  let sessionId = newSessionId();
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     clearErrors(form);
@@ -74,13 +84,24 @@ export function chatPage() {
         showError(form, data.field, String(data.error));
         return;
       }
-      await readEvents(res, (event, d) => chatEvent(log, agentId, event, d));
+      const session = sessionId;
+      await readEvents(res, (event, d) => {
+        // An answer still streaming when the agent was changed belongs to the old conversation.
+        if (session === sessionId) chatEvent(log, agentId, event, d);
+      });
     } finally {
       button.disabled = false;
       input.focus();
     }
   });
-  $<HTMLSelectElement>("[name=agentId]", form)!.addEventListener("change", () => {
+  const agent = $<HTMLSelectElement>("[name=agentId]", form)!;
+  agent.addEventListener("change", () => {
     fetch(`/api/chat/${sessionId}`, { method: "DELETE" }).catch(() => {});
+    sessionId = newSessionId();
+    const note = document.createElement("p");
+    note.className = "muted placeholder";
+    note.textContent = `New conversation with ${agent.value}.`;
+    log.replaceChildren(note);
+    clearErrors(form);
   });
 }

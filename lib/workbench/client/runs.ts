@@ -76,8 +76,18 @@ export function runsPage() {
       cells[4].textContent = String(run.passed);
       cells[5].textContent = String(run.errors);
       cells[6].textContent = fmtUsd(run.costUsd as number);
+      if (run.simulated === true) cells[6].append(" ", simulatedTag());
     }
   }, 2000);
+}
+
+/** The `simulated` tag the pages put beside a simulated USD figure. */
+export function simulatedTag(): HTMLElement {
+  const tag = document.createElement("span");
+  tag.className = "sim";
+  tag.textContent = "simulated";
+  tag.title = "A scripted model answered: USD is what its pricing would charge, not a bill.";
+  return tag;
 }
 
 /** A run: Resume, and while it is live, its finished cases and progress as they arrive. */

@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import { confinedPath, WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
-import { html, page, raw } from "../html.ts";
+import { html, page, raw, withNav } from "../html.ts";
 import { renderDashboard } from "../../report/dashboard.ts";
 import type { BenchReport } from "../../report/bench_report.ts";
 
@@ -96,9 +96,9 @@ export const catalogPage: WorkbenchFeature = {
           "path",
         );
       }
-      const back =
-        html`<p style="font-family:system-ui;margin:8px 16px"><a href="/catalog">← Catalog</a> · ${rel}</p>`;
-      return c.html(dashboard.replace(/<body([^>]*)>/, `<body$1>${back}`));
+      return c.html(
+        withNav(ctx, "/catalog", dashboard, html`<a href="/catalog">← Catalog</a> · ${rel}`),
+      );
     });
     app.get("/catalog", async (c) => {
       const reports = await listReports(ctx);

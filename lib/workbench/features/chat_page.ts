@@ -47,21 +47,27 @@ export const chatPage: WorkbenchFeature = {
         title: "Chat",
         active: "/chat",
         body: html`
-          <p
-            class="muted">One agent, the same loop as <code>deno task chat</code>: its model, servers, exposure mode and loop; the conversation is kept until you change agent or reload. Tool calls appear as they happen.</p>
-          <form id="chat-form" class="card">
-            <div style="display:flex;gap:12px;align-items:end;flex-wrap:wrap">
-              <div class="field"
-                data-field="agentId"><label>Agent <select name="agentId">${options}</select></label></div>
-              <div class="field" style="flex:1"
-                data-field="message"><label>Message</label><input type="text" name="message" style="width:100%" placeholder="Ask the agent…" autocomplete="off"></div>
+          <p class="muted">
+            One agent, the same loop as <code>deno task chat</code>: its model, servers, exposure mode
+            and loop. The conversation is kept until you change agent or reload; tool calls appear as
+            they happen.
+          </p>
+          <form id="chat-form" class="card chat">
+            <div class="field" data-field="agentId">
+              <label>Agent <select name="agentId">${options}</select></label>
+            </div>
+            <div id="chat-log" class="chat-log" aria-live="polite">
+              <p class="muted placeholder">No messages yet.</p>
+            </div>
+            <div class="chat-input">
+              <div class="field" style="flex:1" data-field="message">
+                <input type="text" name="message" aria-label="Message" style="width:100%"
+                  placeholder="Ask the agent…" autocomplete="off">
+              </div>
               <div class="field"><button type="submit">Send</button></div>
             </div>
             <div class="form-error field-error"></div>
           </form>
-          <div class="card" id="chat-log">
-            <p class="muted placeholder">No messages yet.</p>
-          </div>
         `,
         script: "chatPage",
       }));

@@ -19,7 +19,7 @@ import type { Context } from "hono";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
-import { type Html, html, page } from "../html.ts";
+import { html, page, withNav } from "../html.ts";
 import { createAgentVersions } from "../versions.ts";
 import {
   agentRunRecords,
@@ -84,17 +84,25 @@ interface AllRuns {
 
 async function allRuns(ctx: WorkbenchContext): Promise<AllRuns> {
   const skipped: string[] = [];
-  try {
-    const runs = await loadRuns([ctx.runs.dir], { onSkip: (e) => skipped.push(e.message) });
-    return { runs, skipped };
-  } catch (e) {
-    // An empty runs folder holds no run yet; one whose every run is malformed is reported.
-    if (e instanceof RunInputError && /holds no run|not a folder/.test(e.message)) {
-      return { runs: [], skipped: [] };
+  const runs: LoadedRun[] = [];
+  // The runs folder and the read-only sources (the demo's), a run id once (the runs folder's).
+  for (const dir of [ctx.runs.dir, ...ctx.runs.sources.map((s) => s.dir)]) {
+    try {
+      for (const run of await loadRuns([dir], { onSkip: (e) => skipped.push(e.message) })) {
+        if (!runs.some((r) => r.runId === run.runId)) runs.push(run);
+      }
+    } catch (e) {
+      // A missing or empty folder holds no run yet; one whose every run is malformed is reported.
+      if (
+        e instanceof RunInputError && /no such folder|holds no run|not a folder/.test(e.message)
+      ) {
+        continue;
+      }
+      if (e instanceof RunInputError) throw new WorkbenchError(400, e.message);
+      throw e;
     }
-    if (e instanceof RunInputError) throw new WorkbenchError(400, e.message);
-    throw e;
   }
+  return { runs, skipped };
 }
 
 function queryFilter(c: Context): RunFilter {
@@ -155,12 +163,7 @@ function subtitleOf(
   } … ${runs[runs.length - 1].startedAt.slice(0, 10)}; ${what}${left}`;
 }
 
-/** A document rendered by lib/report with `below` put at the top of its body. */
-const atTop = (document: string, below: Html) =>
-  document.replace(/<body>\n/, () => `<body>\n${below}\n`);
-const backTo = (href: string, title: string) =>
-  html`<p class="no-print" style="margin:0 0 8px"><a href="${href}">← ${title}</a></p>`;
-const withBack = (document: string) => atTop(document, backTo("/reports", "Reports"));
+const backTo = (href: string, title: string) => html`<a href="${href}">← ${title}</a>`;
 
 async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boolean) {
   const reg = await registry(ctx);
@@ -434,7 +437,7 @@ export const reporting: WorkbenchFeature = {
         registry: reg,
         subtitle: subtitleOf(runs, `filter ${JSON.stringify(filter)}`, all.skipped),
       });
-      return c.html(withBack(out.html));
+      return c.html(withNav(ctx, "/reports", out.html, backTo("/reports", "Reports")));
     });
     app.get("/reports/dashboards/:id/edit", async (c) => {
       const reg = await registry(ctx);
@@ -481,18 +484,18 @@ export const reporting: WorkbenchFeature = {
     });
     app.get("/reports/view/:id", async (c) => {
       const out = await renderReport(ctx, await reportById(ctx, c.req.param("id")), false);
-      return c.html(withBack(out.html));
+      return c.html(withNav(ctx, "/reports", out.html, backTo("/reports", "Reports")));
     });
     app.get("/compare", async (c) => {
       const agent = c.req.query("agent");
       if (agent) {
         const cmp = await comparison(c);
         const csv = `/api/compare?${new URL(c.req.url).searchParams.toString()}&format=csv`;
-        return c.html(atTop(
+        return c.html(withNav(
+          ctx,
+          "/compare",
           renderComparePage(cmp).html,
-          html`${
-            backTo("/compare", "Compare versions")
-          }<p class="no-print"><a href="${csv}">CSV</a></p>`,
+          html`${backTo("/compare", "Compare versions")} · <a href="${csv}">CSV</a>`,
         ));
       }
       const records = agentRunRecords((await allRuns(ctx)).runs);

@@ -91,7 +91,7 @@ function eventsRoute(ctx: WorkbenchContext) {
     const skip = Number(c.req.header("last-event-id") ?? "0") || 0;
     const first = await ctx.runs.get(runId);
     return streamSSE(c, async (stream) => {
-      const path = join(ctx.runs.runDir(runId), "cases.jsonl");
+      const path = join((await ctx.runs.locate(runId)).dir, "cases.jsonl");
       let offset = 0;
       let seen = 0;
       const all: CaseRecord[] = [];

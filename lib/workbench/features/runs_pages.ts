@@ -11,7 +11,7 @@ import type { CaseRecord, Suite } from "../../agent/types.ts";
 import type { Message } from "../../agent/providers/types.ts";
 import type { WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
-import { type Html, html, page, raw, stateBadge } from "../html.ts";
+import { type Html, html, page, raw, SIMULATED_NOTE, simulatedTag, stateBadge } from "../html.ts";
 import { type RunSummary, summarizeRun } from "../comparison.ts";
 
 const pct = (x: number | null) => x === null ? "n/a" : `${(x * 100).toFixed(1)}%`;
@@ -57,7 +57,9 @@ export function comparisonHtml(
   runId: string,
   s: RunSummary,
   records: readonly CaseRecord[],
+  simulated = false,
 ): Html {
+  const sim = simulatedTag(simulated);
   const cli = new Map(s.agents.map((a) => [a.agentId, a]));
   const rows = s.comparison.map((a) => {
     const c = cli.get(a.agentId);
@@ -74,7 +76,7 @@ export function comparisonHtml(
         <td class="num">${int(a.inputTokens)}</td>
         <td class="num">${int(a.outputTokens)}</td>
         <td class="num">${int(a.cacheReadTokens)} / ${int(a.cacheWriteTokens)}</td>
-        <td class="num">${usd(a.costUsd)}</td>
+        <td class="num">${usd(a.costUsd)}${sim}</td>
         <td class="num">${a.errors}</td>
         <td class="num">${a.casesWithoutUsage}</td>
         <td class="num">${a.toolCount ?? "n/a"}</td>
@@ -126,7 +128,7 @@ export function comparisonHtml(
         <td class="num">${r.iterations}</td>
         <td class="num">${int(r.inputTokens)}</td>
         <td class="num">${int(r.outputTokens)}</td>
-        <td class="num">${usd(r.costUsd)}</td>
+        <td class="num">${usd(r.costUsd)}${sim}</td>
         <td class="num">${r.toolCalls.filter((c) => c.via === undefined).length}</td>
         <td><a class="transcript-link" href="${caseHref(runId, r)}">transcript</a></td>
       </tr>
@@ -183,7 +185,9 @@ export function comparisonHtml(
             )}%;background:#2156c9"></span><span style="width:${((1 - agentShare) * 100).toFixed(
               1,
             )}%;background:#9a6700"></span></div>
-          <p>agent <b>${usd(s.cost.agentUsd)}</b> · judge <b>${usd(s.cost.judgeUsd)}</b> (${int(
+          <p>agent <b>${usd(s.cost.agentUsd)}</b> · judge <b>${usd(
+            s.cost.judgeUsd,
+          )}</b>${sim} (${int(
             s.cost.judgeInputTokens,
           )} in / ${int(s.cost.judgeOutputTokens)} out tokens)</p>
         </div>
@@ -271,13 +275,17 @@ export const runsPages: WorkbenchFeature = {
       const rows = runs.map((r) =>
         html`
           <tr data-run="${r.runId}">
-            <td><a href="/runs/${encodeURIComponent(r.runId)}">${r.runId}</a></td>
+            <td><a href="/runs/${encodeURIComponent(r.runId)}">${r.runId}</a>${r.source === null
+              ? ""
+              : html`
+                <span class="state" title="read-only, from ${r.source}">${r.source}</span>
+              `}</td>
             <td>${r.suiteId ?? ""}</td>
             <td>${stateBadge(r.state)}</td>
             <td class="num">${r.completed}/${r.planned}</td>
             <td class="num">${r.passed}</td>
             <td class="num">${r.errors}</td>
-            <td class="num">${usd(r.costUsd)}</td>
+            <td class="num">${usd(r.costUsd)}${simulatedTag(r.simulated)}</td>
             <td>${r.agentIds.join(", ")}</td>
             <td class="muted">${r.createdAt ?? ""}</td>
           </tr>
@@ -348,6 +356,14 @@ export const runsPages: WorkbenchFeature = {
             : ""
         }</p>
 ${run.failure ? html`<p class="fail">Failed: ${run.failure}</p>` : ""}
+${run.simulated ? html`<p class="sim-note"><b>Simulated run.</b> ${SIMULATED_NOTE}</p>` : ""}
+${
+          run.source === null
+            ? ""
+            : html`<p class="muted">Read-only: from the ${run.source} runs (${
+              (await ctx.runs.locate(id)).dir
+            }).</p>`
+        }
 ${
           canResume
             ? html`<p><button id="resume" data-run="${id}">Resume</button> <span class="muted">runs the ${
@@ -363,12 +379,14 @@ ${
 <div class="kpi"><span class="muted">tokens in / out</span><b><span id="p-in">${
           int(run.inputTokens)
         }</span> / <span id="p-out">${int(run.outputTokens)}</span></b></div>
-<div class="kpi"><span class="muted">USD (agent)</span><b id="p-usd">${usd(run.costUsd)}</b></div>
+<div class="kpi"><span class="muted">USD (agent)${
+          simulatedTag(run.simulated)
+        }</span><b id="p-usd">${usd(run.costUsd)}</b></div>
 </div>
 <div style="margin-top:10px">${bar(fraction)}</div>
 <h3>Finished cases</h3><div class="log" id="case-log">${log}</div>
 </div>
-${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results) : ""}`;
+${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results, run.simulated) : ""}`;
       return c.html(page(ctx, {
         title: `Run ${id}`,
         active: "/runs",
@@ -424,7 +442,9 @@ ${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results) : "
           r.toolMs,
         )} ms · ${r.iterations} turn(s) · tokens ${int(r.inputTokens)} in / ${int(
           r.outputTokens,
-        )} out · peak context ${int(r.peakContextTokens)} · ${usd(r.costUsd)}</p></div>
+        )} out · peak context ${int(r.peakContextTokens)} · ${usd(r.costUsd)}${simulatedTag(
+          run.simulated,
+        )}</p></div>
         <h2>Tool calls</h2>
         <div class="card">
           <table id="tool-calls">
