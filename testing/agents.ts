@@ -77,7 +77,8 @@ export async function runAgentsForTest(options: AgentsTestOptions): Promise<Agen
 /**
  * Writes `dir/models.json` for the fixture agents on a scripted model server, key `${E2E_KEY}`:
  * `claude` (Anthropic; $3 / $15 per million input / output tokens, cache read $0.30, cache
- * write $3.75), `gpt` (OpenAI; $0.40 / $1.60, cache read $0.10) and `judge` (Anthropic; $1 / $5).
+ * write $3.75), `gpt` (OpenAI; $0.40 / $1.60, cache read $0.10), `gpt-responses` (OpenAI
+ * Responses; $2.50 / $15, cache read $0.25) and `judge` (Anthropic; $1 / $5).
  *
  * @param dir Folder to write into.
  * @param url Anthropic base URL.
@@ -89,10 +90,14 @@ export async function writeAgentsRegistry(
   url: string,
   openaiUrl: string,
 ): Promise<string> {
-  const m = (id: string, provider: "anthropic" | "openai", pricing: Record<string, number>) => ({
+  const m = (
+    id: string,
+    provider: "anthropic" | "openai" | "openai-responses",
+    pricing: Record<string, number>,
+  ) => ({
     id,
     provider,
-    baseUrl: provider === "openai" ? openaiUrl : url,
+    baseUrl: provider === "anthropic" ? url : openaiUrl,
     keyVar: "E2E_KEY",
     pricing,
     ...(id === "judge" ? { model: "scripted-judge" } : {}),
@@ -105,6 +110,11 @@ export async function writeAgentsRegistry(
       cacheWriteUsdPerMTok: 3.75,
     }),
     m("gpt", "openai", { inputUsdPerMTok: 0.4, outputUsdPerMTok: 1.6, cacheReadUsdPerMTok: 0.1 }),
+    m("gpt-responses", "openai-responses", {
+      inputUsdPerMTok: 2.5,
+      outputUsdPerMTok: 15,
+      cacheReadUsdPerMTok: 0.25,
+    }),
     m("judge", "anthropic", { inputUsdPerMTok: 1, outputUsdPerMTok: 5 }),
   ]);
 }

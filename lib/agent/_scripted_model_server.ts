@@ -1,8 +1,11 @@
 /**
  * Test double for hosted model endpoints: a local HTTP server (127.0.0.1, random port) that
- * speaks the Anthropic Messages (`POST /v1/messages`) and OpenAI Chat Completions
- * (`POST /v1/chat/completions`) wire formats and plays scripted replies: messages with tool
- * calls and usage, error statuses with `Retry-After`, malformed JSON and slow replies.
+ * speaks the Anthropic Messages (`POST /v1/messages`), OpenAI Chat Completions
+ * (`POST /v1/chat/completions`) and OpenAI Responses (`POST /v1/responses`) wire formats and
+ * plays scripted replies: messages with tool calls and usage, provider tool searches (Anthropic
+ * `server_tool_use` and `tool_search_tool_result` blocks, OpenAI `tool_search_call` and
+ * `tool_search_output` items), error statuses with `Retry-After`, malformed JSON and slow
+ * replies.
  *
  * Private to tests and benches.
  *
@@ -10,7 +13,7 @@
  */
 
 /** Which wire format a request used. */
-export type WireProvider = "anthropic" | "openai";
+export type WireProvider = "anthropic" | "openai" | "openai-responses";
 
 /** A request as the server received it. */
 export interface ReceivedRequest {
@@ -66,12 +69,30 @@ export interface ScriptedToolCall {
   readonly id: string;
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** OpenAI Responses: the namespace of a namespaced function. */
+  readonly namespace?: string;
+}
+
+/** A scripted provider tool search, answered before the message's tool calls. */
+export interface ScriptedSearch {
+  /** Search id (`srvtoolu_…` for Anthropic). */
+  readonly id: string;
+  /** The search input as the model wrote it (`{query}`, `{pattern}`). */
+  readonly input: Record<string, unknown>;
+  /** Names of the tools found (Anthropic `tool_reference` blocks). */
+  readonly tools: readonly string[];
+  /** OpenAI: the loaded tool definitions (`tool_search_output.tools`), as in the request. */
+  readonly loaded?: readonly unknown[];
+  /** Anthropic: an error code instead of results (`invalid_pattern`, ...). */
+  readonly error?: string;
 }
 
 /** Content of a scripted assistant message. */
 export interface ScriptedMessage {
   readonly text?: string;
   readonly toolCalls?: readonly ScriptedToolCall[];
+  /** Provider tool searches made before the tool calls (Anthropic, OpenAI Responses). */
+  readonly searches?: readonly ScriptedSearch[];
   /** Omit to send no `usage` at all. */
   readonly usage?: ScriptedUsage;
   /** OpenAI only: send `arguments` as this raw text instead of JSON of `input`. */
@@ -102,9 +123,24 @@ export function messageReply(
   model = "scripted",
 ): ScriptedReply {
   const calls = m.toolCalls ?? [];
+  if (provider === "openai-responses") return responsesReply(m, model);
   if (provider === "anthropic") {
     const content: unknown[] = [];
     if (m.text !== undefined) content.push({ type: "text", text: m.text });
+    for (const s of m.searches ?? []) {
+      const name = "pattern" in s.input ? "tool_search_tool_regex" : "tool_search_tool_bm25";
+      content.push({ type: "server_tool_use", id: s.id, name, input: s.input });
+      content.push({
+        type: "tool_search_tool_result",
+        tool_use_id: s.id,
+        content: s.error === undefined
+          ? {
+            type: "tool_search_tool_search_result",
+            tool_references: s.tools.map((t) => ({ type: "tool_reference", tool_name: t })),
+          }
+          : { type: "tool_search_tool_result_error", error_code: s.error, error_message: null },
+      });
+    }
     for (const c of calls) {
       content.push({ type: "tool_use", id: c.id, name: c.name, input: c.input });
     }
@@ -122,6 +158,9 @@ export function messageReply(
           output_tokens: m.usage.output,
           cache_read_input_tokens: m.usage.cacheRead ?? null,
           cache_creation_input_tokens: m.usage.cacheWrite ?? null,
+          ...(m.searches === undefined || m.searches.length === 0
+            ? {}
+            : { server_tool_use: { tool_search_requests: m.searches.length } }),
         },
       }),
     });
@@ -160,6 +199,67 @@ export function messageReply(
   });
 }
 
+/** A 200 reply in the OpenAI Responses format (a `response` object with `output` items). */
+function responsesReply(m: ScriptedMessage, model: string): ScriptedReply {
+  const output: unknown[] = [];
+  for (const s of m.searches ?? []) {
+    output.push({
+      type: "tool_search_call",
+      id: `ts_${s.id}`,
+      call_id: null,
+      execution: "server",
+      status: "completed",
+      arguments: s.input,
+    });
+    output.push({
+      type: "tool_search_output",
+      id: `tso_${s.id}`,
+      call_id: null,
+      execution: "server",
+      status: "completed",
+      tools: s.loaded ?? [],
+    });
+  }
+  if (m.text !== undefined) {
+    output.push({
+      type: "message",
+      id: "msg_scripted",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: m.text, annotations: [] }],
+    });
+  }
+  for (const c of m.toolCalls ?? []) {
+    output.push({
+      type: "function_call",
+      id: `fc_${c.id}`,
+      call_id: c.id,
+      name: c.name,
+      ...(c.namespace === undefined ? {} : { namespace: c.namespace }),
+      arguments: m.rawArguments ?? JSON.stringify(c.input),
+      status: "completed",
+    });
+  }
+  return json(200, {
+    id: "resp_scripted",
+    object: "response",
+    created_at: 0,
+    status: "completed",
+    model,
+    output,
+    ...(m.usage === undefined ? {} : {
+      usage: {
+        // input_tokens includes cached tokens in the Responses format.
+        input_tokens: m.usage.input + (m.usage.cacheRead ?? 0),
+        input_tokens_details: { cached_tokens: m.usage.cacheRead ?? 0 },
+        output_tokens: m.usage.output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: m.usage.input + (m.usage.cacheRead ?? 0) + m.usage.output,
+      },
+    }),
+  });
+}
+
 /**
  * An error reply in the wire format of `provider` (`{type:"error",error:{...}}` for Anthropic,
  * `{error:{message,type}}` for OpenAI).
@@ -184,6 +284,12 @@ export function errorReply(
     : { "retry-after": retryAfter };
   return provider === "anthropic"
     ? json(status, { type: "error", error: { type, message: `scripted ${status}` } }, headers)
+    : provider === "openai-responses"
+    ? json(
+      status,
+      { error: { message: `scripted ${status}`, type, code: null, param: null } },
+      headers,
+    )
     : json(
       status,
       { error: { message: `scripted ${status}`, type, code: null, param: null } },
@@ -216,6 +322,8 @@ export function startScriptedModelServer(handler: ScriptHandler): ScriptedModelS
         ? "anthropic"
         : path === "/v1/chat/completions"
         ? "openai"
+        : path === "/v1/responses"
+        ? "openai-responses"
         : null;
       if (req.method !== "POST" || provider === null) {
         return new Response("not found", { status: 404 });

@@ -1,7 +1,9 @@
 /**
  * A scripted "model" for end-to-end tests of the fixture suites: it reads the conversation
- * from the real wire request (Anthropic or OpenAI), calls the MCP tools a sensible agent
- * would, and computes its answer from the tool results the real servers returned. Usage is
+ * from the real wire request (Anthropic Messages, OpenAI Chat Completions or Responses), calls
+ * the MCP tools a sensible agent would, and computes its answer from the tool results the real
+ * servers returned. Behind a provider tool search it searches for a tool before its first call
+ * and answers the search as the hosted search would (mcpmeter's emulations). Usage is
  * deterministic: turn t (0-based) reports input 100 + 10·t, output 20, cache read 50 (cache
  * write 5 on Anthropic).
  *
@@ -16,8 +18,16 @@ import {
   type ReceivedRequest,
   type ScriptedMessage,
   type ScriptedReply,
+  type ScriptedSearch,
   type ScriptedToolCall,
 } from "./_scripted_model_server.ts";
+import {
+  anthropicBm25Entry,
+  openaiSearchEntry,
+  regexPatternFor,
+  searchByPattern,
+} from "../retrieval/hosted_emulation.ts";
+import type { RetrievalDoc, Retriever } from "../retrieval/types.ts";
 
 /** A provider-neutral view of a request, from its last user question on. */
 interface View {
@@ -40,10 +50,31 @@ function view(req: ReceivedRequest): View {
   let question = "";
   let system = "";
   let turn = 0;
-  const msgs = req.body.messages as Record<string, unknown>[];
-  const offered = ((req.body.tools ?? []) as { name?: string; function?: { name: string } }[])
-    .map((t) => t.name ?? t.function?.name ?? "");
-  if (req.provider === "anthropic") {
+  const msgs = (req.body.messages ?? []) as Record<string, unknown>[];
+  const offered = flatTools(req.body.tools).map((t) =>
+    String(t.name ?? (t.function as { name?: string } | undefined)?.name ?? "")
+  );
+  if (req.provider === "openai-responses") {
+    system = String(req.body.instructions ?? "");
+    let outputRun = false;
+    for (const item of (req.body.input ?? []) as Record<string, unknown>[]) {
+      if (item.role === "user") {
+        question = String(item.content);
+        results.length = 0;
+        resultTools.length = 0;
+        turn = 0;
+        outputRun = false;
+      } else if (item.type === "function_call_output") {
+        results.push(String(item.output));
+        resultTools.push(toolOfId(String(item.call_id)));
+        outputRun = false;
+      } else if (!outputRun) {
+        // The items of one model turn (message, function calls, tool searches) come together.
+        turn += 1;
+        outputRun = true;
+      }
+    }
+  } else if (req.provider === "anthropic") {
     system = String(req.body.system ?? "");
     for (const m of msgs) {
       if (m.role === "assistant") turn += 1;
@@ -216,6 +247,144 @@ function decide(v: View): ScriptedMessage {
   return answer("I do not know.");
 }
 
+/** A request's tools with the functions of OpenAI namespaces brought to the top level. */
+function flatTools(tools: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const t of (Array.isArray(tools) ? tools : []) as Record<string, unknown>[]) {
+    if (t?.type === "namespace") {
+      for (const f of flatTools(t.tools)) out.push({ ...f, namespace: t.name });
+    } else out.push(t);
+  }
+  return out;
+}
+
+/** The provider tool search a request offers, if any: its kind and the deferred tools. */
+interface SearchView {
+  readonly kind: "anthropic_bm25" | "anthropic_regex" | "openai";
+  /** Deferred tools not yet loaded by an earlier search (definitions as in the request). */
+  readonly unloaded: readonly Record<string, unknown>[];
+  /** The namespace entries of the request (OpenAI), by name. */
+  readonly namespaces: ReadonlyMap<string, Record<string, unknown>>;
+}
+
+function searchView(req: ReceivedRequest): SearchView | undefined {
+  const tools = (req.body.tools ?? []) as Record<string, unknown>[];
+  const flat = flatTools(tools);
+  let kind: SearchView["kind"] | undefined;
+  if (tools.some((t) => t.type === "tool_search_tool_bm25_20251119")) kind = "anthropic_bm25";
+  if (tools.some((t) => t.type === "tool_search_tool_regex_20251119")) kind = "anthropic_regex";
+  if (tools.some((t) => t.type === "tool_search")) kind = "openai";
+  if (kind === undefined) return undefined;
+  const loaded = new Set<string>();
+  if (req.provider === "anthropic") {
+    for (const m of (req.body.messages ?? []) as Record<string, unknown>[]) {
+      if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+      for (const b of m.content as Record<string, unknown>[]) {
+        const c = b.content as { tool_references?: { tool_name: string }[] } | undefined;
+        if (b.type === "tool_search_tool_result") {
+          for (const r of c?.tool_references ?? []) loaded.add(r.tool_name);
+        }
+      }
+    }
+  } else {
+    for (const item of (req.body.input ?? []) as Record<string, unknown>[]) {
+      if (item.type === "tool_search_output") {
+        for (const t of flatTools(item.tools)) loaded.add(String(t.name));
+      }
+    }
+  }
+  return {
+    kind,
+    unloaded: flat.filter((t) => t.defer_loading === true && !loaded.has(String(t.name))),
+    namespaces: new Map(
+      tools.filter((t) => t.type === "namespace").map((t) => [String(t.name), t]),
+    ),
+  };
+}
+
+/**
+ * The hosted search a provider runs, emulated (lib/retrieval's emulations over the deferred
+ * definitions of the request): the names found for `query`, best first, at most 5.
+ */
+function hostedSearch(
+  sv: SearchView,
+  query: string,
+): { input: Record<string, unknown>; names: string[] } {
+  const docs: RetrievalDoc[] = sv.unloaded.map((t) => ({
+    id: String(t.name),
+    name: String(t.name),
+    server: String(t.namespace ?? ""),
+    description: String(t.description ?? ""),
+    params: JSON.stringify(t.input_schema ?? t.parameters ?? {}),
+  }));
+  if (sv.kind === "anthropic_regex") {
+    const pattern = regexPatternFor(query) ?? query;
+    return { input: { query: pattern }, names: searchByPattern(docs, pattern).map((h) => h.id) };
+  }
+  // wink's BM25 needs three documents; fewer are matched by their words.
+  const names = docs.length < 3
+    ? searchByPattern(docs, regexPatternFor(query) ?? query).map((h) => h.id)
+    : ((sv.kind === "openai" ? openaiSearchEntry : anthropicBm25Entry)
+      .create(docs, { seed: 0 }) as Retriever).search(query, 5).map((h) => h.id);
+  return { input: { query }, names };
+}
+
+/**
+ * Under a provider tool search: a planned call of a tool not loaded yet is preceded, in the same
+ * reply, by the search a model would make for it (its name in words); the calls go ahead only
+ * when the search found the tool, else the model says it could not find one. OpenAI calls carry
+ * their function's namespace.
+ */
+function withSearches(req: ReceivedRequest, sv: SearchView, m: ScriptedMessage): ScriptedMessage {
+  const calls = m.toolCalls ?? [];
+  const unloaded = new Map(sv.unloaded.map((t) => [String(t.name), t]));
+  const searches: ScriptedSearch[] = [];
+  const found = new Set<string>();
+  for (const c of calls) {
+    if (!unloaded.has(c.name) || found.has(c.name)) continue;
+    const { input, names } = hostedSearch(sv, c.name.replace(/[-_]/g, " "));
+    for (const n of names) found.add(n);
+    const loaded = names.map((n) => unloaded.get(n)!);
+    searches.push({
+      id: `srvtoolu_${req.index}_${searches.length}`,
+      input,
+      tools: names,
+      ...(sv.kind === "openai" ? { loaded: namespaced(sv, loaded) } : {}),
+    });
+  }
+  const missing = calls.find((c) => unloaded.has(c.name) && !found.has(c.name));
+  if (missing !== undefined) {
+    return { searches, text: `I could not find a tool to ${missing.name.replace(/[-_]/g, " ")}.` };
+  }
+  const flat = new Map(flatTools(req.body.tools).map((t) => [String(t.name), t]));
+  return {
+    ...m,
+    ...(searches.length === 0 ? {} : { searches }),
+    toolCalls: calls.map((c) => {
+      const ns = flat.get(c.name)?.namespace;
+      return ns === undefined ? c : { ...c, namespace: String(ns) };
+    }),
+  };
+}
+
+/** Loaded definitions as a `tool_search_output` lists them: functions inside their namespace. */
+function namespaced(sv: SearchView, loaded: readonly Record<string, unknown>[]): unknown[] {
+  const out = new Map<string, Record<string, unknown>[]>();
+  const top: unknown[] = [];
+  for (const t of loaded) {
+    const { namespace, ...fn } = t;
+    if (namespace === undefined) top.push(fn);
+    else out.set(String(namespace), [...(out.get(String(namespace)) ?? []), fn]);
+  }
+  return [
+    ...top,
+    ...[...out].map(([name, tools]) => {
+      const ns = sv.namespaces.get(name) ?? {};
+      return { type: "namespace", name, description: ns.description ?? "", tools };
+    }),
+  ];
+}
+
 /**
  * Replies to one request of the fixture suites (agent turns and judge calls).
  *
@@ -234,10 +403,12 @@ export function fixturePolicy(req: ReceivedRequest): ScriptedReply {
       usage: { input: 300, output: 15 },
     });
   }
-  const message = v.offered.includes("call_tool")
+  const planned = v.offered.includes("call_tool")
     ? decideIndirect(v, "call_tool")
     : v.offered.includes("run_code")
     ? decideIndirect(v, "run_code")
     : decide(v);
+  const sv = searchView(req);
+  const message = sv === undefined ? planned : withSearches(req, sv, planned);
   return messageReply(req.provider, { ...message, usage: usage(req.provider, v.turn) });
 }

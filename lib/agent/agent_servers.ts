@@ -149,6 +149,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
     open: (agent, provider) =>
       openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
         exposure: agent.exposure,
+        ...(agent.toolSearch === undefined ? {} : { toolSearch: agent.toolSearch }),
         provider,
         env: options.env,
         source: serversPath,

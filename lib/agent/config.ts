@@ -28,7 +28,9 @@ import type {
   Suite,
   SuiteCase,
   ToolPrices,
+  ToolSearchConfig,
 } from "./types.ts";
+import { SEARCH_EXPOSURES } from "./types.ts";
 import agentSchema from "./schemas/agent.schema.json" with { type: "json" };
 import modelsSchema from "./schemas/models.schema.json" with { type: "json" };
 import toolPricesSchema from "./schemas/tool_prices.schema.json" with { type: "json" };
@@ -193,6 +195,38 @@ function inlineOverrides(
 }
 
 /**
+ * An agent's `toolSearch`, checked against its exposure: only a search exposure takes one, and
+ * only `anthropic_search` a `variant`.
+ */
+function toolSearchOf(
+  raw: Record<string, unknown>,
+  source: string,
+  prefix: string,
+): { toolSearch?: ToolSearchConfig } {
+  const ts = raw.toolSearch as ToolSearchConfig | undefined;
+  if (ts === undefined) return {};
+  const at = prefix ? `${prefix}.toolSearch` : "toolSearch";
+  const exposure = (raw.exposure as string | undefined) ?? "direct";
+  if (!SEARCH_EXPOSURES.includes(exposure as AgentConfig["exposure"])) {
+    throw new AgentConfigError(
+      "agent",
+      source,
+      at,
+      `applies to exposure anthropic_search or openai_search, not ${exposure}`,
+    );
+  }
+  if (ts.variant !== undefined && exposure !== "anthropic_search") {
+    throw new AgentConfigError(
+      "agent",
+      source,
+      `${at}.variant`,
+      "applies to anthropic_search only (OpenAI's tool_search has no variants)",
+    );
+  }
+  return { toolSearch: ts };
+}
+
+/**
  * Parses an agents file: one agent object, or `{agents: [...]}`. Defaults are applied
  * (`exposure` direct, `loop` sequential, `maxIterations` 10, `maxOutputTokens` 1024).
  *
@@ -239,6 +273,7 @@ export function parseAgents(input: unknown, source = "<inline>"): AgentDraft[] {
       ...(hasFile ? { systemPromptFile: raw.systemPromptFile as string } : {}),
       mcpServers: raw.mcpServers as string[],
       exposure: (raw.exposure as AgentConfig["exposure"] | undefined) ?? "direct",
+      ...toolSearchOf(raw, source, prefix(i)),
       loop: (raw.loop as AgentConfig["loop"] | undefined) ?? "sequential",
       maxIterations: (raw.maxIterations as number | undefined) ?? 10,
       ...(raw.temperature === undefined ? {} : { temperature: raw.temperature as number }),

@@ -45,7 +45,25 @@ Deno.test("parseAgents() errors name the file and the field", async (t) => {
       () => parseAgents({ ...agent, exposure: "hidden" }, "a.json"),
       "a.json",
       "exposure",
-      /must be one of \["direct","proxy","code"\]/,
+      /must be one of \["direct","proxy","code","anthropic_search","openai_search"\]/,
+    ));
+  await t.step("toolSearch without a search exposure", () =>
+    throwsConfig(
+      () => parseAgents({ ...agent, toolSearch: { variant: "regex" } }, "a.json"),
+      "a.json",
+      "toolSearch",
+      /applies to exposure anthropic_search or openai_search, not direct/,
+    ));
+  await t.step("a variant for openai_search", () =>
+    throwsConfig(
+      () =>
+        parseAgents(
+          { agents: [{ ...agent, exposure: "openai_search", toolSearch: { variant: "bm25" } }] },
+          "a.json",
+        ),
+      "a.json",
+      "agents[0].toolSearch.variant",
+      /applies to anthropic_search only/,
     ));
   await t.step("typo in a field name", () =>
     throwsConfig(
@@ -391,4 +409,16 @@ Deno.test("requiredModelIds() includes a summarize strategy's model", () => {
     requiredModelIds([{ model: "m1", contextStrategy: summarize }, { model: "m1" }], suite),
     ["haiku", "m1"],
   );
+});
+
+Deno.test("parseAgents() keeps a search exposure's toolSearch", () => {
+  const [a] = parseAgents({
+    ...agent,
+    exposure: "anthropic_search",
+    toolSearch: { variant: "regex", alwaysLoad: ["fs:read_*"] },
+  }, "a.json");
+  assert.equal(a.exposure, "anthropic_search");
+  assert.deepEqual(a.toolSearch, { variant: "regex", alwaysLoad: ["fs:read_*"] });
+  const [b] = parseAgents({ ...agent, exposure: "openai_search" }, "a.json");
+  assert.equal(b.toolSearch, undefined);
 });

@@ -35,15 +35,19 @@ export type { ContextStrategy };
 export const DEFAULT_CONTEXT_TOKENIZER = "o200k_base";
 
 /**
- * Whether any of the agents has a context strategy that counts tokens (anything but `none`).
+ * Whether any of the agents counts tokens in the loop: a context strategy other than `none`, or
+ * a search exposure (`anthropic_search`, `openai_search`: each search's expansion is counted).
  *
  * @param agents Agents.
  * @returns `true` when a tokenizer must be passed to the loop.
  */
 export function needsContextTokenizer(
-  agents: readonly { readonly contextStrategy?: ContextStrategy }[],
+  agents: readonly { readonly contextStrategy?: ContextStrategy; readonly exposure?: string }[],
 ): boolean {
-  return agents.some((a) => a.contextStrategy !== undefined && a.contextStrategy.type !== "none");
+  return agents.some((a) =>
+    (a.contextStrategy !== undefined && a.contextStrategy.type !== "none") ||
+    a.exposure === "anthropic_search" || a.exposure === "openai_search"
+  );
 }
 
 /** The placeholder that replaces an old tool result under `drop-old-tool-results`. */

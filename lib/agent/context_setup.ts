@@ -22,7 +22,7 @@ import { createTokenizer } from "../tokens/tokenizers.ts";
  * @throws {RangeError} when the `summarize` model is not in the registry.
  */
 export function contextCollaborators(
-  agent: Pick<AgentConfig, "id" | "contextStrategy">,
+  agent: Pick<AgentConfig, "id" | "contextStrategy"> & Partial<Pick<AgentConfig, "exposure">>,
   models: readonly ModelConfig[],
   makeClient: (config: ModelConfig) => ModelClient,
 ): { tokenizer?: TokenCounter; summarizer?: ModelClient } {

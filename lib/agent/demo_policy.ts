@@ -1,6 +1,6 @@
 /**
- * The demo model: mcpmeter's scripted local server (Anthropic Messages and OpenAI Chat
- * Completions wire formats) answering from the real tool output with the fixture policy, with
+ * The demo model: mcpmeter's scripted local server (Anthropic Messages, OpenAI Chat
+ * Completions and Responses wire formats) answering from the real tool output with the fixture policy, with
  * usage counted from what was really sent. Used by the demo runs and the workbench's
  * `scripted` model; needs no API key.
  *
@@ -33,11 +33,26 @@ export function createDemoPolicy(
   return (req) => {
     const reply = fixturePolicy(req);
     const body = JSON.parse(reply.body);
-    const { system, messages, tools } = req.body;
-    const input = tokenizer.count(JSON.stringify({ system, messages, tools }));
+    const { system, messages, tools, instructions, input: items } = req.body;
+    const input = tokenizer.count(
+      JSON.stringify(
+        req.provider === "openai-responses"
+          ? { instructions, input: items, tools }
+          : { system, messages, tools },
+      ),
+    );
     if (req.provider === "anthropic") {
       const output = tokenizer.count(JSON.stringify(body.content));
       body.usage = { input_tokens: input, output_tokens: output };
+    } else if (req.provider === "openai-responses") {
+      const output = tokenizer.count(JSON.stringify(body.output));
+      body.usage = {
+        input_tokens: input,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: input + output,
+      };
     } else {
       const output = tokenizer.count(JSON.stringify(body.choices?.[0]?.message ?? ""));
       body.usage = {

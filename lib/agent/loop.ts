@@ -9,7 +9,17 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import type { AgentConfig, CaseError, ToolCallRecord, ToolRetryCounts, Usage } from "./types.ts";
+import type {
+  AgentConfig,
+  CaseError,
+  ToolCallRecord,
+  ToolRetryCounts,
+  ToolSearchCase,
+  ToolSearchRecord,
+  Usage,
+} from "./types.ts";
+import { sentTools } from "../catalog/sent.ts";
+import { searchFormat } from "./providers/_adapter.ts";
 import type { Message, ModelClient, RetryRecord, ToolCall, ToolResult } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import { type ExposedTool, PROXY_SERVER_NAME, type ToolHost } from "./tools.ts";
@@ -49,7 +59,10 @@ export interface LoopOptions {
   readonly now: () => number;
   /** Aborts model and tool calls (the per-case timeout). */
   readonly signal?: AbortSignal;
-  /** Counts context tokens for the agent's `contextStrategy`; required unless it is `none`. */
+  /**
+   * Counts context tokens for the agent's `contextStrategy` (required unless it is `none`) and
+   * each tool search's expansion (without it, `expansionTokens` are `null`).
+   */
   readonly tokenizer?: TokenCounter;
   /** Client of the `summarize` strategy's model; required for `summarize`. */
   readonly summarizer?: ModelClient;
@@ -79,6 +92,8 @@ export interface LoopResult {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Retries after tool errors: run, succeeded, refused (see `AgentConfig.retryOnToolError`). */
   readonly toolRetries: ToolRetryCounts;
+  /** The provider tool searches, when the host defers its tools behind one; `null` otherwise. */
+  readonly toolSearch: ToolSearchCase | null;
   /** What the agent's `contextStrategy` saved; `null` without one (or with `none`). */
   readonly context: ContextReport | null;
   /** Summarizer calls and usage (apart from `usage`); `null` unless the strategy is `summarize`. */
@@ -334,6 +349,27 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   let iterations = 0;
   const notes = new Set<string>();
   const toolCalls: ToolCallRecord[] = [];
+  const search = host.toolSearch;
+  const searches: ToolSearchRecord[] = [];
+  // What a search adds to the context: the sent definitions of the tools it returned.
+  const expansion = (names: readonly string[]): number | null => {
+    const specs = names.flatMap((n) => byName.get(n)?.spec ?? []);
+    if (specs.length === 0) return 0;
+    if (options.tokenizer === undefined || search === undefined) return null;
+    return options.tokenizer.count(JSON.stringify(sentTools(specs, searchFormat(search.kind))));
+  };
+  const searchCase = (): ToolSearchCase | null => {
+    if (search === undefined) return null;
+    const counts = searches.map((s) => s.expansionTokens);
+    return {
+      searches: [...searches],
+      expansionTokens: counts.includes(null)
+        ? null
+        : (counts as number[]).reduce((a, b) => a + b, 0),
+      tokenizer: options.tokenizer?.name ?? null,
+      provenance: "computed",
+    };
+  };
   const finish = (finalAnswer: string | null, error: CaseError | null): LoopResult => ({
     finalAnswer,
     iterations,
@@ -346,6 +382,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     toolMs,
     toolCalls,
     toolRetries: { ...retryCounts },
+    toolSearch: searchCase(),
     context: reducer.report(),
     summarizer: reducer.summarizerUsage(),
     cachedModelCalls: cached,
@@ -364,6 +401,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         tools: specs,
         maxOutputTokens: agent.maxOutputTokens,
         ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+        ...(search === undefined ? {} : { toolSearch: search }),
         ...(agent.promptCaching?.enabled
           ? {
             cache: {
@@ -398,7 +436,26 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     const ctx = contextTokens(turn.usage);
     peak = peak === null || ctx === null ? null : Math.max(peak, ctx);
     for (const n of turn.notes) notes.add(n);
-    messages.push({ role: "assistant", text: turn.text, toolCalls: turn.toolCalls });
+    messages.push({
+      role: "assistant",
+      text: turn.text,
+      toolCalls: turn.toolCalls,
+      ...(turn.raw === undefined ? {} : { raw: turn.raw }),
+    });
+    for (const s of turn.searches ?? []) {
+      searches.push({
+        turn: iterations,
+        input: s.input,
+        tools: s.tools.map((n) => {
+          const e = byName.get(n);
+          return e === undefined ? n : `${e.server}:${e.tool}`;
+        }),
+        ...(s.error === undefined ? {} : { error: s.error }),
+        expansionTokens: expansion(s.tools),
+      });
+    }
+    // A server tool paused mid-turn (Anthropic `pause_turn`): send the turn back to go on.
+    if (turn.toolCalls.length === 0 && turn.stopReason === "pause_turn") continue;
     if (turn.toolCalls.length === 0) return finish(turn.text, null);
     const targets = turn.toolCalls.map((c) => retryTarget(c, byName));
     const plans = planCalls(targets.map((t) => t.key), chains, retryLimit);

@@ -10,7 +10,10 @@
  *   sees exactly the proxy's `tools/list` (`retrieve_tools`, `describe_tool`, `call_tool`) and
  *   every call goes over MCP to the proxy;
  * - `code`: `retrieve_tools` (the proxy's BM25 index, compact signatures) and `run_code` (a
- *   sandboxed Deno program whose `tools.call` reaches the servers, see `run_code.ts`).
+ *   sandboxed Deno program whose `tools.call` reaches the servers, see `run_code.ts`);
+ * - `anthropic_search`, `openai_search`: the tools of `direct`, deferred behind the provider's
+ *   tool search ({@linkcode ToolHost.toolSearch}: every tool but the agent's `alwaysLoad` ones;
+ *   for OpenAI one namespace per server, described by the server's `instructions`).
  *
  * Upstream calls made through `call_tool` or `run_code` are reported in `ToolOutput.calls`.
  *
@@ -41,12 +44,14 @@ import { Client, InMemoryTransport } from "../core/sdk.ts";
 import { createProxyCore, createProxyServer } from "../proxy/server.ts";
 import { createToolIndex } from "../proxy/tool_index.ts";
 import { createUpstreamPool, type UpstreamPool, withPoolTools } from "../proxy/upstream.ts";
-import type { Exposure, ProviderKind } from "./types.ts";
+import type { Exposure, ProviderKind, ToolSearchConfig } from "./types.ts";
+import type { ToolSearchSetup } from "../catalog/sent_search.ts";
 import {
   type ExposedTool,
   exposeTools,
   type HostOverrides,
   type ListedTool,
+  MAX_PROVIDER_TOOL_NAME,
   type RoutedCall,
   type ToolHost,
   type ToolOutput,
@@ -114,6 +119,8 @@ export interface OpenMcpHostOptions {
   readonly overrides?: ToolOverrides;
   /** Monotonic clock (ms) for call and listing durations; default `performance.now`. */
   readonly now?: () => number;
+  /** Under a search exposure: the variant and the tools kept loaded (the agent's `toolSearch`). */
+  readonly toolSearch?: ToolSearchConfig;
 }
 
 /** A server that could not be started or listed. */
@@ -292,6 +299,13 @@ export async function hostSessions(
         overrides,
       );
     }
+    if (options.exposure === "anthropic_search" || options.exposure === "openai_search") {
+      const host = await directHost(sessions, provider, timeout, keep, overrides);
+      return await withOverrides(
+        { ...host, toolSearch: searchSetup(host.tools, sessions, options) },
+        overrides,
+      );
+    }
     const listed = await createUpstreamPool(
       sessions.map((s) => ({ name: s.name, client: s.client, close: s.close })),
       { timeoutMs: timeout, now },
@@ -435,6 +449,53 @@ function overrideListed(
     }),
     applied,
   };
+}
+
+/** Longest namespace description sent (characters): a server's `instructions` are cut here. */
+export const MAX_NAMESPACE_DESCRIPTION = 1024;
+
+/**
+ * How a search exposure defers the exposed tools: every tool but those the agent's
+ * `toolSearch.alwaysLoad` globs name; Anthropic's variant (`bm25` by default); for OpenAI one
+ * namespace per server, named like a tool the provider accepts, described by the server's
+ * `instructions` (cut at {@linkcode MAX_NAMESPACE_DESCRIPTION} characters) or, without them,
+ * `Tools of the MCP server "NAME".`.
+ */
+function searchSetup(
+  tools: readonly ExposedTool[],
+  sessions: readonly McpSession[],
+  options: OpenMcpHostOptions,
+): ToolSearchSetup {
+  const loaded = toolFilter({ allow: [...(options.toolSearch?.alwaysLoad ?? [])] });
+  const always = options.toolSearch?.alwaysLoad === undefined
+    ? () => false
+    : (t: ExposedTool) => loaded(t.server, t.tool);
+  const deferred = tools.filter((t) => !always(t)).map((t) => t.spec.name);
+  if (options.exposure === "anthropic_search") {
+    return {
+      kind: options.toolSearch?.variant === "regex" ? "anthropic_regex" : "anthropic_bm25",
+      deferred,
+    };
+  }
+  const taken = new Set<string>();
+  const namespaces = sessions.map((s) => {
+    const instructions = (s.client as { getInstructions?: () => string | undefined })
+      .getInstructions?.();
+    const text = typeof instructions === "string" ? instructions.trim() : "";
+    const base = s.name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_PROVIDER_TOOL_NAME - 3) ||
+      "server";
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    taken.add(name);
+    return {
+      name,
+      description: text === ""
+        ? `Tools of the MCP server ${JSON.stringify(s.name)}.`
+        : text.slice(0, MAX_NAMESPACE_DESCRIPTION),
+      tools: tools.filter((t) => t.server === s.name).map((t) => t.spec.name),
+    };
+  }).filter((ns) => ns.tools.length > 0);
+  return { kind: "openai", deferred, namespaces };
 }
 
 async function directHost(

@@ -58,8 +58,13 @@ export type {
   ToolCallRecord,
   ToolPrices,
   ToolRetryCounts,
+  ToolSearchCase,
+  ToolSearchConfig,
+  ToolSearchRecord,
   Usage,
 } from "./types.ts";
+export { SEARCH_EXPOSURES } from "./types.ts";
+export { SEARCH_PROVIDER, toolSearchProblem, toolSearchProblems } from "./tool_search.ts";
 export {
   AgentConfigError,
   type AgentDraft,
@@ -119,8 +124,10 @@ export {
   type ModelClient,
   type ModelRequest,
   type ModelTurn,
+  type RawTurn,
   type ToolCall,
   type ToolResult,
+  type ToolSearchCall,
   type ToolSpec,
 } from "./providers/types.ts";
 export type {
@@ -132,6 +139,11 @@ export type {
 export { PROVIDER_ENTRIES, PROVIDER_NAMES, providerEntry } from "./providers/registry.ts";
 export { anthropicProvider } from "./providers/anthropic.ts";
 export { openAiProvider } from "./providers/openai.ts";
+export {
+  openAiResponsesProvider,
+  parseResponsesBody,
+  toResponsesInput,
+} from "./providers/openai_responses.ts";
 export {
   type AttemptFailure,
   classifySdkError,

@@ -542,6 +542,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       peakContextTokens: r.peakContextTokens,
       toolCalls: r.toolCalls,
       toolRetries: r.toolRetries,
+      ...(r.toolSearch === null ? {} : { toolSearch: r.toolSearch }),
       ...(r.context === null ? {} : { context: r.context }),
       ...(r.summarizer === null ? {} : {
         summarizer: summarizerRecord(

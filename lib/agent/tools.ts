@@ -11,6 +11,7 @@ import type { AppliedOverride, OverrideProblem } from "../catalog/overrides.ts";
 import type { ProviderKind, SandboxLimit } from "./types.ts";
 import { providerEntry } from "./providers/registry.ts";
 import { type ExposedTool, exposeForDialect, type ListedTool } from "./expose.ts";
+import type { ToolSearchSetup } from "../catalog/sent_search.ts";
 import { sha256Hex, sortedJson } from "./_json.ts";
 
 /** Server name of the in-process proxy's tools in records and `run.json` mappings. */
@@ -94,6 +95,11 @@ export interface HostOverrides {
 export interface ToolHost {
   /** Tools in the order they are offered to the model. */
   readonly tools: readonly ExposedTool[];
+  /**
+   * The provider tool search the tools are deferred behind (search exposures); the loop sends
+   * it with every request. Absent: every tool is loaded.
+   */
+  readonly toolSearch?: ToolSearchSetup;
   /** Tool-description overrides applied to the servers' tools; absent when none. */
   readonly overrides?: HostOverrides;
   /**

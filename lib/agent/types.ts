@@ -16,9 +16,26 @@ import type { JsonObject, JsonValue } from "../catalog/types.ts";
 /**
  * How the model sees the agent's MCP tools: `direct` (every tool, normalized for the provider),
  * `proxy` (the discovery proxy's `retrieve_tools`, `describe_tool`, `call_tool`), `code`
- * (`retrieve_tools` and `run_code`, a sandboxed TypeScript program calling the tools).
+ * (`retrieve_tools` and `run_code`, a sandboxed TypeScript program calling the tools),
+ * `anthropic_search` (every tool sent with `defer_loading: true` behind Anthropic's tool search
+ * tool, bm25 or regex: `provider: "anthropic"`) and `openai_search` (every tool deferred in a
+ * namespace per MCP server behind OpenAI's hosted `tool_search`: `provider: "openai-responses"`).
  */
-export type Exposure = "direct" | "proxy" | "code";
+export type Exposure = "direct" | "proxy" | "code" | "anthropic_search" | "openai_search";
+
+/** The exposures that defer tools behind a provider's tool search. */
+export const SEARCH_EXPOSURES: readonly Exposure[] = ["anthropic_search", "openai_search"];
+
+/** How an agent under a search exposure defers its tools. */
+export interface ToolSearchConfig {
+  /** `anthropic_search` only: `bm25` (natural-language queries) or `regex`. @default {"bm25"} */
+  readonly variant?: "bm25" | "regex";
+  /**
+   * `server:tool` globs of tools loaded at the start instead of deferred (Anthropic advises
+   * keeping the 3-5 most used ones loaded). Absent: every tool is deferred.
+   */
+  readonly alwaysLoad?: readonly string[];
+}
 
 /** How tool calls of one model turn run: one after another, or concurrently. */
 export type LoopKind = "sequential" | "parallel";
@@ -37,6 +54,8 @@ export interface AgentConfig {
   readonly mcpServers: readonly string[];
   /** Exposure mode; default `direct`. */
   readonly exposure: Exposure;
+  /** Under `anthropic_search` and `openai_search`: the variant and the tools kept loaded. */
+  readonly toolSearch?: ToolSearchConfig;
   /** Tool-call scheduling within a turn; default `sequential`. */
   readonly loop: LoopKind;
   /** Model turns allowed per case before an iteration-limit failure; default 10. */
@@ -298,6 +317,35 @@ export interface ToolCallRecord {
   readonly notRun?: "retry_limit";
 }
 
+/** One provider tool search the model made in a case, as the record keeps it. */
+export interface ToolSearchRecord {
+  /** 1-based model turn the search was made in. */
+  readonly turn: number;
+  /** The search input as the model wrote it (`{query}` for bm25, `{query}`/`{pattern}` for regex, OpenAI's `arguments`). */
+  readonly input: JsonValue;
+  /** The tools it returned, `server:tool`, in the provider's order (`[]`: none). */
+  readonly tools: readonly string[];
+  /** The provider's error code when the search failed (e.g. `invalid_pattern`). */
+  readonly error?: string;
+  /**
+   * Tokens of the returned tools' definitions as sent to the provider (the `tools` entries the
+   * search loaded into context), counted with the case's tokenizer; `null` without one.
+   */
+  readonly expansionTokens: number | null;
+}
+
+/** The provider tool searches of one case (search exposures). */
+export interface ToolSearchCase {
+  /** The searches, in order. */
+  readonly searches: readonly ToolSearchRecord[];
+  /** Σ `expansionTokens` (tokens); `null` when a search could not be counted. */
+  readonly expansionTokens: number | null;
+  /** Tokenizer of the counts (`null`: not counted). */
+  readonly tokenizer: string | null;
+  /** `computed`: counted by mcpmeter from the sent definitions, not reported by the provider. */
+  readonly provenance: "computed";
+}
+
 /**
  * Retries after tool errors in one case (see {@linkcode AgentConfig.retryOnToolError}); counts
  * of calls.
@@ -471,6 +519,11 @@ export interface CaseRecord {
   readonly toolCalls: readonly ToolCallRecord[];
   /** Retries after tool errors (see {@linkcode AgentConfig.retryOnToolError}); absent in older records. */
   readonly toolRetries?: ToolRetryCounts;
+  /**
+   * Under `anthropic_search` and `openai_search`: each provider tool search, the tools it
+   * returned and the tokens they added. Absent under the other exposures.
+   */
+  readonly toolSearch?: ToolSearchCase;
   /**
    * What the agent's `contextStrategy` did: requests reduced and context tokens saved (computed
    * with the named tokenizer). Absent without a strategy (or with `none`).

@@ -31,6 +31,7 @@ import type { ModelClient } from "../agent/providers/types.ts";
 import { UsageError } from "../core/errors.ts";
 import { idProblem } from "../core/ids.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
+import { toolSearchProblems } from "../agent/tool_search.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import type { FlowOutcome } from "./outcome.ts";
@@ -238,6 +239,9 @@ export async function runAgents(
       `model(s) ${missing.join(", ")} are not in the registry ${options.models}`,
     );
   }
+  // A search exposure on a provider or model without tool search: refused before anything runs.
+  const cannotSearch = toolSearchProblems(agents, models, options.env);
+  if (cannotSearch.length > 0) throw new UsageError(cannotSearch.join("\n"));
 
   // Model clients (one per registry id needed), with optional wire log and response cache.
   const wireDir = options.wireLog;

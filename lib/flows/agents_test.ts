@@ -137,6 +137,95 @@ Deno.test({
 
 Deno.test({
   name:
+    "runAgents(): the search exposures over real MCP servers: the scripted model searches before its first call of each tool, the cases pass and record their searches",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await ensureAgentServers();
+    await withScriptedModel(fixturePolicy, async (s, dir, models) => {
+      for (const suite of ["fs_basics", "everything_tools"]) {
+        const r = await runAgentsForTest({
+          models,
+          out: dir,
+          env: { E2E_KEY },
+          suite: `fixtures/suites/${suite}.json`,
+          agents: ["all-terse-search", "all-terse-search-gpt"],
+          runId: suite,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        for (const rec of await readRecords(join(dir, suite))) {
+          assert.equal(rec.passed, true, `${recordKey(rec)}: ${JSON.stringify(rec.criterion)}`);
+          // Every tool the case called was first returned by a search of the case.
+          const found = new Set(rec.toolSearch!.searches.flatMap((x) => x.tools));
+          for (const c of rec.toolCalls) {
+            assert.ok(found.has(c.tool!), `${recordKey(rec)} ${c.tool}`);
+          }
+          assert.ok(rec.toolSearch!.searches.length >= 1);
+          assert.equal(rec.toolSearch!.tokenizer, "o200k_base");
+          assert.ok(rec.toolSearch!.expansionTokens! > 0);
+        }
+      }
+      // everything/echo: one search for "echo", which finds everything:echo first.
+      const echo = (await readRecords(join(dir, "everything_tools"))).find((x) =>
+        x.agentId === "all-terse-search" && x.caseId === "echo"
+      )!;
+      assert.deepEqual(echo.toolSearch!.searches.map((x) => [x.turn, x.input]), [
+        [1, { query: "echo" }],
+      ]);
+      assert.equal(echo.toolSearch!.searches[0].tools[0], "everything:echo");
+      // The wire: Anthropic requests carry the bm25 search tool, Responses ones tool_search.
+      const anthropic = s.requests.find((r) => r.provider === "anthropic")!;
+      assert.equal(
+        (anthropic.body.tools as { type?: string }[])[0].type,
+        "tool_search_tool_bm25_20251119",
+      );
+      const responses = s.requests.find((r) => r.provider === "openai-responses")!;
+      assert.equal((responses.body.tools as { type?: string }[]).at(-1)!.type, "tool_search");
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "runAgents(): a search exposure on a model without tool search is refused before anything runs",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withScriptedModel(fixturePolicy, async (s, dir) => {
+      const models = join(dir, "old-models.json");
+      await Deno.writeTextFile(
+        models,
+        JSON.stringify({
+          models: [{
+            id: "claude",
+            provider: "anthropic",
+            model: "claude-3-5-haiku-20241022",
+            baseUrl: s.url,
+            apiKey: "${E2E_KEY}",
+            pricing: { inputUsdPerMTok: 1, outputUsdPerMTok: 1 },
+          }],
+        }),
+      );
+      await assert.rejects(
+        () =>
+          runAgentsForTest({
+            models,
+            out: dir,
+            env: { E2E_KEY },
+            suite: "fixtures/suites/everything_tools.json",
+            agents: ["all-terse-search"],
+            runId: "refused",
+          }),
+        /agent "all-terse-search" \(model "claude"\): model "claude-3-5-haiku-20241022" has no tool search/,
+      );
+      assert.equal(s.requests.length, 0);
+      await assert.rejects(() => Deno.stat(join(dir, "refused")), Deno.errors.NotFound);
+    });
+  },
+});
+
+Deno.test({
+  name:
     "runAgents(): 429 with Retry-After, 500 and malformed JSON are retried; slow replies time out as infrastructure errors",
   sanitizeResources: false,
   sanitizeOps: false,

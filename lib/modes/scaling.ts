@@ -71,17 +71,17 @@ export interface Crossover {
  * overshoots only by part of one server (a greedy fill rather than a prefix,
  * which would overshoot by a whole large server at small targets).
  *
- * @param byServer Per-server tool costs; iteration order must be deterministic (sorted).
+ * @param byServer Per-server tools (their costs); iteration order must be deterministic (sorted).
  * @param target Desired number of tools.
  * @param random Uniform [0, 1) generator, seeded by the caller.
  * @returns The drawn tools' costs (in the order taken) and the number of servers used.
  * @throws {RangeError} When `target` < 1.
  */
-export function drawServers(
-  byServer: ReadonlyMap<string, readonly ToolCost[]>,
+export function drawServers<T = ToolCost>(
+  byServer: ReadonlyMap<string, readonly T[]>,
   target: number,
   random: () => number,
-): { readonly tools: readonly ToolCost[]; readonly serverCount: number } {
+): { readonly tools: readonly T[]; readonly serverCount: number } {
   if (!(target >= 1)) {
     throw new RangeError(`Cannot draw servers as target must be >= 1: current value is ${target}`);
   }
@@ -90,7 +90,7 @@ export function drawServers(
     const j = Math.floor(random() * (i + 1));
     [servers[i], servers[j]] = [servers[j], servers[i]];
   }
-  const tools: ToolCost[] = [];
+  const tools: T[] = [];
   const left: string[] = [];
   let serverCount = 0;
   for (const server of servers) {

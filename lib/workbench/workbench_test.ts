@@ -138,6 +138,7 @@ Deno.test("workbench: first start copies the examples into the config folder and
     assert.deepStrictEqual(ids, [
       "claude",
       "gpt",
+      "gpt-responses",
       "ollama",
       "judge",
       "openai-embed",

@@ -8,6 +8,12 @@
 
 import type { SchemaDialect } from "../../catalog/normalize.ts";
 import { type SentFormat, sentTools } from "../../catalog/sent.ts";
+import { type ToolSearchKind, toolSearchTools } from "../../catalog/sent_search.ts";
+
+/** The request format a tool search kind is part of. */
+export function searchFormat(kind: ToolSearchKind): SentFormat {
+  return kind === "openai" ? "openai-responses" : "anthropic-messages";
+}
 import type { JsonObject } from "../../catalog/types.ts";
 import type { ModelRequest, ModelTurn } from "./types.ts";
 
@@ -112,8 +118,9 @@ export function sdkAdapter<Sdk>(
 
 /**
  * The optional tail of a request body that both wire formats share: `tools`, rendered by the
- * one renderer of provider `tools` values (`sentTools`, lib/catalog/sent.ts; left out when the
- * request offers none), then `temperature` (left out when the provider default applies).
+ * one renderer of provider `tools` values (`sentTools`, lib/catalog/sent.ts; with a tool search,
+ * `toolSearchTools` in sent_search.ts; left out when the request offers none), then
+ * `temperature` (left out when the provider default applies).
  *
  * @param request The neutral request.
  * @param format The request format the tools are rendered in.
@@ -123,8 +130,19 @@ export function optionalBody(
   request: ModelRequest,
   format: SentFormat,
 ): { tools?: JsonObject[]; temperature?: number } {
+  const search = request.toolSearch;
+  if (search !== undefined && searchFormat(search.kind) !== format) {
+    throw new RangeError(
+      `Cannot send a ${search.kind} tool search in ${format}: it is a ${
+        searchFormat(search.kind)
+      } feature`,
+    );
+  }
+  const tools = search === undefined
+    ? sentTools(request.tools, format)
+    : toolSearchTools(request.tools, search);
   return {
-    ...(request.tools.length === 0 ? {} : { tools: sentTools(request.tools, format) }),
+    ...(request.tools.length === 0 ? {} : { tools }),
     ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
   };
 }

@@ -26,6 +26,11 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
   return messages.map((m): Anthropic.MessageParam => {
     if (m.role === "user") return { role: "user", content: m.text };
     if (m.role === "assistant") {
+      // A turn with tool-search blocks goes back as received: its references keep the tools
+      // they loaded in context.
+      if (m.raw?.wire === "anthropic-messages" && Array.isArray(m.raw.content)) {
+        return { role: "assistant", content: m.raw.content as Anthropic.ContentBlockParam[] };
+      }
       const content: Anthropic.ContentBlockParam[] = [];
       if (m.text !== "") content.push({ type: "text", text: m.text });
       for (const c of m.toolCalls) {
@@ -90,6 +95,7 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
   }
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const searches = new Map<string, { input: JsonValue; tools: string[]; error?: string }>();
   for (const block of b.content as Record<string, unknown>[]) {
     if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
     if (block?.type === "tool_use") {
@@ -99,6 +105,22 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
         args: (block.input ?? {}) as JsonValue,
       });
     }
+    if (block?.type === "server_tool_use" && String(block.name).startsWith("tool_search_tool_")) {
+      searches.set(String(block.id), { input: (block.input ?? {}) as JsonValue, tools: [] });
+    }
+    if (block?.type === "tool_search_tool_result") {
+      const id = String(block.tool_use_id);
+      const found = searches.get(id) ?? { input: null, tools: [] };
+      const c = block.content as Record<string, unknown> | undefined;
+      if (c?.type === "tool_search_tool_search_result" && Array.isArray(c.tool_references)) {
+        for (const r of c.tool_references as Record<string, unknown>[]) {
+          if (typeof r?.tool_name === "string") found.tools.push(r.tool_name);
+        }
+      } else {
+        found.error = typeof c?.error_code === "string" ? c.error_code : "unknown";
+      }
+      searches.set(id, found);
+    }
   }
   const notes: string[] = [];
   const usage: Usage = {
@@ -107,7 +129,13 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
     cacheReadTokens: tokenField(b.usage, "cache_read_input_tokens", notes),
     cacheWriteTokens: tokenField(b.usage, "cache_creation_input_tokens", notes),
   };
-  return adapter.parsedTurn(texts.join("\n"), toolCalls, b.stop_reason, usage, notes);
+  const turn = adapter.parsedTurn(texts.join("\n"), toolCalls, b.stop_reason, usage, notes);
+  if (searches.size === 0) return turn;
+  return {
+    ...turn,
+    searches: [...searches].map(([id, s]) => ({ id, ...s })),
+    raw: { wire: "anthropic-messages", content: b.content as JsonValue },
+  };
 }
 
 /**
@@ -138,7 +166,7 @@ export const createAnthropicAdapter: adapter.ProviderEntry["createAdapter"] = ad
           : [{ type: "text", text: request.system, cache_control: control }],
         messages,
         ...(adapter.optionalBody(request, "anthropic-messages") as {
-          tools?: Anthropic.Tool[];
+          tools?: Anthropic.ToolUnion[];
           temperature?: number;
         }),
       },

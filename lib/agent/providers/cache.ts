@@ -18,7 +18,10 @@ import { sha256Hex, sortedJson } from "../_json.ts";
 export type CacheMode = "read" | "write" | "off";
 
 /** The stored part of a turn (no timings). */
-export type CachedTurn = Pick<ModelTurn, "text" | "toolCalls" | "stopReason" | "usage" | "notes">;
+export type CachedTurn = Pick<
+  ModelTurn,
+  "text" | "toolCalls" | "stopReason" | "usage" | "notes" | "searches" | "raw"
+>;
 
 /** Where cached turns live. */
 export interface ResponseStore {
@@ -78,8 +81,17 @@ export function withResponseCache(
         if (hit) return { ...hit, ms: options.now() - started, attempts: 0, cached: true };
       }
       const turn = await client.complete(request, callOptions);
-      const { text, toolCalls, stopReason, usage, notes } = turn;
-      await options.store.set(key, { text, toolCalls, stopReason, usage, notes });
+      const { text, toolCalls, stopReason, usage, notes, searches, raw } = turn;
+      await options.store.set(key, {
+        text,
+        toolCalls,
+        stopReason,
+        usage,
+        notes,
+        // A tool search's turn is replayed with its search blocks, so they are kept too.
+        ...(searches === undefined ? {} : { searches }),
+        ...(raw === undefined ? {} : { raw }),
+      });
       return turn;
     },
   };

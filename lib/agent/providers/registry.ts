@@ -12,9 +12,14 @@
 import type { ProviderEntry } from "./_adapter.ts";
 import { anthropicProvider } from "./anthropic.ts";
 import { openAiProvider } from "./openai.ts";
+import { openAiResponsesProvider } from "./openai_responses.ts";
 
 /** Every registered provider, in documentation order. */
-export const PROVIDER_ENTRIES: readonly ProviderEntry[] = [anthropicProvider, openAiProvider];
+export const PROVIDER_ENTRIES: readonly ProviderEntry[] = [
+  anthropicProvider,
+  openAiProvider,
+  openAiResponsesProvider,
+];
 
 /** The registered provider names (the `provider` values a model registry accepts). */
 export const PROVIDER_NAMES: readonly string[] = PROVIDER_ENTRIES.map((p) => p.name);

@@ -8,12 +8,14 @@ import { PROVIDER_ENTRIES, PROVIDER_NAMES, providerEntry } from "./registry.ts";
 const LOCAL_BASE: Record<string, (s: { url: string; openaiBaseUrl: string }) => string> = {
   "anthropic-messages": (s) => s.url,
   "openai-chat-completions": (s) => s.openaiBaseUrl,
+  "openai-responses": (s) => s.openaiBaseUrl,
 };
 
 /** The double's name for each wire format (it tells them apart by request path). */
-const DOUBLE_WIRE: Record<string, "anthropic" | "openai"> = {
+const DOUBLE_WIRE: Record<string, "anthropic" | "openai" | "openai-responses"> = {
   "anthropic-messages": "anthropic",
   "openai-chat-completions": "openai",
+  "openai-responses": "openai-responses",
 };
 
 Deno.test("every registered provider keeps the entry contract", () => {
@@ -71,5 +73,6 @@ Deno.test("tool exposure normalizes schemas in the provider's declared dialect",
     PROVIDER_ENTRIES.map((p) => [p.name, exposeTools(listed, p.name)[0].spec.inputSchema]),
   );
   assert.deepEqual(byProvider.openai, { type: "object", properties: {} });
+  assert.deepEqual(byProvider["openai-responses"], { type: "object", properties: {} });
   assert.deepEqual(byProvider.anthropic, { type: "object" });
 });

@@ -6,6 +6,7 @@
 
 import type { JsonValue } from "../../catalog/types.ts";
 import type { SentTool } from "../../catalog/sent.ts";
+import type { ToolSearchSetup } from "../../catalog/sent_search.ts";
 import type { RetryRecord, Usage } from "../types.ts";
 
 export type { RetryRecord };
@@ -40,10 +41,41 @@ export interface ToolResult {
   readonly isError: boolean;
 }
 
+/**
+ * A turn's content exactly as the provider returned it, to send back verbatim: the blocks of a
+ * provider tool search (Anthropic `server_tool_use` and `tool_search_tool_result`, OpenAI
+ * `tool_search_call` and `tool_search_output` items) must be replayed for the tools they loaded
+ * to stay loaded.
+ */
+export interface RawTurn {
+  /** Wire format it came from (`anthropic-messages`, `openai-responses`). */
+  readonly wire: string;
+  /** Anthropic: the `content` array; OpenAI Responses: the `output` items. */
+  readonly content: JsonValue;
+}
+
+/** One provider tool search the model made in a turn, as the response reported it. */
+export interface ToolSearchCall {
+  /** Provider id of the search (`server_tool_use.id`; OpenAI `call_id` or item id). */
+  readonly id: string;
+  /** The search's input as the model wrote it (`{query}`, `{pattern}`, OpenAI `arguments`). */
+  readonly input: JsonValue;
+  /** Names of the tools it returned, in order (`[]` when it found none or failed). */
+  readonly tools: readonly string[];
+  /** The provider's error code when the search failed (e.g. `invalid_pattern`). */
+  readonly error?: string;
+}
+
 /** One conversation message. The system prompt travels apart, in {@linkcode ModelRequest}. */
 export type Message =
   | { readonly role: "user"; readonly text: string }
-  | { readonly role: "assistant"; readonly text: string; readonly toolCalls: readonly ToolCall[] }
+  | {
+    readonly role: "assistant";
+    readonly text: string;
+    readonly toolCalls: readonly ToolCall[];
+    /** The turn as received, replayed as is by the adapter of the same wire format. */
+    readonly raw?: RawTurn;
+  }
   | { readonly role: "tool"; readonly results: readonly ToolResult[] };
 
 /** A request for one model turn. */
@@ -63,6 +95,11 @@ export interface ModelRequest {
    * on the system prompt, and with `toolResults` on the last tool result. Absent: none.
    */
   readonly cache?: { readonly ttl: "5m" | "1h"; readonly toolResults: boolean };
+  /**
+   * The provider tool search the tools are deferred behind (the `anthropic_search` and
+   * `openai_search` exposures); absent: every tool is loaded.
+   */
+  readonly toolSearch?: ToolSearchSetup;
 }
 
 /** One model turn, normalized. */
@@ -88,6 +125,10 @@ export interface ModelTurn {
   readonly retries?: readonly RetryRecord[];
   /** `true` when answered from the response cache (then `ms` is not a model latency). */
   readonly cached: boolean;
+  /** The provider tool searches of this turn, in order; absent when there were none. */
+  readonly searches?: readonly ToolSearchCall[];
+  /** The turn as received, when it must be replayed verbatim (it holds search blocks). */
+  readonly raw?: RawTurn;
 }
 
 /** Per-call options. */

@@ -1,0 +1,542 @@
+/**
+ * The deferred exposure modes: tools kept out of the context until a search loads them, priced
+ * in the sent layer (the `tools` a request carries, rendered by `sentTools` and
+ * `toolSearchTools`, lib/catalog) of the provider each mode belongs to.
+ *
+ * - `anthropic_search` (variants `bm25`, `regex`): every tool sent with `defer_loading: true`
+ *   behind Anthropic's tool search tool. At session start the context holds the search tool
+ *   only (deferred tools "are not included in the system-prompt prefix"); a search adds a
+ *   `tool_search_tool_result` with its `tool_reference` blocks, which the API expands into the
+ *   full definitions of the tools found (3 to 5; priced at 5).
+ * - `openai_search` (`namespaced`): one namespace per MCP server behind OpenAI's hosted
+ *   `tool_search`; at the start the model sees each namespace's name and description only; a
+ *   search adds a `tool_search_output` holding the loaded functions (how many per search is not
+ *   documented; priced at 5).
+ * - `client_deferred` (`claude_code`): a client that defers MCP tools itself (Claude Code, tool
+ *   search on by default): at session start "only tool names and server instructions are
+ *   loaded" (names as `mcp__server__tool`, one per line); a search returns `tool_reference`
+ *   blocks in a `tool_result` and the API expands them into definitions (up to 5).
+ *
+ * Each mode is set against `direct` in the same format (every definition loaded) and against
+ * the reference discovery proxy (its catalog in that format, plus a `retrieve_tools` response
+ * with as many results per search): session-start tokens, tokens one search adds, the number
+ * of searches per session at which the mode stops being cheaper (break-even), sessions of
+ * 1, 3, 5, 10 searches, and how all of it scales with catalog size. The context-size model is
+ * the one the live break-even uses (lib/live): what a session holds, each part counted once.
+ *
+ * @module
+ */
+import { type SentFormat, type SentTool, sentTools } from "../catalog/sent.ts";
+import {
+  ANTHROPIC_SEARCH_TOOLS,
+  OPENAI_SEARCH_TOOL,
+  type ToolSearchKind,
+} from "../catalog/sent_search.ts";
+import type { JsonObject } from "../catalog/types.ts";
+import type { Provenance } from "../core/provenance.ts";
+import type { Tokenizer } from "../tokens/types.ts";
+import { DEFAULT_SUBSET_DRAWS, DEFAULT_SUBSET_SIZES, drawServers } from "./scaling.ts";
+
+/** A mode that defers tool definitions until a search loads them. */
+export type DeferredMode = "anthropic_search" | "openai_search" | "client_deferred";
+
+/** The deferred modes and variants priced, in report order. */
+export const DEFERRED_MODES: readonly {
+  readonly mode: DeferredMode;
+  readonly variant: "bm25" | "regex" | "namespaced" | "claude_code";
+}[] = [
+  { mode: "anthropic_search", variant: "bm25" },
+  { mode: "anthropic_search", variant: "regex" },
+  { mode: "openai_search", variant: "namespaced" },
+  { mode: "client_deferred", variant: "claude_code" },
+];
+
+/** Tools one search loads, by default: the most Anthropic's search returns ("3-5"). */
+export const DEFAULT_RESULTS_PER_SEARCH = 5;
+
+/** Searches per session the session estimates are made for. */
+export const DEFAULT_SESSION_SEARCHES: readonly number[] = [1, 3, 5, 10];
+
+/** The pages the modes' behaviour is taken from. */
+export const DEFERRED_MODE_SOURCES: Readonly<Record<DeferredMode, string>> = {
+  anthropic_search:
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool",
+  openai_search: "https://developers.openai.com/api/docs/guides/tools-tool-search",
+  client_deferred: "https://code.claude.com/docs/en/mcp#scale-with-mcp-tool-search",
+};
+
+/** One corpus tool shaped for a format (a name the provider accepts, a normalized schema). */
+export interface DeferredTool {
+  /** MCP server of the tool. */
+  readonly server: string;
+  /** The tool as the format sends it. */
+  readonly tool: SentTool;
+}
+
+/** Where two session costs cross as searches grow. */
+export interface Crossing {
+  /**
+   * Searches per session at which the two cost the same (not rounded); `null` when they never
+   * cross after the start (one stays cheaper, or they stay equal).
+   */
+  readonly searches: number | null;
+  /** Which is cheaper with no search at all: the mode, the other, or neither. */
+  readonly cheaperAtStart: "mode" | "other" | "equal";
+}
+
+/** One deferred mode over one corpus, under one tokenizer. */
+export interface DeferredModeRow {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Tokenizer name. */
+  readonly tokenizer: string;
+  /** The mode. */
+  readonly mode: DeferredMode;
+  /** Its variant (`bm25`, `regex`, `namespaced`, `claude_code`). */
+  readonly variant: string;
+  /** The request format it is priced in (`anthropic-messages`, `openai-responses`). */
+  readonly format: SentFormat;
+  /** Tools deferred (the whole corpus). */
+  readonly toolCount: number;
+  /** Tools one search loads (assumed; see {@linkcode DEFAULT_RESULTS_PER_SEARCH}). */
+  readonly resultsPerSearch: number;
+  /** `direct` in this format: every definition loaded (tokens of the sent `tools`). */
+  readonly directTokens: number;
+  /** In context at session start (tokens): the parts below, summed. */
+  readonly startTokens: number;
+  /**
+   * The session-start parts (tokens): the search tool's entry; what stays visible (OpenAI
+   * namespace names and descriptions, Claude Code's tool names); server instructions.
+   */
+  readonly start: {
+    readonly searchTool: number;
+    readonly visible: number;
+    readonly instructions: number;
+  };
+  /**
+   * Mean tokens one search adds with `resultsPerSearch` results: the result block and the
+   * definitions it loads, over the corpus's tools taken that many at a time in corpus order.
+   */
+  readonly searchTokens: number;
+  /** The reference proxy's catalog in this format (tokens). */
+  readonly proxyStartTokens: number;
+  /** Mean tokens of a `retrieve_tools` response of the proxy with as many results. */
+  readonly proxySearchTokens: number;
+  /** Against `direct`: the mode is cheaper below this many searches per session. */
+  readonly breakEvenVsDirect: Crossing;
+  /** Against the reference proxy. */
+  readonly breakEvenVsProxy: Crossing;
+  /** Context of a session with n searches under the mode, `direct` and the proxy (tokens). */
+  readonly sessions: readonly {
+    readonly searches: number;
+    readonly tokens: number;
+    readonly directTokens: number;
+    readonly proxyTokens: number;
+  }[];
+  /**
+   * Catalog size (tools) from which a session of n searches is cheaper under the mode than
+   * with every tool loaded: the smallest sampled size (`measuredSize`, from the scaling rows)
+   * and the estimate for tools of the corpus's mean weight (`estimatedSize`).
+   */
+  readonly crossovers: readonly {
+    readonly searches: number;
+    readonly measuredSize: number | null;
+    readonly estimatedSize: number | null;
+  }[];
+  /** What the provider or client adds that no document publishes, so it is not counted. */
+  readonly notCounted: readonly string[];
+  /** The page the mode's behaviour is taken from. */
+  readonly source: string;
+  /** How each figure was obtained. */
+  readonly provenance: {
+    readonly tokens: Provenance;
+    readonly searchTokens: Provenance;
+    readonly breakEven: Provenance;
+    readonly sessions: Provenance;
+    readonly crossovers: Provenance;
+  };
+}
+
+/** One sampled catalog size of a deferred mode. */
+export interface DeferredScalingRow {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Tokenizer name. */
+  readonly tokenizer: string;
+  /** The mode. */
+  readonly mode: DeferredMode;
+  /** Its variant. */
+  readonly variant: string;
+  /** Requested size (tools); the full corpus row uses the corpus size. */
+  readonly targetSize: number;
+  /** True for the row of the whole corpus. */
+  readonly full: boolean;
+  /** Draws averaged (1 for the full corpus). */
+  readonly draws: number;
+  /** Mean tools drawn (whole servers). */
+  readonly meanToolCount: number;
+  /** Mean `direct` cost in the mode's format: the per-tool definitions summed (tokens). */
+  readonly directTokens: number;
+  /** Mean session-start cost (tokens). */
+  readonly startTokens: number;
+  /** Searches at which the mode costs as much as `direct` at this size; `null`: never. */
+  readonly breakEvenVsDirect: number | null;
+  /** Sums and means of counted parts: `computed`. */
+  readonly provenance: Provenance;
+}
+
+/** Inputs of {@linkcode measureDeferredModes}. */
+export interface DeferredModesOptions {
+  /** Corpus id. */
+  readonly corpusId: string;
+  /** Counts tokens. */
+  readonly tokenizer: Tokenizer;
+  /** The corpus shaped for Anthropic Messages (corpus order). */
+  readonly anthropic: readonly DeferredTool[];
+  /** The corpus shaped for OpenAI Responses (corpus order). */
+  readonly openai: readonly DeferredTool[];
+  /** The reference proxy's catalog shaped for each format. */
+  readonly proxy: { readonly anthropic: readonly SentTool[]; readonly openai: readonly SentTool[] };
+  /** Mean tokens of a proxy `retrieve_tools` response with `resultsPerSearch` results. */
+  readonly proxySearchTokens: number;
+  /** Server → its `instructions` from initialize, where known (Claude Code loads them). */
+  readonly instructions?: ReadonlyMap<string, string>;
+  /** Tools one search loads. @default {DEFAULT_RESULTS_PER_SEARCH} */
+  readonly resultsPerSearch?: number;
+  /** Searches per session estimated. @default {DEFAULT_SESSION_SEARCHES} */
+  readonly searches?: readonly number[];
+  /** Uniform [0, 1) generator of the size draws, seeded by the caller. */
+  readonly random: () => number;
+  /** Target sizes sampled. @default {DEFAULT_SUBSET_SIZES} */
+  readonly sizes?: readonly number[];
+  /** Draws per size. @default {DEFAULT_SUBSET_DRAWS} */
+  readonly draws?: number;
+}
+
+/**
+ * Where `modeStart + s·modePer` meets `otherStart + s·otherPer` for s > 0.
+ *
+ * @param modeStart Mode tokens with no search.
+ * @param modePer Tokens each search adds under the mode.
+ * @param otherStart The other's tokens with no search.
+ * @param otherPer Tokens each search adds under the other (0 for `direct`).
+ * @returns The crossing.
+ *
+ * @example Usage
+ * ```ts
+ * import { crossing } from "./deferred.ts";
+ * const c = crossing(100, 50, 1100, 0);
+ * if (c.searches !== 20 || c.cheaperAtStart !== "mode") throw new Error(JSON.stringify(c));
+ * ```
+ */
+export function crossing(
+  modeStart: number,
+  modePer: number,
+  otherStart: number,
+  otherPer: number,
+): Crossing {
+  const cheaperAtStart = modeStart < otherStart
+    ? "mode"
+    : modeStart > otherStart
+    ? "other"
+    : "equal";
+  const slope = modePer - otherPer;
+  if (slope === 0) return { searches: null, cheaperAtStart };
+  const s = (otherStart - modeStart) / slope;
+  return { searches: s > 0 ? s : null, cheaperAtStart };
+}
+
+/** Claude Code's name of an MCP tool: `mcp__server__tool` (documented prefix). */
+export function claudeCodeToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, "_");
+}
+
+/** The tools taken `k` at a time in order (the last chunk may be shorter). */
+function chunks<T>(items: readonly T[], k: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += k) out.push(items.slice(i, i + k));
+  return out;
+}
+
+const mean = (xs: readonly number[]) =>
+  xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** How one mode renders its session start and its searches (the mode's wire shapes). */
+interface ModeShape {
+  readonly mode: DeferredMode;
+  readonly variant: string;
+  readonly format: SentFormat;
+  readonly tools: readonly DeferredTool[];
+  /** The tools as `direct` sends them in this mode's client. */
+  readonly direct: (tools: readonly DeferredTool[]) => string;
+  /** The search tool's entry (text), `""` when not counted. */
+  readonly searchTool: string;
+  /** What stays visible of these tools at the start (text, `""` for nothing). */
+  readonly visible: (tools: readonly DeferredTool[]) => string;
+  /** Whether server instructions are loaded at the start. */
+  readonly instructions: boolean;
+  /** What one search adds: the result block with the definitions it loads (text). */
+  readonly search: (found: readonly DeferredTool[]) => string;
+  readonly notCounted: readonly string[];
+}
+
+function shapes(options: DeferredModesOptions): ModeShape[] {
+  const anthropicDefs = (tools: readonly DeferredTool[]) =>
+    JSON.stringify(sentTools(tools.map((t) => t.tool), "anthropic-messages"));
+  const references = (names: readonly string[]) =>
+    names.map((n) => ({ type: "tool_reference", tool_name: n }));
+  const anthropic = (kind: Exclude<ToolSearchKind, "openai">): ModeShape => ({
+    mode: "anthropic_search",
+    variant: kind === "anthropic_bm25" ? "bm25" : "regex",
+    format: "anthropic-messages",
+    tools: options.anthropic,
+    direct: anthropicDefs,
+    searchTool: JSON.stringify([ANTHROPIC_SEARCH_TOOLS[kind]]),
+    visible: () => "",
+    instructions: false,
+    search: (found) =>
+      JSON.stringify({
+        type: "tool_search_tool_result",
+        tool_use_id: "srvtoolu_0000000000000000000000",
+        content: {
+          type: "tool_search_tool_search_result",
+          tool_references: references(found.map((t) => t.tool.name)),
+        },
+      }) + anthropicDefs(found),
+    notCounted: [
+      "the system prompt the API adds for the tool search tool (not published)",
+      "the model's search query (output tokens)",
+    ],
+  });
+  const namespaceStubs = (tools: readonly DeferredTool[]) =>
+    [...new Set(tools.map((t) => t.server))].map((server) => ({
+      type: "namespace",
+      name: server,
+      description: namespaceDescription(server, options.instructions),
+    }));
+  const openai: ModeShape = {
+    mode: "openai_search",
+    variant: "namespaced",
+    format: "openai-responses",
+    tools: options.openai,
+    direct: (tools) => JSON.stringify(sentTools(tools.map((t) => t.tool), "openai-responses")),
+    searchTool: JSON.stringify([OPENAI_SEARCH_TOOL]),
+    visible: (tools) => JSON.stringify(namespaceStubs(tools)),
+    instructions: false,
+    search: (found) => {
+      const entries = sentTools(found.map((t) => t.tool), "openai-responses");
+      const loaded = namespaceStubs(found).map((ns): JsonObject => ({
+        ...ns,
+        tools: entries.filter((_, i) => found[i].server === ns.name),
+      }));
+      return JSON.stringify({
+        type: "tool_search_output",
+        execution: "server",
+        status: "completed",
+        tools: loaded,
+      });
+    },
+    notCounted: [
+      "the definition and instructions of tool_search itself (not published)",
+      "the model's search arguments (output tokens)",
+    ],
+  };
+  const renamed = options.anthropic.map((t) => ({
+    server: t.server,
+    tool: { ...t.tool, name: claudeCodeToolName(t.server, t.tool.name) },
+  }));
+  const claudeCode: ModeShape = {
+    mode: "client_deferred",
+    variant: "claude_code",
+    format: "anthropic-messages",
+    tools: renamed,
+    direct: anthropicDefs,
+    searchTool: "",
+    visible: (tools) => tools.map((t) => t.tool.name).join("\n"),
+    instructions: true,
+    search: (found) =>
+      JSON.stringify({
+        type: "tool_result",
+        tool_use_id: "toolu_0000000000000000000000",
+        content: references(found.map((t) => t.tool.name)),
+      }) + anthropicDefs(found),
+    notCounted: [
+      "Claude Code's ToolSearch tool definition and the text around the list of deferred names (not published)",
+      "the model's search query (output tokens)",
+    ],
+  };
+  return [anthropic("anthropic_bm25"), anthropic("anthropic_regex"), openai, claudeCode];
+}
+
+/** A namespace's description: the server's instructions, else a sentence naming it. */
+export function namespaceDescription(
+  server: string,
+  instructions?: ReadonlyMap<string, string>,
+): string {
+  const text = instructions?.get(server)?.trim() ?? "";
+  return text === "" ? `Tools of the MCP server ${JSON.stringify(server)}.` : text;
+}
+
+/**
+ * Prices the deferred modes over one corpus under one tokenizer.
+ *
+ * @param options Shaped corpus per format, the proxy, results per search, draws.
+ * @returns One row per mode and variant ({@linkcode DEFERRED_MODES} order) and their scaling rows.
+ * @throws {RangeError} When `resultsPerSearch` is not a positive integer or a search count is
+ *   negative.
+ */
+export function measureDeferredModes(options: DeferredModesOptions): {
+  readonly rows: DeferredModeRow[];
+  readonly scaling: DeferredScalingRow[];
+} {
+  const k = options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH;
+  if (!Number.isInteger(k) || k < 1) {
+    throw new RangeError(`Cannot price deferred modes: resultsPerSearch must be >= 1, got ${k}`);
+  }
+  const searchCounts = options.searches ?? DEFAULT_SESSION_SEARCHES;
+  if (searchCounts.some((s) => !(s >= 0))) {
+    throw new RangeError(`Cannot price deferred modes: searches must be >= 0, got ${searchCounts}`);
+  }
+  const { tokenizer } = options;
+  const count = (text: string) => text === "" ? 0 : tokenizer.count(text);
+  const instructionText = (tools: readonly DeferredTool[]) =>
+    [...new Set(tools.map((t) => t.server))]
+      .map((s) => options.instructions?.get(s)?.trim() ?? "")
+      .filter((t) => t !== "").join("\n");
+  const rows: DeferredModeRow[] = [];
+  const scaling: DeferredScalingRow[] = [];
+  for (const shape of shapes(options)) {
+    const proxyTools = shape.format === "openai-responses"
+      ? options.proxy.openai
+      : options.proxy.anthropic;
+    const directTokens = count(shape.direct(shape.tools));
+    const start = {
+      searchTool: count(shape.searchTool),
+      visible: count(shape.visible(shape.tools)),
+      instructions: shape.instructions ? count(instructionText(shape.tools)) : 0,
+    };
+    const startTokens = start.searchTool + start.visible + start.instructions;
+    const searchTokens = mean(chunks(shape.tools, k).map((c) => count(shape.search(c))));
+    const proxyStartTokens = count(JSON.stringify(sentTools(proxyTools, shape.format)));
+    const proxySearchTokens = options.proxySearchTokens;
+    // Scaling: per-tool and per-server parts counted once, summed per draw.
+    const perTool = new Map<DeferredTool, { def: number; visible: number }>();
+    for (const t of shape.tools) {
+      perTool.set(t, {
+        def: count(shape.direct([t])),
+        visible: shape.mode === "client_deferred" ? count(`${t.tool.name}\n`) : 0,
+      });
+    }
+    const perServer = new Map<string, number>();
+    for (const server of new Set(shape.tools.map((t) => t.server))) {
+      const one = shape.tools.filter((t) => t.server === server).slice(0, 1);
+      perServer.set(
+        server,
+        (shape.mode === "openai_search" ? count(shape.visible(one)) : 0) +
+          (shape.instructions ? count(instructionText(one)) : 0),
+      );
+    }
+    const sized = (tools: readonly DeferredTool[]) => {
+      const servers = new Set(tools.map((t) => t.server));
+      let direct = 0;
+      let visible = start.searchTool;
+      for (const t of tools) {
+        direct += perTool.get(t)!.def;
+        visible += perTool.get(t)!.visible;
+      }
+      for (const s of servers) visible += perServer.get(s)!;
+      return { direct, start: visible };
+    };
+    const byServer = new Map<string, DeferredTool[]>();
+    for (const t of [...shape.tools].sort((a, b) => cmpTool(a, b))) {
+      byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+    }
+    const sizeRows: DeferredScalingRow[] = [];
+    const sizeRow = (target: number, full: boolean, draws: readonly DeferredTool[][]) => {
+      const parts = draws.map(sized);
+      const d = mean(parts.map((p) => p.direct));
+      const s = mean(parts.map((p) => p.start));
+      return {
+        corpusId: options.corpusId,
+        tokenizer: tokenizer.name,
+        mode: shape.mode,
+        variant: shape.variant,
+        targetSize: target,
+        full,
+        draws: draws.length,
+        meanToolCount: mean(draws.map((x) => x.length)),
+        directTokens: d,
+        startTokens: s,
+        breakEvenVsDirect: crossing(s, searchTokens, d, 0).searches,
+        provenance: "computed" as const,
+      };
+    };
+    const drawsPerSize = options.draws ?? DEFAULT_SUBSET_DRAWS;
+    for (const size of [...(options.sizes ?? DEFAULT_SUBSET_SIZES)].sort((a, b) => a - b)) {
+      if (size >= shape.tools.length) continue;
+      const draws: DeferredTool[][] = [];
+      for (let i = 0; i < drawsPerSize; i++) {
+        draws.push([...drawServers(byServer, size, options.random).tools]);
+      }
+      sizeRows.push(sizeRow(size, false, draws));
+    }
+    sizeRows.push(sizeRow(shape.tools.length, true, [[...shape.tools]]));
+    scaling.push(...sizeRows);
+    const meanDef = shape.tools.length === 0
+      ? 0
+      : [...perTool.values()].reduce((a, p) => a + p.def, 0) / shape.tools.length;
+    const startPerTool = shape.tools.length === 0
+      ? 0
+      : (startTokens - start.searchTool) / shape.tools.length;
+    rows.push({
+      corpusId: options.corpusId,
+      tokenizer: tokenizer.name,
+      mode: shape.mode,
+      variant: shape.variant,
+      format: shape.format,
+      toolCount: shape.tools.length,
+      resultsPerSearch: k,
+      directTokens,
+      startTokens,
+      start,
+      searchTokens,
+      proxyStartTokens,
+      proxySearchTokens,
+      breakEvenVsDirect: crossing(startTokens, searchTokens, directTokens, 0),
+      breakEvenVsProxy: crossing(startTokens, searchTokens, proxyStartTokens, proxySearchTokens),
+      sessions: searchCounts.map((n) => ({
+        searches: n,
+        tokens: startTokens + n * searchTokens,
+        directTokens,
+        proxyTokens: proxyStartTokens + n * proxySearchTokens,
+      })),
+      crossovers: searchCounts.map((n) => {
+        const session = start.searchTool + n * searchTokens;
+        const margin = meanDef - startPerTool;
+        return {
+          searches: n,
+          measuredSize: sizeRows.find((r) =>
+            r.directTokens > r.startTokens + n * searchTokens
+          )?.targetSize ?? null,
+          estimatedSize: margin <= 0 ? null : Math.ceil(session / margin),
+        };
+      }),
+      notCounted: shape.notCounted,
+      source: DEFERRED_MODE_SOURCES[shape.mode],
+      provenance: {
+        tokens: "measured",
+        searchTokens: "computed",
+        breakEven: "computed",
+        sessions: "estimated",
+        crossovers: "estimated",
+      },
+    });
+  }
+  return { rows, scaling };
+}
+
+function cmpTool(a: DeferredTool, b: DeferredTool): number {
+  const x = `${a.server}\u0000${a.tool.name}`;
+  const y = `${b.server}\u0000${b.tool.name}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import {
+  claudeCodeToolName,
+  crossing,
+  DEFERRED_MODES,
+  type DeferredTool,
+  measureDeferredModes,
+  namespaceDescription,
+} from "./deferred.ts";
+
+/** Counts characters, so every figure below is the length of a text written out by hand. */
+const CHARS = { name: "chars", count: (t: string) => t.length };
+
+const obj = { type: "object" };
+const A: DeferredTool[] = [
+  { server: "fs", tool: { name: "read", description: "Read", inputSchema: obj } },
+  { server: "fs", tool: { name: "write", description: "Write", inputSchema: obj } },
+  { server: "web", tool: { name: "get", description: "Get", inputSchema: obj } },
+];
+const O: DeferredTool[] = A.map((t) => ({
+  server: t.server,
+  tool: { ...t.tool, inputSchema: { type: "object", properties: {} } },
+}));
+const PROXY = [{ name: "find", description: "Find", inputSchema: obj }];
+
+const run = () =>
+  measureDeferredModes({
+    corpusId: "c",
+    tokenizer: CHARS,
+    anthropic: A,
+    openai: O,
+    proxy: { anthropic: PROXY, openai: PROXY },
+    proxySearchTokens: 40,
+    instructions: new Map([["web", "Fetch pages."]]),
+    resultsPerSearch: 2,
+    searches: [1, 10],
+    random: () => 0,
+    sizes: [1],
+    draws: 1,
+  });
+
+Deno.test("crossing(): where two session costs meet, and who is cheaper first", () => {
+  assert.deepEqual(crossing(100, 50, 1100, 0), { searches: 20, cheaperAtStart: "mode" });
+  // Cheaper at the start and per search: never crosses.
+  assert.deepEqual(crossing(100, 10, 500, 20), { searches: null, cheaperAtStart: "mode" });
+  // Dearer at the start, cheaper per search: pays off after (500 - 100) / (20 - 10) = 40.
+  assert.deepEqual(crossing(500, 10, 100, 20), { searches: 40, cheaperAtStart: "other" });
+  assert.deepEqual(crossing(100, 10, 100, 10), { searches: null, cheaperAtStart: "equal" });
+});
+
+Deno.test("claudeCodeToolName and namespaceDescription follow the documented shapes", () => {
+  assert.equal(claudeCodeToolName("github", "create_issue"), "mcp__github__create_issue");
+  assert.equal(claudeCodeToolName("my server", "a.b"), "mcp__my_server__a_b");
+  assert.equal(namespaceDescription("fs"), 'Tools of the MCP server "fs".');
+  assert.equal(namespaceDescription("web", new Map([["web", " Fetch pages. "]])), "Fetch pages.");
+});
+
+Deno.test("anthropic_search: the start is the search tool; a search adds its references and definitions", () => {
+  const [bm25, regex] = run().rows;
+  assert.deepEqual([bm25.mode, bm25.variant, regex.variant], ["anthropic_search", "bm25", "regex"]);
+  const defs = [
+    '{"name":"read","description":"Read","input_schema":{"type":"object"}}',
+    '{"name":"write","description":"Write","input_schema":{"type":"object"}}',
+    '{"name":"get","description":"Get","input_schema":{"type":"object"}}',
+  ];
+  assert.equal(bm25.directTokens, `[${defs.join(",")}]`.length);
+  const tool = '[{"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25"}]';
+  assert.deepEqual(bm25.start, { searchTool: tool.length, visible: 0, instructions: 0 });
+  assert.equal(bm25.startTokens, tool.length);
+  assert.equal(
+    regex.startTokens,
+    '[{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}]'.length,
+  );
+  // Two results per search: chunks [read, write] and [get].
+  const block = (names: string[]) =>
+    `{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_0000000000000000000000","content":{"type":"tool_search_tool_search_result","tool_references":[${
+      names.map((n) => `{"type":"tool_reference","tool_name":"${n}"}`).join(",")
+    }]}}`;
+  const first = block(["read", "write"]).length + `[${defs[0]},${defs[1]}]`.length;
+  const second = block(["get"]).length + `[${defs[2]}]`.length;
+  assert.equal(bm25.searchTokens, (first + second) / 2);
+  // The proxy in this format; break-even against direct = (direct - start) / search.
+  assert.equal(
+    bm25.proxyStartTokens,
+    '[{"name":"find","description":"Find","input_schema":{"type":"object"}}]'.length,
+  );
+  assert.equal(
+    bm25.breakEvenVsDirect.searches,
+    (bm25.directTokens - bm25.startTokens) / bm25.searchTokens,
+  );
+  assert.deepEqual(bm25.sessions.map((s) => [s.searches, s.tokens, s.proxyTokens]), [
+    [1, bm25.startTokens + bm25.searchTokens, bm25.proxyStartTokens + 40],
+    [10, bm25.startTokens + 10 * bm25.searchTokens, bm25.proxyStartTokens + 400],
+  ]);
+});
+
+Deno.test("openai_search: namespace names and descriptions are visible at the start; a search loads a namespace's functions", () => {
+  const row = run().rows[2];
+  assert.deepEqual([row.mode, row.variant, row.format], [
+    "openai_search",
+    "namespaced",
+    "openai-responses",
+  ]);
+  const visible =
+    '[{"type":"namespace","name":"fs","description":"Tools of the MCP server \\"fs\\"."},{"type":"namespace","name":"web","description":"Fetch pages."}]';
+  assert.deepEqual(row.start, {
+    searchTool: '[{"type":"tool_search"}]'.length,
+    visible: visible.length,
+    instructions: 0,
+  });
+  const fn = (n: string, d: string) =>
+    `{"type":"function","name":"${n}","description":"${d}","parameters":{"type":"object","properties":{}},"strict":false}`;
+  const first =
+    `{"type":"tool_search_output","execution":"server","status":"completed","tools":[{"type":"namespace","name":"fs","description":"Tools of the MCP server \\"fs\\".","tools":[${
+      fn("read", "Read")
+    },${fn("write", "Write")}]}]}`;
+  const second =
+    `{"type":"tool_search_output","execution":"server","status":"completed","tools":[{"type":"namespace","name":"web","description":"Fetch pages.","tools":[${
+      fn("get", "Get")
+    }]}]}`;
+  assert.equal(row.searchTokens, (first.length + second.length) / 2);
+});
+
+Deno.test("client_deferred: names as mcp__server__tool and the servers' instructions at the start", () => {
+  const row = run().rows[3];
+  assert.deepEqual([row.mode, row.variant], ["client_deferred", "claude_code"]);
+  const names = "mcp__fs__read\nmcp__fs__write\nmcp__web__get";
+  assert.deepEqual(row.start, {
+    searchTool: 0,
+    visible: names.length,
+    instructions: "Fetch pages.".length,
+  });
+  assert.equal(
+    row.directTokens,
+    '[{"name":"mcp__fs__read","description":"Read","input_schema":{"type":"object"}},{"name":"mcp__fs__write","description":"Write","input_schema":{"type":"object"}},{"name":"mcp__web__get","description":"Get","input_schema":{"type":"object"}}]'
+      .length,
+  );
+});
+
+Deno.test("scaling and crossovers: whole servers drawn, start and direct summed per tool", () => {
+  const { rows, scaling } = run();
+  assert.equal(rows.length, DEFERRED_MODES.length);
+  // Size 1 with random() = 0: the shuffle puts web first ([fs, web] → [web, fs]); web's one
+  // tool fills the target.
+  const bm25Scaling = scaling.filter((s) => s.mode === "anthropic_search" && s.variant === "bm25");
+  assert.deepEqual(bm25Scaling.map((s) => [s.targetSize, s.full, s.meanToolCount]), [
+    [1, false, 1],
+    [3, true, 3],
+  ]);
+  const get = '{"name":"get","description":"Get","input_schema":{"type":"object"}}';
+  assert.equal(bm25Scaling[0].directTokens, `[${get}]`.length);
+  assert.equal(bm25Scaling[0].startTokens, rows[0].startTokens);
+  const bm25 = rows[0];
+  // Estimated crossover for n searches: (start + n · search) / mean definition, rounded up.
+  const meanDef = bm25Scaling[1].directTokens / 3;
+  assert.deepEqual(
+    bm25.crossovers.map((c) => c.estimatedSize),
+    [1, 10].map((n) => Math.ceil((bm25.startTokens + n * bm25.searchTokens) / meanDef)),
+  );
+});
