@@ -9,7 +9,6 @@ const io = { ...denoFlowIo(), progress: () => {} };
 Deno.test("runBench measures a tokenizer, retriever or golden set given twice once; retrievers none scores none", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    // Three tools: wink-bm25 indexes no fewer.
     const tools = ["x", "v", "w"].map((name) => ({
       name,
       description: `Does ${name} things.`,

@@ -268,7 +268,6 @@ Deno.test("a golden set that names a corpus not benched is skipped with a warnin
       description: `Does ${name} things.`,
       inputSchema: { type: "object" },
     });
-    // Three tools: wink-bm25 indexes no fewer.
     const tools = [tool("x"), tool("v"), tool("w")];
     await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ tools }));
     await Deno.writeTextFile(`${dir}/b.json`, JSON.stringify({ tools: [tool("y")] }));
@@ -371,4 +370,48 @@ Deno.test("benchSummaryLines says when a corpus's modes are counted on names and
   // Every tool with a schema: no marker, no note.
   const plain = benchSummaryLines(base);
   assert.ok(!plain.some((l) => l.includes("names+descriptions") || l.startsWith("note ")));
+});
+
+Deno.test("a golden set over a catalog of one or two tools is scored by every default retriever", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const tool = (name: string, description: string) => ({ name, description });
+    const catalogs = {
+      one: [tool("read_file", "Read a file from disk")],
+      two: [tool("read_file", "Read a file from disk"), tool("send_email", "Send an email")],
+    };
+    for (const [id, tools] of Object.entries(catalogs)) {
+      await Deno.writeTextFile(`${dir}/${id}.json`, JSON.stringify({ tools }));
+      const queries = [
+        { id: "q1", query: "read a file", labels: [{ tool_id: `${id}:read_file`, relevance: 2 }] },
+      ];
+      await Deno.writeTextFile(
+        `${dir}/${id}.golden.json`,
+        JSON.stringify({ corpus_version: id, queries }),
+      );
+      const report = await runBench(
+        {
+          corpora: [`${dir}/${id}.json`],
+          golden: [`${dir}/${id}.golden.json`],
+          arms: "none",
+          toolResults: "none",
+        },
+        io,
+      );
+      // The only relevant tool shares every query word with the query: rank 1 for each lexical
+      // retriever and the oracle (random has no rank to promise on two tools).
+      const rows = report.retrieval ?? [];
+      assert.deepEqual(rows.map((r) => r.retriever).sort(), [
+        "bm25",
+        "oracle",
+        "random",
+        "tfidf_classic",
+      ]);
+      for (const r of rows.filter((r) => r.retriever !== "random")) {
+        assert.equal(r.metrics["mrr@10"], 1, `${id} ${r.retriever}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

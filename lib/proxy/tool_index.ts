@@ -113,17 +113,8 @@ export interface ToolIndex {
   get(id: string): Tool | undefined;
 }
 
-/** Prefix of padding document ids; `\u0000` cannot start a `server:name` id from a config key. */
-const PAD_PREFIX = "\u0000pad:";
-
 /**
  * Builds the index over `tools`.
- *
- * wink-bm25-text-search refuses collections of fewer than 3 documents; a
- * smaller catalog is padded with empty documents (never returned). Empty
- * documents leave every term's document frequency unchanged but do count in N
- * and the mean length, so scores (not the order among real tools) differ from
- * an unpadded index.
  *
  * @param tools Tools with unique ids (any order).
  * @param options Retriever factory.
@@ -150,9 +141,6 @@ export function createToolIndex(tools: readonly Tool[], options: ToolIndexOption
   }
   const factory = options.retriever ?? ((docs) => createBm25Retriever(docs));
   const docs: RetrievalDoc[] = docsFromTools(sorted);
-  for (let i = docs.length; i < 3; i++) {
-    docs.push({ id: `${PAD_PREFIX}${i}`, name: "", server: "", description: "", params: "" });
-  }
   const retriever = factory(docs);
   return {
     tools: sorted,
@@ -167,8 +155,7 @@ export function createToolIndex(tools: readonly Tool[], options: ToolIndexOption
     }),
     search(query: string, limit: number): readonly Hit[] {
       if (sorted.length === 0) return [];
-      const hits = retriever.search(query, limit + (sorted.length < 3 ? 3 : 0));
-      return hits.filter((h) => !h.id.startsWith(PAD_PREFIX)).slice(0, limit);
+      return retriever.search(query, limit);
     },
     get(id: string): Tool | undefined {
       return byId.get(id);

@@ -98,11 +98,12 @@ const FIELDS = ["name", "description", "params", "server"] as const;
  * postings read once from wink's documents, and keeps the best `limit` in a short sorted list
  * instead of sorting every hit (`bm25_test.ts` checks it against wink's search).
  *
- * @param docs Documents (≥ 3: wink's `consolidate()` refuses smaller collections); ids unique.
+ * @param docs Documents, ids unique. wink's `consolidate()` refuses fewer than 3; one or two are
+ *   consolidated here with wink's own formula and the true N, so a catalog of 1 or 2 tools is
+ *   scored as BM25 defines it (no padding documents, which would change N and the mean length).
  * @param options Field weights, BM25 parameters, stemming, stop words, score precision.
  * @returns A {@linkcode Retriever} named `bm25`; `search` ranks by score desc, then id asc.
- * @throws {RangeError} when fewer than 3 documents are given, a weight is negative or all are 0,
- * or precision is outside 4..9.
+ * @throws {RangeError} when a weight is negative or all are 0, or precision is outside 4..9.
  *
  * @example Usage
  * ```ts
@@ -118,11 +119,6 @@ export function createBm25Retriever(
   docs: readonly RetrievalDoc[],
   options: Bm25Options = {},
 ): Retriever {
-  if (docs.length < 3) {
-    throw new RangeError(
-      `Cannot build a bm25 index over ${docs.length} documents: wink-bm25-text-search needs at least 3`,
-    );
-  }
   const weights: Bm25FieldWeights = { ...DEFAULT_BM25_WEIGHTS, ...options.weights };
   for (const f of FIELDS) {
     if (!(weights[f] >= 0)) {
@@ -263,8 +259,39 @@ function buildPostings(
     }
     terms.end(d);
   });
-  engine.consolidate(precision);
+  if (docs.length >= WINK_MIN_DOCS) engine.consolidate(precision);
+  else consolidateSmall(engine.getDocs(), params, precision);
   return Bm25Postings.of(engine, docs, terms);
+}
+
+/** Smallest collection wink's `consolidate()` accepts. */
+const WINK_MIN_DOCS = 3;
+
+/**
+ * wink's consolidation (wink-bm25-text-search 3.1.2, `consolidate`) for the 1 or 2 documents it
+ * refuses: each field-weighted term frequency becomes
+ * tf·(k1 + 1) / (k1·(1 − b + b·len/avglen) + tf) · ln((N − n + 0.5) / (n + 0.5) + k), rounded to
+ * `precision` decimals, in place.
+ */
+function consolidateSmall(
+  documents: Record<string, { freq: Record<number, number>; length: number }>,
+  { k1, b, k }: { readonly k1: number; readonly b: number; readonly k: number },
+  precision: number,
+): void {
+  const all = Object.values(documents);
+  const df = new Map<number, number>();
+  for (const d of all) for (const t in d.freq) df.set(+t, (df.get(+t) ?? 0) + 1);
+  const avg = all.reduce((sum, d) => sum + d.length, 0) / all.length;
+  for (const d of all) {
+    const norm = (1 - b) + b * (d.length / avg);
+    for (const t in d.freq) {
+      const tf = d.freq[t];
+      const n = df.get(+t)!;
+      const idf = Math.log((all.length - n + 0.5) / (n + 0.5) + k);
+      d.freq[t] = Math.sign(tf) *
+        Number((Math.abs((tf * (k1 + 1)) / (k1 * norm + tf)) * idf).toFixed(precision));
+    }
+  }
 }
 
 /** Document d's words of one field, as strings. */
@@ -320,7 +347,7 @@ const WIDE_LIMIT = 64;
 
 /** The subset of wink's engine the postings are read from. */
 interface WinkConsolidated {
-  getDocs(): Record<string, { freq: Record<number, number> }>;
+  getDocs(): Record<string, { freq: Record<number, number>; length: number }>;
   getTokens(): Record<string, number>;
 }
 

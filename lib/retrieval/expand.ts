@@ -139,11 +139,10 @@ export class ExpandError extends Error {
  * A failed call (after the provider's retries) leaves that tool unexpanded and is counted in
  * `cost().failures`; when every call fails the build rejects with an {@linkcode ExpandError}.
  *
- * @param docs Documents (≥ 3, ids unique).
+ * @param docs Documents (ids unique).
  * @param options Chat caller, requests per tool, concurrency, progress.
  * @returns An {@linkcode ExpandRetriever} named `expand`.
- * @throws {RangeError} when count or concurrency is not a positive integer; as
- *   `createBm25Retriever` for fewer than 3 documents.
+ * @throws {RangeError} when count or concurrency is not a positive integer.
  */
 export async function createExpandRetriever(
   docs: readonly RetrievalDoc[],
