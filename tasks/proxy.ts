@@ -20,7 +20,7 @@ Options:
                      \${VAR} is expanded from the environment. Required.
   --http PORT        Serve streamable HTTP on PORT (0 = any free port) at /mcp instead of stdio
   --host ADDR        Interface to bind with --http (default 127.0.0.1). Any other address
-                     needs a token of at least 16 characters.
+                     needs a token (16+ characters, 6+ of them different, no whitespace).
   --token TOKEN      Require "Authorization: Bearer TOKEN" on HTTP requests
                      (default: \$MCPMETER_PROXY_TOKEN when set, else no token). Prefer the
                      variable: a flag is visible to other users in the process list.

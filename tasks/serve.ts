@@ -25,7 +25,7 @@ no API key.
 Options:
   --port N            port (default: 5088; 0 picks a free one)
   --host ADDR         address to bind (default: 127.0.0.1); any other address needs a
-                      token of at least 16 characters
+                      token (16+ characters, 6+ of them different, no whitespace)
   --token-env VAR     environment variable holding the token every API call must carry
                       (Authorization: Bearer TOKEN; pages: open URL/?token=TOKEN once)
                       (default: MCPMETER_TOKEN when set)

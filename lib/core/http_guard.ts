@@ -89,50 +89,88 @@ export function isWildcard(hostname: string): boolean {
  */
 export const MIN_TOKEN_CHARS = 16;
 
+/** Fewest different characters a token must hold (16 identical characters guess in one try). */
+export const MIN_TOKEN_DISTINCT_CHARS = 6;
+
 /**
- * Why a token cannot guard a server reached beyond this machine, or `undefined` when it can:
- * it is missing or empty, or shorter than {@linkcode MIN_TOKEN_CHARS}. The reason gives the
- * token's length, never the token.
+ * Why a token cannot guard a server, or `undefined` when it can: it is missing or empty,
+ * shorter than {@linkcode MIN_TOKEN_CHARS}, holds whitespace or control characters (an HTTP
+ * header does not carry them intact: `Bearer` with 16 spaces arrives empty), or has fewer than
+ * {@linkcode MIN_TOKEN_DISTINCT_CHARS} different characters (`aaaaaaaaaaaaaaaa`,
+ * `abababababababab`). A random hex token of 16 characters has fewer than 6 different ones
+ * about twice in 100,000 draws. The reason describes the token, never quotes it.
  *
  * @param token The configured token, if any.
- * @returns The reason, e.g. `the token is 4 characters, fewer than 16`, or `undefined`.
+ * @returns The reason, e.g. `the token is 4 characters, fewer than 16 (...)`, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { weakTokenReason } from "./http_guard.ts";
+ * if (weakTokenReason("a".repeat(16)) === undefined) throw new Error("16 identical characters");
+ * if (weakTokenReason("9f86d081884c7d65") !== undefined) throw new Error("random hex");
+ * ```
  */
 export function weakTokenReason(token: string | undefined): string | undefined {
+  const make = "(make one with: openssl rand -hex 24)";
   if (token === undefined || token === "") return "no token is set";
   if (token.length < MIN_TOKEN_CHARS) {
-    return `the token is ${token.length} characters, fewer than ${MIN_TOKEN_CHARS} ` +
-      "(make one with: openssl rand -hex 24)";
+    return `the token is ${token.length} characters, fewer than ${MIN_TOKEN_CHARS} ${make}`;
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\s\x00-\x1f\x7f]/.test(token)) {
+    return `the token holds whitespace or control characters, which a header does not carry intact ${make}`;
+  }
+  const distinct = new Set(token).size;
+  if (distinct < MIN_TOKEN_DISTINCT_CHARS) {
+    return `the token has ${distinct} different character${distinct === 1 ? "" : "s"}, ` +
+      `fewer than ${MIN_TOKEN_DISTINCT_CHARS}: it can be guessed ${make}`;
   }
   return undefined;
 }
 
 /**
- * Refuses a bind that would need a token and has none, or too short a one: any address but
- * loopback.
+ * Why a listener on `hostname` guarded by `token` may not start, or `undefined`: a token that is
+ * set is always checked ({@linkcode weakTokenReason}), on loopback too; off loopback a token is
+ * required.
+ *
+ * @param hostname Address to bind.
+ * @param token The configured token, if any (`""` counts as none).
+ * @returns The reason, or `undefined`.
+ */
+export function tokenProblem(hostname: string, token: string | undefined): string | undefined {
+  if (token === undefined || token === "") {
+    return isLoopbackHostname(hostname) ? undefined : "no token is set";
+  }
+  return weakTokenReason(token);
+}
+
+/**
+ * Refuses a bind that would need a token and has none, and any weak token
+ * ({@linkcode tokenProblem}).
  *
  * @param hostname Address to bind.
  * @param token The configured token, if any.
  * @param tokenHint How the user sets a token, for the message (e.g. `--token or $MCPMETER_PROXY_TOKEN`).
- * @throws {RangeError} When `hostname` is not loopback and `token` is missing, empty or shorter
- *   than {@linkcode MIN_TOKEN_CHARS}.
+ * @throws {RangeError} When `hostname` is not loopback and `token` is missing or empty, or when
+ *   a token is set and {@linkcode weakTokenReason} refuses it.
  */
 export function checkBindAddress(
   hostname: string,
   token: string | undefined,
   tokenHint = "a token",
 ): void {
-  if (isLoopbackHostname(hostname)) return;
-  if (token === undefined || token === "") {
+  const problem = tokenProblem(hostname, token);
+  if (problem === undefined) return;
+  if (problem === "no token is set") {
     throw new RangeError(
       `Binding ${hostname} exposes the server beyond this machine: set ${tokenHint} (or bind 127.0.0.1)`,
     );
   }
-  const weak = weakTokenReason(token);
-  if (weak !== undefined) {
-    throw new RangeError(
-      `Binding ${hostname} exposes the server beyond this machine: ${weak}; set a longer one as ${tokenHint}`,
-    );
-  }
+  throw new RangeError(
+    isLoopbackHostname(hostname)
+      ? `Cannot guard ${hostname} with this token: ${problem}; set a stronger one as ${tokenHint}`
+      : `Binding ${hostname} exposes the server beyond this machine: ${problem}; set a stronger one as ${tokenHint}`,
+  );
 }
 
 /**

@@ -143,17 +143,27 @@ Deno.test("constantTimeEqual and isLoopbackHostname", () => {
   }
 });
 
-Deno.test("checkBindAddress: off loopback a token of 16 characters or more is required", () => {
+Deno.test("checkBindAddress: off loopback a token is required; a weak token is refused anywhere", () => {
   checkBindAddress("127.0.0.1", undefined);
   checkBindAddress("::1", "");
-  checkBindAddress("127.0.0.1", "tok");
   checkBindAddress("0.0.0.0", "0123456789abcdef");
+  checkBindAddress("127.0.0.1", "9f86d081884c7d65");
+  // Set, a token must be one: 16 spaces, 16 identical characters, a two-letter pattern.
+  for (const token of ["q7z", " ".repeat(16), "\t".repeat(16), "x".repeat(16), "ab".repeat(8)]) {
+    for (const host of ["127.0.0.1", "0.0.0.0"]) {
+      assert.throws(
+        () => checkBindAddress(host, token, "--token"),
+        (e: Error) => e instanceof RangeError && !e.message.includes(token),
+        JSON.stringify([host, token]),
+      );
+    }
+  }
   assert.throws(
     () => checkBindAddress("0.0.0.0", "0123456789abcde", "--token"),
     {
       name: "RangeError",
       message:
-        "Binding 0.0.0.0 exposes the server beyond this machine: the token is 15 characters, fewer than 16 (make one with: openssl rand -hex 24); set a longer one as --token",
+        "Binding 0.0.0.0 exposes the server beyond this machine: the token is 15 characters, fewer than 16 (make one with: openssl rand -hex 24); set a stronger one as --token",
     },
   );
   assert.throws(

@@ -246,7 +246,7 @@ Deno.test("call_tool turns upstream faults into isError results; the proxy keeps
 
 Deno.test("proxy serves streamable HTTP on 127.0.0.1 with an optional bearer token", async () => {
   const { pool, core } = await setup();
-  const http = serveProxyHttp(core, { token: "s3cret" });
+  const http = serveProxyHttp(core, { token: "s3cret-proxy-token" });
   try {
     assert.match(http.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const denied = await fetch(http.url, { method: "POST", body: "{}" });
@@ -255,7 +255,7 @@ Deno.test("proxy serves streamable HTTP on 127.0.0.1 with an optional bearer tok
     const client = new SdkClient({ name: "t", version: "1" }, { capabilities: {} });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(http.url), {
-        requestInit: { headers: { Authorization: "Bearer s3cret" } },
+        requestInit: { headers: { Authorization: "Bearer s3cret-proxy-token" } },
       }),
     );
     assert.equal(http.sessionCount(), 1);

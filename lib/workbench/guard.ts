@@ -57,10 +57,13 @@ function cookie(c: Context, name: string): string | undefined {
   return undefined;
 }
 
-const refuse = (c: Context, status: 400 | 401 | 403, error: string) =>
-  c.req.path.startsWith("/api/")
+/** A refusal: JSON under `/api/`, text elsewhere; a 401 names the scheme (RFC 6750). */
+const refuse = (c: Context, status: 400 | 401 | 403, error: string) => {
+  if (status === 401) c.header("www-authenticate", "Bearer");
+  return c.req.path.startsWith("/api/")
     ? c.json({ error }, status)
     : c.text(`${status} ${error}\n`, status);
+};
 
 /**
  * The guard middleware (mount first, on every path).

@@ -9,10 +9,9 @@ import { basename } from "node:path";
 import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
-import { isLoopback } from "./guard.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../core/errors.ts";
-import { isWildcard, weakTokenReason } from "../core/http_guard.ts";
+import { isWildcard, tokenProblem } from "../core/http_guard.ts";
 import { localHostNames } from "../core/http_guard.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
 
@@ -102,16 +101,14 @@ export function checkServeOptions(
     throw new UsageError(`--timeout-ms must be a positive integer, got ${options.timeoutMs}`);
   }
   const hostname = options.hostname ?? SERVE_DEFAULTS.hostname;
-  if (!isLoopback(hostname) && options.token === undefined) {
+  const problem = tokenProblem(hostname, options.token);
+  if (problem === "no token is set") {
     throw new UsageError(
       `--host ${hostname} reaches beyond this machine: set a token (export ${tokenVar}=...; --token-env ${tokenVar})`,
     );
   }
-  const weak = isLoopback(hostname) ? undefined : weakTokenReason(options.token);
-  if (weak !== undefined) {
-    throw new UsageError(
-      `--host ${hostname} reaches beyond this machine: ${weak}; set a longer $${tokenVar}`,
-    );
+  if (problem !== undefined) {
+    throw new UsageError(`$${tokenVar} cannot guard the workbench: ${problem}`);
   }
 }
 

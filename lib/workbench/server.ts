@@ -19,7 +19,7 @@ import { createChatService } from "./chat.ts";
 import { isLoopback } from "./guard.ts";
 import { createAgentVersions } from "./versions.ts";
 import { UsageError } from "../core/errors.ts";
-import { MIN_TOKEN_CHARS, weakTokenReason } from "../core/http_guard.ts";
+import { tokenProblem } from "../core/http_guard.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
 export interface StartWorkbenchOptions {
@@ -105,16 +105,18 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
  *
  * @param options See {@linkcode StartWorkbenchOptions}.
  * @returns The running workbench.
- * @throws {RangeError} when binding beyond loopback without a token of at least
- *   `MIN_TOKEN_CHARS` (16) characters.
+ * @throws {RangeError} when binding beyond loopback without a token, or with a token that
+ *   `weakTokenReason` (lib/core/http_guard.ts) refuses, on any address.
  * @throws {UsageError} when the port is taken (by another workbench, say), naming it.
  */
 export async function startWorkbench(options: StartWorkbenchOptions): Promise<Workbench> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const weak = isLoopback(hostname) ? undefined : weakTokenReason(options.token);
+  const weak = tokenProblem(hostname, options.token);
   if (weak !== undefined) {
     throw new RangeError(
-      `Cannot listen on ${hostname}: an address beyond 127.0.0.1 needs a token of at least ${MIN_TOKEN_CHARS} characters (--token-env VAR with VAR set); ${weak}`,
+      `Cannot listen on ${hostname}: ${weak}${
+        isLoopback(hostname) ? "" : "; an address beyond 127.0.0.1 needs a token"
+      } (--token-env VAR with VAR set)`,
     );
   }
   const config = await openConfigStore({

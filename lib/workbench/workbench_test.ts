@@ -125,7 +125,7 @@ async function call(
   try {
     data = JSON.parse(text);
   } catch { /* not JSON */ }
-  return { status: res.status, data, text };
+  return { status: res.status, data, text, headers: res.headers };
 }
 
 Deno.test("workbench: first start copies the examples into the config folder and leaves the fixtures alone", async () => {
@@ -411,8 +411,8 @@ Deno.test("workbench: runs are queued, one at a time by default, and their state
 });
 
 Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site writes, missing tokens and big bodies", async () => {
-  const wb = await start({ token: "t0k3n-for-tests" });
-  const auth = { authorization: "Bearer t0k3n-for-tests" };
+  const wb = await start({ token: "t0k3n-for-the-tests" });
+  const auth = { authorization: "Bearer t0k3n-for-the-tests" };
   try {
     // fetch() sets Host itself: send the rebinding request over a raw socket.
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: wb.port });
@@ -435,15 +435,19 @@ Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site
       ...auth,
     });
     assert.deepStrictEqual(cross.status, 403);
-    assert.deepStrictEqual((await call(wb, "GET", "/api/health")).status, 401);
-    assert.deepStrictEqual(
-      (await call(wb, "GET", "/api/health", undefined, { authorization: "Bearer nope" })).status,
-      401,
-    );
-    assert.deepStrictEqual((await call(wb, "GET", "/plans")).status, 401);
+    // Each 401 names the scheme it wants (RFC 6750), on the API and on pages.
+    for (
+      const r of [
+        await call(wb, "GET", "/api/health"),
+        await call(wb, "GET", "/api/health", undefined, { authorization: "Bearer nope" }),
+        await call(wb, "GET", "/plans"),
+      ]
+    ) {
+      assert.deepStrictEqual([r.status, r.headers.get("www-authenticate")], [401, "Bearer"]);
+    }
     assert.deepStrictEqual((await call(wb, "GET", "/api/health", undefined, auth)).status, 200);
     // Pages: ?token= sets an HttpOnly cookie and drops the token from the URL.
-    const login = await fetch(`${wb.url}/runs?token=t0k3n-for-tests`, { redirect: "manual" });
+    const login = await fetch(`${wb.url}/runs?token=t0k3n-for-the-tests`, { redirect: "manual" });
     assert.deepStrictEqual(login.status, 303);
     assert.deepStrictEqual(login.headers.get("location"), "/runs");
     const cookie = login.headers.get("set-cookie")!;
@@ -467,7 +471,7 @@ Deno.test("workbench: the guard refuses foreign Host, foreign Origin, cross-site
       auth,
     );
     assert.deepStrictEqual(big.status, 413);
-    assert.ok(!big.text.includes("t0k3n-for-tests"));
+    assert.ok(!big.text.includes("t0k3n-for-the-tests"));
   } finally {
     await stop(wb);
   }
@@ -506,7 +510,7 @@ Deno.test("workbench: a port in use is refused with a usage error naming it", as
   }
 });
 
-Deno.test("workbench: an address beyond loopback needs a token", async () => {
+Deno.test("workbench: an address beyond loopback needs a token, and no token may be weak", async () => {
   const tmp = await Deno.makeTempDir();
   try {
     let message = "";
@@ -520,15 +524,22 @@ Deno.test("workbench: an address beyond loopback needs a token", async () => {
       message = (e as Error).message;
     }
     assert.match(message, /needs a token/);
-    // A short token is refused too, and the message never shows it.
-    message = "";
-    try {
-      await startWorkbench({ ...bareOptions(tmp), hostname: "0.0.0.0", port: 0, token: "abc123" });
-    } catch (e) {
-      message = (e as Error).message;
+    // A weak token is refused on any address, and the message never shows it: too short, 16
+    // spaces (a header carries none of them), 16 identical characters, a two-letter pattern.
+    const weak: [string, RegExp][] = [
+      ["abc123", /the token is 6 characters, fewer than 16/],
+      [" ".repeat(16), /whitespace or control characters/],
+      ["x".repeat(16), /the token has 1 different character, fewer than 6/],
+      ["ab".repeat(8), /the token has 2 different characters, fewer than 6/],
+    ];
+    for (const hostname of ["0.0.0.0", "127.0.0.1"]) {
+      for (const [token, reason] of weak) {
+        await assert.rejects(
+          startWorkbench({ ...bareOptions(tmp), hostname, port: 0, token }),
+          (e: Error) => reason.test(e.message) && !e.message.includes(token),
+        );
+      }
     }
-    assert.match(message, /needs a token of at least 16 characters.*the token is 6 characters/);
-    assert.ok(!message.includes("abc123"), message);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
