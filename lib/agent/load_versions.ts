@@ -16,6 +16,16 @@ import {
   snapshotSha256,
 } from "./versions.ts";
 import { sortedJson } from "./_json.ts";
+import { idProblem } from "../core/ids.ts";
+
+/** The folder of an agent's versions; an id that could name another folder is refused. */
+function agentVersionsDir(versionsDir: string, agentId: string): string {
+  const problem = idProblem(agentId);
+  if (problem !== undefined) {
+    throw new AgentConfigError("agent version", versionsDir, "agentId", `is not an id: ${problem}`);
+  }
+  return join(versionsDir, agentId);
+}
 
 /**
  * The versions folder for an agents path: `<folder>/versions` for a folder of agent files, or
@@ -35,11 +45,11 @@ export async function versionsDirFor(agentsPath: string): Promise<string> {
  * @param versionsDir Versions folder.
  * @param agentId Agent id.
  * @returns Versions sorted by number.
- * @throws {AgentConfigError} on a version file that is not JSON or whose number or id disagrees
- *   with its path.
+ * @throws {AgentConfigError} on an agent id that is not an id (`../x`: it would name another
+ *   folder), or a version file that is not JSON or whose number or id disagrees with its path.
  */
 export async function listVersions(versionsDir: string, agentId: string): Promise<AgentVersion[]> {
-  const dir = join(versionsDir, agentId);
+  const dir = agentVersionsDir(versionsDir, agentId);
   const out: AgentVersion[] = [];
   try {
     for await (const e of Deno.readDir(dir)) {
@@ -102,7 +112,7 @@ export async function cutVersion(
   const existing = await listVersions(versionsDir, agent.id);
   const sha256 = await snapshotSha256(agent, agent.id);
   const latest = existing[existing.length - 1];
-  const dir = join(versionsDir, agent.id);
+  const dir = agentVersionsDir(versionsDir, agent.id);
   if (latest && latest.sha256 === sha256) {
     return { version: latest, created: false, path: join(dir, `${latest.version}.json`) };
   }

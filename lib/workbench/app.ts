@@ -224,10 +224,14 @@ export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
         : { error: e.message, field: e.field };
       return c.json(body, e.status as 400);
     }
+    // Not a refusal the workbench meant: its message may name files of this machine (and whether
+    // they exist), so it goes to the log and the answer says only that it failed.
     const line = String((e as Error)?.message ?? e).split("\n")[0];
     options.log?.(`[serve] ${c.req.method} ${c.req.path}: ${line}`);
-    if (wantsPage(c)) return errorPage(c, 500, line);
-    return c.json({ error: line }, 500);
+    const answer = `internal error while answering ${c.req.method} ${c.req.path} ` +
+      "(the workbench's log has the cause)";
+    if (wantsPage(c)) return errorPage(c, 500, answer);
+    return c.json({ error: answer }, 500);
   });
   return app;
 }

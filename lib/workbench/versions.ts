@@ -9,7 +9,7 @@ import type { AgentConfig } from "../agent/types.ts";
 import { type CutResult, cutVersion, listVersions, versionsDirFor } from "../agent/io.ts";
 import type { AgentVersions } from "./app.ts";
 import type { ConfigStore } from "./config_store.ts";
-import { WorkbenchError } from "./_paths.ts";
+import { checkId, WorkbenchError } from "./_paths.ts";
 
 /** The provider plus cutting. */
 export interface WorkbenchVersions extends AgentVersions {
@@ -34,6 +34,7 @@ export function createAgentVersions(config: ConfigStore): WorkbenchVersions {
   const dir = () => versionsDirFor(config.paths().agentsDir);
   return {
     async resolve(agentId: string, version: string): Promise<AgentConfig | undefined> {
+      checkId(agentId, "agentId");
       if (!/^[1-9]\d*$/.test(version)) return undefined;
       const v = (await listVersions(await dir(), agentId)).find((x) =>
         x.version === Number(version)
@@ -41,12 +42,14 @@ export function createAgentVersions(config: ConfigStore): WorkbenchVersions {
       return v?.config;
     },
     async list(agentId: string) {
+      checkId(agentId, "agentId");
       return (await listVersions(await dir(), agentId)).reverse().map((v) => ({
         version: String(v.version),
         cutAt: v.createdAt,
       }));
     },
     async cut(agentId: string, now: string): Promise<CutResult> {
+      checkId(agentId, "agentId");
       const agent = (await config.loadAgents()).find((a) => a.id === agentId);
       if (!agent) throw new WorkbenchError(404, `no agent "${agentId}"`, "agentId");
       return await cutVersion(await dir(), agent, now);
