@@ -11,6 +11,7 @@
 
 import { InputFileError } from "../core/errors.ts";
 import { expandVariables } from "../core/secrets.ts";
+import { badNumberIn } from "../core/numbers.ts";
 import { judgeModels } from "./criteria.ts";
 import {
   parseToolOverrides,
@@ -132,6 +133,12 @@ function validate(
   source: string,
   value: unknown,
 ): void {
+  // The number rule first: a JSON Schema `number` accepts Infinity (1e999 parsed), which
+  // JSON.stringify writes back as null.
+  const bad = badNumberIn(value);
+  if (bad !== undefined) {
+    throw new AgentConfigError(what, source, bad.field, `${bad.problem} (${bad.value})`);
+  }
   if (fn(value)) return;
   const errors = fn.errors ?? [];
   // Prefer the deepest error: it is the most specific (oneOf reports its branches first).

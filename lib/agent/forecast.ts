@@ -8,6 +8,7 @@
  * @module
  */
 
+import { numberProblem } from "../core/numbers.ts";
 import { quantileSorted } from "simple-statistics";
 import { createRng } from "../stats/prng.ts";
 import type {
@@ -497,6 +498,7 @@ export function parsePriceFile(input: unknown, source: string): PriceOverrides {
   const fail = (field: string, problem: string): never => {
     throw new TypeError(`Cannot use price file "${source}": field "${field}" ${problem}`);
   };
+  const shown = (v: unknown) => typeof v === "number" ? String(v) : JSON.stringify(v);
   const isObj = (v: unknown): v is Record<string, unknown> =>
     v !== null && typeof v === "object" && !Array.isArray(v);
   if (!isObj(input)) fail("", "must be a JSON object");
@@ -526,8 +528,8 @@ export function parsePriceFile(input: unknown, source: string): PriceOverrides {
       for (const k of Object.keys(p)) {
         if (!keys.includes(k)) fail(`models[${i}].pricing.${k}`, "is not a known field");
         const v = p[k];
-        if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-          fail(`models[${i}].pricing.${k}`, `must be a number >= 0, got ${JSON.stringify(v)}`);
+        if (numberProblem(v, { min: 0 }) !== undefined) {
+          fail(`models[${i}].pricing.${k}`, `must be a number >= 0, got ${shown(v)}`);
         }
       }
       if (p.inputUsdPerMTok === undefined) {
@@ -550,8 +552,8 @@ export function parsePriceFile(input: unknown, source: string): PriceOverrides {
     if (!isObj(doc.toolPrices)) fail("toolPrices", "must be an object");
     for (const [k, v] of Object.entries(doc.toolPrices as Record<string, unknown>)) {
       if (!/^[^:]+:.+$/.test(k)) fail(`toolPrices.${k}`, "must be named server:tool");
-      if (typeof v !== "number" || !Number.isFinite(v) || v < 0) {
-        fail(`toolPrices.${k}`, `must be a number >= 0, got ${JSON.stringify(v)}`);
+      if (numberProblem(v, { min: 0 }) !== undefined) {
+        fail(`toolPrices.${k}`, `must be a number >= 0, got ${shown(v)}`);
       }
       toolPrices[k] = v as number;
     }

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { delaySecondsMs, httpDateMs } from "./numbers.ts";
+
 /** One failed attempt that was retried: what it got and how long the client waited after it. */
 export interface RetryRecord {
   /** HTTP status of the failed attempt; absent when there was none (a malformed body). */
@@ -78,16 +80,20 @@ export interface AttemptFailure {
 }
 
 /**
- * Parses `retry-after-ms` (ms) or `Retry-After` (delta seconds, or an HTTP date).
+ * Parses `retry-after-ms` (ms, digits with an optional fraction) or `Retry-After` (delay-seconds,
+ * or an IMF-fixdate HTTP-date): the number rule of `lib/core/numbers.ts`. A value that is not a
+ * valid delay (`-5`, `1e999`, `soon`, a date `Date.parse` would guess at) is ignored, as if the
+ * header were absent, so the caller's own backoff applies.
  *
  * @param headers Response headers (a `Headers` or anything with `get`).
- * @param now Current epoch ms, for HTTP dates.
- * @returns Wait in ms (≥ 0), or `undefined` when absent or unreadable.
+ * @param now Current epoch ms (wall clock), for HTTP dates.
+ * @returns Wait in ms (≥ 0), or `undefined` when absent or not a valid delay.
  *
  * @example Usage
  * ```ts
  * import { parseRetryAfter } from "./retry.ts";
  * if (parseRetryAfter(new Headers({ "retry-after": "2" }), 0) !== 2000) throw new Error("unexpected");
+ * if (parseRetryAfter(new Headers({ "retry-after": "-5" }), 0) !== undefined) throw new Error();
  * ```
  */
 export function parseRetryAfter(
@@ -96,13 +102,15 @@ export function parseRetryAfter(
 ): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms.trim());
+  // The same digits, read as ms: delaySecondsMs gives 1,000 times the number.
+  const scaled = ms === null ? undefined : delaySecondsMs(ms);
+  if (scaled !== undefined) return scaled / 1000;
   const ra = headers.get("retry-after");
   if (ra === null) return undefined;
-  const t = ra.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
-  const date = Date.parse(t);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  const seconds = delaySecondsMs(ra);
+  if (seconds !== undefined) return seconds;
+  const date = httpDateMs(ra);
+  return date === undefined ? undefined : Math.max(0, date - now);
 }
 
 /** What {@linkcode retryWithBackoff} returns. */

@@ -14,6 +14,7 @@ import {
   type ScriptedReply,
 } from "../agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../agent/_scripted_policy.ts";
+import { runForecast } from "./forecast.ts";
 import {
   E2E_KEY,
   ensureAgentServers,
@@ -476,5 +477,58 @@ Deno.test({
     });
     // The servers worked on a copy: the fixture database is unchanged.
     assert.deepEqual(await Deno.readFile("fixtures/suites/data/shop.sqlite"), before);
+  },
+});
+
+Deno.test({
+  name:
+    "runAgents(): a reply with impossible token usage is that case's infrastructure error with the values; the run completes, resumes and forecasts without NaN or Infinity",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await ensureAgentServers();
+    // The todo case's replies report 1e308 input and -3 output tokens; the rest are honest.
+    const handler = (req: ReceivedRequest): ScriptedReply => {
+      const reply = fixturePolicy(req);
+      const first = (req.body.messages as { content: unknown }[])[0].content;
+      if (!/todo\.txt/.test(JSON.stringify(first))) return reply;
+      const body = JSON.parse(reply.body as string);
+      body.usage = { input_tokens: 1e308, output_tokens: -3 };
+      return { ...reply, body: JSON.stringify(body) };
+    };
+    await withScriptedModel(handler, async (_s, dir, models) => {
+      const options = {
+        suite: "fixtures/suites/fs_basics.json",
+        models,
+        out: dir,
+        env: { E2E_KEY },
+        agents: ["fs-terse-sequential"],
+        runId: "lies",
+      };
+      const r = await runAgentsForTest(options);
+      assert.equal(r.code, 0, r.stderr);
+      const runDir = join(dir, "lies");
+      const runJson = JSON.parse(await Deno.readTextFile(join(runDir, "run.json")));
+      assert.equal(runJson.status, "complete");
+      const todo = (await readRecords(runDir)).find((x) => x.caseId === "todo-lines")!;
+      assert.equal(todo.passed, null);
+      assert.deepEqual([todo.error?.kind, todo.error?.code], ["model", "bad_usage"]);
+      assert.equal(
+        todo.error?.message,
+        'model "claude": anthropic: the reply\'s token usage is impossible: usage.input_tokens = 1e+308 (is out of range (magnitude above 9007199254740991)); usage.output_tokens = -3 (is below 0)',
+      );
+      // Resuming finds nothing to do and completes again.
+      const again = await runAgentsForTest({ ...options, resume: true });
+      assert.equal(again.code, 0, again.stderr);
+      // Nothing downstream prints NaN or Infinity.
+      const forecast = await runForecast({ run: runDir, questions: 1000 });
+      assert.doesNotMatch(forecast.stdout, /NaN|Infinity/, forecast.stdout);
+      // (The error message in cases.csv quotes 1e+308; no figure holds it.)
+      for (const name of ["summary.csv", "cases.csv", "summary.json", "run.json"]) {
+        const text = await Deno.readTextFile(join(runDir, name));
+        assert.doesNotMatch(text, /NaN|Infinity/, name);
+      }
+      assert.doesNotMatch(await Deno.readTextFile(join(runDir, "summary.csv")), /e\+/);
+    });
   },
 });

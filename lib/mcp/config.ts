@@ -54,6 +54,7 @@
  */
 
 import { expandVariables, VARIABLE_PATTERN } from "../core/secrets.ts";
+import { badNumberIn } from "../core/numbers.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "./errors.ts";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
@@ -212,6 +213,11 @@ export function parseServersConfig(
   }
   if (!isObject(value)) {
     throw new ConfigError(source, `expected a JSON object, got ${describe(value)}`);
+  }
+  // The number rule (lib/core/numbers.ts): 1e999 parses as Infinity, which no field may hold.
+  const bad = badNumberIn(value);
+  if (bad !== undefined) {
+    throw new ConfigError(source, `${bad.problem} (${bad.value})`, { field: bad.field });
   }
   const key = "mcpServers" in value ? "mcpServers" : "servers" in value ? "servers" : undefined;
   if (key === undefined) {

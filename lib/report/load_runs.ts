@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { badNumberIn } from "../core/numbers.ts";
 import { join } from "node:path";
 import { InputFileError } from "../core/errors.ts";
 import type { CaseRecord } from "../agent/types.ts";
@@ -56,6 +57,11 @@ function checkRecord(v: unknown, path: string, line: number): CaseRecord {
   if (typeof v.wallMs !== "number") throw bad("wallMs", "a number");
   if (!Array.isArray(v.toolCalls)) throw bad("toolCalls", "an array");
   if (!(v.costUsd === null || typeof v.costUsd === "number")) throw bad("costUsd", "number/null");
+  // The number rule (lib/core/numbers.ts): a figure past 2^53 − 1 overflows the sums it enters.
+  const n = badNumberIn(v);
+  if (n !== undefined) {
+    throw new RunInputError(path, `line ${line}: field "${n.field}" ${n.problem} (${n.value})`);
+  }
   return v as unknown as CaseRecord;
 }
 

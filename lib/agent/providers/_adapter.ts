@@ -15,7 +15,8 @@ export function searchFormat(kind: ToolSearchKind): SentFormat {
   return kind === "openai" ? "openai-responses" : "anthropic-messages";
 }
 import type { JsonObject } from "../../catalog/types.ts";
-import type { ModelRequest, ModelTurn } from "./types.ts";
+import { ModelCallError, type ModelRequest, type ModelTurn } from "./types.ts";
+import { COUNT, numberProblem } from "../../core/numbers.ts";
 
 /** What an adapter needs to build an SDK client. */
 export interface SdkClientOptions {
@@ -37,6 +38,76 @@ export interface ProviderAdapter {
 
 /** A normalized reply without timings: a {@linkcode ModelTurn} before the client times it. */
 export type ParsedTurn = Omit<ModelTurn, "ms" | "attempts" | "cached">;
+
+/**
+ * Reads the token counts of one reply's `usage` object through the number rule of
+ * `lib/core/numbers.ts`: a field that is absent or `null` is not reported (`null`, with a note);
+ * one that is present must be a count (a whole number from 0 to 2^53 − 1). Every impossible
+ * value is kept for {@linkcode UsageReader.check}, which refuses the reply naming them all.
+ */
+export class UsageReader {
+  readonly #provider: string;
+  readonly #usage: Record<string, unknown> | undefined;
+  readonly #notes: string[];
+  readonly #impossible: string[] = [];
+
+  /**
+   * @param provider `anthropic` or `openai`, for notes and the message.
+   * @param usage The reply's `usage` object (`undefined` when it sent none).
+   * @param notes Where "not reported" notes go.
+   */
+  constructor(provider: string, usage: Record<string, unknown> | undefined, notes: string[]) {
+    this.#provider = provider;
+    this.#usage = usage;
+    this.#notes = notes;
+  }
+
+  /**
+   * One count by its dotted path under `usage` (`prompt_tokens_details.cached_tokens`).
+   *
+   * @param path Dotted path.
+   * @returns The count, or `null` when not reported or impossible.
+   */
+  count(path: string): number | null {
+    let v: unknown = this.#usage;
+    for (const part of path.split(".")) {
+      v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+    }
+    if (v === undefined || v === null) {
+      this.#notes.push(`${this.#provider}: usage.${path} not reported`);
+      return null;
+    }
+    const problem = numberProblem(v, COUNT);
+    if (problem === undefined) return v as number;
+    this.#impossible.push(
+      `usage.${path} = ${typeof v === "number" ? String(v) : JSON.stringify(v)} (${problem})`,
+    );
+    return null;
+  }
+
+  /**
+   * Records an impossible combination of counts (e.g. more cached tokens than prompt tokens).
+   *
+   * @param text What was seen, with the values.
+   */
+  impossible(text: string): void {
+    this.#impossible.push(text);
+  }
+
+  /**
+   * Refuses the reply when any count was impossible.
+   *
+   * @throws {ModelCallError} `bad_usage`, naming every impossible value seen.
+   */
+  check(): void {
+    if (this.#impossible.length === 0) return;
+    throw new ModelCallError(
+      "bad_usage",
+      `${this.#provider}: the reply's token usage is impossible: ${this.#impossible.join("; ")}`,
+      { attempts: 1 },
+    );
+  }
+}
 
 /**
  * A parsed turn from its parts; a stop reason the wire did not give as a string becomes

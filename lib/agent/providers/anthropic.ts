@@ -68,23 +68,13 @@ function markLastToolResult(
   }
 }
 
-function tokenField(
-  usage: Record<string, unknown> | undefined,
-  field: string,
-  notes: string[],
-): number | null {
-  const v = usage?.[field];
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  notes.push(`anthropic: usage.${field} not reported`);
-  return null;
-}
-
 /**
  * Normalizes an Anthropic `Message` body.
  *
  * @param body Parsed response JSON.
  * @returns Text, tool calls, stop reason, usage and notes.
- * @throws {ModelCallError} `bad_response` when `content` is not an array.
+ * @throws {ModelCallError} `bad_response` when `content` is not an array; `bad_usage` when a
+ *   usage count is impossible (`adapter.UsageReader`).
  */
 export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
   const b = body as { content?: unknown; stop_reason?: unknown; usage?: Record<string, unknown> };
@@ -123,12 +113,14 @@ export function parseAnthropicMessage(body: unknown): adapter.ParsedTurn {
     }
   }
   const notes: string[] = [];
+  const counts = new adapter.UsageReader("anthropic", b.usage, notes);
   const usage: Usage = {
-    inputTokens: tokenField(b.usage, "input_tokens", notes),
-    outputTokens: tokenField(b.usage, "output_tokens", notes),
-    cacheReadTokens: tokenField(b.usage, "cache_read_input_tokens", notes),
-    cacheWriteTokens: tokenField(b.usage, "cache_creation_input_tokens", notes),
+    inputTokens: counts.count("input_tokens"),
+    outputTokens: counts.count("output_tokens"),
+    cacheReadTokens: counts.count("cache_read_input_tokens"),
+    cacheWriteTokens: counts.count("cache_creation_input_tokens"),
   };
+  counts.check();
   const turn = adapter.parsedTurn(texts.join("\n"), toolCalls, b.stop_reason, usage, notes);
   if (searches.size === 0) return turn;
   return {

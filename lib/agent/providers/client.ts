@@ -20,6 +20,12 @@ export interface ModelClientDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Monotonic-enough ms clock for timings. */
   readonly now: () => number;
+  /**
+   * Wall clock, epoch ms: an HTTP-date `Retry-After` is a time of day, so it is read against
+   * this, never against `now` (a monotonic clock made any date a wait of years). Default
+   * `Date.now`.
+   */
+  readonly epochNow?: () => number;
   /** Sleep used between retries. */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retry counts and delays; defaults of {@linkcode withRetries}. */
@@ -64,6 +70,7 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     file: source,
     field: `${config.id}.model`,
   });
+  const epochNow = deps.epochNow ?? Date.now;
   const secrets = [apiKey];
   const fetchFn = deps.wireLog
     ? createWireLogFetch({
@@ -84,8 +91,8 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
       try {
         const { value, attempts, retries } = await withRetries(
           async () => adapter.parse(await adapter.send(request, options.signal)),
-          (e) => classifySdkError(e, deps.now(), options.signal),
-          { sleep: deps.sleep, now: deps.now },
+          (e) => classifySdkError(e, epochNow(), options.signal),
+          { sleep: deps.sleep, now: epochNow },
           deps.retry,
           options.signal,
         );

@@ -204,6 +204,53 @@ for (const provider of ["anthropic", "openai"] as const) {
     );
   });
 
+  Deno.test(`${provider}: a Retry-After that is not a valid delay is ignored; an HTTP date is read on the wall clock`, async () => {
+    const wall = Date.UTC(2026, 10, 30, 0, 0, 0);
+    const script = [
+      errorReply(provider, 429, "-5"),
+      errorReply(provider, 429, "1e999"),
+      errorReply(provider, 429, "Mon, 31 Feb 2026 00:00:00 GMT"),
+      errorReply(provider, 429, "Mon, 30 Nov 2026 00:00:07 GMT"),
+    ];
+    await withServer(
+      (req) =>
+        script.shift() ??
+          messageReply(req.provider, { text: "ok", usage: { input: 1, output: 1 } }),
+      async (s) => {
+        const h = harness();
+        const deps = { ...h.deps, retry: { maxRetries: 4, baseDelayMs: 100 }, epochNow: () => wall };
+        const turn = await createModelClient(model(provider, base(s)), deps).complete(request);
+        assert.equal(turn.text, "ok");
+        // -5, 1e999 and a 31 February are no delay: backoff 100 × 2^(r−1); the date is 7 s after
+        // the wall clock (the timing clock, at 1,000,000 ms, made it decades: the 60 s cap).
+        assert.deepEqual(h.sleeps, [100, 200, 400, 7000]);
+      },
+    );
+  });
+
+  Deno.test(`${provider}: a reply whose token usage cannot be is a bad_usage error naming the values, not retried`, async () => {
+    const usage = provider === "anthropic"
+      ? '{"input_tokens": -5, "output_tokens": 1e308, "cache_read_input_tokens": 1e999}'
+      : '{"prompt_tokens": 2.5, "completion_tokens": -1, "prompt_tokens_details": {"cached_tokens": 1e999}}';
+    const ok = messageReply(provider, { text: "4", usage: { input: 1, output: 1 } });
+    const body = (ok.body as string).replace(/"usage":\{.*\}\}?$/, `"usage":${usage}}`);
+    await withServer(() => ({ ...ok, body }), async (s) => {
+      const h = harness();
+      const err = await createModelClient(model(provider, base(s)), h.deps).complete(request)
+        .then(() => null, (e) => e);
+      assert.ok(err instanceof ModelCallError, String(err));
+      assert.equal(err.code, "bad_usage");
+      assert.equal(s.requests.length, 1);
+      const seen = provider === "anthropic"
+        ? "usage.input_tokens = -5 (is below 0); usage.output_tokens = 1e+308 (is out of range (magnitude above 9007199254740991)); usage.cache_read_input_tokens = Infinity (is not finite)"
+        : "usage.prompt_tokens = 2.5 (is not a whole number); usage.completion_tokens = -1 (is below 0); usage.prompt_tokens_details.cached_tokens = Infinity (is not finite)";
+      assert.equal(
+        err.message,
+        `model "${provider}-local": ${provider}: the reply's token usage is impossible: ${seen}`,
+      );
+    });
+  });
+
   Deno.test(`${provider}: 5xx until the retries run out is an 'exhausted' infrastructure error`, async () => {
     await withServer(() => errorReply(provider, 500), async (s) => {
       const h = harness();

@@ -58,14 +58,13 @@ export function toOpenAiMessages(system: string, messages: readonly Message[]): 
   return out;
 }
 
-const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : null;
-
 /**
  * Normalizes a `chat.completion` body.
  *
  * @param body Parsed response JSON.
  * @returns Text, tool calls, stop reason, usage and notes.
- * @throws {ModelCallError} `bad_response` when there is no `choices[0].message`.
+ * @throws {ModelCallError} `bad_response` when there is no `choices[0].message`; `bad_usage`
+ *   when a usage count is impossible (`adapter.UsageReader`).
  */
 export function parseOpenAiCompletion(body: unknown): adapter.ParsedTurn {
   const b = body as {
@@ -99,17 +98,22 @@ export function parseOpenAiCompletion(body: unknown): adapter.ParsedTurn {
   }
   const notes: string[] = [];
   const u = b.usage ?? undefined;
-  const prompt = num(u?.prompt_tokens);
-  const completion = num(u?.completion_tokens);
-  const details = u?.prompt_tokens_details as Record<string, unknown> | null | undefined;
-  const cached = num(details?.cached_tokens);
+  let prompt: number | null = null;
+  let completion: number | null = null;
+  let cached: number | null = null;
   if (u === undefined) notes.push("openai: no usage reported");
   else {
-    if (prompt === null) notes.push("openai: usage.prompt_tokens not reported");
-    if (completion === null) notes.push("openai: usage.completion_tokens not reported");
-    if (cached === null) {
-      notes.push("openai: usage.prompt_tokens_details.cached_tokens not reported");
+    const counts = new adapter.UsageReader("openai", u, notes);
+    prompt = counts.count("prompt_tokens");
+    completion = counts.count("completion_tokens");
+    cached = counts.count("prompt_tokens_details.cached_tokens");
+    // prompt_tokens includes the cached ones.
+    if (prompt !== null && cached !== null && cached > prompt) {
+      counts.impossible(
+        `usage.prompt_tokens_details.cached_tokens = ${cached} exceeds usage.prompt_tokens = ${prompt}`,
+      );
     }
+    counts.check();
   }
   notes.push("openai: cache-write tokens are not part of the format");
   const usage: Usage = {

@@ -156,9 +156,18 @@ export interface ModelClient {
  * - `http`: an HTTP error status that is not retried (400, 401, 403, 404, ...);
  * - `exhausted`: 429 or 5xx (or malformed bodies) until the retries ran out;
  * - `bad_response`: a 2xx answer that is not a usable message;
+ * - `bad_usage`: a 2xx answer whose token usage cannot be (a count that is negative, fractional,
+ *   not finite or past 2^53 − 1: the rule of `lib/core/numbers.ts`); not retried, the message
+ *   gives every value seen;
  * - `aborted`: the caller's signal fired (per-case timeout).
  */
-export type ModelCallErrorCode = "unreachable" | "http" | "exhausted" | "bad_response" | "aborted";
+export type ModelCallErrorCode =
+  | "unreachable"
+  | "http"
+  | "exhausted"
+  | "bad_response"
+  | "bad_usage"
+  | "aborted";
 
 /** A model call that failed; an infrastructure error, not an agent failure. */
 export class ModelCallError extends Error {
