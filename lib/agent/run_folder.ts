@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { InputFileError } from "../core/errors.ts";
+import { badNumberIn } from "../core/numbers.ts";
 import type { CaseRecord } from "./types.ts";
 
 /** Where a run's files go. Texts arrive serialized (sorted keys, final newline). */
@@ -64,8 +65,9 @@ export function parseCaseRecords(text: string, path: string): CaseRecord[] {
   const out: CaseRecord[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
+    let record: CaseRecord;
     try {
-      out.push(JSON.parse(line));
+      record = JSON.parse(line);
     } catch (e) {
       throw new InputFileError(
         path,
@@ -75,6 +77,15 @@ export function parseCaseRecords(text: string, path: string): CaseRecord[] {
         { cause: e },
       );
     }
+    // The number rule (lib/core/numbers.ts): a figure past 2^53 − 1 overflows every sum.
+    const bad = badNumberIn(record);
+    if (bad !== undefined) {
+      throw new InputFileError(
+        path,
+        `Cannot read "${path}": line ${i + 1}: field "${bad.field}" ${bad.problem} (${bad.value})`,
+      );
+    }
+    out.push(record);
   });
   return out;
 }
@@ -170,4 +181,38 @@ export function memoryRunFolder(
     runDoc: () => runDoc,
     file: (name) => files.get(name) ?? null,
   };
+}
+
+/**
+ * Creates `out/runId` if no folder has that name, atomically: of any number of processes or
+ * requests claiming the same id at once, exactly one gets `true` (the folder is made with one
+ * `mkdir`, which fails when it exists; a check followed by a create would let two through).
+ *
+ * @param out The runs folder (created when missing).
+ * @param runId The id (a checked run id).
+ * @returns `true` when this call created the folder, `false` when it existed.
+ */
+export async function claimRunDir(out: string, runId: string): Promise<boolean> {
+  await Deno.mkdir(out, { recursive: true });
+  try {
+    await Deno.mkdir(join(out, runId));
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) return false;
+    throw e;
+  }
+}
+
+/**
+ * A new run id from `base`, its folder claimed ({@linkcode claimRunDir}): `base`, else `base`
+ * with `x` appended until a folder of that name could be created.
+ *
+ * @param out The runs folder.
+ * @param base The id wanted (e.g. `<suite>-<UTC time>`).
+ * @returns The id whose folder this call created.
+ */
+export async function claimNewRunId(out: string, base: string): Promise<string> {
+  let id = base;
+  while (!(await claimRunDir(out, id))) id += "x";
+  return id;
 }

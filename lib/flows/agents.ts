@@ -21,6 +21,7 @@ import { realSleep } from "../agent/providers/retry.ts";
 import type { WireEntry } from "../agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "../agent/agent_servers.ts";
 import { parseShard, type RunOutcome, runSuite } from "../agent/run.ts";
+import { claimNewRunId } from "../agent/run_folder.ts";
 import {
   type CacheMode,
   createFileResponseStore,
@@ -293,7 +294,10 @@ export async function runAgents(
     now: io.now,
   });
   const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
-  const runId = options.runId ?? defaultRunId(suite.id, io.epochNow());
+  // A new run's folder is claimed with one mkdir: two runs started in the same second get two
+  // ids (the second with an "x" appended), never one folder.
+  const runId = options.runId ??
+    await claimNewRunId(options.out, defaultRunId(suite.id, io.epochNow()));
   const runDir = join(options.out, runId);
   const args: Record<string, string> = {
     suite: options.suite,

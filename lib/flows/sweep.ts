@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { claimRunDir } from "../agent/run_folder.ts";
 import { join, resolve } from "node:path";
 import { loadAgents, loadSuite } from "../agent/io.ts";
 import { loadToolOverrides } from "../catalog/io.ts";
@@ -127,7 +128,7 @@ export async function prepareSweep(
       new Date(io.epochNow()).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")
     }`;
   const runDir = join(options.out, runId);
-  if (await Deno.stat(runDir).then(() => true, () => false)) {
+  if (!(await claimRunDir(options.out, runId))) {
     // Writing the generated agents into it would change a run that is already there.
     throw new UsageError(
       `run "${runId}" already exists (${runDir}): finish it with --resume ${runId}, or give ` +

@@ -81,11 +81,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     if (config === undefined) {
       throw new WorkbenchError(400, `agent "${agentId}": model "${agent.model}" is not registered`);
     }
+    const paths = await options.config.files();
     const deps = {
       env: options.env,
       now: options.now,
       sleep: realSleep,
-      source: options.config.paths().models,
+      source: paths.models,
     };
     const model = createModelClient(config, deps);
     let context;
@@ -95,7 +96,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       throw new WorkbenchError(400, (e as Error).message);
     }
     const servers = await options.prepareServers({
-      serversPath: options.config.paths().servers,
+      serversPath: paths.servers,
       agents: [agent],
     });
     let inner: ToolHost & { close(): Promise<void> };

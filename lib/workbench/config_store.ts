@@ -1,9 +1,18 @@
 /**
  * The workbench's working configuration: a folder (default `results/config/`) created on first
- * start from the committed examples and edited from the browser or the API. Every write is
- * validated first (the committed JSON Schemas in `lib/agent/schemas/`, the servers-config
- * parser, cross-references between files); a refused write changes nothing. Files are written
- * atomically and only inside the folder.
+ * start from the committed examples and edited from the browser or the API.
+ *
+ * Writes are serialized: one at a time, and no read of the store runs while one is under way,
+ * so parallel requests see the config before or after each write, never between its files. A
+ * write is checked first, as a whole document (the committed JSON Schemas in
+ * `lib/agent/schemas/`, the servers-config parser, the number rule of `lib/core/numbers.ts`),
+ * then against the whole config as it will be after it (each agent's model, judge models and
+ * summarizers in the registry, each agent's servers in servers.json): a document that is wrong
+ * in itself is refused with 400 naming its field, one that would break what another document
+ * uses with 409 naming it; a refused write changes nothing. Files are written atomically (a
+ * temporary file renamed over the old), and only inside the folder: a top-level file
+ * (`models.json`, `servers.json`, `tool_prices.json`) whose real location is outside it, through
+ * a symbolic link, is refused, as symlinked agents and suites are skipped.
  *
  * Layout (the CLI reads the same files: `deno task agents --agents-dir DIR/agents --models
  * DIR/models.json --servers DIR/servers.json --tool-prices DIR/tool_prices.json --suite
@@ -34,6 +43,7 @@ import {
   parseModels,
   parseSuite,
   parseToolPrices,
+  requiredModelIds,
 } from "../agent/config.ts";
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
@@ -41,6 +51,7 @@ import { ConfigError } from "../mcp/errors.ts";
 import { isSecretName, REDACTED } from "../core/secrets.ts";
 import { checkId, confinedPath, WorkbenchError } from "./_paths.ts";
 import { writeAtomic } from "../core/files.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /** The placeholder shown instead of a secret value. */
 export const REDACTED_VALUE: string = REDACTED;
@@ -199,12 +210,101 @@ function unredact(incoming: string, stored: string | undefined, field: string): 
   );
 }
 
-/** The working config folder: reads, validated writes, redacted views. */
+/** A reference one document makes to another that the config does not hold. */
+interface Dangling {
+  /** Stable identity of the problem (to tell the ones a write brings from those it found). */
+  readonly key: string;
+  /** The document holding the reference: `agent:ID` or `suite:ID`. */
+  readonly owner: string;
+  /** The reference, e.g. `agent "a" uses model "m"`. */
+  readonly uses: string;
+  /** What does not hold its target: `the model registry` or `servers.json`. */
+  readonly holder: string;
+}
+
+/** What cross-references are read from: the ids and names each document offers and uses. */
+interface Refs {
+  /** Model registry ids (`null`: the registry is unreadable, nothing checked against it). */
+  readonly models: ReadonlySet<string> | null;
+  /** Server names of servers.json (`null`: unreadable). */
+  readonly servers: ReadonlySet<string> | null;
+  /** Agents as written. */
+  readonly agents: readonly JsonObject[];
+  /** Suites by id. */
+  readonly suites: readonly Suite[];
+}
+
+/** The references of `refs` that point at nothing, every document checked. */
+function danglingRefs(refs: Refs): Dangling[] {
+  const out: Dangling[] = [];
+  const add = (owner: string, what: string, id: string, holder: string) => {
+    const [kind, name] = [owner.slice(0, owner.indexOf(":")), owner.slice(owner.indexOf(":") + 1)];
+    out.push({
+      key: `${owner}\u0000${what}\u0000${id}`,
+      owner,
+      uses: `${kind} "${name}" uses ${what} "${id}"`,
+      holder,
+    });
+  };
+  const model = (owner: string, what: string, id: unknown) => {
+    if (refs.models !== null && typeof id === "string" && !refs.models.has(id)) {
+      add(owner, what, id, "the model registry");
+    }
+  };
+  for (const a of refs.agents) {
+    const owner = `agent:${a.id}`;
+    model(owner, "model", a.model);
+    const cs = a.contextStrategy;
+    if (isObject(cs) && cs.type === "summarize") model(owner, "summarizer model", cs.model);
+    if (refs.servers === null || !Array.isArray(a.mcpServers)) continue;
+    for (const s of a.mcpServers) {
+      if (typeof s === "string" && !refs.servers.has(s)) add(owner, "server", s, "servers.json");
+    }
+  }
+  for (const suite of refs.suites) {
+    for (const id of requiredModelIds([], suite)) model(`suite:${suite.id}`, "judge model", id);
+  }
+  return out;
+}
+
+/** The working config folder: reads, validated serialized writes, redacted views. */
 export class ConfigStore {
   /** Absolute path of the folder. */
   readonly dir: string;
   /** `true` when this process created the folder from the examples. */
   readonly bootstrapped: boolean;
+  /** Tail of the queue of operations; each runs alone (see {@linkcode ConfigStore.#serial}). */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** Set while an operation of this store runs: a nested call joins it instead of queueing. */
+  readonly #inside = new AsyncLocalStorage<true>();
+
+  /**
+   * Runs `f` alone: after every operation queued before it, before any queued after. A call
+   * made from inside another (a write that reads the registry) runs at once.
+   */
+  #serial<T>(f: () => Promise<T>): Promise<T> {
+    if (this.#inside.getStore()) return f();
+    const run = this.#tail.then(() => this.#inside.run(true, f));
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * A top-level file of the folder, refused when its real location (symbolic links followed)
+   * is outside it.
+   */
+  async #file(name: string): Promise<string> {
+    try {
+      return await confinedPath(this.dir, name, name);
+    } catch (e) {
+      if (!(e instanceof WorkbenchError)) throw e;
+      throw new WorkbenchError(
+        400,
+        `${name} is a link to a file outside the config folder, which the workbench does not read: put the file itself in the folder`,
+        name,
+      );
+    }
+  }
 
   /**
    * Wraps an existing folder (use {@linkcode openConfigStore} to create one).
@@ -234,10 +334,85 @@ export class ConfigStore {
     };
   }
 
+  /**
+   * {@linkcode ConfigStore.paths}, each top-level file checked to be really inside the folder:
+   * what the runner and chat hand to the CLI's loaders.
+   *
+   * @returns The paths.
+   * @throws {WorkbenchError} 400 when a top-level file links out of the folder.
+   */
+  files(): Promise<ReturnType<ConfigStore["paths"]>> {
+    return this.#serial(async () => {
+      const paths = this.paths();
+      for (const name of Object.values(CONFIG_FILES)) await this.#file(name);
+      return paths;
+    });
+  }
+
+  /** The cross-references of the config as it is on disk. */
+  async #refs(): Promise<Refs> {
+    const ids = async (name: string, read: (doc: JsonValue) => string[]) => {
+      try {
+        return new Set(read(await readJson(await this.#file(name))));
+      } catch {
+        return null;
+      }
+    };
+    return {
+      models: await ids(
+        CONFIG_FILES.models,
+        (doc) =>
+          isObject(doc) && Array.isArray(doc.models)
+            ? doc.models.flatMap((m) => isObject(m) && typeof m.id === "string" ? [m.id] : [])
+            : [],
+      ),
+      servers: await ids(CONFIG_FILES.servers, (doc) => {
+        const table = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
+        return isObject(table) ? Object.keys(table) : [];
+      }),
+      agents: (await this.#agentEntries()).map((e) => e.agent),
+      suites: (await this.#suiteEntries()).suites.map((e) => e.suite),
+    };
+  }
+
+  /**
+   * Refuses a write that would leave a reference pointing at nothing where the config had none:
+   * a reference the written document makes is its own fault (400), one another document makes
+   * is a conflict with it (409). References that dangled before the write are not its doing.
+   *
+   * @param written The written document: `agent:ID` or `suite:ID`, or the field a whole
+   *   registry, servers config or agent set is named by (`models`, `mcpServers`, `agents`).
+   * @param change The config after the write, from the one before.
+   */
+  async #checkRefs(written: string, change: (refs: Refs) => Refs): Promise<void> {
+    const before = await this.#refs();
+    const known = new Set(danglingRefs(before).map((d) => d.key));
+    const brought = danglingRefs(change(before)).filter((d) => !known.has(d.key));
+    if (brought.length === 0) return;
+    const own = brought.find((d) => d.owner === written);
+    if (own !== undefined) {
+      throw new WorkbenchError(400, `${own.uses}, which ${own.holder} does not hold`);
+    }
+    const field = written.includes(":") ? undefined : written;
+    throw new WorkbenchError(
+      409,
+      `${field === undefined ? "" : `${field}: `}${
+        brought.map((d) => d.uses).join("; ")
+      }, which this write drops: change ${
+        brought.length === 1 ? "that document" : "those documents"
+      } first`,
+      field,
+    );
+  }
+
   // ---- agents -------------------------------------------------------------------------------
 
   /** Agents as written, one per file, sorted by id. */
-  async agentEntries(): Promise<AgentEntry[]> {
+  agentEntries(): Promise<AgentEntry[]> {
+    return this.#serial(() => this.#agentEntries());
+  }
+
+  async #agentEntries(): Promise<AgentEntry[]> {
     const dir = this.paths().agentsDir;
     const out: AgentEntry[] = [];
     for (const file of await jsonFiles(dir)) {
@@ -256,10 +431,14 @@ export class ConfigStore {
    * @returns Agents sorted by id.
    * @throws {WorkbenchError} 400 when a file does not validate.
    */
-  async loadAgents(): Promise<AgentConfig[]> {
+  loadAgents(): Promise<AgentConfig[]> {
+    return this.#serial(() => this.#loadAgents());
+  }
+
+  async #loadAgents(): Promise<AgentConfig[]> {
     const dir = this.paths().agentsDir;
     const out: AgentConfig[] = [];
-    for (const { file, agent } of await this.agentEntries()) {
+    for (const { file, agent } of await this.#agentEntries()) {
       let draft;
       try {
         [draft] = parseAgents(agent, file);
@@ -362,13 +541,17 @@ export class ConfigStore {
    * @param agent The agent object as it should be written.
    * @throws {WorkbenchError} 400 on an invalid agent or an id that differs from the URL's.
    */
-  async putAgent(id: string, agent: unknown): Promise<void> {
+  putAgent(id: string, agent: unknown): Promise<void> {
+    return this.#serial(() => this.#putAgent(id, agent));
+  }
+
+  async #putAgent(id: string, agent: unknown): Promise<void> {
     checkId(id, "id");
     const checked = await this.#checkAgent(agent, "");
     if (checked.id !== id) {
       throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
     }
-    const entries = await this.agentEntries();
+    const entries = await this.#agentEntries();
     const current = entries.find((e) => e.agent.id === id);
     if (current !== undefined && entries.filter((e) => e.file === current.file).length > 1) {
       throw new WorkbenchError(
@@ -378,6 +561,10 @@ export class ConfigStore {
     }
     const file = current?.file ?? `${id}.json`;
     const path = await confinedPath(this.paths().agentsDir, file, "id");
+    await this.#checkRefs(`agent:${id}`, (refs) => ({
+      ...refs,
+      agents: [...refs.agents.filter((a) => a.id !== id), checked],
+    }));
     await writeAtomic(path, JSON.stringify(checked, null, 2) + "\n");
   }
 
@@ -388,7 +575,11 @@ export class ConfigStore {
    * @param doc `{agents: [...]}`.
    * @throws {WorkbenchError} 400 naming `agents[i].field` on the first invalid agent.
    */
-  async putAgents(doc: unknown): Promise<void> {
+  putAgents(doc: unknown): Promise<void> {
+    return this.#serial(() => this.#putAgents(doc));
+  }
+
+  async #putAgents(doc: unknown): Promise<void> {
     if (!isObject(doc) || !Array.isArray(doc.agents)) {
       throw new WorkbenchError(400, `body must be {"agents": [...]}`, "agents");
     }
@@ -407,8 +598,11 @@ export class ConfigStore {
       seen.add(String(agent.id));
       checked.push(agent);
     }
+    await this.#checkRefs("agents", (refs) => ({ ...refs, agents: checked }));
     const dir = this.paths().agentsDir;
     const before = await jsonFiles(dir);
+    // Every agent's file first, then the files of agents no longer listed: each file is whole at
+    // any moment, and no read of the store runs between the two steps.
     for (const agent of checked) {
       const path = await confinedPath(dir, `${agent.id}.json`, "agents");
       await writeAtomic(path, JSON.stringify(agent, null, 2) + "\n");
@@ -425,8 +619,12 @@ export class ConfigStore {
    * @param kind Which document.
    * @returns The JSON document.
    */
-  async getDoc(kind: Exclude<ConfigKind, "agents">): Promise<JsonValue> {
-    const doc = await readJson(join(this.dir, CONFIG_FILES[kind]));
+  getDoc(kind: Exclude<ConfigKind, "agents">): Promise<JsonValue> {
+    return this.#serial(() => this.#getDoc(kind));
+  }
+
+  async #getDoc(kind: Exclude<ConfigKind, "agents">): Promise<JsonValue> {
+    const doc = await readJson(await this.#file(CONFIG_FILES[kind]));
     if (kind === "models" && isObject(doc) && Array.isArray(doc.models)) {
       return {
         ...doc,
@@ -444,10 +642,15 @@ export class ConfigStore {
    *
    * @param kind Which document.
    * @param doc The new document.
-   * @throws {WorkbenchError} 400 naming the field when it does not validate (nothing written).
+   * @throws {WorkbenchError} 400 naming the field when it does not validate, 409 when an agent
+   *   or suite uses a model or server it drops (nothing written).
    */
-  async putDoc(kind: Exclude<ConfigKind, "agents">, doc: unknown): Promise<void> {
-    const path = join(this.dir, CONFIG_FILES[kind]);
+  putDoc(kind: Exclude<ConfigKind, "agents">, doc: unknown): Promise<void> {
+    return this.#serial(() => this.#putDoc(kind, doc));
+  }
+
+  async #putDoc(kind: Exclude<ConfigKind, "agents">, doc: unknown): Promise<void> {
+    const path = await this.#file(CONFIG_FILES[kind]);
     const stored = await readJson(path).catch(() => null);
     let value = doc;
     if (kind === "models") {
@@ -470,22 +673,17 @@ export class ConfigStore {
           };
         }),
       };
+      let models: ModelConfig[];
       try {
-        parseModels(value, CONFIG_FILES.models);
+        models = parseModels(value, CONFIG_FILES.models);
       } catch (e) {
         throw errorOf(e);
       }
-      // Agents must keep naming registered models.
-      const ids = new Set((value as { models: JsonObject[] }).models.map((m) => m.id));
-      for (const { agent } of await this.agentEntries()) {
-        if (!ids.has(agent.model as string)) {
-          throw new WorkbenchError(
-            400,
-            `models: agent "${agent.id}" uses model "${agent.model}", which this registry drops`,
-            "models",
-          );
-        }
-      }
+      // Agents and suites must keep naming registered models.
+      await this.#checkRefs("models", (refs) => ({
+        ...refs,
+        models: new Set(models.map((m) => m.id)),
+      }));
     } else if (kind === "servers") {
       if (!isObject(doc)) throw new WorkbenchError(400, "body must be a JSON object", "mcpServers");
       const old = isObject(stored) ? stored : {};
@@ -498,17 +696,7 @@ export class ConfigStore {
         throw errorOf(e);
       }
       // Agents must keep naming configured servers (as they must keep naming registered models).
-      for (const { agent } of await this.agentEntries()) {
-        const servers = Array.isArray(agent.mcpServers) ? agent.mcpServers : [];
-        const dropped = servers.find((s) => typeof s === "string" && !names.has(s));
-        if (dropped !== undefined) {
-          throw new WorkbenchError(
-            400,
-            `mcpServers: agent "${agent.id}" uses server "${dropped}", which this config drops`,
-            "mcpServers",
-          );
-        }
-      }
+      await this.#checkRefs("mcpServers", (refs) => ({ ...refs, servers: names }));
     } else {
       try {
         parseToolPrices(doc, CONFIG_FILES["tool-prices"]);
@@ -524,32 +712,40 @@ export class ConfigStore {
    * is `${MCPMETER_SCRIPTED_URL}` or `${MCPMETER_SCRIPTED_OPENAI_URL}`) is `simulated`, also
    * in a config created before the field existed.
    */
-  async loadModels(): Promise<ModelConfig[]> {
-    let models: ModelConfig[];
-    try {
-      models = parseModels(await Deno.readTextFile(this.paths().models), CONFIG_FILES.models);
-    } catch (e) {
-      throw errorOf(e);
-    }
-    return models.map((m) => SCRIPTED_URLS.has(m.baseUrl ?? "") ? { ...m, simulated: true } : m);
+  loadModels(): Promise<ModelConfig[]> {
+    return this.#serial(async () => {
+      const path = await this.#file(CONFIG_FILES.models);
+      let models: ModelConfig[];
+      try {
+        models = parseModels(await Deno.readTextFile(path), CONFIG_FILES.models);
+      } catch (e) {
+        throw errorOf(e);
+      }
+      return models.map((m) => SCRIPTED_URLS.has(m.baseUrl ?? "") ? { ...m, simulated: true } : m);
+    });
   }
 
   /** The parsed tool prices (none when the file is absent). */
-  async loadToolPrices(): Promise<ToolPrices> {
-    const path = this.paths().toolPrices;
-    if (!(await exists(path))) return {};
-    try {
-      return parseToolPrices(await Deno.readTextFile(path), CONFIG_FILES["tool-prices"]);
-    } catch (e) {
-      throw errorOf(e);
-    }
+  loadToolPrices(): Promise<ToolPrices> {
+    return this.#serial(async () => {
+      const path = await this.#file(CONFIG_FILES["tool-prices"]);
+      if (!(await exists(path))) return {};
+      try {
+        return parseToolPrices(await Deno.readTextFile(path), CONFIG_FILES["tool-prices"]);
+      } catch (e) {
+        throw errorOf(e);
+      }
+    });
   }
 
   /** Names of the servers in `servers.json`, sorted. */
-  async serverNames(): Promise<string[]> {
-    const doc = await readJson(this.paths().servers).catch(() => ({}));
-    const table = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
-    return isObject(table) ? Object.keys(table).sort() : [];
+  serverNames(): Promise<string[]> {
+    return this.#serial(async () => {
+      const path = await this.#file(CONFIG_FILES.servers);
+      const doc = await readJson(path).catch(() => ({}));
+      const table = isObject(doc) ? (doc.mcpServers ?? doc.servers) : undefined;
+      return isObject(table) ? Object.keys(table).sort() : [];
+    });
   }
 
   // ---- prompts --------------------------------------------------------------------------------
@@ -558,7 +754,7 @@ export class ConfigStore {
     agentId: string,
   ): Promise<{ entry: AgentEntry; path: string | null }> {
     checkId(agentId, "agentId");
-    const entry = (await this.agentEntries()).find((e) => e.agent.id === agentId);
+    const entry = (await this.#agentEntries()).find((e) => e.agent.id === agentId);
     if (entry === undefined) throw new WorkbenchError(404, `no agent "${agentId}"`, "agentId");
     const file = entry.agent.systemPromptFile;
     if (typeof file !== "string") return { entry, path: null };
@@ -575,13 +771,15 @@ export class ConfigStore {
    * @returns The prompt text and the file it is in (`null` for an inline prompt).
    * @throws {WorkbenchError} 404 for an unknown agent, 400 for a prompt path outside the folder.
    */
-  async getPrompt(agentId: string): Promise<{ content: string; file: string | null }> {
-    const { entry, path } = await this.#promptTarget(agentId);
-    if (path === null) return { content: String(entry.agent.systemPrompt ?? ""), file: null };
-    return {
-      content: await Deno.readTextFile(path),
-      file: String(entry.agent.systemPromptFile),
-    };
+  getPrompt(agentId: string): Promise<{ content: string; file: string | null }> {
+    return this.#serial(async () => {
+      const { entry, path } = await this.#promptTarget(agentId);
+      if (path === null) return { content: String(entry.agent.systemPrompt ?? ""), file: null };
+      return {
+        content: await Deno.readTextFile(path),
+        file: String(entry.agent.systemPromptFile),
+      };
+    });
   }
 
   /**
@@ -591,17 +789,19 @@ export class ConfigStore {
    * @param content New prompt text.
    * @throws {WorkbenchError} 400 when `content` is not a string.
    */
-  async putPrompt(agentId: string, content: unknown): Promise<void> {
-    if (typeof content !== "string") {
-      throw new WorkbenchError(400, `field "content" must be a string`, "content");
-    }
-    const { entry, path } = await this.#promptTarget(agentId);
-    if (path === null) {
-      await this.putAgent(agentId, { ...entry.agent, systemPrompt: content });
-      return;
-    }
-    await Deno.mkdir(dirname(path), { recursive: true });
-    await writeAtomic(path, content);
+  putPrompt(agentId: string, content: unknown): Promise<void> {
+    return this.#serial(async () => {
+      if (typeof content !== "string") {
+        throw new WorkbenchError(400, `field "content" must be a string`, "content");
+      }
+      const { entry, path } = await this.#promptTarget(agentId);
+      if (path === null) {
+        await this.#putAgent(agentId, { ...entry.agent, systemPrompt: content });
+        return;
+      }
+      await Deno.mkdir(dirname(path), { recursive: true });
+      await writeAtomic(path, content);
+    });
   }
 
   // ---- suites ---------------------------------------------------------------------------------
@@ -610,7 +810,11 @@ export class ConfigStore {
    * Every suite file that parses (sorted by id); a file that does not is skipped with a warning
    * in `invalid`.
    */
-  async suiteEntries(): Promise<{ suites: SuiteEntry[]; invalid: string[] }> {
+  suiteEntries(): Promise<{ suites: SuiteEntry[]; invalid: string[] }> {
+    return this.#serial(() => this.#suiteEntries());
+  }
+
+  async #suiteEntries(): Promise<{ suites: SuiteEntry[]; invalid: string[] }> {
     const dir = this.paths().suitesDir;
     const suites: SuiteEntry[] = [];
     const invalid: string[] = [];
@@ -632,9 +836,13 @@ export class ConfigStore {
    * @returns The entry.
    * @throws {WorkbenchError} 404 when there is none.
    */
-  async suite(id: string): Promise<SuiteEntry> {
+  suite(id: string): Promise<SuiteEntry> {
+    return this.#serial(() => this.#suite(id));
+  }
+
+  async #suite(id: string): Promise<SuiteEntry> {
     checkId(id, "suiteId");
-    const found = (await this.suiteEntries()).suites.find((s) => s.suite.id === id);
+    const found = (await this.#suiteEntries()).suites.find((s) => s.suite.id === id);
     if (found === undefined) throw new WorkbenchError(404, `no suite "${id}"`, "suiteId");
     return found;
   }
@@ -652,18 +860,27 @@ export class ConfigStore {
    *
    * @param body The suite.
    * @returns Its id.
-   * @throws {WorkbenchError} 400 when invalid, 409 when the id exists.
+   * @throws {WorkbenchError} 400 when invalid or a judge model is not in the registry, 409 when
+   *   the id exists.
    */
-  async createSuite(body: unknown): Promise<string> {
+  createSuite(body: unknown): Promise<string> {
+    return this.#serial(() => this.#createSuite(body));
+  }
+
+  async #createSuite(body: unknown): Promise<string> {
     const suite = this.#checkSuite(body);
     checkId(suite.id, "id");
-    if ((await this.suiteEntries()).suites.some((s) => s.suite.id === suite.id)) {
+    if ((await this.#suiteEntries()).suites.some((s) => s.suite.id === suite.id)) {
       throw new WorkbenchError(409, `suite "${suite.id}" exists; PUT /api/suites/${suite.id}`);
     }
     const path = await confinedPath(this.paths().suitesDir, `${suite.id}.json`, "id");
     if (await exists(path)) {
       throw new WorkbenchError(409, `suites/${suite.id}.json exists (with another id inside)`);
     }
+    await this.#checkRefs(`suite:${suite.id}`, (refs) => ({
+      ...refs,
+      suites: [...refs.suites, suite],
+    }));
     await writeAtomic(path, JSON.stringify(body, null, 2) + "\n");
     return suite.id;
   }
@@ -675,14 +892,20 @@ export class ConfigStore {
    * @param body The suite.
    * @throws {WorkbenchError} 400 when invalid or the id differs, 404 when unknown.
    */
-  async updateSuite(id: string, body: unknown): Promise<void> {
-    const { file } = await this.suite(id);
-    const suite = this.#checkSuite(body);
-    if (suite.id !== id) {
-      throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
-    }
-    const path = await confinedPath(this.paths().suitesDir, file, "id");
-    await writeAtomic(path, JSON.stringify(body, null, 2) + "\n");
+  updateSuite(id: string, body: unknown): Promise<void> {
+    return this.#serial(async () => {
+      const { file } = await this.#suite(id);
+      const suite = this.#checkSuite(body);
+      if (suite.id !== id) {
+        throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
+      }
+      const path = await confinedPath(this.paths().suitesDir, file, "id");
+      await this.#checkRefs(`suite:${id}`, (refs) => ({
+        ...refs,
+        suites: [...refs.suites.filter((s) => s.id !== id), suite],
+      }));
+      await writeAtomic(path, JSON.stringify(body, null, 2) + "\n");
+    });
   }
 
   /**
@@ -691,15 +914,19 @@ export class ConfigStore {
    * @param id Suite id.
    * @throws {WorkbenchError} 404 when unknown.
    */
-  async deleteSuite(id: string): Promise<void> {
-    const { file } = await this.suite(id);
-    await Deno.remove(await confinedPath(this.paths().suitesDir, file, "id"));
+  deleteSuite(id: string): Promise<void> {
+    return this.#serial(async () => {
+      const { file } = await this.#suite(id);
+      await Deno.remove(await confinedPath(this.paths().suitesDir, file, "id"));
+    });
   }
 
   /** The raw suite file as written (for the editor). */
-  async suiteDoc(id: string): Promise<JsonValue> {
-    const { file } = await this.suite(id);
-    return await readJson(join(this.paths().suitesDir, file));
+  suiteDoc(id: string): Promise<JsonValue> {
+    return this.#serial(async () => {
+      const { file } = await this.#suite(id);
+      return await readJson(join(this.paths().suitesDir, file));
+    });
   }
 }
 

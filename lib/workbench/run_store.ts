@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
 import { sortKeysDeep } from "../core/json.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
+import { claimRunDir } from "../agent/run_folder.ts";
 import { writeAtomic } from "../core/files.ts";
 
 /** Run states: `queued` and `running` only while this server holds the run. */
@@ -296,6 +297,19 @@ export class RunStore {
   async records(runId: string): Promise<CaseRecord[]> {
     const text = await readText(join((await this.locate(runId)).dir, "cases.jsonl"));
     return text === null ? [] : parseCaseLines(text);
+  }
+
+  /**
+   * Creates a new run's folder if no run has its id: one `mkdir` in the runs folder, atomic
+   * (a read-only source's run of that id counts as taken).
+   *
+   * @param runId Run id (checked).
+   * @returns `true` when this call created it, `false` when the id was taken.
+   */
+  async claim(runId: string): Promise<boolean> {
+    checkId(runId, "runId");
+    if (await this.exists(runId)) return false;
+    return await claimRunDir(this.dir, runId);
   }
 
   /** `true` when the folder exists (here or in a source). */

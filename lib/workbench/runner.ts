@@ -86,7 +86,7 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
             env: options.env,
             now: options.now,
             sleep: realSleep,
-            source: options.config.paths().models,
+            source: (await options.config.files()).models,
           });
         } catch (e) {
           if (e instanceof AgentConfigError) {
@@ -109,7 +109,7 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
       if (missing.length > 0) {
         throw new Error(`model(s) ${missing.join(", ")} are not in the model registry`);
       }
-      const paths = options.config.paths();
+      const paths = await options.config.files();
       const clients = new Map<string, ModelClient>();
       for (const id of needed) {
         const config = models.find((m) => m.id === id)!;

@@ -32,20 +32,22 @@ function intField(body: Record<string, unknown>, name: string, max: number): num
 }
 
 /**
- * A run id: `<suiteId>-<yyyymmddThhmmssZ>` (UTC), with `x` appended until no folder has it.
+ * A run id: `<suiteId>-<yyyymmddThhmmssZ>` (UTC), with `x` appended until `claim` gets it.
  *
  * @param suiteId Suite id.
  * @param iso ISO-8601 UTC time.
- * @param taken Whether an id is taken.
+ * @param claim Takes an id for the new run: `true` when it is now this run's (its folder was
+ *   created), `false` when it was taken. Checking and then creating would give two parallel
+ *   requests the same id.
  * @returns The id.
  */
 export async function newRunId(
   suiteId: string,
   iso: string,
-  taken: (id: string) => Promise<boolean>,
+  claim: (id: string) => Promise<boolean>,
 ): Promise<string> {
   let id = `${suiteId}-${iso.replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}`;
-  while (await taken(id)) id += "x";
+  while (!(await claim(id))) id += "x";
   return id;
 }
 
@@ -172,7 +174,9 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     });
     picked.push({ agentId, ...(version !== undefined ? { version: version as string } : {}) });
   }
-  // A run that cannot reach its model would only fail: refuse it before it exists.
+  // A run that cannot read its config or reach its model would only fail: refuse it before it
+  // exists (a top-level file linked from outside the folder is refused here).
+  await ctx.config.files();
   const problem = await ctx.preflight?.(agents, entry.suite);
   if (problem) throw new WorkbenchError(400, problem, "agents");
   const request: RunRequest = {
@@ -184,7 +188,7 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     ...(model ? { model } : {}),
   };
   const createdAt = ctx.isoNow();
-  const runId = await newRunId(suiteId, createdAt, (id) => ctx.runs.exists(id));
+  const runId = await newRunId(suiteId, createdAt, (id) => ctx.runs.claim(id));
   const sidecar: RunSidecar = {
     schemaVersion: 1,
     runId,

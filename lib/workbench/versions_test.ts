@@ -13,7 +13,14 @@ Deno.test("workbench: an agent id that is not one is refused with 400 on version
     const version = { agentId: "x", version: 1, sha256: "0", createdAt: "t", config: {} };
     await Deno.writeTextFile(join(outside, "1.json"), JSON.stringify(version));
     // versions/ is <config>/agents/versions: ../../../outside/x climbs to it.
-    for (const id of ["..%2F..%2F..%2Foutside%2Fx", "..%2F..%2F..%2Fnowhere", "%2Ftmp", "a%2F..%2F..%2Fb"]) {
+    for (
+      const id of [
+        "..%2F..%2F..%2Foutside%2Fx",
+        "..%2F..%2F..%2Fnowhere",
+        "%2Ftmp",
+        "a%2F..%2F..%2Fb",
+      ]
+    ) {
       for (const method of ["GET", "POST"]) {
         const r = await raw(wb, method, `/api/agents/${id}/versions`);
         assert.equal(r.status, 400, `${method} ${id}: ${r.text}`);

@@ -243,11 +243,12 @@ Deno.test("workbench: a servers or models PUT that drops what an agent uses is r
     const without = structuredClone(shown.data) as { mcpServers: Record<string, unknown> };
     delete without.mcpServers.sqlite;
     const r = await call(wb, "PUT", "/api/config/servers", without);
-    assert.deepStrictEqual(r.status, 400, r.text);
+    // The document is valid; it conflicts with an agent: 409.
+    assert.deepStrictEqual(r.status, 409, r.text);
     assert.deepStrictEqual(r.data.field, "mcpServers");
     assert.match(
       r.data.error as string,
-      /agent "sqlite-terse-sequential" uses server "sqlite", which this config drops/,
+      /agent "sqlite-terse-sequential" uses server "sqlite", which this write drops/,
     );
     assert.deepStrictEqual(await Deno.readTextFile(path), before);
     // The same document with every server kept is saved.
@@ -257,8 +258,8 @@ Deno.test("workbench: a servers or models PUT that drops what an agent uses is r
     const models = await call(wb, "GET", "/api/config/models");
     const kept = (models.data.models as { id: string }[]).filter((m) => m.id !== "gpt");
     const m = await call(wb, "PUT", "/api/config/models", { ...models.data, models: kept });
-    assert.deepStrictEqual(m.status, 400, m.text);
-    assert.match(m.data.error as string, /uses model "gpt", which this registry drops/);
+    assert.deepStrictEqual(m.status, 409, m.text);
+    assert.match(m.data.error as string, /uses model "gpt", which this write drops/);
   } finally {
     await stop(wb);
   }
