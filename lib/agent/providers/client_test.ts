@@ -218,7 +218,11 @@ for (const provider of ["anthropic", "openai"] as const) {
           messageReply(req.provider, { text: "ok", usage: { input: 1, output: 1 } }),
       async (s) => {
         const h = harness();
-        const deps = { ...h.deps, retry: { maxRetries: 4, baseDelayMs: 100 }, epochNow: () => wall };
+        const deps = {
+          ...h.deps,
+          retry: { maxRetries: 4, baseDelayMs: 100 },
+          epochNow: () => wall,
+        };
         const turn = await createModelClient(model(provider, base(s)), deps).complete(request);
         assert.equal(turn.text, "ok");
         // -5, 1e999 and a 31 February are no delay: backoff 100 × 2^(r−1); the date is 7 s after
