@@ -398,16 +398,16 @@ Deno.test("a golden set over a catalog of one or two tools is scored by every de
         },
         io,
       );
-      // The only relevant tool shares every query word with the query: rank 1 for each lexical
-      // retriever and the oracle (random has no rank to promise on two tools).
+      // Every default retriever is scored (none refuses a small catalog); the relevant tool
+      // shares every query word with the query, so BM25, TF-IDF and the oracle rank it first.
       const rows = report.retrieval ?? [];
-      assert.deepEqual(rows.map((r) => r.retriever).sort(), [
-        "bm25",
-        "oracle",
-        "random",
-        "tfidf_classic",
-      ]);
-      for (const r of rows.filter((r) => r.retriever !== "random")) {
+      const names = rows.map((r) => r.retriever);
+      for (const name of ["bm25", "tfidf_classic", "random", "oracle"]) {
+        assert.ok(names.includes(name), `${id}: ${names.join(", ")}`);
+      }
+      for (
+        const r of rows.filter((r) => ["bm25", "tfidf_classic", "oracle"].includes(r.retriever))
+      ) {
         assert.equal(r.metrics["mrr@10"], 1, `${id} ${r.retriever}`);
       }
     }
