@@ -43,7 +43,8 @@ export function progress(task: string, message: string): void {
  * are relative to the repository.
  *
  * @param name Task name in deno.json (e.g. `agents`).
- * @returns `["run", ...flags, "tasks/NAME.ts"]`.
+ * @returns `["run", ...flags, "tasks/NAME.ts"]`, with `$NAME` expanded from the environment as
+ *   deno task's shell expands it.
  * @throws {Error} When the task is missing or is not one `deno run` of a task file.
  */
 export async function taskRunArgs(name: string): Promise<string[]> {
@@ -53,7 +54,10 @@ export async function taskRunArgs(name: string): Promise<string[]> {
   if (words[0] !== "deno" || words[1] !== "run" || !/^tasks\/\w+\.ts$/.test(words.at(-1) ?? "")) {
     throw new Error(`deno.json task "${name}" is not one "deno run ... tasks/FILE.ts"`);
   }
-  return words.slice(1);
+  // deno task's shell expands $NAME (the audit reads $HOME); a direct spawn must do the same.
+  return words.slice(1).map((w) =>
+    w.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, v: string) => Deno.env.get(v) ?? "")
+  );
 }
 
 /**

@@ -81,6 +81,7 @@ async function main(): Promise<number> {
     fromRoot,
     // Bench jobs run with the permissions deno.json declares for deno task bench, not -A.
     benchArgs: await taskRunArgs("bench"),
+    auditArgs: await taskRunArgs("audit"),
     git: await gitState(),
     log: (line) => console.error(line),
   });

@@ -45,6 +45,7 @@ Deno.test({
         `/config?tab=${t}`
       ),
       "/catalog",
+      "/audit",
       "/reports",
       "/reports/dashboards/agent-comparison",
       "/reports/dashboards/agent-comparison/edit",

@@ -113,6 +113,43 @@ export interface BenchJob {
   readonly log: string;
 }
 
+/** What the Audit page may ask an audit to read (each optional; none: this account's configs). */
+export interface AuditRequest {
+  /** The working folder whose project files are read (`--project`). */
+  readonly project?: string;
+  /** One config file to read instead of discovering (`--config`). */
+  readonly config?: string;
+  /** Another home folder to audit (`--home`). */
+  readonly home?: string;
+}
+
+/** Starting `deno task audit` runs from the Audit page. */
+export interface AuditService {
+  /**
+   * Starts an audit.
+   *
+   * @param request What to read.
+   * @returns Id of the job and the report file it writes.
+   */
+  start(request: AuditRequest): Promise<{ jobId: string; out: string }>;
+  /** Jobs started by this server, newest first. */
+  jobs(): readonly AuditJob[];
+}
+
+/** An audit started from the workbench. */
+export interface AuditJob {
+  /** Job id (the report file's name without `.json`). */
+  readonly jobId: string;
+  /** What it reads. */
+  readonly request: AuditRequest;
+  /** `running`, `completed` (a report was written) or `failed`. */
+  readonly state: "running" | "completed" | "failed";
+  /** The report file. */
+  readonly out: string;
+  /** Last lines of the task's stderr. */
+  readonly log: string;
+}
+
 /** What every feature gets: the stores, the queue, services and clock. */
 export interface WorkbenchContext {
   /** Working config. */
@@ -129,6 +166,8 @@ export interface WorkbenchContext {
   readonly chat?: ChatService;
   /** Bench runs, when available. */
   readonly bench?: BenchService;
+  /** Audit runs, when available. */
+  readonly audit?: AuditService;
   /** ISO-8601 UTC now. */
   readonly isoNow: () => string;
   /** What would make a run fail at once (the runner's `preflight`), checked before it is created. */

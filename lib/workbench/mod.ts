@@ -24,6 +24,9 @@
 
 export {
   type AgentVersions,
+  type AuditJob,
+  type AuditRequest,
+  type AuditService,
   type BenchJob,
   type BenchService,
   type ChatService,
@@ -88,6 +91,7 @@ export {
 } from "./html.ts";
 export { newRunId, resumeRun, startRun } from "./start_run.ts";
 export { type BenchServiceOptions, createBenchService } from "./bench_jobs.ts";
+export { type AuditServiceOptions, createAuditService } from "./audit_jobs.ts";
 export { type ChatServiceOptions, createChatService } from "./chat.ts";
 export {
   NO_VERSIONS,

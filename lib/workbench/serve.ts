@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
+import { createAuditService } from "./audit_jobs.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../core/errors.ts";
 import { isWildcard, tokenProblem } from "../core/http_guard.ts";
@@ -59,6 +60,8 @@ export interface ServeWorkbenchOptions {
   readonly fromRoot: (path: string) => string;
   /** `deno` arguments that run `deno task bench` with its declared permissions. */
   readonly benchArgs: readonly string[];
+  /** `deno` arguments that run `deno task audit` with its declared permissions. */
+  readonly auditArgs?: readonly string[];
   /** Git state recorded in runs. */
   readonly git?: Readonly<Record<string, string | boolean | null>>;
   /** Log lines (the task: stderr). */
@@ -154,6 +157,17 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
     const log = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
     return { code: out.code, log };
   };
+  const auditArgs = options.auditArgs;
+  const runAudit = async (flags: readonly string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [...auditArgs!, ...flags],
+      cwd: fromRoot("."),
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const log = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-5).join("\n");
+    return { code: out.code, log };
+  };
   // Bound to every interface: answer to this machine's own names and addresses too, so the URL
   // printed below (and the machine's name) works from another machine.
   const local = isWildcard(options.hostname ?? SERVE_DEFAULTS.hostname)
@@ -191,6 +205,13 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
         resultsDir,
         isoNow: () => new Date().toISOString(),
         runBench,
+      }),
+      ...(auditArgs === undefined ? {} : {
+        audit: createAuditService({
+          resultsDir,
+          isoNow: () => new Date().toISOString(),
+          runAudit,
+        }),
       }),
       ...(options.log ? { log: options.log } : {}),
     });

@@ -7,7 +7,13 @@
  */
 
 import { join, resolve } from "node:path";
-import type { AgentVersions, BenchService, ChatService, WorkbenchContext } from "./app.ts";
+import type {
+  AgentVersions,
+  AuditService,
+  BenchService,
+  ChatService,
+  WorkbenchContext,
+} from "./app.ts";
 import { createWorkbenchApp } from "./app.ts";
 import { openConfigStore } from "./config_store.ts";
 import { type RunSource, RunStore } from "./run_store.ts";
@@ -60,6 +66,8 @@ export interface StartWorkbenchOptions {
   readonly chat?: ChatService;
   /** Bench runs. */
   readonly bench?: BenchService;
+  /** Audit runs. */
+  readonly audit?: AuditService;
   /** Replaces the `lib/agent` runner (tests of the queue). */
   readonly runner?: Runner;
   /** Git state for run provenance. */
@@ -163,6 +171,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     versions: options.versions ?? createAgentVersions(config),
     chat,
     ...(options.bench ? { bench: options.bench } : {}),
+    ...(options.audit ? { audit: options.audit } : {}),
     isoNow,
     ...(runner.preflight ? { preflight: runner.preflight.bind(runner) } : {}),
     sleep: abortableSleep,

@@ -1,7 +1,8 @@
 /**
  * Catalog: the bench side. Lists every `report.json` under the results folder and opens one with
  * the bench dashboard (`lib/report/dashboard.ts`: tokens by exposure mode, encoding arms,
- * retrieval, live); starts a `deno task bench` run on a chosen corpus.
+ * retrieval, live), lists the audits of MCP client configs (opened on the Audit page); starts a
+ * `deno task bench` run on a chosen corpus.
  *
  * Routes: `GET /catalog`, `GET /catalog/report?path=REL`, `GET /api/catalog/reports`,
  * `GET /api/catalog/bench`, `POST /api/catalog/bench` `{corpus}`.
@@ -16,6 +17,7 @@ import { readJsonBody } from "../http.ts";
 import { html, page, raw, withNav } from "../html.ts";
 import { renderDashboard } from "../../report/dashboard.ts";
 import type { BenchReport } from "../../report/bench_report.ts";
+import { listAudits } from "./audit_page.ts";
 
 /** Folders under results/ that never hold bench reports (skipped when listing). */
 const SKIP = new Set(["runs", "config", "cache", "demo", "node_modules"]);
@@ -102,6 +104,7 @@ export const catalogPage: WorkbenchFeature = {
     });
     app.get("/catalog", async (c) => {
       const reports = await listReports(ctx);
+      const audits = await listAudits(ctx);
       const corpora = await ctx.bench?.corpora() ?? [];
       const jobs = ctx.bench?.jobs() ?? [];
       const rows = reports.map((r) =>
@@ -147,6 +150,28 @@ export const catalogPage: WorkbenchFeature = {
                   <td colspan="2" class="muted">none yet: run deno task bench, or start one below</td>
                 </tr>
               `}</tbody>
+            </table>
+          </div>
+          <div class="card">
+            <h2>Audits of MCP client configs</h2>
+            <table id="catalog-audits">
+              <tbody>${audits.length > 0
+                ? audits.map((a) =>
+                  html`
+                    <tr>
+                      <td><a href="/audit?path=${encodeURIComponent(a.path)}">${a.path}</a></td>
+                      <td class="muted">${a.createdAt ?? ""}</td>
+                      <td class="num">${a.configs === null
+                        ? "not an audit"
+                        : `${a.configs} configs`}</td>
+                    </tr>
+                  `
+                )
+                : html`
+                  <tr>
+                    <td class="muted">none yet: run deno task audit, or start one on the Audit page</td>
+                  </tr>
+                `}</tbody>
             </table>
           </div>
           <form class="card" id="bench-form">

@@ -14,6 +14,7 @@ import { configApi } from "./config_api.ts";
 import { configPage } from "./config_page.ts";
 import { chatPage } from "./chat_page.ts";
 import { catalogPage } from "./catalog_page.ts";
+import { auditPage } from "./audit_page.ts";
 import { reporting } from "./reporting.ts";
 
 /** Every feature the workbench serves by default. */
@@ -26,6 +27,7 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   chatPage,
   configPage,
   catalogPage,
+  auditPage,
   reporting,
 ];
 

@@ -9,6 +9,7 @@ Deno.test("pageTitles() lists every page of the default workbench in navigation 
     "Chat",
     "Config",
     "Catalog",
+    "Audit",
     "Reports",
     "Compare versions",
   ]);
