@@ -37,10 +37,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/catalog"],
   ["lib/encodings"],
   ["lib/retrieval", "lib/mcp", "lib/modes"],
-  ["lib/proxy", "lib/audit"],
+  ["lib/proxy"],
   ["lib/live", "lib/agent"],
   ["lib/sweep", "lib/billing"],
-  ["lib/report"],
+  ["lib/report", "lib/audit"],
   ["lib/flows"],
   ["lib/workbench"],
 ];

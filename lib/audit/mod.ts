@@ -69,6 +69,8 @@ export type {
 } from "../mcp/config.ts";
 export {
   AUDIT_SCHEMA_VERSION,
+  type BilledEstimate,
+  BILLING_OF_FAMILY,
   buildConfigReport,
   clientToolName,
   type ConfigReport,

@@ -71,7 +71,7 @@ export interface DeferralPosture {
 
 /** Measured figures a threshold rule needs. */
 export interface PostureFigures {
-  /** Tokens of every MCP tool in the client's sent form. */
+  /** Tokens of every MCP tool as the provider counts them (estimated from the sent form). */
   readonly toolTokens: number;
   /** The context window, in tokens. */
   readonly contextWindow: number;

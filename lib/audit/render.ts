@@ -49,6 +49,7 @@ function serverRow(s: ServerReport): string[] {
     s.scope,
     s.launch,
     n(s.tools),
+    n(s.billed?.tokens ?? null),
     n(s.sentTokens),
     n(s.wireTokens),
     s.share === null ? "-" : pct(s.share),
@@ -57,6 +58,12 @@ function serverRow(s: ServerReport): string[] {
       : `${s.status}: ${oneLine(s.cause ?? "", 160)}`,
   ];
 }
+
+const PROVIDER_NAMES: Record<string, string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  gemini: "Google",
+};
 
 const FORMAT_NAMES: Record<string, string> = {
   "anthropic-messages": "Anthropic Messages",
@@ -84,9 +91,14 @@ export function renderConfig(c: ConfigReport): string[] {
   );
   for (const note of p.notes) out.push(`    note: ${note}`);
   out.push(
-    `  tokens: ${FORMAT_NAMES[c.format]} form (${c.formatWhy}); context window ${
-      int(c.contextWindow)
-    } (${c.contextWindowFrom})`,
+    `  tokens: billed = ${
+      PROVIDER_NAMES[c.billing.provider]
+    }'s count, estimated (${c.billing.calibration}${
+      c.billing.model === null ? "" : `, ${c.billing.model}`
+    }); sent = the ${
+      FORMAT_NAMES[c.format]
+    } tools value (${c.formatWhy}); wire = tools/list as received`,
+    `  context window ${int(c.contextWindow)} (${c.contextWindowFrom}); window share from billed`,
   );
   if (c.servers.length === 0) {
     out.push("  no MCP servers configured");
@@ -95,25 +107,26 @@ export function renderConfig(c: ConfigReport): string[] {
   }
   const t = c.totals;
   const rows = [
-    ["server", "scope", "launch", "tools", "sent", "wire", "window", "status"],
+    ["server", "scope", "launch", "tools", "billed", "sent", "wire", "window", "status"],
     ...c.servers.map(serverRow),
     [
       `total (${t.measured} of ${counted(t.servers, "server")} measured)`,
       "",
       "",
       int(t.tools),
+      int(t.billed.tokens),
       int(t.sentTokens),
       int(t.wireTokens),
       pct(t.share),
-      "",
+      `billed ${int(t.billed.low)}-${int(t.billed.high)} with the request's tool overhead`,
     ],
   ];
-  out.push(...pad(rows, new Set([3, 4, 5, 6])).map((l) => `  ${l}`));
+  out.push(...pad(rows, new Set([3, 4, 5, 6, 7])).map((l) => `  ${l}`));
   if (c.sessionStart !== null) {
     out.push(
       `  session start (deferred): ${int(c.sessionStart.tokens)} tokens instead of ${
         int(t.sentTokens)
-      } up front: ${c.sessionStart.counted}`,
+      } sent up front (both o200k_base): ${c.sessionStart.counted}`,
     );
   }
   if (c.heaviest.length > 0) {

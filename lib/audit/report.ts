@@ -24,6 +24,14 @@ import {
 import { type ClientConfig, tilde } from "./discover.ts";
 import type { ConfiguredServer } from "./entries.ts";
 import { type DeferralPosture, resolvePosture } from "./posture.ts";
+import {
+  addFeatures,
+  type BillingProvider,
+  calibrationEntry,
+  DEFAULT_CALIBRATION,
+  estimateTokens,
+  providerFeatures,
+} from "../billing/mod.ts";
 
 /** Version of the audit report's shape. */
 export const AUDIT_SCHEMA_VERSION = 1;
@@ -40,6 +48,29 @@ export interface ToolCost {
   /** Tokens of this tool alone in the sent form (a one-tool `tools` value). */
   readonly sentTokens: number;
 }
+
+/** A billed estimate: the provider's own count of the tools, from a calibration. */
+export interface BilledEstimate {
+  /** Central estimate, tokens. */
+  readonly tokens: number;
+  /** Low end of the interval. */
+  readonly low: number;
+  /** High end of the interval. */
+  readonly high: number;
+}
+
+/**
+ * The provider and model a family's bill is estimated for: Claude's current Sonnet (the
+ * tokenizer of Opus 4.7 and later; platform.claude.com names Claude Sonnet 5.5 the current
+ * Sonnet), OpenAI's and Gemini's o200k-era models (one calibration entry each).
+ */
+export const BILLING_OF_FAMILY: Readonly<
+  Record<ModelFamily, { readonly provider: BillingProvider; readonly model: string | null }>
+> = {
+  claude: { provider: "anthropic", model: "claude-sonnet-5-5" },
+  gpt: { provider: "openai", model: null },
+  gemini: { provider: "gemini", model: null },
+};
 
 /** What happened to a server, in the report. */
 export type ServerStatus = CaptureOutcome | "disabled" | "not-started";
@@ -64,11 +95,13 @@ export interface ServerReport {
   readonly alwaysLoad: boolean;
   /** Tools listed; `null` when not measured. */
   readonly tools: number | null;
+  /** The provider's count of its tools, estimated (no request overhead); `null` when not measured. */
+  readonly billed: BilledEstimate | null;
   /** Tokens of its tools in the sent form; `null` when not measured. */
   readonly sentTokens: number | null;
   /** Tokens of its tools as received (wire form); `null` when not measured. */
   readonly wireTokens: number | null;
-  /** `sentTokens` over the context window; `null` when not measured. */
+  /** `billed.tokens` over the context window; `null` when not measured. */
   readonly share: number | null;
   /** Tokens of the `instructions` it sent in `initialize` (0 when none); `null` when not measured. */
   readonly instructionsTokens: number | null;
@@ -122,6 +155,13 @@ export interface ConfigReport {
   readonly contextWindowFrom: string;
   /** The deferral posture. */
   readonly posture: DeferralPosture;
+  /** How the bill is estimated: calibration, entry, model, provenance. */
+  readonly billing: {
+    readonly provider: BillingProvider;
+    readonly model: string | null;
+    readonly calibration: string;
+    readonly provenance: "estimated";
+  };
   /** Servers, by name. */
   readonly servers: readonly ServerReport[];
   /** Totals of this config (never summed across configs). */
@@ -132,11 +172,13 @@ export interface ConfigReport {
     readonly measured: number;
     /** Tools of the measured servers. */
     readonly tools: number;
+    /** The provider's count of every measured tool with the request's tool-use overhead, estimated. */
+    readonly billed: BilledEstimate;
     /** Tokens of every measured tool in one sent `tools` value. */
     readonly sentTokens: number;
     /** Tokens of the measured servers' tools as received (sum per server). */
     readonly wireTokens: number;
-    /** `sentTokens` over the context window. */
+    /** `billed.tokens` over the context window. */
     readonly share: number;
   };
   /** Session start when tools are deferred; `null` when they are not (or unknown). */
@@ -230,6 +272,18 @@ export function buildConfigReport(
   const count = options.count;
   const sentCount = (tools: readonly SentTool[]) =>
     tools.length === 0 ? 0 : count(JSON.stringify(sentTools(tools, format)));
+  const billing = BILLING_OF_FAMILY[family];
+  const entry = calibrationEntry(DEFAULT_CALIBRATION, billing.provider, billing.model)!;
+  // A server's share leaves out the request's fixed tool-use overhead; the config's total has it.
+  const billedOf = (tools: readonly SentTool[], overhead: boolean): BilledEstimate => {
+    if (tools.length === 0) return { tokens: 0, low: 0, high: 0 };
+    const f = providerFeatures(billing.provider, tools);
+    return estimateTokens(
+      entry,
+      addFeatures(...f.perTool, ...(overhead ? [f.wrapper] : [])),
+      overhead,
+    );
+  };
   const measured: { server: ConfiguredServer; sent: SentTool[]; record: ServerCaptureRecord }[] =
     [];
   const servers = config.servers.map((s): ServerReport => {
@@ -250,6 +304,7 @@ export function buildConfigReport(
       status,
       ...(cause === undefined ? {} : { cause }),
       tools: null,
+      billed: null,
       sentTokens: null,
       wireTokens: null,
       share: null,
@@ -267,6 +322,7 @@ export function buildConfigReport(
     const sent = record.tools.map((t) => sentToolOf(config.client, s.name, t, format));
     measured.push({ server: s, sent, record });
     const sentTokens = sentCount(sent);
+    const billed = billedOf(sent, false);
     const toolCosts = sent.map((t, i): ToolCost => ({
       server: s.name,
       tool: String(record.tools[i].name ?? ""),
@@ -276,10 +332,11 @@ export function buildConfigReport(
       ...base,
       status: "ok",
       tools: sent.length,
+      billed,
       sentTokens,
       // The wire form: the tools array as received, without whitespace, keys in received order.
       wireTokens: record.tools.length === 0 ? 0 : count(JSON.stringify(record.tools)),
-      share: sentTokens / contextWindow,
+      share: billed.tokens / contextWindow,
       instructionsTokens: record.instructions === undefined ? 0 : count(record.instructions),
       toolCosts,
       warnings: record.warnings,
@@ -287,8 +344,9 @@ export function buildConfigReport(
   });
   const all = measured.flatMap((m) => m.sent);
   const sentTokens = sentCount(all);
+  const billed = billedOf(all, true);
   const posture = resolvePosture(config.deferral, {
-    toolTokens: sentTokens,
+    toolTokens: billed.tokens,
     contextWindow,
     toolCount: all.length,
   });
@@ -335,14 +393,21 @@ export function buildConfigReport(
     contextWindow,
     contextWindowFrom,
     posture,
+    billing: {
+      provider: billing.provider,
+      model: billing.model,
+      calibration: `${DEFAULT_CALIBRATION.name}: ${entry.label}`,
+      provenance: "estimated",
+    },
     servers,
     totals: {
       servers: servers.length,
       measured: measured.length,
       tools: all.length,
+      billed,
       sentTokens,
       wireTokens: servers.reduce((sum, s) => sum + (s.wireTokens ?? 0), 0),
-      share: sentTokens / contextWindow,
+      share: billed.tokens / contextWindow,
     },
     sessionStart,
     heaviest,

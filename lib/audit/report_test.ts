@@ -4,6 +4,13 @@ import type { ClientConfig } from "./discover.ts";
 import { readServerEntry } from "./entries.ts";
 import type { ServerCaptureRecord } from "../mcp/types.ts";
 import type { JsonObject } from "../catalog/types.ts";
+import {
+  addFeatures,
+  calibrationEntry,
+  DEFAULT_CALIBRATION,
+  estimateTokens,
+  providerFeatures,
+} from "../billing/mod.ts";
 
 // One token per character: every figure below is the length of a text written out by hand.
 const count = (text: string) => text.length;
@@ -95,15 +102,35 @@ Deno.test("buildConfigReport() counts each server's sent and wire forms, and the
   ]);
   assert.match(r.servers[2].cause!, /expected an http:\/\/ or https:\/\/ URL/);
   assert.equal(r.servers[3].cause, "the server exited with code 1 during initialize");
-  assert.equal(r.servers[0].share, sent / 1000);
   assert.equal(r.servers[0].instructionsTokens, "Use kv.".length);
+  // The bill is lib/billing's estimate of the tools as sent (Claude's current tokenizer entry):
+  // the server's share without the request's tool-use overhead, the config's with it.
+  const shaped = [
+    { name: "mcp__kv__get", description: "Get", inputSchema: TOOLS[0].inputSchema as JsonObject },
+    {
+      name: "mcp__kv__put",
+      description: "Put it",
+      inputSchema: TOOLS[1].inputSchema as JsonObject,
+    },
+  ];
+  const entry = calibrationEntry(DEFAULT_CALIBRATION, "anthropic", "claude-sonnet-5-5")!;
+  assert.equal(entry.label, "Claude, Opus 4.7 tokenizer and later");
+  const f = providerFeatures("anthropic", shaped);
+  const server = estimateTokens(entry, addFeatures(...f.perTool), false);
+  const total = estimateTokens(entry, addFeatures(...f.perTool, f.wrapper), true);
+  assert.deepEqual(r.servers[0].billed, server);
+  assert.equal(r.servers[0].share, server.tokens / 1000);
+  assert.ok(
+    total.tokens > server.tokens && total.low <= total.tokens && total.tokens <= total.high,
+  );
   assert.deepEqual(r.totals, {
     servers: 4,
     measured: 1,
     tools: 2,
+    billed: total,
     sentTokens: sent,
     wireTokens: wire,
-    share: sent / 1000,
+    share: total.tokens / 1000,
   });
   // the heaviest tool is put; without it, the config sends [get]
   assert.deepEqual(r.heaviest, [{ server: "kv", tool: "put", sentTokens: `[${put}]`.length }]);

@@ -247,8 +247,9 @@ export async function runAudit(
     kind: "mcpmeter-audit",
     createdAt: io.createdAt(),
     tokenizer: AUDIT_TOKENIZER,
-    counting: `${AUDIT_TOKENIZER} counts of the rendered text (computed; an estimate of what ` +
-      `the provider itself counts, which for Claude is higher)`,
+    counting: `billed: the provider's own count, estimated from the sent form with a cited ` +
+      `calibration (lib/billing); sent, wire, session start and savings: ${AUDIT_TOKENIZER} ` +
+      `counts of the rendered text (computed)`,
     home: system ? "~" : home,
     configs,
     problems: found.problems.map((p) => p.message),

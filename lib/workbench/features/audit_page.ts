@@ -87,6 +87,7 @@ function serverRow(s: ServerReport): Html {
       <td>${s.scope}</td>
       <td class="mono">${s.launch}</td>
       <td class="num">${int(s.tools)}</td>
+      <td class="num">${int(s.billed?.tokens ?? null)}</td>
       <td class="num">${int(s.sentTokens)}</td>
       <td class="num">${int(s.wireTokens)}</td>
       <td class="num">${pct(s.share)}</td>
@@ -127,9 +128,11 @@ export function configCard(c: ConfigReport): Html {
             : ""}; source: ${p.source}</span>${p.notes.map((n) =>
               html`<br><span class="err">note:</span> ${n}`
             )}</p>
-      <p class="muted">tokens in the ${c.format} form (${c.formatWhy}); context window ${int(
-        c.contextWindow,
-      )} (${c.contextWindowFrom})</p>
+      <p class="muted">billed: ${c.billing.provider}'s count, estimated (${c.billing
+        .calibration}${c.billing.model === null ? "" : `, ${c.billing.model}`}); sent: the ${c
+        .format} tools value (${c.formatWhy}); wire: tools/list as received. Context window ${int(
+          c.contextWindow,
+        )} (${c.contextWindowFrom}); the window share is from billed.</p>
       ${c.servers.length === 0 ? html`<p class="muted">no MCP servers configured</p>` : html`
         <table>
           <thead>
@@ -147,8 +150,12 @@ export function configCard(c: ConfigReport): Html {
           <tbody>${c.servers.map(serverRow)}
             <tr>
               <th colspan="3">total (${t.measured} of ${t.servers} servers measured)</th>
-              <th class="num">${int(t.tools)}</th><th class="num">${int(t.sentTokens)}</th>
-              <th class="num">${int(t.wireTokens)}</th><th class="num">${pct(t.share)}</th><th></th>
+              <th class="num">${int(t.tools)}</th><th class="num">${int(t.billed.tokens)}</th>
+              <th class="num">${int(t.sentTokens)}</th>
+              <th class="num">${int(t.wireTokens)}</th><th class="num">${pct(t.share)}</th>
+              <th class="muted">billed ${int(t.billed.low)}-${int(
+                t.billed.high,
+              )} with the request's tool overhead</th>
             </tr>
           </tbody>
         </table>
@@ -159,7 +166,7 @@ export function configCard(c: ConfigReport): Html {
         )
       }</strong> tokens instead of ${
         int(t.sentTokens)
-      } up front <span class="muted">(${c.sessionStart.counted})</span></p>`}
+      } sent up front (both o200k_base) <span class="muted">(${c.sessionStart.counted})</span></p>`}
       ${c.heaviest.length === 0
         ? ""
         : html`<p>heaviest tools: ${
