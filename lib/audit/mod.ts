@@ -60,6 +60,7 @@ export type {
   ServerCaptureRecord,
 } from "../mcp/types.ts";
 export type { ListMethod } from "../mcp/list.ts";
+export type { BillingProvider } from "../billing/mod.ts";
 export type {
   RemoteServerEntry,
   RemoteTransport,

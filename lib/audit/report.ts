@@ -12,6 +12,7 @@
  */
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { normalizeForProvider } from "../catalog/normalize.ts";
+import { claudeCodeToolName } from "../modes/deferred.ts";
 import { type SentFormat, sentFormatDialect, type SentTool, sentTools } from "../catalog/sent.ts";
 import type { CaptureOutcome, ServerCaptureRecord } from "../mcp/types.ts";
 import {
@@ -212,11 +213,11 @@ function byCost(a: ToolCost, b: ToolCost): number {
 
 /**
  * The name a client gives a server's tool in its requests: Claude Code writes
- * `mcp__SERVER__TOOL` (its documented naming of MCP tools); the other clients' naming is not
- * documented, and the tool's own name is used.
+ * `mcp__SERVER__TOOL` (its documented naming of MCP tools; `claudeCodeToolName`, lib/modes);
+ * the other clients' naming is not documented, and the tool's own name is used.
  */
 export function clientToolName(client: ClientId, server: string, tool: string): string {
-  return client === "claude-code" ? `mcp__${server}__${tool}` : tool;
+  return client === "claude-code" ? claudeCodeToolName(server, tool) : tool;
 }
 
 function asObject(value: JsonValue | undefined): JsonObject | undefined {
@@ -361,15 +362,16 @@ export function buildConfigReport(
   const removed = new Set(heaviest.map((h) => `${h.server}\u0000${h.tool}`));
   const keep = (m: (typeof measured)[number], drop: ReadonlySet<string>) =>
     m.sent.filter((_, i) => !drop.has(`${m.server.name}\u0000${m.record.tools[i].name}`));
+  // The session start of a deferring client, as lib/modes/deferred.ts prices `client_deferred`:
+  // the deferred tools' names one a line, and the servers' instructions one a line; plus the
+  // full tools of alwaysLoad servers, which are never deferred.
+  const instructions = withInstructions
+    ? measured.map((m) => m.record.instructions?.trim() ?? "").filter((t) => t !== "").join("\n")
+    : "";
   const startTokens = (drop: ReadonlySet<string>) =>
-    measured.reduce((sum, m) => {
-      const tools = keep(m, drop);
-      if (m.server.alwaysLoad) return sum + sentCount(tools);
-      const instructions = withInstructions && m.record.instructions !== undefined
-        ? count(m.record.instructions)
-        : 0;
-      return sum + namesTokens(tools) + instructions;
-    }, 0);
+    namesTokens(measured.filter((m) => !m.server.alwaysLoad).flatMap((m) => keep(m, drop))) +
+    (instructions === "" ? 0 : count(instructions)) +
+    sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
   const sessionStart: SessionStart | null = deferred
     ? {
       tokens: startTokens(new Set()),

@@ -155,7 +155,8 @@ Deno.test("buildConfigReport() gives a deferring client's session start: names, 
 
   const always = { ...c, servers: [server("kv", { command: "kv-mcp", alwaysLoad: true })] };
   const a = buildConfigReport(always, records, { count, home: "/h", contextWindow: 1000 });
-  assert.equal(a.sessionStart?.tokens, a.totals.sentTokens);
+  // an alwaysLoad server is sent whole; its instructions load as every server's do
+  assert.equal(a.sessionStart?.tokens, a.totals.sentTokens + "Use kv.".length);
 });
 
 Deno.test("buildConfigReport() counts another client's form, and --sent-form changes it", () => {
