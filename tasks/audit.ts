@@ -1,7 +1,9 @@
 /**
  * `deno task audit`: what the MCP servers configured in this account's clients (Claude Code,
  * Claude Desktop, Cursor, VS Code, Windsurf) cost each request, per client config
- * (lib/flows/audit.ts). Exit codes: 0 measured, 1 a config grew beyond --max-increase or no
+ * (lib/flows/audit.ts). Relative paths start in the folder deno task was run from.
+
+Exit codes: 0 measured, 1 a config grew beyond --max-increase or no
  * server was measured, 2 bad input.
  *
  * @module
@@ -17,6 +19,7 @@ import {
 } from "../lib/flows/mod.ts";
 import { CLIENTS, DEFAULT_CONTEXT_WINDOW, isClientId } from "../lib/audit/mod.ts";
 import { SENT_FORMATS } from "../lib/catalog/mod.ts";
+import { resolve } from "node:path";
 import { intFlag, IO, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 
 const HELP = `deno task audit [options]
@@ -58,6 +61,8 @@ Options:
   --install-dir DIR      where packages are installed (default ${AUDIT_INSTALL_DIR})
   --no-install           do not run npm; servers whose package is not installed fail
   --help                 show this help
+
+Relative paths start in the folder deno task was run from.
 
 Exit codes: 0 measured, 1 a config grew beyond --max-increase or no server was measured,
 2 bad input (a flag, a baseline that cannot be read, no --config file readable).
@@ -111,22 +116,25 @@ async function main(args: string[]): Promise<number> {
   }
   const given = <K extends string, T>(key: K, value: T | undefined) =>
     value === undefined ? {} : { [key]: value } as Record<K, T>;
+  // Paths are the user's: relative ones start where deno task was run (INIT_CWD), not here.
+  const base = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  const at = (path: string | undefined) => path === undefined ? undefined : resolve(base, path);
   return printOutcome(
     await runAuditCommand({
-      ...given("configs", v.config),
-      ...given("home", v.home),
-      ...given("project", v.project),
+      ...given("configs", v.config?.map((c) => resolve(base, c))),
+      ...given("home", at(v.home)),
+      ...given("project", at(v.project)),
       ...given("contextWindow", intFlag("context-window", v["context-window"], undefined, 1)),
       ...given("formats", v["sent-form"] === undefined ? undefined : sentForms(v["sent-form"])),
       ...given("heaviest", intFlag("heaviest", v.heaviest, undefined, 0)),
       json: v.json,
-      ...given("out", v.out),
-      ...given("writeBaseline", v["write-baseline"]),
-      ...given("baseline", v.baseline),
+      ...given("out", at(v.out)),
+      ...given("writeBaseline", at(v["write-baseline"])),
+      ...given("baseline", at(v.baseline)),
       ...given("maxIncrease", v["max-increase"]),
       ...given("concurrency", intFlag("concurrency", v.concurrency, undefined, 1)),
       ...given("timeoutMs", intFlag("timeout-ms", v["timeout-ms"], undefined, 1)),
-      ...given("installDir", v["install-dir"]),
+      ...given("installDir", at(v["install-dir"])),
       install: !v["no-install"],
     }, IO),
   );
