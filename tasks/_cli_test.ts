@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 import assert from "node:assert/strict";
 import { intFlag, listFlag, parseFlags, UsageError } from "./_cli.ts";
 

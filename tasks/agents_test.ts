@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task agents as a command: a run killed with SIGKILL and resumed through the CLI (its
 // servers and scratch folders cleaned up), a run that measured nothing exiting 1 with the help
 // on stderr, the version commands' stdout, flag errors. What a run computes and records is

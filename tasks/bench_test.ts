@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task bench as a CLI: bad input and bad flags are one line and exit 2 before any work,
 // --help lists the flags, and --proxy-servers prices a live gateway (mcpmeter's own proxy, a
 // real process). What the bench flow measures is tested in lib/flows/bench_test.ts.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task calibrate as a command: exit 0 with the report on stdout, 1 on a missed threshold,
 // 2 on bad input with one line naming the file and field, --help. The figures themselves are
 // tested on runCalibration() in lib/flows/calibrate_test.ts.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // capture-results task: bad input is a one-line reason and exit code 2.
 import assert from "node:assert/strict";
 

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task capture as a CLI: flag and input errors (one line, exit 2), --help, and the exit-1
 // rule (nothing captured: nothing written, each failure named). What the capture flow writes
 // is tested beside it, in lib/flows/capture_test.ts.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // End-to-end test of `deno task chat`: piped stdin, real MCP servers (installed into
 // .scratch/servers when missing), and the scripted local model server (Anthropic wire format).
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task forecast end to end on a synthetic run folder: the JSON figures against hand
 // arithmetic, re-pricing under a price file, and exit 2 with one readable line on bad input.
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task gate as a command: exit codes 0/1/2, the verdict on stdout, one-line errors without a
 // stack trace. What the gate computes and writes (verdicts, p-values, JUnit against the XSD,
 // Markdown) is tested on runGate() in lib/flows/gate_test.ts.

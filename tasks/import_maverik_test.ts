@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task import-maverik end to end: the fixture folders import, the output loads with
 // deno task agents (it gets as far as asking for the API key), a non-empty --out is refused
 // without --force, and bad input exits 2 with one readable line.

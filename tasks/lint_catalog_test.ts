@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // End-to-end: `deno task lint-catalog --servers` over the in-repo fixture
 // stdio server (fixtures/lint/stdio_server.ts), no network. The expected
 // findings are those the fixture's catalogs were written to trigger.

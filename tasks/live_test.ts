@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task live: flags are checked before anything starts (exit 2, one line); --help exits 0.
 import assert from "node:assert/strict";
 

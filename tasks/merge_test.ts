@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task merge: shard runs (made in process with runAgents()) joined by the merge task into
 // the same cases and summary as one unsharded run; merging a shard twice is refused.
 import assert from "node:assert/strict";

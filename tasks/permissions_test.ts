@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // Every `deno task` runs with the permissions deno.json declares for it, and those are the
 // narrowest that work: reads and writes name their folders, and a task that needs net, run,
 // env or sys beyond a list says why in its case. Each task's --help and a small real invocation
@@ -17,6 +18,7 @@ const EXEMPT: Readonly<Record<string, string>> = {
   test: "runs every test and notebook: tests start servers, browsers and Jupyter kernels (-A)",
   notebooks: "Jupyter kernels run the notebook cells, which import lib/ freely (-A)",
   check: "fmt, lint, type check, doc lint and the layer test; no task file of its own",
+  "test:quick": "runs deno test on the test files that start no process (testing/quick.ts)",
 };
 
 /** Every task's case, in run order (later ones read what earlier ones wrote). */

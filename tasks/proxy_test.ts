@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task proxy as a user runs it (deno task, its declared permissions): --help and the
 // loopback rule (exit 2 before anything starts). The proxy flow itself, reached by the official
 // MCP Inspector CLI, is tested in lib/flows/proxy_test.ts; tasks/permissions_test.ts makes a real

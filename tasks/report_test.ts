@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task report as a CLI. The flow's pages in a real browser are tested in
 // lib/flows/report_test.ts (the comparison page) and lib/flows/report_pdf_test.ts (the PDF
 // export); tasks/permissions_test.ts runs the task's page and --pdf under its own permissions.

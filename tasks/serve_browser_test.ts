@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The workbench in real headless Chromium (Debian chromium via puppeteer-core): open the test
 // plans, start a run, watch its live progress reach completion, read the comparison, open a case
 // transcript, and see the validation error of a bad agent edit on its field. Skipped with the

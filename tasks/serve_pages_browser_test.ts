@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // Every workbench page in real headless Chromium (Debian chromium via puppeteer-core): each one
 // loads with its navigation and without a script error, and the controllers the other browser
 // test does not reach work: a chat answered by a scripted agent over its real MCP server, a

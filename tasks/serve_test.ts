@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task serve as a process: the real server on a random loopback port, real MCP servers
 // from npm, the scripted local model. A server killed mid-run (SIGKILL) shows the run as
 // interrupted after a restart and resumes it without losing or duplicating a case; --host beyond

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task sweep --vary overrides: the same agent with and without tool-description overrides,
 // against the real filesystem MCP server and a scripted wire-format model.
 import assert from "node:assert/strict";

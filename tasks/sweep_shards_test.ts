@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The scale-out example of docs/ci.md ("One sweep over 4 shards"), end to end: a 2 × 2 sweep over
 // the filesystem suite with 2 repetitions, run once unsharded and once as shards 1/4 … 4/4
 // against the real filesystem MCP server and a scripted wire-format model, the shards merged

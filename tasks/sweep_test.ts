@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task sweep as a command: the expansion summary on stderr, the agents task run as a child,
 // a sweep that never starts cleaned up, missing flags refused. The sweep itself (expansion,
 // records, groups, report) is tested in process in lib/flows/sweep_test.ts; shards and merge

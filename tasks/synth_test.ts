@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // deno task synth as a command: a reference with no tools is bad input (exit 2), not a failure.
 // What the generator writes is tested in lib/catalog/synth_test.ts.
 import assert from "node:assert/strict";

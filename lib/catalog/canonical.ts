@@ -607,8 +607,8 @@ function pastBmpOrder(keys: readonly string[]): boolean {
  * where that writer must decide (a value JSON cannot write, a cycle, deep nesting).
  *
  * The pieces go to one array joined once: a text built by `+=` is a rope of a cell per piece
- * until first read, which for a catalog's schemas is more memory than the texts (synth_40000_s1:
- * 227 MB of ropes over 67 MB of text) and is flattened, a copy, by whoever reads it first.
+ * until first read, which for a catalog's schemas is several times the texts' memory, and is
+ * flattened, a copy, by whoever reads it first.
  */
 function fastCanonical(v: unknown): string {
   // Already in canonical order (a catalog mcpmeter wrote, e.g. a capture or a synthetic one):

@@ -59,7 +59,7 @@ export function guarded(label: string, encode: () => string): EncodedTool {
 /**
  * `render` memoized per tool object: the arm's listing, its `encodeTool` and its `indexFields`
  * (read by `changedIndexFields` and by every retrieval index built on the arm) then render a
- * tool's text once per lane. Exact: `render` is a pure function of the tool, and a corpus's
+ * tool's text once per run. Exact: `render` is a pure function of the tool, and a corpus's
  * tools are not changed after loading (a changed tool is a new object, e.g. `--overrides`).
  * The memo holds a tool's text as long as the tool object lives.
  */

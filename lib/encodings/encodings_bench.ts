@@ -31,7 +31,7 @@ if (path === undefined) {
     );
   }
 
-  // A lane's catalog cost then arms, with fresh tokenizers each time (their memos, and the
+  // A bench's catalog cost then arms, with fresh tokenizers each time (their memos, and the
   // shared counts of descriptions and schemas, start cold): as the bench counts, against the
   // same tokenizers unmarked, so every mode's and arm's text is counted whole.
   const lane = (fresh: () => Tokenizer[]) => () => {
@@ -102,7 +102,7 @@ if (path === undefined) {
     });
   }
 
-  // What a one-lane bench asks of the index arms: the arm's own texts, then the index fields
+  // What a bench asks of the index arms: the arm's own texts, then the index fields
   // for changedIndexFields and for the bm25 and tfidf_classic indexes. Fresh tool objects render
   // each of the four times; the corpus's own objects render compact_sig's signature once (the
   // per-tool memo; markdown's table is rendered each time).

@@ -49,10 +49,8 @@ function parameterTable(tool: Tool): string {
 }
 
 /** How the listing joins the tools' texts. */
-// Not memoized per tool (compact_sig's signature is): a table is most of a tool's markdown, and
-// holding every table from the arms job to the last retrieval index added about 55 MB of peak
-// RSS at 40,000 tools (1,198 and 1,199 MB against 1,139 and 1,146, one lane, load 6-16) for a
-// CPU saving within run-to-run noise there.
+// Not memoized per tool (compact_sig's signature is): a table is most of a tool's markdown, so a
+// memo costs peak memory for no measurable time (docs/performance.md).
 const JOIN: JoinedListing = joinedBy("\n\n", "# Tools\n\n");
 
 /**

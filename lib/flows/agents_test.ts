@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The agents flow in process: runAgents() over real MCP servers from npm (filesystem, memory,
 // everything @2026.8.31 and mcp-server-sqlite-npx, installed into .scratch when missing; the
 // scripted policy's answers depend on what those servers really return, so they run over stdio,

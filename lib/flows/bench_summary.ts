@@ -35,13 +35,42 @@ export function benchFailure(report: BenchReport): string | null {
  */
 export function benchSummaryLines(report: BenchReport): string[] {
   const tok = report.tokenizers[0];
-  // First what the catalog is billed per provider (measured, else estimated with its interval).
-  const lines: string[] = report.costLayers
-    ? costLayerLines(
-      report.costLayers,
-      report.costLayers.rows.find((r) => r.tokenizer !== null)?.tokenizer ?? "o200k_base",
-    )
-    : [];
+  const lines = [
+    // First what the catalog is billed per provider (measured, else estimated with its interval).
+    ...(report.costLayers
+      ? costLayerLines(
+        report.costLayers,
+        report.costLayers.rows.find((r) => r.tokenizer !== null)?.tokenizer ?? "o200k_base",
+      )
+      : []),
+    ...modeLines(report, tok),
+    ...armLines(report, tok),
+    ...retrievalLines(report),
+  ];
+  if (report.warnings.length > 0) {
+    // Counted, not listed: a catalog's loader notes alone can run to dozens of lines.
+    lines.push(
+      `warnings         ${
+        counted(report.warnings.length, "warning")
+      }, listed in report.json "warnings" and on the dashboard`,
+    );
+  }
+  lines.push(...retrievalCostLines(report));
+  if (report.overrides) {
+    const o = report.overrides;
+    lines.push(
+      `overrides        ${o.path}: ${o.applied} of ${counted(o.keys, "tool")} rewritten${
+        o.problems.length > 0 ? `, ${o.problems.length} naming nothing (see warnings)` : ""
+      }`,
+    );
+  }
+  if (report.live) lines.push(...liveLines(report.live));
+  return lines;
+}
+
+/** Per corpus and mode, its tokens under `tok` and its savings; a note per partial corpus. */
+function modeLines(report: BenchReport, tok: string): string[] {
+  const lines: string[] = [];
   // Two decimals, never rounded onto 0% or 100% a fraction does not equal (a 5 MB description
   // makes the proxy save 99.998%, which must not read "saves 100.00%").
   const pct = (v: number) => percentText(v, 2);
@@ -68,6 +97,12 @@ export function benchSummaryLines(report: BenchReport): string[] {
       } ${id}: not every tool has an inputSchema, so its modes are counted on names and descriptions (report.json modes[].tokensWithSchemas has the rest)`,
     );
   }
+  return lines;
+}
+
+/** Per corpus, the arms' savings against baseline_json and a note per arm that skipped tools. */
+function armLines(report: BenchReport, tok: string): string[] {
+  const lines: string[] = [];
   for (const corpus of report.corpora) {
     const savings = (report.arms ?? []).flatMap((a) =>
       !a.skipped && a.corpusId === corpus.id && a.tokenizer === tok &&
@@ -95,6 +130,12 @@ export function benchSummaryLines(report: BenchReport): string[] {
       );
     }
   }
+  return lines;
+}
+
+/** Why retrieval was not scored, or its headline rows, emulation notes, paired tests, audits. */
+function retrievalLines(report: BenchReport): string[] {
+  const lines: string[] = [];
   if ((report.retrieval ?? []).length === 0) {
     // Say why no retrieval line follows: a bench on one's own catalog has no golden set.
     lines.push(
@@ -150,14 +191,12 @@ export function benchSummaryLines(report: BenchReport): string[] {
       }`,
     );
   }
-  if (report.warnings.length > 0) {
-    // Counted, not listed: a catalog's loader notes alone can run to dozens of lines.
-    lines.push(
-      `warnings         ${
-        counted(report.warnings.length, "warning")
-      }, listed in report.json "warnings" and on the dashboard`,
-    );
-  }
+  return lines;
+}
+
+/** What the endpoint retrievers cost (requests, tokens, USD). */
+function retrievalCostLines(report: BenchReport): string[] {
+  const lines: string[] = [];
   for (const r of (report.retrieval ?? []).filter((r) => r.arm === null && r.cost)) {
     const c = r.cost!;
     lines.push(
@@ -170,34 +209,27 @@ export function benchSummaryLines(report: BenchReport): string[] {
       }`,
     );
   }
-  if (report.overrides) {
-    const o = report.overrides;
-    lines.push(
-      `overrides        ${o.path}: ${o.applied} of ${counted(o.keys, "tool")} rewritten${
-        o.problems.length > 0 ? `, ${o.problems.length} naming nothing (see warnings)` : ""
-      }`,
-    );
-  }
-  if (report.live) {
-    const l = report.live;
-    const be = l.breakEven as { calls?: number | null; noBreakEven?: boolean; withheld?: boolean };
-    lines.push(
-      `live             response tokens p50 ${l.responseCost.p50 ?? "n/a"} p95 ${
-        l.responseCost.p95 ?? "n/a"
-      }, latency p50 ${l.latencyMs?.p50?.toFixed(2) ?? "n/a"} ms, break-even ${
-        be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
-      }`,
-    );
-    // How many golden queries the figures rest on, and why the rest were left out.
-    const q = l.queries;
-    const reasons = Object.entries(q.skipped.reasons).map(([why, n]) => `${n} ${why}`);
-    lines.push(
-      `live             on ${q.used} of ${
-        counted(q.total, "query", "queries")
-      } of ${q.goldenSetId}${
-        q.skipped.count > 0 ? ` (${q.skipped.count} left out: ${reasons.join(", ")})` : ""
-      }${q.failed > 0 ? `, ${q.failed} failed` : ""}`,
-    );
-  }
+  return lines;
+}
+
+/** The live block: response tokens, latency, break-even, and the queries it rests on. */
+function liveLines(l: NonNullable<BenchReport["live"]>): string[] {
+  const lines: string[] = [];
+  const be = l.breakEven as { calls?: number | null; noBreakEven?: boolean; withheld?: boolean };
+  lines.push(
+    `live             response tokens p50 ${l.responseCost.p50 ?? "n/a"} p95 ${
+      l.responseCost.p95 ?? "n/a"
+    }, latency p50 ${l.latencyMs?.p50?.toFixed(2) ?? "n/a"} ms, break-even ${
+      be.withheld ? "withheld" : be.noBreakEven ? "none" : `${be.calls?.toFixed(1)} calls`
+    }`,
+  );
+  // How many golden queries the figures rest on, and why the rest were left out.
+  const q = l.queries;
+  const reasons = Object.entries(q.skipped.reasons).map(([why, n]) => `${n} ${why}`);
+  lines.push(
+    `live             on ${q.used} of ${counted(q.total, "query", "queries")} of ${q.goldenSetId}${
+      q.skipped.count > 0 ? ` (${q.skipped.count} left out: ${reasons.join(", ")})` : ""
+    }${q.failed > 0 ? `, ${q.failed} failed` : ""}`,
+  );
   return lines;
 }

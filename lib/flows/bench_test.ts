@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The bench flow (runBench + writeBenchResults) in process on the real corpora: the LiveMCPBench
 // snapshot of ../shared (skipped with a reason where it is absent), the default reference corpus
 // with its golden set, and --live over the real reference servers. The CLI (flag errors, exit

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // captureToolResults: the frozen fixture matches its manifest, and a run whose
 // packages are missing records every call as failed with its cause (no network).
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The capture flow (runCapture + writeCapture) on real stdio servers: the fixture servers of
 // fixtures/mcp and, where npm answers, a pasted Claude Desktop config with npx -y launches.
 // Progress lines are collected from the injected sink. The CLI (flags, exit codes, the

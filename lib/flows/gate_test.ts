@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // runGate() over synthetic runs: the verdict lines, the exact sign-test p of a real drop, the
 // JUnit XML validated with libxml2's xmllint against lib/report/junit.xsd, the Markdown summary,
 // and the inputs it refuses before comparing anything.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The proxy flow (runProxy) on streamable HTTP, in process, over the real server-memory, reached
 // by the official MCP Inspector CLI as a real client; progress lines come from the injected
 // sink. The CLI (--help, the loopback rule's exit code) is tested in tasks/proxy_test.ts.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // PDF export in real Chromium (Debian chromium through puppeteer-core): runReport with a
 // dashboard and `pdf` writes a PDF that pdfinfo opens, with one page per section for a fixture
 // dashboard whose sections each fit a page, and no chart cut across pages (each chart's title

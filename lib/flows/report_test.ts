@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The report flow's comparison page (runReport over synthetic runs, in process) opened in headless
 // Chromium (Debian's chromium): no console output, and its screenshot shows coloured chart marks.
 // Skipped with a reason when chromium is not installed; a failure when CI is set (.ci/run

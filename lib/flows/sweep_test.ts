@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The sweep flow in process: prepareSweep() expands a base agent into a 2 × 2 cross product, the
 // generated agents run through runAgents() against the real filesystem MCP server and a scripted
 // wire-format model, and the report groups them by the varied parameters.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { type CaptureProgress, captureServers } from "./capture.ts";

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 /**
  * Captures one real npm MCP server, @modelcontextprotocol/server-memory, the
  * way `deno task capture` does. Uses the package from the capture task's

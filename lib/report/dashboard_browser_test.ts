@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The bench dashboard in real headless Chromium (Debian chromium via puppeteer-core) on a narrow
 // screen: the page keeps the screen's width, and a table wider than it scrolls in its own box.
 import assert from "node:assert/strict";

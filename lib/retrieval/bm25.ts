@@ -140,8 +140,8 @@ export function createBm25Retriever(
   const stemCache = new Map<string, string>();
   const tokenize = (text: string) => identifierTokens(text, { stem, stopWords, stemCache });
   // Built in a function of its own: a closure holds its whole scope, so `search` below would
-  // otherwise keep wink's engine (a dictionary of scores per document) alive as long as the
-  // index: 118 MB of heap on synth_40000_s1.
+  // otherwise keep wink's engine (a dictionary of scores per document, larger than the index)
+  // alive as long as the index.
   const index = buildPostings(docs, active, weights, { k1, b, k }, precision, tokenize, {
     stem,
     stopWords,

@@ -54,7 +54,7 @@ export interface TfidfClassicOptions {
    */
   readonly boosts?: Partial<TfidfBoosts>;
   /**
-   * Analysis shared with other tfidf_classic indexes over documents of the same tools (a lane's
+   * Analysis shared with other tfidf_classic indexes over documents of the same tools (a bench's
    * plain and index-arm indexes): each document's analysed name and description are recorded by
    * the first build and taken by a later one wherever the text is the same string. Exact: the
    * analysis of a text depends on the text alone, and term numbers never reach a score.
@@ -132,7 +132,7 @@ function sharedState(shared: TfidfSharedAnalysis | undefined): SharedState {
 }
 
 /**
- * The shared analysis kept in a lane's cache ({@linkcode RetrieverContext.analysisCache}),
+ * The shared analysis kept in a bench's cache ({@linkcode RetrieverContext.analysisCache}),
  * made on first use.
  */
 function sharedAnalysisOf(

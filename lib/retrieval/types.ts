@@ -201,8 +201,8 @@ export interface RetrieverContext {
   /** Progress lines of a long build or prepare step (e.g. `expand: 400/1389 tools`). */
   readonly progress?: (message: string) => void;
   /**
-   * A memo that the indexes one caller builds over the tools of one corpus share (e.g. a bench
-   * lane's plain and index-arm indexes), one map per corpus: a retriever keeps its own entry
+   * A memo that the indexes one caller builds over the tools of one corpus share (e.g. the
+   * bench's plain and index-arm indexes), one map per corpus: a retriever keeps its own entry
    * under its name (tfidf_classic: the analysed names and descriptions). Exact: what an entry
    * holds is a pure function of the texts. Absent: nothing shared.
    */

@@ -208,16 +208,6 @@ export function shortCounts(tokenizer: Tokenizer): (text: string) => number {
   return out;
 }
 
-/**
- * Forgets the short-text memo of `tokenizer` ({@linkcode shortCounts}): the next call makes a
- * new, empty one. Counts do not change (the memo is of a pure function).
- *
- * @param tokenizer A tokenizer that may have a memo.
- */
-export function forgetShortCounts(tokenizer: Tokenizer): void {
-  byTokenizer.delete(tokenizer);
-}
-
 /** Token counts of a text's spans and of the whole text. */
 export interface SpanCounts {
   /** Tokens of each span's text, in span order. */

@@ -12,7 +12,6 @@
  */
 import {
   firstHardCut,
-  forgetShortCounts,
   isHardCutBetween,
   lastHardCut,
   piecewiseEncoding,
@@ -57,7 +56,7 @@ export interface SharedCounts {
 const byTokenizer = new WeakMap<Tokenizer, SharedCounts>();
 
 /**
- * The lane-wide {@linkcode SharedCounts} of `tokenizer`: one per tokenizer object, made on first
+ * The {@linkcode SharedCounts} of `tokenizer`: one per tokenizer object, made on first
  * use and kept as long as the tokenizer is, so every mode and arm counted with the same
  * tokenizer shares its memo. For a tokenizer that is not marked piecewise (see `joins.ts`
  * `piecewiseEncoding`), `count` is `tokenizer.count` and nothing is memoized.
@@ -392,7 +391,7 @@ function escapes(c: number): boolean {
 const groups = new WeakMap<Tokenizer, GroupCounts[]>();
 
 /**
- * The lane-wide {@linkcode GroupCounts} of `tokenizers` (the same tokenizer objects in the same
+ * The {@linkcode GroupCounts} of `tokenizers` (the same tokenizer objects in the same
  * order give the same group, kept as long as its first tokenizer is), or undefined when one of
  * them is not marked piecewise (see `joins.ts` `piecewiseEncoding`) or there are none.
  *
@@ -427,37 +426,4 @@ export function groupCounts(tokenizers: readonly Tokenizer[]): GroupCounts | und
   const group = new GroupCounts([...tokenizers]);
   list.push(group);
   return group;
-}
-
-/**
- * Forgets every count memoized for `tokenizers`: their {@linkcode sharedCounts}, the groups
- * ({@linkcode groupCounts}) whose first tokenizer is one of them, their short-text memos
- * (`joins.ts` `shortCounts`) and, for a tokenizer marked piecewise that has a `clear()`
- * (mcpmeter's piecewise counter), its memo of pieces. Every memo is of a pure function, so
- * counts after it are the same; only the memory held and the time to count a text again
- * change. For a long run that counts little after some point: the bench forgets after the arms
- * of a large catalog, whose memos held about 55 MB of heap and 33 MB of arrays on
- * synth_40000_s1.
- *
- * @param tokenizers The tokenizers whose memos go.
- *
- * @example Usage
- * ```ts
- * import { forgetCounts, sharedCounts } from "./shared_counts.ts";
- * import { createTokenizer } from "./tokenizers.ts";
- * const tok = createTokenizer("cl100k_base");
- * const description = "Reads the file at the given path and returns its contents as text.";
- * sharedCounts(tok).count(`read_file\n${description}`, [description]);
- * forgetCounts([tok]);
- * if (sharedCounts(tok).size !== 0) throw new Error("forgotten");
- * ```
- */
-export function forgetCounts(tokenizers: readonly Tokenizer[]): void {
-  for (const tok of tokenizers) {
-    byTokenizer.delete(tok);
-    groups.delete(tok);
-    forgetShortCounts(tok);
-    const clear = (tok as { clear?: unknown }).clear;
-    if (piecewiseEncoding(tok) !== undefined && typeof clear === "function") clear.call(tok);
-  }
 }

@@ -4,8 +4,7 @@
 // checks it on the reference corpus's renderings).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { forgetCounts, groupCounts, sharedCounts } from "./shared_counts.ts";
-import { shortCounts } from "./joins.ts";
+import { groupCounts, sharedCounts } from "./shared_counts.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { Tokenizer } from "./types.ts";
 
@@ -154,50 +153,6 @@ Deno.test("groupCounts is one group per list of marked tokenizers, none for an u
   );
   assert.equal(sharedCounts(tokenizers[0]).size, 1);
   assert.equal(groupCounts(tokenizers)!.known("too short"), null);
-});
-
-Deno.test("forgetCounts empties every memo of the tokenizers and leaves the counts as they were", () => {
-  const tokenizers = fresh();
-  const description = "Reads the file at the given path and returns its contents as text.";
-  const texts = [`{"description":"${description}"}`, `read_file\n${description}\n`, "日本語 ok"];
-  const want = texts.map((t) => reference.map((r) => r.count(t)));
-  const group = groupCounts(tokenizers)!;
-  const short = shortCounts(tokenizers[0]);
-  const countAll = (g: NonNullable<ReturnType<typeof groupCounts>>) =>
-    texts.map((t) => {
-      const out = [0, 0];
-      g.countKnown(t, [g.known(description)], out);
-      return out;
-    });
-  assert.deepEqual(countAll(group), want);
-  assert.equal(sharedCounts(tokenizers[0]).size, 1);
-  // An unmarked tokenizer with a clear() of its own is left alone.
-  let cleared = 0;
-  const double = {
-    name: "cl100k_base" as const,
-    count: (t: string) => t.length,
-    clear: () => cleared++,
-  };
-  // The piecewise counters' own memos of pieces are cleared (each once).
-  const piecesCleared = tokenizers.map(() => 0);
-  tokenizers.forEach((tok, k) => {
-    const own = tok as unknown as { clear: () => void };
-    const clear = own.clear.bind(tok);
-    own.clear = () => {
-      piecesCleared[k]++;
-      clear();
-    };
-  });
-  forgetCounts([...tokenizers, double]);
-  assert.equal(cleared, 0);
-  assert.deepEqual(piecesCleared, [1, 1]);
-  assert.equal(sharedCounts(tokenizers[0]).size, 0);
-  assert.equal(sharedCounts(tokenizers[1]).size, 0);
-  const again = groupCounts(tokenizers)!;
-  assert.notEqual(again, group);
-  assert.notEqual(shortCounts(tokenizers[0]), short);
-  assert.deepEqual(countAll(again), want);
-  assert.deepEqual(texts.map((t) => tokenizers.map((tok) => tok.count(t))), want);
 });
 
 Deno.test("groupCounts.knownEscaped counts JSON renderings of a string as js-tiktoken counts them", () => {

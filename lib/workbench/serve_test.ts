@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The workbench as deno task serve starts it (serveWorkbench, in process, on a random loopback
 // port) with real MCP servers from npm and the scripted local model: a run started over the API
 // streams its cases, completes, and summarizes exactly as the agents flow does on the same
