@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (deno task test runs them).
 // The audit flow over a temporary home holding a Claude Code and a Claude Desktop config that
 // launch the real server-memory from npm (pinned npx launches, as users paste them), a server
 // that cannot start, and one set off. Expected figures come from an independent source: a bare
