@@ -1,8 +1,8 @@
 /**
  * `deno task test:quick`: the tests of the change-test loop. Every `*_test.ts` under `lib/`,
  * `tasks/` and `testing/` runs, except a file whose first lines carry {@linkcode FULL_TIER_MARK}
- * (it starts processes: MCP servers, npm, Chromium, git, Jupyter, `deno`); `deno task test`, the
- * full gate, runs those too. The quick tier runs without `--allow-run`, so a test that starts a
+ * (it starts processes: MCP servers, npm, Chromium, git, Jupyter, `deno`; or, with its reason,
+ * it cannot yet run beside others); `deno task test`, the full gate, runs those too. The quick tier runs without `--allow-run`, so a test that starts a
  * process without its file's mark fails it ("Requires run access") instead of slowing it.
  * Test files run in parallel, one per core. Arguments are passed to `deno test` (e.g.
  * `--filter NAME`).

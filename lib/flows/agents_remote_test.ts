@@ -1,3 +1,4 @@
+// test:quick skips this file: its refused-port probe (bound, then closed) hung beside other test files in 2 of 4 quick runs; it passes alone.
 // runAgents() over remote MCP servers: a real streamable HTTP MCP server (the SDK's server transport on Deno.serve, 127.0.0.1) that wants an X-Api-Key header,
 // and a local HTTP server speaking the Anthropic wire format with scripted replies.
 import assert from "node:assert/strict";
