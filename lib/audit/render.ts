@@ -55,7 +55,7 @@ function serverRow(s: ServerReport): string[] {
     s.share === null ? "-" : pct(s.share),
     s.status === "ok"
       ? (s.alwaysLoad ? "ok, alwaysLoad" : "ok")
-      : `${s.status}: ${oneLine(s.cause ?? "", 160)}`,
+      : `${s.status}: ${oneLine(s.cause ?? "", 240)}`,
   ];
 }
 
@@ -118,7 +118,9 @@ export function renderConfig(c: ConfigReport): string[] {
       int(t.sentTokens),
       int(t.wireTokens),
       pct(t.share),
-      `billed ${int(t.billed.low)}-${int(t.billed.high)} with the request's tool overhead`,
+      t.tools === 0
+        ? ""
+        : `billed ${int(t.billed.low)}-${int(t.billed.high)} with the request's tool overhead`,
     ],
   ];
   out.push(...pad(rows, new Set([3, 4, 5, 6, 7])).map((l) => `  ${l}`));
@@ -149,7 +151,8 @@ export function renderConfig(c: ConfigReport): string[] {
     );
   }
   const unpinned: string[] = [];
-  for (const s of c.servers) {
+  // A failed server's cause says what its warnings would repeat.
+  for (const s of c.servers.filter((x) => x.status === "ok")) {
     for (const w of s.warnings) {
       const pin = /^unpinned launch "[^"]*": installed (\S+);/.exec(w);
       if (pin !== null) unpinned.push(`${s.name} as ${pin[1]}`);

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { buildConfigReport } from "./report.ts";
+import { renderAudit } from "./render.ts";
+import { readServerEntry } from "./entries.ts";
+import type { ClientConfig } from "./discover.ts";
+import type { ServerCaptureRecord } from "../mcp/types.ts";
+
+const count = (text: string) => text.length; // one token per character
+const folders = { home: "/h" };
+
+Deno.test("renderAudit() prints each config's posture, servers, totals, session start and savings", () => {
+  const config: ClientConfig = {
+    id: "claude-code ~/app",
+    client: "claude-code",
+    label: "Claude Code",
+    folder: "/h/app",
+    files: ["/h/.claude.json"],
+    servers: [
+      readServerEntry("kv", { command: "npx", args: ["-y", "kv-mcp@1.0.0", "--token", "s3cret"] }, {
+        scope: "user",
+        source: "/h/.claude.json",
+        folders,
+      }),
+      readServerEntry("down", { command: "down-mcp" }, {
+        scope: "user",
+        source: "/h/.claude.json",
+        folders,
+      }),
+    ],
+    notes: [],
+    deferral: { kind: "claude-code", layers: [], consulted: [] },
+  };
+  const kv: ServerCaptureRecord = {
+    server: "kv",
+    transport: "stdio",
+    outcome: "ok",
+    warnings: [],
+    tools: [{ name: "get", description: "Get", inputSchema: { type: "object" } }],
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+  };
+  const down: ServerCaptureRecord = {
+    ...kv,
+    server: "down",
+    outcome: "timeout",
+    message: "no complete answer within 30000 ms (waiting for initialize)",
+    tools: [],
+    warnings: ["transport: closed"],
+  };
+  const report = buildConfigReport(config, (s) => s.name === "kv" ? kv : down, {
+    count,
+    home: "/h",
+    contextWindow: 1000,
+  });
+  const lines = renderAudit({
+    schemaVersion: 1,
+    kind: "mcpmeter-audit",
+    createdAt: "2026-12-06T00:00:00.000Z",
+    tokenizer: "o200k_base",
+    counting: "c",
+    home: "~",
+    configs: [report],
+    problems: ["/h/.cursor/mcp.json:2:3: not valid JSON: a comma is expected"],
+    searched: 7,
+  });
+  const text = lines.join("\n");
+  const sent =
+    '[{"name":"mcp__kv__get","description":"Get","input_schema":{"type":"object"}}]'.length;
+  assert.equal(
+    lines[0],
+    "MCP client configs under ~: 1 config found (7 places looked at). Tokens: c",
+  );
+  assert.equal(lines[2], "Claude Code · ~/app  [claude-code ~/app]");
+  assert.equal(
+    lines[4],
+    "  deferral: deferred. ENABLE_TOOL_SEARCH is not set: Claude Code defers every MCP tool (its default)",
+  );
+  assert.match(
+    text,
+    new RegExp(`^  kv +user +npx kv-mcp +1 +[\\d,]+ +${sent} +\\d+ +[\\d.]+% +ok$`, "m"),
+  );
+  assert.match(
+    text,
+    /^ {2}down +user +down-mcp +- +- +- +- +- +timeout: no complete answer within 30000 ms \(waiting for initialize\)$/m,
+  );
+  assert.match(
+    text,
+    new RegExp(`^  total \\(1 of 2 servers measured\\) +1 +[\\d,]+ +${sent} `, "m"),
+  );
+  assert.match(
+    text,
+    new RegExp(
+      `^  session start \\(deferred\\): ${"mcp__kv__get".length} tokens instead of ${sent} sent up front`,
+      "m",
+    ),
+  );
+  assert.match(
+    text,
+    new RegExp(
+      `^  removing those 1 tool saves ${sent} sent tokens per request up front \\(100\\.0% of this config's tools\\); deferred, ${"mcp__kv__get".length} at session start$`,
+      "m",
+    ),
+  );
+  assert.equal(lines.at(-1), "  /h/.cursor/mcp.json:2:3: not valid JSON: a comma is expected");
+  // neither the arguments (a token among them) nor a failed server's repeated warning is printed
+  assert.equal(text.includes("s3cret") || text.includes("transport: closed"), false);
+});
