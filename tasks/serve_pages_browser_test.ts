@@ -18,7 +18,7 @@ const text = (page: Page, sel: string) => page.$eval(sel, (el) => (el.textConten
 
 Deno.test({
   name:
-    "serve in Chromium: every page loads with its navigation and no script error; chat, the report form and the dashboard editor work",
+    "serve in Chromium: every page loads with its navigation and no script error; chat, the report form, the dashboard editor, an agent's page and a key-free judged run work",
   ignore: CHROMIUM === undefined && !Deno.env.get("CI"),
   sanitizeResources: false,
   sanitizeOps: false,
@@ -128,6 +128,47 @@ Deno.test({
       (await api(server, "GET", "/api/dashboards/agent-comparison-copy")).status,
       200,
     );
+
+    // Agents: a new (blank) agent opens on its page; saved, versioned, deleted there.
+    await page.goto(`${server.url}/agents`, { waitUntil: "load" });
+    await page.type("#new-agent input[name=id]", "my-agent");
+    await Promise.all([page.waitForNavigation(), page.click("#new-agent button[type=submit]")]);
+    assert.equal(new URL(page.url()).pathname, "/agents/my-agent");
+    await page.select("form[data-save=agent] select[name=model]", "scripted");
+    await page.click("form[data-save=agent] input[name=mcpServers][value=fs]");
+    await page.click("form[data-save=agent] button[type=submit]");
+    await page.waitForFunction(() =>
+      document.querySelector("form[data-save=agent] .saved")?.textContent === "saved"
+    );
+    const written = (await api(server, "GET", "/api/config/agents")).data.agents.find((
+      a: { id: string },
+    ) => a.id === "my-agent");
+    assert.deepEqual([written.model, written.mcpServers], ["scripted", ["fs"]]);
+    await Promise.all([page.waitForNavigation(), page.click("#cut-version")]);
+    assert.match(await text(page, "#versions"), /The live configuration equals v1/);
+    page.once("dialog", (d) => d.accept());
+    await Promise.all([page.waitForNavigation(), page.click("#delete-agent")]);
+    assert.equal(new URL(page.url()).pathname, "/agents");
+    assert.equal(await page.$('#agents tr[data-agent="my-agent"]'), null);
+
+    // A judged suite runs without a key: the scripted model answers and the scripted judge judges.
+    await page.goto(`${server.url}/plans`, { waitUntil: "load" });
+    const judged = 'form.run-form[data-suite="memory-graph"]';
+    await page.click(`${judged} input[name=agent][value="all-terse-parallel"]`);
+    await page.select(`${judged} select[name=model]`, "scripted");
+    await page.select(`${judged} select[name=judge]`, "scripted");
+    await Promise.all([page.waitForNavigation(), page.click(`${judged} button[type=submit]`)]);
+    await page.waitForSelector("#agent-comparison", { timeout: 120_000 });
+    const runId = page.url().split("/").pop()!;
+    const run = (await api(server, "GET", `/api/runs/${runId}`)).data;
+    assert.equal(run.state, "completed");
+    const bob = run.results.find((r: { caseId: string }) => r.caseId === "bob-role-judged");
+    assert.deepEqual(
+      [bob.error, bob.judgeVerdicts?.map((v: { model: string }) => v.model)],
+      [null, ["scripted"]],
+    );
+    assert.equal(run.simulated, true);
+    assert.match(await text(page, "#run-header .sim-note"), /^Simulated run\./);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

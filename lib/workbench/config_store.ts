@@ -224,7 +224,7 @@ interface Dangling {
 
 /** What cross-references are read from: the ids and names each document offers and uses. */
 interface Refs {
-  /** Model registry ids (`null`: the registry is unreadable, nothing checked against it). */
+  /** Chat model registry ids (`null`: the registry is unreadable, nothing checked against it). */
   readonly models: ReadonlySet<string> | null;
   /** Server names of servers.json (`null`: unreadable). */
   readonly servers: ReadonlySet<string> | null;
@@ -248,7 +248,7 @@ function danglingRefs(refs: Refs): Dangling[] {
   };
   const model = (owner: string, what: string, id: unknown) => {
     if (refs.models !== null && typeof id === "string" && !refs.models.has(id)) {
-      add(owner, what, id, "the model registry");
+      add(owner, what, id, "the model registry (chat models)");
     }
   };
   for (const a of refs.agents) {
@@ -265,6 +265,40 @@ function danglingRefs(refs: Refs): Dangling[] {
     for (const id of requiredModelIds([], suite)) model(`suite:${suite.id}`, "judge model", id);
   }
   return out;
+}
+
+/**
+ * The chat model a field names.
+ *
+ * @param models The registry.
+ * @param id Registry id as given.
+ * @param field Field name for the error.
+ * @returns The model.
+ * @throws {WorkbenchError} 400 naming the field when the id is not registered or is an
+ *   embedding model (which answers no chat request).
+ */
+export function chatModel(models: readonly ModelConfig[], id: unknown, field: string): ModelConfig {
+  const chat = models.filter((m) => m.kind !== "embedding").map((m) => m.id);
+  const found = models.find((m) => m.id === id);
+  if (found === undefined) {
+    throw new WorkbenchError(
+      400,
+      `field "${field}" names ${
+        JSON.stringify(id)
+      }, which is not in the model registry (chat models: ${chat.join(", ")})`,
+      field,
+    );
+  }
+  if (found.kind === "embedding") {
+    throw new WorkbenchError(
+      400,
+      `field "${field}" names "${found.id}", an embedding model (for the dense and hybrid retrievers); a chat model is needed here: ${
+        chat.join(", ")
+      }`,
+      field,
+    );
+  }
+  return found;
 }
 
 /** The working config folder: reads, validated serialized writes, redacted views. */
@@ -359,11 +393,14 @@ export class ConfigStore {
       }
     };
     return {
+      // Agents, summarizers and judges need chat models: an embedding model is no target.
       models: await ids(
         CONFIG_FILES.models,
         (doc) =>
           isObject(doc) && Array.isArray(doc.models)
-            ? doc.models.flatMap((m) => isObject(m) && typeof m.id === "string" ? [m.id] : [])
+            ? doc.models.flatMap((m) =>
+              isObject(m) && typeof m.id === "string" && m.kind !== "embedding" ? [m.id] : []
+            )
             : [],
       ),
       servers: await ids(CONFIG_FILES.servers, (doc) => {
@@ -466,8 +503,8 @@ export class ConfigStore {
   }
 
   /**
-   * Validates one agent against the schema and the rest of the config: its model is in the
-   * registry, its servers are in the servers config, its prompt file (and an `overrides` file,
+   * Validates one agent against the schema and the rest of the config: its model (and a
+   * summarizer's) is a chat model of the registry, its servers are in the servers config, its prompt file (and an `overrides` file,
    * which must also validate) is inside the folder.
    */
   async #checkAgent(agent: unknown, prefix: string): Promise<JsonObject> {
@@ -482,14 +519,9 @@ export class ConfigStore {
     }
     const at = (f: string) => prefix ? `${prefix}.${f}` : f;
     const models = await this.loadModels();
-    if (!models.some((m) => m.id === draft.model)) {
-      throw new WorkbenchError(
-        400,
-        `field "${at("model")}" names "${draft.model}", which is not in the model registry (${
-          models.map((m) => m.id).join(", ")
-        })`,
-        at("model"),
-      );
+    chatModel(models, draft.model, at("model"));
+    if (draft.contextStrategy?.type === "summarize") {
+      chatModel(models, draft.contextStrategy.model, at("contextStrategy.model"));
     }
     const servers = await this.serverNames();
     draft.mcpServers.forEach((s, i) => {
@@ -566,6 +598,56 @@ export class ConfigStore {
       agents: [...refs.agents.filter((a) => a.id !== id), checked],
     }));
     await writeAtomic(path, JSON.stringify(checked, null, 2) + "\n");
+  }
+
+  /**
+   * Adds an agent as `agents/<id>.json`.
+   *
+   * @param agent The agent object as it should be written (its `id` names the file).
+   * @returns Its id.
+   * @throws {WorkbenchError} 400 on an invalid agent, 409 when the id is taken.
+   */
+  createAgent(agent: unknown): Promise<string> {
+    return this.#serial(async () => {
+      const id = checkId((agent as { id?: unknown } | null)?.id, "id");
+      if ((await this.#agentEntries()).some((e) => e.agent.id === id)) {
+        throw new WorkbenchError(409, `agent "${id}" exists; edit it on its page`, "id");
+      }
+      const path = await confinedPath(this.paths().agentsDir, `${id}.json`, "id");
+      if (await exists(path)) {
+        throw new WorkbenchError(409, `agents/${id}.json exists (with another id inside)`, "id");
+      }
+      const checked = await this.#checkAgent(agent, "");
+      await this.#checkRefs(`agent:${id}`, (refs) => ({
+        ...refs,
+        agents: [...refs.agents, checked],
+      }));
+      await writeAtomic(path, JSON.stringify(checked, null, 2) + "\n");
+      return id;
+    });
+  }
+
+  /**
+   * Removes an agent's file. Its versions and the runs that used it stay; its prompt file stays
+   * (another agent may share it).
+   *
+   * @param id Agent id.
+   * @throws {WorkbenchError} 404 when unknown, 409 when its file holds other agents too.
+   */
+  deleteAgent(id: string): Promise<void> {
+    return this.#serial(async () => {
+      checkId(id, "id");
+      const entries = await this.#agentEntries();
+      const entry = entries.find((e) => e.agent.id === id);
+      if (entry === undefined) throw new WorkbenchError(404, `no agent "${id}"`, "id");
+      if (entries.filter((e) => e.file === entry.file).length > 1) {
+        throw new WorkbenchError(
+          409,
+          `agent "${id}" shares ${entry.file} with other agents; edit the whole list with PUT /api/config/agents`,
+        );
+      }
+      await Deno.remove(await confinedPath(this.paths().agentsDir, entry.file, "id"));
+    });
   }
 
   /**
@@ -679,10 +761,10 @@ export class ConfigStore {
       } catch (e) {
         throw errorOf(e);
       }
-      // Agents and suites must keep naming registered models.
+      // Agents and suites must keep naming registered chat models.
       await this.#checkRefs("models", (refs) => ({
         ...refs,
-        models: new Set(models.map((m) => m.id)),
+        models: new Set(models.filter((m) => m.kind !== "embedding").map((m) => m.id)),
       }));
     } else if (kind === "servers") {
       if (!isObject(doc)) throw new WorkbenchError(400, "body must be a JSON object", "mcpServers");

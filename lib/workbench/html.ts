@@ -82,6 +82,8 @@ button { padding: 6px 14px; border-radius: 5px; border: 1px solid var(--accent);
   color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: var(--accent); }
 .field { margin-bottom: 10px; }
+label.choice { display: inline-block; margin-right: 12px; }
+.run-options { display: flex; gap: 14px; flex-wrap: wrap; align-items: end; }
 .field.invalid input, .field.invalid select, .field.invalid textarea { border-color: var(--bad);
   background: #fff6f5; }
 .field-error { color: var(--bad); font-size: 12px; margin-top: 3px; }

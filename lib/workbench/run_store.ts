@@ -33,6 +33,8 @@ export interface RunRequest {
   readonly exposure?: AgentConfig["exposure"];
   /** Registry id of a model for every agent, overriding theirs (e.g. `scripted`). */
   readonly model?: string;
+  /** Registry id of the model judging every `llm_judge` criterion, overriding the suite's. */
+  readonly judge?: string;
 }
 
 /** `workbench.json`: what the workbench needs to run or resume a run. */

@@ -5,12 +5,21 @@
  * @module
  */
 
-import type { AgentConfig } from "../agent/types.ts";
+import type { AgentConfig, Criterion, Suite } from "../agent/types.ts";
 import type { WorkbenchContext } from "./app.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
+import { chatModel } from "./config_store.ts";
 import type { RunRequest, RunSidecar } from "./run_store.ts";
 
-const KNOWN = new Set(["suiteId", "agents", "repetitions", "concurrency", "exposure", "model"]);
+const KNOWN = new Set([
+  "suiteId",
+  "agents",
+  "repetitions",
+  "concurrency",
+  "exposure",
+  "model",
+  "judge",
+]);
 const EXPOSURES = ["direct", "proxy", "code"] as const;
 
 /** Largest repetitions and concurrency a request may ask for. */
@@ -51,6 +60,30 @@ export async function newRunId(
   return id;
 }
 
+/** Whether a suite has an `llm_judge` criterion (at any depth). */
+export function hasJudge(suite: Suite): boolean {
+  const walk = (c: Criterion): boolean =>
+    c.type === "llm_judge" || ((c.type === "all" || c.type === "any") && c.criteria.some(walk));
+  return suite.cases.some((k) => walk(k.criterion));
+}
+
+/**
+ * The suite with every `llm_judge` criterion judged by one model (its votes kept).
+ *
+ * @param suite The suite.
+ * @param judge Model registry id.
+ * @returns A copy; the input is not changed.
+ */
+export function withJudge(suite: Suite, judge: string): Suite {
+  const swap = (c: Criterion): Criterion => {
+    if (c.type === "all" || c.type === "any") return { ...c, criteria: c.criteria.map(swap) };
+    if (c.type !== "llm_judge") return c;
+    const { model: _m, judges: _j, ...rest } = c;
+    return { ...rest, model: judge };
+  };
+  return { ...suite, cases: suite.cases.map((k) => ({ ...k, criterion: swap(k.criterion) })) };
+}
+
 /**
  * Validates a run request and queues it.
  *
@@ -60,9 +93,14 @@ export async function newRunId(
  * @param ctx Workbench context.
  * @param body Parsed request body.
  * @returns The new run id.
+ * A `judge` (a chat model's registry id) judges every `llm_judge` criterion of the suite in
+ * place of the models the suite names (the frozen suite records it), e.g. `scripted` for a run
+ * without an API key.
+ *
  * @throws {WorkbenchError} 400 naming the field: unknown field, unknown suite, agent, version or
- *   model, repetitions or concurrency out of range, a selection given twice, no agents, or a
- *   model the run could not call (not in the registry, its API key variable unset).
+ *   model, an embedding model where a chat model is needed, repetitions or concurrency out of
+ *   range, a selection given twice, no agents, or a model the run could not call (its API key
+ *   variable unset; a judge's on the `judge` field).
  */
 export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<string> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -107,19 +145,17 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     exposure = b.exposure as AgentConfig["exposure"];
   }
   const models = await ctx.config.loadModels();
-  let model: string | undefined;
-  if (b.model !== undefined && b.model !== null && b.model !== "") {
-    if (typeof b.model !== "string" || !models.some((m) => m.id === b.model)) {
-      throw new WorkbenchError(
-        400,
-        `field "model": no model ${JSON.stringify(b.model)} in the registry (known: ${
-          models.map((m) => m.id).join(", ")
-        })`,
-        "model",
-      );
-    }
-    model = b.model;
+  const given = (v: unknown) => v !== undefined && v !== null && v !== "";
+  const model = given(b.model) ? chatModel(models, b.model, "model").id : undefined;
+  const judge = given(b.judge) ? chatModel(models, b.judge, "judge").id : undefined;
+  if (judge !== undefined && !hasJudge(entry.suite)) {
+    throw new WorkbenchError(
+      400,
+      `field "judge": suite "${suiteId}" has no llm_judge criterion to judge`,
+      "judge",
+    );
   }
+  const suite = judge === undefined ? entry.suite : withJudge(entry.suite, judge);
   const known = await ctx.config.loadAgents();
   const selections = b.agents === undefined ? known.map((a) => ({ agentId: a.id })) : b.agents;
   if (!Array.isArray(selections) || selections.length === 0) {
@@ -174,11 +210,23 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     });
     picked.push({ agentId, ...(version !== undefined ? { version: version as string } : {}) });
   }
-  // A run that cannot read its config or reach its model would only fail: refuse it before it
-  // exists (a top-level file linked from outside the folder is refused here).
+  // A run that cannot read its config or reach its models would only fail: refuse it before it
+  // exists (a top-level file linked from outside the folder is refused here), on the field that
+  // chose the model (the agents' or the judge's).
   await ctx.config.files();
-  const problem = await ctx.preflight?.(agents, entry.suite);
-  if (problem) throw new WorkbenchError(400, problem, "agents");
+  const agentsOnly = { ...suite, cases: [] };
+  const problem = await ctx.preflight?.(agents, agentsOnly);
+  if (problem) throw new WorkbenchError(400, problem, model === undefined ? "agents" : "model");
+  const judgeProblem = await ctx.preflight?.([], suite);
+  if (judgeProblem) {
+    throw new WorkbenchError(
+      400,
+      `${judgeProblem.replace(/; restart the workbench.*$/, "")}; choose a judge model${
+        models.some((m) => m.simulated) ? " (scripted needs no key)" : ""
+      }`,
+      "judge",
+    );
+  }
   const request: RunRequest = {
     suiteId,
     agents: picked,
@@ -186,6 +234,7 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     concurrency,
     ...(exposure ? { exposure } : {}),
     ...(model ? { model } : {}),
+    ...(judge ? { judge } : {}),
   };
   const createdAt = ctx.isoNow();
   const runId = await newRunId(suiteId, createdAt, (id) => ctx.runs.claim(id));
@@ -194,7 +243,7 @@ export async function startRun(ctx: WorkbenchContext, body: unknown): Promise<st
     runId,
     createdAt,
     request,
-    suite: entry.suite,
+    suite,
     suiteFile: entry.file,
     agents,
   };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { AgentConfig } from "../agent/types.ts";
+import type { AgentVersion } from "../agent/versions.ts";
 import { type CutResult, cutVersion, listVersions, versionsDirFor } from "../agent/io.ts";
 import type { AgentVersions } from "./app.ts";
 import type { ConfigStore } from "./config_store.ts";
@@ -22,6 +23,12 @@ export interface WorkbenchVersions extends AgentVersions {
    * @throws {WorkbenchError} 404 for an unknown agent.
    */
   cut(agentId: string, now: string): Promise<CutResult>;
+  /**
+   * Every version of an agent with its configuration, newest first.
+   *
+   * @param agentId Agent id.
+   */
+  all(agentId: string): Promise<AgentVersion[]>;
 }
 
 /**
@@ -47,6 +54,9 @@ export function createAgentVersions(config: ConfigStore): WorkbenchVersions {
         version: String(v.version),
         cutAt: v.createdAt,
       }));
+    },
+    async all(agentId: string): Promise<AgentVersion[]> {
+      return (await listVersions(await dir(), agentId)).reverse();
     },
     async cut(agentId: string, now: string): Promise<CutResult> {
       checkId(agentId, "agentId");

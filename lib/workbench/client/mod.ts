@@ -16,16 +16,19 @@ import * as chat from "./chat.ts";
 import * as catalog from "./catalog.ts";
 import * as reports from "./reports.ts";
 import * as audit from "./audit.ts";
+import * as agents from "./agents.ts";
 
 /** Every function served, by name. */
 const FUNCTIONS: Record<string, (...args: never[]) => unknown> = Object.fromEntries(
-  [dom, runs, config, chat, catalog, reports, audit].flatMap((m) =>
+  [dom, runs, config, chat, catalog, reports, audit, agents].flatMap((m) =>
     Object.entries(m).filter(([, v]) => typeof v === "function")
   ),
 );
 
 /** What `window.workbench` offers: the page controllers and the helpers pages script with. */
 export const CLIENT_ENTRIES: readonly string[] = [
+  "agentPage",
+  "agentsPage",
   "auditPage",
   "catalogPage",
   "chatPage",

@@ -51,6 +51,7 @@ export function runRequest(form: HTMLFormElement): Json {
   };
   if (sel("exposure")) body.exposure = sel("exposure");
   if (sel("model")) body.model = sel("model");
+  if (sel("judge")) body.judge = sel("judge");
   return body;
 }
 

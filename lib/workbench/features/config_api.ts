@@ -1,7 +1,8 @@
 /**
  * Config API: `GET/PUT /api/config/{agents|models|servers|tool-prices}`,
- * `PUT /api/config/agents/{id}`, `GET/PUT /api/config/prompts/{agentId}`. Every PUT is
- * validated before anything is written; a refused one answers 400 with the field.
+ * `POST /api/config/agents` (a new agent), `PUT/DELETE /api/config/agents/{id}`,
+ * `GET/PUT /api/config/prompts/{agentId}`. Every write is validated before anything is
+ * written; a refused one answers 400 with the field.
  *
  * @module
  */
@@ -35,6 +36,13 @@ export const configApi: WorkbenchFeature = {
       const body = await readJsonBody(c) as { content?: unknown } | null;
       await ctx.config.putPrompt(c.req.param("agentId"), body?.content);
       return c.json(await ctx.config.getPrompt(c.req.param("agentId")));
+    });
+    app.post("/api/config/agents", async (c) => {
+      return c.json({ created: await ctx.config.createAgent(await readJsonBody(c)) }, 201);
+    });
+    app.delete("/api/config/agents/:id", async (c) => {
+      await ctx.config.deleteAgent(c.req.param("id"));
+      return c.body(null, 204);
     });
     app.put("/api/config/agents/:id", async (c) => {
       await ctx.config.putAgent(c.req.param("id"), await readJsonBody(c));

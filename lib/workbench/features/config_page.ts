@@ -9,6 +9,7 @@
 
 import type { JsonObject } from "../../catalog/types.ts";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
+import type { AgentEntry } from "../config_store.ts";
 import { type Html, html, page, raw } from "../html.ts";
 
 const TABS = [
@@ -25,7 +26,7 @@ type Tab = typeof TABS[number][0];
 const isObject = (v: unknown): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function field(name: string, label: string, control: Html, hint = ""): Html {
+export function field(name: string, label: string, control: Html, hint = ""): Html {
   return html`<div class="field" data-field="${name}"><label>${label}</label>${control}${
     hint ? html`<div class="muted" style="font-size:12px">${hint}</div>` : ""
   }</div>`;
@@ -55,60 +56,87 @@ const saveRow = (label: string): Html =>
       class="form-error field-error"></div>
   `;
 
+/**
+ * The form that edits one agent as written (saved with `PUT /api/config/agents/{id}`): its
+ * description, model (chat models only), exposure, loop, limits, servers and prompt.
+ *
+ * @param entry The agent as written and its file.
+ * @param chat Registry ids of the chat models.
+ * @param servers Names of the configured servers.
+ * @param heading The form's heading (default: the id, linked to the agent's page, and file).
+ * @returns The form.
+ */
+export function agentForm(
+  { file, agent: a }: AgentEntry,
+  chat: readonly string[],
+  servers: readonly string[],
+  heading?: Html,
+): Html {
+  const id = String(a.id);
+  const using = (a.mcpServers as string[] | undefined) ?? [];
+  const serverBoxes = servers.map((s) =>
+    html`
+      <label
+        class="choice"><input type="checkbox" name="mcpServers" value="${s}"${using.includes(s)
+          ? raw(" checked")
+          : ""}> ${s}</label>
+    `
+  );
+  // A model that is not a chat model (an old config's) stays shown, so saving says why.
+  const models = chat.includes(String(a.model)) ? chat : [String(a.model), ...chat];
+  const prompt = a.systemPromptFile !== undefined
+    ? field(
+      "systemPromptFile",
+      "System prompt file (relative to agents/)",
+      text("systemPromptFile", a.systemPromptFile),
+      "its text is edited below on the agent's page, or under Config › Prompts",
+    )
+    : field(
+      "systemPrompt",
+      "System prompt (inline)",
+      html`<textarea name="systemPrompt" rows="3">${String(a.systemPrompt ?? "")}</textarea>`,
+    );
+  return html`
+    <form class="card config-form" novalidate data-save="agent" data-id="${id}"
+      data-original="${JSON.stringify(a)}">
+    ${heading ??
+      html`<h2><a href="/agents/${
+        encodeURIComponent(id)
+      }">${id}</a> <span class="muted">· agents/${file}</span></h2>`}
+    ${field("description", "Description", text("description", a.description, `style="width:100%"`))}
+    <div class="run-options">
+    ${field("model", "Model (chat models of the registry)", select("model", a.model, models))}
+    ${field(
+      "exposure",
+      "Exposure",
+      select("exposure", a.exposure ?? "direct", ["direct", "proxy", "code"]),
+    )}
+    ${field("loop", "Loop", select("loop", a.loop ?? "sequential", ["sequential", "parallel"]))}
+    ${field("maxIterations", "Max iterations", num("maxIterations", a.maxIterations))}
+    ${field("temperature", "Temperature", num("temperature", a.temperature, "0.1"))}
+    ${field("maxOutputTokens", "Max output tokens", num("maxOutputTokens", a.maxOutputTokens))}
+    </div>
+    ${field("mcpServers", "MCP servers", html`${serverBoxes}`)}
+    ${prompt}
+    ${saveRow("Save agent")}
+    </form>
+  `;
+}
+
+/** Registry ids of the chat models (what an agent or a judge may name). */
+export async function chatModelIds(ctx: WorkbenchContext): Promise<string[]> {
+  return (await ctx.config.loadModels()).filter((m) => m.kind !== "embedding").map((m) => m.id);
+}
+
 async function agentsTab(ctx: WorkbenchContext): Promise<Html> {
-  const entries = await ctx.config.agentEntries();
-  const models = (await ctx.config.loadModels()).map((m) => m.id);
+  const chat = await chatModelIds(ctx);
   const servers = await ctx.config.serverNames();
-  return html`${
-    entries.map(({ file, agent: a }) => {
-      const serverBoxes = servers.map((s) =>
-        html`
-          <label
-            style="display:inline-block;margin-right:10px"><input type="checkbox" name="mcpServers" value="${s}"${(a
-                .mcpServers as string[] | undefined)?.includes(s)
-              ? raw(" checked")
-              : ""}> ${s}</label>
-        `
-      );
-      return html`
-        <form class="card config-form" novalidate data-save="agent" data-id="${String(a.id)}"
-          data-original="${JSON.stringify(a)}">
-        <h2>${String(a.id)} <span class="muted">· agents/${file}</span></h2>
-        ${field(
-          "description",
-          "Description",
-          text("description", a.description, `style="width:100%"`),
-        )}
-        <div style="display:flex;gap:16px;flex-wrap:wrap">
-        ${field("model", "Model (registry id)", select("model", a.model, models))}
-        ${field(
-          "exposure",
-          "Exposure",
-          select("exposure", a.exposure ?? "direct", ["direct", "proxy", "code"]),
-        )}
-        ${field("loop", "Loop", select("loop", a.loop ?? "sequential", ["sequential", "parallel"]))}
-        ${field("maxIterations", "Max iterations", num("maxIterations", a.maxIterations))}
-        ${field("temperature", "Temperature", num("temperature", a.temperature, "0.1"))}
-        ${field("maxOutputTokens", "Max output tokens", num("maxOutputTokens", a.maxOutputTokens))}
-        </div>
-        ${field("mcpServers", "MCP servers", html`${serverBoxes}`)}
-        ${a.systemPromptFile !== undefined
-          ? field(
-            "systemPromptFile",
-            "System prompt file (relative to agents/)",
-            text("systemPromptFile", a.systemPromptFile),
-            "edit its text under Prompts",
-          )
-          : field(
-            "systemPrompt",
-            "System prompt (inline)",
-            html`<textarea name="systemPrompt" rows="3">${String(a.systemPrompt ?? "")}</textarea>`,
-          )}
-        ${saveRow("Save agent")}
-        </form>
-      `;
-    })
-  }`;
+  const entries = await ctx.config.agentEntries();
+  return html`
+    <p
+      class="muted">Each agent also has its own page (versions, runs, delete): <a href="/agents">Agents</a>.</p>${entries
+        .map((e) => agentForm(e, chat, servers))}
+  `;
 }
 
 function modelFieldset(m: JsonObject, i: number): Html {

@@ -15,6 +15,7 @@ import { configPage } from "./config_page.ts";
 import { chatPage } from "./chat_page.ts";
 import { catalogPage } from "./catalog_page.ts";
 import { auditPage } from "./audit_page.ts";
+import { agentsPage } from "./agents_page.ts";
 import { reporting } from "./reporting.ts";
 
 /** Every feature the workbench serves by default. */
@@ -26,6 +27,7 @@ export const DEFAULT_FEATURES: readonly WorkbenchFeature[] = [
   configApi,
   chatPage,
   configPage,
+  agentsPage,
   catalogPage,
   auditPage,
   reporting,

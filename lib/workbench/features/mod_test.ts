@@ -6,6 +6,7 @@ Deno.test("pageTitles() lists every page of the default workbench in navigation 
   assert.deepEqual(pageTitles(), [
     "Test plans",
     "Runs",
+    "Agents",
     "Chat",
     "Config",
     "Catalog",

@@ -6,10 +6,11 @@
  * @module
  */
 
-import type { Criterion } from "../../agent/types.ts";
+import type { AgentConfig, Criterion, ModelConfig, Suite } from "../../agent/types.ts";
+import { judgeModels } from "../../agent/criteria.ts";
 import type { WorkbenchFeature } from "../app.ts";
 import { readJsonBody } from "../http.ts";
-import { html, page } from "../html.ts";
+import { type Html, html, page } from "../html.ts";
 
 /**
  * One line describing a criterion (`regex /^5$/`, `all(regex, tool_called fs:read_text_file)`).
@@ -37,6 +38,68 @@ export function criterionText(c: Criterion): string {
     default:
       return (c as { type: string }).type;
   }
+}
+
+/** One agent's checkbox on a run form, with a version choice when it has versions. */
+function agentChoice(a: AgentConfig, versions: readonly { version: string }[]): Html {
+  const select = versions.length === 0 ? "" : html`<select name="version:${a.id}">
+    <option value="">current</option>${
+    versions.map((v) => html`<option value="${v.version}">v${v.version}</option>`)
+  }</select>`;
+  return html`<label class="choice"><input type="checkbox" name="agent" value="${a.id}"> ${a.id}
+    <span class="muted">(${a.model}, ${a.exposure})</span>${select}</label>`;
+}
+
+/**
+ * A suite's run form: agents, repetitions, concurrency, the exposure and model overrides (chat
+ * models only), and for a suite with `llm_judge` cases the judge.
+ */
+function runForm(suite: Suite, agentChoices: readonly Html[], chat: readonly ModelConfig[]): Html {
+  const options = chat.map((m) =>
+    html`<option value="${m.id}">${m.id} (${m.provider}${
+      m.simulated ? ", simulated" : ""
+    })</option>`
+  );
+  const judges = judgeIds(suite);
+  const judge = judges.length === 0 ? "" : html`
+    <div class="field" data-field="judge">
+      <label>Judge <select name="judge"><option value="">as in the suite (${judges.join(
+        ", ",
+      )})</option>${options}</select></label>
+    </div>
+  `;
+  return html`<form class="run-form" data-suite="${suite.id}">
+  <h3>Run this plan</h3>
+  <div class="field" data-field="agents"><label>Agents</label>${agentChoices}</div>
+  <div class="run-options">
+    <div class="field" data-field="repetitions">
+      <label>Repetitions <input type="number" name="repetitions" value="1" min="1" max="100" style="width:70px"></label>
+    </div>
+    <div class="field" data-field="concurrency">
+      <label>Concurrency <input type="number" name="concurrency" value="2" min="1" max="16" style="width:70px"></label>
+    </div>
+    <div class="field" data-field="exposure">
+      <label>Exposure override <select name="exposure"><option value="">as configured</option><option>direct</option><option>proxy</option><option>code</option></select></label>
+    </div>
+    <div class="field" data-field="model">
+      <label>Model override <select name="model"><option value="">as configured</option>${options}</select></label>
+    </div>
+    ${judge}
+    <div class="field"><button type="submit">Start run</button></div>
+  </div>
+  <div class="form-error field-error"></div>
+</form>`;
+}
+
+/** Judge model ids the suite's `llm_judge` criteria name, sorted. */
+function judgeIds(suite: Suite): string[] {
+  const ids = new Set<string>();
+  const walk = (c: Criterion) => {
+    if (c.type === "llm_judge") judgeModels(c).forEach((id) => ids.add(id));
+    if (c.type === "all" || c.type === "any") c.criteria.forEach(walk);
+  };
+  suite.cases.forEach((k) => walk(k.criterion));
+  return [...ids].sort();
 }
 
 /** The suites and agents feature. */
@@ -97,23 +160,8 @@ export const plans: WorkbenchFeature = {
       const versions = new Map(
         await Promise.all(agents.map(async (a) => [a.id, await ctx.versions.list(a.id)] as const)),
       );
-      const agentChoices = agents.map((a) => {
-        const vs = versions.get(a.id) ?? [];
-        const select = vs.length === 0 ? "" : html`
-          <select name="version:${a.id}">
-                  <option value="">current</option>${vs.map((v) =>
-                    html`<option value="${v.version}">v${v.version}</option>`
-                  )}</select>
-        `;
-        return html`
-          <label
-            style="display:inline-block;margin-right:12px"><input type="checkbox" name="agent" value="${a
-              .id}"> ${a.id} <span class="muted">(${a.model}, ${a.exposure})</span>${select}</label>
-        `;
-      });
-      const modelOptions = models.map((m) =>
-        html`<option value="${m.id}">${m.id} (${m.provider})</option>`
-      );
+      const agentChoices = agents.map((a) => agentChoice(a, versions.get(a.id) ?? []));
+      const chat = models.filter((m) => m.kind !== "embedding");
       const body = suites.map(({ file, suite }) => {
         const rows = suite.cases.map((k) =>
           html`
@@ -143,22 +191,7 @@ export const plans: WorkbenchFeature = {
                 <tbody>${rows}</tbody>
               </table>
             </details>
-            <form class="run-form" data-suite="${suite.id}">
-              <h3>Run this plan</h3>
-              <div class="field" data-field="agents"><label>Agents</label>${agentChoices}</div>
-              <div style="display:flex;gap:14px;flex-wrap:wrap;align-items:end">
-                <div class="field"
-                  data-field="repetitions"><label>Repetitions <input type="number" name="repetitions" value="1" min="1" max="100" style="width:70px"></label></div>
-                <div class="field"
-                  data-field="concurrency"><label>Concurrency <input type="number" name="concurrency" value="2" min="1" max="16" style="width:70px"></label></div>
-                <div class="field"
-                  data-field="exposure"><label>Exposure override <select name="exposure"><option value="">as configured</option><option>direct</option><option>proxy</option><option>code</option></select></label></div>
-                <div class="field"
-                  data-field="model"><label>Model override <select name="model"><option value="">as configured</option>${modelOptions}</select></label></div>
-                <div class="field"><button type="submit">Start run</button></div>
-              </div>
-              <div class="form-error field-error"></div>
-            </form>
+            ${runForm(suite, agentChoices, chat)}
           </section>
         `;
       });

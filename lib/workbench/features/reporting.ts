@@ -500,34 +500,33 @@ export const reporting: WorkbenchFeature = {
       }
       const records = agentRunRecords((await allRuns(ctx)).runs);
       const pairs = [...new Set(records.map((r) => `${r.suiteId}\u0000${r.baseAgentId}`))].sort();
-      const body = html`
-        <div class="card">
-          <p
-            class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the oldest as the default baseline. Cut versions on the agent's page or with POST /api/agents/{id}/versions.</p>
-          <table><tr><th>suite</th><th>agent</th><th>versions run</th><th></th></tr>${pairs.map(
-            (p) => {
-              const [suite, agentId] = p.split("\u0000");
-              const vs = [
-                ...new Set(
-                  records.filter((r) => r.suiteId === suite && r.baseAgentId === agentId).map((r) =>
-                    r.version === null ? "live" : `v${r.version}`
-                  ),
-                ),
-              ];
-              return html`
-                <tr>
-                  <td>${suite}</td>
-                  <td>${agentId}</td>
-                  <td>${vs.join(", ")}</td>
-                  <td><a href="/compare?suite=${encodeURIComponent(
-                    suite,
-                  )}&amp;agent=${encodeURIComponent(agentId)}">compare</a></td>
-                </tr>
-              `;
-            },
-          )}</table>
-        </div>
-      `;
+      const known = new Set((await ctx.config.agentEntries()).map((e) => String(e.agent.id)));
+      const rows = pairs.map((p) => {
+        const [suite, agentId] = p.split("\u0000");
+        const mine = records.filter((r) => r.suiteId === suite && r.baseAgentId === agentId);
+        const vs = [...new Set(mine.map((r) => r.version === null ? "live" : `v${r.version}`))];
+        // An agent no longer in the working config (deleted, or the demo's) has no page.
+        const agent = known.has(agentId)
+          ? html`<a href="/agents/${encodeURIComponent(agentId)}">${agentId}</a>`
+          : agentId;
+        const href = `/compare?suite=${encodeURIComponent(suite)}&agent=${
+          encodeURIComponent(agentId)
+        }`;
+        return html`
+          <tr>
+            <td>${suite}</td>
+            <td>${agent}</td>
+            <td>${vs.join(", ")}</td>
+            <td><a href="${href}">compare</a></td>
+          </tr>
+        `;
+      });
+      const body = html`<div class="card">
+  <p class="muted">One suite × one agent: every version run (ID@N) and the live configuration, the
+  oldest as the default baseline. Cut versions on the agent's page (<a href="/agents">Agents</a>)
+  or with POST /api/agents/{id}/versions.</p>
+  <table><tr><th>suite</th><th>agent</th><th>versions run</th><th></th></tr>${rows}</table>
+</div>`;
       return c.html(page(ctx, { title: "Compare versions", active: "/compare", body }));
     });
   },
