@@ -167,7 +167,8 @@ Deno.test("ARCHITECTURE.md shows the layers the test enforces", async () => {
 });
 
 Deno.test("deno task check runs deno doc --lint on every folder's mod.ts and io.ts", async () => {
-  const check: string = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))).tasks.check;
+  const task = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))).tasks.check;
+  const check: string = typeof task === "string" ? task : task.command;
   const surfaces: string[] = [];
   for await (const e of Deno.readDir(new URL("lib", ROOT))) {
     if (!e.isDirectory) continue;

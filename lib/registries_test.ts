@@ -1,6 +1,6 @@
 // test:quick skips this file: its tests start processes (deno task test runs them).
-// The README tables and JSON-Schema enums that list a registry's names are checked against the
-// registry here. After adding a retriever, an arm or a provider, regenerate them with
+// The tables of docs/extension-points.md and the JSON-Schema enums that list a registry's names
+// are checked against the registry here. After adding a retriever, an arm or a provider, regenerate them with
 //   UPDATE_REGISTRIES=1 deno test -A lib/registries_test.ts
 // then review the diff.
 import assert from "node:assert/strict";
@@ -9,13 +9,13 @@ import { RETRIEVERS } from "./retrieval/mod.ts";
 import { ARMS } from "./encodings/mod.ts";
 import { PROVIDER_ENTRIES, PROVIDER_NAMES } from "./agent/mod.ts";
 
-const README = new URL("../README.md", import.meta.url);
+const TABLES_DOC = new URL("../docs/extension-points.md", import.meta.url);
 const MODELS_SCHEMA = new URL("./agent/schemas/models.schema.json", import.meta.url);
 const UPDATE = Deno.env.get("UPDATE_REGISTRIES") === "1";
 
 const code = (s: string) => `\`${s}\``;
 
-/** Each README table: its marker, header and rows from the registry. */
+/** Each table of docs/extension-points.md: its marker, header and rows from the registry. */
 const TABLES: readonly { name: string; header: string[]; rows: string[][] }[] = [
   {
     name: "retrievers",
@@ -57,19 +57,21 @@ function render(header: readonly string[], rows: readonly string[][]): string {
 }
 
 if (UPDATE) {
-  let text = await Deno.readTextFile(README);
+  let text = await Deno.readTextFile(TABLES_DOC);
   for (const t of TABLES) {
     const open = `<!-- registry:${t.name} -->`;
     const close = `<!-- /registry:${t.name} -->`;
     const start = text.indexOf(open);
     const end = text.indexOf(close);
-    if (start === -1 || end === -1) throw new Error(`README.md lacks ${open} ... ${close}`);
+    if (start === -1 || end === -1) {
+      throw new Error(`docs/extension-points.md lacks ${open} ... ${close}`);
+    }
     text = `${text.slice(0, start + open.length)}\n\n${render(t.header, t.rows)}\n\n${
       text.slice(end)
     }`;
   }
-  await Deno.writeTextFile(README, text);
-  await new Deno.Command(Deno.execPath(), { args: ["fmt", README.pathname] }).output();
+  await Deno.writeTextFile(TABLES_DOC, text);
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", TABLES_DOC.pathname] }).output();
   // Only the enum changes; the rest of the file keeps its hand layout.
   const schema = await Deno.readTextFile(MODELS_SCHEMA);
   await Deno.writeTextFile(
@@ -82,8 +84,8 @@ if (UPDATE) {
 }
 
 for (const t of TABLES) {
-  Deno.test(`the README's ${t.name} table lists the registry`, async () => {
-    const rows = readmeTable(await Deno.readTextFile(README), t.name);
+  Deno.test(`docs/extension-points.md's ${t.name} table lists the registry`, async () => {
+    const rows = readmeTable(await Deno.readTextFile(TABLES_DOC), t.name);
     assert.deepEqual(
       rows.map((r) => r.map((c) => c.replaceAll("\\|", "|"))),
       t.rows,

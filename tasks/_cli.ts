@@ -5,11 +5,12 @@ import {
   ensureWritable,
   type FlowOutcome,
   type GitState,
+  helpText,
   InputFileError,
   UsageError,
 } from "../lib/flows/io.ts";
 
-export { ensureWritable, UsageError };
+export { ensureWritable, helpText, UsageError };
 export { intFlag, listFlag, numberFlag, parseFlags } from "./_flags.ts";
 
 /** Root of the repository, resolved from this file (not the working directory). */
@@ -37,24 +38,25 @@ export function progress(task: string, message: string): void {
 }
 
 /**
- * The `deno run` arguments of a task exactly as deno.json declares it (its `--allow-*` flags and
- * its file), for a task that starts another task as a child process with that task's own
- * permissions rather than `-A`. Run the child with `cwd: fromRoot(".")`: the permission paths
- * are relative to the repository.
+ * The `deno run` arguments of a task exactly as deno.json declares it (`-q -P=NAME`, its
+ * permission set, and its file), for a task that starts another task as a child process with
+ * that task's own permissions rather than `-A`. Run the child with `cwd: fromRoot(".")`, where
+ * Deno finds deno.json and the set's relative paths start.
  *
  * @param name Task name in deno.json (e.g. `agents`).
- * @returns `["run", ...flags, "tasks/NAME.ts"]`, with `$NAME` expanded from the environment as
- *   deno task's shell expands it.
+ * @returns `["run", "-q", "-P=NAME", ...v8 flags, "tasks/NAME.ts"]`, with `$NAME` expanded from
+ *   the environment as deno task's shell expands it.
  * @throws {Error} When the task is missing or is not one `deno run` of a task file.
  */
 export async function taskRunArgs(name: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(fromRoot("deno.json")));
-  const command = config.tasks?.[name];
+  const task = config.tasks?.[name];
+  const command = typeof task === "string" ? task : task?.command;
   const words = typeof command === "string" ? command.trim().split(/\s+/) : [];
   if (words[0] !== "deno" || words[1] !== "run" || !/^tasks\/\w+\.ts$/.test(words.at(-1) ?? "")) {
     throw new Error(`deno.json task "${name}" is not one "deno run ... tasks/FILE.ts"`);
   }
-  // deno task's shell expands $NAME (the audit reads $HOME); a direct spawn must do the same.
+  // deno task's shell expands $NAME in a command line; a direct spawn must do the same.
   return words.slice(1).map((w) =>
     w.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, v: string) => Deno.env.get(v) ?? "")
   );
@@ -118,29 +120,31 @@ export async function runMain(
 }
 
 /**
- * What a task's own permissions allow, for the message of a path it may not touch: the
- * folders of this checkout (and /tmp) it may read and write, asked of Deno, never prompted.
+ * What a task's own permissions allow, for the message of a path it may not touch, asked of
+ * Deno, never prompted: "anywhere", "anywhere but fixtures/" (the frozen inputs), or the
+ * folders of this checkout it may use.
  */
 function permissionHint(task: string): string {
-  const places: readonly (readonly [label: string, path: string])[] = [
-    ["the repository", fromRoot(".")],
-    ["results/", fromRoot("results")],
-    [".scratch/", fromRoot(".scratch")],
-    ["/tmp", "/tmp"],
-  ];
+  const state = (name: "read" | "write", path?: string) =>
+    Deno.permissions.querySync?.(path === undefined ? { name } : { name, path }).state;
   const list = (name: "read" | "write") => {
-    const granted = places.filter(([, path]) =>
-      Deno.permissions.querySync?.({ name, path }).state === "granted"
-    ).map(([label]) => label);
+    if (state(name) === "granted") {
+      return state(name, fromRoot("fixtures")) === "granted"
+        ? "anywhere"
+        : "anywhere but fixtures/";
+    }
+    const places: readonly (readonly [label: string, path: string])[] = [
+      ["the repository", fromRoot(".")],
+      ["results/", fromRoot("results")],
+      ["fixtures/manifest.json", fromRoot("fixtures/manifest.json")],
+    ];
+    const granted = places.filter(([, path]) => state(name, path) === "granted").map(([l]) => l);
     // The repository as a whole stands for its folders.
-    const shown = granted.includes("the repository")
-      ? granted.filter((l) => !l.endsWith("/"))
-      : granted;
+    const shown = granted.includes("the repository") ? ["the repository"] : granted;
     return shown.length === 0 ? "nothing" : shown.join(", ");
   };
-  return `deno task ${task} may read ${list("read")} and write ${
-    list("write")
-  } (its deno.json line); to go wider, run its file with deno run and your own --allow-* flags`;
+  return `deno task ${task} may read ${list("read")} and write ${list("write")} (its ` +
+    `permission set in deno.json; fixtures/ holds the frozen inputs, see docs/security.md)`;
 }
 
 /** The real flow I/O, rooted at this checkout (lib/flows/io.ts). */

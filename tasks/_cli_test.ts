@@ -94,9 +94,11 @@ Deno.test("intFlag() with min 1 says positive, and never non-negative, where 0 i
 });
 
 Deno.test("runMain() names, in the same line, what the task's own permissions allow", async () => {
-  // synth may write results/ only (deno.json): writing /tmp is refused with exit 2.
+  // synth may write anywhere but fixtures/ (its permission set): an output there is refused
+  // with exit 2, and nothing is written.
+  const target = "fixtures/mcpmeter_hint.tools.json";
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "synth", "--tools", "10", "--seed", "2", "--out", "/tmp/mcpmeter_hint.json"],
+    args: ["task", "synth", "--tools", "10", "--seed", "2", "--out", target],
     cwd: new URL("../", import.meta.url).pathname,
     stdout: "piped",
     stderr: "piped",
@@ -108,9 +110,13 @@ Deno.test("runMain() names, in the same line, what the task's own permissions al
   assert.equal(lines.length, 1, lines.join("\n"));
   assert.match(
     lines[0],
-    /^mcpmeter synth: error: --out \/tmp\/mcpmeter_hint.json: cannot write there \(Requires write access to "\/tmp/,
+    /^mcpmeter synth: error: --out fixtures\/mcpmeter_hint.tools.json: cannot write there \(Requires write access to "/,
   );
-  assert.match(lines[0], /; deno task synth may read the repository and write results\/ \(its/);
+  assert.match(
+    lines[0],
+    /; deno task synth may read anywhere and write anywhere but fixtures\/ \(/,
+  );
+  await assert.rejects(() => Deno.stat(new URL(`../${target}`, import.meta.url)));
 });
 
 Deno.test("intFlag() takes plain decimal digits only: 1e3, 0x10, 1.0 and +5 are refused", () => {

@@ -1,6 +1,17 @@
 // deno task agents: runs agent configurations against a suite (lib/flows/agents.ts) and
 // writes results/runs/<runId>/.
-import { intFlag, IO, listFlag, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
+import {
+  helpText,
+  intFlag,
+  IO,
+  listFlag,
+  parseFlags,
+  printOutcome,
+  progress,
+  runMain,
+  UsageError,
+} from "./_cli.ts";
+import { CONFIG_HELP, workingConfig } from "./_config.ts";
 import { loadEnv } from "../lib/agent/io.ts";
 import type { CacheMode } from "../lib/agent/mod.ts";
 import {
@@ -12,22 +23,25 @@ import {
   savedRunArgs,
 } from "../lib/flows/mod.ts";
 
-const HELP = `Usage: deno task agents --suite FILE [options]
-
-Runs every case of a suite against agent configurations and writes
-results/runs/<runId>/ (cases.jsonl, run.json, summary.csv).
-
-Options:
-  --suite FILE          suite JSON (required unless --resume)
+const HELP = helpText({
+  usage: "agents --suite FILE [options]",
+  purpose: "Run agent configurations against a test suite, N repetitions each.",
+  about: `Runs every case of a suite against agent configurations and writes
+results/runs/<runId>/ (cases.jsonl, run.json, summary.csv). Agents, models and servers come
+from the workbench's working config unless flags name other files; the line on stderr says
+which folder was read.`,
+  options: `  --suite FILE          suite JSON (required unless --resume)
   --agents a,b@2        agents to run: ID (the live configuration) or ID@N (version N);
                         default: all agents found
   --cut-version ID      cut a version of agent ID (its resolved configuration, prompt
                         inlined) into <agents-dir>/versions/ID/N.json, print N, and exit
   --list-versions ID    print the versions of agent ID (number, sha256, date) and exit
-  --agents-dir PATH     agents file or folder (default: fixtures/agents)
-  --models FILE         model registry (default: fixtures/agents/models.json)
-  --servers FILE        mcpServers config (default: fixtures/agents/servers.json)
-  --tool-prices FILE    USD per call by server:tool (default: none)
+${CONFIG_HELP}
+  --agents-dir PATH     agents file or folder (default: <config>/agents)
+  --models FILE         model registry (default: <config>/models.json)
+  --servers FILE        mcpServers config (default: <config>/servers.json)
+  --tool-prices FILE    USD per call by server:tool (default: <config>/tool_prices.json
+                        when it exists)
   --repetitions N       runs per case (default: 1)
   --concurrency C       cases in flight (default: 1)
   --shard i/n           run the i-th of n deterministic slices
@@ -48,13 +62,14 @@ Options:
   --data DIR            fixture data copied to a fresh folder per session; \${DATA} in the
                         servers config points at the copy (default: fixtures/suites/data)
   --env-file FILE       dotenv file with API keys (default: .env)
-  --seed N              recorded in run.json (default: 0)
-  --help                show this help
-
-Ctrl-C (or SIGTERM) interrupts: no new case starts, the cases in flight are aborted and
-left for --resume, the files are written and run.json says "stopped" (exit 130); a
-second Ctrl-C quits at once.
-`;
+  --seed N              recorded in run.json (default: 0)`,
+  exitCodes: `0 the run scored cases, 1 it scored nothing (or stopped on repeated 401/403),
+2 bad input (a flag, a config, a model without its API key), 130 interrupted (finish it with
+the --resume line printed).`,
+  notes: `Ctrl-C (or SIGTERM) interrupts: no new case starts, the cases in flight are aborted and
+left for --resume, the files are written and run.json says "stopped"; a second Ctrl-C quits
+at once.`,
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -62,9 +77,10 @@ async function main(): Promise<number> {
     agents: { type: "string" },
     "cut-version": { type: "string" },
     "list-versions": { type: "string" },
-    "agents-dir": { type: "string", default: "fixtures/agents" },
-    models: { type: "string", default: "fixtures/agents/models.json" },
-    servers: { type: "string", default: "fixtures/agents/servers.json" },
+    config: { type: "string" },
+    "agents-dir": { type: "string" },
+    models: { type: "string" },
+    servers: { type: "string" },
     "tool-prices": { type: "string" },
     repetitions: { type: "string" },
     concurrency: { type: "string" },
@@ -82,7 +98,7 @@ async function main(): Promise<number> {
     data: { type: "string", default: "fixtures/suites/data" },
     "env-file": { type: "string", default: ".env" },
     seed: { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);
@@ -90,7 +106,7 @@ async function main(): Promise<number> {
   }
   if (values["cut-version"] !== undefined || values["list-versions"] !== undefined) {
     const out = await agentVersionsCommand({
-      agentsDir: values["agents-dir"],
+      agentsDir: values["agents-dir"] ?? await configAgents(values.config),
       ...(values["cut-version"] === undefined ? {} : { cut: values["cut-version"] }),
       ...(values["list-versions"] === undefined ? {} : { list: values["list-versions"] }),
     }, IO);
@@ -119,6 +135,33 @@ async function main(): Promise<number> {
   const seed = intFlag("seed", arg("seed"), 0);
   const shardText = arg("shard");
 
+  // What the agents read: the run's own files on --resume, else the flags, else the working
+  // config (the workbench's), opened only when no flag names the agents, models or servers.
+  let paths = {
+    agentsDir: arg("agents-dir"),
+    models: arg("models"),
+    servers: arg("servers"),
+    toolPrices: arg("tool-prices"),
+  };
+  let configNote: string | undefined;
+  if (
+    values.resume === undefined &&
+    [paths.agentsDir, paths.models, paths.servers].includes(undefined)
+  ) {
+    const config = await workingConfig(values.config);
+    configNote = config.note;
+    paths = {
+      agentsDir: paths.agentsDir ?? config.agentsDir,
+      models: paths.models ?? config.models,
+      servers: paths.servers ?? config.servers,
+      toolPrices: paths.toolPrices ?? config.toolPrices,
+    };
+  }
+  if (!paths.agentsDir || !paths.models || !paths.servers) {
+    throw new UsageError(
+      `--resume ${values.resume}: its run.json names no agents, models or servers`,
+    );
+  }
   const env = await loadEnv(values["env-file"]);
   const ids = listFlag("agents", arg("agents"));
   const runId = values.resume ?? values["run-id"];
@@ -141,10 +184,11 @@ async function main(): Promise<number> {
   const result = await runAgents({
     suite: suitePath,
     ...(ids === undefined ? {} : { agents: ids, agentsText: arg("agents")! }),
-    agentsDir: arg("agents-dir")!,
-    models: arg("models")!,
-    servers: arg("servers")!,
-    ...(arg("tool-prices") ? { toolPrices: arg("tool-prices")! } : {}),
+    agentsDir: paths.agentsDir,
+    models: paths.models,
+    servers: paths.servers,
+    ...(paths.toolPrices ? { toolPrices: paths.toolPrices } : {}),
+    ...(configNote ? { configNote } : {}),
     repetitions,
     concurrency,
     ...(shardText === undefined ? {} : { shard: shardText }),
@@ -173,6 +217,13 @@ async function main(): Promise<number> {
     return 2;
   }
   return printOutcome(runSummary(result.runDir, result.runId, result.outcome));
+}
+
+/** The working config's agents folder, saying on stderr which folder that is. */
+async function configAgents(dir: string | undefined): Promise<string> {
+  const config = await workingConfig(dir);
+  progress("agents", config.note);
+  return config.agentsDir;
 }
 
 if (import.meta.main) runMain("agents", main);

@@ -24,6 +24,16 @@ function agentsCommand(args: string[], tmp?: string): Deno.Command {
   });
 }
 
+/** The fixture agents, models and servers, named so no test reads the working config. */
+const FIXTURE_AGENTS = [
+  "--agents-dir",
+  "fixtures/agents",
+  "--models",
+  "fixtures/agents/models.json",
+  "--servers",
+  "fixtures/agents/servers.json",
+];
+
 async function runAgents(args: string[], tmp?: string) {
   const out = await agentsCommand(args, tmp).output();
   const dec = new TextDecoder();
@@ -41,6 +51,7 @@ Deno.test({
       async (_s, dir, models) => {
         const agents = "fs-terse-sequential,fs-careful-sequential";
         const args = `--suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} ` +
+          `--agents-dir fixtures/agents --servers fixtures/agents/servers.json ` +
           `--agents ${agents} --repetitions 3 --run-id killed`;
         // A temporary folder of the test's own: no other agents run on the machine sweeps it.
         const tmp = join(dir, "tmp");
@@ -111,6 +122,7 @@ Deno.test({
       (req) => ({ ...fixturePolicy(req), delayMs: 120 }),
       async (_s, dir, models) => {
         const args = `--suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} ` +
+          `--agents-dir fixtures/agents --servers fixtures/agents/servers.json ` +
           `--agents fs-terse-sequential,fs-careful-sequential --repetitions 3 --run-id ctrlc`;
         const tmp = join(dir, "tmp");
         await Deno.mkdir(tmp);
@@ -202,7 +214,8 @@ Deno.test("agents: a run id with a path in it, an existing run, a bad shard and 
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-agents-refuse-" });
   try {
     const out = join(dir, "runs");
-    const suite = ["--suite", "fixtures/suites/fs_basics.json", "--out", out];
+    // The fixture agents named, so the working config (results/config) is not opened.
+    const suite = ["--suite", "fixtures/suites/fs_basics.json", "--out", out, ...FIXTURE_AGENTS];
     const oneLine = (r: { code: number; stderr: string }, pattern: RegExp) => {
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, pattern);

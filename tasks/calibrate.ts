@@ -5,6 +5,7 @@ import { runCalibration } from "../lib/flows/mod.ts";
 import { loadEnv } from "../lib/agent/io.ts";
 import {
   fromRoot,
+  helpText,
   intFlag,
   IO,
   numberFlag,
@@ -14,16 +15,14 @@ import {
   UsageError,
 } from "./_cli.ts";
 
-const HELP = `mcpmeter calibrate — how well does a judge model agree with human labels?
-
-Usage: deno task calibrate --suite FILE --labels FILE --judge ID [options]
-
-Runs the judge over every labelled answer (lib/agent/schemas/labels.schema.json: case id,
+const HELP = helpText({
+  usage: "calibrate --suite FILE --labels FILE --judge ID [options]",
+  purpose: "How well a judge model agrees with human labels: accuracy, confusion, Cohen's kappa.",
+  about: `Runs the judge over every labelled answer (lib/agent/schemas/labels.schema.json: case id,
 answer text, expected pass/fail), with the case's question and llm_judge rubric and the same
 prompts and majority rule as a run, and reports accuracy with its 95% Wilson interval, the
-confusion counts (judge × label) and Cohen's kappa. Writes OUT/<suite>--<judge>.json and .csv.
-
-  --suite FILE          suite JSON (e.g. fixtures/suites/memory_graph.json)
+confusion counts (judge × label) and Cohen's kappa. Writes OUT/<suite>--<judge>.json and .csv.`,
+  options: `  --suite FILE          suite JSON (e.g. fixtures/suites/memory_graph.json)
   --labels FILE         labels JSON (e.g. fixtures/labels/memory_graph.labels.json)
   --judge ID            judge model id in the model registry
   --models FILE         model registry (default: fixtures/agents/models.json)
@@ -32,10 +31,9 @@ confusion counts (judge × label) and Cohen's kappa. Writes OUT/<suite>--<judge>
   --min-accuracy A      exit 1 when accuracy < A (fraction)
   --min-kappa K         exit 1 when kappa < K (or undefined)
   --out DIR             output folder (default: results/calibration)
-  --env-file FILE       dotenv file with API keys (default: .env)
-  --help
-
-Exit codes: 0 measured, 1 nothing scored or a threshold failed, 2 bad input.`;
+  --env-file FILE       dotenv file with API keys (default: .env)`,
+  exitCodes: "0 measured, 1 nothing scored or a threshold failed, 2 bad input.",
+});
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {

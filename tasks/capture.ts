@@ -15,22 +15,23 @@ import {
   runCapture,
   writeCapture,
 } from "../lib/flows/mod.ts";
-import { intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
+import { helpText, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 
-const HELP = `deno task capture [options]
-
-Installs the MCP servers of a servers config (npm install --prefix, one prefix per package;
+const HELP = helpText({
+  usage: "capture [--config FILE] [options]",
+  purpose: "Capture the tools/list of the MCP servers of an mcpServers config, offline.",
+  about:
+    `Installs the MCP servers of a servers config (npm install --prefix, one prefix per package;
 packages already present are skipped; pasted npx -y / pnpm dlx / bunx launches are pinned and
 installed first), captures their tools/list (plus prompts/list and resources/list where
 advertised) over stdio without network, and writes <out>/<id>.tools.json and
-<out>/<id>.manifest.json.
-
-Options:
-  --config FILE       servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code)
+<out>/<id>.manifest.json. The config is read where it is, e.g.
+~/.config/Claude/claude_desktop_config.json.`,
+  options:
+    `  --config FILE       servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code)
                       (default: ${REFERENCE_SERVERS_CONFIG})
-  --out DIR           output folder (default: fixtures/corpora for a full capture of the
-                      reference config, results/captures for any other config or an
-                      --only subset, so a frozen corpus is only rewritten on purpose)
+  --out DIR           output folder (default: results/captures); --out fixtures/corpora
+                      refreshes the frozen reference corpus (then: deno task fixtures --write)
   --id ID             corpus id, used in the file names (default: reference_v1 for the
                       reference config, else the config file name without .json)
   --version V         corpus version string (default: 1)
@@ -42,9 +43,10 @@ Options:
                       listing (default: ${DEFAULT_SETTLE_MS})
   --install-dir DIR   where packages are installed (default: .scratch/servers)
   --only A,B          capture only these servers (by config key)
-  --no-install        do not run npm; servers whose package is missing fail
-  --help              show this help
-`;
+  --no-install        do not run npm; servers whose package is missing fail`,
+  exitCodes: "0 captured (failed servers listed), 1 no server captured, 2 bad input " +
+    "(a flag, an unreadable or malformed config)",
+});
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
@@ -58,7 +60,7 @@ async function main(args: string[]): Promise<number> {
     "install-dir": { type: "string" },
     only: { type: "string" },
     "no-install": { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

@@ -2,50 +2,54 @@
 // (lib/flows/chat.ts).
 import { createInterface } from "node:readline";
 import process from "node:process";
-import { intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { helpText, intFlag, IO, parseFlags, progress, runMain, UsageError } from "./_cli.ts";
 import { CHAT_DEFAULTS, openChat } from "../lib/flows/mod.ts";
+import { CONFIG_HELP, workingConfig } from "./_config.ts";
 
-const HELP = `Usage: deno task chat --agent ID [options]
-
-An interactive session with one agent: each line you type is a user message; the agent
-answers through the same loop as \`deno task agents\` (its model, servers, exposure mode and
-loop), keeping the conversation. Tool calls and usage are printed per turn. /exit or end of
-input (Ctrl-D) ends the session.
-
-Options:
-  --agent ID            agent id (required)
-  --agents PATH         agents file or folder (default: fixtures/agents)
-  --models FILE         model registry (default: fixtures/agents/models.json)
-  --servers FILE        mcpServers config (default: fixtures/agents/servers.json)
+const HELP = helpText({
+  usage: "chat --agent ID [options]",
+  purpose: "Talk to one agent interactively, through the same loop as a benchmark run.",
+  about: `Each line you type is a user message; the agent answers through the same loop as
+\`deno task agents\` (its model, servers, exposure mode and loop), keeping the conversation.
+Tool calls and usage are printed per turn. /exit or end of input (Ctrl-D) ends the session.`,
+  options: `  --agent ID            agent id (required)
+${CONFIG_HELP}
+  --agents PATH         agents file or folder (default: <config>/agents)
+  --models FILE         model registry (default: <config>/models.json)
+  --servers FILE        mcpServers config (default: <config>/servers.json)
   --install-dir DIR     where MCP server packages are installed (default: .scratch/servers)
   --data DIR            fixture data copied for the session, \${DATA} (default: fixtures/suites/data)
   --env-file FILE       dotenv file with API keys (default: .env)
-  --timeout-ms MS       per-message timeout (default: 300000)
-  --help                show this help
-`;
+  --timeout-ms MS       per-message timeout (default: 300000)`,
+  exitCodes: "0 session ended, 2 bad input (a flag, a config, a model without its API key)",
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     agent: { type: "string" },
-    agents: { type: "string", default: CHAT_DEFAULTS.agents },
-    models: { type: "string", default: CHAT_DEFAULTS.models },
-    servers: { type: "string", default: CHAT_DEFAULTS.servers },
+    config: { type: "string" },
+    agents: { type: "string" },
+    models: { type: "string" },
+    servers: { type: "string" },
     "install-dir": { type: "string", default: CHAT_DEFAULTS.installDir },
     data: { type: "string", default: CHAT_DEFAULTS.data },
     "env-file": { type: "string", default: CHAT_DEFAULTS.envFile },
     "timeout-ms": { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
   if (values.agent === undefined) throw new UsageError("--agent ID is required (see --help)");
+  const given = [values.agents, values.models, values.servers];
+  const config = given.includes(undefined) ? await workingConfig(values.config) : undefined;
+  if (config) progress("chat", config.note);
   const session = await openChat({
     agent: values.agent,
-    agents: values.agents,
-    models: values.models,
-    servers: values.servers,
+    agents: values.agents ?? config!.agentsDir,
+    models: values.models ?? config!.models,
+    servers: values.servers ?? config!.servers,
     installDir: values["install-dir"],
     data: values.data,
     envFile: values["env-file"],

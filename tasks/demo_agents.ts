@@ -1,31 +1,31 @@
 // deno task demo-agents: example agent runs against a scripted local model (lib/flows/demo.ts),
 // for notebooks 05 and 06 and for trying `deno task report` / `deno task gate`.
 import { demoRuns } from "../lib/flows/mod.ts";
-import { fromRoot, intFlag, IO, parseFlags, runMain } from "./_cli.ts";
+import { fromRoot, helpText, intFlag, IO, parseFlags, runMain } from "./_cli.ts";
 
-const HELP = `mcpmeter demo-agents — example agent runs against a scripted local model
-
-Usage: deno task demo-agents [--out DIR] [--repetitions N] [--fresh]
-
-Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and memory_graph
+const HELP = helpText({
+  usage: "demo-agents [--out DIR] [--repetitions N] [--fresh]",
+  purpose: "Example agent runs against a scripted local model: no API key needed.",
+  about:
+    `Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and memory_graph
 suites, twice each (two run ids per suite), then one sweep over a lever (the tools allow-list:
 all-terse-parallel offered every tool of its servers, or only the filesystem tools fs_basics
 needs), against a local server that speaks the Anthropic and OpenAI wire formats with scripted
-replies. No API key needed; the first run installs the pinned MCP server packages from npm
-(later runs reuse .scratch/servers). Writes DIR/runs/demo-<suite>-<n>/ and
-DIR/runs/demo-fs_basics-sweep-tools/ (default DIR: results/demo).
-
-  --out DIR         output folder (default: results/demo)
+replies. The first run installs the pinned MCP server packages from npm (later runs reuse
+.scratch/servers). Writes DIR/runs/demo-<suite>-<n>/ and DIR/runs/demo-fs_basics-sweep-tools/.`,
+  options: `  --out DIR         output folder (default: results/demo)
   --repetitions N   repetitions per case (default: 3)
-  --fresh           rerun every demo run (finished ones are reused otherwise, and said so)
-`;
+  --fresh           rerun every demo run (finished ones are reused otherwise, and said so)`,
+  exitCodes: "0 every demo run written, 1 a run failed, 2 bad input",
+  notes: "Then: deno task report --runs 'results/demo/runs/*', or deno task serve.",
+});
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
     out: { type: "string" },
     repetitions: { type: "string" },
     fresh: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h" },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

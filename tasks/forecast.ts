@@ -1,20 +1,18 @@
 // deno task forecast: the expected USD, tokens and wall time of N questions like a run's suite,
 // with a seeded bootstrap interval (lib/agent/forecast.ts), optionally under other prices.
 // Exit 0: forecast printed; 2: unusable input.
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { helpText, intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { runForecast } from "../lib/flows/mod.ts";
 import { DEFAULT_FORECAST_RESAMPLES } from "../lib/agent/mod.ts";
 
-const HELP = `Usage: deno task forecast --run DIR --questions N [options]
-
-Predicts what N future questions like the suite's will cost, from one run folder
-(results/runs/<runId>/): expected USD split into agent, judge and tool costs, tokens
-(input, output, cache read/write, judge) and wall time, each with a 95% interval from a
-seeded bootstrap over the run's cases and their repetitions. Provenance: estimated,
-assuming future questions are like the suite's.
-
-Options:
-  --run DIR            run folder holding run.json and cases.jsonl (required)
+const HELP = helpText({
+  usage: "forecast --run DIR --questions N [options]",
+  purpose: "Expected USD, tokens and wall time of N future questions like a run's suite.",
+  about: `From one run folder (results/runs/<runId>/): expected USD split into agent, judge and tool
+costs, tokens (input, output, cache read/write, judge) and wall time, each with a 95% interval
+from a seeded bootstrap over the run's cases and their repetitions. Provenance: estimated,
+assuming future questions are like the suite's.`,
+  options: `  --run DIR            run folder holding run.json and cases.jsonl (required)
   --questions N        number of future questions (required, >= 1)
   --agent ID           only this agent (default: every agent of the run)
   --price-file FILE    re-price under other prices: the model registry's shape,
@@ -26,15 +24,13 @@ Options:
   --seed S             bootstrap seed, recorded in the output (default: 0)
   --resamples B        bootstrap resamples (default: ${DEFAULT_FORECAST_RESAMPLES})
   --concurrency C      cases in flight for the wall-time total (default: 1)
-  --json               print the forecast as JSON (sorted keys) instead of text
-  --help               show this help
-
-An unfinished run, a shard, or infrastructure errors among an agent's records print a
+  --json               print the forecast as JSON (sorted keys) instead of text`,
+  exitCodes: `0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
+bad price file, unknown agent, an agent with only infrastructure errors).`,
+  notes: `An unfinished run, a shard, or infrastructure errors among an agent's records print a
 warning on stderr; an agent whose every record is an infrastructure error has measured no
-cost and is refused.
-
-Exit codes: 0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
-bad price file, unknown agent, an agent with only infrastructure errors).`;
+cost and is refused.`,
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -46,7 +42,7 @@ async function main(): Promise<number> {
     resamples: { type: "string" },
     concurrency: { type: "string" },
     json: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

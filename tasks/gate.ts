@@ -1,16 +1,19 @@
 // deno task gate: compares a candidate agent run (and optionally a bench report) with a
 // baseline, prints one verdict line per check, writes JUnit XML and a Markdown summary.
 // Exit 0: every check holds; 1: a check failed; 2: unusable input; 3: the gate itself failed.
-import { intFlag, numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
+import { helpText, intFlag, numberFlag as num, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { runGate } from "../lib/flows/mod.ts";
 
-const HELP = `Usage: deno task gate --baseline RUN --candidate RUN [options]
-       deno task gate --baseline-report FILE --candidate-report FILE [options]
-
-Compares a candidate run with a baseline run per agent (and per case tag), and optionally two
-bench reports. Prints one verdict line per check.
-
-Run checks:
+const HELP = helpText({
+  usage: [
+    "gate --baseline RUN --candidate RUN [options]",
+    "gate --baseline-report FILE --candidate-report FILE [options]",
+  ],
+  purpose: "CI gate: a candidate run (or bench report) against a baseline, one verdict per check.",
+  about:
+    `Compares a candidate run with a baseline run per agent (and per case tag), and optionally two
+bench reports. Prints one verdict line per check.`,
+  options: ` Run checks:
   --alpha A                    one-sided case-level permutation test level (default 0.05)
   --max-pass-drop D            fail when the case-averaged pass rate drops by more than D,
                                whatever p (absolute; default 0.2, a floor that catches a
@@ -19,18 +22,17 @@ Run checks:
   --max-latency-increase F     fail when p95 wall time rises by more than F (default: report only)
   --fail-on-catalog-change     fail (not warn) when an agent's tool-catalog hash changed
   --seed N                     seed of the permutation test above 16 cases (default 0)
-Bench report checks:
+ Bench report checks:
   --baseline-report FILE --candidate-report FILE
   --recall-tolerance T         largest allowed recall@5 drop per row (default 0.01)
   --savings-tolerance T        largest allowed drop of a mode's savings (default 0)
-Outputs:
+ Outputs:
   --junit FILE                 JUnit XML (one testcase per check)
-  --markdown FILE              Markdown summary (append to $GITHUB_STEP_SUMMARY or a PR comment)
-  --help
-
-Exit codes: 0 every check holds, 1 a check failed, 2 unusable input (a missing or malformed
+  --markdown FILE              Markdown summary (append to $GITHUB_STEP_SUMMARY or a PR comment)`,
+  exitCodes: `0 every check holds, 1 a check failed, 2 unusable input (a missing or malformed
 run or report, a baseline whose every case is an infrastructure error), 3 the gate itself
-failed (a bug: MCPMETER_DEBUG=1 prints its stack).`;
+failed (a bug: MCPMETER_DEBUG=1 prints its stack).`,
+});
 
 async function main(): Promise<number> {
   const { values: v } = parseFlags(Deno.args, {
@@ -48,7 +50,7 @@ async function main(): Promise<number> {
     "savings-tolerance": { type: "string" },
     junit: { type: "string" },
     markdown: { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {
     console.log(HELP);

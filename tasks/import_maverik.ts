@@ -2,12 +2,13 @@
 // tool prices, overrides and suites (lib/agent/maverik.ts), with import-report.json listing,
 // field by field, what could not be mapped. Exit 0: something imported; 1: nothing could be;
 // 2: unusable input (no such folder, a non-empty --out without --force, a bad flag).
-import { parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
+import { helpText, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 import { runImportMaverik } from "../lib/flows/mod.ts";
 
-const HELP = `Usage: deno task import-maverik --from DIR --out DIR [--force]
-
-Reads a MAVERIK config folder (agents.json, llm-models.json, mcp-servers.json,
+const HELP = helpText({
+  usage: "import-maverik --from DIR --out DIR [--force]",
+  purpose: "Convert a MAVERIK config folder into mcpmeter agents, models, servers and suites.",
+  about: `Reads a MAVERIK config folder (agents.json, llm-models.json, mcp-servers.json,
 tool-costs.json, capability-overrides.json, prompts/agent/<id>.md, maverik-suites/*.json,
 agent-versions/<id>/<n>.json;
 a missing file falls back to its *.example.json, as MAVERIK does; a MAVERIK checkout is
@@ -23,23 +24,20 @@ read from its config/ folder) and writes mcpmeter's configuration into --out:
 
 Each output is validated with mcpmeter's own schemas, so it loads with deno task agents.
 Unknown fields, missing files and malformed JSON are recorded in the report, never fatal.
-API keys and credential headers are never copied: they become \${VAR} references.
-
-Options:
-  --from DIR    the MAVERIK config folder (required)
+API keys and credential headers are never copied: they become \${VAR} references.`,
+  options: `  --from DIR    the MAVERIK config folder (required)
   --out DIR     where to write (required; must be new or empty unless --force)
-  --force       write into a non-empty --out (files of the same name are replaced)
-  --help        show this help
-
-Exit codes: 0 imported (issues listed), 1 nothing could be imported, 2 unusable input
-(a missing folder, one holding none of MAVERIK's files, a non-empty --out).`;
+  --force       write into a non-empty --out (files of the same name are replaced)`,
+  exitCodes: `0 imported (issues listed), 1 nothing could be imported, 2 unusable input
+(a missing folder, one holding none of MAVERIK's files, a non-empty --out).`,
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     from: { type: "string" },
     out: { type: "string" },
     force: { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

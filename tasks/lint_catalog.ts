@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { helpText, intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 import {
@@ -29,11 +29,11 @@ const CRASH_EXIT = 3;
 const DEFAULT_CORPUS = new URL("../fixtures/corpora/reference_v1.tools.json", import.meta.url)
   .pathname;
 
-const HELP = `Usage: deno task lint-catalog [--corpus FILE | --servers CONFIG] [options]
-
-Lists per-tool findings that a model provider or MCP client would reject.
-
-  --corpus FILE            catalog file (mcpmeter capture, mcpproxy corpus, LiveMCPBench,
+const HELP = helpText({
+  usage: "lint-catalog [--corpus FILE | --servers CONFIG] [options]",
+  purpose: "Per-tool findings that a model provider or MCP client would reject.",
+  options:
+    `  --corpus FILE            catalog file (mcpmeter capture, mcpproxy corpus, LiveMCPBench,
                            or a raw tools/list result, bare or in its JSON-RPC response);
                            default fixtures/corpora/reference_v1.tools.json
   --servers CONFIG         an mcpServers config: capture each server live (stdio or HTTP) and lint
@@ -42,19 +42,16 @@ Lists per-tool findings that a model provider or MCP client would reject.
                            (default .scratch/servers; run \`deno task capture\` to install)
   --timeout-ms MS          overall timeout per server with --servers (default 30000)
   --max-schema-tokens N    schema-too-heavy threshold in cl100k_base tokens (default 2000)
-  --json                   print the report as JSON instead of a table
-  -h, --help               show this help
-
-Exit codes: 0 no finding is an error; 1 some finding is an error, or a server failed (a
+  --json                   print the report as JSON instead of a table`,
+  exitCodes: `0 no finding is an error; 1 some finding is an error, or a server failed (a
 linter's verdict, as in CI); 2 bad input (a flag, a file, a config); 3 lint-catalog itself failed
-(a bug: MCPMETER_DEBUG=1 prints its stack).
-
-Rules:
+(a bug: MCPMETER_DEBUG=1 prints its stack).`,
+  notes: `Rules:
 ${
-  LINT_RULES.map((r) => `  ${r.id} [${r.severity}; ${r.affects.join(", ")}]: ${r.description}`)
-    .join("\n")
-}
-`;
+    LINT_RULES.map((r) => `  ${r.id} [${r.severity}; ${r.affects.join(", ")}]: ${r.description}`)
+      .join("\n")
+  }`,
+});
 
 /** `n` with its noun, singular for one. */
 const n = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;

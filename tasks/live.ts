@@ -13,6 +13,7 @@ import { isTokenizerName, TOKENIZER_NAMES } from "../lib/tokens/mod.ts";
 import {
   createdAt,
   fromRoot,
+  helpText,
   intFlag,
   IO,
   listFlag,
@@ -22,16 +23,15 @@ import {
   UsageError,
 } from "./_cli.ts";
 
-const HELP = `mcpmeter live — what discovery responses cost over MCP
-
-Usage: deno task live [options]
-
-By default boots mcpmeter's reference discovery proxy over the reference servers installed by
+const HELP = helpText({
+  usage: "live [options]",
+  purpose: "What discovery responses cost over MCP: tokens per response, latency, break-even.",
+  about:
+    `By default boots mcpmeter's reference discovery proxy over the reference servers installed by
 'deno task capture' (.scratch/servers), or, when none is, over a small set installed on first use
 (${SMALL_LIVE_SET.join(", ")}), and asks every golden query whose best tool is live.
-
-Options:
-  --golden FILE       Golden set, mcpproxy format (default: ${LIVE_DEFAULTS.golden})
+--endpoint measures your own gateway instead.`,
+  options: `  --golden FILE       Golden set, mcpproxy format (default: ${LIVE_DEFAULTS.golden})
   --tokenizer NAME    ${TOKENIZER_NAMES.join(" or ")} (default: ${LIVE_DEFAULTS.tokenizer})
   --servers FILE      Servers config for the reference proxy (default: ${LIVE_DEFAULTS.servers})
   --only LIST         Comma-separated server names of the config to boot
@@ -46,9 +46,10 @@ Options:
   --arg K=V           Fixed extra argument of every call (repeatable; numbers and true/false parsed)
   --compact-arg K=V   Extra argument of a second, compact call per query: runs the flip gate
   --corpus FILE       Direct catalog of the endpoint's upstreams (for break-even)
-  --out DIR           Output folder (default: ${LIVE_DEFAULTS.out}/); writes DIR/live.json
-  -h, --help          Show this help
-`;
+  --out DIR           Output folder (default: ${LIVE_DEFAULTS.out}/); writes DIR/live.json`,
+  exitCodes: "0 measured, 1 nothing measured (every failure is in live.json) or a crash, " +
+    "2 bad input (a flag, a file, a config)",
+});
 
 async function main(args: string[]): Promise<number> {
   const parsed = parseFlags(args, {
@@ -68,7 +69,7 @@ async function main(args: string[]): Promise<number> {
     "compact-arg": { type: "string", multiple: true },
     corpus: { type: "string" },
     out: { type: "string" },
-    help: { type: "boolean", short: "h" },
+    help: { type: "boolean", short: "h", default: false },
   });
   const v = parsed.values;
   if (v.help) {

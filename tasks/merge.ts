@@ -1,18 +1,24 @@
 // deno task merge: joins the run folders of shards (deno task agents --shard i/n) into one run
 // (lib/flows/merge.ts).
-import { parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
+import { helpText, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 import { runMerge } from "../lib/flows/mod.ts";
 
-const HELP = `Usage: deno task merge --out DIR RUN_DIR RUN_DIR...
-
-Joins the run folders of shards of one suite (same suite, agents and repetitions)
-into DIR: cases.jsonl in plan order, run.json listing the inputs, summary.csv.
-A case present in two inputs is an error (exit 2), never counted twice.`;
+const HELP = helpText({
+  usage: "merge --out DIR RUN_DIR RUN_DIR...",
+  purpose: "Join the run folders of shards of one suite (deno task agents --shard i/n) into one.",
+  about: `Same suite, agents and repetitions: writes DIR with cases.jsonl in plan order, run.json
+listing the inputs, and summary.csv. A case present in two inputs is an error, never counted
+twice.`,
+  options: `  --out DIR           the merged run folder (required)
+  RUN_DIR             a shard's run folder (one or more)`,
+  exitCodes: "0 merged, 2 bad input (a missing or malformed run, shards of different runs, " +
+    "a case in two inputs)",
+});
 
 async function main(): Promise<number> {
   const { values, positionals } = parseFlags(Deno.args, {
     out: { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   }, true);
   if (values.help) {
     console.log(HELP);

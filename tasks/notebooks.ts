@@ -2,24 +2,25 @@
 // Jupyter kernel; executed copies and HTML exports land in results/notebooks/.
 // Fails on any cell error. Without Jupyter: skips with instructions, except
 // when CI is set, where a missing Jupyter is a failure.
-import { fromRoot, IO, parseFlags, runMain } from "./_cli.ts";
+import { fromRoot, helpText, IO, parseFlags, runMain } from "./_cli.ts";
 import { runNotebooks } from "../lib/flows/mod.ts";
 
-const HELP = `mcpmeter notebooks — execute notebooks/NN_*.ipynb headless
-
-Usage: deno task notebooks [--out DIR] [NOTEBOOK ...]
-
-  --out DIR    Where executed notebooks and HTML exports go (default: results/notebooks/)
-  NOTEBOOK     Run only these notebooks (default: every notebooks/[0-9][0-9]_*.ipynb)
-
-Needs Jupyter with the Deno kernel: apt-get install -y jupyter-nbconvert python3-nbclient
-jupyter-client python3-ipykernel && deno jupyter --install
-`;
+const HELP = helpText({
+  usage: "notebooks [--out DIR] [NOTEBOOK ...]",
+  purpose: "Execute notebooks/NN_*.ipynb headless, writing executed copies and HTML.",
+  options:
+    `  --out DIR    Where executed notebooks and HTML exports go (default: results/notebooks/)
+  NOTEBOOK     Run only these notebooks (default: every notebooks/[0-9][0-9]_*.ipynb)`,
+  exitCodes: "0 executed (or skipped without Jupyter, said so; with CI set that is a failure), " +
+    "1 a notebook failed",
+  notes: `Needs Jupyter with the Deno kernel: apt-get install -y jupyter-nbconvert python3-nbclient
+jupyter-client python3-ipykernel && deno jupyter --install`,
+});
 
 async function main(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, {
     out: { type: "string" },
-    help: { type: "boolean", short: "h" },
+    help: { type: "boolean", short: "h", default: false },
   }, true);
   if (values.help) {
     console.log(HELP);

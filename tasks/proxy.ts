@@ -3,20 +3,18 @@
 // stdio or streamable HTTP.
 import { RETRIEVER_NAMES, retrieverEntry } from "../lib/retrieval/mod.ts";
 import { BENCH_DEFAULTS, PROXY_DEFAULTS, runProxy } from "../lib/flows/mod.ts";
-import { intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
+import { helpText, intFlag, IO, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
 
-const HELP = `mcpmeter proxy — reference MCP discovery proxy
-
-Usage: deno task proxy --servers CONFIG [options]
-
-Serves three tools (definitions: fixtures/proxies/reference_proxy.tools.json):
+const HELP = helpText({
+  usage: "proxy --servers CONFIG [options]",
+  purpose: "mcpmeter's reference MCP discovery proxy, over stdio or streamable HTTP.",
+  about: `Serves three tools (definitions: fixtures/proxies/reference_proxy.tools.json):
   retrieve_tools(query, limit=10, detail="full"|"compact")  BM25 over every upstream tool
   describe_tool(tool_ids)                                   full definitions
-  call_tool(name, arguments)                                forwards to the upstream, result unchanged
-
-Options:
-  --servers FILE     Servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code);
+  call_tool(name, arguments)                                forwards to the upstream, result unchanged`,
+  options:
+    `  --servers FILE     Servers config in the mcpServers shape (Claude Desktop, Cursor, VS Code);
                      \${VAR} is expanded from the environment. Required.
   --http PORT        Serve streamable HTTP on PORT (0 = any free port) at /mcp instead of stdio
   --host ADDR        Interface to bind with --http (default 127.0.0.1). Any other address
@@ -35,8 +33,8 @@ Options:
                      ${PROXY_DEFAULTS.maxResultBytes}); a bigger one is cut and ends with a
                      "[mcpmeter proxy: result cut to N bytes; ...]" marker
   --retriever NAME   Ranking behind retrieve_tools: ${
-  RETRIEVER_NAMES.filter((n) => !retrieverEntry(n).needsGolden).join(", ")
-}
+      RETRIEVER_NAMES.filter((n) => !retrieverEntry(n).needsGolden).join(", ")
+    }
                      (default: bm25), as scored by deno task bench
   --embedding-model ID  Model-registry entry (kind "embedding") of --retriever dense or hybrid;
                      the index is embedded on the first retrieve_tools call, each query before
@@ -47,14 +45,15 @@ Options:
                      the first retrieve_tools call (answers cached)
   --models FILE      Model registry (default: ${BENCH_DEFAULTS.models})
   --embedding-cache DIR  Vector cache (default: ${BENCH_DEFAULTS.embeddingCache})
-  --chat-cache DIR   Answers of the rerank and expand models (default: ${BENCH_DEFAULTS.chatCache})
-  -h, --help         Show this help
-
-Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
+  --chat-cache DIR   Answers of the rerank and expand models (default: ${BENCH_DEFAULTS.chatCache})`,
+  exitCodes: "0 stopped cleanly (Ctrl-C, end of stdin), 1 a crash, 2 bad input (a flag, the " +
+    "servers config, an off-loopback bind without a token)",
+  notes:
+    `Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
 Every HTTP request, initialize included, is refused with 403 when its Host is not this server
 or its Origin is not allowed, and with 401 when the token is missing or wrong (docs/security.md).
-Example: deno task proxy --servers fixtures/servers/reference.json --http 8931
-`;
+Example: deno task proxy --servers fixtures/servers/reference.json --http 8931`,
+});
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {
@@ -69,7 +68,7 @@ async function main(args: string[]): Promise<number> {
     "max-result-bytes": { type: "string" },
     retriever: { type: "string" },
     ...RETRIEVER_MODEL_FLAGS,
-    help: { type: "boolean", short: "h" },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {
     console.log(HELP);

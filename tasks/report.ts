@@ -1,39 +1,37 @@
 // deno task report: the comparison dashboard over agent runs (and optionally a bench report),
 // with a CSV file per table beside the HTML; or a registry dashboard / saved report / version
 // comparison written to a folder, with SVG and CSV exports and optional PNG and PDF.
-import { listFlag, parseFlags, printOutcome, runMain } from "./_cli.ts";
+import { helpText, listFlag, parseFlags, printOutcome, runMain } from "./_cli.ts";
 import { REPORT_DEFAULTS, reportDashboards, reportRegistry, runReport } from "../lib/flows/mod.ts";
 
-const HELP = `Usage: deno task report --runs DIR|GLOB [...] [options]
-
-Without --dashboard or --report: writes one self-contained HTML page comparing agent runs
+const HELP = helpText({
+  usage: "report --runs DIR|GLOB [...] [options]",
+  purpose:
+    "Dashboards over agent runs: comparison page, registry dashboards, version compare, PDF.",
+  about: `Without --dashboard or --report: writes one self-contained HTML page comparing agent runs
 (agent comparison, trends over runs, reliability, sweep groups) and a CSV file per table.
 
 With --dashboard ID or --report ID: renders that dashboard (built-in or from --dashboards-dir)
-over the selected runs into --out DIR: index.html, an SVG per chart and a CSV per table.
-
-Runs and filters:
+over the selected runs into --out DIR: index.html, an SVG per chart and a CSV per table.`,
+  options: ` Runs and filters:
   --runs DIR...        run folders (holding run.json), folders of runs (results/runs), or a
                        quoted glob ("results/runs/fs_*"); repeat the flag or list after it
   --suite ID[,ID]      keep these suites
   --agent ID[,ID]      keep these agents
   --from DATE          keep runs started on or after DATE (YYYY-MM-DD, UTC)
   --to DATE            keep runs started on or before DATE (inclusive)
-
-Comparison page (default):
+ Comparison page (default):
   --bench FILE         a bench report (results/report.json) whose sections are appended
   --out FILE           HTML file (default: results/compare/dashboard.html); CSVs are
                        written beside it as <name>_<table>.csv; a folder (existing, or
                        ending in /) gets dashboard.html inside
-
-Compare versions (one suite × one agent; runs of ID and ID@N, see deno task agents --cut-version):
+ Compare versions (one suite × one agent; runs of ID and ID@N, see deno task agents --cut-version):
   --compare AGENT      print KPI deltas against the baseline with the gate's statistics and
                        write --out DIR: index.html (the Compare versions page), compare.csv, SVGs
   --suite ID           the suite (required with --compare when the runs hold several)
   --baseline V         baseline point: a version number, or live (default: the oldest version)
   --by runs            points are the agent's runs (one configuration over time), not versions
-
-Dashboards and reports:
+ Dashboards and reports:
   --dashboard ID       agent-comparison, trends-over-time, reliability-diagnostics, or a file
                        <ID>.json of --dashboards-dir
   --report ID          a saved report <ID>.json of --reports-dir: its filter is applied to
@@ -46,12 +44,10 @@ Dashboards and reports:
   --viz-dir DIR        user visualization modules (default: reporting/visualizations)
   --dashboards-dir DIR user dashboards (default: reporting/dashboards)
   --reports-dir DIR    saved reports (default: reporting/reports)
-  --no-check           do not type-check user visualization modules
-
-  --help               show this help
-
-Exit codes: 0 written, 2 unusable input (missing or malformed run, dashboard or module, bad
-flag, Chromium missing for --pdf/--png).`;
+  --no-check           do not type-check user visualization modules`,
+  exitCodes: `0 written, 2 unusable input (missing or malformed run, dashboard or module, bad
+flag, Chromium missing for --pdf/--png).`,
+});
 
 async function main(): Promise<number> {
   const { values, positionals } = parseFlags(Deno.args, {
@@ -75,7 +71,7 @@ async function main(): Promise<number> {
     compare: { type: "string" },
     by: { type: "string" },
     baseline: { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   }, true);
   if (values.help) {
     console.log(HELP);

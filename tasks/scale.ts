@@ -6,6 +6,7 @@
 import {
   displayPath,
   fromRoot,
+  helpText,
   intFlag,
   IO,
   parseFlags,
@@ -21,28 +22,25 @@ import {
   withScaleSection,
 } from "../lib/flows/mod.ts";
 
-const HELP = `mcpmeter scale — time and peak memory of deno task bench against catalog size
-
-Usage: deno task scale [--sizes LIST] [--seed S] [--out DIR] [--docs FILE] [--no-default]
-
-Generates (once, with deno task synth) a catalog of each size, runs the whole default
+const HELP = helpText({
+  usage: "scale [--sizes LIST] [--seed S] [--out DIR] [--docs FILE] [--no-default]",
+  purpose: "Time and peak memory of deno task bench against catalog size.",
+  about: `Generates (once, with deno task synth) a catalog of each size, runs the whole default
 bench on it (retrieval scored on fixtures/golden/reference_v1.test.json, whose tools every
 synthetic catalog of 1,389 tools or more contains; smaller ones are not scored), and prints
 wall seconds, peak RSS (the bench process with its worker threads) and the load average
 when each run started. Runs the default bench on the reference corpus first.
 Results: DIR/scale.json, and the generated section of docs/performance.md (the machine,
-the date, the commit and the table), which it replaces.
-
-Options:
-  --sizes LIST   Comma-separated tool counts (default 1000,10000,40000,100000)
+the date, the commit and the table), which it replaces.`,
+  options: `  --sizes LIST   Comma-separated tool counts (default 1000,10000,40000,100000)
   --seed S       Seed of the synthetic catalogs (default 1)
   --out DIR      Catalogs, bench outputs and scale.json (default results/scale)
   --docs FILE    The page whose generated section is refreshed (default
                  docs/performance.md; created when missing); --docs none leaves it alone
-  --no-default   Skip the default bench on the reference corpus
-  --help         This text
-
-Long: 100,000 tools take minutes on a loaded 2-core machine. Do not run it in a loop.`;
+  --no-default   Skip the default bench on the reference corpus`,
+  exitCodes: "0 every bench ran, 1 a bench failed (its row says so), 2 bad input",
+  notes: "Long: 100,000 tools take minutes on a loaded 2-core machine. Do not run it in a loop.",
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -51,7 +49,7 @@ async function main(): Promise<number> {
     out: { type: "string" },
     docs: { type: "string" },
     "no-default": { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

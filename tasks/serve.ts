@@ -3,6 +3,7 @@
 import {
   fromRoot,
   gitState,
+  helpText,
   intFlag,
   parseFlags,
   runMain,
@@ -11,19 +12,15 @@ import {
 } from "./_cli.ts";
 import { pageTitles, SERVE_DEFAULTS, serveWorkbench } from "../lib/workbench/mod.ts";
 
-const HELP =
-  `mcpmeter serve — the workbench: plan, run, watch, compare and configure agent benchmarks
-
-Usage: deno task serve [options]
-
-Serves the pages (${pageTitles().join(", ")}) and the HTTP API
-(docs/api.md) and prints the URL. On first start the working config DIR is created from fixtures/agents and
-fixtures/suites (the fixtures are only read); runs go to RESULTS/runs like deno task agents'.
-The model "scripted" (a local server with scripted replies, as in deno task demo-agents) needs
-no API key.
-
-Options:
-  --port N            port (default: 5088; 0 picks a free one)
+const HELP = helpText({
+  usage: "serve [options]",
+  purpose: "The workbench: plan, run, watch, compare and configure agent benchmarks in a browser.",
+  about: `Serves the pages (${pageTitles().join(", ")}) and the HTTP API
+(docs/api.md) and prints the URL. On first start the working config DIR is created from
+fixtures/agents and fixtures/suites (the fixtures are only read; deno task agents reads the
+same folder); runs go to RESULTS/runs like deno task agents'. The model "scripted" (a local
+server with scripted replies, as in deno task demo-agents) needs no API key.`,
+  options: `  --port N            port (default: 5088; 0 picks a free one)
   --host ADDR         address to bind (default: 127.0.0.1); any other address needs a
                       token (16+ characters, 6+ of them different, no whitespace)
   --token-env VAR     environment variable holding the token every API call must carry
@@ -37,9 +34,10 @@ Options:
   --timeout-ms MS     per-case timeout (default: 300000)
   --install-dir DIR   where MCP server packages are installed (default: .scratch/servers)
   --data DIR          fixture data copied per run, \${DATA} (default: fixtures/suites/data)
-  --env-file FILE     dotenv file with API keys (default: .env)
-  --help              show this help
-`;
+  --env-file FILE     dotenv file with API keys (default: .env)`,
+  exitCodes: "0 stopped (Ctrl-C), 2 bad input (a flag, a port in use, an off-loopback bind " +
+    "without a token)",
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -54,7 +52,7 @@ async function main(): Promise<number> {
     "install-dir": { type: "string", default: SERVE_DEFAULTS.installDir },
     data: { type: "string", default: SERVE_DEFAULTS.data },
     "env-file": { type: "string", default: SERVE_DEFAULTS.envFile },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

@@ -2,17 +2,27 @@
 // generated agent files into the run folder (lib/flows/sweep.ts), and runs them through deno task
 // agents (same options: repetitions, concurrency, shards, resume, cache). The run folder gets
 // sweep.json.
-import { fromRoot, IO, parseFlags, progress, runMain, taskRunArgs, UsageError } from "./_cli.ts";
+import {
+  fromRoot,
+  helpText,
+  IO,
+  parseFlags,
+  progress,
+  runMain,
+  taskRunArgs,
+  UsageError,
+} from "./_cli.ts";
 import { prepareSweep, removeUnstartedSweep } from "../lib/flows/mod.ts";
+import { workingConfig } from "./_config.ts";
 
-const HELP =
-  `Usage: deno task sweep --base AGENT --vary NAME=V1,V2 [--vary ...] --suite FILE [options]
-
-Runs the cross product of agent configurations that differ from the base agent in the varied
-parameters. Agents are named <base>__<name>-<value>__...; the comparison dashboard
-(deno task report) groups results by the varied parameters.
-
-  --base AGENT        id of the base agent (in --agents-dir)
+const HELP = helpText({
+  usage: "sweep --base AGENT --vary NAME=V1,V2 [--vary ...] --suite FILE [options]",
+  purpose: "Run every combination of varied agent parameters (model, exposure, levers) on a suite.",
+  about:
+    `Runs the cross product of agent configurations that differ from the base agent in the varied
+parameters, through deno task agents. Agents are named <base>__<name>-<value>__...; the
+comparison dashboard (deno task report) groups results by the varied parameters.`,
+  options: `  --base AGENT        id of the base agent (in --agents-dir)
   --vary NAME=V,...   model | exposure | loop | systemPrompt | maxIterations | temperature |
                       maxOutputTokens | mcpServers (servers joined by +) | overrides;
                       systemPrompt values ending in .md or .txt are prompt files (relative to
@@ -26,13 +36,19 @@ parameters. Agents are named <base>__<name>-<value>__...; the comparison dashboa
   --suite FILE        suite to run
   --run-id ID         run name (default: <suite>-sweep-<UTC time>)
   --out DIR           runs folder (default: results/runs)
-  --agents-dir PATH   where the base agent is (default: fixtures/agents)
+  --config DIR        working config (default: results/config, the workbench's, created
+                      from fixtures/agents and fixtures/suites on first use); passed on
+  --agents-dir PATH   where the base agent is (default: <config>/agents)
   --resume RUN_ID     finish a sweep run (agent files are kept in <run>/sweep/)
-Every other option (--models, --servers, --repetitions, --concurrency, --shard, --cache,
---tool-prices, --timeout-ms, --install-dir, --data, --env-file, --seed, --wire-log,
---cache-dir) is passed to deno task agents unchanged.`;
+  Every other option (--models, --servers, --repetitions, --concurrency, --shard, --cache,
+  --tool-prices, --timeout-ms, --install-dir, --data, --env-file, --seed, --wire-log,
+  --cache-dir) is passed to deno task agents unchanged.`,
+  exitCodes: "those of deno task agents (0 scored, 1 scored nothing, 2 bad input, 130 " +
+    "interrupted)",
+});
 
 const PASS = [
+  "config",
   "models",
   "servers",
   "tool-prices",
@@ -56,9 +72,9 @@ async function main(): Promise<number> {
     suite: { type: "string" },
     "run-id": { type: "string" },
     out: { type: "string", default: "results/runs" },
-    "agents-dir": { type: "string", default: "fixtures/agents" },
+    "agents-dir": { type: "string" },
     resume: { type: "string" },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
     ...Object.fromEntries(PASS.map((p) => [p, { type: "string" as const }])),
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
@@ -89,7 +105,7 @@ async function main(): Promise<number> {
     base: v.base as string,
     vary: v.vary as string[],
     suite: v.suite as string,
-    agentsDir: v["agents-dir"] as string,
+    agentsDir: (v["agents-dir"] as string | undefined) ?? await configAgents(v.config),
     out,
     ...(v["run-id"] === undefined ? {} : { runId: v["run-id"] as string }),
   }, IO);
@@ -135,6 +151,13 @@ async function runAgents(args: string[]): Promise<number> {
   } finally {
     for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
   }
+}
+
+/** The working config's agents folder (where the base agent is), said on stderr. */
+async function configAgents(dir: unknown): Promise<string> {
+  const config = await workingConfig(typeof dir === "string" ? dir : undefined);
+  progress("sweep", config.note);
+  return config.agentsDir;
 }
 
 if (import.meta.main) runMain("sweep", main);

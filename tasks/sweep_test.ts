@@ -33,6 +33,10 @@ Deno.test("sweep: a run that never starts leaves no run folder behind", async ()
       "fixtures/suites/fs_basics.json",
       "--models",
       models,
+      "--agents-dir",
+      "fixtures/agents",
+      "--servers",
+      "fixtures/agents/servers.json",
       "--out",
       dir,
       "--run-id",
@@ -88,7 +92,7 @@ Deno.test({
             "run",
             "-A",
             new URL("./sweep.ts", import.meta.url).pathname,
-            ...`--base fs-terse-sequential --vary loop=sequential,parallel --suite fixtures/suites/fs_basics.json --models ${models} --out ${dir} --run-id sw --repetitions 3 --env-file /nonexistent.env`
+            ...`--base fs-terse-sequential --vary loop=sequential,parallel --suite fixtures/suites/fs_basics.json --models ${models} --agents-dir fixtures/agents --servers fixtures/agents/servers.json --out ${dir} --run-id sw --repetitions 3 --env-file /nonexistent.env`
               .split(" "),
           ],
           env: { NO_COLOR: "1", E2E_KEY },

@@ -6,6 +6,7 @@ import {
   displayPath,
   ensureWritable,
   fromRoot,
+  helpText,
   intFlag,
   parseFlags,
   progress,
@@ -19,28 +20,26 @@ const DEFAULT_SEED = 1;
 /** `n` with its noun, singular for one. */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-const HELP = `mcpmeter synth — a synthetic tool catalog drawn from a reference corpus
-
-Usage: deno task synth --tools N [--seed S] [--out FILE] [options]
-
-Starts with the reference servers verbatim (every field of every tool as the file has it, so
+const HELP = helpText({
+  usage: "synth --tools N [--seed S] [--out FILE] [options]",
+  purpose: "A synthetic tool catalog of N tools drawn from a reference corpus.",
+  about:
+    `Starts with the reference servers verbatim (every field of every tool as the file has it, so
 the reference golden set still finds its tools), then adds seeded rewrites of randomly drawn
 reference servers (every field kept, same shapes; words replaced by same-length reference
 words, property names renamed consistently) until the catalog has exactly N tools. Same
-reference, N and seed: the same bytes.
-
-Options:
-  --tools N          Number of tools (required, positive)
+reference, N and seed: the same bytes.`,
+  options: `  --tools N          Number of tools (required, positive)
   --seed S           Seed of every random choice (default ${DEFAULT_SEED})
   --out FILE         Output file (default results/synth/synth_N_sS.tools.json, with
                      --no-reference results/synth/synth_N_sS_noref.tools.json)
   --reference FILE   Reference corpus (default ${DEFAULT_REFERENCE})
-  --no-reference     Synthetic servers only (the reference servers are not included)
-  --help             This text
-
-Example: deno task synth --tools 40000 --seed 7 && \\
+  --no-reference     Synthetic servers only (the reference servers are not included)`,
+  exitCodes: "0 written, 2 bad input (a flag, an unreadable reference, an unwritable --out)",
+  notes: `Example: deno task synth --tools 40000 --seed 7 && \\
   deno task bench --corpus results/synth/synth_40000_s7.tools.json \\
-  --golden fixtures/golden/reference_v1.test.json`;
+  --golden fixtures/golden/reference_v1.test.json`,
+});
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
@@ -49,7 +48,7 @@ async function main(): Promise<number> {
     out: { type: "string" },
     reference: { type: "string" },
     "no-reference": { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {
     console.log(HELP);

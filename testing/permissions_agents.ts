@@ -5,15 +5,17 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as P from "./permissions.ts";
 
-const { argv, assertRan, KEY, OUT, serving, task } = P;
+const { argv, assertRan, KEY, OUT, READ_ANYWHERE, serving, task } = P;
 
 const AGENT_NEEDS = {
+  read: READ_ANYWHERE,
   net: "model endpoints (any base URL) and remote MCP servers",
   run: "starts the stdio servers of a config (any command) and run_code's Deno",
   env: "${VAR} in model registries and servers configs names any variable",
 };
 const SCRIPTED = { env: { K: KEY } };
-const AGENT_FLAGS = `--install-dir .scratch/servers --env-file ${OUT}/none.env`;
+const AGENT_FLAGS = `--agents-dir fixtures/agents --servers fixtures/agents/servers.json
+  --install-dir .scratch/servers --env-file ${OUT}/none.env`;
 
 /** The cases of the tasks that run agents. */
 export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
@@ -35,6 +37,7 @@ export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   "demo-agents": {
     unscoped: {
+      read: READ_ANYWHERE,
       run: "starts the fixture servers (node) and run_code's Deno",
       env:
         "the agent flow expands ${VAR} in model registries and servers configs from the environment",
@@ -47,9 +50,12 @@ export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   agents: {
     unscoped: AGENT_NEEDS,
-    run: async ({ models }) => {
+    run: async ({ models, elsewhere }) => {
+      // The suite read from the home folder, as a user's own suite would be.
+      const suite = `${elsewhere}/fs_basics.json`;
+      await Deno.copyFile(`${P.ROOT}fixtures/suites/fs_basics.json`, suite);
       for (const shard of ["1/2", "2/2"]) {
-        const args = `--suite fixtures/suites/fs_basics.json --agents fs-terse-sequential
+        const args = `--suite ${suite} --agents fs-terse-sequential
           --models ${models} ${AGENT_FLAGS} --shard ${shard} --out ${OUT}/runs
           --run-id shard-${shard[0]}`;
         assertRan("agents", await task("agents", argv(args), SCRIPTED));
@@ -57,7 +63,7 @@ export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
     },
   },
   sweep: {
-    unscoped: { run: "runs deno task agents (Deno) for each configuration" },
+    unscoped: { read: READ_ANYWHERE, run: "runs deno task agents (Deno) for each configuration" },
     run: async ({ models }) => {
       const args = `--base fs-terse-sequential --vary loop=sequential,parallel
         --suite fixtures/suites/fs_basics.json --models ${models} ${AGENT_FLAGS}
@@ -68,7 +74,8 @@ export const AGENT_CASES: Readonly<Record<string, P.PermissionCase>> = {
   chat: {
     unscoped: AGENT_NEEDS,
     run: async ({ models }) => {
-      const args = `--agent fs-terse-sequential --models ${models} ${AGENT_FLAGS}`;
+      const args = `--agent fs-terse-sequential --models ${models} ${AGENT_FLAGS}`
+        .replace("--agents-dir", "--agents");
       const stdin = "How many lines does todo.txt have?\n/exit\n";
       assertRan("chat", await task("chat", argv(args), { stdin, ...SCRIPTED }));
     },

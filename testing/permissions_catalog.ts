@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "../lib/core/sdk.ts";
 import * as P from "./permissions.ts";
 
-const { argv, assertRan, MEMORY_CONFIG, OUT, ROOT, serving, task } = P;
+const { argv, assertRan, MEMORY_CONFIG, OUT, READ_ANYWHERE, ROOT, serving, task } = P;
 
 const CONFIG_ENV = "${VAR} in a servers config names any variable";
 const CONFIG_RUN = "starts the stdio servers of a config (any command)";
@@ -16,14 +16,23 @@ const INSTALLED = "--install-dir .scratch/servers";
 export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   fixtures: { run: async () => assertRan("fixtures", await task("fixtures", [])) },
   synth: {
-    run: async () =>
-      assertRan(
-        "synth",
-        await task("synth", argv(`--tools 40 --out ${OUT}/synth/synth_40.tools.json`)),
-      ),
+    unscoped: { read: READ_ANYWHERE },
+    run: async ({ elsewhere }) => {
+      // An output under the home folder is written; one into fixtures/ is refused, naming why.
+      const out = `${elsewhere}/synth_40.tools.json`;
+      assertRan("synth", await task("synth", argv(`--tools 40 --out ${out}`)));
+      const refused = await task("synth", argv("--tools 40 --out fixtures/synth_40.tools.json"));
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /and write anywhere but fixtures\//);
+      await Deno.stat(join(ROOT, "fixtures/synth_40.tools.json")).then(
+        () => assert.fail("synth wrote into fixtures/"),
+        () => {},
+      );
+    },
   },
   scale: {
     unscoped: {
+      read: READ_ANYWHERE,
       run: "runs deno task synth and deno task bench (Deno) as measured child processes",
     },
     run: async () => {
@@ -45,43 +54,45 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   "lint-catalog": {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "--servers may name remote servers at any URL",
       run: `--servers ${CONFIG_RUN}`,
       env: CONFIG_ENV,
     },
-    run: async () => assertRan("lint-catalog", await task("lint-catalog", ["--json"]), [0, 1]),
+    run: async ({ elsewhere }) => {
+      const args = ["--json", "--corpus", `${elsewhere}/synth_40.tools.json`];
+      assertRan("lint-catalog", await task("lint-catalog", args), [0, 1]);
+    },
   },
   bench: {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "--proxy-servers and --endpoint reach a gateway at any URL",
       run: "--live and --proxy-servers start the stdio servers of a config (any command)",
       env: CONFIG_ENV,
     },
-    run: async () =>
-      assertRan(
-        "bench",
-        await task(
-          "bench",
-          argv(`--arms none --golden none --tool-results none
-          --tokenizers cl100k_base --out ${OUT}/bench`),
-        ),
-      ),
+    run: async ({ elsewhere }) => {
+      const args = argv(`--corpus ${elsewhere}/synth_40.tools.json --arms none --golden none
+        --tool-results none --tokenizers cl100k_base --out ${elsewhere}/bench`);
+      assertRan("bench", await task("bench", args));
+      await Deno.stat(join(elsewhere, "bench", "report.json"));
+    },
   },
   capture: {
     unscoped: {
+      read: READ_ANYWHERE,
+      write: "--out fixtures/corpora refreshes the frozen reference corpus (never the default)",
       net: "remote servers of a config are at any URL",
       run: "runs npm and the stdio servers of a config (any command)",
       env: CONFIG_ENV,
     },
-    run: async () =>
-      assertRan(
-        "capture",
-        await task(
-          "capture",
-          argv(`--config ${MEMORY_CONFIG} --only memory ${INSTALLED}
-          --no-install --out ${OUT}/capture`),
-        ),
-      ),
+    run: async ({ elsewhere }) => {
+      // A desktop client's config read where it lives; the capture written beside it.
+      const args = argv(`--config ${elsewhere}/claude_desktop_config.json --only memory
+        ${INSTALLED} --no-install --out ${elsewhere}/capture`);
+      assertRan("capture", await task("capture", args));
+      await Deno.stat(join(elsewhere, "capture", "claude_desktop_config.tools.json"));
+    },
   },
   audit: {
     unscoped: {
@@ -107,7 +118,12 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
     },
   },
   "capture-results": {
-    unscoped: { run: "runs npm and the stdio servers of a config (any command)", env: CONFIG_ENV },
+    unscoped: {
+      read: READ_ANYWHERE,
+      write: "--out fixtures/tool_results refreshes the frozen results (never the default)",
+      run: "runs npm and the stdio servers of a config (any command)",
+      env: CONFIG_ENV,
+    },
     run: async () => {
       const plan = `${OUT}/calls.json`;
       const call = { id: "fs-allowed", server: "filesystem", tool: "list_allowed_directories" };
@@ -121,6 +137,7 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   live: {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "--endpoint and remote servers are at any URL",
       run: CONFIG_RUN,
       env: CONFIG_ENV,
@@ -130,6 +147,7 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   proxy: {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "listens on --host and reaches remote upstreams at any URL",
       run: CONFIG_RUN,
       env: CONFIG_ENV,

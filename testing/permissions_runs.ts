@@ -5,11 +5,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as P from "./permissions.ts";
 
-const { argv, assertRan, KEY, OUT, ROOT, task } = P;
+const { argv, assertRan, KEY, OUT, READ_ANYWHERE, ROOT, task } = P;
+
+const READ = { read: READ_ANYWHERE };
 
 /** The cases of the tasks that read runs, calibrate and import-maverik. */
 export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
   merge: {
+    unscoped: READ,
     run: async () => {
       const args = `--out ${OUT}/merged ${OUT}/runs/shard-1 ${OUT}/runs/shard-2`;
       assertRan("merge", await task("merge", argv(args)));
@@ -17,6 +20,7 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   report: {
     unscoped: {
+      read: READ_ANYWHERE,
       run: "headless Chromium for --pdf and --png",
       env: "puppeteer-core reads its configuration from the environment",
     },
@@ -37,13 +41,17 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
     },
   },
   gate: {
-    run: async () => {
+    unscoped: READ,
+    run: async ({ elsewhere }) => {
+      // The Markdown summary goes where CI asks ($GITHUB_STEP_SUMMARY lives outside the checkout).
       const args = `--baseline ${OUT}/runs/shard-1 --candidate ${OUT}/merged
-        --junit ${OUT}/gate.junit.xml`;
+        --junit ${OUT}/gate.junit.xml --markdown ${elsewhere}/summary.md`;
       assertRan("gate", await task("gate", argv(args)), [0, 1]);
+      assert.match(await Deno.readTextFile(join(elsewhere, "summary.md")), /\S/);
     },
   },
   forecast: {
+    unscoped: READ,
     run: async () => {
       const r = await task("forecast", argv(`--run ${OUT}/merged --questions 1000`));
       assertRan("forecast", r);
@@ -51,10 +59,11 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
     },
   },
   "import-maverik": {
-    run: async () => {
+    unscoped: READ,
+    run: async ({ elsewhere }) => {
       const r = await task(
         "import-maverik",
-        argv(`--from fixtures/maverik/basic --out ${OUT}/maverik`),
+        argv(`--from fixtures/maverik/basic --out ${elsewhere}/maverik`),
       );
       assertRan("import-maverik", r);
       assert.match(r.stdout, /imported 2 agents/);
@@ -91,6 +100,7 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   calibrate: {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "the judge model's endpoint (any base URL)",
       env: "${VAR} in a model registry names any variable",
     },

@@ -1,6 +1,7 @@
 // What the permission cases run against (tasks/permissions_test.ts): the pinned filesystem and
 // memory servers installed in .scratch/servers, the scripted model server behind a model
-// registry, a servers config of server-memory alone, and an empty OUT folder.
+// registry, a servers config of server-memory alone, an empty OUT folder, and a folder under the
+// home folder (outside the repository and the system temporary folder) for inputs and outputs.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installPackages } from "../lib/mcp/install.ts";
@@ -48,14 +49,24 @@ export async function openWorld(): Promise<CaseContext & { close(): Promise<void
   const close = () => Deno.remove(join(ROOT, OUT), { recursive: true }).catch(() => {});
   await close();
   await Deno.mkdir(join(ROOT, OUT), { recursive: true });
+  const home = Deno.env.get("HOME");
+  assert.ok(home, "HOME must be set: the cases read and write a folder under it");
+  const elsewhere = await Deno.makeTempDir({ dir: home, prefix: ".mcpmeter-permissions-" });
+  assert.ok(!elsewhere.startsWith(ROOT), `${elsewhere} is inside the repository`);
   const model = startScriptedModelServer(fixturePolicy);
+  const closeAll = () =>
+    model.close().finally(() =>
+      Promise.all([close(), Deno.remove(elsewhere, { recursive: true }).catch(() => {})])
+    ).then(() => {});
   try {
     const config = JSON.stringify({ mcpServers: { memory: MEMORY } });
     await Deno.writeTextFile(join(ROOT, MEMORY_CONFIG), config);
+    // A desktop client's config as it sits in the user's home folder.
+    await Deno.writeTextFile(join(elsewhere, "claude_desktop_config.json"), config);
     const models = await writeModels(model.url, model.openaiBaseUrl);
-    return { models, close: () => model.close().finally(close) };
+    return { models, elsewhere, close: closeAll };
   } catch (error) {
-    await model.close();
+    await closeAll();
     throw error;
   }
 }

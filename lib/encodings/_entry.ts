@@ -10,7 +10,7 @@ import type { ArmEntry, EncodingArm } from "./types.ts";
  * the arm, loaded synchronously.
  *
  * @param arm The arm.
- * @param summary One line for `--help` and the README table.
+ * @param summary One line for `--help` and the extension-points table.
  * @returns The entry.
  */
 export function builtInArmEntry(arm: EncodingArm, summary: string): ArmEntry {

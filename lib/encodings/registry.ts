@@ -1,7 +1,7 @@
 /**
  * The encoding-arm registry: every arm in report order, each entry declaring whether it alters
  * the retrieval index, whether its savings are a lower bound and the optional package it needs.
- * `--arms` parsing and help, the bench, the golden test and the README table read it.
+ * `--arms` parsing and help, the bench, the golden test and the extension-points table read it.
  *
  * Adding an arm: one module exporting the arm and its {@linkcode ArmEntry} (with its test and
  * `testdata/<name>.txt` golden), and its entry appended to {@linkcode ARMS}.

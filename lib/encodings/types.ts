@@ -173,13 +173,13 @@ export interface EncodingArm {
  * One registered encoding arm (`lib/encodings/registry.ts`): its name, what it declares (whether
  * it alters the retrieval index, whether its savings are a lower bound, the optional package it
  * needs) and how to load it. The bench, `--arms` parsing and help, the golden test and the
- * README table read the registry instead of parallel name lists. Adding an arm is one module
+ * extension-points table read the registry instead of parallel name lists. Adding an arm is one module
  * exporting its arm and entry (with its test and golden file) and one line in `registry.ts`.
  */
 export interface ArmEntry {
   /** snake_case arm name, as in {@linkcode EncodingArm.name}. */
   readonly name: string;
-  /** One line for `--help` and the README table. */
+  /** One line for `--help` and the extension-points table. */
   readonly summary: string;
   /** As {@linkcode EncodingArm.altersIndex}; declared here so it is known before loading. */
   readonly altersIndex: boolean;

@@ -67,6 +67,9 @@ export interface RunAgentsOptions {
   readonly servers: string;
   /** USD per call by `server:tool` (default: none). */
   readonly toolPrices?: string;
+  /** A line saying where the agents, models and servers come from, printed once the flags
+   * check out (e.g. the working config the task opened). */
+  readonly configNote?: string;
   /** Runs per case (≥ 1). */
   readonly repetitions: number;
   /** Cases in flight (≥ 1). */
@@ -211,6 +214,7 @@ export async function runAgents(
   } catch (e) {
     throw new UsageError(`--shard: ${(e as Error).message}`);
   }
+  if (options.configNote) io.progress(task, options.configNote);
   const suite = await loadSuite(options.suite);
   const live = await loadAgents(options.agentsDir);
   const wanted = options.agents;
@@ -427,14 +431,14 @@ export function runSummary(
  * (`ID@N`, sha256 prefix, creation time, `= live` on the one the live configuration equals).
  *
  * @param options Agents file or folder, and the agent to cut or list.
- * @param io Wall clock of the cut. @default {denoFlowIo()}
+ * @param io Wall clock of the cut, and how a path is shown. @default {denoFlowIo()}
  * @returns Lines for stdout (the version cut, or the list) and for stderr (what happened); exit
  *   code 0.
  * @throws {UsageError} On an unknown agent (cut), or an unknown agent with no versions (list).
  */
 export async function agentVersionsCommand(
   options: { readonly agentsDir: string; readonly cut?: string; readonly list?: string },
-  io: Pick<FlowIo, "epochNow"> = denoFlowIo(),
+  io: Pick<FlowIo, "epochNow" | "displayPath"> = denoFlowIo(),
 ): Promise<FlowOutcome> {
   const live = await loadAgents(options.agentsDir);
   const dir = await versionsDirFor(options.agentsDir);
@@ -449,8 +453,10 @@ export async function agentVersionsCommand(
       stdout: [String(r.version.version)],
       stderr: [
         r.created
-          ? `[agents] ${id}: version ${r.version.version} cut → ${r.path}`
-          : `[agents] ${id}: unchanged since version ${r.version.version} (${r.path}); nothing written`,
+          ? `[agents] ${id}: version ${r.version.version} cut → ${io.displayPath(r.path)}`
+          : `[agents] ${id}: unchanged since version ${r.version.version} (${
+            io.displayPath(r.path)
+          }); nothing written`,
       ],
       exitCode: 0,
     };

@@ -15,19 +15,22 @@ import {
 } from "../retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../tokens/default_tokenizer.ts";
 import { BENCH_DEFAULTS } from "./bench_options.ts";
+import { helpText } from "../core/help.ts";
 
 /**
  * `deno task bench --help`.
  *
- * @returns The text, ending with a newline.
+ * @returns The text in the layout every task's help shares (lib/core/help.ts).
  */
 export function benchHelp(): string {
-  return `mcpmeter bench — what MCP tool catalogs cost in context tokens
-
-Usage: deno task bench [options]
-
-Options:
-  --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
+  return helpText({
+    usage: "bench [options]",
+    purpose:
+      "What MCP tool catalogs cost in context tokens, and how well retrievers find the tools.",
+    about: `Reads the catalogs, golden sets and configs you name wherever they are (default: the
+reference corpus of 73 npm MCP servers) and writes report.json and dashboard.html.`,
+    options:
+      `  --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
                        mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
                        (bare, or the whole JSON-RPC response; detected automatically). Its id
                        is the file's id, else its name
@@ -47,25 +50,27 @@ Options:
   --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
                        ${ARM_NAMES.join(", ")}
                        (${
-    ARMS.filter((a) => a.requires !== null).map((a) => `${a.name} needs ${a.requires}`).join(", ")
-  }; otherwise it is one skip row)
+        ARMS.filter((a) => a.requires !== null).map((a) => `${a.name} needs ${a.requires}`).join(
+          ", ",
+        )
+      }; otherwise it is one skip row)
   --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
                        id matches its corpus_version (with one corpus: that corpus, warned when
                        the set names another; with several: a set naming none of them is
                        skipped with a warning, and exit 2 when every set is); repeat for several;
                        "none" to skip
                        (default, with the default corpus: ${
-    BENCH_DEFAULTS.goldenSets.join(" and ")
-  },
+        BENCH_DEFAULTS.goldenSets.join(" and ")
+      },
                        v1 the easy set written from tool names, v2 written from user scenarios;
                        each set's audit is reported and a set whose name hit rate is above 0.5
                        is flagged)
   --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")};
                        "none" to score none (default: ${BENCH_DEFAULTS.retrievers}). ${
-    new Intl.ListFormat("en", { type: "conjunction" }).format(
-      RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name),
-    )
-  }
+        new Intl.ListFormat("en", { type: "conjunction" }).format(
+          RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name),
+        )
+      }
                        are also scored on the index of every selected arm that changes a field
                        they read (retrievers that call an endpoint: their plain index only)
   --embedding-model ID Model-registry entry (kind "embedding", any OpenAI-compatible
@@ -118,10 +123,10 @@ Options:
                        writes one; default: the shipped one, from cited sources)
   --cost-layers none   Skip the cost layers (wire, sent, billed; docs/cost-layers.md)
   --out DIR            Output folder for report.json, cost_layers_tools.csv and dashboard.html (default: ${BENCH_DEFAULTS.out}/)
-  --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded
-  -h, --help           Show this help
-
-Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html
-(self-contained). Token counts use OpenAI encodings; read ratios between modes, not absolutes.
-`;
+  --seed N             Seed of the random server subsets (default: ${BENCH_DEFAULTS.seed}); recorded`,
+    exitCodes: "0 written, 1 measured nothing (what failed is in report.json) or a crash, " +
+      "2 bad input (a flag, a catalog, a golden set that matches no corpus)",
+    notes: `Outputs: DIR/report.json (schema: lib/report/report.schema.json) and DIR/dashboard.html
+(self-contained). Token counts use OpenAI encodings; read ratios between modes, not absolutes.`,
+  });
 }

@@ -59,7 +59,10 @@ export interface RunCaptureOptions {
   readonly only?: readonly string[];
   /** Run npm (resolve and install packages). @default {true} */
   readonly install?: boolean;
-  /** Output folder. @default {fixtures/corpora for a full reference capture, else results/captures} */
+  /**
+   * Output folder; the frozen reference corpus is refreshed only when this names
+   * `fixtures/corpora`. @default {results/captures}
+   */
   readonly out?: string;
 }
 
@@ -141,10 +144,8 @@ export async function runCapture(
       `--id must be letters, digits, "_", "." or "-", got ${JSON.stringify(id)}`,
     );
   }
-  // Only a full capture of the reference config replaces the frozen corpus by default;
-  // a custom config or an --only subset goes to results/captures unless out says otherwise.
-  const frozen = isReference && options.only === undefined;
-  const out = options.out ?? io.fromRoot(frozen ? "fixtures/corpora" : "results/captures");
+  // Nothing rewrites the frozen corpus unless asked: --out fixtures/corpora says so.
+  const out = options.out ?? io.fromRoot("results/captures");
   const concurrency = options.concurrency ?? DEFAULT_CAPTURE_CONCURRENCY;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS;
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;

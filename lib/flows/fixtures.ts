@@ -21,18 +21,18 @@ export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regener
     source:
       "package.json description and keywords of the packages pinned in fixtures/servers/reference.json, from the manifest of a recapture whose corpus is byte-identical to reference_v1.tools.json",
     regenerate:
-      "deno task capture --out results/recapture, then servers[].packageDescription and packageKeywords of results/recapture/reference_v1.manifest.json",
+      "deno task capture, then servers[].packageDescription and packageKeywords of results/captures/reference_v1.manifest.json",
   },
   {
     prefix: "corpora/",
     source:
       "tools/list of the npm MCP servers pinned in fixtures/servers/reference.json, captured offline",
-    regenerate: "deno task capture",
+    regenerate: "deno task capture --out fixtures/corpora",
   },
   {
     prefix: "tool_results/results_v1",
     source: "tools/call results of reference servers over fixtures/tool_results/data and sqlite",
-    regenerate: "deno task capture-results",
+    regenerate: "deno task capture-results --out fixtures/tool_results",
   },
   {
     prefix: "tool_results/",

@@ -13,6 +13,8 @@ export { ensureWritable } from "./_write.ts";
 export { UsageError } from "../core/errors.ts";
 // InputFileError is also in lib/catalog/mod.ts, which loads every catalog module (zod too).
 export { InputFileError } from "../core/errors.ts";
+/** The one layout of every task's `--help` (the tasks print it; it is plain text). */
+export { HELP_LAYOUT, type HelpParts, helpText } from "../core/help.ts";
 export type { FlowOutcome } from "./outcome.ts";
 
 /**

@@ -130,8 +130,8 @@ export function findExecutable(command: string, path: string, cwd: string): stri
       const info = Deno.statSync(candidate);
       if (info.isFile && info.mode !== null && (info.mode & 0o111) !== 0) return candidate;
     } catch (error) {
-      // Not there, or a folder this process may not read (a task's --allow-read names only its
-      // own folders): then the spawn itself, which --allow-run permits, looks the command up.
+      // Not there, or a folder this process may not read (a caller without a wide read
+      // permission): then the spawn itself, which --allow-run permits, looks the command up.
       if (error instanceof Deno.errors.NotCapable) unreadable = true;
     }
   }

@@ -219,7 +219,7 @@ export interface RetrieverEntry {
   readonly name: string;
   /** Short label used in messages, e.g. `BM25`. */
   readonly label: string;
-  /** One line for `--help` and the README table. */
+  /** One line for `--help` and the extension-points table. */
   readonly summary: string;
   /**
    * Index fields whose text can change the ranking, in {@linkcode INDEX_FIELD_NAMES} order.

@@ -15,13 +15,14 @@ import { UsageError } from "../core/errors.ts";
 import { isWildcard, tokenProblem } from "../core/http_guard.ts";
 import { localHostNames } from "../core/http_guard.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
+import { WORKING_CONFIG_DIR } from "./io.ts";
 
 /** Defaults of `deno task serve` (repository-relative paths). */
 export const SERVE_DEFAULTS = {
   hostname: "127.0.0.1",
   port: 5088,
   tokenVar: "MCPMETER_TOKEN",
-  configDir: "results/config",
+  configDir: WORKING_CONFIG_DIR,
   resultsDir: "results",
   maxRuns: 1,
   timeoutMs: 300_000,

@@ -237,7 +237,7 @@ export interface ProviderEntry {
   readonly schemaDialect: SchemaDialect;
   /** Conventional environment variable of the API key, e.g. `ANTHROPIC_API_KEY`. */
   readonly apiKeyEnv: string;
-  /** One line for `--help` and the README table. */
+  /** One line for `--help` and the extension-points table. */
   readonly summary: string;
   /**
    * Builds the adapter for one model.

@@ -1,7 +1,7 @@
 /**
  * The model-provider registry: every `provider` a model registry entry can name, with the wire
  * format it speaks and the tool-schema dialect it needs. `createModelClient`, tool exposure, the
- * model registry's JSON Schema and the README table read it instead of switching on names.
+ * model registry's JSON Schema and the extension-points table read it instead of switching on names.
  *
  * Adding a provider: one module exporting a {@linkcode ProviderEntry} (with its test against a
  * local server speaking the wire format), and its entry appended to {@linkcode PROVIDER_ENTRIES}.
