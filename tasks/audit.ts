@@ -20,11 +20,12 @@ import {
 import { CLIENTS, DEFAULT_CONTEXT_WINDOW, isClientId } from "../lib/audit/mod.ts";
 import { SENT_FORMATS } from "../lib/catalog/mod.ts";
 import { resolve } from "node:path";
-import { intFlag, IO, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
+import { helpText, intFlag, IO, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 
-const HELP = `deno task audit [options]
-
-Finds the MCP client configs of this account (Claude Code: ~/.claude.json user and
+const HELP = helpText({
+  usage: "audit [options]",
+  purpose: "The MCP clients configured on this machine: their servers, tools and per-request cost.",
+  about: `Finds the MCP client configs of this account (Claude Code: ~/.claude.json user and
 per-project servers, the working folder's .mcp.json; Claude Desktop; Cursor: ~/.cursor/mcp.json
 and .cursor/mcp.json; VS Code: the user mcp.json and settings.json, .vscode/mcp.json; Windsurf),
 captures each server once (npx/pnpm dlx/bunx launches pinned and installed into
@@ -33,10 +34,9 @@ config: servers, tools, tokens per server in that client's provider format (sent
 received (wire), share of the context window, heaviest tools, the deferral posture with where
 it was read, the session-start cost where tools are deferred, and what removing the heaviest
 tools would save. Totals are per config, never added across clients. Tokens are ${AUDIT_TOKENIZER}
-counts. Environment values are never printed, only their names; config files are only read.
-
-Options:
-  --config FILE          audit this file instead of discovering (repeatable): a .claude.json,
+counts. Environment values are never printed, only their names; config files are only read.`,
+  options:
+    `  --config FILE          audit this file instead of discovering (repeatable): a .claude.json,
                          .mcp.json, claude_desktop_config.json, .cursor/mcp.json,
                          .vscode/mcp.json, Windsurf's mcp_config.json or any mcpServers file
   --home DIR             audit this home folder (another account's, a copy) instead of this
@@ -47,8 +47,8 @@ Options:
   --sent-form [CLIENT=]FORMAT
                          count this client's tools (or every client's) in FORMAT, one of
                          ${SENT_FORMATS.join(", ")} (repeatable; clients: ${
-  Object.keys(CLIENTS).join(", ")
-})
+      Object.keys(CLIENTS).join(", ")
+    })
   --heaviest N           heaviest tools listed and removed in the estimate (default 5)
   --json                 print the report as JSON
   --out FILE             write the report here (default results/audits/audit-DATE.json)
@@ -59,14 +59,11 @@ Options:
   --concurrency N        servers captured at once (default ${DEFAULT_CAPTURE_CONCURRENCY})
   --timeout-ms MS        overall timeout per server (default ${DEFAULT_SERVER_TIMEOUT_MS})
   --install-dir DIR      where packages are installed (default ${AUDIT_INSTALL_DIR})
-  --no-install           do not run npm; servers whose package is not installed fail
-  --help                 show this help
-
-Relative paths start in the folder deno task was run from.
-
-Exit codes: 0 measured, 1 a config grew beyond --max-increase or no server was measured,
-2 bad input (a flag, a baseline that cannot be read, no --config file readable).
-`;
+  --no-install           do not run npm; servers whose package is not installed fail`,
+  exitCodes: `0 measured, 1 a config grew beyond --max-increase or no server was measured,
+2 bad input (a flag, a baseline that cannot be read, no --config file readable).`,
+  notes: "Relative paths start in the folder deno task was run from.",
+});
 
 function sentForms(values: readonly string[]): Partial<Record<ClientId, SentFormat>> {
   const out: Partial<Record<ClientId, SentFormat>> = {};
@@ -108,7 +105,7 @@ async function main(args: string[]): Promise<number> {
     "timeout-ms": { type: "string" },
     "install-dir": { type: "string" },
     "no-install": { type: "boolean", default: false },
-    help: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {
     console.log(HELP);

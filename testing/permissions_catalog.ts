@@ -96,19 +96,19 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   audit: {
     unscoped: {
+      read: "reads the MCP client configs and settings under the home folder, and any --config",
       net: "remote servers of a client config are at any URL",
       run: "runs npm and the stdio servers of the client configs (any command)",
       env: "reads the deferral settings and ${VAR} of the client configs from the environment",
     },
-    run: async () => {
-      // A plain servers config audited alone; the report names its one server, measured.
+    run: async ({ elsewhere }) => {
+      // A desktop client's config read where it lives, audited alone; the report names its one
+      // server, measured.
       const out = `${OUT}/audit/audit.json`;
+      const config = `${elsewhere}/claude_desktop_config.json`;
       assertRan(
         "audit",
-        await task(
-          "audit",
-          argv(`--config ${MEMORY_CONFIG} ${INSTALLED} --no-install --out ${out}`),
-        ),
+        await task("audit", argv(`--config ${config} ${INSTALLED} --no-install --out ${out}`)),
       );
       const report = JSON.parse(await Deno.readTextFile(join(ROOT, out)));
       assert.deepEqual(
