@@ -2,27 +2,33 @@
 // own count endpoint and writes a calibration file (lib/flows/calibrate_tokens.ts).
 // Exit 0: written; 1: too few counts to fit (no key, refused); 2: bad input.
 import { runCalibrateTokens } from "../lib/flows/mod.ts";
-import { fromRoot, intFlag, IO, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
+import {
+  fromRoot,
+  helpText,
+  intFlag,
+  IO,
+  parseFlags,
+  printOutcome,
+  runMain,
+  UsageError,
+} from "./_cli.ts";
 
-const HELP = `mcpmeter calibrate-tokens — fit the billed-token estimate on a provider's counts
-
-Usage: deno task calibrate-tokens --provider anthropic|openai|gemini --model MODEL [options]
-
-Sends one count request without tools and one per sampled tool (alone) to the provider's
+const HELP = helpText({
+  usage: "calibrate-tokens --provider anthropic|openai|gemini --model MODEL [options]",
+  purpose: "Fit the billed-token estimate on a provider's own counts (its count endpoint).",
+  about: `Sends one count request without tools and one per sampled tool (alone) to the provider's
 count endpoint (keys from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY; base URLs from
 ANTHROPIC_BASE_URL, OPENAI_BASE_URL, GEMINI_BASE_URL), fits the estimator's coefficients and
 interval, and writes a calibration file for deno task bench --calibration FILE. Answers are
-cached (.scratch/count_tokens): a second run sends nothing. Method: docs/cost-layers.md.
-
-  --provider P     anthropic, openai or gemini
+cached (.scratch/count_tokens): a second run sends nothing. Method: docs/cost-layers.md.`,
+  options: `  --provider P     anthropic, openai or gemini
   --model M        model name, as the endpoint takes it
   --corpus FILE    catalog whose tools are sampled (default: the reference corpus)
   --sample N       tools sampled (default: 40)
   --seed N         seed of the sample (default: 20261130)
-  --out FILE       output (default: results/calibration_<provider>_<model>.json)
-  --help
-
-Exit codes: 0 written, 1 too few counts to fit, 2 bad input.`;
+  --out FILE       output (default: results/calibration_<provider>_<model>.json)`,
+  exitCodes: "0 written, 1 too few counts to fit, 2 bad input.",
+});
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {

@@ -71,10 +71,11 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
   },
   "calibrate-tokens": {
     unscoped: {
+      read: READ_ANYWHERE,
       net: "the providers' count endpoints at any *_BASE_URL",
       env: "the providers' key and base-URL variables",
     },
-    run: async () => {
+    run: async ({ elsewhere }) => {
       // A local server speaking Anthropic's count_tokens: 50 tokens, plus 10 per tools byte/100.
       const server = Deno.serve(
         { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -86,12 +87,19 @@ export const RUN_CASES: Readonly<Record<string, P.PermissionCase>> = {
       );
       try {
         const base = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
-        const args = `--provider anthropic --model claude-test --sample 6 --out ${OUT}/tokcal.json`;
+        // The corpus read from, and the calibration written to, a folder under the home folder.
+        await Deno.copyFile(
+          join(ROOT, "fixtures/corpora/reference_v1.tools.json"),
+          `${elsewhere}/c.json`,
+        );
+        const args =
+          `--provider anthropic --model claude-test --sample 6 --corpus ${elsewhere}/c.json
+          --out ${elsewhere}/tokcal.json`;
         const r = await task("calibrate-tokens", argv(args), {
           env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: base },
         });
         assertRan("calibrate-tokens", r);
-        const written = JSON.parse(await Deno.readTextFile(join(ROOT, OUT, "tokcal.json")));
+        const written = JSON.parse(await Deno.readTextFile(join(elsewhere, "tokcal.json")));
         assert.equal(written.entries[0].models, "^claude-test$");
       } finally {
         await server.shutdown();
