@@ -1,6 +1,7 @@
 // test:quick skips this file: its tests start processes (deno task test runs them).
 // The tables of docs/extension-points.md and the JSON-Schema enums that list a registry's names
-// are checked against the registry here. After adding a retriever, an arm or a provider, regenerate them with
+// are checked against the registry here. After adding a retriever, an arm or a provider,
+// regenerate them with
 //   UPDATE_REGISTRIES=1 deno test -A lib/registries_test.ts
 // then review the diff.
 import assert from "node:assert/strict";
