@@ -100,7 +100,7 @@ Deno.test("every deno task command of README.md and docs/ names a real task and 
         problems.push(`${page}: deno task ${name}: no such task in deno.json`);
         continue;
       }
-      if (["test", "test:quick", "check", "notebooks"].includes(name)) continue;
+      if (["test", "test:quick", "check"].includes(name)) continue;
       const text = await help(name);
       for (const word of words.slice(3)) {
         const flag = /^(--[a-z][a-z0-9-]*)/.exec(word)?.[1];
