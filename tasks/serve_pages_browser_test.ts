@@ -151,6 +151,21 @@ Deno.test({
     assert.equal(new URL(page.url()).pathname, "/agents");
     assert.equal(await page.$('#agents tr[data-agent="my-agent"]'), null);
 
+    // Servers: a Claude Desktop entry pasted on Config › Servers is added to servers.json.
+    await page.goto(`${server.url}/config?tab=servers`, { waitUntil: "load" });
+    await page.type(
+      "#import-servers textarea[name=text]",
+      `"notes": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }`,
+    );
+    await Promise.all([page.waitForNavigation(), page.click("#import-servers button")]);
+    assert.match(await text(page, ".saved-note"), /^Added: notes\.$/);
+    assert.ok((await page.$('.server[data-name="notes"]')) !== null);
+    const servers = (await api(server, "GET", "/api/config/servers")).data.mcpServers;
+    assert.deepEqual(servers.notes, {
+      command: "npx",
+      args: ["-y", "@modelcontextprotocol/server-memory"],
+    });
+
     // A judged suite runs without a key: the scripted model answers and the scripted judge judges.
     await page.goto(`${server.url}/plans`, { waitUntil: "load" });
     const judged = 'form.run-form[data-suite="memory-graph"]';

@@ -790,6 +790,42 @@ export class ConfigStore {
   }
 
   /**
+   * Adds servers to `servers.json` (its other entries kept as stored).
+   *
+   * @param entries Servers-config entries by name.
+   * @throws {WorkbenchError} 409 naming the servers already configured; 400 when the result
+   *   does not validate (nothing written).
+   */
+  addServers(entries: Readonly<Record<string, JsonObject>>): Promise<void> {
+    return this.#serial(async () => {
+      const path = await this.#file(CONFIG_FILES.servers);
+      const stored = await readJson(path).catch(() => ({})) as JsonValue;
+      const doc = isObject(stored) ? stored : {};
+      const key = "servers" in doc && !("mcpServers" in doc) ? "servers" : "mcpServers";
+      const table = isObject(doc[key]) ? doc[key] as JsonObject : {};
+      const taken = Object.keys(entries).filter((n) => n in table);
+      if (taken.length > 0) {
+        throw new WorkbenchError(
+          409,
+          `server${taken.length > 1 ? "s" : ""} ${
+            taken.map((n) => `"${n}"`).join(", ")
+          } already configured: edit ${
+            taken.length > 1 ? "them" : "it"
+          } below, or rename in the pasted text`,
+          "text",
+        );
+      }
+      const value = { ...doc, [key]: { ...table, ...entries } };
+      try {
+        parseServersConfig(value as JsonValue, { source: CONFIG_FILES.servers });
+      } catch (e) {
+        throw errorOf(e);
+      }
+      await writeAtomic(path, JSON.stringify(value, null, 2) + "\n");
+    });
+  }
+
+  /**
    * The parsed model registry. A model served by the workbench's scripted server (its base URL
    * is `${MCPMETER_SCRIPTED_URL}` or `${MCPMETER_SCRIPTED_OPENAI_URL}`) is `simulated`, also
    * in a config created before the field existed.

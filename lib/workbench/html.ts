@@ -87,6 +87,7 @@ label.choice { display: inline-block; margin-right: 12px; }
 .field.invalid input, .field.invalid select, .field.invalid textarea { border-color: var(--bad);
   background: #fff6f5; }
 .field-error { color: var(--bad); font-size: 12px; margin-top: 3px; }
+.saved-note { background: #e6f4ea; border: 1px solid #a8dab5; border-radius: 6px; padding: 6px 10px; }
 .bar { height: 10px; background: var(--line); border-radius: 5px; overflow: hidden; min-width: 120px; }
 .bar > span { display: block; height: 100%; background: var(--accent); }
 .kpis { display: flex; gap: 14px; flex-wrap: wrap; }

@@ -131,8 +131,24 @@ export function configRequest(
     : { method: "PUT", path: `/api/suites/${id}`, body };
 }
 
+/** Config › Servers: pasted client config → `POST /api/config/servers/import`, then the list. */
+export function importServersForm() {
+  const form = $<HTMLFormElement>("#import-servers");
+  if (form === null) return;
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    clearErrors(form);
+    const text = $<HTMLTextAreaElement>("[name=text]", form)!.value;
+    const r = await api("POST", "/api/config/servers/import", { text });
+    if (!r.ok) return showRefusal(form, r.data);
+    const added = (r.data.added as string[]).join(", ");
+    location.href = `/config?tab=servers&added=${encodeURIComponent(added)}`;
+  });
+}
+
 /** Config: every form saves through the config API; a new or deleted suite reloads the page. */
 export function configPage() {
+  importServersForm();
   for (const form of $$<HTMLFormElement>("form.config-form")) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();

@@ -1,7 +1,8 @@
 /**
  * Config API: `GET/PUT /api/config/{agents|models|servers|tool-prices}`,
  * `POST /api/config/agents` (a new agent), `PUT/DELETE /api/config/agents/{id}`,
- * `GET/PUT /api/config/prompts/{agentId}`. Every write is validated before anything is
+ * `POST /api/config/servers/import` (servers pasted from a Claude Desktop, Cursor or VS Code
+ * config), `GET/PUT /api/config/prompts/{agentId}`. Every write is validated before anything is
  * written; a refused one answers 400 with the field.
  *
  * @module
@@ -11,6 +12,7 @@ import type { WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import type { ConfigKind } from "../config_store.ts";
+import { serversFromPaste } from "../server_import.ts";
 
 const KINDS: readonly ConfigKind[] = ["agents", "models", "servers", "tool-prices"];
 
@@ -43,6 +45,20 @@ export const configApi: WorkbenchFeature = {
     app.delete("/api/config/agents/:id", async (c) => {
       await ctx.config.deleteAgent(c.req.param("id"));
       return c.body(null, 204);
+    });
+    app.post("/api/config/servers/import", async (c) => {
+      const body = await readJsonBody(c) as { text?: unknown } | null;
+      if (typeof body?.text !== "string") {
+        throw new WorkbenchError(400, `field "text" must be the pasted config text`, "text");
+      }
+      const pasted = serversFromPaste(body.text);
+      await ctx.config.addServers(pasted.servers);
+      return c.json({
+        added: Object.keys(pasted.servers),
+        format: pasted.format,
+        skipped: pasted.skipped,
+        dropped: pasted.dropped,
+      }, 201);
     });
     app.put("/api/config/agents/:id", async (c) => {
       await ctx.config.putAgent(c.req.param("id"), await readJsonBody(c));

@@ -208,26 +208,38 @@ async function toolPricesTab(ctx: WorkbenchContext): Promise<Html> {
   `;
 }
 
-async function serversTab(ctx: WorkbenchContext): Promise<Html> {
+/** An example of what the import takes (Claude Desktop's shape). */
+const PASTE_EXAMPLE = `"filesystem": {
+  "command": "npx",
+  "args": ["-y", "@modelcontextprotocol/server-filesystem", "/Users/me/Desktop"]
+}`;
+
+async function serversTab(ctx: WorkbenchContext, added: string): Promise<Html> {
   const doc = await ctx.config.getDoc("servers");
   const key = isObject(doc) && "servers" in doc ? "servers" : "mcpServers";
   const table = isObject(doc) && isObject(doc[key]) ? doc[key] as JsonObject : {};
   const cards = Object.entries(table).map(([name, entry]) => {
     const json = JSON.stringify(entry, null, 2);
-    return html`
-      <div class="card server" data-field="${key}.${name}" data-name="${name}">
-        <h3 class="mono">${name}</h3>
-        <textarea rows="${Math.min(14, json.split("\n").length + 1)}">${json}</textarea>
-      </div>
-    `;
+    return html`<div class="card server" data-field="${key}.${name}" data-name="${name}">
+  <h3 class="mono">${name}</h3>
+  <textarea rows="${Math.min(14, json.split("\n").length + 1)}">${json}</textarea>
+</div>`;
   });
-  return html`
-    <form class="config-form" novalidate data-save="servers" data-key="${key}"
-      data-original="${JSON.stringify(
-        doc,
-      )}">${cards}<p class="muted">Secret-named env and header values show as [REDACTED]; leave them so to keep the stored value.</p>
-    ${saveRow("Save servers")}</form>
-  `;
+  return html`${added === "" ? "" : html`<p class="saved-note" role="status">Added: ${added}.</p>`}
+<form class="card" id="import-servers" novalidate>
+  <h2>Add servers from a client config</h2>
+  <p class="muted">Paste the <code>mcpServers</code> block of Claude Desktop's
+  <code>claude_desktop_config.json</code> or Cursor's <code>mcp.json</code>, the <code>servers</code>
+  of VS Code's <code>.vscode/mcp.json</code> (or <code>mcp.servers</code> of its settings), the whole
+  file, or one <code>"name": {...}</code> entry. <code>\${env:NAME}</code> becomes
+  <code>\${NAME}</code>, read from the environment or <code>.env</code> when a run starts.</p>
+  <div class="field" data-field="text"><textarea name="text" rows="7" placeholder="${PASTE_EXAMPLE}"></textarea></div>
+  <button type="submit">Add servers</button><div class="form-error field-error"></div>
+</form>
+<form class="config-form" novalidate data-save="servers" data-key="${key}" data-original="${
+    JSON.stringify(doc)
+  }">${cards}<p class="muted">Secret-named env and header values show as [REDACTED]; leave them so to keep the stored value.</p>
+${saveRow("Save servers")}</form>`;
 }
 
 /** What the New suite editor starts with. */
@@ -273,7 +285,7 @@ async function promptsTab(ctx: WorkbenchContext): Promise<Html> {
   return html`${forms}`;
 }
 
-const TAB_BODIES: Record<Tab, (ctx: WorkbenchContext) => Promise<Html>> = {
+const TAB_BODIES: Record<Tab, (ctx: WorkbenchContext, added: string) => Promise<Html>> = {
   agents: agentsTab,
   models: modelsTab,
   servers: serversTab,
@@ -299,15 +311,12 @@ export const configPage: WorkbenchFeature = {
           `
         )
       }</p>`;
+      const body = await TAB_BODIES[tab](ctx, c.req.query("added") ?? "");
       return c.html(page(ctx, {
         title: "Config",
         active: "/config",
-        body: html`
-          <p
-            class="muted">The working config in ${ctx.config
-              .dir}. Every save is validated against lib/agent/schemas before it is written; a refused one changes nothing.</p>${tabs}${await TAB_BODIES
-              [tab](ctx)}
-        `,
+        body: html`<p class="muted">The working config in ${ctx.config.dir}. Every save is validated
+against lib/agent/schemas before it is written; a refused one changes nothing.</p>${tabs}${body}`,
         script: "configPage",
       }));
     });
