@@ -96,7 +96,9 @@ export async function runMain(
     Deno.exit((await main()) ?? 0);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const line = `mcpmeter ${task}: error: ${message.split("\n")[0]}`;
+    // Deno's own advice ("run again with the --allow-write flag") does not apply to a task.
+    const first = message.split("\n")[0].replace(/, run again with the --allow-\w+ flag/, "");
+    const line = `mcpmeter ${task}: error: ${first}`;
     // Also when a flow wrapped the permission error in its own message ("cannot read X: ...").
     if (
       error instanceof Deno.errors.NotCapable ||

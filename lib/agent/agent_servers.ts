@@ -19,7 +19,8 @@ export const NO_MODEL_HELP = `No model endpoint is reachable. Configure one of:
   OpenAI:    set OPENAI_API_KEY for an entry with "provider": "openai".
   Ollama:    run \`ollama serve\` (listens on 127.0.0.1:11434) and use an "openai" entry with
              "baseUrl": "http://127.0.0.1:11434/v1" and "apiKey": "\${OLLAMA_API_KEY:-ollama}".
-Registry: fixtures/agents/models.json (or --models FILE).`;
+Registry: the models.json of the working config (results/config/models.json) or --models FILE;
+without a key, the workbench (deno task serve) runs any suite on the scripted model.`;
 
 /** Options of {@linkcode prepareAgentServers}. */
 export interface PrepareOptions {
