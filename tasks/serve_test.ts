@@ -165,3 +165,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "serve: a bench started on the Catalog page over a captured catalog scores retrieval on the golden set that names it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const { writeMiniCatalog, writeMiniGolden } = await import("../testing/catalogs.ts");
+  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-serve-catalog-" });
+  const resultsDir = join(tmp, "results");
+  await writeMiniCatalog(join(resultsDir, "captures"), "mine");
+  await Deno.mkdir(join(resultsDir, "golden"), { recursive: true });
+  await writeMiniGolden(join(resultsDir, "golden", "mine.test.json"), "mine");
+  const server = await serve(join(tmp, "config"), resultsDir);
+  try {
+    const started = await api(server, "POST", "/api/catalog/bench", { corpus: "captures/mine" });
+    assert.equal(started.status, 202, JSON.stringify(started.data));
+    assert.deepEqual(started.data.golden, [join(resultsDir, "golden", "mine.test.json")]);
+    let job: { state: string; retrievalRows: number | null; log: string } | undefined;
+    for (let i = 0; i < 600 && job?.state !== "completed" && job?.state !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      job = (await api(server, "GET", "/api/catalog/bench")).data.jobs[0];
+    }
+    assert.equal(job?.state, "completed", job?.log);
+    const report = JSON.parse(
+      await Deno.readTextFile(join(started.data.outDir, "report.json")),
+    );
+    const scored = report.retrieval.filter((r: { goldenSetId: string }) =>
+      r.goldenSetId === "mine.test"
+    );
+    assert.ok(scored.length > 0, `retrieval rows: ${report.retrieval.length}`);
+    assert.equal(job?.retrievalRows, report.retrieval.length);
+    assert.ok(scored.every((r: { corpusId: string }) => r.corpusId === "mine"));
+  } finally {
+    await server.stop();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -82,19 +82,47 @@ export interface ChatService {
   close(): Promise<void>;
 }
 
+/** A tool catalog the Catalog page lists and can bench. */
+export interface CatalogEntry {
+  /** Name the bench form posts (unique), e.g. `reference_v1` or `captures/mine`. */
+  readonly name: string;
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** Where it comes from: `reference`, `captured`, `shared`, ... */
+  readonly source: string;
+  /** The corpus id the bench gives it (`null`: the file cannot be read as a catalog). */
+  readonly corpusId: string | null;
+  /** Tools in it (`null`: unreadable). */
+  readonly tools: number | null;
+  /** Golden sets whose `corpus_version` is its id: scored when it is benched. */
+  readonly golden: readonly string[];
+  /** Why it cannot be read, when it cannot. */
+  readonly problem?: string;
+}
+
+/** What a bench run is asked to measure. */
+export interface BenchRequest {
+  /** A listed catalog's name. Give this or `path`. */
+  readonly corpus?: string;
+  /** Any catalog file, wherever it is (`~/` is the home folder). */
+  readonly path?: string;
+  /** A golden set file to score too (beside the listed ones that match the corpus). */
+  readonly golden?: string;
+}
+
 /** Starting `bench` runs from the Catalog page. */
 export interface BenchService {
-  /** Corpus names that can be benchmarked. */
-  corpora(): Promise<readonly string[]>;
-  /** The corpus offered first (what `deno task bench` measures by default), when it is listed. */
+  /** Catalogs that can be benchmarked: the reference corpus, captured catalogs, ... */
+  catalogs(): Promise<readonly CatalogEntry[]>;
+  /** The catalog offered first (what `deno task bench` measures by default), when it is listed. */
   readonly defaultCorpus?: string;
   /**
-   * Starts a bench run on a corpus.
+   * Starts a bench run.
    *
-   * @param corpus Corpus name (one of {@linkcode BenchService.corpora}).
-   * @returns Id and output folder of the job.
+   * @param request The catalog (listed, or a file) and golden sets.
+   * @returns Id and output folder of the job, and the golden sets it scores.
    */
-  start(corpus: string): Promise<{ jobId: string; outDir: string }>;
+  start(request: BenchRequest): Promise<{ jobId: string; outDir: string; golden: string[] }>;
   /** Jobs started by this server, newest first. */
   jobs(): readonly BenchJob[];
 }
@@ -103,14 +131,18 @@ export interface BenchService {
 export interface BenchJob {
   /** Job id. */
   readonly jobId: string;
-  /** Corpus. */
+  /** Catalog: its listed name, or the file named. */
   readonly corpus: string;
+  /** Golden sets scored (file paths); none: retrieval is not scored. */
+  readonly golden: readonly string[];
   /** `running`, `completed` or `failed`. */
   readonly state: "running" | "completed" | "failed";
   /** Output folder (holds `report.json` when completed). */
   readonly outDir: string;
   /** Last lines of the task's stderr. */
   readonly log: string;
+  /** Retrieval rows the report holds (`null` until it is read). */
+  readonly retrievalRows: number | null;
 }
 
 /** What the Audit page may ask an audit to read (each optional; none: this account's configs). */

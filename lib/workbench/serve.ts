@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
@@ -116,17 +116,31 @@ export function checkServeOptions(
   }
 }
 
-/** Corpora the Catalog page can bench: the committed ones, and LiveMCPBench when beside us. */
-async function benchCorpora(fromRoot: (path: string) => string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for await (const e of Deno.readDir(fromRoot("fixtures/corpora"))) {
-    if (e.isFile && e.name.endsWith(".tools.json")) {
-      out[e.name.replace(/\.tools\.json$/, "")] = fromRoot(`fixtures/corpora/${e.name}`);
+/**
+ * Where the Catalog page lists catalogs from: the committed corpora, what `deno task capture`
+ * wrote into `<results>/captures/`, and LiveMCPBench when it is beside the checkout; and the
+ * golden sets it matches to them: the bench's defaults and any in `<results>/golden/`.
+ */
+async function catalogInputs(fromRoot: (path: string) => string, resultsDir: string) {
+  const goldenDir = join(resultsDir, "golden");
+  const own: string[] = [];
+  try {
+    for await (const e of Deno.readDir(goldenDir)) {
+      if (e.isFile && e.name.endsWith(".json")) own.push(join(goldenDir, e.name));
     }
-  }
-  const live = fromRoot("../shared/corpora/livemcptool/tools.json");
-  if (await Deno.stat(live).then(() => true, () => false)) out.livemcptool = live;
-  return out;
+  } catch { /* none yet */ }
+  return {
+    catalogs: [
+      { dir: fromRoot("fixtures/corpora"), source: "reference" },
+      { dir: join(resultsDir, "captures"), source: "captured", prefix: "captures/" },
+      {
+        file: fromRoot("../shared/corpora/livemcptool/tools.json"),
+        name: "livemcptool",
+        source: "LiveMCPBench",
+      },
+    ],
+    goldenSets: [...BENCH_DEFAULTS.goldenSets.map(fromRoot), ...own.sort()],
+  };
 }
 
 /**
@@ -142,15 +156,26 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
   const { fromRoot } = options;
   const resultsDir = options.resultsDir ?? SERVE_DEFAULTS.resultsDir;
   const scripted = startDemoModelServer(createTokenizer("cl100k_base"));
-  const env = {
+  const env: Record<string, string> = {
     ...(await loadEnv(options.envFile ?? SERVE_DEFAULTS.envFile)),
     MCPMETER_SCRIPTED_URL: scripted.url,
     MCPMETER_SCRIPTED_OPENAI_URL: scripted.openaiBaseUrl,
     MCPMETER_SCRIPTED_KEY: "scripted-not-a-key",
   };
-  const runBench = async (corpus: string, outDir: string) => {
+  const runBench = async (
+    input: { readonly corpus: string; readonly golden: readonly string[] },
+    outDir: string,
+  ) => {
+    const golden = input.golden.length === 0 ? ["none"] : input.golden;
     const out = await new Deno.Command(Deno.execPath(), {
-      args: [...options.benchArgs, "--corpus", corpus, "--out", outDir],
+      args: [
+        ...options.benchArgs,
+        "--corpus",
+        input.corpus,
+        ...golden.flatMap((g) => ["--golden", g]),
+        "--out",
+        outDir,
+      ],
       cwd: fromRoot("."),
       stdout: "null",
       stderr: "piped",
@@ -201,8 +226,9 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
           task: "serve",
         }),
       bench: createBenchService({
-        corpora: await benchCorpora(fromRoot),
+        ...await catalogInputs(fromRoot, resolve(resultsDir)),
         defaultCorpus: basename(BENCH_DEFAULTS.corpus).replace(/\.tools\.json$/, ""),
+        ...(env.HOME ? { home: env.HOME } : {}),
         resultsDir,
         isoNow: () => new Date().toISOString(),
         runBench,

@@ -724,36 +724,6 @@ Deno.test("workbench: the catalog lists report.json files and opens none outside
   }
 });
 
-Deno.test("workbench: the Catalog page pre-selects the bench's default corpus, whatever sorts first", async () => {
-  const corpora = { alpha: "/c/alpha.json", livemcptool: "/c/l.json", reference_v1: "/c/r.json" };
-  const bench = (defaultCorpus?: string) =>
-    createBenchService({
-      corpora,
-      ...(defaultCorpus === undefined ? {} : { defaultCorpus }),
-      resultsDir: "/nonexistent",
-      isoNow: () => "2026-01-01T00:00:00.000Z",
-      runBench: () => Promise.resolve({ code: 0, log: "" }),
-    });
-  const options = async (b: BenchService) => {
-    const wb = await start({ bench: b });
-    try {
-      const page = await call(wb, "GET", "/catalog");
-      return [...page.text.matchAll(/<option( selected)?>([^<]*)<\/option>/g)].map((m) =>
-        `${m[2]}${m[1] ? "*" : ""}`
-      );
-    } finally {
-      await stop(wb);
-    }
-  };
-  assert.deepStrictEqual(await options(bench("reference_v1")), [
-    "alpha",
-    "livemcptool",
-    "reference_v1*",
-  ]);
-  // A default that is not listed selects nothing (the browser then shows the first).
-  assert.deepStrictEqual(await options(bench("missing")), ["alpha", "livemcptool", "reference_v1"]);
-});
-
 Deno.test("workbench: a page a browser cannot be shown is an HTML error page with the navigation; scripts still get JSON", async () => {
   const wb = await start();
   try {

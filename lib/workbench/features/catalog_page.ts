@@ -62,15 +62,24 @@ export const catalogPage: WorkbenchFeature = {
   nav: [{ href: "/catalog", title: "Catalog", order: 50 }],
   register(app, ctx) {
     app.get("/api/catalog/reports", async (c) => c.json({ reports: await listReports(ctx) }));
-    app.get(
-      "/api/catalog/bench",
-      async (c) =>
-        c.json({ corpora: await ctx.bench?.corpora() ?? [], jobs: ctx.bench?.jobs() ?? [] }),
-    );
+    app.get("/api/catalog/bench", async (c) => {
+      const catalogs = await ctx.bench?.catalogs() ?? [];
+      return c.json({
+        corpora: catalogs.map((k) => k.name),
+        catalogs,
+        jobs: ctx.bench?.jobs() ?? [],
+      });
+    });
     app.post("/api/catalog/bench", async (c) => {
       if (ctx.bench === undefined) throw new WorkbenchError(503, "bench runs are not available");
-      const body = await readJsonBody(c) as { corpus?: unknown } | null;
-      return c.json(await ctx.bench.start(String(body?.corpus ?? "")), 202);
+      const body = await readJsonBody(c) as Record<string, unknown> | null;
+      const text = (k: string) => typeof body?.[k] === "string" ? body[k] as string : undefined;
+      const request = {
+        ...(text("corpus") !== undefined ? { corpus: text("corpus") } : {}),
+        ...(text("path") !== undefined ? { path: text("path") } : {}),
+        ...(text("golden") !== undefined ? { golden: text("golden") } : {}),
+      };
+      return c.json(await ctx.bench.start(request), 202);
     });
     app.get("/catalog/report", async (c) => {
       const rel = c.req.query("path") ?? "";
@@ -105,14 +114,39 @@ export const catalogPage: WorkbenchFeature = {
     app.get("/catalog", async (c) => {
       const reports = await listReports(ctx);
       const audits = await listAudits(ctx);
-      const corpora = await ctx.bench?.corpora() ?? [];
+      const catalogs = await ctx.bench?.catalogs() ?? [];
       const jobs = ctx.bench?.jobs() ?? [];
+      const shown = (path: string) => {
+        const rel = relative(Deno.cwd(), path);
+        return rel.startsWith("..") ? path : rel;
+      };
+      const reportHref = (rel: string) => `/catalog/report?path=${encodeURIComponent(rel)}`;
       const rows = reports.map((r) =>
         html`
           <tr>
-            <td><a class="report-link" href="/catalog/report?path=${encodeURIComponent(r.path)}">${r
-              .path}</a></td>
+            <td><a class="report-link" href="${reportHref(r.path)}">${r.path}</a></td>
             <td class="muted">${r.modifiedAt ?? ""}</td>
+          </tr>
+        `
+      );
+      const catalogRows = catalogs.map((k) =>
+        html`
+          <tr data-catalog="${k.name}">
+            <td class="mono">${k.name}</td>
+            <td>${k.source}</td>
+            <td class="num">${k.tools === null ? "" : k.tools.toLocaleString("en-US")}</td>
+            <td>${k.problem !== undefined
+              ? html`<span class="fail">cannot be read: ${k.problem}</span>`
+              : k.golden.length > 0
+              ? html`scored on ${
+                k.golden.map((g) =>
+                  html`
+                    <code>${shown(g)}</code>
+                  `
+                )
+              }`
+              : html`<span class="muted">no golden set names corpus ${k.corpusId}: not scored (name one below)</span>`}</td>
+            <td class="muted">${shown(k.path)}</td>
           </tr>
         `
       );
@@ -122,20 +156,73 @@ export const catalogPage: WorkbenchFeature = {
             <td class="mono">${j.jobId}</td>
             <td>${j.corpus}</td>
             <td><span class="state ${j.state}">${j.state}</span></td>
+            <td>${j.golden.length === 0
+              ? "retrieval not scored (no golden set)"
+              : j.retrievalRows === null
+              ? `golden: ${j.golden.map(shown).join(", ")}`
+              : `retrieval: ${j.retrievalRows} rows`}</td>
             <td>${j.state === "completed"
-              ? html`<a href="/catalog/report?path=${
-                encodeURIComponent(relative(ctx.resultsDir, join(j.outDir, "report.json")))
+              ? html`<a href="${
+                reportHref(relative(ctx.resultsDir, join(j.outDir, "report.json")))
               }">open report</a>`
               : html`<span class="muted">${j.log.split("\n").at(-1) ?? ""}</span>`}</td>
           </tr>
+        `
+      );
+      const options = catalogs.map((k) =>
+        html`
+          <option value="${k.name}" ${k.name === ctx.bench?.defaultCorpus
+            ? raw(" selected")
+            : ""}>${k.name} (${k.source})</option>
         `
       );
       return c.html(page(ctx, {
         title: "Catalog",
         active: "/catalog",
         body: html`
-          <p
-            class="muted">The bench side: what tool catalogs cost in context tokens (by exposure mode and encoding arm) and how well retrieval finds the right tool.</p>
+          <p class="muted">The bench side: what tool catalogs cost in context tokens (by
+          exposure mode and encoding arm) and how well retrieval finds the right tool.</p>
+          <div class="card">
+            <h2>Catalogs</h2>
+            <p class="muted">The reference corpus, what <code>deno task capture</code> wrote into
+            ${join(ctx.resultsDir, "captures")}, and LiveMCPBench when it is beside the checkout.
+            Retrieval is scored on each golden set whose <code>corpus_version</code> is the catalog's id
+            (golden sets of your own: ${join(ctx.resultsDir, "golden")}).</p>
+            <table id="catalogs">
+              <thead>
+                <tr>
+                  <th>catalog</th>
+                  <th>source</th>
+                  <th class="num">tools</th>
+                  <th>retrieval</th>
+                  <th>file</th>
+                </tr>
+              </thead>
+              <tbody>${catalogRows.length > 0 ? catalogRows : html`
+                <tr>
+                  <td colspan="5" class="muted">none: capture one with deno task capture</td>
+                </tr>
+              `}</tbody>
+            </table>
+          </div>
+          <form class="card" id="bench-form" novalidate>
+            <h2>Start a bench run</h2>
+            <div class="run-options">
+              <div class="field"
+                data-field="corpus"><label>Catalog <select name="corpus">${options}</select></label></div>
+              <div class="field" data-field="path" style="flex:1"><label>or a catalog file
+                <input type="text" name="path" style="width:100%" placeholder="~/my_catalog.json (any format the bench reads)"></label></div>
+              <div class="field" data-field="golden" style="flex:1"><label>golden set (optional)
+                <input type="text" name="golden" style="width:100%" placeholder="~/my_golden.json"></label></div>
+              <div class="field"><button type="submit"${ctx.bench
+                ? ""
+                : raw(" disabled")}>Start bench</button></div>
+            </div>
+            <div class="form-error field-error"></div>
+            <table id="bench-jobs">
+              <tbody>${jobRows}</tbody>
+            </table>
+          </form>
           <div class="card">
             <h2>Bench reports</h2>
             <table id="reports">
@@ -147,7 +234,7 @@ export const catalogPage: WorkbenchFeature = {
               </thead>
               <tbody>${rows.length > 0 ? rows : html`
                 <tr>
-                  <td colspan="2" class="muted">none yet: run deno task bench, or start one below</td>
+                  <td colspan="2" class="muted">none yet: run deno task bench, or start one above</td>
                 </tr>
               `}</tbody>
             </table>
@@ -174,24 +261,6 @@ export const catalogPage: WorkbenchFeature = {
                 `}</tbody>
             </table>
           </div>
-          <form class="card" id="bench-form">
-            <h2>Start a bench run</h2>
-            <div style="display:flex;gap:12px;align-items:end">
-              <div class="field"
-                data-field="corpus"><label>Corpus <select name="corpus">${corpora.map((n) =>
-                  html`<option${
-                    n === ctx.bench?.defaultCorpus ? raw(" selected") : ""
-                  }>${n}</option>`
-                )}</select></label></div>
-              <div class="field"><button type="submit"${ctx.bench
-                ? ""
-                : raw(" disabled")}>Start bench</button></div>
-            </div>
-            <div class="form-error field-error"></div>
-            <table id="bench-jobs">
-              <tbody>${jobRows}</tbody>
-            </table>
-          </form>
         `,
         script: "catalogPage",
       }));
