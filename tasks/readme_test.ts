@@ -4,8 +4,9 @@
 // is printed as results/) and `deno task serve` (its page must answer; on a free port with a
 // temporary config and results folder). What is only checked, for README.md and every page of
 // docs/: each `deno task NAME` names a task of deno.json and each --flag it passes is one that
-// task's --help lists. demo-agents, capture, agents and the others cost minutes or a network and
-// run in their own tests (tasks/permissions_test.ts runs each task once under its permissions).
+// task's --help lists, and each relative link names a file that exists. demo-agents, capture,
+// agents and the others cost minutes or a network and run in their own tests
+// (tasks/permissions_test.ts runs each task once under its permissions).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 
@@ -113,6 +114,26 @@ Deno.test("every deno task command of README.md and docs/ names a real task and 
   }
   assert.deepEqual(problems, []);
   assert.ok(checked > 50, `only ${checked} commands found`);
+});
+
+Deno.test("every relative link of README.md and docs/ names a file that exists", async () => {
+  const pages = ["README.md", "ARCHITECTURE.md"];
+  for await (const e of Deno.readDir(join(ROOT, "docs"))) {
+    if (e.isFile && e.name.endsWith(".md")) pages.push(`docs/${e.name}`);
+  }
+  const broken: string[] = [];
+  let links = 0;
+  for (const page of pages.sort()) {
+    const text = await Deno.readTextFile(join(ROOT, page));
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target) || target.startsWith("#")) continue;
+      links++;
+      const file = join(ROOT, page, "..", target.split("#")[0]);
+      if (!await Deno.stat(file).then(() => true, () => false)) broken.push(`${page}: ${target}`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(links > 40, `only ${links} links found`);
 });
 
 Deno.test("the README names every task of deno.json", () => {
