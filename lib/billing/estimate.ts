@@ -24,8 +24,9 @@
  *
  * @module
  */
-import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
-import { tokenByteOffsets } from "../tokens/spans.ts";
+import { sharedDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { type KnownAt, tokenRegions } from "../tokens/spans.ts";
+import { sharedCounts } from "../tokens/shared_counts.ts";
 import type { SentFormat, SentTool } from "../catalog/sent.ts";
 import { sentTools } from "../catalog/sent.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -297,8 +298,6 @@ function pyJson(v: JsonValue, out: string[], at: { n: number }, prose: [number, 
   push("}");
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Anthropic features per tool: the o200k tokens of each tool's `<function>` line, by class.
  *
@@ -326,52 +325,53 @@ export function anthropicFeatures(
   }
   push("</functions>");
   const text = out.join("");
-  const bytes = encoder.encode(text);
-  // UTF-16 index → UTF-8 offset, for the ranges.
-  const offsets = new Int32Array(text.length + 1);
-  for (let i = 0, b = 0; i <= text.length; i++) {
-    offsets[i] = b;
-    if (i === text.length) break;
-    const c = text.charCodeAt(i);
-    b += c < 0x80
-      ? 1
-      : c < 0x800
-      ? 2
-      : c >= 0xd800 && c <= 0xdbff
-      ? 2
-      : c >= 0xdc00 && c <= 0xdfff
-      ? 2
-      : 3;
-  }
-  const { starts } = tokenByteOffsets(text, "o200k_base");
+  // Regions: each tool's line and, inside it, each prose string; a region's label is its tool
+  // (-1: the wrapper) and whether it is prose. Tokens holding non-ASCII bytes are counted apart.
+  const cuts: number[] = [];
+  const tool: number[] = [-1];
+  const isProse: boolean[] = [false];
+  const known: KnownAt[] = [];
+  let p = 0;
+  toolRanges.forEach(([start, end], t) => {
+    cuts.push(start);
+    tool.push(t);
+    isProse.push(false);
+    for (; p < prose.length && prose[p][1] <= end; p++) {
+      cuts.push(prose[p][0], prose[p][1]);
+      known.push({ at: prose[p][0], text: text.slice(prose[p][0], prose[p][1]) });
+      tool.push(t, t);
+      isProse.push(true, false);
+    }
+    cuts.push(end);
+    tool.push(-1);
+    isProse.push(false);
+  });
+  const r = tokenRegions(text, "o200k_base", cuts, { nonAscii: true, known });
   const perTool: Record<string, number>[] = tools.map(() => ({
     prose: 0,
     structure: 0,
     nonAscii: 0,
   }));
   const wrapper: Record<string, number> = { prose: 0, structure: 0, nonAscii: 0 };
-  let p = 0;
-  let t = 0;
-  for (let k = 0; k < starts.length; k++) {
-    const s = starts[k];
-    const e = k + 1 < starts.length ? starts[k + 1] : bytes.length;
-    let ascii = true;
-    for (let j = s; j < e; j++) if (bytes[j] >= 0x80) ascii = false;
-    while (p < prose.length && offsets[prose[p][1]] <= s) p++;
-    while (t < toolRanges.length && offsets[toolRanges[t][1]] <= s) t++;
-    const cls = !ascii
-      ? "nonAscii"
-      : p < prose.length && offsets[prose[p][0]] <= s
-      ? "prose"
-      : "structure";
-    const target = t < toolRanges.length && offsets[toolRanges[t][0]] <= s ? perTool[t] : wrapper;
-    target[cls]++;
+  for (let k = 0; k < r.tokens.length; k++) {
+    const target = tool[k] < 0 ? wrapper : perTool[tool[k]];
+    const wide = r.nonAscii![k];
+    target.nonAscii += wide;
+    target[isProse[k] ? "prose" : "structure"] += r.tokens[k] - wide;
   }
   return { perTool, wrapper };
 }
 
-let o200k: ReturnType<typeof createDefaultTokenizer> | undefined;
-const count = (text: string) => (o200k ??= createDefaultTokenizer("o200k_base")).count(text);
+const count = (text: string) => sharedDefaultTokenizer("o200k_base").count(text);
+
+/**
+ * Tokens of `JSON.stringify(value)`, the values of the members of `item` (an object inside it)
+ * counted once wherever they recur (exact: `sharedCounts`).
+ */
+function countJson(value: JsonValue, item: JsonObject): number {
+  const values = Object.values(item).map((v) => JSON.stringify(v) as string | undefined);
+  return sharedCounts(sharedDefaultTokenizer("o200k_base")).count(JSON.stringify(value), values);
+}
 
 function propertyCount(
   props: JsonValue | undefined,
@@ -426,10 +426,11 @@ export function openAiFeatures(tools: readonly SentTool[]): Features[] {
   return tools.map((t) => {
     const desc = t.description.replace(/\.$/, "");
     const props = propertyCount(t.inputSchema.properties, false);
+    const sent = sentTools([t], "openai-responses");
     return {
       cookbookTop: 7 + count(`${t.name}:${desc}`) + props.top,
       cookbookNested: props.nested,
-      json: count(JSON.stringify(sentTools([t], "openai-responses"))),
+      json: countJson(sent, sent[0]),
     };
   });
 }
@@ -442,8 +443,8 @@ export function openAiFeatures(tools: readonly SentTool[]): Features[] {
  */
 export function geminiFeatures(tools: readonly SentTool[]): Features[] {
   return tools.map((t) => {
-    const decl = (sentTools([t], "gemini")[0].functionDeclarations as JsonValue[])[0];
-    return { json: count(JSON.stringify(decl)) };
+    const decl = (sentTools([t], "gemini")[0].functionDeclarations as JsonObject[])[0];
+    return { json: countJson(decl, decl) };
   });
 }
 

@@ -3,9 +3,12 @@
  * (a `tools/list` array as received, or a provider request's `tools` value) attributed to the
  * tool items it holds and, inside each, to the MCP field they come from.
  *
- * Method: the text is parsed once with the lossless parser (source offsets kept, nothing
- * re-serialized) and tokenized once; each token is credited to the span holding its first UTF-8
- * byte. A member of a tool item is a span from its key's opening quote to the end of its value,
+ * Method: the text's layout (where each item and member lies) is taken as the text is written
+ * from its value ({@linkcode attributeToolsValue}), or, for a given text, from writing its
+ * `JSON.parse` value again when that gives the same text back, else from the lossless parser
+ * (literals and escapes as written); the text is counted once, each token credited to the span
+ * holding its first UTF-8 byte (`tokenRegions`, lib/tokens: counted at the speed of counting,
+ * only the pieces that cross a span's edge are split into tokens). A member of a tool item is a span from its key's opening quote to the end of its value,
  * classified by its key ({@linkcode FIELD_OF_KEY}: `inputSchema`, Anthropic's `input_schema` and
  * OpenAI's and Gemini's `parameters` are all `inputSchema`); a `function` member (Chat
  * Completions) is looked into. What lies inside an item but in no member (braces, commas, a
@@ -17,7 +20,8 @@
  * @module
  */
 import { type JsonNode, type JsonObjectNode, parseJsonLossless } from "../catalog/canonical.ts";
-import { tokenByteOffsets } from "../tokens/spans.ts";
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import { type KnownAt, tokenRegions } from "../tokens/spans.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 
 /** The fields tokens are attributed to, in report order. */
@@ -40,6 +44,10 @@ export type FieldName = typeof FIELD_NAMES[number];
 /** Tokens per field; absent fields count 0. */
 export type FieldTokens = { [K in FieldName]?: number };
 
+/** The field of a member key of a tool item (`other` when not listed). */
+const fieldOf = (key: string): FieldName =>
+  Object.hasOwn(FIELD_OF_KEY, key) ? FIELD_OF_KEY[key] : "other";
+
 /** The field of a member key of a tool item; keys not listed are `other`. */
 export const FIELD_OF_KEY: Readonly<Record<string, FieldName>> = {
   name: "name",
@@ -58,9 +66,6 @@ export const FIELD_OF_KEY: Readonly<Record<string, FieldName>> = {
   strict: "envelope",
   defer_loading: "envelope",
 };
-
-/** Where the tool items of a text are. */
-export type ItemLocator = (root: JsonNode) => readonly JsonObjectNode[];
 
 /**
  * Items of a top-level array (a `tools/list` array, Anthropic, OpenAI).
@@ -105,57 +110,181 @@ export interface TextAttribution {
   readonly envelope: number;
 }
 
-interface Span {
-  readonly start: number;
-  readonly end: number;
-  readonly item: number;
-  readonly field: FieldName;
+/**
+ * Where a text's tokens go: region `k` (from `cuts[k - 1]` to `cuts[k]`, UTF-16 indices; the first
+ * from 0, the last to the end) belongs to item `item[k]` (-1: none, the text's envelope) and field
+ * `field[k]`.
+ */
+interface Layout {
+  readonly cuts: number[];
+  readonly item: number[];
+  readonly field: FieldName[];
+  /** The members' value texts where they are (counted once wherever they recur). */
+  readonly known: KnownAt[];
 }
 
-/** UTF-8 byte offset of every UTF-16 index of `text` (length `text.length + 1`). */
-function utf8Offsets(text: string): Int32Array {
-  const table = new Int32Array(text.length + 1);
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    table[i] = bytes;
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4;
-        table[i + 1] = bytes - 2;
-        i++;
+function newLayout(): Layout & { cut(at: number, item: number, field: FieldName): void } {
+  const cuts: number[] = [];
+  const item = [-1];
+  const field: FieldName[] = ["envelope"];
+  return {
+    cuts,
+    item,
+    field,
+    known: [],
+    cut(at, i, f) {
+      cuts.push(at);
+      item.push(i);
+      field.push(f);
+    },
+  };
+}
+
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * `JSON.stringify(value)` written part by part, with its layout: an item's start opens its
+ * envelope, each member's start its field and its end the item's envelope again, the item's end
+ * the text's envelope.
+ */
+function writeTools(value: JsonValue, items: "array" | "gemini"): { text: string; layout: Layout } {
+  const parts: string[] = [];
+  let pos = 0;
+  const put = (s: string) => {
+    parts.push(s);
+    pos += s.length;
+  };
+  const layout = newLayout();
+  let next = 0;
+  const members = (obj: JsonObject, i: number) => {
+    let first = true;
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      const inner = key === "function" && isObject(v); // Chat Completions: looked into
+      const s = inner ? "" : JSON.stringify(v) as string | undefined;
+      if (s === undefined) continue; // JSON.stringify leaves such members out
+      if (!first) put(",");
+      first = false;
+      if (inner) {
+        put(`${JSON.stringify(key)}:{`);
+        members(v, i);
+        put("}");
         continue;
       }
-      bytes += 3;
-    } else bytes += 3;
-  }
-  table[text.length] = bytes;
-  return table;
-}
-
-function memberSpans(item: JsonObjectNode, index: number, out: Span[]): void {
-  for (const m of item.members) {
-    if (m.key === "function" && m.node.kind === "object") {
-      memberSpans(m.node, index, out);
-      continue;
+      layout.cut(pos, i, fieldOf(key));
+      put(`${JSON.stringify(key)}:`);
+      layout.known.push({ at: pos, text: s });
+      put(s);
+      layout.cut(pos, i, "envelope");
     }
-    out.push({
-      start: m.keyStart ?? m.node.start,
-      end: m.node.end,
-      item: index,
-      field: FIELD_OF_KEY[m.key] ?? "other",
+  };
+  const element = (v: JsonValue, asItem: boolean) => {
+    if (!asItem || !isObject(v)) {
+      put(JSON.stringify(v) ?? "null");
+      return;
+    }
+    const i = next++;
+    layout.cut(pos, i, "envelope");
+    put("{");
+    members(v, i);
+    put("}");
+    layout.cut(pos, -1, "envelope");
+  };
+  const array = (a: readonly JsonValue[], each: (v: JsonValue) => void) => {
+    put("[");
+    a.forEach((v, k) => {
+      if (k > 0) put(",");
+      each(v);
+    });
+    put("]");
+  };
+  if (!Array.isArray(value)) put(JSON.stringify(value));
+  else if (items === "array") array(value, (v) => element(v, true));
+  else {
+    // Gemini: [{functionDeclarations: [...]}], the declarations are the items.
+    array(value, (tool) => {
+      if (!isObject(tool)) return element(tool, false);
+      put("{");
+      let first = true;
+      for (const key of Object.keys(tool)) {
+        const v = tool[key];
+        const decls = key === "functionDeclarations" && Array.isArray(v);
+        const s = decls ? "" : JSON.stringify(v) as string | undefined;
+        if (s === undefined) continue;
+        if (!first) put(",");
+        first = false;
+        put(`${JSON.stringify(key)}:`);
+        if (decls) array(v as JsonValue[], (d) => element(d, true));
+        else put(s);
+      }
+      put("}");
     });
   }
+  return { text: parts.join(""), layout };
 }
+
+/** The layout of a text from the lossless parser (members, literals and escapes as written). */
+function parsedLayout(text: string, items: "array" | "gemini"): Layout {
+  const root = parseJsonLossless(text);
+  const layout = newLayout();
+  const spans = (item: JsonObjectNode, i: number) => {
+    for (const m of item.members) {
+      if (m.key === "function" && m.node.kind === "object") {
+        spans(m.node, i);
+        continue;
+      }
+      layout.cut(m.keyStart ?? m.node.start, i, fieldOf(m.key));
+      layout.known.push({ at: m.node.start, text: text.slice(m.node.start, m.node.end) });
+      layout.cut(m.node.end, i, "envelope");
+    }
+  };
+  (items === "gemini" ? geminiItems(root) : arrayItems(root)).forEach((n, i) => {
+    layout.cut(n.start, i, "envelope");
+    spans(n, i);
+    layout.cut(n.end, -1, "envelope");
+  });
+  return layout;
+}
+
+/** Counts `text` by the regions of its layout and adds them up per item and field. */
+function attribute(
+  text: string,
+  layout: Layout,
+  items: number,
+  tokenizer: TokenizerName,
+): TextAttribution {
+  const r = tokenRegions(text, tokenizer, layout.cuts, { known: layout.known });
+  const counts = Array.from({ length: items }, () => ({
+    tokens: 0,
+    fields: {} as Record<FieldName, number>,
+  }));
+  let envelope = 0;
+  let tokens = 0;
+  for (let k = 0; k < r.tokens.length; k++) {
+    const n = r.tokens[k];
+    tokens += n;
+    if (n === 0) continue;
+    const i = layout.item[k];
+    if (i < 0) {
+      envelope += n;
+      continue;
+    }
+    const c = counts[i];
+    const f = layout.field[k];
+    c.tokens += n;
+    c.fields[f] = (c.fields[f] ?? 0) + n;
+  }
+  return { tokens, bytes: r.byteLength, items: counts, envelope };
+}
+
+const itemCount = (layout: Layout) => layout.item.reduce((n, i) => Math.max(n, i + 1), 0);
 
 /**
  * Attributes the tokens of a tools text to its items and their fields (see the module doc).
  *
  * @param text The exact text (no whitespace is assumed or removed).
- * @param tokenizer Encoding whose tokens are counted (`tokenByteOffsets`, lib/tokens).
+ * @param tokenizer Encoding whose tokens are counted (`tokenRegions`, lib/tokens).
  * @param items Where the tool items are: `array` (a top-level array's objects: `tools/list`,
  *   Anthropic, OpenAI) or `gemini` (`[{functionDeclarations: [...]}]`). @default {"array"}
  * @returns Tokens, bytes, per-item fields and the text's envelope.
@@ -175,38 +304,34 @@ export function attributeToolsText(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
-  const root = parseJsonLossless(text);
-  const nodes = items === "gemini" ? geminiItems(root) : arrayItems(root);
-  const itemSpans: { start: number; end: number }[] = nodes.map((n) => ({
-    start: n.start,
-    end: n.end,
-  }));
-  const spans: Span[] = [];
-  nodes.forEach((n, i) => memberSpans(n, i, spans));
-  spans.sort((a, b) => a.start - b.start);
-  const { starts, byteLength } = tokenByteOffsets(text, tokenizer);
-  const table = utf8Offsets(text);
-  const counts = nodes.map(() => ({ tokens: 0, fields: {} as Record<FieldName, number> }));
-  let envelope = 0;
-  let s = 0;
-  let it = 0;
-  for (const start of starts) {
-    while (it < itemSpans.length && table[itemSpans[it].end] <= start) it++;
-    const item = itemSpans[it];
-    if (item === undefined || table[item.start] > start) {
-      envelope++;
-      continue;
-    }
-    while (s < spans.length && table[spans[s].end] <= start) s++;
-    const span = spans[s];
-    const field: FieldName = span !== undefined && span.item === it && table[span.start] <= start
-      ? span.field
-      : "envelope";
-    const c = counts[it];
-    c.tokens++;
-    c.fields[field] = (c.fields[field] ?? 0) + 1;
+  let layout: Layout | undefined;
+  try {
+    const written = writeTools(JSON.parse(text), items);
+    if (written.text === text) layout = written.layout;
+  } catch {
+    // Not JSON: the lossless parser below says where.
   }
-  return { tokens: starts.length, bytes: byteLength, items: counts, envelope };
+  layout ??= parsedLayout(text, items);
+  return attribute(text, layout, itemCount(layout), tokenizer);
+}
+
+/**
+ * Attributes the tokens of `JSON.stringify(value)` (a provider request's `tools` value, say) to
+ * its items and fields: {@linkcode attributeToolsText} of that text, which is written here with
+ * its layout rather than parsed back.
+ *
+ * @param value A tools value (plain JSON data).
+ * @param tokenizer Encoding whose tokens are counted.
+ * @param items Where the tool items are (see {@linkcode attributeToolsText}). @default {"array"}
+ * @returns Tokens, bytes, per-item fields and the text's envelope.
+ */
+export function attributeToolsValue(
+  value: JsonValue,
+  tokenizer: TokenizerName,
+  items: "array" | "gemini" = "array",
+): TextAttribution {
+  const { text, layout } = writeTools(value, items);
+  return attribute(text, layout, itemCount(layout), tokenizer);
 }
 
 /**

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { addFields, attributeToolsText, FIELD_NAMES } from "./fields.ts";
+import { addFields, attributeToolsText, attributeToolsValue, FIELD_NAMES } from "./fields.ts";
 import { wireServers } from "./wire.ts";
+import type { JsonObject } from "../catalog/types.ts";
 
 const reference = new Tiktoken(o200kData);
 const jsCount = (text: string) => reference.encode(text, [], []).length;
@@ -118,4 +119,103 @@ Deno.test("toCaptureFile() keeps a server's instructions, and the wire layer rea
   const [w] = wireServers(JSON.stringify(file), "mcpmeter-capture");
   assert.equal(w.instructions, "Use t first.");
   assert.equal(w.text, '[{"name":"t"}]');
+});
+
+/**
+ * Independently: js-tiktoken's tokens of an ASCII `text`, each credited to the member (given by
+ * its exact text, found with indexOf after the previous one) holding its first character, else to
+ * the item holding it (its envelope), else to the text's envelope.
+ */
+function creditByHand(
+  text: string,
+  items: readonly string[],
+  members: readonly (readonly [item: number, field: string, literal: string])[],
+) {
+  let from = 0;
+  const itemSpans = items.map((literal) => {
+    const start = text.indexOf(literal, from);
+    from = start + literal.length;
+    return [start, from];
+  });
+  from = 0;
+  const memberSpans = members.map(([item, field, literal]) => {
+    const start = text.indexOf(literal, Math.max(from, itemSpans[item][0]));
+    from = start + literal.length;
+    return { item, field, start, end: from };
+  });
+  const out = {
+    envelope: 0,
+    items: items.map(() => ({ tokens: 0, fields: {} as Record<string, number> })),
+  };
+  let at = 0;
+  for (const t of reference.encode(text, [], [])) {
+    const item = itemSpans.findIndex(([s, e]) => at >= s && at < e);
+    if (item < 0) out.envelope++;
+    else {
+      const m = memberSpans.find((m) => m.item === item && at >= m.start && at < m.end);
+      const field = m?.field ?? "envelope";
+      out.items[item].tokens++;
+      out.items[item].fields[field] = (out.items[item].fields[field] ?? 0) + 1;
+    }
+    at += reference.decode([t]).length;
+  }
+  return out;
+}
+
+Deno.test("attributeToolsText(): literals that JSON.parse would rewrite are attributed as written", () => {
+  // 1.50 and \u0065 do not survive JSON.parse and JSON.stringify: the lossless parser places them.
+  const text = '[{"name":"scale_image","description":"Scales the image at the given path by ' +
+    'a factor, keeping its aspect ratio.","inputSchema":{"type":"object","properties":{"factor":' +
+    '{"type":"number","default":1.50,"description":"Scal\\u0065 factor, from 0.1 to 10"}}},' +
+    '"constructor":"x"},{"name":"ping","description":"Checks that the server answers at all."}]';
+  const a = attributeToolsText(text, "o200k_base");
+  const want = creditByHand(text, [
+    text.slice(1, text.indexOf(',{"name":"ping"')),
+    text.slice(text.indexOf('{"name":"ping"'), -1),
+  ], [
+    [0, "name", '"name":"scale_image"'],
+    [0, "description", text.slice(text.indexOf('"description"'), text.indexOf(',"inputSchema"'))],
+    [0, "inputSchema", text.slice(text.indexOf('"inputSchema"'), text.indexOf(',"constructor"'))],
+    [0, "other", '"constructor":"x"'],
+    [1, "name", '"name":"ping"'],
+    [1, "description", '"description":"Checks that the server answers at all."'],
+  ]);
+  assert.equal(a.tokens, jsCount(text));
+  assert.equal(a.envelope, want.envelope);
+  assert.deepEqual(a.items.map((i) => i.tokens), want.items.map((i) => i.tokens));
+  assert.deepEqual(a.items.map((i) => ({ ...i.fields })), want.items.map((i) => i.fields));
+});
+
+Deno.test("attributeToolsValue(): the figures of attributeToolsText on its JSON text", () => {
+  const description = "Searches the issues of a repository by a free-text query and filters.";
+  const parameters = {
+    type: "object",
+    properties: { q: { type: "string", description: "Free-text query, GitHub's syntax." } },
+  };
+  const chat: JsonObject[] = [
+    { type: "function", function: { name: "search", description, parameters, strict: false } },
+    { type: "function", function: { name: "get", description: "Gets one issue.", parameters } },
+  ];
+  const text = JSON.stringify(chat);
+  const a = attributeToolsValue(chat, "o200k_base");
+  assert.deepEqual(a, attributeToolsText(text, "o200k_base"));
+  // By hand: the `function` member is looked into; `"type":"function"` and `strict` are the item's.
+  const want = creditByHand(text, [JSON.stringify(chat[0]), JSON.stringify(chat[1])], [
+    [0, "name", '"name":"search"'],
+    [0, "description", `"description":${JSON.stringify(description)}`],
+    [0, "inputSchema", `"parameters":${JSON.stringify(parameters)}`],
+    [0, "envelope", '"strict":false'],
+    [1, "name", '"name":"get"'],
+    [1, "description", '"description":"Gets one issue."'],
+    [1, "inputSchema", `"parameters":${JSON.stringify(parameters)}`],
+  ]);
+  assert.equal(a.envelope, want.envelope);
+  assert.deepEqual(a.items.map((i) => ({ ...i.fields })), want.items.map((i) => i.fields));
+  const gemini: JsonObject[] = [{
+    functionDeclarations: [{ name: "search", description, parameters }],
+  }];
+  assert.deepEqual(
+    attributeToolsValue(gemini, "o200k_base", "gemini"),
+    attributeToolsText(JSON.stringify(gemini), "o200k_base", "gemini"),
+  );
 });

@@ -12,10 +12,22 @@
  * @module
  */
 import type { Corpus, JsonObject, Tool } from "../catalog/types.ts";
-import { SENT_FORMATS, type SentFormat, sentTools } from "../catalog/sent.ts";
+import {
+  SENT_FORMATS,
+  type SentFormat,
+  sentFormatDialect,
+  type SentTool,
+  sentTools,
+} from "../catalog/sent.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
-import { addFields, attributeToolsText, FIELD_NAMES, type FieldTokens } from "./fields.ts";
+import {
+  addFields,
+  attributeToolsText,
+  attributeToolsValue,
+  FIELD_NAMES,
+  type FieldTokens,
+} from "./fields.ts";
 import { type WireOrder, wireServers } from "./wire.ts";
 import { shapeTools } from "./sent_layer.ts";
 import {
@@ -225,6 +237,14 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
   const corpusId = corpus.id;
   const servers = serversOf(corpus);
   const base = { corpusId, model: null, reason: undefined };
+  // The tools shaped for each dialect, once (the two OpenAI formats share one).
+  const shapes = new Map<string, SentTool[]>();
+  const shaped = (format: SentFormat): SentTool[] => {
+    const dialect = sentFormatDialect(format);
+    let out = shapes.get(dialect);
+    if (out === undefined) shapes.set(dialect, out = shapeTools(corpus.tools, format));
+    return out;
+  };
 
   // Wire.
   const wire = wireServers(input.fileText, corpus.provenance.format, servers[0]);
@@ -313,10 +333,9 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
   const providerOf = (f: SentFormat): BillingProvider =>
     f === "anthropic-messages" ? "anthropic" : f === "gemini" ? "gemini" : "openai";
   for (const format of SENT_FORMATS) {
-    const shaped = shapeTools(corpus.tools, format);
-    const text = JSON.stringify(sentTools(shaped, format));
+    const value = sentTools(shaped(format), format);
     for (const tok of tokenizers) {
-      const a = attributeToolsText(text, tok, format === "gemini" ? "gemini" : "array");
+      const a = attributeToolsValue(value, tok, format === "gemini" ? "gemini" : "array");
       const perServer = new Map<string, { tokens: number; fields: FieldTokens }>();
       a.items.forEach((item, i) => {
         const server = corpus.tools[i].server;
@@ -387,6 +406,8 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
   // Billed, estimated: per provider, with the model of its count target when there is one.
   for (const provider of BILLING_PROVIDERS) {
     const models = (input.targets ?? []).filter((t) => t.provider === provider).map((t) => t.model);
+    const format = BILLING_FORMAT[provider];
+    let f: ReturnType<typeof providerFeatures> | undefined;
     for (const model of models.length === 0 ? [null] : models) {
       const entry = calibrationEntry(calibration, provider, model);
       if (entry === undefined) {
@@ -395,8 +416,7 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
         );
         continue;
       }
-      const format = BILLING_FORMAT[provider];
-      const f = providerFeatures(provider, shapeTools(corpus.tools, format));
+      f ??= providerFeatures(provider, shaped(format));
       const label = `${calibration.name}: ${entry.label}`;
       const estBase = {
         corpusId,

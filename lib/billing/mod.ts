@@ -34,6 +34,7 @@ export type { TokenizerName } from "../tokens/types.ts";
 export {
   addFields,
   attributeToolsText,
+  attributeToolsValue,
   FIELD_NAMES,
   FIELD_OF_KEY,
   type FieldName,

@@ -21,26 +21,32 @@ export function cloneJson(value: JsonValue): JsonValue {
   const copyOf = (v: JsonValue): JsonValue =>
     v === null || typeof v !== "object" ? v : Array.isArray(v) ? new Array(v.length) : {};
   const root = copyOf(value);
+  if (root === value) return root; // not an object
   const stack: [JsonValue, JsonValue][] = [[value, root]];
   while (stack.length > 0) {
     const [from, to] = stack.pop()!;
-    if (from === null || typeof from !== "object") continue;
     if (Array.isArray(from)) {
       const out = to as JsonValue[];
-      for (let i = 0; i < from.length; i++) stack.push([from[i], out[i] = copyOf(from[i])]);
+      for (let i = 0; i < from.length; i++) {
+        const child = out[i] = copyOf(from[i]);
+        if (child !== from[i]) stack.push([from[i], child]);
+      }
       continue;
     }
     const out = to as { [key: string]: JsonValue };
-    for (const key of Object.keys(from)) {
-      const child = copyOf((from as JsonObject)[key]);
+    for (const key of Object.keys(from as JsonObject)) {
+      const v = (from as JsonObject)[key];
+      const child = copyOf(v);
       // A member named `__proto__` stays a member (assignment would set the prototype).
-      Object.defineProperty(out, key, {
-        value: child,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-      stack.push([(from as JsonObject)[key], child]);
+      if (key === "__proto__") {
+        Object.defineProperty(out, key, {
+          value: child,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      } else out[key] = child;
+      if (child !== v) stack.push([v, child]);
     }
   }
   return root;

@@ -48,3 +48,21 @@ export function createDefaultTokenizer(name: TokenizerName): PiecewiseTokenizer 
   }
   return markPiecewise(createPiecewiseTokenizer(name));
 }
+
+const shared = new Map<TokenizerName, PiecewiseTokenizer>();
+
+/**
+ * The default tokenizer of an encoding shared by its callers in this thread (one object per
+ * encoding, made on first use): texts that repeat across callers (a catalog's descriptions and
+ * schemas, counted in several layouts) are then merged and their middles counted once
+ * (its memos, `sharedCounts`). Bounded as every memo of the counter is.
+ *
+ * @param name Encoding name: `cl100k_base` or `o200k_base`.
+ * @returns The shared tokenizer.
+ * @throws {RangeError} When `name` is not known.
+ */
+export function sharedDefaultTokenizer(name: TokenizerName): PiecewiseTokenizer {
+  let out = shared.get(name);
+  if (out === undefined) shared.set(name, out = createDefaultTokenizer(name));
+  return out;
+}

@@ -23,8 +23,12 @@ export {
   TOKENIZER_NAMES,
   type TokenizerBackend,
 } from "./tokenizers.ts";
-export { tokenByteOffsets, type TokenSpans } from "./spans.ts";
-export { createPiecewiseTokenizer, type PiecewiseTokenizer } from "./piecewise.ts";
+export { tokenByteOffsets, tokenRegions, type TokenSpans } from "./spans.ts";
+export {
+  createPiecewiseTokenizer,
+  type PiecewiseTokenizer,
+  type TokenRegions,
+} from "./piecewise.ts";
 export {
   countSpans,
   isHardCut,

@@ -32,6 +32,11 @@
  * proves identical counts to js-tiktoken on both corpora and on random and
  * adversarial strings.
  *
+ * `countRegions` counts a text split into regions (each token credited to the region of its
+ * first byte, what attributing a JSON text's tokens to its members needs) through the same memo:
+ * only the pieces crossing a region's start are merged token by token, and ranges whose tokens
+ * the caller knows (a string's middle between two hard cuts, `joins.ts`) are skipped.
+ *
  * @module
  */
 import cl100kData from "js-tiktoken/ranks/cl100k_base";
@@ -60,8 +65,46 @@ export interface PiecewiseTokenizer extends Tokenizer {
    * count), in text order.
    */
   tokenStarts(text: string): number[];
+  /**
+   * Tokens of `text` per region, through the memo: region `r` holds the tokens whose first
+   * UTF-8 byte lies in `[cuts[r - 1], cuts[r])` (from the start for the first region, to the end
+   * for the last), so there are `cuts.length + 1` regions and they sum to `count(text)`.
+   *
+   * @param text Any text.
+   * @param cuts Positions in `text` (UTF-16 code units), ascending (equal ones make empty
+   *   regions); one inside a surrogate pair stands for the end of the pair.
+   * @param options `nonAscii`: also count, per region, the tokens holding a byte from 0x80.
+   *   `known`: ranges whose tokens are known, skipped and their tokens added (see
+   *   {@linkcode RegionOptions.known}).
+   */
+  countRegions(text: string, cuts: ArrayLike<number>, options?: RegionOptions): TokenRegions;
   /** Forgets every memoized piece (the next count starts cold). */
   clear(): void;
+}
+
+/** Options of {@linkcode PiecewiseTokenizer.countRegions}. */
+export interface RegionOptions {
+  /** Count the tokens holding a byte from 0x80 apart, per region. @default {false} */
+  readonly nonAscii?: boolean;
+  /**
+   * Ranges of the text whose tokens are known, as flat triples `from, to, tokens` (UTF-16 code
+   * units, ascending, not overlapping): each range must start and end at piece boundaries (hard
+   * cuts, `joins.ts`), so its tokens are exactly those counted on its own; it is skipped and its
+   * tokens credited to the region it starts in. A range that crosses a cut, or that the pieces
+   * do not meet at its start, is counted as usual. Not combined with `nonAscii` on a range
+   * holding non-ASCII text (its tokens holding such bytes are not known).
+   */
+  readonly known?: ArrayLike<number>;
+}
+
+/** Tokens per region of a text ({@linkcode PiecewiseTokenizer.countRegions}). */
+export interface TokenRegions {
+  /** Tokens whose first byte lies in each region (length `cuts.length + 1`). */
+  readonly tokens: Int32Array;
+  /** Of those, the tokens holding a byte from 0x80, when asked for. */
+  readonly nonAscii?: Int32Array;
+  /** UTF-8 bytes of the text. */
+  readonly byteLength: number;
 }
 
 interface Encoding {
@@ -273,8 +316,158 @@ function clearMemo(m: Memo): void {
   m.hotLong = new Int32Array(5 * HOT_SIZE);
 }
 
-/** Tokens of `text`, through the memos of `m`. */
-function countText(m: Memo, text: string): number {
+/** No cut ahead: a byte offset past any text (a small integer, as the offsets it is compared to). */
+const NO_CUT = 0x7fffffff;
+
+/** Where {@linkcode countText} is in the regions of a text it splits. */
+class Regions {
+  /** Region starts, then (once the text is encoded) in UTF-8 bytes. */
+  readonly cuts: Int32Array;
+  /** Known ranges: starts, ends (as `cuts`) and tokens. */
+  readonly skipFrom: Int32Array;
+  readonly skipTo: Int32Array;
+  readonly skipTokens: Int32Array;
+  readonly tokens: Int32Array;
+  readonly nonAscii: Int32Array | undefined;
+  /** The current region. */
+  region = 0;
+  /** Start of the next region (NO_CUT after the last cut). */
+  cutAt = NO_CUT;
+  /** The text's token count when the current region began. */
+  mark = 0;
+  /** The next known range, and its start (NO_CUT after the last). */
+  skip = 0;
+  skipAt = NO_CUT;
+  /** UTF-8 bytes of the text, once counted. */
+  byteLength = 0;
+
+  constructor(cuts: ArrayLike<number>, options: RegionOptions) {
+    this.cuts = Int32Array.from(cuts);
+    const known = options.known ?? [];
+    const n = Math.floor(known.length / 3);
+    this.skipFrom = new Int32Array(n);
+    this.skipTo = new Int32Array(n);
+    this.skipTokens = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      this.skipFrom[k] = known[3 * k];
+      this.skipTo[k] = known[3 * k + 1];
+      this.skipTokens[k] = known[3 * k + 2];
+    }
+    this.tokens = new Int32Array(cuts.length + 1);
+    this.nonAscii = options.nonAscii ? new Int32Array(cuts.length + 1) : undefined;
+  }
+
+  /** Puts the positions in UTF-8 bytes (`bytes`: the text's `nb` bytes; unless all ASCII). */
+  start(bytes: Uint8Array, nb: number, ascii: boolean): void {
+    if (!ascii) utf8Positions(bytes, nb, [this.cuts, this.skipFrom, this.skipTo]);
+    this.byteLength = nb;
+    this.cutAt = this.cuts.length > 0 ? this.cuts[0] : NO_CUT;
+    this.skipAt = this.skipFrom.length > 0 ? this.skipFrom[0] : NO_CUT;
+  }
+}
+
+/**
+ * Turns ascending UTF-16 positions into UTF-8 byte offsets, in place, from the text's bytes, in
+ * one pass for every list (a four-byte character is two code units; a position inside it stands
+ * for its end; one past the text, for as far past its bytes).
+ */
+function utf8Positions(bytes: Uint8Array, nb: number, lists: readonly Int32Array[]): void {
+  const next = new Int32Array(lists.length); // per list, its first position not yet turned
+  let j = 0;
+  let u = 0;
+  for (;;) {
+    let p = NO_CUT;
+    for (let l = 0; l < lists.length; l++) {
+      if (next[l] < lists[l].length && lists[l][next[l]] < p) p = lists[l][next[l]];
+    }
+    if (p === NO_CUT) return;
+    while (u < p && j < nb) {
+      const b = bytes[j];
+      if (b < 0x80) {
+        j++;
+        u++;
+      } else if (b < 0xe0) {
+        j += 2;
+        u++;
+      } else if (b < 0xf0) {
+        j += 3;
+        u++;
+      } else {
+        j += 4;
+        u += 2;
+      }
+    }
+    const at = u < p ? nb + (p - u) : j;
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l];
+      while (next[l] < list.length && list[next[l]] === p) list[next[l]++] = at;
+    }
+  }
+}
+
+/** Closes the regions that begin at or before byte `at`, `total` tokens counted so far. */
+function advanceTo(r: Regions, at: number, total: number): void {
+  while (at >= r.cutAt) {
+    r.tokens[r.region] += total - r.mark;
+    r.mark = total;
+    r.region++;
+    r.cutAt = r.region < r.cuts.length ? r.cuts[r.region] : NO_CUT;
+  }
+}
+
+/**
+ * At byte `i`, at or past the next known range's start: moves to the range after it and returns
+ * where counting goes on: the range's end when `i` is its start and no cut lies inside it (its
+ * tokens are then the caller's to add, `r.skipTokens[r.skip - 1]`), else `i` (counted as usual).
+ */
+function enterKnown(r: Regions, i: number, total: number): number {
+  const k = r.skip++;
+  r.skipAt = r.skip < r.skipFrom.length ? r.skipFrom[r.skip] : NO_CUT;
+  if (r.skipFrom[k] !== i) return i;
+  advanceTo(r, i, total);
+  const to = r.skipTo[k];
+  return to > r.cutAt ? i : to;
+}
+
+const pieceStarts: number[] = [];
+
+/**
+ * Counts the piece `bytes[i, end)` token by token (merged, not memoized): it reaches a region
+ * boundary, or holds non-ASCII bytes the caller counts apart. Returns the new running total.
+ */
+function splitPiece(
+  m: Memo,
+  r: Regions,
+  bytes: Uint8Array,
+  i: number,
+  end: number,
+  total: number,
+): number {
+  pieceStarts.length = 0;
+  mergeRange(bytes, i, end, m.table, pieceStarts, m.cache);
+  for (let k = 0; k < pieceStarts.length; k++) {
+    const start = i + pieceStarts[k];
+    advanceTo(r, start, total);
+    total++;
+    if (r.nonAscii !== undefined) {
+      const stop = k + 1 < pieceStarts.length ? i + pieceStarts[k + 1] : end;
+      for (let j = start; j < stop; j++) {
+        if (bytes[j] >= 0x80) {
+          r.nonAscii[r.region]++;
+          break;
+        }
+      }
+    }
+  }
+  return total;
+}
+
+/**
+ * Tokens of `text`, through the memos of `m`; with `r`, also split by region (a piece wholly
+ * inside one region is counted through the memo as usual, the few that cross a boundary or,
+ * when asked, hold non-ASCII bytes are merged token by token).
+ */
+function countText(m: Memo, text: string, r?: Regions): number {
   const n = text.length;
   if (n === 0) return 0;
   let bytes = scratch;
@@ -291,6 +484,7 @@ function countText(m: Memo, text: string): number {
     view = new DataView(bytes.buffer);
   }
   const nb = encoder.encodeInto(text, bytes).written;
+  r?.start(bytes, nb, nb === n);
   const { table, pre } = m;
   const cl = pre.scan === scanCl100k;
   const pairBits = table.pairBits;
@@ -298,14 +492,23 @@ function countText(m: Memo, text: string): number {
   let i = 0; // byte offset of the piece
   let u = 0; // the UTF-16 offset (for the regex) of byte uAt
   let uAt = 0;
+  // The next region boundary, and whether a non-ASCII piece must be split (no regions: never).
+  // Without regions both are NO_CUT and `wide` stays false: one test per piece.
+  let cutAt = r === undefined ? NO_CUT : r.cutAt;
+  let knownAt = r === undefined ? NO_CUT : r.skipAt;
+  const splitWide = r !== undefined && r.nonAscii !== undefined;
   while (i < nb) {
     // Two direct calls, not one through pre.scan: each call site sees one
     // scanner, so it can be inlined (one call site seeing both, as in a run
     // over both encodings, is polymorphic and kept out of line).
     let end = cl ? scanCl100k(bytes, i, nb) : scanO200k(bytes, i, nb);
+    let wide = false;
     // Past ASCII: the wide scanners (out of line, so the ASCII ones stay small
     // enough to inline here), then the regex.
-    if (end < 0) end = cl ? scanWideCl100k(bytes, i, nb) : scanWideO200k(bytes, i, nb);
+    if (end < 0) {
+      wide = splitWide;
+      end = cl ? scanWideCl100k(bytes, i, nb) : scanWideO200k(bytes, i, nb);
+    }
     if (end < 0) {
       // The regex's piece: its UTF-16 offset is brought up to date only here.
       u += utf16Units(bytes, uAt, i);
@@ -313,6 +516,27 @@ function countText(m: Memo, text: string): number {
       end = utf8Advance(bytes, i, uEnd - u);
       u = uEnd;
       uAt = end;
+    }
+    if (end > (cutAt < knownAt ? cutAt : knownAt) || wide) {
+      // Regions (r is set): a known range starts here (skipped to its end: its first piece,
+      // just scanned, ends inside it, since the range ends at a piece boundary), or the piece
+      // crosses a region's start or must be split for its non-ASCII tokens.
+      if (i >= knownAt) {
+        const to = enterKnown(r!, i, total);
+        knownAt = r!.skipAt;
+        cutAt = r!.cutAt;
+        if (to > i) {
+          total += r!.skipTokens[r!.skip - 1];
+          i = to;
+          continue;
+        }
+      }
+      if (end > cutAt || wide) {
+        total = splitPiece(m, r!, bytes, i, end, total);
+        cutAt = r!.cutAt;
+        i = end;
+        continue;
+      }
     }
     const len = end - i;
     if (len <= 2) {
@@ -432,6 +656,7 @@ function countText(m: Memo, text: string): number {
     total += c;
     i = end;
   }
+  if (r !== undefined) r.tokens[r.region] += total - r.mark;
   return total;
 }
 
@@ -494,6 +719,15 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     name,
     count: (text: string) => countText(m, text),
     tokenStarts: (text: string) => tokenStartsOf(m, text),
+    countRegions: (text: string, cuts: ArrayLike<number>, options: RegionOptions = {}) => {
+      const r = new Regions(cuts, options);
+      countText(m, text, r);
+      return {
+        tokens: r.tokens,
+        ...(r.nonAscii === undefined ? {} : { nonAscii: r.nonAscii }),
+        byteLength: r.byteLength,
+      };
+    },
     clear: () => clearMemo(m),
   };
 }

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
-import { tokenByteOffsets } from "./spans.ts";
+import { tokenByteOffsets, tokenRegions } from "./spans.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
+import { createPiecewiseTokenizer } from "./piecewise.ts";
 import { corpusTexts, exists, LIVEMCPTOOL_PATH } from "./_corpus_texts.ts";
 
 const SAMPLES = [
@@ -115,4 +116,108 @@ Deno.test({
 
 Deno.test("tokenByteOffsets() throws RangeError for an unknown encoding", () => {
   assert.throws(() => tokenByteOffsets("x", "p50k_base" as "cl100k_base"), RangeError);
+});
+
+/** UTF-8 offset of UTF-16 position `p` of `text` (not inside a surrogate pair). */
+const byteAt = (text: string, p: number) => utf8.encode(text.slice(0, p)).length;
+
+/** Per region, the tokens starting in it (and those holding a non-ASCII byte), from the starts. */
+function regionsFromStarts(text: string, name: "cl100k_base" | "o200k_base", cuts: number[]) {
+  const { starts, byteLength } = tokenByteOffsets(text, name);
+  const bytes = utf8.encode(text);
+  const byteCuts = cuts.map((p) => byteAt(text, p));
+  const tokens = new Array(cuts.length + 1).fill(0);
+  const nonAscii = new Array(cuts.length + 1).fill(0);
+  starts.forEach((s, k) => {
+    let r = 0;
+    while (r < byteCuts.length && byteCuts[r] <= s) r++;
+    tokens[r]++;
+    const end = k + 1 < starts.length ? starts[k + 1] : byteLength;
+    if (bytes.slice(s, end).some((b) => b >= 0x80)) nonAscii[r]++;
+  });
+  return { tokens, nonAscii, byteLength };
+}
+
+Deno.test("tokenRegions() credits each token to the region of its first byte (hand-computed)", () => {
+  // cl100k_base: "hello" at 0, " world" at 5. A cut inside "hello" moves nothing; a cut at 5
+  // starts the region of " world"; a cut at 6 (inside " world") leaves it in the region before.
+  assert.deepEqual([...tokenRegions("hello world", "cl100k_base", [3, 5]).tokens], [1, 0, 1]);
+  assert.deepEqual([...tokenRegions("hello world", "cl100k_base", [6]).tokens], [2, 0]);
+  assert.deepEqual([...tokenRegions("hello world", "cl100k_base", []).tokens], [2]);
+  assert.deepEqual([...tokenRegions("hello world", "cl100k_base", [0, 0, 11]).tokens], [
+    0,
+    0,
+    2,
+    0,
+  ]);
+  // "a😀" is 3 cl100k_base tokens (js-tiktoken: ids 64, 76460, 222): "a" (byte 0), F0 9F 98
+  // (bytes 1-3), 80 (byte 4); the last two hold non-ASCII bytes. Cuts are code units: 1 is
+  // byte 1; 2 falls inside the surrogate pair and stands for its end (byte 5).
+  const emoji = tokenRegions("a😀", "cl100k_base", [1, 2], { nonAscii: true });
+  assert.deepEqual([...emoji.tokens], [1, 2, 0]);
+  assert.deepEqual([...emoji.nonAscii!], [0, 2, 0]);
+  assert.equal(emoji.byteLength, 5);
+  // o200k_base splits "café au" as "c", "afé" (bytes 1-4: "é" is two), " au" (byte 5 on). Code
+  // unit 4 is byte 5, where " au" starts; code unit 5 is byte 6, inside it (as byte 5 would not be).
+  assert.deepEqual([...tokenRegions("café au", "o200k_base", [4]).tokens], [2, 1]);
+  assert.deepEqual([...tokenRegions("café au", "o200k_base", [5]).tokens], [3, 0]);
+  assert.deepEqual([...tokenRegions("", "o200k_base", [0]).tokens], [0, 0]);
+});
+
+Deno.test("tokenRegions() equals the token starts tallied by region, on samples and random cuts", () => {
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const texts = [
+    ...SAMPLES,
+    '[{"name":"read_file","description":"Lit un fichier — naïve café 日本語","inputSchema":' +
+    '{"type":"object","properties":{"path":{"type":"string"}}}},{"name":"x","description":"😀"}]',
+    ...(exists(LIVEMCPTOOL_PATH) ? [corpusTexts(LIVEMCPTOOL_PATH).slice(0, 300).join(",")] : []),
+  ];
+  for (const name of TOKENIZER_NAMES) {
+    for (const text of texts) {
+      for (let trial = 0; trial < 20; trial++) {
+        const k = Math.floor(next() * Math.min(text.length + 2, trial < 10 ? 8 : 400));
+        const cuts = Array.from({ length: k }, () => {
+          const p = Math.floor(next() * (text.length + 1));
+          const inPair = p > 0 && p < text.length && /[\uDC00-\uDFFF]/.test(text[p]) &&
+            /[\uD800-\uDBFF]/.test(text[p - 1]);
+          return inPair ? p + 1 : p;
+        }).sort((a, b) => a - b);
+        const want = regionsFromStarts(text, name, cuts);
+        const got = tokenRegions(text, name, cuts, { nonAscii: true });
+        assert.deepEqual([...got.tokens], want.tokens, `${name} ${cuts.length} cuts`);
+        assert.deepEqual([...got.nonAscii!], want.nonAscii, `${name} non-ASCII`);
+        assert.equal(got.byteLength, want.byteLength);
+        assert.deepEqual([...tokenRegions(text, name, cuts).tokens], want.tokens);
+        // Known strings: every 97-character slice at a random start, as the member values of a
+        // tools text would be; skipping their middles changes nothing.
+        const known = [];
+        for (let at = Math.floor(next() * 50); at + 97 <= text.length; at += 97 + 40) {
+          known.push({ at, text: text.slice(at, at + 97) });
+        }
+        const withKnown = tokenRegions(text, name, cuts, { known });
+        assert.deepEqual([...withKnown.tokens], want.tokens, `${name} with ${known.length} known`);
+        const both = tokenRegions(text, name, cuts, { known, nonAscii: true });
+        assert.deepEqual([...both.nonAscii!], want.nonAscii, `${name} known and non-ASCII`);
+      }
+    }
+  }
+});
+
+Deno.test("countRegions(): a known range is used only where the pieces meet it and no cut is inside", () => {
+  const tok = createPiecewiseTokenizer("cl100k_base");
+  const text = "hello world again"; // "hello" [0, 5), " world" [5, 11), " again" [11, 17)
+  assert.equal(tok.count(text), 3);
+  // [0, 5) with a made-up count of 7: used (the count shows it was trusted).
+  assert.deepEqual([...tok.countRegions(text, [], { known: [0, 5, 7] }).tokens], [9]);
+  // A cut inside the range: counted as usual.
+  assert.deepEqual([...tok.countRegions(text, [3], { known: [0, 5, 7] }).tokens], [1, 2]);
+  // A range starting where no piece starts (inside "hello"): counted as usual.
+  assert.deepEqual([...tok.countRegions(text, [], { known: [2, 11, 7] }).tokens], [3]);
+  // A cut at the range's end is not inside it: used, and the next region counts on.
+  assert.deepEqual([...tok.countRegions(text, [11], { known: [5, 11, 4] }).tokens], [5, 1]);
+});
+
+Deno.test("tokenRegions() refuses cuts out of order", () => {
+  assert.throws(() => tokenRegions("hello", "o200k_base", [3, 2]), RangeError);
 });
