@@ -39,6 +39,7 @@ import {
   parseCountTargets,
 } from "./bench_cost_layers.ts";
 import type { CostLayerToolRow } from "../billing/layers.ts";
+import { measureDeferred } from "./bench_deferred.ts";
 
 /** The per-tool cost-layer rows of a report (written beside it as CSV; too many for the JSON). */
 const costLayerTools = new WeakMap<BenchReport, readonly CostLayerToolRow[]>();
@@ -85,6 +86,13 @@ export async function runBench(
     resamples: p.resamples,
     say,
   });
+  const deferred = await measureDeferred(
+    inputs.corpora.map(({ corpus }, i) => ({ corpus, file: p.corpusPaths[i] })),
+    inputs.proxy.tools,
+    tokenizers,
+    p.seed,
+    say,
+  );
   const toolResults = priceToolResults(inputs, tokenizers, io, say);
   const live = options.live ? await runLiveBlock(p, options, inputs, io, say) : undefined;
   const layers = options.costLayers === false ? undefined : await benchCostLayers({
@@ -109,6 +117,7 @@ export async function runBench(
       summarizeCorpus(corpus, path, cost.degenerate[i])
     ),
     ...cost.sections,
+    ...deferred,
     ...(cost.arms ? { arms: cost.arms } : {}),
     ...retrievalBlocks(retrieval),
     ...(toolResults ? { toolResults } : {}),

@@ -89,6 +89,13 @@ reference corpus of 73 npm MCP servers) and writes report.json and dashboard.htm
                        index time (expand, doc2query-style); its one-off cost is reported
   --chat-cache DIR     Answers of the rerank and expand models, keyed by model + sha256 of the
                        prompt (default: ${BENCH_DEFAULTS.chatCache}); a rerun sends no prompt again
+  --hosted-search anthropic:ID
+                       Also score anthropic_hosted: Anthropic's own tool search, asked through
+                       the registry's model ID (a model with tool search) once per golden query
+                       with every corpus tool deferred; answers cached in .scratch/hosted_search
+                       (a rerun sends nothing), tokens and USD reported per query and in total
+  --hosted-search-variant bm25|regex
+                       Which tool search tool --hosted-search sends (default: bm25)
   --package-info FILE  Package description and keywords per server (a capture manifest, or e.g.
                        fixtures/corpora/reference_v1.packages.json): scored as the package_info
                        index of the retrievers that read the server field

@@ -87,6 +87,13 @@ export interface RunBenchOptions {
   /** Answer cache folder of the chat retrievers. Default `.scratch/chat`. */
   readonly chatCache?: string;
   /**
+   * `anthropic:ID`: also score `anthropic_hosted`, Anthropic's own tool search asked through the
+   * registry's model ID (one request per golden query, cached in `.scratch/hosted_search`).
+   */
+  readonly hostedSearch?: string;
+  /** Variant of the hosted search: `bm25` (default) or `regex`. */
+  readonly hostedSearchVariant?: string;
+  /**
    * Package descriptions and keywords per server (a capture manifest or a package-info file):
    * scored as the `package_info` index arm, which appends them to each tool's server field.
    */
@@ -188,6 +195,10 @@ export function plan(options: RunBenchOptions, fromRoot: (path: string) => strin
   const retrieverNames = retrieverSpec.length === 1 && retrieverSpec[0] === "none"
     ? []
     : [...new Set(retrieverSpec)];
+  // --hosted-search selects the hosted search itself (scored beside the chosen retrievers).
+  if (options.hostedSearch !== undefined && !retrieverNames.includes("anthropic_hosted")) {
+    retrieverNames.push("anthropic_hosted");
+  }
   for (const name of retrieverNames) {
     if (!(RETRIEVER_NAMES as readonly string[]).includes(name)) {
       throw new UsageError(

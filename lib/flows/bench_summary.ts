@@ -10,6 +10,7 @@ import { savingsPhrase } from "../report/wording.ts";
 import { percentText } from "../report/_percent.ts";
 import { counted } from "../core/text.ts";
 import { costLayerLines } from "./bench_cost_layers.ts";
+import type { Crossing } from "../modes/deferred.ts";
 
 /**
  * Why a bench report's live block measured nothing (every discovery call failed), or null.
@@ -44,6 +45,8 @@ export function benchSummaryLines(report: BenchReport): string[] {
       )
       : []),
     ...modeLines(report, tok),
+    // In the tokenizer of the cost layers' sent lines, so direct reads as their sent figure.
+    ...deferredLines(report, report.tokenizers.includes("o200k_base") ? "o200k_base" : tok),
     ...armLines(report, tok),
     ...retrievalLines(report),
   ];
@@ -230,6 +233,43 @@ function liveLines(l: NonNullable<BenchReport["live"]>): string[] {
     `live             on ${q.used} of ${counted(q.total, "query", "queries")} of ${q.goldenSetId}${
       q.skipped.count > 0 ? ` (${q.skipped.count} left out: ${reasons.join(", ")})` : ""
     }${q.failed > 0 ? `, ${q.failed} failed` : ""}`,
+  );
+  return lines;
+}
+
+/** How a mode compares with another as searches grow, in words. */
+function crossingPhrase(c: Crossing): string {
+  const at = (n: number) => `${n.toFixed(1)} searches`;
+  if (c.cheaperAtStart === "mode") {
+    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
+  }
+  if (c.cheaperAtStart === "other") {
+    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
+  }
+  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
+}
+
+/**
+ * One line per deferred mode of each corpus (sent form of its provider, first tokenizer): the
+ * session start, a search, and where it stops beating `direct` and the reference proxy.
+ */
+function deferredLines(report: BenchReport, tok: string): string[] {
+  const rows = (report.deferredModes ?? []).filter((r) => r.tokenizer === tok);
+  if (rows.length === 0) return [];
+  const n = (v: number) => Math.round(v).toLocaleString("en-US");
+  const lines = rows.map((r) =>
+    `${r.corpusId.padEnd(16)} ${`${r.mode} ${r.variant}`.padEnd(28)} start ${n(r.startTokens)} + ${
+      n(r.searchTokens)
+    }/search (${r.resultsPerSearch} tools); vs direct ${n(r.directTokens)}: ${
+      crossingPhrase(r.breakEvenVsDirect)
+    }; vs proxy ${n(r.proxyStartTokens)} + ${n(r.proxySearchTokens)}/search: ${
+      crossingPhrase(r.breakEvenVsProxy)
+    }`
+  );
+  lines.push(
+    `${"note".padEnd(16)} deferred modes: each provider's sent form, ${tok} tokens, ${
+      rows[0].resultsPerSearch
+    } tools per search assumed; what no document publishes is not counted (report.json deferredModes[].notCounted)`,
   );
   return lines;
 }

@@ -416,3 +416,58 @@ Deno.test("a golden set over a catalog of one or two tools is scored by every de
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("benchSummaryLines gives each deferred mode one line: start, a search, where it stops beating direct and the proxy", () => {
+  const row = {
+    corpusId: "tiny",
+    tokenizer: "cl100k_base",
+    mode: "anthropic_search" as const,
+    variant: "bm25",
+    format: "anthropic-messages" as const,
+    toolCount: 78,
+    resultsPerSearch: 5,
+    directTokens: 12_000,
+    startTokens: 25,
+    start: { searchTool: 25, visible: 0, instructions: 0 },
+    searchTokens: 1_000,
+    proxyStartTokens: 300,
+    proxySearchTokens: 900,
+    // (12,000 − 25) / 1,000 = 11.975; against the proxy (300 − 25) / (1,000 − 900) = 2.75.
+    breakEvenVsDirect: { searches: 11.975, cheaperAtStart: "mode" as const },
+    breakEvenVsProxy: { searches: 2.75, cheaperAtStart: "mode" as const },
+    sessions: [],
+    crossovers: [],
+    notCounted: [],
+    source: "https://example.test",
+    provenance: {
+      tokens: "measured" as const,
+      searchTokens: "computed" as const,
+      breakEven: "computed" as const,
+      sessions: "estimated" as const,
+      crossovers: "estimated" as const,
+    },
+  };
+  const lines = benchSummaryLines({
+    ...tinyBenchReport(),
+    deferredModes: [row, {
+      ...row,
+      mode: "client_deferred",
+      variant: "claude_code",
+      startTokens: 400,
+      breakEvenVsProxy: { searches: null, cheaperAtStart: "other" },
+    }],
+  });
+  assert.ok(
+    lines.includes(
+      "tiny             anthropic_search bm25        start 25 + 1,000/search (5 tools); vs direct 12,000: cheaper below 12.0 searches; vs proxy 300 + 900/search: cheaper below 2.8 searches",
+    ),
+    lines.join("\n"),
+  );
+  assert.ok(
+    lines.some((l) =>
+      l.startsWith("tiny             client_deferred claude_code  start 400 ") &&
+      l.endsWith("vs proxy 300 + 900/search: never cheaper")
+    ),
+    lines.join("\n"),
+  );
+});

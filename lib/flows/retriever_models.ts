@@ -20,6 +20,9 @@ import {
   retrieverEntry,
 } from "../retrieval/mod.ts";
 import type { EmbeddingRetrieverContext } from "./embedding.ts";
+import type { HostedSearchClient } from "../retrieval/types.ts";
+import { type HostedSearchSpec, parseHostedSearch } from "./hosted_search_spec.ts";
+import { dirname, join } from "node:path";
 
 /** The model choices of the endpoint retrievers (registry ids), as flags give them. */
 export interface RetrieverModelOptions {
@@ -33,6 +36,10 @@ export interface RetrieverModelOptions {
   readonly rerankK?: number;
   /** Chat model of `expand`. */
   readonly expandModel?: string;
+  /** `--hosted-search anthropic:ID`: the model `anthropic_hosted` asks. */
+  readonly hostedSearch?: string;
+  /** `--hosted-search-variant`: `bm25` (default) or `regex`. */
+  readonly hostedSearchVariant?: string;
 }
 
 /** The checked choices: what `rerank` reranks, and which flags name a model. */
@@ -43,6 +50,8 @@ export interface RetrieverModelPlan {
   readonly chatModels: ReadonlyMap<string, string>;
   /** The embedding model's registry id, when one is needed. */
   readonly embeddingModel: string | undefined;
+  /** What `anthropic_hosted` asks, when it is selected. */
+  readonly hostedSearch?: HostedSearchSpec;
 }
 
 /** The chat model flags by retriever name. */
@@ -121,7 +130,25 @@ export function checkRetrieverModels(
       `--embedding-model is used by ${flag} dense or hybrid (or rerank over them) only`,
     );
   }
-  return { rerank, chatModels, embeddingModel: options.embeddingModel };
+  const hosted = names.includes("anthropic_hosted");
+  if (hosted && options.hostedSearch === undefined) {
+    throw new UsageError(
+      `${flag} anthropic_hosted needs --hosted-search anthropic:ID (a chat model of the registry)`,
+    );
+  }
+  if (
+    !hosted && (options.hostedSearch !== undefined || options.hostedSearchVariant !== undefined)
+  ) {
+    throw new UsageError(`--hosted-search is used by ${flag} anthropic_hosted only`);
+  }
+  return {
+    rerank,
+    chatModels,
+    embeddingModel: options.embeddingModel,
+    ...(hosted
+      ? { hostedSearch: parseHostedSearch(options.hostedSearch!, options.hostedSearchVariant) }
+      : {}),
+  };
 }
 
 /** The resolved models of a run: embeddings, chat models by retriever, caches. */
@@ -134,6 +161,8 @@ export interface RetrieverModels {
   readonly chat: ReadonlyMap<string, ChatModel>;
   /** Answer cache of the chat models, when one is used. */
   readonly chatStore: ChatStore | undefined;
+  /** The hosted search of `anthropic_hosted`, when it is selected. */
+  readonly hosted?: HostedSearchClient;
 }
 
 /** Where the models and caches are, and the variables of the registry entries. */
@@ -144,6 +173,8 @@ export interface ResolveRetrieverModelsOptions {
   readonly embeddingCache: string;
   /** Chat answer cache folder. */
   readonly chatCache: string;
+  /** Answer cache folder of `anthropic_hosted`. @default {the chat cache's sibling hosted_search} */
+  readonly hostedSearchCache?: string;
   /** Environment for `${VAR}`. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** A `.env` file filling in variables the environment lacks. */
@@ -193,10 +224,21 @@ export async function resolveRetrieverModels(
     });
     chat.set(name, resolved.model);
   }
+  const hosted = plan.hostedSearch === undefined
+    ? undefined
+    : await (await import("./hosted_search.ts")).resolveHostedSearch(plan.hostedSearch, {
+      modelsPath: options.modelsPath,
+      env: options.env,
+      ...(options.dotEnv === undefined ? {} : { dotEnv: options.dotEnv }),
+      cacheDir: options.hostedSearchCache ?? join(dirname(options.chatCache), "hosted_search"),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
   return {
     plan,
     embedding,
     chat,
+    ...(hosted === undefined ? {} : { hosted }),
     chatStore: chat.size === 0 ? undefined : createFileChatStore(options.chatCache),
   };
 }
@@ -225,5 +267,6 @@ export function endpointContext(
       : {}),
     ...(chat ? { chat } : {}),
     ...(chat && models.chatStore ? { chatStore: models.chatStore } : {}),
+    ...(retriever === "anthropic_hosted" && models.hosted ? { hostedSearch: models.hosted } : {}),
   };
 }

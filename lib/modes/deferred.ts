@@ -341,6 +341,9 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
       "the model's search arguments (output tokens)",
     ],
   };
+  const servers = new Set(options.anthropic.map((t) => t.server));
+  const withInstructions =
+    [...servers].filter((s) => (options.instructions?.get(s)?.trim() ?? "") !== "").length;
   const renamed = options.anthropic.map((t) => ({
     server: t.server,
     tool: { ...t.tool, name: claudeCodeToolName(t.server, t.tool.name) },
@@ -363,6 +366,13 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
     notCounted: [
       "Claude Code's ToolSearch tool definition and the text around the list of deferred names (not published)",
       "the model's search query (output tokens)",
+      ...(withInstructions < servers.size
+        ? [
+          `the instructions of ${
+            servers.size - withInstructions
+          } of ${servers.size} servers (not in the corpus file; a capture keeps them)`,
+        ]
+        : []),
     ],
   };
   return [anthropic("anthropic_bm25"), anthropic("anthropic_regex"), openai, claudeCode];
@@ -405,6 +415,26 @@ export function measureDeferredModes(options: DeferredModesOptions): {
       .filter((t) => t !== "").join("\n");
   const rows: DeferredModeRow[] = [];
   const scaling: DeferredScalingRow[] = [];
+  // The sampled catalogs, drawn once as positions in corpus order, so every mode is priced on
+  // the same servers.
+  const byServer = new Map<string, number[]>();
+  const order = options.anthropic.map((_, i) => i).sort((a, b) =>
+    cmpTool(options.anthropic[a], options.anthropic[b])
+  );
+  for (const i of order) {
+    const server = options.anthropic[i].server;
+    byServer.set(server, [...(byServer.get(server) ?? []), i]);
+  }
+  const drawsPerSize = options.draws ?? DEFAULT_SUBSET_DRAWS;
+  const sampled: { size: number; draws: number[][] }[] = [];
+  for (const size of [...(options.sizes ?? DEFAULT_SUBSET_SIZES)].sort((a, b) => a - b)) {
+    if (size >= options.anthropic.length) continue;
+    const draws: number[][] = [];
+    for (let i = 0; i < drawsPerSize; i++) {
+      draws.push([...drawServers(byServer, size, options.random).tools]);
+    }
+    sampled.push({ size, draws });
+  }
   for (const shape of shapes(options)) {
     const proxyTools = shape.format === "openai-responses"
       ? options.proxy.openai
@@ -447,10 +477,6 @@ export function measureDeferredModes(options: DeferredModesOptions): {
       for (const s of servers) visible += perServer.get(s)!;
       return { direct, start: visible };
     };
-    const byServer = new Map<string, DeferredTool[]>();
-    for (const t of [...shape.tools].sort((a, b) => cmpTool(a, b))) {
-      byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
-    }
     const sizeRows: DeferredScalingRow[] = [];
     const sizeRow = (target: number, full: boolean, draws: readonly DeferredTool[][]) => {
       const parts = draws.map(sized);
@@ -471,14 +497,8 @@ export function measureDeferredModes(options: DeferredModesOptions): {
         provenance: "computed" as const,
       };
     };
-    const drawsPerSize = options.draws ?? DEFAULT_SUBSET_DRAWS;
-    for (const size of [...(options.sizes ?? DEFAULT_SUBSET_SIZES)].sort((a, b) => a - b)) {
-      if (size >= shape.tools.length) continue;
-      const draws: DeferredTool[][] = [];
-      for (let i = 0; i < drawsPerSize; i++) {
-        draws.push([...drawServers(byServer, size, options.random).tools]);
-      }
-      sizeRows.push(sizeRow(size, false, draws));
+    for (const { size, draws } of sampled) {
+      sizeRows.push(sizeRow(size, false, draws.map((d) => d.map((i) => shape.tools[i]))));
     }
     sizeRows.push(sizeRow(shape.tools.length, true, [[...shape.tools]]));
     scaling.push(...sizeRows);

@@ -12,6 +12,7 @@ import type { Corpus } from "../catalog/types.ts";
 import type { ModeRow } from "../modes/modes.ts";
 import type { ScalingRow } from "../modes/scaling.ts";
 import type { CrossoverRow, Heaviest } from "../modes/catalog_cost.ts";
+import type { DeferredModeRow, DeferredScalingRow } from "../modes/deferred.ts";
 import type { LiveBlock } from "../live/live_block.ts";
 import type { ArmRow } from "../encodings/measure.ts";
 import type { RetrievalResult } from "../retrieval/evaluate.ts";
@@ -141,6 +142,14 @@ export interface BenchReport {
   readonly crossovers: readonly CrossoverRow[];
   /** The 10 heaviest tools and servers per corpus × tokenizer. */
   readonly heaviest: readonly Heaviest[];
+  /**
+   * The deferred modes (provider tool search, a deferring client) per corpus × tokenizer, in
+   * their provider's sent form (`measureDeferredModes` in lib/modes): session start, tokens per
+   * search, break-even against `direct` and the reference proxy, sessions, crossovers.
+   */
+  readonly deferredModes?: readonly DeferredModeRow[];
+  /** The deferred modes against catalog size, per corpus × tokenizer × mode. */
+  readonly deferredScaling?: readonly DeferredScalingRow[];
   /** Encoding arm rows (`measureArms` in `lib/encodings`), when measured. */
   readonly arms?: readonly ArmRow[];
   /** Retrieval rows (`evaluateRetrieval` in `lib/retrieval`), when measured. */

@@ -131,6 +131,8 @@ export function renderBenchSections(report: BenchReport, document: Document): st
     }</p>`,
   );
 
+  if ((report.deferredModes ?? []).length > 0) renderDeferred(report, parts);
+
   h2("Savings against catalog size");
   parts.push(htmlTable(
     report.crossovers.map((c) => ({
@@ -313,6 +315,118 @@ function renderHostedNotes(report: BenchReport, parts: string[]): void {
         h.kind === "emulated" ? ". What differs from the hosted search:" : ":"
       }</p><ul class="note">${h.differences.map((d) => `<li>${esc(d)}</li>`).join("")}</ul>`,
     );
+  }
+}
+
+/** `1 search`, `3 searches`. */
+function searchesLabel(n: number): string {
+  return n === 1 ? "1 search" : `${n} searches`;
+}
+
+/** How a deferred mode compares with another as searches grow, in words. */
+function crossingWords(c: { searches: number | null; cheaperAtStart: string }): string {
+  const at = (n: number) => `${n.toFixed(1)} searches`;
+  if (c.cheaperAtStart === "mode") {
+    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
+  }
+  if (c.cheaperAtStart === "other") {
+    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
+  }
+  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
+}
+
+/**
+ * The deferred modes (provider tool search, a deferring client) in their provider's sent form:
+ * session start, tokens per search, break-even against direct and the reference proxy, session
+ * estimates, crossovers, what is not counted, and the start against catalog size.
+ */
+function renderDeferred(report: BenchReport, parts: string[]): void {
+  const rows = report.deferredModes ?? [];
+  const tok = report.tokenizers.includes("o200k_base") ? "o200k_base" : report.tokenizers[0];
+  const shown = rows.filter((r) => r.tokenizer === tok);
+  const round = (v: never) => Math.round(v as number).toLocaleString("en-US");
+  parts.push("<h2>Deferred tools: provider tool search and deferring clients</h2>");
+  parts.push(htmlTable(
+    shown.map((r) => ({
+      corpus: r.corpusId,
+      mode: `${r.mode} (${r.variant})`,
+      format: r.format,
+      "session start": r.startTokens,
+      "per search": r.searchTokens,
+      direct: r.directTokens,
+      "vs direct": crossingWords(r.breakEvenVsDirect),
+      "proxy start": r.proxyStartTokens,
+      "proxy per search": r.proxySearchTokens,
+      "vs proxy": crossingWords(r.breakEvenVsProxy),
+      ...Object.fromEntries(r.sessions.map((s) => [searchesLabel(s.searches), s.tokens])),
+    })),
+    {
+      "session start": round,
+      "per search": round,
+      direct: round,
+      "proxy start": round,
+      "proxy per search": round,
+      ...Object.fromEntries(
+        (shown[0]?.sessions ?? []).map((s) => [searchesLabel(s.searches), round]),
+      ),
+    },
+  ));
+  parts.push(
+    `<p class="note">${
+      esc(tok)
+    } tokens of what each provider is sent (the tools value its requests carry): ` +
+      `session start and the direct and proxy figures are measured; a search's tokens are the mean over the corpus's tools taken ${
+        shown[0]?.resultsPerSearch ?? 5
+      } at a time (computed); break-even is where the session costs cross (computed); sessions are estimates. ` +
+      `The context model is the one of the live break-even: what a session holds, each part counted once.</p>`,
+  );
+  parts.push(htmlTable(
+    shown.map((r) => ({
+      corpus: r.corpusId,
+      mode: `${r.mode} (${r.variant})`,
+      ...Object.fromEntries(
+        r.crossovers.map((c) => [
+          `cheaper than direct from (tools), ${searchesLabel(c.searches)}`,
+          `${c.measuredSize ?? "n/a"} sampled · ${c.estimatedSize ?? "n/a"} est.`,
+        ]),
+      ),
+    })),
+  ));
+  const seen = new Set<string>();
+  for (const r of shown) {
+    if (seen.has(`${r.mode}/${r.variant}`)) continue;
+    seen.add(`${r.mode}/${r.variant}`);
+    parts.push(
+      `<p class="note"><b>${esc(`${r.mode} (${r.variant})`)}</b> as <a href="${
+        esc(r.source)
+      }">documented</a>; not counted: ${esc(r.notCounted.join("; "))}.</p>`,
+    );
+  }
+  for (const corpus of report.corpora) {
+    const scaled = (report.deferredScaling ?? []).filter((r) =>
+      r.corpusId === corpus.id && r.tokenizer === tok
+    );
+    if (scaled.length === 0) continue;
+    const sizes = [...new Set(scaled.map((r) => r.targetSize))];
+    parts.push(htmlTable(
+      sizes.map((size) => {
+        const at = scaled.filter((r) => r.targetSize === size);
+        return {
+          tools: at[0].full ? `${size} (all)` : size,
+          "direct (anthropic)": Math.round(
+            at.find((r) => r.mode === "anthropic_search")?.directTokens ?? 0,
+          ),
+          ...Object.fromEntries(
+            at.map((r) => [
+              `${r.mode} (${r.variant}) start · break-even`,
+              `${Math.round(r.startTokens).toLocaleString("en-US")} · ${
+                r.breakEvenVsDirect === null ? "n/a" : r.breakEvenVsDirect.toFixed(1)
+              }`,
+            ]),
+          ),
+        };
+      }),
+    ));
   }
 }
 

@@ -77,6 +77,8 @@ export interface EvaluateRetrievalOptions {
   readonly chat?: RetrieverContext["chat"];
   /** Answer cache of the chat retrievers (`createFileChatStore`). */
   readonly chatStore?: RetrieverContext["chatStore"];
+  /** The hosted search of `anthropic_hosted`, built by the caller. */
+  readonly hostedSearch?: RetrieverContext["hostedSearch"];
   /** Progress lines of the retriever's long steps (expansions, reranks). */
   readonly progress?: RetrieverContext["progress"];
   /** Memo shared by the indexes built over this corpus (see `RetrieverContext.analysisCache`). */
@@ -257,6 +259,7 @@ function build(
     ...(options.embeddingStore ? { embeddingStore: options.embeddingStore } : {}),
     ...(options.chat ? { chat: options.chat } : {}),
     ...(options.chatStore ? { chatStore: options.chatStore } : {}),
+    ...(options.hostedSearch ? { hostedSearch: options.hostedSearch } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.analysisCache ? { analysisCache: options.analysisCache } : {}),
   });

@@ -155,6 +155,7 @@ export {
   searchByPattern,
   ToolSearchPatternError,
 } from "./hosted_emulation.ts";
+export { anthropicHostedEntry, createHostedRetriever, hostedRanking } from "./hosted_search.ts";
 export {
   type CachedChat,
   chatCacheKey,

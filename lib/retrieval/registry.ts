@@ -21,6 +21,7 @@ import { createRerankEntry } from "./rerank.ts";
 import { sharedDocs } from "./docs.ts";
 import { tfidfClassicEntry } from "./tfidf_classic.ts";
 import { anthropicBm25Entry, anthropicRegexEntry, openaiSearchEntry } from "./hosted_emulation.ts";
+import { anthropicHostedEntry } from "./hosted_search.ts";
 import {
   INDEX_FIELD_NAMES,
   type IndexFieldName,
@@ -43,6 +44,7 @@ export const RETRIEVERS: readonly RetrieverEntry[] = [
   anthropicBm25Entry,
   anthropicRegexEntry,
   openaiSearchEntry,
+  anthropicHostedEntry,
 ];
 
 /** The registered retriever names, in report order. */

@@ -116,6 +116,41 @@ export interface HostedSearchInfo {
   readonly differences: readonly string[];
 }
 
+/** One search the model made for a query, as the response reported it. */
+export interface HostedSearchCall {
+  /** The search input as the model wrote it (`{query}`, `{pattern}`). */
+  readonly input: JsonValue;
+  /** Document ids of the tools it returned, in order. */
+  readonly ids: readonly string[];
+  /** The provider's error code when the search failed. */
+  readonly error?: string;
+}
+
+/** What the hosted search answered for one query. */
+export interface HostedSearchAnswer {
+  /** The searches the model made, in order (none: it did not search). */
+  readonly searches: readonly HostedSearchCall[];
+  /** What the request cost (0 requests when answered from the cache). */
+  readonly cost: QueryCost;
+}
+
+/** A provider's hosted tool search, as the caller injects it. */
+export interface HostedSearchClient {
+  /** What it is (provider, search tool, `kind: "hosted"`, how it is asked). */
+  readonly info: HostedSearchInfo;
+  /** Settings recorded with the results (model, variant, ...). */
+  readonly config: { readonly [key: string]: JsonValue };
+  /**
+   * Asks the hosted search for one query over the documents' tools.
+   *
+   * @param docs The corpus (same array for every query of a build).
+   * @param query The user request.
+   * @returns The searches and the cost.
+   * @throws {Error} When the request fails after the provider's retries.
+   */
+  search(docs: readonly RetrievalDoc[], query: string): Promise<HostedSearchAnswer>;
+}
+
 /** A built index that answers queries. */
 export interface Retriever {
   /** Retriever name as reported, e.g. `bm25`. */
@@ -198,6 +233,11 @@ export interface RetrieverContext {
   readonly chat?: ChatModel;
   /** Answer cache of the chat retrievers (`createFileChatStore` in `embedding_cache.ts`). */
   readonly chatStore?: ChatStore;
+  /**
+   * The hosted search of `anthropic_hosted` (`--hosted-search anthropic:ID`), built by the
+   * caller over the provider registry (retrieval never imports the providers).
+   */
+  readonly hostedSearch?: HostedSearchClient;
   /** Progress lines of a long build or prepare step (e.g. `expand: 400/1389 tools`). */
   readonly progress?: (message: string) => void;
   /**
@@ -237,10 +277,11 @@ export interface RetrieverEntry {
   readonly reportsCost: boolean;
   /**
    * The kind of model-registry entry the retriever calls: `embedding` (`dense`, `hybrid`: the
-   * caller supplies `settings.embeddingModel`) or `chat` (`rerank`, `expand`: the caller supplies
-   * `context.chat`, chosen with `--<name>-model`); absent for local retrievers.
+   * caller supplies `settings.embeddingModel`), `chat` (`rerank`, `expand`: the caller supplies
+   * `context.chat`, chosen with `--<name>-model`) or `hosted` (`anthropic_hosted`: the caller
+   * supplies `context.hostedSearch`, chosen with `--hosted-search`); absent for local retrievers.
    */
-  readonly endpoint?: "embedding" | "chat";
+  readonly endpoint?: "embedding" | "chat" | "hosted";
   /**
    * Builds the index with default options.
    *

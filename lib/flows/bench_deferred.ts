@@ -1,0 +1,111 @@
+/**
+ * The bench's deferred exposure modes (lib/modes `measureDeferredModes`): each corpus shaped for
+ * Anthropic Messages and OpenAI Responses as the agent runner shapes it (lib/billing
+ * `shapeTools`), the reference proxy's catalog likewise, the proxy's mean `retrieve_tools`
+ * response for the same number of results, and the servers' `instructions` where the corpus
+ * file keeps them (a capture does).
+ *
+ * @module
+ */
+import type { Corpus, Tool } from "../catalog/types.ts";
+import { shapeTools } from "../billing/sent_layer.ts";
+import { wireServers } from "../billing/wire.ts";
+import {
+  DEFAULT_RESULTS_PER_SEARCH,
+  type DeferredModeRow,
+  type DeferredScalingRow,
+  measureDeferredModes,
+} from "../modes/deferred.ts";
+import { retrieveResponseText } from "../proxy/responses.ts";
+import { createRng, deriveSeed } from "../stats/prng.ts";
+import type { Tokenizer } from "../tokens/types.ts";
+
+/** The bench report's deferred-mode sections. */
+export interface DeferredSections {
+  /** One row per corpus × tokenizer × mode. */
+  readonly deferredModes: DeferredModeRow[];
+  /** Sampled catalog sizes per corpus × tokenizer × mode. */
+  readonly deferredScaling: DeferredScalingRow[];
+}
+
+/**
+ * Mean tokens of the reference proxy's `retrieve_tools` response (full detail) with `k`
+ * results, over the corpus's tools taken `k` at a time in corpus order, each scored 1.
+ *
+ * @param tools The corpus.
+ * @param k Results per response.
+ * @param tokenizer Counts tokens.
+ * @returns Mean tokens (0 for an empty corpus).
+ */
+export function meanRetrieveTokens(
+  tools: readonly Tool[],
+  k: number,
+  tokenizer: Tokenizer,
+): number {
+  const byId = new Map(tools.map((t) => [t.id, t]));
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < tools.length; i += k) {
+    const hits = tools.slice(i, i + k).map((t) => ({ id: t.id, score: 1 }));
+    sum += tokenizer.count(retrieveResponseText(hits, (id) => byId.get(id), "full"));
+    n += 1;
+  }
+  return n === 0 ? 0 : sum / n;
+}
+
+/**
+ * Prices the deferred modes of every corpus under every tokenizer. The size draws of corpus
+ * `c` and tokenizer `t` use the PRNG seeded with `deriveSeed(seed, "deferred/" + c + "/" + t)`.
+ *
+ * @param corpora Corpora with the file each was read from.
+ * @param proxy The reference proxy's catalog.
+ * @param tokenizers Tokenizers, in report order.
+ * @param seed The bench seed.
+ * @param say Progress lines.
+ * @returns The report sections.
+ */
+export async function measureDeferred(
+  corpora: readonly { readonly corpus: Corpus; readonly file: string }[],
+  proxy: readonly Tool[],
+  tokenizers: readonly Tokenizer[],
+  seed: number,
+  say: (message: string) => void,
+): Promise<DeferredSections> {
+  const deferredModes: DeferredModeRow[] = [];
+  const deferredScaling: DeferredScalingRow[] = [];
+  const proxyShaped = {
+    anthropic: shapeTools(proxy, "anthropic-messages"),
+    openai: shapeTools(proxy, "openai-responses"),
+  };
+  for (const { corpus, file } of corpora) {
+    say(`${corpus.id}: pricing the deferred modes (tool search, Claude Code)`);
+    const shaped = (format: "anthropic-messages" | "openai-responses") =>
+      shapeTools(corpus.tools, format).map((tool, i) => ({ server: corpus.tools[i].server, tool }));
+    const anthropic = shaped("anthropic-messages");
+    const openai = shaped("openai-responses");
+    const instructions = await serverInstructions(corpus, file);
+    for (const tokenizer of tokenizers) {
+      const rng = createRng(deriveSeed(seed, `deferred/${corpus.id}/${tokenizer.name}`));
+      const m = measureDeferredModes({
+        corpusId: corpus.id,
+        tokenizer,
+        anthropic,
+        openai,
+        proxy: proxyShaped,
+        proxySearchTokens: meanRetrieveTokens(corpus.tools, DEFAULT_RESULTS_PER_SEARCH, tokenizer),
+        instructions,
+        random: () => rng.next(),
+      });
+      deferredModes.push(...m.rows);
+      deferredScaling.push(...m.scaling);
+    }
+  }
+  return { deferredModes, deferredScaling };
+}
+
+/** The servers' `instructions` a capture file keeps; none for the other formats. */
+async function serverInstructions(corpus: Corpus, file: string): Promise<Map<string, string>> {
+  if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
+  const servers = wireServers(await Deno.readTextFile(file), corpus.provenance.format);
+  return new Map(servers.flatMap((s) => s.instructions ? [[s.server, s.instructions]] : []));
+}
