@@ -20,6 +20,7 @@ import type { ToolHost } from "../agent/tools.ts";
 import { DEFAULT_CASE_TIMEOUT_MS, runSuite } from "../agent/run.ts";
 import { versionRefsFor, versionsDirFor } from "../agent/io.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
+import { toolSearchProblems } from "../agent/tool_search.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunJob, Runner } from "./queue.ts";
@@ -79,6 +80,9 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
       if (missing.length > 0) {
         return `model(s) ${missing.join(", ")} are not in the model registry`;
       }
+      // A search exposure on a model without tool search would fail every case.
+      const cannotSearch = toolSearchProblems(agents, models, options.env);
+      if (cannotSearch.length > 0) return cannotSearch.join("; ");
       // Building a client resolves its key variables and endpoint; it sends nothing.
       for (const id of needed) {
         try {

@@ -20,7 +20,7 @@ const KNOWN = new Set([
   "model",
   "judge",
 ]);
-const EXPOSURES = ["direct", "proxy", "code"] as const;
+const EXPOSURES = ["direct", "proxy", "code", "anthropic_search", "openai_search"] as const;
 
 /** Largest repetitions and concurrency a request may ask for. */
 export const MAX_REPETITIONS = 100;

@@ -109,7 +109,13 @@ export function agentForm(
     ${field(
       "exposure",
       "Exposure",
-      select("exposure", a.exposure ?? "direct", ["direct", "proxy", "code"]),
+      select("exposure", a.exposure ?? "direct", [
+        "direct",
+        "proxy",
+        "code",
+        "anthropic_search",
+        "openai_search",
+      ]),
     )}
     ${field("loop", "Loop", select("loop", a.loop ?? "sequential", ["sequential", "parallel"]))}
     ${field("maxIterations", "Max iterations", num("maxIterations", a.maxIterations))}
