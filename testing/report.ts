@@ -1,8 +1,10 @@
 // A small bench report for the report and dashboard tests (not part of the surface).
 import { corpus, proxy, tool, words } from "./modes.ts";
 import { measureCatalogCost } from "../lib/modes/catalog_cost.ts";
+import type { CostLayerRow } from "../lib/billing/layers.ts";
 import {
   type BenchReport,
+  type CostLayersBlock,
   REPORT_SCHEMA_VERSION,
   summarizeCorpus,
   TOKENIZER_CAVEAT,
@@ -60,5 +62,87 @@ export function oneToolBenchReport(): BenchReport {
       seed: 7,
       sizes: [5, 20, 50],
     }),
+  };
+}
+
+const base = {
+  corpusId: "c",
+  model: null,
+  tokenizer: null,
+  fields: {},
+} as const;
+const counted = (
+  layer: "wire" | "sent",
+  server: string | null,
+  format: CostLayerRow["format"],
+  tokens: number,
+  fields: CostLayerRow["fields"] = {},
+): CostLayerRow => ({
+  ...base,
+  server,
+  layer,
+  provider: format === null
+    ? null
+    : format === "anthropic-messages"
+    ? "anthropic"
+    : format === "gemini"
+    ? "gemini"
+    : "openai",
+  format,
+  tokenizer: "o200k_base",
+  tokens,
+  low: tokens,
+  high: tokens,
+  provenance: "measured",
+  fields,
+});
+const billed = (
+  provider: "anthropic" | "openai" | "gemini",
+  server: string | null,
+  figure: { tokens: number; low: number; high: number } | { reason: string },
+  model: string | null = null,
+  provenance: "measured" | "estimated" = "estimated",
+): CostLayerRow => ({
+  ...base,
+  server,
+  provider,
+  format: provider === "anthropic"
+    ? "anthropic-messages"
+    : provider === "openai"
+    ? "openai-responses"
+    : "gemini",
+  model,
+  layer: "billed",
+  ...("reason" in figure
+    ? { tokens: null, low: null, high: null, provenance: null, reason: figure.reason }
+    : { ...figure, provenance }),
+});
+
+/**
+ * A hand-made `costLayers` block (the view's tests know every figure): a corpus `c` of three servers: wire a 100, b 300, z 300 (b and z tie: b first by name), 700 in
+ * all; Anthropic measured 1,500 by claude-x beside an estimate; OpenAI's count refused, estimated
+ * 640 [500-900]; Gemini estimated only.
+ */
+export function tinyCostLayers(): CostLayersBlock {
+  return {
+    calibration: { name: "test calibration", method: "by hand", path: null, sources: [] },
+    counts: { planned: 10, sent: 4, cached: 6 },
+    rows: [
+      counted("wire", null, null, 700, { name: 70, description: 210, inputSchema: 420 }),
+      counted("wire", "a", null, 100),
+      counted("wire", "b", null, 300),
+      counted("wire", "z", null, 300),
+      counted("sent", null, "anthropic-messages", 600, { name: 60, inputSchema: 540 }),
+      counted("sent", "b", "anthropic-messages", 250),
+      counted("sent", null, "openai-responses", 650),
+      counted("sent", null, "openai-chat-completions", 640),
+      counted("sent", null, "gemini", 800),
+      billed("anthropic", null, { tokens: 1200, low: 1000, high: 1400 }),
+      billed("anthropic", "b", { tokens: 420, low: 380, high: 470 }),
+      billed("anthropic", null, { tokens: 1500, low: 1500, high: 1500 }, "claude-x", "measured"),
+      billed("openai", null, { tokens: 640, low: 500, high: 900 }),
+      billed("openai", null, { reason: "401 refused" }, "gpt-x"),
+      billed("gemini", null, { tokens: 810, low: 690, high: 1050 }),
+    ],
   };
 }

@@ -8,7 +8,10 @@
 import { percentColumn } from "./_percent.ts";
 import { crossoverPhrase } from "./wording.ts";
 import { esc, htmlPage } from "./_html.ts";
-import * as aq from "arquero";
+import { htmlTable } from "./_table.ts";
+import { renderCostLayers } from "./cost_layers_view.ts";
+
+export { htmlTable };
 import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
 import type { LiveBlock } from "../live/live_block.ts";
@@ -21,21 +24,6 @@ const int = (v: number) => v.toLocaleString("en-US");
 export function headlessDocument(): Document {
   return parseHTML("<!doctype html><html><head></head><body></body></html>")
     .document as unknown as Document;
-}
-
-/**
- * An arquero HTML table of `rows` with per-column formats, in a `div.table-wrap` that scrolls
- * sideways on a narrow screen (the page's CSS gives it `overflow-x: auto`) instead of widening
- * the page.
- */
-export function htmlTable(
-  rows: readonly Record<string, unknown>[],
-  format: Record<string, (v: never) => string> = {},
-): string {
-  if (rows.length === 0) return "<p><em>none</em></p>";
-  return `<div class="table-wrap">${
-    aq.from(rows as Record<string, unknown>[]).toHTML({ format: format as never })
-  }</div>`;
 }
 
 /**
@@ -70,6 +58,9 @@ export function renderBenchSections(report: BenchReport, document: Document): st
   const parts: string[] = [];
   const h2 = (t: string) => parts.push(`<h2>${esc(t)}</h2>`);
   const firstTok = report.tokenizers[0];
+
+  // What the user pays comes first: the billed figure of a request carrying the catalog.
+  if (report.costLayers) parts.push(renderCostLayers(report.costLayers, document));
 
   h2("Corpora");
   parts.push(htmlTable(
@@ -676,17 +667,20 @@ th { background: #f4f4f4; }
 .note { color: #555; font-size: 13px; }
 .warning { background: #fff4e5; border-left: 4px solid #e8a33d; padding: 4px 8px; }
 figure { margin: 1rem 0; }
-code { background: #f4f4f4; padding: 0 3px; }`,
-    body:
-      `<p class="note">Report schema v${report.schemaVersion}; seed ${report.seed}; tokenizers ${
-        esc(report.tokenizers.join(", "))
-      }; created ${esc(report.run.createdAt)}${
-        report.run.git.commit
-          ? ` at commit ${esc(report.run.git.commit.slice(0, 12))}${
-            report.run.git.dirty ? " (dirty)" : ""
-          }`
-          : ""
-      }.</p>
-${body}`,
+code { background: #f4f4f4; padding: 0 3px; }
+ul.headline { font-size: 16px; padding-left: 1.2rem; }
+ul.headline li { margin: 0.3rem 0; }
+ul.headline strong { font-size: 20px; }`,
+    // The run's metadata closes the page: the first number a reader meets is the bill.
+    body: `${body}
+<p class="note">Report schema v${report.schemaVersion}; seed ${report.seed}; tokenizers ${
+      esc(report.tokenizers.join(", "))
+    }; created ${esc(report.run.createdAt)}${
+      report.run.git.commit
+        ? ` at commit ${esc(report.run.git.commit.slice(0, 12))}${
+          report.run.git.dirty ? " (dirty)" : ""
+        }`
+        : ""
+    }.</p>`,
   });
 }
