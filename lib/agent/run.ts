@@ -346,12 +346,18 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   };
   const warnings: string[] = [...(prior.warnings as string[] ?? [])];
   const sessions = [...(prior.sessions as unknown[] ?? [])];
-  const writeRunJson = async (status: string, endedAt: number | null) => {
+  const writeRunJson = async (
+    status: string,
+    endedAt: number | null,
+    stoppedBy: { reason: string; notStarted: number; interrupted?: boolean } | null = null,
+  ) => {
     const doc = {
       schemaVersion: RUN_SCHEMA_VERSION,
       task: "tasks/agents.ts",
       runId: options.runId,
       status,
+      // Why a run with status "stopped" stopped (refused keys, an interrupt), for every reader.
+      stopped: stoppedBy,
       startedAt: (prior.startedAt as string | undefined) ?? new Date(sessionStart).toISOString(),
       endedAt: endedAt === null ? null : new Date(endedAt).toISOString(),
       sessions: [
@@ -627,7 +633,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   const outcomeStopped = stopped as
     | { reason: string; notStarted: number; interrupted?: boolean }
     | null;
-  await writeRunJson(outcomeStopped === null ? "complete" : "stopped", options.epochNow());
+  await writeRunJson(
+    outcomeStopped === null ? "complete" : "stopped",
+    options.epochNow(),
+    outcomeStopped,
+  );
   return {
     records,
     newRecords: pending.length - (outcomeStopped?.notStarted ?? 0),

@@ -178,6 +178,19 @@ export function runState(
 }
 
 /**
+ * Why the runner stopped a run early (`run.json` `stopped.reason`: three refused keys, an
+ * interrupt), or `null` when it did not.
+ *
+ * @param run `run.json` as written, or `null`.
+ * @returns The reason, or `null`.
+ */
+export function stopReason(run: Record<string, unknown> | null): string | null {
+  if (run?.status !== "stopped") return null;
+  const stopped = run.stopped as { reason?: unknown } | null | undefined;
+  return typeof stopped?.reason === "string" ? stopped.reason : "the runner stopped early";
+}
+
+/**
  * Whether a run used a simulated model. `run.json` lists the models the run needed (agents,
  * summarizers, judges), so one marked `simulated` means some figure of the run is simulated.
  *
@@ -348,7 +361,7 @@ export class RunStore {
       startedAt: (run?.startedAt as string | undefined) ?? null,
       endedAt: run?.status === "complete" ? (run?.endedAt as string | null) ?? null : null,
       agentIds: agents?.map((a) => a.id) ?? [],
-      failure: sidecar?.failure?.message ?? null,
+      failure: sidecar?.failure?.message ?? stopReason(run),
       source,
       simulated: usedSimulatedModel(run),
       ...progressOf(results, planned),
