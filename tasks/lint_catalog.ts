@@ -1,5 +1,6 @@
 /**
- * `deno task lint-catalog [--corpus FILE | --servers CONFIG] [--json] [--max-schema-tokens N]`
+ * `deno task lint-catalog [--corpus FILE | --servers CONFIG] [--json] [--max-schema-tokens N]
+ * [--max-description-tokens N]`
  *
  * Lints a tool catalog: per-tool findings with severity and the providers or
  * clients they affect (see `LINT_RULES` in lib/catalog/lint.ts). With
@@ -17,6 +18,7 @@ import { createTokenizer } from "../lib/tokens/mod.ts";
 import {
   catalogCarriesSchemas,
   type Corpus,
+  DEFAULT_MAX_DESCRIPTION_TOKENS,
   LINT_RULES,
   lintCatalog,
   type LintReport,
@@ -42,6 +44,8 @@ const HELP = helpText({
                            (default .scratch/servers; run \`deno task capture\` to install)
   --timeout-ms MS          overall timeout per server with --servers (default 30000)
   --max-schema-tokens N    schema-too-heavy threshold in cl100k_base tokens (default 2000)
+  --max-description-tokens N
+                           description-too-heavy threshold in cl100k_base tokens (default 1000)
   --json                   print the report as JSON instead of a table`,
   exitCodes: `0 no finding is an error; 1 some finding is an error, or a server failed (a
 linter's verdict, as in CI); 2 bad input (a flag, a file, a config); 3 lint-catalog itself failed
@@ -81,6 +85,7 @@ async function main(args: string[]): Promise<number> {
     corpus: { type: "string" },
     servers: { type: "string" },
     "max-schema-tokens": { type: "string" },
+    "max-description-tokens": { type: "string" },
     "install-dir": { type: "string", default: ".scratch/servers" },
     "timeout-ms": { type: "string" },
     json: { type: "boolean", default: false },
@@ -94,6 +99,12 @@ async function main(args: string[]): Promise<number> {
     throw new UsageError("Cannot lint as --corpus and --servers are exclusive: give one");
   }
   const max = intFlag("max-schema-tokens", values["max-schema-tokens"], 2000, 1);
+  const maxDescription = intFlag(
+    "max-description-tokens",
+    values["max-description-tokens"],
+    DEFAULT_MAX_DESCRIPTION_TOKENS,
+    1,
+  );
   if (values.servers === undefined && values["timeout-ms"] !== undefined) {
     // A catalog file starts no server: the timeout would be ignored without a word.
     throw new UsageError("--timeout-ms applies to --servers only (see --help)");
@@ -127,6 +138,7 @@ async function main(args: string[]): Promise<number> {
   const report = lintCatalog(corpus.tools, {
     tokenizer: createTokenizer("cl100k_base"),
     maxSchemaTokens: max,
+    maxDescriptionTokens: maxDescription,
     schemasExpected: catalogCarriesSchemas(corpus),
   });
   console.log(

@@ -116,3 +116,37 @@ Deno.test("lint-catalog --servers: every server failed is a measured failure (ex
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("lint-catalog reports a description of ten million tokens, as it does a heavy schema", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // "word" then " word" × (n − 1): one cl100k_base token each (a space starts a pre-token).
+    const n = 10_000_000;
+    const description = "word" + " word".repeat(n - 1);
+    const tools = [
+      { name: "heavy", description, inputSchema: { type: "object", properties: {} } },
+      {
+        name: "light",
+        description: "Reads one record from the store by its key.",
+        inputSchema: { type: "object", properties: {} },
+      },
+    ];
+    await Deno.writeTextFile(`${dir}/heavy.json`, JSON.stringify({ tools }));
+    const r = await lint(["--corpus", `${dir}/heavy.json`, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    const found = report.findings.filter((f: { rule: string }) =>
+      f.rule === "description-too-heavy"
+    );
+    assert.deepEqual(found, [{
+      toolId: "heavy:heavy",
+      rule: "description-too-heavy",
+      severity: "warning",
+      affects: ["clients", "retrieval"],
+      message:
+        `description is ${n} cl100k_base tokens (${description.length} characters; threshold 1000)`,
+    }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

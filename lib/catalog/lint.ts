@@ -46,6 +46,7 @@ export type LintRuleId =
   | "name-invalid"
   | "duplicate-name"
   | "schema-too-heavy"
+  | "description-too-heavy"
   | "integer-like-property";
 
 /** One rule: what it checks, how severe, whom it affects. */
@@ -89,6 +90,11 @@ export interface LintOptions {
    * @default {2000}
    */
   readonly maxSchemaTokens?: number;
+  /**
+   * Threshold of `description-too-heavy` in tokens of a tool's description (or title).
+   * @default {DEFAULT_MAX_DESCRIPTION_TOKENS}
+   */
+  readonly maxDescriptionTokens?: number;
   /** Degenerate-description rules, as for `countDegenerateDescriptions`. */
   readonly degenerate?: DegenerateRules;
   /**
@@ -176,6 +182,13 @@ export function catalogCarriesSchemas(
 
 /** Default `schema-too-heavy` threshold (tokens). */
 export const DEFAULT_MAX_SCHEMA_TOKENS = 2000;
+
+/**
+ * Default `description-too-heavy` threshold (tokens): half the schema's, about 4,000 characters
+ * of English. OpenAI's function calling refused descriptions over 1,024 characters
+ * (`string_above_max_length`, reported through 2025); the rule is about cost, not that limit.
+ */
+export const DEFAULT_MAX_DESCRIPTION_TOKENS = 1000;
 
 /** An unpaired UTF-16 surrogate: a high one not followed by a low one, or a low one alone. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -294,6 +307,8 @@ interface CatalogFacts {
   readonly options: LintOptions;
   /** `schema-too-heavy` threshold, checked positive. */
   readonly maxTokens: number;
+  /** `description-too-heavy` threshold, checked positive. */
+  readonly maxDescriptionTokens: number;
   /** The degenerate-description rules, compiled. */
   readonly classify: (description: string) => DegenerateRuleId | undefined;
   /** Servers listing each tool name. */
@@ -597,6 +612,28 @@ const RULES: readonly RuleEntry[] = [
     },
   },
   {
+    id: "description-too-heavy",
+    severity: "warning",
+    affects: ["clients", "retrieval"],
+    description:
+      "Description (or title) heavier than the token threshold, paid in context on every request that lists the tool (only with a tokenizer).",
+    checkTool({ tool, catalog: { options: { tokenizer }, maxDescriptionTokens } }, report) {
+      if (tokenizer === undefined) return;
+      for (const field of ["description", "title"] as const) {
+        const text = tool[field];
+        // A token is at least one UTF-8 byte and a UTF-16 unit at most three: text of n units is
+        // at most 3n tokens, so shorter text is not counted.
+        if (typeof text !== "string" || 3 * text.length <= maxDescriptionTokens) continue;
+        const tokens = tokenizer.count(text);
+        if (tokens > maxDescriptionTokens) {
+          report(
+            `${field} is ${tokens} ${tokenizer.name} tokens (${text.length} characters; threshold ${maxDescriptionTokens})`,
+          );
+        }
+      }
+    },
+  },
+  {
     // A JS object lists array-index keys first, in ascending numeric order: the MCP TypeScript
     // SDK's parsed tools/list (and anything that re-serializes it) loses the schema's order.
     id: "integer-like-property",
@@ -642,7 +679,7 @@ const RULE_INDEX = new Map(LINT_RULES.map((r, i) => [r.id, i]));
  * @param tools The tools (a corpus's `tools`).
  * @param options Tokenizer and thresholds.
  * @returns Findings and counts.
- * @throws {RangeError} When `maxSchemaTokens` is not a positive number.
+ * @throws {RangeError} When `maxSchemaTokens` or `maxDescriptionTokens` is not a positive number.
  *
  * @example Usage
  * ```ts
@@ -655,10 +692,16 @@ const RULE_INDEX = new Map(LINT_RULES.map((r, i) => [r.id, i]));
  */
 export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): LintReport {
   const maxTokens = options.maxSchemaTokens ?? DEFAULT_MAX_SCHEMA_TOKENS;
-  if (!(maxTokens > 0)) {
-    throw new RangeError(
-      `Cannot lint as maxSchemaTokens must be positive: current value is ${maxTokens}`,
-    );
+  const maxDescriptionTokens = options.maxDescriptionTokens ?? DEFAULT_MAX_DESCRIPTION_TOKENS;
+  for (
+    const [name, value] of [["maxSchemaTokens", maxTokens], [
+      "maxDescriptionTokens",
+      maxDescriptionTokens,
+    ]] as const
+  ) {
+    if (!(value > 0)) {
+      throw new RangeError(`Cannot lint as ${name} must be positive: current value is ${value}`);
+    }
   }
   const serversByName = new Map<string, Set<string>>();
   const perServer = new Map<string, number>();
@@ -676,6 +719,7 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
     tools,
     options,
     maxTokens,
+    maxDescriptionTokens,
     classify: (description) => (classify ??= degenerateClassifier(options.degenerate))(description),
     serversByName,
     perServer,
@@ -718,7 +762,10 @@ export function lintCatalog(tools: readonly Tool[], options: LintOptions = {}): 
     toolsWithErrors:
       new Set(findings.filter((f) => f.severity === "error").map((f) => f.toolId)).size,
     notEvaluated: options.tokenizer === undefined
-      ? [{ rule: "schema-too-heavy", reason: "no tokenizer given" }]
+      ? [
+        { rule: "schema-too-heavy", reason: "no tokenizer given" },
+        { rule: "description-too-heavy", reason: "no tokenizer given" },
+      ]
       : [],
   };
 }

@@ -167,10 +167,10 @@ Deno.test("lintCatalog() evaluates schema-too-heavy only with a tokenizer", () =
   const chars = { name: "chars", count: (t: string) => t.length };
   const tools = cases.get("deep_nesting.json")!;
   const without = lintCatalog(tools);
-  assert.deepEqual(without.notEvaluated, [{
-    rule: "schema-too-heavy",
-    reason: "no tokenizer given",
-  }]);
+  assert.deepEqual(without.notEvaluated, [
+    { rule: "schema-too-heavy", reason: "no tokenizer given" },
+    { rule: "description-too-heavy", reason: "no tokenizer given" },
+  ]);
   const heavy = lintCatalog(tools, { tokenizer: chars, maxSchemaTokens: 100 });
   assert.equal(heavy.countsByRule["schema-too-heavy"], 1);
   assert.match(
@@ -179,6 +179,31 @@ Deno.test("lintCatalog() evaluates schema-too-heavy only with a tokenizer", () =
   );
   assert.equal(lintCatalog(tools, { tokenizer: chars, maxSchemaTokens: 1e6 }).findings.length, 0);
   assert.throws(() => lintCatalog(tools, { maxSchemaTokens: 0 }), RangeError);
+});
+
+Deno.test("lintCatalog() flags a description or title heavier than its threshold, only with a tokenizer", () => {
+  const chars = { name: "chars", count: (t: string) => t.length };
+  const tool = (description: string, title?: string): Tool => ({
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description,
+    ...(title === undefined ? {} : { title }),
+    inputSchema: { type: "object", properties: {} },
+  });
+  const heavy = (t: Tool, max: number) =>
+    lintCatalog([t], { tokenizer: chars, maxDescriptionTokens: max }).findings
+      .filter((f) => f.rule === "description-too-heavy").map((f) => f.message);
+  // 120 characters = 120 chars tokens: over 100, not over 120.
+  assert.deepEqual(heavy(tool("d".repeat(120)), 100), [
+    "description is 120 chars tokens (120 characters; threshold 100)",
+  ]);
+  assert.deepEqual(heavy(tool("d".repeat(120)), 120), []);
+  assert.deepEqual(heavy(tool("Reads a file.", "T".repeat(300)), 200), [
+    "title is 300 chars tokens (300 characters; threshold 200)",
+  ]);
+  assert.equal(lintCatalog([tool("d".repeat(5000))]).countsByRule["description-too-heavy"], 0);
+  assert.throws(() => lintCatalog([], { maxDescriptionTokens: 0 }), RangeError);
 });
 
 Deno.test("lintCatalog() flags a name a server lists twice", () => {

@@ -74,6 +74,7 @@ export {
 export type { Tokenizer } from "../tokens/types.ts";
 export {
   catalogCarriesSchemas,
+  DEFAULT_MAX_DESCRIPTION_TOKENS,
   DEFAULT_MAX_SCHEMA_TOKENS,
   LINT_RULES,
   lintCatalog,
