@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { serversSecrets } from "../mcp/secrets.ts";
 import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
@@ -44,6 +45,11 @@ export interface PrepareOptions {
 
 /** Servers ready to open per agent. */
 export interface AgentServers {
+  /**
+   * The servers config's credentials (lib/mcp `serversSecrets`), for the run's redactor: what a
+   * tool may echo back.
+   */
+  readonly secrets: readonly string[];
   /** Starts an agent's servers under its exposure, shaped for its model's provider. */
   open(agent: AgentConfig, provider: ProviderKind): Promise<McpToolHost>;
   /** Removes the data copy. */
@@ -147,6 +153,7 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
     throw e;
   }
   return {
+    secrets: serversSecrets(servers, options.env),
     open: (agent, provider) =>
       openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
         exposure: agent.exposure,

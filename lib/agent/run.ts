@@ -42,7 +42,8 @@ import { clientJudgeCaller } from "./judge_caller.ts";
 import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../core/pool.ts";
-import { readCaseRecords, type RunFolder, runFolder } from "./run_folder.ts";
+import { readCaseRecords, redactingFolder, type RunFolder, runFolder } from "./run_folder.ts";
+import { Redactor } from "../core/secrets.ts";
 
 export { agentPricing, readCaseRecords };
 
@@ -206,6 +207,13 @@ export interface RunSuiteOptions {
    * `createTokenizer("o200k_base")`); required when such an agent runs.
    */
   readonly tokenizer?: TokenCounter;
+  /**
+   * The run's secrets (lib/agent `runRedactor`): every file of the run folder is written through
+   * it, and the records and transcripts handed to the callbacks are redacted with it. Criteria
+   * are scored before, on what the model and tools really said.
+   * @default {a redactor of nothing}
+   */
+  readonly redactor?: Redactor;
   /** Called after each finished case. */
   readonly onRecord?: (record: CaseRecord, done: number, total: number) => void;
   /**
@@ -293,7 +301,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
     throw new RangeError(`Cannot run: concurrency must be an integer >= 1, got ${concurrency}`);
   }
   const timeoutMs = options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
-  const folder = options.folder ?? runFolder(options.runDir);
+  const redactor = options.redactor ?? new Redactor();
+  const folder = redactingFolder(options.folder ?? runFolder(options.runDir), redactor);
   const casesPath = folder.casesPath;
   let existing = await folder.readRecords();
   if (existing.length > 0 && !options.resume) {
@@ -491,7 +500,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         ? { summarizer: options.clients.get(agent.contextStrategy.model)! }
         : {}),
     });
-    await options.onTranscript?.(item, r.messages);
+    await options.onTranscript?.(item, redactor.json(r.messages));
     let error: CaseError | null = r.error;
     let passed: boolean | null = null;
     let criterion = null;
@@ -586,7 +595,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         stopped.notStarted += 1;
         return;
       }
-      const record = await runItem(item);
+      // Scored on what was really said; from here on, what is kept and handed out is redacted.
+      const record = redactor.json(await runItem(item));
       // Aborted by the interrupt, not measured: left for --resume (a finished case is kept).
       if (options.stop?.aborted && record.passed === null) {
         stopped!.notStarted += 1;

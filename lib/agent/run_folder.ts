@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import { InputFileError } from "../core/errors.ts";
 import { badNumberIn } from "../core/numbers.ts";
+import type { Redactor } from "../core/secrets.ts";
 import type { CaseRecord } from "./types.ts";
 
 /** Where a run's files go. Texts arrive serialized (sorted keys, final newline). */
@@ -215,4 +216,28 @@ export async function claimNewRunId(out: string, base: string): Promise<string> 
   let id = base;
   while (!(await claimRunDir(out, id))) id += "x";
   return id;
+}
+
+/**
+ * A run folder that writes every byte through `redactor` (lib/core/secrets.ts): JSON and JSON
+ * Lines string by string (numbers and shape kept), other files (CSV) as text. The one door of a
+ * run's files: whatever a case, a tool or a model echoed, no secret the run resolved reaches the
+ * disk.
+ *
+ * @param folder The folder to write into.
+ * @param redactor The run's secrets.
+ * @returns The same folder, redacting.
+ */
+export function redactingFolder(folder: RunFolder, redactor: Redactor): RunFolder {
+  const json = (text: string) => redactor.jsonText(text);
+  return {
+    casesPath: folder.casesPath,
+    readRecords: () => folder.readRecords(),
+    readRunDoc: () => folder.readRunDoc(),
+    writeRunDoc: (text) => folder.writeRunDoc(json(text)),
+    appendRecord: (line) => folder.appendRecord(json(line)),
+    replaceRecords: (text) => folder.replaceRecords(json(text)),
+    writeFile: (name, text) =>
+      folder.writeFile(name, /\.jsonl?$/.test(name) ? json(text) : redactor.text(text)),
+  };
 }

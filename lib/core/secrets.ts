@@ -1,6 +1,11 @@
 /**
- * Secrets: `${VAR}` expansion (servers configs, model registries) and the one rule for what a
- * secret is, with the ways mcpmeter removes secrets before anything is recorded, logged or returned.
+ * Secrets: `${VAR}` expansion (servers configs, model registries), the one rule for what a
+ * secret is, and the one mechanism that removes them: a {@linkcode Redactor} holds every value
+ * a process resolved from a secret, and every boundary where bytes leave it (run files,
+ * transcripts, wire logs, caches, HTTP answers and event streams, progress and error lines)
+ * passes what it writes through that redactor. JSON is redacted string by string (numbers and
+ * structure untouched); text in every form a secret can take there (as is, JSON-escaped,
+ * percent-encoded, HTML-escaped).
  *
  * @module
  */
@@ -19,6 +24,29 @@ export const SECRET_NAME =
 
 /** Secrets shorter than this many characters are never replaced: they would shred plain text. */
 export const MIN_SECRET_CHARS = 4;
+
+/**
+ * Whether a value is redacted wherever it appears (a {@linkcode Redactor}): at least 8
+ * characters, not only digits (`20240101` would shred figures), and not a word of letters
+ * alone unless it has 12 or more (`ollama`, a local server's placeholder key, is the name of a
+ * model too). Every credential a provider or a registry issues passes; a value that fails would
+ * corrupt ids and text wherever it was replaced, and guards nothing.
+ *
+ * @param value A candidate secret.
+ * @returns `true` when it is redacted.
+ *
+ * @example Usage
+ * ```ts
+ * import { usableSecret } from "./secrets.ts";
+ * if (!usableSecret("sk-12345678") || usableSecret("ollama") || usableSecret("12345678")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function usableSecret(value: string): boolean {
+  return value.length >= 8 && !/^\d+$/.test(value) &&
+    !(/^[A-Za-z]+$/.test(value) && value.length < 12);
+}
 
 /**
  * Whether `name` (a variable, header or query-parameter name) names a secret by
@@ -50,6 +78,143 @@ export function secretValuesOf(
     ? [...vars as Iterable<readonly [string, string]>]
     : Object.entries(vars as Record<string, string | undefined>);
   return entries.filter(([k, v]) => v !== undefined && isSecretName(k)).map(([, v]) => v!);
+}
+
+/**
+ * Shapes of well-known credentials, recognized whatever name holds them (an argument, a value
+ * under a name that does not look secret): GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`,
+ * `github_pat_`), GitLab (`glpat-`), OpenAI and Anthropic (`sk-...`), Slack (`xoxb-`, ...), AWS
+ * access keys (`AKIA...`), Google API keys (`AIza...`), Stripe (`sk_live_`, `rk_live_`), and
+ * JSON Web Tokens.
+ */
+export const KNOWN_SECRET_SHAPE: RegExp = new RegExp(
+  [
+    "gh[pousr]_[A-Za-z0-9]{20,}",
+    "github_pat_[A-Za-z0-9_]{20,}",
+    "glpat-[A-Za-z0-9_-]{20,}",
+    "sk-[A-Za-z0-9_-]{16,}",
+    "xox[abprs]-[A-Za-z0-9-]{10,}",
+    "AKIA[0-9A-Z]{16}",
+    "AIza[0-9A-Za-z_-]{35}",
+    "[rs]k_live_[A-Za-z0-9]{16,}",
+    "eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}",
+  ].join("|"),
+  "g",
+);
+
+/**
+ * The well-known credentials ({@linkcode KNOWN_SECRET_SHAPE}) found in a text.
+ *
+ * @param text Any text (an argument, a value).
+ * @returns The credentials found, in order.
+ */
+export function knownSecretsIn(text: string): string[] {
+  return [...text.matchAll(KNOWN_SECRET_SHAPE)].map((m) => m[0]);
+}
+
+/**
+ * The secrets in a command line: the value after a flag whose name is secret (`--token X`,
+ * `--api-key=X`), the value of a `NAME=VALUE` argument whose name is secret, secrets a URL
+ * argument carries ({@linkcode urlSecrets}), and well-known credentials anywhere
+ * ({@linkcode knownSecretsIn}).
+ *
+ * @param args Arguments, expanded.
+ * @returns Secret values.
+ *
+ * @example Usage
+ * ```ts
+ * import { argSecrets } from "./secrets.ts";
+ * const found = argSecrets(["--api-key", "k-123456", "--verbose", "TOKEN=t-98765"]);
+ * if (found.join() !== "k-123456,t-98765") throw new Error(found.join());
+ * ```
+ */
+export function argSecrets(args: readonly string[]): string[] {
+  const out: string[] = [];
+  args.forEach((arg, i) => {
+    const flag = /^--?([A-Za-z][\w.-]*)(?:=(.*))?$/s.exec(arg);
+    if (flag && isSecretName(flag[1])) {
+      if (flag[2] !== undefined) out.push(flag[2]);
+      else if (i + 1 < args.length && !args[i + 1].startsWith("-")) out.push(args[i + 1]);
+    }
+    const assign = /^([A-Za-z_][A-Za-z0-9_]*)=(.+)$/s.exec(arg);
+    if (assign && isSecretName(assign[1])) out.push(assign[2]);
+    out.push(...urlSecrets(arg), ...knownSecretsIn(arg));
+  });
+  return out;
+}
+
+/**
+ * Names of variables that never hold a secret and that configs commonly reference
+ * (`${HOME}/data`): their values are not redacted though a config expands them.
+ */
+export const PLAIN_VARIABLES: ReadonlySet<string> = new Set([
+  "HOME",
+  "PATH",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "PWD",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "LANG",
+  "TERM",
+  "USERPROFILE",
+  "APPDATA",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+]);
+
+/**
+ * The values a config resolved from variables: each `${NAME}` in `texts` that `env` defines,
+ * except {@linkcode PLAIN_VARIABLES}. Any variable a config names may hold a key, whatever its
+ * name (`--auth ${MY_CREDS}`).
+ *
+ * @param texts Texts as written (with `${...}` references).
+ * @param env The variables they were expanded from.
+ * @returns The values.
+ */
+export function referencedValues(
+  texts: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const out: string[] = [];
+  for (const text of texts) {
+    for (const m of text.matchAll(VARIABLE_PATTERN)) {
+      const value = Object.hasOwn(env, m[1]) ? env[m[1]] : undefined;
+      if (value === undefined || PLAIN_VARIABLES.has(m[1])) continue;
+      // A location is configuration, not a credential: a path, or a URL (its password and
+      // secret query parameters are taken by urlSecrets).
+      if (!isSecretName(m[1]) && (/^[/.~]/.test(value) || URL.canParse(value))) {
+        out.push(...urlSecrets(value));
+        continue;
+      }
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/**
+ * The secrets of an environment that no config needs to name: the values of variables with
+ * secret names that look like credentials ({@linkcode usableSecret}, no whitespace:
+ * `TOKENIZERS_PARALLELISM=false` is no secret), and well-known credentials under any name. A tool that echoes its environment, or a model that repeats a key it was never sent,
+ * is redacted as well.
+ *
+ * @param env Name → value.
+ * @returns Secret values.
+ */
+export function environmentSecrets(
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (isSecretName(name) && usableSecret(value) && !/\s/.test(value)) out.push(value);
+    out.push(...knownSecretsIn(value));
+  }
+  return out;
 }
 
 /** Distinct secrets of at least {@linkcode MIN_SECRET_CHARS} characters, longest first. */
@@ -159,4 +324,171 @@ export function expandVariables(
     if (fallback !== undefined) return value === undefined || value === "" ? fallback : value;
     return value ?? missing(name);
   });
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** The forms a secret takes in the text mcpmeter writes: as is, and each escaping that changes it. */
+function forms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const html = secret.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  const htmlNumeric = secret.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return [secret, json, encodeURIComponent(secret), html, htmlNumeric, secret.replace(/"/g, '""')];
+}
+
+/**
+ * Every value a process resolved from a secret, and the one way it is kept out of what the
+ * process writes or serves. Secrets are added as they are resolved (a run's model keys and
+ * server credentials, a workbench's environment); each boundary calls {@linkcode Redactor.text}
+ * or {@linkcode Redactor.json} on what it writes, {@linkcode Redactor.jsonText} on JSON it
+ * receives already serialized, or pipes a stream through {@linkcode Redactor.eventStream}.
+ * Values that fail {@linkcode usableSecret} are ignored (they would shred text and ids).
+ *
+ * @example Usage
+ * ```ts
+ * import { Redactor } from "./secrets.ts";
+ * const r = new Redactor(["sk-12345"]);
+ * if (r.text("key sk-12345") !== "key [REDACTED]") throw new Error();
+ * if (r.jsonText('{"n":12345,"s":"sk-12345"}') !== '{"n":12345,"s":"[REDACTED]"}') throw new Error();
+ * ```
+ */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  #forms: string[] | undefined;
+
+  /**
+   * @param secrets Initial secret values.
+   */
+  constructor(secrets: Iterable<string> = []) {
+    this.add(secrets);
+  }
+
+  /**
+   * Adds secret values (duplicates and those {@linkcode usableSecret} refuses are ignored).
+   *
+   * @param secrets Values.
+   * @returns This redactor.
+   */
+  add(secrets: Iterable<string>): this {
+    for (const s of secrets) {
+      if (usableSecret(s) && !this.#secrets.has(s)) {
+        this.#secrets.add(s);
+        this.#forms = undefined;
+      }
+    }
+    return this;
+  }
+
+  /** The secret values held (for a redactor built from another's). */
+  get secrets(): readonly string[] {
+    return [...this.#secrets];
+  }
+
+  /** Every form of every secret, longest first (a secret inside another is replaced whole). */
+  #all(): string[] {
+    this.#forms ??= [...new Set([...this.#secrets].flatMap(forms))]
+      .filter((f) => f.length >= MIN_SECRET_CHARS)
+      .sort((a, b) => b.length - a.length);
+    return this.#forms;
+  }
+
+  /**
+   * `text` with every form of every secret replaced by {@linkcode REDACTED}.
+   *
+   * @param text Any text.
+   * @returns The text without secrets.
+   */
+  text(text: string): string {
+    let out = text;
+    for (const f of this.#all()) if (out.includes(f)) out = out.split(f).join(REDACTED);
+    return out;
+  }
+
+  /**
+   * `value` with every string in it (object keys too) redacted; numbers, booleans and the shape
+   * are kept.
+   *
+   * @param value A JSON-like value.
+   * @returns `value` itself when no string holds a secret, else a redacted copy.
+   */
+  json<T>(value: T): T {
+    if (this.#secrets.size === 0) return value;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === "string") return this.text(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v !== null && typeof v === "object") {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [this.text(k), walk(x)]));
+      }
+      return v;
+    };
+    return walk(value) as T;
+  }
+
+  /**
+   * Serialized JSON (one document, indented or not, or JSON Lines) redacted string by string: a
+   * text holding no form of a secret is returned as is; otherwise each document is parsed,
+   * redacted with {@linkcode Redactor.json} and written back the same way (two-space indent when
+   * it was indented, one line per document for JSON Lines, the final newline kept). Text that is
+   * not JSON is redacted as text.
+   *
+   * @param text JSON or JSON Lines.
+   * @returns The redacted text.
+   */
+  jsonText(text: string): string {
+    if (!this.#all().some((f) => text.includes(f))) return text;
+    const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+    const parsed = (doc: string): { value: unknown } | undefined => {
+      try {
+        return { value: JSON.parse(doc) };
+      } catch {
+        return undefined;
+      }
+    };
+    const whole = parsed(body);
+    const out = whole !== undefined
+      ? JSON.stringify(this.json(whole.value), null, /^[\[{]\n /.test(body) ? 2 : undefined)
+      : body.split("\n").map((line) => {
+        const doc = line.trim() === "" ? undefined : parsed(line);
+        return doc === undefined ? this.text(line) : JSON.stringify(this.json(doc.value));
+      }).join("\n");
+    return text.endsWith("\n") ? out + "\n" : out;
+  }
+
+  /**
+   * A transform for a text/event-stream (server-sent events): each event's `data:` lines are
+   * redacted as JSON when they parse, as text otherwise; everything else passes as is. Events
+   * are held until their blank line, so a secret split across chunks is still found.
+   *
+   * @returns The transform (bytes in, bytes out).
+   */
+  eventStream(): TransformStream<Uint8Array, Uint8Array> {
+    const decoder = new TextDecoder();
+    const encoder = new TextEncoder();
+    let buffer = "";
+    const event = (block: string) =>
+      block.split("\n").map((line) => {
+        if (!line.startsWith("data:")) return line;
+        const data = line.slice(line.startsWith("data: ") ? 6 : 5);
+        return `data: ${this.jsonText(data)}`;
+      }).join("\n");
+    return new TransformStream({
+      transform(chunk, controller) {
+        buffer += decoder.decode(chunk, { stream: true });
+        const end = buffer.lastIndexOf("\n\n");
+        if (end < 0) return;
+        controller.enqueue(encoder.encode(event(buffer.slice(0, end + 2))));
+        buffer = buffer.slice(end + 2);
+      },
+      flush(controller) {
+        buffer += decoder.decode();
+        if (buffer !== "") controller.enqueue(encoder.encode(event(buffer)));
+      },
+    });
+  }
 }

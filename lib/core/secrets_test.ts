@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import {
+  argSecrets,
+  environmentSecrets,
   isSecretName,
   redactDeep,
   REDACTED,
   redactHeaders,
+  Redactor,
   redactText,
+  referencedValues,
   secretValuesOf,
   urlSecrets,
+  usableSecret,
 } from "./secrets.ts";
 import { expandVariables } from "./secrets.ts";
 
@@ -83,4 +88,96 @@ Deno.test("expandVariables() follows the shell: :- covers unset and empty, a bar
   assert.throws(() => expandVariables("x${UNSET}", env, fail), /missing UNSET/);
   // Inherited properties are not variables.
   assert.throws(() => expandVariables("${toString}", env, fail), /missing toString/);
+});
+
+Deno.test("Redactor: every form a secret takes in written text; JSON string by string", async () => {
+  const key = 'sk-A"b&c<9/Z';
+  const r = new Redactor([key, "ollama", "12345678", "plain"]);
+  // Words under 12 letters, digits alone and short values are never secrets: they would shred ids.
+  assert.deepEqual(r.secrets, [key]);
+  for (
+    const form of [
+      key,
+      JSON.stringify(key).slice(1, -1),
+      encodeURIComponent(key),
+      "sk-A&quot;b&amp;c&lt;9/Z",
+      "sk-A&#34;b&#38;c&#60;9/Z",
+      'sk-A""b&c<9/Z',
+    ]
+  ) {
+    assert.equal(r.text(`x ${form} y`), `x ${REDACTED} y`, form);
+  }
+  // JSON: strings (keys too) redacted, numbers and layout kept, one document or JSON Lines.
+  const doc = { [key]: 1, a: [`said ${key}`, 12345678], n: 3 };
+  assert.equal(
+    r.jsonText(JSON.stringify(doc, null, 2) + "\n"),
+    JSON.stringify({ [REDACTED]: 1, a: [`said ${REDACTED}`, 12345678], n: 3 }, null, 2) + "\n",
+  );
+  assert.equal(
+    r.jsonText(`{"a":"${JSON.stringify(key).slice(1, -1)}"}\n{"b":2}\n`),
+    `{"a":"${REDACTED}"}\n{"b":2}\n`,
+  );
+  const clean = '{"a":"nothing"}';
+  assert.equal(r.jsonText(clean), clean);
+  // An event stream split anywhere: each event's data redacted as JSON.
+  const events = `event: case\ndata: {"t":"${key}"}\n\nevent: end\ndata: done ${key}\n\n`;
+  const bytes = new TextEncoder().encode(events);
+  const chunks = [bytes.slice(0, 20), bytes.slice(20, 31), bytes.slice(31)];
+  const out = await new Response(
+    new ReadableStream({
+      start(c) {
+        for (const chunk of chunks) c.enqueue(chunk);
+        c.close();
+      },
+    }).pipeThrough(r.eventStream()),
+  ).text();
+  assert.equal(
+    out,
+    `event: case\ndata: {"t":"${REDACTED}"}\n\nevent: end\ndata: done ${REDACTED}\n\n`,
+  );
+});
+
+Deno.test("argSecrets, environmentSecrets and referencedValues find what a config or a shell holds", () => {
+  assert.deepEqual(
+    argSecrets([
+      "--api-key",
+      "k-1234567",
+      "--token=t-7654321",
+      "SECRET_KEY=s-0000111",
+      "--verbose",
+      "https://u:pw-123456@h/x?sig=abc12345",
+      "plain ghp_abcdefghijklmnopqrstuv",
+    ]),
+    [
+      "k-1234567",
+      "t-7654321",
+      "s-0000111",
+      "pw-123456",
+      "abc12345",
+      "ghp_abcdefghijklmnopqrstuv",
+    ],
+  );
+  assert.deepEqual(
+    environmentSecrets({
+      OPENAI_API_KEY: "sk-proj-abc123",
+      TOKENIZERS_PARALLELISM: "false",
+      HOME: "/root",
+      NOTES: "see AKIAABCDEFGHIJKLMNOP",
+    }),
+    ["sk-proj-abc123", "AKIAABCDEFGHIJKLMNOP"],
+  );
+  assert.deepEqual(
+    referencedValues(["--auth ${CREDS}", "${HOME}/x", "${ROOT}", "${DB_URL}", "${MISSING}"], {
+      CREDS: "c-987654321",
+      HOME: "/root",
+      ROOT: "/srv/data",
+      DB_URL: "postgres://u:pw-445566@db/x",
+    }),
+    ["c-987654321", "pw-445566"],
+  );
+  assert.equal(usableSecret("sk-12345678"), true);
+  assert.equal(usableSecret("averylongpassphrase"), true);
+  for (const no of ["ollama", "12345678", "short1", "password"]) {
+    assert.equal(usableSecret(no), false);
+  }
 });

@@ -22,6 +22,8 @@ import type { WireEntry } from "../agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "../agent/agent_servers.ts";
 import { parseShard, type RunOutcome, runSuite } from "../agent/run.ts";
 import { claimNewRunId } from "../agent/run_folder.ts";
+import { runRedactor } from "../agent/secrets.ts";
+import type { Redactor } from "../core/secrets.ts";
 import {
   type CacheMode,
   createFileResponseStore,
@@ -248,6 +250,14 @@ export async function runAgents(
   const cannotSearch = toolSearchProblems(agents, models, options.env);
   if (cannotSearch.length > 0) throw new UsageError(cannotSearch.join("\n"));
 
+  // The run's secrets: the environment's and the models'; the servers config's are added once it
+  // is read. The run's files, wire log, cache, progress lines and errors are written through it.
+  const redactor = runRedactor({
+    models: models.filter((m) => needed.includes(m.id)),
+    env: options.env,
+  });
+  const say = (message: string) => io.progress(task, redactor.text(message));
+
   // Model clients (one per registry id needed), with optional wire log and response cache.
   const wireDir = options.wireLog;
   if (wireDir) await Deno.mkdir(wireDir, { recursive: true });
@@ -259,7 +269,9 @@ export async function runAgents(
         JSON.stringify(e, null, 2) + "\n",
       )
     : undefined;
-  const store = options.cache === "off" ? undefined : createFileResponseStore(options.cacheDir);
+  const store = options.cache === "off"
+    ? undefined
+    : createFileResponseStore(options.cacheDir, redactor);
   const clients = new Map<string, ModelClient>();
   for (const id of needed) {
     const config = models.find((m) => m.id === id)!;
@@ -270,6 +282,7 @@ export async function runAgents(
         now: io.now,
         sleep: realSleep,
         source: options.models,
+        redactor,
         ...(wireLog ? { wireLog, wireCounter } : {}),
       });
     } catch (e) {
@@ -287,16 +300,20 @@ export async function runAgents(
   }
 
   // MCP servers: pinned packages installed when missing, ${BIN}/${DATA} resolved per entry.
-  const servers = await prepareAgentServers({
-    serversPath: options.servers,
-    agents,
-    installDir: options.installDir,
-    dataDir: options.data,
-    env: options.env,
-    task,
-    onProgress: (m) => io.progress(task, m),
-    now: io.now,
-  });
+  const servers = await redacted(
+    redactor,
+    prepareAgentServers({
+      serversPath: options.servers,
+      agents,
+      installDir: options.installDir,
+      dataDir: options.data,
+      env: options.env,
+      task,
+      onProgress: say,
+      now: io.now,
+    }),
+  );
+  redactor.add(servers.secrets);
   const providerOf = (agent: AgentConfig) => models.find((m) => m.id === agent.model)!.provider;
   // A new run's folder is claimed with one mkdir: two runs started in the same second get two
   // ids (the second with an "x" appended), never one folder.
@@ -317,36 +334,50 @@ export async function runAgents(
     seed: String(options.seed),
   };
   const git = await io.gitState();
-  const outcome = await runSuite({
-    runDir,
-    runId,
-    suite,
-    agents,
-    models: models.filter((m) => needed.includes(m.id)),
-    toolPrices,
-    clients,
-    openTools: (agent) => servers.open(agent, providerOf(agent)),
-    repetitions: options.repetitions,
-    concurrency: options.concurrency,
-    ...(shard ? { shard } : {}),
-    caseTimeoutMs: options.timeoutMs,
-    resume: options.resume ?? false,
-    ...(options.retryErrors ? { retryErrors: true } : {}),
-    ...(options.stopAfterAuthFailures === undefined
-      ? {}
-      : { stopAfterAuthFailures: options.stopAfterAuthFailures }),
-    ...(options.stop ? { stop: options.stop } : {}),
-    seed: options.seed,
-    now: io.now,
-    epochNow: io.epochNow,
-    agentVersions,
-    meta: { args, git, cache: options.cache, wireLog: wireDir ?? null },
-    ...(needsContextTokenizer(agents)
-      ? { tokenizer: createTokenizer(DEFAULT_CONTEXT_TOKENIZER) }
-      : {}),
-    ...(options.onRecord ? { onRecord: options.onRecord } : {}),
-  }).finally(() => servers.dispose());
+  const outcome = await redacted(
+    redactor,
+    runSuite({
+      redactor,
+      runDir,
+      runId,
+      suite,
+      agents,
+      models: models.filter((m) => needed.includes(m.id)),
+      toolPrices,
+      clients,
+      openTools: (agent) => servers.open(agent, providerOf(agent)),
+      repetitions: options.repetitions,
+      concurrency: options.concurrency,
+      ...(shard ? { shard } : {}),
+      caseTimeoutMs: options.timeoutMs,
+      resume: options.resume ?? false,
+      ...(options.retryErrors ? { retryErrors: true } : {}),
+      ...(options.stopAfterAuthFailures === undefined
+        ? {}
+        : { stopAfterAuthFailures: options.stopAfterAuthFailures }),
+      ...(options.stop ? { stop: options.stop } : {}),
+      seed: options.seed,
+      now: io.now,
+      epochNow: io.epochNow,
+      agentVersions,
+      meta: { args, git, cache: options.cache, wireLog: wireDir ?? null },
+      ...(needsContextTokenizer(agents)
+        ? { tokenizer: createTokenizer(DEFAULT_CONTEXT_TOKENIZER) }
+        : {}),
+      ...(options.onRecord ? { onRecord: options.onRecord } : {}),
+    }).finally(() => servers.dispose()),
+  );
   return { status: "ran", runDir, runId, outcome };
+}
+
+/** `promise`, its error's message redacted: a server's stderr or an endpoint may quote a key. */
+async function redacted<T>(redactor: Redactor, promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (e) {
+    if (e instanceof Error) e.message = redactor.text(e.message);
+    throw e;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   realSleep,
 } from "../agent/io.ts";
 import { UsageError } from "../core/errors.ts";
+import { runRedactor } from "../agent/secrets.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** Defaults of `deno task chat` (repository-relative paths). */
@@ -90,9 +91,12 @@ export async function openChat(
   if (config === undefined) {
     throw new UsageError(`model "${agent.model}" is not in the registry ${modelsPath}`);
   }
+  // The session's secrets: every line it prints goes through them (a tool or the model may echo
+  // a key).
+  const redactor = runRedactor({ models, env });
   let model, context;
   try {
-    const deps = { env, now: io.now, sleep: realSleep, source: modelsPath };
+    const deps = { env, now: io.now, sleep: realSleep, source: modelsPath, redactor };
     model = createModelClient(config, deps);
     context = contextCollaborators(agent, models, (c) => createModelClient(c, deps));
   } catch (e) {
@@ -107,7 +111,9 @@ export async function openChat(
     dataDir: options.data ?? CHAT_DEFAULTS.data,
     env,
     task: "chat",
+    onProgress: (m) => console.error(`[chat] ${redactor.text(m)}`),
   });
+  redactor.add(servers.secrets);
   let host;
   try {
     host = await servers.open(agent, config.provider);
@@ -154,7 +160,7 @@ export async function openChat(
       );
       // A failed exchange is not kept: the next message starts from the last good state.
       if (r.error === null) history = r.messages;
-      return out;
+      return out.map((l) => redactor.text(l));
     },
     async close() {
       try {

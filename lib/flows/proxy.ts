@@ -18,9 +18,9 @@ import {
   createProxyCore,
   DEFAULT_MAX_RESULT_BYTES,
   proxyRetriever,
-  redactText,
   upstreamSecrets,
 } from "../proxy/mod.ts";
+import { environmentSecrets, Redactor } from "../core/secrets.ts";
 import { UsageError } from "../core/errors.ts";
 import { isWildcard } from "../core/http_guard.ts";
 import { localHostNames } from "../core/http_guard.ts";
@@ -183,9 +183,15 @@ export async function runProxy(
   }
   const config = parseServersConfig(text, { source: options.servers });
   const { env, token } = options;
-  // Never echoed: not in answers, not in progress lines.
-  const secrets = [...upstreamSecrets(config, env), ...(token === undefined ? [] : [token])];
-  const say = (line: string) => io.progress("proxy", redactText(line, secrets));
+  // Never echoed: not in answers, not in progress lines (the environment's own credentials too:
+  // an upstream may print its environment).
+  const secrets = [
+    ...environmentSecrets(env),
+    ...upstreamSecrets(config, env),
+    ...(token === undefined ? [] : [token]),
+  ];
+  const redactor = new Redactor(secrets);
+  const say = (line: string) => io.progress("proxy", redactor.text(line));
   const pool = await connectUpstreams(config, {
     env,
     installDir: options.installDir ?? io.fromRoot(PROXY_DEFAULTS.installDir),

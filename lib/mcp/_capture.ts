@@ -17,7 +17,7 @@ import {
 import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
-import { MIN_SECRET_CHARS, redactText } from "../core/secrets.ts";
+import { Redactor } from "../core/secrets.ts";
 import type { RunPath, ServerCaptureRecord } from "./types.ts";
 import type { ServerEntry } from "./config.ts";
 import { settleWithin } from "./_settle.ts";
@@ -137,23 +137,18 @@ export function timeoutResult(
 }
 
 /**
- * A record with secrets removed from its server-written text: `message`, `warnings` and
- * `stderrTail`.
+ * A record with secrets removed from everything the server wrote into it (`tools`,
+ * `instructions`, `serverInfo`, prompts, resources, `message`, `warnings`, `stderrTail`): a
+ * server may echo its credentials in a tool's description as well as in an error. String by
+ * string (lib/core/secrets.ts `Redactor`): the shape and every number are kept.
  *
  * @param record A capture record or result.
  * @param secrets Secret values, in any order, duplicates allowed; those shorter than 4
- *   characters are left alone (see `redactText` in lib/core/secrets.ts).
+ *   characters are left alone.
  * @returns `record` itself when no secret can apply, else a redacted copy.
  */
 export function redactResult<T extends CaptureResult>(record: T, secrets: readonly string[]): T {
-  if (secrets.every((s) => s.length < MIN_SECRET_CHARS)) return record;
-  const r = (text: string) => redactText(text, secrets);
-  return {
-    ...record,
-    warnings: record.warnings.map(r),
-    ...(record.message === undefined ? {} : { message: r(record.message) }),
-    ...(record.stderrTail === undefined ? {} : { stderrTail: r(record.stderrTail) }),
-  };
+  return new Redactor(secrets).json(record);
 }
 
 /**

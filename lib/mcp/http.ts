@@ -7,7 +7,7 @@
  */
 
 import { SSEClientTransport, StreamableHTTPClientTransport } from "../core/sdk.ts";
-import { expandServerEntry, referencedVariables, type RemoteServerEntry } from "./config.ts";
+import { expandServerEntry, type RemoteServerEntry } from "./config.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
   type CaptureOptionsBase,
@@ -19,7 +19,7 @@ import {
 import { checkTimeoutMs } from "./_launch.ts";
 import { WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
-import { isSecretName } from "../core/secrets.ts";
+import { entrySecrets } from "./secrets.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -87,29 +87,21 @@ export async function captureRemoteServer(
 }
 
 /**
- * Values of a remote entry that must not reach a record or a log: expanded header values whose
- * names look secret (`isSecretName` in lib/core/secrets.ts: `Authorization`, `X-Api-Key`, `Cookie`,
- * ...; with and without a scheme such as `Bearer `) and the caller's secret-named variables
- * that the url or headers reference.
+ * Values of a remote entry that must not reach a record or a log: its secrets by the one rule of
+ * `lib/mcp/secrets.ts` (`entrySecrets`: secret-named header values with and without a scheme
+ * such as `Bearer `, every `${VAR}` the url or headers resolve, secrets in the url).
  *
  * @param entry The unexpanded entry.
- * @param expanded The same entry with `${VAR}`s expanded.
+ * @param _expanded The same entry with `${VAR}`s expanded (the rule expands it itself).
  * @param env The variables it was expanded from.
  * @returns Secret values (duplicates possible; short ones are ignored by the redaction).
  */
 export function remoteSecrets(
   entry: RemoteServerEntry,
-  expanded: RemoteServerEntry,
+  _expanded: RemoteServerEntry,
   env: Readonly<Record<string, string | undefined>>,
 ): string[] {
-  const fromHeaders = Object.entries(expanded.headers)
-    .filter(([k]) => isSecretName(k))
-    .flatMap(([, v]) => [v, v.replace(/^\S+\s+/, "")]); // "Bearer x" and "x"
-  const referenced = [entry.url, ...Object.values(entry.headers)]
-    .flatMap(referencedVariables)
-    .filter(isSecretName)
-    .map((n) => env[n] ?? "");
-  return [...fromHeaders, ...referenced];
+  return entrySecrets(entry, env);
 }
 
 async function attempt(

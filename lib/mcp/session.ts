@@ -37,7 +37,7 @@ import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { oneLine } from "../core/text.ts";
-import { redactDeep, redactText, urlSecrets } from "../core/secrets.ts";
+import { Redactor, redactText, urlSecrets } from "../core/secrets.ts";
 import { remoteSecrets } from "./http.ts";
 import type { RunPath } from "./types.ts";
 
@@ -362,12 +362,13 @@ export async function openRemoteSession(
  * `callTool`; the client itself when there is no secret.
  */
 function redactingClient(client: SessionClient, secrets: readonly string[]): SessionClient {
-  if (secrets.length === 0) return client;
+  const redactor = new Redactor(secrets);
+  if (redactor.secrets.length === 0) return client;
   const clean = async <T>(p: Promise<T>): Promise<T> => {
     try {
-      return redactDeep(await p, secrets);
+      return redactor.json(await p);
     } catch (error) {
-      if (error instanceof Error) error.message = redactText(error.message, secrets);
+      if (error instanceof Error) error.message = redactor.text(error.message);
       throw error;
     }
   };

@@ -23,7 +23,7 @@ import {
   StdioClientTransport,
   type StdioServerParameters,
 } from "../core/sdk.ts";
-import { referencedVariables, type StdioServerEntry } from "./config.ts";
+import type { StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
   type CaptureOptionsBase,
@@ -38,7 +38,8 @@ import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { TailBuffer, WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
-import { isSecretName, secretValuesOf } from "../core/secrets.ts";
+import { secretValuesOf } from "../core/secrets.ts";
+import { entrySecrets } from "./secrets.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -105,20 +106,16 @@ export async function captureStdioServer(
 
 /**
  * Values that must not reach a record: the server's environment variables whose names look
- * secret (`isSecretName` in lib/core/secrets.ts), and the caller's variables with such names that the entry references
- * (e.g. `--token ${GH_TOKEN}` in `args`).
+ * secret (`isSecretName` in lib/core/secrets.ts), and the entry's secrets by the one rule of
+ * `lib/mcp/secrets.ts` (`entrySecrets`: every `${VAR}` it resolves, secret-looking literals in
+ * its env and arguments, well-known credentials).
  */
 export function secretValues(
   entry: StdioServerEntry,
   serverEnv: Readonly<Record<string, string>>,
   callerEnv: Readonly<Record<string, string | undefined>> = {},
 ): string[] {
-  const texts = [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""];
-  const referenced = texts.flatMap(referencedVariables).filter(isSecretName);
-  return [
-    ...secretValuesOf(serverEnv),
-    ...referenced.map((n) => callerEnv[n] ?? ""),
-  ];
+  return [...secretValuesOf(serverEnv), ...entrySecrets(entry, callerEnv)];
 }
 
 async function runSession(

@@ -12,13 +12,9 @@
  *
  * @module
  */
-import {
-  expandServerEntry,
-  referencedVariables,
-  type ServerEntry,
-  type ServersConfig,
-} from "../mcp/config.ts";
-import { isSecretName, redactText, secretValuesOf, urlSecrets } from "../core/secrets.ts";
+import type { ServerEntry, ServersConfig } from "../mcp/config.ts";
+import { redactText } from "../core/secrets.ts";
+import { serversSecrets } from "../mcp/secrets.ts";
 import { openSession } from "../mcp/session.ts";
 import {
   createUpstreamPool,
@@ -71,10 +67,10 @@ async function connect(
 }
 
 /**
- * The credentials a servers config hands to its upstreams, which the proxy must never echo:
- * values of secret-named variables (`isSecretName` in lib/core/secrets.ts: `GITHUB_TOKEN`,
- * `API_KEY`, ...) that an entry sets or references, secret-named header values (`Authorization`,
- * `X-Api-Key`; with and without the `Bearer ` scheme), and secrets carried in a remote URL.
+ * The credentials a servers config hands to its upstreams, which the proxy must never echo: the
+ * one rule of `lib/mcp/secrets.ts` (`serversSecrets`: every `${VAR}` an entry resolves,
+ * secret-named env and header values with and without the `Bearer ` scheme, secrets in its
+ * arguments and URL, well-known credentials).
  *
  * @param config Parsed servers config (entries not yet expanded).
  * @param env Variables for `${VAR}` expansion.
@@ -92,30 +88,7 @@ export function upstreamSecrets(
   config: ServersConfig,
   env: Readonly<Record<string, string | undefined>> = {},
 ): string[] {
-  const out: string[] = [];
-  for (const entry of config.servers) {
-    let expanded: ServerEntry = entry;
-    try {
-      expanded = expandServerEntry(entry, env);
-    } catch {
-      // A missing variable fails the server at start; what is written literally still counts.
-    }
-    const texts = entry.kind === "stdio"
-      ? [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""]
-      : [entry.url, ...Object.values(entry.headers)];
-    for (const name of texts.flatMap(referencedVariables)) {
-      if (isSecretName(name) && env[name] !== undefined) out.push(env[name]!);
-    }
-    if (expanded.kind === "stdio") {
-      out.push(...secretValuesOf(expanded.env));
-    } else {
-      for (const value of secretValuesOf(expanded.headers)) {
-        out.push(value, value.replace(/^\S+\s+/, ""));
-      }
-      out.push(...urlSecrets(expanded.url));
-    }
-  }
-  return out;
+  return serversSecrets(config, env);
 }
 
 /**

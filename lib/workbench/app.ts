@@ -19,7 +19,8 @@
  * @module
  */
 
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Redactor } from "../core/secrets.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { AgentConfig } from "../agent/types.ts";
 import type { ConfigStore } from "./config_store.ts";
@@ -238,10 +239,43 @@ export interface WorkbenchAppOptions {
   /** Logs one line per unexpected error (never a secret, never a stack to the client). */
   readonly log?: (line: string) => void;
   /**
+   * The workbench's secrets (lib/core/secrets.ts): every answer is written through it (JSON
+   * string by string, event streams event by event, pages and text as text), whatever route
+   * made it. Default: none.
+   */
+  readonly redactor?: Redactor;
+  /**
    * The HTML of the error page a browser gets for a page route (HTTP status, one-line message);
    * without it, such errors are plain text. API routes always answer JSON.
    */
   readonly errorPage?: (status: number, message: string) => string;
+}
+
+/**
+ * Middleware that passes every answer through `redactor`: `application/json` string by string,
+ * `text/event-stream` event by event as it streams, other text (pages, plain text) as text;
+ * binary answers (a PDF) as they are.
+ *
+ * @param redactor The secrets.
+ * @returns Hono middleware.
+ */
+export function redactAnswers(redactor: Redactor): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    const type = res.headers.get("content-type") ?? "";
+    if (res.body === null || redactor.secrets.length === 0) return;
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    const init = { status: res.status, statusText: res.statusText, headers };
+    if (type.startsWith("text/event-stream")) {
+      c.res = new Response(res.body.pipeThrough(redactor.eventStream()), init);
+    } else if (type.includes("json") || type.startsWith("text/")) {
+      const text = await res.text();
+      const out = type.includes("json") ? redactor.jsonText(text) : redactor.text(text);
+      c.res = new Response(out, init);
+    }
+  };
 }
 
 /**
@@ -262,6 +296,7 @@ export function createWorkbenchApp(options: WorkbenchAppOptions): Hono {
   options.context.nav = options.features.flatMap((f) => f.nav ?? [])
     .sort((a, b) => a.order - b.order);
   app.use("*", workbenchGuard(options.guard));
+  if (options.redactor) app.use("*", redactAnswers(options.redactor));
   app.use("*", limitBody(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   app.use("*", async (c, next) => {
     await next();

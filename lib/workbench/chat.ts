@@ -19,6 +19,8 @@ import type { ChatService } from "./app.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { PreparedServers, PrepareServers } from "./runner.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
+import { modelSecrets, runRedactor } from "../agent/secrets.ts";
+import type { Redactor } from "../core/secrets.ts";
 
 /** Inputs of {@linkcode createChatService}. */
 export interface ChatServiceOptions {
@@ -34,6 +36,12 @@ export interface ChatServiceOptions {
   readonly timeoutMs?: number;
   /** Sessions kept open at once; the least recently used one is closed beyond it. @default 4 */
   readonly maxSessions?: number;
+  /**
+   * The workbench's secrets: a session adds its model's and servers' and writes its wire
+   * traffic through it (the answers are redacted where they are served).
+   * @default {a redactor of the environment}
+   */
+  readonly redactor?: Redactor;
 }
 
 interface Session {
@@ -62,6 +70,7 @@ const preview = (text: string) => text.length > 2000 ? `${text.slice(0, 2000)}â€
  * @returns The service.
  */
 export function createChatService(options: ChatServiceOptions): ChatService {
+  const redactor = options.redactor ?? runRedactor({ env: options.env });
   const sessions = new Map<string, Session>();
   let clock = 0;
 
@@ -82,11 +91,13 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       throw new WorkbenchError(400, `agent "${agentId}": model "${agent.model}" is not registered`);
     }
     const paths = await options.config.files();
+    redactor.add(modelSecrets(models, options.env));
     const deps = {
       env: options.env,
       now: options.now,
       sleep: realSleep,
       source: paths.models,
+      redactor,
     };
     const model = createModelClient(config, deps);
     let context;
@@ -99,6 +110,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       serversPath: paths.servers,
       agents: [agent],
     });
+    redactor.add(servers.secrets ?? []);
     let inner: ToolHost & { close(): Promise<void> };
     try {
       inner = await servers.open(agent, config.provider);

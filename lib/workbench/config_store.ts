@@ -48,6 +48,8 @@ import {
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
 import { ConfigError } from "../mcp/errors.ts";
+import { serversSecrets } from "../mcp/secrets.ts";
+import { modelSecrets } from "../agent/secrets.ts";
 import { isSecretName, REDACTED } from "../core/secrets.ts";
 import { checkId, confinedPath, WorkbenchError } from "./_paths.ts";
 import { writeAtomic } from "../core/files.ts";
@@ -853,6 +855,31 @@ export class ConfigStore {
       } catch (e) {
         throw errorOf(e);
       }
+    });
+  }
+
+  /**
+   * What the config resolves from secrets (each model's key and variables, each server's
+   * credentials: lib/agent `modelSecrets`, lib/mcp `serversSecrets`), for the workbench's
+   * redactor. A document that cannot be read adds nothing.
+   *
+   * @param env The variables the config is expanded from.
+   * @returns Secret values.
+   */
+  secrets(env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+    return this.#serial(async () => {
+      const out: string[] = [];
+      try {
+        out.push(...modelSecrets(await this.loadModels(), env));
+      } catch { /* an unreadable registry resolves nothing */ }
+      try {
+        const path = await this.#file(CONFIG_FILES.servers);
+        const parsed = parseServersConfig(await Deno.readTextFile(path), {
+          source: CONFIG_FILES.servers,
+        });
+        out.push(...serversSecrets(parsed, env));
+      } catch { /* nor does an unreadable servers config */ }
+      return out;
     });
   }
 

@@ -14,6 +14,7 @@ import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
 import { sortKeysDeep } from "../core/json.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
 import { claimRunDir } from "../agent/run_folder.ts";
+import { Redactor } from "../core/secrets.ts";
 import { writeAtomic } from "../core/files.ts";
 
 /** Run states: `queued` and `running` only while this server holds the run. */
@@ -244,16 +245,20 @@ export class RunStore {
   readonly sources: readonly RunSource[];
   /** What this server's queue holds (set by the queue). */
   held: (runId: string) => "queued" | "running" | undefined = () => undefined;
+  /** The workbench's secrets: `workbench.json` (its failure message too) is written through it. */
+  readonly #redactor: Redactor;
 
   /**
    * Wraps a runs folder.
    *
    * @param dir The runs folder (`results/runs`).
    * @param sources Read-only folders shown beside it.
+   * @param redactor The workbench's secrets. @default {a redactor of nothing}
    */
-  constructor(dir: string, sources: readonly RunSource[] = []) {
+  constructor(dir: string, sources: readonly RunSource[] = [], redactor = new Redactor()) {
     this.dir = dir;
     this.sources = sources;
+    this.#redactor = redactor;
   }
 
   /**
@@ -288,7 +293,7 @@ export class RunStore {
   async writeSidecar(sidecar: RunSidecar): Promise<void> {
     const dir = this.runDir(sidecar.runId);
     await Deno.mkdir(dir, { recursive: true });
-    await writeAtomic(join(dir, "workbench.json"), stableText(sidecar));
+    await writeAtomic(join(dir, "workbench.json"), stableText(this.#redactor.json(sidecar)));
   }
 
   /** Reads `workbench.json` (`null` for a CLI run). */

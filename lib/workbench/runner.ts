@@ -22,6 +22,8 @@ import { versionRefsFor, versionsDirFor } from "../agent/io.ts";
 import { DEFAULT_CONTEXT_TOKENIZER, needsContextTokenizer } from "../agent/context.ts";
 import { toolSearchProblems } from "../agent/tool_search.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
+import { modelSecrets, runRedactor } from "../agent/secrets.ts";
+import type { Redactor } from "../core/secrets.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunJob, Runner } from "./queue.ts";
 import { stableText } from "./run_store.ts";
@@ -29,6 +31,8 @@ import type { RunStore } from "./run_store.ts";
 
 /** MCP servers ready to open per agent (what `tasks/_agent_servers.ts` prepares). */
 export interface PreparedServers {
+  /** The servers config's credentials (lib/mcp `serversSecrets`), for the run's redactor. */
+  readonly secrets?: readonly string[];
   /** Starts an agent's servers under its exposure, shaped for its model's provider. */
   open(agent: AgentConfig, provider: ProviderKind): Promise<ToolHost & { close(): Promise<void> }>;
   /** Removes the session's data copy. */
@@ -59,6 +63,12 @@ export interface AgentRunnerOptions {
   readonly caseTimeoutMs?: number;
   /** Git state for `run.json` provenance. */
   readonly git?: Readonly<Record<string, string | boolean | null>>;
+  /**
+   * The workbench's secrets; each run adds what it resolves (its models' keys, its servers'
+   * credentials) and writes its files, wire traffic and transcripts through it.
+   * @default {a redactor of the environment}
+   */
+  readonly redactor?: Redactor;
 }
 
 /**
@@ -72,6 +82,7 @@ export interface AgentRunnerOptions {
  * @returns The runner.
  */
 export function createAgentRunner(options: AgentRunnerOptions): Runner {
+  const redactor = options.redactor ?? runRedactor({ env: options.env });
   return {
     async preflight(agents, suite) {
       const models = await options.config.loadModels();
@@ -114,24 +125,28 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
         throw new Error(`model(s) ${missing.join(", ")} are not in the model registry`);
       }
       const paths = await options.config.files();
+      const used = models.filter((m) => needed.includes(m.id));
+      redactor.add(modelSecrets(used, options.env));
       const clients = new Map<string, ModelClient>();
-      for (const id of needed) {
-        const config = models.find((m) => m.id === id)!;
+      for (const config of used) {
         clients.set(
-          id,
+          config.id,
           createModelClient(config, {
             env: options.env,
             now: options.now,
             sleep: realSleep,
             source: paths.models,
+            redactor,
           }),
         );
       }
       const servers = await options.prepareServers({ serversPath: paths.servers, agents });
+      redactor.add(servers.secrets ?? []);
       const providerOf = (a: AgentConfig) => models.find((m) => m.id === a.model)!.provider;
       await Deno.mkdir(join(job.runDir, "transcripts"), { recursive: true });
       try {
         await runSuite({
+          redactor,
           runDir: job.runDir,
           runId: job.runId,
           suite,

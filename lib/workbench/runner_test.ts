@@ -1,12 +1,20 @@
-// The workbench's production runner (lib/agent's runSuite) over a real MCP server from npm and a
+// The workbench's production runner (lib/agent's runSuite) over real MCP servers from npm and a
 // local server speaking the Anthropic wire format: what the API says about a run is what the
-// runner recorded.
+// runner recorded, and no secret the run resolved is in what it serves or writes.
 import assert from "node:assert/strict";
 import { errorReply, startScriptedModelServer } from "../agent/_scripted_model_server.ts";
 import { prepareAgentServers } from "../agent/io.ts";
 import { AGENTS_DEFAULTS } from "../flows/agents.ts";
 import { ensureAgentServers } from "../../testing/agents.ts";
 import { api, pollUntil, raw, startBareWorkbench } from "../../testing/workbench.ts";
+import {
+  assertNoSecret,
+  echoingModel,
+  filesUnder,
+  REAL_ANSWER_CRITERION,
+  SECRETS,
+} from "../../testing/secrets.ts";
+import { join } from "node:path";
 
 const KEY = "sk-refused-0123456789abcdef";
 
@@ -70,6 +78,123 @@ Deno.test({
     const list = await raw(wb, "GET", "/api/runs");
     assert.match(list.text, /consecutive cases were refused with HTTP 401/);
     assert.ok(!list.text.includes(KEY));
+  } finally {
+    await wb.stop();
+    await model.close();
+  }
+});
+
+Deno.test({
+  name:
+    "workbench: no secret a run or a chat resolved is in any answer (API, pages, event streams) or any file it wrote",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await ensureAgentServers();
+  const model = startScriptedModelServer(echoingModel);
+  const wb = await startBareWorkbench({
+    env: {
+      ECHO_KEY: SECRETS.modelKey,
+      SVC_SECRET: SECRETS.viaVariable,
+      PLAIN_REF: SECRETS.plainReference,
+    },
+    prepareServers: ({ serversPath, agents }) =>
+      prepareAgentServers({
+        serversPath,
+        agents,
+        installDir: AGENTS_DEFAULTS.installDir,
+        dataDir: AGENTS_DEFAULTS.data,
+        env: { SVC_SECRET: SECRETS.viaVariable, PLAIN_REF: SECRETS.plainReference },
+        task: "test",
+        onProgress: () => {},
+      }),
+  });
+  const served: { where: string; text: string }[] = [];
+  const get = async (path: string) => {
+    const r = await raw(wb, "GET", path);
+    served.push({ where: `GET ${path}`, text: r.text });
+    return r;
+  };
+  try {
+    const models = (await api(wb, "GET", "/api/config/models")).data;
+    await api(wb, "PUT", "/api/config/models", {
+      ...models,
+      models: [...models.models, {
+        id: "echoing",
+        provider: "anthropic",
+        model: "m",
+        baseUrl: model.url,
+        apiKey: "${ECHO_KEY}",
+        pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+      }],
+    });
+    const servers = (await api(wb, "GET", "/api/config/servers")).data;
+    servers.mcpServers.everything.env = {
+      SERVICE_AUTH: "${SVC_SECRET}",
+      GITHUB_TOKEN: SECRETS.literalToken,
+      PLAIN_SETTING: "${PLAIN_REF}",
+    };
+    assert.equal((await api(wb, "PUT", "/api/config/servers", servers)).status, 200);
+    const put = await api(wb, "PUT", "/api/config/agents/env-echo", {
+      id: "env-echo",
+      description: "Reads the environment through a tool.",
+      model: "echoing",
+      systemPrompt: "Answer.",
+      mcpServers: ["everything"],
+    });
+    assert.equal(put.status, 200, JSON.stringify(put.data));
+    const suite = await api(wb, "POST", "/api/suites", {
+      id: "secrets",
+      description: "An agent whose tool and model echo secrets.",
+      cases: [{
+        id: "env",
+        question: "What is in your environment?",
+        criterion: REAL_ANSWER_CRITERION,
+      }],
+    });
+    assert.equal(suite.status, 201, JSON.stringify(suite.data));
+    const start = await api(wb, "POST", "/api/runs", {
+      suiteId: "secrets",
+      agents: [{ agentId: "env-echo" }],
+    });
+    assert.equal(start.status, 201, JSON.stringify(start.data));
+    const id = start.data.runId;
+    const events = await get(`/api/runs/${id}/events`);
+    assert.match(events.text, /event: case/);
+    const run = await pollUntil(wb, id, ["completed", "interrupted", "failed"]);
+    assert.equal(run.state, "completed", JSON.stringify(run));
+    // Scored on the real answer (it held both secrets), kept redacted.
+    assert.equal(run.results[0].passed, true, JSON.stringify(run.results[0]));
+    for (
+      const path of [
+        `/api/runs/${id}`,
+        "/api/runs",
+        `/api/runs/${id}/summary`,
+        `/api/runs/${id}/cases/env-echo/env/0`,
+        `/runs/${id}`,
+        `/runs/${id}/cases/env-echo/env/0`,
+        "/runs",
+        "/api/config/servers",
+        "/api/config/models",
+      ]
+    ) {
+      const r = await get(path);
+      assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 300)}`);
+    }
+    const transcript = served.find((s) => s.where.endsWith("/cases/env-echo/env/0"))!;
+    assert.match(transcript.text, /\[REDACTED\]/);
+    // The chat streams each tool result as it comes.
+    const chat = await fetch(`${wb.url}/api/chat/s1`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agentId: "env-echo", message: "What is in your environment?" }),
+    });
+    const stream = await chat.text();
+    served.push({ where: "POST /api/chat/s1", text: stream });
+    assert.match(stream, /event: tool_result/);
+    assert.match(stream, /event: answer/);
+    for (const s of served) assertNoSecret(s.text, s.where);
+    for (const f of await filesUnder(join(wb.tmp, "results"))) assertNoSecret(f.text, f.path);
   } finally {
     await wb.stop();
     await model.close();

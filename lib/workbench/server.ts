@@ -26,6 +26,7 @@ import { isLoopback } from "./guard.ts";
 import { createAgentVersions } from "./versions.ts";
 import { UsageError } from "../core/errors.ts";
 import { tokenProblem } from "../core/http_guard.ts";
+import { runRedactor } from "../agent/secrets.ts";
 
 /** Inputs of {@linkcode startWorkbench}. */
 export interface StartWorkbenchOptions {
@@ -133,11 +134,17 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     suitesExamples: options.suitesExamples,
     schemasDir: options.schemasDir,
   });
+  // The workbench's secrets: the environment's, the token, and what the config resolves now;
+  // each run and chat session adds its own. Every answer, run file and log line goes through it.
+  const redactor = runRedactor({ env: options.env }).add(options.token ? [options.token] : []);
+  redactor.add(await config.secrets(options.env));
+  const log = options.log ? (line: string) => options.log!(redactor.text(line)) : undefined;
   const isoNow = options.isoNow ?? (() => new Date().toISOString());
   const runs = new RunStore(
     join(resolve(options.resultsDir), "runs"),
     options.runSources ??
       [{ dir: join(resolve(options.resultsDir), "demo", "runs"), label: "demo" }],
+    redactor,
   );
   await Deno.mkdir(runs.dir, { recursive: true });
   const runner = options.runner ?? createAgentRunner({
@@ -147,6 +154,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     prepareServers: options.prepareServers,
     now: () => performance.now(),
     epochNow: () => Date.now(),
+    redactor,
     ...(options.caseTimeoutMs ? { caseTimeoutMs: options.caseTimeoutMs } : {}),
     ...(options.git ? { git: options.git } : {}),
   });
@@ -161,6 +169,7 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
     env: options.env,
     prepareServers: options.prepareServers,
     now: () => performance.now(),
+    redactor,
     ...(options.caseTimeoutMs ? { timeoutMs: options.caseTimeoutMs } : {}),
   });
   const context: WorkbenchContext = {
@@ -187,7 +196,8 @@ export async function startWorkbench(options: StartWorkbenchOptions): Promise<Wo
       ...(options.token ? { token: options.token } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     },
-    ...(options.log ? { log: options.log } : {}),
+    ...(log ? { log } : {}),
+    redactor,
     errorPage: (status, message) => errorPage(context, status, message),
   });
   const ready = Promise.withResolvers<void>();

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { Redactor } from "../../core/secrets.ts";
 import { dirname, join } from "node:path";
 import type { ModelConfig } from "../types.ts";
 import type { ModelClient, ModelRequest, ModelTurn } from "./types.ts";
@@ -98,12 +99,18 @@ export function withResponseCache(
 }
 
 /**
- * A store of one JSON file per key under `dir` (`dir/ab/abcdef….json`).
+ * A store of one JSON file per key under `dir` (`dir/ab/abcdef….json`). Turns are written
+ * through `redactor` (the run's secrets): a replayed turn that repeated a key says
+ * `[REDACTED]`.
  *
  * @param dir Cache folder (created on first write).
+ * @param redactor The run's secrets. @default {a redactor of nothing}
  * @returns The store.
  */
-export function createFileResponseStore(dir: string): ResponseStore {
+export function createFileResponseStore(
+  dir: string,
+  redactor: Redactor = new Redactor(),
+): ResponseStore {
   const path = (key: string) => join(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
@@ -116,7 +123,7 @@ export function createFileResponseStore(dir: string): ResponseStore {
     async set(key, turn) {
       const p = path(key);
       await Deno.mkdir(dirname(p), { recursive: true });
-      await Deno.writeTextFile(p, JSON.stringify(turn) + "\n");
+      await Deno.writeTextFile(p, JSON.stringify(redactor.json(turn)) + "\n");
     },
   };
 }

@@ -11,7 +11,7 @@ import type { ProviderAdapter } from "./_adapter.ts";
 import { providerEntry } from "./registry.ts";
 import { classifySdkError, type RetryPolicy, withRetries } from "./retry.ts";
 import { createWireLogFetch, type WireEntry } from "./wire_log.ts";
-import { redactText } from "../../core/secrets.ts";
+import { Redactor } from "../../core/secrets.ts";
 import { type CallOptions, ModelCallError, type ModelClient, type ModelRequest } from "./types.ts";
 
 /** Collaborators of {@linkcode createModelClient}. */
@@ -30,6 +30,11 @@ export interface ModelClientDeps {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retry counts and delays; defaults of {@linkcode withRetries}. */
   readonly retry?: RetryPolicy;
+  /**
+   * The run's secrets (lib/agent `runRedactor`): the wire log and error messages are written
+   * through it; this client's API key is added to it. Default: a redactor of the key alone.
+   */
+  readonly redactor?: Redactor;
   /** Receives redacted wire-log entries when set. */
   readonly wireLog?: (entry: WireEntry) => void | Promise<void>;
   /** Shared wire-log sequence counter. */
@@ -71,11 +76,11 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     field: `${config.id}.model`,
   });
   const epochNow = deps.epochNow ?? Date.now;
-  const secrets = [apiKey];
+  const redactor = (deps.redactor ?? new Redactor()).add([apiKey]);
   const fetchFn = deps.wireLog
     ? createWireLogFetch({
       model: config.id,
-      secrets,
+      redactor,
       sink: deps.wireLog,
       now: deps.now,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -101,7 +106,7 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
         if (e instanceof ModelCallError) {
           throw new ModelCallError(
             e.code,
-            `model "${config.id}": ${redactText(e.message, secrets)}`,
+            `model "${config.id}": ${redactor.text(e.message)}`,
             {
               ...(e.status === undefined ? {} : { status: e.status }),
               attempts: e.attempts,

@@ -1,11 +1,13 @@
 /**
  * Wire log: a `fetch` wrapper that records every raw model request and response with timings,
- * with API keys and `Authorization` headers redacted, through a sink the caller passes in.
+ * through a sink the caller passes in, with the run's secrets redacted (a `Redactor`: the API
+ * key, every server credential a tool result may echo into a request, a key the model repeats):
+ * secret-named headers (`Authorization`, `x-api-key`) whole, bodies string by string.
  *
  * @module
  */
 
-import { redactHeaders, redactText } from "../../core/secrets.ts";
+import { isSecretName, REDACTED, type Redactor } from "../../core/secrets.ts";
 
 export { REDACTED, redactHeaders, redactText } from "../../core/secrets.ts";
 
@@ -40,8 +42,8 @@ export interface WireEntry {
 export interface WireLogOptions {
   /** Model registry id recorded in each entry. */
   readonly model: string;
-  /** Secret values to scrub from URLs, headers and bodies. */
-  readonly secrets: readonly string[];
+  /** The run's secrets, scrubbed from URLs, headers and bodies. */
+  readonly redactor: Redactor;
   /** Receives each entry (e.g. writes `DIR/<seq>-<model>.json`). */
   readonly sink: (entry: WireEntry) => void | Promise<void>;
   /** Epoch ms. */
@@ -62,7 +64,15 @@ export interface WireLogOptions {
 export function createWireLogFetch(options: WireLogOptions): typeof fetch {
   const base = options.fetch ?? globalThis.fetch;
   const counter = options.counter ?? { value: 0 };
-  const r = (s: string) => redactText(s, options.secrets);
+  const r = (s: string) => options.redactor.text(s);
+  const json = (s: string) => options.redactor.jsonText(s);
+  const headers = (h: Headers) => {
+    const out: Record<string, string> = {};
+    for (const name of [...h.keys()].sort()) {
+      out[name] = isSecretName(name) ? REDACTED : r(h.get(name) ?? "");
+    }
+    return out;
+  };
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const req = new Request(input, init);
     const seq = ++counter.value;
@@ -73,8 +83,8 @@ export function createWireLogFetch(options: WireLogOptions): typeof fetch {
     const request = {
       method: req.method,
       url: r(req.url),
-      headers: redactHeaders(req.headers, options.secrets),
-      body: r(body),
+      headers: headers(req.headers),
+      body: json(body),
     };
     const exchange = () => ({
       seq,
@@ -99,8 +109,8 @@ export function createWireLogFetch(options: WireLogOptions): typeof fetch {
       ...exchange(),
       response: {
         status: res.status,
-        headers: redactHeaders(res.headers, options.secrets),
-        body: r(new TextDecoder().decode(bytes)),
+        headers: headers(res.headers),
+        body: json(new TextDecoder().decode(bytes)),
       },
     });
     return new Response(bytes, {
