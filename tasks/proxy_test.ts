@@ -1,11 +1,14 @@
 // test:quick skips this file: its tests start processes (deno task test runs them).
-// deno task proxy as a user runs it (deno task, its declared permissions): --help and the
-// loopback rule (exit 2 before anything starts). The proxy flow itself, reached by the official
+// deno task proxy as a user runs it (deno task, its declared permissions): --help, the
+// loopback rule (exit 2 before anything starts), the end of a stdio session, and an upstream
+// whose tool list changes. The proxy flow itself, reached by the official
 // MCP Inspector CLI, is tested in lib/flows/proxy_test.ts; tasks/permissions_test.ts makes a real
 // initialize call through deno task proxy --http.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { ensureAgentServers } from "../testing/agents.ts";
+import { Client, StdioClientTransport } from "../lib/core/sdk.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -48,6 +51,134 @@ Deno.test("deno task proxy refuses to bind off loopback without a token, before 
     );
     assert.doesNotMatch(r.stderr, /upstreams ready/);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Pids of live processes whose environment holds `marker` (an upstream and its children). */
+async function processesWith(marker: string): Promise<number[]> {
+  const out: number[] = [];
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    const environ = await Deno.readTextFile(`/proc/${e.name}/environ`).catch(() => "");
+    if (environ.includes(marker)) out.push(Number(e.name));
+  }
+  return out;
+}
+
+Deno.test({
+  name: "deno task proxy on stdio exits, closing its upstreams, when its client closes stdin",
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await ensureAgentServers();
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+  const marker = `MCPMETER_TEST_MARKER_${crypto.randomUUID()}`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "proxy", "--servers", join(dir, "servers.json")],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const servers = JSON.parse(await Deno.readTextFile(join(ROOT, "fixtures/agents/servers.json")));
+  const memory = { ...servers.mcpServers.memory, env: { [marker]: "1" } };
+  memory.env.MEMORY_FILE_PATH = join(dir, "memory.jsonl");
+  await Deno.writeTextFile(join(dir, "servers.json"), JSON.stringify({ mcpServers: { memory } }));
+  const proc = child.spawn();
+  try {
+    let err = "";
+    const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    while (!err.includes("serving MCP on stdio")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the proxy ended before serving: ${err}`);
+      err += value;
+    }
+    (async () => {
+      while (!(await reader.read()).done) { /* drain */ }
+    })().catch(() => {});
+    // It serves: an initialize is answered.
+    const writer = proc.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      }) + "\n",
+    ));
+    const lines = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const first = await lines.read();
+    assert.match(first.value ?? "", /"id":1/);
+    (async () => {
+      while (!(await lines.read()).done) { /* drain */ }
+    })().catch(() => {});
+    assert.ok((await processesWith(marker)).length > 0, "the upstream runs");
+    // The client goes away.
+    await writer.close();
+    const status = await Promise.race([
+      proc.status,
+      new Promise<null>((r) => setTimeout(() => r(null), 60_000)),
+    ]);
+    assert.notEqual(status, null, "the proxy still runs 60 s after its client closed stdin");
+    assert.equal(status!.code, 0);
+    assert.deepEqual(await processesWith(marker), [], "an upstream outlived the proxy");
+  } finally {
+    try {
+      proc.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await proc.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task proxy lists an upstream again when it says its tool list changed: a tool added after start-up is found and called", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+  await Deno.writeTextFile(
+    join(dir, "servers.json"),
+    JSON.stringify({
+      mcpServers: {
+        growing: {
+          command: Deno.execPath(),
+          args: ["run", "--quiet", "-A", join(ROOT, "fixtures/mcp/growing_server.ts")],
+        },
+      },
+    }),
+  );
+  const client = new Client({ name: "t", version: "1" }, { capabilities: {} });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["task", "--quiet", "proxy", "--servers", join(dir, "servers.json")],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
+      stderr: "pipe",
+    }),
+  );
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args });
+    return { text: (r.content as { text: string }[])[0].text, isError: r.isError === true };
+  };
+  try {
+    const before = await call("call_tool", { name: "growing:late", arguments: {} });
+    assert.equal(before.isError, true);
+    assert.match(before.text, /Unknown tool "growing:late"/);
+    assert.equal((await call("call_tool", { name: "growing:grow", arguments: {} })).text, "grown");
+    // The notification is handled as it arrives; the listing behind it takes a moment.
+    let late = before;
+    for (let i = 0; i < 100 && late.isError; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      late = await call("call_tool", { name: "growing:late", arguments: {} });
+    }
+    assert.deepEqual(late, { text: "late and here", isError: false });
+    const found = await call("retrieve_tools", { query: "arrived late after start-up" });
+    assert.match(found.text, /growing:late/);
+  } finally {
+    await client.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

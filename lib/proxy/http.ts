@@ -25,6 +25,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "../core/sdk.ts";
 import { createProxyServer, type ProxyCore } from "./server.ts";
+import process from "node:process";
 
 /** Options of {@linkcode serveProxyHttp}. */
 export interface ServeHttpOptions {
@@ -204,17 +205,35 @@ export function serveProxyHttp(core: ProxyCore, options: ServeHttpOptions = {}):
 
 /**
  * Serves the proxy on this process's stdin/stdout (one session). Nothing else
- * may write to stdout while it runs; progress belongs on stderr.
+ * may write to stdout while it runs; progress belongs on stderr. The session
+ * ends when the client goes away: stdin reaches its end (the client closed it
+ * or exited). The SDK's stdio transport does not watch for that, so a proxy
+ * whose client had quit went on running with its upstreams.
  *
  * @param core Shared proxy state.
- * @returns `closed` resolves when the client disconnects; `close()` ends the session.
+ * @param stdin The client's end (default this process's stdin).
+ * @returns `closed` resolves when the client disconnects or closes stdin; `close()` ends the
+ *   session.
  */
 export async function serveProxyStdio(
   core: ProxyCore,
+  stdin: NodeJS.ReadableStream = process.stdin,
 ): Promise<{ readonly closed: Promise<void>; close(): Promise<void> }> {
   const server = createProxyServer(core);
   const closed = Promise.withResolvers<void>();
   server.onclose = () => closed.resolve();
-  await server.connect(new StdioServerTransport());
-  return { closed: closed.promise, close: () => server.close() };
+  const gone = () => {
+    void server.close().catch(() => {}).finally(() => closed.resolve());
+  };
+  stdin.once("end", gone);
+  stdin.once("close", gone);
+  await server.connect(new StdioServerTransport(stdin as never));
+  return {
+    closed: closed.promise,
+    close: async () => {
+      stdin.off("end", gone);
+      stdin.off("close", gone);
+      await server.close();
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { describeResponseText, type RetrieveDetail, retrieveResponseText } from 
 import { createToolIndex, type ToolIndex, type ToolIndexOptions } from "./tool_index.ts";
 import { errorResult, type ToolCallResult, type UpstreamPool } from "./upstream.ts";
 import { capResult, DEFAULT_MAX_RESULT_BYTES } from "./limits.ts";
-import { redactDeep } from "../core/secrets.ts";
+import { Redactor } from "../core/secrets.ts";
 
 /** Options of {@linkcode createProxyCore}. */
 export interface ProxyCoreOptions extends ToolIndexOptions {
@@ -41,7 +41,7 @@ export const PROXY_INSTRUCTIONS =
 export interface ProxyCore {
   /** Upstreams. */
   readonly pool: UpstreamPool;
-  /** Index over `pool.tools`. */
+  /** Index over `pool.tools`, built again when an upstream's list changes. */
   readonly index: ToolIndex;
   /**
    * Runs one proxy tool call (what `tools/call` does, without the transport).
@@ -78,14 +78,23 @@ const PROXY_NAMES = new Set(PROXY_TOOL_DEFINITIONS.map((d) => d.name as string))
 export function createProxyCore(pool: UpstreamPool, options: ProxyCoreOptions = {}): ProxyCore {
   const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   capResult({}, maxResultBytes); // validates the cap before any call
-  const secrets = options.secrets ?? [];
-  const index = createToolIndex(pool.tools, options);
-  const byName = new Map<string, Tool[]>();
-  for (const tool of index.tools) {
-    const list = byName.get(tool.name) ?? [];
-    list.push(tool);
-    byName.set(tool.name, list);
-  }
+  const redactor = new Redactor(options.secrets ?? []);
+  let index = createToolIndex(pool.tools, options);
+  let byName = new Map<string, Tool[]>();
+  const names = () => {
+    byName = new Map();
+    for (const tool of index.tools) {
+      const list = byName.get(tool.name) ?? [];
+      list.push(tool);
+      byName.set(tool.name, list);
+    }
+  };
+  names();
+  // An upstream said its list changed and was listed again: the index follows.
+  pool.onToolsChanged?.(() => {
+    index = createToolIndex(pool.tools, options);
+    names();
+  });
   const resolve = (name: string): Tool | undefined => {
     const exact = index.get(name);
     if (exact !== undefined) return exact;
@@ -143,8 +152,10 @@ export function createProxyCore(pool: UpstreamPool, options: ProxyCoreOptions = 
   };
   return {
     pool,
-    index,
-    handle: async (name, args) => redactDeep(await handle(name, args), secrets),
+    get index() {
+      return index;
+    },
+    handle: async (name, args) => redactor.json(await handle(name, args)),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The proxy's upstream servers: connected SDK clients, their tools, and call
- * forwarding that never throws for an upstream fault.
+ * The proxy's upstream servers: connected SDK clients, their tools (listed again when an
+ * upstream says its list changed), and call forwarding that never throws for an upstream fault.
  *
  * {@linkcode createUpstreamPool} takes clients that are already connected
  * (in-process servers over `InMemoryTransport`, or anything else);
@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { JsonObject, Tool } from "../catalog/types.ts";
 import { listAll, type ListingClient } from "../mcp/list.ts";
 import { toolFromListing } from "./tool_index.ts";
+import { ToolListChangedNotificationSchema } from "../core/sdk.ts";
 import { oneLine } from "../core/text.ts";
 
 /** Default timeout of one forwarded call or listing, in ms. */
@@ -40,6 +41,11 @@ export interface UpstreamClient extends ListingClient {
   onclose?: () => void;
   /** Ends the connection. */
   close(): Promise<void>;
+  /**
+   * Registers the handler of one server notification (the SDK `Client`'s); when the client has
+   * it, the pool lists the upstream again on `notifications/tools/list_changed`.
+   */
+  setNotificationHandler?(schema: never, handler: () => void): void;
 }
 
 /** One upstream the pool should use: a connected client and how to shut it down. */
@@ -87,8 +93,19 @@ export interface UpstreamPoolOptions {
 
 /** Connected upstreams and their tools. */
 export interface UpstreamPool {
-  /** Tools of every upstream that listed successfully, sorted by id. */
+  /**
+   * Tools of every upstream that listed successfully, sorted by id; an upstream that sends
+   * `notifications/tools/list_changed` is listed again and its tools replaced.
+   */
   readonly tools: readonly Tool[];
+  /**
+   * Subscribes to changes of {@linkcode UpstreamPool.tools} (after an upstream's list changed
+   * and was listed again).
+   *
+   * @param listener Called after each change.
+   * @returns Unsubscribes.
+   */
+  onToolsChanged?(listener: () => void): () => void;
   /** Non-fatal findings while listing (lenient parses), in order. */
   readonly warnings: readonly string[];
   /** Wall time of listing every upstream's tools once, in parallel, at start (ms). */
@@ -130,6 +147,8 @@ export interface UpstreamPool {
  * @returns A pool over the same upstreams.
  */
 export function withPoolTools(pool: UpstreamPool, tools: readonly Tool[]): UpstreamPool {
+  // The given tools stand for the session: a later change of the upstreams' lists is not
+  // passed on (no onToolsChanged).
   return {
     tools,
     warnings: pool.warnings,
@@ -182,13 +201,40 @@ export async function createUpstreamPool(
     state: UpstreamStatus["state"];
     message?: string;
     toolCount: number;
+    /** Its tools as last listed. */
+    tools: Tool[];
   }
   const entries = new Map<string, Entry>();
   const failed = new Map<string, string>();
   for (const f of options.failures ?? []) failed.set(f.name, f.message);
   const warnings: string[] = [];
-  const tools: Tool[] = [];
+  let tools: Tool[] = [];
+  const listeners = new Set<() => void>();
   const now = options.now ?? (() => performance.now());
+  /** An upstream's listed items as tools (lenient), with what was wrong with them. */
+  const toTools = (name: string, items: readonly JsonObject[], into: string[]) => {
+    const out: Tool[] = [];
+    const seen = new Set<string>();
+    for (const raw of items) {
+      try {
+        const { tool, warnings: w } = toolFromListing(name, raw);
+        if (seen.has(tool.id)) {
+          into.push(`${name}: tool "${tool.id}" listed twice; first kept`);
+          continue;
+        }
+        seen.add(tool.id);
+        out.push(tool);
+        into.push(...w.map((x) => `${name}: ${x}`));
+      } catch (error) {
+        into.push(`${name}: ${oneLine(error)}`);
+      }
+    }
+    return out;
+  };
+  const gather = () => {
+    tools = [...entries.values()].flatMap((e) => e.tools)
+      .sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  };
   const listingStarted = now();
   const listed = await Promise.all(connections.map(async (connection) => {
     try {
@@ -206,25 +252,36 @@ export async function createUpstreamPool(
       await connection.close().catch(() => {});
       continue;
     }
-    const entry: Entry = { connection, state: "ready", toolCount: 0 };
+    const entry: Entry = { connection, state: "ready", toolCount: 0, tools: [] };
     for (const w of result.warnings) warnings.push(`${connection.name}: ${w}`);
-    const seen = new Set<string>();
-    for (const raw of result.items) {
-      try {
-        const { tool, warnings: w } = toolFromListing(connection.name, raw);
-        if (seen.has(tool.id)) {
-          warnings.push(`${connection.name}: tool "${tool.id}" listed twice; first kept`);
-          continue;
-        }
-        seen.add(tool.id);
-        tools.push(tool);
-        warnings.push(...w.map((x) => `${connection.name}: ${x}`));
-      } catch (error) {
-        warnings.push(`${connection.name}: ${oneLine(error)}`);
-      }
-    }
-    entry.toolCount = seen.size;
+    entry.tools = toTools(connection.name, result.items, warnings);
+    entry.toolCount = entry.tools.length;
     entries.set(connection.name, entry);
+    // The upstream's list changed: list it again (one listing at a time per upstream) and
+    // replace its tools; a failed listing keeps the last ones, with a warning.
+    let relisting: Promise<void> = Promise.resolve();
+    connection.client.setNotificationHandler?.(
+      ToolListChangedNotificationSchema as never,
+      () => {
+        relisting = relisting.then(async () => {
+          if (entry.state !== "ready") return;
+          try {
+            const page = await listAll(connection.client, "tools/list", {
+              requestTimeoutMs: timeoutMs,
+            });
+            entry.tools = toTools(connection.name, page.items, warnings);
+            entry.toolCount = entry.tools.length;
+          } catch (error) {
+            warnings.push(
+              `${connection.name}: tools/list after list_changed failed: ${oneLine(error)}`,
+            );
+            return;
+          }
+          gather();
+          for (const listener of [...listeners]) listener();
+        });
+      },
+    );
     const previous = connection.client.onclose;
     connection.client.onclose = () => {
       previous?.();
@@ -234,10 +291,16 @@ export async function createUpstreamPool(
       }
     };
   }
-  tools.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  gather();
 
   return {
-    tools,
+    get tools() {
+      return tools;
+    },
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     warnings,
     listingMs,
     statuses() {
