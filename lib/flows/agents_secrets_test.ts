@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start MCP servers from npm.
 // Secrets a run resolved never reach a byte it writes: the agents flow over the real
 // @modelcontextprotocol/server-everything, whose get-env tool echoes its environment, and a
 // local server speaking the Anthropic wire format whose model repeats the API key it was sent.

@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start MCP servers from npm.
 // The workbench's production runner (lib/agent's runSuite) over real MCP servers from npm and a
 // local server speaking the Anthropic wire format: what the API says about a run is what the
 // runner recorded, and no secret the run resolved is in what it serves or writes.
