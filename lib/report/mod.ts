@@ -15,6 +15,7 @@ export { DEFAULT_DECIMALS, stableJson } from "./json.ts";
 export {
   type BenchReport,
   type CorpusSummary,
+  type CostLayersBlock,
   type OverridesBlock,
   REPORT_SCHEMA_VERSION,
   type RunInfo,
@@ -33,6 +34,29 @@ export {
   savingsBySizeChart,
 } from "./figures.ts";
 export { crossoverPhrase, savingsPhrase } from "./wording.ts";
+export type { BillingProvider } from "../billing/estimate.ts";
+export { FIELD_NAMES, type FieldName, type FieldTokens } from "../billing/fields.ts";
+export type { WireOrder } from "../billing/wire.ts";
+export type { TokenizerName } from "../tokens/types.ts";
+export type { CostLayer, CostLayerRow } from "../billing/layers.ts";
+export type { SentFormat } from "../catalog/sent.ts";
+export {
+  type BilledHeadline,
+  billedHeadlines,
+  billedText,
+  type FieldShare,
+  fieldShares,
+  fieldSharesChart,
+  FORMAT_LABEL,
+  heaviestServers,
+  type LayerBar,
+  layerBars,
+  layersChart,
+  layerTable,
+  PROVIDER_LABEL,
+  renderCostLayers,
+  shownTokenizer,
+} from "./cost_layers_view.ts";
 export {
   headlessDocument,
   htmlTable,

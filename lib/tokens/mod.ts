@@ -23,10 +23,11 @@ export {
   TOKENIZER_NAMES,
   type TokenizerBackend,
 } from "./tokenizers.ts";
-export { tokenByteOffsets, tokenRegions, type TokenSpans } from "./spans.ts";
+export { type KnownAt, tokenByteOffsets, tokenRegions, type TokenSpans } from "./spans.ts";
 export {
   createPiecewiseTokenizer,
   type PiecewiseTokenizer,
+  type RegionOptions,
   type TokenRegions,
 } from "./piecewise.ts";
 export {
