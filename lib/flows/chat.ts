@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { AgentConfigError, type Message, runAgentLoop, usageCostUsd } from "../agent/mod.ts";
+import {
+  AgentConfigError,
+  type Message,
+  runAgentLoop,
+  toolSearchProblems,
+  usageCostUsd,
+} from "../agent/mod.ts";
 import {
   contextCollaborators,
   createModelClient,
@@ -91,6 +97,8 @@ export async function openChat(
   if (config === undefined) {
     throw new UsageError(`model "${agent.model}" is not in the registry ${modelsPath}`);
   }
+  const cannotSearch = toolSearchProblems([agent], models, env);
+  if (cannotSearch.length > 0) throw new UsageError(cannotSearch.join("\n"));
   // The session's secrets: every line it prints goes through them (a tool or the model may echo
   // a key).
   const redactor = runRedactor({ models, env });
