@@ -7,12 +7,18 @@ const HELP = helpText({
   usage: "demo-agents [--out DIR] [--repetitions N] [--fresh]",
   purpose: "Example agent runs against a scripted local model: no API key needed.",
   about:
-    `Runs the fixture agents (direct, proxy and code exposure) on the fs_basics and memory_graph
-suites, twice each (two run ids per suite), then one sweep over a lever (the tools allow-list:
-all-terse-parallel offered every tool of its servers, or only the filesystem tools fs_basics
-needs), against a local server that speaks the Anthropic and OpenAI wire formats with scripted
-replies. The first run installs the pinned MCP server packages from npm (later runs reuse
-.scratch/servers). Writes DIR/runs/demo-<suite>-<n>/ and DIR/runs/demo-fs_basics-sweep-tools/.`,
+    `Runs seven example agents on the fs_basics and memory_graph suites, twice each (two run ids
+per suite), then one sweep over a lever (the tools allow-list: the baseline offered every tool of
+its servers, or only the filesystem tools fs_basics needs), against a local server that speaks the
+Anthropic and OpenAI wire formats with scripted replies computed from the real tool output. The
+agents differ as real ones do, each by its configuration: baseline; cheaper-model (same answers,
+a cheaper price); via-proxy (tools found through the discovery proxy); warm (temperature 1: flaky
+cases); tight-budget (two turns: iteration limits); no-tools (told not to use tools: wrong and
+cheap); broken-server (a server that cannot start: infrastructure errors). Its models are marked
+simulated: USD figures are what the pricing would charge, not a bill. The first run installs the
+pinned MCP server packages from npm (later runs reuse .scratch/servers). Writes
+DIR/config/ (the agents and models), DIR/runs/demo-<suite>-<n>/ and
+DIR/runs/demo-fs_basics-sweep-tools/.`,
   options: `  --out DIR         output folder (default: results/demo)
   --repetitions N   repetitions per case (default: 3)
   --fresh           rerun every demo run (finished ones are reused otherwise, and said so)`,

@@ -2,11 +2,18 @@
  * The demo runs: example agent runs without an API key, for notebooks 05 and 06, the workbench
  * and trying `deno task report` / `deno task gate`.
  *
- * The agents, suites and MCP servers are the real fixtures (npm servers over stdio); only the
- * model is replaced, by mcpmeter's scripted local server that speaks the Anthropic Messages and
- * OpenAI Chat Completions wire formats and answers from the real tool output. Its answers are
- * scripted, so pass rates show the pipeline, not any model's quality; token counts are counted
- * from the real requests (`createDemoPolicy`).
+ * The suites and MCP servers are the real fixtures (npm servers over stdio); only the model is
+ * replaced, by mcpmeter's scripted local server that speaks the Anthropic Messages and OpenAI
+ * Chat Completions wire formats and answers from the real tool output (`lib/agent/demo_policy.ts`;
+ * token counts are counted from the real requests). Its models are marked `simulated`: their USD
+ * figures are what the pricing would charge, and pages and reports say so.
+ *
+ * The demo's agents ({@linkcode DEMO_AGENTS}) are configured so they differ the way real agents
+ * do, each through a real mechanism: the same agent on a cheaper model; behind the discovery
+ * proxy; with a temperature (some repetitions answer without checking: flaky cases); with an
+ * iteration budget too small for a read (iteration limits); told not to use tools (a low pass
+ * rate, cheap); and one whose only server cannot start (infrastructure errors). They are written
+ * to `<out>/config/` (agents and the model registry) on every call.
  *
  * One more run is a sweep over a lever ({@linkcode DEMO_SWEEP}): the same agent offered every
  * tool of its three servers, or only the four filesystem tools the fs_basics suite needs (a
@@ -15,20 +22,71 @@
  * @module
  */
 import { join } from "node:path";
-import { startDemoModelServer } from "../agent/demo_policy.ts";
+import { SCRIPTED_MODELS, scriptedEnv, startDemoModelServer } from "../agent/demo_policy.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { AGENTS_DEFAULTS, runAgents } from "./agents.ts";
 import { prepareSweep } from "./sweep.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
-/** Fixture agents the demo runs: they differ in prompt, loop and exposure mode. */
-export const DEMO_AGENTS = [
-  "all-terse-parallel",
-  "all-terse-sequential-gpt",
-  "all-terse-proxy",
-  "all-terse-code",
-] as const;
+const TERSE = "You answer questions using the available tools. Be terse: reply with the answer " +
+  "only, no explanation.";
+
+/** One demo agent: how it differs, and its configuration (`agent.schema.json`). */
+const agent = (id: string, description: string, fields: Record<string, unknown>) => ({
+  id,
+  description,
+  model: "scripted",
+  systemPrompt: TERSE,
+  mcpServers: ["fs", "memory", "everything"],
+  exposure: "direct",
+  loop: "parallel",
+  maxIterations: 8,
+  temperature: 0,
+  maxOutputTokens: 512,
+  ...fields,
+});
+
+/** The demo's agents, each differing from `baseline` in one way. */
+export const DEMO_AGENT_CONFIGS: readonly Record<string, unknown>[] = [
+  agent("baseline", "All three servers, terse prompt, every tool offered directly.", {}),
+  agent(
+    "cheaper-model",
+    "The baseline on a model priced like GPT-4.1 mini: the same answers for a fraction of the cost.",
+    { model: "scripted-openai", loop: "sequential" },
+  ),
+  agent(
+    "via-proxy",
+    "The baseline behind the reference discovery proxy: it finds tools with retrieve_tools, so each request carries three tools, not the catalog, and takes more turns.",
+    { exposure: "proxy" },
+  ),
+  agent(
+    "warm",
+    "The baseline at temperature 1: now and then it answers without checking (flaky cases).",
+    { temperature: 1 },
+  ),
+  agent(
+    "tight-budget",
+    "The baseline allowed two model turns: a file read needs three (iteration limits).",
+    { maxIterations: 2 },
+  ),
+  agent(
+    "no-tools",
+    "Told to answer from what it knows: cheap, and almost always wrong.",
+    {
+      model: "scripted-openai",
+      systemPrompt: "Answer from what you know. Do not use tools. Be terse.",
+    },
+  ),
+  agent(
+    "broken-server",
+    "Its only server cannot start (a command that does not exist): every case is an infrastructure error.",
+    { mcpServers: ["missing"] },
+  ),
+];
+
+/** Ids of the demo's agents, in the order they run. */
+export const DEMO_AGENTS: readonly string[] = DEMO_AGENT_CONFIGS.map((a) => String(a.id));
 /** Fixture suites the demo runs. */
 export const DEMO_SUITES = ["fs_basics", "memory_graph"] as const;
 
@@ -40,9 +98,37 @@ export const DEMO_SUITES = ["fs_basics", "memory_graph"] as const;
 export const DEMO_SWEEP = {
   runId: "demo-fs_basics-sweep-tools",
   suite: "fs_basics",
-  base: "all-terse-parallel",
+  base: "baseline",
   vary: "tools=all,fs:list_*+fs:read_text_file",
 } as const;
+
+/**
+ * Writes the demo's agents, model registry (the scripted models, and `judge` for the suites'
+ * `llm_judge` cases: the scripted model priced like Claude Haiku 4.5) and servers (the fixture
+ * servers plus `missing`, which cannot start) into `dir`.
+ */
+async function writeDemoConfig(dir: string, fixtureServers: string): Promise<void> {
+  const agentsDir = join(dir, "agents");
+  await Deno.mkdir(agentsDir, { recursive: true });
+  for (const a of DEMO_AGENT_CONFIGS) {
+    await Deno.writeTextFile(join(agentsDir, `${a.id}.json`), JSON.stringify(a, null, 2) + "\n");
+  }
+  const judge = {
+    ...SCRIPTED_MODELS[0],
+    id: "judge",
+    pricing: { inputUsdPerMTok: 1, outputUsdPerMTok: 5 },
+  };
+  await Deno.writeTextFile(
+    join(dir, "models.json"),
+    JSON.stringify({ models: [...SCRIPTED_MODELS, judge] }, null, 2) + "\n",
+  );
+  const servers = JSON.parse(await Deno.readTextFile(fixtureServers));
+  servers.mcpServers.missing = {
+    command: "mcpmeter-demo-no-such-server",
+    notes: "The demo's broken server: no such command, so its agent's cases are errors.",
+  };
+  await Deno.writeTextFile(join(dir, "servers.json"), JSON.stringify(servers, null, 2) + "\n");
+}
 
 /** Options of {@linkcode demoRuns}. */
 export interface DemoRunsOptions {
@@ -101,17 +187,11 @@ export async function demoRuns(
       `reusing ${reused} finished demo run(s) in ${io.displayPath(runsDir)} (--fresh reruns them)`,
     );
   }
+  const configDir = join(outDir, "config");
+  await writeDemoConfig(configDir, io.fromRoot(AGENTS_DEFAULTS.servers));
   if (todo.length > 0) {
     const server = startDemoModelServer(options.tokenizer ?? createTokenizer("cl100k_base"));
-    const env = {
-      ...io.env(),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: "demo-not-a-key",
-      ANTHROPIC_MODEL: "scripted-demo",
-      OPENAI_BASE_URL: server.openaiBaseUrl,
-      OPENAI_API_KEY: "demo-not-a-key",
-      OPENAI_MODEL: "scripted-demo",
-    };
+    const env = { ...io.env(), ...scriptedEnv(server) };
     try {
       for (const { suite, runId, sweep } of todo) {
         // An unfinished folder (a crash mid-run) starts over: the demo is cheap and reproducible.
@@ -122,11 +202,11 @@ export async function demoRuns(
             base: DEMO_SWEEP.base,
             vary: [DEMO_SWEEP.vary],
             suite: io.fromRoot(`fixtures/suites/${suite}.json`),
-            agentsDir: io.fromRoot(AGENTS_DEFAULTS.agentsDir),
+            agentsDir: join(configDir, "agents"),
             out: runsDir,
             runId,
           }, io)).sweepDir
-          : io.fromRoot(AGENTS_DEFAULTS.agentsDir);
+          : join(configDir, "agents");
         io.progress(
           "demo-agents",
           sweep
@@ -137,8 +217,8 @@ export async function demoRuns(
           suite: io.fromRoot(`fixtures/suites/${suite}.json`),
           ...(sweep ? {} : { agents: DEMO_AGENTS }),
           agentsDir,
-          models: io.fromRoot(AGENTS_DEFAULTS.models),
-          servers: io.fromRoot(AGENTS_DEFAULTS.servers),
+          models: join(configDir, "models.json"),
+          servers: join(configDir, "servers.json"),
           toolPrices: io.fromRoot("fixtures/agents/tool_prices.json"),
           repetitions,
           concurrency: 4,

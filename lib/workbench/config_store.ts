@@ -47,6 +47,7 @@ import {
 } from "../agent/config.ts";
 import type { AgentConfig, ModelConfig, Suite, ToolPrices } from "../agent/types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
+import { SCRIPTED_MODEL_IDS, SCRIPTED_MODELS } from "../agent/demo_policy.ts";
 import { ConfigError } from "../mcp/errors.ts";
 import { serversSecrets } from "../mcp/secrets.ts";
 import { modelSecrets } from "../agent/secrets.ts";
@@ -68,41 +69,7 @@ export const CONFIG_FILES: Readonly<Record<Exclude<ConfigKind, "agents">, string
   "tool-prices": "tool_prices.json",
 };
 
-/** Registry ids of the scripted local models added on bootstrap. */
-export const SCRIPTED_MODEL_IDS = ["scripted", "scripted-openai"] as const;
-
-/**
- * Model registry entries for the scripted local model (`deno task demo-agents`'s), added to the
- * working config on bootstrap so a suite runs without an API key. The server sets
- * `MCPMETER_SCRIPTED_URL` and `MCPMETER_SCRIPTED_OPENAI_URL` for the runner; pricing is
- * Claude Sonnet's (GPT-4.1 mini's) so the USD columns move as a real model's would, and
- * `simulated` labels every such figure as not billed.
- */
-export const SCRIPTED_MODELS: readonly JsonObject[] = [
-  {
-    id: "scripted",
-    provider: "anthropic",
-    simulated: true,
-    model: "scripted-demo",
-    baseUrl: "${MCPMETER_SCRIPTED_URL}",
-    apiKey: "${MCPMETER_SCRIPTED_KEY}",
-    pricing: {
-      inputUsdPerMTok: 3,
-      outputUsdPerMTok: 15,
-      cacheReadUsdPerMTok: 0.3,
-      cacheWriteUsdPerMTok: 3.75,
-    },
-  },
-  {
-    id: "scripted-openai",
-    provider: "openai",
-    simulated: true,
-    model: "scripted-demo",
-    baseUrl: "${MCPMETER_SCRIPTED_OPENAI_URL}",
-    apiKey: "${MCPMETER_SCRIPTED_KEY}",
-    pricing: { inputUsdPerMTok: 0.4, outputUsdPerMTok: 1.6, cacheReadUsdPerMTok: 0.1 },
-  },
-];
+export { SCRIPTED_MODEL_IDS, SCRIPTED_MODELS } from "../agent/demo_policy.ts";
 
 /** Base URLs of the scripted models: the variables the workbench points at its scripted server. */
 const SCRIPTED_URLS = new Set(SCRIPTED_MODELS.map((m) => String(m.baseUrl)));

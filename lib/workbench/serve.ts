@@ -7,6 +7,7 @@
  */
 import { basename, join, resolve } from "node:path";
 import { loadEnv, prepareAgentServers, startDemoModelServer } from "../agent/io.ts";
+import { scriptedEnv } from "../agent/demo_policy.ts";
 import { createTokenizer } from "../tokens/mod.ts";
 import { createBenchService } from "./bench_jobs.ts";
 import { createAuditService } from "./audit_jobs.ts";
@@ -158,9 +159,7 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
   const scripted = startDemoModelServer(createTokenizer("cl100k_base"));
   const env: Record<string, string> = {
     ...(await loadEnv(options.envFile ?? SERVE_DEFAULTS.envFile)),
-    MCPMETER_SCRIPTED_URL: scripted.url,
-    MCPMETER_SCRIPTED_OPENAI_URL: scripted.openaiBaseUrl,
-    MCPMETER_SCRIPTED_KEY: "scripted-not-a-key",
+    ...scriptedEnv(scripted),
   };
   const runBench = async (
     input: { readonly corpus: string; readonly golden: readonly string[] },
