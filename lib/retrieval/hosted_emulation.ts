@@ -23,6 +23,8 @@
 import { createBm25Retriever } from "./bm25.ts";
 import { isStopWord } from "./_analysis.ts";
 import { checkLimit } from "./_limit.ts";
+import { TopHits } from "./_top_hits.ts";
+import { WordRuns } from "./_word_runs.ts";
 import type { Hit, HostedSearchInfo, RetrievalDoc, Retriever, RetrieverEntry } from "./types.ts";
 
 /** Anthropic's tool-search page, the source of the Anthropic emulations. */
@@ -187,35 +189,64 @@ interface RegexDoc {
 }
 
 /**
- * Where one alternative matches, per document: 0 nowhere, 1 in the text only, 2 in the name
- * (and so in the text).
+ * The documents a regex search reads, with what its searches share: the documents holding each
+ * word of the lower-cased texts (built at the first plain-word alternative) and the matches of
+ * each plain word met (a request's words recur across queries).
  */
-type PartMatches = Uint8Array;
+interface RegexIndex {
+  readonly docs: readonly RegexDoc[];
+  readonly ids: readonly string[];
+  words?: WordRuns;
+  nameWords?: WordRuns;
+  readonly memo?: Map<string, PartMatches>;
+}
 
 /**
- * Where one alternative matches: a plain word under `(?i)` by a lower-case substring search (the
- * same matches as the expression for letters and digits), anything else by the compiled
- * expression. A plain word's matches are kept in `memo` (a request's words recur across queries).
+ * Where one alternative matches: the documents (ascending) and, per document, 1 when it matches
+ * in the text only, 2 when it matches in the name (and so in the text).
  */
-function partMatches(
-  docs: readonly RegexDoc[],
-  source: string,
-  flags: string,
-  memo: Map<string, PartMatches> | undefined,
-): PartMatches {
+interface PartMatches {
+  readonly docs: Int32Array;
+  readonly weights: Uint8Array;
+}
+
+/**
+ * Where one alternative matches. A plain word under `(?i)` is found by a lower-case substring
+ * search (the same matches as the expression for letters and digits); when the lower-cased word
+ * is letters and digits only, every occurrence lies inside one run of letters and digits of the
+ * text, so the candidates are the documents of the runs that contain it. Anything else is tested
+ * with the compiled expression on every document. A plain word's matches are kept in the memo.
+ */
+function partMatches(index: RegexIndex, source: string, flags: string, memo: boolean): PartMatches {
+  const { docs } = index;
   const literal = flags.includes("i") && /^[\p{L}\p{N} _-]+$/u.test(source);
   const word = source.toLowerCase();
-  const known = literal ? memo?.get(word) : undefined;
+  const known = literal && memo ? index.memo?.get(word) : undefined;
   if (known !== undefined) return known;
-  const out = new Uint8Array(docs.length);
-  const re = literal ? undefined : new RegExp(source, flags);
-  for (let i = 0; i < docs.length; i++) {
-    const d = docs[i];
-    const inText = re === undefined ? d.lowerText.includes(word) : re.test(d.text);
-    if (!inText) continue;
-    out[i] = (re === undefined ? d.lowerName.includes(word) : re.test(d.name)) ? 2 : 1;
+  let out: PartMatches;
+  if (literal && /^[\p{L}\p{N}]+$/u.test(word)) {
+    index.words ??= new WordRuns(docs.map((d) => d.lowerText));
+    index.nameWords ??= new WordRuns(docs.map((d) => d.lowerName));
+    const found = index.words.textsContaining(word);
+    const inName = new Uint8Array(docs.length);
+    for (const d of index.nameWords.textsContaining(word)) inName[d] = 1;
+    const weights = new Uint8Array(found.length);
+    for (let j = 0; j < found.length; j++) weights[j] = 1 + inName[found[j]];
+    out = { docs: found, weights };
+  } else {
+    const found: number[] = [];
+    const weights: number[] = [];
+    const re = literal ? undefined : new RegExp(source, flags);
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i];
+      const inText = re === undefined ? d.lowerText.includes(word) : re.test(d.text);
+      if (!inText) continue;
+      found.push(i);
+      weights.push((re === undefined ? d.lowerName.includes(word) : re.test(d.name)) ? 2 : 1);
+    }
+    out = { docs: Int32Array.from(found), weights: Uint8Array.from(weights) };
   }
-  if (literal) memo?.set(word, out);
+  if (literal && memo) index.memo?.set(word, out);
   return out;
 }
 
@@ -225,37 +256,36 @@ function partMatches(
  * description or argument text; its score is the number of the pattern's top-level alternatives
  * found anywhere in it plus the number found in its name (a name match counts twice); ties by id.
  *
- * @param docs Documents with name, description and argument text.
+ * @param index Documents with name, description and argument text.
  * @param pattern The pattern (Python syntax as {@linkcode compileToolSearchPattern} reads it).
  * @param limit Most hits.
  * @returns Hits, score descending, then id ascending.
  * @throws {ToolSearchPatternError} for a pattern that is too long or does not compile.
  */
-function regexSearch(
-  docs: readonly RegexDoc[],
-  pattern: string,
-  limit: number,
-  memo?: Map<string, PartMatches>,
-): Hit[] {
+function regexSearch(index: RegexIndex, pattern: string, limit: number): Hit[] {
   const whole = compileToolSearchPattern(pattern);
   const flags = whole.flags;
   // The whole pattern matches where one of its top-level alternatives does, so each is tested
   // once per document; a pattern whose alternatives do not compile alone is tested whole.
   let parts: PartMatches[];
   try {
-    parts = splitAlternatives(whole.source).map((p) => partMatches(docs, p, flags, memo));
+    parts = splitAlternatives(whole.source).map((p) => partMatches(index, p, flags, true));
   } catch {
     parts = [];
   }
-  if (parts.length === 0) parts = [partMatches(docs, whole.source, flags, undefined)];
-  const hits: Hit[] = [];
-  for (let i = 0; i < docs.length; i++) {
-    let score = 0;
-    for (const p of parts) score += p[i];
-    if (score > 0) hits.push({ id: docs[i].id, score });
+  if (parts.length === 0) parts = [partMatches(index, whole.source, flags, false)];
+  const scores = new Int32Array(index.docs.length);
+  const matched: number[] = [];
+  for (const p of parts) {
+    for (let j = 0; j < p.docs.length; j++) {
+      const d = p.docs[j];
+      if (scores[d] === 0) matched.push(d);
+      scores[d] += p.weights[j];
+    }
   }
-  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return hits.slice(0, limit);
+  const top = new TopHits(index.ids, Math.min(limit, matched.length));
+  for (const d of Int32Array.from(matched).sort()) top.offer(d, scores[d]);
+  return top.hits();
 }
 
 /** The top-level `|` alternatives of a pattern (not inside groups or classes). */
@@ -287,13 +317,14 @@ function splitAlternatives(body: string): string[] {
 }
 
 /**
- * Tools as sent to a provider, as regex documents: name, description and argument text.
+ * Tools as sent to a provider, as a regex index: name, description and argument text.
  *
  * @param docs Retrieval documents (`params`: schema JSON or an arm's rendering).
- * @returns The documents the regex search reads.
+ * @param memo Where plain words' matches are kept across searches, if anywhere.
+ * @returns The index the regex search reads.
  */
-function regexDocs(docs: readonly RetrievalDoc[]): RegexDoc[] {
-  return docs.map((d) => {
+function regexIndex(docs: readonly RetrievalDoc[], memo?: Map<string, PartMatches>): RegexIndex {
+  const prepared = docs.map((d): RegexDoc => {
     const text = [d.name, d.description, argumentText(d.params)].filter((f) => f !== "")
       .join("\n");
     return {
@@ -304,6 +335,7 @@ function regexDocs(docs: readonly RetrievalDoc[]): RegexDoc[] {
       lowerText: text.toLowerCase(),
     };
   });
+  return { docs: prepared, ids: docs.map((d) => d.id), memo };
 }
 
 /**
@@ -321,7 +353,7 @@ export function searchByPattern(
   pattern: string,
   limit = ANTHROPIC_MAX_REFERENCES,
 ): Hit[] {
-  return regexSearch(regexDocs(docs), pattern, limit);
+  return regexSearch(regexIndex(docs), pattern, limit);
 }
 
 const ANTHROPIC_COMMON_DIFFERENCES = [
@@ -432,15 +464,14 @@ export const anthropicRegexEntry: RetrieverEntry = {
   asyncBuild: false,
   reportsCost: false,
   create: (docs) => {
-    const prepared = regexDocs(docs);
-    const memo = new Map<string, PartMatches>();
+    const index = regexIndex(docs, new Map());
     const base: Retriever = {
       name: "anthropic_regex",
       config: {},
       search(query: string, limit: number): Hit[] {
         checkLimit(limit);
         const pattern = regexPatternFor(query);
-        return pattern === null ? [] : regexSearch(prepared, pattern, limit, memo);
+        return pattern === null ? [] : regexSearch(index, pattern, limit);
       },
     };
     return emulated("anthropic_regex", base, ANTHROPIC_REGEX_EMULATION, {
