@@ -427,9 +427,12 @@ function renderRetrieval(report: BenchReport, document: Document, parts: string[
   const f3 = (v: never) => (v as number).toFixed(3);
   renderGoldenAudit(report, parts);
   renderSideBySide(report, parts);
+  // One corpus (the usual case): named once above the table, not on every row.
+  const corpora = [...new Set(rows.map((r) => r.corpusId))];
+  if (corpora.length === 1) parts.push(`<p class="note">Corpus: ${esc(corpora[0])}.</p>`);
   parts.push(htmlTable(
     rows.map((r) => ({
-      corpus: r.corpusId,
+      ...(corpora.length === 1 ? {} : { corpus: r.corpusId }),
       golden: r.goldenSetId,
       retriever: retrieverLabel(r),
       arm: r.arm ?? "(own fields)",
@@ -658,7 +661,7 @@ function page(report: BenchReport, body: string): string {
     generatedBy: report.task,
     title: "mcpmeter bench",
     css:
-      `body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
+      `body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1240px; padding: 0 1rem; color: #222; }
 .table-wrap { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 figure svg { max-width: 100%; height: auto; }

@@ -65,16 +65,41 @@ export function vizTableCsv(t: VizTable): string {
   );
 }
 
-/** A table cell for the page: integers as they are, other numbers rounded for reading. */
-function displayValue(v: string | number | boolean | null): string {
-  if (v === null) return "–";
-  if (typeof v !== "number" || Number.isInteger(v)) return String(v);
-  const a = Math.abs(v);
-  return a >= 100
-    ? v.toLocaleString("en-US", { maximumFractionDigits: 1 })
-    : a >= 1
-    ? v.toFixed(2)
-    : v.toPrecision(3);
+/**
+ * The header a column shows: a snake_case key in words, its unit in brackets (`token_cost_usd` →
+ * `token cost (USD)`, `duration_ms` → `duration (ms)`); any other key (an agent id, a case) as it
+ * is. The CSV keeps the keys.
+ *
+ * @param key Column key.
+ * @returns The header text.
+ */
+export function columnLabel(key: string): string {
+  if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(key)) return key;
+  const words = key.split("_");
+  const unit = { usd: "USD", ms: "ms" }[words.at(-1)!];
+  return unit === undefined ? words.join(" ") : `${words.slice(0, -1).join(" ")} (${unit})`;
+}
+
+/**
+ * One number format for a whole column: thousands separators, and the same number of decimals
+ * on every row (none when every value is an integer; else 1 from 100 up, 2 from 1 up, and below
+ * 1 enough for two significant digits of the smallest non-zero value, at most 6).
+ *
+ * @param values The column's values.
+ * @returns The formatter of a number of that column.
+ */
+export function columnNumberFormat(values: readonly unknown[]): (v: number) => string {
+  const numbers = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+  const smallest = Math.min(...numbers.filter((v) => v !== 0).map(Math.abs));
+  const decimals = numbers.every(Number.isInteger)
+    ? 0
+    : smallest >= 100
+    ? 1
+    : smallest >= 1
+    ? 2
+    : Math.min(6, Math.ceil(-Math.log10(smallest)) + 1);
+  return (v) =>
+    v.toLocaleString("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
 function heatColor(v: number): string {
@@ -87,13 +112,25 @@ function tableHtml(t: VizTable): string {
   const columns = [...(t.columns ?? Object.keys(t.rows[0] ?? {}))];
   if (t.rows.length === 0) return `<p class="note">No rows.</p>`;
   const heat = new Set(t.heat ?? []);
-  const head = columns.map((c) => `<th>${esc(c)}</th>`).join("");
+  const numberFormat = new Map(
+    columns.map((c) => [c, columnNumberFormat(t.rows.map((r) => r[c] ?? null))]),
+  );
+  const head = columns.map((c) => {
+    const numeric = t.rows.some((r) => typeof r[c] === "number");
+    return `<th${numeric ? ` class="num"` : ""} title="${esc(c)}">${esc(columnLabel(c))}</th>`;
+  }).join("");
   const body = t.rows.map((r) =>
     `<tr>${
       columns.map((c) => {
         const v = r[c] ?? null;
         const f = t.format?.[c];
-        const text = f ? f(v as never) : displayValue(v);
+        const text = f
+          ? f(v as never)
+          : v === null
+          ? "–"
+          : typeof v === "number"
+          ? numberFormat.get(c)!(v)
+          : String(v);
         const style = heat.has(c) && typeof v === "number"
           ? ` style="background:${heatColor(v)}"`
           : "";
@@ -306,7 +343,8 @@ svg { max-width: 100%; height: auto; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 12px; }
 th, td { border-bottom: 1px solid #e3e3e3; padding: 2px 6px; text-align: left; white-space: nowrap; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { white-space: normal; word-break: keep-all; overflow-wrap: normal; vertical-align: bottom; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 th { background: #f4f4f4; }
 .kpis { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 10px; }
 .kpi { border: 1px solid #ddd; border-radius: 4px; padding: 8px 10px; break-inside: avoid; }
@@ -320,7 +358,10 @@ th { background: #f4f4f4; }
   .grid { grid-template-columns: 1fr; }
   .table-wrap { overflow: visible; }
   table { font-size: 8.5px; width: 100%; }
-  th, td { white-space: normal; overflow-wrap: anywhere; padding: 1px 3px; }
+  th, td { white-space: normal; padding: 1px 3px; }
+  th { overflow-wrap: normal; word-break: keep-all; hyphens: manual; }
+  td { overflow-wrap: anywhere; }
+  td.num { white-space: nowrap; overflow-wrap: normal; }
   section + section { break-before: page; }
   h2 { break-after: avoid; }
   figure.viz, .kpi, tr { break-inside: avoid; page-break-inside: avoid; }

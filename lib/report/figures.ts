@@ -242,7 +242,7 @@ export function barChart(
   const frame = chartFrame(options);
   const marginLeft = 260;
   const marginRight = 60;
-  const text = (d: BarDatum) => String(d.value);
+  const text = (d: BarDatum) => barLabel(d.value);
   const positive = sorted.filter((d) => d.value >= 0);
   const negative = sorted.filter((d) => d.value < 0);
   return Plot.plot({
@@ -272,6 +272,17 @@ export function barChart(
   }) as unknown as Element;
 }
 
+/**
+ * A bar's value as its label: thousands separators (`234,697`, as the axis writes `200,000`), at
+ * most one decimal.
+ *
+ * @param value The bar's value.
+ * @returns The label.
+ */
+export function barLabel(value: number): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: 1 });
+}
+
 /** Fill of a negative bar in {@linkcode barChart}. */
 const NEGATIVE_FILL = "#c8553d";
 
@@ -289,11 +300,11 @@ function barDomain(
   const lo = Math.min(...negative.map((d) => d.value));
   const hi = Math.max(0, ...data.map((d) => d.value));
   // The label of each negative bar needs its width left of the bar's end; the widest need wins.
-  const need = Math.max(...negative.map((d) => 8 + 6 * String(d.value).length));
+  const need = Math.max(...negative.map((d) => 8 + 6 * barLabel(d.value).length));
   const room = Math.max(innerWidth - need, innerWidth / 2);
   const perPx = (hi - lo) / room;
   const pad = Math.max(
-    ...negative.map((d) => (8 + 6 * String(d.value).length) * perPx - (d.value - lo)),
+    ...negative.map((d) => (8 + 6 * barLabel(d.value).length) * perPx - (d.value - lo)),
   );
   return { domain: [lo - Math.max(0, pad), hi] };
 }

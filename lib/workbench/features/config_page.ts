@@ -231,21 +231,24 @@ async function serversTab(ctx: WorkbenchContext, added: string): Promise<Html> {
   <textarea rows="${Math.min(14, json.split("\n").length + 1)}">${json}</textarea>
 </div>`;
   });
-  return html`${added === "" ? "" : html`<p class="saved-note" role="status">Added: ${added}.</p>`}
-<form class="card" id="import-servers" novalidate>
-  <h2>Add servers from a client config</h2>
-  <p class="muted">Paste the <code>mcpServers</code> block of Claude Desktop's
-  <code>claude_desktop_config.json</code> or Cursor's <code>mcp.json</code>, the <code>servers</code>
-  of VS Code's <code>.vscode/mcp.json</code> (or <code>mcp.servers</code> of its settings), the whole
-  file, or one <code>"name": {...}</code> entry. <code>\${env:NAME}</code> becomes
-  <code>\${NAME}</code>, read from the environment or <code>.env</code> when a run starts.</p>
-  <div class="field" data-field="text"><textarea name="text" rows="7" placeholder="${PASTE_EXAMPLE}"></textarea></div>
-  <button type="submit">Add servers</button><div class="form-error field-error"></div>
-</form>
-<form class="config-form" novalidate data-save="servers" data-key="${key}" data-original="${
-    JSON.stringify(doc)
-  }">${cards}<p class="muted">Secret-named env and header values show as [REDACTED]; leave them so to keep the stored value.</p>
-${saveRow("Save servers")}</form>`;
+  return html`
+    ${added === "" ? "" : html`<p class="saved-note" role="status">Added: ${added}.</p>`}
+    <form class="card" id="import-servers" novalidate>
+      <h2>Add servers from a client config</h2>
+      <p class="muted">Paste the <code>mcpServers</code> block of Claude Desktop's
+      <code>claude_desktop_config.json</code> or Cursor's <code>mcp.json</code>, the <code>servers</code>
+      of VS Code's <code>.vscode/mcp.json</code> (or <code>mcp.servers</code> of its settings), the whole
+      file, or one <code>"name": {...}</code> entry. <code>${"${env:NAME}"}</code> becomes
+      <code>${"${NAME}"}</code>, read from the environment or <code>.env</code> when a run starts.</p>
+      <div class="field" data-field="text"><textarea name="text" rows="7" placeholder="${PASTE_EXAMPLE}"></textarea></div>
+      <button type="submit">Add servers</button><div class="form-error field-error"></div>
+    </form>
+    <form class="config-form" novalidate data-save="servers" data-key="${key}"
+      data-original="${JSON.stringify(
+        doc,
+      )}">${cards}<p class="muted">Secret-named env and header values show as [REDACTED]; leave them so to keep the stored value.</p>
+    ${saveRow("Save servers")}</form>
+  `;
 }
 
 /** What the New suite editor starts with. */
