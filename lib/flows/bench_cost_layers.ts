@@ -147,8 +147,10 @@ export async function benchCostLayers(
       targets: options.targets,
       counts,
     });
-    rows.push(...m.rows);
-    tools.push(...m.tools);
+    // One push per row: a spread of one row per tool and target overflows the call stack on
+    // a large catalog (40,000 tools).
+    for (const row of m.rows) rows.push(row);
+    for (const tool of m.tools) tools.push(tool);
     warnings.push(...m.warnings);
   }
   return {
