@@ -116,14 +116,22 @@ const FUNCTION_WORDS = new Set([
   "when",
 ]);
 
-/** A uniform number in [0, 1) from a string (FNV-1a, 32 bits). */
+/**
+ * A uniform number in [0, 1) from a string: FNV-1a (32 bits), then MurmurHash3's finalizer, so
+ * strings that differ in their last character (one occurrence count from the next) land far apart.
+ */
 function unit(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h / 2 ** 32;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 2 ** 32;
 }
 
 /** The request's system prompt, its last user question, and whether this is its first turn. */

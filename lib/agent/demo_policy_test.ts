@@ -64,6 +64,10 @@ Deno.test("demo model: a temperature makes some first turns answer unchecked, th
   // 0.35 a time over 40 draws: between 6 and 22 is beyond a 1-in-1000 binomial tail either way.
   assert.ok(guesses >= 6 && guesses <= 22, `${guesses} of 40`);
   assert.deepEqual(outcomes(1), warm, "seeded: the same sequence again");
+  // One repetition does not decide the next: independent draws at 0.35 change about 18 times
+  // in 40 (2 × 0.35 × 0.65 × 39); runs of one outcome would change a few times.
+  const changes = warm.slice(1).filter((g, i) => g !== warm[i]).length;
+  assert.ok(changes >= 8, `${changes} changes: ${warm.map((g) => g ? "x" : ".").join("")}`);
 });
 
 Deno.test("demo model: the keyword judge passes an answer holding the rubric's facts", () => {
