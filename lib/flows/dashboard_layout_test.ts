@@ -119,3 +119,51 @@ Deno.test({
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test({
+  name:
+    "the comparison dashboard cuts neither the agent nor the forecast table at 1,400 px; the forecast writes wall time as the CLI does",
+  ignore: CHROMIUM === undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const { renderCompareDashboard } = await import("../report/compare_dashboard.ts");
+  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-dash-compare-" });
+  const browser = await launchChromium(join(tmp, "profile"));
+  try {
+    // A sweep agent's long id, and agents that differ (as the demo's do).
+    const agent = (id: string, costUsd: number, wallMs: number) => ({
+      id,
+      outcome: (c: number, r: number) => ({ passed: (c + r) % 4 !== 0, costUsd, wallMs }),
+    });
+    for (const suiteId of ["fs-basics", "memory-graph"]) {
+      await writeSyntheticRun(tmp, {
+        runId: `r-${suiteId}`,
+        suiteId,
+        startedAt: "2026-01-01T00:00:00.000Z",
+        cases: ["a", "b", "c"],
+        repetitions: 3,
+        agents: [
+          agent("baseline", 0.0349, 1200),
+          agent("baseline__tools-fs-list_-fs-read_text_file", 0.0071, 900),
+          agent("cheaper-model", 0.005, 1500),
+          agent("via-proxy", 0.0209, 12),
+        ],
+      });
+    }
+    const { html } = renderCompareDashboard({ runs: await loadRuns([tmp]) });
+    // 10,000 questions one at a time: at 12 ms each 2.0 min (it said 0.0 h), at 1.2 s 3.3 h.
+    assert.match(html, />2\.0 min \[2\.0 min–2\.0 min\]</);
+    assert.match(html, />3\.3 h \[3\.3 h–3\.3 h\]</);
+    assert.doesNotMatch(html, />0\.0 h/);
+    await Deno.writeTextFile(join(tmp, "dashboard.html"), html);
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    await page.goto(`file://${join(tmp, "dashboard.html")}`, { waitUntil: "load" });
+    const cut = await cutTables(page);
+    assert.deepEqual(cut.filter((t) => !t.startsWith("parameter")), []);
+  } finally {
+    await browser.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

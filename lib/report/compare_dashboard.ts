@@ -11,6 +11,8 @@ import type { BenchReport } from "./bench_report.ts";
 import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
 import { intervalChart } from "./figures.ts";
 import { esc, htmlPage } from "./_html.ts";
+import { columnNumberFormat, simulatedNotice } from "./dashboard_page.ts";
+import { duration } from "../core/text.ts";
 import { judgeAgreement } from "../agent/judge_agreement.ts";
 import {
   agentRows,
@@ -70,6 +72,8 @@ const pct1 = (v: number | null) => v === null ? "n/a" : `${(v * 100).toFixed(1)}
 const fixed = (v: number | null, digits: number) => v === null ? "n/a" : v.toFixed(digits);
 /** USD with 3 significant digits (small per-case costs stay readable). */
 const sig = (v: number | null) => v === null ? "n/a" : v === 0 ? "0" : `$${v.toPrecision(3)}`;
+const int = (v: number | null) => v === null ? "n/a" : Math.round(v).toLocaleString("en-US");
+const wall = (ms: number | null) => ms === null ? "n/a" : duration(ms);
 
 /**
  * Renders the comparison dashboard.
@@ -128,6 +132,13 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
   const agents = agentRows(runs);
   const label = (a: { suiteId: string; agentId: string }) => `${a.suiteId} / ${a.agentId}`;
   section("agents", "Agent comparison");
+  // One format per USD column: the same decimals on every row.
+  const usdColumn = (values: readonly (number | null)[]) => {
+    const f = columnNumberFormat(values);
+    return (v: number | null) => v === null ? "n/a" : `$${f(v)}`;
+  };
+  const usdCase = usdColumn(agents.map((a) => a.meanCostUsd));
+  const usdJudge = usdColumn(agents.map((a) => a.judgeCostUsd));
   parts.push(
     `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded); the judge's tokens and USD are in their own columns.</p>`,
   );
@@ -172,10 +183,12 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       [`pass@k / pass^k`]: a.k === null
         ? "n/a"
         : `${fixed(a.passAtK, 2)} / ${fixed(a.passHatK, 2)} (k=${a.k})`,
-      "USD / case": sig(a.meanCostUsd),
-      "judge USD / tokens": `${sig(a.judgeCostUsd)} / ${a.judgeInputTokens + a.judgeOutputTokens}`,
-      "tokens in / out": `${fixed(a.meanInputTokens, 0)} / ${fixed(a.meanOutputTokens, 0)}`,
-      "wall p50 / p95 ms": `${fixed(a.wallP50Ms, 0)} / ${fixed(a.wallP95Ms, 0)}`,
+      "USD / case": usdCase(a.meanCostUsd),
+      "judge USD / tokens": `${usdJudge(a.judgeCostUsd)} / ${
+        int(a.judgeInputTokens + a.judgeOutputTokens)
+      }`,
+      "tokens in / out": `${int(a.meanInputTokens)} / ${int(a.meanOutputTokens)}`,
+      "wall p50 / p95": `${wall(a.wallP50Ms)} / ${wall(a.wallP95Ms)}`,
       "tool calls / case": fixed(a.toolCallsPerCase, 2),
       "errors / iteration limit": `${pct1(a.errorRate)} / ${pct1(a.iterationLimitRate)}`,
     })),
@@ -255,7 +268,7 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       e.total === null ? "n/a" : `${f(e.total)} [${f(e.lo)}–${f(e.hi)}]`;
     const usd = (v: number | null) => v === null ? "n/a" : `$${v.toFixed(2)}`;
     const mtok = (v: number | null) => v === null ? "n/a" : `${(v / 1e6).toFixed(2)}M`;
-    const hours = (v: number | null) => v === null ? "n/a" : `${(v / 3_600_000).toFixed(1)} h`;
+    // The unit that fits, as deno task forecast writes it (3.1 min, not 0.1 h).
     table(
       "forecast",
       forecasts.map(({ a, f }) => ({
@@ -287,7 +300,7 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
         }`,
         "input tokens [95%]": ci(f.tokens.input, mtok),
         "output tokens": mtok(f.tokens.output.total),
-        "wall, one at a time [95%]": ci(f.wallMs, hours),
+        "wall, one at a time [95%]": ci(f.wallMs, wall),
         basis: `${f.basis.records} records, ${f.basis.cases} cases`,
       })),
     );
@@ -578,6 +591,9 @@ export function tablesToCsv(
 }
 
 function page(runs: readonly LoadedRun[], filter: RunFilter, body: string): string {
+  const notice = simulatedNotice(
+    runs.map((r) => ({ runId: r.runId, simulated: r.models?.some((m) => m.simulated === true) })),
+  );
   const f = [
     filter.suites ? `suite ${filter.suites.join(", ")}` : "",
     filter.agents ? `agent ${filter.agents.join(", ")}` : "",
@@ -588,13 +604,14 @@ function page(runs: readonly LoadedRun[], filter: RunFilter, body: string): stri
     generatedBy: "tasks/report.ts",
     title: "mcpmeter comparison",
     css:
-      `body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+      `body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1340px; padding: 0 1rem; color: #222; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 13px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; }
 td { white-space: nowrap; }
-th { background: #f4f4f4; }
+th { background: #f4f4f4; vertical-align: bottom; }
 .note { color: #555; font-size: 13px; }
+.notice { background: #fef7e0; border: 1px solid #fde293; border-radius: 4px; padding: 4px 8px; font-size: 13px; }
 figure { margin: 1rem 0; }
 nav a { margin-right: 1rem; }`,
     body:
@@ -602,6 +619,7 @@ nav a { margin-right: 1rem; }`,
 <p class="note">${runs.length} run(s), ${
         runs.reduce((n, r) => n + r.records.length, 0)
       } case records${f ? `; filter: ${esc(f)}` : ""}.</p>
+${notice ? `<p class="notice">${esc(notice)}</p>` : ""}
 ${body}`,
   });
 }
