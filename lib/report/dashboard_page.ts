@@ -115,10 +115,11 @@ function tableHtml(t: VizTable): string {
   const numberFormat = new Map(
     columns.map((c) => [c, columnNumberFormat(t.rows.map((r) => r[c] ?? null))]),
   );
-  const head = columns.map((c) => {
-    const numeric = t.rows.some((r) => typeof r[c] === "number");
-    return `<th${numeric ? ` class="num"` : ""} title="${esc(c)}">${esc(columnLabel(c))}</th>`;
-  }).join("");
+  // A column with a number in it is right-aligned, its empty cells too.
+  const numeric = new Set(columns.filter((c) => t.rows.some((r) => typeof r[c] === "number")));
+  const head = columns.map((c) =>
+    `<th${numeric.has(c) ? ` class="num"` : ""} title="${esc(c)}">${esc(columnLabel(c))}</th>`
+  ).join("");
   const body = t.rows.map((r) =>
     `<tr>${
       columns.map((c) => {
@@ -134,7 +135,7 @@ function tableHtml(t: VizTable): string {
         const style = heat.has(c) && typeof v === "number"
           ? ` style="background:${heatColor(v)}"`
           : "";
-        const cls = typeof v === "number" ? ` class="num"` : "";
+        const cls = numeric.has(c) && (v === null || typeof v === "number") ? ` class="num"` : "";
         return `<td${cls}${style}>${esc(text)}</td>`;
       }).join("")
     }</tr>`
