@@ -34,6 +34,7 @@ import {
 } from "../catalog/sent_search.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { Provenance } from "../core/provenance.ts";
+import { firstHardCut, lastHardCut, piecewiseEncoding, shortCounts } from "../tokens/joins.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { DEFAULT_SUBSET_DRAWS, DEFAULT_SUBSET_SIZES, drawServers } from "./scaling.ts";
 
@@ -266,9 +267,14 @@ interface ModeShape {
   readonly mode: DeferredMode;
   readonly variant: string;
   readonly format: SentFormat;
+  /** Shapes with the same key differ in their search tool only (the rest is priced once). */
+  readonly key: string;
   readonly tools: readonly DeferredTool[];
-  /** The tools as `direct` sends them in this mode's client. */
-  readonly direct: (tools: readonly DeferredTool[]) => string;
+  /**
+   * One tool as `direct` sends it in this mode's client (JSON); `direct` sends the array of
+   * them, `[` and the entries joined by `,` and `]`.
+   */
+  readonly def: (tool: DeferredTool) => string;
   /** The search tool's entry (text), `""` when not counted. */
   readonly searchTool: string;
   /** What stays visible of these tools at the start (text, `""` for nothing). */
@@ -281,16 +287,26 @@ interface ModeShape {
 }
 
 function shapes(options: DeferredModesOptions): ModeShape[] {
+  // Each tool's entry is rendered once: the direct array and the searches hold the same text.
+  const rendered = new Map<DeferredTool, string>();
+  const anthropicDef = (t: DeferredTool) => {
+    let def = rendered.get(t);
+    if (def === undefined) {
+      rendered.set(t, def = JSON.stringify(sentTools([t.tool], "anthropic-messages")[0]));
+    }
+    return def;
+  };
   const anthropicDefs = (tools: readonly DeferredTool[]) =>
-    JSON.stringify(sentTools(tools.map((t) => t.tool), "anthropic-messages"));
+    `[${tools.map(anthropicDef).join(",")}]`;
   const references = (names: readonly string[]) =>
     names.map((n) => ({ type: "tool_reference", tool_name: n }));
   const anthropic = (kind: Exclude<ToolSearchKind, "openai">): ModeShape => ({
     mode: "anthropic_search",
     variant: kind === "anthropic_bm25" ? "bm25" : "regex",
     format: "anthropic-messages",
+    key: "anthropic",
     tools: options.anthropic,
-    direct: anthropicDefs,
+    def: anthropicDef,
     searchTool: JSON.stringify([ANTHROPIC_SEARCH_TOOLS[kind]]),
     visible: () => "",
     instructions: false,
@@ -318,8 +334,9 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
     mode: "openai_search",
     variant: "namespaced",
     format: "openai-responses",
+    key: "openai",
     tools: options.openai,
-    direct: (tools) => JSON.stringify(sentTools(tools.map((t) => t.tool), "openai-responses")),
+    def: (t) => JSON.stringify(sentTools([t.tool], "openai-responses")[0]),
     searchTool: JSON.stringify([OPENAI_SEARCH_TOOL]),
     visible: (tools) => JSON.stringify(namespaceStubs(tools)),
     instructions: false,
@@ -352,8 +369,9 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
     mode: "client_deferred",
     variant: "claude_code",
     format: "anthropic-messages",
+    key: "claude_code",
     tools: renamed,
-    direct: anthropicDefs,
+    def: anthropicDef,
     searchTool: "",
     visible: (tools) => tools.map((t) => t.tool.name).join("\n"),
     instructions: true,
@@ -385,6 +403,121 @@ export function namespaceDescription(
 ): string {
   const text = instructions?.get(server)?.trim() ?? "";
   return text === "" ? `Tools of the MCP server ${JSON.stringify(server)}.` : text;
+}
+
+/** What a mode's tools cost under one tokenizer, whatever its search tool. */
+interface PricedTools {
+  /** Every definition loaded (`direct`). */
+  readonly directTokens: number;
+  /** What stays visible of the tools at the start, and the servers' instructions. */
+  readonly visible: number;
+  readonly instructions: number;
+  /** Mean tokens one search adds. */
+  readonly searchTokens: number;
+  /** Per tool: its definition as `direct` sends it alone, and what stays visible of it. */
+  readonly perTool: ReadonlyMap<DeferredTool, { readonly def: number; readonly visible: number }>;
+  /** Per server: what stays visible of it (namespace) and its instructions. */
+  readonly perServer: ReadonlyMap<string, number>;
+}
+
+/**
+ * Prices a mode's tools. Each definition is rendered once, and the middle of it (from its first
+ * to its last hard cut, lib/tokens `joins.ts`) counted once, then added wherever the
+ * definition occurs (the whole `direct` array, the definition alone, the searches that load
+ * it): exact, since a hard cut is judged on the two characters around it, both inside the
+ * definition, so the tokens of a text are the sum of the tokens of its stretches cut there.
+ */
+function priceTools(
+  shape: ModeShape,
+  tokenizer: Tokenizer,
+  k: number,
+  instructionText: (tools: readonly DeferredTool[]) => string,
+): PricedTools {
+  const count = (text: string) => text === "" ? 0 : tokenizer.count(text);
+  const glue = piecewiseEncoding(tokenizer) === undefined ? count : shortCounts(tokenizer);
+  const defs = new Map<DeferredTool, Part>();
+  for (const t of shape.tools) defs.set(t, part(shape.def(t), glue === count ? undefined : count));
+  // Tokens of the parts and strings in order, the parts' middles counted once.
+  const joined = (items: readonly (string | Part)[]): number => {
+    let total = 0;
+    let text = "";
+    for (const item of items) {
+      if (typeof item === "string") text += item;
+      else if (item.tokens === undefined) text += item.text;
+      else {
+        total += glue(text + item.text.slice(0, item.first)) + item.tokens;
+        text = item.text.slice(item.last);
+      }
+    }
+    return total + glue(text);
+  };
+  // Tokens of a text holding some of the parts, wherever they occur (non-overlapping).
+  const holding = (text: string, parts: readonly Part[]): number => {
+    const found = parts.flatMap((p) => {
+      const at = p.tokens === undefined ? -1 : text.indexOf(p.text);
+      return at < 0 ? [] : [{ at, p }];
+    }).sort((a, b) => a.at - b.at);
+    const items: (string | Part)[] = [];
+    let from = 0;
+    for (const { at, p } of found) {
+      if (at < from) continue;
+      items.push(text.slice(from, at), p);
+      from = at + p.text.length;
+    }
+    items.push(text.slice(from));
+    return joined(items);
+  };
+  const array = (tools: readonly DeferredTool[]): (string | Part)[] => {
+    const items: (string | Part)[] = ["["];
+    for (const [i, t] of tools.entries()) items.push(...(i === 0 ? [] : [","]), defs.get(t)!);
+    items.push("]");
+    return items;
+  };
+  const perTool = new Map<DeferredTool, { def: number; visible: number }>();
+  for (const t of shape.tools) {
+    perTool.set(t, {
+      def: joined(["[", defs.get(t)!, "]"]),
+      visible: shape.mode === "client_deferred" ? count(`${t.tool.name}\n`) : 0,
+    });
+  }
+  const firstOfServer = new Map<string, DeferredTool>();
+  for (const t of shape.tools) if (!firstOfServer.has(t.server)) firstOfServer.set(t.server, t);
+  const perServer = new Map<string, number>();
+  for (const [server, t] of firstOfServer) {
+    perServer.set(
+      server,
+      (shape.mode === "openai_search" ? count(shape.visible([t])) : 0) +
+        (shape.instructions ? count(instructionText([t])) : 0),
+    );
+  }
+  return {
+    directTokens: joined(array(shape.tools)),
+    visible: count(shape.visible(shape.tools)),
+    instructions: shape.instructions ? count(instructionText(shape.tools)) : 0,
+    searchTokens: mean(
+      chunks(shape.tools, k).map((c) => holding(shape.search(c), c.map((t) => defs.get(t)!))),
+    ),
+    perTool,
+    perServer,
+  };
+}
+
+/** A text whose middle, `[first, last)` between its first and last hard cut, is counted. */
+interface Part {
+  readonly text: string;
+  readonly first: number;
+  readonly last: number;
+  /** Tokens of the middle; undefined when it has none or the tokenizer is not piecewise. */
+  readonly tokens?: number;
+}
+
+/** `text` as a {@linkcode Part}, its middle counted with `count` (none without `count`). */
+function part(text: string, count: ((text: string) => number) | undefined): Part {
+  const first = count === undefined ? -1 : firstHardCut(text, 0, text.length);
+  const last = first < 0 ? first : lastHardCut(text, first, text.length);
+  return last <= first
+    ? { text, first, last }
+    : { text, first, last, tokens: count!(text.slice(first, last)) };
 }
 
 /**
@@ -423,7 +556,9 @@ export function measureDeferredModes(options: DeferredModesOptions): {
   );
   for (const i of order) {
     const server = options.anthropic[i].server;
-    byServer.set(server, [...(byServer.get(server) ?? []), i]);
+    const list = byServer.get(server);
+    if (list === undefined) byServer.set(server, [i]);
+    else list.push(i);
   }
   const drawsPerSize = options.draws ?? DEFAULT_SUBSET_DRAWS;
   const sampled: { size: number; draws: number[][] }[] = [];
@@ -435,37 +570,24 @@ export function measureDeferredModes(options: DeferredModesOptions): {
     }
     sampled.push({ size, draws });
   }
+  const priced = new Map<string, PricedTools>();
   for (const shape of shapes(options)) {
     const proxyTools = shape.format === "openai-responses"
       ? options.proxy.openai
       : options.proxy.anthropic;
-    const directTokens = count(shape.direct(shape.tools));
+    let tools = priced.get(shape.key);
+    if (tools === undefined) {
+      priced.set(shape.key, tools = priceTools(shape, tokenizer, k, instructionText));
+    }
+    const { directTokens, searchTokens, perTool, perServer } = tools;
     const start = {
       searchTool: count(shape.searchTool),
-      visible: count(shape.visible(shape.tools)),
-      instructions: shape.instructions ? count(instructionText(shape.tools)) : 0,
+      visible: tools.visible,
+      instructions: tools.instructions,
     };
     const startTokens = start.searchTool + start.visible + start.instructions;
-    const searchTokens = mean(chunks(shape.tools, k).map((c) => count(shape.search(c))));
     const proxyStartTokens = count(JSON.stringify(sentTools(proxyTools, shape.format)));
     const proxySearchTokens = options.proxySearchTokens;
-    // Scaling: per-tool and per-server parts counted once, summed per draw.
-    const perTool = new Map<DeferredTool, { def: number; visible: number }>();
-    for (const t of shape.tools) {
-      perTool.set(t, {
-        def: count(shape.direct([t])),
-        visible: shape.mode === "client_deferred" ? count(`${t.tool.name}\n`) : 0,
-      });
-    }
-    const perServer = new Map<string, number>();
-    for (const server of new Set(shape.tools.map((t) => t.server))) {
-      const one = shape.tools.filter((t) => t.server === server).slice(0, 1);
-      perServer.set(
-        server,
-        (shape.mode === "openai_search" ? count(shape.visible(one)) : 0) +
-          (shape.instructions ? count(instructionText(one)) : 0),
-      );
-    }
     const sized = (tools: readonly DeferredTool[]) => {
       const servers = new Set(tools.map((t) => t.server));
       let direct = 0;

@@ -7,6 +7,8 @@ import {
   measureDeferredModes,
   namespaceDescription,
 } from "./deferred.ts";
+import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import type { Tokenizer } from "../tokens/types.ts";
 
 /** Counts characters, so every figure below is the length of a text written out by hand. */
 const CHARS = { name: "chars", count: (t: string) => t.length };
@@ -157,4 +159,43 @@ Deno.test("scaling and crossovers: whole servers drawn, start and direct summed 
     bm25.crossovers.map((c) => c.estimatedSize),
     [1, 10].map((n) => Math.ceil((bm25.startTokens + n * bm25.searchTokens) / meanDef)),
   );
+});
+
+Deno.test("a piecewise tokenizer's figures are its counts of the whole texts (definitions counted once)", () => {
+  // The same inputs through the tokenizer (definitions' middles counted once, added where they
+  // occur) and through a wrapper that is not marked piecewise (every text counted whole).
+  const schema = (p: string) => ({
+    type: "object",
+    properties: { [p]: { type: "string", description: `The ${p} to use, 2 at most.` } },
+    required: [p],
+  });
+  const tools: DeferredTool[] = [
+    ["fs", "read_file", "Read a file's text: UTF-8, 10 MB at most.", "path"],
+    ["web", "fetch", "Fetch a page\nand return its text.", "url"],
+    ["fs", "write_file", "Write text to a file (created when missing).", "path"],
+    ["db", "query", "Run one SQL statement; returns rows as JSON.", "sql"],
+    ["fs", "read_file", "Read a file's text: UTF-8, 10 MB at most.", "path"],
+  ].map(([server, name, description, p]) => ({
+    server,
+    tool: { name, description, inputSchema: schema(p) },
+  }));
+  const tok = createDefaultTokenizer("o200k_base");
+  const whole = { name: tok.name, count: (t: string) => tok.count(t) };
+  const price = (tokenizer: Tokenizer) =>
+    measureDeferredModes({
+      corpusId: "c",
+      tokenizer,
+      anthropic: tools,
+      openai: tools,
+      proxy: { anthropic: PROXY, openai: PROXY },
+      proxySearchTokens: 40,
+      instructions: new Map([["web", "Fetch pages."]]),
+      resultsPerSearch: 3,
+      random: () => 0.5,
+      sizes: [2],
+      draws: 2,
+    });
+  const a = price(tok);
+  assert.deepEqual(a, price(whole));
+  assert.ok(a.rows.every((r) => r.directTokens > 0 && r.searchTokens > 0));
 });
