@@ -78,6 +78,11 @@ export interface LoopResult {
   readonly usage: Usage;
   /** Largest single-turn context (input + cache read + cache write), tokens. */
   readonly peakContextTokens: number | null;
+  /**
+   * Input of the first model request as the provider billed it (input + cache read + cache
+   * write), tokens; `null` when it did not report it or no request was answered.
+   */
+  readonly firstTurnInputTokens: number | null;
   /** Whole loop, ms. */
   readonly wallMs: number;
   /** Sum of model call times, ms, without the waits between retries (see `retryWaitMs`). */
@@ -335,6 +340,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
   });
   let usage: Usage = ZERO_USAGE;
   let peak: number | null = 0;
+  let firstInput: number | null | undefined;
   let llmMs = 0;
   let retryWaitMs = 0;
   const retries: RetryRecord[] = [];
@@ -375,6 +381,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     iterations,
     usage,
     peakContextTokens: peak,
+    firstTurnInputTokens: firstInput ?? null,
     wallMs: now() - started,
     llmMs,
     retryWaitMs,
@@ -435,6 +442,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     usage = addUsage(usage, turn.usage);
     const ctx = contextTokens(turn.usage);
     peak = peak === null || ctx === null ? null : Math.max(peak, ctx);
+    if (firstInput === undefined) firstInput = ctx;
     for (const n of turn.notes) notes.add(n);
     messages.push({
       role: "assistant",

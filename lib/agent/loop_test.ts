@@ -116,6 +116,8 @@ Deno.test("runAgentLoop(): parallel calls overlap, results return in call order"
     assert.equal(r.usage.outputTokens, 15);
     assert.equal(r.usage.cacheReadTokens, null);
     assert.equal(r.peakContextTokens, 120);
+    // The first request alone: 20 input + 100 cache read (no cache write reported).
+    assert.equal(r.firstTurnInputTokens, 120);
     assert.equal(r.error, null);
   });
 });

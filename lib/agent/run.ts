@@ -26,6 +26,7 @@ import {
 import type { Message, ModelClient } from "./providers/types.ts";
 import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
+import type { ExposedTool } from "./expose.ts";
 import { catalogHash, toolHashes } from "./tools.ts";
 import { runAgentLoop } from "./loop.ts";
 import type { SummarizerUsage, TokenCounter } from "./context.ts";
@@ -158,6 +159,15 @@ export interface RunSuiteOptions {
   readonly clients: ReadonlyMap<string, ModelClient>;
   /** Starts an agent's tools; called once per agent with pending work. */
   readonly openTools: (agent: AgentConfig) => Promise<ToolHost & { close(): Promise<void> }>;
+  /**
+   * The static estimate of an agent's first request from its exposed tools (the flow passes
+   * lib/billing's), recorded as `catalogs[agent].estimate` in `run.json` beside the catalog, so
+   * each record's `firstTurnInputTokens` can be set against it. Absent: none recorded.
+   */
+  readonly estimateRequest?: (
+    agent: AgentConfig,
+    tools: readonly ExposedTool[],
+  ) => object;
   /** Repetitions per case (integer ≥ 1). */
   readonly repetitions: number;
   /** Cases in flight at once; default 1. */
@@ -440,6 +450,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
           })),
           // Tool-description overrides: sha256 (also in the hash), what changed, what named nothing.
           ...(host.overrides === undefined ? {} : { overrides: host.overrides }),
+          ...(options.estimateRequest
+            ? { estimate: options.estimateRequest(agent, host.tools) }
+            : {}),
         };
         for (const p of host.overrides?.problems ?? []) {
           const w = `agent "${agent.id}": overrides: ${p.message}`;
@@ -555,6 +568,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       cacheReadTokens: r.usage.cacheReadTokens,
       cacheWriteTokens: r.usage.cacheWriteTokens,
       peakContextTokens: r.peakContextTokens,
+      firstTurnInputTokens: r.firstTurnInputTokens,
       toolCalls: r.toolCalls,
       toolRetries: r.toolRetries,
       ...(r.toolSearch === null ? {} : { toolSearch: r.toolSearch }),

@@ -515,6 +515,13 @@ export interface CaseRecord {
   readonly cacheWriteTokens: number | null;
   /** Largest single-request context: input + cache read + cache write tokens of one turn. */
   readonly peakContextTokens: number | null;
+  /**
+   * The first request's input as the provider billed it (input + cache read + cache write):
+   * system prompt, tools and question, before any tool result; compared with the static estimate
+   * of the agent's catalog and prompt (`catalogs[agent].estimate` in `run.json`). `null` when
+   * not reported; absent in records written before it was recorded.
+   */
+  readonly firstTurnInputTokens?: number | null;
   /** Tool calls in call order. */
   readonly toolCalls: readonly ToolCallRecord[];
   /** Retries after tool errors (see {@linkcode AgentConfig.retryOnToolError}); absent in older records. */

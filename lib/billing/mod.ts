@@ -9,7 +9,9 @@
  * - {@linkcode countPlan} and {@linkcode countRequest} describe the providers' count requests
  *   (`createCountClient` in `io.ts` sends them, cached);
  * - {@linkcode DEFAULT_CALIBRATION}, {@linkcode estimateTokens}, {@linkcode fitEntry} and
- *   {@linkcode parseCalibration} are the estimate without a key.
+ *   {@linkcode parseCalibration} are the estimate without a key;
+ * - {@linkcode agentRequestEstimate} estimates an agent's first request (overhead, tools, system
+ *   prompt), which agent runs record and check against the provider's figure.
  *
  * @example Usage
  * ```ts
@@ -62,6 +64,15 @@ export {
   providerFeatures,
 } from "./estimate.ts";
 export { type CalibrationSample, FIT_FEATURES, fitEntry, parseCalibration } from "./calibration.ts";
+export {
+  type AgentRequestEstimate,
+  agentRequestEstimate,
+  estimateAgentRequest,
+  estimateText,
+  type RecordedEstimate,
+  textFeatures,
+  type TokenInterval,
+} from "./request_estimate.ts";
 export {
   COUNT_ENV,
   COUNT_PROMPT,

@@ -6,7 +6,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { AgentConfigError, requiredModelIds } from "../agent/config.ts";
+import { AgentConfigError, expandVars, requiredModelIds } from "../agent/config.ts";
 import { loadAgents, loadModels, loadSuite, loadToolPrices } from "../agent/load_config.ts";
 import {
   cutVersion,
@@ -17,6 +17,8 @@ import {
 import { snapshotSha256 } from "../agent/versions.ts";
 import { nothingScored, runHealth } from "../agent/health.ts";
 import { createModelClient } from "../agent/providers/client.ts";
+import { providerEntry } from "../agent/providers/registry.ts";
+import { agentRequestEstimate } from "../billing/request_estimate.ts";
 import { realSleep } from "../agent/providers/retry.ts";
 import type { WireEntry } from "../agent/providers/wire_log.ts";
 import { NO_MODEL_HELP, prepareAgentServers } from "../agent/agent_servers.ts";
@@ -346,6 +348,22 @@ export async function runAgents(
       toolPrices,
       clients,
       openTools: (agent) => servers.open(agent, providerOf(agent)),
+      // The static estimate of each agent's first request, checked by every record's
+      // firstTurnInputTokens (lib/billing, default calibration).
+      estimateRequest: (agent, tools) => {
+        const model = models.find((m) => m.id === agent.model)!;
+        // The model name as sent (a registry's `${VAR:-default}` expanded, as the client does).
+        let name = model.model;
+        try {
+          name = expandVars(model.model, options.env, { file: options.models, field: "model" });
+        } catch {
+          // Unset without a default: the client refused it already; the raw text stands.
+        }
+        return agentRequestEstimate(agent, {
+          model: name,
+          wire: providerEntry(model.provider).wire,
+        }, tools);
+      },
       repetitions: options.repetitions,
       concurrency: options.concurrency,
       ...(shard ? { shard } : {}),

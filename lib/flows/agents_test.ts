@@ -80,6 +80,8 @@ Deno.test({
         ],
         [210, 40, 100, 10, 165],
       );
+      // The first request alone: input 100 + cache read 50 + cache write 5.
+      assert.equal(sum.firstTurnInputTokens, 155);
       assert.ok(Math.abs(sum.costUsd! - (0.0012975 + 0.001)) < 1e-12, String(sum.costUsd));
       assert.deepEqual(sum.toolCalls.map((c) => [c.tool, c.isError]), [[
         "everything:get-sum",
@@ -91,6 +93,8 @@ Deno.test({
       )!;
       assert.equal(gptSum.inputTokens, 210);
       assert.equal(gptSum.cacheWriteTokens, null);
+      // Its first request: prompt_tokens 150 (100 uncached + 50 cached).
+      assert.equal(gptSum.firstTurnInputTokens, 150);
       assert.ok(gptSum.usageNotes.some((n) => /cache-write/.test(n)));
       // 210·0.4 + 40·1.6 + 100·0.1 = 158 µ$ + 0.001 $ tool.
       assert.ok(Math.abs(gptSum.costUsd! - (0.000158 + 0.001)) < 1e-12, String(gptSum.costUsd));
@@ -116,6 +120,14 @@ Deno.test({
       assert.equal(run.status, "complete");
       assert.match(run.catalogs["all-terse-parallel"].hash, /^[0-9a-f]{64}$/);
       assert.equal(run.catalogs["all-terse-parallel"].mapping["read_graph"], "memory:read_graph");
+      // The static estimate of the first request: Anthropic's documented 346-token overhead (or
+      // Opus 4.7's interval around it), every exposed tool, the system prompt; parts add up.
+      const est = run.catalogs["all-terse-parallel"].estimate;
+      assert.equal(est.provider, "anthropic");
+      assert.equal(est.tools.count, Object.keys(run.catalogs["all-terse-parallel"].mapping).length);
+      assert.ok(est.overhead >= 346 && est.overhead <= 467, String(est.overhead));
+      assert.equal(est.tokens, est.overhead + est.tools.tokens + est.systemPrompt.tokens);
+      assert.ok(est.low <= est.tokens && est.tokens <= est.high);
       const run2 = JSON.parse(await Deno.readTextFile(join(dir, "memory_graph-2", "run.json")));
       assert.equal(
         run2.catalogs["all-terse-parallel"].hash,

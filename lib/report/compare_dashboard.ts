@@ -34,6 +34,7 @@ import {
 } from "./compare_figures.ts";
 import type { LoadedRun, RunFilter } from "./runs.ts";
 import { forecastLoadedRun } from "./forecast.ts";
+import { FIRST_TURN_NOTE, firstTurnRows } from "./first_turn.ts";
 import {
   DEFAULT_FORECAST_RESAMPLES,
   FORECAST_ASSUMPTION,
@@ -302,6 +303,52 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
         "output tokens": mtok(f.tokens.output.total),
         "wall, one at a time [95%]": ci(f.wallMs, wall),
         basis: `${f.basis.records} records, ${f.basis.cases} cases`,
+      })),
+    );
+  }
+
+  const firstTurn = firstTurnRows(runs);
+  if (firstTurn.length > 0) {
+    section("first-turn", "First request: billed input against the static estimate");
+    parts.push(`<p class="note">${esc(FIRST_TURN_NOTE)}</p>`);
+    const tok = (v: number | null) => v === null ? "n/a" : Math.round(v).toLocaleString("en-US");
+    table(
+      "first_turn",
+      firstTurn.map((r) => ({
+        run: r.runId,
+        agent: r.agentId,
+        model: r.model,
+        simulated: r.simulated,
+        cases: r.cases,
+        measured_median: r.measured,
+        estimate: r.estimate?.tokens ?? null,
+        estimate_low: r.estimate?.low ?? null,
+        estimate_high: r.estimate?.high ?? null,
+        ratio_median: r.ratio === null ? null : r4(r.ratio),
+        inside_interval: r.inside,
+        includes: r.includes,
+        calibration: r.calibration ?? "",
+      })),
+      {},
+      firstTurn.map((r) => ({
+        run: r.runId,
+        agent: r.agentId,
+        model: `${r.model}${r.simulated ? " (simulated: not a provider's bill)" : ""}`,
+        "billed first request, median (measured)": r.measured === null
+          ? "not reported"
+          : `${tok(r.measured)}${
+            r.measuredRange && r.measuredRange[0] !== r.measuredRange[1]
+              ? ` (${tok(r.measuredRange[0])}–${tok(r.measuredRange[1])})`
+              : ""
+          } over ${r.cases}`,
+        "static estimate [interval]": r.estimate === null
+          ? "—"
+          : `${tok(r.estimate.tokens)} [${tok(r.estimate.low)}–${tok(r.estimate.high)}]`,
+        "measured ÷ estimate": r.ratio === null ? "—" : r.ratio.toFixed(2),
+        "inside the interval": r.estimate === null || r.cases === 0
+          ? "—"
+          : `${r.inside} of ${r.cases}`,
+        "the estimate counts": r.counts,
       })),
     );
   }

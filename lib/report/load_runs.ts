@@ -175,6 +175,15 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
         ) as LoadedRun["criteria"] & object,
       }
       : {}),
+    ...(Array.isArray(suite.cases)
+      ? {
+        questions: Object.fromEntries(
+          suite.cases.filter((c) =>
+            isObj(c) && typeof c.id === "string" && typeof c.question === "string"
+          ).map((c) => [c.id, c.question]),
+        ) as LoadedRun["questions"] & object,
+      }
+      : {}),
     ...(isObj(doc.agentVersions)
       ? { agentVersions: doc.agentVersions as LoadedRun["agentVersions"] & object }
       : {}),

@@ -8,6 +8,7 @@
 import { byKeys } from "../core/order.ts";
 import * as aq from "arquero";
 import type { AgentConfig, CaseRecord, Criterion, ModelConfig } from "../agent/types.ts";
+import type { RecordedEstimate } from "../billing/request_estimate.ts";
 
 /** One agent's tool catalog as `run.json` records it. */
 export interface RunCatalog {
@@ -19,6 +20,11 @@ export interface RunCatalog {
   readonly mapping?: Readonly<Record<string, string>>;
   /** Exposed tool name → SHA-256 of that tool's spec and route, when the run recorded it. */
   readonly toolHashes?: Readonly<Record<string, string>>;
+  /**
+   * The static estimate of the agent's first request (its question aside), or why there is
+   * none (lib/billing `agentRequestEstimate`); absent in runs made before it was recorded.
+   */
+  readonly estimate?: RecordedEstimate;
 }
 
 /** Parameters a sweep varied, per generated agent (from `sweep.json` beside `run.json`). */
@@ -82,6 +88,8 @@ export interface LoadedRun {
   readonly models?: readonly Pick<ModelConfig, "id" | "pricing" | "simulated">[];
   /** Case id → criterion from the suite snapshot (absent: not recorded). */
   readonly criteria?: Readonly<Record<string, Criterion>>;
+  /** Case id → question (the first user message) from the suite snapshot (absent: not recorded). */
+  readonly questions?: Readonly<Record<string, string>>;
   /** Version run per record agent id (absent in runs made before agent versions). */
   readonly agentVersions?: Readonly<Record<string, RunAgentVersion>>;
   /** Non-fatal oddities met while reading (e.g. a torn last line). */
