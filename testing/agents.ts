@@ -17,6 +17,7 @@ import {
 } from "../lib/agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../lib/agent/_scripted_policy.ts";
 import type { CaseRecord } from "../lib/agent/types.ts";
+import { parseCaseLines } from "../lib/agent/read_run.ts";
 import {
   AGENTS_DEFAULTS,
   caseProgressPrinter,
@@ -126,8 +127,8 @@ export async function writeAgentsRegistry(
  * @returns The records.
  */
 export async function readRecords(runDir: string): Promise<CaseRecord[]> {
-  const text = await Deno.readTextFile(join(runDir, "cases.jsonl"));
-  return text.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const path = join(runDir, "cases.jsonl");
+  return parseCaseLines(await Deno.readTextFile(path), path);
 }
 
 /**

@@ -18,6 +18,14 @@ export { runCode, type RunCodeOptions, type RunCodeResult } from "./run_code.ts"
 export { type RunOutcome, runSuite, type RunSuiteOptions } from "./run.ts";
 export { loadAgents, loadEnv, loadModels, loadSuite, loadToolPrices } from "./load_config.ts";
 export { readCaseRecords } from "./run_folder.ts";
+export {
+  parseCaseLines,
+  readRun,
+  type RunDoc,
+  type RunFiles,
+  RunInputError,
+  type SweepFile,
+} from "./read_run.ts";
 export { readMaverikFolder, writeMaverikImport } from "./maverik_io.ts";
 export { createFileResponseStore } from "./providers/cache.ts";
 export {
@@ -49,10 +57,4 @@ export {
 } from "./demo_policy.ts";
 export type { WireProvider } from "./_scripted_model_server.ts";
 export type { Tokenizer } from "../tokens/types.ts";
-export {
-  type MemoryRunFolder,
-  memoryRunFolder,
-  parseCaseRecords,
-  type RunFolder,
-  runFolder,
-} from "./run_folder.ts";
+export { type MemoryRunFolder, memoryRunFolder, type RunFolder, runFolder } from "./run_folder.ts";

@@ -15,7 +15,7 @@ import {
   parseAgentSelection,
   snapshotSha256,
 } from "./versions.ts";
-import { sortedJson } from "./_json.ts";
+import { stableJson } from "../core/json.ts";
 import { idProblem } from "../core/ids.ts";
 
 /** The folder of an agent's versions; an id that could name another folder is refused. */
@@ -128,7 +128,7 @@ export async function cutVersion(
     };
     const path = join(dir, `${n}.json`);
     try {
-      await Deno.writeTextFile(path, sortedJson(version, 2) + "\n", { createNew: true });
+      await Deno.writeTextFile(path, stableJson(version), { createNew: true });
       return { version, created: true, path };
     } catch (e) {
       if (!(e instanceof Deno.errors.AlreadyExists)) throw e;

@@ -20,7 +20,7 @@ import { parseServersConfig } from "../mcp/config.ts";
 import { parseToolOverrides } from "../catalog/overrides.ts";
 import type { JsonValue } from "../catalog/types.ts";
 import type { AgentConfig } from "./types.ts";
-import { sortedJson } from "./_json.ts";
+import { stableJson } from "../core/json.ts";
 import { snapshotSha256 } from "./versions.ts";
 
 /** Version of `import-report.json`. */
@@ -771,7 +771,7 @@ export async function importMaverik(folder: MaverikFolder): Promise<MaverikImpor
       createdAt: v.createdAt,
       config,
     };
-    files[path] = sortedJson(version, 2) + "\n";
+    files[path] = stableJson(version);
     versionCount++;
   }
 

@@ -11,58 +11,38 @@
  */
 
 import type { JsonValue } from "../catalog/types.ts";
-import {
-  type AgentConfig,
-  type CaseError,
-  type CaseRecord,
-  type JudgeVerdict,
-  type ModelConfig,
-  type ModelPricing,
-  type Suite,
-  type SuiteCase,
-  type SummarizerRecord,
-  type ToolPrices,
-} from "./types.ts";
+import type { AgentConfig, CaseRecord, ModelConfig, Suite, ToolPrices } from "./types.ts";
 import type { Message, ModelClient } from "./providers/types.ts";
-import { ModelCallError } from "./providers/types.ts";
 import type { ToolHost } from "./tools.ts";
 import type { ExposedTool } from "./expose.ts";
 import { catalogHash, toolHashes } from "./tools.ts";
-import { runAgentLoop } from "./loop.ts";
-import type { SummarizerUsage, TokenCounter } from "./context.ts";
-import {
-  evaluateCriterion,
-  type JudgeCall,
-  type JudgeCaller,
-  JudgeReplyError,
-} from "./criteria.ts";
-import { addUsage, agentPricing, usageCostUsd, ZERO_USAGE } from "./usage.ts";
+import type { TokenCounter } from "./context.ts";
+import { agentPricing } from "./usage.ts";
 import { type AgentSummary, casesToCsv, summarizeRecords, summaryToCsv } from "./summary.ts";
-import { sortedJson } from "./_json.ts";
-import { clientJudgeCaller } from "./judge_caller.ts";
+import { stableJson } from "../core/json.ts";
+
+/** `cases.jsonl` holds one record per line. */
+const LINE = { indent: 0 } as const;
 import { disagreementsToCsv, judgeAgreement } from "./judge_agreement.ts";
 import type { AgentVersionRef } from "./versions.ts";
 import { mapBounded } from "../core/pool.ts";
 import { readCaseRecords, redactingFolder, type RunFolder, runFolder } from "./run_folder.ts";
 import { Redactor } from "../core/secrets.ts";
+import {
+  type CaseContext,
+  hostErrorRecord,
+  INFRA_ERRORS,
+  runCase,
+  type WorkItem,
+} from "./run_case.ts";
 
-export { agentPricing, readCaseRecords };
+export { agentPricing, readCaseRecords, type WorkItem };
 
 /** Version of the `run.json` and `cases.jsonl` shapes. */
 export const RUN_SCHEMA_VERSION = 1;
 
 /** Default per-case timeout, ms. */
 export const DEFAULT_CASE_TIMEOUT_MS = 300_000;
-
-/** One unit of work. */
-export interface WorkItem {
-  /** Agent id. */
-  readonly agentId: string;
-  /** Case id. */
-  readonly caseId: string;
-  /** 0-based. */
-  readonly repetition: number;
-}
 
 /** A deterministic slice of the plan: items whose plan index ≡ index − 1 (mod count). */
 export interface Shard {
@@ -265,32 +245,16 @@ export interface RunOutcome {
   readonly summary: readonly AgentSummary[];
 }
 
-const INFRA: ReadonlySet<CaseError["kind"]> = new Set(["model", "timeout", "mcp", "judge"]);
-
-function judgeRecord(calls: readonly JudgeCall[]) {
-  if (calls.length === 0) return null;
-  const usage = calls.reduce((u, c) => addUsage(u, c.usage), ZERO_USAGE);
-  const costs = calls.map((c) => c.costUsd);
-  return {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    costUsd: costs.includes(null) ? null : (costs as number[]).reduce((a, b) => a + b, 0),
-  };
+/** The agents' tool hosts, each started once on first use. */
+interface ToolHosts {
+  /** The agent's host (its start's failure, for every case of the agent). */
+  get(agent: AgentConfig): Promise<ToolHost & { close(): Promise<void> }>;
+  /** Closes every host started. */
+  closeAll(): Promise<void>;
 }
 
-function summarizerRecord(
-  model: string,
-  s: SummarizerUsage,
-  pricing: ModelPricing | undefined,
-): SummarizerRecord {
-  return {
-    model,
-    calls: s.calls,
-    inputTokens: s.usage.inputTokens,
-    outputTokens: s.usage.outputTokens,
-    costUsd: pricing ? usageCostUsd(s.usage, pricing) : null,
-  };
-}
+/** Why a session stopped starting cases (refused keys or an interrupt). */
+type Stopped = { reason: string; notStarted: number; interrupted?: boolean };
 
 /**
  * Runs (or resumes) a suite and writes the run folder.
@@ -310,27 +274,58 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`Cannot run: concurrency must be an integer >= 1, got ${concurrency}`);
   }
-  const timeoutMs = options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS;
   const redactor = options.redactor ?? new Redactor();
   const folder = redactingFolder(options.folder ?? runFolder(options.runDir), redactor);
-  const casesPath = folder.casesPath;
-  let existing = await folder.readRecords();
+  const { existing, replaced } = await earlierRecords(folder, options);
+  checkClients(options);
+  const plan = planWork(
+    options.agents.map((a) => a.id),
+    options.suite,
+    options.repetitions,
+    options.shard,
+  );
+  const done = new Set(existing.map(workKey));
+  const pending = plan.filter((w) => !done.has(workKey(w)));
+  const doc = await runDocument(folder, options, { concurrency, planned: plan.length, pending });
+  await doc.write("running", null);
+
+  const records = [...existing];
+  const hosts = toolHosts(options.openTools, doc, options.estimateRequest);
+  const { stopped, newRecords } = await runPending(pending, records, hosts, folder, {
+    options,
+    redactor,
+    concurrency,
+    finished: plan.length - pending.length,
+    total: plan.length,
+    warnings: doc.warnings,
+  });
+  const summary = await writeSummaries(folder, options, records);
+  await doc.write(stopped === null ? "complete" : "stopped", options.epochNow(), stopped);
+  return { records, newRecords, summary, stopped, replaced };
+}
+
+/** The records of earlier sessions; with `retryErrors`, those of infrastructure errors dropped. */
+async function earlierRecords(
+  folder: RunFolder,
+  options: RunSuiteOptions,
+): Promise<{ existing: CaseRecord[]; replaced: number }> {
+  const existing = await folder.readRecords();
   if (existing.length > 0 && !options.resume) {
     throw new RangeError(
-      `Cannot start run "${options.runId}": ${casesPath} already has ${existing.length} cases; use --resume ${options.runId}`,
+      `Cannot start run "${options.runId}": ${folder.casesPath} already has ${existing.length} cases; use --resume ${options.runId}`,
     );
   }
-  let replaced = 0;
-  if (options.retryErrors && options.resume) {
-    const kept = existing.filter((r) => r.error === null || !INFRA.has(r.error.kind));
-    replaced = existing.length - kept.length;
-    if (replaced > 0) {
-      // Rewrite without the infrastructure errors; a crash leaves either file whole.
-      await folder.replaceRecords(kept.map((r) => sortedJson(r) + "\n").join(""));
-      existing = kept;
-    }
-  }
-  const modelsById = new Map(options.models.map((m) => [m.id, m]));
+  if (!(options.retryErrors && options.resume)) return { existing, replaced: 0 };
+  const kept = existing.filter((r) => r.error === null || !INFRA_ERRORS.has(r.error.kind));
+  const replaced = existing.length - kept.length;
+  if (replaced === 0) return { existing, replaced };
+  // Rewrite without the infrastructure errors; a crash leaves either file whole.
+  await folder.replaceRecords(kept.map((r) => stableJson(r, LINE) + "\n").join(""));
+  return { existing: kept, replaced };
+}
+
+/** Every model a run's agents call (agent, summarizer) has a client; context strategies a tokenizer. */
+function checkClients(options: RunSuiteOptions): void {
   for (const a of options.agents) {
     if (!options.clients.has(a.model)) {
       throw new RangeError(`Cannot run agent "${a.id}": no model client for "${a.model}"`);
@@ -347,52 +342,55 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       );
     }
   }
-  const casesById = new Map(options.suite.cases.map((c) => [c.id, c]));
-  const agentsById = new Map(options.agents.map((a) => [a.id, a]));
-  const plan = planWork(
-    options.agents.map((a) => a.id),
-    options.suite,
-    options.repetitions,
-    options.shard,
-  );
-  const done = new Set(existing.map(workKey));
-  const pending = plan.filter((w) => !done.has(workKey(w)));
+}
 
+/** `run.json` of this session: what earlier sessions recorded, and its writer. */
+interface RunDocument {
+  /** The catalog each agent's tools had, by agent id (earlier sessions' kept). */
+  readonly catalogs: Record<string, unknown>;
+  /** Earlier catalog hashes by agent id. */
+  readonly priorHashes: Readonly<Record<string, string | undefined>>;
+  /** Warnings of the whole run (earlier sessions' first); push to add. */
+  readonly warnings: string[];
+  /**
+   * Writes `run.json` with this status (`endedAt` epoch ms, or null while running) and, for a
+   * run that stopped early, why.
+   */
+  write(status: string, endedAt: number | null, stopped?: Stopped | null): Promise<void>;
+}
+
+async function runDocument(
+  folder: RunFolder,
+  options: RunSuiteOptions,
+  run: { concurrency: number; planned: number; pending: readonly WorkItem[] },
+): Promise<RunDocument> {
   const prior: Record<string, unknown> = (await folder.readRunDoc()) ?? {};
   const sessionStart = options.epochNow();
-  const catalogs: Record<string, unknown> = {
-    ...(prior.catalogs as Record<string, unknown> ?? {}),
-  };
+  const priorCatalogs = (prior.catalogs ?? {}) as Record<string, { hash?: string }>;
+  const catalogs: Record<string, unknown> = { ...priorCatalogs };
   const warnings: string[] = [...(prior.warnings as string[] ?? [])];
   const sessions = [...(prior.sessions as unknown[] ?? [])];
-  const writeRunJson = async (
-    status: string,
-    endedAt: number | null,
-    stoppedBy: { reason: string; notStarted: number; interrupted?: boolean } | null = null,
-  ) => {
+  const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+  const write = async (status: string, endedAt: number | null, stopped: Stopped | null = null) => {
     const doc = {
       schemaVersion: RUN_SCHEMA_VERSION,
       task: "tasks/agents.ts",
       runId: options.runId,
       status,
       // Why a run with status "stopped" stopped (refused keys, an interrupt), for every reader.
-      stopped: stoppedBy,
-      startedAt: (prior.startedAt as string | undefined) ?? new Date(sessionStart).toISOString(),
-      endedAt: endedAt === null ? null : new Date(endedAt).toISOString(),
+      stopped,
+      startedAt: (prior.startedAt as string | undefined) ?? iso(sessionStart),
+      endedAt: iso(endedAt),
       sessions: [
         ...sessions,
-        {
-          startedAt: new Date(sessionStart).toISOString(),
-          endedAt: endedAt === null ? null : new Date(endedAt).toISOString(),
-          planned: pending.length,
-        },
+        { startedAt: iso(sessionStart), endedAt: iso(endedAt), planned: run.pending.length },
       ],
       seed: options.seed ?? 0,
       repetitions: options.repetitions,
       shard: options.shard ?? null,
-      caseTimeoutMs: timeoutMs,
-      concurrency,
-      plannedCases: plan.length,
+      caseTimeoutMs: options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
+      concurrency: run.concurrency,
+      plannedCases: run.planned,
       suite: options.suite,
       agents: options.agents,
       // apiKey stays as written (`${VAR}`): a reference, never the secret. A `${VAR:-default}`
@@ -407,204 +405,125 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
       warnings,
       meta: options.meta ?? {},
     };
-    await folder.writeRunDoc(sortedJson(doc, 2) + "\n");
+    await folder.writeRunDoc(stableJson(doc));
   };
-  await writeRunJson("running", null);
+  const priorHashes = Object.fromEntries(
+    Object.entries(priorCatalogs).map(([id, c]) => [id, c?.hash]),
+  );
+  return { catalogs, priorHashes, warnings, write };
+}
 
-  // Serialized appends: one write per finished case.
-  let writeChain: Promise<void> = Promise.resolve();
-  const records = [...existing];
-  const total = plan.length;
-  let finished = plan.length - pending.length;
-  const append = (record: CaseRecord) => {
-    writeChain = writeChain.then(() => folder.appendRecord(sortedJson(record) + "\n"));
-    return writeChain;
-  };
-
-  const hosts = new Map<string, Promise<ToolHost & { close(): Promise<void> }>>();
-  const hostFor = (agent: AgentConfig) => {
-    let h = hosts.get(agent.id);
-    if (!h) {
-      h = options.openTools(agent).then(async (host) => {
-        const hash = await catalogHash(host.tools, host.overrides?.sha256);
-        const before = (prior.catalogs as Record<string, { hash?: string }> | undefined)?.[agent.id]
-          ?.hash;
-        if (before !== undefined && before !== hash) {
-          warnings.push(
-            `agent "${agent.id}": tool catalog changed between sessions (${before} → ${hash})`,
-          );
-        }
-        catalogs[agent.id] = {
-          hash,
-          exposure: agent.exposure,
-          tools: host.tools.length,
-          toolHashes: await toolHashes(host.tools),
-          mapping: Object.fromEntries(
-            host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`]),
-          ),
-          // What was changed so the provider accepts each tool (renames, schema changes).
-          normalization: host.tools.filter((t) => t.changes !== undefined).map((t) => ({
-            exposedName: t.spec.name,
-            tool: `${t.server}:${t.tool}`,
-            changes: t.changes!,
-          })),
-          // Tool-description overrides: sha256 (also in the hash), what changed, what named nothing.
-          ...(host.overrides === undefined ? {} : { overrides: host.overrides }),
-          ...(options.estimateRequest
-            ? { estimate: options.estimateRequest(agent, host.tools) }
-            : {}),
-        };
-        for (const p of host.overrides?.problems ?? []) {
-          const w = `agent "${agent.id}": overrides: ${p.message}`;
-          if (!warnings.includes(w)) warnings.push(w);
-        }
-        return host;
-      });
-      hosts.set(agent.id, h);
+/** Starts each agent's tools once, recording its catalog (hash, tools, changes) in `run.json`. */
+function toolHosts(
+  openTools: RunSuiteOptions["openTools"],
+  doc: RunDocument,
+  estimateRequest: RunSuiteOptions["estimateRequest"],
+): ToolHosts {
+  const hosts = new Map<string, ReturnType<ToolHosts["get"]>>();
+  const open: ToolHosts["get"] = async (agent) => {
+    const host = await openTools(agent);
+    const hash = await catalogHash(host.tools, host.overrides?.sha256);
+    const before = doc.priorHashes[agent.id];
+    if (before !== undefined && before !== hash) {
+      doc.warnings.push(
+        `agent "${agent.id}": tool catalog changed between sessions (${before} → ${hash})`,
+      );
     }
-    return h;
+    doc.catalogs[agent.id] = {
+      hash,
+      exposure: agent.exposure,
+      tools: host.tools.length,
+      toolHashes: await toolHashes(host.tools),
+      mapping: Object.fromEntries(host.tools.map((t) => [t.spec.name, `${t.server}:${t.tool}`])),
+      // What was changed so the provider accepts each tool (renames, schema changes).
+      normalization: host.tools.filter((t) => t.changes !== undefined).map((t) => ({
+        exposedName: t.spec.name,
+        tool: `${t.server}:${t.tool}`,
+        changes: t.changes!,
+      })),
+      // Tool-description overrides: sha256 (also in the hash), what changed, what named nothing.
+      ...(host.overrides === undefined ? {} : { overrides: host.overrides }),
+      ...(estimateRequest ? { estimate: estimateRequest(agent, host.tools) } : {}),
+    };
+    for (const p of host.overrides?.problems ?? []) {
+      const w = `agent "${agent.id}": overrides: ${p.message}`;
+      if (!doc.warnings.includes(w)) doc.warnings.push(w);
+    }
+    return host;
   };
+  return {
+    get: (agent) => {
+      let h = hosts.get(agent.id);
+      if (!h) hosts.set(agent.id, h = open(agent));
+      return h;
+    },
+    closeAll: async () => {
+      for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
+    },
+  };
+}
 
-  const judge = (signal: AbortSignal): JudgeCaller =>
-    clientJudgeCaller(options.clients, (id) => modelsById.get(id)?.pricing, signal);
-
+/**
+ * Runs the pending cases with bounded concurrency, appending each record as it finishes; stops
+ * starting cases on an interrupt or after `stopAfterAuthFailures` refused keys in a row.
+ */
+async function runPending(
+  pending: readonly WorkItem[],
+  records: CaseRecord[],
+  hosts: ToolHosts,
+  folder: RunFolder,
+  run: {
+    options: RunSuiteOptions;
+    redactor: Redactor;
+    concurrency: number;
+    finished: number;
+    total: number;
+    warnings: string[];
+  },
+): Promise<{ stopped: Stopped | null; newRecords: number }> {
+  const { options, redactor } = run;
+  const onTranscript = options.onTranscript;
+  const ctx: CaseContext = {
+    modelsById: new Map(options.models.map((m) => [m.id, m])),
+    clients: options.clients,
+    toolPrices: options.toolPrices,
+    timeoutMs: options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
+    now: options.now,
+    ...(options.stop ? { stop: options.stop } : {}),
+    ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
+    ...(onTranscript
+      ? { onTranscript: (item, messages) => onTranscript(item, redactor.json(messages)) }
+      : {}),
+  };
+  const casesById = new Map(options.suite.cases.map((c) => [c.id, c]));
+  const agentsById = new Map(options.agents.map((a) => [a.id, a]));
   const runItem = async (item: WorkItem): Promise<CaseRecord> => {
     const agent = agentsById.get(item.agentId)!;
-    const kase: SuiteCase = casesById.get(item.caseId)!;
-    const base = { agentId: item.agentId, caseId: item.caseId, repetition: item.repetition };
     let host;
     try {
-      host = await hostFor(agent);
+      host = await hosts.get(agent);
     } catch (e) {
-      return {
-        ...base,
-        passed: null,
-        criterion: null,
-        finalAnswer: null,
-        wallMs: 0,
-        llmMs: 0,
-        toolMs: 0,
-        iterations: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        peakContextTokens: 0,
-        toolCalls: [],
-        costUsd: 0,
-        judge: null,
-        error: { kind: "mcp", message: (e as Error).message },
-        cachedModelCalls: 0,
-        usageNotes: [],
-      };
+      return hostErrorRecord(item, e);
     }
-    const signal = options.stop
-      ? AbortSignal.any([AbortSignal.timeout(timeoutMs), options.stop])
-      : AbortSignal.timeout(timeoutMs);
-    const r = await runAgentLoop({
-      agent,
-      question: kase.question,
-      model: options.clients.get(agent.model)!,
-      tools: host,
-      now: options.now,
-      signal,
-      ...(options.tokenizer ? { tokenizer: options.tokenizer } : {}),
-      ...(agent.contextStrategy?.type === "summarize"
-        ? { summarizer: options.clients.get(agent.contextStrategy.model)! }
-        : {}),
-    });
-    await options.onTranscript?.(item, redactor.json(r.messages));
-    let error: CaseError | null = r.error;
-    let passed: boolean | null = null;
-    let criterion = null;
-    let judgeCalls: readonly JudgeCall[] = [];
-    let judgeVerdicts: readonly JudgeVerdict[] = [];
-    if (error === null || error.kind === "iteration_limit") {
-      try {
-        const ev = await evaluateCriterion(kase.criterion, {
-          question: kase.question,
-          finalAnswer: r.finalAnswer,
-          toolCalls: r.toolCalls,
-        }, { judge: judge(signal) });
-        criterion = ev.result;
-        judgeCalls = ev.judgeCalls;
-        judgeVerdicts = ev.verdicts;
-        passed = error === null ? ev.result.passed : false;
-      } catch (e) {
-        // An unusable verdict is a judge error too; the tokens its calls spent stay recorded.
-        if (e instanceof JudgeReplyError) judgeCalls = e.judgeCalls;
-        error = {
-          kind: "judge",
-          message: (e as Error).message,
-          ...(e instanceof ModelCallError
-            ? { code: e.code, ...(e.status === undefined ? {} : { status: e.status }) }
-            : e instanceof JudgeReplyError
-            ? { code: "unusable_verdict" }
-            : {}),
-        };
-        passed = null;
-      }
-    }
-    if (error !== null && INFRA.has(error.kind)) passed = null;
-    const pricing = agentPricing(agent, modelsById.get(agent.model)?.pricing);
-    const modelCost = pricing ? usageCostUsd(r.usage, pricing) : null;
-    const toolCost = r.toolCalls.reduce(
-      (sum, c) => sum + (c.tool === null ? 0 : options.toolPrices[c.tool] ?? 0),
-      0,
-    );
-    return {
-      ...base,
-      passed,
-      criterion,
-      finalAnswer: r.finalAnswer,
-      wallMs: r.wallMs,
-      llmMs: r.llmMs,
-      retryWaitMs: r.retryWaitMs,
-      retries: r.retries,
-      toolMs: r.toolMs,
-      iterations: r.iterations,
-      inputTokens: r.usage.inputTokens,
-      outputTokens: r.usage.outputTokens,
-      cacheReadTokens: r.usage.cacheReadTokens,
-      cacheWriteTokens: r.usage.cacheWriteTokens,
-      peakContextTokens: r.peakContextTokens,
-      firstTurnInputTokens: r.firstTurnInputTokens,
-      toolCalls: r.toolCalls,
-      toolRetries: r.toolRetries,
-      ...(r.toolSearch === null ? {} : { toolSearch: r.toolSearch }),
-      ...(r.context === null ? {} : { context: r.context }),
-      ...(r.summarizer === null ? {} : {
-        summarizer: summarizerRecord(
-          (agent.contextStrategy as { model: string }).model,
-          r.summarizer,
-          modelsById.get((agent.contextStrategy as { model: string }).model)?.pricing,
-        ),
-      }),
-      costUsd: modelCost === null ? null : modelCost + toolCost,
-      judge: judgeRecord(judgeCalls),
-      ...(judgeVerdicts.length > 0 ? { judgeVerdicts } : {}),
-      error,
-      cachedModelCalls: r.cachedModelCalls,
-      usageNotes: r.usageNotes,
-    };
+    return await runCase(item, agent, casesById.get(item.caseId)!, host, ctx);
   };
-
+  // Serialized appends: one write per finished case.
+  let writeChain: Promise<void> = Promise.resolve();
   const authStop = options.stopAfterAuthFailures ?? DEFAULT_AUTH_FAILURE_STOP;
   let authStreak = 0;
-  let stopped: { reason: string; notStarted: number; interrupted?: boolean } | null = null;
+  let finished = run.finished;
+  let stopped: Stopped | null = null;
   const interrupt = () => {
-    if (stopped === null) {
-      stopped = {
-        reason: "interrupted: stopped starting new cases and aborted those in flight",
-        notStarted: 0,
-        interrupted: true,
-      };
-    }
+    stopped ??= {
+      reason: "interrupted: stopped starting new cases and aborted those in flight",
+      notStarted: 0,
+      interrupted: true,
+    };
   };
   if (options.stop?.aborted) interrupt();
   options.stop?.addEventListener("abort", interrupt, { once: true });
   try {
-    await mapBounded(pending, concurrency, async (item) => {
+    await mapBounded(pending, run.concurrency, async (item) => {
       if (stopped !== null) {
         stopped.notStarted += 1;
         return;
@@ -617,7 +536,9 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
         return;
       }
       records.push(record);
-      await append(record);
+      await (writeChain = writeChain.then(() =>
+        folder.appendRecord(stableJson(record, LINE) + "\n")
+      ));
       finished += 1;
       authStreak = isAuthFailure(record) ? authStreak + 1 : 0;
       if (authStop > 0 && authStreak >= authStop && stopped === null) {
@@ -627,15 +548,25 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
           } (the API key is wrong, missing or not allowed): stopped starting new cases; fix the key and resume`,
           notStarted: 0,
         };
-        warnings.push(stopped.reason);
+        run.warnings.push(stopped.reason);
       }
-      options.onRecord?.(record, finished, total);
+      options.onRecord?.(record, finished, run.total);
     });
   } finally {
     options.stop?.removeEventListener("abort", interrupt);
     await writeChain.catch(() => {});
-    for (const h of hosts.values()) await h.then((x) => x.close(), () => {});
+    await hosts.closeAll();
   }
+  const outcome = stopped as Stopped | null;
+  return { stopped: outcome, newRecords: pending.length - (outcome?.notStarted ?? 0) };
+}
+
+/** Writes `summary.csv`, `cases.csv`, `summary.json` (and `disagreements.csv` with a judge panel). */
+async function writeSummaries(
+  folder: RunFolder,
+  options: RunSuiteOptions,
+  records: readonly CaseRecord[],
+): Promise<AgentSummary[]> {
   const summary = summarizeRecords(records);
   await folder.writeFile("summary.csv", summaryToCsv(summary));
   await folder.writeFile("cases.csv", casesToCsv(records));
@@ -645,28 +576,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<RunOutcome> {
   }
   await folder.writeFile(
     "summary.json",
-    sortedJson({
+    stableJson({
       runId: options.runId,
       suiteId: options.suite.id,
       agents: summary,
       ...(panel.items > 0
         ? { judgePanel: { ...panel, disagreements: panel.disagreements.length } }
         : {}),
-    }, 2) + "\n",
+    }),
   );
-  const outcomeStopped = stopped as
-    | { reason: string; notStarted: number; interrupted?: boolean }
-    | null;
-  await writeRunJson(
-    outcomeStopped === null ? "complete" : "stopped",
-    options.epochNow(),
-    outcomeStopped,
-  );
-  return {
-    records,
-    newRecords: pending.length - (outcomeStopped?.notStarted ?? 0),
-    summary,
-    stopped: outcomeStopped,
-    replaced,
-  };
+  return summary;
 }

@@ -7,8 +7,8 @@
  * @module
  */
 import { join } from "node:path";
-import { InputFileError } from "../core/errors.ts";
-import { badNumberIn } from "../core/numbers.ts";
+import { parseCaseLines } from "./read_run.ts";
+import { writeAtomic } from "../core/files.ts";
 import type { Redactor } from "../core/secrets.ts";
 import type { CaseRecord } from "./types.ts";
 
@@ -36,7 +36,7 @@ export interface RunFolder {
  *
  * @param path File path; a missing file gives `[]`.
  * @returns The records.
- * @throws {InputFileError} when a complete line is not JSON (the message gives the line number).
+ * @throws {RunInputError} when a complete line is not a case record (the message names the line).
  */
 export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
   let bytes: Uint8Array;
@@ -51,44 +51,7 @@ export async function readCaseRecords(path: string): Promise<CaseRecord[]> {
     end = bytes.lastIndexOf(0x0a) + 1;
     await Deno.truncate(path, end);
   }
-  return parseCaseRecords(new TextDecoder().decode(bytes.subarray(0, end)), path);
-}
-
-/**
- * Parses `cases.jsonl` text: one record per non-blank line.
- *
- * @param text The text (complete lines).
- * @param path Where it came from, for the message.
- * @returns The records.
- * @throws {InputFileError} when a line is not JSON (the message gives the line number).
- */
-export function parseCaseRecords(text: string, path: string): CaseRecord[] {
-  const out: CaseRecord[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    let record: CaseRecord;
-    try {
-      record = JSON.parse(line);
-    } catch (e) {
-      throw new InputFileError(
-        path,
-        `Cannot read "${path}": line ${i + 1} is not JSON (${(e as Error).message}); not the ` +
-          "mark of a crash (that tears only the unfinished last line, which is dropped): " +
-          "remove or restore the line (a removed case runs again on --resume)",
-        { cause: e },
-      );
-    }
-    // The number rule (lib/core/numbers.ts): a figure past 2^53 − 1 overflows every sum.
-    const bad = badNumberIn(record);
-    if (bad !== undefined) {
-      throw new InputFileError(
-        path,
-        `Cannot read "${path}": line ${i + 1}: field "${bad.field}" ${bad.problem} (${bad.value})`,
-      );
-    }
-    out.push(record);
-  });
-  return out;
+  return parseCaseLines(new TextDecoder().decode(bytes.subarray(0, end)), path);
 }
 
 /**
@@ -117,7 +80,8 @@ export function runFolder(runDir: string): RunFolder {
     },
     writeRunDoc: async (text) => {
       await ready();
-      await Deno.writeTextFile(runPath, text);
+      // Whole or not at all: the workbench reads run.json while the run writes it.
+      await writeAtomic(runPath, text);
     },
     appendRecord: async (line) => {
       await ready();
@@ -160,7 +124,7 @@ export function memoryRunFolder(
   const files = new Map<string, string>();
   return {
     casesPath: "<memory>/cases.jsonl",
-    readRecords: () => Promise.resolve(parseCaseRecords(cases, "<memory>/cases.jsonl")),
+    readRecords: () => Promise.resolve(parseCaseLines(cases, "<memory>/cases.jsonl")),
     readRunDoc: () => Promise.resolve(runDoc === null ? null : JSON.parse(runDoc)),
     writeRunDoc: (text) => {
       runDoc = text;

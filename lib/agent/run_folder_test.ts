@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { InputFileError } from "../core/errors.ts";
 import { runSuite, type RunSuiteOptions } from "./run.ts";
-import { memoryRunFolder, parseCaseRecords, readCaseRecords, runFolder } from "./run_folder.ts";
+import { memoryRunFolder, readCaseRecords, runFolder } from "./run_folder.ts";
+import { parseCaseLines } from "./read_run.ts";
 import { exposeTools } from "./tools.ts";
 import type { ModelClient } from "./providers/types.ts";
 
@@ -98,19 +99,35 @@ Deno.test("runSuite() writes through its folder: the memory folder gets the byte
   }
 });
 
-Deno.test("readCaseRecords() drops a torn last line from the file; parseCaseRecords() names the bad line", async () => {
+Deno.test("readCaseRecords() drops a torn last line from the file; a bad line is named", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-folder-test-" });
+  const line = (caseId: string) =>
+    JSON.stringify({
+      agentId: "x",
+      caseId,
+      repetition: 0,
+      passed: true,
+      wallMs: 1,
+      toolCalls: [],
+      costUsd: 0,
+    }) + "\n";
   try {
     const path = join(dir, "cases.jsonl");
-    await Deno.writeTextFile(path, '{"caseId":"a"}\n{"caseId":"b"}\n{"caseI');
+    await Deno.writeTextFile(path, line("a") + line("b") + '{"caseI');
     const records = await readCaseRecords(path);
     assert.deepEqual(records.map((r) => r.caseId), ["a", "b"]);
-    assert.equal(await Deno.readTextFile(path), '{"caseId":"a"}\n{"caseId":"b"}\n');
+    assert.equal(await Deno.readTextFile(path), line("a") + line("b"));
     assert.deepEqual(await runFolder(join(dir, "none")).readRecords(), []);
     assert.throws(
-      () => parseCaseRecords('{"a":1}\nnot json\n', "x.jsonl"),
+      () => parseCaseLines(line("a") + "not json\n", "x.jsonl"),
       (e: unknown) =>
         e instanceof InputFileError && /"x.jsonl": line 2 is not JSON/.test(e.message),
+    );
+    assert.throws(
+      () => parseCaseLines(line("a") + '{"caseId":"b"}\n', "x.jsonl"),
+      (e: unknown) =>
+        e instanceof InputFileError &&
+        /"x.jsonl": line 2: field "agentId" is missing/.test(e.message),
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -12,7 +12,8 @@ import type { ProviderKind, SandboxLimit } from "./types.ts";
 import { providerEntry } from "./providers/registry.ts";
 import { type ExposedTool, exposeForDialect, type ListedTool } from "./expose.ts";
 import type { ToolSearchSetup } from "../catalog/sent_search.ts";
-import { sha256Hex, sortedJson } from "./_json.ts";
+import { stableJson } from "../core/json.ts";
+import { sha256Hex } from "../catalog/load.ts";
 
 /** Server name of the in-process proxy's tools in records and `run.json` mappings. */
 export const PROXY_SERVER_NAME = "mcpmeter-proxy";
@@ -132,8 +133,9 @@ export function catalogHash(
 ): Promise<string> {
   const sorted = [...tools].sort((a, b) => a.spec.name < b.spec.name ? -1 : 1);
   return sha256Hex(
-    sortedJson(
+    stableJson(
       overridesSha256 === undefined ? sorted : { overrides: overridesSha256, tools: sorted },
+      { indent: 0 },
     ),
   );
 }
@@ -149,7 +151,7 @@ export function catalogHash(
 export async function toolHashes(tools: readonly ExposedTool[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const t of [...tools].sort((a, b) => a.spec.name < b.spec.name ? -1 : 1)) {
-    out[t.spec.name] = await sha256Hex(sortedJson(t));
+    out[t.spec.name] = await sha256Hex(stableJson(t, { indent: 0 }));
   }
   return out;
 }

@@ -6,7 +6,8 @@
  * @module
  */
 import type { AgentConfig } from "./types.ts";
-import { sha256Hex, sortedJson } from "./_json.ts";
+import { stableJson } from "../core/json.ts";
+import { sha256Hex } from "../catalog/load.ts";
 
 /** One version file, `versions/<agentId>/<version>.json` beside the agents. */
 export interface AgentVersion {
@@ -52,7 +53,7 @@ export interface AgentVersionRef {
  */
 export function snapshotSha256(config: AgentConfig, agentId?: string): Promise<string> {
   const id = agentId ?? parseAgentSelection(config.id).agentId;
-  return sha256Hex(sortedJson({ ...config, id }));
+  return sha256Hex(stableJson({ ...config, id }, { indent: 0 }));
 }
 
 /**

@@ -1,33 +1,74 @@
 /**
- * The one key-sorting walk behind every deterministic JSON writer in lib/
- * (`stableJson` in report, `stringifySorted` in mcp, `sortedJson` in agent).
- * Private: each writer keeps its own number policy and error.
+ * The one deterministic JSON writer: object keys sorted at every depth, so equal values give
+ * equal bytes whatever order they were built in. Result files, run folders, capture files and
+ * the hashes of configurations and catalogs all go through {@linkcode stableJson}.
  *
  * @module
  */
 
+/** Decimal places kept in result files (report.json, live records, forecasts' defaults). */
+export const RESULT_DECIMALS = 5;
+
+/** Options of {@linkcode stableJson}. */
+export interface StableJsonOptions {
+  /**
+   * Decimal places kept for non-integer numbers (`-0` written as `0`); absent: every number as
+   * `JSON.stringify` writes it.
+   */
+  readonly decimals?: number;
+  /** Spaces per level; `0` writes one line. @default {2} */
+  readonly indent?: number;
+}
+
 /**
- * Copies a JSON-compatible value with object keys sorted (UTF-16 order, as
- * `Array.prototype.sort`) at every depth and `undefined` members dropped, as
- * `JSON.stringify` would drop them. Every number goes through `mapNumber`,
- * which may return a replacement or throw; its second argument gives the
- * number's path (`$`, `$.rows[0].v`, ...) when called (the walk makes no path
- * string unless asked, as most policies only quote it in an error).
+ * Serializes a value as JSON with object keys sorted (UTF-16 order, as `Array.prototype.sort`)
+ * at every depth; `undefined` members are dropped, as `JSON.stringify` drops them. Indented
+ * text ends with a newline (it is a file); one-line text does not (it is a line or a key).
  *
- * @param value The value.
- * @param mapNumber Number policy (rounding, rejecting NaN, ...).
- * @param path Path of `value` in the whole document. @default {"$"}
- * @returns The sorted copy.
+ * @param value Any JSON-compatible value.
+ * @param options Rounding and indentation.
+ * @returns The JSON text.
+ * @throws {RangeError} When a number is NaN or infinite (its path is quoted), as
+ *   `JSON.stringify` would silently write `null`.
+ *
+ * @example Usage
+ * ```ts
+ * import { stableJson } from "./json.ts";
+ * const pretty = stableJson({ b: 1 / 3, a: [1] }, { decimals: 5 });
+ * if (pretty !== '{\n  "a": [\n    1\n  ],\n  "b": 0.33333\n}\n') throw new Error(pretty);
+ * if (stableJson({ b: 1, a: { d: 2, c: 3 } }, { indent: 0 }) !== '{"a":{"c":3,"d":2},"b":1}') {
+ *   throw new Error();
+ * }
+ * ```
  */
-export function sortKeysDeep(
+export function stableJson(value: unknown, options: StableJsonOptions = {}): string {
+  const { decimals, indent = 2 } = options;
+  const sorted = sortKeysDeep(value, (n, at) => {
+    if (!Number.isFinite(n)) {
+      throw new RangeError(
+        `Cannot write JSON as ${at()} is not a finite number: current value is ${n}`,
+      );
+    }
+    if (decimals === undefined || Number.isInteger(n)) return n;
+    const rounded = Number(n.toFixed(decimals));
+    return Object.is(rounded, -0) ? 0 : rounded;
+  });
+  return indent === 0 ? JSON.stringify(sorted) : JSON.stringify(sorted, null, indent) + "\n";
+}
+
+/**
+ * Copies a JSON-compatible value with object keys sorted at every depth and `undefined` members
+ * dropped; every number goes through `mapNumber`, whose second argument gives the number's
+ * path (`$`, `$.rows[0].v`, ...) when called.
+ */
+function sortKeysDeep(
   value: unknown,
   mapNumber: (n: number, path: () => string) => number,
-  path = "$",
 ): unknown {
   // The keys and indexes from `value` down to the node being copied.
   const steps: (string | number)[] = [];
   const at = () =>
-    steps.reduce<string>((p, s) => typeof s === "number" ? `${p}[${s}]` : `${p}.${s}`, path);
+    steps.reduce<string>((p, s) => typeof s === "number" ? `${p}[${s}]` : `${p}.${s}`, "$");
   const walk = (v: unknown): unknown => {
     if (typeof v === "number") return mapNumber(v, at);
     if (Array.isArray(v)) {

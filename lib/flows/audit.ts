@@ -45,10 +45,9 @@ import {
   prepareCapture,
   resolveNpmVersion,
 } from "../mcp/io.ts";
-import { sortKeysDeep } from "../core/json.ts";
 import { MIN_SECRET_CHARS, redactText } from "../core/secrets.ts";
 import { InputFileError, UsageError } from "../core/errors.ts";
-import { stableJson } from "../report/json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 import { ensureWritable } from "./_write.ts";
 import type { FlowOutcome } from "./outcome.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
@@ -93,7 +92,7 @@ interface Target {
 
 /** The same server in two configs (same command, arguments, environment, URL) is captured once. */
 function targetKey(entry: ServerEntry): string {
-  return JSON.stringify(sortKeysDeep({ ...entry, name: "" }, (n) => n));
+  return stableJson({ ...entry, name: "" }, { indent: 0 });
 }
 
 /** Values that must not be printed: what the entries set, and the variables they reference. */
@@ -329,13 +328,18 @@ export async function runAuditCommand(
   const stamp = report.createdAt.replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
   const out = options.out ?? io.fromRoot(`results/audits/audit-${stamp}.json`);
   await Deno.mkdir(dirname(resolve(out)), { recursive: true });
-  await Deno.writeTextFile(out, stableJson(report));
+  await Deno.writeTextFile(out, stableJson(report, { decimals: RESULT_DECIMALS }));
   const stderr = [`[audit] wrote ${io.displayPath(out)}`];
   if (options.writeBaseline !== undefined) {
-    await Deno.writeTextFile(options.writeBaseline, stableJson(toBaseline(report)));
+    await Deno.writeTextFile(
+      options.writeBaseline,
+      stableJson(toBaseline(report), { decimals: RESULT_DECIMALS }),
+    );
     stderr.push(`[audit] wrote the baseline ${io.displayPath(options.writeBaseline)}`);
   }
-  const stdout = options.json ? [stableJson(report).trimEnd()] : renderAudit(report);
+  const stdout = options.json
+    ? [stableJson(report, { decimals: RESULT_DECIMALS }).trimEnd()]
+    : renderAudit(report);
   const measured = report.configs.reduce((n, c) => n + c.totals.measured, 0);
   let exitCode = 0;
   if (measured === 0) {

@@ -23,7 +23,7 @@ import {
   measureToolResults,
 } from "../encodings/mod.ts";
 import { type IndexArm, packageInfoArm } from "../retrieval/mod.ts";
-import { stableJson } from "../report/json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { writeAtomic } from "../core/files.ts";
@@ -267,7 +267,7 @@ export async function writeBenchResults(
   const dashboardPath = `${outDir}/dashboard.html`;
   io.progress("bench", "rendering dashboard");
   // Whole or not at all: a bench stopped while writing leaves the last report, not half of one.
-  await writeAtomic(reportPath, stableJson(report));
+  await writeAtomic(reportPath, stableJson(report, { decimals: RESULT_DECIMALS }));
   const tools = costLayerTools.get(report);
   if (tools !== undefined) {
     await writeAtomic(`${outDir}/cost_layers_tools.csv`, costLayerToolsCsv(tools));

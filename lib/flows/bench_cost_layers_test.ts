@@ -164,7 +164,7 @@ Deno.test("benchCostLayers(): --count-with measures, caches (0 requests the seco
 Deno.test("a report with costLayers (measured, estimated, not measured rows) validates against report.schema.json", async () => {
   const Ajv = (await import("ajv")).default;
   const { tinyBenchReport } = await import("../../testing/report.ts");
-  const { stableJson } = await import("../report/json.ts");
+  const { RESULT_DECIMALS, stableJson } = await import("../core/json.ts");
   await withCorpus(async (file) => {
     const corpus = await loadCatalog(file);
     const { block } = await benchCostLayers({
@@ -178,7 +178,9 @@ Deno.test("a report with costLayers (measured, estimated, not measured rows) val
       await Deno.readTextFile(new URL("../report/report.schema.json", import.meta.url)),
     );
     const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
-    const report = JSON.parse(stableJson({ ...tinyBenchReport(), costLayers: block })) as {
+    const report = JSON.parse(
+      stableJson({ ...tinyBenchReport(), costLayers: block }, { decimals: RESULT_DECIMALS }),
+    ) as {
       costLayers: { rows: { layer: string }[] };
     };
     assert.ok(validate(report), JSON.stringify(validate.errors, null, 2));

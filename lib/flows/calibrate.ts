@@ -19,7 +19,7 @@ import {
 import { clientJudgeCaller } from "../agent/judge_caller.ts";
 import { createModelClient } from "../agent/providers/client.ts";
 import { realSleep } from "../agent/providers/retry.ts";
-import { sortedJson } from "../agent/_json.ts";
+import { stableJson } from "../core/json.ts";
 import { InputFileError } from "../core/errors.ts";
 import { UsageError } from "../core/errors.ts";
 import { columnsCsv, type CsvColumn } from "../core/csv.ts";
@@ -178,7 +178,7 @@ export async function runCalibration(
     labelsDescription: set.description,
     ...report,
   };
-  await Deno.writeTextFile(jsonPath, sortedJson(doc, 2) + "\n");
+  await Deno.writeTextFile(jsonPath, stableJson(doc));
   await Deno.writeTextFile(csvPath, calibrationCsv(report));
   const lines = [...calibrationLines(report)];
   let exitCode: 0 | 1 = 0;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { stableJson } from "../core/json.ts";
 import { basename, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../catalog/load.ts";
 import {
@@ -17,7 +18,6 @@ import {
   normalizeRecord,
   parseServersConfig,
   type ServerCaptureRecord,
-  stringifySorted,
   toCaptureFile,
   toCaptureManifest,
 } from "../mcp/mod.ts";
@@ -283,7 +283,7 @@ export async function runCapture(
         "raw tools/list items as sent by each server; keys sorted; see the manifest for per-server provenance",
     },
   });
-  const corpusText = stringifySorted(file as unknown as Parameters<typeof stringifySorted>[0]);
+  const corpusText = stableJson(file);
   const corpusBytes = new TextEncoder().encode(corpusText);
   const corpusSha256 = await sha256Hex(corpusBytes);
   const manifest = toCaptureManifest(normalized, {
@@ -333,6 +333,6 @@ export async function writeCapture(run: CaptureRun): Promise<string> {
   await Deno.mkdir(run.out, { recursive: true });
   const corpusPath = join(run.out, `${run.id}.tools.json`);
   await Deno.writeFile(corpusPath, run.corpusBytes);
-  await Deno.writeTextFile(join(run.out, `${run.id}.manifest.json`), stringifySorted(run.manifest));
+  await Deno.writeTextFile(join(run.out, `${run.id}.manifest.json`), stableJson(run.manifest));
   return corpusPath;
 }

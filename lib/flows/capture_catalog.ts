@@ -4,15 +4,11 @@
  *
  * @module
  */
+import { stableJson } from "../core/json.ts";
 import { parseCatalog } from "../catalog/parse.ts";
 import { sha256Hex } from "../catalog/load.ts";
 import type { Corpus } from "../catalog/types.ts";
-import {
-  parseServersConfig,
-  type ServerCaptureRecord,
-  stringifyCaptureFile,
-  toCaptureFile,
-} from "../mcp/mod.ts";
+import { parseServersConfig, type ServerCaptureRecord, toCaptureFile } from "../mcp/mod.ts";
 import {
   captureServers,
   installPackages,
@@ -100,6 +96,6 @@ export async function captureCatalog(
     version: "1",
     source: { task: `tasks/${options.task}`, config: configPath },
   });
-  const corpus = parseCatalog(stringifyCaptureFile(file), { path: `${configPath} (live)` });
+  const corpus = parseCatalog(stableJson(file), { path: `${configPath} (live)` });
   return { corpus, failed, configSha256 };
 }

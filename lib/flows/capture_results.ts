@@ -25,6 +25,7 @@
  * @module
  */
 
+import { stableJson } from "../core/json.ts";
 import { sha256Hex } from "../catalog/load.ts";
 import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -41,7 +42,6 @@ import {
   parseServersConfig,
   type ServerEntry,
   type StdioSession,
-  stringifySorted,
   type StructuredContentErrorKind,
 } from "../mcp/mod.ts";
 import { oneLine } from "../core/text.ts";
@@ -479,7 +479,7 @@ export async function captureToolResults(
   normalized.sort((a, b) => order.get(a.id as string)! - order.get(b.id as string)!);
 
   const resultsFile = `${options.id}.json`;
-  const resultsText = stringifySorted({
+  const resultsText = stableJson({
     format: RESULTS_FORMAT,
     formatVersion: 1,
     id: options.id,
@@ -497,7 +497,7 @@ export async function captureToolResults(
       arguments: r.arguments,
       outcome: r.outcome,
       ...(r.resultError === undefined ? {} : { resultError: r.resultError }),
-      sha256: await sha256Text(stringifySorted(r)),
+      sha256: await sha256Text(stableJson(r)),
     });
   }
   const seeds: Record<string, string> = {};
@@ -534,7 +534,7 @@ export async function captureToolResults(
   await Deno.writeTextFile(join(options.out, resultsFile), resultsText);
   await Deno.writeTextFile(
     join(options.out, `${options.id}.manifest.json`),
-    stringifySorted(manifest as unknown as JsonValue),
+    stableJson(manifest),
   );
   const bad = normalized.filter((r) => r.outcome !== "ok");
   say(

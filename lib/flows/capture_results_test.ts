@@ -3,7 +3,7 @@
 // packages are missing records every call as failed with its cause (no network).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { stringifySorted } from "../mcp/mod.ts";
+import { stableJson } from "../core/json.ts";
 import type { JsonValue } from "../catalog/types.ts";
 import { captureToolResults } from "./capture_results.ts";
 
@@ -30,7 +30,7 @@ Deno.test("results_v1 manifest: file, per-call, config, calls, seed and data has
   for (const [i, r] of results.entries()) {
     const entry = manifest.calls[i];
     assert.equal(entry.id, r.id);
-    assert.equal(entry.sha256, sha(stringifySorted(r)));
+    assert.equal(entry.sha256, sha(stableJson(r)));
     assert.deepEqual(entry.arguments, plan[i].arguments);
     assert.equal(entry.package, `${r.package}@${r.version}`);
     assert.equal(r.outcome, "ok");

@@ -6,7 +6,7 @@
  */
 import { join, relative } from "node:path";
 import { sha256Hex } from "../catalog/mod.ts";
-import { stableJson } from "../report/mod.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 
 /** Where each group of fixtures comes from and how it is regenerated (longest prefix wins). */
 export const FIXTURE_SOURCES: readonly { prefix: string; source: string; regenerate: string }[] = [
@@ -181,7 +181,7 @@ export async function checkFixtures(
   if (write) {
     await Deno.writeTextFile(
       join(dir, FIXTURE_MANIFEST),
-      stableJson({ files: current, schemaVersion: 1 }),
+      stableJson({ files: current, schemaVersion: 1 }, { decimals: RESULT_DECIMALS }),
     );
     return { diff: [], files: current.length };
   }

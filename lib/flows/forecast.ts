@@ -5,7 +5,8 @@
  * @module
  */
 import { loadRun } from "../report/io.ts";
-import { forecastDocument, forecastLines, forecastLoadedRun, stableJson } from "../report/mod.ts";
+import { forecastDocument, forecastLines, forecastLoadedRun } from "../report/mod.ts";
+import { stableJson } from "../core/json.ts";
 import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
 import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile, priceableKeys } from "../agent/forecast.ts";
 import type { LoadedRun } from "../report/mod.ts";
@@ -167,7 +168,7 @@ export async function runForecast(options: RunForecastFlowOptions): Promise<Fore
     throw e;
   }
   const stdout = options.json
-    ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null), 8)
+    ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null), { decimals: 8 })
     : forecasts.flatMap((f) => forecastLines(run, f)).join("\n") + "\n";
   return { forecasts, stdout, warnings: [...run.warnings, ...basis] };
 }

@@ -20,7 +20,7 @@ import { type UpstreamPool, withPoolTools } from "../proxy/upstream.ts";
 import { applyToolOverrides, type ToolOverrides } from "../catalog/overrides.ts";
 import { toolFromListing } from "../proxy/tool_index.ts";
 import type { ProxyRetrieverFactory } from "../proxy/tool_index.ts";
-import { stableJson } from "../report/json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 import { loadGolden } from "../retrieval/load_golden.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer, TokenizerName } from "../tokens/types.ts";
@@ -376,7 +376,7 @@ export async function writeLiveRecord(
     live: { ...block, target: { ...block.target, headers: [...options.headerNames].sort() } },
   };
   const path = `${options.outDir}/live.json`;
-  await Deno.writeTextFile(path, stableJson(record));
+  await Deno.writeTextFile(path, stableJson(record, { decimals: RESULT_DECIMALS }));
   return path;
 }
 

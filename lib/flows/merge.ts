@@ -7,7 +7,8 @@
  */
 import { basename, join, resolve } from "node:path";
 import { mergeShardRuns } from "../agent/mod.ts";
-import { readCaseRecords } from "../agent/io.ts";
+import { readRun } from "../agent/io.ts";
+import { stableJson } from "../core/json.ts";
 import { UsageError } from "../core/errors.ts";
 import { ensureWritable } from "./_write.ts";
 import type { FlowOutcome } from "./outcome.ts";
@@ -38,8 +39,9 @@ export interface MergeOutcome extends FlowOutcome {
  *
  * @param options Output folder and input folders.
  * @returns Counts and the summary line.
- * @throws {UsageError} When no input is given, `out` is one of the inputs or is not empty, or an
- *   input has no readable run.json.
+ * @throws {UsageError} When no input is given, or `out` is one of the inputs or is not empty.
+ * @throws {RunInputError} When an input's run.json is missing or malformed, or a line of its
+ *   cases.jsonl is not a case record (from {@linkcode readRun}).
  * @throws {InputFileError} When the shards are not of one run or a case is recorded twice (from
  *   {@linkcode mergeShardRuns}); nothing is written then.
  */
@@ -56,18 +58,13 @@ export async function runMerge(options: RunMergeOptions): Promise<MergeOutcome> 
   }
   await ensureWritable(join(out, "run.json"), "--out");
   const runs = [];
-  for (const dir of dirs) {
-    const doc = await Deno.readTextFile(join(dir, "run.json")).then(JSON.parse).catch(() => {
-      throw new UsageError(`"${dir}" has no readable run.json`);
-    });
-    runs.push({ dir, doc, records: await readCaseRecords(join(dir, "cases.jsonl")) });
-  }
+  for (const dir of dirs) runs.push(await readRun(dir));
   const merged = mergeShardRuns(runs, basename(out), "tasks/merge.ts");
   await Deno.mkdir(out, { recursive: true });
-  const lines = merged.records.map((r) => JSON.stringify(r)).join("\n");
+  const lines = merged.records.map((r) => stableJson(r, { indent: 0 })).join("\n");
   await Deno.writeTextFile(join(out, "cases.jsonl"), lines === "" ? "" : lines + "\n");
   await Deno.writeTextFile(join(out, "summary.csv"), merged.summaryCsv);
-  await Deno.writeTextFile(join(out, "run.json"), JSON.stringify(merged.doc, null, 2) + "\n");
+  await Deno.writeTextFile(join(out, "run.json"), stableJson(merged.doc));
   const { planned, missing } = merged;
   const written = merged.records.length;
   return {
@@ -76,6 +73,7 @@ export async function runMerge(options: RunMergeOptions): Promise<MergeOutcome> 
     missing,
     stdout: [],
     stderr: [
+      ...runs.flatMap((r) => r.warnings.map((w) => `[merge] warning: ${w}`)),
       `[merge] ${written} of ${planned} cases from ${runs.length} run(s) → ${out}${
         missing ? ` (${missing} missing)` : ""
       }`,

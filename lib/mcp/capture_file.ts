@@ -1,18 +1,15 @@
 /**
- * The mcpmeter capture format (v1) and its byte-deterministic serialization.
- *
- * See `/tmp/team/CAPTURE_FORMAT.md` (summarized): `{format: "mcpmeter-capture",
- * formatVersion: 1, id, version, source, serverCount, toolCount, servers: [{server,
- * package?, version?, toolCount, tools, toolsWire, prompts?, resources?}]}`; servers sorted
- * by name, only servers captured successfully, tools in server order, object
- * keys sorted at every depth, 2-space indent, trailing newline.
+ * The mcpmeter capture format (v1): `{format: "mcpmeter-capture", formatVersion: 1, id,
+ * version, source, serverCount, toolCount, servers: [{server, package?, version?, toolCount,
+ * tools, toolsWire, prompts?, resources?}]}`; servers sorted by name, only servers captured
+ * successfully, tools in server order. Written with lib/core's `stableJson` (keys sorted at every
+ * depth, 2-space indent, trailing newline), so a capture is byte-deterministic.
  *
  * @module
  */
 
-import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import type { JsonObject } from "../catalog/types.ts";
 import type { ServerCaptureRecord } from "./types.ts";
-import { sortKeysDeep } from "../core/json.ts";
 
 /** `format` value of a capture file. */
 export const CAPTURE_FORMAT = "mcpmeter-capture";
@@ -82,7 +79,7 @@ export interface CaptureFileMeta {
  *
  * @param records Capture records (any order; failures are skipped).
  * @param meta Corpus id, version and provenance.
- * @returns The capture file object; serialize it with {@linkcode stringifyCaptureFile}.
+ * @returns The capture file object; serialize it with lib/core `stableJson`.
  * @throws {RangeError} When two records share a server name or `id` is empty.
  *
  * @example
@@ -132,36 +129,4 @@ export function toCaptureFile(
     toolCount: servers.reduce((sum, s) => sum + s.toolCount, 0),
     servers,
   };
-}
-
-/**
- * Serializes a capture file: pretty JSON, 2-space indent, object keys sorted
- * (UTF-16 code unit order) at every depth, trailing newline.
- *
- * @param file A capture file (or any JSON-compatible value).
- * @returns The file text.
- */
-export function stringifyCaptureFile(file: CaptureFile | JsonValue): string {
-  return stringifySorted(file as JsonValue);
-}
-
-/**
- * Pretty JSON with object keys sorted at every depth and a trailing newline.
- *
- * @param value A JSON value (no `undefined`, functions or non-finite numbers).
- * @returns The text.
- * @throws {TypeError} On a non-finite number (JSON has no NaN/Infinity).
- *
- * @example
- * ```ts
- * import { stringifySorted } from "./capture_file.ts";
- * if (stringifySorted({ b: 1, a: [{ d: 1, c: 2 }] }) !== '{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    }\n  ],\n  "b": 1\n}\n') throw new Error();
- * ```
- */
-export function stringifySorted(value: JsonValue): string {
-  const finite = (n: number) => {
-    if (!Number.isFinite(n)) throw new TypeError(`cannot write ${n} as JSON`);
-    return n;
-  };
-  return `${JSON.stringify(sortKeysDeep(value, finite), null, 2)}\n`;
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { type CaptureProgress, captureServers } from "./capture.ts";
-import { stringifySorted, toCaptureFile } from "./capture_file.ts";
+import { toCaptureFile } from "./capture_file.ts";
 import { parseServersConfig } from "./config.ts";
 import { toCaptureManifest } from "./manifest.ts";
 import { normalizeRecord } from "./volatile_text.ts";
@@ -181,21 +181,6 @@ Deno.test("toCaptureFile sorts servers, keeps prompts/resources, rejects duplica
     () => toCaptureFile([records[0], records[0]], { id: "d", version: "1", source: {} }),
     RangeError,
   );
-});
-
-Deno.test("stringifySorted sorts keys at every depth, keeps array order, ends with a newline", () => {
-  const text = stringifySorted({ b: [{ y: 1, x: 2 }, 3], a: { d: null, c: "é" } });
-  assert.equal(
-    text,
-    '{\n  "a": {\n    "c": "é",\n    "d": null\n  },\n  "b": [\n    {\n      "x": 2,\n      "y": 1\n    },\n    3\n  ]\n}\n',
-  );
-  // A "__proto__" key is data, not a prototype.
-  const tricky = JSON.parse('{"__proto__": {"polluted": true}, "k": 1}');
-  assert.equal(
-    stringifySorted(tricky),
-    '{\n  "__proto__": {\n    "polluted": true\n  },\n  "k": 1\n}\n',
-  );
-  assert.throws(() => stringifySorted({ n: NaN }), TypeError);
 });
 
 Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses and package words", () => {

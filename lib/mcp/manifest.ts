@@ -53,7 +53,7 @@ export interface ManifestInfo {
 }
 
 /**
- * Builds the manifest object (serialize with `stringifySorted`).
+ * Builds the manifest object (serialize with lib/core `stableJson`).
  *
  * @param records Normalized capture records, one per configured server.
  * @param info Corpus/config identity, environment, licenses, normalizations.

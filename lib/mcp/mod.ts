@@ -7,7 +7,7 @@
  *
  * Pure parts: {@linkcode parseServersConfig}, {@linkcode expandServerEntry},
  * {@linkcode normalizeRecord}, {@linkcode toCaptureFile},
- * {@linkcode toCaptureManifest}, {@linkcode stringifySorted}. Edges (processes,
+ * {@linkcode toCaptureManifest}. Edges (processes,
  * network, files): `captureServers` (`io.ts`), `captureStdioServer` (`io.ts`),
  * `captureRemoteServer` (`io.ts`), `installPackages` (`io.ts`).
  *
@@ -68,8 +68,6 @@ export {
   type CaptureFile,
   type CaptureFileMeta,
   type CaptureFileServer,
-  stringifyCaptureFile,
-  stringifySorted,
   toCaptureFile,
 } from "./capture_file.ts";
 export {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { stringifySorted } from "./capture_file.ts";
+import { stableJson } from "../core/json.ts";
 import { parseServersConfig } from "./config.ts";
 
 const path = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
@@ -57,5 +57,5 @@ Deno.test("reference_v1: counts, sha256, pins and normalization agree", async ()
   assert.equal(/\/tmp\/mcpmeter-/.test(text), false);
   assert.equal(text.includes(manifest.capturedAt.slice(0, 10)), false);
   // The file is in canonical form: sorted keys, 2-space indent, trailing newline.
-  assert.equal(stringifySorted(JSON.parse(text)), text);
+  assert.equal(stableJson(JSON.parse(text)), text);
 });

@@ -3,7 +3,7 @@ import Ajv from "ajv";
 import { REPORT_SCHEMA_VERSION, upgradeBenchReport } from "./bench_report.ts";
 import { oneToolBenchReport, tinyBenchReport } from "../../testing/report.ts";
 import { renderDashboard } from "./dashboard.ts";
-import { stableJson } from "./json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 
 Deno.test("measureCatalogCost() output validates against report.schema.json", async () => {
   const schema = JSON.parse(
@@ -11,7 +11,9 @@ Deno.test("measureCatalogCost() output validates against report.schema.json", as
   );
   const ajv = new Ajv.default({ allErrors: true, strict: false });
   const validate = ajv.compile(schema);
-  const report: Record<string, unknown> = JSON.parse(stableJson(tinyBenchReport()));
+  const report: Record<string, unknown> = JSON.parse(
+    stableJson(tinyBenchReport(), { decimals: RESULT_DECIMALS }),
+  );
   assert.ok(validate(report), JSON.stringify(validate.errors, null, 2));
   // A report missing a required section must not validate.
   delete report.modes;
@@ -19,7 +21,10 @@ Deno.test("measureCatalogCost() output validates against report.schema.json", as
 });
 
 Deno.test("measureCatalogCost() is byte-deterministic for a seed", () => {
-  assert.equal(stableJson(tinyBenchReport()), stableJson(tinyBenchReport()));
+  assert.equal(
+    stableJson(tinyBenchReport(), { decimals: RESULT_DECIMALS }),
+    stableJson(tinyBenchReport(), { decimals: RESULT_DECIMALS }),
+  );
 });
 
 Deno.test("renderDashboard() is self-contained, has the charts and no NaN", () => {

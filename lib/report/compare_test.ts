@@ -205,6 +205,15 @@ Deno.test("loadRun() throws RunInputError naming the file and line", async () =>
     await Deno.writeTextFile(`${dir}/cases.jsonl`, '{"agentId":"a","caseId":"c"}\n', {
       append: true,
     });
+    await assert.rejects(
+      () => loadRun(dir),
+      /cases\.jsonl": line 2: field "repetition" is missing/,
+    );
+    const good = (await Deno.readTextFile(`${dir}/cases.jsonl`)).split("\n")[0];
+    await Deno.writeTextFile(
+      `${dir}/cases.jsonl`,
+      `${good}\n${good.replace('"repetition":0', '"repetition":"0"')}\n`,
+    );
     await assert.rejects(() => loadRun(dir), /line 2: field "repetition" is not an integer/);
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -6,7 +6,7 @@ import { evaluateRetrieval } from "../retrieval/evaluate.ts";
 import { parseMcpproxyGolden } from "../retrieval/golden.ts";
 import { type BenchReport, REPORT_SCHEMA_VERSION, TOKENIZER_CAVEAT } from "./bench_report.ts";
 import { renderDashboard } from "./dashboard.ts";
-import { stableJson } from "./json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 
 const tools = ["create_issue", "list_issues", "read_file", "write_file"].map((name) => ({
   id: `gh:${name}`,
@@ -71,7 +71,9 @@ Deno.test("a report with goldenSets validates against report.schema.json", async
     await Deno.readTextFile(new URL("./report.schema.json", import.meta.url)),
   );
   const validate = new Ajv.default({ allErrors: true, strict: false }).compile(schema);
-  const doc = JSON.parse(stableJson(report())) as { goldenSets: { nameHitRate: number }[] };
+  const doc = JSON.parse(stableJson(report(), { decimals: RESULT_DECIMALS })) as {
+    goldenSets: { nameHitRate: number }[];
+  };
   assert.ok(validate(doc), JSON.stringify(validate.errors, null, 2));
   doc.goldenSets[0].nameHitRate = 1.5;
   assert.equal(validate(doc), false);

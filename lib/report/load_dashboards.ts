@@ -15,7 +15,7 @@ import {
   validateReport,
 } from "./dashboards.ts";
 import type { VizRegistry } from "./viz/registry.ts";
-import { stableJson } from "./json.ts";
+import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 import { writeAtomic } from "../core/files.ts";
 
 async function readDir(dir: string): Promise<string[]> {
@@ -94,7 +94,7 @@ export async function saveDashboard(
       `"${d.id}" is a built-in dashboard: save a copy under another id`,
     );
   }
-  await writeInto(dir, `${d.id}.json`, stableJson(d));
+  await writeInto(dir, `${d.id}.json`, stableJson(d, { decimals: RESULT_DECIMALS }));
   return d;
 }
 
@@ -150,7 +150,7 @@ export async function saveReport(
   dashboardIds: readonly string[],
 ): Promise<ReportDef> {
   const r = validateReport(value, dashboardIds);
-  await writeInto(dir, `${r.id}.json`, stableJson(r));
+  await writeInto(dir, `${r.id}.json`, stableJson(r, { decimals: RESULT_DECIMALS }));
   return r;
 }
 

@@ -1,68 +1,34 @@
 /**
- * Reads agent run folders (`results/runs/<runId>/`: `run.json`, `cases.jsonl`, optional
- * `sweep.json`) for comparisons and gates, without writing anything (a torn last line of
- * `cases.jsonl` is skipped with a warning, not truncated).
+ * Agent run folders as comparisons and gates read them: {@linkcode readRun} (lib/agent, the one
+ * run reader) turned into a {@linkcode LoadedRun}, one folder or a folder of them.
  *
  * @module
  */
-import { badNumberIn } from "../core/numbers.ts";
 import { join } from "node:path";
-import { InputFileError } from "../core/errors.ts";
-import type { CaseRecord } from "../agent/types.ts";
+import { readRun, RunInputError } from "../agent/read_run.ts";
 import type { LoadedRun, SweepInfo } from "./runs.ts";
 import { parseSweepDescription } from "../sweep/expand.ts";
 
-/** A run folder that cannot be used: missing, unreadable or malformed. `path` names the file. */
-export class RunInputError extends InputFileError {
-  /**
-   * Builds the error; the message reads `Cannot use run "<path>": <message>`.
-   *
-   * @param path File or folder at fault.
-   * @param message What is wrong, quoting the offending value.
-   */
-  constructor(path: string, message: string) {
-    super(path, `Cannot use run "${path}": ${message}`);
-    this.name = "RunInputError";
-  }
-}
-
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new RunInputError(
-      path,
-      e instanceof Deno.errors.NotFound ? "file not found" : (e as Error).message,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new RunInputError(path, `not JSON (${(e as Error).message})`);
-  }
-}
+export { RunInputError };
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
-function checkRecord(v: unknown, path: string, line: number): CaseRecord {
-  const bad = (field: string, want: string) =>
-    new RunInputError(path, `line ${line}: field "${field}" is not ${want}`);
-  if (!isObj(v)) throw new RunInputError(path, `line ${line} is not a JSON object`);
-  if (typeof v.agentId !== "string") throw bad("agentId", "a string");
-  if (typeof v.caseId !== "string") throw bad("caseId", "a string");
-  if (!Number.isInteger(v.repetition)) throw bad("repetition", "an integer");
-  if (!(v.passed === null || typeof v.passed === "boolean")) throw bad("passed", "true/false/null");
-  if (typeof v.wallMs !== "number") throw bad("wallMs", "a number");
-  if (!Array.isArray(v.toolCalls)) throw bad("toolCalls", "an array");
-  if (!(v.costUsd === null || typeof v.costUsd === "number")) throw bad("costUsd", "number/null");
-  // The number rule (lib/core/numbers.ts): a figure past 2^53 − 1 overflows the sums it enters.
-  const n = badNumberIn(v);
-  if (n !== undefined) {
-    throw new RunInputError(path, `line ${line}: field "${n.field}" ${n.problem} (${n.value})`);
+/** A merged sweep has no sweep.json; the generated agents' descriptions carry the values. */
+function sweepFromDescriptions(agents: readonly Record<string, unknown>[]): SweepInfo | null {
+  const byAgent: Record<string, Record<string, string>> = {};
+  let base = "";
+  let parameters: string[] = [];
+  for (const a of agents) {
+    const s = typeof a.description === "string" && typeof a.id === "string"
+      ? parseSweepDescription(a.description)
+      : null;
+    if (s === null) continue;
+    byAgent[a.id as string] = s.params;
+    base = s.base;
+    if (parameters.length === 0) parameters = Object.keys(s.params);
   }
-  return v as unknown as CaseRecord;
+  return parameters.length > 0 ? { base, parameters, agents: byAgent } : null;
 }
 
 /**
@@ -75,66 +41,10 @@ function checkRecord(v: unknown, path: string, line: number): CaseRecord {
  *   `cases.jsonl` is not a case record (the message gives the line).
  */
 export async function loadRun(dir: string): Promise<LoadedRun> {
-  const runPath = join(dir, "run.json");
-  const doc = await readJson(runPath);
-  if (!isObj(doc)) throw new RunInputError(runPath, "is not a JSON object");
+  const { doc, records, sweep, warnings } = await readRun(dir);
   const suite = doc.suite;
-  if (!isObj(suite) || typeof suite.id !== "string") {
-    throw new RunInputError(runPath, `field "suite.id" is missing`);
-  }
-  if (typeof doc.startedAt !== "string" || !Number.isFinite(Date.parse(doc.startedAt))) {
-    throw new RunInputError(runPath, `field "startedAt" is not an ISO time: ${doc.startedAt}`);
-  }
-  const warnings: string[] = [];
-  const casesPath = join(dir, "cases.jsonl");
-  let text = "";
-  try {
-    text = await Deno.readTextFile(casesPath);
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      throw new RunInputError(casesPath, (e as Error).message);
-    }
-    warnings.push(`${casesPath} is missing: no case finished`);
-  }
-  const lines = text.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] !== "") {
-    warnings.push(`${casesPath}: torn last line skipped`);
-  }
-  lines.pop();
-  const records = lines.flatMap((line, i) => {
-    if (line.trim() === "") return [];
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      throw new RunInputError(casesPath, `line ${i + 1} is not JSON (${(e as Error).message})`);
-    }
-    return [checkRecord(v, casesPath, i + 1)];
-  });
-  let sweep: SweepInfo | null = null;
-  try {
-    await Deno.stat(join(dir, "sweep.json"));
-    sweep = await readJson(join(dir, "sweep.json")) as SweepInfo;
-  } catch (e) {
-    if (e instanceof RunInputError) throw e;
-  }
-  if (sweep === null && Array.isArray(doc.agents)) {
-    // A merged sweep has no sweep.json; the generated agents' descriptions carry the values.
-    const agents: Record<string, Record<string, string>> = {};
-    let base = "";
-    let parameters: string[] = [];
-    for (const a of doc.agents) {
-      const s = isObj(a) && typeof a.description === "string" && typeof a.id === "string"
-        ? parseSweepDescription(a.description)
-        : null;
-      if (s === null) continue;
-      agents[a.id as string] = s.params;
-      base = s.base;
-      if (parameters.length === 0) parameters = Object.keys(s.params);
-    }
-    if (parameters.length > 0) sweep = { base, parameters, agents };
-  }
-  const shard = isObj(doc.shard) ? `${doc.shard.index}/${doc.shard.count}` : null;
+  const agents = Array.isArray(doc.agents) ? doc.agents : [];
+  const cases = suite.cases ?? [];
   return {
     dir,
     runId: typeof doc.runId === "string" ? doc.runId : dir,
@@ -142,18 +52,17 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     startedAt: doc.startedAt,
     endedAt: typeof doc.endedAt === "string" ? doc.endedAt : null,
     suiteId: suite.id,
-    agents: Array.isArray(doc.agents) ? doc.agents : [],
+    agents,
     catalogs: isObj(doc.catalogs) ? doc.catalogs as LoadedRun["catalogs"] : {},
     repetitions: typeof doc.repetitions === "number" ? doc.repetitions : 1,
     plannedCases: typeof doc.plannedCases === "number" ? doc.plannedCases : records.length,
-    shard,
+    shard: isObj(doc.shard) ? `${doc.shard.index}/${doc.shard.count}` : null,
     records,
     caseTags: Object.fromEntries(
-      (Array.isArray(suite.cases) ? suite.cases : []).filter((c) =>
-        isObj(c) && typeof c.id === "string" && Array.isArray(c.tags) && c.tags.length > 0
-      ).map((c) => [c.id, c.tags]),
+      cases.filter((c) => typeof c.id === "string" && Array.isArray(c.tags) && c.tags.length > 0)
+        .map((c) => [c.id, c.tags]),
     ),
-    sweep,
+    sweep: sweep ?? sweepFromDescriptions(agents),
     ...(isObj(doc.toolPrices) ? { toolPrices: doc.toolPrices as Record<string, number> } : {}),
     ...(Array.isArray(doc.models)
       ? {
@@ -170,7 +79,7 @@ export async function loadRun(dir: string): Promise<LoadedRun> {
     ...(Array.isArray(suite.cases)
       ? {
         criteria: Object.fromEntries(
-          suite.cases.filter((c) => isObj(c) && typeof c.id === "string" && isObj(c.criterion))
+          cases.filter((c) => typeof c.id === "string" && isObj(c.criterion))
             .map((c) => [c.id, c.criterion]),
         ) as LoadedRun["criteria"] & object,
       }

@@ -1,17 +1,18 @@
 /**
- * Reports: the bench report's shape and builder, deterministic JSON, Plot
+ * Reports: the bench report's shape and builder, deterministic JSON (lib/core's writer), Plot
  * figures and the self-contained HTML dashboard.
  *
  * @example Usage
  * ```ts
- * import { stableJson } from "./mod.ts";
- * if (stableJson({ b: 1, a: 2 }) !== '{\n  "a": 2,\n  "b": 1\n}\n') throw new Error("keys not sorted");
+ * import { RESULT_DECIMALS, stableJson } from "./mod.ts";
+ * const text = stableJson({ b: 1 / 3, a: 2 }, { decimals: RESULT_DECIMALS });
+ * if (text !== '{\n  "a": 2,\n  "b": 0.33333\n}\n') throw new Error("keys not sorted");
  * ```
  *
  * @module
  */
 export type { Provenance } from "../core/provenance.ts";
-export { DEFAULT_DECIMALS, stableJson } from "./json.ts";
+export { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 export {
   type BenchReport,
   type CorpusSummary,

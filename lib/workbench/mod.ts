@@ -50,7 +50,6 @@ export {
   type SuiteEntry,
 } from "./config_store.ts";
 export {
-  parseCaseLines,
   progressOf,
   type RunDetail,
   type RunListItem,

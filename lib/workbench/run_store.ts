@@ -3,15 +3,17 @@
  * `run.json` and `cases.jsonl` written by the `lib/agent` runner, plus the workbench's own
  * `workbench.json` (the request, the frozen suite and agents, a failure) and `transcripts/`.
  * Other run folders (the demo's `results/demo/runs`) are shown beside it, read-only, each row
- * labelled with its source. Reading never modifies a file: a torn last line of a live
- * `cases.jsonl` is skipped.
+ * labelled with its source. Runs are read with lib/agent's `readRun` (never modifying a file: a
+ * torn last line of a live `cases.jsonl` is left out); a malformed line is an error naming the
+ * file and line, and such a run is listed as failed with that message.
  *
  * @module
  */
 
 import { join } from "node:path";
 import type { AgentConfig, CaseRecord, Suite } from "../agent/types.ts";
-import { sortKeysDeep } from "../core/json.ts";
+import { stableJson } from "../core/json.ts";
+import { readRun, type RunDoc, RunInputError } from "../agent/read_run.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
 import { claimRunDir } from "../agent/run_folder.ts";
 import { Redactor } from "../core/secrets.ts";
@@ -204,26 +206,19 @@ export function usedSimulatedModel(run: Record<string, unknown> | null): boolean
 }
 
 /**
- * Parses `cases.jsonl` text, skipping a torn last line (a write in progress) and blank lines.
- *
- * @param text File content.
- * @returns The records.
+ * A run whose files cannot be read (500): the reader's message, with the run's folder named by
+ * its id (the answer names no path of this machine).
  */
-export function parseCaseLines(text: string): CaseRecord[] {
-  const end = text.endsWith("\n") ? text.length : text.lastIndexOf("\n") + 1;
-  const out: CaseRecord[] = [];
-  for (const line of text.slice(0, end).split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      out.push(JSON.parse(line) as CaseRecord);
-    } catch { /* a line the runner will truncate on resume */ }
+export class UnreadableRun extends WorkbenchError {
+  /**
+   * Builds the error.
+   *
+   * @param message The reader's message, paths relative to the runs folder.
+   */
+  constructor(message: string) {
+    super(500, message);
+    this.name = "UnreadableRun";
   }
-  return out;
-}
-
-/** JSON with sorted keys, two-space indent, trailing newline. */
-export function stableText(value: unknown): string {
-  return JSON.stringify(sortKeysDeep(value, (n) => n), null, 2) + "\n";
 }
 
 const isDir = (path: string) => Deno.stat(path).then((s) => s.isDirectory, () => false);
@@ -293,7 +288,7 @@ export class RunStore {
   async writeSidecar(sidecar: RunSidecar): Promise<void> {
     const dir = this.runDir(sidecar.runId);
     await Deno.mkdir(dir, { recursive: true });
-    await writeAtomic(join(dir, "workbench.json"), stableText(this.#redactor.json(sidecar)));
+    await writeAtomic(join(dir, "workbench.json"), stableJson(this.#redactor.json(sidecar)));
   }
 
   /** Reads `workbench.json` (`null` for a CLI run). */
@@ -302,21 +297,25 @@ export class RunStore {
     return text === null ? null : JSON.parse(text) as RunSidecar;
   }
 
-  /** Reads `run.json` (`null` before the runner started). */
-  async runJson(runId: string): Promise<Record<string, unknown> | null> {
-    const text = await readText(join((await this.locate(runId)).dir, "run.json"));
-    if (text === null) return null;
-    try {
-      return JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return null;
+  /**
+   * `run.json` and the records so far (`null` and none before the runner started).
+   *
+   * @param runId Run id.
+   * @returns The document and the records.
+   * @throws {UnreadableRun} when `run.json` or a line of `cases.jsonl` is malformed.
+   */
+  async run(runId: string): Promise<{ doc: RunDoc | null; records: CaseRecord[] }> {
+    const { dir } = await this.locate(runId);
+    if (!(await Deno.stat(join(dir, "run.json")).then(() => true, () => false))) {
+      return { doc: null, records: [] };
     }
-  }
-
-  /** The records so far. */
-  async records(runId: string): Promise<CaseRecord[]> {
-    const text = await readText(join((await this.locate(runId)).dir, "cases.jsonl"));
-    return text === null ? [] : parseCaseLines(text);
+    try {
+      const { doc, records } = await readRun(dir);
+      return { doc, records };
+    } catch (e) {
+      if (e instanceof RunInputError) throw new UnreadableRun(e.message.replaceAll(dir, runId));
+      throw e;
+    }
   }
 
   /**
@@ -347,10 +346,9 @@ export class RunStore {
   async get(runId: string): Promise<RunDetail> {
     const { source } = await this.locate(runId);
     if (!(await this.exists(runId))) throw new WorkbenchError(404, `no run "${runId}"`, "runId");
-    const [sidecar, run, results] = await Promise.all([
+    const [sidecar, { doc: run, records: results }] = await Promise.all([
       this.sidecar(runId).catch(() => null),
-      this.runJson(runId),
-      this.records(runId),
+      this.run(runId),
     ]);
     const suite = (run?.suite ?? sidecar?.suite) as Suite | undefined;
     const agents = (run?.agents ?? sidecar?.agents) as { id: string }[] | undefined;
@@ -379,7 +377,8 @@ export class RunStore {
    * Every run folder (the runs folder's and the sources'), newest first (by request or start
    * time, then id).
    *
-   * @returns One row per run id; a folder that cannot be read is left out.
+   * @returns One row per run id; a run whose files are malformed is listed as failed, with the
+   *   reader's message; a folder that is not a run is left out.
    */
   async list(): Promise<RunListItem[]> {
     const ids = new Set<string>();
@@ -397,11 +396,30 @@ export class RunStore {
       try {
         const { results: _r, run: _j, ...row } = await this.get(id);
         rows.push(row);
-      } catch { /* not a run folder */ }
+      } catch (e) {
+        if (e instanceof UnreadableRun) rows.push(await this.unreadable(id, e));
+      }
     }
     return rows.sort((a, b) =>
       (b.createdAt ?? "").localeCompare(a.createdAt ?? "") || b.runId.localeCompare(a.runId)
     );
+  }
+
+  /** The list row of a run whose files cannot be read: failed, with the reader's message. */
+  private async unreadable(runId: string, e: UnreadableRun): Promise<RunListItem> {
+    return {
+      runId,
+      suiteId: null,
+      state: "failed",
+      createdAt: null,
+      startedAt: null,
+      endedAt: null,
+      agentIds: [],
+      failure: e.message,
+      source: (await this.locate(runId)).source,
+      simulated: false,
+      ...progressOf([], 0),
+    };
   }
 
   /** Where a case's transcript is kept (in the runs folder). */

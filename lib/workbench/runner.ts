@@ -26,7 +26,7 @@ import { modelSecrets, runRedactor } from "../agent/secrets.ts";
 import type { Redactor } from "../core/secrets.ts";
 import type { ConfigStore } from "./config_store.ts";
 import type { RunJob, Runner } from "./queue.ts";
-import { stableText } from "./run_store.ts";
+import { stableJson } from "../core/json.ts";
 import type { RunStore } from "./run_store.ts";
 
 /** MCP servers ready to open per agent (what `tasks/_agent_servers.ts` prepares). */
@@ -113,7 +113,7 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
       return null;
     },
     async run(job: RunJob, onRecord) {
-      const prior = job.resume ? await options.store.runJson(job.runId) : null;
+      const prior = job.resume ? (await options.store.run(job.runId)).doc : null;
       const suite = (prior?.suite ?? job.sidecar.suite) as typeof job.sidecar.suite;
       const agents = (prior?.agents ?? job.sidecar.agents) as readonly AgentConfig[];
       const repetitions = Number(prior?.repetitions ?? job.sidecar.request.repetitions);
@@ -189,7 +189,7 @@ export function createAgentRunner(options: AgentRunnerOptions): Runner {
                 item.caseId,
                 item.repetition,
               ),
-              stableText({ ...item, messages }),
+              stableJson({ ...item, messages }),
             );
           },
           onRecord: (record) => onRecord(record),

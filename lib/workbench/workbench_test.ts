@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaseRecord } from "../agent/types.ts";
 import { caseRecord } from "../../testing/records.ts";
+import { writeSyntheticRun } from "../../testing/synthetic_runs.ts";
 import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { progressOf, runState } from "./run_store.ts";
@@ -32,6 +33,8 @@ function recordingRunner(gate?: Promise<void>): Runner {
         join(job.runDir, "run.json"),
         JSON.stringify({
           status: "running",
+          // What the real runner writes first (lib/agent run.schema.json requires it).
+          startedAt: job.sidecar.createdAt,
           plannedCases: job.sidecar.agents.length * job.sidecar.suite.cases.length *
             job.sidecar.request.repetitions,
           agents: job.sidecar.agents,
@@ -881,6 +884,33 @@ Deno.test("workbench: text from the config is escaped on every page that shows i
       (_, e) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e as "lt"],
     );
     assert.deepStrictEqual(JSON.parse(decoded), suite);
+  } finally {
+    await stop(wb);
+  }
+});
+
+Deno.test("workbench: a run with a malformed line is listed as failed with the file and line; its detail says the same", async () => {
+  const wb = await start();
+  try {
+    const dir = await writeSyntheticRun(wb.context.runs.dir, {
+      runId: "broken",
+      startedAt: "2026-01-02T03:04:05Z",
+      cases: ["c1", "c2"],
+      repetitions: 1,
+      agents: [{ id: "a", outcome: () => ({ passed: true }) }],
+    });
+    await Deno.writeTextFile(join(dir, "cases.jsonl"), "{not json\n", { append: true });
+    const list = await call(wb, "GET", "/api/runs");
+    const row = (list.data as unknown as { runId: string; state: string; failure: string }[])
+      .find((r) => r.runId === "broken")!;
+    assert.equal(row.state, "failed");
+    assert.match(row.failure, /^Cannot use run "broken\/cases\.jsonl": line 3 is not JSON/);
+    const detail = await call(wb, "GET", "/api/runs/broken");
+    assert.equal(detail.status, 500);
+    assert.match(
+      String(detail.data.error),
+      /^Cannot use run "broken\/cases\.jsonl": line 3 is not/,
+    );
   } finally {
     await stop(wb);
   }

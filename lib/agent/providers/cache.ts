@@ -10,7 +10,8 @@ import { Redactor } from "../../core/secrets.ts";
 import { dirname, join } from "node:path";
 import type { ModelConfig } from "../types.ts";
 import type { ModelClient, ModelRequest, ModelTurn } from "./types.ts";
-import { sha256Hex, sortedJson } from "../_json.ts";
+import { stableJson } from "../../core/json.ts";
+import { sha256Hex } from "../../catalog/load.ts";
 
 /**
  * `read`: answer from the cache when the key is present, else call the model and store the
@@ -40,12 +41,12 @@ export interface ResponseStore {
  * @returns Lower-case hex.
  */
 export function responseCacheKey(config: ModelConfig, request: ModelRequest): Promise<string> {
-  return sha256Hex(sortedJson({
+  return sha256Hex(stableJson({
     provider: config.provider,
     model: config.model,
     baseUrl: config.baseUrl ?? null,
     request,
-  }));
+  }, { indent: 0 }));
 }
 
 /** Options of {@linkcode withResponseCache}. */

@@ -7,7 +7,7 @@
  */
 import { summarizeRecords } from "../../agent/summary.ts";
 import type { AgentConfig, CaseRecord } from "../../agent/types.ts";
-import { sortKeysDeep } from "../../core/json.ts";
+import { stableJson } from "../../core/json.ts";
 import { byStart, type LoadedRun } from "../runs.ts";
 import type { AgentMetrics, AgentRunRecord } from "./types.ts";
 
@@ -120,9 +120,7 @@ export function agentRunRecords(runs: readonly LoadedRun[]): AgentRunRecord[] {
       const v = run.agentVersions?.[agentId];
       const toolCosts = cases.map((c) => caseToolCostUsd(c, prices));
       const key = `${run.suiteId}\u0000${agentId}`;
-      const config = agent === null
-        ? ""
-        : JSON.stringify(sortKeysDeep({ ...agent, id: ref.agentId }, (n) => n));
+      const config = agent === null ? "" : stableJson({ ...agent, id: ref.agentId }, { indent: 0 });
       const before = lastConfig.get(key);
       lastConfig.set(key, config);
       out.push({

@@ -15,7 +15,8 @@ import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { resumeRun, startRun } from "../start_run.ts";
 import { summarizeRun } from "../comparison.ts";
-import { parseCaseLines, progressOf, type RunState } from "../run_store.ts";
+import { progressOf, type RunState } from "../run_store.ts";
+import { parseCaseLines, RunInputError } from "../../agent/io.ts";
 import type { Suite } from "../../agent/types.ts";
 
 /** A finished case as the event stream sends it (no answer text, no arguments). */
@@ -93,6 +94,7 @@ function eventsRoute(ctx: WorkbenchContext) {
     return streamSSE(c, async (stream) => {
       const path = join((await ctx.runs.locate(runId)).dir, "cases.jsonl");
       let offset = 0;
+      let lines = 0;
       let seen = 0;
       const all: CaseRecord[] = [];
       let wake: (() => void) | null = null;
@@ -111,8 +113,21 @@ function eventsRoute(ctx: WorkbenchContext) {
           const bytes = await readFrom(path, offset);
           const end = bytes.lastIndexOf(0x0a) + 1;
           if (end > 0) {
+            const text = new TextDecoder().decode(bytes.subarray(0, end));
+            let records: CaseRecord[];
+            try {
+              records = parseCaseLines(text, path, lines + 1);
+            } catch (e) {
+              if (!(e instanceof RunInputError)) throw e;
+              // A malformed line ends the stream with the reason, rather than being skipped.
+              await stream.writeSSE({
+                event: "end",
+                data: JSON.stringify({ state: "failed", failure: e.message }),
+              });
+              break;
+            }
             offset += end;
-            const records = parseCaseLines(new TextDecoder().decode(bytes.subarray(0, end)));
+            lines += text.split("\n").length - 1;
             for (const r of records) {
               all.push(r);
               seen++;
