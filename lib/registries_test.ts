@@ -29,12 +29,11 @@ const TABLES: readonly { name: string; header: string[]; rows: string[][] }[] = 
   },
   {
     name: "arms",
-    header: ["arm", "alters index", "savings", "needs", "what it renders"],
+    header: ["arm", "alters index", "savings", "what it renders"],
     rows: ARMS.map((a) => [
       code(a.name),
       a.altersIndex ? "yes" : "no",
       a.lowerBound ? "lower bound" : "exact",
-      a.requires === null ? "-" : code(a.requires),
       a.summary,
     ]),
   },

@@ -1,26 +1,17 @@
 /**
- * The registry entry of an arm built on this repository alone (no optional package).
+ * The registry entry of an arm: its declarations read off the arm, and a summary.
  *
  * @module
  */
 import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /**
- * The {@linkcode ArmEntry} of an arm that needs no optional package: its declarations read off
- * the arm, loaded synchronously.
+ * The {@linkcode ArmEntry} of an arm.
  *
  * @param arm The arm.
  * @param summary One line for `--help` and the extension-points table.
  * @returns The entry.
  */
-export function builtInArmEntry(arm: EncodingArm, summary: string): ArmEntry {
-  return {
-    name: arm.name,
-    summary,
-    altersIndex: arm.altersIndex,
-    lowerBound: arm.lowerBound,
-    requires: null,
-    arm,
-    load: () => Promise.resolve(arm),
-  };
+export function armEntry(arm: EncodingArm, summary: string): ArmEntry {
+  return { name: arm.name, summary, altersIndex: arm.altersIndex, lowerBound: arm.lowerBound, arm };
 }

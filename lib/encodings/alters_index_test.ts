@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import type { Tool } from "../catalog/types.ts";
 import { observeAltersIndex } from "./alters_index.ts";
 import { baselineJson } from "./baseline_json.ts";
-import { BUILTIN_ARMS } from "./registry.ts";
+import { armsNamed } from "./registry.ts";
+
+const ARMS = armsNamed();
 import type { EncodingArm } from "./types.ts";
 import {
   exists,
@@ -21,7 +23,7 @@ function corpus(): Tool[] {
 
 Deno.test("every arm's altersIndex flag matches what its indexFields do", () => {
   const tools = corpus();
-  for (const arm of BUILTIN_ARMS) {
+  for (const arm of ARMS) {
     const seen = observeAltersIndex(arm, tools);
     assert.ok(
       seen.consistent,

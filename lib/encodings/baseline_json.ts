@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
 import { guarded, joinedBy, joinedListing, plainIndexFields } from "./_private.ts";
@@ -53,7 +53,7 @@ export const baselineJson: EncodingArm = {
 };
 
 /** Registry entry of `baseline_json`. */
-export const baselineJsonEntry: ArmEntry = builtInArmEntry(
+export const baselineJsonEntry: ArmEntry = armEntry(
   baselineJson,
   "name, description and canonical inputSchema as JSON: the reference of every saving",
 );

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import {
   joinedBy,
@@ -100,7 +100,7 @@ export const compactSig: EncodingArm = {
 };
 
 /** Registry entry of `compact_sig`. */
-export const compactSigEntry: ArmEntry = builtInArmEntry(
+export const compactSigEntry: ArmEntry = armEntry(
   compactSig,
   "one line per tool: `name(params)|description`",
 );

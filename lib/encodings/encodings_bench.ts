@@ -4,7 +4,7 @@
 import { loadCatalog } from "../catalog/load.ts";
 import { measureCatalogCost } from "../modes/catalog_cost.ts";
 import { createTokenizer, type Tokenizer } from "../tokens/mod.ts";
-import { type ArmRow, type EncodingArm, loadArms, measureArms } from "./mod.ts";
+import { type ArmRow, armsNamed, measureArms } from "./mod.ts";
 import { exists, LIVEMCPTOOL, REFERENCE } from "../../testing/encodings.ts";
 
 const path = [REFERENCE, LIVEMCPTOOL].find(exists);
@@ -15,7 +15,7 @@ if (path === undefined) {
 } else {
   const corpus = await loadCatalog(path.pathname);
   const tokenizers = [createTokenizer("cl100k_base"), createTokenizer("o200k_base")];
-  const arms = await loadArms();
+  const arms = armsNamed();
   const group = `${corpus.id} (${corpus.tools.length} tools)`;
 
   // Print the figures once, so the bench run also reports what it measured.
@@ -75,7 +75,6 @@ if (path === undefined) {
     },
   });
   for (const arm of arms) {
-    if ("unavailable" in arm) continue;
     Deno.bench({
       name: `${arm.name} × 2 tokenizers`,
       group: "per arm",
@@ -106,7 +105,7 @@ if (path === undefined) {
   // for changedIndexFields and for the bm25 and tfidf_classic indexes. Fresh tool objects render
   // each of the four times; the corpus's own objects render compact_sig's signature once (the
   // per-tool memo; markdown's table is rendered each time).
-  const indexArms = arms.filter((a): a is EncodingArm => !("unavailable" in a) && a.altersIndex);
+  const indexArms = arms.filter((a) => a.altersIndex);
   const fourTimes = (fresh: boolean) => (b: Deno.BenchContext) => {
     const copies = Array.from({ length: fresh ? 4 : 1 }, () => corpus.tools.map((t) => ({ ...t })));
     const pass = (i: number) => copies[fresh ? i : 0];

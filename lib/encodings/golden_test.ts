@@ -14,7 +14,9 @@ import { createHash } from "node:crypto";
 import { decode } from "@toon-format/toon";
 import { loadCatalog } from "../catalog/load.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
-import { BUILTIN_ARMS } from "./registry.ts";
+import { armsNamed } from "./registry.ts";
+
+const ARMS = armsNamed();
 import { REFERENCE, referenceSampleTools, sampleTools } from "../../testing/encodings.ts";
 
 const goldenPath = (arm: string) => new URL(`./testdata/${arm}.txt`, import.meta.url);
@@ -23,7 +25,7 @@ const golden = (arm: string) => Deno.readTextFileSync(goldenPath(arm));
 // ---------------------------------------------------------------------------
 // Reference corpus goldens
 
-for (const arm of BUILTIN_ARMS) {
+for (const arm of ARMS) {
   Deno.test(`${arm.name} renders the first 3 reference tools as its golden file`, () => {
     const listing = arm.encodeListing(referenceSampleTools());
     if (Deno.env.get("UPDATE_GOLDENS") === "1") {
@@ -223,7 +225,7 @@ const HAND: Record<string, string> = {
     `## read_graph\n\n${D_GRAPH}\n\nNo parameters.`,
 };
 
-for (const arm of BUILTIN_ARMS) {
+for (const arm of ARMS) {
   const hand = HAND[arm.name];
   if (hand === undefined) continue;
   Deno.test(`${arm.name} renders the hand-made sample tools as written by hand`, () => {
@@ -235,7 +237,7 @@ for (const arm of BUILTIN_ARMS) {
 
 Deno.test("toon_listing renders the hand-made sample tools so they decode back", () => {
   const tools = sampleTools();
-  const listing = BUILTIN_ARMS.find((a) => a.name === "toon_listing")!.encodeListing(tools);
+  const listing = ARMS.find((a) => a.name === "toon_listing")!.encodeListing(tools);
   assert.deepEqual(
     decode(listing.text),
     tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),

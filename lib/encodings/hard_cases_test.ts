@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { hugeSchemaCatalog } from "../../fixtures/catalogs/hard/huge_schema.ts";
 import { schemaText } from "../catalog/canonical.ts";
-import { BUILTIN_ARMS } from "./registry.ts";
+import { armsNamed } from "./registry.ts";
+
+const ARMS = armsNamed();
 import { compactSig } from "./compact_sig.ts";
 import { baselineJson } from "./baseline_json.ts";
 import { hardCases, toolsOf } from "../../testing/encodings.ts";
@@ -11,7 +13,7 @@ const cases = hardCases();
 Deno.test("every arm encodes every hard-case tool, deterministically, without skips", async (t) => {
   for (const [file, tools] of cases) {
     await t.step(file, () => {
-      for (const arm of BUILTIN_ARMS) {
+      for (const arm of ARMS) {
         const first = arm.encodeListing(tools);
         assert.equal(
           first.skipped.count,
@@ -61,7 +63,7 @@ Deno.test("every arm encodes a ~900 KB schema whole", () => {
   assert.ok(canonical.length >= 900_000, `schema is ${canonical.length} characters`);
   const names = Object.keys(catalog.tools[0].inputSchema.properties as object);
   const last = names[names.length - 1];
-  for (const arm of BUILTIN_ARMS) {
+  for (const arm of ARMS) {
     const out = arm.encodeTool(tool);
     assert.ok(out.ok, arm.name);
     // No truncation: the last parameter is present in every rendering.

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import { canonicalJson } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import {
@@ -99,7 +99,7 @@ export const markdown: EncodingArm = {
 };
 
 /** Registry entry of `markdown`. */
-export const markdownEntry: ArmEntry = builtInArmEntry(
+export const markdownEntry: ArmEntry = armEntry(
   markdown,
   "a heading per tool and a parameter table",
 );

@@ -14,14 +14,7 @@ import type { Tokenizer } from "../tokens/types.ts";
 import { errorMessage, heaviestFirst, SkipCollector } from "./_private.ts";
 import { fragileNumberLiterals, literalLoss } from "./literals.ts";
 import { baselineJson } from "./baseline_json.ts";
-import type {
-  EncodedTool,
-  EncodingArm,
-  JoinedListing,
-  Listing,
-  SkipSummary,
-  UnavailableArm,
-} from "./types.ts";
+import type { EncodedTool, EncodingArm, JoinedListing, Listing, SkipSummary } from "./types.ts";
 
 /** One of the heaviest tools under an arm. */
 export interface HeavyTool {
@@ -83,7 +76,7 @@ export interface ArmMeasurement {
   readonly altersIndex: boolean;
 }
 
-/** An arm that produced no measurement: its runtime is missing or its listing failed. */
+/** An arm that produced no measurement: its listing failed. */
 export interface ArmSkipRow {
   /** Id of the corpus. */
   readonly corpusId: string;
@@ -91,7 +84,7 @@ export interface ArmSkipRow {
   readonly arm: string;
   /** Always true. */
   readonly skipped: true;
-  /** Why, e.g. that `@tscg/core` is not installed and how to install it. */
+  /** Why: `encodeListing failed: <error>`. */
   readonly reason: string;
 }
 
@@ -117,8 +110,8 @@ export const ARM_ROW_PROVENANCE: {
 export interface MeasureArmsOptions {
   /** The corpus: its id and tools (a `Corpus` fits). */
   readonly corpus: { readonly id: string; readonly tools: readonly Tool[] };
-  /** Arms to measure, as returned by `loadArms`; unavailable ones give one skip row. */
-  readonly arms: readonly (EncodingArm | UnavailableArm)[];
+  /** Arms to measure (e.g. `armsNamed`). */
+  readonly arms: readonly EncodingArm[];
   /** Tokenizers; one row per arm and tokenizer. */
   readonly tokenizers: readonly Tokenizer[];
   /**
@@ -604,7 +597,7 @@ function countParts(
  * Measures every arm over a corpus with every tokenizer.
  *
  * For each arm (in order) and tokenizer (in order) one {@linkcode ArmMeasurement};
- * for an unavailable arm, or one whose `encodeListing` throws, one
+ * for an arm whose `encodeListing` throws, one
  * {@linkcode ArmSkipRow} per corpus instead. `baseline_json` is used for
  * savings even when it is not among `arms`. Pure: the only work is encoding
  * and counting; no I/O, no clock.
@@ -632,9 +625,7 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
       `Cannot measure arms as heaviestCount must be a non-negative integer: current value is ${heaviestCount}`,
     );
   }
-  const baseArm =
-    arms.find((a): a is EncodingArm => a.name === "baseline_json" && !("unavailable" in a)) ??
-      baselineJson;
+  const baseArm = arms.find((a) => a.name === "baseline_json") ?? baselineJson;
   const fragile = fragileLiterals(corpus.tools);
   // A joined listing is counted tool by tool (no listing text); any other is rendered whole,
   // counted, and its texts dropped, so at most one arm's texts are held at a time.
@@ -661,10 +652,6 @@ export function measureArms(options: MeasureArmsOptions): ArmRow[] {
 
   const rows: ArmRow[] = [];
   for (const arm of arms) {
-    if ("unavailable" in arm) {
-      rows.push({ corpusId: corpus.id, arm: arm.name, skipped: true, reason: arm.reason });
-      continue;
-    }
     let measured: Counted;
     try {
       measured = arm === baseArm ? base : measure(arm);

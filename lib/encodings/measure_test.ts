@@ -110,14 +110,28 @@ Deno.test("measureArms() keeps the first 5 skip examples and counts them all", (
   assert.equal(row.savings, null);
 });
 
-Deno.test("measureArms() yields one skip row for an unavailable arm and breaks heaviest ties by id", () => {
+Deno.test("measureArms() yields one skip row for an arm whose listing throws and breaks heaviest ties by id", () => {
+  const broken: EncodingArm = {
+    ...compactSig,
+    name: "broken",
+    joined: undefined,
+    listingParts: undefined,
+    encodeListing: () => {
+      throw new Error("absent");
+    },
+  };
   const rows = measureArms({
     corpus: { id: "hand", tools },
-    arms: [{ name: "tscg", unavailable: true, reason: "absent" }, compactSig],
+    arms: [broken, compactSig],
     tokenizers: [words, chars],
     heaviestCount: 2,
   });
-  assert.deepEqual(rows[0], { corpusId: "hand", arm: "tscg", skipped: true, reason: "absent" });
+  assert.deepEqual(rows[0], {
+    corpusId: "hand",
+    arm: "broken",
+    skipped: true,
+    reason: "encodeListing failed: Error: absent",
+  });
   assert.equal(rows.length, 3);
   const w = rows[1] as ArmMeasurement;
   assert.deepEqual(w.heaviest, [{ toolId: "s:a", tokens: 3 }, { toolId: "s:b", tokens: 1 }]);
@@ -128,7 +142,8 @@ Deno.test("measureArms() yields one skip row for an unavailable arm and breaks h
 });
 
 Deno.test("measureArms() with the real tokenizers gives the direct counts on the reference corpus and the hard cases", async () => {
-  const { BUILTIN_ARMS } = await import("./registry.ts");
+  const { armsNamed } = await import("./registry.ts");
+  const BUILTIN_ARMS = armsNamed();
   const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
   const { readTools, hardCases } = await import("../../testing/encodings.ts");
   const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
@@ -148,7 +163,8 @@ Deno.test("measureArms() with the real tokenizers gives the direct counts on the
 });
 
 Deno.test("every arm that declares its listing joined lists exactly that join of its tool texts", async () => {
-  const { BUILTIN_ARMS } = await import("./registry.ts");
+  const { armsNamed } = await import("./registry.ts");
+  const BUILTIN_ARMS = armsNamed();
   const { readTools, hardCases } = await import("../../testing/encodings.ts");
   const corpora = [
     readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),

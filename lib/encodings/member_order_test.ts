@@ -11,7 +11,9 @@
 import assert from "node:assert/strict";
 import { parseCatalog } from "../catalog/parse.ts";
 import type { Tool } from "../catalog/types.ts";
-import { BUILTIN_ARMS } from "./registry.ts";
+import { armsNamed } from "./registry.ts";
+
+const ARMS = armsNamed();
 
 const PROPS: Record<string, string> = {
   b: '{"type":"string","description":"B"}',
@@ -34,7 +36,7 @@ const LITERALS = ["1", "1.0"];
 /** Every built-in arm's text of the tool, by arm name. */
 function texts(tool: Tool): Map<string, string> {
   const out = new Map<string, string>();
-  for (const arm of BUILTIN_ARMS) {
+  for (const arm of ARMS) {
     const encoded = arm.encodeTool(tool);
     assert.ok(encoded.ok, `${arm.name}: ${JSON.stringify(encoded)}`);
     out.set(arm.name, encoded.text);

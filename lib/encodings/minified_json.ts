@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { JsonValue, Tool } from "../catalog/types.ts";
 import { asObject, decodedIndexFields, guarded, joinedListing } from "./_private.ts";
@@ -69,7 +69,7 @@ export const minifiedJson: EncodingArm = {
 };
 
 /** Registry entry of `minified_json`. */
-export const minifiedJsonEntry: ArmEntry = builtInArmEntry(
+export const minifiedJsonEntry: ArmEntry = armEntry(
   minifiedJson,
   "each tool as a compact `tools/list` entry",
 );

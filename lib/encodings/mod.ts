@@ -10,10 +10,10 @@
  *
  * @example Usage
  * ```ts
- * import { loadArms, measureArms } from "./mod.ts";
+ * import { armsNamed, measureArms } from "./mod.ts";
  * const words = { name: "words", count: (t: string) => t.split(/\s+/).filter(Boolean).length };
  * const tools = [{ id: "s:a", server: "s", name: "a", description: "one two" }];
- * const rows = measureArms({ corpus: { id: "c", tools }, arms: await loadArms(), tokenizers: [words] });
+ * const rows = measureArms({ corpus: { id: "c", tools }, arms: armsNamed(), tokenizers: [words] });
  * if (rows.length !== 6) throw new Error(`expected a row per arm, got ${rows.length}`);
  * ```
  *
@@ -30,7 +30,6 @@ export type {
   SkipSummary,
   ToolPart,
   ToolSkip,
-  UnavailableArm,
 } from "./types.ts";
 export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 export type { Tokenizer } from "../tokens/types.ts";
@@ -49,7 +48,7 @@ export {
 } from "./tron_dedup.ts";
 export { minifiedJson, minifiedJsonEntry } from "./minified_json.ts";
 export { markdown, markdownEntry } from "./markdown.ts";
-export { ARM_NAMES, ARMS, BUILTIN_ARMS, loadArms, parseArmList } from "./registry.ts";
+export { ARM_NAMES, ARMS, armsNamed, parseArmList } from "./registry.ts";
 export {
   ARM_ROW_PROVENANCE,
   type ArmMeasurement,

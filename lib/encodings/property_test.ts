@@ -2,7 +2,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
-import { BUILTIN_ARMS } from "./registry.ts";
+import { armsNamed } from "./registry.ts";
+
+const ARMS = armsNamed();
 import { toTool } from "../../testing/encodings.ts";
 
 const SEED = 20260714;
@@ -78,7 +80,7 @@ function reverseKeys(value: JsonValue): JsonValue {
 Deno.test("no arm throws on random schemas and every arm is byte-deterministic", () => {
   fc.assert(
     fc.property(fc.array(tool, { maxLength: 6 }), (tools: Tool[]) => {
-      for (const arm of BUILTIN_ARMS) {
+      for (const arm of ARMS) {
         const listing = arm.encodeListing(tools);
         assert.equal(listing.encodedIds.length + listing.skipped.count, tools.length);
         const again = arm.encodeListing(structuredClone(tools));
@@ -100,7 +102,7 @@ Deno.test("every arm's output ignores the key order of the input schema", () => 
       const reversed: Tool = t.inputSchema === undefined
         ? t
         : { ...t, inputSchema: reverseKeys(t.inputSchema) as JsonObject };
-      for (const arm of BUILTIN_ARMS) {
+      for (const arm of ARMS) {
         assert.deepEqual(arm.encodeTool(reversed), arm.encodeTool(t), arm.name);
       }
     }),

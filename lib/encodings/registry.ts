@@ -1,6 +1,6 @@
 /**
  * The encoding-arm registry: every arm in report order, each entry declaring whether it alters
- * the retrieval index, whether its savings are a lower bound and the optional package it needs.
+ * the retrieval index and whether its savings are a lower bound.
  * `--arms` parsing and help, the bench, the golden test and the extension-points table read it.
  *
  * Adding an arm: one module exporting the arm and its {@linkcode ArmEntry} (with its test and
@@ -14,7 +14,7 @@ import { markdownEntry } from "./markdown.ts";
 import { minifiedJsonEntry } from "./minified_json.ts";
 import { toonListingEntry } from "./toon_listing.ts";
 import { tronDedupEntry } from "./tron_dedup.ts";
-import type { ArmEntry, EncodingArm, UnavailableArm } from "./types.ts";
+import type { ArmEntry, EncodingArm } from "./types.ts";
 
 /** Every registered arm, in report order (`baseline_json` first). */
 export const ARMS: readonly ArmEntry[] = [
@@ -28,11 +28,6 @@ export const ARMS: readonly ArmEntry[] = [
 
 /** Every arm name, in report order (`baseline_json` first). */
 export const ARM_NAMES: readonly string[] = ARMS.map((a) => a.name);
-
-/** The arms that need no optional runtime, in report order. */
-export const BUILTIN_ARMS: readonly EncodingArm[] = ARMS.flatMap((a) =>
-  a.arm === undefined ? [] : [a.arm]
-);
 
 /**
  * Parses an `--arms` value: `all`, or arm names separated by commas.
@@ -68,8 +63,7 @@ export function parseArmList(spec: string): string[] {
 }
 
 /**
- * Loads arms by name. Arms whose runtime is missing come back as
- * {@linkcode UnavailableArm} entries; this never throws for them.
+ * The arms of these names.
  *
  * @param names Arm names (see {@linkcode parseArmList}); default all.
  * @returns The arms in the order of `names`.
@@ -77,19 +71,15 @@ export function parseArmList(spec: string): string[] {
  *
  * @example Usage
  * ```ts
- * import { loadArms } from "./registry.ts";
- * const arms = await loadArms(["baseline_json", "markdown"]);
+ * import { armsNamed } from "./registry.ts";
+ * const arms = armsNamed(["baseline_json", "markdown"]);
  * if (arms.length !== 2 || arms[0].name !== "baseline_json") throw new Error();
  * ```
  */
-export async function loadArms(
-  names: readonly string[] = ARM_NAMES,
-): Promise<(EncodingArm | UnavailableArm)[]> {
-  const out: (EncodingArm | UnavailableArm)[] = [];
-  for (const name of names) {
+export function armsNamed(names: readonly string[] = ARM_NAMES): EncodingArm[] {
+  return names.map((name) => {
     const entry = ARMS.find((a) => a.name === name);
     if (entry === undefined) throw new RangeError(`Cannot load arm "${name}" as it is not known`);
-    out.push(entry.arm ?? await entry.load());
-  }
-  return out;
+    return entry.arm;
+  });
 }

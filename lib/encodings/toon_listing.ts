@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import { decode, encode } from "@toon-format/toon";
 import { compareUtf8, isArrayIndexKey, schemaText } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
@@ -219,7 +219,7 @@ export const toonListing: EncodingArm = {
 };
 
 /** Registry entry of `toon_listing`. */
-export const toonListingEntry: ArmEntry = builtInArmEntry(
+export const toonListingEntry: ArmEntry = armEntry(
   toonListing,
   "tool definitions in TOON (Token-Oriented Object Notation)",
 );

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { builtInArmEntry } from "./_entry.ts";
+import { armEntry } from "./_entry.ts";
 import { createHash } from "node:crypto";
 import { canonicalJson, schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
@@ -167,7 +167,7 @@ export function createTronDedupArm(options: TronDedupOptions = {}): EncodingArm 
 export const tronDedup: EncodingArm = createTronDedupArm();
 
 /** Registry entry of `tron_dedup`. */
-export const tronDedupEntry: ArmEntry = builtInArmEntry(
+export const tronDedupEntry: ArmEntry = armEntry(
   tronDedup,
   "one class per distinct input schema, tools refer to it by name",
 );

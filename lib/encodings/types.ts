@@ -170,39 +170,21 @@ export interface EncodingArm {
 }
 
 /**
- * One registered encoding arm (`lib/encodings/registry.ts`): its name, what it declares (whether
- * it alters the retrieval index, whether its savings are a lower bound, the optional package it
- * needs) and how to load it. The bench, `--arms` parsing and help, the golden test and the
- * extension-points table read the registry instead of parallel name lists. Adding an arm is one module
- * exporting its arm and entry (with its test and golden file) and one line in `registry.ts`.
+ * One registered encoding arm (`lib/encodings/registry.ts`): the arm, its name and what it
+ * declares (whether it alters the retrieval index, whether its savings are a lower bound). The
+ * bench, `--arms` parsing and help, the golden test and the extension-points table read the registry
+ * instead of parallel name lists. Adding an arm is one module exporting its arm and entry (with
+ * its test and golden file) and one line in `registry.ts`.
  */
 export interface ArmEntry {
   /** snake_case arm name, as in {@linkcode EncodingArm.name}. */
   readonly name: string;
   /** One line for `--help` and the extension-points table. */
   readonly summary: string;
-  /** As {@linkcode EncodingArm.altersIndex}; declared here so it is known before loading. */
+  /** As {@linkcode EncodingArm.altersIndex}. */
   readonly altersIndex: boolean;
   /** As {@linkcode EncodingArm.lowerBound}. */
   readonly lowerBound: boolean;
-  /** npm package the arm needs at run time, `null` for arms built on this repository alone. */
-  readonly requires: string | null;
-  /** The arm itself when it needs no optional package (available synchronously). */
-  readonly arm?: EncodingArm;
-  /**
-   * Loads the arm; never throws for a missing package.
-   *
-   * @returns The arm, or an {@linkcode UnavailableArm} with the reason.
-   */
-  load(): Promise<EncodingArm | UnavailableArm>;
-}
-
-/** An arm whose runtime is missing: it yields one arm-level skip row. */
-export interface UnavailableArm {
-  /** snake_case arm name. */
-  readonly name: string;
-  /** Always true: marks the arm as unavailable. */
-  readonly unavailable: true;
-  /** Why, e.g. that `@tscg/core` is not installed and how to install it. */
-  readonly reason: string;
+  /** The arm. */
+  readonly arm: EncodingArm;
 }

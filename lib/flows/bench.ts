@@ -17,8 +17,8 @@ import {
 import { type CatalogCostSections, measureCatalogCost } from "../modes/catalog_cost.ts";
 import {
   type ArmRow,
+  armsNamed,
   type EncodingArm,
-  loadArms,
   measureArms,
   measureToolResults,
 } from "../encodings/mod.ts";
@@ -72,7 +72,7 @@ export async function runBench(
   const inputs = await loadBenchInputs(p, options, io, say);
   const make = options.createTokenizer ?? createDefaultTokenizer;
   const tokenizers = p.tokenizerNames.map((n) => make(n));
-  const arms = await loadArms(p.armNames);
+  const arms = armsNamed(p.armNames);
   const cost = measureCost(p, inputs, arms, tokenizers, say);
   const retrieval = await scoreRetrieval({
     corpora: inputs.corpora.map((c) => c.corpus),
@@ -139,7 +139,7 @@ export async function runBench(
 function measureCost(
   p: Plan,
   inputs: BenchInputs,
-  arms: Awaited<ReturnType<typeof loadArms>>,
+  arms: readonly EncodingArm[],
   tokenizers: readonly Tokenizer[],
   say: (message: string) => void,
 ): {
@@ -180,12 +180,10 @@ function measureCost(
 
 /** The index arms: the encoding arms that alter the index, then `package_info` when given. */
 function indexArmsOf(
-  arms: Awaited<ReturnType<typeof loadArms>>,
+  arms: readonly EncodingArm[],
   inputs: BenchInputs,
 ): IndexArm[] {
-  const indexArms: IndexArm[] = arms.filter((a): a is EncodingArm =>
-    !("unavailable" in a) && a.altersIndex
-  );
+  const indexArms: IndexArm[] = arms.filter((a) => a.altersIndex);
   if (inputs.packageInfo !== undefined) indexArms.push(packageInfoArm(inputs.packageInfo));
   return indexArms;
 }

@@ -49,11 +49,6 @@ reference corpus of 73 npm MCP servers) and writes report.json and dashboard.htm
   --code-catalog FILE  Catalog priced as the "code" mode (default: ${BENCH_DEFAULTS.codeCatalog})
   --arms LIST          Encoding arms to price: "all" (default), "none", or a comma list of
                        ${ARM_NAMES.join(", ")}
-                       (${
-        ARMS.filter((a) => a.requires !== null).map((a) => `${a.name} needs ${a.requires}`).join(
-          ", ",
-        )
-      }; otherwise it is one skip row)
   --golden FILE        Graded golden query set (mcpproxy format) scored against the corpus whose
                        id matches its corpus_version (with one corpus: that corpus, warned when
                        the set names another; with several: a set naming none of them is

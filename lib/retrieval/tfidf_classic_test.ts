@@ -91,13 +91,13 @@ Deno.test("tfidf_classic's first k hits are the first k of the whole ranking (sc
 
 Deno.test("tfidf_classic indexes sharing an analysis score as fresh ones, on the reference corpus and its arms", async () => {
   const { loadCatalog } = await import("../catalog/io.ts");
-  const { loadArms } = await import("../encodings/mod.ts");
+  const { armsNamed } = await import("../encodings/mod.ts");
   const { loadGolden } = await import("./io.ts");
   const { docsFromTools } = await import("./docs.ts");
   const root = new URL("../../fixtures/", import.meta.url);
   const corpus = await loadCatalog(new URL("corpora/reference_v1.tools.json", root).pathname);
   const golden = await loadGolden(new URL("golden/reference_v2.test.json", root).pathname);
-  const arms = await loadArms(["compact_sig", "markdown"]);
+  const arms = armsNamed(["compact_sig", "markdown"]);
   const sets = [
     docsFromTools(corpus.tools),
     ...arms.map((a) => "unavailable" in a ? [] : docsFromTools(corpus.tools, a.indexFields)),
