@@ -261,52 +261,6 @@ function responsesReply(m: ScriptedMessage, model: string): ScriptedReply {
 }
 
 /**
- * An error reply in the wire format of `provider` (`{type:"error",error:{...}}` for Anthropic,
- * `{error:{message,type}}` for OpenAI).
- *
- * @param provider Wire format.
- * @param status HTTP status.
- * @param retryAfter `Retry-After` header value, when given.
- * @returns The reply.
- */
-export function errorReply(
-  provider: WireProvider,
-  status: number,
-  retryAfter?: string,
-): ScriptedReply {
-  const type = status === 429
-    ? "rate_limit_error"
-    : status >= 500
-    ? "api_error"
-    : "invalid_request_error";
-  const headers: Record<string, string> = retryAfter === undefined
-    ? {}
-    : { "retry-after": retryAfter };
-  return provider === "anthropic"
-    ? json(status, { type: "error", error: { type, message: `scripted ${status}` } }, headers)
-    : provider === "openai-responses"
-    ? json(
-      status,
-      { error: { message: `scripted ${status}`, type, code: null, param: null } },
-      headers,
-    )
-    : json(
-      status,
-      { error: { message: `scripted ${status}`, type, code: null, param: null } },
-      headers,
-    );
-}
-
-/** A 200 reply whose body is not valid JSON. */
-export function malformedReply(): ScriptedReply {
-  return {
-    status: 200,
-    headers: { "content-type": "application/json" },
-    body: '{"id": "x", "content": [',
-  };
-}
-
-/**
  * Starts the server on 127.0.0.1 with a random port.
  *
  * @param handler Decides each reply.

@@ -13,9 +13,6 @@ import referenceCode from "./reference_code.tools.json" with { type: "json" };
 import type { Hit } from "../retrieval/types.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
 
-/** Repository-relative path of the definitions file. */
-export const CODE_DEFINITIONS_PATH = "fixtures/proxies/reference_code.tools.json";
-
 /**
  * The `code` exposure's tool definitions, a JSON module beside this file, so lib/ reads no
  * fixture at run time. A test checks it equals `fixtures/proxies/reference_code.tools.json`, the

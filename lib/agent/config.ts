@@ -74,10 +74,7 @@ const SCHEMAS = {
 let ajv: Ajv | undefined;
 const compiled = new Map<keyof typeof SCHEMAS, ValidateFunction>();
 
-/**
- * The validator of one schema, compiled on its first use: compiling all four up front cost every
- * process that imports this module (the bench and each of its workers) 0.2–1 s of CPU.
- */
+/** The validator of one schema, compiled on first use (a process that imports this may need none). */
 function validatorOf(name: keyof typeof SCHEMAS): ValidateFunction {
   let fn = compiled.get(name);
   if (fn === undefined) {

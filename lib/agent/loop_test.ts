@@ -2,12 +2,12 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import {
-  errorReply,
   messageReply,
   type ReceivedRequest,
   type ScriptHandler,
   startScriptedModelServer,
 } from "./_scripted_model_server.ts";
+import { errorReply } from "../../testing/scripted_replies.ts";
 import { createModelClient } from "./providers/client.ts";
 import type { ModelConfig } from "./types.ts";
 import { runAgentLoop } from "./loop.ts";

@@ -184,7 +184,6 @@ export {
 } from "./tools.ts";
 export {
   checkCodeArguments,
-  CODE_DEFINITIONS_PATH,
   CODE_RETRIEVE_USAGE,
   CODE_TOOL_DEFINITIONS,
   codeRetrieveText,

@@ -122,7 +122,6 @@ export {
   planSynthCatalog,
   synthCatalogChunks,
   synthCatalogHeader,
-  synthCatalogText,
   type SynthOptions,
   type SynthPlan,
   type SynthReference,

@@ -542,21 +542,6 @@ export function* synthCatalogChunks(
 }
 
 /**
- * The whole synthetic catalog as one text, the bytes `deno task synth` writes (for small sizes
- * and tests; the task streams {@linkcode synthCatalogChunks}).
- *
- * @param ref Reference (from {@linkcode synthReference}).
- * @param options Size and seed.
- * @returns The `mcpmeter-capture` document's text.
- * @throws {RangeError} As {@linkcode planSynthCatalog}.
- */
-export function synthCatalogText(ref: SynthReference, options: SynthOptions): string {
-  let text = "";
-  for (const chunk of synthCatalogChunks(ref, options)) text += chunk.text;
-  return text;
-}
-
-/**
  * The top-level fields of a synthetic catalog document, without `servers`.
  *
  * @param ref Reference (from {@linkcode synthReference}).

@@ -1,13 +1,8 @@
 import assert from "node:assert/strict";
 import { loadSynthReference } from "./load_synth.ts";
+import { synthCatalogText } from "../../testing/synth.ts";
 import { parseCatalog } from "./parse.ts";
-import {
-  planSynthCatalog,
-  synthCatalogText,
-  type SynthReference,
-  synthReference,
-  synthServers,
-} from "./synth.ts";
+import { planSynthCatalog, type SynthReference, synthReference, synthServers } from "./synth.ts";
 
 const REFERENCE = new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url);
 

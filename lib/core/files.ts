@@ -28,11 +28,10 @@ export async function writeAtomic(path: string, text: string): Promise<void> {
 
 /**
  * Reads a file's bytes into one buffer allocated once from the file's size, then read into in
- * place. `Deno.readFile` gives the same bytes, but on large files it took 2.5x the time here
- * (the 93 MB synth_40000_s1 catalog: 717-1,182 ms against 263-515 ms, fresh processes
- * alternating), most of it the first touch of memory it allocates beyond the file's size.
- * A file whose size `stat` does not tell (a pipe, a device) or that grows while it is read goes
- * on being read from the same handle, in chunks; one that shrinks gives the bytes there were.
+ * place (`Deno.readFile` gives the same bytes more slowly on large catalogs: docs/performance.md,
+ * "Reading catalog files"). A file whose size `stat` does not tell (a pipe, a device) or that
+ * grows while it is read goes on being read from the same handle, in chunks; one that shrinks
+ * gives the bytes there were.
  *
  * @param path File path.
  * @returns The bytes.

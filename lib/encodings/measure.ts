@@ -5,7 +5,6 @@
  */
 import { schemaText } from "../catalog/canonical.ts";
 import type { Tool } from "../catalog/types.ts";
-import type { Provenance } from "../core/provenance.ts";
 import { percentileNearestRank } from "../stats/percentile.ts";
 import { countSpans, firstHardCut, isHardCutBetween, lastHardCut } from "../tokens/joins.ts";
 import { type GroupCounts, groupCounts, type KnownString } from "../tokens/shared_counts.ts";
@@ -90,21 +89,6 @@ export interface ArmSkipRow {
 
 /** A row of {@linkcode measureArms}. */
 export type ArmRow = ArmMeasurement | ArmSkipRow;
-
-/** Provenance of each number in an {@linkcode ArmMeasurement}. */
-export const ARM_ROW_PROVENANCE: {
-  readonly totalTokens: Provenance;
-  readonly meanTokens: Provenance;
-  readonly p95Tokens: Provenance;
-  readonly heaviest: Provenance;
-  readonly savings: Provenance;
-} = {
-  totalTokens: "measured",
-  meanTokens: "computed",
-  p95Tokens: "computed",
-  heaviest: "measured",
-  savings: "computed",
-};
 
 /** Options of {@linkcode measureArms}. */
 export interface MeasureArmsOptions {

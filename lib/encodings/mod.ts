@@ -50,7 +50,6 @@ export { minifiedJson, minifiedJsonEntry } from "./minified_json.ts";
 export { markdown, markdownEntry } from "./markdown.ts";
 export { ARM_NAMES, ARMS, armsNamed, parseArmList } from "./registry.ts";
 export {
-  ARM_ROW_PROVENANCE,
   type ArmMeasurement,
   type ArmRow,
   type ArmSkipRow,

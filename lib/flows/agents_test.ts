@@ -5,15 +5,11 @@
 // not as in-process twins) and a local HTTP server speaking the Anthropic and OpenAI wire
 // formats with scripted replies. What is about the process (kill and resume, exit codes, the
 // merge task) stays in tasks/agents_test.ts and tasks/merge_test.ts.
+import { errorReply, malformedReply } from "../../testing/scripted_replies.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installPackages } from "../mcp/install.ts";
-import {
-  errorReply,
-  malformedReply,
-  type ReceivedRequest,
-  type ScriptedReply,
-} from "../agent/_scripted_model_server.ts";
+import { type ReceivedRequest, type ScriptedReply } from "../agent/_scripted_model_server.ts";
 import { fixturePolicy } from "../agent/_scripted_policy.ts";
 import { runForecast } from "./forecast.ts";
 import {

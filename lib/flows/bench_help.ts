@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ARM_NAMES, ARMS } from "../encodings/mod.ts";
+import { ARM_NAMES } from "../encodings/mod.ts";
 import {
   DEFAULT_EXPANSIONS,
   DEFAULT_RERANK_BASE,

@@ -3,13 +3,13 @@
 // Messages or OpenAI Chat Completions wire format.
 import assert from "node:assert/strict";
 import {
-  errorReply,
   messageReply,
   type ReceivedRequest,
   type ScriptedReply,
   startScriptedModelServer,
   type WireProvider,
 } from "../agent/_scripted_model_server.ts";
+import { errorReply } from "../../testing/scripted_replies.ts";
 import { runBench } from "./bench.ts";
 import type { RunBenchOptions } from "./bench_options.ts";
 import { denoFlowIo } from "./io.ts";

@@ -205,7 +205,7 @@ export async function resolveRetrieverModels(
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   // The model modules (the agent's config and providers, their SDKs) are loaded only when a
-  // model is named: a bench without endpoint retrievers, and each of its workers, never needs them.
+  // model is named: a bench without endpoint retrievers never needs them.
   const embedding = plan.embeddingModel === undefined
     ? undefined
     : await (await import("./embedding.ts")).resolveEmbeddingModel({

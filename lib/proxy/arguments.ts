@@ -1,7 +1,7 @@
 /**
  * Argument checks of the proxy's tools against the `inputSchema`s it publishes
  * (`definitions.ts`), with ajv. Pure: no I/O, no clock. Apart from `responses.ts`, so that what
- * reads only the response texts does not load ajv (about 60 ms of CPU to evaluate).
+ * reads only the response texts does not load ajv.
  *
  * @module
  */

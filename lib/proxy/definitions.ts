@@ -48,18 +48,3 @@ function deepFreeze<T>(value: T): T {
 export const PROXY_TOOL_DEFINITIONS: readonly JsonObject[] = deepFreeze(
   REFERENCE_PROXY_TOOLS,
 );
-
-/**
- * The definition of one proxy tool.
- *
- * @param name Tool name.
- * @returns The frozen definition object.
- * @throws {RangeError} When the definitions file has no tool of that name.
- */
-export function proxyToolDefinition(name: ProxyToolName): JsonObject {
-  const found = PROXY_TOOL_DEFINITIONS.find((t) => t.name === name);
-  if (found === undefined) {
-    throw new RangeError(`The proxy definitions in ${PROXY_DEFINITIONS_PATH} lack tool "${name}"`);
-  }
-  return found;
-}

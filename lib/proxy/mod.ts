@@ -45,7 +45,6 @@ export type { ListingClient } from "../mcp/list.ts";
 export {
   PROXY_DEFINITIONS_PATH,
   PROXY_TOOL_DEFINITIONS,
-  proxyToolDefinition,
   type ProxyToolName,
 } from "./definitions.ts";
 export {

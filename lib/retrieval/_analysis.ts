@@ -146,11 +146,6 @@ export function scanAsciiWords(text: string, each: (start: number, end: number) 
   }
 }
 
-/** Whether `text` holds a character outside ASCII (then {@linkcode wordSegments} asks ICU). */
-export function hasNonAscii(text: string): boolean {
-  return HAS_NON_ASCII.test(text);
-}
-
 /** {@linkcode wordSegments} through `Intl.Segmenter` plus the WB6/7 repair, for any text. */
 export function segmenterWords(text: string): string[] {
   const out: string[] = [];

@@ -26,6 +26,3 @@ export class DropLog {
     };
   }
 }
-
-/** No drops. */
-export const NO_DROPS: Drops = { count: 0, reasons: {}, examples: [] };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { alignGolden, diagnoseIdMismatch } from "./align.ts";
 import { GoldenSetError, IdMismatchError } from "./errors.ts";
 import { evaluateRetrieval } from "./evaluate.ts";
-import { parseMcpproxyGolden, parseToolRet } from "./golden.ts";
+import { parseMcpproxyGolden } from "./golden.ts";
 
 const golden = (labels: string[]) =>
   parseMcpproxyGolden(
@@ -60,22 +60,21 @@ Deno.test("alignGolden() strict lists unknown ids; lenient drops and counts them
 });
 
 Deno.test("the prefixed-vs-bare id bug is reported by evaluateRetrieval, not scored as 0", () => {
-  // ToolRet labels use bare tool ids; an index that prefixes ids with the config name would
-  // otherwise retrieve the right tools and score 0 everywhere.
-  const { golden: g, docs } = parseToolRet({
-    tools: JSON.stringify(
-      ["get_weather", "send_mail", "read_file"].map((id) => ({
-        id,
-        config: "toolbench",
-        documentation: id,
-      })),
-    ),
-    queries: JSON.stringify([{
-      id: "t1",
-      query: "weather",
-      labels: [{ id: "get_weather", relevance: 1 }],
-    }]),
-  }, { id: "toolret" });
+  // Labels with bare tool ids (as ToolRet's): an index that prefixes ids with the server name
+  // would otherwise retrieve the right tools and score 0 everywhere.
+  const g = parseMcpproxyGolden(
+    JSON.stringify({
+      queries: [{ id: "t1", query: "weather", labels: [{ tool_id: "get_weather", relevance: 1 }] }],
+    }),
+    { id: "toolret", strict: false },
+  );
+  const docs = ["get_weather", "send_mail", "read_file"].map((id) => ({
+    id,
+    name: id,
+    server: "toolbench",
+    description: id,
+    params: "",
+  }));
   const prefixed = docs.map((d) => ({ ...d, id: `${d.server}:${d.id}` }));
   assert.throws(
     () =>

@@ -3,4 +3,4 @@
  *
  * @module
  */
-export { loadBeir, loadGolden, loadToolRet } from "./load_golden.ts";
+export { loadGolden } from "./load_golden.ts";

@@ -7,9 +7,8 @@
 import { sha256Hex } from "../catalog/load.ts";
 import { readFailure } from "../core/errors.ts";
 import { GoldenSetError } from "./errors.ts";
-import { basename, join } from "node:path";
-import { type GoldenParseOptions, parseBeir, parseMcpproxyGolden, parseToolRet } from "./golden.ts";
-import type { GoldenWithDocs, ToolRetOptions } from "./golden.ts";
+import { basename } from "node:path";
+import { type GoldenParseOptions, parseMcpproxyGolden } from "./golden.ts";
 import type { GoldenSet } from "./types.ts";
 
 /**
@@ -43,53 +42,4 @@ export async function loadGolden(
     }
     throw e;
   }
-}
-
-/**
- * Read a BEIR dataset directory: `corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`.
- *
- * @param dir Dataset directory.
- * @param split Qrels split name, e.g. `test`.
- * @param options Set id (default: `<dir name>.<split>`) and strictness.
- * @returns `{golden, docs}`.
- * @throws {Deno.errors.NotFound} when a file is missing; see `parseBeir` for content errors.
- */
-export async function loadBeir(
-  dir: string,
-  split = "test",
-  options: Partial<GoldenParseOptions> = {},
-): Promise<GoldenWithDocs> {
-  const [corpus, queries, qrels] = await Promise.all([
-    Deno.readTextFile(join(dir, "corpus.jsonl")),
-    Deno.readTextFile(join(dir, "queries.jsonl")),
-    Deno.readTextFile(join(dir, "qrels", `${split}.tsv`)),
-  ]);
-  return parseBeir({ corpus, queries, qrels }, {
-    ...options,
-    id: options.id ?? `${basename(dir)}.${split}`,
-  });
-}
-
-/**
- * Read a ToolRet task from a tools file and a queries file (JSON array or JSON Lines each).
- *
- * @param toolsPath Tools file.
- * @param queriesPath Queries file.
- * @param options Set id (default: queries file name without extension), strictness, instruction.
- * @returns `{golden, docs}`.
- * @throws {Deno.errors.NotFound} when a file is missing; see `parseToolRet` for content errors.
- */
-export async function loadToolRet(
-  toolsPath: string,
-  queriesPath: string,
-  options: Partial<ToolRetOptions> = {},
-): Promise<GoldenWithDocs> {
-  const [tools, queries] = await Promise.all([
-    Deno.readTextFile(toolsPath),
-    Deno.readTextFile(queriesPath),
-  ]);
-  return parseToolRet({ tools, queries }, {
-    ...options,
-    id: options.id ?? basename(queriesPath).replace(/\.(jsonl?|json)$/, ""),
-  });
 }

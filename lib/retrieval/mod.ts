@@ -36,16 +36,7 @@ export {
   type GoldenSetAudit,
   NAME_HIT_WARNING_THRESHOLD,
 } from "./audit.ts";
-export {
-  type BeirTexts,
-  type GoldenParseOptions,
-  type GoldenWithDocs,
-  parseBeir,
-  parseMcpproxyGolden,
-  parseToolRet,
-  type ToolRetOptions,
-  type ToolRetTexts,
-} from "./golden.ts";
+export { type GoldenParseOptions, parseMcpproxyGolden } from "./golden.ts";
 export { alignGolden, type AlignOptions, diagnoseIdMismatch } from "./align.ts";
 export { defaultIndexFields, docsFromTools } from "./docs.ts";
 export {

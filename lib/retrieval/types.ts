@@ -303,7 +303,7 @@ export interface Drops {
 }
 
 /** Golden-set file formats the loaders read. */
-export type GoldenFormat = "mcpproxy" | "beir" | "toolret";
+export type GoldenFormat = "mcpproxy";
 
 /** A graded query set with its provenance. */
 export interface GoldenSet {

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
+import { errorReply, malformedReply } from "../../../testing/scripted_replies.ts";
 import {
-  errorReply,
-  malformedReply,
   messageReply,
   type ScriptHandler,
   startScriptedModelServer,

@@ -63,8 +63,6 @@ export const usd = (v: number | null): string =>
 /** `1,234`. */
 export const int = (v: number | null): string =>
   v === null ? "–" : Math.round(v).toLocaleString("en-US");
-/** `12.3`. */
-export const num1 = (v: number | null): string => v === null ? "–" : v.toFixed(1);
 /** Rounds for tables and CSV (6 decimals). */
 export const r6 = (v: number | null): number | null =>
   v === null ? null : Math.round(v * 1e6) / 1e6;
