@@ -3,7 +3,8 @@
 // local server speaking the Anthropic wire format: what the API says about a run is what the
 // runner recorded, and no secret the run resolved is in what it serves or writes.
 import assert from "node:assert/strict";
-import { errorReply, startScriptedModelServer } from "../agent/_scripted_model_server.ts";
+import { startScriptedModelServer } from "../agent/_scripted_model_server.ts";
+import { errorReply } from "../../testing/scripted_replies.ts";
 import { prepareAgentServers } from "../agent/io.ts";
 import { AGENTS_DEFAULTS } from "../flows/agents.ts";
 import { ensureAgentServers } from "../../testing/agents.ts";
