@@ -1,5 +1,8 @@
 /**
- * Typed access to the MCP SDK (private to lib/; the one place lib imports the SDK from).
+ * Typed access to the MCP SDKs (private to lib/; the one place lib imports them from): the v1
+ * line `@modelcontextprotocol/sdk` (servers, in-process transports, the stdio client transport,
+ * schemas) and the v2 client `@modelcontextprotocol/client` (the 2026-07-28 revision; see
+ * `lib/mcp/client.ts`).
  *
  * The SDK (1.32.2) maps its subpaths with `"./*": {"types": "./dist/esm/*.d.ts",
  * "import": "./dist/esm/*"}`, so `@modelcontextprotocol/sdk/client/stdio.js` runs under Deno
@@ -32,10 +35,37 @@ import { WebStandardStreamableHTTPServerTransport as HttpServerImpl } from "@mod
 import type { SSEServerTransport as SseServerType } from "@modelcontextprotocol/sdk/server/sse";
 import { SSEServerTransport as SseServerImpl } from "@modelcontextprotocol/sdk/server/sse.js";
 import type * as Types from "@modelcontextprotocol/sdk/types";
+import {
+  Client as ClientV2Impl,
+  ProtocolError as ProtocolErrorV2Impl,
+  SdkError as SdkErrorV2Impl,
+  SdkErrorCode as SdkErrorCodeV2Impl,
+  SSEClientTransport as SseClientV2Impl,
+  StreamableHTTPClientTransport as HttpClientV2Impl,
+} from "@modelcontextprotocol/client";
 import * as TypesImpl from "@modelcontextprotocol/sdk/types.js";
 
 export type { StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio";
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+
+/**
+ * The v2 SDK's `Client` (`@modelcontextprotocol/client`, the 2026-07-28 revision): it can ask
+ * `server/discover` and send the per-request `_meta` envelope, and falls back to `initialize`.
+ * `lib/mcp/client.ts` wraps it; nothing else should construct one.
+ */
+export const ClientV2 = ClientV2Impl;
+/** The v2 SDK's `Client` instance type. */
+export type ClientV2 = ClientV2Impl;
+/** The v2 SDK's streamable HTTP client transport (sends `MCP-Protocol-Version` on modern traffic). */
+export const StreamableHTTPClientTransportV2 = HttpClientV2Impl;
+/** The v2 SDK's legacy SSE client transport. */
+export const SSEClientTransportV2 = SseClientV2Impl;
+/** The v2 SDK's error class (timeouts, closed connections, failed negotiation). */
+export const SdkErrorV2 = SdkErrorV2Impl;
+/** The v2 SDK's JSON-RPC error (a server's error response: its `code` is the JSON-RPC number). */
+export const ProtocolErrorV2 = ProtocolErrorV2Impl;
+/** The v2 SDK's error codes (strings, unlike v1's JSON-RPC numbers). */
+export const SdkErrorCodeV2 = SdkErrorCodeV2Impl;
 
 /** The SDK's `Client`. */
 export const Client = ClientImpl as unknown as typeof ClientType;

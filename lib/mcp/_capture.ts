@@ -6,7 +6,14 @@
  * @module
  */
 
-import { Client, ErrorCode, McpError, ToolListChangedNotificationSchema } from "../core/sdk.ts";
+import { ToolListChangedNotificationSchema } from "../core/sdk.ts";
+import {
+  createMcpClient,
+  type EraNegotiation,
+  type McpClient,
+  mcpErrorKind,
+  type McpTransport,
+} from "./client.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import {
   type ListChangeWatcher,
@@ -14,7 +21,6 @@ import {
   listServer,
   type ServerListing,
 } from "./list.ts";
-import { CLIENT_INFO } from "./client_info.ts";
 import type { WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
 import { Redactor } from "../core/secrets.ts";
@@ -29,14 +35,17 @@ export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "
 export type FailureFields = Omit<CaptureResult, "outcome" | "message">;
 
 /**
- * A client that sends mcpmeter's `clientInfo`, declares no capabilities, and keeps
- * transport errors as warnings.
+ * A client for either protocol era (lib/mcp/client.ts) that keeps transport errors as warnings.
  *
  * @param warnings Where transport errors go, as `transport: <one line of 200 chars at most>`.
- * @returns An unconnected SDK client.
+ * @param negotiation How the era is found. @default {"auto"}
+ * @returns An unconnected client.
  */
-export function captureClient(warnings: WarningSink): Client {
-  const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+export function captureClient(
+  warnings: WarningSink,
+  negotiation: EraNegotiation = "auto",
+): McpClient {
+  const client = createMcpClient(negotiation);
   client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
   return client;
 }
@@ -48,9 +57,11 @@ export function captureClient(warnings: WarningSink): Client {
  * @param client An unconnected SDK client.
  * @returns The watcher to pass to `listServer` as `changes`.
  */
-export function watchToolListChanges(client: Client): ListChangeWatcher {
+export function watchToolListChanges(
+  client: { setNotificationHandler(notification: never, handler: () => void): void },
+): ListChangeWatcher {
   const watcher = listChangeWatcher();
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => watcher.notify());
+  client.setNotificationHandler(ToolListChangedNotificationSchema as never, () => watcher.notify());
   return watcher;
 }
 
@@ -78,22 +89,25 @@ export function watchProtocolVersion(transport: object): () => string | undefine
  * The `ok` record of a capture whose listing completed; the listing's warnings join the
  * sink's (so they count against its limit).
  *
- * @param client The connected client (for its `serverInfo`).
+ * @param client The connected client (its `serverInfo`, `instructions` and negotiated protocol
+ *   version).
  * @param listing What the server listed.
  * @param warnings The capture's warnings so far.
  * @param captureMs Wall time from spawn or connect to the end of the listing, in ms.
- * @param protocolVersion The negotiated MCP protocol version (see {@linkcode watchProtocolVersion}).
+ * @param protocolVersion The negotiated MCP protocol version when the client cannot say (see
+ *   {@linkcode watchProtocolVersion}).
  * @returns `outcome: "ok"` with tools, prompts, resources, pages, and `serverInfo`,
  *   `protocolVersion` and `instructions` when known.
  */
 export function okResult(
-  client: Client,
+  client: Pick<McpClient, "getServerVersion" | "getInstructions"> & Partial<McpClient>,
   listing: ServerListing,
   warnings: WarningSink,
   captureMs: number,
-  protocolVersion?: string,
+  watched?: string,
 ): CaptureResult {
   for (const warning of listing.warnings) warnings.add(warning);
+  const protocolVersion = client.protocolVersion?.() ?? watched;
   const serverInfo = client.getServerVersion();
   const instructions = client.getInstructions();
   return {
@@ -127,7 +141,7 @@ export function timeoutResult(
   fields: FailureFields,
 ): CaptureResult | undefined {
   const timedOut = signal.aborted ||
-    (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+    mcpErrorKind(error) === "timeout";
   if (!timedOut) return undefined;
   return {
     ...fields,
@@ -243,6 +257,8 @@ export interface CaptureSessionOptions {
   readonly beforeClose?: () => void;
   /** Awaited after the client closed (a process's exit). */
   readonly afterClose?: () => Promise<unknown>;
+  /** How the client finds the server's era. @default {"auto"} */
+  readonly negotiation?: EraNegotiation;
 }
 
 /**
@@ -257,12 +273,25 @@ export interface CaptureSessionOptions {
  * @returns The capture result (never throws for server faults; `options.failure` decides).
  */
 export async function captureSession(
-  transport: Parameters<Client["connect"]>[0],
+  transport: McpTransport,
   warnings: WarningSink,
   options: CaptureSessionOptions,
 ): Promise<CaptureResult> {
   const { timeoutMs } = options;
-  const client = captureClient(warnings);
+  const client = captureClient(warnings, options.negotiation);
+  // Errors of the transport are warnings from its start: while the client asks server/discover it
+  // has not attached its own handler yet (the SDK passes them to the transport's), and once it has,
+  // it passes them on to the client's too (each kept once).
+  const seen = new WeakSet<object>();
+  const warn = (error: unknown) => {
+    if (typeof error === "object" && error !== null) {
+      if (seen.has(error)) return;
+      seen.add(error);
+    }
+    warnings.add(`transport: ${oneLine(error, 200)}`);
+  };
+  (transport as { onerror?: (error: Error) => void }).onerror = warn;
+  client.onerror = warn;
   const changes = watchToolListChanges(client);
   const protocolVersion = watchProtocolVersion(transport);
   const controller = new AbortController();

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { SSEClientTransport, StreamableHTTPClientTransport } from "../core/sdk.ts";
+import { SSEClientTransportV2, StreamableHTTPClientTransportV2 } from "../core/sdk.ts";
 import { expandServerEntry, type RemoteServerEntry } from "./config.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, MAX_WARNINGS_PER_SERVER } from "./stdio.ts";
 import {
@@ -20,6 +20,7 @@ import { checkTimeoutMs } from "./_launch.ts";
 import { WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
 import { entrySecrets } from "./secrets.ts";
+import { mcpErrorText } from "./client.ts";
 import type { CaptureTransport, ServerCaptureRecord } from "./types.ts";
 
 /** Options of {@linkcode captureRemoteServer}. */
@@ -112,9 +113,11 @@ async function attempt(
 ): Promise<CaptureResult> {
   const url = new URL(entry.url);
   const requestInit = { headers: { ...entry.headers } };
+  // The v2 SDK's transports: the v1 ones send no MCP-Protocol-Version header, which a server of
+  // the 2026-07-28 revision requires (lib/mcp/client.ts).
   const transport = kind === "sse"
-    ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
+    ? new SSEClientTransportV2(url, { requestInit })
+    : new StreamableHTTPClientTransportV2(url, { requestInit });
   let phase: "initialize" | "tools/list" = "initialize";
   return await captureSession(transport, new WarningSink(MAX_WARNINGS_PER_SERVER), {
     timeoutMs,
@@ -122,7 +125,7 @@ async function attempt(
     phase: () => phase,
     onListing: () => phase = "tools/list",
     failure: (error, fields) => {
-      const text = oneLine(error);
+      const text = oneLine(mcpErrorText(error));
       if (phase === "initialize" && /ECONNREFUSED|fetch failed|ENOTFOUND|connect/i.test(text)) {
         return { ...fields, outcome: "spawn_failed", message: `cannot connect: ${text}` };
       }

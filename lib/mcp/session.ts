@@ -14,13 +14,16 @@
  */
 
 import { join } from "node:path";
+import { SSEClientTransportV2, StreamableHTTPClientTransportV2 } from "../core/sdk.ts";
 import {
-  Client,
-  ErrorCode,
-  McpError,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-} from "../core/sdk.ts";
+  createMcpClient,
+  type EraNegotiation,
+  type McpClient,
+  mcpErrorKind,
+  mcpErrorText,
+  type McpTransport,
+  nextNegotiation,
+} from "./client.ts";
 import {
   expandServerEntry,
   type RemoteServerEntry,
@@ -29,7 +32,6 @@ import {
 } from "./config.ts";
 import { packageVars } from "./install.ts";
 import type { ListingClient } from "./list.ts";
-import { CLIENT_INFO } from "./client_info.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, ObservedStdioTransport, secretValues } from "./stdio.ts";
 import { TailBuffer } from "./_text.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
@@ -219,7 +221,7 @@ export async function openStdioSession(
   const path = options.path ?? Deno.env.get("PATH") ?? FALLBACK_PATH;
   const scratch = await createScratch(`${SESSION_FOLDER_PREFIX}${Deno.pid}-${label(entry.name)}-`);
   let pid: number | undefined;
-  let client: InstanceType<typeof Client> | undefined;
+  let client: McpClient | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -232,39 +234,57 @@ export async function openStdioSession(
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, vars, path, isolation });
     if ("problem" in launch) throw new SessionStartError(entry.name, launch.problem);
-    // Stderr is read (never printed): its tail says why a server that will not start failed.
-    const transport = new ObservedStdioTransport({ ...launch, stderr: "pipe" });
-    const stderr = new TailBuffer(STARTUP_STDERR_CHARS);
-    const stream = transport.stderr as
-      | (NodeJS.ReadableStream & { setEncoding(e: string): void })
-      | null;
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => stderr.push(chunk));
-    transport.onSpawned = () => pid = transport.spawnedPid;
-    client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-    try {
-      await connectWithin(entry, client, transport, timeoutMs);
-    } catch (error) {
-      const closed = (error as { cause?: unknown }).cause instanceof McpError &&
-        ((error as { cause: McpError }).cause.code === ErrorCode.ConnectionClosed);
-      if (!closed) throw error;
-      // The server went away before answering: say how it ended and what it printed.
-      await transport.exitedWithin(1_000);
-      const exit = transport.exit;
-      const how = exit === undefined
-        ? "closed the connection"
-        : exit.signal !== null
-        ? `was killed by ${exit.signal}`
-        : `exited with code ${exit.code}`;
-      const tail = oneLine(stderr.toString().trim());
-      const said = redactText(tail, secretValues(entry, launch.env, options.env ?? {}));
-      throw new SessionStartError(
-        entry.name,
-        `the server ${how} before answering initialize${
-          said === "" ? " (nothing on stderr)" : `; its stderr ends: ${said}`
-        }`,
-        { cause: error },
-      );
+    // A server whose era the probe misjudged is started again and spoken to in the other era
+    // (lib/mcp/client.ts nextNegotiation): one that closed the connection on server/discover
+    // (the 2025 rules let it refuse requests before initialize), or refused initialize.
+    for (
+      let negotiation: EraNegotiation | undefined = "auto";
+      negotiation !== undefined;
+    ) {
+      // Stderr is read (never printed): its tail says why a server that will not start failed.
+      const transport = new ObservedStdioTransport({ ...launch, stderr: "pipe" });
+      const stderr = new TailBuffer(STARTUP_STDERR_CHARS);
+      const stream = transport.stderr as
+        | (NodeJS.ReadableStream & { setEncoding(e: string): void })
+        | null;
+      stream?.setEncoding("utf8");
+      stream?.on("data", (chunk: string) => stderr.push(chunk));
+      transport.onSpawned = () => pid = transport.spawnedPid;
+      client = createMcpClient(negotiation);
+      try {
+        await connectWithin(entry, client, transport, timeoutMs);
+        break;
+      } catch (error) {
+        const cause = (error as { cause?: unknown }).cause;
+        const kind = mcpErrorKind(cause);
+        const next = nextNegotiation(negotiation, cause);
+        if (next !== undefined) {
+          await settleWithin(client.close(), 500);
+          if (pid !== undefined) killTree(isolation, pid);
+          await transport.exitedWithin(1_000);
+          pid = undefined;
+          negotiation = next;
+          continue;
+        }
+        if (kind !== "closed" && kind !== "probe_closed") throw error;
+        // The server went away before answering: say how it ended and what it printed.
+        await transport.exitedWithin(1_000);
+        const exit = transport.exit;
+        const how = exit === undefined
+          ? "closed the connection"
+          : exit.signal !== null
+          ? `was killed by ${exit.signal}`
+          : `exited with code ${exit.code}`;
+        const tail = oneLine(stderr.toString().trim());
+        const said = redactText(tail, secretValues(entry, launch.env, options.env ?? {}));
+        throw new SessionStartError(
+          entry.name,
+          `the server ${how} before answering initialize${
+            said === "" ? " (nothing on stderr)" : `; its stderr ends: ${said}`
+          }`,
+          { cause: error },
+        );
+      }
     }
     return {
       name: entry.name,
@@ -326,9 +346,9 @@ export async function openRemoteSession(
   let first: SessionStartError | undefined;
   for (const kind of attempts) {
     const transport = kind === "sse"
-      ? new SSEClientTransport(url, { requestInit })
-      : new StreamableHTTPClientTransport(url, { requestInit });
-    const client = new Client({ ...CLIENT_INFO }, { capabilities: {} });
+      ? new SSEClientTransportV2(url, { requestInit })
+      : new StreamableHTTPClientTransportV2(url, { requestInit });
+    const client = createMcpClient();
     let closing: Promise<void> | undefined;
     const close = () => closing ??= settleWithin(client.close(), 500).then(() => {});
     try {
@@ -410,8 +430,8 @@ export async function openSession(
 
 async function connectWithin(
   entry: ServerEntry,
-  client: InstanceType<typeof Client>,
-  transport: Parameters<InstanceType<typeof Client>["connect"]>[0],
+  client: McpClient,
+  transport: McpTransport,
   timeoutMs: number,
 ): Promise<void> {
   const controller = new AbortController();
@@ -436,7 +456,7 @@ async function connectWithin(
  * adds something): `fetch failed` alone does not say whether the host, the port or TLS failed.
  */
 function withCauses(error: unknown): string {
-  let text = error instanceof Error ? error.message : String(error);
+  let text = mcpErrorText(error);
   let cause = error instanceof Error ? error.cause : undefined;
   for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
     if (cause.message && !text.includes(cause.message)) text += ` (${cause.message})`;

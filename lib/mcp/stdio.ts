@@ -17,12 +17,7 @@
  */
 
 import type { ChildProcess } from "node:child_process";
-import {
-  ErrorCode,
-  McpError,
-  StdioClientTransport,
-  type StdioServerParameters,
-} from "../core/sdk.ts";
+import { StdioClientTransport, type StdioServerParameters } from "../core/sdk.ts";
 import type { StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import {
@@ -40,6 +35,7 @@ import { TailBuffer, WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
 import { secretValuesOf } from "../core/secrets.ts";
 import { entrySecrets } from "./secrets.ts";
+import { type EraNegotiation, mcpErrorKind, nextNegotiation } from "./client.ts";
 import type { ProcessExit, ServerCaptureRecord } from "./types.ts";
 
 /** Default overall timeout per server (spawn, initialize and all lists), in ms. */
@@ -92,12 +88,20 @@ export async function captureStdioServer(
   try {
     const launch = await prepareLaunch(entry, scratch, { ...options, path, isolation });
     if ("problem" in launch) return failure(launch.problem);
-    const result = await runSession(
-      { ...launch, stderr: "pipe" },
-      isolation,
-      timeoutMs,
-      options.settleMs,
-    );
+    // A server whose era the probe misjudged is started again and spoken to in the other era
+    // (lib/mcp/client.ts nextNegotiation): one that closed the connection on server/discover
+    // (the 2025 rules let it refuse requests before initialize), or refused initialize.
+    const run = (negotiation: EraNegotiation) =>
+      runSession(
+        { ...launch, stderr: "pipe" },
+        isolation,
+        timeoutMs,
+        options.settleMs,
+        negotiation,
+      );
+    let result = await run("auto");
+    while (result.retryAs !== undefined) result = await run(result.retryAs);
+    delete result.retryAs;
     return { ...base, ...redactResult(result, secretValues(entry, launch.env, options.env)) };
   } finally {
     await scratch.dispose();
@@ -123,7 +127,8 @@ async function runSession(
   isolation: IsolationMode,
   timeoutMs: number,
   settleMs: number | undefined,
-): Promise<CaptureResult> {
+  negotiation: EraNegotiation,
+): Promise<CaptureResult & { retryAs?: EraNegotiation }> {
   const transport = new ObservedStdioTransport(params);
   const stderr = new TailBuffer(STDERR_TAIL_CHARS);
   const stream = transport.stderr as
@@ -133,20 +138,26 @@ async function runSession(
   stream?.on("data", (chunk: string) => stderr.push(chunk));
   let phase: "spawn" | "initialize" | "tools/list" = "spawn";
   transport.onSpawned = () => phase = "initialize";
-  const closedCode = (error: unknown) => error instanceof McpError ? error.code : undefined;
-  return await captureSession(transport, new WarningSink(MAX_WARNINGS_PER_SERVER), {
+  const closed = (error: unknown) => {
+    const kind = mcpErrorKind(error);
+    return kind === "closed" || kind === "probe_closed";
+  };
+  let retryAs: EraNegotiation | undefined;
+  const result = await captureSession(transport, new WarningSink(MAX_WARNINGS_PER_SERVER), {
     timeoutMs,
     settleMs,
+    negotiation,
     phase: () => phase,
     onListing: () => phase = "tools/list",
     settleFailure: async (error) => {
-      if (closedCode(error) === ErrorCode.ConnectionClosed && transport.exit === undefined) {
+      retryAs = nextNegotiation(negotiation, error);
+      if (closed(error) && transport.exit === undefined) {
         await transport.exitedWithin(1_000);
       }
     },
     failureExtras: () => ({ stderrTail: stderr.toString() }),
     failure: (error, fields) => {
-      if (transport.exit !== undefined || closedCode(error) === ErrorCode.ConnectionClosed) {
+      if (transport.exit !== undefined || closed(error)) {
         const exit = transport.exit;
         const how = exit === undefined
           ? "closed the connection"
@@ -171,6 +182,7 @@ async function runSession(
     },
     afterClose: () => transport.exitedWithin(2_000),
   });
+  return retryAs === undefined ? result : { ...result, retryAs };
 }
 
 /**
