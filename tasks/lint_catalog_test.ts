@@ -3,6 +3,7 @@
 // stdio server (fixtures/lint/stdio_server.ts), no network. The expected
 // findings are those the fixture's catalogs were written to trigger.
 import assert from "node:assert/strict";
+import { startV2HttpServer, v2ServerScript, v2StdioEntry } from "../testing/mcp_v2.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -147,6 +148,35 @@ Deno.test("lint-catalog reports a description of ten million tokens, as it does 
         `description is ${n} cl100k_base tokens (${description.length} characters; threshold 1000)`,
     }]);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("lint-catalog --servers lints servers built on the v2 SDK, the 2026-07-28 revision alone too, over stdio and HTTP", async () => {
+  const installed = await v2ServerScript();
+  if ("skip" in installed) {
+    console.warn(`skipped: ${installed.skip}`);
+    return;
+  }
+  const http = await startV2HttpServer(installed.script, "modern-only");
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/servers.json`,
+      JSON.stringify({
+        mcpServers: {
+          both: v2StdioEntry(installed.script, "both"),
+          modern: v2StdioEntry(installed.script, "modern-only"),
+          remote: { url: http.url, type: "http" },
+        },
+      }),
+    );
+    const r = await lint(["--servers", `${dir}/servers.json`, "--json"]);
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.failedServers, [], r.stderr);
+    assert.equal(report.toolCount, 6);
+  } finally {
+    await http.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { ensureAgentServers } from "../testing/agents.ts";
 import { Client, StdioClientTransport } from "../lib/core/sdk.ts";
+import { startV2HttpServer, v2ServerScript, v2StdioEntry } from "../testing/mcp_v2.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -179,6 +180,54 @@ Deno.test("deno task proxy lists an upstream again when it says its tool list ch
     assert.match(found.text, /growing:late/);
   } finally {
     await client.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task proxy reaches upstreams built on the v2 SDK, the 2026-07-28 revision alone too, over stdio and HTTP", async () => {
+  const installed = await v2ServerScript();
+  if ("skip" in installed) {
+    console.warn(`skipped: ${installed.skip}`);
+    return;
+  }
+  const http = await startV2HttpServer(installed.script, "modern-only");
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+  await Deno.writeTextFile(
+    join(dir, "servers.json"),
+    JSON.stringify({
+      mcpServers: {
+        both: v2StdioEntry(installed.script, "both"),
+        modern: v2StdioEntry(installed.script, "modern-only"),
+        remote: { url: http.url, type: "http" },
+      },
+    }),
+  );
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["task", "--quiet", "proxy", "--servers", join(dir, "servers.json")],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => err += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "t", version: "1" }, { capabilities: {} });
+  await client.connect(transport);
+  try {
+    for (const server of ["both", "modern", "remote"]) {
+      const r = await client.callTool({
+        name: "call_tool",
+        arguments: { name: `${server}:echo`, arguments: { message: server } },
+      });
+      assert.deepEqual(r.content, [{ type: "text", text: `echo: ${server}` }], err);
+    }
+    // The era each upstream speaks is said on stderr.
+    for (const server of ["both", "modern", "remote"]) {
+      assert.match(err, new RegExp(`${server}: ready \\(protocol 2026-07-28\\)`));
+    }
+  } finally {
+    await client.close();
+    await http.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -72,7 +72,7 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 export const DEFAULT_RUN_CODE_TIMEOUT_MS = 30_000;
 
 export { CODE_SERVER_NAME, PROXY_SERVER_NAME } from "./tools.ts";
-import { CODE_SERVER_NAME, PROXY_SERVER_NAME } from "./tools.ts";
+import { CODE_SERVER_NAME, PROXY_SERVER_NAME, type ServerHello } from "./tools.ts";
 
 /** A tool host that owns server processes. */
 export interface McpToolHost extends ToolHost {
@@ -277,6 +277,34 @@ function checkReservedNames(names: readonly string[]): void {
  *   ({@linkcode PROXY_SERVER_NAME}, {@linkcode CODE_SERVER_NAME}).
  */
 export async function hostSessions(
+  sessions: readonly McpSession[],
+  options: OpenMcpHostOptions,
+): Promise<McpToolHost> {
+  const host = await exposeSessions(sessions, options);
+  return { ...host, servers: sessions.map(serverHello) };
+}
+
+/** What a connected server said of itself (its client knows when it is mcpmeter's). */
+function serverHello(session: McpSession): ServerHello {
+  const c = session.client as Partial<{
+    protocolVersion(): string | undefined;
+    getInstructions(): string | undefined;
+    getServerVersion(): unknown;
+  }>;
+  const protocolVersion = c.protocolVersion?.();
+  const instructions = c.getInstructions?.();
+  const serverInfo = c.getServerVersion?.();
+  return {
+    server: session.name,
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(typeof instructions === "string" ? { instructions } : {}),
+    ...(serverInfo !== null && typeof serverInfo === "object"
+      ? { serverInfo: serverInfo as JsonObject }
+      : {}),
+  };
+}
+
+async function exposeSessions(
   sessions: readonly McpSession[],
   options: OpenMcpHostOptions,
 ): Promise<McpToolHost> {

@@ -444,6 +444,9 @@ function toolHosts(
       // Tool-description overrides: sha256 (also in the hash), what changed, what named nothing.
       ...(host.overrides === undefined ? {} : { overrides: host.overrides }),
       ...(estimateRequest ? { estimate: estimateRequest(agent, host.tools) } : {}),
+      // Each server as it introduced itself: the protocol version negotiated (either era)
+      // and its instructions.
+      ...(host.servers === undefined ? {} : { servers: host.servers }),
     };
     for (const p of host.overrides?.problems ?? []) {
       const w = `agent "${agent.id}": overrides: ${p.message}`;

@@ -6,7 +6,7 @@
  */
 
 import type { StructuredContentErrorKind } from "../mcp/structured.ts";
-import type { JsonValue } from "../catalog/types.ts";
+import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import type { AppliedOverride, OverrideProblem } from "../catalog/overrides.ts";
 import type { ProviderKind, SandboxLimit } from "./types.ts";
 import { providerEntry } from "./providers/registry.ts";
@@ -93,9 +93,23 @@ export interface HostOverrides {
 }
 
 /** Runs tool calls for the loop. */
+/** What a server said of itself when the host connected to it, as recorded in `run.json`. */
+export interface ServerHello {
+  /** Config key of the server. */
+  readonly server: string;
+  /** The MCP protocol version negotiated (`2026-07-28` from `server/discover`, or a 2025 one). */
+  readonly protocolVersion?: string;
+  /** The server's `instructions`, when it sent them. */
+  readonly instructions?: string;
+  /** The server's `serverInfo` (name, version, ...), when it sent one. */
+  readonly serverInfo?: JsonObject;
+}
+
 export interface ToolHost {
   /** Tools in the order they are offered to the model. */
   readonly tools: readonly ExposedTool[];
+  /** Each server behind the tools, as it introduced itself (absent for hosts of no server). */
+  readonly servers?: readonly ServerHello[];
   /**
    * The provider tool search the tools are deferred behind (search exposures); the loop sends
    * it with every request. Absent: every tool is loaded.

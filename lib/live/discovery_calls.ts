@@ -18,8 +18,8 @@
  */
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
-import { CLIENT_INFO } from "../mcp/client_info.ts";
-import { Client, ErrorCode, McpError, StreamableHTTPClientTransport } from "../core/sdk.ts";
+import { StreamableHTTPClientTransportV2 } from "../core/sdk.ts";
+import { createMcpClient, type McpClient, mcpErrorKind } from "../mcp/client.ts";
 import { oneLine } from "../core/text.ts";
 
 /** Why a discovery call produced no usable response. */
@@ -97,13 +97,16 @@ export interface DiscoverySession {
 const AnyResult = z.looseObject({});
 
 function classify(error: unknown): CallOutcome {
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return "timeout";
-    if (error.code === ErrorCode.ConnectionClosed) return "session_dropped";
-  }
+  const kind = mcpErrorKind(error);
+  if (kind === "timeout") return "timeout";
+  if (kind === "closed") return "session_dropped";
+  // v1's transport puts the HTTP status in `code`, v2's in `data.status`.
   const code = (error as { code?: unknown }).code;
+  const status = (error as { data?: { status?: unknown } }).data?.status;
   const message = oneLine(error);
-  if (code === 404 || /session not found|unknown session/i.test(message)) return "session_dropped";
+  if (code === 404 || status === 404 || /session not found|unknown session/i.test(message)) {
+    return "session_dropped";
+  }
   if (
     /ECONNREFUSED|connection refused|fetch failed|error sending request|tcp connect error/i.test(
       message,
@@ -129,12 +132,13 @@ export function openDiscoverySession(
   const timeoutMs = target.timeoutMs ?? 30_000;
   const tool = target.tool ?? "retrieve_tools";
   const queryArg = target.queryArg ?? "query";
-  let client: Client | undefined;
+  let client: McpClient | undefined;
 
-  const connect = async (): Promise<Client> => {
+  // Either protocol era (lib/mcp/client.ts): a gateway of the 2026-07-28 revision too.
+  const connect = async (): Promise<McpClient> => {
     if (client !== undefined) return client;
-    const c = new Client({ ...CLIENT_INFO }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    const c = createMcpClient();
+    const transport = new StreamableHTTPClientTransportV2(new URL(target.url), {
       requestInit: { headers: { ...target.headers } },
     });
     await c.connect(transport, { timeout: timeoutMs });

@@ -116,7 +116,14 @@ export async function connectUpstreams(
     try {
       const connection = await connect(entry, options, timeoutMs);
       connections.push(connection);
-      options.onProgress?.(entry.name, "ready");
+      // Which era the upstream speaks (lib/mcp/client.ts): 2026-07-28, or a 2025 revision.
+      const version = (connection.client as { protocolVersion?: () => string | undefined })
+        .protocolVersion?.();
+      options.onProgress?.(
+        entry.name,
+        "ready",
+        version === undefined ? undefined : `protocol ${version}`,
+      );
     } catch (error) {
       const message = redactText(oneLine(error), secrets);
       failures.push({ name: entry.name, message });
