@@ -33,6 +33,8 @@
 export type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 export type { NormalizationChange, NormalizationChangeKind } from "../catalog/normalize.ts";
 export type { Hit } from "../retrieval/types.ts";
+export type { Redactor } from "../core/secrets.ts";
+export type { SentNamespace, ToolSearchKind, ToolSearchSetup } from "../catalog/sent_search.ts";
 export type {
   AgentConfig,
   CaseError,
@@ -140,6 +142,7 @@ export { PROVIDER_ENTRIES, PROVIDER_NAMES, providerEntry } from "./providers/reg
 export { anthropicProvider } from "./providers/anthropic.ts";
 export { openAiProvider } from "./providers/openai.ts";
 export {
+  type InputItem,
   openAiResponsesProvider,
   parseResponsesBody,
   toResponsesInput,
@@ -178,6 +181,7 @@ export {
   type ListedTool,
   MAX_PROVIDER_TOOL_NAME,
   type RoutedCall,
+  type ServerHello,
   toolHashes,
   type ToolHost,
   type ToolOutput,

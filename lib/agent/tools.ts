@@ -105,6 +105,7 @@ export interface ServerHello {
   readonly serverInfo?: JsonObject;
 }
 
+/** The tools an agent is offered and the way to call them, over whichever servers serve them. */
 export interface ToolHost {
   /** Tools in the order they are offered to the model. */
   readonly tools: readonly ExposedTool[];

@@ -363,6 +363,8 @@ export class Redactor {
   #forms: string[] | undefined;
 
   /**
+   * A redactor that knows these secret values (more can be added later).
+   *
    * @param secrets Initial secret values.
    */
   constructor(secrets: Iterable<string> = []) {

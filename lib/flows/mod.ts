@@ -66,6 +66,7 @@ export {
   type RetrieverModelPlan,
   type RetrieverModels,
 } from "./retriever_models.ts";
+export type { HostedSearchSpec } from "./hosted_search_spec.ts";
 export {
   type CaptureResultsOptions,
   type CaptureResultsSummary,
@@ -153,6 +154,7 @@ export {
 export { type CalibrateTokensOptions, runCalibrateTokens } from "./calibrate_tokens.ts";
 export {
   benchCostLayers,
+  type BenchCostLayersOptions,
   costLayerLines,
   costLayerToolsCsv,
   COUNT_CACHE_DEFAULT,

@@ -12,7 +12,13 @@
  * @module
  */
 export type { Provenance } from "../core/provenance.ts";
-export { RESULT_DECIMALS, stableJson } from "../core/json.ts";
+export { RESULT_DECIMALS, stableJson, type StableJsonOptions } from "../core/json.ts";
+export type {
+  Crossing,
+  DeferredMode,
+  DeferredModeRow,
+  DeferredScalingRow,
+} from "../modes/deferred.ts";
 export {
   type BenchReport,
   type CorpusSummary,

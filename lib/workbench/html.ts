@@ -5,14 +5,17 @@
  * @module
  */
 
-import { html as honoHtml, raw } from "hono/html";
+import { html as honoHtml, raw as honoRaw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { WorkbenchContext } from "./app.ts";
 
 /** HTML text whose interpolated values were escaped (or deliberately passed through `raw`). */
 export type Html = HtmlEscapedString;
 
-export { raw };
+/** Text passed into a template as HTML, unescaped: only for markup and styles we wrote. */
+export function raw(text: string): Html {
+  return honoRaw(text);
+}
 
 /**
  * Hono's `html` tagged template, synchronous: every interpolated string is escaped for content

@@ -28,7 +28,9 @@ export {
   type AuditRequest,
   type AuditService,
   type BenchJob,
+  type BenchRequest,
   type BenchService,
+  type CatalogEntry,
   type ChatService,
   type NavEntry,
   type WorkbenchContext,
@@ -89,7 +91,8 @@ export {
   withNav,
 } from "./html.ts";
 export { newRunId, resumeRun, startRun } from "./start_run.ts";
-export { type BenchServiceOptions, createBenchService } from "./bench_jobs.ts";
+export { type BenchServiceOptions, type CatalogSource, createBenchService } from "./bench_jobs.ts";
+export type { Redactor } from "../core/secrets.ts";
 export { type AuditServiceOptions, createAuditService } from "./audit_jobs.ts";
 export { type ChatServiceOptions, createChatService } from "./chat.ts";
 export {

@@ -11,7 +11,6 @@ import { type Runner } from "./queue.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { progressOf, runState } from "./run_store.ts";
 import { summarizeRun } from "./comparison.ts";
-import { createBenchService } from "./bench_jobs.ts";
 import type { BenchService } from "./app.ts";
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));

@@ -21,7 +21,8 @@ import type { Message, ToolCall, ToolSearchCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
 import * as adapter from "./_adapter.ts";
 
-type InputItem = OpenAI.Responses.ResponseInputItem;
+/** One item of a Responses request's `input` (the OpenAI SDK's type). */
+export type InputItem = OpenAI.Responses.ResponseInputItem;
 
 /**
  * The Responses `input` items for a conversation.
