@@ -184,7 +184,7 @@ Deno.test({
       assert.equal(denied.error?.kind, "mcp");
       assert.match(
         denied.error!.message,
-        /^MCP server "denied": cannot start: initialize failed: HTTP 401: /,
+        /^MCP server "denied": cannot start: initialize failed: .*\(HTTP 401\): unauthorized: /,
       );
       // The server echoed the token; the record says so without it.
       assert.match(denied.error!.message, /\[REDACTED\]/);
