@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { COUNT, numberProblem } from "../core/numbers.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { BillingProvider } from "./estimate.ts";
 
@@ -128,18 +129,19 @@ export function countRequest(
  * @param provider Provider.
  * @param body The parsed 2xx body.
  * @returns Input tokens.
- * @throws {TypeError} When the body has no non-negative integer count (the sender retries it
- *   as a malformed answer).
+ * @throws {TypeError} When the body has no count (a whole number from 0 to 2^53 − 1, as
+ *   lib/core/numbers.ts rules); the sender retries it as a malformed answer.
  */
 export function readCount(provider: BillingProvider, body: unknown): number {
   const b = body as Record<string, unknown> | null;
   const v = provider === "gemini" ? b?.totalTokens : b?.input_tokens;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+  const problem = typeof v === "number" ? numberProblem(v, COUNT) : "is not a number";
+  if (problem !== undefined) {
     throw new TypeError(
-      `${provider} count answer has no ${
+      `${provider} count answer has no usable ${
         provider === "gemini" ? "totalTokens" : "input_tokens"
-      } integer (got ${JSON.stringify(v)})`,
+      } (got ${typeof v === "number" ? String(v) : JSON.stringify(v)}: ${problem})`,
     );
   }
-  return v;
+  return v as number;
 }

@@ -127,10 +127,36 @@ Deno.test("count client: a malformed body is retried; a body that stays malforme
       () => c.count("openai", "m", undefined),
       (e: unknown) =>
         e instanceof CountError && e.code === "exhausted" &&
-        /gave up after 3 attempts; last: malformed answer: openai count answer has no input_tokens integer \(got -1\)/
+        /gave up after 3 attempts; last: malformed answer: openai count answer has no usable input_tokens \(got -1: is below 0\)/
           .test(e.message),
     );
     assert.equal(c.sent(), 3);
+  } finally {
+    await s.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: a count of 1e308 tokens is no count: refused like a malformed answer, never cached", async () => {
+  const s = countServer(() => new Response('{"totalTokens": 1e308}', { status: 200 }));
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const c = createCountClient({
+      env: env(s.base),
+      cacheDir,
+      sleep: () => Promise.resolve(),
+      retry: { maxRetries: 1 },
+    });
+    await assert.rejects(
+      () => c.count("gemini", "m", undefined),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "exhausted" &&
+        /gemini count answer has no usable totalTokens \(got 1e\+308: is out of range/.test(
+          e.message,
+        ),
+    );
+    assert.equal(c.sent(), 2);
+    assert.deepEqual([...Deno.readDirSync(cacheDir)], []);
   } finally {
     await s.close();
     await Deno.remove(cacheDir, { recursive: true });

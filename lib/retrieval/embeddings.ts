@@ -10,6 +10,7 @@
  * @module
  */
 
+import { COUNT, numberProblem } from "../core/numbers.ts";
 import { mapBounded } from "../core/pool.ts";
 import {
   type AttemptFailure,
@@ -247,8 +248,21 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
       } catch (error) {
         throw finalError(error as EmbeddingError);
       }
+      // Absent is not reported; present, it must be a count (1e308 or -4 would poison the sum).
       const tokens = body.usage?.prompt_tokens;
-      if (typeof tokens === "number" && tokens >= 0) inputTokens += tokens;
+      const problem = tokens === undefined || tokens === null
+        ? undefined
+        : numberProblem(tokens, COUNT);
+      if (problem !== undefined) {
+        throw finalError(
+          new EmbeddingError(
+            `Embedding model "${model.id}" reported impossible usage: usage.prompt_tokens = ${
+              typeof tokens === "number" ? String(tokens) : JSON.stringify(tokens)
+            } (${problem})`,
+          ),
+        );
+      }
+      if (typeof tokens === "number") inputTokens += tokens;
       return vectors;
     };
     const fail = (

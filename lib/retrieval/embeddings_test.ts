@@ -131,6 +131,28 @@ Deno.test("createEmbedder() fails at once on a 401 and on a vector of the wrong 
   }
 });
 
+Deno.test("createEmbedder() refuses a reply whose usage.prompt_tokens cannot be, naming the value, without retrying", async () => {
+  for (const [tokens, why] of [["1e308", "1e+308 (is out of range"], ["-4", "-4 (is below 0)"]]) {
+    const body = (text: string) =>
+      `{"data":[{"index":0,"embedding":${
+        JSON.stringify(topicVector(text))
+      }}],"usage":{"prompt_tokens":${tokens}}}`;
+    const server = startEmbeddingsServer({
+      fail: (_i, req) => ({ status: 200, body: body((req.body as { input: string[] }).input[0]) }),
+    });
+    try {
+      const e = createEmbedder(model(server.baseUrl), { fetch: authFetch, env: fakeEnv().env });
+      const err = await e.embed(["read a file"]).then(() => null, (x) => x);
+      assert.ok(err instanceof EmbeddingError, String(err));
+      assert.ok(err.message.includes(`usage.prompt_tokens = ${why}`), err.message);
+      assert.equal(server.requests.length, 1);
+      assert.equal(e.usage().inputTokens, 0);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 Deno.test("createEmbedder() answers repeated texts from the file cache without a request", async () => {
   const dir = await Deno.makeTempDir();
   const server = startEmbeddingsServer();

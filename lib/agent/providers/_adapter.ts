@@ -52,7 +52,7 @@ export class UsageReader {
   readonly #impossible: string[] = [];
 
   /**
-   * @param provider `anthropic` or `openai`, for notes and the message.
+   * @param provider `anthropic`, `openai` or `openai-responses`, for notes and the message.
    * @param usage The reply's `usage` object (`undefined` when it sent none).
    * @param notes Where "not reported" notes go.
    */

@@ -382,6 +382,40 @@ for (const provider of ["anthropic", "openai"] as const) {
   });
 }
 
+Deno.test("openai-responses: a reply whose token usage cannot be is a bad_usage error naming the values, not retried", async () => {
+  const ok = messageReply("openai-responses", { text: "4", usage: { input: 1, output: 1 } });
+  const usage =
+    '{"input_tokens": 1e308, "input_tokens_details": {"cached_tokens": -2}, "output_tokens": 2.5}';
+  const body = (ok.body as string).replace(/"usage":\{.*\}\}?$/, `"usage":${usage}}`);
+  assert.notEqual(body, ok.body);
+  await withServer(() => ({ ...ok, body }), async (s) => {
+    const h = harness();
+    const err = await createModelClient(model("openai-responses", s.openaiBaseUrl), h.deps)
+      .complete(request).then(() => null, (e) => e);
+    assert.ok(err instanceof ModelCallError, String(err));
+    assert.equal(err.code, "bad_usage");
+    assert.equal(s.requests.length, 1);
+    assert.equal(
+      err.message,
+      'model "openai-responses-local": openai-responses: the reply\'s token usage is impossible: usage.input_tokens = 1e+308 (is out of range (magnitude above 9007199254740991)); usage.output_tokens = 2.5 (is not a whole number); usage.input_tokens_details.cached_tokens = -2 (is below 0)',
+    );
+  });
+});
+
+Deno.test("openai-responses: more cached tokens than input tokens is a bad_usage error", async () => {
+  const ok = messageReply("openai-responses", { text: "4", usage: { input: 1, output: 1 } });
+  const usage =
+    '{"input_tokens": 5, "input_tokens_details": {"cached_tokens": 9}, "output_tokens": 1}';
+  const body = (ok.body as string).replace(/"usage":\{.*\}\}?$/, `"usage":${usage}}`);
+  await withServer(() => ({ ...ok, body }), async (s) => {
+    const err = await createModelClient(model("openai-responses", s.openaiBaseUrl), harness().deps)
+      .complete(request).then(() => null, (e) => e);
+    assert.ok(err instanceof ModelCallError, String(err));
+    assert.equal(err.code, "bad_usage");
+    assert.match(err.message, /cached_tokens = 9 exceeds usage\.input_tokens = 5/);
+  });
+});
+
 Deno.test("openai: unparseable tool-call arguments become argsError, not a crash", async () => {
   await withServer(
     (req) =>

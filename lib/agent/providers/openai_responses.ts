@@ -61,8 +61,6 @@ export function toResponsesInput(messages: readonly Message[]): InputItem[] {
   return out;
 }
 
-const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : null;
-
 /** The tool names a `tool_search_output` loaded (functions, and the functions of namespaces). */
 function loadedNames(tools: unknown): string[] {
   const out: string[] = [];
@@ -136,21 +134,24 @@ export function parseResponsesBody(body: unknown): adapter.ParsedTurn {
   }
   const notes: string[] = [];
   const u = b.usage ?? undefined;
-  const input = num(u?.input_tokens);
-  const output = num(u?.output_tokens);
-  const details = u?.input_tokens_details as Record<string, unknown> | null | undefined;
-  const cached = num(details?.cached_tokens);
-  const written = num(details?.cache_write_tokens);
+  let input: number | null = null;
+  let output: number | null = null;
+  let cached: number | null = null;
+  let written: number | null = null;
   if (u === undefined) notes.push("openai-responses: no usage reported");
   else {
-    if (input === null) notes.push("openai-responses: usage.input_tokens not reported");
-    if (output === null) notes.push("openai-responses: usage.output_tokens not reported");
-    if (cached === null) {
-      notes.push("openai-responses: usage.input_tokens_details.cached_tokens not reported");
+    const counts = new adapter.UsageReader("openai-responses", u, notes);
+    input = counts.count("input_tokens");
+    output = counts.count("output_tokens");
+    cached = counts.count("input_tokens_details.cached_tokens");
+    written = counts.count("input_tokens_details.cache_write_tokens");
+    // input_tokens includes the cached ones.
+    if (input !== null && cached !== null && cached > input) {
+      counts.impossible(
+        `usage.input_tokens_details.cached_tokens = ${cached} exceeds usage.input_tokens = ${input}`,
+      );
     }
-    if (written === null) {
-      notes.push("openai-responses: usage.input_tokens_details.cache_write_tokens not reported");
-    }
+    counts.check();
   }
   const usage: Usage = {
     inputTokens: input === null ? null : input - (cached ?? 0),
