@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { ensureAgentServers } from "../testing/agents.ts";
-import { Client, StdioClientTransport } from "../lib/core/sdk.ts";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../lib/core/sdk.ts";
+import { NOTES_SERVER, sessionfulHttpServer } from "../testing/mcp.ts";
 import { startV2HttpServer, v2ServerScript, v2StdioEntry } from "../testing/mcp_v2.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -228,6 +229,72 @@ Deno.test("deno task proxy reaches upstreams built on the v2 SDK, the 2026-07-28
   } finally {
     await client.close();
     await http.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task proxy --http: a client's DELETE ends its session; on SIGTERM it exits and ends its own sessions with its HTTP upstreams", async () => {
+  const upstream = sessionfulHttpServer(NOTES_SERVER);
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+  await Deno.writeTextFile(
+    join(dir, "servers.json"),
+    JSON.stringify({ mcpServers: { notes: { url: upstream.url, type: "http" } } }),
+  );
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "proxy", "--servers", join(dir, "servers.json"), "--http", "0"],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    let err = "";
+    const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    while (!/listening on (\S+)/.test(err)) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the proxy ended before listening: ${err}`);
+      err += value;
+    }
+    (async () => {
+      while (!(await reader.read()).done) { /* drain */ }
+    })().catch(() => {});
+    const url = new URL(/listening on (\S+)/.exec(err)![1]);
+    assert.equal(upstream.opened.length, 1, "the proxy opened one session upstream");
+    const transport = new StreamableHTTPClientTransport(url);
+    const client = new Client({ name: "t", version: "1" }, { capabilities: {} });
+    await client.connect(transport);
+    const listed = await client.listTools();
+    assert.ok(listed.tools.some((t) => t.name === "retrieve_tools"));
+    const session = transport.sessionId!;
+    await transport.terminateSession();
+    await client.close();
+    // The ended session is gone: a request naming it is 404.
+    const after = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    await after.body?.cancel();
+    assert.equal(after.status, 404);
+    proc.kill("SIGTERM");
+    const status = await Promise.race([
+      proc.status,
+      new Promise<null>((r) => setTimeout(() => r(null), 30_000)),
+    ]);
+    assert.notEqual(status, null, "the proxy still runs 30 s after SIGTERM");
+    assert.deepEqual(upstream.deleted, upstream.opened, "its upstream session was left open");
+  } finally {
+    try {
+      proc.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await proc.status;
+    await upstream.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

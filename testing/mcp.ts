@@ -11,6 +11,7 @@ import {
   InMemoryTransport,
   ListToolsRequestSchema,
   Server,
+  WebStandardStreamableHTTPServerTransport,
 } from "../lib/core/sdk.ts";
 import { CLIENT_INFO } from "../lib/mcp/client_info.ts";
 import type { McpSession, SessionClient } from "../lib/mcp/session.ts";
@@ -151,4 +152,59 @@ export function liveProcessesWith(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** A sessionful streamable HTTP server ({@linkcode sessionfulHttpServer}) and what it saw. */
+export interface SessionfulHttpServer {
+  /** Endpoint, `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string;
+  /** Session ids it opened, in order. */
+  readonly opened: string[];
+  /** Session ids a client ended with `DELETE`, in order. */
+  readonly deleted: string[];
+  /** Stops listening. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real streamable HTTP MCP server with sessions (the SDK's Web-standard transport, one
+ * `Server` per session answering from `def`), recording the sessions opened and those a client
+ * ended with `DELETE`, as the spec asks a client that no longer needs its session to do.
+ *
+ * @param def The server's tools and results.
+ * @returns The listening server.
+ */
+export function sessionfulHttpServer(def: MemoryServerDef): SessionfulHttpServer {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const opened: string[] = [];
+  const deleted: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const id = req.headers.get("mcp-session-id");
+    if (id !== null) {
+      const transport = sessions.get(id);
+      if (transport === undefined) return new Response("unknown session", { status: 404 });
+      if (req.method === "DELETE") deleted.push(id);
+      return await transport.handleRequest(req);
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (sid) => {
+        opened.push(sid);
+        sessions.set(sid, transport);
+      },
+      onsessionclosed: (sid) => void sessions.delete(sid),
+    });
+    await memoryServer(def).connect(transport);
+    return await transport.handleRequest(req);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    opened,
+    deleted,
+    async close() {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+      await server.shutdown();
+    },
+  };
 }

@@ -26,7 +26,7 @@ import { oneLine } from "../core/text.ts";
 import { Redactor } from "../core/secrets.ts";
 import type { RunPath, ServerCaptureRecord } from "./types.ts";
 import type { ServerEntry } from "./config.ts";
-import { settleWithin } from "./_settle.ts";
+import { endHttpSession, settleWithin } from "./_settle.ts";
 
 /** A capture record before the caller adds `server`, `transport` and `runPaths`. */
 export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;
@@ -324,6 +324,7 @@ export async function captureSession(
   } finally {
     clearTimeout(timer);
     options.beforeClose?.();
+    await endHttpSession(transport, options.closeMs);
     await settleWithin(client.close(), options.closeMs);
     await options.afterClose?.();
   }

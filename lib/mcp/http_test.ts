@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { parseServersConfig, type RemoteServerEntry } from "./config.ts";
 import { captureRemoteServer } from "./http.ts";
 import { listAll } from "./list.ts";
+import { NOTES_SERVER, sessionfulHttpServer } from "../../testing/mcp.ts";
 import { openRemoteSession, SessionStartError } from "./session.ts";
 import {
   CallToolRequestSchema,
@@ -247,5 +248,28 @@ Deno.test("openRemoteSession() replaces a secret header a tool echoes in its res
   } finally {
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
+  }
+});
+
+Deno.test("a session or capture of a sessionful streamable HTTP server ends its session with DELETE when closed", async () => {
+  const server = sessionfulHttpServer(NOTES_SERVER);
+  try {
+    const session = await openRemoteSession(remote({ url: server.url, type: "http" }), {
+      timeoutMs: 5_000,
+    });
+    const listed = await listAll(session.client, "tools/list", { requestTimeoutMs: 5_000 });
+    assert.ok(listed.items.length > 0);
+    assert.equal(server.opened.length, 1);
+    assert.deepEqual(server.deleted, []);
+    await session.close();
+    assert.deepEqual(server.deleted, server.opened, "the session was ended on the server");
+    const record = await captureRemoteServer(remote({ url: server.url, type: "http" }), {
+      timeoutMs: 5_000,
+    });
+    assert.equal(record.outcome, "ok", record.message);
+    assert.equal(server.opened.length, 2);
+    assert.deepEqual(server.deleted, server.opened);
+  } finally {
+    await server.close();
   }
 });

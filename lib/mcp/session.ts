@@ -36,7 +36,7 @@ import { DEFAULT_SERVER_TIMEOUT_MS, ObservedStdioTransport, secretValues } from 
 import { TailBuffer } from "./_text.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
-import { settleWithin } from "./_settle.ts";
+import { endHttpSession, settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
 import { oneLine } from "../core/text.ts";
 import { Redactor, redactText, urlSecrets } from "../core/secrets.ts";
@@ -350,7 +350,9 @@ export async function openRemoteSession(
       : new StreamableHTTPClientTransportV2(url, { requestInit });
     const client = createMcpClient();
     let closing: Promise<void> | undefined;
-    const close = () => closing ??= settleWithin(client.close(), 500).then(() => {});
+    const close = () =>
+      closing ??= endHttpSession(transport, 500).then(() => settleWithin(client.close(), 500))
+        .then(() => {});
     try {
       await connectWithin(entry, client, transport, timeoutMs);
       return {
