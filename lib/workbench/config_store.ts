@@ -12,7 +12,8 @@
  * uses with 409 naming it; a refused write changes nothing. Files are written atomically (a
  * temporary file renamed over the old), and only inside the folder: a top-level file
  * (`models.json`, `servers.json`, `tool_prices.json`) whose real location is outside it, through
- * a symbolic link, is refused, as symlinked agents and suites are skipped.
+ * a symbolic link, is refused, and so is an `agents/` or `suites/` folder linked from outside;
+ * symlinked agent and suite files are skipped.
  *
  * Layout (the CLI reads the same files: `deno task agents --agents-dir DIR/agents --models
  * DIR/models.json --servers DIR/servers.json --tool-prices DIR/tool_prices.json --suite
@@ -310,6 +311,23 @@ export class ConfigStore {
   }
 
   /**
+   * The `agents/` or `suites/` folder, refused (like a top-level file) when its real location is
+   * outside the config folder: a folder linked from elsewhere had every file in it read.
+   */
+  async #dir(name: "agents" | "suites"): Promise<string> {
+    try {
+      return await confinedPath(this.dir, name, name);
+    } catch (e) {
+      if (!(e instanceof WorkbenchError)) throw e;
+      throw new WorkbenchError(
+        400,
+        `${name}/ is a link to a folder outside the config folder, which the workbench does not read: put the folder itself in it`,
+        name,
+      );
+    }
+  }
+
+  /**
    * Wraps an existing folder (use {@linkcode openConfigStore} to create one).
    *
    * @param dir Config folder (absolute).
@@ -348,6 +366,8 @@ export class ConfigStore {
     return this.#serial(async () => {
       const paths = this.paths();
       for (const name of Object.values(CONFIG_FILES)) await this.#file(name);
+      await this.#dir("agents");
+      await this.#dir("suites");
       return paths;
     });
   }
@@ -419,7 +439,7 @@ export class ConfigStore {
   }
 
   async #agentEntries(): Promise<AgentEntry[]> {
-    const dir = this.paths().agentsDir;
+    const dir = await this.#dir("agents");
     const out: AgentEntry[] = [];
     for (const file of await jsonFiles(dir)) {
       const doc = await readJson(join(dir, file));
@@ -442,7 +462,7 @@ export class ConfigStore {
   }
 
   async #loadAgents(): Promise<AgentConfig[]> {
-    const dir = this.paths().agentsDir;
+    const dir = await this.#dir("agents");
     const out: AgentConfig[] = [];
     for (const { file, agent } of await this.#agentEntries()) {
       let draft;
@@ -506,7 +526,7 @@ export class ConfigStore {
     });
     if (draft.systemPromptFile !== undefined) {
       const path = await confinedPath(
-        this.paths().agentsDir,
+        await this.#dir("agents"),
         draft.systemPromptFile,
         at("systemPromptFile"),
       );
@@ -521,7 +541,11 @@ export class ConfigStore {
       }
     }
     if (draft.overridesFile !== undefined) {
-      const path = await confinedPath(this.paths().agentsDir, draft.overridesFile, at("overrides"));
+      const path = await confinedPath(
+        await this.#dir("agents"),
+        draft.overridesFile,
+        at("overrides"),
+      );
       await loadToolOverrides(path, draft.overridesFile).catch((e) => {
         throw new WorkbenchError(
           400,
@@ -561,7 +585,7 @@ export class ConfigStore {
       );
     }
     const file = current?.file ?? `${id}.json`;
-    const path = await confinedPath(this.paths().agentsDir, file, "id");
+    const path = await confinedPath(await this.#dir("agents"), file, "id");
     await this.#checkRefs(`agent:${id}`, (refs) => ({
       ...refs,
       agents: [...refs.agents.filter((a) => a.id !== id), checked],
@@ -582,7 +606,7 @@ export class ConfigStore {
       if ((await this.#agentEntries()).some((e) => e.agent.id === id)) {
         throw new WorkbenchError(409, `agent "${id}" exists; edit it on its page`, "id");
       }
-      const path = await confinedPath(this.paths().agentsDir, `${id}.json`, "id");
+      const path = await confinedPath(await this.#dir("agents"), `${id}.json`, "id");
       if (await exists(path)) {
         throw new WorkbenchError(409, `agents/${id}.json exists (with another id inside)`, "id");
       }
@@ -615,7 +639,7 @@ export class ConfigStore {
           `agent "${id}" shares ${entry.file} with other agents; edit the whole list with PUT /api/config/agents`,
         );
       }
-      await Deno.remove(await confinedPath(this.paths().agentsDir, entry.file, "id"));
+      await Deno.remove(await confinedPath(await this.#dir("agents"), entry.file, "id"));
     });
   }
 
@@ -650,7 +674,7 @@ export class ConfigStore {
       checked.push(agent);
     }
     await this.#checkRefs("agents", (refs) => ({ ...refs, agents: checked }));
-    const dir = this.paths().agentsDir;
+    const dir = await this.#dir("agents");
     const before = await jsonFiles(dir);
     // Every agent's file first, then the files of agents no longer listed: each file is whole at
     // any moment, and no read of the store runs between the two steps.
@@ -872,7 +896,7 @@ export class ConfigStore {
     if (typeof file !== "string") return { entry, path: null };
     return {
       entry,
-      path: await confinedPath(this.paths().agentsDir, file, "systemPromptFile"),
+      path: await confinedPath(await this.#dir("agents"), file, "systemPromptFile"),
     };
   }
 
@@ -927,7 +951,7 @@ export class ConfigStore {
   }
 
   async #suiteEntries(): Promise<{ suites: SuiteEntry[]; invalid: string[] }> {
-    const dir = this.paths().suitesDir;
+    const dir = await this.#dir("suites");
     const suites: SuiteEntry[] = [];
     const invalid: string[] = [];
     for (const file of await jsonFiles(dir)) {
@@ -985,7 +1009,7 @@ export class ConfigStore {
     if ((await this.#suiteEntries()).suites.some((s) => s.suite.id === suite.id)) {
       throw new WorkbenchError(409, `suite "${suite.id}" exists; PUT /api/suites/${suite.id}`);
     }
-    const path = await confinedPath(this.paths().suitesDir, `${suite.id}.json`, "id");
+    const path = await confinedPath(await this.#dir("suites"), `${suite.id}.json`, "id");
     if (await exists(path)) {
       throw new WorkbenchError(409, `suites/${suite.id}.json exists (with another id inside)`);
     }
@@ -1011,7 +1035,7 @@ export class ConfigStore {
       if (suite.id !== id) {
         throw new WorkbenchError(400, `field "id" must be "${id}" (the id in the URL)`, "id");
       }
-      const path = await confinedPath(this.paths().suitesDir, file, "id");
+      const path = await confinedPath(await this.#dir("suites"), file, "id");
       await this.#checkRefs(`suite:${id}`, (refs) => ({
         ...refs,
         suites: [...refs.suites.filter((s) => s.id !== id), suite],
@@ -1029,7 +1053,7 @@ export class ConfigStore {
   deleteSuite(id: string): Promise<void> {
     return this.#serial(async () => {
       const { file } = await this.#suite(id);
-      await Deno.remove(await confinedPath(this.paths().suitesDir, file, "id"));
+      await Deno.remove(await confinedPath(await this.#dir("suites"), file, "id"));
     });
   }
 
@@ -1037,7 +1061,7 @@ export class ConfigStore {
   suiteDoc(id: string): Promise<JsonValue> {
     return this.#serial(async () => {
       const { file } = await this.#suite(id);
-      return await readJson(join(this.paths().suitesDir, file));
+      return await readJson(join(await this.#dir("suites"), file));
     });
   }
 }

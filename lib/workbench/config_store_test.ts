@@ -239,3 +239,56 @@ Deno.test("config: a top-level file linked from outside the folder is never read
     await wb.stop();
   }
 });
+
+Deno.test("config: an agents/ or suites/ folder linked from outside is never read nor written, on any route", async () => {
+  const wb = await startBareWorkbench({ runner: noRunner });
+  try {
+    for (
+      const [folder, reads] of [
+        ["suites", ["/api/suites", "/api/suites/fs-basics"]],
+        ["agents", [
+          "/api/config/agents",
+          "/api/agents",
+          "/api/agents/fs-terse-sequential/versions",
+          "/api/config/prompts/fs-terse-sequential",
+        ]],
+      ] as const
+    ) {
+      const inside = join(wb.tmp, "config", folder);
+      const outside = join(wb.tmp, `outside-${folder}`);
+      await Deno.rename(inside, outside);
+      await Deno.symlink(outside, inside);
+      const before = await Array.fromAsync(Deno.readDir(outside), (e) => e.name);
+      for (const path of reads) {
+        const got = await raw(wb, "GET", path);
+        assertAnswer(wb, got, [400]);
+        assert.equal(
+          JSON.parse(got.text).error,
+          `${folder}/ is a link to a folder outside the config folder, which the workbench does not read: put the folder itself in it`,
+          path,
+        );
+      }
+      const writes = folder === "suites"
+        ? [["POST", "/api/suites", {
+          id: "new-suite",
+          description: "x",
+          cases: [{ id: "c", question: "q", criterion: { type: "exact", value: "a" } }],
+        }], ["DELETE", "/api/suites/fs-basics", undefined]]
+        : [["POST", "/api/agents/fs-terse-sequential/versions", undefined], [
+          "DELETE",
+          "/api/config/agents/fs-terse-sequential",
+          undefined,
+        ]];
+      for (const [method, path, body] of writes) {
+        assertAnswer(wb, await raw(wb, method as string, path as string, body), [400]);
+      }
+      assertAnswer(wb, await raw(wb, "POST", "/api/runs", { suiteId: "fs-basics" }), [400]);
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(outside), (e) => e.name), before);
+      await Deno.remove(inside);
+      await Deno.rename(outside, inside);
+    }
+    assertAnswer(wb, await raw(wb, "GET", "/api/suites/fs-basics"), [200]);
+  } finally {
+    await wb.stop();
+  }
+});

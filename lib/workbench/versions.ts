@@ -38,7 +38,8 @@ export interface WorkbenchVersions extends AgentVersions {
  * @returns The provider.
  */
 export function createAgentVersions(config: ConfigStore): WorkbenchVersions {
-  const dir = () => versionsDirFor(config.paths().agentsDir);
+  // files(): refused when agents/ links out of the config folder.
+  const dir = async () => versionsDirFor((await config.files()).agentsDir);
   return {
     async resolve(agentId: string, version: string): Promise<AgentConfig | undefined> {
       checkId(agentId, "agentId");
