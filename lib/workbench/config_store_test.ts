@@ -196,6 +196,21 @@ Deno.test("config: a number that is not finite or out of range is refused on its
       ),
     );
     assert.deepEqual(after, before);
+    // A run request's numbers too (1e999 was named "null").
+    for (
+      const [field, text, max] of [["repetitions", "1e999", 100], ["concurrency", "1e308", 16]]
+    ) {
+      const r = await fetch(`${wb.url}/api/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"suiteId": "fs-basics", "${field}": ${text}}`,
+      }).then(async (x) => ({ status: x.status, text: await x.text() }));
+      assertAnswer(wb, r, [400]);
+      assert.equal(
+        JSON.parse(r.text).error,
+        `field "${field}" must be an integer from 1 to ${max}, got ${String(Number(text))}`,
+      );
+    }
     // Nothing written, so runs are still accepted.
     assertAnswer(wb, await raw(wb, "POST", "/api/runs", { suiteId: "fs-basics" }), [201]);
   } finally {

@@ -33,7 +33,9 @@ function intField(body: Record<string, unknown>, name: string, max: number): num
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) {
     throw new WorkbenchError(
       400,
-      `field "${name}" must be an integer from 1 to ${max}, got ${JSON.stringify(v)}`,
+      `field "${name}" must be an integer from 1 to ${max}, got ${
+        typeof v === "number" ? String(v) : JSON.stringify(v)
+      }`,
       name,
     );
   }
