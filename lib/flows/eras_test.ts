@@ -49,8 +49,58 @@ Deno.test({
     assert.equal(block.queries.failed, 0);
     assert.equal(block.responseCost.n, 2);
     assert.ok(!block.warnings.some((w) => w.startsWith("tools/list of the endpoint failed")));
+    // live.json says which era the endpoint spoke and what it told its clients.
+    assert.equal(block.target.protocolVersion, MODERN);
+    assert.equal(block.target.instructions, V2_INSTRUCTIONS);
   } finally {
     await http.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "runLive() over the reference proxy records the era and instructions of each upstream, v2 SDK servers on stdio and HTTP",
+  ignore: skip !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const modern = await startV2HttpServer(script, "modern-only");
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-eras-" });
+  try {
+    const servers = join(dir, "servers.json");
+    await Deno.writeTextFile(
+      servers,
+      JSON.stringify({
+        mcpServers: {
+          s_both: v2StdioEntry(script, "both"),
+          h_modern: { url: modern.url, type: "http" },
+        },
+      }),
+    );
+    const golden = join(dir, "golden.json");
+    await Deno.writeTextFile(
+      golden,
+      JSON.stringify({
+        queries: [{
+          id: "q0",
+          query: "repeat a message",
+          labels: [{ tool_id: "s_both:echo", relevance: 2 }],
+        }],
+      }),
+    );
+    const block = await runLive({ servers, golden, timeoutMs: 20_000 });
+    assert.equal(block.target.kind, "reference-proxy");
+    const seen = (block.target.servers ?? []).map((
+      s,
+    ) => [s.server, s.state, s.protocolVersion, s.instructions]);
+    assert.deepEqual(seen, [
+      ["h_modern", "ready", MODERN, V2_INSTRUCTIONS],
+      ["s_both", "ready", MODERN, V2_INSTRUCTIONS],
+    ]);
+    assert.equal(block.queries.failed, 0, JSON.stringify(block.queries.failures));
+  } finally {
+    await modern.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

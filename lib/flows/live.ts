@@ -324,6 +324,7 @@ export async function runLive(
         queryArg,
         extraArgs,
         ...(servers === undefined ? {} : { servers }),
+        ...session.server(),
       },
       golden: used,
       goldenTotal: golden.queries.size + golden.dropped.count,

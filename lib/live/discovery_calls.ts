@@ -19,7 +19,7 @@
 import { z } from "zod";
 import type { JsonObject } from "../catalog/types.ts";
 import { StreamableHTTPClientTransportV2 } from "../core/sdk.ts";
-import { createMcpClient, type McpClient, mcpErrorKind } from "../mcp/client.ts";
+import { createMcpClient, endHttpSession, type McpClient, mcpErrorKind } from "../mcp/client.ts";
 import { oneLine } from "../core/text.ts";
 
 /** Why a discovery call produced no usable response. */
@@ -87,7 +87,13 @@ export interface DiscoverySession {
     | { readonly ok: false; readonly outcome: CallOutcome; readonly message: string }
   >;
   /**
-   * Closes the session.
+   * What the endpoint said of itself when the session opened.
+   *
+   * @returns The negotiated protocol revision and its `instructions` (each absent when unknown).
+   */
+  server(): { readonly protocolVersion?: string; readonly instructions?: string };
+  /**
+   * Closes the session (a streamable HTTP session is ended on the endpoint with `DELETE`).
    *
    * @returns When closed.
    */
@@ -133,24 +139,35 @@ export function openDiscoverySession(
   const tool = target.tool ?? "retrieve_tools";
   const queryArg = target.queryArg ?? "query";
   let client: McpClient | undefined;
+  let transport: InstanceType<typeof StreamableHTTPClientTransportV2> | undefined;
+  let seen: { protocolVersion?: string; instructions?: string } = {};
 
   // Either protocol era (lib/mcp/client.ts): a gateway of the 2026-07-28 revision too.
   const connect = async (): Promise<McpClient> => {
     if (client !== undefined) return client;
     const c = createMcpClient();
-    const transport = new StreamableHTTPClientTransportV2(new URL(target.url), {
+    const t = new StreamableHTTPClientTransportV2(new URL(target.url), {
       requestInit: { headers: { ...target.headers } },
     });
-    await c.connect(transport, { timeout: timeoutMs });
+    await c.connect(t, { timeout: timeoutMs });
     c.onclose = () => {
       if (client === c) client = undefined;
     };
     client = c;
+    transport = t;
+    const protocolVersion = c.protocolVersion();
+    const instructions = c.getInstructions();
+    seen = {
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
+      ...(instructions === undefined ? {} : { instructions }),
+    };
     return c;
   };
   const drop = async () => {
-    const c = client;
+    const c = client, t = transport;
     client = undefined;
+    transport = undefined;
+    await endHttpSession(t, 2_000);
     await c?.close().catch(() => {});
   };
 
@@ -213,6 +230,7 @@ export function openDiscoverySession(
         return { ok: false, outcome, message: oneLine(error) };
       }
     },
+    server: () => seen,
     close: drop,
   };
 }

@@ -52,7 +52,15 @@ export interface LiveTarget {
     readonly state: string;
     readonly toolCount: number;
     readonly message?: string;
+    /** Protocol revision the proxy negotiated with it. */
+    readonly protocolVersion?: string;
+    /** The `instructions` it sent. */
+    readonly instructions?: string;
   }[];
+  /** Protocol revision negotiated with the measured endpoint, when it connected. */
+  readonly protocolVersion?: string;
+  /** The `instructions` the endpoint sent, when it sent some. */
+  readonly instructions?: string;
 }
 
 /** The measured calls of one golden query. */

@@ -26,7 +26,8 @@ import { oneLine } from "../core/text.ts";
 import { Redactor } from "../core/secrets.ts";
 import type { RunPath, ServerCaptureRecord } from "./types.ts";
 import type { ServerEntry } from "./config.ts";
-import { endHttpSession, settleWithin } from "./_settle.ts";
+import { settleWithin } from "./_settle.ts";
+import { endHttpSession } from "./client.ts";
 
 /** A capture record before the caller adds `server`, `transport` and `runPaths`. */
 export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "runPaths">;

@@ -22,6 +22,7 @@
  * @module
  */
 
+import { settleWithin } from "./_settle.ts";
 import {
   ClientV2,
   ErrorCode,
@@ -243,4 +244,20 @@ export function mcpErrorText(error: unknown): string {
   return typeof body === "string" && body.trim() !== "" && !text.includes(body.trim())
     ? `${text}: ${body.trim()}`
     : text;
+}
+
+/**
+ * Ends a streamable HTTP session on the server with `DELETE` (the spec: a client that no longer
+ * needs its session should), waiting at most `ms`; nothing for a transport without sessions
+ * (stdio, SSE, a 2026-07-28 server, which has none). Without it each closed session stayed open
+ * on the server.
+ *
+ * @param transport The client transport.
+ * @param ms Longest wait, in ms.
+ * @returns When done or given up.
+ */
+export async function endHttpSession(transport: unknown, ms: number): Promise<void> {
+  const t = transport as { sessionId?: unknown; terminateSession?: () => Promise<void> };
+  if (typeof t?.terminateSession !== "function" || t.sessionId === undefined) return;
+  await settleWithin(t.terminateSession(), ms);
 }

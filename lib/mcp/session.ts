@@ -36,7 +36,8 @@ import { DEFAULT_SERVER_TIMEOUT_MS, ObservedStdioTransport, secretValues } from 
 import { TailBuffer } from "./_text.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
-import { endHttpSession, settleWithin } from "./_settle.ts";
+import { settleWithin } from "./_settle.ts";
+import { endHttpSession } from "./client.ts";
 import { createScratch } from "./_scratch.ts";
 import { oneLine } from "../core/text.ts";
 import { Redactor, redactText, urlSecrets } from "../core/secrets.ts";

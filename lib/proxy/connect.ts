@@ -117,8 +117,7 @@ export async function connectUpstreams(
       const connection = await connect(entry, options, timeoutMs);
       connections.push(connection);
       // Which era the upstream speaks (lib/mcp/client.ts): 2026-07-28, or a 2025 revision.
-      const version = (connection.client as { protocolVersion?: () => string | undefined })
-        .protocolVersion?.();
+      const version = connection.client.protocolVersion?.();
       options.onProgress?.(
         entry.name,
         "ready",

@@ -46,6 +46,10 @@ export interface UpstreamClient extends ListingClient {
    * it, the pool lists the upstream again on `notifications/tools/list_changed`.
    */
   setNotificationHandler?(schema: never, handler: () => void): void;
+  /** The protocol revision negotiated (lib/mcp/client.ts), when the client knows it. */
+  protocolVersion?(): string | undefined;
+  /** The server's `instructions`, when it sent them. */
+  getInstructions?(): string | undefined;
 }
 
 /** One upstream the pool should use: a connected client and how to shut it down. */
@@ -76,6 +80,10 @@ export interface UpstreamStatus {
   readonly toolCount: number;
   /** Reason for `failed`/`closed`. */
   readonly message?: string;
+  /** Protocol revision negotiated with it (`2026-07-28`, `2025-06-18`, ...), once connected. */
+  readonly protocolVersion?: string;
+  /** The `instructions` it sent, when it sent some. */
+  readonly instructions?: string;
 }
 
 /** Options of {@linkcode createUpstreamPool}. */
@@ -306,11 +314,15 @@ export async function createUpstreamPool(
     statuses() {
       const out: UpstreamStatus[] = [];
       for (const [server, e] of entries) {
+        const protocolVersion = e.connection.client.protocolVersion?.();
+        const instructions = e.connection.client.getInstructions?.();
         out.push({
           server,
           state: e.state,
           toolCount: e.toolCount,
           ...(e.message === undefined ? {} : { message: e.message }),
+          ...(protocolVersion === undefined ? {} : { protocolVersion }),
+          ...(instructions === undefined ? {} : { instructions }),
         });
       }
       for (const [server, message] of failed) {
