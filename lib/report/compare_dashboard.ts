@@ -76,46 +76,98 @@ const sig = (v: number | null) => v === null ? "n/a" : v === 0 ? "0" : `$${v.toP
 const int = (v: number | null) => v === null ? "n/a" : Math.round(v).toLocaleString("en-US");
 const wall = (ms: number | null) => ms === null ? "n/a" : duration(ms);
 
+/** The page being built: its HTML parts, its tables, and how to add to both. */
+class Page {
+  readonly parts: string[] = [];
+  readonly tables: Record<string, Record<string, unknown>[]> = {};
+
+  constructor(readonly document: Document, readonly csvBase: string | undefined) {}
+
+  section(id: string, title: string): void {
+    this.parts.push(`<h2 id="${id}">${esc(title)}</h2>`);
+  }
+
+  /** Raw HTML (a note, a sub-heading). */
+  add(html: string): void {
+    this.parts.push(html);
+  }
+
+  /**
+   * A table: `rows` go to the CSV at full precision; the page shows `view` (a narrower, rounded
+   * form that fits the page) when given, else `rows` with `format`.
+   */
+  table(
+    name: string,
+    rows: Record<string, unknown>[],
+    format: Record<string, (v: never) => string> = {},
+    view?: Record<string, unknown>[],
+  ): void {
+    this.tables[name] = rows;
+    this.parts.push(htmlTable(view ?? rows, view ? {} : format));
+    if (this.csvBase && rows.length > 0) {
+      this.parts.push(
+        `<p class="note"><a href="${esc(`${this.csvBase}_${name}.csv`)}">${
+          esc(`${this.csvBase}_${name}.csv`)
+        }</a></p>`,
+      );
+    }
+  }
+
+  svg(el: Element): void {
+    this.parts.push(`<figure class="chart">${el.outerHTML}</figure>`);
+  }
+}
+
+type AgentRow = ReturnType<typeof agentRows>[number];
+
 /**
  * Renders the comparison dashboard.
  *
  * Sections: runs; agent comparison (latest run per suite × agent: pass rate with 95% Wilson
- * interval, cost against accuracy, tokens per case, latency p50/p95); trends (pass rate, cost and
- * p95 per agent and suite over runs); reliability (case × agent heatmap, flaky cases, error and
- * iteration-limit rates, tool-call frequency); sweep groups when runs came from a sweep; the
- * bench sections when a bench report is given. Deterministic: no clock, Plot ids renumbered.
+ * interval, cost against accuracy, tokens per case, latency p50/p95); cost forecast; first
+ * request billed against the static estimate; sweep groups when runs came from a sweep; trends
+ * (pass rate, cost and p95 per agent and suite over runs); reliability (case × agent heatmap,
+ * flaky cases, error and iteration-limit rates, tool-call frequency); judge agreement; the bench
+ * sections when a bench report is given; warnings. Deterministic: no clock, Plot ids renumbered.
  *
  * @param input Runs, filter, optional bench report and CSV base name.
  * @returns `{html, tables}`.
  */
 export function renderCompareDashboard(input: CompareDashboardInput): CompareDashboard {
-  const document = input.document ?? headlessDocument();
   const runs = input.runs;
-  const parts: string[] = [];
-  const tables: Record<string, Record<string, unknown>[]> = {};
-  const section = (id: string, title: string) => parts.push(`<h2 id="${id}">${esc(title)}</h2>`);
-  // The CSV keeps every column at full precision; the page may show a narrower, rounded view
-  // (`view`) so that the table fits the page.
-  const table = (
-    name: string,
-    rows: Record<string, unknown>[],
-    format: Record<string, (v: never) => string> = {},
-    view?: Record<string, unknown>[],
-  ) => {
-    tables[name] = rows;
-    parts.push(htmlTable(view ?? rows, view ? {} : format));
-    if (input.csvBase && rows.length > 0) {
-      parts.push(
-        `<p class="note"><a href="${esc(`${input.csvBase}_${name}.csv`)}">${
-          esc(`${input.csvBase}_${name}.csv`)
-        }</a></p>`,
-      );
-    }
+  const p = new Page(input.document ?? headlessDocument(), input.csvBase);
+  runsSection(p, runs);
+  const agents = agentRows(runs);
+  agentsSection(p, agents);
+  forecastSection(p, runs, agents);
+  firstTurnSection(p, runs);
+  sweepSection(p, runs);
+  trendsSection(p, runs);
+  reliabilitySection(p, runs);
+  judgesSection(p, runs, agents);
+  if (input.bench) {
+    p.add(`<h2 id="bench">Bench report</h2>`);
+    p.add(
+      renderBenchSections(input.bench, p.document).replaceAll("<h2>", "<h3>").replaceAll(
+        "</h2>",
+        "</h3>",
+      ),
+    );
+  }
+  const warnings = runs.flatMap((r) => r.warnings.map((w) => `${r.runId}: ${w}`));
+  if (warnings.length > 0) {
+    p.section("warnings", "Warnings");
+    p.add(`<ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
+  }
+  return {
+    html: renumberPlotIds(page(runs, input.filter ?? {}, p.parts.join("\n"))),
+    tables: p.tables,
   };
-  const svg = (el: Element) => parts.push(`<figure class="chart">${el.outerHTML}</figure>`);
+}
 
-  section("runs", "Runs");
-  table(
+function runsSection(p: Page, runs: readonly LoadedRun[]): void {
+  p.section("runs", "Runs");
+  p.table(
     "runs",
     runs.map((r) => ({
       run: r.runId,
@@ -129,74 +181,85 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       planned: r.plannedCases,
     })),
   );
+}
 
-  const agents = agentRows(runs);
-  const label = (a: { suiteId: string; agentId: string }) => `${a.suiteId} / ${a.agentId}`;
-  section("agents", "Agent comparison");
-  // One format per USD column: the same decimals on every row.
+/** The agent table (latest run per suite × agent) and its four charts. */
+function agentsSection(p: Page, agents: readonly AgentRow[]): void {
+  p.section("agents", "Agent comparison");
+  p.add(
+    `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded); the judge's tokens and USD are in their own columns.</p>`,
+  );
+  p.table("agents", agents.map(agentCsvRow), {}, agentView(agents));
+  agentCharts(p, agents);
+}
+
+function agentCsvRow(a: AgentRow): Record<string, unknown> {
+  return {
+    suite: a.suiteId,
+    agent: a.agentId,
+    ...a.params,
+    run: a.runId,
+    scored: a.scored,
+    passed: a.passed,
+    pass_rate: r4(a.passRate),
+    pass_rate_lo95: r4(a.passRateLo),
+    pass_rate_hi95: r4(a.passRateHi),
+    [`pass_at_k`]: r4(a.passAtK),
+    pass_hat_k: r4(a.passHatK),
+    k: a.k,
+    mean_cost_usd: r6(a.meanCostUsd),
+    judge_usd: r6(a.judgeCostUsd),
+    judge_tokens: a.judgeInputTokens + a.judgeOutputTokens,
+    judge_errors: a.judgeErrors,
+    judge_agreement: r4(a.judgeAgreement),
+    judge_kappa: r4(a.judgeKappa),
+    mean_input_tokens: r4(a.meanInputTokens),
+    mean_output_tokens: r4(a.meanOutputTokens),
+    wall_p50_ms: a.wallP50Ms,
+    wall_p95_ms: a.wallP95Ms,
+    tool_calls_per_case: r4(a.toolCallsPerCase),
+    error_rate: r4(a.errorRate),
+    iteration_limit_rate: r4(a.iterationLimitRate),
+  };
+}
+
+/** The agent table as the page shows it: one format per USD column (the same decimals on every row). */
+function agentView(agents: readonly AgentRow[]): Record<string, unknown>[] {
   const usdColumn = (values: readonly (number | null)[]) => {
     const f = columnNumberFormat(values);
     return (v: number | null) => v === null ? "n/a" : `$${f(v)}`;
   };
   const usdCase = usdColumn(agents.map((a) => a.meanCostUsd));
   const usdJudge = usdColumn(agents.map((a) => a.judgeCostUsd));
-  parts.push(
-    `<p class="note">Latest run of each agent on each suite. Pass rate over scored records (infrastructure errors excluded) with its 95% Wilson interval; latency is nearest-rank over records without cached model calls; cost is the agent's (judge excluded); the judge's tokens and USD are in their own columns.</p>`,
-  );
-  table(
-    "agents",
-    agents.map((a) => ({
-      suite: a.suiteId,
-      agent: a.agentId,
-      ...a.params,
-      run: a.runId,
-      scored: a.scored,
-      passed: a.passed,
-      pass_rate: r4(a.passRate),
-      pass_rate_lo95: r4(a.passRateLo),
-      pass_rate_hi95: r4(a.passRateHi),
-      [`pass_at_k`]: r4(a.passAtK),
-      pass_hat_k: r4(a.passHatK),
-      k: a.k,
-      mean_cost_usd: r6(a.meanCostUsd),
-      judge_usd: r6(a.judgeCostUsd),
-      judge_tokens: a.judgeInputTokens + a.judgeOutputTokens,
-      judge_errors: a.judgeErrors,
-      judge_agreement: r4(a.judgeAgreement),
-      judge_kappa: r4(a.judgeKappa),
-      mean_input_tokens: r4(a.meanInputTokens),
-      mean_output_tokens: r4(a.meanOutputTokens),
-      wall_p50_ms: a.wallP50Ms,
-      wall_p95_ms: a.wallP95Ms,
-      tool_calls_per_case: r4(a.toolCallsPerCase),
-      error_rate: r4(a.errorRate),
-      iteration_limit_rate: r4(a.iterationLimitRate),
-    })),
-    {},
-    agents.map((a) => ({
-      suite: a.suiteId,
-      agent: a.agentId,
-      ...a.params,
-      scored: a.scored,
-      "pass rate [95%]": a.passRate === null
-        ? "n/a"
-        : `${pct1(a.passRate)} [${pct1(a.passRateLo)}–${pct1(a.passRateHi)}]`,
-      [`pass@k / pass^k`]: a.k === null
-        ? "n/a"
-        : `${fixed(a.passAtK, 2)} / ${fixed(a.passHatK, 2)} (k=${a.k})`,
-      "USD / case": usdCase(a.meanCostUsd),
-      "judge USD / tokens": `${usdJudge(a.judgeCostUsd)} / ${
-        int(a.judgeInputTokens + a.judgeOutputTokens)
-      }`,
-      "tokens in / out": `${int(a.meanInputTokens)} / ${int(a.meanOutputTokens)}`,
-      "wall p50 / p95": `${wall(a.wallP50Ms)} / ${wall(a.wallP95Ms)}`,
-      "tool calls / case": fixed(a.toolCallsPerCase, 2),
-      "errors / iteration limit": `${pct1(a.errorRate)} / ${pct1(a.iterationLimitRate)}`,
-    })),
-  );
+  return agents.map((a) => ({
+    suite: a.suiteId,
+    agent: a.agentId,
+    ...a.params,
+    scored: a.scored,
+    "pass rate [95%]": a.passRate === null
+      ? "n/a"
+      : `${pct1(a.passRate)} [${pct1(a.passRateLo)}–${pct1(a.passRateHi)}]`,
+    [`pass@k / pass^k`]: a.k === null
+      ? "n/a"
+      : `${fixed(a.passAtK, 2)} / ${fixed(a.passHatK, 2)} (k=${a.k})`,
+    "USD / case": usdCase(a.meanCostUsd),
+    "judge USD / tokens": `${usdJudge(a.judgeCostUsd)} / ${
+      int(a.judgeInputTokens + a.judgeOutputTokens)
+    }`,
+    "tokens in / out": `${int(a.meanInputTokens)} / ${int(a.meanOutputTokens)}`,
+    "wall p50 / p95": `${wall(a.wallP50Ms)} / ${wall(a.wallP95Ms)}`,
+    "tool calls / case": fixed(a.toolCallsPerCase, 2),
+    "errors / iteration limit": `${pct1(a.errorRate)} / ${pct1(a.iterationLimitRate)}`,
+  }));
+}
+
+/** Pass rate, cost against accuracy, tokens per case and latency, each when it has points. */
+function agentCharts(p: Page, agents: readonly AgentRow[]): void {
+  const document = p.document;
+  const label = (a: { suiteId: string; agentId: string }) => `${a.suiteId} / ${a.agentId}`;
   const scoredAgents = agents.filter((a) => a.passRate !== null);
   if (scoredAgents.length > 0) {
-    svg(intervalChart(
+    p.svg(intervalChart(
       scoredAgents.map((a) => ({
         label: a.agentId,
         series: a.suiteId,
@@ -209,7 +272,7 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
   }
   const costed = scoredAgents.filter((a) => a.meanCostUsd !== null);
   if (costed.length > 0) {
-    svg(costAccuracyChart(
+    p.svg(costAccuracyChart(
       costed.map((a) => ({
         label: a.agentId,
         series: a.suiteId,
@@ -230,16 +293,19 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       : [{ label: label(a), kind: "output", tokens: a.meanOutputTokens }]),
   ]);
   if (tokenData.length > 0) {
-    svg(tokensChart(tokenData, { document, title: "Tokens per case (mean, uncached input)" }));
+    p.svg(tokensChart(tokenData, { document, title: "Tokens per case (mean, uncached input)" }));
   }
   const lat = agents.filter((a) => a.wallP50Ms !== null && a.wallP95Ms !== null);
   if (lat.length > 0) {
-    svg(latencyChart(
+    p.svg(latencyChart(
       lat.map((a) => ({ label: label(a), p50Ms: a.wallP50Ms!, p95Ms: a.wallP95Ms! })),
       { document, title: "Latency per case: p50 and p95 wall time" },
     ));
   }
+}
 
+/** Per-agent forecasts of the latest runs (an agent with only infrastructure errors has none). */
+function forecastSection(p: Page, runs: readonly LoadedRun[], agents: readonly AgentRow[]): void {
   const forecasts = agents.flatMap((a) => {
     const run = runs.find((r) => r.runId === a.runId && r.suiteId === a.suiteId);
     // An agent whose every record is an infrastructure error measured no cost: no forecast.
@@ -254,151 +320,154 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     });
     return [{ a, f }];
   });
-  if (forecasts.length > 0) {
-    section("forecast", "Cost forecast");
-    parts.push(
-      `<p class="note">Estimated (provenance <code>estimated</code>): USD, tokens and wall time of ${
-        DASHBOARD_FORECAST_QUESTIONS.toLocaleString("en-US")
-      } questions for each agent above, from its latest run, with a 95% interval from a seeded bootstrap over cases and repetitions (seed 0, ${
-        DEFAULT_FORECAST_RESAMPLES.toLocaleString("en-US")
-      } resamples, as <code>deno task forecast --questions ${DASHBOARD_FORECAST_QUESTIONS}</code> gives them; the task for other N, seeds or prices). Assumes ${
-        esc(FORECAST_ASSUMPTION)
-      }.</p>`,
-    );
-    const ci = (e: ForecastEstimate, f: (v: number | null) => string) =>
-      e.total === null ? "n/a" : `${f(e.total)} [${f(e.lo)}–${f(e.hi)}]`;
-    const usd = (v: number | null) => v === null ? "n/a" : `$${v.toFixed(2)}`;
-    const mtok = (v: number | null) => v === null ? "n/a" : `${(v / 1e6).toFixed(2)}M`;
-    // The unit that fits, as deno task forecast writes it (3.1 min, not 0.1 h).
-    table(
-      "forecast",
-      forecasts.map(({ a, f }) => ({
-        suite: a.suiteId,
-        agent: a.agentId,
-        run: a.runId,
-        questions: f.questions,
-        provenance: f.provenance,
-        usd_total: r4(f.usd.total.total),
-        usd_total_lo95: r4(f.usd.total.lo),
-        usd_total_hi95: r4(f.usd.total.hi),
-        usd_agent: r4(f.usd.agent.total),
-        usd_judge: r4(f.usd.judge.total),
-        usd_tool: r4(f.usd.tool.total),
-        input_tokens: r4(f.tokens.input.total),
-        output_tokens: r4(f.tokens.output.total),
-        wall_ms: r4(f.wallMs.total),
-        wall_ms_lo95: r4(f.wallMs.lo),
-        wall_ms_hi95: r4(f.wallMs.hi),
-        seed: f.seed,
-      })),
-      {},
-      forecasts.map(({ a, f }) => ({
-        suite: a.suiteId,
-        agent: a.agentId,
-        "USD total [95%]": ci(f.usd.total, usd),
-        "agent / judge / tool USD": `${usd(f.usd.agent.total)} / ${usd(f.usd.judge.total)} / ${
-          usd(f.usd.tool.total)
-        }`,
-        "input tokens [95%]": ci(f.tokens.input, mtok),
-        "output tokens": mtok(f.tokens.output.total),
-        "wall, one at a time [95%]": ci(f.wallMs, wall),
-        basis: `${f.basis.records} records, ${f.basis.cases} cases`,
-      })),
-    );
-  }
+  if (forecasts.length === 0) return;
+  p.section("forecast", "Cost forecast");
+  p.add(
+    `<p class="note">Estimated (provenance <code>estimated</code>): USD, tokens and wall time of ${
+      DASHBOARD_FORECAST_QUESTIONS.toLocaleString("en-US")
+    } questions for each agent above, from its latest run, with a 95% interval from a seeded bootstrap over cases and repetitions (seed 0, ${
+      DEFAULT_FORECAST_RESAMPLES.toLocaleString("en-US")
+    } resamples, as <code>deno task forecast --questions ${DASHBOARD_FORECAST_QUESTIONS}</code> gives them; the task for other N, seeds or prices). Assumes ${
+      esc(FORECAST_ASSUMPTION)
+    }.</p>`,
+  );
+  const ci = (e: ForecastEstimate, f: (v: number | null) => string) =>
+    e.total === null ? "n/a" : `${f(e.total)} [${f(e.lo)}–${f(e.hi)}]`;
+  const usd = (v: number | null) => v === null ? "n/a" : `$${v.toFixed(2)}`;
+  const mtok = (v: number | null) => v === null ? "n/a" : `${(v / 1e6).toFixed(2)}M`;
+  // Wall time in the unit that fits, as deno task forecast writes it (3.1 min, not 0.1 h).
+  p.table(
+    "forecast",
+    forecasts.map(({ a, f }) => ({
+      suite: a.suiteId,
+      agent: a.agentId,
+      run: a.runId,
+      questions: f.questions,
+      provenance: f.provenance,
+      usd_total: r4(f.usd.total.total),
+      usd_total_lo95: r4(f.usd.total.lo),
+      usd_total_hi95: r4(f.usd.total.hi),
+      usd_agent: r4(f.usd.agent.total),
+      usd_judge: r4(f.usd.judge.total),
+      usd_tool: r4(f.usd.tool.total),
+      input_tokens: r4(f.tokens.input.total),
+      output_tokens: r4(f.tokens.output.total),
+      wall_ms: r4(f.wallMs.total),
+      wall_ms_lo95: r4(f.wallMs.lo),
+      wall_ms_hi95: r4(f.wallMs.hi),
+      seed: f.seed,
+    })),
+    {},
+    forecasts.map(({ a, f }) => ({
+      suite: a.suiteId,
+      agent: a.agentId,
+      "USD total [95%]": ci(f.usd.total, usd),
+      "agent / judge / tool USD": `${usd(f.usd.agent.total)} / ${usd(f.usd.judge.total)} / ${
+        usd(f.usd.tool.total)
+      }`,
+      "input tokens [95%]": ci(f.tokens.input, mtok),
+      "output tokens": mtok(f.tokens.output.total),
+      "wall, one at a time [95%]": ci(f.wallMs, wall),
+      basis: `${f.basis.records} records, ${f.basis.cases} cases`,
+    })),
+  );
+}
 
+/** The first request's billed input tokens against the static estimate, per run and agent. */
+function firstTurnSection(p: Page, runs: readonly LoadedRun[]): void {
   const firstTurn = firstTurnRows(runs);
-  if (firstTurn.length > 0) {
-    section("first-turn", "First request: billed input against the static estimate");
-    parts.push(`<p class="note">${esc(FIRST_TURN_NOTE)}</p>`);
-    const tok = (v: number | null) => v === null ? "n/a" : Math.round(v).toLocaleString("en-US");
-    table(
-      "first_turn",
-      firstTurn.map((r) => ({
-        run: r.runId,
-        agent: r.agentId,
-        model: r.model,
-        simulated: r.simulated,
-        cases: r.cases,
-        measured_median: r.measured,
-        estimate: r.estimate?.tokens ?? null,
-        estimate_low: r.estimate?.low ?? null,
-        estimate_high: r.estimate?.high ?? null,
-        ratio_median: r.ratio === null ? null : r4(r.ratio),
-        inside_interval: r.inside,
-        includes: r.includes,
-        calibration: r.calibration ?? "",
-      })),
-      {},
-      firstTurn.map((r) => ({
-        run: r.runId,
-        agent: r.agentId,
-        model: `${r.model}${r.simulated ? " (simulated: not a provider's bill)" : ""}`,
-        "billed first request, median (measured)": r.measured === null
-          ? "not reported"
-          : `${tok(r.measured)}${
-            r.measuredRange && r.measuredRange[0] !== r.measuredRange[1]
-              ? ` (${tok(r.measuredRange[0])}–${tok(r.measuredRange[1])})`
-              : ""
-          } over ${r.cases}`,
-        "static estimate [interval]": r.estimate === null
-          ? "—"
-          : `${tok(r.estimate.tokens)} [${tok(r.estimate.low)}–${tok(r.estimate.high)}]`,
-        "measured ÷ estimate": r.ratio === null ? "—" : r.ratio.toFixed(2),
-        "inside the interval": r.estimate === null || r.cases === 0
-          ? "—"
-          : `${r.inside} of ${r.cases}`,
-        "the estimate counts": r.counts,
-      })),
-    );
-  }
+  if (firstTurn.length === 0) return;
+  p.section("first-turn", "First request: billed input against the static estimate");
+  p.add(`<p class="note">${esc(FIRST_TURN_NOTE)}</p>`);
+  p.table(
+    "first_turn",
+    firstTurn.map((r) => ({
+      run: r.runId,
+      agent: r.agentId,
+      model: r.model,
+      simulated: r.simulated,
+      cases: r.cases,
+      measured_median: r.measured,
+      estimate: r.estimate?.tokens ?? null,
+      estimate_low: r.estimate?.low ?? null,
+      estimate_high: r.estimate?.high ?? null,
+      ratio_median: r.ratio === null ? null : r4(r.ratio),
+      inside_interval: r.inside,
+      includes: r.includes,
+      calibration: r.calibration ?? "",
+    })),
+    {},
+    firstTurn.map((r) => ({
+      run: r.runId,
+      agent: r.agentId,
+      model: `${r.model}${r.simulated ? " (simulated: not a provider's bill)" : ""}`,
+      "billed first request, median (measured)": r.measured === null
+        ? "not reported"
+        : `${int(r.measured)}${
+          r.measuredRange && r.measuredRange[0] !== r.measuredRange[1]
+            ? ` (${int(r.measuredRange[0])}–${int(r.measuredRange[1])})`
+            : ""
+        } over ${r.cases}`,
+      "static estimate [interval]": r.estimate === null
+        ? "—"
+        : `${int(r.estimate.tokens)} [${int(r.estimate.low)}–${int(r.estimate.high)}]`,
+      "measured ÷ estimate": r.ratio === null ? "—" : r.ratio.toFixed(2),
+      "inside the interval": r.estimate === null || r.cases === 0
+        ? "—"
+        : `${r.inside} of ${r.cases}`,
+      "the estimate counts": r.counts,
+    })),
+  );
+}
 
+function sweepSection(p: Page, runs: readonly LoadedRun[]): void {
   const sweep = sweepGroupRows(runs);
-  if (sweep.length > 0) {
-    section("sweep", "Sweep: pass rate by varied parameter");
-    parts.push(
-      `<p class="note">Each value pools every sweep agent that has it (the other parameters' values mixed); the interval treats records as independent and is descriptive only.</p>`,
-    );
-    table(
-      "sweep",
-      sweep.map((s) => ({
-        suite: s.suiteId,
-        parameter: s.parameter,
-        value: s.value,
-        agents: s.agents,
-        scored: s.scored,
-        passed: s.passed,
-        pass_rate: r4(s.passRate),
-        pass_rate_lo95: r4(s.passRateLo),
-        pass_rate_hi95: r4(s.passRateHi),
-        mean_cost_usd: r6(s.meanCostUsd),
-        mean_input_tokens: s.meanInputTokens === null ? null : Math.round(s.meanInputTokens),
-        mean_context_tokens_saved: s.meanContextTokensSaved === null
-          ? null
-          : Math.round(s.meanContextTokensSaved),
-        mean_summarizer_cost_usd: r6(s.meanSummarizerCostUsd),
-        tool_retries: s.toolRetries,
+  if (sweep.length === 0) return;
+  p.section("sweep", "Sweep: pass rate by varied parameter");
+  p.add(
+    `<p class="note">Each value pools every sweep agent that has it (the other parameters' values mixed); the interval treats records as independent and is descriptive only.</p>`,
+  );
+  p.table(
+    "sweep",
+    sweep.map((s) => ({
+      suite: s.suiteId,
+      parameter: s.parameter,
+      value: s.value,
+      agents: s.agents,
+      scored: s.scored,
+      passed: s.passed,
+      pass_rate: r4(s.passRate),
+      pass_rate_lo95: r4(s.passRateLo),
+      pass_rate_hi95: r4(s.passRateHi),
+      mean_cost_usd: r6(s.meanCostUsd),
+      mean_input_tokens: s.meanInputTokens === null ? null : Math.round(s.meanInputTokens),
+      mean_context_tokens_saved: s.meanContextTokensSaved === null
+        ? null
+        : Math.round(s.meanContextTokensSaved),
+      mean_summarizer_cost_usd: r6(s.meanSummarizerCostUsd),
+      tool_retries: s.toolRetries,
+    })),
+    { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
+  );
+  const pts = sweep.filter((s) => s.passRate !== null);
+  if (pts.length > 0) {
+    p.svg(intervalChart(
+      pts.map((s) => ({
+        label: `${s.parameter}=${s.value}`,
+        series: s.suiteId,
+        value: s.passRate!,
+        lo: s.passRateLo!,
+        hi: s.passRateHi!,
       })),
-      { pass_rate: pct, pass_rate_lo95: pct, pass_rate_hi95: pct },
-    );
-    const pts = sweep.filter((s) => s.passRate !== null);
-    if (pts.length > 0) {
-      svg(intervalChart(
-        pts.map((s) => ({
-          label: `${s.parameter}=${s.value}`,
-          series: s.suiteId,
-          value: s.passRate!,
-          lo: s.passRateLo!,
-          hi: s.passRateHi!,
-        })),
-        { document, title: "Pass rate by parameter value", valueLabel: "pass rate" },
-      ));
-    }
+      { document: p.document, title: "Pass rate by parameter value", valueLabel: "pass rate" },
+    ));
   }
+}
 
+function trendsSection(p: Page, runs: readonly LoadedRun[]): void {
   const trends = trendRows(runs);
-  section("trends", "Trends over runs");
-  table(
+  p.section("trends", "Trends over runs");
+  p.table(
     "trends",
     trends.map((t) => ({
       suite: t.suiteId,
@@ -426,45 +495,52 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       "wall p95 ms": fixed(t.wallP95Ms, 0),
     })),
   );
-  const point = (t: (typeof trends)[number], value: number | null) =>
-    value === null
-      ? []
-      : [{ date: new Date(t.startedAt), series: t.agentId, panel: t.suiteId, value }];
-  if (runs.length > 1) {
-    const pr = trends.flatMap((t) => point(t, t.passRate));
-    if (pr.length > 0) {
-      svg(trendChart(pr, {
-        document,
-        title: "Pass rate over runs",
-        valueLabel: "pass rate",
-        domain: [0, 1],
-      }));
-    }
-    const cost = trends.flatMap((t) => point(t, t.meanCostUsd));
-    if (cost.length > 0) {
-      svg(trendChart(cost, { document, title: "Cost per case over runs", valueLabel: "USD" }));
-    }
-    const p95 = trends.flatMap((t) => point(t, t.wallP95Ms));
-    if (p95.length > 0) {
-      svg(trendChart(p95, { document, title: "p95 wall time over runs", valueLabel: "ms" }));
-    }
-  } else {
-    parts.push(`<p class="note">One run selected: trends need two or more.</p>`);
+  if (runs.length <= 1) {
+    p.add(`<p class="note">One run selected: trends need two or more.</p>`);
+    return;
   }
+  const document = p.document;
+  const points = (value: (t: (typeof trends)[number]) => number | null) =>
+    trends.flatMap((t) => {
+      const v = value(t);
+      return v === null
+        ? []
+        : [{ date: new Date(t.startedAt), series: t.agentId, panel: t.suiteId, value: v }];
+    });
+  const pr = points((t) => t.passRate);
+  if (pr.length > 0) {
+    p.svg(trendChart(pr, {
+      document,
+      title: "Pass rate over runs",
+      valueLabel: "pass rate",
+      domain: [0, 1],
+    }));
+  }
+  const cost = points((t) => t.meanCostUsd);
+  if (cost.length > 0) {
+    p.svg(trendChart(cost, { document, title: "Cost per case over runs", valueLabel: "USD" }));
+  }
+  const p95 = points((t) => t.wallP95Ms);
+  if (p95.length > 0) {
+    p.svg(trendChart(p95, { document, title: "p95 wall time over runs", valueLabel: "ms" }));
+  }
+}
 
-  section("reliability", "Reliability");
+/** Heatmap per suite, the per-case CSV, flaky cases, errors and iteration limits, tool calls. */
+function reliabilitySection(p: Page, runs: readonly LoadedRun[]): void {
+  p.section("reliability", "Reliability");
   const cases = caseRows(runs);
   for (const suiteId of [...new Set(cases.map((c) => c.suiteId))].sort()) {
-    svg(heatmapChart(
+    p.svg(heatmapChart(
       cases.filter((c) => c.suiteId === suiteId).map((c) => ({
         column: c.agentId,
         row: c.caseId,
         value: c.passRate,
       })),
-      { document, title: `${suiteId}: pass rate per case and agent` },
+      { document: p.document, title: `${suiteId}: pass rate per case and agent` },
     ));
   }
-  tables.cases = cases.map((c) => ({
+  p.tables.cases = cases.map((c) => ({
     suite: c.suiteId,
     agent: c.agentId,
     case: c.caseId,
@@ -478,17 +554,17 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     errors: c.errors,
     iteration_limits: c.iterationLimits,
   }));
-  if (input.csvBase && cases.length > 0) {
-    parts.push(
-      `<p class="note">Per-case table: <a href="${esc(`${input.csvBase}_cases.csv`)}">${
-        esc(`${input.csvBase}_cases.csv`)
+  if (p.csvBase && cases.length > 0) {
+    p.add(
+      `<p class="note">Per-case table: <a href="${esc(`${p.csvBase}_cases.csv`)}">${
+        esc(`${p.csvBase}_cases.csv`)
       }</a></p>`,
     );
   }
-  parts.push(
+  p.add(
     `<h3>Flaky cases</h3><p class="note">Passed in some repetitions and failed in others. Score 4p(1 − p) (1 when half pass); flip rate = pass↔fail changes between consecutive repetitions ÷ (n − 1).</p>`,
   );
-  table(
+  p.table(
     "flaky",
     flakyRows(cases).map((c) => ({
       suite: c.suiteId,
@@ -500,8 +576,8 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
       flip_rate: r4(c.flipRate),
     })),
   );
-  parts.push(`<h3>Errors and iteration limits</h3>`);
-  table(
+  p.add(`<h3>Errors and iteration limits</h3>`);
+  p.table(
     "errors",
     errorRows(runs).map((e) => ({
       suite: e.suiteId,
@@ -513,9 +589,13 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     })),
     { rate: pct },
   );
-  parts.push(`<h3>Tool calls</h3>`);
+  toolCalls(p, runs);
+}
+
+function toolCalls(p: Page, runs: readonly LoadedRun[]): void {
+  p.add(`<h3>Tool calls</h3>`);
   const tools = toolRows(runs);
-  table(
+  p.table(
     "tools",
     tools.map((t) => ({
       suite: t.suiteId,
@@ -527,87 +607,73 @@ export function renderCompareDashboard(input: CompareDashboardInput): CompareDas
     })),
   );
   if (tools.length > 0) {
-    svg(toolFrequencyChart(
+    p.svg(toolFrequencyChart(
       tools.map((t) => ({
         tool: t.tool,
         series: `${t.suiteId} / ${t.agentId}`,
         callsPerCase: t.callsPerCase,
       })),
-      { document, title: "Tool calls per case" },
+      { document: p.document, title: "Tool calls per case" },
     ));
   }
+}
 
+/** Judge-panel agreement per agent, then the cases its judges disagree on. */
+function judgesSection(p: Page, runs: readonly LoadedRun[], agents: readonly AgentRow[]): void {
   const panels = agents.filter((a) => a.judgePanelItems > 0);
-  if (panels.length > 0) {
-    section("judges", "Judge agreement");
-    parts.push(
-      `<p class="note">llm_judge criteria scored by two or more judges (latest run of each agent). A judge's verdict is the majority of its votes, the case's the majority of the judges' (a tie fails). Agreement is the mean share of judge pairs that agree per item; Cohen's kappa corrects it for chance and is given where the panel has exactly two judges (1 = perfect, 0 = chance level).</p>`,
-    );
-    table(
-      "judges",
-      panels.map((a) => ({
-        suite: a.suiteId,
-        agent: a.agentId,
-        run: a.runId,
-        panel_items: a.judgePanelItems,
-        agreement: r4(a.judgeAgreement),
-        kappa: r4(a.judgeKappa),
-        disagreements: a.judgeDisagreements,
-      })),
-      { agreement: pct },
-    );
-    const disagreements = latestBySuiteAgent(runs).flatMap(({ suiteId, records }) =>
-      judgeAgreement(records).disagreements.map((d) => ({ suiteId, ...d }))
-    );
-    parts.push(
-      `<h3>Cases the judges disagree on</h3><p class="note">For a human to settle: each judge's verdict with its passing votes; the full answers and reasonings are in the CSV and in each run's disagreements.csv.</p>`,
-    );
-    const verdicts = (d: (typeof disagreements)[number]) =>
-      d.judges.map((j) => `${j.model} ${j.pass ? "pass" : "fail"} (${j.passes}/${j.votes})`)
-        .join(", ");
-    const clip = (t: string | null) =>
-      t === null ? "(no answer)" : t.length > 160 ? `${t.slice(0, 157)}...` : t;
-    table(
-      "disagreements",
-      disagreements.map((d) => ({
-        suite: d.suiteId,
-        agent: d.agentId,
-        case: d.caseId,
-        repetition: d.repetition,
-        criterion: d.criterion,
-        case_verdict: d.pass ? "pass" : "fail",
-        judges: verdicts(d),
-        reasoning: d.judges.map((j) => `${j.model}: ${j.reasoning.join(" | ")}`).join(" / "),
-        final_answer: d.finalAnswer,
-      })),
-      {},
-      disagreements.map((d) => ({
-        suite: d.suiteId,
-        agent: d.agentId,
-        case: d.caseId,
-        rep: d.repetition,
-        "case verdict": d.pass ? "pass" : "fail",
-        judges: verdicts(d),
-        answer: clip(d.finalAnswer),
-      })),
-    );
-  }
-
-  if (input.bench) {
-    parts.push(`<h2 id="bench">Bench report</h2>`);
-    parts.push(
-      renderBenchSections(input.bench, document).replaceAll("<h2>", "<h3>").replaceAll(
-        "</h2>",
-        "</h3>",
-      ),
-    );
-  }
-  const warnings = runs.flatMap((r) => r.warnings.map((w) => `${r.runId}: ${w}`));
-  if (warnings.length > 0) {
-    section("warnings", "Warnings");
-    parts.push(`<ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`);
-  }
-  return { html: renumberPlotIds(page(runs, input.filter ?? {}, parts.join("\n"))), tables };
+  if (panels.length === 0) return;
+  p.section("judges", "Judge agreement");
+  p.add(
+    `<p class="note">llm_judge criteria scored by two or more judges (latest run of each agent). A judge's verdict is the majority of its votes, the case's the majority of the judges' (a tie fails). Agreement is the mean share of judge pairs that agree per item; Cohen's kappa corrects it for chance and is given where the panel has exactly two judges (1 = perfect, 0 = chance level).</p>`,
+  );
+  p.table(
+    "judges",
+    panels.map((a) => ({
+      suite: a.suiteId,
+      agent: a.agentId,
+      run: a.runId,
+      panel_items: a.judgePanelItems,
+      agreement: r4(a.judgeAgreement),
+      kappa: r4(a.judgeKappa),
+      disagreements: a.judgeDisagreements,
+    })),
+    { agreement: pct },
+  );
+  const disagreements = latestBySuiteAgent(runs).flatMap(({ suiteId, records }) =>
+    judgeAgreement(records).disagreements.map((d) => ({ suiteId, ...d }))
+  );
+  p.add(
+    `<h3>Cases the judges disagree on</h3><p class="note">For a human to settle: each judge's verdict with its passing votes; the full answers and reasonings are in the CSV and in each run's disagreements.csv.</p>`,
+  );
+  const verdicts = (d: (typeof disagreements)[number]) =>
+    d.judges.map((j) => `${j.model} ${j.pass ? "pass" : "fail"} (${j.passes}/${j.votes})`)
+      .join(", ");
+  const clip = (t: string | null) =>
+    t === null ? "(no answer)" : t.length > 160 ? `${t.slice(0, 157)}...` : t;
+  p.table(
+    "disagreements",
+    disagreements.map((d) => ({
+      suite: d.suiteId,
+      agent: d.agentId,
+      case: d.caseId,
+      repetition: d.repetition,
+      criterion: d.criterion,
+      case_verdict: d.pass ? "pass" : "fail",
+      judges: verdicts(d),
+      reasoning: d.judges.map((j) => `${j.model}: ${j.reasoning.join(" | ")}`).join(" / "),
+      final_answer: d.finalAnswer,
+    })),
+    {},
+    disagreements.map((d) => ({
+      suite: d.suiteId,
+      agent: d.agentId,
+      case: d.caseId,
+      rep: d.repetition,
+      "case verdict": d.pass ? "pass" : "fail",
+      judges: verdicts(d),
+      answer: clip(d.finalAnswer),
+    })),
+  );
 }
 
 /**
