@@ -223,6 +223,20 @@ const idOf = (server: string, name: string, seen: Map<string, number>): string =
   return n === 1 ? key : `${key}#${n}`;
 };
 
+/** One corpus's layers being measured: the rows written so far and the tools shaped per dialect. */
+interface Measure {
+  readonly corpus: Corpus;
+  readonly servers: readonly string[];
+  readonly rows: CostLayerRow[];
+  readonly toolRows: CostLayerToolRow[];
+  readonly warnings: string[];
+  /** The tools shaped for a format's dialect, once per dialect (the two OpenAI formats share one). */
+  readonly shaped: (format: SentFormat) => SentTool[];
+}
+
+/** A `sent` or `billed` row's fields: the shares of the `sent` text of its format (o200k_base). */
+type Share = (format: SentFormat, server: string | null, tokens: number) => FieldTokens;
+
 /**
  * The three cost layers of one corpus (see the module doc).
  *
@@ -230,27 +244,36 @@ const idOf = (server: string, name: string, seen: Map<string, number>): string =
  * @returns Report rows, per-tool rows and notes.
  */
 export function measureCostLayers(input: CostLayersInput): CostLayers {
-  const { corpus, tokenizers, calibration } = input;
-  const rows: CostLayerRow[] = [];
-  const toolRows: CostLayerToolRow[] = [];
-  const warnings: string[] = [];
-  const corpusId = corpus.id;
-  const servers = serversOf(corpus);
-  const base = { corpusId, model: null, reason: undefined };
-  // The tools shaped for each dialect, once (the two OpenAI formats share one).
+  const { corpus } = input;
   const shapes = new Map<string, SentTool[]>();
-  const shaped = (format: SentFormat): SentTool[] => {
-    const dialect = sentFormatDialect(format);
-    let out = shapes.get(dialect);
-    if (out === undefined) shapes.set(dialect, out = shapeTools(corpus.tools, format));
-    return out;
+  const m: Measure = {
+    corpus,
+    servers: serversOf(corpus),
+    rows: [],
+    toolRows: [],
+    warnings: [],
+    shaped: (format) => {
+      const dialect = sentFormatDialect(format);
+      let out = shapes.get(dialect);
+      if (out === undefined) shapes.set(dialect, out = shapeTools(corpus.tools, format));
+      return out;
+    },
   };
+  wireLayer(m, input.fileText, input.tokenizers);
+  const share = sentLayer(m, input.tokenizers);
+  billedEstimates(m, input.calibration, input.targets ?? [], share);
+  billedMeasured(m, input.targets ?? [], input.counts ?? new Map(), share);
+  return { rows: m.rows, tools: m.toolRows, warnings: m.warnings };
+}
 
-  // Wire.
-  const wire = wireServers(input.fileText, corpus.provenance.format, servers[0]);
+/** Wire: each server's `tools/list` array as received, per encoding; the catalog is their sum. */
+function wireLayer(m: Measure, fileText: string, tokenizers: readonly TokenizerName[]): void {
+  const corpusId = m.corpus.id;
+  const base = { corpusId, model: null, reason: undefined };
+  const wire = wireServers(fileText, m.corpus.provenance.format, m.servers[0]);
   const sorted = wire.filter((w) => w.order === "sorted").length;
   if (sorted > 0) {
-    warnings.push(
+    m.warnings.push(
       `${corpusId}: wire order of ${sorted} server(s) not recorded (a capture made before toolsWire): ` +
         `counted with sorted keys`,
     );
@@ -274,7 +297,7 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
       bytes += a.bytes;
       instr += it ?? 0;
       fields = addFields(fields, f);
-      rows.push({
+      m.rows.push({
         ...base,
         server: w.server,
         provider: null,
@@ -290,27 +313,9 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
         wireOrder: w.order,
         ...(it === undefined ? {} : { instructionsTokens: it }),
       });
-      if (tok === "o200k_base") {
-        const items = JSON.parse(w.text) as { name?: unknown }[];
-        const seen = new Map<string, number>();
-        a.items.forEach((item, i) => {
-          toolRows.push({
-            corpusId,
-            server: w.server,
-            tool: idOf(w.server, String(items[i]?.name ?? ""), seen),
-            layer: "wire",
-            provider: null,
-            format: null,
-            tokens: item.tokens,
-            low: item.tokens,
-            high: item.tokens,
-            provenance: "measured",
-            fields: item.fields,
-          });
-        });
-      }
+      if (tok === "o200k_base") wireToolRows(m, w.server, w.text, a.items);
     }
-    rows.push({
+    m.rows.push({
       ...base,
       server: null,
       provider: null,
@@ -327,13 +332,48 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
       ...(wire.some((w) => w.instructions !== undefined) ? { instructionsTokens: instr } : {}),
     });
   }
+}
 
-  // Sent: one request carrying the whole catalog, per format.
+/** The per-tool wire rows of one server, named as its `tools/list` names them. */
+function wireToolRows(
+  m: Measure,
+  server: string,
+  text: string,
+  items: readonly { readonly tokens: number; readonly fields: FieldTokens }[],
+): void {
+  const names = JSON.parse(text) as { name?: unknown }[];
+  const seen = new Map<string, number>();
+  items.forEach((item, i) => {
+    m.toolRows.push({
+      corpusId: m.corpus.id,
+      server,
+      tool: idOf(server, String(names[i]?.name ?? ""), seen),
+      layer: "wire",
+      provider: null,
+      format: null,
+      tokens: item.tokens,
+      low: item.tokens,
+      high: item.tokens,
+      provenance: "measured",
+      fields: item.fields,
+    });
+  });
+}
+
+/**
+ * Sent: one request carrying the whole catalog, per format and encoding; a server's figure is its
+ * tools' share of that text.
+ *
+ * @returns The field shares (o200k_base) that `billed` rows apportion their tokens by.
+ */
+function sentLayer(m: Measure, tokenizers: readonly TokenizerName[]): Share {
+  const { corpus } = m;
+  const base = { corpusId: corpus.id, model: null, reason: undefined };
   const sentShares = new Map<string, { total: number; fields: FieldTokens }>();
   const providerOf = (f: SentFormat): BillingProvider =>
     f === "anthropic-messages" ? "anthropic" : f === "gemini" ? "gemini" : "openai";
   for (const format of SENT_FORMATS) {
-    const value = sentTools(shaped(format), format);
+    const value = sentTools(m.shaped(format), format);
     for (const tok of tokenizers) {
       const a = attributeToolsValue(value, tok, format === "gemini" ? "gemini" : "array");
       const perServer = new Map<string, { tokens: number; fields: FieldTokens }>();
@@ -353,7 +393,7 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
         layer: "sent" as const,
         tokenizer: tok,
       };
-      rows.push({
+      m.rows.push({
         ...sentBase,
         server: null,
         tokens: a.tokens,
@@ -364,7 +404,7 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
         fields: total,
       });
       for (const [server, s] of perServer) {
-        rows.push({
+        m.rows.push({
           ...sentBase,
           server,
           tokens: s.tokens,
@@ -374,49 +414,57 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
           fields: s.fields,
         });
       }
-      if (tok === "o200k_base") {
-        sentShares.set(format, { total: a.tokens, fields: total });
-        for (const [server, s] of perServer) {
-          sentShares.set(`${format}|${server}`, { total: s.tokens, fields: s.fields });
-        }
-        a.items.forEach((item, i) => {
-          const t: Tool = corpus.tools[i];
-          toolRows.push({
-            corpusId,
-            server: t.server,
-            tool: t.id,
-            layer: "sent",
-            provider: providerOf(format),
-            format,
-            tokens: item.tokens,
-            low: item.tokens,
-            high: item.tokens,
-            provenance: "measured",
-            fields: item.fields,
-          });
-        });
+      if (tok !== "o200k_base") continue;
+      sentShares.set(format, { total: a.tokens, fields: total });
+      for (const [server, s] of perServer) {
+        sentShares.set(`${format}|${server}`, { total: s.tokens, fields: s.fields });
       }
+      a.items.forEach((item, i) => {
+        const t: Tool = corpus.tools[i];
+        m.toolRows.push({
+          corpusId: corpus.id,
+          server: t.server,
+          tool: t.id,
+          layer: "sent",
+          provider: providerOf(format),
+          format,
+          tokens: item.tokens,
+          low: item.tokens,
+          high: item.tokens,
+          provenance: "measured",
+          fields: item.fields,
+        });
+      });
     }
   }
-  const share = (format: SentFormat, server: string | null, tokens: number): FieldTokens => {
+  return (format, server, tokens) => {
     const s = sentShares.get(server === null ? format : `${format}|${server}`);
     return s === undefined ? {} : scale(s.fields, s.total, tokens);
   };
+}
 
-  // Billed, estimated: per provider, with the model of its count target when there is one.
+/** Billed, estimated: per provider, with the model of each of its count targets, or none. */
+function billedEstimates(
+  m: Measure,
+  calibration: Calibration,
+  targets: readonly CountTarget[],
+  share: Share,
+): void {
+  const { corpus } = m;
+  const corpusId = corpus.id;
   for (const provider of BILLING_PROVIDERS) {
-    const models = (input.targets ?? []).filter((t) => t.provider === provider).map((t) => t.model);
+    const models = targets.filter((t) => t.provider === provider).map((t) => t.model);
     const format = BILLING_FORMAT[provider];
     let f: ReturnType<typeof providerFeatures> | undefined;
     for (const model of models.length === 0 ? [null] : models) {
       const entry = calibrationEntry(calibration, provider, model);
       if (entry === undefined) {
-        warnings.push(
+        m.warnings.push(
           `${corpusId}: no calibration entry for ${provider}${model ? ` ${model}` : ""}`,
         );
         continue;
       }
-      f ??= providerFeatures(provider, shaped(format));
+      f ??= providerFeatures(provider, m.shaped(format));
       const label = `${calibration.name}: ${entry.label}`;
       const estBase = {
         corpusId,
@@ -429,41 +477,47 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
         calibration: label,
       };
       const all = estimateTokens(entry, addFeatures(...f.perTool, f.wrapper), true);
-      rows.push({
+      m.rows.push({
         ...estBase,
         server: null,
         ...all,
         fields: share(format, null, all.tokens),
         overhead: Math.round(entry.intercept.mid),
       });
-      for (const server of servers) {
+      for (const server of m.servers) {
         const feats: Features[] = f.perTool.filter((_, i) => corpus.tools[i].server === server);
         const e = estimateTokens(entry, addFeatures(...feats), false);
-        rows.push({ ...estBase, server, ...e, fields: share(format, server, e.tokens) });
+        m.rows.push({ ...estBase, server, ...e, fields: share(format, server, e.tokens) });
       }
-      if (model === models[0] || model === null) {
-        f.perTool.forEach((feat, i) => {
-          const t = corpus.tools[i];
-          const e = estimateTokens(entry, feat, false);
-          toolRows.push({
-            corpusId,
-            server: t.server,
-            tool: t.id,
-            layer: "billed",
-            provider,
-            format,
-            ...e,
-            provenance: "estimated",
-            fields: {},
-          });
+      if (model !== models[0] && model !== null) continue;
+      f.perTool.forEach((feat, i) => {
+        const t = corpus.tools[i];
+        const e = estimateTokens(entry, feat, false);
+        m.toolRows.push({
+          corpusId,
+          server: t.server,
+          tool: t.id,
+          layer: "billed",
+          provider,
+          format,
+          ...e,
+          provenance: "estimated",
+          fields: {},
         });
-      }
+      });
     }
   }
+}
 
-  // Billed, measured: the tools' share of each count target's requests.
-  const counts = input.counts ?? new Map<string, CountOutcome>();
-  for (const target of input.targets ?? []) {
+/** Billed, measured: the tools' share of each count target's requests (with less without). */
+function billedMeasured(
+  m: Measure,
+  targets: readonly CountTarget[],
+  counts: ReadonlyMap<string, CountOutcome>,
+  share: Share,
+): void {
+  const corpusId = m.corpus.id;
+  for (const target of targets) {
     const format = BILLING_FORMAT[target.provider];
     const key = (scope: CountPlanItem["scope"], server: string | null, tool: string | null) =>
       planKey({ target, scope, server, tool });
@@ -487,18 +541,18 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
       layer: "billed" as const,
       tokenizer: null,
     };
-    for (const server of [null, ...servers]) {
-      const m = measured(server === null ? "catalog" : "server", server, null);
-      rows.push(
-        "tokens" in m && m.tokens !== undefined
+    for (const server of [null, ...m.servers]) {
+      const c = measured(server === null ? "catalog" : "server", server, null);
+      m.rows.push(
+        "tokens" in c && c.tokens !== undefined
           ? {
             ...mBase,
             server,
-            tokens: m.tokens,
-            low: m.tokens,
-            high: m.tokens,
+            tokens: c.tokens,
+            low: c.tokens,
+            high: c.tokens,
             provenance: "measured",
-            fields: share(format, server, m.tokens),
+            fields: share(format, server, c.tokens),
           }
           : {
             ...mBase,
@@ -507,30 +561,29 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
             low: null,
             high: null,
             provenance: null,
-            reason: m.reason,
+            reason: c.reason,
             fields: {},
           },
       );
     }
-    for (const t of corpus.tools) {
-      const m = measured("tool", t.server, t.id);
-      if (!("tokens" in m) || m.tokens === undefined) continue;
-      toolRows.push({
+    for (const t of m.corpus.tools) {
+      const c = measured("tool", t.server, t.id);
+      if (!("tokens" in c) || c.tokens === undefined) continue;
+      m.toolRows.push({
         corpusId,
         server: t.server,
         tool: t.id,
         layer: "billed",
         provider: target.provider,
         format,
-        tokens: m.tokens,
-        low: m.tokens,
-        high: m.tokens,
+        tokens: c.tokens,
+        low: c.tokens,
+        high: c.tokens,
         provenance: "measured",
         fields: {},
       });
     }
   }
-  return { rows, tools: toolRows, warnings };
 }
 
 /**
