@@ -225,186 +225,306 @@ export function createTfidfClassicRetriever(
   for (const [k, v] of Object.entries(boosts)) {
     if (!(v > 0)) throw new RangeError(`Cannot build a tfidf_classic index: boost ${k} is ${v}`);
   }
+  return {
+    name: "tfidf_classic",
+    config: { boosts: { ...boosts }, scorer: "bleve-tfidf", analyser: "standard" },
+    search: searcher(buildIndex(docs, options.shared), boosts),
+  };
+}
+
+/** The postings a query reads, over documents `ids` (by number). */
+interface TfidfIndex {
+  readonly ids: readonly string[];
+  readonly table: TermTable;
+  readonly toolName: Field;
+  readonly fullName: Field;
+  readonly searchable: Field;
+  readonly all: Field;
+  /** The terms of `tool_name`, sorted (prefix and wildcard queries expand over them). */
+  readonly nameTerms: readonly string[];
+}
+
+/**
+ * The index: postings of tool_name, full_tool_name, searchable_text and _all, the only fields
+ * queried. searchable_text = name + " " + name + " " + description + " " + params: word
+ * segmentation never joins across a space, so its tokens are the parts' tokens, and _all = the
+ * three keyword terms + description + params + searchable_text, i.e. per analysed term
+ * tf_all = tf_searchable + tf_description + tf_params.
+ */
+function buildIndex(
+  docs: readonly RetrievalDoc[],
+  sharedOption: TfidfSharedAnalysis | undefined,
+): TfidfIndex {
   const n = docs.length;
-  const ids = docs.map((d) => d.id);
-  // Only tool_name, full_tool_name, searchable_text and _all are queried, so only they get
-  // postings. searchable_text = name + " " + name + " " + description + " " + params: word
-  // segmentation never joins across a space, so its tokens are the parts' tokens, and
-  // _all = the three keyword terms + description + params + searchable_text, i.e. per analysed term
-  // tf_all = tf_searchable + tf_description + tf_params.
-  // Every term gets a number on first sight (the stop words first, so a token is one when its
-  // number is below theirs); a document's term frequencies are counted in arrays by number.
-  const shared = options.shared === undefined ? undefined : sharedState(options.shared);
+  const shared = sharedOption === undefined ? undefined : sharedState(sharedOption);
   const { table, stopWords } = shared ?? sharedState(undefined);
-  // Sized for the terms a shared table holds already (grown as new ones come).
-  const room = Math.max(4096, 2 ** Math.ceil(Math.log2(table.size + 1)));
-  let tfSearchable = new Int32Array(room);
-  let tfBody = new Int32Array(room);
-  let tfKeyword = new Int32Array(room);
-  // The terms of the current document, each once: docTerms.ids[0, docTerms.used).
-  const docTerms: TermIds = { ids: new Int32Array(1024), used: 0 };
-  const listTerm = (t: number) => {
-    if (docTerms.used === docTerms.ids.length) docTerms.ids = grown(docTerms.ids);
-    docTerms.ids[docTerms.used++] = t;
+  const tf = new DocFrequencies(table, stopWords);
+  const fields = new RecordedFields(shared, n, tf);
+  const keywords = new Keywords(shared, docs, table, tf);
+  // Names: tool_name (first), full_tool_name (second); analysed: searchable_text (first), _all.
+  const names = new PostingList();
+  const analysed = new PostingList();
+  const norms = { searchable: new Float64Array(n), all: new Float64Array(n) };
+  for (let d = 0; d < n; d++) {
+    const doc = docs[d];
+    keywords.number(d, doc);
+    names.add(keywords.name, d, 1, 0);
+    names.add(keywords.full, d, 0, 1);
+    const name = fields.analyse("name", d, doc.name, 2, 0);
+    const description = fields.analyse("description", d, doc.description, 1, 1);
+    const params = tf.analyse(doc.params, 1, 1);
+    const searchableLength = 2 * name + description + params;
+    if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
+    norms.all[d] = Math.fround(1 / Math.sqrt(3 + searchableLength + description + params));
+    tf.addKeyword(keywords.name);
+    tf.addKeyword(keywords.full);
+    tf.addKeyword(keywords.server);
+    tf.post(d, analysed);
+  }
+  keywords.keep();
+  fields.keep();
+  const ones = new Float64Array(n).fill(1);
+  const toolName = names.field(0, table.terms, ones);
+  return {
+    ids: docs.map((d) => d.id),
+    table,
+    toolName,
+    fullName: names.field(1, table.terms, ones),
+    searchable: analysed.field(0, table.terms, norms.searchable),
+    all: analysed.field(1, table.terms, norms.all),
+    nameTerms: table.terms.filter((_, t) => toolName.starts[t + 1] > toolName.starts[t]).sort(),
   };
-  // Makes room in the frequency arrays for every term of the table.
-  const fit = () => {
-    while (table.size > tfSearchable.length) {
-      tfSearchable = grown(tfSearchable);
-      tfBody = grown(tfBody);
-      tfKeyword = grown(tfKeyword);
+}
+
+/**
+ * The term frequencies of the document being indexed, counted in arrays by term number (every
+ * term gets a number on first sight, the stop words first, so a token is one when its number is
+ * below theirs), and the list of the terms it holds.
+ */
+class DocFrequencies {
+  searchable: Int32Array<ArrayBuffer>;
+  /** In description + params. */
+  body: Int32Array<ArrayBuffer>;
+  keyword: Int32Array<ArrayBuffer>;
+  /** The terms of the current document, each once: `ids[0, used)`. */
+  readonly terms: TermIds = { ids: new Int32Array(1024), used: 0 };
+  /** The tokens of a field not recorded, numbered here and let go. */
+  readonly #scratch: TermIds = { ids: new Int32Array(4096), used: 0 };
+
+  constructor(readonly table: TermTable, readonly stopWords: number) {
+    // Sized for the terms a shared table holds already (grown as new ones come).
+    const room = Math.max(4096, 2 ** Math.ceil(Math.log2(table.size + 1)));
+    this.searchable = new Int32Array(room);
+    this.body = new Int32Array(room);
+    this.keyword = new Int32Array(room);
+  }
+
+  /** Makes room in the frequency arrays for every term of the table. */
+  fit(): void {
+    while (this.table.size > this.searchable.length) {
+      this.searchable = grown(this.searchable);
+      this.body = grown(this.body);
+      this.keyword = grown(this.keyword);
     }
-  };
-  // The tokens of a field not recorded, numbered here and let go.
-  const scratch: TermIds = { ids: new Int32Array(4096), used: 0 };
-  // The analysed tokens of one field of the current document: each adds `searchableTf` to its
-  // searchable_text frequency and `bodyTf` to its description + params one; with `into`, their
-  // numbers are appended to it. Returns their number.
-  const analyse = (
-    text: string,
-    searchableTf: number,
-    bodyTf: number,
-    into?: Recording,
-  ): number => {
-    const list = into ?? scratch;
+  }
+
+  #list(t: number): void {
+    const terms = this.terms;
+    if (terms.used === terms.ids.length) terms.ids = grown(terms.ids);
+    terms.ids[terms.used++] = t;
+  }
+
+  /**
+   * Analyses one field of the current document: each token adds `searchableTf` to its
+   * searchable_text frequency and `bodyTf` to its description + params one; with `into`, their
+   * numbers are appended to it. Returns their number.
+   */
+  analyse(text: string, searchableTf: number, bodyTf: number, into?: Recording): number {
+    const list = into ?? this.#scratch;
     const from = list.used;
-    table.wordIds(text, list);
-    fit();
+    this.table.wordIds(text, list);
+    this.fit();
     // Drops the stop words (numbered below `stopWords`) in place.
     const ids = list.ids;
     const end = list.used;
+    const stopWords = this.stopWords;
+    const searchable = this.searchable;
+    const body = this.body;
     let kept = from;
     for (let j = from; j < end; j++) {
       const t = ids[j];
       if (t < stopWords) continue;
       ids[kept++] = t;
-      if (tfSearchable[t] === 0) listTerm(t);
-      tfSearchable[t] += searchableTf;
-      tfBody[t] += bodyTf;
+      if (searchable[t] === 0) this.#list(t);
+      searchable[t] += searchableTf;
+      body[t] += bodyTf;
     }
     list.used = into === undefined ? 0 : kept;
     return kept - from;
-  };
-  // A recorded field (name, description): document d's tokens taken from the shared record
-  // where its text is the text recorded, else analysed; the first build with a shared analysis
-  // makes the record.
-  const takes = new Map<string, FieldRecord>();
-  const makes = new Map<string, Recording>();
-  for (const f of RECORDED) {
-    const rec = shared?.records.get(f);
-    if (rec !== undefined) {
-      if (rec.texts.length === n) takes.set(f, rec);
-    } else if (shared !== undefined) {
-      makes.set(f, {
-        texts: [],
-        starts: new Int32Array(n + 1),
-        ids: new Int32Array(4096),
-        used: 0,
-      });
+  }
+
+  /** Adds the tokens `ids[from, end)` analysed before (stop words dropped), as `analyse` would. */
+  addAnalysed(ids: Int32Array, from: number, end: number, searchableTf: number, bodyTf: number) {
+    const searchable = this.searchable;
+    const body = this.body;
+    for (let j = from; j < end; j++) {
+      const t = ids[j];
+      if (searchable[t] === 0) this.#list(t);
+      searchable[t] += searchableTf;
+      body[t] += bodyTf;
     }
   }
-  const analyseField = (
+
+  addKeyword(t: number): void {
+    if (this.searchable[t] === 0 && this.keyword[t] === 0) this.#list(t);
+    this.keyword[t]++;
+  }
+
+  /**
+   * Posts the current document's terms as document `d`: tf in searchable_text first, in _all
+   * second (searchable_text + description and params + keyword occurrences); then clears them.
+   */
+  post(d: number, analysed: PostingList): void {
+    const { searchable, body, keyword } = this;
+    const terms = this.terms.ids;
+    for (let j = 0; j < this.terms.used; j++) {
+      const t = terms[j];
+      analysed.add(t, d, searchable[t], searchable[t] + body[t] + keyword[t]);
+      searchable[t] = 0;
+      body[t] = 0;
+      keyword[t] = 0;
+    }
+    this.terms.used = 0;
+  }
+}
+
+/**
+ * The recorded fields (name, description): document d's tokens taken from the shared record
+ * where its text is the text recorded, else analysed; the first build with a shared analysis
+ * makes the record.
+ */
+class RecordedFields {
+  readonly #takes = new Map<string, FieldRecord>();
+  readonly #makes = new Map<string, Recording>();
+
+  constructor(
+    readonly shared: SharedState | undefined,
+    n: number,
+    readonly tf: DocFrequencies,
+  ) {
+    for (const f of RECORDED) {
+      const rec = shared?.records.get(f);
+      if (rec !== undefined) {
+        if (rec.texts.length === n) this.#takes.set(f, rec);
+      } else if (shared !== undefined) {
+        this.#makes.set(f, {
+          texts: [],
+          starts: new Int32Array(n + 1),
+          ids: new Int32Array(4096),
+          used: 0,
+        });
+      }
+    }
+  }
+
+  /** {@linkcode DocFrequencies.analyse} of field `f` of document `d`. */
+  analyse(
     f: (typeof RECORDED)[number],
     d: number,
     text: string,
     searchableTf: number,
     bodyTf: number,
-  ): number => {
-    const rec = takes.get(f);
+  ): number {
+    const rec = this.#takes.get(f);
     if (rec !== undefined && rec.texts[d] === text) {
+      const from = rec.starts[d];
       const end = rec.starts[d + 1];
-      const ids = rec.ids;
-      for (let j = rec.starts[d]; j < end; j++) {
-        const t = ids[j];
-        if (tfSearchable[t] === 0) listTerm(t);
-        tfSearchable[t] += searchableTf;
-        tfBody[t] += bodyTf;
-      }
-      return end - rec.starts[d];
+      this.tf.addAnalysed(rec.ids, from, end, searchableTf, bodyTf);
+      return end - from;
     }
-    const make = makes.get(f);
-    if (make === undefined) return analyse(text, searchableTf, bodyTf);
-    const count = analyse(text, searchableTf, bodyTf, make);
+    const make = this.#makes.get(f);
+    if (make === undefined) return this.tf.analyse(text, searchableTf, bodyTf);
+    const count = this.tf.analyse(text, searchableTf, bodyTf, make);
     make.texts.push(text);
     make.starts[d + 1] = make.used;
     return count;
-  };
-  // Names: tool_name (first), full_tool_name (second); analysed: searchable_text (first), _all.
-  const names = new PostingList();
-  const analysed = new PostingList();
-  const norms = { searchable: new Float64Array(n), all: new Float64Array(n) };
-  // Keyword numbers: taken from the shared record where name and server are the same, else
-  // looked up (and recorded when this build makes the record).
-  const keywordsTaken = shared?.keywords?.names.length === n ? shared.keywords : undefined;
-  const keywordsMade = shared !== undefined && shared.keywords === undefined
-    ? {
-      names: docs.map((doc) => doc.name),
-      servers: docs.map((doc) => doc.server),
-      ids: new Int32Array(3 * n),
-    }
-    : undefined;
-  for (let d = 0; d < n; d++) {
-    const doc = docs[d];
-    let nameId: number;
-    let fullId: number;
-    let serverId: number;
-    if (
-      keywordsTaken !== undefined && keywordsTaken.names[d] === doc.name &&
-      keywordsTaken.servers[d] === doc.server
-    ) {
-      nameId = keywordsTaken.ids[3 * d];
-      fullId = keywordsTaken.ids[3 * d + 1];
-      serverId = keywordsTaken.ids[3 * d + 2];
-    } else {
-      nameId = table.id(doc.name);
-      fullId = table.id(`${doc.server}:${doc.name}`);
-      serverId = table.id(doc.server);
-      fit();
-      if (keywordsMade !== undefined) {
-        keywordsMade.ids[3 * d] = nameId;
-        keywordsMade.ids[3 * d + 1] = fullId;
-        keywordsMade.ids[3 * d + 2] = serverId;
-      }
-    }
-    names.add(nameId, d, 1, 0);
-    names.add(fullId, d, 0, 1);
-    const name = analyseField("name", d, doc.name, 2, 0);
-    const description = analyseField("description", d, doc.description, 1, 1);
-    const params = analyse(doc.params, 1, 1);
-    const searchableLength = 2 * name + description + params;
-    if (searchableLength > 0) norms.searchable[d] = Math.fround(1 / Math.sqrt(searchableLength));
-    norms.all[d] = Math.fround(1 / Math.sqrt(3 + searchableLength + description + params));
-    for (const t of [nameId, fullId, serverId]) {
-      if (tfSearchable[t] === 0 && tfKeyword[t] === 0) listTerm(t);
-      tfKeyword[t]++;
-    }
-    // tf in _all = tf in searchable_text + tf in description and params + keyword occurrences.
-    const terms = docTerms.ids;
-    for (let j = 0; j < docTerms.used; j++) {
-      const t = terms[j];
-      analysed.add(t, d, tfSearchable[t], tfSearchable[t] + tfBody[t] + tfKeyword[t]);
-      tfSearchable[t] = 0;
-      tfBody[t] = 0;
-      tfKeyword[t] = 0;
-    }
-    docTerms.used = 0;
   }
-  if (keywordsMade !== undefined) shared!.keywords = keywordsMade;
-  for (const [f, make] of makes) {
-    shared!.records.set(f, {
-      texts: make.texts,
-      starts: make.starts,
-      ids: make.ids.slice(0, make.used),
-    });
-  }
-  const ones = new Float64Array(n).fill(1);
-  const toolName = names.field(0, table.terms, ones);
-  const fullName = names.field(1, table.terms, ones);
-  const searchable = analysed.field(0, table.terms, norms.searchable);
-  const all = analysed.field(1, table.terms, norms.all);
-  const nameTerms = table.terms.filter((_, t) => toolName.starts[t + 1] > toolName.starts[t])
-    .sort();
 
+  /** Hands the records this build made to the shared analysis. */
+  keep(): void {
+    for (const [f, make] of this.#makes) {
+      this.shared!.records.set(f, {
+        texts: make.texts,
+        starts: make.starts,
+        ids: make.ids.slice(0, make.used),
+      });
+    }
+  }
+}
+
+/**
+ * The keyword term numbers (tool_name, full_tool_name, server_name) of each document: taken
+ * from the shared record where name and server are the same, else looked up (and recorded when
+ * this build makes the record).
+ */
+class Keywords {
+  name = 0;
+  full = 0;
+  server = 0;
+  readonly #taken: KeywordRecord | undefined;
+  readonly #made: KeywordRecord | undefined;
+
+  constructor(
+    readonly shared: SharedState | undefined,
+    docs: readonly RetrievalDoc[],
+    readonly table: TermTable,
+    readonly tf: DocFrequencies,
+  ) {
+    const n = docs.length;
+    this.#taken = shared?.keywords?.names.length === n ? shared.keywords : undefined;
+    this.#made = shared !== undefined && shared.keywords === undefined
+      ? {
+        names: docs.map((doc) => doc.name),
+        servers: docs.map((doc) => doc.server),
+        ids: new Int32Array(3 * n),
+      }
+      : undefined;
+  }
+
+  /** Sets `name`, `full` and `server` to document d's numbers. */
+  number(d: number, doc: RetrievalDoc): void {
+    const taken = this.#taken;
+    if (taken !== undefined && taken.names[d] === doc.name && taken.servers[d] === doc.server) {
+      this.name = taken.ids[3 * d];
+      this.full = taken.ids[3 * d + 1];
+      this.server = taken.ids[3 * d + 2];
+      return;
+    }
+    this.name = this.table.id(doc.name);
+    this.full = this.table.id(`${doc.server}:${doc.name}`);
+    this.server = this.table.id(doc.server);
+    this.tf.fit();
+    const made = this.#made;
+    if (made !== undefined) {
+      made.ids[3 * d] = this.name;
+      made.ids[3 * d + 1] = this.full;
+      made.ids[3 * d + 2] = this.server;
+    }
+  }
+
+  /** Hands the record this build made to the shared analysis. */
+  keep(): void {
+    if (this.#made !== undefined) this.shared!.keywords = this.#made;
+  }
+}
+
+/**
+ * The search over an index: Bleve's boolean query of should-clauses (see
+ * {@linkcode createTfidfClassicRetriever}), scored with reused scratch space.
+ */
+function searcher(index: TfidfIndex, boosts: TfidfBoosts): (query: string, limit: number) => Hit[] {
+  const { ids, table, toolName, fullName, searchable, all, nameTerms } = index;
+  const n = ids.length;
   const leaf = (field: Field, term: string, boost: number): Leaf => {
     const t = table.find(term, 0, term.length);
     // A term numbered after this index was built (a shared table grows) has no posting here.
@@ -419,13 +539,6 @@ export function createTfidfClassicRetriever(
     leaves: terms.map((t) => leaf(field, t, boost)),
     none: terms.length === 0,
   });
-
-  // Scratch space reused across queries (reset through `touched`).
-  const clauseSum = new Float64Array(n * 6);
-  const clauseHits = new Uint32Array(n * 6);
-  const touched: number[] = [];
-  const isTouched = new Uint8Array(n);
-
   const buildClauses = (q: string): Clause[] => {
     const clauses: Clause[] = [
       expand(toolName, [q], boosts.exactName),
@@ -442,54 +555,56 @@ export function createTfidfClassicRetriever(
     return clauses;
   };
 
-  return {
-    name: "tfidf_classic",
-    config: { boosts: { ...boosts }, scorer: "bleve-tfidf", analyser: "standard" },
-    search(query: string, limit: number): Hit[] {
-      checkLimit(limit);
-      if (query === "") return [];
-      const clauses = buildClauses(query);
-      let sumSquares = 0;
-      for (const c of clauses) for (const l of c.leaves) sumSquares += (l.boost * l.idf) ** 2;
-      const queryNorm = 1 / Math.sqrt(sumSquares);
-      clauses.forEach((clause, c) => {
-        for (const l of clause.leaves) {
-          if (l.posting === undefined) continue;
-          const queryWeight = l.boost * l.idf * queryNorm;
-          const { docs: pd, tfs, norms } = l.field;
-          for (let j = l.posting.start; j < l.posting.end; j++) {
-            const d = pd[j];
-            const score = Math.sqrt(tfs[j]) * norms[d] * l.idf * queryWeight;
-            clauseSum[d * 6 + c] += score;
-            clauseHits[d * 6 + c] += 1;
-            if (isTouched[d] === 0) {
-              isTouched[d] = 1;
-              touched.push(d);
-            }
+  // Scratch space reused across queries (reset through `touched`).
+  const clauseSum = new Float64Array(n * 6);
+  const clauseHits = new Uint32Array(n * 6);
+  const touched: number[] = [];
+  const isTouched = new Uint8Array(n);
+
+  return (query: string, limit: number): Hit[] => {
+    checkLimit(limit);
+    if (query === "") return [];
+    const clauses = buildClauses(query);
+    let sumSquares = 0;
+    for (const c of clauses) for (const l of c.leaves) sumSquares += (l.boost * l.idf) ** 2;
+    const queryNorm = 1 / Math.sqrt(sumSquares);
+    clauses.forEach((clause, c) => {
+      for (const l of clause.leaves) {
+        if (l.posting === undefined) continue;
+        const queryWeight = l.boost * l.idf * queryNorm;
+        const { docs: pd, tfs, norms } = l.field;
+        for (let j = l.posting.start; j < l.posting.end; j++) {
+          const d = pd[j];
+          const score = Math.sqrt(tfs[j]) * norms[d] * l.idf * queryWeight;
+          clauseSum[d * 6 + c] += score;
+          clauseHits[d * 6 + c] += 1;
+          if (isTouched[d] === 0) {
+            isTouched[d] = 1;
+            touched.push(d);
           }
         }
-      });
-      // The best `limit` documents by score, then id (compareHits), without a hit for every
-      // document touched.
-      const top = new TopHits(ids, Math.min(limit, touched.length));
-      for (const d of touched) {
-        let sum = 0;
-        let matched = 0;
-        for (let c = 0; c < clauses.length; c++) {
-          const h = clauseHits[d * 6 + c];
-          if (h > 0) {
-            sum += clauseSum[d * 6 + c] * (h / clauses[c].leaves.length);
-            matched++;
-          }
-          clauseSum[d * 6 + c] = 0;
-          clauseHits[d * 6 + c] = 0;
-        }
-        isTouched[d] = 0;
-        top.offer(d, sum * (matched / clauses.length));
       }
-      touched.length = 0;
-      return top.hits();
-    },
+    });
+    // The best `limit` documents by score, then id (compareHits), without a hit for every
+    // document touched.
+    const top = new TopHits(ids, Math.min(limit, touched.length));
+    for (const d of touched) {
+      let sum = 0;
+      let matched = 0;
+      for (let c = 0; c < clauses.length; c++) {
+        const h = clauseHits[d * 6 + c];
+        if (h > 0) {
+          sum += clauseSum[d * 6 + c] * (h / clauses[c].leaves.length);
+          matched++;
+        }
+        clauseSum[d * 6 + c] = 0;
+        clauseHits[d * 6 + c] = 0;
+      }
+      isTouched[d] = 0;
+      top.offer(d, sum * (matched / clauses.length));
+    }
+    touched.length = 0;
+    return top.hits();
   };
 }
 
