@@ -104,6 +104,15 @@ export interface ComparePage {
   readonly exports: readonly VizExport[];
 }
 
+/** A figure of the page; an SVG chart (when `svg`) also goes to the exports. */
+type Fig = (
+  name: string,
+  title: string,
+  layout: "half" | "full",
+  el: Element | string,
+  svg?: boolean,
+) => string;
+
 /**
  * Renders the Compare versions page.
  *
@@ -116,16 +125,9 @@ export function renderComparePage(
   options: { readonly document?: Document; readonly print?: boolean } = {},
 ): ComparePage {
   const document = options.document ?? headlessDocument();
-  const theme = DEFAULT_THEME;
   const half = options.print ? PRINT_WIDTH : WIDTHS.half;
   const exports: VizExport[] = [];
-  const fig = (
-    name: string,
-    title: string,
-    layout: "half" | "full",
-    el: Element | string,
-    svg = true,
-  ) => {
+  const fig: Fig = (name, title, layout, el, svg = true) => {
     const html = typeof el === "string" ? el : el.outerHTML;
     if (svg && typeof el !== "string") exports.push({ name, kind: "svg", text: standaloneSvg(el) });
     return `<figure class="viz ${layout} ${
@@ -140,9 +142,71 @@ ${html}
 <p class="viz-foot">compare-${name}</p>
 </figure>`;
   };
+  // The order of the exports: the strips' SVGs, compare.csv, then the pareto and matrix SVGs.
+  const pareto = paretoChart(c, document, half);
+  const strips = stripFigures(c, document, half, fig);
+  const csv = vizTableCsv({ type: "table", rows: compareRows(c) });
+  exports.push({ name: "compare", kind: "csv", text: csv });
+  const body = [
+    `<section><h2>Deltas against ${esc(c.baseline)}</h2>${kpiPanels(c)}
+<p class="note">Pass rate = passed ÷ scored cases; cost = agent cost per case (tokens + tools, judge excluded). p: two-sided case-level paired permutation test over the cases run by both (exact up to 16 cases); intervals: Newcombe for the pass rate, seeded bootstrap (seed ${c.seed}) of per-case differences otherwise; underpowered: with n cases no outcome can reach p &lt; ${c.alpha}.</p></section>`,
+    `<section><h2>Cost, correctness and reliability</h2><div class="grid">
+${
+      fig(
+        "pareto",
+        "Cost against pass rate (frontier in green, dominated points grey; size = duration)",
+        "half",
+        pareto,
+        typeof pareto !== "string",
+      )
+    }
+<figure class="viz half table" data-ref="compare-reliability" data-name="compare"><figcaption><span class="viz-title">Reliability per version</span><span class="export"><button data-export="csv">CSV</button></span></figcaption>${
+      reliabilityTable(c, csv)
+    }<p class="viz-foot">compare-reliability</p></figure>
+</div></section>`,
+    `<section><h2>Per case</h2><div class="grid">
+${
+      fig(
+        "matrix",
+        "Pass rate per case (regressions first)",
+        "half",
+        caseMatrix(c, document, half, "rate"),
+      )
+    }
+${
+      fig(
+        "matrix-diff",
+        `Change against ${c.baseline} (percentage points)`,
+        "half",
+        caseMatrix(c, document, half, "diff"),
+      )
+    }
+</div></section>`,
+    `<section><h2>Per repetition</h2><div class="grid">${strips.join("\n")}</div></section>`,
+  ].join("\n");
+  const html = reportPage({
+    title: `Compare ${c.by}: ${c.agentId} on ${c.suiteId}`,
+    subtitle: `${c.points.length} point(s): ${
+      c.points.map((p) => `${p.label} (${p.record.runId}, ${p.record.startedAt.slice(0, 10)})`)
+        .join(", ")
+    }; baseline ${c.baseline}`,
+    notice: simulatedNotice(c.points.map((p) => p.record)),
+    body,
+    print: options.print ?? false,
+  });
+  return { html: renumberPlotIds(html), exports };
+}
 
-  // KPI panels.
-  const kpiSections = Object.entries(c.deltas).map(([label, ds]) => {
+/** One panel per KPI and candidate (value, delta against the baseline, the gate's statistics). */
+function kpiPanels(c: VersionComparison): string {
+  const single = c.points.length === 1
+    ? `<p class="viz-note">Only one version of ${esc(c.agentId)} has run on ${
+      esc(c.suiteId)
+    }: cut a version (deno task agents --cut-version ${esc(c.agentId)}) and run ${
+      esc(c.agentId)
+    }@N to compare.</p>`
+    : "";
+  const sections = Object.entries(c.deltas).map(([label, ds]) => {
     const panels = ds.map((d) =>
       `<div class="kpi"><div class="name">${esc(d.label)}</div><div class="value">${
         esc(fmtKpi(d.kpi, d.candidate))
@@ -152,15 +216,12 @@ ${html}
     ).join("\n");
     return `<h3>${esc(label)} against ${esc(c.baseline)}</h3><div class="kpis">${panels}</div>`;
   });
-  const single = c.points.length === 1
-    ? `<p class="viz-note">Only one version of ${esc(c.agentId)} has run on ${
-      esc(c.suiteId)
-    }: cut a version (deno task agents --cut-version ${esc(c.agentId)}) and run ${
-      esc(c.agentId)
-    }@N to compare.</p>`
-    : "";
+  return `${single}${sections.join("\n")}`;
+}
 
-  // Pareto scatter.
+/** Cost against pass rate with the efficient frontier; a note when no point is priced and scored. */
+function paretoChart(c: VersionComparison, document: Document, width: number): Element | string {
+  const theme = DEFAULT_THEME;
   const pts = c.points.flatMap((p) => {
     const m = p.record.metrics;
     return m.overallCostUsd === null || m.passRate === null ? [] : [{
@@ -171,100 +232,110 @@ ${html}
       frontier: c.frontier.includes(p.label),
     }];
   });
+  if (pts.length === 0) {
+    return `<p class="viz-note">No priced and scored point: the model has no pricing or usage was not reported.</p>`;
+  }
   const front = pts.filter((p) => p.frontier).sort((a, b) => a.cost - b.cost);
-  const pareto = pts.length === 0
-    ? `<p class="viz-note">No priced and scored point: the model has no pricing or usage was not reported.</p>`
-    : Plot.plot({
-      document,
-      width: half,
-      height: 320,
-      marginRight: 120,
-      x: { label: "agent cost per case (USD) →", grid: true, zero: true },
-      y: passRateAxis(),
-      r: { range: [4, 14], label: "duration (ms)" },
-      marks: [
-        Plot.line(front, {
+  return Plot.plot({
+    document,
+    width,
+    height: 320,
+    marginRight: 120,
+    x: { label: "agent cost per case (USD) →", grid: true, zero: true },
+    y: passRateAxis(),
+    r: { range: [4, 14], label: "duration (ms)" },
+    marks: [
+      Plot.line(front, {
+        x: "cost",
+        y: "pass",
+        stroke: theme.good,
+        strokeWidth: 2,
+        curve: "step-after",
+      }),
+      Plot.dot(pts, {
+        x: "cost",
+        y: "pass",
+        r: "duration",
+        fill: (d: (typeof pts)[number]) => d.frontier ? theme.palette[0] : theme.muted,
+        stroke: "white",
+        title: (d: (typeof pts)[number]) => `${d.label}: ${Math.round(d.duration)} ms per case`,
+      }),
+      // Neighbouring points (by cost) get their labels on staggered lines.
+      ...[0, 1, 2].map((line) =>
+        Plot.text([...pts].sort((a, b) => a.cost - b.cost).filter((_, i) => i % 3 === line), {
           x: "cost",
           y: "pass",
-          stroke: theme.good,
-          strokeWidth: 2,
-          curve: "step-after",
-        }),
-        Plot.dot(pts, {
-          x: "cost",
-          y: "pass",
-          r: "duration",
-          fill: (d: (typeof pts)[number]) => d.frontier ? theme.palette[0] : theme.muted,
-          stroke: "white",
-          title: (d: (typeof pts)[number]) => `${d.label}: ${Math.round(d.duration)} ms per case`,
-        }),
-        // Neighbouring points (by cost) get their labels on staggered lines.
-        ...[0, 1, 2].map((line) =>
-          Plot.text([...pts].sort((a, b) => a.cost - b.cost).filter((_, i) => i % 3 === line), {
-            x: "cost",
-            y: "pass",
-            text: "label",
-            dx: 12,
-            dy: 14 * line,
-            textAnchor: "start",
-            fontSize: 10,
-          })
-        ),
-      ],
-    }) as unknown as Element;
+          text: "label",
+          dx: 12,
+          dy: 14 * line,
+          textAnchor: "start",
+          fontSize: 10,
+        })
+      ),
+    ],
+  }) as unknown as Element;
+}
 
-  // Per-case matrix: rates and change against the baseline.
+/** The per-case matrix: pass rates (`rate`) or the change against the baseline (`diff`). */
+function caseMatrix(
+  c: VersionComparison,
+  document: Document,
+  width: number,
+  mode: "rate" | "diff",
+): Element {
   const labels = c.points.map((p) => p.label);
   const cases = c.matrix.map((r) => r.caseId);
   const cells = c.matrix.flatMap((r) =>
     labels.map((l) => ({ caseId: r.caseId, label: l, rate: r.rates[l], diff: r.diffs[l] }))
   );
-  const matrixPlot = (mode: "rate" | "diff") =>
-    Plot.plot({
-      document,
-      width: half,
-      marginLeft: 170,
-      marginBottom: 30,
-      height: 60 + 22 * cases.length,
-      padding: 0.05,
-      x: { label: null, domain: labels, axis: "top" },
-      y: { label: null, domain: cases },
-      color: mode === "rate"
-        ? { type: "linear", scheme: "RdYlGn", domain: [0, 1] }
-        : { type: "diverging", scheme: "RdYlGn", domain: [-1, 1], pivot: 0 },
-      marks: [
-        Plot.cell(cells.filter((d) => (mode === "rate" ? d.rate : d.diff) === null), {
-          x: "label",
-          y: "caseId",
-          fill: "#eee",
-        }),
-        Plot.cell(cells.filter((d) => (mode === "rate" ? d.rate : d.diff) !== null), {
-          x: "label",
-          y: "caseId",
-          fill: mode === "rate" ? "rate" : "diff",
-          fillOpacity: 0.6,
-        }),
-        Plot.text(cells, {
-          x: "label",
-          y: "caseId",
-          fontSize: 10,
-          text: (d: (typeof cells)[number]) => {
-            const v = mode === "rate" ? d.rate : d.diff;
-            return v === null
-              ? "–"
-              : mode === "rate"
-              ? `${Math.round(v * 100)}%`
-              : v === 0
-              ? "0"
-              : `${v > 0 ? "+" : "−"}${Math.round(Math.abs(v) * 100)}`;
-          },
-        }),
-      ],
-    }) as unknown as Element;
+  return Plot.plot({
+    document,
+    width,
+    marginLeft: 170,
+    marginBottom: 30,
+    height: 60 + 22 * cases.length,
+    padding: 0.05,
+    x: { label: null, domain: labels, axis: "top" },
+    y: { label: null, domain: cases },
+    color: mode === "rate"
+      ? { type: "linear", scheme: "RdYlGn", domain: [0, 1] }
+      : { type: "diverging", scheme: "RdYlGn", domain: [-1, 1], pivot: 0 },
+    marks: [
+      Plot.cell(cells.filter((d) => (mode === "rate" ? d.rate : d.diff) === null), {
+        x: "label",
+        y: "caseId",
+        fill: "#eee",
+      }),
+      Plot.cell(cells.filter((d) => (mode === "rate" ? d.rate : d.diff) !== null), {
+        x: "label",
+        y: "caseId",
+        fill: mode === "rate" ? "rate" : "diff",
+        fillOpacity: 0.6,
+      }),
+      Plot.text(cells, {
+        x: "label",
+        y: "caseId",
+        fontSize: 10,
+        text: (d: (typeof cells)[number]) => {
+          const v = mode === "rate" ? d.rate : d.diff;
+          return v === null
+            ? "–"
+            : mode === "rate"
+            ? `${Math.round(v * 100)}%`
+            : v === 0
+            ? "0"
+            : `${v > 0 ? "+" : "−"}${Math.round(Math.abs(v) * 100)}`;
+        },
+      }),
+    ],
+  }) as unknown as Element;
+}
 
-  // Per-repetition strips.
+/** One strip per metric: each repetition's mean, or "identical every repetition" as one tick. */
+function stripFigures(c: VersionComparison, document: Document, width: number, fig: Fig): string[] {
+  const theme = DEFAULT_THEME;
   const metrics = [...new Set(c.strips.map((s) => s.metric))];
-  const stripFigs = metrics.map((metric) => {
+  return metrics.map((metric) => {
     const ss = c.strips.filter((s) => s.metric === metric);
     const dots = ss.filter((s) => !s.identical).flatMap((s) =>
       s.values.map((v) => ({ label: s.label, ...v }))
@@ -276,9 +347,21 @@ ${html}
     const unit = ss[0].unit;
     const all = ss.flatMap((s) => s.values.map((v) => v.value));
     const mid = (Math.min(...all) + Math.max(...all)) / 2;
+    // Beside the tick, on the side with room.
+    const identical = (side: "start" | "end") =>
+      Plot.text(same, {
+        x: "value",
+        y: "label",
+        text: () => "identical every repetition",
+        textAnchor: side,
+        dx: side === "start" ? 6 : -6,
+        fontSize: 10,
+        fill: "#555",
+        filter: (d: (typeof same)[number]) => side === "start" ? d.value <= mid : d.value > mid,
+      });
     const el = Plot.plot({
       document,
-      width: half,
+      width,
       height: 40 + 34 * ss.length,
       marginLeft: 90,
       marginRight: 20,
@@ -296,90 +379,29 @@ ${html}
           title: (d: (typeof dots)[number]) => `repetition ${d.repetition + 1}: ${d.value}`,
         }),
         Plot.tickX(same, { x: "value", y: "label", stroke: theme.ink }),
-        Plot.text(same, {
-          x: "value",
-          y: "label",
-          text: () => "identical every repetition",
-          // Beside the tick, on the side with room.
-          textAnchor: "start",
-          dx: 6,
-          fontSize: 10,
-          fill: "#555",
-          filter: (d: (typeof same)[number]) => d.value <= mid,
-        }),
-        Plot.text(same, {
-          x: "value",
-          y: "label",
-          text: () => "identical every repetition",
-          textAnchor: "end",
-          dx: -6,
-          fontSize: 10,
-          fill: "#555",
-          filter: (d: (typeof same)[number]) => d.value > mid,
-        }),
+        identical("start"),
+        identical("end"),
       ],
     }) as unknown as Element;
     return fig(`strip-${metric.replace(/ /g, "-")}`, `Per repetition: ${metric}`, "half", el);
   });
+}
 
-  // Reliability and CSV.
-  const rows = compareRows(c);
-  const csv = vizTableCsv({ type: "table", rows });
-  exports.push({ name: "compare", kind: "csv", text: csv });
-  const rel =
-    `<div class="table-wrap"><table><thead><tr><th>version</th><th>run</th><th>cases</th><th>error rate</th><th>iteration-limit rate</th><th>iteration budget use</th></tr></thead><tbody>${
-      c.points.map((p) => {
-        const m = p.record.metrics;
-        const pc = (v: number | null) => v === null ? "–" : `${(v * 100).toFixed(1)}%`;
-        return `<tr><td>${esc(p.label)}${p.isBaseline ? " (baseline)" : ""}</td><td>${
-          esc(p.record.runId)
-        }</td><td class="num">${p.record.cases.length}</td><td class="num">${
-          pc(m.errorRate)
-        }</td><td class="num">${pc(m.iterationLimitRate)}</td><td class="num">${
-          pc(m.iterationBudgetUse)
-        }</td></tr>`;
-      }).join("")
-    }</tbody></table></div><script type="text/csv" class="csv-data">${
-      csv.replace(/<\//g, "<\\/")
-    }</script>`;
-
-  const body = [
-    `<section><h2>Deltas against ${esc(c.baseline)}</h2>${single}${kpiSections.join("\n")}
-<p class="note">Pass rate = passed ÷ scored cases; cost = agent cost per case (tokens + tools, judge excluded). p: two-sided case-level paired permutation test over the cases run by both (exact up to 16 cases); intervals: Newcombe for the pass rate, seeded bootstrap (seed ${c.seed}) of per-case differences otherwise; underpowered: with n cases no outcome can reach p &lt; ${c.alpha}.</p></section>`,
-    `<section><h2>Cost, correctness and reliability</h2><div class="grid">
-${
-      fig(
-        "pareto",
-        "Cost against pass rate (frontier in green, dominated points grey; size = duration)",
-        "half",
-        pareto,
-        typeof pareto !== "string",
-      )
-    }
-<figure class="viz half table" data-ref="compare-reliability" data-name="compare"><figcaption><span class="viz-title">Reliability per version</span><span class="export"><button data-export="csv">CSV</button></span></figcaption>${rel}<p class="viz-foot">compare-reliability</p></figure>
-</div></section>`,
-    `<section><h2>Per case</h2><div class="grid">
-${fig("matrix", "Pass rate per case (regressions first)", "half", matrixPlot("rate"))}
-${
-      fig(
-        "matrix-diff",
-        `Change against ${c.baseline} (percentage points)`,
-        "half",
-        matrixPlot("diff"),
-      )
-    }
-</div></section>`,
-    `<section><h2>Per repetition</h2><div class="grid">${stripFigs.join("\n")}</div></section>`,
-  ].join("\n");
-  const html = reportPage({
-    title: `Compare ${c.by}: ${c.agentId} on ${c.suiteId}`,
-    subtitle: `${c.points.length} point(s): ${
-      c.points.map((p) => `${p.label} (${p.record.runId}, ${p.record.startedAt.slice(0, 10)})`)
-        .join(", ")
-    }; baseline ${c.baseline}`,
-    notice: simulatedNotice(c.points.map((p) => p.record)),
-    body,
-    print: options.print ?? false,
-  });
-  return { html: renumberPlotIds(html), exports };
+/** Error and iteration-limit rates per version, with the comparison's CSV for the export button. */
+function reliabilityTable(c: VersionComparison, csv: string): string {
+  const pc = (v: number | null) => v === null ? "–" : `${(v * 100).toFixed(1)}%`;
+  return `<div class="table-wrap"><table><thead><tr><th>version</th><th>run</th><th>cases</th><th>error rate</th><th>iteration-limit rate</th><th>iteration budget use</th></tr></thead><tbody>${
+    c.points.map((p) => {
+      const m = p.record.metrics;
+      return `<tr><td>${esc(p.label)}${p.isBaseline ? " (baseline)" : ""}</td><td>${
+        esc(p.record.runId)
+      }</td><td class="num">${p.record.cases.length}</td><td class="num">${
+        pc(m.errorRate)
+      }</td><td class="num">${pc(m.iterationLimitRate)}</td><td class="num">${
+        pc(m.iterationBudgetUse)
+      }</td></tr>`;
+    }).join("")
+  }</tbody></table></div><script type="text/csv" class="csv-data">${
+    csv.replace(/<\//g, "<\\/")
+  }</script>`;
 }
