@@ -21,9 +21,9 @@ const CHUNK = 1 << 16;
 
 /**
  * The postings of up to two fields as they are found, (term, document, tf of each) in document
- * order, kept in fixed-size chunks: no array is copied or outgrown while the index is built, so
- * the build leaves about a third of the garbage that doubling arrays left (which a large catalog
- * holds until the next full collection).
+ * order, kept in fixed-size chunks: no array is copied or outgrown while the index is built, so a
+ * large catalog's build leaves little garbage to hold until the next full collection
+ * (docs/performance.md, "Smaller mechanisms").
  */
 export class PostingList {
   readonly #terms: Int32Array[] = [];

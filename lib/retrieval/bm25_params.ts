@@ -10,12 +10,10 @@ import { type Bm25FieldWeights, createBm25Retriever, weightedFields } from "./bm
 import type { RetrieverEntry } from "./types.ts";
 
 /**
- * Weights chosen on `reference_v2.dev` (48 queries; grid name {1,2,3,5} × params {0, 0.25, 0.5} ×
- * server {0, 2}, description 1; nDCG@10 0.270 against 0.230 for the default weights).
- * Checked once on the test sets, never tuned there: `reference_v2.test` nDCG@10 0.281 against
- * 0.235 (paired difference +0.046 [0.024, 0.070], p = 0.0002), `reference_v1.test` 0.734 against
- * 0.728 (n.s.). The name weight drops from 5 to 1: on v2 an echo of the tool name is rare, and
- * parameter names and descriptions (`params`, the schema JSON) carry words users say.
+ * Weights chosen by a grid search on `reference_v2.dev`, never tuned on the test sets (the grid
+ * and the figures: docs/retrieval.md, "bm25_params"). The name weight drops from 5 to 1: on v2 an
+ * echo of the tool name is rare, and parameter names and descriptions (`params`, the schema JSON)
+ * carry words users say.
  */
 export const TASK_TUNED_BM25_WEIGHTS: Bm25FieldWeights = {
   name: 1,

@@ -425,9 +425,9 @@ const RANK_CACHE_MASK = RANK_CACHE_SIZE - 1;
 /**
  * A new, empty rank cache: a small direct-mapped table of recent lookups of
  * up to eight bytes, each a token's rank or "not a token" (64 KB, so it stays
- * in the CPU's cache where the Bloom filter and the rank table do not; about
- * 40% of the ranges a fresh pass over a catalog finds not to be tokens were
- * looked up before in that pass). One per counter; never shared across counters.
+ * in the CPU's cache where the Bloom filter and the rank table do not; a pass
+ * over a catalog looks many ranges up more than once). One per counter; never
+ * shared across counters.
  */
 export function createRankCache(): Int32Array {
   return new Int32Array(4 * RANK_CACHE_SIZE);
