@@ -252,222 +252,305 @@ function positive(name: string, value: number): number {
  * ```
  */
 export async function runCode(options: RunCodeOptions): Promise<RunCodeResult> {
-  const timeoutMs = positive("timeoutMs", options.timeoutMs);
-  const maxChars = positive("maxOutputChars", options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-  const maxHeapMb = Math.ceil(positive("maxHeapMb", options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB));
-  const maxRssMb = positive("maxRssMb", options.maxRssMb ?? DEFAULT_MAX_RSS_MB);
-  const maxCpuMs = positive("maxCpuMs", options.maxCpuMs ?? DEFAULT_MAX_CPU_MS);
-  const maxToolCalls = positive("maxToolCalls", options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS);
-  const maxBridgeBytes = positive(
-    "maxBridgeBytes",
-    options.maxBridgeBytes ?? DEFAULT_MAX_BRIDGE_BYTES,
-  );
+  const limits = limitsOf(options);
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-code-" });
   try {
-    const file = join(dir, "program.ts");
-    await Deno.writeTextFile(file, programText(options.code));
-    // Deno loads the modules a program names with a literal specifier (`import("file:///x",
-    // { with: { type: "json" } })`, and static imports) before it runs, without a read
-    // permission check: a file could be read that way. This map sends every file: URL but the
-    // program's own to a host that --no-remote and the missing --allow-import refuse.
-    const importMap = join(dir, "import_map.json");
-    const self = pathToFileURL(file).href;
-    await Deno.writeTextFile(
-      importMap,
-      JSON.stringify({ imports: { [self]: self, "file:///": LOCAL_IMPORT_REFUSED } }),
+    const child = await spawnProgram(dir, options.code, options.denoPath, limits.maxHeapMb);
+    const guard = new Guard(child, limits.maxBridgeBytes);
+    const timer = setTimeout(
+      () => guard.stop({ name: "wall_ms", value: limits.timeoutMs }),
+      limits.timeoutMs,
     );
-    const child = new Deno.Command(options.denoPath ?? Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--no-config",
-        "--no-lock",
-        "--no-remote",
-        "--no-npm",
-        "--quiet",
-        `--import-map=${importMap}`,
-        `--v8-flags=--max-old-space-size=${maxHeapMb}`,
-        file,
-      ],
-      cwd: dir,
-      clearEnv: true,
-      env: { NO_COLOR: "1", DENO_DIR: join(dir, "deno_dir"), HOME: dir },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    let limit: RunCodeLimit | undefined;
-    let watchFailure: string | undefined;
-    const stop = (hit: RunCodeLimit | undefined) => {
-      if (hit !== undefined) limit ??= hit;
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // already exited
-      }
-    };
-    let cancelled = false;
-    const timer = setTimeout(() => stop({ name: "wall_ms", value: timeoutMs }), timeoutMs);
     const onAbort = () => {
-      cancelled = true;
-      stop(undefined);
+      guard.cancelled = true;
+      guard.stop(undefined);
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
-
-    // CPU time and resident memory, read from /proc (Linux) until the process exits.
-    const watch = (async () => {
-      if (Deno.build.os !== "linux") return;
-      let watcher: Deno.ChildProcess;
-      try {
-        watcher = new Deno.Command("sh", {
-          args: ["-c", WATCH_SCRIPT, "sh", String(child.pid), String(WATCH_INTERVAL_MS / 1000)],
-          clearEnv: true,
-          env: { PATH: "/usr/bin:/bin" },
-          stdin: "null",
-          stdout: "piped",
-          stderr: "null",
-        }).spawn();
-      } catch (error) {
-        watchFailure = `run_code: cannot watch the program's CPU time and memory (${
-          (error as Error).message
-        })`;
-        stop(undefined);
-        return;
-      }
-      let buf = "";
-      for await (const chunk of watcher.stdout.pipeThrough(new TextDecoderStream())) {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          const usage = parseUsage(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-          if (usage === undefined || limit !== undefined) continue;
-          if (usage.cpuMs > maxCpuMs) stop({ name: "cpu_ms", value: maxCpuMs });
-          else if (usage.rssMb > maxRssMb) stop({ name: "rss_mb", value: maxRssMb });
-        }
-      }
-      await watcher.status;
-    })();
-
-    let bridgeBytes = 0;
-    const count = (bytes: number) => {
-      bridgeBytes += bytes;
-      if (bridgeBytes > maxBridgeBytes) stop({ name: "bridge_bytes", value: maxBridgeBytes });
-    };
-    const out: string[] = [];
-    let outChars = 0;
-    const keep = (text: string) => {
-      // Past the output cap nothing more is kept (the bridge cap bounds what is read).
-      if (outChars > maxChars) return;
-      out.push(text);
-      outChars += text.length + 1;
-    };
-    let failure: string | undefined;
-    let toolCalls = 0;
-    const stdin = child.stdin.getWriter();
-    const enc = new TextEncoder();
-    const answers: Promise<void>[] = [];
-    const handle = (line: string) => {
-      if (!line.startsWith(BRIDGE_MARK)) {
-        keep(line);
-        return;
-      }
-      let m: { t: string; id?: number; name?: string; args?: JsonValue; text?: string };
-      try {
-        m = JSON.parse(line.slice(BRIDGE_MARK.length));
-      } catch {
-        keep(line);
-        return;
-      }
-      if (m.t === "out") keep(String(m.text));
-      else if (m.t === "error") failure = String(m.text);
-      else if (m.t === "call" && limit === undefined) {
-        if (toolCalls >= maxToolCalls) {
-          stop({ name: "tool_calls", value: maxToolCalls });
-          return;
-        }
-        toolCalls += 1;
-        answers.push(
-          options.call(String(m.name), m.args ?? {}).then((r) => {
-            if (limit !== undefined) return;
-            const bytes = enc.encode(`${JSON.stringify({ id: m.id, ...r })}\n`);
-            count(bytes.length);
-            if (limit !== undefined) return;
-            return stdin.write(bytes).catch(() => {});
-          }),
-        );
-      }
-    };
-    const readStdout = (async () => {
-      const dec = new TextDecoder();
-      let buf = "";
-      for await (const chunk of child.stdout) {
-        count(chunk.length);
-        if (limit !== undefined) continue; // drain without keeping
-        buf += dec.decode(chunk, { stream: true });
-        let i;
-        while ((i = buf.indexOf("\n")) >= 0) {
-          handle(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-        }
-      }
-      if (buf !== "" && limit === undefined) handle(buf);
-    })();
-    const readStderr = (async () => {
-      const kept: Uint8Array[] = [];
-      let keptBytes = 0;
-      for await (const chunk of child.stderr) {
-        count(chunk.length);
-        if (keptBytes < STDERR_KEEP_BYTES) {
-          kept.push(chunk);
-          keptBytes += chunk.length;
-        }
-      }
-      const all = new Uint8Array(keptBytes);
-      let at = 0;
-      for (const c of kept) {
-        all.set(c, at);
-        at += c.length;
-      }
-      return new TextDecoder().decode(all.subarray(0, STDERR_KEEP_BYTES));
-    })();
+    const watch = watchUsage(guard, child.pid, limits);
+    const bridge = new Bridge(child, guard, limits, options.call);
+    const readStdout = bridge.read(child.stdout);
+    const readStderr = stderrHead(child.stderr, guard);
     const status = await child.status;
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     await Promise.all([readStdout, watch]);
-    await Promise.allSettled(answers);
-    await stdin.close().catch(() => {});
+    await Promise.allSettled(bridge.answers);
+    await bridge.close();
     const stderr = (await readStderr).replaceAll(dir, "<sandbox>").trim();
     // V8 ends a process whose heap cannot be collected below the limit with this message.
-    if (limit === undefined && /Reached heap limit|heap out of memory/.test(stderr)) {
-      limit = { name: "heap_mb", value: maxHeapMb };
+    if (guard.limit === undefined && /Reached heap limit|heap out of memory/.test(stderr)) {
+      guard.limit = { name: "heap_mb", value: limits.maxHeapMb };
     }
-    const parts = [...out];
-    const closing = limit !== undefined
-      ? limitMessage(limit)
-      : cancelled
-      ? "run_code: stopped: the call was cancelled"
-      : watchFailure;
-    if (closing !== undefined) parts.push(closing);
-    else if (failure !== undefined) {
-      parts.push(`Uncaught ${failure.replaceAll(dir, "<sandbox>")}`);
-    } else if (!status.success && stderr !== "") parts.push(stderr);
-    let output = parts.join("\n");
-    if (output.length > maxChars) {
-      // The line naming the limit survives the cut.
-      const tail = closing === undefined ? "" : `\n${closing}`;
-      output = `${output.slice(0, maxChars)}\n[output cut at ${maxChars} characters]${tail}`;
-    }
-    return {
-      output,
-      isError: closing !== undefined || !status.success,
-      timedOut: limit?.name === "wall_ms" || cancelled,
-      exitCode: status.signal === null ? status.code : null,
-      ...(limit === undefined ? {} : { limit }),
-      toolCalls,
-    };
+    return resultOf(guard, bridge, status, stderr, dir, limits.maxChars);
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** The limits of one run, checked (see {@linkcode RunCodeOptions}). */
+interface Limits {
+  readonly timeoutMs: number;
+  readonly maxChars: number;
+  readonly maxHeapMb: number;
+  readonly maxRssMb: number;
+  readonly maxCpuMs: number;
+  readonly maxToolCalls: number;
+  readonly maxBridgeBytes: number;
+}
+
+function limitsOf(options: RunCodeOptions): Limits {
+  return {
+    timeoutMs: positive("timeoutMs", options.timeoutMs),
+    maxChars: positive("maxOutputChars", options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS),
+    maxHeapMb: Math.ceil(positive("maxHeapMb", options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB)),
+    maxRssMb: positive("maxRssMb", options.maxRssMb ?? DEFAULT_MAX_RSS_MB),
+    maxCpuMs: positive("maxCpuMs", options.maxCpuMs ?? DEFAULT_MAX_CPU_MS),
+    maxToolCalls: positive("maxToolCalls", options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS),
+    maxBridgeBytes: positive("maxBridgeBytes", options.maxBridgeBytes ?? DEFAULT_MAX_BRIDGE_BYTES),
+  };
+}
+
+/** Writes the program and its import map into `dir` and starts it in the sandbox. */
+async function spawnProgram(
+  dir: string,
+  code: string,
+  denoPath: string | undefined,
+  maxHeapMb: number,
+): Promise<Deno.ChildProcess> {
+  const file = join(dir, "program.ts");
+  await Deno.writeTextFile(file, programText(code));
+  // Deno loads the modules a program names with a literal specifier (`import("file:///x",
+  // { with: { type: "json" } })`, and static imports) before it runs, without a read
+  // permission check: a file could be read that way. This map sends every file: URL but the
+  // program's own to a host that --no-remote and the missing --allow-import refuse.
+  const importMap = join(dir, "import_map.json");
+  const self = pathToFileURL(file).href;
+  await Deno.writeTextFile(
+    importMap,
+    JSON.stringify({ imports: { [self]: self, "file:///": LOCAL_IMPORT_REFUSED } }),
+  );
+  return new Deno.Command(denoPath ?? Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--no-config",
+      "--no-lock",
+      "--no-remote",
+      "--no-npm",
+      "--quiet",
+      `--import-map=${importMap}`,
+      `--v8-flags=--max-old-space-size=${maxHeapMb}`,
+      file,
+    ],
+    cwd: dir,
+    clearEnv: true,
+    env: { NO_COLOR: "1", DENO_DIR: join(dir, "deno_dir"), HOME: dir },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** What stops a program early: the first limit it hits, a cancel, a watcher that cannot start. */
+class Guard {
+  limit: RunCodeLimit | undefined;
+  cancelled = false;
+  watchFailure: string | undefined;
+  #bridgeBytes = 0;
+
+  constructor(readonly child: Deno.ChildProcess, readonly maxBridgeBytes: number) {}
+
+  /** Kills the program, recording `hit` unless a limit was hit before. */
+  stop(hit: RunCodeLimit | undefined): void {
+    if (hit !== undefined) this.limit ??= hit;
+    try {
+      this.child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  }
+
+  /** Counts bytes through the bridge (stdout, stderr, answers) against their limit. */
+  count(bytes: number): void {
+    this.#bridgeBytes += bytes;
+    if (this.#bridgeBytes > this.maxBridgeBytes) {
+      this.stop({ name: "bridge_bytes", value: this.maxBridgeBytes });
+    }
+  }
+}
+
+/** CPU time and resident memory, read from /proc (Linux) until the process exits. */
+async function watchUsage(guard: Guard, pid: number, limits: Limits): Promise<void> {
+  if (Deno.build.os !== "linux") return;
+  let watcher: Deno.ChildProcess;
+  try {
+    watcher = new Deno.Command("sh", {
+      args: ["-c", WATCH_SCRIPT, "sh", String(pid), String(WATCH_INTERVAL_MS / 1000)],
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+  } catch (error) {
+    guard.watchFailure = `run_code: cannot watch the program's CPU time and memory (${
+      (error as Error).message
+    })`;
+    guard.stop(undefined);
+    return;
+  }
+  let buf = "";
+  for await (const chunk of watcher.stdout.pipeThrough(new TextDecoderStream())) {
+    buf += chunk;
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      const usage = parseUsage(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      if (usage === undefined || guard.limit !== undefined) continue;
+      if (usage.cpuMs > limits.maxCpuMs) guard.stop({ name: "cpu_ms", value: limits.maxCpuMs });
+      else if (usage.rssMb > limits.maxRssMb) {
+        guard.stop({ name: "rss_mb", value: limits.maxRssMb });
+      }
+    }
+  }
+  await watcher.status;
+}
+
+/**
+ * The program's stdout: printed text kept up to the output cap, bridge messages (`out`, `error`,
+ * `call`) acted on, each tool call answered on its stdin.
+ */
+class Bridge {
+  readonly out: string[] = [];
+  #outChars = 0;
+  failure: string | undefined;
+  toolCalls = 0;
+  readonly answers: Promise<void>[] = [];
+  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #enc = new TextEncoder();
+
+  constructor(
+    child: Deno.ChildProcess,
+    readonly guard: Guard,
+    readonly limits: Limits,
+    readonly call: RunCodeOptions["call"],
+  ) {
+    this.#stdin = child.stdin.getWriter();
+  }
+
+  async read(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const chunk of stdout) {
+      this.guard.count(chunk.length);
+      if (this.guard.limit !== undefined) continue; // drain without keeping
+      buf += dec.decode(chunk, { stream: true });
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        this.#handle(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+    }
+    if (buf !== "" && this.guard.limit === undefined) this.#handle(buf);
+  }
+
+  close(): Promise<void> {
+    return this.#stdin.close().catch(() => {});
+  }
+
+  #keep(text: string): void {
+    // Past the output cap nothing more is kept (the bridge cap bounds what is read).
+    if (this.#outChars > this.limits.maxChars) return;
+    this.out.push(text);
+    this.#outChars += text.length + 1;
+  }
+
+  #handle(line: string): void {
+    if (!line.startsWith(BRIDGE_MARK)) {
+      this.#keep(line);
+      return;
+    }
+    let m: { t: string; id?: number; name?: string; args?: JsonValue; text?: string };
+    try {
+      m = JSON.parse(line.slice(BRIDGE_MARK.length));
+    } catch {
+      this.#keep(line);
+      return;
+    }
+    if (m.t === "out") this.#keep(String(m.text));
+    else if (m.t === "error") this.failure = String(m.text);
+    else if (m.t === "call" && this.guard.limit === undefined) {
+      if (this.toolCalls >= this.limits.maxToolCalls) {
+        this.guard.stop({ name: "tool_calls", value: this.limits.maxToolCalls });
+        return;
+      }
+      this.toolCalls += 1;
+      this.answers.push(
+        this.call(String(m.name), m.args ?? {}).then((r) => {
+          if (this.guard.limit !== undefined) return;
+          const bytes = this.#enc.encode(`${JSON.stringify({ id: m.id, ...r })}\n`);
+          this.guard.count(bytes.length);
+          if (this.guard.limit !== undefined) return;
+          return this.#stdin.write(bytes).catch(() => {});
+        }),
+      );
+    }
+  }
+}
+
+/** The first {@linkcode STDERR_KEEP_BYTES} of stderr as text; every byte counted. */
+async function stderrHead(stderr: ReadableStream<Uint8Array>, guard: Guard): Promise<string> {
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  for await (const chunk of stderr) {
+    guard.count(chunk.length);
+    if (keptBytes < STDERR_KEEP_BYTES) {
+      kept.push(chunk);
+      keptBytes += chunk.length;
+    }
+  }
+  const all = new Uint8Array(keptBytes);
+  let at = 0;
+  for (const c of kept) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all.subarray(0, STDERR_KEEP_BYTES));
+}
+
+/** The result: the kept output, then the line that says why the program ended, cut to the cap. */
+function resultOf(
+  guard: Guard,
+  bridge: Bridge,
+  status: Deno.CommandStatus,
+  stderr: string,
+  dir: string,
+  maxChars: number,
+): RunCodeResult {
+  const { limit } = guard;
+  const parts = [...bridge.out];
+  const closing = limit !== undefined
+    ? limitMessage(limit)
+    : guard.cancelled
+    ? "run_code: stopped: the call was cancelled"
+    : guard.watchFailure;
+  if (closing !== undefined) parts.push(closing);
+  else if (bridge.failure !== undefined) {
+    parts.push(`Uncaught ${bridge.failure.replaceAll(dir, "<sandbox>")}`);
+  } else if (!status.success && stderr !== "") parts.push(stderr);
+  let output = parts.join("\n");
+  if (output.length > maxChars) {
+    // The line naming the limit survives the cut.
+    const tail = closing === undefined ? "" : `\n${closing}`;
+    output = `${output.slice(0, maxChars)}\n[output cut at ${maxChars} characters]${tail}`;
+  }
+  return {
+    output,
+    isError: closing !== undefined || !status.success,
+    timedOut: limit?.name === "wall_ms" || guard.cancelled,
+    exitCode: status.signal === null ? status.code : null,
+    ...(limit === undefined ? {} : { limit }),
+    toolCalls: bridge.toolCalls,
+  };
 }
