@@ -12,13 +12,7 @@
  * @module
  */
 import type { Corpus, JsonObject, Tool } from "../catalog/types.ts";
-import {
-  SENT_FORMATS,
-  type SentFormat,
-  sentFormatDialect,
-  type SentTool,
-  sentTools,
-} from "../catalog/sent.ts";
+import { SENT_FORMATS, type SentFormat, sentTools } from "../catalog/sent.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import {
@@ -29,7 +23,7 @@ import {
   type FieldTokens,
 } from "./fields.ts";
 import { type WireOrder, wireServers } from "./wire.ts";
-import { shapeTools } from "./sent_layer.ts";
+import { type Shapes, shapesOf, shapeTools } from "./sent_layer.ts";
 import {
   addFeatures,
   BILLING_FORMAT,
@@ -143,7 +137,16 @@ export type CountOutcome = { readonly tokens: number } | { readonly error: strin
 export const planKey = (p: Pick<CountPlanItem, "target" | "scope" | "server" | "tool">): string =>
   `${p.target.provider}|${p.target.model}|${p.scope}|${p.server ?? ""}|${p.tool ?? ""}`;
 
-const serversOf = (corpus: Corpus): string[] => [...new Set(corpus.tools.map((t) => t.server))];
+/** Each server's tool positions (ascending), servers in order of first appearance. */
+function toolsByServer(corpus: Corpus): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  corpus.tools.forEach((t, i) => {
+    const list = out.get(t.server);
+    if (list === undefined) out.set(t.server, [i]);
+    else list.push(i);
+  });
+  return out;
+}
 
 /**
  * The count requests for a corpus: per target, the request without tools, the whole catalog,
@@ -167,8 +170,7 @@ export function countPlan(
     const all = corpus.tools.map((_, i) => i);
     out.push({ target, scope: "none", server: null, tool: null, tools: undefined });
     out.push({ target, scope: "catalog", server: null, tool: null, tools: render(all) });
-    for (const server of serversOf(corpus)) {
-      const idx = all.filter((i) => corpus.tools[i].server === server);
+    for (const [server, idx] of toolsByServer(corpus)) {
       out.push({ target, scope: "server", server, tool: null, tools: render(idx) });
       if (perTool) {
         for (const i of idx) {
@@ -194,6 +196,8 @@ export interface CostLayersInput {
   readonly targets?: readonly CountTarget[];
   /** Count answers by {@linkcode planKey}. */
   readonly counts?: ReadonlyMap<string, CountOutcome>;
+  /** The corpus's tools shaped per format, when the caller shares them. @default {shapesOf(corpus.tools)} */
+  readonly shaped?: Shapes;
 }
 
 /** What {@linkcode measureCostLayers} returns. */
@@ -227,11 +231,13 @@ const idOf = (server: string, name: string, seen: Map<string, number>): string =
 interface Measure {
   readonly corpus: Corpus;
   readonly servers: readonly string[];
+  /** Each server's tool positions, ascending. */
+  readonly byServer: ReadonlyMap<string, readonly number[]>;
   readonly rows: CostLayerRow[];
   readonly toolRows: CostLayerToolRow[];
   readonly warnings: string[];
   /** The tools shaped for a format's dialect, once per dialect (the two OpenAI formats share one). */
-  readonly shaped: (format: SentFormat) => SentTool[];
+  readonly shaped: Shapes;
 }
 
 /** A `sent` or `billed` row's fields: the shares of the `sent` text of its format (o200k_base). */
@@ -245,19 +251,15 @@ type Share = (format: SentFormat, server: string | null, tokens: number) => Fiel
  */
 export function measureCostLayers(input: CostLayersInput): CostLayers {
   const { corpus } = input;
-  const shapes = new Map<string, SentTool[]>();
+  const byServer = toolsByServer(corpus);
   const m: Measure = {
     corpus,
-    servers: serversOf(corpus),
+    servers: [...byServer.keys()],
+    byServer,
     rows: [],
     toolRows: [],
     warnings: [],
-    shaped: (format) => {
-      const dialect = sentFormatDialect(format);
-      let out = shapes.get(dialect);
-      if (out === undefined) shapes.set(dialect, out = shapeTools(corpus.tools, format));
-      return out;
-    },
+    shaped: input.shaped ?? shapesOf(corpus.tools),
   };
   wireLayer(m, input.fileText, input.tokenizers);
   const share = sentLayer(m, input.tokenizers);
@@ -484,8 +486,9 @@ function billedEstimates(
         fields: share(format, null, all.tokens),
         overhead: Math.round(entry.intercept.mid),
       });
-      for (const server of m.servers) {
-        const feats: Features[] = f.perTool.filter((_, i) => corpus.tools[i].server === server);
+      const perTool = f.perTool;
+      for (const [server, idx] of m.byServer) {
+        const feats: Features[] = idx.map((i) => perTool[i]);
         const e = estimateTokens(entry, addFeatures(...feats), false);
         m.rows.push({ ...estBase, server, ...e, fields: share(format, server, e.tokens) });
       }

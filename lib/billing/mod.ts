@@ -44,7 +44,7 @@ export {
   type TextAttribution,
 } from "./fields.ts";
 export { type WireOrder, type WireServer, wireServers } from "./wire.ts";
-export { sentText, shapeTools } from "./sent_layer.ts";
+export { sentText, type Shapes, shapesOf, shapeTools } from "./sent_layer.ts";
 export {
   addFeatures,
   anthropicFeatures,

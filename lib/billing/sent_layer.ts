@@ -37,6 +37,27 @@ export function shapeTools(tools: readonly Tool[], format: SentFormat): SentTool
   return exposeForDialect(listed, sentFormatDialect(format)).map((e) => e.spec);
 }
 
+/** The tools of one corpus shaped per format, each dialect shaped once (see {@linkcode shapesOf}). */
+export type Shapes = (format: SentFormat) => SentTool[];
+
+/**
+ * {@linkcode shapeTools} of one corpus for any format, each schema dialect shaped at its first
+ * use and kept by the returned function (the two OpenAI formats share one), so the parts of a
+ * run that read the same shapes (the bench's deferred modes and cost layers) shape them once.
+ *
+ * @param tools Corpus tools.
+ * @returns The shapes, by format; callers must not change them.
+ */
+export function shapesOf(tools: readonly Tool[]): Shapes {
+  const shapes = new Map<string, SentTool[]>();
+  return (format) => {
+    const dialect = sentFormatDialect(format);
+    let out = shapes.get(dialect);
+    if (out === undefined) shapes.set(dialect, out = shapeTools(tools, format));
+    return out;
+  };
+}
+
 /**
  * The exact `tools` text of a request in `format` for `tools`.
  *

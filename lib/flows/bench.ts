@@ -40,6 +40,7 @@ import {
 } from "./bench_cost_layers.ts";
 import type { CostLayerToolRow } from "../billing/layers.ts";
 import { measureDeferred } from "./bench_deferred.ts";
+import { shapesOf } from "../billing/sent_layer.ts";
 
 /** The per-tool cost-layer rows of a report (written beside it as CSV; too many for the JSON). */
 const costLayerTools = new WeakMap<BenchReport, readonly CostLayerToolRow[]>();
@@ -86,23 +87,9 @@ export async function runBench(
     resamples: p.resamples,
     say,
   });
-  const deferred = await measureDeferred(
-    inputs.corpora.map(({ corpus }, i) => ({ corpus, file: p.corpusPaths[i] })),
-    inputs.proxy.tools,
-    tokenizers,
-    p.seed,
-    say,
-  );
   const toolResults = priceToolResults(inputs, tokenizers, io, say);
   const live = options.live ? await runLiveBlock(p, options, inputs, io, say) : undefined;
-  const layers = options.costLayers === false ? undefined : await benchCostLayers({
-    corpora: inputs.corpora.map(({ corpus }, i) => ({ corpus, file: p.corpusPaths[i] })),
-    tokenizers: p.tokenizerNames.includes("o200k_base") ? ["o200k_base"] : p.tokenizerNames,
-    targets: parseCountTargets(options.countWith ?? []),
-    perTool: options.countPerTool ?? false,
-    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
-    cacheDir: options.countCache ?? io.fromRoot(COUNT_CACHE_DEFAULT),
-  }, io);
+  const { deferred, layers } = await measureSent(p, options, inputs, tokenizers, io, say);
   const report: BenchReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     task: options.task ?? "tasks/bench.ts",
@@ -176,6 +163,35 @@ function measureCost(
     arms: p.armNames.length === 0 ? undefined : rows,
     degenerate: inputs.corpora.map(({ corpus }) => countDegenerateDescriptions(corpus.tools)),
   };
+}
+
+/**
+ * The deferred modes and the cost layers (unless turned off), each corpus shaped per request
+ * format once for both.
+ */
+async function measureSent(
+  p: Plan,
+  options: RunBenchOptions,
+  inputs: BenchInputs,
+  tokenizers: readonly Tokenizer[],
+  io: FlowIo,
+  say: (message: string) => void,
+) {
+  const corpora = inputs.corpora.map(({ corpus }, i) => ({
+    corpus,
+    file: p.corpusPaths[i],
+    shaped: shapesOf(corpus.tools),
+  }));
+  const deferred = await measureDeferred(corpora, inputs.proxy.tools, tokenizers, p.seed, say);
+  const layers = options.costLayers === false ? undefined : await benchCostLayers({
+    corpora,
+    tokenizers: p.tokenizerNames.includes("o200k_base") ? ["o200k_base"] : p.tokenizerNames,
+    targets: parseCountTargets(options.countWith ?? []),
+    perTool: options.countPerTool ?? false,
+    ...(options.calibration === undefined ? {} : { calibration: options.calibration }),
+    cacheDir: options.countCache ?? io.fromRoot(COUNT_CACHE_DEFAULT),
+  }, io);
+  return { deferred, layers };
 }
 
 /** The index arms: the encoding arms that alter the index, then `package_info` when given. */

@@ -18,6 +18,7 @@ import {
   FIELD_NAMES,
   measureCostLayers,
   planKey,
+  type Shapes,
 } from "../billing/mod.ts";
 import { CountError, createCountClient, loadCalibration } from "../billing/io.ts";
 import type { CostLayersBlock } from "../report/bench_report.ts";
@@ -59,8 +60,12 @@ export function parseCountTargets(specs: readonly string[]): CountTarget[] {
 
 /** What {@linkcode benchCostLayers} needs. */
 export interface BenchCostLayersOptions {
-  /** Corpora with the files they were read from. */
-  readonly corpora: readonly { readonly corpus: Corpus; readonly file: string }[];
+  /** Corpora with the files they were read from (and their tools shaped, when shared). */
+  readonly corpora: readonly {
+    readonly corpus: Corpus;
+    readonly file: string;
+    readonly shaped?: Shapes;
+  }[];
   /** Encodings of the wire and sent rows. */
   readonly tokenizers: readonly TokenizerName[];
   /** `--count-with` targets. */
@@ -104,7 +109,7 @@ export async function benchCostLayers(
     ? undefined
     : createCountClient({ env: io.env(), cacheDir: options.cacheDir });
   let planned = 0;
-  for (const { corpus, file } of options.corpora) {
+  for (const { corpus, file, shaped } of options.corpora) {
     const counts = new Map<string, CountOutcome>();
     if (client !== undefined) {
       const plan = countPlan(corpus, options.targets, options.perTool);
@@ -146,6 +151,7 @@ export async function benchCostLayers(
       calibration,
       targets: options.targets,
       counts,
+      ...(shaped === undefined ? {} : { shaped }),
     });
     // One push per row: a spread of one row per tool and target overflows the call stack on
     // a large catalog (40,000 tools).

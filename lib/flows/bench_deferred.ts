@@ -8,7 +8,7 @@
  * @module
  */
 import type { Corpus, Tool } from "../catalog/types.ts";
-import { shapeTools } from "../billing/sent_layer.ts";
+import { type Shapes, shapesOf, shapeTools } from "../billing/sent_layer.ts";
 import { wireServers } from "../billing/wire.ts";
 import {
   DEFAULT_RESULTS_PER_SEARCH,
@@ -57,7 +57,7 @@ export function meanRetrieveTokens(
  * Prices the deferred modes of every corpus under every tokenizer. The size draws of corpus
  * `c` and tokenizer `t` use the PRNG seeded with `deriveSeed(seed, "deferred/" + c + "/" + t)`.
  *
- * @param corpora Corpora with the file each was read from.
+ * @param corpora Corpora with the file each was read from (and their tools shaped, when shared).
  * @param proxy The reference proxy's catalog.
  * @param tokenizers Tokenizers, in report order.
  * @param seed The bench seed.
@@ -65,7 +65,7 @@ export function meanRetrieveTokens(
  * @returns The report sections.
  */
 export async function measureDeferred(
-  corpora: readonly { readonly corpus: Corpus; readonly file: string }[],
+  corpora: readonly { readonly corpus: Corpus; readonly file: string; readonly shaped?: Shapes }[],
   proxy: readonly Tool[],
   tokenizers: readonly Tokenizer[],
   seed: number,
@@ -77,10 +77,10 @@ export async function measureDeferred(
     anthropic: shapeTools(proxy, "anthropic-messages"),
     openai: shapeTools(proxy, "openai-responses"),
   };
-  for (const { corpus, file } of corpora) {
+  for (const { corpus, file, shaped: shapes = shapesOf(corpus.tools) } of corpora) {
     say(`${corpus.id}: pricing the deferred modes (tool search, Claude Code)`);
     const shaped = (format: "anthropic-messages" | "openai-responses") =>
-      shapeTools(corpus.tools, format).map((tool, i) => ({ server: corpus.tools[i].server, tool }));
+      shapes(format).map((tool, i) => ({ server: corpus.tools[i].server, tool }));
     const anthropic = shaped("anthropic-messages");
     const openai = shaped("openai-responses");
     const instructions = await serverInstructions(corpus, file);

@@ -27,7 +27,7 @@ import {
   retrieverEntry,
   type RetrieverName,
 } from "../retrieval/mod.ts";
-import type { GoldenSet, Retriever } from "../retrieval/types.ts";
+import type { GoldenSet, RetrievalDoc, Retriever } from "../retrieval/types.ts";
 import {
   type FrontierRow,
   measureFrontier,
@@ -102,17 +102,26 @@ export async function scoreRetrieval(inputs: RetrievalInputs): Promise<Retrieval
   const plans = corpora.map((corpus) => armsPlan(corpus, inputs));
   const scored = new Map<string, RetrievalResult>();
   const frontiers = new Map<string, FrontierRow>();
-  // Retriever-major per corpus, so each index serves every golden set (and the frontier)
-  // before it is let go; the rows are put back in report order below.
+  // Index-major per corpus: an arm's documents are rendered once for every retriever scored on
+  // them, and each index serves every golden set (and the frontier) before it is let go; the
+  // rows are put back in report order below.
   for (const [c, corpus] of corpora.entries()) {
     const sets = goldenSets.flatMap((golden, g) => targets[g].corpus === c ? [{ golden, g }] : []);
     if (sets.length === 0) continue;
     const caches: CorpusCaches = { analysis: new Map(), items: new Map() };
-    for (const retriever of inputs.retrievers) {
-      for (const arm of [undefined, ...plans[c](retriever).score]) {
+    for (const arm of [undefined, ...inputs.indexArms]) {
+      const retrievers = inputs.retrievers.filter((r) =>
+        arm === undefined || plans[c](r).score.includes(arm)
+      );
+      if (retrievers.length === 0) continue;
+      const armDocs = arm && docsFromTools(corpus.tools, arm.indexFields);
+      for (const retriever of retrievers) {
         const indexes = new Map<number, Retriever>();
         for (const { golden, g } of sets) {
-          const row = await evaluate(inputs, corpus, golden, retriever, arm, caches, indexes, g);
+          const row = await evaluate(inputs, corpus, golden, retriever, arm, armDocs, caches, {
+            indexes,
+            g,
+          });
           scored.set(key(g, retriever, arm), row);
         }
         if (arm === undefined && !FRONTIER_SKIP.has(retriever)) {
@@ -196,9 +205,9 @@ async function evaluate(
   golden: GoldenSet,
   retriever: RetrieverName,
   arm: IndexArm | undefined,
+  armDocs: readonly RetrievalDoc[] | undefined,
   caches: CorpusCaches,
-  indexes: Map<number, Retriever>,
-  g: number,
+  { indexes, g }: { readonly indexes: Map<number, Retriever>; readonly g: number },
 ): Promise<RetrievalResult> {
   inputs.say(`${golden.id}: ${retriever}${arm ? ` on ${arm.name} index` : ""}`);
   const entry = retrieverEntry(retriever);
@@ -207,6 +216,7 @@ async function evaluate(
     corpus,
     golden,
     arm,
+    ...(armDocs === undefined ? {} : { armDocs }),
     seed: inputs.seed,
     resamples: inputs.resamples,
   };

@@ -64,6 +64,12 @@ export interface Bm25Options {
    * @default {4}
    */
   readonly precision?: number;
+  /**
+   * The text indexed as each document's `params`, by position, in place of `doc.params` (e.g. an
+   * emulation's argument names and descriptions): the documents' own names and descriptions are
+   * then read from their shared word table.
+   */
+  readonly paramsTexts?: readonly string[];
 }
 
 /**
@@ -145,6 +151,7 @@ export function createBm25Retriever(
   const index = buildPostings(docs, active, weights, { k1, b, k }, precision, tokenize, {
     stem,
     stopWords,
+    paramsTexts: options.paramsTexts,
   });
   const scale = 10 ** precision;
   const ids = docs.map((d) => d.id);
@@ -211,7 +218,11 @@ function buildPostings(
   params: { readonly k1: number; readonly b: number; readonly k: number },
   precision: number,
   tokenize: (text: string) => string[],
-  { stem, stopWords }: { readonly stem: boolean; readonly stopWords: boolean },
+  { stem, stopWords, paramsTexts }: {
+    readonly stem: boolean;
+    readonly stopWords: boolean;
+    readonly paramsTexts: readonly string[] | undefined;
+  },
 ): Bm25Postings {
   const engine = winkBm25();
   const fldWeights: Record<string, number> = {};
@@ -238,6 +249,7 @@ function buildPostings(
     const fields: Record<string, string[]> = {};
     for (const f of active) {
       if (tabled(f)) fields[f] = tableTokens(table!.words, table![f], d);
+      else if (f === "params" && paramsTexts !== undefined) fields[f] = tokenize(paramsTexts[d]);
       else if (f !== "server") fields[f] = tokenize(doc[f]);
       else {
         let tokens = serverTokens.get(doc.server);

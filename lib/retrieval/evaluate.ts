@@ -85,6 +85,12 @@ export interface EvaluateRetrievalOptions {
   readonly analysisCache?: RetrieverContext["analysisCache"];
   /** Encoding arm whose `indexFields` build the index; absent: the tool's own fields. Tool corpora only. */
   readonly arm?: IndexArm;
+  /**
+   * The documents of `arm` over the corpus's tools (`docsFromTools(corpus.tools,
+   * arm.indexFields)`), when the caller has built them for several evaluations; built here
+   * when absent.
+   */
+  readonly armDocs?: readonly RetrievalDoc[];
   /** Seed for the bootstrap and the random baseline; recorded in the result. */
   readonly seed: number;
   /**
@@ -224,7 +230,7 @@ function prepare(options: EvaluateRetrievalOptions): Prepared {
     // The plain documents, built once per corpus (every retriever is evaluated on them).
     ({ docs, ids: docIds } = sharedDocs(corpus.tools));
   } else if ("tools" in corpus) {
-    docs = docsFromTools(corpus.tools, options.arm!.indexFields);
+    docs = options.armDocs ?? docsFromTools(corpus.tools, options.arm!.indexFields);
     docIds = new Set(docs.map((d) => d.id));
   } else {
     if (options.arm !== undefined) {

@@ -95,6 +95,24 @@ export function argumentText(params: string): string {
   return out.join(" ");
 }
 
+const ARGUMENT_TEXTS = new WeakMap<readonly RetrievalDoc[], readonly string[]>();
+
+/**
+ * {@linkcode argumentText} of each document's `params`, made once per document array and kept
+ * as long as it lives (both Anthropic emulations read them). Exact: a pure function of the
+ * texts, and a document array is not changed after it is made.
+ */
+function argumentTexts(docs: readonly RetrievalDoc[]): readonly string[] {
+  let texts = ARGUMENT_TEXTS.get(docs);
+  if (texts === undefined) {
+    ARGUMENT_TEXTS.set(
+      docs,
+      texts = docs.map((d) => argumentText(d.params)),
+    );
+  }
+  return texts;
+}
+
 /**
  * The regex a model would write for a request, by mcpmeter's stated rule (after the patterns of
  * Anthropic's page: `"weather"`, `"database.*query|query.*database"`, `"(?i)slack"`): the
@@ -324,9 +342,9 @@ function splitAlternatives(body: string): string[] {
  * @returns The index the regex search reads.
  */
 function regexIndex(docs: readonly RetrievalDoc[], memo?: Map<string, PartMatches>): RegexIndex {
-  const prepared = docs.map((d): RegexDoc => {
-    const text = [d.name, d.description, argumentText(d.params)].filter((f) => f !== "")
-      .join("\n");
+  const args = argumentTexts(docs);
+  const prepared = docs.map((d, i): RegexDoc => {
+    const text = [d.name, d.description, args[i]].filter((f) => f !== "").join("\n");
     return {
       id: d.id,
       name: d.name,
@@ -441,10 +459,10 @@ export const anthropicBm25Entry: RetrieverEntry = {
   asyncBuild: false,
   reportsCost: false,
   create: (docs) => {
-    const base = createBm25Retriever(
-      docs.map((d) => ({ ...d, server: "", params: argumentText(d.params) })),
-      { weights: ANTHROPIC_BM25_WEIGHTS },
-    );
+    const base = createBm25Retriever(docs, {
+      weights: ANTHROPIC_BM25_WEIGHTS,
+      paramsTexts: argumentTexts(docs),
+    });
     return emulated("anthropic_bm25", base, ANTHROPIC_BM25_EMULATION, {
       ...base.config,
       params: "argument names and descriptions",
