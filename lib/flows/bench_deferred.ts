@@ -30,27 +30,29 @@ export interface DeferredSections {
 
 /**
  * Mean tokens of the reference proxy's `retrieve_tools` response (full detail) with `k`
- * results, over the corpus's tools taken `k` at a time in corpus order, each scored 1.
+ * results, over the corpus's tools taken `k` at a time in corpus order, each scored 1: each
+ * response rendered once and counted by every tokenizer.
  *
  * @param tools The corpus.
  * @param k Results per response.
- * @param tokenizer Counts tokens.
- * @returns Mean tokens (0 for an empty corpus).
+ * @param tokenizers Count tokens.
+ * @returns Mean tokens per tokenizer, in its order (0 for an empty corpus).
  */
 export function meanRetrieveTokens(
   tools: readonly Tool[],
   k: number,
-  tokenizer: Tokenizer,
-): number {
+  tokenizers: readonly Tokenizer[],
+): number[] {
   const byId = new Map(tools.map((t) => [t.id, t]));
-  let sum = 0;
+  const sums = tokenizers.map(() => 0);
   let n = 0;
   for (let i = 0; i < tools.length; i += k) {
     const hits = tools.slice(i, i + k).map((t) => ({ id: t.id, score: 1 }));
-    sum += tokenizer.count(retrieveResponseText(hits, (id) => byId.get(id), "full"));
+    const text = retrieveResponseText(hits, (id) => byId.get(id), "full");
+    tokenizers.forEach((tokenizer, j) => sums[j] += tokenizer.count(text));
     n += 1;
   }
-  return n === 0 ? 0 : sum / n;
+  return sums.map((sum) => n === 0 ? 0 : sum / n);
 }
 
 /**
@@ -84,7 +86,8 @@ export async function measureDeferred(
     const anthropic = shaped("anthropic-messages");
     const openai = shaped("openai-responses");
     const instructions = await serverInstructions(corpus, file);
-    for (const tokenizer of tokenizers) {
+    const searchTokens = meanRetrieveTokens(corpus.tools, DEFAULT_RESULTS_PER_SEARCH, tokenizers);
+    for (const [t, tokenizer] of tokenizers.entries()) {
       const rng = createRng(deriveSeed(seed, `deferred/${corpus.id}/${tokenizer.name}`));
       const m = measureDeferredModes({
         corpusId: corpus.id,
@@ -92,7 +95,7 @@ export async function measureDeferred(
         anthropic,
         openai,
         proxy: proxyShaped,
-        proxySearchTokens: meanRetrieveTokens(corpus.tools, DEFAULT_RESULTS_PER_SEARCH, tokenizer),
+        proxySearchTokens: searchTokens[t],
         instructions,
         random: () => rng.next(),
       });
