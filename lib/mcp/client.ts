@@ -219,11 +219,16 @@ export function mcpErrorKind(
     ) return "probe_closed";
     return undefined;
   }
+  // The v2 SDK reports its own timeouts and closed connections as SdkError; a ProtocolError is
+  // always the server's JSON-RPC answer, whose -32000/-32001 (the spec's implementation-defined
+  // server errors, the commonest a server sends) are v1's local ConnectionClosed/RequestTimeout
+  // numbers only by coincidence.
+  const local = error instanceof McpError && !(error instanceof ProtocolErrorV2);
   const code = error instanceof McpError || error instanceof ProtocolErrorV2
     ? error.code
     : undefined;
-  if (code === ErrorCode.RequestTimeout) return "timeout";
-  if (code === ErrorCode.ConnectionClosed) return "closed";
+  if (local && code === ErrorCode.RequestTimeout) return "timeout";
+  if (local && code === ErrorCode.ConnectionClosed) return "closed";
   if (code === ErrorCode.MethodNotFound) return "method_not_found";
   if (code === -32022) return "unsupported_version";
   return undefined;

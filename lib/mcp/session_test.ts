@@ -199,3 +199,18 @@ Deno.test("openStdioSession(): a server that dies before initialize is named wit
         'Cannot start MCP server "quiet": the server exited with code 1 before answering initialize (nothing on stderr)',
   );
 });
+
+Deno.test("openStdioSession(): a server that refuses initialize with error -32000 is named with its answer", async () => {
+  await assert.rejects(
+    openStdioSession(
+      entry("refuses", { command: "node", args: [fixture("refuse_initialize.mjs")] }),
+      { timeoutMs: 10_000 },
+    ),
+    (e: unknown) => {
+      assert.ok(e instanceof Error);
+      assert.match(e.message, /EXAMPLE_API_KEY is not set/);
+      assert.doesNotMatch(e.message, /exited|closed the connection/);
+      return true;
+    },
+  );
+});

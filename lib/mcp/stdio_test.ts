@@ -201,3 +201,16 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a server that refuses initialize with error -32000 is recorded with its answer, not as an exit", async () => {
+  // -32000 is the generic server error real servers send; the v1 SDK's local "connection closed"
+  // has the same number, which made this an "exited with code 0" (the exit after stdin closed).
+  const record = await captureStdioServer(
+    entry("refuses", { command: "node", args: [fixture("refuse_initialize.mjs")] }),
+    { timeoutMs: 10_000 },
+  );
+  assert.equal(record.outcome, "protocol_error");
+  assert.equal(record.phase, "initialize");
+  assert.equal(record.message, "initialize: EXAMPLE_API_KEY is not set");
+  assert.equal(record.exit, undefined);
+});
