@@ -145,3 +145,31 @@ export function readCount(provider: BillingProvider, body: unknown): number {
   }
   return v as number;
 }
+
+/**
+ * The tools' share of a request from its two counts, or why there is none: tools always add
+ * tokens (their definitions and the tool-use prompt), so a count with them at or below the count
+ * without them is an answer that cannot be, not a share of 0 or less.
+ *
+ * @param withTools The count of the request with the tools.
+ * @param without The count of the same request without them.
+ * @returns `{tokens}`, or `{reason}` naming both counts.
+ *
+ * @example Usage
+ * ```ts
+ * import { toolsShare } from "./count_api.ts";
+ * const share = toolsShare(420, 9);
+ * if (!("tokens" in share) || share.tokens !== 411) throw new Error("411 expected");
+ * if ("tokens" in toolsShare(9, 9)) throw new Error("no share expected");
+ * ```
+ */
+export function toolsShare(
+  withTools: number,
+  without: number,
+): { readonly tokens: number } | { readonly reason: string } {
+  if (withTools > without) return { tokens: withTools - without };
+  return {
+    reason: `impossible counts: ${withTools} tokens with the tools, ${without} without them ` +
+      "(tools cannot add nothing or less)",
+  };
+}

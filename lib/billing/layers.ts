@@ -23,6 +23,7 @@ import {
   type FieldTokens,
 } from "./fields.ts";
 import { type WireOrder, wireServers } from "./wire.ts";
+import { toolsShare } from "./count_api.ts";
 import { type Shapes, shapesOf, shapeTools } from "./sent_layer.ts";
 import {
   addFeatures,
@@ -529,12 +530,21 @@ function billedMeasured(
       scope: CountPlanItem["scope"],
       server: string | null,
       tool: string | null,
-    ) => {
+    ): { tokens: number } | { reason: string } => {
       const withTools = counts.get(key(scope, server, tool));
       if (none === undefined || withTools === undefined) return { reason: "not requested" };
       if ("error" in none) return { reason: none.error };
       if ("error" in withTools) return { reason: withTools.error };
-      return { tokens: withTools.tokens - none.tokens };
+      const share = toolsShare(withTools.tokens, none.tokens);
+      if ("reason" in share) {
+        // Sent and answered, so no earlier warning names it.
+        m.warnings.push(
+          `${corpusId}: ${target.provider}:${target.model}${
+            tool !== null ? ` tool ${tool}` : server !== null ? ` server ${server}` : ""
+          } not measured: ${share.reason}`,
+        );
+      }
+      return share;
     };
     const mBase = {
       corpusId,
@@ -547,7 +557,7 @@ function billedMeasured(
     for (const server of [null, ...m.servers]) {
       const c = measured(server === null ? "catalog" : "server", server, null);
       m.rows.push(
-        "tokens" in c && c.tokens !== undefined
+        "tokens" in c
           ? {
             ...mBase,
             server,
@@ -571,7 +581,7 @@ function billedMeasured(
     }
     for (const t of m.corpus.tools) {
       const c = measured("tool", t.server, t.id);
-      if (!("tokens" in c) || c.tokens === undefined) continue;
+      if (!("tokens" in c)) continue;
       m.toolRows.push({
         corpusId,
         server: t.server,

@@ -79,6 +79,7 @@ export {
   type CountRequest,
   countRequest,
   readCount,
+  toolsShare,
 } from "./count_api.ts";
 export {
   billedHeadline,

@@ -161,6 +161,63 @@ Deno.test("benchCostLayers(): --count-with measures, caches (0 requests the seco
   }
 });
 
+Deno.test("benchCostLayers(): a count with the tools at or below the count without is not measured, naming both, never a bill of 0 or less", async () => {
+  // A gateway whose counts cannot be: the catalog's request (two tools) counted below the request
+  // without tools, each tool alone counted the same as it.
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.json();
+    return Response.json({
+      input_tokens: body.tools === undefined ? 100 : body.tools.length === 2 ? 10 : 100,
+    });
+  });
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await withCorpus(async (file) => {
+      const corpus = await loadCatalog(file);
+      const { block, tools, warnings } = await benchCostLayers(
+        {
+          corpora: [{ corpus, file }],
+          tokenizers: ["o200k_base"],
+          targets: parseCountTargets(["anthropic:claude-x"]),
+          perTool: true,
+          cacheDir,
+        },
+        quiet({
+          ANTHROPIC_API_KEY: "sk-test-x",
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+        }),
+      );
+      const billed = block.rows.filter((r) =>
+        r.layer === "billed" && r.model === "claude-x" && r.provenance !== "estimated"
+      );
+      assert.equal(billed.length, 2); // the catalog and its one server
+      for (const row of billed) {
+        assert.equal(row.tokens, null);
+        assert.equal(row.provenance, null);
+        assert.equal(
+          row.reason,
+          "impossible counts: 10 tokens with the tools, 100 without them " +
+            "(tools cannot add nothing or less)",
+        );
+      }
+      assert.deepEqual(
+        tools.filter((t) => t.layer === "billed" && t.provenance === "measured"),
+        [],
+      );
+      assert.ok(
+        warnings.some((w) => /claude-x not measured: impossible counts/.test(w)),
+        warnings.join("\n"),
+      );
+      const line = costLayerLines(block, "o200k_base").find((l) => / anthropic /.test(l))!;
+      assert.match(line, /estimated/);
+      assert.match(line, /claude-x not measured: impossible counts/);
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
 Deno.test("a report with costLayers (measured, estimated, not measured rows) validates against report.schema.json", async () => {
   const Ajv = (await import("ajv")).default;
   const { tinyBenchReport } = await import("../../testing/report.ts");

@@ -17,6 +17,7 @@ import {
   fitEntry,
   providerFeatures,
   shapeTools,
+  toolsShare,
 } from "../billing/mod.ts";
 import { sentTools } from "../catalog/sent.ts";
 import { CountError, createCountClient } from "../billing/io.ts";
@@ -83,10 +84,15 @@ export async function runCalibrateTokens(
     const [shaped] = shapeTools([tool], format);
     try {
       const r = await client.count(provider, target.model, sentTools([shaped], format));
+      const share = toolsShare(r.tokens, none);
+      if (!("tokens" in share)) {
+        stderr.push(`${tool.id}: not measured: ${share.reason}`);
+        continue;
+      }
       const f = providerFeatures(provider, [shaped]);
       samples.push({
         tool: tool.id,
-        tokens: r.tokens - none,
+        tokens: share.tokens,
         features: addFeatures(f.perTool[0], f.wrapper),
       });
     } catch (error) {
