@@ -23,6 +23,15 @@ import type { JsonObject, JsonValue } from "../catalog/types.ts";
  */
 export type Exposure = "direct" | "proxy" | "code" | "anthropic_search" | "openai_search";
 
+/** Every exposure, in the order help texts and errors list them. */
+export const EXPOSURES: readonly Exposure[] = [
+  "direct",
+  "proxy",
+  "code",
+  "anthropic_search",
+  "openai_search",
+];
+
 /** The exposures that defer tools behind a provider's tool search. */
 export const SEARCH_EXPOSURES: readonly Exposure[] = ["anthropic_search", "openai_search"];
 

@@ -179,3 +179,32 @@ Deno.test("prepareSweep(): refuses a run id with a path in it, and a run that ex
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("sweep flow: exposure varies over every exposure an agent may have, the tool-search ones too", async () => {
+  const out = await Deno.makeTempDir({ prefix: "mcpmeter-sweep-exposure-" });
+  try {
+    const prepared = await prepareSweep({
+      base: "fs-terse-sequential",
+      vary: ["exposure=direct,proxy,code,anthropic_search,openai_search"],
+      suite: "fixtures/suites/fs_basics.json",
+      agentsDir: "fixtures/agents",
+      out,
+      runId: "x",
+    }, quiet);
+    assert.equal(prepared.agents, 5);
+    const written = [];
+    for await (const e of Deno.readDir(prepared.sweepDir)) {
+      const agent = JSON.parse(await Deno.readTextFile(join(prepared.sweepDir, e.name)));
+      written.push(`${e.name}: ${agent.exposure}`);
+    }
+    assert.deepEqual(written.sort(), [
+      "fs-terse-sequential__exposure-anthropic_search.json: anthropic_search",
+      "fs-terse-sequential__exposure-code.json: code",
+      "fs-terse-sequential__exposure-direct.json: direct",
+      "fs-terse-sequential__exposure-openai_search.json: openai_search",
+      "fs-terse-sequential__exposure-proxy.json: proxy",
+    ]);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});

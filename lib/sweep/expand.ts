@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AgentConfig, ContextStrategy } from "../agent/types.ts";
+import { type AgentConfig, type ContextStrategy, EXPOSURES } from "../agent/types.ts";
 import type { ToolOverrides } from "../catalog/overrides.ts";
 
 /** One varied parameter and its values, in command-line order. */
@@ -108,7 +108,7 @@ function slug(name: SweepField, value: string): string {
  * slowest), each with its own id and a description naming the varied values.
  *
  * Values are converted per field: `maxIterations`/`maxOutputTokens` integers ≥ 1, `temperature`
- * a number in [0, 2], `exposure` `direct|proxy|code`, `loop` `sequential|parallel`, `mcpServers`
+ * a number in [0, 2], `exposure` one of `EXPOSURES` (`direct|proxy|code|anthropic_search|openai_search`), `loop` `sequential|parallel`, `mcpServers`
  * server names joined by `+`, `systemPrompt` the prompt text from `prompts` (keyed by value)
  * when given there, else the value itself as inline text, `overrides` the document from
  * `overrides` (keyed by value, the caller reads the files) or `none` for no overrides. The
@@ -193,7 +193,7 @@ function apply(
     case "model":
       return { ...agent, model: value };
     case "exposure":
-      if (!["direct", "proxy", "code"].includes(value)) throw bad("direct, proxy or code");
+      if (!(EXPOSURES as readonly string[]).includes(value)) throw bad(EXPOSURES.join(", "));
       return { ...agent, exposure: value as AgentConfig["exposure"] };
     case "loop":
       if (!["sequential", "parallel"].includes(value)) throw bad("sequential or parallel");

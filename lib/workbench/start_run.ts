@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { AgentConfig, Criterion, Suite } from "../agent/types.ts";
+import { type AgentConfig, type Criterion, EXPOSURES, type Suite } from "../agent/types.ts";
 import type { WorkbenchContext } from "./app.ts";
 import { checkId, WorkbenchError } from "./_paths.ts";
 import { chatModel } from "./config_store.ts";
@@ -20,7 +20,6 @@ const KNOWN = new Set([
   "model",
   "judge",
 ]);
-const EXPOSURES = ["direct", "proxy", "code", "anthropic_search", "openai_search"] as const;
 
 /** Largest repetitions and concurrency a request may ask for. */
 export const MAX_REPETITIONS = 100;
