@@ -133,8 +133,10 @@ export async function benchCostLayers(
         } catch (error) {
           const message = error instanceof CountError ? error.message : String(error);
           counts.set(planKey(item), { error: message });
-          // A missing key or a refusal will not change for the next request of this target.
+          // A missing key or a refusal will not change for the next request of this target; and
+          // without the request without tools (sent first) no share of it can be measured.
           if (
+            item.scope === "none" ||
             error instanceof CountError && (error.code === "no-key" || error.code === "refused")
           ) {
             failed.set(target, message);

@@ -218,6 +218,55 @@ Deno.test("benchCostLayers(): a count with the tools at or below the count witho
   }
 });
 
+Deno.test("benchCostLayers(): when the request without tools cannot be counted, no other request of that target is sent", async () => {
+  // An endpoint rate-limiting the plain request for good (Retry-After 0 keeps the retries quick):
+  // every share needs that count, so the catalog, server and tool requests would be spent in vain
+  // (and against a hanging endpoint each would wait out its timeouts).
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.json();
+    seen.push(body.tools === undefined ? "none" : `${body.tools.length} tools`);
+    return body.tools === undefined
+      ? Response.json({ error: { type: "rate_limit_error" } }, {
+        status: 429,
+        headers: { "retry-after": "0" },
+      })
+      : Response.json({ input_tokens: 500 });
+  });
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await withCorpus(async (file) => {
+      const corpus = await loadCatalog(file);
+      const { block, warnings } = await benchCostLayers(
+        {
+          corpora: [{ corpus, file }],
+          tokenizers: ["o200k_base"],
+          targets: parseCountTargets(["anthropic:claude-x"]),
+          perTool: true,
+          cacheDir,
+        },
+        quiet({
+          ANTHROPIC_API_KEY: "sk-test-x",
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+        }),
+      );
+      assert.ok(seen.length > 0 && seen.every((s) => s === "none"), seen.join(", "));
+      const billed = block.rows.filter((r) =>
+        r.layer === "billed" && r.model === "claude-x" && r.provenance !== "estimated"
+      );
+      assert.equal(billed.length, 2);
+      for (const row of billed) {
+        assert.equal(row.tokens, null);
+        assert.match(row.reason!, /HTTP 429/);
+      }
+      assert.equal(warnings.filter((w) => /claude-x not measured/.test(w)).length, 1);
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
 Deno.test("a report with costLayers (measured, estimated, not measured rows) validates against report.schema.json", async () => {
   const Ajv = (await import("ajv")).default;
   const { tinyBenchReport } = await import("../../testing/report.ts");
