@@ -141,6 +141,7 @@ export function configCard(c: ConfigReport): Html {
               <th>scope</th>
               <th>launch</th>
               <th class="num">tools</th>
+              <th class="num">billed</th>
               <th class="num">sent</th>
               <th class="num">wire</th>
               <th class="num">window</th>

@@ -84,6 +84,24 @@ Deno.test({
       assert.equal(shown.status, 200);
       assert.match(shown.text, /Servers config/);
       assert.match(shown.text, /<td>broken<\/td>/);
+      // One header per column of a server row, billed (the headline figure) named as such.
+      const head = [
+        ...shown.text.match(/<thead>([\s\S]*?)<\/thead>/)![1].matchAll(/<th[^>]*>([^<]*)</g),
+      ]
+        .map((m) => m[1]);
+      assert.deepEqual(head, [
+        "server",
+        "scope",
+        "launch",
+        "tools",
+        "billed",
+        "sent",
+        "wire",
+        "window",
+        "status",
+      ]);
+      const row = shown.text.match(/<tr>\s*<td>broken<\/td>([\s\S]*?)<\/tr>/)![0];
+      assert.equal(row.match(/<td[ >]/g)!.length, head.length);
       assert.match(shown.text, /spawn_failed/);
       assert.match(shown.text, /href="\/audit\?path=audits%2Faudit-2026-12-06T10-00-00Z\.json"/);
       const catalog = await get("/catalog");
