@@ -235,6 +235,24 @@ Deno.test("workbench: models keep secrets: a ${VAR:-default} key default is neve
   }
 });
 
+Deno.test("workbench: the Models form shows each model's own provider selected (a save sends back what it shows)", async () => {
+  const wb = await start();
+  try {
+    const path = join(wb.context.config.dir, "models.json");
+    const doc = JSON.parse(await Deno.readTextFile(path));
+    doc.models[0].provider = "openai-responses";
+    doc.models[1].provider = "some-future-provider";
+    await Deno.writeTextFile(path, JSON.stringify(doc));
+    const page = await call(wb, "GET", "/config?tab=models");
+    const shown = [...page.text.matchAll(/<fieldset class="card model"[\s\S]*?<\/fieldset>/g)].map(
+      (m) => /<select name="provider">[\s\S]*?<option selected>([^<]*)</.exec(m[0])?.[1],
+    );
+    assert.deepStrictEqual(shown, doc.models.map((m: { provider: string }) => m.provider));
+  } finally {
+    await stop(wb);
+  }
+});
+
 Deno.test("workbench: a servers or models PUT that drops what an agent uses is refused, and nothing is written", async () => {
   const wb = await start();
   try {

@@ -11,6 +11,7 @@ import type { JsonObject } from "../../catalog/types.ts";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import type { AgentEntry } from "../config_store.ts";
 import { type Html, html, page, raw } from "../html.ts";
+import { PROVIDER_NAMES } from "../../agent/providers/registry.ts";
 
 const TABS = [
   ["agents", "Agents"],
@@ -145,6 +146,12 @@ async function agentsTab(ctx: WorkbenchContext): Promise<Html> {
   `;
 }
 
+/** Every registered provider, and the entry's own value when it is none of them (kept on save). */
+function providerOptions(current: unknown): string[] {
+  const names = [...PROVIDER_NAMES];
+  return typeof current === "string" && !names.includes(current) ? [current, ...names] : names;
+}
+
 function modelFieldset(m: JsonObject, i: number): Html {
   const p = isObject(m.pricing) ? m.pricing : {};
   const at = `models[${i}]`;
@@ -155,7 +162,11 @@ function modelFieldset(m: JsonObject, i: number): Html {
       <legend class="mono">${String(m.id ?? "")}</legend>
       <div style="display:flex;gap:14px;flex-wrap:wrap">
     ${field(`${at}.id`, "Id", text("id", m.id))}
-    ${field(`${at}.provider`, "Provider", select("provider", m.provider, ["anthropic", "openai"]))}
+    ${field(
+      `${at}.provider`,
+      "Provider",
+      select("provider", m.provider, providerOptions(m.provider)),
+    )}
     ${field(`${at}.model`, "Model", text("model", m.model, `style="width:240px"`))}
     ${field(`${at}.baseUrl`, "Base URL", text("baseUrl", m.baseUrl, `style="width:280px"`))}
     ${field(
