@@ -51,6 +51,27 @@ Deno.test({
           /estimated: \[95% interval.*seed 0, 2000 resamples\]; assumes future questions are like the suite's/,
         );
         assert.doesNotMatch(r.stdout, /suite \/ b:/);
+        assert.doesNotMatch(r.stdout, /simulated/);
+      });
+      await t.step("a run whose model is simulated says so on the USD line", async () => {
+        const sim = await writeSyntheticRun(join(root, "sim"), {
+          runId: "s",
+          startedAt: "2025-01-01T00:00:00Z",
+          cases: ["c0"],
+          repetitions: 1,
+          agents: [{ id: "a", outcome: () => ({ passed: true, costUsd: 0.001 }) }],
+          models: [{
+            id: "m",
+            simulated: true,
+            pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+          }],
+        });
+        const r = await forecast(["--run", sim, "--questions", "10"]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(
+          r.stdout,
+          /^ {2}USD {5}total .*\(simulated: a scripted model answered the run/m,
+        );
       });
       await t.step("--json: mean cost × N, tokens × N, wall × N, seed recorded", async () => {
         const r = await forecast(["--run", dir, "--questions", "1000", "--json", "--seed", "9"]);

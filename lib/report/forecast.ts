@@ -128,6 +128,7 @@ const withCi = (e: ForecastEstimate, f: (v: number | null) => string) =>
 export function forecastLines(run: LoadedRun, f: Forecast): string[] {
   const pct = `${Math.round(f.level * 100)}%`;
   const b = f.basis;
+  const simulated = run.models?.find((m) => m.id === f.prices.model)?.simulated === true;
   return [
     `${run.suiteId} / ${f.agentId}: ${
       f.questions.toLocaleString("en-US")
@@ -137,7 +138,7 @@ export function forecastLines(run: LoadedRun, f: Forecast): string[] {
       withCi(f.usd.judge, usd)
     }  tool ${withCi(f.usd.tool, usd)}${
       f.usd.summarizer.total ? `  summarizer ${withCi(f.usd.summarizer, usd)}` : ""
-    }`,
+    }${simulated ? "  (simulated: a scripted model answered the run; no provider bills it)" : ""}`,
     `  tokens  input ${withCi(f.tokens.input, count)}  output ${withCi(f.tokens.output, count)}` +
     `  cache read ${count(f.tokens.cacheRead.total)}  cache write ${
       count(f.tokens.cacheWrite.total)
