@@ -11,7 +11,7 @@ import type { BenchReport } from "./bench_report.ts";
 import { headlessDocument, htmlTable, renderBenchSections, renumberPlotIds } from "./dashboard.ts";
 import { intervalChart } from "./figures.ts";
 import { esc, htmlPage } from "./_html.ts";
-import { columnNumberFormat, simulatedNotice } from "./dashboard_page.ts";
+import { columnLabel, columnNumberFormat, simulatedNotice } from "./dashboard_page.ts";
 import { duration } from "../core/text.ts";
 import { judgeAgreement } from "../agent/judge_agreement.ts";
 import {
@@ -94,16 +94,18 @@ class Page {
 
   /**
    * A table: `rows` go to the CSV at full precision; the page shows `view` (a narrower, rounded
-   * form that fits the page) when given, else `rows` with `format`.
+   * form that fits the page) when given, else `rows` with `format`; headers in words
+   * (`columnLabel`); `wrap` lets a table of long texts wrap its cells to fit the page.
    */
   table(
     name: string,
     rows: Record<string, unknown>[],
     format: Record<string, (v: never) => string> = {},
     view?: Record<string, unknown>[],
+    wrap = false,
   ): void {
     this.tables[name] = rows;
-    this.parts.push(htmlTable(view ?? rows, view ? {} : format));
+    this.parts.push(htmlTable(view ?? rows, view ? {} : format, { label: columnLabel, wrap }));
     if (this.csvBase && rows.length > 0) {
       this.parts.push(
         `<p class="note"><a href="${esc(`${this.csvBase}_${name}.csv`)}">${
@@ -417,6 +419,7 @@ function firstTurnSection(p: Page, runs: readonly LoadedRun[]): void {
         : `${r.inside} of ${r.cases}`,
       "the estimate counts": r.counts,
     })),
+    true,
   );
 }
 
@@ -722,6 +725,7 @@ function page(runs: readonly LoadedRun[], filter: RunFilter, body: string): stri
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 13px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; }
 td { white-space: nowrap; }
+.wrap td { white-space: normal; }
 th { background: #f4f4f4; vertical-align: bottom; }
 .note { color: #555; font-size: 13px; }
 .notice { background: #fef7e0; border: 1px solid #fde293; border-radius: 4px; padding: 4px 8px; font-size: 13px; }

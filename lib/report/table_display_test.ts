@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { columnLabel, columnNumberFormat, renderViz } from "./dashboard_page.ts";
 import { barChart, barLabel } from "./figures.ts";
 import { headlessDocument } from "./dashboard.ts";
+import { htmlTable } from "./_table.ts";
 import type { Visualization } from "./viz/types.ts";
 
 Deno.test("columnLabel() writes snake_case keys in words with their unit; other keys as they are", () => {
@@ -62,4 +63,21 @@ Deno.test("bar labels carry thousands separators, as the axis ticks do", () => {
   assert.match(svg, />234,697<\/text>/);
   assert.match(svg, />1,206<\/text>/);
   assert.doesNotMatch(svg, />234697</);
+});
+
+Deno.test("htmlTable(): number columns get separators and one count of decimals, empty cells a dash, headers the label given", () => {
+  const out = htmlTable(
+    [
+      { suite: "s", mean_input_tokens: 11132, pass_rate_lo95: 0.5, saved: null },
+      { suite: "t", mean_input_tokens: 1892, pass_rate_lo95: 0.701, saved: null },
+    ],
+    {},
+    { label: columnLabel },
+  );
+  const heads = [...out.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+  assert.deepEqual(heads, ["suite", "mean input tokens", "pass rate lo95", "saved"]);
+  const cells = [...out.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(cells, ["s", "11,132", "0.500", "–", "t", "1,892", "0.701", "–"]);
+  // Without a label the keys show as they are.
+  assert.match(htmlTable([{ a_b: 1 }]), /<th[^>]*>a_b<\/th>/);
 });
