@@ -12,6 +12,7 @@ import { htmlTable } from "./_table.ts";
 import { renderCostLayers } from "./cost_layers_view.ts";
 
 export { htmlTable };
+export type { HtmlTableOptions } from "./_table.ts";
 import { parseHTML } from "linkedom";
 import type { BenchReport } from "./bench_report.ts";
 import type { LiveBlock } from "../live/live_block.ts";

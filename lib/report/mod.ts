@@ -71,6 +71,7 @@ export {
   renderDashboard,
   renumberPlotIds,
 } from "./dashboard.ts";
+export type { HtmlTableOptions } from "./dashboard.ts";
 export {
   display,
   type Displayable,
