@@ -117,12 +117,18 @@ type Fig = (
  * Renders the Compare versions page.
  *
  * @param c The comparison.
- * @param options Document, print mode (one column at the A4 width).
+ * @param options Document, print mode (one column at the A4 width), and `agentInConfig: false`
+ *   when the agent is not one of the working config's (the demo's, or deleted): then no version
+ *   can be cut from it, and the page says so instead of suggesting it.
  * @returns `{html, exports}`; the exports hold `compare.csv` (one row per point).
  */
 export function renderComparePage(
   c: VersionComparison,
-  options: { readonly document?: Document; readonly print?: boolean } = {},
+  options: {
+    readonly document?: Document;
+    readonly print?: boolean;
+    readonly agentInConfig?: boolean;
+  } = {},
 ): ComparePage {
   const document = options.document ?? headlessDocument();
   const half = options.print ? PRINT_WIDTH : WIDTHS.half;
@@ -148,7 +154,9 @@ ${html}
   const csv = vizTableCsv({ type: "table", rows: compareRows(c) });
   exports.push({ name: "compare", kind: "csv", text: csv });
   const body = [
-    `<section><h2>Deltas against ${esc(c.baseline)}</h2>${kpiPanels(c)}
+    `<section><h2>Deltas against ${esc(c.baseline)}</h2>${
+      kpiPanels(c, options.agentInConfig ?? true)
+    }
 <p class="note">Pass rate = passed ÷ scored cases; cost = agent cost per case (tokens + tools, judge excluded). p: two-sided case-level paired permutation test over the cases run by both (exact up to 16 cases); intervals: Newcombe for the pass rate, seeded bootstrap (seed ${c.seed}) of per-case differences otherwise; underpowered: with n cases no outcome can reach p &lt; ${c.alpha}.</p></section>`,
     `<section><h2>Cost, correctness and reliability</h2><div class="grid">
 ${
@@ -198,13 +206,17 @@ ${
 }
 
 /** One panel per KPI and candidate (value, delta against the baseline, the gate's statistics). */
-function kpiPanels(c: VersionComparison): string {
+function kpiPanels(c: VersionComparison, agentInConfig: boolean): string {
   const single = c.points.length === 1
-    ? `<p class="viz-note">Only one version of ${esc(c.agentId)} has run on ${
-      esc(c.suiteId)
-    }: cut a version (deno task agents --cut-version ${esc(c.agentId)}) and run ${
-      esc(c.agentId)
-    }@N to compare.</p>`
+    ? `<p class="viz-note">Only one version of ${esc(c.agentId)} has run on ${esc(c.suiteId)}: ${
+      agentInConfig
+        ? `cut a version (deno task agents --cut-version ${esc(c.agentId)}) and run ${
+          esc(c.agentId)
+        }@N to compare.`
+        : `${
+          esc(c.agentId)
+        } is not an agent of the working config (a demo agent, or one since deleted), so no version of it can be cut; versions are cut from the agents on the Agents page.`
+    }</p>`
     : "";
   const sections = Object.entries(c.deltas).map(([label, ds]) => {
     const panels = ds.map((d) =>

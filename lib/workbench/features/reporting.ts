@@ -491,10 +491,13 @@ export const reporting: WorkbenchFeature = {
       if (agent) {
         const cmp = await comparison(c);
         const csv = `/api/compare?${new URL(c.req.url).searchParams.toString()}&format=csv`;
+        const agentInConfig = (await ctx.config.agentEntries()).some((e) =>
+          e.agent.id === cmp.agentId
+        );
         return c.html(withNav(
           ctx,
           "/compare",
-          renderComparePage(cmp).html,
+          renderComparePage(cmp, { agentInConfig }).html,
           html`${backTo("/compare", "Compare versions")} · <a href="${csv}">CSV</a>`,
         ));
       }

@@ -85,6 +85,11 @@ Deno.test("workbench: the demo's runs appear in Runs, dashboards, reports and Co
     assert.equal(list[1].costUsd, 2); // 8 records × $0.25
 
     const runs = await get(wb, "/runs");
+    // The page says where every row comes from, the demo's folder too.
+    assert.ok(
+      runs.text.includes(`the demo runs in ${demo}`),
+      runs.text,
+    );
     const row = runs.text.slice(runs.text.indexOf('data-run="demo-s-1"'));
     assert.match(
       row.slice(0, row.indexOf("</tr>")),
@@ -126,6 +131,9 @@ Deno.test("workbench: the demo's runs appear in Runs, dashboards, reports and Co
     assert.equal(one.status, 200);
     assert.match(one.text, /<header class="wb-nav">[\s\S]*href="\/compare"\s+class="active"/);
     assert.match(one.text, /Simulated: every run used a scripted model/);
+    // "flaky" is the demo's, not an agent of the working config: no version of it can be cut.
+    assert.match(one.text, /flaky is not an agent of the working config/);
+    assert.doesNotMatch(one.text, /--cut-version flaky/);
   } finally {
     await wb.close();
     await Deno.remove(wb.tmp, { recursive: true });

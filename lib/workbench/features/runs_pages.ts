@@ -295,9 +295,10 @@ export const runsPages: WorkbenchFeature = {
         title: "Runs",
         active: "/runs",
         body: html`
-          <p
-            class="muted">Every run folder in ${ctx.runs
-              .dir}, newest first: made here or by <code>deno task agents</code>.</p>
+          <p class="muted">Every run folder in ${ctx.runs.dir}, newest first: made here or by
+            <code>deno task agents</code>${ctx.runs.sources.map((s) =>
+              html`; and, read-only, the ${s.label} runs in ${s.dir}`
+            )}.</p>
           <div class="card">
             <table id="runs">
               <thead>
