@@ -2,6 +2,13 @@
 import * as Plot from "@observablehq/plot";
 import type { AgentRunRecord, VizContext } from "./types.ts";
 import { agentDomain } from "./_shared.ts";
+import { middleCut } from "../figures.ts";
+
+/**
+ * An agent id as a chart's left axis writes it: cut in the middle to what the 180–190 px
+ * margins hold at Plot's 10 px font (a sweep agent's id runs past 40 characters).
+ */
+export const agentTick = (agent: string): string => middleCut(agent, 34);
 
 /** The agent colour scale: every agent of the records, coloured by the theme. */
 export const agentColors = (
@@ -46,7 +53,7 @@ export function agentBars(
     marginRight: options.marginRight,
     height: 50 + 26 * data.length,
     x: { ...xRest, ...(domain ? { domain: [...domain] } : {}), grid: true },
-    y: { label: null, domain: data.map((d) => d.agent) },
+    y: { label: null, domain: data.map((d) => d.agent), tickFormat: agentTick },
     color: agentColors(records, ctx),
     marks: [
       Plot.barX(data, { x: "value", y: "agent", fill: "agent" }),

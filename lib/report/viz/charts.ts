@@ -11,7 +11,7 @@ import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
 import type { AgentRunRecord, Visualization } from "./types.ts";
-import { agentBars, agentColors, el } from "./_plot.ts";
+import { agentBars, agentColors, agentTick, el } from "./_plot.ts";
 import { avgMetric, builtinViz, byAgent, int, mean, note, pct, uniq, usd } from "./_shared.ts";
 
 /** `cost-vs-correctness`: one point per agent, x overall cost per case, y pass rate. */
@@ -92,7 +92,7 @@ function beeswarmViz(def: BeeswarmDef): Visualization {
         marginLeft: 10,
         marginRight: 10,
         x: { label: `${def.axis} →`, grid: true },
-        fy: { label: null, domain: agents, axis: "left" },
+        fy: { label: null, domain: agents, axis: "left", tickFormat: agentTick },
         facet: { marginLeft: 180 },
         color: { legend: true, domain: ["pass", "fail"], range: [ctx.theme.good, ctx.theme.bad] },
         marks: [
@@ -157,7 +157,7 @@ export const costComposition: Visualization = builtinViz({
     marginLeft: 190,
     height: 60 + 26 * agents.length,
     x: { label: "mean cost per case (USD) →", grid: true },
-    y: { label: null, domain: agents },
+    y: { label: null, domain: agents, tickFormat: agentTick },
     color: {
       legend: true,
       domain: ["tokens", "tools", "judge"],

@@ -222,3 +222,19 @@ Deno.test("createRegistry() refuses a user module reusing a built-in id", () => 
   const dup = { ...BUILTIN_VISUALIZATIONS[0] };
   assert.throws(() => createRegistry([dup]), /already taken by a built-in/);
 });
+
+Deno.test("agent bar charts cut a long agent id in the middle so the left margin holds it", () => {
+  const long = "baseline__tools-fs-list_-fs-read_text_file"; // a sweep agent's id, 42 characters
+  const records = agentRunRecords([{
+    ...RUNS[0],
+    agents: [agent(long)],
+    catalogs: { [long]: { hash: "aaaa", tools: 3 } },
+    records: RUNS[0].records.filter((r) => r.agentId === "b").map((r) => ({ ...r, agentId: long })),
+  }]);
+  for (const id of ["agent-average-correctness", "cost-composition-by-agent"]) {
+    const v = createRegistry().get(id)!;
+    const svg = (v.render(records, vizContext(headlessDocument(), v.layout)) as Element).outerHTML;
+    assert.ok(svg.includes(">baseline__t…ist_-fs-read_text_file<"), `${id}: ${svg.slice(0, 400)}`);
+    assert.ok(!svg.includes(`>${long}<`), id);
+  }
+});
