@@ -15,6 +15,7 @@ import {
   type DeferredModeRow,
   type DeferredScalingRow,
   measureDeferredModes,
+  searchGroups,
 } from "../modes/deferred.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
 import { createRng, deriveSeed } from "../stats/prng.ts";
@@ -30,7 +31,8 @@ export interface DeferredSections {
 
 /**
  * Mean tokens of the reference proxy's `retrieve_tools` response (full detail) with `k`
- * results, over the corpus's tools taken `k` at a time in corpus order, each scored 1: each
+ * results, over the corpus's tools taken `k` at a time in corpus order (as
+ * {@linkcode searchGroups} takes them), each scored 1: each
  * response rendered once and counted by every tokenizer.
  *
  * @param tools The corpus.
@@ -46,8 +48,8 @@ export function meanRetrieveTokens(
   const byId = new Map(tools.map((t) => [t.id, t]));
   const sums = tokenizers.map(() => 0);
   let n = 0;
-  for (let i = 0; i < tools.length; i += k) {
-    const hits = tools.slice(i, i + k).map((t) => ({ id: t.id, score: 1 }));
+  for (const group of searchGroups(tools, k)) {
+    const hits = group.map((t) => ({ id: t.id, score: 1 }));
     const text = retrieveResponseText(hits, (id) => byId.get(id), "full");
     tokenizers.forEach((tokenizer, j) => sums[j] += tokenizer.count(text));
     n += 1;

@@ -99,7 +99,7 @@ export interface DeferredModeRow {
   readonly format: SentFormat;
   /** Tools deferred (the whole corpus). */
   readonly toolCount: number;
-  /** Tools one search loads (assumed; see {@linkcode DEFAULT_RESULTS_PER_SEARCH}). */
+  /** Tools one search loads: the assumed results per search, at most the catalog. */
   readonly resultsPerSearch: number;
   /** `direct` in this format: every definition loaded (tokens of the sent `tools`). */
   readonly directTokens: number;
@@ -252,10 +252,25 @@ export function claudeCodeToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
 
-/** The tools taken `k` at a time in order (the last chunk may be shorter). */
-function chunks<T>(items: readonly T[], k: number): T[][] {
+/**
+ * What successive searches load: the items taken `k` at a time in order, every group holding
+ * `min(k, items.length)` of them (the last wraps around to the start), so a search on a small
+ * catalog is priced with as many results as it can return, not a short remainder.
+ *
+ * @example
+ * ```ts
+ * import { searchGroups } from "./deferred.ts";
+ * const six = JSON.stringify(searchGroups([1, 2, 3, 4, 5, 6], 5));
+ * if (six !== "[[1,2,3,4,5],[6,1,2,3,4]]") throw new Error(six);
+ * if (JSON.stringify(searchGroups([1, 2], 5)) !== "[[1,2]]") throw new Error("two tools");
+ * ```
+ */
+export function searchGroups<T>(items: readonly T[], k: number): T[][] {
+  const size = Math.min(k, items.length);
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += k) out.push(items.slice(i, i + k));
+  for (let i = 0; i < items.length; i += k) {
+    out.push(Array.from({ length: size }, (_, j) => items[(i + j) % items.length]));
+  }
   return out;
 }
 
@@ -495,7 +510,7 @@ function priceTools(
     visible: count(shape.visible(shape.tools)),
     instructions: shape.instructions ? count(instructionText(shape.tools)) : 0,
     searchTokens: mean(
-      chunks(shape.tools, k).map((c) => holding(shape.search(c), c.map((t) => defs.get(t)!))),
+      searchGroups(shape.tools, k).map((c) => holding(shape.search(c), c.map((t) => defs.get(t)!))),
     ),
     perTool,
     perServer,
@@ -637,7 +652,7 @@ export function measureDeferredModes(options: DeferredModesOptions): {
       variant: shape.variant,
       format: shape.format,
       toolCount: shape.tools.length,
-      resultsPerSearch: k,
+      resultsPerSearch: Math.min(k, shape.tools.length),
       directTokens,
       startTokens,
       start,

@@ -73,14 +73,15 @@ Deno.test("anthropic_search: the start is the search tool; a search adds its ref
     regex.startTokens,
     '[{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}]'.length,
   );
-  // Two results per search: chunks [read, write] and [get].
+  // Two results per search: [read, write] and [get, read] (the last wraps to the start).
   const block = (names: string[]) =>
     `{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_0000000000000000000000","content":{"type":"tool_search_tool_search_result","tool_references":[${
       names.map((n) => `{"type":"tool_reference","tool_name":"${n}"}`).join(",")
     }]}}`;
   const first = block(["read", "write"]).length + `[${defs[0]},${defs[1]}]`.length;
-  const second = block(["get"]).length + `[${defs[2]}]`.length;
+  const second = block(["get", "read"]).length + `[${defs[2]},${defs[0]}]`.length;
   assert.equal(bm25.searchTokens, (first + second) / 2);
+  assert.equal(bm25.resultsPerSearch, 2);
   // The proxy in this format; break-even against direct = (direct - start) / search.
   assert.equal(
     bm25.proxyStartTokens,
@@ -116,9 +117,12 @@ Deno.test("openai_search: namespace names and descriptions are visible at the st
     `{"type":"tool_search_output","execution":"server","status":"completed","tools":[{"type":"namespace","name":"fs","description":"Tools of the MCP server \\"fs\\".","tools":[${
       fn("read", "Read")
     },${fn("write", "Write")}]}]}`;
+  // The second search wraps to the start: [get, read], namespaces in the order they appear.
   const second =
     `{"type":"tool_search_output","execution":"server","status":"completed","tools":[{"type":"namespace","name":"web","description":"Fetch pages.","tools":[${
       fn("get", "Get")
+    }]},{"type":"namespace","name":"fs","description":"Tools of the MCP server \\"fs\\".","tools":[${
+      fn("read", "Read")
     }]}]}`;
   assert.equal(row.searchTokens, (first.length + second.length) / 2);
 });
@@ -198,4 +202,26 @@ Deno.test("a piecewise tokenizer's figures are its counts of the whole texts (de
   const a = price(tok);
   assert.deepEqual(a, price(whole));
   assert.ok(a.rows.every((r) => r.directTokens > 0 && r.searchTokens > 0));
+});
+
+Deno.test("a catalog smaller than a search's results: each search loads every tool, said as such", () => {
+  const one = [A[2]];
+  const [bm25] = measureDeferredModes({
+    corpusId: "c",
+    tokenizer: CHARS,
+    anthropic: one,
+    openai: [O[2]],
+    proxy: { anthropic: PROXY, openai: PROXY },
+    proxySearchTokens: 40,
+    resultsPerSearch: 5,
+    searches: [1],
+    random: () => 0,
+    sizes: [1],
+    draws: 1,
+  }).rows;
+  assert.equal(bm25.resultsPerSearch, 1);
+  const def = '{"name":"get","description":"Get","input_schema":{"type":"object"}}';
+  const block =
+    '{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_0000000000000000000000","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"get"}]}}';
+  assert.equal(bm25.searchTokens, block.length + `[${def}]`.length);
 });
