@@ -15,8 +15,9 @@ import { pageTitles, SERVE_DEFAULTS, serveWorkbench } from "../lib/workbench/mod
 const HELP = helpText({
   usage: "serve [options]",
   purpose: "The workbench: plan, run, watch, compare and configure agent benchmarks in a browser.",
-  about: `Serves the pages (${pageTitles().join(", ")}) and the HTTP API
-(docs/api.md) and prints the URL. On first start the working config DIR is created from
+  about: `Serves the HTTP API (docs/api.md) and the pages
+${pageTitles().join(", ")},
+and prints the URL. On first start the working config DIR is created from
 fixtures/agents and fixtures/suites (the fixtures are only read; deno task agents reads the
 same folder); runs go to RESULTS/runs like deno task agents'. The model "scripted" (a local
 server with scripted replies, as in deno task demo-agents) needs no API key.`,
@@ -35,8 +36,8 @@ server with scripted replies, as in deno task demo-agents) needs no API key.`,
   --install-dir DIR   where MCP server packages are installed (default: .scratch/servers)
   --data DIR          fixture data copied per run, \${DATA} (default: fixtures/suites/data)
   --env-file FILE     dotenv file with API keys (default: .env)`,
-  exitCodes: "0 stopped (Ctrl-C), 2 bad input (a flag, a port in use, an off-loopback bind " +
-    "without a token)",
+  exitCodes: `0 stopped (Ctrl-C), 2 bad input (a flag, a port in use, an off-loopback bind
+without a token)`,
 });
 
 async function main(): Promise<number> {
