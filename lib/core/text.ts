@@ -42,13 +42,14 @@ export function counted(n: number, singular: string, plural = `${singular}s`): s
 }
 
 /**
- * A duration in the unit that fits it: seconds under a minute, minutes under an hour, else
- * hours, one decimal (`12.3 s`, `4.5 min`, `2.0 h`).
+ * A duration in the unit that fits it: whole milliseconds under a second, seconds under a
+ * minute, minutes under an hour, else hours, one decimal (`38 ms`, `12.3 s`, `4.5 min`, `2.0 h`).
  *
  * @param ms Duration in milliseconds (≥ 0).
  * @returns The text.
  */
 export function duration(ms: number): string {
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
   if (ms < 59_950) return `${(ms / 1_000).toFixed(1)} s`;
   if (ms < 3_597_000) return `${(ms / 60_000).toFixed(1)} min`;
   return `${(ms / 3_600_000).toFixed(1)} h`;

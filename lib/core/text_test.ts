@@ -9,8 +9,11 @@ Deno.test("counted() is singular for exactly one, plural otherwise", () => {
   assert.equal(counted(12345, "query", "queries"), "12345 queries");
 });
 
-Deno.test("duration() picks seconds, minutes or hours, and never rounds up to 60 of a unit", () => {
-  assert.equal(duration(0), "0.0 s");
+Deno.test("duration() picks milliseconds, seconds, minutes or hours, and never rounds up to 60 of a unit", () => {
+  assert.equal(duration(0), "0 ms");
+  assert.equal(duration(38.4), "38 ms"); // a scripted case: "0.0 s" said nothing
+  assert.equal(duration(999.4), "999 ms");
+  assert.equal(duration(999.5), "1.0 s"); // not "1000 ms"
   assert.equal(duration(10_240), "10.2 s");
   assert.equal(duration(59_949), "59.9 s");
   assert.equal(duration(59_950), "1.0 min"); // not "60.0 s"
