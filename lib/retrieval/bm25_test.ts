@@ -216,3 +216,18 @@ Deno.test("createBm25Retriever() ranks the reference corpus as wink's own search
     assert.ok(deep > 10, `${deep} queries with over 100 hits`);
   }
 });
+
+Deno.test("createBm25Retriever() with paramsTexts indexes those texts as params: by hand", () => {
+  // Params field only (weight 1), no stemming or stop words. Indexed params: "alpha beta", "alpha",
+  // "gamma" (the documents' own params are other words). As the first test: beta in d1 scores
+  // 1 × 2.2 / (1 + 1.65) × ln(8/3) = 0.8143; "zeta", only in the documents' own params, nowhere.
+  const docs = ["d1", "d2", "d3"].map((id) => ({ ...doc(id, id), params: "zeta" }));
+  const r = createBm25Retriever(docs, {
+    weights: { name: 0, description: 0, params: 1, server: 0 },
+    stem: false,
+    stopWords: false,
+    paramsTexts: ["alpha beta", "alpha", "gamma"],
+  });
+  assert.deepEqual(r.search("beta", 10), [{ id: "d1", score: 0.8143 }]);
+  assert.deepEqual(r.search("zeta", 10), []);
+});
