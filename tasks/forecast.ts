@@ -26,10 +26,11 @@ assuming future questions are like the suite's.`,
   --concurrency C      cases in flight for the wall-time total (default: 1)
   --json               print the forecast as JSON (sorted keys) instead of text`,
   exitCodes: `0 forecast printed, 2 unusable input (missing or malformed run, bad flag,
-bad price file, unknown agent, an agent with only infrastructure errors).`,
-  notes: `An unfinished run, a shard, or infrastructure errors among an agent's records print a
-warning on stderr; an agent whose every record is an infrastructure error has measured no
-cost and is refused.`,
+bad price file, unknown agent, no agent with a record that is not an infrastructure error).`,
+  notes: `An agent whose every record is an infrastructure error has measured no cost: it is not
+forecast, a line says so and why, and a warning goes to stderr (--json: "notForecast"); the
+other agents are. An unfinished run, a shard, or infrastructure errors among an agent's
+records print a warning on stderr.`,
 });
 
 async function main(): Promise<number> {

@@ -176,7 +176,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "forecast CLI: an agent whose every record is an infrastructure error is refused (exit 2); an unfinished run and some errors warn",
+    "forecast CLI: an agent whose every record is an infrastructure error is listed as not forecast (exit 2 when it is all there is); an unfinished run and some errors warn",
   sanitizeResources: false,
   async fn() {
     const root = await Deno.makeTempDir({ prefix: "mcpmeter-forecast-basis-" });
@@ -205,13 +205,37 @@ Deno.test({
       doc.plannedCases = 6;
       await Deno.writeTextFile(runJson, JSON.stringify(doc));
 
+      // Every agent: "ok" is forecast, "down" is listed with why it is not; exit 0.
       const all = await forecast(["--run", dir, "--questions", "10"]);
-      assert.equal(all.code, 2, all.stderr);
+      assert.equal(all.code, 0, all.stderr);
+      assert.match(all.stdout, /^suite \/ ok: 10 questions like the suite's/m);
+      assert.match(
+        all.stdout,
+        /^suite \/ down: not forecast: all 2 records are infrastructure errors \(model\), so nothing measured what answering costs$/m,
+      );
+      assert.doesNotMatch(all.stdout, /^suite \/ down: 10 questions/m);
       assert.match(
         all.stderr,
-        /^mcpmeter forecast: error: Cannot forecast agent "down" of run "half": all 2 records are infrastructure errors \(model\), so nothing measured what answering costs; fix the cause and rerun, or pick another agent with --agent$/m,
+        /^mcpmeter forecast: warning: agent "down" is not forecast: all 2 records are infrastructure errors \(model\), so nothing measured what answering costs; fix the cause and rerun it$/m,
       );
-      assert.equal(all.stdout, "");
+      const json = await forecast(["--run", dir, "--questions", "10", "--json"]);
+      assert.equal(json.code, 0, json.stderr);
+      const jdoc = JSON.parse(json.stdout);
+      assert.deepEqual(jdoc.forecasts.map((f: { agentId: string }) => f.agentId), ["ok"]);
+      assert.deepEqual(jdoc.notForecast, [{
+        agentId: "down",
+        reason:
+          "all 2 records are infrastructure errors (model), so nothing measured what answering costs",
+      }]);
+
+      // Only "down" asked for: nothing can be forecast, exit 2 with one line.
+      const down = await forecast(["--run", dir, "--questions", "10", "--agent", "down"]);
+      assert.equal(down.code, 2, down.stderr);
+      assert.match(
+        down.stderr,
+        /^mcpmeter forecast: error: Cannot forecast run "half": agent "down": all 2 records are infrastructure errors \(model\), so nothing measured what answering costs; fix the cause and rerun, or pick another agent with --agent$/m,
+      );
+      assert.equal(down.stdout, "");
 
       const ok = await forecast(["--run", dir, "--questions", "10", "--agent", "ok", "--json"]);
       assert.equal(ok.code, 0, ok.stderr);
@@ -226,6 +250,24 @@ Deno.test({
       // (0.002 + 0.001) / 2 per question × 10 = $0.015: the error still counts at its cost.
       const f = JSON.parse(ok.stdout).forecasts[0];
       assert.ok(Math.abs(f.usd.total.total - 0.015) < 1e-12, String(f.usd.total.total));
+      // A run whose every agent has only infrastructure errors: exit 2, naming each.
+      const dead = await writeSyntheticRun(join(root, "dead"), {
+        runId: "dead",
+        startedAt: "2025-01-01T00:00:00Z",
+        cases: ["c0"],
+        repetitions: 1,
+        agents: [
+          { id: "x", outcome: () => ({ passed: null, error: "model", costUsd: 0 }) },
+          { id: "y", outcome: () => ({ passed: null, error: "timeout", costUsd: 0 }) },
+        ],
+      });
+      const none = await forecast(["--run", dead, "--questions", "10"]);
+      assert.equal(none.code, 2, none.stderr);
+      assert.match(
+        none.stderr,
+        /^mcpmeter forecast: error: Cannot forecast any agent of run "dead": agent "x": its one record is an infrastructure error \(model\), so nothing measured what answering costs; agent "y": its one record is an infrastructure error \(timeout\), so nothing measured what answering costs; fix the cause and rerun$/m,
+      );
+      assert.equal(none.stderr.trim().split("\n").length, 1, none.stderr);
     } finally {
       await Deno.remove(root, { recursive: true });
     }

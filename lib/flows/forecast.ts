@@ -5,7 +5,13 @@
  * @module
  */
 import { loadRun } from "../report/io.ts";
-import { forecastDocument, forecastLines, forecastLoadedRun } from "../report/mod.ts";
+import {
+  forecastDocument,
+  forecastLines,
+  forecastLoadedRun,
+  type NotForecast,
+  notForecastable,
+} from "../report/mod.ts";
 import { stableJson } from "../core/json.ts";
 import type { Forecast, PriceOverrides } from "../agent/forecast.ts";
 import { DEFAULT_FORECAST_RESAMPLES, parsePriceFile, priceableKeys } from "../agent/forecast.ts";
@@ -91,10 +97,14 @@ function checkPricesApply(
 
 /**
  * What the forecast rests on, checked before it is made: an agent whose every record is an
- * infrastructure error (nothing answered, so nothing measured what answering costs) is refused;
- * an unfinished run, a shard, and infrastructure errors among an agent's records are warnings.
+ * infrastructure error (nothing answered, so nothing measured what answering costs) is left out
+ * with a warning, and refused when it is the only one asked for or the run has no other; an
+ * unfinished run, a shard, and infrastructure errors among an agent's records are warnings.
  */
-function basisProblems(run: LoadedRun, agentId: string | undefined): string[] {
+function basisProblems(
+  run: LoadedRun,
+  agentId: string | undefined,
+): { warnings: string[]; ids: string[]; left: NotForecast[] } {
   const warnings: string[] = [];
   if (run.status !== "complete") {
     const have = new Set(
@@ -110,29 +120,38 @@ function basisProblems(run: LoadedRun, agentId: string | undefined): string[] {
       `run "${run.runId}" is shard ${run.shard}: the forecast rests on this shard's cases only (merge the shards with deno task merge)`,
     );
   }
-  const ids = [...new Set(run.records.map((r) => r.agentId))].sort()
+  const asked = [...new Set(run.records.map((r) => r.agentId))].sort()
     .filter((id) => agentId === undefined || id === agentId);
+  const left = notForecastable(run).filter((n) => asked.includes(n.agentId));
+  const ids = asked.filter((id) => !left.some((n) => n.agentId === id));
+  if (ids.length === 0) {
+    const why = left.map((n) => `agent "${n.agentId}": ${n.reason}`).join("; ");
+    const others = agentId !== undefined && notForecastable(run).length < new Set(
+          run.records.map((r) => r.agentId),
+        ).size;
+    throw new UsageError(
+      `Cannot forecast ${
+        agentId === undefined ? `any agent of run "${run.runId}"` : `run "${run.runId}"`
+      }: ${why}; fix the cause and rerun${others ? ", or pick another agent with --agent" : ""}`,
+    );
+  }
+  for (const n of left) {
+    warnings.push(
+      `agent "${n.agentId}" is not forecast: ${n.reason}; fix the cause and rerun it`,
+    );
+  }
   for (const id of ids) {
     const mine = run.records.filter((r) => r.agentId === id);
     const infra = mine.filter((r) => r.passed === null);
     if (infra.length === 0) continue;
     const kinds = [...new Set(infra.map((r) => r.error?.kind ?? "unknown"))].sort().join(", ");
-    if (infra.length === mine.length) {
-      throw new UsageError(
-        `Cannot forecast agent "${id}" of run "${run.runId}": all ${
-          counted(mine.length, "record")
-        } are infrastructure errors (${kinds}), so nothing measured what answering costs; fix the cause and rerun${
-          ids.length > 1 ? ", or pick another agent with --agent" : ""
-        }`,
-      );
-    }
     warnings.push(
       `agent "${id}": ${infra.length} of ${
         counted(mine.length, "record")
       } are infrastructure errors (${kinds}); they count at what they cost, which may understate a question that gets answered`,
     );
   }
-  return warnings;
+  return { warnings, ids, left };
 }
 
 /**
@@ -141,8 +160,9 @@ function basisProblems(run: LoadedRun, agentId: string | undefined): string[] {
  * @param options Run folder, N, agent, price file, seed, resamples, concurrency, JSON.
  * @returns The forecasts, the text to print and the run's warnings.
  * @throws {UsageError} on an unreadable or malformed price file, one that prices none of the
- *   models and tools the run used, an unknown agent, a run with no records, an agent whose every
- *   record is an infrastructure error, or an option out of range.
+ *   models and tools the run used, an unknown agent, a run with no records, no agent asked for
+ *   with a record that is not an infrastructure error (such agents are otherwise left out, with
+ *   a warning and a line of output), or an option out of range.
  * @throws {RunInputError} on a missing or malformed run folder (lib/report).
  */
 export async function runForecast(options: RunForecastFlowOptions): Promise<ForecastOutcome> {
@@ -152,23 +172,33 @@ export async function runForecast(options: RunForecastFlowOptions): Promise<Fore
   const known = run.records.some((r) =>
     options.agentId === undefined || r.agentId === options.agentId
   );
-  const basis = known ? basisProblems(run, options.agentId) : [];
+  // An unknown agent or an empty run: forecastLoadedRun below says which agents there are.
+  const basis = known
+    ? basisProblems(run, options.agentId)
+    : { warnings: [], ids: options.agentId === undefined ? [] : [options.agentId], left: [] };
   let forecasts: Forecast[];
   try {
-    forecasts = forecastLoadedRun(run, {
-      questions: options.questions,
-      seed: options.seed ?? 0,
-      resamples: options.resamples ?? DEFAULT_FORECAST_RESAMPLES,
-      concurrency: options.concurrency ?? 1,
-      ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
-      ...(prices ? { prices } : {}),
-    });
+    forecasts = (basis.ids.length === 0 ? [undefined] : basis.ids).flatMap((agentId) =>
+      forecastLoadedRun(run, {
+        questions: options.questions,
+        seed: options.seed ?? 0,
+        resamples: options.resamples ?? DEFAULT_FORECAST_RESAMPLES,
+        concurrency: options.concurrency ?? 1,
+        ...(agentId === undefined ? {} : { agentId }),
+        ...(prices ? { prices } : {}),
+      })
+    );
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
     throw e;
   }
   const stdout = options.json
-    ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null), { decimals: 8 })
-    : forecasts.flatMap((f) => forecastLines(run, f)).join("\n") + "\n";
-  return { forecasts, stdout, warnings: [...run.warnings, ...basis] };
+    ? stableJson(forecastDocument(run, forecasts, options.priceFile ?? null, basis.left), {
+      decimals: 8,
+    })
+    : [
+      ...forecasts.flatMap((f) => forecastLines(run, f)),
+      ...basis.left.map((n) => `${run.suiteId} / ${n.agentId}: not forecast: ${n.reason}`),
+    ].join("\n") + "\n";
+  return { forecasts, stdout, warnings: [...run.warnings, ...basis.warnings] };
 }

@@ -33,7 +33,7 @@ import {
   trendChart,
 } from "./compare_figures.ts";
 import type { LoadedRun, RunFilter } from "./runs.ts";
-import { forecastLoadedRun } from "./forecast.ts";
+import { forecastLoadedRun, notForecastable } from "./forecast.ts";
 import { FIRST_TURN_NOTE, firstTurnRows } from "./first_turn.ts";
 import {
   DEFAULT_FORECAST_RESAMPLES,
@@ -308,11 +308,15 @@ function agentCharts(p: Page, agents: readonly AgentRow[]): void {
 
 /** Per-agent forecasts of the latest runs (an agent with only infrastructure errors has none). */
 function forecastSection(p: Page, runs: readonly LoadedRun[], agents: readonly AgentRow[]): void {
+  const left: string[] = [];
   const forecasts = agents.flatMap((a) => {
     const run = runs.find((r) => r.runId === a.runId && r.suiteId === a.suiteId);
-    // An agent whose every record is an infrastructure error measured no cost: no forecast.
     if (run === undefined) return [];
-    if (!run.records.some((x) => x.agentId === a.agentId && x.passed !== null)) return [];
+    const not = notForecastable(run).find((n) => n.agentId === a.agentId);
+    if (not !== undefined) {
+      left.push(`${a.agentId} (${a.suiteId}): ${not.reason}`);
+      return [];
+    }
     const [f] = forecastLoadedRun(run, {
       questions: DASHBOARD_FORECAST_QUESTIONS,
       agentId: a.agentId,
@@ -322,8 +326,12 @@ function forecastSection(p: Page, runs: readonly LoadedRun[], agents: readonly A
     });
     return [{ a, f }];
   });
-  if (forecasts.length === 0) return;
+  if (forecasts.length === 0 && left.length === 0) return;
   p.section("forecast", "Cost forecast");
+  if (left.length > 0) {
+    p.add(`<p class="note">Not forecast: ${esc(left.join("; "))}.</p>`);
+  }
+  if (forecasts.length === 0) return;
   p.add(
     `<p class="note">Estimated (provenance <code>estimated</code>): USD, tokens and wall time of ${
       DASHBOARD_FORECAST_QUESTIONS.toLocaleString("en-US")

@@ -148,6 +148,33 @@ Deno.test("renderCompareDashboard() draws every section, is deterministic, and e
   }
 });
 
+Deno.test("renderCompareDashboard() lists an agent with only infrastructure errors as not forecast", async () => {
+  const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
+  try {
+    await writeSyntheticRun(root, {
+      runId: "r",
+      startedAt: "2025-03-01T00:00:00Z",
+      cases: ["c1", "c2"],
+      repetitions: 1,
+      agents: [
+        { id: "down", outcome: () => ({ passed: null, error: "mcp" }) },
+        { id: "up", outcome: () => ({ passed: true, costUsd: 0.001 }) },
+      ],
+    });
+    const page = renderCompareDashboard({ runs: await loadRuns([root]), csvBase: "d" });
+    assert.match(
+      page.html,
+      /<p class="note">Not forecast: down \(suite\): all 2 records are infrastructure errors \(mcp\), so nothing measured what answering costs\.<\/p>/,
+    );
+    // $0.001 on every record × 10,000 questions.
+    const fc = aq.fromCSV(tablesToCsv(page.tables).forecast);
+    assert.deepEqual(fc.array("agent"), ["up"]);
+    assert.equal(fc.get("usd_total", 0), 10);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("sweepGroupRows() pools agents by varied parameter value", async () => {
   const root = await Deno.makeTempDir({ prefix: "mcpmeter-compare-" });
   try {

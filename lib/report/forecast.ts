@@ -34,6 +34,39 @@ export interface RunForecastOptions {
   readonly concurrency?: number;
 }
 
+/** An agent of a run that cannot be forecast, and why. */
+export interface NotForecast {
+  /** The agent. */
+  readonly agentId: string;
+  /** Why, in a phrase that follows the agent's name. */
+  readonly reason: string;
+}
+
+/**
+ * The agents of a run that cannot be forecast: those whose every record is an infrastructure
+ * error (nothing answered, so nothing measured what answering costs). One rule for
+ * `deno task forecast` and the comparison dashboard.
+ *
+ * @param run A loaded run folder.
+ * @returns One entry per such agent, sorted by agent id.
+ */
+export function notForecastable(run: LoadedRun): NotForecast[] {
+  const ids = [...new Set(run.records.map((r) => r.agentId))].sort();
+  return ids.flatMap((agentId) => {
+    const mine = run.records.filter((r) => r.agentId === agentId);
+    if (mine.some((r) => r.passed !== null)) return [];
+    const kinds = [...new Set(mine.map((r) => r.error?.kind ?? "unknown"))].sort().join(", ");
+    return [{
+      agentId,
+      reason: `${
+        mine.length === 1
+          ? "its one record is an infrastructure error"
+          : `all ${mine.length} records are infrastructure errors`
+      } (${kinds}), so nothing measured what answering costs`,
+    }];
+  });
+}
+
 /**
  * Forecasts N questions for each agent of a run (or one).
  *
@@ -78,12 +111,14 @@ export function forecastLoadedRun(run: LoadedRun, options: RunForecastOptions): 
  * @param run The run.
  * @param forecasts From {@linkcode forecastLoadedRun}.
  * @param priceFile Path of the price file used, or `null`.
+ * @param notForecast The run's agents left out, and why ({@linkcode notForecastable}).
  * @returns A JSON-ready object.
  */
 export function forecastDocument(
   run: LoadedRun,
   forecasts: readonly Forecast[],
   priceFile: string | null,
+  notForecast: readonly NotForecast[] = [],
 ): Record<string, unknown> {
   return {
     schemaVersion: FORECAST_SCHEMA_VERSION,
@@ -92,6 +127,7 @@ export function forecastDocument(
     run: { runId: run.runId, suiteId: run.suiteId, status: run.status, dir: run.dir },
     priceFile,
     forecasts,
+    notForecast,
   };
 }
 

@@ -98,6 +98,8 @@ export {
   forecastDocument,
   forecastLines,
   forecastLoadedRun,
+  type NotForecast,
+  notForecastable,
   type RunForecastOptions,
 } from "./forecast.ts";
 export { InputFileError } from "../core/errors.ts";
