@@ -81,7 +81,7 @@ export interface RepetitionStrip {
 export interface CaseMatrixRow {
   /** Case id. */
   readonly caseId: string;
-  /** Point label → passed ÷ runs (errors count as not passed), `null` when not run. */
+  /** Point label → passed ÷ scored (infrastructure errors left out), `null` when none scored. */
   readonly rates: Readonly<Record<string, number | null>>;
   /** Point label → rate − baseline rate (`null` when either is missing). */
   readonly diffs: Readonly<Record<string, number | null>>;
@@ -395,8 +395,9 @@ export function compareVersions(
   ).map((a) => a.label);
   // Per-case matrix.
   const caseIds = [...new Set(points.flatMap((p) => p.record.cases.map((c) => c.caseId)))];
+  // Over scored records (an infrastructure error has no verdict); none scored: no pass rate.
   const rateOf = (p: VersionPoint, id: string) => {
-    const cs = p.record.cases.filter((c) => c.caseId === id);
+    const cs = p.record.cases.filter((c) => c.caseId === id && c.passed !== null);
     return cs.length === 0 ? null : cs.filter((c) => c.passed === true).length / cs.length;
   };
   const matrix = caseIds.map((caseId): CaseMatrixRow => {

@@ -99,11 +99,12 @@ export const questionDetails: Visualization = builtinViz({
 
 /**
  * Rows of the case × agent pass-rate matrix: per `suite / case`, each agent's pass rate over
- * all its selected records of that case (an infrastructure error counts as not passed, as in
- * MAVERIK); rows sorted by their mean over agents, worst first, then by name.
+ * its scored records of that case (an infrastructure error has no verdict and is left out, as
+ * in every other pass rate); rows sorted by their mean over agents, worst first, then by name.
  *
  * @param records Records.
- * @returns `{columns, rows}` with one numeric cell per agent (`null` when never run).
+ * @returns `{columns, rows}` with one numeric cell per agent (`null` when never run or never
+ *   scored: no pass rate, never 0).
  */
 export function passRateMatrix(
   records: readonly AgentRunRecord[],
@@ -115,6 +116,7 @@ export function passRateMatrix(
     for (const c of r.cases) {
       const row = `${r.suiteId} / ${c.caseId}`;
       cases.add(row);
+      if (c.passed === null) continue;
       const k = `${row}\u0000${r.agentId}`;
       const s = cells.get(k) ?? { n: 0, p: 0 };
       s.n += 1;
@@ -140,7 +142,8 @@ export const questionPassRateMatrix: Visualization = builtinViz({
   id: "question-pass-rate-matrix",
   title: "Pass rate per case and agent (worst first)",
   layout: "full",
-  description: "Case × agent pass rate over the selected records; errors count as not passed.",
+  description:
+    "Case × agent pass rate over the selected scored records; infrastructure errors are left out, and a cell with none scored shows –.",
 }, (records) => {
   const { columns, rows } = passRateMatrix(records);
   const agents = columns.slice(1);

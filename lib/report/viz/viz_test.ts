@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { AgentConfig, CaseRecord } from "../../agent/types.ts";
 import type { LoadedRun } from "../runs.ts";
 import { headlessDocument, renumberPlotIds } from "../dashboard.ts";
-import { standaloneSvg, vizTableCsv } from "../dashboard_page.ts";
+import { renderViz, standaloneSvg, vizTableCsv } from "../dashboard_page.ts";
+import { compareVersions } from "../compare_versions.ts";
 import { agentRunRecords } from "./records.ts";
 import { BUILTIN_VISUALIZATIONS, createRegistry } from "./registry.ts";
 import { passKCurves } from "./charts.ts";
@@ -157,6 +158,45 @@ Deno.test("question-pass-rate-matrix puts the worst case first (golden CSV)", as
     ["s / c1", 1, 1],
   ]);
   await golden("question-pass-rate-matrix.csv", vizTableCsv(out));
+});
+
+// In r2, agent a's two c1 records are infrastructure errors (no verdict) and one of b's c2
+// records is: no scored c1 for a in r2, and b's c2 rests on its other records.
+const ERR_RUNS = RUNS.map((r) => ({
+  ...r,
+  records: r.records.map((x): CaseRecord =>
+    r.runId === "r2" &&
+      ((x.agentId === "a" && x.caseId === "c1") ||
+        (x.agentId === "b" && x.caseId === "c2" && x.repetition === 0))
+      ? { ...x, passed: null, error: { kind: "mcp", message: "server down" } }
+      : x
+  ),
+}));
+
+Deno.test("question-pass-rate-matrix: a cell with no scored record has no pass rate (–), never 0 %", () => {
+  const v = createRegistry().get("question-pass-rate-matrix")!;
+  const r2 = agentRunRecords(ERR_RUNS).filter((r) => r.runId === "r2");
+  const out = v.render(r2, vizContext(headlessDocument(), v.layout));
+  assert.ok(isVizTable(out));
+  // a: c1 none scored → null; c2 1 of 2; c3 0 of 2. b: c2 1 of 1 scored (the error left out).
+  // Means over agents: c3 (0 + 1)/2, c2 (0.5 + 1)/2, c1 1 (a's null is not averaged in).
+  assert.deepEqual(out.rows.map((r) => [r.case, r.a, r.b]), [
+    ["s / c3", 0, 1],
+    ["s / c2", 0.5, 1],
+    ["s / c1", null, 1],
+  ]);
+  const { html } = renderViz(v, r2, { document: headlessDocument(), name: "m" });
+  assert.match(html, /<td>s \/ c1<\/td><td class="num">–<\/td>/);
+  assert.doesNotMatch(html, /<td>s \/ c1<\/td><td class="num"[^>]*>0\.0%/);
+});
+
+Deno.test("compareVersions(): a case with no scored record in a point has no rate and is no regression", () => {
+  const c = compareVersions(agentRunRecords(ERR_RUNS), "s", "a", { points: "runs" });
+  const c1 = c.matrix.find((m) => m.caseId === "c1")!;
+  // r1: c1 passed twice → 1; r2: both records errors → no rate, so no difference.
+  assert.deepEqual(c1.rates, { r1: 1, r2: null });
+  assert.deepEqual(c1.diffs, { r1: 0, r2: null });
+  assert.equal(c1.regressed, false);
 });
 
 Deno.test("capability-by-agent says stable or changed with the count of distinct catalogs", () => {
