@@ -58,14 +58,31 @@ Deno.test({
       assert.ok((await page.$$("header nav a")).length >= 6, `${path}: navigation`);
     }
 
-    // Chat: the scripted agent answers from the real filesystem server.
+    // Chat without an API key: fs-careful-sequential's own model is claude (no key here); the
+    // Model choice offers the scripted one, labelled simulated, as the run form does, and the
+    // agent answers through it from the real filesystem server.
     await page.goto(`${server.url}/chat`, { waitUntil: "load" });
-    await page.select("select[name=agentId]", "fs-terse-sequential");
+    await page.select("select[name=agentId]", "fs-careful-sequential");
+    const modelOptions = await page.$$eval(
+      "select[name=model] option",
+      (os) => os.map((o) => o.textContent),
+    );
+    assert.equal(modelOptions[0], "the agent's own");
+    assert.ok(modelOptions.includes("scripted (anthropic, simulated)"), String(modelOptions));
+    assert.ok(!modelOptions.some((o) => /embed/.test(o ?? "")), String(modelOptions));
+    await page.select("select[name=model]", "scripted");
+    assert.deepEqual(
+      await page.$$eval("#chat-log > *", (els) => els.map((e) => e.textContent)),
+      ["New conversation with fs-careful-sequential through scripted."],
+    );
     await page.type("input[name=message]", "How many lines does notes/todo.txt have?");
     await page.click("#chat-form button[type=submit]");
     await page.waitForSelector("#chat-log .msg.answer", { timeout: 120_000 });
     assert.equal(await text(page, "#chat-log .msg.answer pre"), "5");
     assert.ok((await page.$$("#chat-log .tool-call")).length >= 1, "tool calls shown");
+    const chatLog = await text(page, "#chat-log");
+    assert.match(chatLog, /model scripted \(simulated\)/);
+    assert.match(chatLog, /\(simulated: a scripted model, not a bill\)/);
     assert.equal(await page.$("#chat-log .placeholder"), null);
     // The conversation scrolls in its box: the input stays below it, on screen, clear of the
     // sticky header, and the page itself does not scroll.
@@ -87,11 +104,18 @@ Deno.test({
     assert.ok(layout.input.bottom <= layout.viewport, `input on screen: ${JSON.stringify(layout)}`);
     assert.equal(layout.scrolled, 0);
     // Another agent: the old conversation goes.
-    await page.select("select[name=agentId]", "fs-careful-sequential");
+    await page.select("select[name=agentId]", "fs-terse-sequential");
     assert.deepEqual(
       await page.$$eval("#chat-log > *", (els) => els.map((e) => e.textContent)),
-      ["New conversation with fs-careful-sequential."],
+      ["New conversation with fs-terse-sequential through scripted."],
     );
+    // A model that is not a registered chat model is refused on the field, in the stream.
+    const refused = await (await fetch(`${server.url}/api/chat/x1`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ agentId: "fs-terse-sequential", message: "hi", model: "nope" }),
+    })).text();
+    assert.match(refused, /field \\"model\\": \\"nope\\" is not a registered chat model/);
 
     // Reports: the form saves a report and the list shows it.
     await page.goto(`${server.url}/reports`, { waitUntil: "load" });

@@ -70,12 +70,15 @@ export interface ChatService {
    * @param agentId Agent id.
    * @param message User message.
    * @param emit Called with each event (`tool_call`, `answer`, `error`, `usage`).
+   * @param modelId A chat model's registry id the agent talks through instead of its own (e.g.
+   *   `scripted`, simulated and key-free); absent: the agent's model.
    */
   send(
     sessionId: string,
     agentId: string,
     message: string,
     emit: (event: string, data: JsonObject) => Promise<void>,
+    modelId?: string,
   ): Promise<void>;
   /** Ends a session (closes its servers). */
   end(sessionId: string): Promise<void>;

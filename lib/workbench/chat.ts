@@ -46,6 +46,8 @@ export interface ChatServiceOptions {
 
 interface Session {
   readonly agentId: string;
+  /** The model chosen in place of the agent's, or `""`. */
+  readonly modelChoice: string;
   readonly agent: AgentConfig;
   readonly model: ModelClient;
   /** Tokenizer and summarizer client of the agent's context strategy, when it needs them. */
@@ -82,10 +84,26 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     await s.servers.dispose().catch(() => {});
   }
 
-  async function open(id: string, agentId: string): Promise<Session> {
-    const agent = (await options.config.loadAgents()).find((a) => a.id === agentId);
-    if (agent === undefined) throw new WorkbenchError(400, `no agent "${agentId}"`, "agentId");
+  async function open(id: string, agentId: string, modelChoice: string): Promise<Session> {
+    const configured = (await options.config.loadAgents()).find((a) => a.id === agentId);
+    if (configured === undefined) {
+      throw new WorkbenchError(400, `no agent "${agentId}"`, "agentId");
+    }
     const models = await options.config.loadModels();
+    if (modelChoice !== "") {
+      const chat = models.filter((m) => m.kind !== "embedding").map((m) => m.id);
+      if (!chat.includes(modelChoice)) {
+        throw new WorkbenchError(
+          400,
+          `field "model": "${modelChoice}" is not a registered chat model (known: ${
+            chat.join(", ")
+          })`,
+          "model",
+        );
+      }
+    }
+    // The run form's model override, for one conversation: the agent as configured otherwise.
+    const agent = modelChoice === "" ? configured : { ...configured, model: modelChoice };
     const config = models.find((m) => m.id === agent.model);
     if (config === undefined) {
       throw new WorkbenchError(400, `agent "${agentId}": model "${agent.model}" is not registered`);
@@ -120,6 +138,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     }
     const session: Session = {
       agentId,
+      modelChoice,
       agent,
       model,
       context,
@@ -163,23 +182,30 @@ export function createChatService(options: ChatServiceOptions): ChatService {
   }
 
   return {
-    async send(sessionId, agentId, message, emit) {
+    async send(sessionId, agentId, message, emit, modelId) {
       checkId(sessionId, "sessionId");
       checkId(agentId, "agentId");
       if (typeof message !== "string" || message.trim() === "") {
         throw new WorkbenchError(400, `field "message" must be a non-empty string`, "message");
       }
+      if (modelId !== undefined && typeof modelId !== "string") {
+        throw new WorkbenchError(400, `field "model" must be a model id`, "model");
+      }
+      const modelChoice = modelId ?? "";
       let s = sessions.get(sessionId);
-      if (s !== undefined && s.agentId !== agentId) {
+      // Another agent or model is another conversation.
+      if (s !== undefined && (s.agentId !== agentId || s.modelChoice !== modelChoice)) {
         await end(sessionId);
         s = undefined;
       }
       if (s === undefined) {
         await emit("status", { message: `starting ${agentId}'s servers…` });
-        s = await open(sessionId, agentId);
+        s = await open(sessionId, agentId, modelChoice);
         await emit("status", {
           message:
-            `${agentId}: ${s.host.tools.length} tools, ${s.agent.exposure} exposure, ${s.agent.loop} loop`,
+            `${agentId}: ${s.host.tools.length} tools, ${s.agent.exposure} exposure, ${s.agent.loop} loop, model ${s.agent.model}${
+              s.simulated ? " (simulated)" : ""
+            }`,
         });
       }
       if (s.busy) throw new WorkbenchError(409, "this session is answering a message already");

@@ -104,6 +104,7 @@ label.choice { display: inline-block; margin-right: 12px; }
 form.chat { display: flex; flex-direction: column; height: calc(100vh - 190px); min-height: 320px; }
 .chat-log { flex: 1; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px;
   padding: 4px 10px; margin: 4px 0 10px; }
+.chat-choices { display: flex; gap: 16px; flex-wrap: wrap; }
 .chat-input { display: flex; gap: 12px; align-items: start; }
 .chat-input .field { margin-bottom: 0; }
 .msg { border-left: 3px solid var(--line); padding: 4px 10px; margin: 8px 0; }

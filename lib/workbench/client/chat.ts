@@ -67,6 +67,7 @@ export function chatPage() {
     clearErrors(form);
     const input = $<HTMLInputElement>("[name=message]", form)!;
     const agentId = $<HTMLSelectElement>("[name=agentId]", form)!.value;
+    const model = $<HTMLSelectElement>("[name=model]", form)?.value ?? "";
     const message = input.value;
     if (message.trim() === "") return;
     input.value = "";
@@ -77,7 +78,7 @@ export function chatPage() {
       const res = await fetch(`/api/chat/${sessionId}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ agentId, message }),
+        body: JSON.stringify({ agentId, message, ...(model === "" ? {} : { model }) }),
       });
       if (!res.ok) {
         const data = await res.json().catch(() => ({ error: res.statusText }));
@@ -94,14 +95,20 @@ export function chatPage() {
       input.focus();
     }
   });
+  // Another agent or model starts another conversation.
   const agent = $<HTMLSelectElement>("[name=agentId]", form)!;
-  agent.addEventListener("change", () => {
+  const model = $<HTMLSelectElement>("[name=model]", form);
+  const restart = () => {
     fetch(`/api/chat/${sessionId}`, { method: "DELETE" }).catch(() => {});
     sessionId = newSessionId();
     const note = document.createElement("p");
     note.className = "muted placeholder";
-    note.textContent = `New conversation with ${agent.value}.`;
+    note.textContent = `New conversation with ${agent.value}${
+      model && model.value !== "" ? ` through ${model.value}` : ""
+    }.`;
     log.replaceChildren(note);
     clearErrors(form);
-  });
+  };
+  agent.addEventListener("change", restart);
+  model?.addEventListener("change", restart);
 }

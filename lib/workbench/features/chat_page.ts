@@ -12,6 +12,7 @@ import type { WorkbenchFeature } from "../app.ts";
 import { WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { html, page } from "../html.ts";
+import { chatModelOptions } from "./plans.ts";
 
 /** The chat feature. */
 export const chatPage: WorkbenchFeature = {
@@ -21,13 +22,23 @@ export const chatPage: WorkbenchFeature = {
     app.post("/api/chat/:sessionId", async (c) => {
       const chat = ctx.chat;
       if (chat === undefined) throw new WorkbenchError(503, "chat is not available on this server");
-      const body = await readJsonBody(c) as { agentId?: unknown; message?: unknown } | null;
+      const body = await readJsonBody(c) as
+        | { agentId?: unknown; message?: unknown; model?: unknown }
+        | null;
       const sessionId = c.req.param("sessionId");
+      // "" (the form's "as configured") and absent both mean the agent's own model.
+      const model = body?.model === "" || body?.model === null ? undefined : body?.model;
       return streamSSE(c, async (stream) => {
         const emit = (event: string, data: unknown) =>
           stream.writeSSE({ event, data: JSON.stringify(data) });
         try {
-          await chat.send(sessionId, body?.agentId as string, body?.message as string, emit);
+          await chat.send(
+            sessionId,
+            body?.agentId as string,
+            body?.message as string,
+            emit,
+            model as string | undefined,
+          );
         } catch (e) {
           await emit("error", { message: String((e as Error).message).split("\n")[0] });
         }
@@ -43,18 +54,32 @@ export const chatPage: WorkbenchFeature = {
       const options = agents.map((a) =>
         html`<option value="${a.id}">${a.id} (${a.model}, ${a.exposure})</option>`
       );
+      const models = await ctx.config.loadModels();
+      const simulated = models.filter((m) => m.simulated && m.kind !== "embedding");
       return c.html(page(ctx, {
         title: "Chat",
         active: "/chat",
         body: html`
           <p class="muted">
             One agent, the same loop as <code>deno task chat</code>: its model, servers, exposure mode
-            and loop. The conversation is kept until you change agent or reload; tool calls appear as
-            they happen.
+            and loop. The conversation is kept until you change agent or model or reload; tool calls
+            appear as they happen.${simulated.length === 0 ? "" : html`
+              No API key? Pick
+                        <code>${simulated[0]
+                          .id}</code> under Model: a scripted model (simulated, its USD
+                        is not a bill) that needs none.
+            `}
           </p>
           <form id="chat-form" class="card chat">
-            <div class="field" data-field="agentId">
-              <label>Agent <select name="agentId">${options}</select></label>
+            <div class="chat-choices">
+              <div class="field" data-field="agentId">
+                <label>Agent <select name="agentId">${options}</select></label>
+              </div>
+              <div class="field" data-field="model">
+                <label>Model <select name="model"><option value="">the agent's own</option>${chatModelOptions(
+                  models,
+                )}</select></label>
+              </div>
             </div>
             <div id="chat-log" class="chat-log" aria-live="polite">
               <p class="muted placeholder">No messages yet.</p>

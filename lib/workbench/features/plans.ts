@@ -40,6 +40,22 @@ export function criterionText(c: Criterion): string {
   }
 }
 
+/**
+ * The `<option>`s of a model choice where a chat model is needed (the run form's model override
+ * and judge, the Chat page's model): every registered model but embedding ones, each with its
+ * provider, a scripted one labelled simulated (it needs no API key).
+ *
+ * @param models The model registry.
+ * @returns One option per chat model.
+ */
+export function chatModelOptions(models: readonly ModelConfig[]): Html[] {
+  return models.filter((m) => m.kind !== "embedding").map((m) =>
+    html`<option value="${m.id}">${m.id} (${m.provider}${
+      m.simulated ? ", simulated" : ""
+    })</option>`
+  );
+}
+
 /** One agent's checkbox on a run form, with a version choice when it has versions. */
 function agentChoice(a: AgentConfig, versions: readonly { version: string }[]): Html {
   const select = versions.length === 0 ? "" : html`<select name="version:${a.id}">
@@ -54,12 +70,7 @@ function agentChoice(a: AgentConfig, versions: readonly { version: string }[]): 
  * A suite's run form: agents, repetitions, concurrency, the exposure and model overrides (chat
  * models only), and for a suite with `llm_judge` cases the judge.
  */
-function runForm(suite: Suite, agentChoices: readonly Html[], chat: readonly ModelConfig[]): Html {
-  const options = chat.map((m) =>
-    html`<option value="${m.id}">${m.id} (${m.provider}${
-      m.simulated ? ", simulated" : ""
-    })</option>`
-  );
+function runForm(suite: Suite, agentChoices: readonly Html[], options: readonly Html[]): Html {
   const judges = judgeIds(suite);
   const judge = judges.length === 0 ? "" : html`
     <div class="field" data-field="judge">
@@ -161,7 +172,7 @@ export const plans: WorkbenchFeature = {
         await Promise.all(agents.map(async (a) => [a.id, await ctx.versions.list(a.id)] as const)),
       );
       const agentChoices = agents.map((a) => agentChoice(a, versions.get(a.id) ?? []));
-      const chat = models.filter((m) => m.kind !== "embedding");
+      const chat = chatModelOptions(models);
       const body = suites.map(({ file, suite }) => {
         const rows = suite.cases.map((k) =>
           html`
