@@ -1,6 +1,7 @@
 // deno task demo-agents: example agent runs against a scripted local model (lib/flows/demo.ts),
 // for notebooks 05 and 06 and for trying `deno task report` / `deno task gate`.
-import { demoRuns } from "../lib/flows/mod.ts";
+import { demoRuns, demoSummary } from "../lib/flows/mod.ts";
+import { SERVE_DEFAULTS } from "../lib/workbench/mod.ts";
 import { fromRoot, helpText, intFlag, IO, parseFlags, runMain } from "./_cli.ts";
 
 const HELP = helpText({
@@ -23,7 +24,8 @@ DIR/runs/demo-fs_basics-sweep-tools/.`,
   --repetitions N   repetitions per case (default: 3)
   --fresh           rerun every demo run (finished ones are reused otherwise, and said so)`,
   exitCodes: "0 every demo run written, 1 a run failed, 2 bad input",
-  notes: "Then: deno task report --runs 'results/demo/runs/*', or deno task serve.",
+  notes: `Ends with each agent's pass rate per suite (simulated) and what to open next:
+deno task serve and its Runs page, or deno task report --runs 'results/demo/runs/*'.`,
 });
 
 async function main(args: string[]): Promise<number> {
@@ -38,11 +40,11 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const reps = intFlag("repetitions", values.repetitions, 3, 1);
-  const dirs = await demoRuns(
-    { outDir: values.out ?? fromRoot("results/demo"), repetitions: reps, fresh: values.fresh },
-    IO,
-  );
-  console.log(`demo runs in:\n${dirs.join("\n")}`);
+  const outDir = values.out ?? fromRoot("results/demo");
+  const dirs = await demoRuns({ outDir, repetitions: reps, fresh: values.fresh }, IO);
+  console.log(`demo runs in:\n${dirs.map((d) => IO.displayPath(d)).join("\n")}\n`);
+  const url = `http://127.0.0.1:${SERVE_DEFAULTS.port}`;
+  console.log((await demoSummary(dirs, outDir, url, IO)).join("\n"));
   return 0;
 }
 

@@ -24,6 +24,17 @@ Deno.test({
     }).output();
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, stderr);
+    // It ends with each agent's pass rate (simulated) and where to look next.
+    const stdout = new TextDecoder().decode(out.stdout);
+    assert.match(
+      stdout,
+      /^Pass rates of the demo's agents.*\(simulated: a scripted model answered;$/m,
+    );
+    assert.match(stdout, /^ {4}baseline +100\.0% {2}3 of 3 passed$/m);
+    assert.match(stdout, /^ {4}no-tools +0\.0% {2}0 of 3 passed$/m);
+    assert.match(stdout, /^ {4}broken-server +– {2}no scored case \(3 infrastructure errors\)$/m);
+    assert.match(stdout, /^Next:\n {2}the workbench lists RESULTS\/demo\/runs only/m);
+    assert.match(stdout, /^ {2}deno task report --runs '.*\/runs\/\*'/m);
     const read = async (runId: string) => {
       const dir = join(tmp, "runs", runId);
       const run = JSON.parse(await Deno.readTextFile(join(dir, "run.json")));

@@ -21,13 +21,16 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { SCRIPTED_MODELS, scriptedEnv, startDemoModelServer } from "../agent/demo_policy.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { AGENTS_DEFAULTS, runAgents } from "./agents.ts";
 import { prepareSweep } from "./sweep.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
+import { agentRows, type LoadedRun } from "../report/mod.ts";
+import { loadRun } from "../report/io.ts";
+import { counted } from "../core/text.ts";
 
 const TERSE = "You answer questions using the available tools. Be terse: reply with the answer " +
   "only, no explanation.";
@@ -243,4 +246,83 @@ export async function demoRuns(
     }
   }
   return wanted.map((w) => join(runsDir, w.runId));
+}
+
+/** Where the demo's runs can be looked at next, for {@linkcode demoSummaryLines}. */
+export interface DemoNext {
+  /** The runs folder as the user would type it, e.g. `results/demo/runs`. */
+  readonly runsDir: string;
+  /**
+   * The `deno task serve` command whose workbench lists these runs (it lists
+   * `RESULTS/demo/runs`), or `null` when the runs are elsewhere.
+   */
+  readonly serve: string | null;
+  /** The workbench's address, e.g. `http://127.0.0.1:5088`. */
+  readonly url: string;
+}
+
+/**
+ * The closing lines of `deno task demo-agents`: per suite, each agent's pass rate in its latest
+ * run (passed ÷ scored; an agent with no scored case has none, and says why), marked simulated;
+ * then where to look next. The sweep's runs are left to the workbench and the dashboard.
+ *
+ * @param runs The demo's loaded runs.
+ * @param next Runs folder, serve command and address.
+ * @returns Lines without newlines.
+ */
+export function demoSummaryLines(runs: readonly LoadedRun[], next: DemoNext): string[] {
+  const rows = agentRows(runs.filter((r) => r.sweep === null));
+  const width = Math.max(0, ...rows.map((r) => r.agentId.length));
+  const lines = [
+    "Pass rates of the demo's agents, latest run per suite (simulated: a scripted model answered;",
+    "the figures show what mcpmeter measures, not how any real model does):",
+  ];
+  for (const suiteId of [...new Set(rows.map((r) => r.suiteId))].sort()) {
+    const mine = rows.filter((r) => r.suiteId === suiteId);
+    lines.push(`  ${suiteId} (${[...new Set(mine.map((r) => r.runId))].sort().join(", ")})`);
+    for (const r of mine) {
+      const errors = r.records - r.scored;
+      const rate = r.passRate === null
+        ? `${"–".padStart(6)}  no scored case (${counted(errors, "infrastructure error")})`
+        : `${(r.passRate * 100).toFixed(1).padStart(5)}%  ${r.passed} of ${r.scored} passed${
+          errors > 0 ? ` (${counted(errors, "infrastructure error")} not scored)` : ""
+        }`;
+      lines.push(`    ${r.agentId.padEnd(width)}  ${rate}`);
+    }
+  }
+  const glob = `'${next.runsDir}/*'`;
+  lines.push(
+    "Next:",
+    next.serve === null
+      ? `  the workbench lists RESULTS/demo/runs only (deno task serve --results RESULTS); these are in ${next.runsDir}`
+      : `  ${next.serve}, then open ${next.url}/runs (the demo's runs are labelled demo)`,
+    `  deno task report --runs ${glob}   (the comparison dashboard, results/compare/dashboard.html)`,
+  );
+  return lines;
+}
+
+/**
+ * Loads the demo's runs and writes {@linkcode demoSummaryLines} for them.
+ *
+ * @param dirs The run folders {@linkcode demoRuns} returned.
+ * @param outDir The demo's output folder (`--out`).
+ * @param url The workbench's default address.
+ * @param io Repository root and path display.
+ * @returns Lines without newlines.
+ */
+export async function demoSummary(
+  dirs: readonly string[],
+  outDir: string,
+  url: string,
+  io: FlowIo = denoFlowIo(),
+): Promise<string[]> {
+  const runs = await Promise.all(dirs.map((d) => loadRun(d)));
+  // The workbench lists RESULTS/demo/runs beside RESULTS/runs.
+  const results = dirname(resolve(outDir));
+  const serve = basename(resolve(outDir)) !== "demo"
+    ? null
+    : results === resolve(io.fromRoot("results"))
+    ? "deno task serve"
+    : `deno task serve --results ${io.displayPath(results)}`;
+  return demoSummaryLines(runs, { runsDir: io.displayPath(join(outDir, "runs")), serve, url });
 }

@@ -85,7 +85,16 @@ export {
   runSummary,
   savedRunArgs,
 } from "./agents.ts";
-export { DEMO_AGENTS, DEMO_SUITES, DEMO_SWEEP, demoRuns, type DemoRunsOptions } from "./demo.ts";
+export {
+  DEMO_AGENTS,
+  DEMO_SUITES,
+  DEMO_SWEEP,
+  type DemoNext,
+  demoRuns,
+  type DemoRunsOptions,
+  demoSummary,
+  demoSummaryLines,
+} from "./demo.ts";
 export {
   LIVE_DEFAULTS,
   liveFailure,
