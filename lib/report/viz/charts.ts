@@ -6,7 +6,14 @@
  *
  * @module
  */
-import { costScatter, labelMargin, middleCut, numberByCost, passRateAxis } from "../figures.ts";
+import {
+  costScatter,
+  labelMargin,
+  middleCut,
+  numberByCost,
+  passRateAxis,
+  pointKey,
+} from "../figures.ts";
 import * as Plot from "@observablehq/plot";
 import { passAtK, passHatK } from "../../stats/pass_at_k.ts";
 import { flakiness } from "../../stats/flakiness.ts";
@@ -85,27 +92,37 @@ function beeswarmViz(def: BeeswarmDef): Visualization {
       );
       if (data.length === 0) return note(def.missing);
       const agents = uniq(data.map((d) => d.agent));
+      // Each dot's height in its lane is the fractional part of k × the golden ratio (k its
+      // number in the lane): spread evenly, deterministic, and always inside the lane. A dodge
+      // stacked dots of equal value (a scripted model's 27 equal costs) past the lane's edges.
+      const seen = new Map<string, number>();
+      const placed = data.map((d) => {
+        const k = seen.get(d.agent) ?? 0;
+        seen.set(d.agent, k + 1);
+        return { ...d, lane: (k * 0.6180339887498949) % 1 };
+      });
       return el(Plot.plot({
         document: ctx.document,
         width: ctx.width,
-        height: 40 + 70 * agents.length,
+        height: 40 + 44 * agents.length,
         marginLeft: 10,
-        marginRight: 10,
-        x: { label: `${def.axis} →`, grid: true },
+        // Half the widest tick label, so the last one is not cut at the edge.
+        marginRight: 28,
+        x: { label: `${def.axis} →`, grid: true, inset: 6 },
+        y: { axis: null, domain: [0, 1], insetTop: 6, insetBottom: 6 },
         fy: { label: null, domain: agents, axis: "left", tickFormat: agentTick },
         facet: { marginLeft: 180 },
         color: { legend: true, domain: ["pass", "fail"], range: [ctx.theme.good, ctx.theme.bad] },
         marks: [
-          Plot.dot(
-            data,
-            Plot.dodgeY("middle", {
-              x: "value",
-              fy: "agent",
-              fill: "passed",
-              r: 2.5,
-              title: (d: (typeof data)[number]) => `${d.agent} · ${d.case}: ${d.value}`,
-            }),
-          ),
+          Plot.frame({ stroke: ctx.theme.muted, strokeOpacity: 0.6 }),
+          Plot.dot(placed, {
+            x: "value",
+            y: "lane",
+            fy: "agent",
+            fill: "passed",
+            r: 2.5,
+            title: (d: (typeof placed)[number]) => `${d.agent} · ${d.case}: ${d.value}`,
+          }),
         ],
       }));
     },
@@ -321,25 +338,40 @@ export const exposureModeComparison: Visualization = builtinViz({
     return note("Needs input tokens, a pass rate and the agent's exposure mode in run.json.");
   }
   const modes = ["direct", "proxy", "code"].filter((m) => data.some((d) => d.mode === m));
+  // Numbered points and a key in the right margin, as in cost-vs-correctness: agent names at
+  // the points overlapped wherever agents shared a pass rate at close token counts.
+  const keyed = numberByCost(
+    data,
+    (d) => d.tokens,
+    (d) => d.agent,
+    (d, n) => `${n}  ${middleCut(d.agent, 28)} (${d.mode})`,
+  );
   return el(Plot.plot({
     document: ctx.document,
     width: ctx.width,
-    height: 320,
-    marginRight: 120,
-    x: { label: "mean input tokens per case →", grid: true, zero: true },
-    y: passRateAxis(),
+    height: Math.max(320, 60 + 14 * keyed.length),
+    marginRight: 210,
+    x: {
+      label: "mean input tokens per case →",
+      labelAnchor: "center",
+      grid: true,
+      zero: true,
+      insetRight: 10,
+    },
+    y: { ...passRateAxis(), insetTop: 8 },
+    // The mode is the colour and is named in the key (a symbol other than a circle hid the number).
     color: { legend: true, domain: modes, range: modes.map((_, i) => ctx.theme.palette[i]) },
-    symbol: { legend: false, domain: modes },
     marks: [
-      Plot.dot(data, { x: "tokens", y: "pass", fill: "mode", symbol: "mode", r: 5 }),
-      Plot.text(data, {
+      Plot.dot(keyed, {
         x: "tokens",
         y: "pass",
-        text: "agent",
-        dx: 8,
-        textAnchor: "start",
-        fontSize: 10,
+        fill: "mode",
+        r: 7,
+        title: (d: (typeof keyed)[number]) =>
+          `${d.agent} (${d.mode}): ${int(d.tokens)} input tokens, ${pct(d.pass)}`,
       }),
+      Plot.text(keyed, { x: "tokens", y: "pass", text: "n", fill: "white", fontSize: 9 }),
+      pointKey(keyed.map((d) => d.key), ctx.theme.ink),
     ],
   }));
 });

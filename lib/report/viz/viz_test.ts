@@ -278,3 +278,36 @@ Deno.test("agent bar charts cut a long agent id in the middle so the left margin
     assert.ok(!svg.includes(`>${long}<`), id);
   }
 });
+
+Deno.test("cost-per-question-distribution keeps every dot inside its agent's lane, equal values apart", () => {
+  const svg = render("cost-per-question-distribution") as Element;
+  const frames = [...svg.querySelectorAll('g[aria-label="frame"] rect')];
+  const lanes = [...svg.querySelectorAll('g[aria-label="dot"] > g')];
+  // Agents a and b, one lane each; 12 scored cases each (2 runs × 3 cases × 2 repetitions).
+  assert.equal(frames.length, 2);
+  assert.equal(lanes.length, 2);
+  for (const [i, lane] of lanes.entries()) {
+    const top = Number(frames[i].getAttribute("y"));
+    const bottom = top + Number(frames[i].getAttribute("height"));
+    const dots = [...lane.querySelectorAll("circle")];
+    assert.equal(dots.length, 12);
+    const ys = dots.map((d) => Number(d.getAttribute("cy")));
+    for (const y of ys) {
+      assert.ok(y - 2.5 >= top && y + 2.5 <= bottom, `${y} in [${top}, ${bottom}]`);
+    }
+    // Every case of an agent costs the same ($0.002 or $0.004): one x, twelve heights.
+    assert.equal(new Set(dots.map((d) => d.getAttribute("cx"))).size, 1);
+    assert.equal(new Set(ys).size, 12);
+  }
+});
+
+Deno.test("exposure-mode-comparison numbers its points and names them in a key, not at the points", () => {
+  const svg = render("exposure-mode-comparison") as Element;
+  const texts = [...svg.querySelectorAll("text, tspan")].map((t) => t.textContent ?? "");
+  // Mean input tokens: a 100 × (1 + 1 tool) = 200, b 100 × (1 + 2) = 300: a is 1, b is 2.
+  assert.ok(texts.includes("1  a (direct)"), JSON.stringify(texts));
+  assert.ok(texts.includes("2  b (proxy)"), JSON.stringify(texts));
+  const marks = [...svg.querySelectorAll('g[aria-label="text"] text')].map((t) => t.textContent);
+  assert.ok(marks.includes("1") && marks.includes("2"), JSON.stringify(marks));
+  assert.ok(!marks.includes("a") && !marks.includes("b"), JSON.stringify(marks));
+});
