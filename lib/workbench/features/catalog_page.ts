@@ -56,11 +56,10 @@ export async function listReports(
   return out.sort((a, b) => (b.modifiedAt ?? "").localeCompare(a.modifiedAt ?? ""));
 }
 
-/** The catalog feature. */
-export const catalogPage: WorkbenchFeature = {
-  id: "catalog",
-  nav: [{ href: "/catalog", title: "Catalog", order: 50 }],
-  register(app, ctx) {
+/** The catalog routes, registered in this order (Hono matches in order). */
+const routes = {
+  /** `GET /api/catalog/reports`, `GET|POST /api/catalog/bench`: reports, catalogs, bench jobs. */
+  api(app, ctx) {
     app.get("/api/catalog/reports", async (c) => c.json({ reports: await listReports(ctx) }));
     app.get("/api/catalog/bench", async (c) => {
       const catalogs = await ctx.bench?.catalogs() ?? [];
@@ -81,6 +80,10 @@ export const catalogPage: WorkbenchFeature = {
       };
       return c.json(await ctx.bench.start(request), 202);
     });
+  },
+
+  /** `GET /catalog/report?path=REL`: a bench report opened with the bench dashboard. */
+  reportPage(app, ctx) {
     app.get("/catalog/report", async (c) => {
       const rel = c.req.query("path") ?? "";
       if (!rel.endsWith("report.json")) {
@@ -111,6 +114,10 @@ export const catalogPage: WorkbenchFeature = {
         withNav(ctx, "/catalog", dashboard, html`<a href="/catalog">← Catalog</a> · ${rel}`),
       );
     });
+  },
+
+  /** `GET /catalog`: catalogs, the bench run form, bench reports and audits. */
+  listPage(app, ctx) {
     app.get("/catalog", async (c) => {
       const reports = await listReports(ctx);
       const audits = await listAudits(ctx);
@@ -265,5 +272,16 @@ export const catalogPage: WorkbenchFeature = {
         script: "catalogPage",
       }));
     });
+  },
+} satisfies Record<string, WorkbenchFeature["register"]>;
+
+/** The catalog feature. */
+export const catalogPage: WorkbenchFeature = {
+  id: "catalog",
+  nav: [{ href: "/catalog", title: "Catalog", order: 50 }],
+  register(app, ctx) {
+    routes.api(app, ctx);
+    routes.reportPage(app, ctx);
+    routes.listPage(app, ctx);
   },
 };

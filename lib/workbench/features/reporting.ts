@@ -181,16 +181,34 @@ async function renderReport(ctx: WorkbenchContext, report: ReportDef, print: boo
   });
 }
 
-/** The reporting feature. */
-export const reporting: WorkbenchFeature = {
-  id: "reporting",
-  nav: [
-    { href: "/reports", title: "Reports", order: 60 },
-    { href: "/compare", title: "Compare versions", order: 61 },
-  ],
-  register(app, ctx) {
-    const versions = createAgentVersions(ctx.config);
+/** The comparison the query asks for: `agent`, `suite` (unless it ran one), `baseline`. */
+async function comparison(ctx: WorkbenchContext, c: Context) {
+  const agent = c.req.query("agent");
+  const suite = c.req.query("suite");
+  if (!agent) throw new WorkbenchError(400, `query "agent" is required`, "agent");
+  const records = agentRunRecords((await allRuns(ctx)).runs).filter((r) => r.baseAgentId === agent);
+  const suites = [...new Set(records.map((r) => r.suiteId))].sort();
+  const suiteId = suite ?? (suites.length === 1 ? suites[0] : undefined);
+  if (!suiteId) {
+    throw new WorkbenchError(
+      400,
+      `query "suite" is required: agent "${agent}" ran on ${suites.join(", ") || "no suite"}`,
+      "suite",
+    );
+  }
+  const baseline = c.req.query("baseline");
+  try {
+    return compareVersions(records, suiteId, agent, baseline ? { baseline } : {});
+  } catch (e) {
+    if (e instanceof RangeError) throw new WorkbenchError(400, e.message);
+    throw e;
+  }
+}
 
+/** The reporting routes, registered in this order (Hono matches in order). */
+const routes = {
+  /** `GET /api/visualizations`: the registry, built-in and the user's. */
+  visualizationsApi(app, ctx) {
     app.get("/api/visualizations", async (c) => {
       const reg = await registry(ctx);
       return c.json({
@@ -202,8 +220,10 @@ export const reporting: WorkbenchFeature = {
         })),
       });
     });
+  },
 
-    // ---- dashboards ----
+  /** `/api/dashboards`: list, get, preview (renders without saving), create, replace, delete. */
+  dashboardsApi(app, ctx) {
     app.get("/api/dashboards", async (c) => {
       const all = await loadDashboards(dirs(ctx).dashboards, await registry(ctx)).catch(bad);
       return c.json({ dashboards: all });
@@ -246,8 +266,10 @@ export const reporting: WorkbenchFeature = {
       if (!gone) throw new WorkbenchError(404, `no dashboard "${c.req.param("id")}"`);
       return c.json({ deleted: c.req.param("id") });
     });
+  },
 
-    // ---- reports ----
+  /** `/api/reports`: list, get, create, replace, delete, and a report as PDF. */
+  reportsApi(app, ctx) {
     const dashboardIds = async () =>
       (await loadDashboards(dirs(ctx).dashboards, await registry(ctx)).catch(bad)).map((d) => d.id);
     app.get(
@@ -296,8 +318,11 @@ export const reporting: WorkbenchFeature = {
         await Deno.remove(tmp, { recursive: true }).catch(() => {});
       }
     });
+  },
 
-    // ---- agent versions ----
+  /** `GET|POST /api/agents/{id}/versions`: list an agent's versions, cut one. */
+  versionsApi(app, ctx) {
+    const versions = createAgentVersions(ctx.config);
     app.get(
       "/api/agents/:id/versions",
       async (c) =>
@@ -313,34 +338,12 @@ export const reporting: WorkbenchFeature = {
         created: r.created,
       }, r.created ? 201 : 200);
     });
+  },
 
-    // ---- compare ----
-    const comparison = async (c: Context) => {
-      const agent = c.req.query("agent");
-      const suite = c.req.query("suite");
-      if (!agent) throw new WorkbenchError(400, `query "agent" is required`, "agent");
-      const records = agentRunRecords((await allRuns(ctx)).runs).filter((r) =>
-        r.baseAgentId === agent
-      );
-      const suites = [...new Set(records.map((r) => r.suiteId))].sort();
-      const suiteId = suite ?? (suites.length === 1 ? suites[0] : undefined);
-      if (!suiteId) {
-        throw new WorkbenchError(
-          400,
-          `query "suite" is required: agent "${agent}" ran on ${suites.join(", ") || "no suite"}`,
-          "suite",
-        );
-      }
-      const baseline = c.req.query("baseline");
-      try {
-        return compareVersions(records, suiteId, agent, baseline ? { baseline } : {});
-      } catch (e) {
-        if (e instanceof RangeError) throw new WorkbenchError(400, e.message);
-        throw e;
-      }
-    };
+  /** `GET /api/compare?suite=&agent=&baseline=`: JSON, or CSV with `&format=csv`. */
+  compareApi(app, ctx) {
     app.get("/api/compare", async (c) => {
-      const cmp = await comparison(c);
+      const cmp = await comparison(ctx, c);
       const rows = compareRows(cmp);
       if (c.req.query("format") === "csv") {
         c.header("content-type", "text/csv; charset=utf-8");
@@ -361,8 +364,10 @@ export const reporting: WorkbenchFeature = {
         strips: cmp.strips,
       });
     });
+  },
 
-    // ---- pages ----
+  /** `GET /reports`: dashboards, saved reports (and the form to save one), visualizations. */
+  reportsPage(app, ctx) {
     app.get("/reports", async (c) => {
       const reg = await registry(ctx);
       const dashboards = await loadDashboards(dirs(ctx).dashboards, reg).catch(bad);
@@ -425,6 +430,10 @@ export const reporting: WorkbenchFeature = {
         page(ctx, { title: "Reports", active: "/reports", body, script: "reportsPage" }),
       );
     });
+  },
+
+  /** `GET /reports/dashboards/{id}` (filtered by the query) and its JSON editor (`/edit`). */
+  dashboardPages(app, ctx) {
     app.get("/reports/dashboards/:id", async (c) => {
       const reg = await registry(ctx);
       const dashboard = await dashboardById(ctx, c.req.param("id"), reg);
@@ -482,14 +491,22 @@ export const reporting: WorkbenchFeature = {
         }),
       );
     });
+  },
+
+  /** `GET /reports/view/{id}`: a saved report, its filter resolved again. */
+  reportPage(app, ctx) {
     app.get("/reports/view/:id", async (c) => {
       const out = await renderReport(ctx, await reportById(ctx, c.req.param("id")), false);
       return c.html(withNav(ctx, "/reports", out.html, backTo("/reports", "Reports")));
     });
+  },
+
+  /** `GET /compare`: one suite × agent's versions, or the list of pairs to compare. */
+  comparePage(app, ctx) {
     app.get("/compare", async (c) => {
       const agent = c.req.query("agent");
       if (agent) {
-        const cmp = await comparison(c);
+        const cmp = await comparison(ctx, c);
         const csv = `/api/compare?${new URL(c.req.url).searchParams.toString()}&format=csv`;
         const agentInConfig = (await ctx.config.agentEntries()).some((e) =>
           e.agent.id === cmp.agentId
@@ -532,5 +549,25 @@ export const reporting: WorkbenchFeature = {
 </div>`;
       return c.html(page(ctx, { title: "Compare versions", active: "/compare", body }));
     });
+  },
+} satisfies Record<string, WorkbenchFeature["register"]>;
+
+/** The reporting feature. */
+export const reporting: WorkbenchFeature = {
+  id: "reporting",
+  nav: [
+    { href: "/reports", title: "Reports", order: 60 },
+    { href: "/compare", title: "Compare versions", order: 61 },
+  ],
+  register(app, ctx) {
+    routes.visualizationsApi(app, ctx);
+    routes.dashboardsApi(app, ctx);
+    routes.reportsApi(app, ctx);
+    routes.versionsApi(app, ctx);
+    routes.compareApi(app, ctx);
+    routes.reportsPage(app, ctx);
+    routes.dashboardPages(app, ctx);
+    routes.reportPage(app, ctx);
+    routes.comparePage(app, ctx);
   },
 };

@@ -265,11 +265,10 @@ function messagesHtml(messages: readonly Message[]): Html[] {
   });
 }
 
-/** The runs pages feature. */
-export const runsPages: WorkbenchFeature = {
-  id: "runs-pages",
-  nav: [{ href: "/runs", title: "Runs", order: 20 }],
-  register(app, ctx) {
+/** The runs pages, one registrar each, registered in this order (Hono matches in order). */
+const pages = {
+  /** `GET /runs`: every run, newest first. */
+  list(app, ctx) {
     app.get("/runs", async (c) => {
       const runs = await ctx.runs.list();
       const rows = runs.map((r) =>
@@ -325,7 +324,10 @@ export const runsPages: WorkbenchFeature = {
         script: "runsPage",
       }));
     });
+  },
 
+  /** `GET /runs/{id}`: a run, live while it runs, its comparison once it has records. */
+  run(app, ctx) {
     app.get("/runs/:id", async (c) => {
       const id = c.req.param("id");
       const run = await ctx.runs.get(id);
@@ -395,7 +397,10 @@ ${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results, run
         script: "runPage",
       }));
     });
+  },
 
+  /** `GET /runs/{id}/cases/{agentId}/{caseId}/{repetition}`: a case and its transcript. */
+  transcript(app, ctx) {
     app.get("/runs/:id/cases/:agentId/:caseId/:repetition", async (c) => {
       const { id, agentId, caseId } = c.req.param();
       const repetition = Number(c.req.param("repetition"));
@@ -475,5 +480,16 @@ ${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results, run
         page(ctx, { title: `${agentId} · ${caseId} #${repetition}`, active: "/runs", body }),
       );
     });
+  },
+} satisfies Record<string, WorkbenchFeature["register"]>;
+
+/** The runs pages feature. */
+export const runsPages: WorkbenchFeature = {
+  id: "runs-pages",
+  nav: [{ href: "/runs", title: "Runs", order: 20 }],
+  register(app, ctx) {
+    pages.list(app, ctx);
+    pages.run(app, ctx);
+    pages.transcript(app, ctx);
   },
 };
