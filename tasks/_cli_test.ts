@@ -1,6 +1,7 @@
 // test:quick skips this file: its tests start processes (deno task test runs them).
 import assert from "node:assert/strict";
-import { intFlag, listFlag, parseFlags, UsageError } from "./_cli.ts";
+import { join } from "node:path";
+import { fromRoot, intFlag, listFlag, parseFlags, UsageError } from "./_cli.ts";
 
 const usage = (fn: () => unknown, message: string) =>
   assert.throws(fn, (e: unknown) => e instanceof UsageError && e.message === message);
@@ -208,4 +209,131 @@ Deno.test("runMain() exits with the task's crash code on an unexpected error, 2 
     (await run(`await runMain("t", () => Promise.resolve(1), { crashCode: 3 });`)).code,
     1,
   );
+});
+
+Deno.test("parseFlags() resolves the paths the user typed from INIT_CWD, never a default or a keyword", () => {
+  const before = Deno.env.get("INIT_CWD");
+  Deno.env.set("INIT_CWD", "/home/u/work");
+  try {
+    const spec = {
+      corpus: { type: "string", multiple: true, path: true },
+      golden: { type: "string", multiple: true, path: { except: ["none"] } },
+      out: { type: "string", path: true, default: "results/runs" },
+      suite: { type: "string" },
+    } as const;
+    const { values, positionals } = parseFlags(
+      [
+        "--corpus",
+        "a.json",
+        "--corpus=../b.json",
+        "--golden",
+        "none",
+        "--golden",
+        "g.json",
+        "--suite",
+        "fs_basics",
+        "/abs/run",
+        "runs/x",
+      ],
+      spec,
+      "paths",
+    );
+    assert.deepEqual(values.corpus, ["/home/u/work/a.json", "/home/u/b.json"]);
+    assert.deepEqual(values.golden, ["none", "/home/u/work/g.json"]);
+    // The default names a repository folder: left for the task's working folder.
+    assert.equal(values.out, "results/runs");
+    // Not a path flag: as typed.
+    assert.equal(values.suite, "fs_basics");
+    assert.deepEqual(positionals, ["/abs/run", "/home/u/work/runs/x"]);
+    assert.equal(parseFlags(["--out", "o/"], spec).values.out, "/home/u/work/o/");
+    // Positionals that are not paths stay as typed.
+    assert.deepEqual(parseFlags(["x.ipynb"], spec, true).positionals, ["x.ipynb"]);
+    // Where the user is the working folder, a path is left as typed.
+    Deno.env.set("INIT_CWD", Deno.cwd());
+    assert.deepEqual(parseFlags(["--corpus", "./a.json"], spec).values.corpus, ["./a.json"]);
+  } finally {
+    if (before === undefined) Deno.env.delete("INIT_CWD");
+    else Deno.env.set("INIT_CWD", before);
+  }
+});
+
+Deno.test({
+  name: "deno task run from another folder reads and writes the relative paths typed there; " +
+    "defaults stay the repository's",
+  async fn() {
+    const home = Deno.env.get("HOME");
+    assert.ok(home, "HOME");
+    const user = await Deno.makeTempDir({ dir: home, prefix: "mcpmeter-paths-" });
+    try {
+      const catalog = JSON.stringify({
+        tools: [{
+          name: "read_note",
+          description: "Read a note by its id.",
+          inputSchema: { type: "object", properties: { id: { type: "string" } } },
+        }],
+      });
+      await Deno.writeTextFile(join(user, "my.json"), catalog);
+      const sha = [
+        ...new Uint8Array(
+          await crypto.subtle.digest("SHA-256", new TextEncoder().encode(catalog)),
+        ),
+      ].map((b) => b.toString(16).padStart(2, "0")).join("");
+      // deno task keeps an INIT_CWD it inherits (as when this test runs under deno task test):
+      // the child starts without one, as from a user's shell.
+      const env = Deno.env.toObject();
+      delete env.INIT_CWD;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "task",
+          "-q",
+          "--cwd",
+          fromRoot("."),
+          "bench",
+          "--corpus",
+          "./my.json",
+          "--golden",
+          "none",
+          "--out",
+          "out",
+        ],
+        cwd: user,
+        clearEnv: true,
+        env: { ...env, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, stderr);
+      const report = JSON.parse(await Deno.readTextFile(join(user, "out", "report.json")));
+      const inputs = report.inputs as { path: string; sha256: string }[];
+      // Read from the user's folder: its path and the sha256 of the bytes written above.
+      assert.deepEqual(inputs[0], { path: join(user, "my.json"), sha256: sha });
+      // The defaults (the proxy and code catalogs) are the repository's fixtures.
+      assert.deepEqual(inputs.slice(1, 3).map((i) => i.path), [
+        "fixtures/proxies/reference_proxy.tools.json",
+        "fixtures/proxies/reference_code.tools.json",
+      ]);
+      assert.ok((await Deno.stat(join(user, "out", "dashboard.html"))).isFile);
+      await assert.rejects(Deno.stat(fromRoot("out/report.json")), Deno.errors.NotFound);
+    } finally {
+      await Deno.remove(user, { recursive: true });
+    }
+  },
+});
+
+Deno.test("deno task run from a subfolder of the repository reads a path relative to it", async () => {
+  const env = Deno.env.toObject();
+  delete env.INIT_CWD;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "lint-catalog", "--corpus", "reference_proxy.tools.json"],
+    cwd: fromRoot("fixtures/proxies"),
+    clearEnv: true,
+    env: { ...env, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  // The file has 3 tools (fixtures/proxies/reference_proxy.tools.json); named from the repository.
+  assert.match(stdout, /^fixtures\/proxies\/reference_proxy\.tools\.json: 3 tools, /);
 });

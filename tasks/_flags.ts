@@ -1,7 +1,17 @@
 // Flag parsing shared by the task entry points: strict parseArgs, integer and list flags, each
 // failure a UsageError naming the flag.
-import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { UsageError } from "../lib/flows/io.ts";
+import { parseArgs, type ParseArgsOptionDescriptor, type ParseArgsOptionsConfig } from "node:util";
+import { UsageError, userPath } from "../lib/flows/io.ts";
+
+/**
+ * One flag's spec: `parseArgs`'s, plus `path` for a flag whose value is a file or folder the
+ * user names (`true`, or `{ except }`: words such as `none` that are not paths). A relative
+ * path typed means the folder the user ran the task from (lib/core/paths.ts); a default given
+ * here stays relative to the repository.
+ */
+export type FlagSpec = ParseArgsOptionDescriptor & {
+  readonly path?: true | { readonly except: readonly string[] };
+};
 
 /**
  * Parses command-line flags with `node:util`'s `parseArgs` (strict: unknown flags and missing
@@ -9,9 +19,11 @@ import { UsageError } from "../lib/flows/io.ts";
  * with "(see --help)".
  *
  * @param args The arguments (e.g. `Deno.args`).
- * @param options `parseArgs` option specs.
- * @param allowPositionals Accept non-flag arguments (returned as `positionals`); default false.
- * @returns `parseArgs`'s `{ values, positionals }`.
+ * @param options `parseArgs` option specs, each with `path` when it names a file or folder.
+ * @param allowPositionals Accept non-flag arguments (returned as `positionals`); default false;
+ *   `"paths"`: accept them as paths, resolved like a `path` flag's.
+ * @returns `parseArgs`'s `{ values, positionals }`, each path the user typed resolved from the
+ *   folder the task was run from (lib/core/paths.ts `userPath`).
  * A negative number after a string flag is its value (`--seed -1` is `--seed=-1`, so both
  * meet the same check); a string flag at the end, or followed by another flag, is a missing
  * value and says so.
@@ -19,19 +31,30 @@ import { UsageError } from "../lib/flows/io.ts";
  * @throws {UsageError} On an unknown flag, a missing value, a value given to a boolean flag or
  *   an unexpected positional.
  */
-export function parseFlags<const O extends ParseArgsOptionsConfig, const P extends boolean = false>(
+export function parseFlags<
+  const O extends Readonly<Record<string, FlagSpec>>,
+  const P extends boolean | "paths" = false,
+>(
   args: string[],
   options: O,
   allowPositionals?: P,
 ) {
   const given = withValues(args, options);
+  const specs = Object.fromEntries(
+    Object.entries(options).map(([name, { path: _, ...spec }]) => [name, spec]),
+  ) as O & ParseArgsOptionsConfig;
   try {
-    return parseArgs({
+    const parsed = parseArgs({
       args: given,
-      options,
+      options: specs,
       strict: true,
-      allowPositionals: (allowPositionals ?? false) as P,
+      allowPositionals: (allowPositionals !== undefined && allowPositionals !== false) as P extends
+        false ? false : true,
     });
+    if (allowPositionals === "paths") {
+      parsed.positionals.splice(0, Infinity, ...parsed.positionals.map((p) => userPath(p)));
+    }
+    return parsed;
   } catch (error) {
     const message = (error as Error).message;
     // node:util's text for an unknown flag goes on about positionals: name the flag instead.
@@ -55,20 +78,30 @@ const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
 /**
  * The arguments with each `--flag VALUE` whose value is a negative number written
  * `--flag=VALUE`, so that `--seed -1` and `--seed=-1` reach the same check (parseArgs reads
- * `-1` as a flag); a string flag with no value after it is refused here, naming the flag.
+ * `-1` as a flag); a string flag with no value after it is refused here, naming the flag. The
+ * value of a `path` flag, in either form, is resolved from the user's folder.
  *
  * @throws {UsageError} `--golden needs a value (see --help)` when the flag ends the line or
  *   is followed by another flag, which is named.
  */
-function withValues(args: string[], options: ParseArgsOptionsConfig): string[] {
+function withValues(args: string[], options: Readonly<Record<string, FlagSpec>>): string[] {
   const out: string[] = [];
+  const value = (name: string, v: string) => {
+    const path = options[name]?.path;
+    return path === undefined || (path !== true && path.except.includes(v)) ? v : userPath(v);
+  };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") {
       out.push(...args.slice(i));
       break;
     }
-    const name = arg.startsWith("--") && !arg.includes("=") ? arg.slice(2) : undefined;
+    const inline = /^--([^=]+)=(.*)$/s.exec(arg);
+    if (inline) {
+      out.push(`--${inline[1]}=${value(inline[1], inline[2])}`);
+      continue;
+    }
+    const name = arg.startsWith("--") ? arg.slice(2) : undefined;
     if (name === undefined || options[name]?.type !== "string") {
       out.push(arg);
       continue;
@@ -84,11 +117,11 @@ function withValues(args: string[], options: ParseArgsOptionsConfig): string[] {
               `a value that starts with "-" is written ${arg}=${next}`,
         );
       }
-      out.push(`${arg}=${next}`);
+      out.push(`${arg}=${value(name, next)}`);
       i++;
       continue;
     }
-    out.push(arg, next);
+    out.push(arg, value(name, next));
     i++;
   }
   return out;

@@ -5,13 +5,13 @@ import { intFlag } from "./_flags.ts";
 /** parseArgs spec of the model-retriever flags. */
 export const RETRIEVER_MODEL_FLAGS = {
   "embedding-model": { type: "string" },
-  models: { type: "string" },
-  "embedding-cache": { type: "string" },
+  models: { type: "string", path: true },
+  "embedding-cache": { type: "string", path: true },
   "rerank-model": { type: "string" },
   "rerank-base": { type: "string" },
   "rerank-k": { type: "string" },
   "expand-model": { type: "string" },
-  "chat-cache": { type: "string" },
+  "chat-cache": { type: "string", path: true },
 } as const;
 
 /** The parsed model-retriever flags. */

@@ -19,7 +19,6 @@ import {
 } from "../lib/flows/mod.ts";
 import { CLIENTS, DEFAULT_CONTEXT_WINDOW, isClientId } from "../lib/audit/mod.ts";
 import { SENT_FORMATS } from "../lib/catalog/mod.ts";
-import { resolve } from "node:path";
 import { helpText, intFlag, IO, parseFlags, printOutcome, runMain, UsageError } from "./_cli.ts";
 
 const HELP = helpText({
@@ -90,20 +89,20 @@ function sentForms(values: readonly string[]): Partial<Record<ClientId, SentForm
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {
-    config: { type: "string", multiple: true },
-    home: { type: "string" },
-    project: { type: "string" },
+    config: { type: "string", multiple: true, path: true },
+    home: { type: "string", path: true },
+    project: { type: "string", path: true },
     "context-window": { type: "string" },
     "sent-form": { type: "string", multiple: true },
     heaviest: { type: "string" },
     json: { type: "boolean", default: false },
-    out: { type: "string" },
-    "write-baseline": { type: "string" },
-    baseline: { type: "string" },
+    out: { type: "string", path: true },
+    "write-baseline": { type: "string", path: true },
+    baseline: { type: "string", path: true },
     "max-increase": { type: "string" },
     concurrency: { type: "string" },
     "timeout-ms": { type: "string" },
-    "install-dir": { type: "string" },
+    "install-dir": { type: "string", path: true },
     "no-install": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -113,25 +112,22 @@ async function main(args: string[]): Promise<number> {
   }
   const given = <K extends string, T>(key: K, value: T | undefined) =>
     value === undefined ? {} : { [key]: value } as Record<K, T>;
-  // Paths are the user's: relative ones start where deno task was run (INIT_CWD), not here.
-  const base = Deno.env.get("INIT_CWD") ?? Deno.cwd();
-  const at = (path: string | undefined) => path === undefined ? undefined : resolve(base, path);
   return printOutcome(
     await runAuditCommand({
-      ...given("configs", v.config?.map((c) => resolve(base, c))),
-      ...given("home", at(v.home)),
-      ...given("project", at(v.project)),
+      ...given("configs", v.config),
+      ...given("home", v.home),
+      ...given("project", v.project),
       ...given("contextWindow", intFlag("context-window", v["context-window"], undefined, 1)),
       ...given("formats", v["sent-form"] === undefined ? undefined : sentForms(v["sent-form"])),
       ...given("heaviest", intFlag("heaviest", v.heaviest, undefined, 0)),
       json: v.json,
-      ...given("out", at(v.out)),
-      ...given("writeBaseline", at(v["write-baseline"])),
-      ...given("baseline", at(v.baseline)),
+      ...given("out", v.out),
+      ...given("writeBaseline", v["write-baseline"]),
+      ...given("baseline", v.baseline),
       ...given("maxIncrease", v["max-increase"]),
       ...given("concurrency", intFlag("concurrency", v.concurrency, undefined, 1)),
       ...given("timeoutMs", intFlag("timeout-ms", v["timeout-ms"], undefined, 1)),
-      ...given("installDir", at(v["install-dir"])),
+      ...given("installDir", v["install-dir"]),
       install: !v["no-install"],
     }, IO),
   );

@@ -37,16 +37,16 @@ confusion counts (judge × label) and Cohen's kappa. Writes OUT/<suite>--<judge>
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {
-    suite: { type: "string" },
-    labels: { type: "string" },
+    suite: { type: "string", path: true },
+    labels: { type: "string", path: true },
     judge: { type: "string" },
-    models: { type: "string" },
+    models: { type: "string", path: true },
     votes: { type: "string" },
     temperature: { type: "string" },
     "min-accuracy": { type: "string" },
     "min-kappa": { type: "string" },
-    out: { type: "string" },
-    "env-file": { type: "string", default: ".env" },
+    out: { type: "string", path: true },
+    "env-file": { type: "string", default: ".env", path: true },
     help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {

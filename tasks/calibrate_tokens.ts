@@ -34,10 +34,10 @@ async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {
     provider: { type: "string" },
     model: { type: "string" },
-    corpus: { type: "string" },
+    corpus: { type: "string", path: true },
     sample: { type: "string" },
     seed: { type: "string" },
-    out: { type: "string" },
+    out: { type: "string", path: true },
     help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {

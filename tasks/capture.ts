@@ -50,14 +50,14 @@ advertised) over stdio without network, and writes <out>/<id>.tools.json and
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
-    config: { type: "string" },
-    out: { type: "string" },
+    config: { type: "string", path: true },
+    out: { type: "string", path: true },
     id: { type: "string" },
     version: { type: "string" },
     concurrency: { type: "string" },
     "timeout-ms": { type: "string" },
     "settle-ms": { type: "string" },
-    "install-dir": { type: "string" },
+    "install-dir": { type: "string", path: true },
     only: { type: "string" },
     "no-install": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },

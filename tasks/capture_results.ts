@@ -24,12 +24,12 @@ deno task bench --tool-results prices as compact JSON against TOON.`,
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
-    config: { type: "string", default: "fixtures/tool_results/servers.json" },
-    calls: { type: "string", default: "fixtures/tool_results/calls.json" },
-    data: { type: "string", default: "fixtures/tool_results/data" },
-    out: { type: "string", default: "results/tool_results" },
+    config: { type: "string", default: "fixtures/tool_results/servers.json", path: true },
+    calls: { type: "string", default: "fixtures/tool_results/calls.json", path: true },
+    data: { type: "string", default: "fixtures/tool_results/data", path: true },
+    out: { type: "string", default: "results/tool_results", path: true },
     id: { type: "string", default: "results_v1" },
-    "install-dir": { type: "string", default: ".scratch/tool_results/servers" },
+    "install-dir": { type: "string", default: ".scratch/tool_results/servers", path: true },
     "timeout-ms": { type: "string" },
     "no-install": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },

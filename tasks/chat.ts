@@ -27,13 +27,13 @@ ${CONFIG_HELP}
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     agent: { type: "string" },
-    config: { type: "string" },
-    agents: { type: "string" },
-    models: { type: "string" },
-    servers: { type: "string" },
-    "install-dir": { type: "string", default: CHAT_DEFAULTS.installDir },
-    data: { type: "string", default: CHAT_DEFAULTS.data },
-    "env-file": { type: "string", default: CHAT_DEFAULTS.envFile },
+    config: { type: "string", path: true },
+    agents: { type: "string", path: true },
+    models: { type: "string", path: true },
+    servers: { type: "string", path: true },
+    "install-dir": { type: "string", default: CHAT_DEFAULTS.installDir, path: true },
+    data: { type: "string", default: CHAT_DEFAULTS.data, path: true },
+    "env-file": { type: "string", default: CHAT_DEFAULTS.envFile, path: true },
     "timeout-ms": { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   });

@@ -30,7 +30,7 @@ deno task serve and its Runs page, or deno task report --runs 'results/demo/runs
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
-    out: { type: "string" },
+    out: { type: "string", path: true },
     repetitions: { type: "string" },
     fresh: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },

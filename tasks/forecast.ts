@@ -35,10 +35,10 @@ records print a warning on stderr.`,
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
-    run: { type: "string" },
+    run: { type: "string", path: true },
     questions: { type: "string" },
     agent: { type: "string" },
-    "price-file": { type: "string" },
+    "price-file": { type: "string", path: true },
     seed: { type: "string" },
     resamples: { type: "string" },
     concurrency: { type: "string" },

@@ -36,20 +36,20 @@ failed (a bug: MCPMETER_DEBUG=1 prints its stack).`,
 
 async function main(): Promise<number> {
   const { values: v } = parseFlags(Deno.args, {
-    baseline: { type: "string" },
-    candidate: { type: "string" },
+    baseline: { type: "string", path: true },
+    candidate: { type: "string", path: true },
     alpha: { type: "string" },
     "max-pass-drop": { type: "string" },
     "max-cost-increase": { type: "string" },
     "max-latency-increase": { type: "string" },
     "fail-on-catalog-change": { type: "boolean", default: false },
     seed: { type: "string" },
-    "baseline-report": { type: "string" },
-    "candidate-report": { type: "string" },
+    "baseline-report": { type: "string", path: true },
+    "candidate-report": { type: "string", path: true },
     "recall-tolerance": { type: "string" },
     "savings-tolerance": { type: "string" },
-    junit: { type: "string" },
-    markdown: { type: "string" },
+    junit: { type: "string", path: true },
+    markdown: { type: "string", path: true },
     help: { type: "boolean", short: "h", default: false },
   });
   if (v.help) {

@@ -34,8 +34,8 @@ API keys and credential headers are never copied: they become \${VAR} references
 
 async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
-    from: { type: "string" },
-    out: { type: "string" },
+    from: { type: "string", path: true },
+    out: { type: "string", path: true },
     force: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });

@@ -82,11 +82,11 @@ function formatTable(report: LintReport, source: string, failed: readonly Failed
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {
-    corpus: { type: "string" },
-    servers: { type: "string" },
+    corpus: { type: "string", path: true },
+    servers: { type: "string", path: true },
     "max-schema-tokens": { type: "string" },
     "max-description-tokens": { type: "string" },
-    "install-dir": { type: "string", default: ".scratch/servers" },
+    "install-dir": { type: "string", default: ".scratch/servers", path: true },
     "timeout-ms": { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },

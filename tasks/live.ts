@@ -53,11 +53,11 @@ const HELP = helpText({
 
 async function main(args: string[]): Promise<number> {
   const parsed = parseFlags(args, {
-    golden: { type: "string" },
+    golden: { type: "string", path: true },
     tokenizer: { type: "string" },
-    servers: { type: "string" },
+    servers: { type: "string", path: true },
     only: { type: "string" },
-    "install-dir": { type: "string" },
+    "install-dir": { type: "string", path: true },
     limit: { type: "string" },
     "timeout-ms": { type: "string" },
     endpoint: { type: "string" },
@@ -67,8 +67,8 @@ async function main(args: string[]): Promise<number> {
     "query-arg": { type: "string" },
     arg: { type: "string", multiple: true },
     "compact-arg": { type: "string", multiple: true },
-    corpus: { type: "string" },
-    out: { type: "string" },
+    corpus: { type: "string", path: true },
+    out: { type: "string", path: true },
     help: { type: "boolean", short: "h", default: false },
   });
   const v = parsed.values;

@@ -17,9 +17,9 @@ twice.`,
 
 async function main(): Promise<number> {
   const { values, positionals } = parseFlags(Deno.args, {
-    out: { type: "string" },
+    out: { type: "string", path: true },
     help: { type: "boolean", short: "h", default: false },
-  }, true);
+  }, "paths");
   if (values.help) {
     console.log(HELP);
     return 0;

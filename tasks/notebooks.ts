@@ -19,7 +19,7 @@ jupyter-client python3-ipykernel && deno jupyter --install`,
 
 async function main(args: string[]): Promise<number> {
   const { values, positionals } = parseFlags(args, {
-    out: { type: "string" },
+    out: { type: "string", path: true },
     help: { type: "boolean", short: "h", default: false },
   }, true);
   if (values.help) {

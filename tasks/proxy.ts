@@ -57,13 +57,13 @@ Example: deno task proxy --servers fixtures/servers/reference.json --http 8931`,
 
 async function main(args: string[]): Promise<number> {
   const { values: v } = parseFlags(args, {
-    servers: { type: "string" },
+    servers: { type: "string", path: true },
     http: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },
     "allow-host": { type: "string", multiple: true },
     "allow-origin": { type: "string", multiple: true },
-    "install-dir": { type: "string" },
+    "install-dir": { type: "string", path: true },
     "timeout-ms": { type: "string" },
     "max-result-bytes": { type: "string" },
     retriever: { type: "string" },

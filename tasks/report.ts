@@ -51,28 +51,28 @@ flag, Chromium missing for --pdf/--png).`,
 
 async function main(): Promise<number> {
   const { values, positionals } = parseFlags(Deno.args, {
-    runs: { type: "string", multiple: true },
-    bench: { type: "string" },
+    runs: { type: "string", multiple: true, path: true },
+    bench: { type: "string", path: true },
     suite: { type: "string" },
     agent: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
-    out: { type: "string" },
+    out: { type: "string", path: true },
     dashboard: { type: "string" },
     report: { type: "string" },
-    pdf: { type: "string" },
+    pdf: { type: "string", path: true },
     png: { type: "boolean", default: false },
     "list-visualizations": { type: "boolean", default: false },
     "list-dashboards": { type: "boolean", default: false },
-    "viz-dir": { type: "string", default: REPORT_DEFAULTS.vizDir },
-    "dashboards-dir": { type: "string", default: REPORT_DEFAULTS.dashboardsDir },
-    "reports-dir": { type: "string", default: REPORT_DEFAULTS.reportsDir },
+    "viz-dir": { type: "string", default: REPORT_DEFAULTS.vizDir, path: true },
+    "dashboards-dir": { type: "string", default: REPORT_DEFAULTS.dashboardsDir, path: true },
+    "reports-dir": { type: "string", default: REPORT_DEFAULTS.reportsDir, path: true },
     "no-check": { type: "boolean", default: false },
     compare: { type: "string" },
     by: { type: "string" },
     baseline: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
-  }, true);
+  }, "paths");
   if (values.help) {
     console.log(HELP);
     return 0;

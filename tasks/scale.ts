@@ -46,8 +46,8 @@ async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     sizes: { type: "string", default: "1000,10000,40000,100000" },
     seed: { type: "string" },
-    out: { type: "string" },
-    docs: { type: "string" },
+    out: { type: "string", path: true },
+    docs: { type: "string", path: true },
     "no-default": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });

@@ -46,13 +46,13 @@ async function main(): Promise<number> {
     host: { type: "string", default: SERVE_DEFAULTS.hostname },
     "token-env": { type: "string" },
     "allow-host": { type: "string", multiple: true },
-    config: { type: "string", default: SERVE_DEFAULTS.configDir },
-    results: { type: "string", default: SERVE_DEFAULTS.resultsDir },
+    config: { type: "string", default: SERVE_DEFAULTS.configDir, path: true },
+    results: { type: "string", default: SERVE_DEFAULTS.resultsDir, path: true },
     "max-runs": { type: "string" },
     "timeout-ms": { type: "string" },
-    "install-dir": { type: "string", default: SERVE_DEFAULTS.installDir },
-    data: { type: "string", default: SERVE_DEFAULTS.data },
-    "env-file": { type: "string", default: SERVE_DEFAULTS.envFile },
+    "install-dir": { type: "string", default: SERVE_DEFAULTS.installDir, path: true },
+    data: { type: "string", default: SERVE_DEFAULTS.data, path: true },
+    "env-file": { type: "string", default: SERVE_DEFAULTS.envFile, path: true },
     help: { type: "boolean", short: "h", default: false },
   });
   if (values.help) {

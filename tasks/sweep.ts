@@ -26,7 +26,7 @@ comparison dashboard (deno task report) groups results by the varied parameters.
   --vary NAME=V,...   model | exposure | loop | systemPrompt | maxIterations | temperature |
                       maxOutputTokens | mcpServers (servers joined by +) | overrides;
                       systemPrompt values ending in .md or .txt are prompt files (relative to
-                      --agents-dir, else to the working directory), other values inline text;
+                      --agents-dir, else to the folder you ran it from), other values inline text;
                       overrides values are tool-description overrides files (found the same
                       way) or "none"
                       Levers: promptCaching=off,5m,1h,1h+results
@@ -65,17 +65,34 @@ const PASS = [
   "seed",
 ] as const;
 
+/** The passed-on flags that name files or folders (resolved from the user's folder here). */
+const PASS_PATHS: ReadonlySet<string> = new Set([
+  "config",
+  "models",
+  "servers",
+  "tool-prices",
+  "cache-dir",
+  "wire-log",
+  "install-dir",
+  "data",
+  "env-file",
+]);
+
 async function main(): Promise<number> {
   const parsed = parseFlags(Deno.args, {
     base: { type: "string" },
     vary: { type: "string", multiple: true },
-    suite: { type: "string" },
+    suite: { type: "string", path: true },
     "run-id": { type: "string" },
-    out: { type: "string", default: "results/runs" },
-    "agents-dir": { type: "string" },
+    out: { type: "string", default: "results/runs", path: true },
+    "agents-dir": { type: "string", path: true },
     resume: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
-    ...Object.fromEntries(PASS.map((p) => [p, { type: "string" as const }])),
+    ...Object.fromEntries(
+      PASS.map((
+        p,
+      ) => [p, { type: "string" as const, ...(PASS_PATHS.has(p) ? { path: true } : {}) }]),
+    ),
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (v.help) {
@@ -132,6 +149,8 @@ async function runAgents(args: string[]): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: fromRoot("."),
+    // Paths in its arguments start in the repository, not where sweep was run (lib/core/paths.ts).
+    env: { INIT_CWD: fromRoot(".") },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -45,8 +45,8 @@ async function main(): Promise<number> {
   const { values } = parseFlags(Deno.args, {
     tools: { type: "string" },
     seed: { type: "string" },
-    out: { type: "string" },
-    reference: { type: "string" },
+    out: { type: "string", path: true },
+    reference: { type: "string", path: true },
     "no-reference": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });

@@ -15,6 +15,8 @@ export { UsageError } from "../core/errors.ts";
 export { InputFileError } from "../core/errors.ts";
 /** The one layout of every task's `--help` (the tasks print it; it is plain text). */
 export { HELP_LAYOUT, type HelpParts, helpText } from "../core/help.ts";
+/** Where a path typed on the command line points (deno task sets INIT_CWD). */
+export { userFolder, userPath } from "../core/paths.ts";
 export type { FlowOutcome } from "./outcome.ts";
 
 /**

@@ -86,6 +86,8 @@ async function runMeasured(
   const child = new Deno.Command(Deno.execPath(), {
     args: [...args],
     cwd: io.fromRoot("."),
+    // Paths in its arguments start in the repository, not where scale was run (lib/core/paths.ts).
+    env: { INIT_CWD: io.fromRoot(".") },
     stdout: "null",
     stderr: "piped",
   }).spawn();
@@ -143,6 +145,7 @@ export async function runScale(
       const made = await new Deno.Command(Deno.execPath(), {
         args: [...options.synthArgs, "--tools", `${tools}`, "--seed", `${seed}`, "--out", catalog],
         cwd: io.fromRoot("."),
+        env: { INIT_CWD: io.fromRoot(".") },
         stdout: "null",
         stderr: "inherit",
       }).output();

@@ -13,6 +13,7 @@ import type { ToolOverrides } from "../catalog/mod.ts";
 import { AgentConfigError } from "../agent/mod.ts";
 import { expandSweep, parseVary, type SweepParameter } from "../sweep/mod.ts";
 import { UsageError } from "../core/errors.ts";
+import { userFolder } from "../core/paths.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import { checkRunId } from "./agents.ts";
 
@@ -61,8 +62,8 @@ async function findFile(
 /**
  * Prepares a sweep run: checks the parameters, loads the base agent and suite, reads the
  * prompt files (values ending in .md or .txt, looked up beside the agents, in their `prompts/`,
- * then in the working directory) and overrides files (beside the agents, then the working
- * directory; `none` drops the base agent's overrides), and writes the generated agents and
+ * then in the folder the user ran the task from, lib/core/paths.ts) and overrides files (beside
+ * the agents, then that folder; `none` drops the base agent's overrides), and writes the generated agents and
  * sweep.json.
  *
  * @param options Base agent, parameters, suite, folders.
@@ -104,7 +105,7 @@ export async function prepareSweep(
     const at = await findFile(value, [
       resolve(agentsBase, value),
       resolve(agentsBase, "prompts", value),
-      resolve(value),
+      resolve(userFolder(), value),
     ], "prompt file");
     prompts[value] = await Deno.readTextFile(at);
   }
@@ -112,7 +113,7 @@ export async function prepareSweep(
   for (const value of values("overrides").filter((v) => v !== "none")) {
     const at = await findFile(
       value,
-      [resolve(agentsBase, value), resolve(value)],
+      [resolve(agentsBase, value), resolve(userFolder(), value)],
       "overrides file",
     );
     overrides[value] = await loadToolOverrides(at, value);

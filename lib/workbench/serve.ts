@@ -176,6 +176,8 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
         outDir,
       ],
       cwd: fromRoot("."),
+      // Paths in its arguments start in the repository, not where serve was run (lib/core/paths.ts).
+      env: { INIT_CWD: fromRoot(".") },
       stdout: "null",
       stderr: "piped",
     }).output();
@@ -234,7 +236,9 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
       }),
       ...(auditArgs === undefined ? {} : {
         audit: createAuditService({
-          resultsDir,
+          // The audit's own paths (--project, its default) start where serve was run: its
+          // report's path is written absolute (lib/core/paths.ts).
+          resultsDir: resolve(resultsDir),
           isoNow: () => new Date().toISOString(),
           runAudit,
         }),
