@@ -6,8 +6,8 @@
  *   tool-search page lists Sonnet 4.0+, Opus 4.0+ and Haiku 4.5+ (and later families), so a
  *   Claude 3 (or older) model, or a Haiku 4 before 4.5, is refused.
  * - `openai_search`: the Responses API (`provider: "openai-responses"`); OpenAI's guide says
- *   "only gpt-5.4 and later models support tool_search", so an older GPT or an o-series model
- *   is refused.
+ *   "only gpt-5.4 and later models support tool_search", so an older GPT (in any spelling:
+ *   `chatgpt-4o-latest`, Azure's `gpt-35-turbo`) or an o-series model is refused.
  *
  * A model name the rules do not recognize (a gateway alias, a local test model) is let through:
  * the provider then answers for it.
@@ -68,15 +68,29 @@ export function toolSearchProblem(
   if (/(^|[^a-z0-9])o[1-9](-|$)/.test(name)) {
     return `model "${model}" has no tool_search: OpenAI supports gpt-5.4 and later only`;
   }
-  const gpt = /(^|[^a-z0-9])gpt-(\d+)(?:\.(\d+))?/.exec(name);
-  if (gpt !== null) {
-    const major = Number(gpt[2]);
-    const minor = gpt[3] === undefined ? 0 : Number(gpt[3]);
+  const version = gptVersion(name);
+  if (version !== null) {
+    const [major, minor] = version;
     if (major < 5 || (major === 5 && minor < 4)) {
       return `model "${model}" has no tool_search: OpenAI supports gpt-5.4 and later only`;
     }
   }
   return null;
+}
+
+/**
+ * The GPT version a model name carries, as `[major, minor]`, or `null` when it names none. Read
+ * in every spelling the name reaches us in: behind a gateway prefix or a fine-tune's `ft:`;
+ * `chatgpt-` (OpenAI's ChatGPT snapshots, e.g. `chatgpt-4o-latest`, are GPT models); and
+ * Azure's names without the dot, which its character rules forbid (`gpt-35-turbo` is
+ * GPT-3.5 Turbo: the first digit is the major version, the rest the minor).
+ */
+function gptVersion(name: string): [number, number] | null {
+  const gpt = /(^|[^a-z0-9])(?:chat)?gpt-(\d+)(?:\.(\d+))?/.exec(name);
+  if (gpt === null) return null;
+  const [, , digits, minor] = gpt;
+  if (minor !== undefined) return [Number(digits), Number(minor)];
+  return digits.length > 1 ? [Number(digits[0]), Number(digits.slice(1))] : [Number(digits), 0];
 }
 
 /**

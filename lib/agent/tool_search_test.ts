@@ -290,6 +290,18 @@ Deno.test("toolSearchProblem: the provider each search needs, and the models the
   assert.ok(!ok("openai_search", "openai-responses", "gpt-5"));
   assert.ok(!ok("openai_search", "openai-responses", "gpt-4.1-mini"));
   assert.ok(!ok("openai_search", "openai-responses", "o4-mini"));
+  // Every spelling of an older GPT: ChatGPT's snapshots, Azure's dotless versions (3.5, 4.1:
+  // its rules forbid the dot), a gateway's or a fine-tune's prefix.
+  assert.ok(!ok("openai_search", "openai-responses", "chatgpt-4o-latest"));
+  assert.ok(!ok("openai_search", "openai-responses", "gpt-35-turbo"));
+  assert.ok(!ok("openai_search", "openai-responses", "gpt-35-turbo-16k"));
+  assert.ok(!ok("openai_search", "openai-responses", "azure/gpt-41-mini"));
+  assert.ok(!ok("openai_search", "openai-responses", "ft:gpt-4o-mini:org::abc"));
+  assert.ok(!ok("openai_search", "openai-responses", "gpt-5-chat-latest"));
+  // ... and the later ones in the same spellings pass.
+  assert.ok(ok("openai_search", "openai-responses", "gpt-54-mini"));
+  assert.ok(ok("openai_search", "openai-responses", "openai/gpt-5.4-2026-03-05"));
+  assert.ok(ok("openai_search", "openai-responses", "gpt-6"));
   assert.match(
     toolSearchProblem("openai_search", "openai", "gpt-5.4")!,
     /needs a model of provider "openai-responses"/,

@@ -144,16 +144,34 @@ class Reader {
     }
   }
 
+  /**
+   * The servers of a table (`mcpServers` or the like) of `source`; a table that is there but is
+   * not an object is a problem naming `field`, where it sits in the file.
+   */
   servers(
     table: JsonValue | undefined,
     scope: string,
     source: string,
     folders: FolderVariables,
+    field = "mcpServers",
   ): ConfiguredServer[] {
-    if (!isObject(table)) return [];
+    if (!isObject(table)) {
+      if (table !== undefined) this.notATable(source, field, table);
+      return [];
+    }
     return Object.keys(table).sort().map((name) =>
       readServerEntry(name, table[name], { scope, source, folders })
     );
+  }
+
+  /** Keeps the problem of a servers table that is not an object (once per file and field). */
+  notATable(source: string, field: string, table: JsonValue): void {
+    const kind = table === null ? "null" : Array.isArray(table) ? "an array" : `a ${typeof table}`;
+    const message =
+      `${source}: ${field} is ${kind}, not an object of servers: no server read from it`;
+    if (!this.problems.some((p) => p.message === message)) {
+      this.problems.push({ path: source, message });
+    }
   }
 }
 
@@ -202,6 +220,15 @@ async function claudeCode(
   const managedSettings = system ? await r.load(managedSettingsPath, false, true) : undefined;
   const managedMcp = system ? await r.load(managedMcpPath, false, true) : undefined;
   const projects = isObject(claudeJson) && isObject(claudeJson.projects) ? claudeJson.projects : {};
+  const field = (folder: string) => `projects[${JSON.stringify(folder)}].mcpServers`;
+  if (onlyMcpJson === undefined) {
+    // A project whose servers are not an object has none to audit: say so, not skip it silently.
+    for (const [folder, p] of Object.entries(projects)) {
+      if (isObject(p) && p.mcpServers !== undefined && !isObject(p.mcpServers)) {
+        r.notATable(claudeJsonPath!, field(folder), p.mcpServers);
+      }
+    }
+  }
   const folders = onlyMcpJson !== undefined ? [dirname(onlyMcpJson)] : [
     ...new Set([
       ...(project === undefined ? [] : [project]),
@@ -256,7 +283,7 @@ async function claudeCode(
           vars,
         ),
         onlyMcpJson === undefined
-          ? r.servers(local.mcpServers, "local", claudeJsonPath!, vars)
+          ? r.servers(local.mcpServers, "local", claudeJsonPath!, vars, field(folder!))
           : [],
         projectServers,
         onlyMcpJson === undefined && isObject(claudeJson)
@@ -452,7 +479,12 @@ async function layered(
       : value.mcpServers ?? value.servers;
     if (table === undefined && f.mcpKey) continue;
     used.push(f.path);
-    lists.push(r.servers(table, f.scope, f.path, vars));
+    const field = !f.mcpKey
+      ? value.mcpServers !== undefined ? "mcpServers" : "servers"
+      : isObject(value.mcp)
+      ? "mcp.servers"
+      : `"mcp.servers"`;
+    lists.push(r.servers(table, f.scope, f.path, vars, field));
   }
   if (used.length === 0) return [];
   const notes: string[] = [];

@@ -166,6 +166,40 @@ Deno.test("findConfigs() names the file, line and column of a config that is not
   }
 });
 
+Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "work", "app");
+    const odd = join(home, "work", "odd");
+    await write(join(home, ".claude.json"), {
+      mcpServers: ["not", "a", "table"],
+      projects: {
+        [app]: { mcpServers: { notes: { command: "notes-mcp" } } },
+        [odd]: { mcpServers: "notanobject" },
+      },
+    });
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), { mcpServers: 42 });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    const claudeJson = join(home, ".claude.json");
+    // Each once, though the user table is read for every project.
+    assertEquals(found.problems.map((p) => p.message), [
+      `${claudeJson}: projects[${
+        JSON.stringify(odd)
+      }].mcpServers is a string, not an object of servers: no server read from it`,
+      `${claudeJson}: mcpServers is an array, not an object of servers: no server read from it`,
+      `${
+        join(home, ".codeium", "windsurf", "mcp_config.json")
+      }: mcpServers is a number, not an object of servers: no server read from it`,
+    ]);
+    // The well-formed project is audited as before.
+    const code = found.configs.filter((c) => c.client === "claude-code");
+    assertEquals(code.map((c) => c.id), ["claude-code ~/work/app"]);
+    assertEquals(table(code[0]), { notes: ["local", "notes-mcp"] });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() with --config reads each file as its client's, and a missing file is a problem", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-files-" });
   try {
