@@ -1,3 +1,4 @@
+// test:quick skips this file: it starts the audit task as a child process (deno task test runs it).
 // The Audit page over real HTTP: a POST starts a real `deno run tasks/audit.ts` child process
 // (the task the page runs) on a config file; the job completes, the page shows the report's
 // configs and servers, the Catalog page lists the audit, and paths outside the results folder
