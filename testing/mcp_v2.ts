@@ -4,8 +4,7 @@
 // is fixtures/mcp/v2_sdk_server.mjs, copied beside the installed package so Node resolves it.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { installPackages, readInstalledPackage } from "../lib/mcp/install.ts";
-import { TEST_INSTALL_DIR } from "./npm.ts";
+import { installedPackage } from "./npm.ts";
 
 /** The v2 SDK's server package, pinned. */
 export const SERVER_V2 = { package: "@modelcontextprotocol/server", version: "2.4.0" } as const;
@@ -23,31 +22,16 @@ export type V2Mode = "both" | "modern-only";
 const FIXTURE = fileURLToPath(new URL("../fixtures/mcp/v2_sdk_server.mjs", import.meta.url));
 
 /**
- * The v2 test server's script, installed on first use. When npm cannot install the package, the
- * result is `{ skip: reason }` outside CI; with `CI` set it throws, so CI never passes by
- * skipping.
+ * The v2 test server's script, installed on first use; skips or throws like
+ * {@linkcode installedPackage} when npm cannot install the package.
  *
  * @returns The script's path (beside the package's `node_modules`).
  */
 export async function v2ServerScript(): Promise<{ readonly script: string } | { skip: string }> {
-  let installed = await readInstalledPackage(
-    TEST_INSTALL_DIR,
-    SERVER_V2.package,
-    SERVER_V2.version,
-  );
-  if (installed === undefined) {
-    const [result] = await installPackages([SERVER_V2], { installDir: TEST_INSTALL_DIR });
-    installed = await readInstalledPackage(TEST_INSTALL_DIR, SERVER_V2.package, SERVER_V2.version);
-    if (installed === undefined) {
-      const reason = `${SERVER_V2.package}@${SERVER_V2.version} could not be installed from npm (${
-        result.status === "failed" ? result.message : result.status
-      })`;
-      if (Deno.env.get("CI")) throw new Error(reason);
-      return { skip: reason };
-    }
-  }
+  const got = await installedPackage(SERVER_V2);
+  if ("skip" in got) return got;
   // <prefix>/node_modules/@modelcontextprotocol/server → <prefix>/v2_sdk_server.mjs
-  const prefix = dirname(dirname(dirname(installed.packageDir)));
+  const prefix = dirname(dirname(dirname(got.installed.packageDir)));
   const script = join(prefix, "v2_sdk_server.mjs");
   await Deno.writeTextFile(script, await Deno.readTextFile(FIXTURE));
   return { script };

@@ -2,7 +2,12 @@
 // git-ignored cache .scratch/live/servers (the folder lib/proxy/connect_test.ts uses), for tests
 // that drive real programs: MCP servers, and the official MCP Inspector CLI as a real client.
 import { fileURLToPath } from "node:url";
-import { installPackages, readInstalledPackage, resolveBin } from "../lib/mcp/install.ts";
+import {
+  type InstalledPackage,
+  installPackages,
+  readInstalledPackage,
+  resolveBin,
+} from "../lib/mcp/install.ts";
 
 /** Install cache shared by the tests. */
 export const TEST_INSTALL_DIR = fileURLToPath(new URL("../.scratch/live/servers", import.meta.url));
@@ -17,14 +22,13 @@ export const SERVER_MEMORY = {
 } as const;
 
 /**
- * The path of a pinned package's bin script, installing the package on first use. When npm
- * cannot install it, the result is `{ skip: reason }` outside CI; with `CI` set it throws, so CI
- * never passes by skipping.
+ * A pinned package installed into {@linkcode TEST_INSTALL_DIR}, installing it on first use.
+ * When npm cannot install it, the result is `{ skip: reason }` outside CI; with `CI` set it
+ * throws, so CI never passes by skipping.
  */
-export async function installedBin(
+export async function installedPackage(
   spec: { readonly package: string; readonly version: string },
-  bin?: string,
-): Promise<{ readonly installDir: string; readonly bin: string } | { readonly skip: string }> {
+): Promise<{ readonly installed: InstalledPackage } | { readonly skip: string }> {
   let installed = await readInstalledPackage(TEST_INSTALL_DIR, spec.package, spec.version);
   if (installed === undefined) {
     const [result] = await installPackages([spec], { installDir: TEST_INSTALL_DIR });
@@ -37,5 +41,18 @@ export async function installedBin(
       return { skip: reason };
     }
   }
-  return { installDir: TEST_INSTALL_DIR, bin: resolveBin(installed, bin) };
+  return { installed };
+}
+
+/**
+ * The path of a pinned package's bin script, installing the package on first use; skips or
+ * throws like {@linkcode installedPackage}.
+ */
+export async function installedBin(
+  spec: { readonly package: string; readonly version: string },
+  bin?: string,
+): Promise<{ readonly installDir: string; readonly bin: string } | { readonly skip: string }> {
+  const got = await installedPackage(spec);
+  if ("skip" in got) return got;
+  return { installDir: TEST_INSTALL_DIR, bin: resolveBin(got.installed, bin) };
 }
