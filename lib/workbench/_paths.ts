@@ -110,3 +110,21 @@ export async function confinedPath(
   }
   return path;
 }
+
+/**
+ * Reads a JSON file under the results folder, as a page or API route names it.
+ *
+ * @param resultsDir The results folder.
+ * @param rel Path relative to it, as the request wrote it (named in errors).
+ * @returns The parsed JSON, unchecked (the caller checks its shape).
+ * @throws {WorkbenchError} 400 for a path outside the results folder, or a file that cannot be
+ *   read or is not JSON.
+ */
+export async function readResultsJson(resultsDir: string, rel: string): Promise<unknown> {
+  const path = await confinedPath(resultsDir, rel, "path", "the results folder");
+  try {
+    return JSON.parse(await Deno.readTextFile(path));
+  } catch (e) {
+    throw new WorkbenchError(400, `cannot read ${rel}: ${(e as Error).message}`, "path");
+  }
+}

@@ -13,7 +13,7 @@
 
 import { join, relative } from "node:path";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
-import { confinedPath, WorkbenchError } from "../_paths.ts";
+import { readResultsJson, WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { type Html, html, page } from "../html.ts";
 import type { AuditReport, ConfigReport, ServerReport } from "../../audit/mod.ts";
@@ -64,13 +64,7 @@ export async function listAudits(ctx: WorkbenchContext): Promise<AuditListing[]>
 }
 
 async function readAudit(ctx: WorkbenchContext, rel: string): Promise<AuditReport> {
-  const path = await confinedPath(ctx.resultsDir, rel, "path", "the results folder");
-  let report: AuditReport;
-  try {
-    report = JSON.parse(await Deno.readTextFile(path)) as AuditReport;
-  } catch (e) {
-    throw new WorkbenchError(400, `cannot read ${rel}: ${(e as Error).message}`, "path");
-  }
+  const report = await readResultsJson(ctx.resultsDir, rel) as AuditReport;
   if (report?.kind !== "mcpmeter-audit" || !Array.isArray(report.configs)) {
     throw new WorkbenchError(400, `${rel} is not an audit report`, "path");
   }

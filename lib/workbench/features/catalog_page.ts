@@ -12,7 +12,7 @@
 
 import { join, relative } from "node:path";
 import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
-import { confinedPath, WorkbenchError } from "../_paths.ts";
+import { readResultsJson, WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { html, page, raw, withNav } from "../html.ts";
 import { renderDashboard } from "../../report/dashboard.ts";
@@ -93,13 +93,7 @@ const routes = {
           "path",
         );
       }
-      const path = await confinedPath(ctx.resultsDir, rel, "path", "the results folder");
-      let report: BenchReport;
-      try {
-        report = JSON.parse(await Deno.readTextFile(path)) as BenchReport;
-      } catch (e) {
-        throw new WorkbenchError(400, `cannot read ${rel}: ${(e as Error).message}`, "path");
-      }
+      const report = await readResultsJson(ctx.resultsDir, rel) as BenchReport;
       let dashboard: string;
       try {
         dashboard = renderDashboard(report);
