@@ -54,6 +54,9 @@ export interface WorkingConfigFiles {
  *
  * @param options Folders.
  * @returns Its files.
+ * @throws {Deno.errors.NotFound} when creating it and `agentsExamples` or its `models.json` is
+ *   missing (a missing `suitesExamples` gives no suites); no half folder is left behind.
+ * @throws {SyntaxError} when creating it and the example `models.json` is not JSON.
  */
 export async function openWorkingConfig(
   options: OpenWorkingConfigOptions,
