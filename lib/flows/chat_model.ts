@@ -11,7 +11,7 @@ import { expandVars } from "../agent/config.ts";
 import { loadEnv, loadModels } from "../agent/load_config.ts";
 import { createModelClient, type ModelClientDeps } from "../agent/providers/client.ts";
 import { realSleep } from "../agent/providers/retry.ts";
-import { usageCostUsd } from "../agent/usage.ts";
+import { contextTokens, usageCostUsd } from "../agent/usage.ts";
 import type { ModelConfig } from "../agent/types.ts";
 import type { ChatFn, ChatModel } from "../retrieval/chat.ts";
 import { UsageError } from "../core/errors.ts";
@@ -67,9 +67,7 @@ export function chatFnFromModel(config: ModelConfig, deps: ModelClientDeps): Cha
       temperature: 0,
     });
     const u = turn.usage;
-    const inputTokens = u.inputTokens === null
-      ? null
-      : u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
+    const inputTokens = contextTokens(u);
     return {
       text: turn.text,
       inputTokens,

@@ -14,7 +14,7 @@ import { loadEnv, loadModels } from "../agent/load_config.ts";
 import { createModelClient } from "../agent/providers/client.ts";
 import { createFileResponseStore, withResponseCache } from "../agent/providers/cache.ts";
 import { realSleep } from "../agent/providers/retry.ts";
-import { usageCostUsd } from "../agent/usage.ts";
+import { contextTokens, usageCostUsd } from "../agent/usage.ts";
 import { toolSearchProblem } from "../agent/tool_search.ts";
 import type { ModelConfig } from "../agent/types.ts";
 import { shapeTools } from "../billing/sent_layer.ts";
@@ -177,9 +177,7 @@ export async function resolveHostedSearch(
         temperature: 0,
       });
       const u = turn.usage;
-      const inputTokens = u.inputTokens === null
-        ? null
-        : u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
+      const inputTokens = contextTokens(u);
       return {
         searches: (turn.searches ?? []).map((s) => ({
           input: s.input,
