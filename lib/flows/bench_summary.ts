@@ -6,11 +6,10 @@
  * @module
  */
 import type { BenchReport } from "../report/bench_report.ts";
-import { savingsPhrase } from "../report/wording.ts";
+import { crossingPhrase, savingsPhrase } from "../report/wording.ts";
 import { percentText } from "../report/_percent.ts";
 import { counted } from "../core/text.ts";
 import { costLayerLines } from "./bench_cost_layers.ts";
-import type { Crossing } from "../modes/deferred.ts";
 
 /**
  * Why a bench report's live block measured nothing (every discovery call failed), or null.
@@ -235,18 +234,6 @@ function liveLines(l: NonNullable<BenchReport["live"]>): string[] {
     }${q.failed > 0 ? `, ${q.failed} failed` : ""}`,
   );
   return lines;
-}
-
-/** How a mode compares with another as searches grow, in words. */
-function crossingPhrase(c: Crossing): string {
-  const at = (n: number) => `${n.toFixed(1)} searches`;
-  if (c.cheaperAtStart === "mode") {
-    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
-  }
-  if (c.cheaperAtStart === "other") {
-    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
-  }
-  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
 }
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import { percentColumn } from "./_percent.ts";
-import { crossoverPhrase } from "./wording.ts";
+import { crossingPhrase, crossoverPhrase } from "./wording.ts";
 import { esc, htmlPage } from "./_html.ts";
 import { htmlTable } from "./_table.ts";
 import { renderCostLayers } from "./cost_layers_view.ts";
@@ -315,18 +315,6 @@ function searchesLabel(n: number): string {
   return n === 1 ? "1 search" : `${n} searches`;
 }
 
-/** How a deferred mode compares with another as searches grow, in words. */
-function crossingWords(c: { searches: number | null; cheaperAtStart: string }): string {
-  const at = (n: number) => `${n.toFixed(1)} searches`;
-  if (c.cheaperAtStart === "mode") {
-    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
-  }
-  if (c.cheaperAtStart === "other") {
-    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
-  }
-  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
-}
-
 /**
  * The deferred modes (provider tool search, a deferring client) in their provider's sent form:
  * session start, tokens per search, break-even against direct and the reference proxy, session
@@ -346,10 +334,10 @@ function renderDeferred(report: BenchReport, parts: string[]): void {
       "session start": r.startTokens,
       "per search": r.searchTokens,
       direct: r.directTokens,
-      "vs direct": crossingWords(r.breakEvenVsDirect),
+      "vs direct": crossingPhrase(r.breakEvenVsDirect),
       "proxy start": r.proxyStartTokens,
       "proxy per search": r.proxySearchTokens,
-      "vs proxy": crossingWords(r.breakEvenVsProxy),
+      "vs proxy": crossingPhrase(r.breakEvenVsProxy),
       ...Object.fromEntries(r.sessions.map((s) => [searchesLabel(s.searches), s.tokens])),
     })),
     {

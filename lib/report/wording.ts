@@ -7,6 +7,7 @@
  */
 import { percentText } from "./_percent.ts";
 import type { CrossoverRow } from "../modes/catalog_cost.ts";
+import type { Crossing } from "../modes/deferred.ts";
 import type { ScalingRow } from "../modes/scaling.ts";
 
 /** `1829.41%` → `1,829.41%`: the integer part grouped by thousands. */
@@ -105,4 +106,31 @@ export function crossoverPhrase(
   return `from ${tools(rows[from].targetSize)} (break-even between ${
     rows[from - 1].targetSize.toLocaleString("en-US")
   } and ${tools(rows[from].targetSize)}${then})`;
+}
+
+/**
+ * How a deferred mode compares with another (`direct`, the reference proxy) as searches per
+ * session grow, in words: `cheaper below 3.5 searches`, `cheaper above 3.5 searches`,
+ * `always cheaper`, `never cheaper`, `as dear` or `as dear at start, apart after 3.5 searches`.
+ *
+ * @example Usage
+ * ```ts
+ * import { crossingPhrase } from "./wording.ts";
+ * if (crossingPhrase({ searches: 3.5, cheaperAtStart: "mode" }) !== "cheaper below 3.5 searches") {
+ *   throw new Error();
+ * }
+ * ```
+ *
+ * @param c Where the two session costs cross (searches unrounded, one decimal shown).
+ * @returns The phrase.
+ */
+export function crossingPhrase(c: Crossing): string {
+  const at = (n: number) => `${n.toFixed(1)} searches`;
+  if (c.cheaperAtStart === "mode") {
+    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
+  }
+  if (c.cheaperAtStart === "other") {
+    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
+  }
+  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { crossoverPhrase, savingsPhrase } from "./wording.ts";
+import { crossingPhrase, crossoverPhrase, savingsPhrase } from "./wording.ts";
 import type { CrossoverRow } from "../modes/catalog_cost.ts";
 import type { ScalingRow } from "../modes/scaling.ts";
 
@@ -82,4 +82,23 @@ Deno.test("crossoverPhrase() never reads the smallest sampled size as a break-ev
   );
   // Rows of another corpus or tokenizer are not used.
   assert.equal(crossoverPhrase({ ...crossover("proxy", 5), tokenizer: "u" }, every), "not sampled");
+});
+
+Deno.test("crossingPhrase: who is cheaper at the start, and after how many searches that flips", () => {
+  // Start 100 vs 300 tokens, 80 vs 20 per search: equal at 100 + 80s = 300 + 20s, s = 200/60.
+  assert.equal(
+    crossingPhrase({ searches: 200 / 60, cheaperAtStart: "mode" }),
+    "cheaper below 3.3 searches",
+  );
+  assert.equal(
+    crossingPhrase({ searches: 2.25, cheaperAtStart: "other" }),
+    "cheaper above 2.3 searches",
+  );
+  assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "mode" }), "always cheaper");
+  assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "other" }), "never cheaper");
+  assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "equal" }), "as dear");
+  assert.equal(
+    crossingPhrase({ searches: 4, cheaperAtStart: "equal" }),
+    "as dear at start, apart after 4.0 searches",
+  );
 });
