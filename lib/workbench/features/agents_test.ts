@@ -4,27 +4,9 @@
 // refused on the field; a run's judge replaces the suite's in the frozen suite.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startWorkbench, type Workbench } from "../server.ts";
+import type { Workbench } from "../server.ts";
 import { writeSyntheticRun } from "../../../testing/synthetic_runs.ts";
-
-const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
-
-async function start(env: Record<string, string> = {}): Promise<Workbench & { tmp: string }> {
-  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-agents-" });
-  const wb = await startWorkbench({
-    hostname: "127.0.0.1",
-    port: 0,
-    configDir: join(tmp, "config"),
-    resultsDir: join(tmp, "results"),
-    agentsExamples: root("fixtures/agents"),
-    suitesExamples: root("fixtures/suites"),
-    schemasDir: root("lib/agent/schemas"),
-    env,
-    prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
-  });
-  return Object.assign(wb, { tmp });
-}
+import { startBareWorkbench } from "../../../testing/workbench.ts";
 
 async function call(wb: Workbench, method: string, path: string, body?: unknown) {
   const res = await fetch(`${wb.url}${path}`, {
@@ -41,7 +23,7 @@ async function call(wb: Workbench, method: string, path: string, body?: unknown)
 }
 
 Deno.test("workbench: an agent's page shows its configuration, versions against the live one, its runs and Compare; agents are created and deleted", async () => {
-  const wb = await start();
+  const wb = await startBareWorkbench();
   try {
     const id = "fs-terse-sequential";
     assert.equal((await call(wb, "GET", "/agents/no-such")).status, 404);
@@ -99,13 +81,12 @@ Deno.test("workbench: an agent's page shows its configuration, versions against 
       "1",
     ]);
   } finally {
-    await wb.close();
-    await Deno.remove(wb.tmp, { recursive: true });
+    await wb.stop();
   }
 });
 
 Deno.test("workbench: an embedding model is never offered or accepted where a chat model is needed", async () => {
-  const wb = await start({ ANTHROPIC_API_KEY: "k" });
+  const wb = await startBareWorkbench({ env: { ANTHROPIC_API_KEY: "k" } });
   try {
     const agents = (await call(wb, "GET", "/api/config/agents")).data.agents as {
       id: string;
@@ -176,18 +157,19 @@ Deno.test("workbench: an embedding model is never offered or accepted where a ch
       /suite "judged" uses judge model "openai-embed", which the model registry \(chat models\) does not hold/,
     );
   } finally {
-    await wb.close();
-    await Deno.remove(wb.tmp, { recursive: true });
+    await wb.stop();
   }
 });
 
 Deno.test("workbench: a run's judge replaces the suite's judges in the frozen suite; a judge whose key is missing is refused on the judge field", async () => {
   // ANTHROPIC_API_KEY unset: claude agents and the suite's judge ("judge") cannot be called; the
   // scripted model's variables are set as deno task serve sets them.
-  const wb = await start({
-    MCPMETER_SCRIPTED_URL: "http://127.0.0.1:9",
-    MCPMETER_SCRIPTED_OPENAI_URL: "http://127.0.0.1:9/v1",
-    MCPMETER_SCRIPTED_KEY: "scripted-not-a-key",
+  const wb = await startBareWorkbench({
+    env: {
+      MCPMETER_SCRIPTED_URL: "http://127.0.0.1:9",
+      MCPMETER_SCRIPTED_OPENAI_URL: "http://127.0.0.1:9/v1",
+      MCPMETER_SCRIPTED_KEY: "scripted-not-a-key",
+    },
   });
   try {
     const missing = await call(wb, "POST", "/api/runs", {
@@ -221,8 +203,6 @@ Deno.test("workbench: a run's judge replaces the suite's judges in the frozen su
     };
     assert.equal(stored.cases[2].criterion.model, "judge");
   } finally {
-    await wb.context.queue.idle().catch(() => {});
-    await wb.close();
-    await Deno.remove(wb.tmp, { recursive: true });
+    await wb.stop();
   }
 });
