@@ -1,8 +1,10 @@
 // Servers pasted from client configs: each client's shape and dialect (the formats documented
 // by Claude Desktop, Cursor and VS Code), fragments, and the refusals that say why.
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { serversFromPaste } from "./server_import.ts";
 import { WorkbenchError } from "./_paths.ts";
+import { api, startBareWorkbench } from "../../testing/workbench.ts";
 
 const refused = (text: string, message: RegExp) =>
   assert.throws(
@@ -109,32 +111,10 @@ Deno.test("serversFromPaste() refuses what it cannot add, saying why", () => {
 });
 
 Deno.test("workbench: POST /api/config/servers/import adds pasted servers to servers.json, refuses names taken, and an agent can use them", async () => {
-  const { startWorkbench } = await import("./server.ts");
-  const { join } = await import("node:path");
-  const { fileURLToPath } = await import("node:url");
-  const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-import-" });
-  const wb = await startWorkbench({
-    hostname: "127.0.0.1",
-    port: 0,
-    configDir: join(tmp, "config"),
-    resultsDir: join(tmp, "results"),
-    agentsExamples: root("fixtures/agents"),
-    suitesExamples: root("fixtures/suites"),
-    schemasDir: root("lib/agent/schemas"),
-    env: {},
-    prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
-  });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${wb.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, data: await res.json() };
-  };
+  const wb = await startBareWorkbench();
+  const call = (method: string, path: string, body?: unknown) => api(wb, method, path, body);
   try {
-    const file = join(tmp, "config", "servers.json");
+    const file = join(wb.tmp, "config", "servers.json");
     const before = JSON.parse(await Deno.readTextFile(file));
     const text = `"docs": { "url": "https://mcp.example.com/mcp",
       "headers": { "Authorization": "Bearer sk-literal-secret" } }`;
@@ -170,7 +150,6 @@ Deno.test("workbench: POST /api/config/servers/import adds pasted servers to ser
     });
     assert.equal(put.status, 200, JSON.stringify(put.data));
   } finally {
-    await wb.close();
-    await Deno.remove(tmp, { recursive: true });
+    await wb.stop();
   }
 });
