@@ -3,28 +3,9 @@
 // a simulated model is labelled so beside every USD figure; sub-pages keep the navigation bar.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { startWorkbench, type Workbench } from "../server.ts";
+import type { Workbench } from "../server.ts";
 import { writeSyntheticRun } from "../../../testing/synthetic_runs.ts";
-
-const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
-
-async function start(): Promise<Workbench & { tmp: string }> {
-  const tmp = await Deno.makeTempDir({ prefix: "mcpmeter-wb-sources-" });
-  const wb = await startWorkbench({
-    hostname: "127.0.0.1",
-    port: 0,
-    configDir: join(tmp, "config"),
-    resultsDir: join(tmp, "results"),
-    agentsExamples: root("fixtures/agents"),
-    suitesExamples: root("fixtures/suites"),
-    schemasDir: root("lib/agent/schemas"),
-    env: {},
-    runner: { run: () => Promise.reject(new Error("no runs in this test")) },
-    prepareServers: () => Promise.reject(new Error("no MCP servers in this test")),
-  });
-  return Object.assign(wb, { tmp });
-}
+import { startBareWorkbench } from "../../../testing/workbench.ts";
 
 const get = async (wb: Workbench, path: string) => {
   const res = await fetch(`${wb.url}${path}`);
@@ -41,7 +22,9 @@ const scripted = {
 };
 
 Deno.test("workbench: the demo's runs appear in Runs, dashboards, reports and Compare, read-only and labelled simulated; sub-pages keep the navigation", async () => {
-  const wb = await start();
+  const wb = await startBareWorkbench({
+    runner: { run: () => Promise.reject(new Error("no runs in this test")) },
+  });
   try {
     const demo = join(wb.tmp, "results", "demo", "runs");
     const agent = (id: string, pass: (c: number, r: number) => boolean) => ({
@@ -135,7 +118,6 @@ Deno.test("workbench: the demo's runs appear in Runs, dashboards, reports and Co
     assert.match(one.text, /flaky is not an agent of the working config/);
     assert.doesNotMatch(one.text, /--cut-version flaky/);
   } finally {
-    await wb.close();
-    await Deno.remove(wb.tmp, { recursive: true });
+    await wb.stop();
   }
 });
