@@ -16,6 +16,7 @@ export function searchFormat(kind: ToolSearchKind): SentFormat {
 }
 import type { JsonObject } from "../../catalog/types.ts";
 import { ModelCallError, type ModelRequest, type ModelTurn } from "./types.ts";
+import type { Usage } from "../types.ts";
 import { COUNT, numberProblem } from "../../core/numbers.ts";
 
 /** What an adapter needs to build an SDK client. */
@@ -107,6 +108,48 @@ export class UsageReader {
       { attempts: 1 },
     );
   }
+}
+
+/**
+ * Reads an OpenAI-family `usage` block, whose input count includes the cached tokens: input
+ * comes back net of them (as {@linkcode Usage.inputTokens} means), and more cached than input
+ * tokens is impossible.
+ *
+ * @param provider Name used in notes and errors (`openai`).
+ * @param usage The reply's `usage`, or `undefined` when it had none (noted, every count `null`).
+ * @param notes Receives what the usage left out.
+ * @param paths Dotted paths of the input, output, cached and (when the format has one)
+ *   cache-write counts; without `written`, `cacheWriteTokens` is `null` and no note is added.
+ * @returns Tokens as reported.
+ * @throws {ModelCallError} `bad_usage` when a count or their combination is impossible.
+ */
+export function inclusiveUsage(
+  provider: string,
+  usage: Record<string, unknown> | undefined,
+  notes: string[],
+  paths: { input: string; output: string; cached: string; written?: string },
+): Usage {
+  if (usage === undefined) {
+    notes.push(`${provider}: no usage reported`);
+    return { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
+  }
+  const counts = new UsageReader(provider, usage, notes);
+  const input = counts.count(paths.input);
+  const output = counts.count(paths.output);
+  const cached = counts.count(paths.cached);
+  const written = paths.written === undefined ? null : counts.count(paths.written);
+  if (input !== null && cached !== null && cached > input) {
+    counts.impossible(
+      `usage.${paths.cached} = ${cached} exceeds usage.${paths.input} = ${input}`,
+    );
+  }
+  counts.check();
+  return {
+    inputTokens: input === null ? null : input - (cached ?? 0),
+    outputTokens: output,
+    cacheReadTokens: cached,
+    cacheWriteTokens: written,
+  };
 }
 
 /**

@@ -15,7 +15,6 @@
 
 import OpenAI from "openai";
 import type { JsonValue } from "../../catalog/types.ts";
-import type { Usage } from "../types.ts";
 import type { Message, ToolCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
 import * as adapter from "./_adapter.ts";
@@ -97,31 +96,12 @@ export function parseOpenAiCompletion(body: unknown): adapter.ParsedTurn {
     });
   }
   const notes: string[] = [];
-  const u = b.usage ?? undefined;
-  let prompt: number | null = null;
-  let completion: number | null = null;
-  let cached: number | null = null;
-  if (u === undefined) notes.push("openai: no usage reported");
-  else {
-    const counts = new adapter.UsageReader("openai", u, notes);
-    prompt = counts.count("prompt_tokens");
-    completion = counts.count("completion_tokens");
-    cached = counts.count("prompt_tokens_details.cached_tokens");
-    // prompt_tokens includes the cached ones.
-    if (prompt !== null && cached !== null && cached > prompt) {
-      counts.impossible(
-        `usage.prompt_tokens_details.cached_tokens = ${cached} exceeds usage.prompt_tokens = ${prompt}`,
-      );
-    }
-    counts.check();
-  }
+  const usage = adapter.inclusiveUsage("openai", b.usage ?? undefined, notes, {
+    input: "prompt_tokens",
+    output: "completion_tokens",
+    cached: "prompt_tokens_details.cached_tokens",
+  });
   notes.push("openai: cache-write tokens are not part of the format");
-  const usage: Usage = {
-    inputTokens: prompt === null ? null : prompt - (cached ?? 0),
-    outputTokens: completion,
-    cacheReadTokens: cached,
-    cacheWriteTokens: null,
-  };
   const text = typeof msg.content === "string" ? msg.content : "";
   return adapter.parsedTurn(text, toolCalls, choice.finish_reason, usage, notes);
 }

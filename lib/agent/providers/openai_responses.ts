@@ -16,7 +16,6 @@
 
 import OpenAI from "openai";
 import type { JsonValue } from "../../catalog/types.ts";
-import type { Usage } from "../types.ts";
 import type { Message, ToolCall, ToolSearchCall } from "./types.ts";
 import { ModelCallError } from "./types.ts";
 import * as adapter from "./_adapter.ts";
@@ -133,32 +132,12 @@ export function parseResponsesBody(body: unknown): adapter.ParsedTurn {
     }
   }
   const notes: string[] = [];
-  const u = b.usage ?? undefined;
-  let input: number | null = null;
-  let output: number | null = null;
-  let cached: number | null = null;
-  let written: number | null = null;
-  if (u === undefined) notes.push("openai-responses: no usage reported");
-  else {
-    const counts = new adapter.UsageReader("openai-responses", u, notes);
-    input = counts.count("input_tokens");
-    output = counts.count("output_tokens");
-    cached = counts.count("input_tokens_details.cached_tokens");
-    written = counts.count("input_tokens_details.cache_write_tokens");
-    // input_tokens includes the cached ones.
-    if (input !== null && cached !== null && cached > input) {
-      counts.impossible(
-        `usage.input_tokens_details.cached_tokens = ${cached} exceeds usage.input_tokens = ${input}`,
-      );
-    }
-    counts.check();
-  }
-  const usage: Usage = {
-    inputTokens: input === null ? null : input - (cached ?? 0),
-    outputTokens: output,
-    cacheReadTokens: cached,
-    cacheWriteTokens: written,
-  };
+  const usage = adapter.inclusiveUsage("openai-responses", b.usage ?? undefined, notes, {
+    input: "input_tokens",
+    output: "output_tokens",
+    cached: "input_tokens_details.cached_tokens",
+    written: "input_tokens_details.cache_write_tokens",
+  });
   const stop = toolCalls.length > 0 ? "tool_calls" : b.status;
   const turn = adapter.parsedTurn(texts.join("\n"), toolCalls, stop, usage, notes);
   // Always replayed as received: a call of a namespaced function carries its `namespace`, and
