@@ -33,7 +33,6 @@ import {
 import { packageVars } from "./install.ts";
 import type { ListingClient } from "./list.ts";
 import { DEFAULT_SERVER_TIMEOUT_MS, ObservedStdioTransport, secretValues } from "./stdio.ts";
-import { TailBuffer } from "./_text.ts";
 import { detectIsolation, type IsolationMode, killTree } from "./_sandbox.ts";
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
@@ -244,12 +243,7 @@ export async function openStdioSession(
     ) {
       // Stderr is read (never printed): its tail says why a server that will not start failed.
       const transport = new ObservedStdioTransport({ ...launch, stderr: "pipe" });
-      const stderr = new TailBuffer(STARTUP_STDERR_CHARS);
-      const stream = transport.stderr as
-        | (NodeJS.ReadableStream & { setEncoding(e: string): void })
-        | null;
-      stream?.setEncoding("utf8");
-      stream?.on("data", (chunk: string) => stderr.push(chunk));
+      const stderr = transport.tailStderr(STARTUP_STDERR_CHARS);
       transport.onSpawned = () => pid = transport.spawnedPid;
       client = createMcpClient(negotiation);
       try {

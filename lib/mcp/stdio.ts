@@ -130,12 +130,7 @@ async function runSession(
   negotiation: EraNegotiation,
 ): Promise<CaptureResult & { retryAs?: EraNegotiation }> {
   const transport = new ObservedStdioTransport(params);
-  const stderr = new TailBuffer(STDERR_TAIL_CHARS);
-  const stream = transport.stderr as
-    | (NodeJS.ReadableStream & { setEncoding(e: string): void })
-    | null;
-  stream?.setEncoding("utf8");
-  stream?.on("data", (chunk: string) => stderr.push(chunk));
+  const stderr = transport.tailStderr(STDERR_TAIL_CHARS);
   let phase: "spawn" | "initialize" | "tools/list" = "spawn";
   transport.onSpawned = () => phase = "initialize";
   const closed = (error: unknown) => {
@@ -214,6 +209,23 @@ export class ObservedStdioTransport extends StdioClientTransport {
       this.exit = { code, signal };
       this.#exited.resolve();
     });
+  }
+
+  /**
+   * Keeps the last `maxChars` characters the server writes to stderr (spawned with
+   * `stderr: "pipe"`; otherwise nothing is kept). Call before {@linkcode start}.
+   *
+   * @param maxChars How many trailing characters to keep.
+   * @returns The tail, growing as the server writes.
+   */
+  tailStderr(maxChars: number): TailBuffer {
+    const tail = new TailBuffer(maxChars);
+    const stream = this.stderr as
+      | (NodeJS.ReadableStream & { setEncoding(e: string): void })
+      | null;
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => tail.push(chunk));
+    return tail;
   }
 
   /** Resolves when the process has exited or after `ms` milliseconds. */
