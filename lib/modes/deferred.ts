@@ -41,17 +41,6 @@ import { DEFAULT_SUBSET_DRAWS, DEFAULT_SUBSET_SIZES, drawServers } from "./scali
 /** A mode that defers tool definitions until a search loads them. */
 export type DeferredMode = "anthropic_search" | "openai_search" | "client_deferred";
 
-/** The deferred modes and variants priced, in report order. */
-export const DEFERRED_MODES: readonly {
-  readonly mode: DeferredMode;
-  readonly variant: "bm25" | "regex" | "namespaced" | "claude_code";
-}[] = [
-  { mode: "anthropic_search", variant: "bm25" },
-  { mode: "anthropic_search", variant: "regex" },
-  { mode: "openai_search", variant: "namespaced" },
-  { mode: "client_deferred", variant: "claude_code" },
-];
-
 /** Tools one search loads, by default: the most Anthropic's search returns ("3-5"). */
 export const DEFAULT_RESULTS_PER_SEARCH = 5;
 
@@ -539,7 +528,8 @@ function part(text: string, count: ((text: string) => number) | undefined): Part
  * Prices the deferred modes over one corpus under one tokenizer.
  *
  * @param options Shaped corpus per format, the proxy, results per search, draws.
- * @returns One row per mode and variant ({@linkcode DEFERRED_MODES} order) and their scaling rows.
+ * @returns One row per mode and variant (anthropic_search bm25 and regex, openai_search
+ *   namespaced, client_deferred claude_code) and their scaling rows.
  * @throws {RangeError} When `resultsPerSearch` is not a positive integer or a search count is
  *   negative.
  */
