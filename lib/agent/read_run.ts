@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { InputFileError, readFailure } from "../core/errors.ts";
 import { badNumberIn } from "../core/numbers.ts";
-import type { CaseRecord } from "./types.ts";
+import type { CaseRecord, SweepFile } from "./types.ts";
 import runSchema from "./schemas/run.schema.json" with { type: "json" };
 
 /** A run file that cannot be used; the message reads `Cannot use run "<path>": <what>`. */
@@ -40,15 +40,7 @@ export interface RunDoc extends Readonly<Record<string, unknown>> {
   readonly startedAt: string;
 }
 
-/** `sweep.json`: what a sweep varied, per generated agent. */
-export interface SweepFile {
-  /** Id of the base agent. */
-  readonly base: string;
-  /** Parameter names in command-line order. */
-  readonly parameters: readonly string[];
-  /** Agent id → parameter → value as given. */
-  readonly agents: Readonly<Record<string, Readonly<Record<string, string>>>>;
-}
+export type { SweepFile };
 
 /** A run folder as read. */
 export interface RunFiles {

@@ -566,3 +566,13 @@ export interface CaseRecord {
   /** Notes such as "provider reported no cache-write tokens". Sorted, unique. */
   readonly usageNotes: readonly string[];
 }
+
+/** `sweep.json` beside `run.json`: the parameters a sweep varied, per generated agent. */
+export interface SweepFile {
+  /** Id of the base agent. */
+  readonly base: string;
+  /** Parameter names in the order given on the command line, e.g. `["model", "exposure"]`. */
+  readonly parameters: readonly string[];
+  /** Agent id → parameter → value (as given, e.g. `p1.md`). */
+  readonly agents: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}

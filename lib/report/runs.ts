@@ -7,7 +7,7 @@
  */
 import { byKeys } from "../core/order.ts";
 import * as aq from "arquero";
-import type { AgentConfig, CaseRecord, Criterion, ModelConfig } from "../agent/types.ts";
+import type { AgentConfig, CaseRecord, Criterion, ModelConfig, SweepFile } from "../agent/types.ts";
 import type { RecordedEstimate } from "../billing/request_estimate.ts";
 
 /** One agent's tool catalog as `run.json` records it. */
@@ -27,15 +27,8 @@ export interface RunCatalog {
   readonly estimate?: RecordedEstimate;
 }
 
-/** Parameters a sweep varied, per generated agent (from `sweep.json` beside `run.json`). */
-export interface SweepInfo {
-  /** Id of the base agent. */
-  readonly base: string;
-  /** Parameter names in the order given on the command line, e.g. `["model", "exposure"]`. */
-  readonly parameters: readonly string[];
-  /** Agent id → parameter → value (as given, e.g. `p1.md`). */
-  readonly agents: Readonly<Record<string, Readonly<Record<string, string>>>>;
-}
+/** Parameters a sweep varied, per generated agent: lib/agent's `sweep.json` shape. */
+export type SweepInfo = SweepFile;
 
 /** Which version of an agent a run ran (`run.json` `agentVersions`, per record agent id). */
 export interface RunAgentVersion {
