@@ -47,36 +47,29 @@ comparison dashboard (deno task report) groups results by the varied parameters.
     "interrupted)",
 });
 
-const PASS = [
-  "config",
-  "models",
-  "servers",
-  "tool-prices",
-  "repetitions",
-  "concurrency",
-  "shard",
-  "cache",
-  "cache-dir",
-  "wire-log",
-  "timeout-ms",
-  "install-dir",
-  "data",
-  "env-file",
-  "seed",
-] as const;
+/** A passed-on flag naming a file or folder: resolved from the user's folder here. */
+const PATH = { type: "string", path: true } as const;
+/** A passed-on flag of any other value. */
+const TEXT = { type: "string" } as const;
 
-/** The passed-on flags that name files or folders (resolved from the user's folder here). */
-const PASS_PATHS: ReadonlySet<string> = new Set([
-  "config",
-  "models",
-  "servers",
-  "tool-prices",
-  "cache-dir",
-  "wire-log",
-  "install-dir",
-  "data",
-  "env-file",
-]);
+/** The flags passed on to deno task agents unchanged, in the order they are passed. */
+const PASS = {
+  config: PATH,
+  models: PATH,
+  servers: PATH,
+  "tool-prices": PATH,
+  repetitions: TEXT,
+  concurrency: TEXT,
+  shard: TEXT,
+  cache: TEXT,
+  "cache-dir": PATH,
+  "wire-log": PATH,
+  "timeout-ms": TEXT,
+  "install-dir": PATH,
+  data: PATH,
+  "env-file": PATH,
+  seed: TEXT,
+} as const;
 
 async function main(): Promise<number> {
   const parsed = parseFlags(Deno.args, {
@@ -88,11 +81,7 @@ async function main(): Promise<number> {
     "agents-dir": { type: "string", path: true },
     resume: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
-    ...Object.fromEntries(
-      PASS.map((
-        p,
-      ) => [p, { type: "string" as const, ...(PASS_PATHS.has(p) ? { path: true } : {}) }]),
-    ),
+    ...PASS,
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   if (v.help) {
@@ -102,7 +91,9 @@ async function main(): Promise<number> {
   const out = v.out as string;
   // The agents task with the permissions deno.json declares for it (not -A).
   const agentsTask = await taskRunArgs("agents");
-  const passArgs = PASS.flatMap((p) => v[p] === undefined ? [] : [`--${p}`, v[p] as string]);
+  const passArgs = Object.keys(PASS).flatMap((p) =>
+    v[p] === undefined ? [] : [`--${p}`, v[p] as string]
+  );
   if (v.resume !== undefined) {
     return await runAgents([
       ...agentsTask,
