@@ -30,6 +30,31 @@ async function runTask(args: string[], env: Record<string, string> = {}) {
   };
 }
 
+/**
+ * Reads the proxy's stderr until `ready` matches it, then drains the rest in the background.
+ *
+ * @returns The match.
+ * @throws {Error} `the proxy ended before WHAT: STDERR` when stderr ends first.
+ */
+async function stderrUntil(
+  proc: Deno.ChildProcess,
+  ready: RegExp,
+  what: string,
+): Promise<RegExpExecArray> {
+  let err = "";
+  const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let m: RegExpExecArray | null;
+  while ((m = ready.exec(err)) === null) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the proxy ended before ${what}: ${err}`);
+    err += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return m;
+}
+
 Deno.test("deno task proxy --help documents the HTTP safety flags", async () => {
   const r = await runTask(["--help"]);
   assert.equal(r.code, 0, r.stderr);
@@ -89,16 +114,7 @@ Deno.test({
   await Deno.writeTextFile(join(dir, "servers.json"), JSON.stringify({ mcpServers: { memory } }));
   const proc = child.spawn();
   try {
-    let err = "";
-    const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    while (!err.includes("serving MCP on stdio")) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`the proxy ended before serving: ${err}`);
-      err += value;
-    }
-    (async () => {
-      while (!(await reader.read()).done) { /* drain */ }
-    })().catch(() => {});
+    await stderrUntil(proc, /serving MCP on stdio/, "serving");
     // It serves: an initialize is answered.
     const writer = proc.stdin.getWriter();
     await writer.write(new TextEncoder().encode(
@@ -249,17 +265,7 @@ Deno.test("deno task proxy --http: a client's DELETE ends its session; on SIGTER
     stderr: "piped",
   }).spawn();
   try {
-    let err = "";
-    const reader = proc.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    while (!/listening on (\S+)/.test(err)) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`the proxy ended before listening: ${err}`);
-      err += value;
-    }
-    (async () => {
-      while (!(await reader.read()).done) { /* drain */ }
-    })().catch(() => {});
-    const url = new URL(/listening on (\S+)/.exec(err)![1]);
+    const url = new URL((await stderrUntil(proc, /listening on (\S+)/, "listening"))[1]);
     assert.equal(upstream.opened.length, 1, "the proxy opened one session upstream");
     const transport = new StreamableHTTPClientTransport(url);
     const client = new Client({ name: "t", version: "1" }, { capabilities: {} });
