@@ -83,14 +83,17 @@ export function toolSearchProblem(
  * in every spelling the name reaches us in: behind a gateway prefix or a fine-tune's `ft:`;
  * `chatgpt-` (OpenAI's ChatGPT snapshots, e.g. `chatgpt-4o-latest`, are GPT models); and
  * Azure's names without the dot, which its character rules forbid (`gpt-35-turbo` is
- * GPT-3.5 Turbo: the first digit is the major version, the rest the minor).
+ * GPT-3.5 Turbo: the first digit is the major version, the rest the minor). Only a first digit
+ * of 3 or more is read that way (no API serves GPT-1 or GPT-2), so `gpt-10` is GPT-10.
  */
 function gptVersion(name: string): [number, number] | null {
   const gpt = /(^|[^a-z0-9])(?:chat)?gpt-(\d+)(?:\.(\d+))?/.exec(name);
   if (gpt === null) return null;
   const [, , digits, minor] = gpt;
   if (minor !== undefined) return [Number(digits), Number(minor)];
-  return digits.length > 1 ? [Number(digits[0]), Number(digits.slice(1))] : [Number(digits), 0];
+  return digits.length > 1 && digits[0] >= "3"
+    ? [Number(digits[0]), Number(digits.slice(1))]
+    : [Number(digits), 0];
 }
 
 /**

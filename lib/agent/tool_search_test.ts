@@ -302,6 +302,9 @@ Deno.test("toolSearchProblem: the provider each search needs, and the models the
   assert.ok(ok("openai_search", "openai-responses", "gpt-54-mini"));
   assert.ok(ok("openai_search", "openai-responses", "openai/gpt-5.4-2026-03-05"));
   assert.ok(ok("openai_search", "openai-responses", "gpt-6"));
+  // A two-digit major is not a dotless 1.0 or 2.0: no API serves GPT-1 or GPT-2.
+  assert.ok(ok("openai_search", "openai-responses", "gpt-10"));
+  assert.ok(ok("openai_search", "openai-responses", "azure/gpt-12-mini"));
   assert.match(
     toolSearchProblem("openai_search", "openai", "gpt-5.4")!,
     /needs a model of provider "openai-responses"/,
