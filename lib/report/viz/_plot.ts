@@ -36,7 +36,7 @@ export const el = (x: unknown): Element => x as Element;
 export function agentBars(
   records: readonly AgentRunRecord[],
   ctx: VizContext,
-  data: readonly { agent: string; value: number }[],
+  data: readonly { agent: string; value: number | null }[],
   options: {
     x: { label: string; domain?: readonly [number, number] };
     format: (v: number) => string;
@@ -56,11 +56,11 @@ export function agentBars(
     y: { label: null, domain: data.map((d) => d.agent), tickFormat: agentTick },
     color: agentColors(records, ctx),
     marks: [
-      Plot.barX(data, { x: "value", y: "agent", fill: "agent" }),
+      Plot.barX(data.filter((d) => d.value !== null), { x: "value", y: "agent", fill: "agent" }),
       Plot.text(data, {
-        x: "value",
+        x: (d: { value: number | null }) => d.value ?? domain?.[0] ?? 0,
         y: "agent",
-        text: (d: { value: number }) => options.format(d.value),
+        text: (d: { value: number | null }) => d.value === null ? "–" : options.format(d.value),
         dx: 4,
         textAnchor: "start",
         ...(options.textFill === undefined ? {} : { fill: options.textFill }),

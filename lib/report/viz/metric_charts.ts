@@ -129,7 +129,7 @@ export const ITERATION_LIMIT_METRIC: MetricDef = {
 
 /**
  * Bars by agent: the metric averaged over each agent's selected records (every record weighs
- * one), value printed at the bar's end.
+ * one), value printed at the bar's end; an agent none of whose records has it shows –.
  *
  * @param m The metric.
  * @param records Records.
@@ -142,10 +142,9 @@ export function metricBars(
   ctx: VizContext,
 ): VizOutput {
   if (records.length === 0) return EMPTY;
-  const data = byAgent(records)
-    .map(([agent, rs]) => ({ agent, value: avgMetric(rs, m.field), n: rs.length }))
-    .filter((d): d is { agent: string; value: number; n: number } => d.value !== null);
-  if (data.length === 0) return note(m.missing);
+  // An agent without the value (e.g. no scored case) keeps its row, marked –: never a 0 bar.
+  const data = byAgent(records).map(([agent, rs]) => ({ agent, value: avgMetric(rs, m.field) }));
+  if (data.every((d) => d.value === null)) return note(m.missing);
   return agentBars(records, ctx, data, {
     x: { label: `${m.axis} →`, domain: m.domain },
     format: m.format,

@@ -237,6 +237,24 @@ Deno.test("agent-average-correctness labels 50.0% and 100.0%; the trend marks a'
   assert.equal((trend.match(/configuration changed since the previous run/g) ?? []).length, 1);
 });
 
+Deno.test("agent-average-correctness keeps an agent with no scored case as a row marked –", () => {
+  // Agent b's every case an infrastructure error: no verdict, so no pass rate (not 0%).
+  const errored = RUNS.map((r) => ({
+    ...r,
+    records: r.records.map((c) => c.agentId === "b" ? { ...c, passed: null } : c),
+  }));
+  const v = createRegistry().get("agent-average-correctness")!;
+  const svg = v.render(
+    agentRunRecords(errored),
+    vizContext(headlessDocument(), v.layout),
+  ) as Element;
+  const labels = [...svg.querySelectorAll('g[aria-label="text"] text')].map((t) => t.textContent);
+  assert.deepEqual(labels, ["50.0%", "–"]);
+  assert.equal(svg.querySelectorAll('g[aria-label="bar"] rect').length, 1);
+  const ticks = [...svg.querySelectorAll('g[aria-label="y-axis tick label"] text')];
+  assert.deepEqual(ticks.map((t) => t.textContent), ["a", "b"]);
+});
+
 Deno.test("visualizations whose data is not recorded say so instead of drawing", () => {
   const cache = render("cache-effectiveness-by-agent");
   assert.ok(isVizNote(cache));
