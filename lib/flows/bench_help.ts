@@ -63,7 +63,9 @@ reference corpus of 73 npm MCP servers) and writes report.json and dashboard.htm
   --retrievers LIST    Retrievers to score: ${RETRIEVER_NAMES.join(", ")};
                        "none" to score none (default: ${BENCH_DEFAULTS.retrievers}). ${
         new Intl.ListFormat("en", { type: "conjunction" }).format(
-          RETRIEVERS.filter((r) => r.reads.length > 0).map((r) => r.name),
+          RETRIEVERS.filter((r) => r.reads.length > 0 && r.plainIndexOnly === undefined).map((r) =>
+            r.name
+          ),
         )
       }
                        are also scored on the index of every selected arm that changes a field

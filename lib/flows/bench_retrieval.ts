@@ -1,6 +1,6 @@
 /**
  * The bench's retrieval section: every golden set × retriever × index (plain, then each index
- * arm that changes a field the retriever reads), the cost-quality frontier of each retriever
+ * arm that changes a field the retriever reads, unless its entry is `plainIndexOnly`), the cost-quality frontier of each retriever
  * but `random`, the audit and the unreachable tools of each scored set, and the paired tests
  * against `bm25`. Rows and warnings come out in golden-set order, retrievers and indexes
  * within it; each local index is built once per corpus and let go before the next is built,

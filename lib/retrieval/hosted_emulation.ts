@@ -442,6 +442,14 @@ function emulated(
   };
 }
 
+/**
+ * Why an emulation is scored on the plain index only: the hosted search indexes the tool
+ * definitions the client sends, so a row on an encoding arm's rendering would measure nothing
+ * the provider does.
+ */
+const HOSTED_PLAIN_INDEX_ONLY =
+  "the hosted search it emulates indexes the tool definitions the client sends, never an encoding arm's rendering of them";
+
 /** BM25 weights of the Anthropic emulation: the documented fields, equally. */
 const ANTHROPIC_BM25_WEIGHTS = { name: 1, description: 1, params: 1, server: 0 };
 
@@ -458,6 +466,7 @@ export const anthropicBm25Entry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
+  plainIndexOnly: HOSTED_PLAIN_INDEX_ONLY,
   create: (docs) => {
     const base = createBm25Retriever(docs, {
       weights: ANTHROPIC_BM25_WEIGHTS,
@@ -481,6 +490,7 @@ export const anthropicRegexEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
+  plainIndexOnly: HOSTED_PLAIN_INDEX_ONLY,
   create: (docs) => {
     const index = regexIndex(docs, new Map());
     const base: Retriever = {
@@ -510,6 +520,7 @@ export const openaiSearchEntry: RetrieverEntry = {
   needsGolden: false,
   asyncBuild: false,
   reportsCost: false,
+  plainIndexOnly: HOSTED_PLAIN_INDEX_ONLY,
   create: (docs) => {
     const base = createBm25Retriever(docs, { weights: OPENAI_BM25_WEIGHTS });
     return emulated("openai_search", base, OPENAI_SEARCH_EMULATION, base.config);

@@ -108,7 +108,8 @@ export function changedIndexFields(
 /**
  * Which index arms a retriever is worth scoring on, beside its plain index, from the fields its
  * entry reads: an arm is scored when it changes a field the retriever reads on this corpus;
- * otherwise it is skipped with the reason (its row would repeat the plain one). A retriever that
+ * otherwise it is skipped with the reason (its row would repeat the plain one). An entry with
+ * `plainIndexOnly` skips the arms it would have been scored on with that reason. A retriever that
  * reads no field (the baselines) is scored on no arm and skips none.
  *
  * @param retriever A registered name or an entry.
@@ -145,8 +146,10 @@ export function indexArmsFor(
   const skipped: { arm: string; reason: string }[] = [];
   for (const arm of arms) {
     const fields = changed?.get(arm.name) ?? changedIndexFields(tools, arm.indexFields);
-    if (fields.some((f) => entry.reads.includes(f))) score.push(arm);
-    else {
+    if (fields.some((f) => entry.reads.includes(f))) {
+      if (entry.plainIndexOnly === undefined) score.push(arm);
+      else skipped.push({ arm: arm.name, reason: entry.plainIndexOnly });
+    } else {
       skipped.push({
         arm: arm.name,
         reason: fields.length === 0

@@ -114,6 +114,40 @@ Deno.test("indexArmsFor() follows the reads of any entry, and a no-op arm is ski
   ]);
 });
 
+Deno.test("indexArmsFor() holds a plainIndexOnly entry to its plain index, with its reason", () => {
+  const tools: Tool[] = [{ id: "s:a", server: "s", name: "a", description: "read" }];
+  const own = (t: Tool) => ({
+    name: t.name,
+    server: t.server,
+    description: t.description,
+    params: "",
+  });
+  const descArm = { name: "desc", indexFields: (t: Tool) => ({ ...own(t), description: "D" }) };
+  const serverArm = { name: "srv", indexFields: (t: Tool) => ({ ...own(t), server: "S" }) };
+  const held: RetrieverEntry = {
+    ...retrieverEntry("bm25"),
+    name: "h",
+    label: "H",
+    reads: ["name", "description"],
+    plainIndexOnly: "it stands for a search of the tools as sent",
+  };
+  const chosen = indexArmsFor(held, tools, [descArm, serverArm]);
+  assert.deepEqual(chosen.score, []);
+  // The arm it reads is skipped for the entry's reason; the one it does not, for the usual one.
+  assert.deepEqual(chosen.skipped, [
+    { arm: "desc", reason: "it stands for a search of the tools as sent" },
+    {
+      arm: "srv",
+      reason:
+        "the arm only changes fields H weighs 0 (server, params), so it would repeat the plain h row",
+    },
+  ]);
+  // The hosted-search emulations are held so: a provider never searches an arm's rendering.
+  for (const name of ["anthropic_bm25", "anthropic_regex", "openai_search"]) {
+    assert.deepEqual(indexArmsFor(name, tools, [descArm]).score, [], name);
+  }
+});
+
 Deno.test("changedIndexFields reads a field no more once it has seen it change", () => {
   const tools: Tool[] = ["a", "b", "c"].map((n) => ({
     id: `s:${n}`,

@@ -283,6 +283,12 @@ export interface RetrieverEntry {
    */
   readonly endpoint?: "embedding" | "chat" | "hosted";
   /**
+   * Why the retriever is scored on its plain index only, when it is: what it stands for never
+   * reads an encoding arm's rendering of the tools (a provider's hosted tool search indexes the
+   * definitions the client sends). Absent: scored on each arm that changes a field it reads.
+   */
+  readonly plainIndexOnly?: string;
+  /**
    * Builds the index with default options.
    *
    * @param docs Documents to index.
