@@ -7,18 +7,21 @@
  *
  * @module
  */
-import type { Corpus, Tool } from "../catalog/types.ts";
+import { schemaText } from "../catalog/canonical.ts";
+import type { Corpus, JsonValue, Tool } from "../catalog/types.ts";
 import { type Shapes, shapesOf, shapeTools } from "../billing/sent_layer.ts";
-import { wireServers } from "../billing/wire.ts";
+import type { CaptureFileServer } from "../mcp/capture_file.ts";
 import {
   DEFAULT_RESULTS_PER_SEARCH,
   type DeferredModeRow,
   type DeferredScalingRow,
   measureDeferredModes,
+  renderDeferredModes,
   searchGroups,
 } from "../modes/deferred.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
 import { createRng, deriveSeed } from "../stats/prng.ts";
+import { type GroupCounts, groupCounts, type KnownString } from "../tokens/shared_counts.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 
 /** The bench report's deferred-mode sections. */
@@ -32,8 +35,10 @@ export interface DeferredSections {
 /**
  * Mean tokens of the reference proxy's `retrieve_tools` response (full detail) with `k`
  * results, over the corpus's tools taken `k` at a time in corpus order (as
- * {@linkcode searchGroups} takes them), each scored 1: each
- * response rendered once and counted by every tokenizer.
+ * {@linkcode searchGroups} takes them), each scored 1: each response rendered once and counted
+ * by every tokenizer, through their group's known strings where they have one (lib/tokens
+ * `groupCounts`: the tools' descriptions and schema texts, whose middles the catalog cost and
+ * the encoding arms counted already).
  *
  * @param tools The corpus.
  * @param k Results per response.
@@ -46,15 +51,40 @@ export function meanRetrieveTokens(
   tokenizers: readonly Tokenizer[],
 ): number[] {
   const byId = new Map(tools.map((t) => [t.id, t]));
+  const group = groupCounts(tokenizers);
   const sums = tokenizers.map(() => 0);
+  const out = tokenizers.map(() => 0);
   let n = 0;
-  for (const group of searchGroups(tools, k)) {
-    const hits = group.map((t) => ({ id: t.id, score: 1 }));
+  for (const found of searchGroups(tools, k)) {
+    const hits = found.map((t) => ({ id: t.id, score: 1 }));
     const text = retrieveResponseText(hits, (id) => byId.get(id), "full");
-    tokenizers.forEach((tokenizer, j) => sums[j] += tokenizer.count(text));
+    if (group === undefined) {
+      tokenizers.forEach((tokenizer, j) => sums[j] += tokenizer.count(text));
+    } else {
+      group.countKnown(text, found.flatMap((t) => knownOf(group, t)), out);
+      out.forEach((tokens, j) => sums[j] += tokens);
+    }
     n += 1;
   }
   return sums.map((sum) => n === 0 ? 0 : sum / n);
+}
+
+/**
+ * A tool's known strings, in the order a response holds them: its description as written or
+ * escaped, and its schema text (which the response holds when the schema is in canonical order).
+ */
+function knownOf(group: GroupCounts, tool: Tool): (KnownString | null)[] {
+  let schema: string | undefined;
+  try {
+    schema = schemaText(tool);
+  } catch {
+    schema = undefined; // no canonical text: the response's schema is counted as it is
+  }
+  return [
+    group.known(tool.description),
+    group.knownEscaped(tool.description),
+    group.known(schema),
+  ];
 }
 
 /**
@@ -89,6 +119,8 @@ export async function measureDeferred(
     const openai = shaped("openai-responses");
     const instructions = await serverInstructions(corpus, file);
     const searchTokens = meanRetrieveTokens(corpus.tools, DEFAULT_RESULTS_PER_SEARCH, tokenizers);
+    // Rendered once, counted by every tokenizer.
+    const rendered = renderDeferredModes({ anthropic, openai, instructions });
     for (const [t, tokenizer] of tokenizers.entries()) {
       const rng = createRng(deriveSeed(seed, `deferred/${corpus.id}/${tokenizer.name}`));
       const m = measureDeferredModes({
@@ -99,6 +131,7 @@ export async function measureDeferred(
         proxy: proxyShaped,
         proxySearchTokens: searchTokens[t],
         instructions,
+        rendered,
         random: () => rng.next(),
       });
       deferredModes.push(...m.rows);
@@ -111,6 +144,15 @@ export async function measureDeferred(
 /** The servers' `instructions` a capture file keeps; none for the other formats. */
 async function serverInstructions(corpus: Corpus, file: string): Promise<Map<string, string>> {
   if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
-  const servers = wireServers(await Deno.readTextFile(file), corpus.provenance.format);
-  return new Map(servers.flatMap((s) => s.instructions ? [[s.server, s.instructions]] : []));
+  // Only the instructions are read (the cost layers read the servers' wire texts).
+  const capture = JSON.parse(await Deno.readTextFile(file)) as {
+    servers?: Partial<Record<keyof CaptureFileServer, JsonValue>>[];
+  };
+  return new Map(
+    (capture.servers ?? []).flatMap((s) =>
+      typeof s.instructions === "string" && s.instructions !== ""
+        ? [[String(s.server), s.instructions]]
+        : []
+    ),
+  );
 }

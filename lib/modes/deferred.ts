@@ -34,7 +34,13 @@ import {
 } from "../catalog/sent_search.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { Provenance } from "../core/provenance.ts";
-import { firstHardCut, lastHardCut, piecewiseEncoding, shortCounts } from "../tokens/joins.ts";
+import {
+  firstHardCut,
+  lastHardCut,
+  piecewiseEncoding,
+  SHORT_MAX,
+  shortCounts,
+} from "../tokens/joins.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { DEFAULT_SUBSET_DRAWS, DEFAULT_SUBSET_SIZES, drawServers } from "./scaling.ts";
 
@@ -195,6 +201,12 @@ export interface DeferredModesOptions {
   readonly resultsPerSearch?: number;
   /** Searches per session estimated. @default {DEFAULT_SESSION_SEARCHES} */
   readonly searches?: readonly number[];
+  /**
+   * The modes rendered from these same `anthropic`, `openai`, `instructions` and
+   * `resultsPerSearch` ({@linkcode renderDeferredModes}), shared by the tokenizers that price
+   * them; rendered here when not given.
+   */
+  readonly rendered?: RenderedModes;
   /** Uniform [0, 1) generator of the size draws, seeded by the caller. */
   readonly random: () => number;
   /** Target sizes sampled. @default {DEFAULT_SUBSET_SIZES} */
@@ -266,6 +278,30 @@ export function searchGroups<T>(items: readonly T[], k: number): T[][] {
 const mean = (xs: readonly number[]) =>
   xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/**
+ * A tool's definition as a mode sends it, cut for counting: its middle, `[first, last)` between
+ * its first and last hard cut (lib/tokens `joins.ts`; none when `last <= first`), and inside
+ * it the middles of its description and schema (`pieces`), which the definitions of the same
+ * tool in the other modes share.
+ */
+interface Def {
+  readonly text: string;
+  readonly first: number;
+  readonly last: number;
+  /** Per piece, flat: the start and end of its middle in `text`, and its id. */
+  readonly pieces: readonly number[];
+}
+
+/** One piece of a {@linkcode Def}: a description or schema, with its own middle and id. */
+interface Piece {
+  readonly id: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** A search's text: text, and indices of the definitions it loads, in order. */
+type Items = readonly (string | number)[];
+
 /** How one mode renders its session start and its searches (the mode's wire shapes). */
 interface ModeShape {
   readonly mode: DeferredMode;
@@ -275,54 +311,176 @@ interface ModeShape {
   readonly key: string;
   readonly tools: readonly DeferredTool[];
   /**
-   * One tool as `direct` sends it in this mode's client (JSON); `direct` sends the array of
+   * Each tool as `direct` sends it in this mode's client (JSON); `direct` sends the array of
    * them, `[` and the entries joined by `,` and `]`.
    */
-  readonly def: (tool: DeferredTool) => string;
+  readonly defs: readonly Def[];
   /** The search tool's entry (text), `""` when not counted. */
   readonly searchTool: string;
   /** What stays visible of these tools at the start (text, `""` for nothing). */
   readonly visible: (tools: readonly DeferredTool[]) => string;
   /** Whether server instructions are loaded at the start. */
   readonly instructions: boolean;
-  /** What one search adds: the result block with the definitions it loads (text). */
-  readonly search: (found: readonly DeferredTool[]) => string;
+  /** What each search adds: the result block with the definitions it loads. */
+  readonly searches: readonly Items[];
   readonly notCounted: readonly string[];
 }
 
-function shapes(options: DeferredModesOptions): ModeShape[] {
-  // Each tool's entry is rendered once: the direct array and the searches hold the same text.
-  const rendered = new Map<DeferredTool, string>();
-  const anthropicDef = (t: DeferredTool) => {
-    let def = rendered.get(t);
-    if (def === undefined) {
-      rendered.set(t, def = JSON.stringify(sentTools([t.tool], "anthropic-messages")[0]));
-    }
-    return def;
+/**
+ * The deferred modes rendered over one corpus (see {@linkcode renderDeferredModes}): what does
+ * not depend on the tokenizer, done once for every tokenizer that prices them.
+ */
+export interface RenderedModes {
+  /** The tools rendered (the options' arrays themselves). */
+  readonly anthropic: readonly DeferredTool[];
+  readonly openai: readonly DeferredTool[];
+  /** Tools one search loads. */
+  readonly resultsPerSearch: number;
+  /** The modes' shapes, in row order. */
+  readonly shapes: readonly ModeShape[];
+  /** Pieces the definitions share (descriptions and schemas), numbered from 0. */
+  readonly pieceCount: number;
+}
+
+/** A schema stands in for this object when a definition is rendered; its JSON is unique. */
+const HOLE = { "\u0000": 0 };
+const HOLE_TEXT = JSON.stringify(HOLE);
+
+/**
+ * Renders the deferred modes over one corpus for {@linkcode measureDeferredModes}: every
+ * definition, search and visible list, so that each tokenizer only counts them.
+ *
+ * @param options The shaped corpus, instructions and results per search (as for
+ *   {@linkcode measureDeferredModes}).
+ * @returns The rendered modes.
+ * @throws {RangeError} When `resultsPerSearch` is not a positive integer.
+ */
+export function renderDeferredModes(
+  options: Pick<DeferredModesOptions, "anthropic" | "openai" | "instructions" | "resultsPerSearch">,
+): RenderedModes {
+  const k = options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH;
+  if (!Number.isInteger(k) || k < 1) {
+    throw new RangeError(`Cannot render deferred modes: resultsPerSearch must be >= 1, got ${k}`);
+  }
+  let pieceCount = 0;
+  const piece = (s: string): Piece | null => {
+    if (s.length <= SHORT_MAX) return null; // counted with the text around it
+    const first = firstHardCut(s, 0, s.length);
+    const last = first < 0 ? first : lastHardCut(s, first, s.length);
+    return last > first ? { id: pieceCount++, first, last } : null;
   };
-  const anthropicDefs = (tools: readonly DeferredTool[]) =>
-    `[${tools.map(anthropicDef).join(",")}]`;
+  // A definition rendered by `sentTools` around a hole where its schema goes, the schema's
+  // JSON written once per format's dialect and shared with the other modes' definitions.
+  const define = (
+    tool: SentTool,
+    format: SentFormat,
+    schema: { text: string; piece: Piece | null },
+    description: { text: string; piece: Piece | null },
+  ): Def => {
+    const frame = JSON.stringify(sentTools([{ ...tool, inputSchema: HOLE }], format)[0]);
+    const hole = frame.indexOf(HOLE_TEXT);
+    const text = hole < 0
+      ? JSON.stringify(sentTools([tool], format)[0])
+      : frame.slice(0, hole) + schema.text + frame.slice(hole + HOLE_TEXT.length);
+    const first = firstHardCut(text, 0, text.length);
+    const last = first < 0 ? first : lastHardCut(text, first, text.length);
+    const pieces: number[] = [];
+    const d = description.piece === null ? -1 : text.indexOf(description.text);
+    if (d >= 0) {
+      pieces.push(d + description.piece!.first, d + description.piece!.last, description.piece!.id);
+    }
+    if (hole >= 0 && schema.piece !== null) {
+      pieces.push(hole + schema.piece.first, hole + schema.piece.last, schema.piece.id);
+    }
+    return { text, first, last, pieces };
+  };
+  const described = (t: SentTool) => {
+    const text = JSON.stringify(t.description).slice(1, -1);
+    return { text, piece: piece(text) };
+  };
+  const schematized = (t: SentTool) => {
+    const text = JSON.stringify(t.inputSchema);
+    return { text, piece: piece(text) };
+  };
+  const renamed = options.anthropic.map((t) => ({
+    server: t.server,
+    tool: { ...t.tool, name: claudeCodeToolName(t.server, t.tool.name) },
+  }));
+  // Tool i's description and schema, shared by its definitions in the three modes where equal.
+  const known = options.anthropic.map((t) => ({
+    description: described(t.tool),
+    schema: schematized(t.tool),
+  }));
+  const anthropicDefs = options.anthropic.map((t, i) =>
+    define(t.tool, "anthropic-messages", known[i].schema, known[i].description)
+  );
+  const claudeDefs = renamed.map((t, i) =>
+    define(t.tool, "anthropic-messages", known[i].schema, known[i].description)
+  );
+  const openaiDefs = options.openai.map(({ tool }, i) => {
+    const a = options.anthropic[i]?.tool;
+    if (a === undefined) {
+      return define(tool, "openai-responses", schematized(tool), described(tool));
+    }
+    const schema = tool.inputSchema === a.inputSchema ? known[i].schema : schematized(tool);
+    return define(
+      tool,
+      "openai-responses",
+      schema.text === known[i].schema.text ? known[i].schema : schema,
+      tool.description === a.description ? known[i].description : described(tool),
+    );
+  });
+  const shapes = modeShapes(options, k, renamed, anthropicDefs, claudeDefs, openaiDefs);
+  return {
+    anthropic: options.anthropic,
+    openai: options.openai,
+    resultsPerSearch: k,
+    shapes,
+    pieceCount,
+  };
+}
+
+/** `[`, the definitions joined by `,`, `]`: how a search result or `direct` holds them. */
+function arrayOf(indices: readonly number[]): (string | number)[] {
+  const items: (string | number)[] = ["["];
+  for (const [j, i] of indices.entries()) items.push(...(j === 0 ? [] : [","]), i);
+  items.push("]");
+  return items;
+}
+
+function modeShapes(
+  options: Pick<DeferredModesOptions, "anthropic" | "openai" | "instructions">,
+  k: number,
+  renamed: readonly DeferredTool[],
+  anthropicDefs: readonly Def[],
+  claudeDefs: readonly Def[],
+  openaiDefs: readonly Def[],
+): ModeShape[] {
   const references = (names: readonly string[]) =>
     names.map((n) => ({ type: "tool_reference", tool_name: n }));
+  const groups = (n: number) => searchGroups(Array.from({ length: n }, (_, i) => i), k);
+  const anthropicSearches = groups(options.anthropic.length).map((found) => [
+    JSON.stringify({
+      type: "tool_search_tool_result",
+      tool_use_id: "srvtoolu_0000000000000000000000",
+      content: {
+        type: "tool_search_tool_search_result",
+        tool_references: references(found.map((i) => options.anthropic[i].tool.name)),
+      },
+    }),
+    ...arrayOf(found),
+  ]);
   const anthropic = (kind: Exclude<ToolSearchKind, "openai">): ModeShape => ({
     mode: "anthropic_search",
     variant: kind === "anthropic_bm25" ? "bm25" : "regex",
     format: "anthropic-messages",
     key: "anthropic",
     tools: options.anthropic,
-    def: anthropicDef,
+    defs: anthropicDefs,
     searchTool: JSON.stringify([ANTHROPIC_SEARCH_TOOLS[kind]]),
     visible: () => "",
     instructions: false,
-    search: (found) =>
-      JSON.stringify({
-        type: "tool_search_tool_result",
-        tool_use_id: "srvtoolu_0000000000000000000000",
-        content: {
-          type: "tool_search_tool_search_result",
-          tool_references: references(found.map((t) => t.tool.name)),
-        },
-      }) + anthropicDefs(found),
+    searches: anthropicSearches,
     notCounted: [
       "the system prompt the API adds for the tool search tool (not published)",
       "the model's search query (output tokens)",
@@ -334,29 +492,34 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
       name: server,
       description: namespaceDescription(server, options.instructions),
     }));
+  // The output with each namespace's functions in a hole, filled with their definitions.
+  const openaiSearch = (found: readonly number[]): Items => {
+    const tools = found.map((i) => options.openai[i]);
+    const stubs = namespaceStubs(tools);
+    const frame = JSON.stringify({
+      type: "tool_search_output",
+      execution: "server",
+      status: "completed",
+      tools: stubs.map((ns): JsonObject => ({ ...ns, tools: HOLE })),
+    }).split(HOLE_TEXT);
+    const items: (string | number)[] = [frame[0]];
+    for (const [j, ns] of stubs.entries()) {
+      items.push(...arrayOf(found.filter((i) => options.openai[i].server === ns.name)));
+      items.push(frame[j + 1]);
+    }
+    return items;
+  };
   const openai: ModeShape = {
     mode: "openai_search",
     variant: "namespaced",
     format: "openai-responses",
     key: "openai",
     tools: options.openai,
-    def: (t) => JSON.stringify(sentTools([t.tool], "openai-responses")[0]),
+    defs: openaiDefs,
     searchTool: JSON.stringify([OPENAI_SEARCH_TOOL]),
     visible: (tools) => JSON.stringify(namespaceStubs(tools)),
     instructions: false,
-    search: (found) => {
-      const entries = sentTools(found.map((t) => t.tool), "openai-responses");
-      const loaded = namespaceStubs(found).map((ns): JsonObject => ({
-        ...ns,
-        tools: entries.filter((_, i) => found[i].server === ns.name),
-      }));
-      return JSON.stringify({
-        type: "tool_search_output",
-        execution: "server",
-        status: "completed",
-        tools: loaded,
-      });
-    },
+    searches: groups(options.openai.length).map(openaiSearch),
     notCounted: [
       "the definition and instructions of tool_search itself (not published)",
       "the model's search arguments (output tokens)",
@@ -365,26 +528,24 @@ function shapes(options: DeferredModesOptions): ModeShape[] {
   const servers = new Set(options.anthropic.map((t) => t.server));
   const withInstructions =
     [...servers].filter((s) => (options.instructions?.get(s)?.trim() ?? "") !== "").length;
-  const renamed = options.anthropic.map((t) => ({
-    server: t.server,
-    tool: { ...t.tool, name: claudeCodeToolName(t.server, t.tool.name) },
-  }));
   const claudeCode: ModeShape = {
     mode: "client_deferred",
     variant: "claude_code",
     format: "anthropic-messages",
     key: "claude_code",
     tools: renamed,
-    def: anthropicDef,
+    defs: claudeDefs,
     searchTool: "",
     visible: (tools) => tools.map((t) => t.tool.name).join("\n"),
     instructions: true,
-    search: (found) =>
+    searches: groups(renamed.length).map((found) => [
       JSON.stringify({
         type: "tool_result",
         tool_use_id: "toolu_0000000000000000000000",
-        content: references(found.map((t) => t.tool.name)),
-      }) + anthropicDefs(found),
+        content: references(found.map((i) => renamed[i].tool.name)),
+      }),
+      ...arrayOf(found),
+    ]),
     notCounted: [
       "Claude Code's ToolSearch tool definition and the text around the list of deferred names (not published)",
       "the model's search query (output tokens)",
@@ -425,62 +586,59 @@ interface PricedTools {
 }
 
 /**
- * Prices a mode's tools. Each definition is rendered once, and the middle of it (from its first
- * to its last hard cut, lib/tokens `joins.ts`) counted once, then added wherever the
- * definition occurs (the whole `direct` array, the definition alone, the searches that load
- * it): exact, since a hard cut is judged on the two characters around it, both inside the
- * definition, so the tokens of a text are the sum of the tokens of its stretches cut there.
+ * Prices a mode's tools. The middle of each definition is counted once, then added wherever
+ * the definition occurs (the whole `direct` array, the definition alone, the searches that
+ * load it); and within it the middles of its description and schema are counted once for the
+ * definitions of every mode that hold them (`pieces`, per piece id, -1 until counted). Exact:
+ * each cut is a hard cut (lib/tokens `joins.ts`), judged on the two characters around it, both
+ * inside the text it was found in, so the tokens of a text are the sum of its stretches' cut
+ * there.
  */
 function priceTools(
   shape: ModeShape,
   tokenizer: Tokenizer,
-  k: number,
   instructionText: (tools: readonly DeferredTool[]) => string,
+  pieces: number[],
 ): PricedTools {
   const count = (text: string) => text === "" ? 0 : tokenizer.count(text);
-  const glue = piecewiseEncoding(tokenizer) === undefined ? count : shortCounts(tokenizer);
-  const defs = new Map<DeferredTool, Part>();
-  for (const t of shape.tools) defs.set(t, part(shape.def(t), glue === count ? undefined : count));
-  // Tokens of the parts and strings in order, the parts' middles counted once.
-  const joined = (items: readonly (string | Part)[]): number => {
+  const piecewise = piecewiseEncoding(tokenizer) !== undefined;
+  const glue = piecewise ? shortCounts(tokenizer) : count;
+  const { defs } = shape;
+  // Tokens of each definition's middle (-1: none, the definition is counted as text).
+  const middles = defs.map((d) => {
+    if (!piecewise || d.last <= d.first) return -1;
+    let total = 0;
+    let from = d.first;
+    for (let j = 0; j < d.pieces.length; j += 3) {
+      const start = d.pieces[j];
+      const end = d.pieces[j + 1];
+      if (start < from || end > d.last) continue;
+      const id = d.pieces[j + 2];
+      if (pieces[id] < 0) pieces[id] = tokenizer.count(d.text.slice(start, end));
+      total += glue(d.text.slice(from, start)) + pieces[id];
+      from = end;
+    }
+    return total + glue(d.text.slice(from, d.last));
+  });
+  // Tokens of the texts and definitions in order, the definitions' middles counted once.
+  const joined = (items: Items): number => {
     let total = 0;
     let text = "";
     for (const item of items) {
       if (typeof item === "string") text += item;
-      else if (item.tokens === undefined) text += item.text;
+      else if (middles[item] < 0) text += defs[item].text;
       else {
-        total += glue(text + item.text.slice(0, item.first)) + item.tokens;
-        text = item.text.slice(item.last);
+        const d = defs[item];
+        total += glue(text + d.text.slice(0, d.first)) + middles[item];
+        text = d.text.slice(d.last);
       }
     }
     return total + glue(text);
   };
-  // Tokens of a text holding some of the parts, wherever they occur (non-overlapping).
-  const holding = (text: string, parts: readonly Part[]): number => {
-    const found = parts.flatMap((p) => {
-      const at = p.tokens === undefined ? -1 : text.indexOf(p.text);
-      return at < 0 ? [] : [{ at, p }];
-    }).sort((a, b) => a.at - b.at);
-    const items: (string | Part)[] = [];
-    let from = 0;
-    for (const { at, p } of found) {
-      if (at < from) continue;
-      items.push(text.slice(from, at), p);
-      from = at + p.text.length;
-    }
-    items.push(text.slice(from));
-    return joined(items);
-  };
-  const array = (tools: readonly DeferredTool[]): (string | Part)[] => {
-    const items: (string | Part)[] = ["["];
-    for (const [i, t] of tools.entries()) items.push(...(i === 0 ? [] : [","]), defs.get(t)!);
-    items.push("]");
-    return items;
-  };
   const perTool = new Map<DeferredTool, { def: number; visible: number }>();
-  for (const t of shape.tools) {
+  for (const [i, t] of shape.tools.entries()) {
     perTool.set(t, {
-      def: joined(["[", defs.get(t)!, "]"]),
+      def: joined(["[", i, "]"]),
       visible: shape.mode === "client_deferred" ? count(`${t.tool.name}\n`) : 0,
     });
   }
@@ -495,33 +653,13 @@ function priceTools(
     );
   }
   return {
-    directTokens: joined(array(shape.tools)),
+    directTokens: joined(arrayOf(shape.tools.map((_, i) => i))),
     visible: count(shape.visible(shape.tools)),
     instructions: shape.instructions ? count(instructionText(shape.tools)) : 0,
-    searchTokens: mean(
-      searchGroups(shape.tools, k).map((c) => holding(shape.search(c), c.map((t) => defs.get(t)!))),
-    ),
+    searchTokens: mean(shape.searches.map(joined)),
     perTool,
     perServer,
   };
-}
-
-/** A text whose middle, `[first, last)` between its first and last hard cut, is counted. */
-interface Part {
-  readonly text: string;
-  readonly first: number;
-  readonly last: number;
-  /** Tokens of the middle; undefined when it has none or the tokenizer is not piecewise. */
-  readonly tokens?: number;
-}
-
-/** `text` as a {@linkcode Part}, its middle counted with `count` (none without `count`). */
-function part(text: string, count: ((text: string) => number) | undefined): Part {
-  const first = count === undefined ? -1 : firstHardCut(text, 0, text.length);
-  const last = first < 0 ? first : lastHardCut(text, first, text.length);
-  return last <= first
-    ? { text, first, last }
-    : { text, first, last, tokens: count!(text.slice(first, last)) };
 }
 
 /**
@@ -575,14 +713,24 @@ export function measureDeferredModes(options: DeferredModesOptions): {
     }
     sampled.push({ size, draws });
   }
+  const rendered = options.rendered ?? renderDeferredModes(options);
+  if (
+    rendered.anthropic !== options.anthropic || rendered.openai !== options.openai ||
+    rendered.resultsPerSearch !== k
+  ) {
+    throw new RangeError(
+      "Cannot price deferred modes: `rendered` was rendered from other tools or results per search",
+    );
+  }
+  const pieces = new Array<number>(rendered.pieceCount).fill(-1);
   const priced = new Map<string, PricedTools>();
-  for (const shape of shapes(options)) {
+  for (const shape of rendered.shapes) {
     const proxyTools = shape.format === "openai-responses"
       ? options.proxy.openai
       : options.proxy.anthropic;
     let tools = priced.get(shape.key);
     if (tools === undefined) {
-      priced.set(shape.key, tools = priceTools(shape, tokenizer, k, instructionText));
+      priced.set(shape.key, tools = priceTools(shape, tokenizer, instructionText, pieces));
     }
     const { directTokens, searchTokens, perTool, perServer } = tools;
     const start = {

@@ -5,6 +5,7 @@ import {
   type DeferredTool,
   measureDeferredModes,
   namespaceDescription,
+  renderDeferredModes,
 } from "./deferred.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import type { Tokenizer } from "../tokens/types.ts";
@@ -228,4 +229,42 @@ Deno.test("a catalog smaller than a search's results: each search loads every to
   const block =
     '{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_0000000000000000000000","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"get"}]}}';
   assert.equal(bm25.searchTokens, block.length + `[${def}]`.length);
+});
+
+Deno.test("renderDeferredModes: rendered once, priced by each tokenizer as if rendered for it", () => {
+  const schema = { type: "object", properties: { path: { type: "string", description: "Path." } } };
+  const tools: DeferredTool[] = [
+    ["fs", "read_file", 'Read a file\'s text: UTF-8, 10 MB at most, "quoted".'],
+    ["web", "fetch", "Fetch a page and return its text, links kept as Markdown."],
+    ["fs", "stat", "Size and times of a path."],
+  ].map(([server, name, description]) => ({
+    server,
+    tool: { name, description, inputSchema: schema },
+  }));
+  const options = {
+    corpusId: "c",
+    anthropic: tools,
+    openai: tools,
+    proxy: { anthropic: PROXY, openai: PROXY },
+    proxySearchTokens: 40,
+    resultsPerSearch: 2,
+    random: () => 0.5,
+    sizes: [1],
+    draws: 1,
+  };
+  const rendered = renderDeferredModes(options);
+  for (const name of ["cl100k_base", "o200k_base"] as const) {
+    // Against a wrapper not marked piecewise, which counts every text whole.
+    const tokenizer = createDefaultTokenizer(name);
+    const whole = { name, count: (t: string) => tokenizer.count(t) };
+    assert.deepEqual(
+      measureDeferredModes({ ...options, tokenizer, rendered }),
+      measureDeferredModes({ ...options, tokenizer: whole }),
+    );
+  }
+  // Rendered from other tools: refused, not priced wrong.
+  assert.throws(
+    () => measureDeferredModes({ ...options, anthropic: [...tools], tokenizer: CHARS, rendered }),
+    RangeError,
+  );
 });
