@@ -25,7 +25,7 @@
  * @module
  */
 import { sharedDefaultTokenizer } from "../tokens/default_tokenizer.ts";
-import { type KnownAt, tokenRegions } from "../tokens/spans.ts";
+import { RegionTally } from "../tokens/spans.ts";
 import { sharedCounts } from "../tokens/shared_counts.ts";
 import type { SentFormat, SentTool } from "../catalog/sent.ts";
 import { sentTools } from "../catalog/sent.ts";
@@ -265,37 +265,37 @@ export function calibrationEntry(
   );
 }
 
-/** Python's `json.dumps(v, sort_keys=True, ensure_ascii=False)`, recording prose ranges. */
-function pyJson(v: JsonValue, out: string[], at: { n: number }, prose: [number, number][]): void {
-  const push = (s: string) => {
-    out.push(s);
-    at.n += s.length;
-  };
+/**
+ * Python's `json.dumps(v, sort_keys=True, ensure_ascii=False)`, written to `tally`; each string
+ * value that holds words is its own region (`prose`, labelled `tool + 1`, then `tool` again).
+ */
+function pyJson(v: JsonValue, tally: RegionTally, tool: number): void {
   if (v === null || typeof v !== "object") {
     const s = JSON.stringify(v);
     if (typeof v === "string" && /\s/.test(v) && /\p{L}/u.test(v)) {
-      prose.push([at.n, at.n + s.length]);
-    }
-    push(s);
+      tally.region(tool + 1);
+      tally.put(s, true);
+      tally.region(tool);
+    } else tally.put(s);
     return;
   }
   if (Array.isArray(v)) {
-    push("[");
+    tally.put("[");
     v.forEach((x, i) => {
-      if (i > 0) push(", ");
-      pyJson(x, out, at, prose);
+      if (i > 0) tally.put(", ");
+      pyJson(x, tally, tool);
     });
-    push("]");
+    tally.put("]");
     return;
   }
   const keys = Object.keys(v).sort();
-  push("{");
+  tally.put("{");
   keys.forEach((k, i) => {
-    if (i > 0) push(", ");
-    push(`${JSON.stringify(k)}: `);
-    pyJson((v as JsonObject)[k], out, at, prose);
+    if (i > 0) tally.put(", ");
+    tally.put(`${JSON.stringify(k)}: `);
+    pyJson((v as JsonObject)[k], tally, tool);
   });
-  push("}");
+  tally.put("}");
 }
 
 /**
@@ -307,58 +307,37 @@ function pyJson(v: JsonValue, out: string[], at: { n: number }, prose: [number, 
 export function anthropicFeatures(
   tools: readonly SentTool[],
 ): { perTool: Features[]; wrapper: Features } {
-  const out: string[] = [];
-  const at = { n: 0 };
-  const prose: [number, number][] = [];
-  const toolRanges: [number, number][] = [];
-  const push = (s: string) => {
-    out.push(s);
-    at.n += s.length;
-  };
-  push("<functions>\n");
-  for (const t of tools) {
-    const start = at.n;
-    push("<function>");
-    pyJson({ description: t.description, name: t.name, parameters: t.inputSchema }, out, at, prose);
-    push("</function>\n");
-    toolRanges.push([start, at.n]);
-  }
-  push("</functions>");
-  const text = out.join("");
-  // Regions: each tool's line and, inside it, each prose string; a region's label is its tool
-  // (-1: the wrapper) and whether it is prose. Tokens holding non-ASCII bytes are counted apart.
-  const cuts: number[] = [];
-  const tool: number[] = [-1];
-  const isProse: boolean[] = [false];
-  const known: KnownAt[] = [];
-  let p = 0;
-  toolRanges.forEach(([start, end], t) => {
-    cuts.push(start);
-    tool.push(t);
-    isProse.push(false);
-    for (; p < prose.length && prose[p][1] <= end; p++) {
-      cuts.push(prose[p][0], prose[p][1]);
-      known.push({ at: prose[p][0], text: text.slice(prose[p][0], prose[p][1]) });
-      tool.push(t, t);
-      isProse.push(true, false);
-    }
-    cuts.push(end);
-    tool.push(-1);
-    isProse.push(false);
-  });
-  const r = tokenRegions(text, "o200k_base", cuts, { nonAscii: true, known });
   const perTool: Record<string, number>[] = tools.map(() => ({
     prose: 0,
     structure: 0,
     nonAscii: 0,
   }));
   const wrapper: Record<string, number> = { prose: 0, structure: 0, nonAscii: 0 };
-  for (let k = 0; k < r.tokens.length; k++) {
-    const target = tool[k] < 0 ? wrapper : perTool[tool[k]];
-    const wide = r.nonAscii![k];
-    target.nonAscii += wide;
-    target[isProse[k] ? "prose" : "structure"] += r.tokens[k] - wide;
-  }
+  // Regions: each tool's line and, inside it, each prose string, labelled 2 × tool (+ 1 for
+  // prose; -1: the wrapper). Tokens holding non-ASCII bytes are counted apart. The text is
+  // counted line by line as it is written (RegionTally), never held whole.
+  const tally = new RegionTally(
+    "o200k_base",
+    (label, tokens, wide) => {
+      const target = label < 0 ? wrapper : perTool[label >> 1];
+      target.nonAscii += wide;
+      target[label >= 0 && (label & 1) === 1 ? "prose" : "structure"] += tokens - wide;
+    },
+    -1,
+    { nonAscii: true },
+  );
+  tally.put("<functions>\n");
+  tools.forEach((t, i) => {
+    tally.mayCut();
+    tally.region(2 * i);
+    tally.put("<function>");
+    pyJson({ description: t.description, name: t.name, parameters: t.inputSchema }, tally, 2 * i);
+    tally.put("</function>\n");
+    tally.region(-1);
+  });
+  tally.mayCut();
+  tally.put("</functions>");
+  tally.finish();
   return { perTool, wrapper };
 }
 

@@ -3,12 +3,13 @@
  * (a `tools/list` array as received, or a provider request's `tools` value) attributed to the
  * tool items it holds and, inside each, to the MCP field they come from.
  *
- * Method: the text's layout (where each item and member lies) is taken as the text is written
- * from its value ({@linkcode attributeToolsValue}), or, for a given text, from writing its
- * `JSON.parse` value again when that gives the same text back, else from the lossless parser
- * (literals and escapes as written); the text is counted once, each token credited to the span
- * holding its first UTF-8 byte (`tokenRegions`, lib/tokens: counted at the speed of counting,
- * only the pieces that cross a span's edge are split into tokens). A member of a tool item is a span from its key's opening quote to the end of its value,
+ * Method: the text is counted as it is written from its value ({@linkcode attributeToolsValue}),
+ * or, for a given text, as its `JSON.parse` value is written again when that gives the same text
+ * back, else from the spans the lossless parser finds (literals and escapes as written); each
+ * token is credited to the span holding its first UTF-8 byte (`RegionTally` and `tokenRegions`,
+ * lib/tokens: counted at the speed of counting, only the pieces that cross a span's edge are
+ * split into tokens; a written text is counted tool by tool, never held whole). A member of a
+ * tool item is a span from its key's opening quote to the end of its value,
  * classified by its key ({@linkcode FIELD_OF_KEY}: `inputSchema`, Anthropic's `input_schema` and
  * OpenAI's and Gemini's `parameters` are all `inputSchema`); a `function` member (Chat
  * Completions) is looked into. What lies inside an item but in no member (braces, commas, a
@@ -21,7 +22,7 @@
  */
 import { type JsonNode, type JsonObjectNode, parseJsonLossless } from "../catalog/canonical.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
-import { type KnownAt, tokenRegions } from "../tokens/spans.ts";
+import { type KnownAt, RegionTally, tokenRegions } from "../tokens/spans.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 
 /** The fields tokens are attributed to, in report order. */
@@ -143,19 +144,22 @@ function newLayout(): Layout & { cut(at: number, item: number, field: FieldName)
 const isObject = (v: JsonValue | undefined): v is JsonObject =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** Where the text being written goes: its parts, the regions they fall in, where it may be cut. */
+interface ToolsOut {
+  put(s: string, known?: boolean): void;
+  /** A region of item `item` (-1: none, the text's envelope) and field `field` starts here. */
+  cut(item: number, field: FieldName): void;
+  /** An item starts here (a chunk of the text may end at the next piece boundary). */
+  item(): void;
+}
+
 /**
- * `JSON.stringify(value)` written part by part, with its layout: an item's start opens its
- * envelope, each member's start its field and its end the item's envelope again, the item's end
- * the text's envelope.
+ * `JSON.stringify(value)` written part by part to `out`, with its regions: an item's start opens
+ * its envelope, each member's start its field and its end the item's envelope again, the item's
+ * end the text's envelope. Member values are marked known (counted once wherever they recur).
  */
-function writeTools(value: JsonValue, items: "array" | "gemini"): { text: string; layout: Layout } {
-  const parts: string[] = [];
-  let pos = 0;
-  const put = (s: string) => {
-    parts.push(s);
-    pos += s.length;
-  };
-  const layout = newLayout();
+function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut): void {
+  const put = (s: string) => out.put(s);
   let next = 0;
   const members = (obj: JsonObject, i: number) => {
     let first = true;
@@ -172,11 +176,10 @@ function writeTools(value: JsonValue, items: "array" | "gemini"): { text: string
         put("}");
         continue;
       }
-      layout.cut(pos, i, fieldOf(key));
+      out.cut(i, fieldOf(key));
       put(`${JSON.stringify(key)}:`);
-      layout.known.push({ at: pos, text: s });
-      put(s);
-      layout.cut(pos, i, "envelope");
+      out.put(s, true);
+      out.cut(i, "envelope");
     }
   };
   const element = (v: JsonValue, asItem: boolean) => {
@@ -185,11 +188,12 @@ function writeTools(value: JsonValue, items: "array" | "gemini"): { text: string
       return;
     }
     const i = next++;
-    layout.cut(pos, i, "envelope");
+    out.item();
+    out.cut(i, "envelope");
     put("{");
     members(v, i);
     put("}");
-    layout.cut(pos, -1, "envelope");
+    out.cut(-1, "envelope");
   };
   const array = (a: readonly JsonValue[], each: (v: JsonValue) => void) => {
     put("[");
@@ -221,7 +225,40 @@ function writeTools(value: JsonValue, items: "array" | "gemini"): { text: string
       put("}");
     });
   }
-  return { text: parts.join(""), layout };
+}
+
+const FIELD_INDEX = new Map(FIELD_NAMES.map((f, k) => [f, k]));
+
+/**
+ * Counts a tools text as it is written, tool by tool (`RegionTally`: only one tool's text is
+ * held at a time), adding each region's tokens to its item and field.
+ */
+function tallyTools(tokenizer: TokenizerName): ToolsOut & { result(): TextAttribution } {
+  const nf = FIELD_NAMES.length;
+  const counts: { tokens: number; fields: Record<FieldName, number> }[] = [];
+  let envelope = 0;
+  const tally = new RegionTally(tokenizer, (label, n) => {
+    if (label < 0) {
+      envelope += n;
+      return;
+    }
+    const c = counts[Math.floor(label / nf)];
+    const f = FIELD_NAMES[label % nf];
+    c.tokens += n;
+    c.fields[f] = (c.fields[f] ?? 0) + n;
+  }, -1);
+  return {
+    put: (s, known) => tally.put(s, known),
+    cut: (item, field) => tally.region(item < 0 ? -1 : item * nf + FIELD_INDEX.get(field)!),
+    item: () => {
+      counts.push({ tokens: 0, fields: {} as Record<FieldName, number> });
+      tally.mayCut();
+    },
+    result: () => {
+      const { tokens, byteLength } = tally.finish();
+      return { tokens, bytes: byteLength, items: counts, envelope };
+    },
+  };
 }
 
 /** The layout of a text from the lossless parser (members, literals and escapes as written). */
@@ -304,14 +341,25 @@ export function attributeToolsText(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
-  let layout: Layout | undefined;
   try {
-    const written = writeTools(JSON.parse(text), items);
-    if (written.text === text) layout = written.layout;
+    // Written again from its value, checked part by part against the text, and counted as written.
+    const out = tallyTools(tokenizer);
+    let at = 0;
+    let same = true;
+    writeTools(JSON.parse(text), items, {
+      ...out,
+      put: (s, known) => {
+        if (same && text.startsWith(s, at)) {
+          at += s.length;
+          out.put(s, known);
+        } else same = false;
+      },
+    });
+    if (same && at === text.length) return out.result();
   } catch {
     // Not JSON: the lossless parser below says where.
   }
-  layout ??= parsedLayout(text, items);
+  const layout = parsedLayout(text, items);
   return attribute(text, layout, itemCount(layout), tokenizer);
 }
 
@@ -330,8 +378,9 @@ export function attributeToolsValue(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
-  const { text, layout } = writeTools(value, items);
-  return attribute(text, layout, itemCount(layout), tokenizer);
+  const out = tallyTools(tokenizer);
+  writeTools(value, items, out);
+  return out.result();
 }
 
 /**

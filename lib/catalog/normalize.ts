@@ -59,7 +59,10 @@ export interface NormalizedSchema {
   readonly provider: SchemaDialect;
   /** `server:name` of the tool. */
   readonly toolId: string;
-  /** The adjusted schema (a new object; the tool is never modified). */
+  /**
+   * The adjusted schema: a new object, or the tool's own schema when nothing had to change
+   * (read it, never modify it; the tool is never modified).
+   */
   readonly schema: JsonObject;
   /** Changes in the order they were made; empty when the schema was fine. */
   readonly changes: readonly NormalizationChange[];
@@ -229,6 +232,32 @@ function dropNullBranches(
 }
 
 /**
+ * Whether {@linkcode normalizeForProvider} would change nothing in `schema`: its checks, read
+ * only (no `$ref`, no top-level combinator, a `type`, OpenAI's `properties`, Gemini's subset),
+ * so that a schema that needs nothing is neither copied nor walked again.
+ */
+function needsNothing(schema: JsonObject, provider: SchemaDialect): boolean {
+  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+    if (Array.isArray(schema[key])) return false;
+  }
+  if (!Object.hasOwn(schema, "type")) return false;
+  if (provider === "openai" && asObject(schema.properties) === undefined) return false;
+  let nothing = true;
+  walkSchemas(schema, ({ node, insideItems }) => {
+    if (!nothing) return;
+    if (Object.hasOwn(node, "$ref") && typeof node.$ref === "string") nothing = false;
+    else if (provider === "gemini") {
+      nothing = !Array.isArray(node.type) &&
+        !(Array.isArray(node.anyOf) && node.anyOf.some(isNullSchema)) &&
+        !(Array.isArray(node.oneOf) && node.oneOf.some(isNullSchema)) &&
+        !(insideItems && Array.isArray(node.anyOf)) &&
+        Object.keys(node).every((k) => GEMINI_KEYWORDS.has(k));
+    }
+  });
+  return nothing;
+}
+
+/**
  * Adjusts a tool's `inputSchema` so that a provider's tool API accepts it,
  * and lists every change. The raw definition is returned unchanged beside it.
  *
@@ -282,6 +311,9 @@ export function normalizeForProvider(
         SCHEMA_DIALECTS.join(", ")
       })`,
     );
+  }
+  if (tool.inputSchema !== undefined && needsNothing(tool.inputSchema, provider)) {
+    return { provider, toolId: tool.id, schema: tool.inputSchema, changes: [], raw: tool };
   }
   const maxNodes = options.maxInlineNodes ?? 100_000;
   const changes: NormalizationChange[] = [];

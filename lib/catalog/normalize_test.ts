@@ -132,3 +132,42 @@ Deno.test("normalizeForProvider() copies a schema 20,000 levels deep, and inline
   assert.deepEqual(kinds(kept), ["inline-aborted"]);
   assert.equal(kept.changes[0].detail, "the schema nests deeper than 1000 levels; $refs kept");
 });
+
+Deno.test("normalizeForProvider() hands back the tool's own schema exactly when nothing changes", () => {
+  let shared = 0;
+  for (const tool of [...cases.values()].flat()) {
+    for (const dialect of ["openai", "anthropic", "gemini"] as const) {
+      const out = normalizeForProvider(tool, dialect);
+      if (out.schema === tool.inputSchema) {
+        shared++;
+        assert.deepEqual(out.changes, [], `${tool.id} ${dialect}`);
+      } else if (out.changes.length === 0) {
+        // Unchanged but copied: only a schema whose refs stay (recursive, not for Gemini).
+        assert.equal(JSON.stringify(out.schema), JSON.stringify(tool.inputSchema));
+        assert.match(JSON.stringify(tool.inputSchema), /"\$ref"/, `${tool.id} ${dialect}`);
+      }
+    }
+  }
+  assert.ok(shared > 0);
+  // A schema Gemini must change is copied for Gemini, shared where the dialect accepts it.
+  const tool: Tool = {
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description: "d",
+    inputSchema: {
+      type: "object",
+      properties: { a: { type: "string", format: "uri" } },
+      additionalProperties: false,
+    },
+  };
+  assert.equal(normalizeForProvider(tool, "openai").schema, tool.inputSchema);
+  const gemini = normalizeForProvider(tool, "gemini");
+  assert.notEqual(gemini.schema, tool.inputSchema);
+  assert.deepEqual(kinds(gemini), ["drop-keywords"]);
+  assert.deepEqual(tool.inputSchema, {
+    type: "object",
+    properties: { a: { type: "string", format: "uri" } },
+    additionalProperties: false,
+  });
+});

@@ -16,7 +16,8 @@
  */
 import type { PiecewiseTokenizer, TokenRegions } from "./piecewise.ts";
 import { isTokenizerName, sharedDefaultTokenizer, TOKENIZER_NAMES } from "./default_tokenizer.ts";
-import { groupCounts } from "./shared_counts.ts";
+import { type GroupCounts, groupCounts } from "./shared_counts.ts";
+import { isHardCutBetween } from "./joins.ts";
 import type { TokenizerName } from "./types.ts";
 
 /** Where the tokens of one text start. */
@@ -143,4 +144,151 @@ export function tokenRegions(
     ...(options.nonAscii ? { nonAscii: true } : {}),
     ...(triples.length > 0 ? { known: triples } : {}),
   });
+}
+
+/** Receives the tokens of one region of a {@linkcode RegionTally} (`nonAscii`: 0 unless asked). */
+export type RegionSink = (label: number, tokens: number, nonAscii: number) => void;
+
+/**
+ * {@linkcode tokenRegions} of a text written part by part, without the whole text ever being
+ * held: each region carries a label and its tokens go to `sink` by label. The text is counted
+ * in chunks, each cut at the first hard cut (`joins.ts`: a piece boundary in every context)
+ * after a {@linkcode RegionTally.mayCut} call; the tokens of a text are those of its chunks cut
+ * there, token for token at the same places, so every figure equals the whole text's. A writer
+ * that calls `mayCut` once per tool keeps one tool's text at a time, however large the catalog.
+ */
+export class RegionTally {
+  readonly #counter: PiecewiseTokenizer;
+  readonly #group: GroupCounts | null;
+  readonly #sink: RegionSink;
+  readonly #nonAscii: boolean;
+  #parts: string[] = [];
+  /** Length of the chunk written so far (UTF-16 code units). */
+  #length = 0;
+  /** Last code unit of the chunk, or -1 when it is empty. */
+  #last = -1;
+  /** Label of the region the chunk starts in, and the chunk's region starts with their labels. */
+  #startLabel: number;
+  #label: number;
+  #cuts: number[] = [];
+  #labels: number[] = [];
+  /** Known strings of the chunk: where they start (negative: before the chunk) and their text. */
+  #known: KnownAt[] = [];
+  /** Whether the chunk may be cut at its next hard cut. */
+  #mayCut = false;
+  /** Tokens and UTF-8 bytes counted so far. */
+  tokens = 0;
+  byteLength = 0;
+
+  /**
+   * @param name Encoding.
+   * @param sink Receives each region's tokens (regions with no token are not reported).
+   * @param label Label of the region the text starts in.
+   * @param options `nonAscii`: also count the tokens holding a byte from 0x80.
+   */
+  constructor(
+    name: TokenizerName,
+    sink: RegionSink,
+    label: number,
+    options: { readonly nonAscii?: boolean } = {},
+  ) {
+    this.#counter = counterOf(name);
+    this.#group = groupCounts([this.#counter]) ?? null;
+    this.#sink = sink;
+    this.#nonAscii = options.nonAscii ?? false;
+    this.#startLabel = this.#label = label;
+  }
+
+  /** Starts a region labelled `label` at the end of the text written so far. */
+  region(label: number): void {
+    this.#cuts.push(this.#length);
+    this.#labels.push(label);
+    this.#label = label;
+  }
+
+  /** Lets the text be cut at its next hard cut from here on. */
+  mayCut(): void {
+    this.#mayCut = true;
+  }
+
+  /**
+   * Appends `s`.
+   *
+   * @param s Text.
+   * @param known Whether `s` is a value that recurs (a member's JSON, a description): its middle
+   *   is counted once per thread and skipped wherever it occurs again (see {@linkcode tokenRegions}).
+   */
+  put(s: string, known = false): void {
+    if (s.length === 0) return;
+    if (known) this.#known.push({ at: this.#length, text: s });
+    let from = 0;
+    if (this.#mayCut) {
+      let prev = this.#last;
+      for (let j = 0; j < s.length; j++) {
+        const c = s.charCodeAt(j);
+        if (prev >= 0 && isHardCutBetween(prev, c)) {
+          if (j > 0) this.#append(s.slice(0, j), prev);
+          this.#flush();
+          from = j;
+          break;
+        }
+        prev = c;
+      }
+    }
+    this.#append(from === 0 ? s : s.slice(from), s.charCodeAt(s.length - 1));
+  }
+
+  #append(s: string, last: number): void {
+    this.#parts.push(s);
+    this.#length += s.length;
+    this.#last = last;
+  }
+
+  /** Counts the chunk written so far; what follows starts a new one. */
+  #flush(): void {
+    const text = this.#parts.length === 1 ? this.#parts[0] : this.#parts.join("");
+    const n = text.length;
+    const triples: number[] = [];
+    const carried: KnownAt[] = [];
+    for (const k of this.#known) {
+      if (k.at + k.text.length > n) {
+        carried.push({ at: k.at - n, text: k.text });
+        continue;
+      }
+      const m = this.#group?.known(k.text) ?? null;
+      if (m === null || (this.#nonAscii && NON_ASCII.test(k.text))) continue;
+      // Only a middle wholly inside the chunk (a string begun in the chunk before holds its
+      // middle after its cut: the cut is its first hard cut at the latest).
+      if (k.at + m.first >= 0) triples.push(k.at + m.first, k.at + m.last, m.tokens[0]);
+    }
+    const r = this.#counter.countRegions(text, this.#cuts, {
+      ...(this.#nonAscii ? { nonAscii: true } : {}),
+      ...(triples.length > 0 ? { known: triples } : {}),
+    });
+    for (let k = 0; k < r.tokens.length; k++) {
+      const t = r.tokens[k];
+      if (t === 0) continue;
+      this.tokens += t;
+      this.#sink(k === 0 ? this.#startLabel : this.#labels[k - 1], t, r.nonAscii?.[k] ?? 0);
+    }
+    this.byteLength += r.byteLength;
+    this.#parts = [];
+    this.#length = 0;
+    this.#last = -1;
+    this.#startLabel = this.#label;
+    this.#cuts = [];
+    this.#labels = [];
+    this.#known = carried;
+    this.#mayCut = false;
+  }
+
+  /**
+   * Counts what is left of the text.
+   *
+   * @returns The text's tokens and UTF-8 bytes.
+   */
+  finish(): { tokens: number; byteLength: number } {
+    if (this.#length > 0 || this.#cuts.length > 0) this.#flush();
+    return { tokens: this.tokens, byteLength: this.byteLength };
+  }
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kRanks from "js-tiktoken/ranks/cl100k_base";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
-import { tokenByteOffsets, tokenRegions } from "./spans.ts";
+import { RegionTally, tokenByteOffsets, tokenRegions } from "./spans.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import { corpusTexts, exists, LIVEMCPTOOL_PATH } from "./_corpus_texts.ts";
@@ -220,4 +220,74 @@ Deno.test("countRegions(): a known range is used only where the pieces meet it a
 
 Deno.test("tokenRegions() refuses cuts out of order", () => {
   assert.throws(() => tokenRegions("hello", "o200k_base", [3, 2]), RangeError);
+});
+
+Deno.test("RegionTally: a text written in parts and cut at hard cuts counts as tokenRegions of the whole text", () => {
+  let seed = 11;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const tools = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `{"name":"tool_${i}","description":"Reads the file at the given path — naïve café ${i}",` +
+      `"inputSchema":{"type":"object","properties":{"path":{"type":"string","description":` +
+      `"Path of the file to read, relative to the root 日本語"}}}}`,
+  ).join(",");
+  const texts = [
+    ...SAMPLES,
+    `[${tools}]`,
+    `<functions>\n${tools.replaceAll("},{", "}</function>\n<function>{")}\n</functions>`,
+    ...(exists(LIVEMCPTOOL_PATH) ? [corpusTexts(LIVEMCPTOOL_PATH).slice(0, 200).join(",")] : []),
+  ];
+  for (const name of TOKENIZER_NAMES) {
+    for (const text of texts) {
+      for (let trial = 0; trial < 10; trial++) {
+        // Parts at random places; a region (label 0-4) and a chance to cut at some of their starts.
+        const at = [
+          ...new Set(
+            Array.from(
+              { length: 1 + Math.floor(next() * 60) },
+              () => Math.floor(next() * text.length),
+            ),
+          ),
+        ].sort((a, b) => a - b).filter((p) =>
+          p > 0 && !(/[\uDC00-\uDFFF]/.test(text[p]) && /[\uD800-\uDBFF]/.test(text[p - 1]))
+        );
+        const bounds = [0, ...at, text.length];
+        const want = new Map<number, [number, number]>();
+        const cuts: number[] = [];
+        const labels = [9];
+        const got = new Map<number, [number, number]>();
+        const tally = new RegionTally(
+          name,
+          (label, tokens, wide) => {
+            const [t, w] = got.get(label) ?? [0, 0];
+            got.set(label, [t + tokens, w + wide]);
+          },
+          9,
+          { nonAscii: true },
+        );
+        for (let k = 0; k + 1 < bounds.length; k++) {
+          if (k > 0 && next() < 0.4) {
+            const label = Math.floor(next() * 5);
+            cuts.push(bounds[k]);
+            labels.push(label);
+            tally.region(label);
+          }
+          if (next() < 0.5) tally.mayCut();
+          tally.put(text.slice(bounds[k], bounds[k + 1]), next() < 0.5);
+        }
+        const total = tally.finish();
+        const whole = tokenRegions(text, name, cuts, { nonAscii: true });
+        whole.tokens.forEach((t, r) => {
+          if (t === 0) return;
+          const [a, b] = want.get(labels[r]) ?? [0, 0];
+          want.set(labels[r], [a + t, b + whole.nonAscii![r]]);
+        });
+        const sorted = (m: Map<number, [number, number]>) => [...m].sort((x, y) => x[0] - y[0]);
+        assert.deepEqual(sorted(got), sorted(want), `${name} ${JSON.stringify(text.slice(0, 40))}`);
+        assert.equal(total.tokens, whole.tokens.reduce((a, b) => a + b, 0));
+        assert.equal(total.byteLength, whole.byteLength);
+      }
+    }
+  }
 });
