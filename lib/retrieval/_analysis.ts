@@ -323,7 +323,7 @@ const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
  * Code units of the non-ASCII character at `i` (2 for a surrogate pair) when it is neither a
  * letter nor a number and lower case leaves it as it is; else 0.
  */
-function separatorWidth(text: string, i: number): number {
+export function separatorWidth(text: string, i: number): number {
   const c = text.charCodeAt(i);
   const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
   const width = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;

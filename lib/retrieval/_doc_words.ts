@@ -6,7 +6,7 @@
  * @module
  */
 
-import { identifierTokens } from "./_analysis.ts";
+import { ContentTokens } from "./_terms.ts";
 import type { RetrievalDoc } from "./types.ts";
 
 /**
@@ -28,7 +28,10 @@ export interface FieldWords {
 
 /** The words of the `name` and `description` fields of every document, one vocabulary. */
 export interface DocWords {
-  /** The vocabulary, by word number (first-seen order: names and descriptions, document by document). */
+  /**
+   * The vocabulary, by word number (first-seen order: names and descriptions, document by
+   * document; stop words are numbered too, and never in a field's words).
+   */
   readonly words: readonly string[];
   /** Words of each document's `name`. */
   readonly name: FieldWords;
@@ -53,25 +56,19 @@ export function docWords(docs: readonly RetrievalDoc[]): DocWords {
 }
 
 function tokenized(docs: readonly RetrievalDoc[]): DocWords {
-  const numbers = new Map<string, number>();
-  const words: string[] = [];
+  const tokens = new ContentTokens(CONTENT_TOKENS.stopWords);
   const fields = [new Growing(docs.length), new Growing(docs.length)];
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
     for (let f = 0; f < 2; f++) {
       const field = fields[f];
-      for (const w of identifierTokens(f === 0 ? doc.name : doc.description, CONTENT_TOKENS)) {
-        let id = numbers.get(w);
-        if (id === undefined) {
-          numbers.set(w, id = words.length);
-          words.push(w);
-        }
-        field.push(id);
-      }
+      tokens.read(f === 0 ? doc.name : doc.description);
+      const { ids, used } = tokens.ids;
+      for (let j = 0; j < used; j++) field.push(ids[j]);
       field.end(d);
     }
   }
-  return { words, name: fields[0].done(), description: fields[1].done() };
+  return { words: tokens.table.terms, name: fields[0].done(), description: fields[1].done() };
 }
 
 /** A {@linkcode FieldWords} being filled (private). */

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { isDigit, isLetter, isWordChar, segmenterWords } from "./_analysis.ts";
+import {
+  identifierWordsByRegex,
+  isDigit,
+  isLetter,
+  isStopWord,
+  isWordChar,
+  segmenterWords,
+  separatorWidth,
+} from "./_analysis.ts";
 
 /** A growing list of term numbers: the first `used` of `ids`. */
 export interface TermIds {
@@ -236,6 +244,89 @@ export class TermTable {
   }
 
   /**
+   * Appends to `out` the number of each word of `text` as `identifierTokens` splits it before
+   * stop words and stemming (`_analysis.ts`: camelCase and snake_case split, lower-cased), in
+   * text order, adding the new terms. The text is scanned in place by the rules of
+   * `scannedIdentifierWords`, each word hashed as it is scanned (no string made unless the term
+   * is new); text where that scanner gives up (a letter or number outside ASCII) is split by
+   * `identifierWordsByRegex`, as `identifierTokens` splits it.
+   *
+   * @param text Any text.
+   * @param out Where the numbers go, as in {@linkcode TermTable.wordIds}.
+   */
+  identifierIds(text: string, out: TermIds): void {
+    const from = out.used;
+    let ids = out.ids;
+    let used = from;
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const first = text.charCodeAt(i);
+      if (first >= 128) {
+        // A separator (as `scannedIdentifierWords` reads it) is stepped over; any other
+        // character outside ASCII sends the whole text through the regular expressions.
+        const width = separatorWidth(text, i);
+        if (width > 0) {
+          i += width;
+          continue;
+        }
+        out.used = from;
+        for (const word of identifierWordsByRegex(text)) {
+          if (out.used === out.ids.length) out.ids = grownIds(out.ids);
+          out.ids[out.used++] = this.id(word);
+        }
+        return;
+      }
+      if (!isAsciiAlnum(first)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = Math.imul(FNV_OFFSET ^ lower(first), FNV_PRIME);
+      let upper = first <= 90 && first >= 65;
+      for (i++; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (!isAsciiAlnum(c)) break;
+        if (c <= 90 && c >= 65) {
+          const prev = text.charCodeAt(i - 1);
+          if ((prev >= 97 && prev <= 122) || (prev >= 48 && prev <= 57)) break;
+          if (prev <= 90 && prev >= 65 && i + 1 < n) {
+            const next = text.charCodeAt(i + 1);
+            if (next >= 97 && next <= 122) break;
+          }
+          upper = true;
+        }
+        h = Math.imul(h ^ lower(c), FNV_PRIME);
+      }
+      const id = this.#findLower(text, start, i, h);
+      if (used === ids.length) ids = grownIds(ids);
+      ids[used++] = id === -1
+        ? this.#add(upper ? text.slice(start, i).toLowerCase() : text.slice(start, i), h)
+        : id;
+    }
+    out.ids = ids;
+    out.used = used;
+  }
+
+  /** The number of `text.slice(start, end)` lower-cased (ASCII), hashed `h`; -1 when new. */
+  #findLower(text: string, start: number, end: number, h: number): number {
+    const slots = this.#slots;
+    const ends = this.#ends;
+    const pool = this.#pool;
+    const len = end - start;
+    for (let slot = h & this.#mask;; slot = (slot + 1) & this.#mask) {
+      const e = slots[2 * slot + 1];
+      if (e === 0) return -1;
+      if (slots[2 * slot] !== h) continue;
+      const from = ends[e - 1];
+      if (ends[e] - from !== len) continue;
+      let j = 0;
+      while (j < len && pool[from + j] === lower(text.charCodeAt(start + j))) j++;
+      if (j === len) return e - 1;
+    }
+  }
+
+  /**
    * Appends the numbers of the chunk of `text` from `start` (after white space, or the end of
    * the last chunk) through the non-ASCII character at `at` to the next white space (`\s`, as
    * `eachWordStretch` ends it): its `segmenterWords`, lower-cased.
@@ -271,6 +362,49 @@ export class TermTable {
     }
     this.#slots = slots;
     this.#mask = mask;
+  }
+}
+
+/**
+ * `identifierTokens` without stemming (`_analysis.ts`), as the numbers of one term table: the
+ * tokens of the last text read are `ids`, each one's string `table.terms[id]` (made once per
+ * distinct token); stop words are dropped when asked.
+ */
+export class ContentTokens {
+  /** The table the numbers are of (stop words are numbered too, and never in `ids`). */
+  readonly table: TermTable = new TermTable();
+  /** The tokens of the last text read. */
+  readonly ids: TermIds = { ids: new Int32Array(1024), used: 0 };
+  /** Per term number: 1 for a stop word; set for the first `#flagged` terms. */
+  #stop = new Uint8Array(1024);
+  #flagged = 0;
+
+  /** @param stopWords Drop English stop words. */
+  constructor(readonly stopWords: boolean) {}
+
+  /**
+   * Tokenizes a text into `ids` (replacing the last text's).
+   *
+   * @param text Any text.
+   */
+  read(text: string): void {
+    const out = this.ids;
+    out.used = 0;
+    this.table.identifierIds(text, out);
+    if (!this.stopWords) return;
+    const terms = this.table.terms;
+    if (terms.length > this.#stop.length) {
+      const grown = new Uint8Array(2 * terms.length);
+      grown.set(this.#stop);
+      this.#stop = grown;
+    }
+    const stop = this.#stop;
+    for (let t = this.#flagged; t < terms.length; t++) stop[t] = isStopWord(terms[t]) ? 1 : 0;
+    this.#flagged = terms.length;
+    const ids = out.ids;
+    let kept = 0;
+    for (let j = 0; j < out.used; j++) if (stop[ids[j]] === 0) ids[kept++] = ids[j];
+    out.used = kept;
   }
 }
 
@@ -320,6 +454,18 @@ function hashRange(text: string, start: number, end: number): number {
   let h = FNV_OFFSET;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h;
+}
+
+/** Whether code unit `c` is an ASCII letter or digit. */
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** `ids` copied into an array twice as long. */
+function grownIds(ids: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const longer = new Int32Array(ids.length * 2);
+  longer.set(ids);
+  return longer;
 }
 
 /** An ASCII code unit lower-cased. */

@@ -6,6 +6,7 @@
 
 import winkBm25 from "wink-bm25-text-search";
 import { identifierTokens } from "./_analysis.ts";
+import { ContentTokens } from "./_terms.ts";
 import { docWords, type FieldWords } from "./_doc_words.ts";
 import { checkLimit } from "./_limit.ts";
 import { TopHits } from "./_top_hits.ts";
@@ -245,11 +246,21 @@ function buildPostings(
   const winkNumber = new Int32Array(table?.words.length ?? 0).fill(-1);
   const tabled = (f: string): f is "name" | "description" =>
     table !== undefined && (f === "name" || f === "description");
+  // Without stemming, parameter text is tokenized into the numbers of a term table: each
+  // distinct token is one string, made once, and its wink number is looked up once.
+  const paramWords = stem ? undefined : new ContentTokens(stopWords);
+  let paramsWink = new Int32Array(0);
   docs.forEach((doc, d) => {
     const fields: Record<string, string[]> = {};
     for (const f of active) {
       if (tabled(f)) fields[f] = tableTokens(table!.words, table![f], d);
-      else if (f === "params" && paramsTexts !== undefined) fields[f] = tokenize(paramsTexts[d]);
+      else if (f === "params" && paramWords !== undefined) {
+        paramWords.read(paramsTexts === undefined ? doc.params : paramsTexts[d]);
+        const { ids, used } = paramWords.ids;
+        const tokens = new Array<string>(used);
+        for (let j = 0; j < used; j++) tokens[j] = paramWords.table.terms[ids[j]];
+        fields[f] = tokens;
+      } else if (f === "params" && paramsTexts !== undefined) fields[f] = tokenize(paramsTexts[d]);
       else if (f !== "server") fields[f] = tokenize(doc[f]);
       else {
         let tokens = serverTokens.get(doc.server);
@@ -265,6 +276,19 @@ function buildPostings(
           const w = ids[j];
           let t = winkNumber[w];
           if (t < 0) winkNumber[w] = t = numbers[table!.words[w]];
+          terms.add(d, t);
+        }
+      } else if (f === "params" && paramWords !== undefined) {
+        const { ids, used } = paramWords.ids;
+        if (paramsWink.length < paramWords.table.size) {
+          const grown = new Int32Array(Math.max(1024, 2 * paramWords.table.size)).fill(-1);
+          grown.set(paramsWink);
+          paramsWink = grown;
+        }
+        for (let j = 0; j < used; j++) {
+          const w = ids[j];
+          let t = paramsWink[w];
+          if (t < 0) paramsWink[w] = t = numbers[paramWords.table.terms[w]];
           terms.add(d, t);
         }
       } else for (const token of fields[f]) terms.add(d, numbers[token]);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { asciiWordSegments, segmenterWords, wordSegments } from "./_analysis.ts";
-import { TermTable } from "./_terms.ts";
+import { asciiWordSegments, identifierTokens, segmenterWords, wordSegments } from "./_analysis.ts";
+import { ContentTokens, TermTable } from "./_terms.ts";
 
 Deno.test("TermTable numbers terms in first-seen order and finds them by a stretch of any text", () => {
   const table = new TermTable();
@@ -110,4 +110,57 @@ Deno.test("TermTable.wordIds() finds by hand: ASCII, a chunk with é, no-break s
     table.terms[id]
   );
   assert.deepEqual(got, ["read", "the", "café", "menu", "v1.2", "it's", "__", "x"]);
+});
+
+Deno.test("TermTable.identifierIds() numbers the words identifierTokens() splits, any text", () => {
+  // camelCase and acronym boundaries, digits, snake_case, non-ASCII separators (em dash, no-break
+  // space, emoji, lone surrogates) that the scanner steps over, and non-ASCII letters and
+  // characters lower case changes, which send a text through the regular expressions.
+  const alphabet = [
+    ..."aAzZ09_.:' -\n",
+    "Get",
+    "HTTPServer",
+    "listPullRequests",
+    "é",
+    "É",
+    "—",
+    "💡",
+    "日本",
+    "İ",
+    "ß",
+    "Σ",
+    "\u00a0",
+    "\u3000",
+    "\ud800",
+    "\udfff",
+  ];
+  const table = new TermTable();
+  const plain = { stopWords: false, stem: false };
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), (chars) => {
+      const text = chars.join("");
+      const out = { ids: new Int32Array(2), used: 0 };
+      table.identifierIds(text, out);
+      const got = [...out.ids.subarray(0, out.used)].map((id) => table.terms[id]);
+      assert.deepEqual(got, identifierTokens(text, plain), JSON.stringify(text));
+    }),
+    { numRuns: 3000, seed: 11 },
+  );
+  assert.equal(new Set(table.terms).size, table.size, "no term is numbered twice");
+});
+
+Deno.test("ContentTokens reads identifier tokens by hand, stop words dropped when asked", () => {
+  const content = new ContentTokens(true);
+  content.read("Get the HTTPServer status of myRepo — and its 2 files");
+  const words = (c: ContentTokens) =>
+    [...c.ids.ids.subarray(0, c.ids.used)].map((id) => c.table.terms[id]);
+  // "the", "of", "my", "and", "its" are stop words; "—" separates.
+  assert.deepEqual(words(content), ["get", "http", "server", "status", "repo", "2", "files"]);
+  const all = new ContentTokens(false);
+  all.read("Get the file");
+  assert.deepEqual(words(all), ["get", "the", "file"]);
+  // A second text replaces the first; a known word keeps its number.
+  content.read("files of Get");
+  assert.deepEqual(words(content), ["files", "get"]);
+  assert.equal(content.ids.ids[1], content.table.terms.indexOf("get"));
 });
