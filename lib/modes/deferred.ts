@@ -34,13 +34,8 @@ import {
 } from "../catalog/sent_search.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import type { Provenance } from "../core/provenance.ts";
-import {
-  firstHardCut,
-  lastHardCut,
-  piecewiseEncoding,
-  SHORT_MAX,
-  shortCounts,
-} from "../tokens/joins.ts";
+import { firstHardCut, lastHardCut, piecewiseEncoding, shortCounts } from "../tokens/joins.ts";
+import { sharedCounts } from "../tokens/shared_counts.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { DEFAULT_SUBSET_DRAWS, DEFAULT_SUBSET_SIZES, drawServers } from "./scaling.ts";
 
@@ -280,23 +275,15 @@ const mean = (xs: readonly number[]) =>
 
 /**
  * A tool's definition as a mode sends it, cut for counting: its middle, `[first, last)` between
- * its first and last hard cut (lib/tokens `joins.ts`; none when `last <= first`), and inside
- * it the middles of its description and schema (`pieces`), which the definitions of the same
- * tool in the other modes share.
+ * its first and last hard cut (lib/tokens `joins.ts`; none when `last <= first`), and the
+ * known strings in it (its description and schema text), whose middles each tokenizer's
+ * shared counts (lib/tokens `sharedCounts`) count once for every text that holds them.
  */
 interface Def {
   readonly text: string;
   readonly first: number;
   readonly last: number;
-  /** Per piece, flat: the start and end of its middle in `text`, and its id. */
-  readonly pieces: readonly number[];
-}
-
-/** One piece of a {@linkcode Def}: a description or schema, with its own middle and id. */
-interface Piece {
-  readonly id: number;
-  readonly first: number;
-  readonly last: number;
+  readonly known: readonly string[];
 }
 
 /** A search's text: text, and indices of the definitions it loads, in order. */
@@ -338,8 +325,6 @@ export interface RenderedModes {
   readonly resultsPerSearch: number;
   /** The modes' shapes, in row order. */
   readonly shapes: readonly ModeShape[];
-  /** Pieces the definitions share (descriptions and schemas), numbered from 0. */
-  readonly pieceCount: number;
 }
 
 /** A schema stands in for this object when a definition is rendered; its JSON is unique. */
@@ -362,46 +347,24 @@ export function renderDeferredModes(
   if (!Number.isInteger(k) || k < 1) {
     throw new RangeError(`Cannot render deferred modes: resultsPerSearch must be >= 1, got ${k}`);
   }
-  let pieceCount = 0;
-  const piece = (s: string): Piece | null => {
-    if (s.length <= SHORT_MAX) return null; // counted with the text around it
-    const first = firstHardCut(s, 0, s.length);
-    const last = first < 0 ? first : lastHardCut(s, first, s.length);
-    return last > first ? { id: pieceCount++, first, last } : null;
-  };
   // A definition rendered by `sentTools` around a hole where its schema goes, the schema's
   // JSON written once per format's dialect and shared with the other modes' definitions.
-  const define = (
-    tool: SentTool,
-    format: SentFormat,
-    schema: { text: string; piece: Piece | null },
-    description: { text: string; piece: Piece | null },
-  ): Def => {
+  const define = (tool: SentTool, format: SentFormat, schema: string, description: string): Def => {
     const frame = JSON.stringify(sentTools([{ ...tool, inputSchema: HOLE }], format)[0]);
     const hole = frame.indexOf(HOLE_TEXT);
     const text = hole < 0
       ? JSON.stringify(sentTools([tool], format)[0])
-      : frame.slice(0, hole) + schema.text + frame.slice(hole + HOLE_TEXT.length);
+      : frame.slice(0, hole) + schema + frame.slice(hole + HOLE_TEXT.length);
     const first = firstHardCut(text, 0, text.length);
     const last = first < 0 ? first : lastHardCut(text, first, text.length);
-    const pieces: number[] = [];
-    const d = description.piece === null ? -1 : text.indexOf(description.text);
-    if (d >= 0) {
-      pieces.push(d + description.piece!.first, d + description.piece!.last, description.piece!.id);
-    }
-    if (hole >= 0 && schema.piece !== null) {
-      pieces.push(hole + schema.piece.first, hole + schema.piece.last, schema.piece.id);
-    }
-    return { text, first, last, pieces };
+    return { text, first, last, known: hole < 0 ? [description] : [description, schema] };
   };
+  // A description as a JSON string holds it (the string itself when nothing is escaped).
   const described = (t: SentTool) => {
-    const text = JSON.stringify(t.description).slice(1, -1);
-    return { text, piece: piece(text) };
+    const json = JSON.stringify(t.description);
+    return json.length === t.description.length + 2 ? t.description : json.slice(1, -1);
   };
-  const schematized = (t: SentTool) => {
-    const text = JSON.stringify(t.inputSchema);
-    return { text, piece: piece(text) };
-  };
+  const schematized = (t: SentTool) => JSON.stringify(t.inputSchema);
   const renamed = options.anthropic.map((t) => ({
     server: t.server,
     tool: { ...t.tool, name: claudeCodeToolName(t.server, t.tool.name) },
@@ -422,11 +385,11 @@ export function renderDeferredModes(
     if (a === undefined) {
       return define(tool, "openai-responses", schematized(tool), described(tool));
     }
-    const schema = tool.inputSchema === a.inputSchema ? known[i].schema : schematized(tool);
+    const schema = sameJson(tool.inputSchema, a.inputSchema) ? known[i].schema : schematized(tool);
     return define(
       tool,
       "openai-responses",
-      schema.text === known[i].schema.text ? known[i].schema : schema,
+      schema,
       tool.description === a.description ? known[i].description : described(tool),
     );
   });
@@ -436,7 +399,6 @@ export function renderDeferredModes(
     openai: options.openai,
     resultsPerSearch: k,
     shapes,
-    pieceCount,
   };
 }
 
@@ -588,38 +550,27 @@ interface PricedTools {
 /**
  * Prices a mode's tools. The middle of each definition is counted once, then added wherever
  * the definition occurs (the whole `direct` array, the definition alone, the searches that
- * load it); and within it the middles of its description and schema are counted once for the
- * definitions of every mode that hold them (`pieces`, per piece id, -1 until counted). Exact:
- * each cut is a hard cut (lib/tokens `joins.ts`), judged on the two characters around it, both
- * inside the text it was found in, so the tokens of a text are the sum of its stretches' cut
- * there.
+ * load it), through the tokenizer's shared counts: its description's and schema's middles are
+ * counted once for every mode and part of the run that holds them. Exact: each cut is a hard
+ * cut (lib/tokens `joins.ts`), judged on the two characters around it, both inside the text it
+ * was found in, so the tokens of a text are the sum of its stretches' cut there.
  */
 function priceTools(
   shape: ModeShape,
   tokenizer: Tokenizer,
   instructionText: (tools: readonly DeferredTool[]) => string,
-  pieces: number[],
 ): PricedTools {
   const count = (text: string) => text === "" ? 0 : tokenizer.count(text);
   const piecewise = piecewiseEncoding(tokenizer) !== undefined;
   const glue = piecewise ? shortCounts(tokenizer) : count;
+  const shared = sharedCounts(tokenizer);
   const { defs } = shape;
-  // Tokens of each definition's middle (-1: none, the definition is counted as text).
-  const middles = defs.map((d) => {
-    if (!piecewise || d.last <= d.first) return -1;
-    let total = 0;
-    let from = d.first;
-    for (let j = 0; j < d.pieces.length; j += 3) {
-      const start = d.pieces[j];
-      const end = d.pieces[j + 1];
-      if (start < from || end > d.last) continue;
-      const id = d.pieces[j + 2];
-      if (pieces[id] < 0) pieces[id] = tokenizer.count(d.text.slice(start, end));
-      total += glue(d.text.slice(from, start)) + pieces[id];
-      from = end;
-    }
-    return total + glue(d.text.slice(from, d.last));
-  });
+  // Tokens of each definition's middle (-1: none, the definition is counted as text): the
+  // definition's less its edges (its known strings reach into them).
+  const middles = defs.map((d) =>
+    !piecewise || d.last <= d.first ? -1 : shared.count(d.text, d.known) -
+      glue(d.text.slice(0, d.first)) - glue(d.text.slice(d.last))
+  );
   // Tokens of the texts and definitions in order, the definitions' middles counted once.
   const joined = (items: Items): number => {
     let total = 0;
@@ -722,7 +673,6 @@ export function measureDeferredModes(options: DeferredModesOptions): {
       "Cannot price deferred modes: `rendered` was rendered from other tools or results per search",
     );
   }
-  const pieces = new Array<number>(rendered.pieceCount).fill(-1);
   const priced = new Map<string, PricedTools>();
   for (const shape of rendered.shapes) {
     const proxyTools = shape.format === "openai-responses"
@@ -730,7 +680,7 @@ export function measureDeferredModes(options: DeferredModesOptions): {
       : options.proxy.anthropic;
     let tools = priced.get(shape.key);
     if (tools === undefined) {
-      priced.set(shape.key, tools = priceTools(shape, tokenizer, instructionText, pieces));
+      priced.set(shape.key, tools = priceTools(shape, tokenizer, instructionText));
     }
     const { directTokens, searchTokens, perTool, perServer } = tools;
     const start = {
@@ -828,6 +778,36 @@ export function measureDeferredModes(options: DeferredModesOptions): {
     });
   }
   return { rows, scaling };
+}
+
+/**
+ * Whether two JSON values are written alike by `JSON.stringify`: the same keys in the same
+ * order and equal leaves (false may only cost a second rendering).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const y = b as unknown[];
+    if (a.length !== y.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], y[i])) return false;
+    return true;
+  }
+  if (
+    Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype
+  ) {
+    return false;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  const other = Object.keys(y);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] !== other[i] || !sameJson(x[keys[i]], y[keys[i]])) return false;
+  }
+  return true;
 }
 
 function cmpTool(a: DeferredTool, b: DeferredTool): number {
