@@ -144,8 +144,13 @@ export async function measureDeferred(
 /** The servers' `instructions` a capture file keeps; none for the other formats. */
 async function serverInstructions(corpus: Corpus, file: string): Promise<Map<string, string>> {
   if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
+  const text = await Deno.readTextFile(file);
+  // A member "instructions" holding a string is written `"instructions"`, white space, `:`,
+  // white space, `"`, or with some letters of its name escaped (\u0063 to \u0075); a file with
+  // neither has no instructions, and is not parsed again.
+  if (!/"instructions"\s*:\s*"/.test(text) && !/\\u00[67][0-9a-f]/i.test(text)) return new Map();
   // Only the instructions are read (the cost layers read the servers' wire texts).
-  const capture = JSON.parse(await Deno.readTextFile(file)) as {
+  const capture = JSON.parse(text) as {
     servers?: Partial<Record<keyof CaptureFileServer, JsonValue>>[];
   };
   return new Map(

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { meanRetrieveTokens } from "./bench_deferred.ts";
+import { meanRetrieveTokens, measureDeferred } from "./bench_deferred.ts";
+import { loadCatalog } from "../catalog/load.ts";
 import type { Tool } from "../catalog/types.ts";
 import { retrieveResponseText } from "../proxy/responses.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
@@ -35,4 +36,55 @@ Deno.test("meanRetrieveTokens: the tokenizers' counts of each whole response, av
     tokenizers.map((tok) => (tok.count(texts[0]) + tok.count(texts[1])) / 2),
   );
   assert.deepEqual(meanRetrieveTokens([], 2, tokenizers), [0, 0]);
+});
+
+Deno.test("measureDeferred: Claude Code loads the instructions a capture keeps, however the key is written", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const tool = (name: string) => ({
+      name,
+      description: `${name} it.`,
+      inputSchema: { type: "object" },
+    });
+    const server = (name: string, extra: string) =>
+      `{"server": "${name}", "toolCount": 1, "tools": [${
+        JSON.stringify(tool(`${name}_get`))
+      }]${extra}}`;
+    const capture = (servers: string[]) =>
+      `{"format": "mcpmeter-capture", "formatVersion": 1, "id": "c", "version": "1", "source": {}, "serverCount": ${servers.length}, "toolCount": ${servers.length}, "servers": [${
+        servers.join(", ")
+      }]}`;
+    const tokenizer = createDefaultTokenizer("o200k_base");
+    const instructionsOf = async (text: string) => {
+      const file = `${dir}/capture.json`;
+      await Deno.writeTextFile(file, text);
+      const corpus = await loadCatalog(file);
+      const out = await measureDeferred([{ corpus, file }], corpus.tools, [tokenizer], 1, () => {});
+      return out.deferredModes.find((r) => r.mode === "client_deferred")!.start.instructions;
+    };
+    const both = tokenizer.count("Files here.\nPages there.");
+    assert.equal(
+      await instructionsOf(capture([
+        server("fs", ', "instructions" : "Files here."'),
+        server("web", ', "instructions":"Pages there."'),
+      ])),
+      both,
+    );
+    assert.equal(
+      await instructionsOf(capture([
+        server("fs", ', "instruction\\u0073": "Files here."'),
+        server("web", ', "\\u0069nstructions": "Pages there."'),
+      ])),
+      both,
+    );
+    // A schema property named instructions is not a server's.
+    assert.equal(
+      await instructionsOf(
+        capture([server("fs", ""), server("web", ', "x": {"instructions": {}}')]),
+      ),
+      0,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
