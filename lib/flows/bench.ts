@@ -24,7 +24,7 @@ import {
 } from "../encodings/mod.ts";
 import { type IndexArm, packageInfoArm } from "../retrieval/mod.ts";
 import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
-import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { sharedDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 import { writeAtomic } from "../core/files.ts";
 import { counted } from "../core/text.ts";
@@ -71,7 +71,7 @@ export async function runBench(
   dependencies.catch(() => {});
   const p = plan(options, io.fromRoot);
   const inputs = await loadBenchInputs(p, options, io, say);
-  const make = options.createTokenizer ?? createDefaultTokenizer;
+  const make = options.createTokenizer ?? sharedDefaultTokenizer;
   const tokenizers = p.tokenizerNames.map((n) => make(n));
   const arms = armsNamed(p.armNames);
   const cost = measureCost(p, inputs, arms, tokenizers, say);
