@@ -34,7 +34,8 @@
  *
  * `countRegions` counts a text split into regions (each token credited to the region of its
  * first byte, what attributing a JSON text's tokens to its members needs) through the same memo:
- * only the pieces crossing a region's start are merged token by token, and ranges whose tokens
+ * only the pieces crossing a region's start are split token by token (a short piece's token
+ * starts kept in a small split cache, as the hot cache keeps counts), and ranges whose tokens
  * the caller knows (a string's middle between two hard cuts, `joins.ts`) are skipped.
  *
  * @module
@@ -218,6 +219,10 @@ class Memo {
   // The hot cache of pieces of 9 to 16 bytes (the long memo hashes and compares them byte by
   // byte): entry e at [5e, 5e + 5): bytes 0-3, 4-7, 8-11, 12-15, length << 8 | token count.
   hotLong: Int32Array = new Int32Array(5 * HOT_SIZE);
+  // The split cache: where the tokens of a piece of up to eight bytes start, for the pieces a
+  // region boundary (or a non-ASCII count) splits token by token; direct-mapped as `hot`.
+  // Entry e at [3e, 3e + 3): bytes 0-3, bytes 4-7, length << 8 | a bit per token start.
+  splits: Int32Array = new Int32Array(3 * HOT_SIZE);
 
   constructor(enc: Encoding) {
     this.table = enc.table;
@@ -314,21 +319,36 @@ function clearMemo(m: Memo): void {
   m.cache = createRankCache();
   m.hot = new Int32Array(3 * HOT_SIZE);
   m.hotLong = new Int32Array(5 * HOT_SIZE);
+  m.splits = new Int32Array(3 * HOT_SIZE);
 }
 
 /** No cut ahead: a byte offset past any text (a small integer, as the offsets it is compared to). */
 const NO_CUT = 0x7fffffff;
 
-/** Where {@linkcode countText} is in the regions of a text it splits. */
+/** A copy of `from` in `into` when it fits, else in a new array twice as large (scratch). */
+function fill(into: Int32Array, from: ArrayLike<number>, n: number, at = 0, step = 1): Int32Array {
+  const out = into.length >= n ? into : new Int32Array(2 * n);
+  for (let k = 0; k < n; k++) out[k] = from[at + step * k];
+  return out;
+}
+
+/**
+ * Where {@linkcode countText} is in the regions of a text it splits. One object serves every
+ * call (`countText` never runs inside another): its position lists are scratch arrays, grown
+ * as needed and filled per call, so a caller counting a catalog tool by tool allocates only the
+ * arrays it gets back.
+ */
 class Regions {
-  /** Region starts, then (once the text is encoded) in UTF-8 bytes. */
-  readonly cuts: Int32Array;
-  /** Known ranges: starts, ends (as `cuts`) and tokens. */
-  readonly skipFrom: Int32Array;
-  readonly skipTo: Int32Array;
-  readonly skipTokens: Int32Array;
-  readonly tokens: Int32Array;
-  readonly nonAscii: Int32Array | undefined;
+  /** Region starts (the first `cutCount`), then (once the text is encoded) in UTF-8 bytes. */
+  cuts: Int32Array = new Int32Array(64);
+  cutCount = 0;
+  /** Known ranges (the first `skipCount`): starts, ends (as `cuts`) and tokens. */
+  skipFrom: Int32Array = new Int32Array(16);
+  skipTo: Int32Array = new Int32Array(16);
+  skipTokens: Int32Array = new Int32Array(16);
+  skipCount = 0;
+  tokens: Int32Array = new Int32Array(0);
+  nonAscii: Int32Array | undefined = undefined;
   /** The current region. */
   region = 0;
   /** Start of the next region (NO_CUT after the last cut). */
@@ -341,46 +361,62 @@ class Regions {
   /** UTF-8 bytes of the text, once counted. */
   byteLength = 0;
 
-  constructor(cuts: ArrayLike<number>, options: RegionOptions) {
-    this.cuts = Int32Array.from(cuts);
+  /** Sets up the regions of one text (the arrays `tokens` and `nonAscii` are its own). */
+  reset(cuts: ArrayLike<number>, options: RegionOptions): void {
+    const nc = cuts.length;
+    this.cuts = fill(this.cuts, cuts, nc);
+    this.cutCount = nc;
     const known = options.known ?? [];
     const n = Math.floor(known.length / 3);
-    this.skipFrom = new Int32Array(n);
-    this.skipTo = new Int32Array(n);
-    this.skipTokens = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      this.skipFrom[k] = known[3 * k];
-      this.skipTo[k] = known[3 * k + 1];
-      this.skipTokens[k] = known[3 * k + 2];
-    }
-    this.tokens = new Int32Array(cuts.length + 1);
-    this.nonAscii = options.nonAscii ? new Int32Array(cuts.length + 1) : undefined;
+    this.skipFrom = fill(this.skipFrom, known, n, 0, 3);
+    this.skipTo = fill(this.skipTo, known, n, 1, 3);
+    this.skipTokens = fill(this.skipTokens, known, n, 2, 3);
+    this.skipCount = n;
+    this.tokens = new Int32Array(nc + 1);
+    this.nonAscii = options.nonAscii ? new Int32Array(nc + 1) : undefined;
+    this.region = 0;
+    this.cutAt = NO_CUT;
+    this.mark = 0;
+    this.skip = 0;
+    this.skipAt = NO_CUT;
+    this.byteLength = 0;
   }
 
   /** Puts the positions in UTF-8 bytes (`bytes`: the text's `nb` bytes; unless all ASCII). */
-  start(bytes: Uint8Array, nb: number, ascii: boolean): void {
-    if (!ascii) utf8Positions(bytes, nb, [this.cuts, this.skipFrom, this.skipTo]);
+  start(bytes: Uint8Array, view: DataView, nb: number, ascii: boolean): void {
+    if (!ascii) utf8Positions(this, bytes, view, nb);
     this.byteLength = nb;
-    this.cutAt = this.cuts.length > 0 ? this.cuts[0] : NO_CUT;
-    this.skipAt = this.skipFrom.length > 0 ? this.skipFrom[0] : NO_CUT;
+    this.cutAt = this.cutCount > 0 ? this.cuts[0] : NO_CUT;
+    this.skipAt = this.skipCount > 0 ? this.skipFrom[0] : NO_CUT;
   }
 }
 
+const regions = new Regions();
+
 /**
- * Turns ascending UTF-16 positions into UTF-8 byte offsets, in place, from the text's bytes, in
- * one pass for every list (a four-byte character is two code units; a position inside it stands
- * for its end; one past the text, for as far past its bytes).
+ * Turns the ascending UTF-16 positions of `r` (region starts, known ranges' starts and ends)
+ * into UTF-8 byte offsets, in place, from the text's bytes, in one pass for the three lists (a
+ * four-byte character is two code units; a position inside it stands for its end; one past the
+ * text, for as far past its bytes).
  */
-function utf8Positions(bytes: Uint8Array, nb: number, lists: readonly Int32Array[]): void {
-  const next = new Int32Array(lists.length); // per list, its first position not yet turned
+function utf8Positions(r: Regions, bytes: Uint8Array, view: DataView, nb: number): void {
+  const { cuts, skipFrom, skipTo, cutCount, skipCount } = r;
+  let c = 0; // per list, its first position not yet turned
+  let f = 0;
+  let t = 0;
   let j = 0;
   let u = 0;
   for (;;) {
     let p = NO_CUT;
-    for (let l = 0; l < lists.length; l++) {
-      if (next[l] < lists[l].length && lists[l][next[l]] < p) p = lists[l][next[l]];
-    }
+    if (c < cutCount) p = cuts[c];
+    if (f < skipCount && skipFrom[f] < p) p = skipFrom[f];
+    if (t < skipCount && skipTo[t] < p) p = skipTo[t];
     if (p === NO_CUT) return;
+    // Four ASCII bytes at a time (one unaligned read inside the text).
+    while (p - u >= 4 && j + 4 <= nb && (view.getInt32(j, true) & 0x80808080) === 0) {
+      j += 4;
+      u += 4;
+    }
     while (u < p && j < nb) {
       const b = bytes[j];
       if (b < 0x80) {
@@ -398,10 +434,9 @@ function utf8Positions(bytes: Uint8Array, nb: number, lists: readonly Int32Array
       }
     }
     const at = u < p ? nb + (p - u) : j;
-    for (let l = 0; l < lists.length; l++) {
-      const list = lists[l];
-      while (next[l] < list.length && list[next[l]] === p) list[next[l]++] = at;
-    }
+    while (c < cutCount && cuts[c] === p) cuts[c++] = at;
+    while (f < skipCount && skipFrom[f] === p) skipFrom[f++] = at;
+    while (t < skipCount && skipTo[t] === p) skipTo[t++] = at;
   }
 }
 
@@ -411,7 +446,7 @@ function advanceTo(r: Regions, at: number, total: number): void {
     r.tokens[r.region] += total - r.mark;
     r.mark = total;
     r.region++;
-    r.cutAt = r.region < r.cuts.length ? r.cuts[r.region] : NO_CUT;
+    r.cutAt = r.region < r.cutCount ? r.cuts[r.region] : NO_CUT;
   }
 }
 
@@ -422,7 +457,7 @@ function advanceTo(r: Regions, at: number, total: number): void {
  */
 function enterKnown(r: Regions, i: number, total: number): number {
   const k = r.skip++;
-  r.skipAt = r.skip < r.skipFrom.length ? r.skipFrom[r.skip] : NO_CUT;
+  r.skipAt = r.skip < r.skipCount ? r.skipFrom[r.skip] : NO_CUT;
   if (r.skipFrom[k] !== i) return i;
   advanceTo(r, i, total);
   const to = r.skipTo[k];
@@ -432,34 +467,71 @@ function enterKnown(r: Regions, i: number, total: number): number {
 const pieceStarts: number[] = [];
 
 /**
- * Counts the piece `bytes[i, end)` token by token (merged, not memoized): it reaches a region
- * boundary, or holds non-ASCII bytes the caller counts apart. Returns the new running total.
+ * Counts the piece `bytes[i, end)` token by token: it reaches a region boundary, or holds
+ * non-ASCII bytes the caller counts apart. A piece of up to eight bytes takes its token starts
+ * from the split cache (a bit per byte), else is merged. Returns the new running total.
  */
 function splitPiece(
   m: Memo,
   r: Regions,
   bytes: Uint8Array,
+  view: DataView,
   i: number,
   end: number,
   total: number,
 ): number {
-  pieceStarts.length = 0;
-  mergeRange(bytes, i, end, m.table, pieceStarts, m.cache);
-  for (let k = 0; k < pieceStarts.length; k++) {
-    const start = i + pieceStarts[k];
-    advanceTo(r, start, total);
+  const len = end - i;
+  if (len > 8) {
+    pieceStarts.length = 0;
+    mergeRange(bytes, i, end, m.table, pieceStarts, m.cache);
+    for (let k = 0; k < pieceStarts.length; k++) {
+      const start = i + pieceStarts[k];
+      advanceTo(r, start, total);
+      total++;
+      if (r.nonAscii !== undefined) {
+        const stop = k + 1 < pieceStarts.length ? i + pieceStarts[k + 1] : end;
+        countNonAscii(r, bytes, start, stop);
+      }
+    }
+    return total;
+  }
+  const w0 = view.getInt32(i, true) & LOW[len];
+  const w1 = view.getInt32(i + 4, true) & HIGH[len];
+  const splits = m.splits;
+  const b = 3 * (packedHash(w0, w1, len) & HOT_MASK);
+  let starts: number; // bit k: a token starts at byte i + k
+  if (splits[b] === w0 && splits[b + 1] === w1 && splits[b + 2] >>> 8 === len) {
+    starts = splits[b + 2] & 0xff;
+  } else {
+    pieceStarts.length = 0;
+    mergeRange(bytes, i, end, m.table, pieceStarts, m.cache);
+    starts = 0;
+    for (let k = 0; k < pieceStarts.length; k++) starts |= 1 << pieceStarts[k];
+    splits[b] = w0;
+    splits[b + 1] = w1;
+    splits[b + 2] = (len << 8) | starts;
+  }
+  for (let k = 0; k < len; k++) {
+    if ((starts & (1 << k)) === 0) continue;
+    advanceTo(r, i + k, total);
     total++;
     if (r.nonAscii !== undefined) {
-      const stop = k + 1 < pieceStarts.length ? i + pieceStarts[k + 1] : end;
-      for (let j = start; j < stop; j++) {
-        if (bytes[j] >= 0x80) {
-          r.nonAscii[r.region]++;
-          break;
-        }
-      }
+      let stop = k + 1;
+      while (stop < len && (starts & (1 << stop)) === 0) stop++;
+      countNonAscii(r, bytes, i + k, i + stop);
     }
   }
   return total;
+}
+
+/** Counts the token `bytes[from, to)` in the current region's `nonAscii` when it holds such a byte. */
+function countNonAscii(r: Regions, bytes: Uint8Array, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    if (bytes[j] >= 0x80) {
+      r.nonAscii![r.region]++;
+      return;
+    }
+  }
 }
 
 /**
@@ -484,7 +556,7 @@ function countText(m: Memo, text: string, r?: Regions): number {
     view = new DataView(bytes.buffer);
   }
   const nb = encoder.encodeInto(text, bytes).written;
-  r?.start(bytes, nb, nb === n);
+  r?.start(bytes, view, nb, nb === n);
   const { table, pre } = m;
   const cl = pre.scan === scanCl100k;
   const pairBits = table.pairBits;
@@ -532,7 +604,7 @@ function countText(m: Memo, text: string, r?: Regions): number {
         }
       }
       if (end > cutAt || wide) {
-        total = splitPiece(m, r!, bytes, i, end, total);
+        total = splitPiece(m, r!, bytes, view, i, end, total);
         cutAt = r!.cutAt;
         i = end;
         continue;
@@ -720,7 +792,8 @@ export function createPiecewiseTokenizer(name: TokenizerName): PiecewiseTokenize
     count: (text: string) => countText(m, text),
     tokenStarts: (text: string) => tokenStartsOf(m, text),
     countRegions: (text: string, cuts: ArrayLike<number>, options: RegionOptions = {}) => {
-      const r = new Regions(cuts, options);
+      const r = regions;
+      r.reset(cuts, options);
       countText(m, text, r);
       return {
         tokens: r.tokens,
