@@ -341,12 +341,37 @@ export function attributeToolsText(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
+  let value: JsonValue | undefined;
   try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: the lossless parser says where.
+  }
+  return attributeParsedText(text, value, tokenizer, items);
+}
+
+/**
+ * {@linkcode attributeToolsText} of a text whose `JSON.parse` value the caller has.
+ *
+ * @param text The exact text.
+ * @param value `JSON.parse(text)`, or undefined when it throws.
+ * @param tokenizer Encoding whose tokens are counted.
+ * @param items Where the tool items are. @default {"array"}
+ * @returns Tokens, bytes, per-item fields and the text's envelope.
+ * @throws {SyntaxError} When `text` is not JSON.
+ */
+export function attributeParsedText(
+  text: string,
+  value: JsonValue | undefined,
+  tokenizer: TokenizerName,
+  items: "array" | "gemini" = "array",
+): TextAttribution {
+  if (value !== undefined) {
     // Written again from its value, checked part by part against the text, and counted as written.
     const out = tallyTools(tokenizer);
     let at = 0;
     let same = true;
-    writeTools(JSON.parse(text), items, {
+    writeTools(value, items, {
       ...out,
       put: (s, known) => {
         if (same && text.startsWith(s, at)) {
@@ -356,8 +381,6 @@ export function attributeToolsText(
       },
     });
     if (same && at === text.length) return out.result();
-  } catch {
-    // Not JSON: the lossless parser below says where.
   }
   const layout = parsedLayout(text, items);
   return attribute(text, layout, itemCount(layout), tokenizer);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kData from "js-tiktoken/ranks/o200k_base";
 import { addFields, attributeToolsText, attributeToolsValue, FIELD_NAMES } from "./fields.ts";
-import { wireServers } from "./wire.ts";
+import { wireServers, wireServersOfBytes } from "./wire.ts";
 import type { JsonObject } from "../catalog/types.ts";
 
 const reference = new Tiktoken(o200kData);
@@ -217,5 +217,61 @@ Deno.test("attributeToolsValue(): the figures of attributeToolsText on its JSON 
   assert.deepEqual(
     attributeToolsValue(gemini, "o200k_base", "gemini"),
     attributeToolsText(JSON.stringify(gemini), "o200k_base", "gemini"),
+  );
+});
+
+Deno.test("wireServersOfBytes(): a capture read server by server gives wireServers() of its text", () => {
+  const utf8 = new TextEncoder();
+  const tool = {
+    name: "read",
+    description: "Lit un fichier — café 😀",
+    inputSchema: { type: "object" },
+  };
+  const wire = JSON.stringify([{ name: "read", description: 'Lit "un" fichier', inputSchema: {} }]);
+  const files = [
+    // Pretty-printed, a repeated key (the last wins), an escaped key, instructions, a server
+    // without toolsWire, numbers and literals around the members read.
+    `\uFEFF{ "format": "mcpmeter-capture", "n": 1.5e3, "ok": true, "servers": [\n` +
+    `  {"server": "a", "toolsWire": "[]", "tools": [], "toolsWire": ${JSON.stringify(wire)},\n` +
+    `   "instructions": "Use \\"read\\" first ☃", "x": [null, {"y": "]}"}]},\n` +
+    `  {"server": "b", "tools": [${JSON.stringify(tool)}], "toolCount": 1},\n` +
+    `  {"serv\\u0065r": 7, "tools\\u0057ire": "[{}]"}\n ] }\n`,
+    JSON.stringify({ format: "mcpmeter-capture", servers: [] }),
+    JSON.stringify({ format: "mcpmeter-capture" }),
+    // Not laid out as a capture the scan follows: decoded whole, same answer (or error).
+    JSON.stringify({ servers: [{ server: "a", toolsWire: "[]" }, 3] }),
+    JSON.stringify({ servers: null }),
+  ];
+  for (const file of files) {
+    const text = file.replace(/^\uFEFF/, "");
+    let want: unknown;
+    try {
+      want = wireServers(text, "mcpmeter-capture");
+    } catch (error) {
+      want = (error as Error).constructor;
+    }
+    let got: unknown;
+    try {
+      got = wireServersOfBytes(utf8.encode(file), "mcpmeter-capture");
+    } catch (error) {
+      got = (error as Error).constructor;
+    }
+    assert.deepEqual(got, want, file.slice(0, 60));
+  }
+  // By hand: the first file's servers.
+  const [a, b, c] = wireServersOfBytes(utf8.encode(files[0]), "mcpmeter-capture");
+  assert.deepEqual(a, {
+    server: "a",
+    text: wire,
+    order: "received",
+    instructions: 'Use "read" first ☃',
+  });
+  assert.deepEqual(b, { server: "b", text: JSON.stringify([tool]), order: "sorted" });
+  assert.deepEqual(c, { server: "7", text: "[{}]", order: "received" });
+  // Other formats: the text decoded whole.
+  const list = '{"tools": [{"name": "a", "inputSchema": {"z": 1.50}}]}';
+  assert.deepEqual(
+    wireServersOfBytes(utf8.encode(list), "mcp-tools-list", "s"),
+    wireServers(list, "mcp-tools-list", "s"),
   );
 });

@@ -11,18 +11,18 @@
  *
  * @module
  */
-import type { Corpus, JsonObject, Tool } from "../catalog/types.ts";
+import type { Corpus, JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { SENT_FORMATS, type SentFormat, sentTools } from "../catalog/sent.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import {
   addFields,
-  attributeToolsText,
+  attributeParsedText,
   attributeToolsValue,
   FIELD_NAMES,
   type FieldTokens,
 } from "./fields.ts";
-import { type WireOrder, wireServers } from "./wire.ts";
+import { type WireOrder, wireServers, wireServersOfBytes } from "./wire.ts";
 import { toolsShare } from "./count_api.ts";
 import { type Shapes, shapesOf, shapeTools } from "./sent_layer.ts";
 import {
@@ -187,8 +187,11 @@ export function countPlan(
 export interface CostLayersInput {
   /** The corpus (after any overrides). */
   readonly corpus: Corpus;
-  /** Text of the file it was read from (the wire layer reads it). */
-  readonly fileText: string;
+  /**
+   * Text of the file it was read from (the wire layer reads it), or its bytes (then a capture
+   * file is read server by server, never decoded whole).
+   */
+  readonly fileText: string | Uint8Array;
   /** Encodings of the `wire` and `sent` rows. */
   readonly tokenizers: readonly TokenizerName[];
   /** The calibration of the estimates. */
@@ -270,10 +273,17 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
 }
 
 /** Wire: each server's `tools/list` array as received, per encoding; the catalog is their sum. */
-function wireLayer(m: Measure, fileText: string, tokenizers: readonly TokenizerName[]): void {
+function wireLayer(
+  m: Measure,
+  file: string | Uint8Array,
+  tokenizers: readonly TokenizerName[],
+): void {
   const corpusId = m.corpus.id;
   const base = { corpusId, model: null, reason: undefined };
-  const wire = wireServers(fileText, m.corpus.provenance.format, m.servers[0]);
+  const format = m.corpus.provenance.format;
+  const wire = typeof file === "string"
+    ? wireServers(file, format, m.servers[0])
+    : wireServersOfBytes(file, format, m.servers[0]);
   const sorted = wire.filter((w) => w.order === "sorted").length;
   if (sorted > 0) {
     m.warnings.push(
@@ -293,7 +303,8 @@ function wireLayer(m: Measure, fileText: string, tokenizers: readonly TokenizerN
     let instr = 0;
     let fields: FieldTokens = {};
     for (const w of wire) {
-      const a = attributeToolsText(w.text, tok);
+      const value = parsedOrUndefined(w.text);
+      const a = attributeParsedText(w.text, value, tok);
       const f = addFields(...a.items.map((i) => i.fields), { envelope: a.envelope });
       const it = w.instructions === undefined ? undefined : counter.count(w.instructions);
       total += a.tokens;
@@ -316,7 +327,7 @@ function wireLayer(m: Measure, fileText: string, tokenizers: readonly TokenizerN
         wireOrder: w.order,
         ...(it === undefined ? {} : { instructionsTokens: it }),
       });
-      if (tok === "o200k_base") wireToolRows(m, w.server, w.text, a.items);
+      if (tok === "o200k_base") wireToolRows(m, w.server, value ?? JSON.parse(w.text), a.items);
     }
     m.rows.push({
       ...base,
@@ -337,14 +348,22 @@ function wireLayer(m: Measure, fileText: string, tokenizers: readonly TokenizerN
   }
 }
 
+const parsedOrUndefined = (text: string): JsonValue | undefined => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // attributed from the lossless parser, which says where the text is wrong
+  }
+};
+
 /** The per-tool wire rows of one server, named as its `tools/list` names them. */
 function wireToolRows(
   m: Measure,
   server: string,
-  text: string,
+  value: JsonValue,
   items: readonly { readonly tokens: number; readonly fields: FieldTokens }[],
 ): void {
-  const names = JSON.parse(text) as { name?: unknown }[];
+  const names = value as { name?: unknown }[];
   const seen = new Map<string, number>();
   items.forEach((item, i) => {
     m.toolRows.push({

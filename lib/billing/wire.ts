@@ -141,3 +141,129 @@ export function wireServers(text: string, format: CatalogFormat, server = "catal
     order: "reconstructed",
   }));
 }
+
+const decoder = new TextDecoder();
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Past the JSON white space from `i`. */
+function skipSpace(b: Uint8Array, i: number): number {
+  while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++;
+  return i;
+}
+
+/** Past the string literal opening at `i`. */
+function skipString(b: Uint8Array, i: number): number {
+  for (i++; i < b.length; i++) {
+    if (b[i] === BACKSLASH) i++;
+    else if (b[i] === QUOTE) return i + 1;
+  }
+  return -1;
+}
+
+/** Past the value starting at `i` (no white space before it), or -1 where the text ends first. */
+function skipValue(b: Uint8Array, i: number): number {
+  const c = b[i];
+  if (c === QUOTE) return skipString(b, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    while (i < b.length && !(b[i] === 0x2c || b[i] === 0x7d || b[i] === 0x5d || b[i] <= 0x20)) {
+      i++;
+    }
+    return i;
+  }
+  let depth = 0;
+  for (; i < b.length; i++) {
+    const d = b[i];
+    if (d === QUOTE) {
+      i = skipString(b, i) - 1;
+      if (i < 0) return -1;
+    } else if (d === 0x7b || d === 0x5b) depth++;
+    else if ((d === 0x7d || d === 0x5d) && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * The members of the object opening at `i`, as their keys and value spans (the last of a
+ * repeated key, as `JSON.parse` keeps it), and where the object ends; undefined when `i` holds
+ * no object or the text ends inside it.
+ */
+function objectSpans(
+  b: Uint8Array,
+  i: number,
+): { members: Map<string, [number, number]>; end: number } | undefined {
+  if (b[i] !== 0x7b) return undefined;
+  const members = new Map<string, [number, number]>();
+  i = skipSpace(b, i + 1);
+  if (b[i] === 0x7d) return { members, end: i + 1 };
+  for (;;) {
+    const keyEnd = b[i] === QUOTE ? skipString(b, i) : -1;
+    if (keyEnd < 0) return undefined;
+    const key = JSON.parse(decoder.decode(b.subarray(i, keyEnd))) as string;
+    i = skipSpace(b, keyEnd);
+    if (b[i] !== 0x3a) return undefined;
+    const from = skipSpace(b, i + 1);
+    const to = skipValue(b, from);
+    if (to < 0) return undefined;
+    members.delete(key);
+    members.set(key, [from, to]);
+    i = skipSpace(b, to);
+    if (b[i] === 0x7d) return { members, end: i + 1 };
+    if (b[i] !== 0x2c) return undefined;
+    i = skipSpace(b, i + 1);
+  }
+}
+
+/**
+ * {@linkcode wireServers} of a catalog file given as its bytes. A capture file is read member by
+ * member: only each server's name, `toolsWire` and `instructions` are decoded (its sorted
+ * `tools` only when it has no `toolsWire`), so the file is never held as one string or one
+ * parsed value; any other format, or a capture the scan does not follow, is decoded whole.
+ *
+ * @param bytes The catalog file's bytes (UTF-8).
+ * @param format Its format (the corpus provenance's).
+ * @param server Server name of a `mcp-tools-list` file (the corpus's only server).
+ * @returns What {@linkcode wireServers} returns for the file's text.
+ * @throws {SyntaxError} When the file is not JSON.
+ */
+export function wireServersOfBytes(
+  bytes: Uint8Array,
+  format: CatalogFormat,
+  server = "catalog",
+): WireServer[] {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const scanned = format === "mcpmeter-capture" ? captureWire(bytes, start) : undefined;
+  return scanned ?? wireServers(decoder.decode(bytes), format, server);
+}
+
+/** The servers of a capture file's bytes, or undefined when the file is not laid out as one. */
+function captureWire(b: Uint8Array, start: number): WireServer[] | undefined {
+  const root = objectSpans(b, skipSpace(b, start));
+  if (root === undefined || skipSpace(b, root.end) !== b.length) return undefined;
+  const span = root.members.get("servers");
+  const out: WireServer[] = [];
+  if (span === undefined) return out;
+  let i = span[0];
+  if (b[i] !== 0x5b) return undefined; // not an array: as JSON.parse's value would fail or differ
+  i = skipSpace(b, i + 1);
+  const value = (s: [number, number] | undefined): JsonValue | undefined =>
+    s === undefined ? undefined : JSON.parse(decoder.decode(b.subarray(s[0], s[1])));
+  if (b[i] === 0x5d) return out;
+  for (;;) {
+    const obj = objectSpans(b, i);
+    if (obj === undefined) return undefined;
+    const m = obj.members;
+    const wire = str(value(m.get("toolsWire")));
+    const instructions = str(value(m.get("instructions")));
+    out.push({
+      server: String(value(m.get("server"))),
+      text: wire ?? JSON.stringify(value(m.get("tools")) ?? []),
+      order: wire === undefined ? "sorted" : "received",
+      ...(instructions === undefined ? {} : { instructions }),
+    });
+    i = skipSpace(b, obj.end);
+    if (b[i] === 0x5d) return out;
+    if (b[i] !== 0x2c) return undefined;
+    i = skipSpace(b, i + 1);
+  }
+}

@@ -55,8 +55,35 @@ export function columnsCsv<T>(
   rows: readonly T[],
   cell: (value: unknown) => unknown = (value) => value,
 ): string {
-  return csvText(
-    columns.map(([name]) => name),
-    rows.map((row) => Object.fromEntries(columns.map(([name, read]) => [name, cell(read(row))]))),
-  );
+  const names = columns.map(([name]) => name);
+  const asObject = (row: T) =>
+    Object.fromEntries(columns.map(([name, read]) => [name, cell(read(row))]));
+  // Names an object would reorder or merge (integer-like, repeated, `__proto__`): through
+  // arquero with one object per row, as the header is then what arquero makes of them.
+  const keys = Object.keys(Object.fromEntries(names.map((n) => [n, 0])));
+  if (
+    rows.length === 0 || keys.length !== names.length ||
+    keys.some((k, i) => k !== names[i] || k === "__proto__")
+  ) {
+    return csvText(names, rows.map(asObject));
+  }
+  // Written line by line as arquero's toCSV writes them, without a row object or a table.
+  const lines: string[] = [names.map(cellText).join(",")];
+  const cells: string[] = new Array(columns.length);
+  for (const row of rows) {
+    for (let k = 0; k < columns.length; k++) cells[k] = cellText(cell(columns[k][1](row)));
+    lines.push(cells.join(","));
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+const NEEDS_QUOTES = /["\n\r,]/;
+
+/** One cell as arquero's `toCSV` writes it (a date through arquero itself). */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return aq.from([{ v: value }]).toCSV({ header: false }).slice(0, -1);
+  const s = (value as string) + ""; // as arquero: ToPrimitive, then string
+  return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

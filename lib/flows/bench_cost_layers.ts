@@ -148,7 +148,7 @@ export async function benchCostLayers(
     say(`${corpus.id}: cost layers (wire, sent, billed)`);
     const m = measureCostLayers({
       corpus,
-      fileText: await Deno.readTextFile(file),
+      fileText: await Deno.readFile(file),
       tokenizers: options.tokenizers,
       calibration,
       targets: options.targets,
