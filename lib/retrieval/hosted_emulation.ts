@@ -207,15 +207,16 @@ interface RegexDoc {
 }
 
 /**
- * The documents a regex search reads, with what its searches share: the documents holding each
- * word of the lower-cased texts (built at the first plain-word alternative) and the matches of
- * each plain word met (a request's words recur across queries).
+ * The documents a regex search reads, each part made at the first search that needs it: the
+ * texts (for an alternative that is not a plain word), the documents holding each word of the
+ * lower-cased texts and names (for a plain word: the texts are not kept for these), and the
+ * matches of each plain word met (a request's words recur across queries).
  */
 interface RegexIndex {
-  readonly docs: readonly RegexDoc[];
   readonly ids: readonly string[];
-  words?: WordRuns;
-  nameWords?: WordRuns;
+  readonly docs: () => readonly RegexDoc[];
+  readonly words: () => WordRuns;
+  readonly nameWords: () => WordRuns;
   readonly memo?: Map<string, PartMatches>;
 }
 
@@ -236,18 +237,15 @@ interface PartMatches {
  * with the compiled expression on every document. A plain word's matches are kept in the memo.
  */
 function partMatches(index: RegexIndex, source: string, flags: string, memo: boolean): PartMatches {
-  const { docs } = index;
   const literal = flags.includes("i") && /^[\p{L}\p{N} _-]+$/u.test(source);
   const word = source.toLowerCase();
   const known = literal && memo ? index.memo?.get(word) : undefined;
   if (known !== undefined) return known;
   let out: PartMatches;
   if (literal && /^[\p{L}\p{N}]+$/u.test(word)) {
-    index.words ??= new WordRuns(docs.map((d) => d.lowerText));
-    index.nameWords ??= new WordRuns(docs.map((d) => d.lowerName));
-    const found = index.words.textsContaining(word);
-    const inName = new Uint8Array(docs.length);
-    for (const d of index.nameWords.textsContaining(word)) inName[d] = 1;
+    const found = index.words().textsContaining(word);
+    const inName = new Uint8Array(index.ids.length);
+    for (const d of index.nameWords().textsContaining(word)) inName[d] = 1;
     const weights = new Uint8Array(found.length);
     for (let j = 0; j < found.length; j++) weights[j] = 1 + inName[found[j]];
     out = { docs: found, weights };
@@ -255,6 +253,7 @@ function partMatches(index: RegexIndex, source: string, flags: string, memo: boo
     const found: number[] = [];
     const weights: number[] = [];
     const re = literal ? undefined : new RegExp(source, flags);
+    const docs = index.docs();
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i];
       const inText = re === undefined ? d.lowerText.includes(word) : re.test(d.text);
@@ -292,7 +291,7 @@ function regexSearch(index: RegexIndex, pattern: string, limit: number): Hit[] {
     parts = [];
   }
   if (parts.length === 0) parts = [partMatches(index, whole.source, flags, false)];
-  const scores = new Int32Array(index.docs.length);
+  const scores = new Int32Array(index.ids.length);
   const matched: number[] = [];
   for (const p of parts) {
     for (let j = 0; j < p.docs.length; j++) {
@@ -343,17 +342,34 @@ function splitAlternatives(body: string): string[] {
  */
 function regexIndex(docs: readonly RetrievalDoc[], memo?: Map<string, PartMatches>): RegexIndex {
   const args = argumentTexts(docs);
-  const prepared = docs.map((d, i): RegexDoc => {
-    const text = [d.name, d.description, args[i]].filter((f) => f !== "").join("\n");
-    return {
-      id: d.id,
-      name: d.name,
-      text,
-      lowerName: d.name.toLowerCase(),
-      lowerText: text.toLowerCase(),
-    };
-  });
-  return { docs: prepared, ids: docs.map((d) => d.id), memo };
+  const textOf = (d: RetrievalDoc, i: number) =>
+    [d.name, d.description, args[i]].filter((f) => f !== "").join("\n");
+  let prepared: RegexDoc[] | undefined;
+  let words: WordRuns | undefined;
+  let nameWords: WordRuns | undefined;
+  return {
+    ids: docs.map((d) => d.id),
+    memo,
+    docs: () =>
+      prepared ??= docs.map((d, i): RegexDoc => {
+        const text = textOf(d, i);
+        return {
+          id: d.id,
+          name: d.name,
+          text,
+          lowerName: d.name.toLowerCase(),
+          lowerText: text.toLowerCase(),
+        };
+      }),
+    words: () =>
+      words ??= new WordRuns(
+        prepared?.map((d) => d.lowerText) ?? docs.map((d, i) => textOf(d, i).toLowerCase()),
+      ),
+    nameWords: () =>
+      nameWords ??= new WordRuns(
+        prepared?.map((d) => d.lowerName) ?? docs.map((d) => d.name.toLowerCase()),
+      ),
+  };
 }
 
 /**
