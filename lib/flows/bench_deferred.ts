@@ -71,7 +71,7 @@ export function meanRetrieveTokens(
 
 /**
  * A tool's known strings, in the order a response holds them: its description as written or
- * escaped, and its schema text (which the response holds when the schema is in canonical order).
+ * escaped, and its canonical schema text (the response's when its keys are in canonical order).
  */
 function knownOf(group: GroupCounts, tool: Tool): (KnownString | null)[] {
   let schema: string | undefined;
@@ -146,7 +146,7 @@ async function serverInstructions(corpus: Corpus, file: string): Promise<Map<str
   if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
   const text = await Deno.readTextFile(file);
   // A member "instructions" holding a string is written `"instructions"`, white space, `:`,
-  // white space, `"`, or with some letters of its name escaped (\u0063 to \u0075); a file with
+  // white space, `"`, or with letters of its name as `\u006X`/`\u007X` escapes; a file with
   // neither has no instructions, and is not parsed again.
   if (!/"instructions"\s*:\s*"/.test(text) && !/\\u00[67][0-9a-f]/i.test(text)) return new Map();
   // Only the instructions are read (the cost layers read the servers' wire texts).

@@ -318,16 +318,20 @@ interface ModeShape {
  * not depend on the tokenizer, done once for every tokenizer that prices them.
  */
 export interface RenderedModes {
-  /** The tools rendered (the options' arrays themselves). */
+  /** The tools and instructions rendered (the options' objects themselves). */
   readonly anthropic: readonly DeferredTool[];
   readonly openai: readonly DeferredTool[];
+  readonly instructions: ReadonlyMap<string, string> | undefined;
   /** Tools one search loads. */
   readonly resultsPerSearch: number;
   /** The modes' shapes, in row order. */
   readonly shapes: readonly ModeShape[];
 }
 
-/** A schema stands in for this object when a definition is rendered; its JSON is unique. */
+/**
+ * Stands in for a schema when a definition is rendered. Its JSON occurs nowhere else in the
+ * definition: `{"` opens an object, never the inside of a string, and no other key is `\u0000`.
+ */
 const HOLE = { "\u0000": 0 };
 const HOLE_TEXT = JSON.stringify(HOLE);
 
@@ -397,6 +401,7 @@ export function renderDeferredModes(
   return {
     anthropic: options.anthropic,
     openai: options.openai,
+    instructions: options.instructions,
     resultsPerSearch: k,
     shapes,
   };
@@ -667,10 +672,10 @@ export function measureDeferredModes(options: DeferredModesOptions): {
   const rendered = options.rendered ?? renderDeferredModes(options);
   if (
     rendered.anthropic !== options.anthropic || rendered.openai !== options.openai ||
-    rendered.resultsPerSearch !== k
+    rendered.instructions !== options.instructions || rendered.resultsPerSearch !== k
   ) {
     throw new RangeError(
-      "Cannot price deferred modes: `rendered` was rendered from other tools or results per search",
+      "Cannot price deferred modes: `rendered` was rendered from other tools, instructions or results per search",
     );
   }
   const priced = new Map<string, PricedTools>();

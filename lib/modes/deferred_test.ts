@@ -262,9 +262,13 @@ Deno.test("renderDeferredModes: rendered once, priced by each tokenizer as if re
       measureDeferredModes({ ...options, tokenizer: whole }),
     );
   }
-  // Rendered from other tools: refused, not priced wrong.
+  // Rendered from other tools or instructions: refused, not priced wrong.
   assert.throws(
     () => measureDeferredModes({ ...options, anthropic: [...tools], tokenizer: CHARS, rendered }),
+    RangeError,
+  );
+  assert.throws(
+    () => measureDeferredModes({ ...options, instructions: new Map(), tokenizer: CHARS, rendered }),
     RangeError,
   );
 });
