@@ -44,13 +44,13 @@ export interface ToolCost {
  * ```
  */
 export function toolCost(tool: Tool, tokenizer: Tokenizer): ToolCost {
-  const head = `${tool.name}\n${tool.description}`;
   const schema = schemaText(tool);
   // The description and schema text counted once per tokenizer for every mode and arm that
-  // holds them (exact; see lib/tokens/shared_counts.ts).
+  // holds them (exact; see lib/tokens/shared_counts.ts), the texts counted from their parts.
   const shared = sharedCounts(tokenizer);
+  const nameDescription = shared.countJoin([`${tool.name}\n`, tool.description], HEAD_KNOWN);
   if (schema === undefined) {
-    const tokens = shared.count(head, [tool.description]);
+    const tokens = nameDescription;
     return {
       id: tool.id,
       server: tool.server,
@@ -62,11 +62,15 @@ export function toolCost(tool: Tool, tokenizer: Tokenizer): ToolCost {
   return {
     id: tool.id,
     server: tool.server,
-    tokensNameDescription: shared.count(head, [tool.description]),
-    tokensWithSchema: shared.count(`${head}\n${schema}`, [tool.description, schema]),
+    tokensNameDescription: nameDescription,
+    tokensWithSchema: shared.countJoin([`${tool.name}\n`, tool.description, "\n", schema], KNOWN),
     hasSchema: true,
   };
 }
+
+/** Which parts of a tool's text are known strings: its description, and its schema text. */
+const HEAD_KNOWN: readonly boolean[] = [false, true];
+const KNOWN: readonly boolean[] = [false, true, false, true];
 
 /** Summed cost of a tool catalog. */
 export interface CatalogCost {

@@ -49,6 +49,17 @@ export interface SharedCounts {
    * @returns Tokens of `text`.
    */
   count(text: string, known: readonly (string | undefined)[]): number;
+  /**
+   * Tokens of `parts.join("")`, exactly `tokenizer.count` of it, without joining or searching:
+   * each part that is a known string (`known[i]`) has its middle's memoized count added where
+   * it has one (as {@linkcode SharedCounts.count} does where it finds the string), and the
+   * text between middles is counted as usual.
+   *
+   * @param parts The text's parts, in order.
+   * @param known Per part, whether it is a known string (a description, a schema text).
+   * @returns Tokens of the joined text.
+   */
+  countJoin(parts: readonly string[], known: readonly boolean[]): number;
   /** Known strings memoized (for tests and memory bounds). */
   readonly size: number;
 }
@@ -81,7 +92,12 @@ export function sharedCounts(tokenizer: Tokenizer): SharedCounts {
   let out = byTokenizer.get(tokenizer);
   if (out === undefined) {
     out = piecewiseEncoding(tokenizer) === undefined
-      ? { tokenizer, count: (text) => tokenizer.count(text), size: 0 }
+      ? {
+        tokenizer,
+        count: (text) => tokenizer.count(text),
+        countJoin: (parts) => tokenizer.count(parts.join("")),
+        size: 0,
+      }
       : new Memoized(tokenizer);
     byTokenizer.set(tokenizer, out);
   }
@@ -127,6 +143,23 @@ class Memoized implements SharedCounts {
     }
     if (from === 0) return tok.count(text);
     return from < text.length ? total + short(text.slice(from)) : total;
+  }
+
+  countJoin(parts: readonly string[], known: readonly boolean[]): number {
+    const short = this.#short;
+    let total = 0;
+    let open = ""; // the text since the last middle, not yet counted
+    for (let i = 0; i < parts.length; i++) {
+      const s = parts[i];
+      const middle = known[i] && s.length >= MIN_KNOWN ? this.#middle(s) : null;
+      if (middle === null) {
+        open += s;
+        continue;
+      }
+      total += short(open + s.slice(0, middle.first)) + middle.tokens;
+      open = s.slice(middle.last);
+    }
+    return open === "" ? total : total + short(open);
   }
 
   #middle(s: string): Middle | null {

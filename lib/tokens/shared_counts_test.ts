@@ -51,7 +51,7 @@ const textArb = fc.oneof(
   fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((p) => p.join("")),
 );
 
-Deno.test("sharedCounts counts a text holding known strings as the text counted whole", () => {
+Deno.test("sharedCounts counts a text holding known strings, or given in parts, as the text counted whole", () => {
   const tokenizers = fresh();
   fc.assert(
     fc.property(
@@ -71,6 +71,13 @@ Deno.test("sharedCounts counts a text holding known strings as the text counted 
             assert.equal(shared.count(text, [k1, k2]), want, JSON.stringify(text));
             assert.equal(shared.count(text, [k2, k1, undefined]), want, JSON.stringify(text));
           }
+          // The same texts from their parts, the known strings marked.
+          const parts = [[a, k1, b, k2], [a, k2, b, k1], [k1, k1, a], [a, b], [k2]];
+          for (const p of parts) {
+            const known = p.map((x) => x === k1 || x === k2);
+            const want = reference[i].count(p.join(""));
+            assert.equal(shared.countJoin(p, known), want, JSON.stringify(p));
+          }
         }
       },
     ),
@@ -86,6 +93,8 @@ Deno.test("sharedCounts is one memo per tokenizer, and the plain count for an un
   const text = "read_file\nReads the file at the given path and returns its contents.";
   assert.equal(sharedCounts(double).count(text, [text.slice(10)]), text.length);
   assert.deepEqual(calls, [text]);
+  assert.equal(sharedCounts(double).countJoin(["read_file\n", text.slice(10)], [false, true]), 68);
+  assert.deepEqual(calls, [text, text]);
   assert.equal(sharedCounts(double).size, 0);
 });
 
