@@ -153,7 +153,8 @@ export function countKeys(value: JsonValue): number {
       continue;
     }
     const obj = v as JsonObject;
-    for (const key of Object.keys(obj)) {
+    // for-in, not Object.keys: no array per object (a parsed value has no inherited keys).
+    for (const key in obj) {
       keys++;
       const item = obj[key];
       if (item !== null && typeof item === "object") stack.push(item);
