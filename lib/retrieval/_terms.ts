@@ -56,21 +56,7 @@ export class TermTable {
    * @returns The term's number, or -1.
    */
   find(text: string, start: number, end: number): number {
-    const h = hashRange(text, start, end);
-    const slots = this.#slots;
-    const ends = this.#ends;
-    const pool = this.#pool;
-    const len = end - start;
-    for (let slot = h & this.#mask;; slot = (slot + 1) & this.#mask) {
-      const e = slots[2 * slot + 1];
-      if (e === 0) return -1;
-      if (slots[2 * slot] !== h) continue;
-      const from = ends[e - 1];
-      if (ends[e] - from !== len) continue;
-      let i = 0;
-      while (i < len && pool[from + i] === text.charCodeAt(start + i)) i++;
-      if (i === len) return e - 1;
-    }
+    return this.#probe(text, start, end, hashRange(text, start, end), false);
   }
 
   /**
@@ -298,7 +284,7 @@ export class TermTable {
         }
         h = Math.imul(h ^ lower(c), FNV_PRIME);
       }
-      const id = this.#findLower(text, start, i, h);
+      const id = this.#probe(text, start, i, h, true);
       if (used === ids.length) ids = grownIds(ids);
       ids[used++] = id === -1
         ? this.#add(upper ? text.slice(start, i).toLowerCase() : text.slice(start, i), h)
@@ -308,8 +294,11 @@ export class TermTable {
     out.used = used;
   }
 
-  /** The number of `text.slice(start, end)` lower-cased (ASCII), hashed `h`; -1 when new. */
-  #findLower(text: string, start: number, end: number, h: number): number {
+  /**
+   * The number of `text.slice(start, end)`, lower-cased (ASCII) when `fold`, whose hash is `h`;
+   * -1 when the table does not hold it.
+   */
+  #probe(text: string, start: number, end: number, h: number, fold: boolean): number {
     const slots = this.#slots;
     const ends = this.#ends;
     const pool = this.#pool;
@@ -321,7 +310,11 @@ export class TermTable {
       const from = ends[e - 1];
       if (ends[e] - from !== len) continue;
       let j = 0;
-      while (j < len && pool[from + j] === lower(text.charCodeAt(start + j))) j++;
+      while (j < len) {
+        const c = text.charCodeAt(start + j);
+        if (pool[from + j] !== (fold ? lower(c) : c)) break;
+        j++;
+      }
       if (j === len) return e - 1;
     }
   }
