@@ -81,25 +81,27 @@ Deno.test("retrieverEntry() names the known retrievers on an unknown name", () =
   );
 });
 
+/** One tool, and the index fields a no-op arm gives it (its own). */
+const ONE_TOOL: Tool[] = [{ id: "s:a", server: "s", name: "a", description: "read" }];
+const own = (t: Tool) => ({
+  name: t.name,
+  server: t.server,
+  description: t.description,
+  params: "",
+});
+
 Deno.test("indexArmsFor() follows the reads of any entry, and a no-op arm is skipped", () => {
-  const tools: Tool[] = [{ id: "s:a", server: "s", name: "a", description: "read" }];
-  const own = (t: Tool) => ({
-    name: t.name,
-    server: t.server,
-    description: t.description,
-    params: "",
-  });
   const serverOnly = { name: "srv", indexFields: (t: Tool) => ({ ...own(t), server: "S" }) };
   const noop = { name: "noop", indexFields: own };
-  assert.deepEqual(changedIndexFields(tools, serverOnly.indexFields), ["server"]);
-  assert.deepEqual(changedIndexFields(tools, noop.indexFields), []);
+  assert.deepEqual(changedIndexFields(ONE_TOOL, serverOnly.indexFields), ["server"]);
+  assert.deepEqual(changedIndexFields(ONE_TOOL, noop.indexFields), []);
   const descOnly: RetrieverEntry = {
     ...retrieverEntry("bm25"),
     name: "d",
     label: "D",
     reads: ["description"],
   };
-  const chosen = indexArmsFor(descOnly, tools, [serverOnly, noop]);
+  const chosen = indexArmsFor(descOnly, ONE_TOOL, [serverOnly, noop]);
   assert.deepEqual(chosen.score, []);
   assert.deepEqual(chosen.skipped, [
     {
@@ -115,13 +117,6 @@ Deno.test("indexArmsFor() follows the reads of any entry, and a no-op arm is ski
 });
 
 Deno.test("indexArmsFor() holds a plainIndexOnly entry to its plain index, with its reason", () => {
-  const tools: Tool[] = [{ id: "s:a", server: "s", name: "a", description: "read" }];
-  const own = (t: Tool) => ({
-    name: t.name,
-    server: t.server,
-    description: t.description,
-    params: "",
-  });
   const descArm = { name: "desc", indexFields: (t: Tool) => ({ ...own(t), description: "D" }) };
   const serverArm = { name: "srv", indexFields: (t: Tool) => ({ ...own(t), server: "S" }) };
   const held: RetrieverEntry = {
@@ -129,13 +124,13 @@ Deno.test("indexArmsFor() holds a plainIndexOnly entry to its plain index, with 
     name: "h",
     label: "H",
     reads: ["name", "description"],
-    plainIndexOnly: "it stands for a search of the tools as sent",
+    plainIndexOnly: "it stands for a search of the ONE_TOOL as sent",
   };
-  const chosen = indexArmsFor(held, tools, [descArm, serverArm]);
+  const chosen = indexArmsFor(held, ONE_TOOL, [descArm, serverArm]);
   assert.deepEqual(chosen.score, []);
   // The arm it reads is skipped for the entry's reason; the one it does not, for the usual one.
   assert.deepEqual(chosen.skipped, [
-    { arm: "desc", reason: "it stands for a search of the tools as sent" },
+    { arm: "desc", reason: "it stands for a search of the ONE_TOOL as sent" },
     {
       arm: "srv",
       reason:
@@ -144,7 +139,7 @@ Deno.test("indexArmsFor() holds a plainIndexOnly entry to its plain index, with 
   ]);
   // The hosted-search emulations are held so: a provider never searches an arm's rendering.
   for (const name of ["anthropic_bm25", "anthropic_regex", "openai_search"]) {
-    assert.deepEqual(indexArmsFor(name, tools, [descArm]).score, [], name);
+    assert.deepEqual(indexArmsFor(name, ONE_TOOL, [descArm]).score, [], name);
   }
 });
 

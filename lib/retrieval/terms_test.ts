@@ -3,6 +3,27 @@ import fc from "fast-check";
 import { asciiWordSegments, identifierTokens, segmenterWords, wordSegments } from "./_analysis.ts";
 import { ContentTokens, TermTable } from "./_terms.ts";
 
+/**
+ * Pieces of mixed text for the property tests: ASCII letters, digits and separators, two- and
+ * three-byte characters, a surrogate pair, lone surrogates (U+FFFD in UTF-8), white space outside
+ * ASCII and characters lower case changes.
+ */
+const MIXED = [
+  ..."aAzZ09_.:' -\n",
+  "Get",
+  "é",
+  "É",
+  "—",
+  "💡",
+  "日本",
+  "İ",
+  "ß",
+  "\u00a0",
+  "\u3000",
+  "\ud800",
+  "\udfff",
+];
+
 Deno.test("TermTable numbers terms in first-seen order and finds them by a stretch of any text", () => {
   const table = new TermTable();
   assert.equal(table.id("read"), 0);
@@ -59,27 +80,8 @@ Deno.test("TermTable.wordIds() numbers the lower-cased segments asciiWordSegment
 });
 
 Deno.test("TermTable.wordIds() numbers the lower-cased wordSegments() of mixed text", () => {
-  // Two- and three-byte characters, a surrogate pair, lone surrogates (U+FFFD in UTF-8), white
-  // space outside ASCII (no-break space, line separator, ideographic space) and a joiner before
-  // a non-ASCII letter.
-  const alphabet = [
-    ..."aAzZ09_.:' -\n",
-    "Get",
-    "é",
-    "É",
-    "—",
-    "💡",
-    "日本",
-    "İ",
-    "ß",
-    "\u00a0",
-    "\u2028",
-    "\u3000",
-    "\ud800",
-    "\udfff",
-    "a.é",
-    "café",
-  ];
+  // Mixed text, a line separator and a joiner before a non-ASCII letter.
+  const alphabet = [...MIXED, "\u2028", "a.é", "café"];
   const table = new TermTable();
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }), (chars) => {
@@ -113,27 +115,9 @@ Deno.test("TermTable.wordIds() finds by hand: ASCII, a chunk with é, no-break s
 });
 
 Deno.test("TermTable.identifierIds() numbers the words identifierTokens() splits, any text", () => {
-  // camelCase and acronym boundaries, digits, snake_case, non-ASCII separators (em dash, no-break
-  // space, emoji, lone surrogates) that the scanner steps over, and non-ASCII letters and
-  // characters lower case changes, which send a text through the regular expressions.
-  const alphabet = [
-    ..."aAzZ09_.:' -\n",
-    "Get",
-    "HTTPServer",
-    "listPullRequests",
-    "é",
-    "É",
-    "—",
-    "💡",
-    "日本",
-    "İ",
-    "ß",
-    "Σ",
-    "\u00a0",
-    "\u3000",
-    "\ud800",
-    "\udfff",
-  ];
+  // Mixed text (its non-ASCII separators the scanner steps over, its non-ASCII letters sent
+  // through the regular expressions), camelCase and acronym boundaries, and a Greek capital.
+  const alphabet = [...MIXED, "HTTPServer", "listPullRequests", "Σ"];
   const table = new TermTable();
   const plain = { stopWords: false, stem: false };
   fc.assert(
