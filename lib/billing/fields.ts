@@ -261,6 +261,21 @@ function tallyTools(tokenizer: TokenizerName): ToolsOut & { result(): TextAttrib
   };
 }
 
+/** One written text sent to several tallies. */
+function fanOut(outs: readonly ToolsOut[]): ToolsOut {
+  return {
+    put: (s, known) => {
+      for (const out of outs) out.put(s, known);
+    },
+    cut: (item, field) => {
+      for (const out of outs) out.cut(item, field);
+    },
+    item: () => {
+      for (const out of outs) out.item();
+    },
+  };
+}
+
 /** The layout of a text from the lossless parser (members, literals and escapes as written). */
 function parsedLayout(text: string, items: "array" | "gemini"): Layout {
   const root = parseJsonLossless(text);
@@ -347,43 +362,44 @@ export function attributeToolsText(
   } catch {
     // Not JSON: the lossless parser says where.
   }
-  return attributeParsedText(text, value, tokenizer, items);
+  return attributeParsedText(text, value, [tokenizer], items)[0];
 }
 
 /**
- * {@linkcode attributeToolsText} of a text whose `JSON.parse` value the caller has.
+ * {@linkcode attributeToolsText} of a text whose `JSON.parse` value the caller has, for several
+ * encodings at once (the text is written again or parsed once for all of them).
  *
  * @param text The exact text.
  * @param value `JSON.parse(text)`, or undefined when it throws.
- * @param tokenizer Encoding whose tokens are counted.
+ * @param tokenizers Encodings whose tokens are counted.
  * @param items Where the tool items are. @default {"array"}
- * @returns Tokens, bytes, per-item fields and the text's envelope.
+ * @returns Per encoding, in the order given: tokens, bytes, per-item fields and the envelope.
  * @throws {SyntaxError} When `text` is not JSON.
  */
 export function attributeParsedText(
   text: string,
   value: JsonValue | undefined,
-  tokenizer: TokenizerName,
+  tokenizers: readonly TokenizerName[],
   items: "array" | "gemini" = "array",
-): TextAttribution {
+): TextAttribution[] {
   if (value !== undefined) {
     // Written again from its value, checked part by part against the text, and counted as written.
-    const out = tallyTools(tokenizer);
+    const outs = tokenizers.map((tok) => tallyTools(tok));
     let at = 0;
     let same = true;
     writeTools(value, items, {
-      ...out,
+      ...fanOut(outs),
       put: (s, known) => {
         if (same && text.startsWith(s, at)) {
           at += s.length;
-          out.put(s, known);
+          for (const out of outs) out.put(s, known);
         } else same = false;
       },
     });
-    if (same && at === text.length) return out.result();
+    if (same && at === text.length) return outs.map((out) => out.result());
   }
   const layout = parsedLayout(text, items);
-  return attribute(text, layout, itemCount(layout), tokenizer);
+  return tokenizers.map((tok) => attribute(text, layout, itemCount(layout), tok));
 }
 
 /**
@@ -401,9 +417,25 @@ export function attributeToolsValue(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
-  const out = tallyTools(tokenizer);
-  writeTools(value, items, out);
-  return out.result();
+  return attributeToolsValues(value, [tokenizer], items)[0];
+}
+
+/**
+ * {@linkcode attributeToolsValue} for several encodings, the text written once for all of them.
+ *
+ * @param value A tools value (plain JSON data).
+ * @param tokenizers Encodings whose tokens are counted.
+ * @param items Where the tool items are. @default {"array"}
+ * @returns Per encoding, in the order given: tokens, bytes, per-item fields and the envelope.
+ */
+export function attributeToolsValues(
+  value: JsonValue,
+  tokenizers: readonly TokenizerName[],
+  items: "array" | "gemini" = "array",
+): TextAttribution[] {
+  const outs = tokenizers.map((tok) => tallyTools(tok));
+  writeTools(value, items, fanOut(outs));
+  return outs.map((out) => out.result());
 }
 
 /**

@@ -18,7 +18,7 @@ import { createDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import {
   addFields,
   attributeParsedText,
-  attributeToolsValue,
+  attributeToolsValues,
   FIELD_NAMES,
   type FieldTokens,
 } from "./fields.ts";
@@ -296,22 +296,28 @@ function wireLayer(
     : sorted > 0
     ? "sorted"
     : "received";
-  for (const tok of tokenizers) {
-    const counter = createDefaultTokenizer(tok);
-    let total = 0;
-    let bytes = 0;
-    let instr = 0;
-    let fields: FieldTokens = {};
-    for (const w of wire) {
-      const value = parsedOrUndefined(w.text);
-      const a = attributeParsedText(w.text, value, tok);
+  // Each server's text is parsed and written once for every encoding; rows keep encoding order.
+  const counters = tokenizers.map((tok) => createDefaultTokenizer(tok));
+  const perTok = tokenizers.map(() => ({
+    rows: [] as CostLayerRow[],
+    total: 0,
+    bytes: 0,
+    instr: 0,
+    fields: {} as FieldTokens,
+  }));
+  for (const w of wire) {
+    const value = parsedOrUndefined(w.text);
+    const all = attributeParsedText(w.text, value, tokenizers);
+    tokenizers.forEach((tok, t) => {
+      const a = all[t];
+      const acc = perTok[t];
       const f = addFields(...a.items.map((i) => i.fields), { envelope: a.envelope });
-      const it = w.instructions === undefined ? undefined : counter.count(w.instructions);
-      total += a.tokens;
-      bytes += a.bytes;
-      instr += it ?? 0;
-      fields = addFields(fields, f);
-      m.rows.push({
+      const it = w.instructions === undefined ? undefined : counters[t].count(w.instructions);
+      acc.total += a.tokens;
+      acc.bytes += a.bytes;
+      acc.instr += it ?? 0;
+      acc.fields = addFields(acc.fields, f);
+      acc.rows.push({
         ...base,
         server: w.server,
         provider: null,
@@ -328,7 +334,11 @@ function wireLayer(
         ...(it === undefined ? {} : { instructionsTokens: it }),
       });
       if (tok === "o200k_base") wireToolRows(m, w.server, value ?? JSON.parse(w.text), a.items);
-    }
+    });
+  }
+  tokenizers.forEach((tok, t) => {
+    const { rows, total, bytes, instr, fields } = perTok[t];
+    m.rows.push(...rows);
     m.rows.push({
       ...base,
       server: null,
@@ -345,7 +355,7 @@ function wireLayer(
       wireOrder,
       ...(wire.some((w) => w.instructions !== undefined) ? { instructionsTokens: instr } : {}),
     });
-  }
+  });
 }
 
 const parsedOrUndefined = (text: string): JsonValue | undefined => {
@@ -396,8 +406,9 @@ function sentLayer(m: Measure, tokenizers: readonly TokenizerName[]): Share {
     f === "anthropic-messages" ? "anthropic" : f === "gemini" ? "gemini" : "openai";
   for (const format of SENT_FORMATS) {
     const value = sentTools(m.shaped(format), format);
-    for (const tok of tokenizers) {
-      const a = attributeToolsValue(value, tok, format === "gemini" ? "gemini" : "array");
+    const all = attributeToolsValues(value, tokenizers, format === "gemini" ? "gemini" : "array");
+    for (const [t, tok] of tokenizers.entries()) {
+      const a = all[t];
       const perServer = new Map<string, { tokens: number; fields: FieldTokens }>();
       a.items.forEach((item, i) => {
         const server = corpus.tools[i].server;
