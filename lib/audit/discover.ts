@@ -23,8 +23,13 @@ import { basename, dirname, join } from "node:path";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { type ClientId, CLIENTS } from "./clients.ts";
 import { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
-import { type ConfiguredServer, type FolderVariables, readServerEntry } from "./entries.ts";
-import type { DeferralInputs, SettingsLayer } from "./posture.ts";
+import {
+  type ConfiguredServer,
+  entryVariables,
+  type FolderVariables,
+  readServerEntry,
+} from "./entries.ts";
+import { type DeferralInputs, readVariable, type SettingsLayer } from "./posture.ts";
 
 /** The operating systems whose file layouts the audit knows. */
 export type Platform = "linux" | "darwin" | "windows";
@@ -154,13 +159,19 @@ class Reader {
     source: string,
     folders: FolderVariables,
     field = "mcpServers",
+    client?: ClientId,
   ): ConfiguredServer[] {
     if (!isObject(table)) {
       if (table !== undefined) this.notATable(source, field, table);
       return [];
     }
     return Object.keys(table).sort().map((name) =>
-      readServerEntry(name, table[name], { scope, source, folders })
+      readServerEntry(name, table[name], {
+        scope,
+        source,
+        folders,
+        ...(client === undefined ? {} : { client }),
+      })
     );
   }
 
@@ -308,26 +319,52 @@ async function claudeCode(
     const id = `claude-code ${
       onlyMcpJson !== undefined ? onlyMcpJson : folder === undefined ? "~" : tilde(folder, home)
     }`;
+    const settingsLayers = present.map((l): SettingsLayer => ({
+      where: tilde(l.path, home),
+      ...(isObject(l.value) && isObject(l.value.env) ? { env: l.value.env } : {}),
+    }));
     out.push({
       id,
       client: "claude-code",
       label: CLIENTS["claude-code"].label,
       ...(folder === undefined ? {} : { folder }),
       files,
-      servers,
+      servers: servers.map((s) => withSettingsVariables(s, settingsLayers, notes)),
       notes,
       deferral: {
         kind: "claude-code",
-        layers: present.map((l): SettingsLayer => ({
-          where: tilde(l.path, home),
-          ...(isObject(l.value) && isObject(l.value.env) ? { env: l.value.env } : {}),
-        })),
+        layers: settingsLayers,
         consulted: present.map((l) => tilde(l.path, home)),
         ...(system ? { shell: env } : {}),
       },
     });
   }
   return out;
+}
+
+/** Variables the capture gives its own values (the throwaway home and temporary folder). */
+const CAPTURE_VARIABLES: ReadonlySet<string> = new Set(["HOME", "TMPDIR"]);
+
+/**
+ * The server with the values Claude Code's settings `env` blocks give the variables its entry
+ * references: Claude Code applies those blocks to its own environment, which `${VAR}` in every
+ * scope's entries is expanded from (the highest-precedence file setting a name wins; the shell's
+ * value only when none does). A non-string value is read as `readVariable` reads it, and noted.
+ */
+function withSettingsVariables(
+  server: ConfiguredServer,
+  layers: readonly SettingsLayer[],
+  notes: string[],
+): ConfiguredServer {
+  if (server.entry === undefined) return server;
+  const variables: Record<string, string> = {};
+  for (const name of entryVariables(server.entry)) {
+    if (CAPTURE_VARIABLES.has(name)) continue;
+    const read = readVariable(name, layers, undefined);
+    for (const note of read.notes) if (!notes.includes(note)) notes.push(note);
+    if (read.value !== undefined) variables[name] = read.value;
+  }
+  return Object.keys(variables).length === 0 ? server : { ...server, variables };
 }
 
 function userDirs(options: DiscoverOptions, ...rel: string[]): string[] {
@@ -362,14 +399,16 @@ function single(
     });
     return undefined;
   }
+  const field = isObject(value) && value.mcpServers !== undefined ? "mcpServers" : "servers";
+  const servers = r.servers(table, "file", path, vars, field, client);
   return {
     id: `${client} ${tilde(path, home)}`,
     client,
     label: CLIENTS[client].label,
     ...(folder === undefined ? {} : { folder }),
     files: [path],
-    servers: r.servers(table, "file", path, vars),
-    notes,
+    servers,
+    notes: [...notes, ...servers.flatMap((s) => s.notes ?? [])],
     deferral,
   };
 }
@@ -484,11 +523,12 @@ async function layered(
       : isObject(value.mcp)
       ? "mcp.servers"
       : `"mcp.servers"`;
-    lists.push(r.servers(table, f.scope, f.path, vars, field));
+    lists.push(r.servers(table, f.scope, f.path, vars, field, client));
   }
   if (used.length === 0) return [];
   const notes: string[] = [];
   const servers = merge(lists, notes);
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
   return [{
     id: `${client} ${tilde(used.at(-1)!, home)}`,
     client,

@@ -224,3 +224,84 @@ Deno.test("findConfigs() with --config reads each file as its client's, and a mi
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("findConfigs() gives Claude Code entries the values its settings env blocks set, the highest-precedence file winning", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "work", "app");
+    await write(join(app, ".mcp.json"), {
+      mcpServers: {
+        api: {
+          url: "https://${API_HOST}/mcp",
+          headers: { Authorization: "Bearer ${API_KEY:-none}" },
+        },
+        tool: {
+          command: "tool-mcp",
+          args: ["--port", "${PORT}", "${HOME}/x", "${UNSET}"],
+          env: { SHARED: "${SHARED}" },
+        },
+      },
+    });
+    // local over project over user (code.claude.com/docs/en/settings)
+    await write(join(app, ".claude", "settings.local.json"), { env: { API_KEY: "k-local-123" } });
+    await write(join(app, ".claude", "settings.json"), {
+      env: { API_KEY: "k-project-456", API_HOST: "api.example.com", PORT: 8080 },
+    });
+    await write(join(home, ".claude", "settings.json"), {
+      env: { API_HOST: "user.example.com", SHARED: "s-user", HOME: "/elsewhere" },
+    });
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(found.problems, []);
+    const [code] = found.configs;
+    assertEquals(code.servers.map((s) => [s.name, s.variables]), [
+      ["api", { API_HOST: "api.example.com", API_KEY: "k-local-123" }],
+      // HOME stays the capture's throwaway home; UNSET is left for the shell
+      ["tool", { PORT: "8080", SHARED: "s-user" }],
+    ]);
+    // the entry keeps its references (the report shows no value); a number is read as text
+    const api = code.servers[0].entry!;
+    assertEquals(api.kind === "remote" && api.url, "https://${API_HOST}/mcp");
+    assertEquals(code.notes.filter((n) => n.includes("PORT")), [
+      "~/work/app/.claude/settings.json sets env.PORT to a number, not a string: read as its " +
+      "text, as a process environment stores it (the settings schema asks for a string)",
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes one that is not a list of names", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: {
+        gh: { command: "gh-mcp", disabledTools: ["delete_repo", "delete_repo", "fork"] },
+        odd: { command: "odd-mcp", disabledTools: "all" },
+        plain: { command: "plain-mcp", disabledTools: [] },
+      },
+    });
+    await write(join(home, ".cursor", "mcp.json"), {
+      mcpServers: { gh: { command: "gh-mcp", disabledTools: ["fork"] } },
+    });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    const [cursor, windsurf] = found.configs;
+    assertEquals(windsurf.servers.map((s) => [s.name, s.toolFilter]), [
+      ["gh", { key: "disabledTools", exclude: ["delete_repo", "fork"] }],
+      ["odd", undefined],
+      ["plain", undefined],
+    ]);
+    assertEquals(windsurf.notes, [
+      `"odd": disabledTools is not a list of tool names; the strings in it are used`,
+    ]);
+    // Cursor documents no such key: it is not read there
+    assertEquals(cursor.servers.map((s) => s.toolFilter), [undefined]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

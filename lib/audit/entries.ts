@@ -12,6 +12,8 @@
  *   cannot be started here, and says so;
  * - `serverUrl` (Windsurf) is the remote server's `url`;
  * - `disabled: true` (Windsurf, and others that write it) leaves the server out;
+ * - `disabledTools` (Windsurf: the tools switched off in its MCP settings, kept in the server's
+ *   entry) leaves those tools out of what the client sends; the server still lists them;
  * - `alwaysLoad: true` (Claude Code 2.1.121 and later) keeps the server's tools out of tool
  *   search deferral.
  *
@@ -21,6 +23,8 @@ import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "../mcp/errors.ts";
 import { parseServersConfig, type ServerEntry } from "../mcp/config.ts";
 import { parseLaunch } from "../mcp/launchers.ts";
+import { VARIABLE_PATTERN } from "../core/secrets.ts";
+import type { ClientId } from "./clients.ts";
 
 /** Where a client's folder variables point. */
 export interface FolderVariables {
@@ -50,6 +54,27 @@ export interface ConfiguredServer {
   readonly launch: string;
   /** Names of the environment variables the entry sets (never their values). */
   readonly envNames: readonly string[];
+  /**
+   * Tools the client leaves out of what it sends (Windsurf's `disabledTools`), by the name the
+   * server lists; absent when the config disables none.
+   */
+  readonly toolFilter?: ToolFilter;
+  /**
+   * Values the client's own settings give the variables the entry references (Claude Code's
+   * settings `env`), bound before the capture expands the rest from the shell. Secrets: never
+   * reported.
+   */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** What was noticed reading the entry (a malformed key), for the config's notes. */
+  readonly notes?: readonly string[];
+}
+
+/** Tools a client config switches off for one server. */
+export interface ToolFilter {
+  /** The config key they were read from (`disabledTools`). */
+  readonly key: string;
+  /** The tool names it disables. */
+  readonly exclude: readonly string[];
 }
 
 const FOLDER_VARIABLE = /\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*|\/)\}/g;
@@ -136,7 +161,13 @@ export function launchLabel(entry: ServerEntry): string {
 export function readServerEntry(
   name: string,
   raw: JsonValue,
-  where: { readonly scope: string; readonly source: string; readonly folders: FolderVariables },
+  where: {
+    readonly scope: string;
+    readonly source: string;
+    readonly folders: FolderVariables;
+    /** The client whose dialect the entry is read in (its client-only keys). */
+    readonly client?: ClientId;
+  },
 ): ConfiguredServer {
   const base = { name, scope: where.scope, source: where.source };
   if (!isObject(raw)) {
@@ -155,6 +186,8 @@ export function readServerEntry(
   const entry: Record<string, JsonValue> = { ...raw };
   if (entry.url === undefined && typeof raw.serverUrl === "string") entry.url = raw.serverUrl;
   delete entry.serverUrl;
+  const filtered = where.client === "windsurf" ? toolFilter(name, raw, "disabledTools") : {};
+  delete entry.disabledTools;
   for (const field of LAUNCH_FIELDS) {
     if (entry[field] !== undefined) {
       entry[field] = translateDeep(entry[field], where.folders, inputs);
@@ -169,7 +202,7 @@ export function readServerEntry(
     if (!(error instanceof ConfigError)) throw error;
     const reason = error.message.replace(/^Cannot use servers config "(?:[^"\\]|\\.)*": /, "")
       .replace(/^server "(?:[^"\\]|\\.)*": /, "");
-    return { ...base, problem: reason, disabled, alwaysLoad, launch: "?", envNames };
+    return { ...base, problem: reason, disabled, alwaysLoad, launch: "?", envNames, ...filtered };
   }
   const launch = launchLabel(parsed);
   if (inputs.size > 0) {
@@ -183,6 +216,7 @@ export function readServerEntry(
       alwaysLoad,
       launch,
       envNames,
+      ...filtered,
     };
   }
   if (/\$\{workspaceFolder(Basename)?\}/.test(JSON.stringify(entry))) {
@@ -193,7 +227,84 @@ export function readServerEntry(
       alwaysLoad,
       launch,
       envNames,
+      ...filtered,
     };
   }
-  return { ...base, entry: parsed, disabled, alwaysLoad, launch, envNames };
+  return { ...base, entry: parsed, disabled, alwaysLoad, launch, envNames, ...filtered };
+}
+
+/** The tool filter of an entry's `key` (a list of tool names), or a note when it is malformed. */
+function toolFilter(
+  name: string,
+  raw: JsonObject,
+  key: string,
+): { toolFilter?: ToolFilter; notes?: string[] } {
+  const value = raw[key];
+  if (value === undefined) return {};
+  const names = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  const notes = !Array.isArray(value) || names.length < value.length
+    ? [`"${name}": ${key} is not a list of tool names; the strings in it are used`]
+    : [];
+  return {
+    ...(names.length === 0 ? {} : { toolFilter: { key, exclude: [...new Set(names)] } }),
+    ...(notes.length === 0 ? {} : { notes }),
+  };
+}
+
+/**
+ * The entry with the variables in `vars` put in (`${NAME}`, and `${NAME:-default}`, whose default
+ * applies when the value is empty); every other reference is left for the capture to expand.
+ *
+ * @param entry A parsed entry.
+ * @param vars Values of some variables.
+ * @returns The entry with those references replaced.
+ *
+ * @example Usage
+ * ```ts
+ * import { bindVariables } from "./entries.ts";
+ * const e = bindVariables(
+ *   { kind: "remote", name: "r", url: "https://${HOST}/mcp", headers: { A: "${KEY} ${OTHER}" },
+ *     transport: "auto", meta: {} },
+ *   { HOST: "example.com", KEY: "k-1" },
+ * );
+ * if (e.kind !== "remote" || e.url !== "https://example.com/mcp" || e.headers.A !== "k-1 ${OTHER}") {
+ *   throw new Error(JSON.stringify(e));
+ * }
+ * ```
+ */
+export function bindVariables(
+  entry: ServerEntry,
+  vars: Readonly<Record<string, string>>,
+): ServerEntry {
+  const bind = (text: string) =>
+    text.replace(VARIABLE_PATTERN, (whole, key: string, fallback: string | undefined) => {
+      if (!Object.hasOwn(vars, key)) return whole;
+      return fallback !== undefined && vars[key] === "" ? fallback : vars[key];
+    });
+  const record = (r: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, bind(v)]));
+  if (entry.kind === "remote") {
+    return { ...entry, url: bind(entry.url), headers: record(entry.headers) };
+  }
+  return {
+    ...entry,
+    command: bind(entry.command),
+    args: entry.args.map(bind),
+    env: record(entry.env),
+    ...(entry.cwd === undefined ? {} : { cwd: bind(entry.cwd) }),
+  };
+}
+
+/**
+ * The variables an entry references (`${NAME}` in its command, arguments, env values, cwd, URL
+ * and header values), in order, once each.
+ *
+ * @param entry A parsed entry.
+ * @returns Their names.
+ */
+export function entryVariables(entry: ServerEntry): string[] {
+  const texts = entry.kind === "stdio"
+    ? [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""]
+    : [entry.url, ...Object.values(entry.headers)];
+  return [...new Set(texts.flatMap((t) => [...t.matchAll(VARIABLE_PATTERN)].map((m) => m[1])))];
 }

@@ -26,10 +26,13 @@ export {
 } from "./clients.ts";
 export { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
 export {
+  bindVariables,
   type ConfiguredServer,
+  entryVariables,
   type FolderVariables,
   launchLabel,
   readServerEntry,
+  type ToolFilter,
 } from "./entries.ts";
 export {
   type ClientConfig,

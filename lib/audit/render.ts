@@ -54,7 +54,11 @@ function serverRow(s: ServerReport): string[] {
     n(s.wireTokens),
     s.share === null ? "-" : pct(s.share),
     s.status === "ok"
-      ? (s.alwaysLoad ? "ok, alwaysLoad" : "ok")
+      ? `ok${s.alwaysLoad ? ", alwaysLoad" : ""}${
+        s.disabledTools.length > 0
+          ? `, ${s.disabledTools.length} of ${s.toolsListed} listed disabled in the config`
+          : ""
+      }`
       : `${s.status}: ${oneLine(s.cause ?? "", 240)}`,
   ];
 }

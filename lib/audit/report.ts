@@ -34,8 +34,8 @@ import {
   providerFeatures,
 } from "../billing/mod.ts";
 
-/** Version of the audit report's shape. */
-export const AUDIT_SCHEMA_VERSION = 1;
+/** Version of the audit report's shape (2: servers carry `toolsListed` and `disabledTools`). */
+export const AUDIT_SCHEMA_VERSION = 2;
 
 /** Heaviest tools listed per config, unless asked otherwise. */
 export const DEFAULT_HEAVIEST = 5;
@@ -94,8 +94,12 @@ export interface ServerReport {
   readonly cause?: string;
   /** `alwaysLoad: true`: never deferred. */
   readonly alwaysLoad: boolean;
-  /** Tools listed; `null` when not measured. */
+  /** Tools the client sends: those listed, less the ones the config disables; `null` when not measured. */
   readonly tools: number | null;
+  /** Tools the server listed; `null` when not measured. */
+  readonly toolsListed: number | null;
+  /** Listed tools the config disables (Windsurf's `disabledTools`), in listed order. */
+  readonly disabledTools: readonly string[];
   /** The provider's count of its tools, estimated (no request overhead); `null` when not measured. */
   readonly billed: BilledEstimate | null;
   /** Tokens of its tools in the sent form; `null` when not measured. */
@@ -285,8 +289,13 @@ export function buildConfigReport(
       overhead,
     );
   };
-  const measured: { server: ConfiguredServer; sent: SentTool[]; record: ServerCaptureRecord }[] =
-    [];
+  const measured: {
+    server: ConfiguredServer;
+    sent: SentTool[];
+    tools: readonly JsonObject[];
+    record: ServerCaptureRecord;
+  }[] = [];
+  const notes = [...config.notes];
   const servers = config.servers.map((s): ServerReport => {
     const base = {
       name: s.name,
@@ -305,6 +314,8 @@ export function buildConfigReport(
       status,
       ...(cause === undefined ? {} : { cause }),
       tools: null,
+      toolsListed: null,
+      disabledTools: [],
       billed: null,
       sentTokens: null,
       wireTokens: null,
@@ -320,19 +331,40 @@ export function buildConfigReport(
     if (record.outcome !== "ok") {
       return unmeasured(record.outcome, record.message ?? record.outcome, record.warnings);
     }
-    const sent = record.tools.map((t) => sentToolOf(config.client, s.name, t, format));
-    measured.push({ server: s, sent, record });
+    // The tools the client sends: the listed ones its config does not switch off.
+    const off = new Set(s.toolFilter?.exclude ?? []);
+    const tools = record.tools.filter((t) => !off.has(String(t.name ?? "")));
+    const disabledTools = record.tools.filter((t) => off.has(String(t.name ?? "")))
+      .map((t) => String(t.name));
+    if (s.toolFilter !== undefined) {
+      const unknown = s.toolFilter.exclude.filter((n) => !disabledTools.includes(n));
+      notes.push(
+        `"${s.name}": ${disabledTools.length} of ${record.tools.length} listed tools disabled ` +
+          `in the config (${s.toolFilter.key}${
+            disabledTools.length === 0 ? "" : `: ${disabledTools.join(", ")}`
+          }), not counted as sent${
+            unknown.length === 0
+              ? ""
+              : `; ${s.toolFilter.key} also names ${unknown.join(", ")}, which the server ` +
+                `does not list`
+          }`,
+      );
+    }
+    const sent = tools.map((t) => sentToolOf(config.client, s.name, t, format));
+    measured.push({ server: s, sent, tools, record });
     const sentTokens = sentCount(sent);
     const billed = billedOf(sent, false);
     const toolCosts = sent.map((t, i): ToolCost => ({
       server: s.name,
-      tool: String(record.tools[i].name ?? ""),
+      tool: String(tools[i].name ?? ""),
       sentTokens: sentCount([t]),
     })).sort(byCost);
     return {
       ...base,
       status: "ok",
       tools: sent.length,
+      toolsListed: record.tools.length,
+      disabledTools,
       billed,
       sentTokens,
       // The wire form: the tools array as received, without whitespace, keys in received order.
@@ -361,7 +393,7 @@ export function buildConfigReport(
   const withInstructions = config.client === "claude-code";
   const removed = new Set(heaviest.map((h) => `${h.server}\u0000${h.tool}`));
   const keep = (m: (typeof measured)[number], drop: ReadonlySet<string>) =>
-    m.sent.filter((_, i) => !drop.has(`${m.server.name}\u0000${m.record.tools[i].name}`));
+    m.sent.filter((_, i) => !drop.has(`${m.server.name}\u0000${m.tools[i].name}`));
   // The session start of a deferring client, as lib/modes/deferred.ts prices `client_deferred`:
   // the deferred tools' names one a line, and the servers' instructions one a line; plus the
   // full tools of alwaysLoad servers, which are never deferred.
@@ -419,6 +451,6 @@ export function buildConfigReport(
       share: sentTokens === 0 ? 0 : saved / sentTokens,
       sessionStartTokens: sessionStart === null ? null : sessionStart.tokens - startTokens(removed),
     },
-    notes: config.notes,
+    notes,
   };
 }

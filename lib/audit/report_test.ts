@@ -179,3 +179,49 @@ Deno.test("buildConfigReport() counts another client's form, and --sent-form cha
   assert.equal(g.contextWindow, 1_048_576);
   assert.equal(g.formatWhy, "chosen with --sent-form");
 });
+
+Deno.test("buildConfigReport() leaves the tools a config disables out of what the client sends, and says so", () => {
+  const windsurf = (raw: JsonObject) =>
+    readServerEntry("kv", raw, {
+      scope: "user",
+      source: "/h/.codeium/windsurf/mcp_config.json",
+      folders,
+      client: "windsurf",
+    });
+  const c: ClientConfig = {
+    id: "windsurf ~/.codeium/windsurf/mcp_config.json",
+    client: "windsurf",
+    label: "Windsurf",
+    files: ["/h/.codeium/windsurf/mcp_config.json"],
+    servers: [windsurf({ command: "kv-mcp", disabledTools: ["put", "gone"] })],
+    notes: [],
+    deferral: { kind: "none", client: "Windsurf" },
+  };
+  const r = buildConfigReport(c, records, { count, home: "/h", contextWindow: 1000 });
+  // Windsurf sends [get] alone, in OpenAI's chat format; it still receives both tools.
+  const get =
+    '{"type":"function","function":{"name":"get","description":"Get","parameters":{"type":"object","properties":{}}}}';
+  const s = r.servers[0];
+  assert.deepEqual([s.tools, s.toolsListed, s.disabledTools], [1, 2, ["put"]]);
+  assert.equal(s.sentTokens, `[${get}]`.length);
+  assert.equal(r.totals.sentTokens, `[${get}]`.length);
+  assert.equal(r.totals.tools, 1);
+  assert.equal(s.wireTokens, JSON.stringify(TOOLS).length);
+  assert.deepEqual(s.toolCosts.map((t) => t.tool), ["get"]);
+  assert.deepEqual(r.notes, [
+    `"kv": 1 of 2 listed tools disabled in the config (disabledTools: put), not counted as ` +
+    `sent; disabledTools also names gone, which the server does not list`,
+  ]);
+  // Other clients do not read the key: Cursor sends both tools.
+  const cursor = readServerEntry("kv", { command: "kv-mcp", disabledTools: ["put"] }, {
+    scope: "global",
+    source: "/h/.cursor/mcp.json",
+    folders,
+    client: "cursor",
+  });
+  const rc = buildConfigReport({ ...c, client: "cursor", servers: [cursor] }, records, {
+    count,
+    home: "/h",
+  });
+  assert.deepEqual([rc.servers[0].tools, rc.servers[0].disabledTools, rc.notes], [2, [], []]);
+});

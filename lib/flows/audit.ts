@@ -17,6 +17,7 @@ import {
   type AuditBaseline,
   type AuditReport,
   baselineProblem,
+  bindVariables,
   buildConfigReport,
   type ClientConfig,
   type ClientId,
@@ -95,7 +96,10 @@ function targetKey(entry: ServerEntry): string {
   return stableJson({ ...entry, name: "" }, { indent: 0 });
 }
 
-/** Values that must not be printed: what the entries set, and the variables they reference. */
+/**
+ * Values that must not be printed: what the entries set, and the values of the variables they
+ * reference, from the client's settings (Claude Code's `env` blocks) or else the shell.
+ */
 function secretValues(
   servers: readonly ConfiguredServer[],
   env: Readonly<Record<string, string | undefined>>,
@@ -108,9 +112,17 @@ function secretValues(
       ? [e.command, ...e.args, ...Object.values(e.env), e.cwd ?? ""]
       : [e.url, ...Object.values(e.headers)];
     out.push(...(e.kind === "stdio" ? Object.values(e.env) : Object.values(e.headers)));
-    for (const name of texts.flatMap(referencedVariables)) out.push(env[name] ?? "");
+    for (const name of texts.flatMap(referencedVariables)) {
+      out.push(s.variables?.[name] ?? env[name] ?? "");
+    }
   }
   return out.filter((v) => v.length >= MIN_SECRET_CHARS);
+}
+
+/** The entry a server is captured from: the client's own variable values put in. */
+function captureEntry(s: ConfiguredServer): ServerEntry | undefined {
+  if (s.entry === undefined) return undefined;
+  return s.variables === undefined ? s.entry : bindVariables(s.entry, s.variables);
 }
 
 function osOf(): Platform {
@@ -130,8 +142,10 @@ export async function runAudit(
   options: RunAuditOptions = {},
   io: FlowIo = denoFlowIo(),
 ): Promise<AuditReport> {
-  const log = (line: string) => io.progress("audit", line);
   const env = io.env();
+  let printed: string[] = [];
+  // Progress lines name packages and servers; none may carry a value from the configs.
+  const log = (line: string) => io.progress("audit", redactText(line, printed));
   const system = options.home === undefined;
   const home = options.home === undefined ? env.HOME ?? env.USERPROFILE : resolve(options.home);
   if (home === undefined) {
@@ -143,6 +157,7 @@ export async function runAudit(
     { home, project, platform: options.platform ?? osOf(), system, env },
     options.configs ?? [],
   );
+  printed = found.configs.flatMap((c) => secretValues(c.servers, env));
   for (const p of found.problems) log(`not read: ${p.message}`);
 
   // One capture per distinct server, whichever configs declare it.
@@ -151,14 +166,15 @@ export async function runAudit(
   const names = new Set<string>();
   for (const c of found.configs) {
     for (const s of c.servers) {
-      if (s.disabled || s.entry === undefined) continue;
-      const key = targetKey(s.entry);
+      const entry = captureEntry(s);
+      if (s.disabled || entry === undefined) continue;
+      const key = targetKey(entry);
       targetOf.set(s, key);
       if (targets.has(key)) continue;
       let name = s.name;
       for (let n = 2; names.has(name); n++) name = `${s.name}~${n}`;
       names.add(name);
-      targets.set(key, { name, entry: { ...s.entry, name } });
+      targets.set(key, { name, entry: { ...entry, name } });
     }
   }
   const records = new Map<string, ServerCaptureRecord>();

@@ -228,3 +228,123 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "runAuditCommand resolves Claude Code's ${VAR} from its settings env blocks and leaves Windsurf's disabled tools out of what it sends",
+  sanitizeResources: false,
+  async fn(t) {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-vars-" });
+    const home = join(dir, "home");
+    const app = join(home, "app");
+    const localToken = "loc-3c2b1a0f9e8d";
+    const userToken = "usr-7a6b5c4d3e2f";
+    const toolsDir = "/nonexistent-7d1c9a2b";
+    const npxMemory = {
+      command: "npx",
+      args: ["-y", `${SERVER_MEMORY.package}@${SERVER_MEMORY.version}`],
+    };
+    await write(join(app, ".mcp.json"), {
+      mcpServers: {
+        // starts only when MEM_DIR and MEM_TOKEN resolve: the shell below has neither
+        mem: {
+          ...npxMemory,
+          env: { MEMORY_FILE_PATH: "${MEM_DIR}/graph.jsonl", MEM_TOKEN: "${MEM_TOKEN}" },
+        },
+        lost: { command: "${TOOLS_DIR}/mcp-server" },
+        unset: { command: "node", args: ["${NOWHERE_SET}"] },
+      },
+    });
+    await write(join(app, ".claude", "settings.local.json"), {
+      env: { MEM_TOKEN: localToken, TOOLS_DIR: toolsDir },
+    });
+    await write(join(home, ".claude", "settings.json"), {
+      env: { MEM_TOKEN: userToken, MEM_DIR: dir, ENABLE_TOOL_SEARCH: "false" },
+    });
+    const disabled = ["read_graph", "delete_entities", "no_such_tool"];
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: { memory: { ...npxMemory, disabledTools: disabled } },
+    });
+    const lines: string[] = [];
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+      progress: (_task, line) => lines.push(line),
+    };
+    try {
+      const outcome = await runAuditCommand({
+        home,
+        project: app,
+        installDir: memory.installDir,
+        timeoutMs: 60_000,
+        out: join(dir, "out", "audit.json"),
+        // Anthropic's form for both, so one hand-built body serves as the expected figure
+        formats: { windsurf: "anthropic-messages" },
+      }, io);
+      const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
+      const report = JSON.parse(written) as AuditReport;
+      const [code, windsurf] = report.configs;
+
+      await t.step("the settings' values start the server; an unset variable still fails", () => {
+        assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
+        assert.deepEqual(code.servers.map((s) => [s.name, s.status]), [
+          ["lost", "spawn_failed"],
+          ["mem", "ok"],
+          ["unset", "spawn_failed"],
+        ]);
+        // the folder came from settings.local.json, and is not shown
+        assert.equal(
+          code.servers[0].cause,
+          'command "[REDACTED]/mcp-server" not found or not executable',
+        );
+        assert.match(code.servers[2].cause!, /variable "NOWHERE_SET" is not defined/);
+      });
+
+      await t.step("Windsurf sends the listed tools less the disabled ones", async () => {
+        const tools = await rawToolsList(memory.bin, dir);
+        const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+        const kept = tools.filter((x) => !disabled.includes(x.name));
+        assert.equal(kept.length, tools.length - 2);
+        const s = windsurf.servers[0];
+        assert.deepEqual(
+          [s.tools, s.toolsListed, s.disabledTools],
+          [
+            kept.length,
+            tools.length,
+            tools.filter((x) => disabled.includes(x.name)).map((x) => x.name),
+          ],
+        );
+        assert.equal(
+          s.sentTokens,
+          tiktoken.count(JSON.stringify(kept.map((x) => ({
+            name: x.name,
+            description: x.description,
+            input_schema: x.inputSchema,
+          })))),
+        );
+        assert.equal(windsurf.totals.sentTokens, s.sentTokens);
+        // what the client receives is the whole list
+        assert.equal(s.wireTokens, tiktoken.count(JSON.stringify(tools)));
+        assert.match(
+          windsurf.notes.join("\n"),
+          /"memory": 2 of \d+ listed tools disabled in the config \(disabledTools: .*\), not counted as sent; disabledTools also names no_such_tool, which the server does not list/,
+        );
+        assert.match(outcome.stdout.join("\n"), /ok, 2 of \d+ listed disabled in the config/);
+      });
+
+      await t.step("no value from a settings env block was printed or written", () => {
+        const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
+        for (const value of [localToken, userToken, toolsDir]) {
+          assert.equal(printed.includes(value), false, value);
+        }
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

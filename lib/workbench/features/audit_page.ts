@@ -86,7 +86,11 @@ function serverRow(s: ServerReport): Html {
       <td class="num">${int(s.wireTokens)}</td>
       <td class="num">${pct(s.share)}</td>
       <td>${s.status === "ok"
-        ? html`<span class="pass">ok</span>${s.alwaysLoad ? " (alwaysLoad)" : ""}`
+        ? html`<span class="pass">ok</span>${s.alwaysLoad ? " (alwaysLoad)" : ""}${
+          // Reports written before schema 2 have no disabledTools.
+          (s.disabledTools ?? []).length > 0
+            ? ` (${s.disabledTools.length} of ${s.toolsListed} listed disabled in the config)`
+            : ""}`
         : html`<span class="${s.status === "disabled" ? "muted" : "fail"}">${s.status}</span>${
           s
               .cause
