@@ -30,6 +30,7 @@ import {
   readServerEntry,
 } from "./entries.ts";
 import { type DeferralInputs, readVariable, type SettingsLayer } from "./posture.ts";
+import { checkServer, readServerPolicy, type ServerPolicy } from "./policy.ts";
 
 /** The operating systems whose file layouts the audit knows. */
 export type Platform = "linux" | "darwin" | "windows";
@@ -274,18 +275,20 @@ async function claudeCode(
         ...present.flatMap((l) => isObject(l.value) ? strings(l.value[key]) : []),
         ...strings(local[key]),
       ]);
+    const notes: string[] = [];
+    const provided = providedServers(r, managedSettings, managedSettingsPath, vars, notes);
     const files = [
       ...(managedMcp === undefined ? [] : [managedMcpPath]),
+      ...(provided.length === 0 ? [] : [managedSettingsPath]),
       ...(onlyMcpJson === undefined && claudeJson !== undefined ? [claudeJsonPath!] : []),
       ...(mcpJson === undefined ? [] : [mcpJsonPath!]),
     ];
     if (files.length === 0) continue;
-    const notes: string[] = [];
     const projectServers = withDisabled(
       r.servers(isObject(mcpJson) ? mcpJson.mcpServers : undefined, "project", mcpJsonPath!, vars),
       settingsList("disabledMcpjsonServers"),
     );
-    const servers = withDisabled(
+    const merged = withDisabled(
       merge([
         r.servers(
           isObject(managedMcp) ? managedMcp.mcpServers : undefined,
@@ -293,6 +296,7 @@ async function claudeCode(
           managedMcpPath,
           vars,
         ),
+        provided,
         onlyMcpJson === undefined
           ? r.servers(local.mcpServers, "local", claudeJsonPath!, vars, field(folder!))
           : [],
@@ -303,12 +307,32 @@ async function claudeCode(
       ], notes),
       settingsList("disabledMcpServers"),
     );
+    const settingsLayers = present.map((l): SettingsLayer => ({
+      where: tilde(l.path, home),
+      ...(isObject(l.value) && isObject(l.value.env) ? { env: l.value.env } : {}),
+    }));
+    const policy = readServerPolicy(
+      layers.map((l) => ({
+        where: tilde(l.path, home),
+        managed: l.path === managedSettingsPath,
+        value: l.value,
+      })),
+      notes,
+    );
+    const servers = merged.map((s) =>
+      loadedUnderPolicy(
+        withSettingsVariables(s, settingsLayers, notes),
+        policy,
+        isObject(managedMcp),
+        system ? env : {},
+      )
+    );
     const approved = settingsList("enabledMcpjsonServers");
     const approveAll = present.some((l) =>
       isObject(l.value) && l.value.enableAllProjectMcpServers === true
     );
-    const pending = projectServers.filter((s) =>
-      !s.disabled && !approveAll && !approved.has(s.name)
+    const pending = servers.filter((s) =>
+      s.scope === "project" && !s.disabled && !approveAll && !approved.has(s.name)
     );
     if (pending.length > 0) {
       notes.push(
@@ -319,17 +343,13 @@ async function claudeCode(
     const id = `claude-code ${
       onlyMcpJson !== undefined ? onlyMcpJson : folder === undefined ? "~" : tilde(folder, home)
     }`;
-    const settingsLayers = present.map((l): SettingsLayer => ({
-      where: tilde(l.path, home),
-      ...(isObject(l.value) && isObject(l.value.env) ? { env: l.value.env } : {}),
-    }));
     out.push({
       id,
       client: "claude-code",
       label: CLIENTS["claude-code"].label,
       ...(folder === undefined ? {} : { folder }),
       files,
-      servers: servers.map((s) => withSettingsVariables(s, settingsLayers, notes)),
+      servers,
       notes,
       deferral: {
         kind: "claude-code",
@@ -340,6 +360,91 @@ async function claudeCode(
     });
   }
   return out;
+}
+
+const MANAGED_MCP_DOCS = "code.claude.com/docs/en/managed-mcp";
+
+/**
+ * The remote servers the managed settings provide (`managedMcpServers`), each entry checked as
+ * Claude Code checks it: `type` `http`, `streamable-http` or `sse`, an `https://` URL, no
+ * `command`, `args`, `env` or `headersHelper`, no `${VAR}`, a name of letters, digits, `-` and
+ * `_`. An entry that fails is left out with a note, as Claude Code drops it.
+ */
+function providedServers(
+  r: Reader,
+  settings: JsonValue | undefined,
+  path: string,
+  folders: FolderVariables,
+  notes: string[],
+): ConfiguredServer[] {
+  const table = isObject(settings) ? settings.managedMcpServers : undefined;
+  if (table === undefined) return [];
+  if (!isObject(table)) {
+    notes.push(
+      `${path}: managedMcpServers is not an object of servers (Claude Desktop's array form?): ` +
+        `Claude Code loads none of it (${MANAGED_MCP_DOCS})`,
+    );
+    return [];
+  }
+  const kept: Record<string, JsonValue> = {};
+  for (const name of Object.keys(table).sort()) {
+    const raw = table[name];
+    const why = !/^[A-Za-z0-9_-]+$/.test(name)
+      ? "its name has characters other than letters, digits, - and _"
+      : !isObject(raw)
+      ? "it is not an object"
+      : !["http", "streamable-http", "sse"].includes(String(raw.type))
+      ? "its type is not http or sse"
+      : typeof raw.url !== "string" || !/^https:\/\//i.test(raw.url)
+      ? "its url is not an https:// URL"
+      : ["command", "args", "env", "headersHelper"].some((k) => raw[k] !== undefined)
+      ? "it has a command, args, env or headersHelper"
+      : /\$\{/.test(JSON.stringify(raw))
+      ? "it has a ${VAR} reference, which Claude Code does not expand there"
+      : undefined;
+    if (why === undefined) kept[name] = raw;
+    else {
+      notes.push(
+        `managedMcpServers "${name}" in ${path} is not loaded: ${why} (${MANAGED_MCP_DOCS})`,
+      );
+    }
+  }
+  return r.servers(kept, "managed settings", path, folders, "managedMcpServers");
+}
+
+/**
+ * The server as Claude Code's policy leaves it: with `managed-mcp.json` deployed only its
+ * servers and the managed settings' load (exclusive control); a denylist match, or a missing
+ * allowlist match, keeps a server from loading.
+ */
+function loadedUnderPolicy(
+  server: ConfiguredServer,
+  policy: ServerPolicy,
+  exclusive: boolean,
+  shell: Readonly<Record<string, string | undefined>>,
+): ConfiguredServer {
+  if (server.disabled) return server;
+  const organization = server.scope === "managed"
+    ? "managed-file"
+    : server.scope === "managed settings"
+    ? "managed-settings"
+    : false;
+  if (exclusive && organization === false) {
+    return {
+      ...server,
+      disabled: true,
+      disabledBy: `not loaded: managed-mcp.json has exclusive control (${MANAGED_MCP_DOCS})`,
+    };
+  }
+  if (server.entry === undefined) return server;
+  const verdict = checkServer(policy, {
+    name: server.name,
+    entry: server.entry,
+    organization,
+  }, { ...shell, ...server.variables });
+  return verdict.allowed
+    ? server
+    : { ...server, disabled: true, disabledBy: `${verdict.why} (${MANAGED_MCP_DOCS})` };
 }
 
 /** Variables the capture gives its own values (the throwaway home and temporary folder). */

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { join } from "node:path";
 import { findConfigs } from "./io.ts";
+import { discoverConfigs } from "./discover.ts";
 import type { ClientConfig } from "./discover.ts";
 
 async function write(path: string, value: unknown): Promise<void> {
@@ -112,7 +113,8 @@ Deno.test("findConfigs() reads each client's config files in a temporary home", 
     assertEquals(app.notes.filter((n) => n.includes("hidden")), [
       `"notes" in ${join(proj, ".mcp.json")} (project) is hidden by the local one`,
     ]);
-    assertMatch(app.notes.find((n) => n.includes("approved")) ?? "", /^3 project server\(s\)/);
+    // of the project's three, one is hidden by the local one and one is disabled: one would ask
+    assertMatch(app.notes.find((n) => n.includes("approved")) ?? "", /^1 project server\(s\)/);
     assertEquals(table(lib), {
       lint: ["local", "lint-mcp"],
       memory: ["user", "npx @modelcontextprotocol/server-memory"],
@@ -304,4 +306,83 @@ Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes on
   } finally {
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive managed-mcp.json and its server lists", async () => {
+  const home = "/home/u";
+  const app = "/home/u/app";
+  const files: Record<string, unknown> = {
+    [`${home}/.claude.json`]: {
+      mcpServers: {
+        gh: { command: "npx", args: ["-y", "gh-mcp"] },
+        web: { url: "https://web.example.com/mcp" },
+      },
+    },
+    [`${app}/.mcp.json`]: {
+      mcpServers: {
+        fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/"] },
+        docs: { url: "https://docs.example.com/mcp" },
+      },
+    },
+    [`${home}/.claude/settings.json`]: {
+      deniedMcpServers: [{
+        serverCommand: ["npx", "-y", "@modelcontextprotocol/server-filesystem", "/"],
+      }],
+    },
+    "/etc/claude-code/managed-settings.json": {
+      allowedMcpServers: [{ serverUrl: "https://*.example.com/*" }, { serverName: "gh" }],
+      managedMcpServers: {
+        search: { type: "http", url: "https://search.example.com/mcp" },
+        plain: { type: "http", url: "http://plain.example.com/mcp" },
+        keyed: { type: "http", url: "https://k.example.com/mcp", headers: { K: "${KEY}" } },
+      },
+    },
+  };
+  const read = (path: string) =>
+    Promise.resolve(path in files ? JSON.stringify(files[path]) : undefined);
+  const base = { home, project: app, platform: "linux" as const, system: true, env: {}, read };
+  const found = await discoverConfigs(base);
+  assertEquals(found.problems, []);
+  const code = found.configs[0];
+  const state = (c: typeof code) =>
+    Object.fromEntries(c.servers.map((s) => [s.name, [s.scope, s.disabledBy ?? s.disabled]]));
+  // the allowlist has a URL entry and no command entry: remote servers need a URL match,
+  // stdio ones a name match; the denylist blocks the filesystem server whatever the allowlist
+  assertEquals(state(code), {
+    docs: ["project", false],
+    fs: ["project", "blocked by deniedMcpServers (code.claude.com/docs/en/managed-mcp)"],
+    gh: ["user", false],
+    search: ["managed settings", false],
+    web: ["user", false],
+  });
+  assertEquals(code.files.includes("/etc/claude-code/managed-settings.json"), true);
+  assertEquals(code.notes.filter((n) => n.startsWith("managedMcpServers")), [
+    `managedMcpServers "keyed" in /etc/claude-code/managed-settings.json is not loaded: it has a ` +
+    "${VAR} reference, which Claude Code does not expand there (code.claude.com/docs/en/managed-mcp)",
+    `managedMcpServers "plain" in /etc/claude-code/managed-settings.json is not loaded: its url ` +
+    "is not an https:// URL (code.claude.com/docs/en/managed-mcp)",
+  ]);
+
+  // With managed-mcp.json deployed, only its servers and the provided ones load.
+  files["/etc/claude-code/managed-mcp.json"] = {
+    mcpServers: { corp: { command: "/usr/local/bin/corp-mcp" }, gh: { command: "corp-gh" } },
+  };
+  const exclusive = (await discoverConfigs(base)).configs[0];
+  const off = "not loaded: managed-mcp.json has exclusive control " +
+    "(code.claude.com/docs/en/managed-mcp)";
+  assertEquals(state(exclusive), {
+    corp: ["managed", false],
+    docs: ["project", off],
+    fs: ["project", off],
+    gh: ["managed", false],
+    search: ["managed settings", false],
+    web: ["user", off],
+  });
+  assertEquals(
+    exclusive.notes.some((n) => n.includes('"gh" in /home/u/.claude.json (user)')),
+    true,
+  );
+  // another account's folder (--home) has no machine-wide files
+  const other = (await discoverConfigs({ ...base, system: false })).configs[0];
+  assertEquals(Object.keys(state(other)), ["docs", "fs", "gh", "web"]);
 });

@@ -48,6 +48,8 @@ export interface ConfiguredServer {
   readonly problem?: string;
   /** Set off in the config (`disabled: true`, or the client's list of disabled servers). */
   readonly disabled: boolean;
+  /** What keeps a disabled server from loading, when it is not its own config's switch. */
+  readonly disabledBy?: string;
   /** `alwaysLoad: true`: its tools are never deferred (Claude Code). */
   readonly alwaysLoad: boolean;
   /** How it starts, without arguments or values: `npx @scope/pkg`, `node`, `http example.com`. */
@@ -264,7 +266,7 @@ function toolFilter(
  * import { bindVariables } from "./entries.ts";
  * const e = bindVariables(
  *   { kind: "remote", name: "r", url: "https://${HOST}/mcp", headers: { A: "${KEY} ${OTHER}" },
- *     transport: "auto", meta: {} },
+ *     transport: "auto", meta: { extra: {} } },
  *   { HOST: "example.com", KEY: "k-1" },
  * );
  * if (e.kind !== "remote" || e.url !== "https://example.com/mcp" || e.headers.A !== "k-1 ${OTHER}") {

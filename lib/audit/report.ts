@@ -324,7 +324,7 @@ export function buildConfigReport(
       toolCosts: [],
       warnings,
     });
-    if (s.disabled) return unmeasured("disabled", "set off in the config");
+    if (s.disabled) return unmeasured("disabled", s.disabledBy ?? "set off in the config");
     if (s.problem !== undefined) return unmeasured("not-started", s.problem);
     const record = recordOf(s);
     if (record === undefined) return unmeasured("not-started", "not captured");
