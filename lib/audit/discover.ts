@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { parse as parseDotEnv } from "dotenv";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { type ClientId, CLIENTS } from "./clients.ts";
 import { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
@@ -484,14 +485,14 @@ function userDirs(options: DiscoverOptions, ...rel: string[]): string[] {
   return [...new Set(bases.map((b) => join(b, ...rel)))];
 }
 
-function single(
+async function single(
   r: Reader,
   client: ClientId,
   path: string,
   value: JsonValue | undefined,
   folder: string | undefined,
   deferral: DeferralInputs,
-): ClientConfig | undefined {
+): Promise<ClientConfig | undefined> {
   if (value === undefined) return undefined;
   const { home } = r.options;
   const vars: FolderVariables = { home, ...(folder === undefined ? {} : { workspace: folder }) };
@@ -505,7 +506,11 @@ function single(
     return undefined;
   }
   const field = isObject(value) && value.mcpServers !== undefined ? "mcpServers" : "servers";
-  const servers = r.servers(table, "file", path, vars, field, client);
+  const servers = await withEnvFiles(
+    r,
+    r.servers(table, "file", path, vars, field, client),
+    folder,
+  );
   return {
     id: `${client} ${tilde(path, home)}`,
     client,
@@ -536,7 +541,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await claudeCode(r, claudeJson));
 
   for (const path of userDirs(options, "Claude", "claude_desktop_config.json")) {
-    const c = single(r, "claude-desktop", path, await r.load(path, false), undefined, {
+    const c = await single(r, "claude-desktop", path, await r.load(path, false), undefined, {
       kind: "claude-desktop",
     });
     if (c !== undefined) configs.push(c);
@@ -568,12 +573,15 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
     for (const dir of dirs) {
       const settingsPath = dir === undefined ? undefined : join(dir, "settings.json");
       const settings = settingsPath === undefined ? undefined : await r.load(settingsPath, true);
-      const key = "github.copilot.chat.virtualTools.threshold";
-      const threshold = isObject(workspaceSettings) && workspaceSettings[key] !== undefined
-        ? { value: workspaceSettings[key], where: tilde(workspaceSettingsPath!, home) }
-        : isObject(settings) && settings[key] !== undefined
-        ? { value: settings[key], where: tilde(settingsPath!, home) }
-        : undefined;
+      // A setting of the workspace's settings.json, else of the user's.
+      const setting = (key: string) =>
+        isObject(workspaceSettings) && workspaceSettings[key] !== undefined
+          ? { value: workspaceSettings[key], where: tilde(workspaceSettingsPath!, home) }
+          : isObject(settings) && settings[key] !== undefined
+          ? { value: settings[key], where: tilde(settingsPath!, home) }
+          : undefined;
+      const threshold = setting("github.copilot.chat.virtualTools.threshold");
+      const access = setting("chat.mcp.access") ?? setting("chat.mcp.enabled");
       const files = [
         ...(project === undefined
           ? []
@@ -588,7 +596,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
         ...(threshold === undefined ? {} : { threshold }),
       });
       configs.push(...found.map((c) => ({
-        ...c,
+        ...withMcpAccess(c, access),
         label: flavor === "Code" ? "VS Code" : "VS Code Insiders",
         id: `vscode ${tilde(dir ?? files[0].path, home)}`,
       })));
@@ -602,6 +610,83 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
     }], { kind: "none", client: "Windsurf" }),
   );
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+const VSCODE_MCP_DOCS = "code.visualstudio.com/docs, MCP configuration reference, settings";
+
+/**
+ * A VS Code config under `chat.mcp.access` (or the older `chat.mcp.enabled`): `none` (`false`)
+ * lets VS Code use no MCP server, so every one is listed as disabled; `registry` limits it to
+ * servers installed from its registry, which no file records, so all are counted and noted.
+ */
+function withMcpAccess(
+  config: ClientConfig,
+  access: { readonly value: JsonValue; readonly where: string } | undefined,
+): ClientConfig {
+  if (access === undefined) return config;
+  if (access.value === "none" || access.value === false) {
+    const why = `not used: ${access.where} sets ${
+      access.value === false ? "chat.mcp.enabled to false" : 'chat.mcp.access to "none"'
+    } (${VSCODE_MCP_DOCS})`;
+    return {
+      ...config,
+      servers: config.servers.map((s) =>
+        s.disabled ? s : { ...s, disabled: true, disabledBy: why }
+      ),
+    };
+  }
+  if (access.value === "registry") {
+    return {
+      ...config,
+      notes: [
+        ...config.notes,
+        `${access.where} sets chat.mcp.access to "registry": VS Code uses only servers installed ` +
+        `from its MCP registry, which no file records; every server is counted`,
+      ],
+    };
+  }
+  return config;
+}
+
+/**
+ * The servers with the variables of their `envFile` read (VS Code, Cursor): a file that cannot be
+ * read or still holds a `${...}` it cannot resolve is noted, and the server starts without it.
+ */
+function withEnvFiles(
+  r: Reader,
+  servers: ConfiguredServer[],
+  base: string | undefined,
+): Promise<ConfiguredServer[]> {
+  return Promise.all(servers.map(async (s): Promise<ConfiguredServer> => {
+    if (s.envFile === undefined) return s;
+    const note = (why: string) => ({ ...s, notes: [...s.notes ?? [], `"${s.name}": ${why}`] });
+    if (/\$\{/.test(s.envFile)) {
+      return note(`envFile ${s.envFile} names a folder this config lacks`);
+    }
+    // A relative path starts in the project folder, else beside the config file.
+    const path = isAbsolute(s.envFile) ? s.envFile : join(base ?? dirname(s.source), s.envFile);
+    let text: string | undefined;
+    try {
+      text = await r.options.read(path);
+    } catch (error) {
+      return note(
+        `envFile ${tilde(path, r.options.home)}: cannot read: ${(error as Error).message}`,
+      );
+    }
+    r.searched.push(path);
+    if (text === undefined) {
+      return note(
+        `envFile ${tilde(path, r.options.home)} does not exist: its variables are not set`,
+      );
+    }
+    const fileEnv = parseDotEnv(text);
+    return {
+      ...s,
+      envFile: path,
+      fileEnv,
+      envNames: [...new Set([...s.envNames, ...Object.keys(fileEnv)])].sort(),
+    };
+  }));
 }
 
 /** One config from files of one client, the first file winning on a shared name. */
@@ -632,7 +717,7 @@ async function layered(
   }
   if (used.length === 0) return [];
   const notes: string[] = [];
-  const servers = merge(lists, notes);
+  const servers = await withEnvFiles(r, merge(lists, notes), project);
   notes.push(...servers.flatMap((s) => s.notes ?? []));
   return [{
     id: `${client} ${tilde(used.at(-1)!, home)}`,
@@ -697,7 +782,7 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "vscode" }
       : { kind: "none", client: client === "windsurf" ? "Windsurf" : "This file's client" };
     const folder = client === "cursor" || client === "vscode" ? dirname(dirname(path)) : undefined;
-    const c = single(r, client, path, value, folder, deferral);
+    const c = await single(r, client, path, value, folder, deferral);
     if (c !== undefined) configs.push(c);
   }
   return { configs, problems: r.problems, searched: r.searched };

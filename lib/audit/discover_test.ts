@@ -386,3 +386,73 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
   const other = (await discoverConfigs({ ...base, system: false })).configs[0];
   assertEquals(Object.keys(state(other)), ["docs", "fs", "gh", "web"]);
 });
+
+Deno.test("findConfigs() reads a VS Code or Cursor server's envFile, and notes one it cannot use", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "app");
+    await write(join(app, ".env"), "# keys\nexport A_KEY=k-123456789\nB='two words'\n");
+    await write(join(app, ".vscode", "mcp.json"), {
+      servers: {
+        ok: { type: "stdio", command: "a-mcp", envFile: "${workspaceFolder}/.env" },
+        gone: { type: "stdio", command: "b-mcp", envFile: ".env.missing" },
+        remote: { type: "http", url: "https://r.example/mcp", envFile: ".env" },
+      },
+    });
+    await write(join(home, ".cursor", "mcp.json"), {
+      mcpServers: { rel: { command: "c-mcp", envFile: ".env" } },
+    });
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    const [cursor, vscode] = found.configs;
+    // a relative path starts in the project folder
+    assertEquals(cursor.servers.map((s) => [s.envFile, s.fileEnv, s.envNames]), [
+      [join(app, ".env"), { A_KEY: "k-123456789", B: "two words" }, ["A_KEY", "B"]],
+    ]);
+    assertEquals(vscode.servers.map((s) => [s.name, s.fileEnv]), [
+      ["gone", undefined],
+      ["ok", { A_KEY: "k-123456789", B: "two words" }],
+      ["remote", undefined],
+    ]);
+    assertEquals(vscode.notes, [
+      `"gone": envFile ~/app/.env.missing does not exist: its variables are not set`,
+      `"remote": envFile applies to stdio servers only: ignored`,
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("findConfigs() leaves out every VS Code server when chat.mcp.access is none, the workspace's setting first", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "app");
+    const user = join(home, ".config", "Code", "User");
+    await write(join(user, "mcp.json"), { servers: { a: { command: "a-mcp" } } });
+    await write(join(user, "settings.json"), { "chat.mcp.access": "registry" });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const registry = (await findConfigs(options)).configs[0];
+    assertEquals(registry.servers.map((s) => s.disabled), [false]);
+    assertEquals(registry.notes, [
+      `~/.config/Code/User/settings.json sets chat.mcp.access to "registry": VS Code uses only ` +
+      "servers installed from its MCP registry, which no file records; every server is counted",
+    ]);
+    await write(join(app, ".vscode", "settings.json"), { "chat.mcp.access": "none" });
+    const none = (await findConfigs(options)).configs[0];
+    assertEquals(none.servers.map((s) => [s.name, s.disabled, s.disabledBy]), [
+      [
+        "a",
+        true,
+        'not used: ~/app/.vscode/settings.json sets chat.mcp.access to "none" ' +
+        "(code.visualstudio.com/docs, MCP configuration reference, settings)",
+      ],
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -14,6 +14,8 @@
  * - `disabled: true` (Windsurf, and others that write it) leaves the server out;
  * - `disabledTools` (Windsurf: the tools switched off in its MCP settings, kept in the server's
  *   entry) leaves those tools out of what the client sends; the server still lists them;
+ * - `envFile` (VS Code, Cursor; stdio servers) names a file of more variables for the server,
+ *   read by discovery; the entry's own `env` wins a shared name;
  * - `alwaysLoad: true` (Claude Code 2.1.121 and later) keeps the server's tools out of tool
  *   search deferral.
  *
@@ -69,6 +71,10 @@ export interface ConfiguredServer {
   readonly variables?: Readonly<Record<string, string>>;
   /** What was noticed reading the entry (a malformed key), for the config's notes. */
   readonly notes?: readonly string[];
+  /** `envFile` (VS Code, Cursor): the file of more variables for a stdio server, as resolved. */
+  readonly envFile?: string;
+  /** The variables read from `envFile`, which the entry's own `env` overrides. Secrets. */
+  readonly fileEnv?: Readonly<Record<string, string>>;
 }
 
 /** Tools a client config switches off for one server. */
@@ -188,8 +194,24 @@ export function readServerEntry(
   const entry: Record<string, JsonValue> = { ...raw };
   if (entry.url === undefined && typeof raw.serverUrl === "string") entry.url = raw.serverUrl;
   delete entry.serverUrl;
-  const filtered = where.client === "windsurf" ? toolFilter(name, raw, "disabledTools") : {};
+  const filtered: {
+    toolFilter?: ToolFilter;
+    notes?: string[];
+    envFile?: string;
+  } = where.client === "windsurf" ? toolFilter(name, raw, "disabledTools") : {};
   delete entry.disabledTools;
+  if ((where.client === "vscode" || where.client === "cursor") && raw.envFile !== undefined) {
+    delete entry.envFile;
+    if (typeof raw.envFile === "string" && raw.command !== undefined) {
+      filtered.envFile = translate(raw.envFile, where.folders, inputs);
+    } else {
+      filtered.notes = [
+        `"${name}": envFile ${
+          typeof raw.envFile === "string" ? "applies to stdio servers only" : "is not a path"
+        }: ignored`,
+      ];
+    }
+  }
   for (const field of LAUNCH_FIELDS) {
     if (entry[field] !== undefined) {
       entry[field] = translateDeep(entry[field], where.folders, inputs);

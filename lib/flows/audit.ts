@@ -97,8 +97,9 @@ function targetKey(entry: ServerEntry): string {
 }
 
 /**
- * Values that must not be printed: what the entries set, and the values of the variables they
- * reference, from the client's settings (Claude Code's `env` blocks) or else the shell.
+ * Values that must not be printed: what the entries and their `envFile`s set, and the values of
+ * the variables they reference, from the client's settings (Claude Code's `env` blocks) or else
+ * the shell.
  */
 function secretValues(
   servers: readonly ConfiguredServer[],
@@ -112,6 +113,7 @@ function secretValues(
       ? [e.command, ...e.args, ...Object.values(e.env), e.cwd ?? ""]
       : [e.url, ...Object.values(e.headers)];
     out.push(...(e.kind === "stdio" ? Object.values(e.env) : Object.values(e.headers)));
+    out.push(...Object.values(s.fileEnv ?? {}));
     for (const name of texts.flatMap(referencedVariables)) {
       out.push(s.variables?.[name] ?? env[name] ?? "");
     }
@@ -119,10 +121,16 @@ function secretValues(
   return out.filter((v) => v.length >= MIN_SECRET_CHARS);
 }
 
-/** The entry a server is captured from: the client's own variable values put in. */
+/**
+ * The entry a server is captured from: the client's own variable values put in, and its
+ * `envFile` variables under the entry's own `env`.
+ */
 function captureEntry(s: ConfiguredServer): ServerEntry | undefined {
   if (s.entry === undefined) return undefined;
-  return s.variables === undefined ? s.entry : bindVariables(s.entry, s.variables);
+  const e = s.variables === undefined ? s.entry : bindVariables(s.entry, s.variables);
+  return s.fileEnv === undefined || e.kind !== "stdio"
+    ? e
+    : { ...e, env: { ...s.fileEnv, ...e.env } };
 }
 
 function osOf(): Platform {

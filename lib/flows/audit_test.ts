@@ -231,7 +231,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "runAuditCommand resolves Claude Code's ${VAR} from its settings env blocks and leaves Windsurf's disabled tools out of what it sends",
+    "runAuditCommand resolves Claude Code's ${VAR} from its settings env blocks, reads VS Code's envFile, and leaves Windsurf's disabled tools out of what it sends",
   sanitizeResources: false,
   async fn(t) {
     const memory = await installedBin(SERVER_MEMORY);
@@ -270,6 +270,19 @@ Deno.test({
     await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
       mcpServers: { memory: { ...npxMemory, disabledTools: disabled } },
     });
+    // VS Code: the envFile's variables reach the server, under the entry's own env; the exit
+    // code a server reports shows which value it got
+    const fileToken = "ftk-5e4d3c2b1a09";
+    await Deno.writeTextFile(join(app, ".env"), `EXIT_CODE=7\nFILE_TOKEN=${fileToken}\n`);
+    const exiting = {
+      type: "stdio",
+      command: "node",
+      args: ["-e", "process.exit(Number(process.env.EXIT_CODE))"],
+      envFile: "${workspaceFolder}/.env",
+    };
+    await write(join(app, ".vscode", "mcp.json"), {
+      servers: { seven: exiting, nine: { ...exiting, env: { EXIT_CODE: "9" } } },
+    });
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -288,7 +301,7 @@ Deno.test({
       }, io);
       const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
       const report = JSON.parse(written) as AuditReport;
-      const [code, windsurf] = report.configs;
+      const [code, vscode, windsurf] = report.configs;
 
       await t.step("the settings' values start the server; an unset variable still fails", () => {
         assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
@@ -337,12 +350,23 @@ Deno.test({
         assert.match(outcome.stdout.join("\n"), /ok, 2 of \d+ listed disabled in the config/);
       });
 
-      await t.step("no value from a settings env block was printed or written", () => {
-        const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
-        for (const value of [localToken, userToken, toolsDir]) {
-          assert.equal(printed.includes(value), false, value);
-        }
+      await t.step("VS Code's envFile sets the server's variables, its env winning", () => {
+        assert.deepEqual(vscode.servers.map((s) => [s.name, s.status, s.cause]), [
+          ["nine", "exited", "the server exited with code 9 during initialize"],
+          ["seven", "exited", "the server exited with code 7 during initialize"],
+        ]);
+        assert.deepEqual(vscode.servers[1].envNames, ["EXIT_CODE", "FILE_TOKEN"]);
       });
+
+      await t.step(
+        "no value from a settings env block or an envFile was printed or written",
+        () => {
+          const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
+          for (const value of [localToken, userToken, toolsDir, fileToken]) {
+            assert.equal(printed.includes(value), false, value);
+          }
+        },
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
