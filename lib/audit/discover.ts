@@ -590,6 +590,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
           { path: join(dir, "mcp.json"), scope: "user" },
           { path: settingsPath!, scope: "user settings", mcpKey: true },
         ]),
+        ...discoveredFiles(options, setting("chat.mcp.discovery.enabled")?.value),
       ];
       const found = await layered(r, "vscode", files, {
         kind: "vscode",
@@ -610,6 +611,39 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
     }], { kind: "none", client: "Windsurf" }),
   );
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+/**
+ * The other apps' config files VS Code reads when `chat.mcp.discovery.enabled` turns their
+ * discovery on: `true` for all of them, or an object naming each (`claude-desktop`, `windsurf`,
+ * `cursor-global`, `cursor-workspace`) with `true`.
+ */
+function discoveredFiles(
+  options: DiscoverOptions,
+  setting: JsonValue | undefined,
+): { path: string; scope: string }[] {
+  const on = (key: string) => setting === true || (isObject(setting) && setting[key] === true);
+  const { home, project } = options;
+  return [
+    ...(on("claude-desktop")
+      ? userDirs(options, "Claude", "claude_desktop_config.json").map((path) => ({
+        path,
+        scope: "discovered: Claude Desktop",
+      }))
+      : []),
+    ...(on("windsurf")
+      ? [{
+        path: join(home, ".codeium", "windsurf", "mcp_config.json"),
+        scope: "discovered: Windsurf",
+      }]
+      : []),
+    ...(on("cursor-workspace") && project !== undefined
+      ? [{ path: join(project, ".cursor", "mcp.json"), scope: "discovered: Cursor workspace" }]
+      : []),
+    ...(on("cursor-global")
+      ? [{ path: join(home, ".cursor", "mcp.json"), scope: "discovered: Cursor" }]
+      : []),
+  ];
 }
 
 const VSCODE_MCP_DOCS = "code.visualstudio.com/docs, MCP configuration reference, settings";

@@ -456,3 +456,38 @@ Deno.test("findConfigs() leaves out every VS Code server when chat.mcp.access is
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("findConfigs() adds the servers VS Code discovers in other apps' configs when its setting turns that on", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const user = join(home, ".config", "Code", "User");
+    await write(join(user, "mcp.json"), { servers: { memory: { command: "own-memory" } } });
+    await write(join(user, "settings.json"), {
+      "chat.mcp.discovery.enabled": { "claude-desktop": true, windsurf: false },
+    });
+    await write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
+      mcpServers: { memory: { command: "desktop-memory" }, notes: { command: "notes-mcp" } },
+    });
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: { surf: { command: "surf-mcp" } },
+    });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    const vscode = found.configs.find((c) => c.client === "vscode")!;
+    assertEquals(table(vscode), {
+      memory: ["user", "own-memory"],
+      notes: ["discovered: Claude Desktop", "notes-mcp"],
+    });
+    assertEquals(vscode.notes, [
+      `"memory" in ${
+        join(home, ".config", "Claude", "claude_desktop_config.json")
+      } (discovered: Claude Desktop) is hidden by the user one`,
+    ]);
+    // without the setting, VS Code reads its own files alone
+    await write(join(user, "settings.json"), {});
+    const plain = (await findConfigs({ home, platform: "linux", system: false, env: {} }))
+      .configs.find((c) => c.client === "vscode")!;
+    assertEquals(Object.keys(table(plain)), ["memory"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
