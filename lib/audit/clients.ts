@@ -14,6 +14,7 @@ export type ClientId =
   | "cursor"
   | "vscode"
   | "windsurf"
+  | "gemini-cli"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -75,6 +76,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: "openai-chat-completions",
     family: "gpt",
     formatWhy: "Windsurf's model is chosen per chat; OpenAI's chat format is assumed",
+  },
+  "gemini-cli": {
+    label: "Gemini CLI",
+    format: "gemini",
+    family: "gemini",
+    formatWhy: "Gemini CLI calls the Gemini API",
   },
   generic: {
     label: "Servers config",

@@ -16,6 +16,8 @@
  * - VS Code: the user profile's `mcp.json` (`servers`, plus `inputs`) and `settings.json`
  *   (`mcp.servers`, the older place), and `FOLDER/.vscode/mcp.json` (the workspace's wins).
  * - Windsurf: `~/.codeium/windsurf/mcp_config.json`.
+ * - Gemini CLI: `~/.gemini/settings.json`, `FOLDER/.gemini/settings.json`, the machine's system
+ *   settings and defaults (see `geminiCli`).
  *
  * @module
  */
@@ -528,7 +530,8 @@ async function single(
  *
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
- * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf),
+ * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
+ *   Gemini CLI),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -610,7 +613,155 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
       scope: "user",
     }], { kind: "none", client: "Windsurf" }),
   );
+  configs.push(...await geminiCli(r));
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+const GEMINI_DOCS = "geminicli.com/docs/tools/mcp-server";
+
+function geminiSystemPath(options: DiscoverOptions): string {
+  const { platform, env } = options;
+  return env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ??
+    (platform === "darwin"
+      ? "/Library/Application Support/GeminiCli/settings.json"
+      : platform === "windows"
+      ? "C:\\ProgramData\\gemini-cli\\settings.json"
+      : "/etc/gemini-cli/settings.json");
+}
+
+/**
+ * Gemini CLI (geminicli.com/docs/cli/configuration, .../tools/mcp-server): `mcpServers` of the
+ * system defaults, the user's `~/.gemini/settings.json`, the project's `.gemini/settings.json`
+ * and the system settings, merged by name in that order (the later wins); `mcp.allowed` (every
+ * file's list intersected, without case) and `mcp.excluded` (every file's list joined) by
+ * server name; servers turned off with `gemini mcp disable` (`~/.gemini/mcp-server-enablement.json`);
+ * folder trust (`~/.gemini/trustedFolders.json`, the longest matching rule): in a folder marked
+ * not trusted, the project's settings are ignored and no server starts.
+ */
+async function geminiCli(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system } = r.options;
+  const userPath = join(home, ".gemini", "settings.json");
+  const workspacePath = project === undefined
+    ? undefined
+    : join(project, ".gemini", "settings.json");
+  const systemPath = geminiSystemPath(r.options);
+  const defaultsPath = join(dirname(systemPath), "system-defaults.json");
+  const load = async (path: string | undefined, quiet = false) =>
+    path === undefined ? undefined : { path, value: await r.load(path, true, quiet) };
+  const layers = [
+    ...(system ? [await load(defaultsPath, true)] : []),
+    await load(userPath),
+    // the project's file is the user's own when the project is the home folder
+    await load(workspacePath === userPath ? undefined : workspacePath),
+    ...(system ? [await load(systemPath, true)] : []),
+  ].filter((l): l is { path: string; value: JsonValue } => l !== undefined && isObject(l.value));
+  if (!layers.some((l) => isObject(l.value) && l.value.mcpServers !== undefined)) return [];
+  const notes: string[] = [];
+  const setting = (pick: (v: JsonObject) => JsonValue | undefined, from = layers) =>
+    from.map((l) => pick(l.value as JsonObject)).filter((v) => v !== undefined).at(-1);
+  const obj = (v: JsonValue | undefined) => isObject(v) ? v : undefined;
+  // Folder trust, decided by the files a project cannot write.
+  const trustOn = setting(
+    (v) => obj(obj(v.security)?.folderTrust)?.enabled,
+    layers.filter((l) => l.path !== workspacePath),
+  ) !== false;
+  let trusted: boolean | undefined = true;
+  if (trustOn && project !== undefined) {
+    const rules = await r.load(join(home, ".gemini", "trustedFolders.json"), true);
+    trusted = undefined;
+    let longest = -1;
+    for (const [rule, level] of Object.entries(isObject(rules) ? rules : {})) {
+      const dir = level === "TRUST_PARENT" ? dirname(rule) : rule;
+      const inside = project === dir || project.startsWith(dir.replace(/[\\/]+$/, "") + "/");
+      if (inside && rule.length > longest) {
+        longest = rule.length;
+        trusted = level === "DO_NOT_TRUST"
+          ? false
+          : level === "TRUST_FOLDER" || level === "TRUST_PARENT"
+          ? true
+          : trusted;
+      }
+    }
+    if (trusted === undefined) {
+      notes.push(
+        `Gemini CLI asks whether to trust ${tilde(project, home)} before it starts any server ` +
+          `(folder trust); counted as trusted`,
+      );
+    }
+  }
+  const used = layers.filter((l) => trusted !== false || l.path !== workspacePath);
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const byName = new Map<string, ConfiguredServer>();
+  for (const l of used) {
+    const scope = l.path === userPath
+      ? "user"
+      : l.path === workspacePath
+      ? "project"
+      : l.path === systemPath
+      ? "system"
+      : "system defaults";
+    const table = (l.value as JsonObject).mcpServers;
+    for (const s of r.servers(table, scope, l.path, vars, "mcpServers", "gemini-cli")) {
+      const hidden = byName.get(s.name);
+      if (hidden !== undefined) {
+        notes.push(
+          `"${s.name}" in ${hidden.source} (${hidden.scope}) is hidden by the ${s.scope} one`,
+        );
+      }
+      byName.set(s.name, s);
+    }
+  }
+  // Gemini CLI keeps the first list's names that every other list has (without case), then
+  // looks a server's name up in them as written.
+  const norm = (n: string) => n.toLowerCase().trim();
+  const allowLists = used.map((l) => obj((l.value as JsonObject).mcp)?.allowed)
+    .filter(Array.isArray).map((a) => strings(a));
+  const allowed = allowLists.length === 0
+    ? undefined
+    : allowLists.reduce((acc, list) => acc.filter((n) => list.map(norm).includes(norm(n))));
+  const excluded = new Set(
+    used.flatMap((l) => strings(obj((l.value as JsonObject).mcp)?.excluded)),
+  );
+  const enablement = await r.load(join(home, ".gemini", "mcp-server-enablement.json"), true);
+  const off = (name: string) => {
+    const state = isObject(enablement) ? enablement[norm(name)] : undefined;
+    return isObject(state) && state.enabled === false;
+  };
+  const servers = [...byName.values()].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  )
+    .map((s): ConfiguredServer => {
+      if (s.disabled) return s;
+      const why = trusted === false
+        ? `not started: ${
+          tilde(project!, home)
+        } is marked not trusted in ~/.gemini/trustedFolders.json`
+        : allowed !== undefined && allowed.length > 0 &&
+            !allowed.includes(s.name)
+        ? "not in mcp.allowed"
+        : excluded.has(s.name)
+        ? "in mcp.excluded"
+        : off(s.name)
+        ? "turned off with gemini mcp disable (~/.gemini/mcp-server-enablement.json)"
+        : undefined;
+      return why === undefined
+        ? s
+        : { ...s, disabled: true, disabledBy: `${why} (${GEMINI_DOCS})` };
+    });
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  return [{
+    id: `gemini-cli ${tilde(used.find((l) => l.path === userPath)?.path ?? used[0].path, home)}`,
+    client: "gemini-cli",
+    label: CLIENTS["gemini-cli"].label,
+    ...(project !== undefined && used.some((l) => l.path === workspacePath)
+      ? { folder: project }
+      : {}),
+    files: used.filter((l) => isObject(l.value) && (l.value as JsonObject).mcpServers !== undefined)
+      .map((l) => l.path),
+    servers,
+    notes,
+    deferral: { kind: "none", client: "Gemini CLI" },
+  }];
 }
 
 /**
@@ -772,7 +923,8 @@ async function layered(
  * `.claude.json` (every Claude Code project in it), `.mcp.json` (that project's Claude Code
  * servers alone, with the project's and the user's settings for the posture),
  * `claude_desktop_config.json`, a `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
- * table is `servers`), Windsurf's `mcp_config.json`; any other file is a plain servers config.
+ * table is `servers`), Windsurf's `mcp_config.json`, Gemini CLI's `.gemini/settings.json` (its
+ * servers alone); any other file is a plain servers config.
  *
  * @param path The file.
  * @param options As for {@linkcode discoverConfigs} (home, platform, reader).
@@ -804,6 +956,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
       ? "windsurf"
+      : norm.includes("/.gemini/") && name === "settings.json"
+      ? "gemini-cli"
       : norm.includes("/.vscode/") ||
           (isObject(value) && value.mcpServers === undefined && isObject(value.servers))
       ? "vscode"
@@ -814,7 +968,12 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "cursor" }
       : client === "vscode"
       ? { kind: "vscode" }
-      : { kind: "none", client: client === "windsurf" ? "Windsurf" : "This file's client" };
+      : {
+        kind: "none",
+        client: client === "windsurf" || client === "gemini-cli"
+          ? CLIENTS[client].label
+          : "This file's client",
+      };
     const folder = client === "cursor" || client === "vscode" ? dirname(dirname(path)) : undefined;
     const c = await single(r, client, path, value, folder, deferral);
     if (c !== undefined) configs.push(c);

@@ -491,3 +491,81 @@ Deno.test("findConfigs() adds the servers VS Code discovers in other apps' confi
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("findConfigs() reads Gemini CLI's user and project settings with its server lists, switches and folder trust", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "app");
+    await write(
+      join(home, ".gemini", "settings.json"),
+      `{
+        // JSON with comments, as Gemini CLI reads it
+        "mcp": { "excluded": ["noisy"], "allowed": ["GitHub", "docs", "noisy", "off", "kept"] },
+        "mcpServers": {
+          "GitHub": { "httpUrl": "https://api.example.com/mcp", "headers": { "Authorization": "Bearer $GH_TOKEN" } },
+          "docs": { "url": "https://docs.example.com/sse" },
+          "noisy": { "command": "noisy-mcp" },
+          "off": { "command": "off-mcp" },
+          "stray": { "command": "stray-mcp" },
+          "kept": { "command": "user-kept" }
+        }
+      }`,
+    );
+    await write(join(app, ".gemini", "settings.json"), {
+      mcp: { allowed: ["github", "DOCS", "kept", "noisy", "off"] },
+      mcpServers: {
+        kept: { command: "npx", args: ["-y", "kept-mcp"], excludeTools: ["drop"] },
+      },
+    });
+    await write(join(home, ".gemini", "mcp-server-enablement.json"), { off: { enabled: false } });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const trustedFolders = join(home, ".gemini", "trustedFolders.json");
+    await write(trustedFolders, { [home]: "TRUST_FOLDER" });
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const gemini = found.configs.find((c) => c.client === "gemini-cli")!;
+    const why = (c: typeof gemini) =>
+      Object.fromEntries(c.servers.map((s) => [s.name, s.disabledBy ?? s.disabled]));
+    // the allowlists intersect without case and keep the user's spelling; the project's entry
+    // wins a shared name
+    assertEquals(why(gemini), {
+      GitHub: false,
+      docs: false,
+      kept: false,
+      noisy: "in mcp.excluded (geminicli.com/docs/tools/mcp-server)",
+      off: "turned off with gemini mcp disable (~/.gemini/mcp-server-enablement.json) " +
+        "(geminicli.com/docs/tools/mcp-server)",
+      stray: "not in mcp.allowed (geminicli.com/docs/tools/mcp-server)",
+    });
+    const [gh, docs, kept] = gemini.servers;
+    assertEquals(
+      gh.entry?.kind === "remote" && [gh.entry.transport, gh.entry.headers.Authorization],
+      ["streamable-http", "Bearer ${GH_TOKEN}"],
+    );
+    assertEquals(docs.entry?.kind === "remote" && docs.entry.transport, "sse");
+    assertEquals([kept.scope, kept.launch, kept.toolFilter], [
+      "project",
+      "npx kept-mcp",
+      { key: "includeTools/excludeTools", exclude: ["drop"] },
+    ]);
+    assertEquals(gemini.notes, [
+      `"kept" in ${join(home, ".gemini", "settings.json")} (user) is hidden by the project one`,
+    ]);
+
+    // a folder marked not trusted: the project's file is ignored and no server starts
+    await write(trustedFolders, { [home]: "TRUST_FOLDER", [app]: "DO_NOT_TRUST" });
+    const untrusted = (await findConfigs(options)).configs.find((c) => c.client === "gemini-cli")!;
+    assertEquals(untrusted.files, [join(home, ".gemini", "settings.json")]);
+    assertEquals(untrusted.servers.find((s) => s.name === "kept")?.launch, "user-kept");
+    assertEquals(untrusted.servers.every((s) => s.disabled), true);
+    // no rule for the folder: Gemini CLI asks first; counted, with a note
+    await Deno.remove(trustedFolders);
+    const asked = (await findConfigs(options)).configs.find((c) => c.client === "gemini-cli")!;
+    assertEquals(asked.notes.filter((n) => n.includes("trust")), [
+      "Gemini CLI asks whether to trust ~/app before it starts any server (folder trust); " +
+      "counted as trusted",
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

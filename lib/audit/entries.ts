@@ -79,10 +79,29 @@ export interface ConfiguredServer {
 
 /** Tools a client config switches off for one server. */
 export interface ToolFilter {
-  /** The config key they were read from (`disabledTools`). */
+  /** The config keys they were read from (`disabledTools`, `includeTools/excludeTools`). */
   readonly key: string;
   /** The tool names it disables. */
   readonly exclude: readonly string[];
+  /**
+   * When set, only these tools are kept (Gemini CLI's `includeTools`: a name, or a name followed
+   * by `(`); `exclude` still wins.
+   */
+  readonly include?: readonly string[];
+}
+
+/**
+ * Whether a client sends a listed tool under a config's filter.
+ *
+ * @param filter The server's filter, if any.
+ * @param name The tool's name as the server lists it.
+ * @returns `false` when the config switches the tool off.
+ */
+export function toolKept(filter: ToolFilter | undefined, name: string): boolean {
+  if (filter === undefined) return true;
+  if (filter.exclude.includes(name)) return false;
+  return filter.include === undefined ||
+    filter.include.some((t) => t === name || t.startsWith(`${name}(`));
 }
 
 const FOLDER_VARIABLE = /\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*|\/)\}/g;
@@ -198,8 +217,22 @@ export function readServerEntry(
     toolFilter?: ToolFilter;
     notes?: string[];
     envFile?: string;
-  } = where.client === "windsurf" ? toolFilter(name, raw, "disabledTools") : {};
+  } = where.client === "windsurf"
+    ? toolFilter(name, raw, "disabledTools")
+    : where.client === "gemini-cli"
+    ? geminiFilter(name, raw)
+    : {};
   delete entry.disabledTools;
+  if (where.client === "gemini-cli") {
+    // httpUrl is streamable HTTP, url alone the older SSE transport (unless a type says so).
+    if (typeof raw.httpUrl === "string") {
+      entry.url = raw.httpUrl;
+      entry.type ??= "http";
+    } else if (typeof raw.url === "string") entry.type ??= "sse";
+    for (const k of ["httpUrl", "includeTools", "excludeTools", "trust", "timeout"]) {
+      delete entry[k];
+    }
+  }
   if ((where.client === "vscode" || where.client === "cursor") && raw.envFile !== undefined) {
     delete entry.envFile;
     if (typeof raw.envFile === "string" && raw.command !== undefined) {
@@ -214,7 +247,9 @@ export function readServerEntry(
   }
   for (const field of LAUNCH_FIELDS) {
     if (entry[field] !== undefined) {
-      entry[field] = translateDeep(entry[field], where.folders, inputs);
+      // Gemini CLI also expands a bare `$NAME` in every string of its settings.
+      const value = where.client === "gemini-cli" ? bareVariables(entry[field]) : entry[field];
+      entry[field] = translateDeep(value, where.folders, inputs);
     }
   }
   const envNames = isObject(raw.env) ? Object.keys(raw.env).sort() : [];
@@ -255,6 +290,36 @@ export function readServerEntry(
     };
   }
   return { ...base, entry: parsed, disabled, alwaysLoad, launch, envNames, ...filtered };
+}
+
+/** `$NAME` written `${NAME}` in every string of a value. */
+function bareVariables(value: JsonValue): JsonValue {
+  if (typeof value === "string") return value.replace(/\$(\w+)/g, "${$1}");
+  if (Array.isArray(value)) return value.map(bareVariables);
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bareVariables(v)]));
+  }
+  return value;
+}
+
+/** Gemini CLI's `includeTools` and `excludeTools` of an entry, as one filter. */
+function geminiFilter(
+  name: string,
+  raw: JsonObject,
+): { toolFilter?: ToolFilter; notes?: string[] } {
+  const exclude = toolFilter(name, raw, "excludeTools");
+  const include = toolFilter(name, raw, "includeTools");
+  const notes = [...exclude.notes ?? [], ...include.notes ?? []];
+  const hasInclude = Array.isArray(raw.includeTools);
+  if (exclude.toolFilter === undefined && !hasInclude) return notes.length === 0 ? {} : { notes };
+  return {
+    toolFilter: {
+      key: "includeTools/excludeTools",
+      exclude: exclude.toolFilter?.exclude ?? [],
+      ...(hasInclude ? { include: include.toolFilter?.exclude ?? [] } : {}),
+    },
+    ...(notes.length === 0 ? {} : { notes }),
+  };
 }
 
 /** The tool filter of an entry's `key` (a list of tool names), or a note when it is malformed. */

@@ -23,7 +23,7 @@ import {
   type ModelFamily,
 } from "./clients.ts";
 import { type ClientConfig, tilde } from "./discover.ts";
-import type { ConfiguredServer } from "./entries.ts";
+import { type ConfiguredServer, toolKept } from "./entries.ts";
 import { type DeferralPosture, resolvePosture } from "./posture.ts";
 import {
   addFeatures,
@@ -218,10 +218,40 @@ function byCost(a: ToolCost, b: ToolCost): number {
 /**
  * The name a client gives a server's tool in its requests: Claude Code writes
  * `mcp__SERVER__TOOL` (its documented naming of MCP tools; `claudeCodeToolName`, lib/modes);
+ * Gemini CLI `mcp_SERVER_TOOL` made a valid Gemini function name ({@linkcode geminiCliToolName});
  * the other clients' naming is not documented, and the tool's own name is used.
  */
 export function clientToolName(client: ClientId, server: string, tool: string): string {
-  return client === "claude-code" ? claudeCodeToolName(server, tool) : tool;
+  return client === "claude-code"
+    ? claudeCodeToolName(server, tool)
+    : client === "gemini-cli"
+    ? geminiCliToolName(server, tool)
+    : tool;
+}
+
+/**
+ * Gemini CLI's name for an MCP tool (geminicli.com/docs/tools/mcp-server, "Tool naming and
+ * namespaces" and "Name sanitization"): `mcp_SERVER_TOOL` (no second `mcp_` when the server's
+ * name starts with one), each character other than a letter,
+ * digit, `_`, `-`, `.`, `:` replaced by `_`, a `_` put first when it does not start with a letter
+ * or `_`, and a name longer than 63 characters cut to its first 30 and last 30 around `...`.
+ *
+ * @param server The server's config key.
+ * @param tool The tool's name as the server lists it.
+ * @returns The function name Gemini CLI declares.
+ *
+ * @example Usage
+ * ```ts
+ * import { geminiCliToolName } from "./report.ts";
+ * if (geminiCliToolName("git hub", "create/issue") !== "mcp_git_hub_create_issue") throw new Error();
+ * ```
+ */
+export function geminiCliToolName(server: string, tool: string): string {
+  const qualified = `${server}_${tool}`;
+  let name = (qualified.startsWith("mcp_") ? qualified : `mcp_${qualified}`)
+    .replace(/[^a-zA-Z0-9_\-.:]/g, "_");
+  if (/^[^a-zA-Z_]/.test(name)) name = `_${name}`;
+  return name.length > 63 ? `${name.slice(0, 30)}...${name.slice(-30)}` : name;
 }
 
 function asObject(value: JsonValue | undefined): JsonObject | undefined {
@@ -332,12 +362,15 @@ export function buildConfigReport(
       return unmeasured(record.outcome, record.message ?? record.outcome, record.warnings);
     }
     // The tools the client sends: the listed ones its config does not switch off.
-    const off = new Set(s.toolFilter?.exclude ?? []);
-    const tools = record.tools.filter((t) => !off.has(String(t.name ?? "")));
-    const disabledTools = record.tools.filter((t) => off.has(String(t.name ?? "")))
-      .map((t) => String(t.name));
+    const kept = (t: JsonObject) => toolKept(s.toolFilter, String(t.name ?? ""));
+    const tools = record.tools.filter(kept);
+    const disabledTools = record.tools.filter((t) => !kept(t)).map((t) => String(t.name));
     if (s.toolFilter !== undefined) {
-      const unknown = s.toolFilter.exclude.filter((n) => !disabledTools.includes(n));
+      const listed = new Set(record.tools.map((t) => String(t.name ?? "")));
+      const unknown = [
+        ...s.toolFilter.exclude,
+        ...(s.toolFilter.include ?? []).map((t) => t.replace(/\(.*$/s, "")),
+      ].filter((n) => !listed.has(n));
       notes.push(
         `"${s.name}": ${disabledTools.length} of ${record.tools.length} listed tools disabled ` +
           `in the config (${s.toolFilter.key}${

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildConfigReport } from "./report.ts";
+import { buildConfigReport, geminiCliToolName } from "./report.ts";
 import type { ClientConfig } from "./discover.ts";
 import { readServerEntry } from "./entries.ts";
 import type { ServerCaptureRecord } from "../mcp/types.ts";
@@ -224,4 +224,49 @@ Deno.test("buildConfigReport() leaves the tools a config disables out of what th
     home: "/h",
   });
   assert.deepEqual([rc.servers[0].tools, rc.servers[0].disabledTools, rc.notes], [2, [], []]);
+});
+
+Deno.test("buildConfigReport() sends Gemini CLI's tools as mcp_SERVER_TOOL function declarations, under includeTools/excludeTools", () => {
+  const gemini = (raw: JsonObject) =>
+    readServerEntry("kv", raw, {
+      scope: "user",
+      source: "/h/.gemini/settings.json",
+      folders,
+      client: "gemini-cli",
+    });
+  const c: ClientConfig = {
+    id: "gemini-cli ~/.gemini/settings.json",
+    client: "gemini-cli",
+    label: "Gemini CLI",
+    files: ["/h/.gemini/settings.json"],
+    // includeTools keeps get and put ("put(...)" names put); excludeTools wins over it for get
+    servers: [
+      gemini({ command: "kv-mcp", includeTools: ["get", "put(k)"], excludeTools: ["get"] }),
+    ],
+    notes: [],
+    deferral: { kind: "none", client: "Gemini CLI" },
+  };
+  const r = buildConfigReport(c, records, { count, home: "/h" });
+  const put =
+    '{"name":"mcp_kv_put","description":"Put it","parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}';
+  assert.equal(r.format, "gemini");
+  assert.equal(r.contextWindow, 1_048_576);
+  assert.deepEqual([r.servers[0].tools, r.servers[0].disabledTools], [1, ["get"]]);
+  assert.equal(r.totals.sentTokens, `[{"functionDeclarations":[${put}]}]`.length);
+  // with includeTools alone, a tool it does not name is left out too
+  const only = buildConfigReport(
+    { ...c, servers: [gemini({ command: "kv-mcp", includeTools: ["get"] })] },
+    records,
+    { count, home: "/h" },
+  );
+  assert.deepEqual(only.servers[0].disabledTools, ["put"]);
+});
+
+Deno.test("geminiCliToolName() follows Gemini CLI's naming and sanitization", () => {
+  assert.equal(geminiCliToolName("github", "create_issue"), "mcp_github_create_issue");
+  assert.equal(geminiCliToolName("mcp_srv", "t"), "mcp_srv_t");
+  assert.equal(geminiCliToolName("my server", "a/b"), "mcp_my_server_a_b");
+  const long = geminiCliToolName("s", "x".repeat(70));
+  assert.equal(long, `mcp_s_${"x".repeat(24)}...${"x".repeat(30)}`);
+  assert.equal(long.length, 63);
 });
