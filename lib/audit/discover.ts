@@ -367,6 +367,15 @@ async function claudeCode(
 
 const MANAGED_MCP_DOCS = "code.claude.com/docs/en/managed-mcp";
 
+/** Server names Claude Code keeps for its built-in servers: a config entry named so is skipped. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  "workspace",
+  "claude-in-chrome",
+  "computer-use",
+  "Claude Preview",
+  "Claude Browser",
+]);
+
 /**
  * The remote servers the managed settings provide (`managedMcpServers`), each entry checked as
  * Claude Code checks it: `type` `http`, `streamable-http` or `sse`, an `https://` URL, no
@@ -416,9 +425,9 @@ function providedServers(
 }
 
 /**
- * The server as Claude Code's policy leaves it: with `managed-mcp.json` deployed only its
- * servers and the managed settings' load (exclusive control); a denylist match, or a missing
- * allowlist match, keeps a server from loading.
+ * The server as Claude Code loads it: a reserved name is skipped; with `managed-mcp.json`
+ * deployed only its servers and the managed settings' load (exclusive control); a denylist
+ * match, or a missing allowlist match, keeps a server from loading.
  */
 function loadedUnderPolicy(
   server: ConfiguredServer,
@@ -427,6 +436,14 @@ function loadedUnderPolicy(
   shell: Readonly<Record<string, string | undefined>>,
 ): ConfiguredServer {
   if (server.disabled) return server;
+  if (RESERVED_NAMES.has(server.name)) {
+    return {
+      ...server,
+      disabled: true,
+      disabledBy: `not loaded: "${server.name}" is reserved for a Claude Code built-in server ` +
+        `(code.claude.com/docs/en/mcp, Configuration warnings)`,
+    };
+  }
   const organization = server.scope === "managed"
     ? "managed-file"
     : server.scope === "managed settings"

@@ -316,6 +316,7 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
       mcpServers: {
         gh: { command: "npx", args: ["-y", "gh-mcp"] },
         web: { url: "https://web.example.com/mcp" },
+        "computer-use": { command: "my-computer-mcp" },
       },
     },
     [`${app}/.mcp.json`]: {
@@ -349,6 +350,11 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
   // the allowlist has a URL entry and no command entry: remote servers need a URL match,
   // stdio ones a name match; the denylist blocks the filesystem server whatever the allowlist
   assertEquals(state(code), {
+    "computer-use": [
+      "user",
+      'not loaded: "computer-use" is reserved for a Claude Code built-in server ' +
+      "(code.claude.com/docs/en/mcp, Configuration warnings)",
+    ],
     docs: ["project", false],
     fs: ["project", "blocked by deniedMcpServers (code.claude.com/docs/en/managed-mcp)"],
     gh: ["user", false],
@@ -371,6 +377,7 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
   const off = "not loaded: managed-mcp.json has exclusive control " +
     "(code.claude.com/docs/en/managed-mcp)";
   assertEquals(state(exclusive), {
+    "computer-use": state(code)["computer-use"],
     corp: ["managed", false],
     docs: ["project", off],
     fs: ["project", off],
@@ -384,7 +391,7 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
   );
   // another account's folder (--home) has no machine-wide files
   const other = (await discoverConfigs({ ...base, system: false })).configs[0];
-  assertEquals(Object.keys(state(other)), ["docs", "fs", "gh", "web"]);
+  assertEquals(Object.keys(state(other)), ["computer-use", "docs", "fs", "gh", "web"]);
 });
 
 Deno.test("findConfigs() reads a VS Code or Cursor server's envFile, and notes one it cannot use", async () => {
