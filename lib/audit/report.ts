@@ -37,6 +37,9 @@ import {
 /** Version of the audit report's shape (2: servers carry `toolsListed` and `disabledTools`). */
 export const AUDIT_SCHEMA_VERSION = 2;
 
+/** Tools Cascade has at any one time (docs.windsurf.com, Cascade MCP, "Configuring MCP tools"). */
+const WINDSURF_TOOL_LIMIT = 100;
+
 /** Heaviest tools listed per config, unless asked otherwise. */
 export const DEFAULT_HEAVIEST = 5;
 
@@ -409,6 +412,13 @@ export function buildConfigReport(
     };
   });
   const all = measured.flatMap((m) => m.sent);
+  if (config.client === "windsurf" && all.length > WINDSURF_TOOL_LIMIT) {
+    notes.push(
+      `${all.length} tools are enabled: Windsurf gives Cascade at most ${WINDSURF_TOOL_LIMIT} ` +
+        `at a time (docs.windsurf.com, Cascade MCP) and does not document which it leaves out; ` +
+        `all are counted`,
+    );
+  }
   const sentTokens = sentCount(all);
   const billed = billedOf(all, true);
   const posture = resolvePosture(config.deferral, {

@@ -212,6 +212,17 @@ Deno.test("buildConfigReport() leaves the tools a config disables out of what th
     `"kv": 1 of 2 listed tools disabled in the config (disabledTools: put), not counted as ` +
     `sent; disabledTools also names gone, which the server does not list`,
   ]);
+  // Over Windsurf's documented limit of 100 tools, a note says so (101 listed, none disabled).
+  const many = Array.from({ length: 101 }, (_, i) => ({ ...TOOLS[0], name: `t${i}` }));
+  const over = buildConfigReport(
+    { ...c, servers: [windsurf({ command: "kv-mcp" })] },
+    () => record("kv", { tools: many }),
+    { count, home: "/h" },
+  );
+  assert.deepEqual(over.notes, [
+    "101 tools are enabled: Windsurf gives Cascade at most 100 at a time (docs.windsurf.com, " +
+    "Cascade MCP) and does not document which it leaves out; all are counted",
+  ]);
   // Other clients do not read the key: Cursor sends both tools.
   const cursor = readServerEntry("kv", { command: "kv-mcp", disabledTools: ["put"] }, {
     scope: "global",
