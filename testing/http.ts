@@ -68,3 +68,61 @@ export async function rawRequest(
     }
   }
 }
+
+/** A TCP server that accepts HTTP requests and never answers; see {@linkcode hangingServer}. */
+export interface HangingServer {
+  /** `http://127.0.0.1:PORT`. */
+  readonly base: string;
+  /** Request lines received so far (`POST /v1/messages/count_tokens HTTP/1.1`), in order. */
+  readonly requests: string[];
+  /** Closes the listener and every connection; resolves when their readers have stopped. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on 127.0.0.1 (a free port), reads each connection's bytes and records every request line
+ * it sees, and never writes a byte back: the endpoint that accepts and then hangs.
+ */
+export function hangingServer(): HangingServer {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns = new Set<Deno.Conn>();
+  const readers: Promise<void>[] = [];
+  const requests: string[] = [];
+  const METHOD = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) \S+ HTTP\/1\.[01]$/;
+  const accepting = (async () => {
+    for await (const conn of listener) {
+      conns.add(conn);
+      readers.push((async () => {
+        const decoder = new TextDecoder();
+        let text = "";
+        try {
+          for await (const chunk of conn.readable) {
+            text += decoder.decode(chunk, { stream: true });
+            const lines = text.split("\r\n");
+            text = lines.pop()!;
+            for (const line of lines) if (METHOD.test(line)) requests.push(line);
+          }
+        } catch {
+          // Closed by the client (its timeout) or by close().
+        }
+        conns.delete(conn);
+      })());
+    }
+  })().catch(() => {});
+  return {
+    base: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    requests,
+    async close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch {
+          // Already closed.
+        }
+      }
+      await accepting;
+      await Promise.all(readers);
+    },
+  };
+}

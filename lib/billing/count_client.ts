@@ -2,7 +2,8 @@
  * Sends count requests (`count_api.ts`) with the key from the environment, retries 429 (with
  * `Retry-After`), 408, 5xx, timeouts and malformed answers by the rules of `lib/core/retry.ts`,
  * and caches every answer on disk by (provider, model, sha256 of the body), so a second run
- * sends no request.
+ * sends no request. A provider whose endpoint timed out (twice: the retry rule) is down for the
+ * rest of the client's life: its later requests fail at once, naming that first failure.
  *
  * @module
  */
@@ -22,7 +23,11 @@ import type { BillingProvider } from "./estimate.ts";
 
 /** Why a count could not be had: the layer is then `not measured` with this reason. */
 export class CountError extends Error {
-  /** `no-key`, `refused` (a 4xx that is not retried), `unreachable`, `exhausted`. */
+  /**
+   * `no-key`, `refused` (a 4xx that is not retried), `unreachable`, `exhausted` (429, 5xx or
+   * malformed answers until the retries ran out), `timeout` (no answer in time, twice), `down`
+   * (not sent: the provider's endpoint timed out earlier in this run).
+   */
   readonly code: string;
   /**
    * Builds the error.
@@ -100,6 +105,8 @@ export function createCountClient(options: CountClientOptions): CountClient {
   const timeoutMs = options.timeoutMs ?? 60_000;
   let sent = 0;
   let hits = 0;
+  // Provider → the message of the timeout that took its endpoint down.
+  const down = new Map<BillingProvider, string>();
   const keyOf = (provider: BillingProvider) => options.env[COUNT_ENV[provider].key];
   return {
     sent: () => sent,
@@ -123,6 +130,14 @@ export function createCountClient(options: CountClientOptions): CountClient {
       const key = keyOf(provider);
       if (key === undefined || key === "") {
         throw new CountError("no-key", `${COUNT_ENV[provider].key} is not set`);
+      }
+      const cause = down.get(provider);
+      if (cause !== undefined) {
+        throw new CountError(
+          "down",
+          `${provider} ${model}: not sent: the ${provider} count endpoint is down for this run ` +
+            `(${cause})`,
+        );
       }
       const secrets = [key];
       const classify = (error: unknown): AttemptFailure => {
@@ -148,7 +163,7 @@ export function createCountClient(options: CountClientOptions): CountClient {
           };
         }
         if ((error as Error)?.name === "TimeoutError") {
-          return { retryable: true, code: "http", message: `no answer within ${timeoutMs} ms` };
+          return { retryable: true, code: "timeout", message: `no answer within ${timeoutMs} ms` };
         }
         return {
           retryable: false,
@@ -193,6 +208,9 @@ export function createCountClient(options: CountClientOptions): CountClient {
         await writeAtomic(path, `${JSON.stringify({ provider, model, inputTokens: value })}\n`);
         return { tokens: value, cached: false };
       } catch (error) {
+        if (error instanceof CountError && error.code === "timeout") {
+          down.set(provider, error.message);
+        }
         if (error instanceof CountError) throw error;
         throw new CountError(
           "unreachable",

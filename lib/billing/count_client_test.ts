@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { CountError, createCountClient } from "./count_client.ts";
 import type { BillingProvider } from "./estimate.ts";
+import { hangingServer } from "../../testing/http.ts";
 
 interface Seen {
   path: string;
@@ -207,6 +208,87 @@ Deno.test("count client: no key is 'no-key' naming the variable, and nothing is 
     );
     assert.equal(c.sent(), 0);
   } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: an endpoint that accepts and never answers is asked twice, then down for the run; other providers go on", async () => {
+  const hang = hangingServer();
+  const ok = countServer(() => answer("gemini", 11));
+  const cacheDir = await Deno.makeTempDir();
+  const waits: number[] = [];
+  try {
+    const c = createCountClient({
+      env: { ...env(hang.base), GEMINI_BASE_URL: ok.base },
+      cacheDir,
+      timeoutMs: 150,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    // Default policy (4 retries): the timeout is retried once, after the 500 ms backoff.
+    await assert.rejects(
+      () => c.count("anthropic", "claude-x", tools),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "timeout" &&
+        e.message ===
+          "anthropic claude-x: gave up after 2 attempts, 2 timed out; last: no answer within 150 ms",
+    );
+    assert.deepEqual(hang.requests, [
+      "POST /v1/messages/count_tokens HTTP/1.1",
+      "POST /v1/messages/count_tokens HTTP/1.1",
+    ]);
+    assert.deepEqual(waits, [500]);
+    // The next anthropic request (another model too) is not sent; the cause is named.
+    await assert.rejects(
+      () => c.count("anthropic", "claude-y", undefined),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "down" &&
+        e.message ===
+          "anthropic claude-y: not sent: the anthropic count endpoint is down for this run " +
+            "(anthropic claude-x: gave up after 2 attempts, 2 timed out; last: no answer within 150 ms)",
+    );
+    assert.equal(hang.requests.length, 2);
+    assert.equal(c.sent(), 2);
+    // Another provider's endpoint is not affected.
+    assert.deepEqual(await c.count("gemini", "gemini-x", undefined), { tokens: 11, cached: false });
+    assert.equal(c.sent(), 3);
+  } finally {
+    await hang.close();
+    await ok.close();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("count client: a 503 then a timeout then a 503 is retried by the 5xx rule, a second timeout ends it", async () => {
+  // Replies by request number: 503, hang, 503, hang. The hangs wait for the client to give up.
+  const s = countServer((_, n) =>
+    n % 2 === 1 ? new Response("down", { status: 503 }) : new Response(new ReadableStream())
+  );
+  const cacheDir = await Deno.makeTempDir();
+  const waits: number[] = [];
+  try {
+    const c = createCountClient({
+      env: env(s.base),
+      cacheDir,
+      timeoutMs: 150,
+      retry: { baseDelayMs: 10 },
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    await assert.rejects(
+      () => c.count("openai", "gpt-x", undefined),
+      (e: unknown) =>
+        e instanceof CountError && e.code === "timeout" &&
+        /gave up after 4 attempts, 2 timed out; last: no answer within 150 ms$/.test(e.message),
+    );
+    assert.equal(s.seen.length, 4);
+    assert.deepEqual(waits, [10, 20, 40]);
+  } finally {
+    await s.close();
     await Deno.remove(cacheDir, { recursive: true });
   }
 });

@@ -3,7 +3,8 @@
  * below `lib/agent` in the layers (the embedding retrievers). The rules are those of
  * `lib/agent/providers/retry.ts`: 429, 408 and 5xx (and malformed 2xx bodies) are retried, the
  * wait is `Retry-After` (or `retry-after-ms`) when sent, else 500 ms doubling, capped; everything
- * else fails at once.
+ * else fails at once. An attempt that got no answer in time (`timeout`) is retried once at most: an
+ * endpoint that accepts and never answers is noticed after two waits, not after the whole budget.
  *
  * Sleep and clock are passed in, so tests run without waiting.
  *
@@ -55,6 +56,8 @@ export interface RetryPolicy {
   readonly baseDelayMs?: number;
   /** Cap of one wait (backoff or `Retry-After`), ms; default 60,000. */
   readonly maxDelayMs?: number;
+  /** Retries of timed-out attempts (within `maxRetries`); default 1. */
+  readonly maxTimeoutRetries?: number;
 }
 
 /** Clock and sleep for retries. */
@@ -69,8 +72,11 @@ export interface RetryEnv {
 export interface AttemptFailure {
   /** Retry it? */
   readonly retryable: boolean;
-  /** Failure code of the final error (e.g. a `ModelCallError` code). */
-  readonly code: "unreachable" | "http" | "bad_response" | "aborted";
+  /**
+   * Failure code of the final error (e.g. a `ModelCallError` code); `timeout` is an attempt that
+   * got no answer within its time limit.
+   */
+  readonly code: "unreachable" | "http" | "bad_response" | "aborted" | "timeout";
   /** HTTP status, when there was one. */
   readonly status?: number;
   /** Wait the server asked for, ms. */
@@ -126,7 +132,9 @@ export interface RetryResult<T> {
 /**
  * Runs `attempt` until it succeeds, a non-retryable failure happens, or the retries run out.
  * The wait before retry r (1-based) is `Retry-After` when the server sent one, else
- * `baseDelayMs × 2^(r−1)`; either is capped at `maxDelayMs`. No jitter (determinism).
+ * `baseDelayMs × 2^(r−1)`; either is capped at `maxDelayMs`. No jitter (determinism). A retryable
+ * `timeout` past `maxTimeoutRetries` retries of timed-out attempts ends the loop, and any end on a
+ * timeout has the code `timeout`.
  *
  * @typeParam T Result type.
  * @param attempt One try.
@@ -136,7 +144,8 @@ export interface RetryResult<T> {
  * @param signal Aborts waits and further attempts.
  * @param fail Builds the final error (the caller's error class) from a code, message and details.
  * @returns The value, the attempt count and the retried attempts.
- * @throws What `fail` builds: `exhausted` after the retries, or the failure's own code.
+ * @throws What `fail` builds: `exhausted` after the retries, `timeout` after too many timeouts,
+ *   or the failure's own code.
  */
 export async function retryWithBackoff<T>(
   attempt: () => Promise<T>,
@@ -149,7 +158,9 @@ export async function retryWithBackoff<T>(
   const maxRetries = policy.maxRetries ?? 4;
   const base = policy.baseDelayMs ?? 500;
   const cap = policy.maxDelayMs ?? 60_000;
+  const maxTimeouts = (policy.maxTimeoutRetries ?? 1) + 1;
   const retries: RetryRecord[] = [];
+  let timeouts = 0;
   for (let attempts = 1;; attempts++) {
     try {
       return { value: await attempt(), attempts, retries };
@@ -162,8 +173,12 @@ export async function retryWithBackoff<T>(
         retries,
       };
       if (!f.retryable) throw fail(f.code, f.message, details);
-      if (attempts > maxRetries) {
-        throw fail("exhausted", `gave up after ${attempts} attempts; last: ${f.message}`, details);
+      const timedOut = f.code === "timeout" ? ++timeouts : 0;
+      if (timedOut >= maxTimeouts || attempts > maxRetries) {
+        const given = `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+        throw timedOut > 0
+          ? fail("timeout", `${given}, ${timedOut} timed out; last: ${f.message}`, details)
+          : fail("exhausted", `${given}; last: ${f.message}`, details);
       }
       const wait = Math.min(cap, f.retryAfterMs ?? base * 2 ** (attempts - 1));
       retries.push({

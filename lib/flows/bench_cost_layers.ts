@@ -20,7 +20,12 @@ import {
   planKey,
   type Shapes,
 } from "../billing/mod.ts";
-import { CountError, createCountClient, loadCalibration } from "../billing/io.ts";
+import {
+  type CountClientOptions,
+  CountError,
+  createCountClient,
+  loadCalibration,
+} from "../billing/io.ts";
 import type { CostLayersBlock } from "../report/bench_report.ts";
 import type { Corpus } from "../catalog/types.ts";
 import type { TokenizerName } from "../tokens/types.ts";
@@ -76,6 +81,8 @@ export interface BenchCostLayersOptions {
   readonly calibration?: string;
   /** Count cache folder. */
   readonly cacheDir: string;
+  /** Per-attempt timeout and sleep of the count client (tests). */
+  readonly countClient?: Pick<CountClientOptions, "timeoutMs" | "sleep">;
 }
 
 /**
@@ -107,7 +114,7 @@ export async function benchCostLayers(
   const warnings: string[] = [];
   const client = options.targets.length === 0
     ? undefined
-    : createCountClient({ env: io.env(), cacheDir: options.cacheDir });
+    : createCountClient({ ...options.countClient, env: io.env(), cacheDir: options.cacheDir });
   let planned = 0;
   for (const { corpus, file, shaped } of options.corpora) {
     const counts = new Map<string, CountOutcome>();
@@ -133,11 +140,13 @@ export async function benchCostLayers(
         } catch (error) {
           const message = error instanceof CountError ? error.message : String(error);
           counts.set(planKey(item), { error: message });
-          // A missing key or a refusal will not change for the next request of this target; and
-          // without the request without tools (sent first) no share of it can be measured.
+          // A missing key, a refusal or an endpoint that hangs will not change for the next
+          // request of this target; and without the request without tools (sent first) no share
+          // of it can be measured.
           if (
             item.scope === "none" ||
-            error instanceof CountError && (error.code === "no-key" || error.code === "refused")
+            error instanceof CountError &&
+              ["no-key", "refused", "timeout", "down"].includes(error.code)
           ) {
             failed.set(target, message);
           }

@@ -4,6 +4,7 @@ import o200kData from "js-tiktoken/ranks/o200k_base";
 import { loadCatalog } from "../catalog/load.ts";
 import { sentText } from "../billing/sent_layer.ts";
 import { benchCostLayers, costLayerLines, parseCountTargets } from "./bench_cost_layers.ts";
+import { hangingServer } from "../../testing/http.ts";
 
 const reference = new Tiktoken(o200kData);
 const n = (text: string) => reference.encode(text, [], []).length;
@@ -262,6 +263,76 @@ Deno.test("benchCostLayers(): when the request without tools cannot be counted, 
       assert.equal(warnings.filter((w) => /claude-x not measured/.test(w)).length, 1);
     });
   } finally {
+    await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("benchCostLayers(): an endpoint that stops answering costs two timed-out requests for the whole run; the cause is on the rows", async () => {
+  // Anthropic answers the request without tools, then hangs on every request with tools (until
+  // the test ends); OpenAI's endpoint accepts and never answers at all.
+  const anthropic: string[] = [];
+  const release = Promise.withResolvers<void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.json();
+    anthropic.push(body.tools === undefined ? "none" : `${body.tools.length} tools`);
+    if (body.tools === undefined) return Response.json({ input_tokens: 9 });
+    await release.promise;
+    return new Response(null, { status: 504 });
+  });
+  const openai = hangingServer();
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await withCorpus(async (file) => {
+      const corpus = await loadCatalog(file);
+      const { block, warnings } = await benchCostLayers(
+        {
+          // The second corpus (the same tools) meets both endpoints already down.
+          corpora: [{ corpus, file }, { corpus: { ...corpus, id: "fs2" }, file }],
+          tokenizers: ["o200k_base"],
+          targets: parseCountTargets(["anthropic:claude-x", "openai:gpt-x"]),
+          perTool: true,
+          cacheDir,
+          countClient: { timeoutMs: 150, sleep: () => Promise.resolve() },
+        },
+        quiet({
+          ANTHROPIC_API_KEY: "sk-test-x",
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+          OPENAI_API_KEY: "sk-test-y",
+          OPENAI_BASE_URL: `${openai.base}/v1`,
+        }),
+      );
+      // Anthropic: none, then the catalog twice (timed out); fs2's none comes from the cache.
+      assert.deepEqual(anthropic, ["none", "2 tools", "2 tools"]);
+      assert.deepEqual(openai.requests, [
+        "POST /v1/responses/input_tokens HTTP/1.1",
+        "POST /v1/responses/input_tokens HTTP/1.1",
+      ]);
+      // Per corpus and target: none, catalog, server, 2 tools.
+      assert.deepEqual(block.counts, { planned: 20, sent: 5, cached: 1 });
+      const reason = (id: string, model: string) =>
+        block.rows.find((r) =>
+          r.corpusId === id && r.layer === "billed" && r.model === model && r.server === null &&
+          r.provenance !== "estimated"
+        )!.reason;
+      const timedOut = (p: string, m: string) =>
+        `${p} ${m}: gave up after 2 attempts, 2 timed out; last: no answer within 150 ms`;
+      assert.equal(reason("fs", "claude-x"), timedOut("anthropic", "claude-x"));
+      assert.equal(reason("fs", "gpt-x"), timedOut("openai", "gpt-x"));
+      assert.equal(
+        reason("fs2", "claude-x"),
+        "anthropic claude-x: not sent: the anthropic count endpoint is down for this run (" +
+          timedOut("anthropic", "claude-x") + ")",
+      );
+      assert.equal(
+        warnings.filter((w) => / not measured: /.test(w)).length,
+        4,
+        warnings.join("\n"),
+      );
+    });
+  } finally {
+    await openai.close();
+    release.resolve();
     await server.shutdown();
     await Deno.remove(cacheDir, { recursive: true });
   }

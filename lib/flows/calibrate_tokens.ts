@@ -20,7 +20,7 @@ import {
   toolsShare,
 } from "../billing/mod.ts";
 import { sentTools } from "../catalog/sent.ts";
-import { CountError, createCountClient } from "../billing/io.ts";
+import { type CountClientOptions, CountError, createCountClient } from "../billing/io.ts";
 import { createRng, sampleSubset } from "../stats/mod.ts";
 import { UsageError } from "../core/errors.ts";
 import { writeAtomic } from "../core/files.ts";
@@ -44,6 +44,8 @@ export interface CalibrateTokensOptions {
   readonly out: string;
   /** Count cache folder. */
   readonly cacheDir: string;
+  /** Per-attempt timeout and sleep of the count client (tests). */
+  readonly countClient?: Pick<CountClientOptions, "timeoutMs" | "sleep">;
 }
 
 /**
@@ -66,7 +68,11 @@ export async function runCalibrateTokens(
   const n = Math.min(options.sample ?? 40, corpus.tools.length);
   const picked = sampleSubset(corpus.tools, n, createRng(options.seed));
   const format = BILLING_FORMAT[provider];
-  const client = createCountClient({ env: io.env(), cacheDir: options.cacheDir });
+  const client = createCountClient({
+    ...options.countClient,
+    env: io.env(),
+    cacheDir: options.cacheDir,
+  });
   io.progress("calibrate-tokens", `${n + 1} count requests to ${provider}:${target.model}`);
   const stderr: string[] = [];
   let none: number;
@@ -80,7 +86,7 @@ export async function runCalibrateTokens(
     };
   }
   const samples: CalibrationSample[] = [];
-  for (const tool of picked) {
+  for (const [i, tool] of picked.entries()) {
     const [shaped] = shapeTools([tool], format);
     try {
       const r = await client.count(provider, target.model, sentTools([shaped], format));
@@ -97,6 +103,11 @@ export async function runCalibrateTokens(
       });
     } catch (error) {
       stderr.push(`${tool.id}: not measured: ${(error as Error).message}`);
+      // An endpoint that hung is down for the run: the tools left are not asked.
+      if (error instanceof CountError && error.code === "timeout" && i + 1 < n) {
+        stderr.push(`${n - i - 1} tool(s) left not measured: the count endpoint is down`);
+        break;
+      }
     }
   }
   let fit;

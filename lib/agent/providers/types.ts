@@ -159,7 +159,9 @@ export interface ModelClient {
  * - `bad_usage`: a 2xx answer whose token usage cannot be (a count that is negative, fractional,
  *   not finite or past 2^53 − 1: the rule of `lib/core/numbers.ts`); not retried, the message
  *   gives every value seen;
- * - `aborted`: the caller's signal fired (per-case timeout).
+ * - `aborted`: the caller's signal fired (per-case timeout);
+ * - `timeout`: an attempt got no answer within its time limit, and its one retry neither (the rule
+ *   of `lib/core/retry.ts`; the SDK providers' own connection timeouts are `unreachable`).
  */
 export type ModelCallErrorCode =
   | "unreachable"
@@ -167,7 +169,8 @@ export type ModelCallErrorCode =
   | "exhausted"
   | "bad_response"
   | "bad_usage"
-  | "aborted";
+  | "aborted"
+  | "timeout";
 
 /** A model call that failed; an infrastructure error, not an agent failure. */
 export class ModelCallError extends Error {
