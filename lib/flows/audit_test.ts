@@ -231,7 +231,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "runAuditCommand resolves Claude Code's ${VAR} from its settings env blocks, reads VS Code's envFile, and leaves Windsurf's disabled tools out of what it sends",
+    "runAuditCommand resolves Claude Code's ${VAR} from its settings env blocks, reads VS Code's envFile, and leaves Windsurf's and Gemini CLI's disabled tools out of what they send",
   sanitizeResources: false,
   async fn(t) {
     const memory = await installedBin(SERVER_MEMORY);
@@ -283,6 +283,11 @@ Deno.test({
     await write(join(app, ".vscode", "mcp.json"), {
       servers: { seven: exiting, nine: { ...exiting, env: { EXIT_CODE: "9" } } },
     });
+    // Gemini CLI: the user's file, excludeTools, the project trusted by its parent's rule
+    await write(join(home, ".gemini", "settings.json"), {
+      mcpServers: { memory: { ...npxMemory, excludeTools: ["read_graph"] } },
+    });
+    await write(join(home, ".gemini", "trustedFolders.json"), { [app]: "TRUST_PARENT" });
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -301,7 +306,7 @@ Deno.test({
       }, io);
       const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
       const report = JSON.parse(written) as AuditReport;
-      const [code, vscode, windsurf] = report.configs;
+      const [code, vscode, windsurf, gemini] = report.configs;
 
       await t.step("the settings' values start the server; an unset variable still fails", () => {
         assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
@@ -348,6 +353,48 @@ Deno.test({
           /"memory": 2 of \d+ listed tools disabled in the config \(disabledTools: .*\), not counted as sent; disabledTools also names no_such_tool, which the server does not list/,
         );
         assert.match(outcome.stdout.join("\n"), /ok, 2 of \d+ listed disabled in the config/);
+      });
+
+      await t.step("Gemini CLI sends mcp_SERVER_TOOL declarations less excludeTools", async () => {
+        const tools = await rawToolsList(memory.bin, dir);
+        const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+        const kept = tools.filter((x) => x.name !== "read_graph");
+        assert.equal(gemini.client, "gemini-cli");
+        // no folder-trust note: the TRUST_PARENT rule of the project covers it
+        assert.deepEqual(gemini.notes, [
+          `"memory": 1 of ${tools.length} listed tools disabled in the config ` +
+          "(includeTools/excludeTools: read_graph), not counted as sent",
+        ]);
+        const s = gemini.servers[0];
+        assert.deepEqual([s.tools, s.toolsListed, s.disabledTools], [
+          tools.length - 1,
+          tools.length,
+          ["read_graph"],
+        ]);
+        // Gemini CLI's schema processing (geminicli.com/docs/tools/mcp-server): $schema and
+        // additionalProperties removed at every level; a tool without properties declares no
+        // parameters (the Gemini API's rule)
+        const strip = (v: unknown): unknown =>
+          Array.isArray(v)
+            ? v.map(strip)
+            : v !== null && typeof v === "object"
+            ? Object.fromEntries(
+              Object.entries(v).filter(([k]) => k !== "$schema" && k !== "additionalProperties")
+                .map(([k, x]) => [k, strip(x)]),
+            )
+            : v;
+        const declared = kept.map((x) => {
+          const schema = strip(x.inputSchema) as { properties?: Record<string, unknown> };
+          return {
+            name: `mcp_memory_${x.name}`,
+            description: x.description,
+            ...(Object.keys(schema.properties ?? {}).length > 0 ? { parameters: schema } : {}),
+          };
+        });
+        assert.equal(
+          s.sentTokens,
+          tiktoken.count(JSON.stringify([{ functionDeclarations: declared }])),
+        );
       });
 
       await t.step("VS Code's envFile sets the server's variables, its env winning", () => {
