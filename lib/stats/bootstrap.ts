@@ -81,7 +81,30 @@ function resampledMeans(values: Float64Array, seed: number, resamples: number): 
   const means = new Float64Array(resamples);
   const table = indexTable(seed, n, resamples);
   if (table !== undefined) {
-    for (let r = 0; r < resamples; r++) {
+    // Four resamples at a time, each summed in its own draw order (so the same sums): four
+    // independent additions per step instead of one chain waiting on the adder.
+    let r = 0;
+    for (; r + 4 <= resamples; r += 4) {
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      const a0 = r * n;
+      const a1 = a0 + n;
+      const a2 = a1 + n;
+      const a3 = a2 + n;
+      for (let i = 0; i < n; i++) {
+        s0 += values[table[a0 + i]];
+        s1 += values[table[a1 + i]];
+        s2 += values[table[a2 + i]];
+        s3 += values[table[a3 + i]];
+      }
+      means[r] = s0 / n;
+      means[r + 1] = s1 / n;
+      means[r + 2] = s2 / n;
+      means[r + 3] = s3 / n;
+    }
+    for (; r < resamples; r++) {
       let sum = 0;
       const at = r * n;
       for (let i = 0; i < n; i++) sum += values[table[at + i]];
