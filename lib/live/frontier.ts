@@ -11,7 +11,7 @@ import type { Tool } from "../catalog/types.ts";
 import { type RetrieveDetail, retrieveResponseText } from "../proxy/responses.ts";
 import { docWords } from "../retrieval/_doc_words.ts";
 import { sharedDocs } from "../retrieval/docs.ts";
-import { recallAtK } from "../retrieval/metrics.ts";
+import { recallCurve } from "../retrieval/metrics.ts";
 import type { GoldenSet, Retriever } from "../retrieval/types.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 
@@ -144,11 +144,12 @@ export function measureFrontier(options: FrontierOptions): FrontierRow {
       }
       return base + options.tokenizer.count(String(h.score));
     });
+    const recallAt = recallCurve(ids.slice(0, maxK), labels, maxK);
     let sum = envelope;
     for (let k = 1; k <= maxK; k++) {
       if (k <= item.length) sum += item[k - 1];
       tokens[k - 1] += sum;
-      recall[k - 1] += recallAtK(ids.slice(0, k), labels, k);
+      recall[k - 1] += recallAt[k - 1];
     }
     if ((n - 1) % checkEvery === 0) {
       const exact = options.tokenizer.count(retrieveResponseText(hits, lookup, detail));

@@ -41,6 +41,25 @@ export type MetricKey = keyof typeof METRICS;
 /** The metric keys reported for every query and every mean, in report order. */
 export const METRIC_KEYS: readonly MetricKey[] = Object.keys(METRICS) as MetricKey[];
 
+/**
+ * Each metric without its input checks, for {@linkcode queryMetrics}, which checks a query's
+ * inputs once: `ranking` unique, `relevant` the labels with grade >= 1 (at least one).
+ */
+const CORES: Readonly<
+  Record<
+    MetricKey,
+    (ranking: readonly string[], labels: ReadonlyMap<string, Grade>, relevant: number) => number
+  >
+> = {
+  "recall@1": (ranking, labels, r) => recall(ranking, labels, 1, r),
+  "recall@3": (ranking, labels, r) => recall(ranking, labels, 3, r),
+  "recall@5": (ranking, labels, r) => recall(ranking, labels, 5, r),
+  "recall@10": (ranking, labels, r) => recall(ranking, labels, 10, r),
+  "mrr@10": (ranking, labels) => reciprocalRank(ranking, labels, 10),
+  "ndcg@10": (ranking, labels) => ndcg(ranking, labels, 10),
+  "map@10": (ranking, labels, r) => averagePrecision(ranking, labels, 10, r),
+};
+
 /** A value per metric key; every value is in [0, 1]. */
 export type MetricValues = { readonly [K in MetricKey]: number };
 
@@ -110,10 +129,51 @@ export function recallAtK(
   labels: ReadonlyMap<string, Grade>,
   k: number,
 ): number {
-  const r = checkInputs(ranking, labels, k);
+  return recall(ranking, labels, k, checkInputs(ranking, labels, k));
+}
+
+function recall(
+  ranking: readonly string[],
+  labels: ReadonlyMap<string, Grade>,
+  k: number,
+  relevant: number,
+): number {
   let hits = 0;
-  for (const id of ranking.slice(0, k)) if ((labels.get(id) ?? 0) >= 1) hits++;
-  return hits / r;
+  const top = Math.min(k, ranking.length);
+  for (let i = 0; i < top; i++) if ((labels.get(ranking[i]) ?? 0) >= 1) hits++;
+  return hits / relevant;
+}
+
+/**
+ * recall@k for every k from 1 to `maxK` (`recallAtK(ranking.slice(0, k), labels, k)` each),
+ * from one pass over the ranking.
+ *
+ * @param ranking Ids, best first (unique).
+ * @param labels Id → grade; at least one grade ≥ 1.
+ * @param maxK Largest cut-off (≥ 1).
+ * @returns `maxK` numbers in [0, 1], recall@1 first.
+ * @throws {RangeError} when maxK < 1, ids repeat, or no label has grade ≥ 1.
+ *
+ * @example Usage
+ * ```ts
+ * import { recallCurve } from "./metrics.ts";
+ * const labels = new Map([["A", 2], ["B", 1]] as const);
+ * if (recallCurve(["X", "A", "B"], labels, 4).join() !== "0,0.5,1,1") throw new Error();
+ * ```
+ */
+export function recallCurve(
+  ranking: readonly string[],
+  labels: ReadonlyMap<string, Grade>,
+  maxK: number,
+): number[] {
+  const r = checkInputs(ranking, labels, maxK);
+  const out = new Array<number>(maxK);
+  let hits = 0;
+  for (let k = 1; k <= maxK; k++) {
+    if (k <= ranking.length && (labels.get(ranking[k - 1]) ?? 0) >= 1) hits++;
+    out[k - 1] = hits / r;
+  }
+  return out;
 }
 
 /**
@@ -131,8 +191,16 @@ export function reciprocalRankAtK(
   k: number,
 ): number {
   checkInputs(ranking, labels, k);
-  const top = ranking.slice(0, k);
-  for (let i = 0; i < top.length; i++) if ((labels.get(top[i]) ?? 0) >= 1) return 1 / (i + 1);
+  return reciprocalRank(ranking, labels, k);
+}
+
+function reciprocalRank(
+  ranking: readonly string[],
+  labels: ReadonlyMap<string, Grade>,
+  k: number,
+): number {
+  const top = Math.min(k, ranking.length);
+  for (let i = 0; i < top; i++) if ((labels.get(ranking[i]) ?? 0) >= 1) return 1 / (i + 1);
   return 0;
 }
 
@@ -152,9 +220,13 @@ export function ndcgAtK(
   k: number,
 ): number {
   checkInputs(ranking, labels, k);
+  return ndcg(ranking, labels, k);
+}
+
+function ndcg(ranking: readonly string[], labels: ReadonlyMap<string, Grade>, k: number): number {
   let dcg = 0;
-  const top = ranking.slice(0, k);
-  for (let i = 0; i < top.length; i++) dcg += (labels.get(top[i]) ?? 0) / Math.log2(i + 2);
+  const top = Math.min(k, ranking.length);
+  for (let i = 0; i < top; i++) dcg += (labels.get(ranking[i]) ?? 0) / Math.log2(i + 2);
   const ideal = [...labels.values()].filter((g) => g >= 1).sort((a, b) => b - a).slice(0, k);
   let idcg = 0;
   for (let i = 0; i < ideal.length; i++) idcg += ideal[i] / Math.log2(i + 2);
@@ -176,17 +248,25 @@ export function averagePrecisionAtK(
   labels: ReadonlyMap<string, Grade>,
   k: number,
 ): number {
-  const r = checkInputs(ranking, labels, k);
+  return averagePrecision(ranking, labels, k, checkInputs(ranking, labels, k));
+}
+
+function averagePrecision(
+  ranking: readonly string[],
+  labels: ReadonlyMap<string, Grade>,
+  k: number,
+  relevant: number,
+): number {
   let found = 0;
   let sum = 0;
-  const top = ranking.slice(0, k);
-  for (let i = 0; i < top.length; i++) {
-    if ((labels.get(top[i]) ?? 0) >= 1) {
+  const top = Math.min(k, ranking.length);
+  for (let i = 0; i < top; i++) {
+    if ((labels.get(ranking[i]) ?? 0) >= 1) {
       found++;
       sum += found / (i + 1);
     }
   }
-  return sum / r;
+  return sum / relevant;
 }
 
 /**
@@ -208,8 +288,10 @@ export function queryMetrics(
   ranking: readonly string[],
   labels: ReadonlyMap<string, Grade>,
 ): MetricValues {
+  // The inputs checked once for every metric (each metric alone checks them itself).
+  const r = checkInputs(ranking, labels, 1);
   const out: Record<string, number> = {};
-  for (const key of METRIC_KEYS) out[key] = METRICS[key](ranking, labels);
+  for (const key of METRIC_KEYS) out[key] = CORES[key](ranking, labels, r);
   return out as MetricValues;
 }
 

@@ -6,6 +6,7 @@ import {
   queryMetrics,
   rankHits,
   recallAtK,
+  recallCurve,
   reciprocalRankAtK,
 } from "./metrics.ts";
 import type { Grade } from "./types.ts";
@@ -73,6 +74,15 @@ Deno.test("metrics throw RangeError for no relevant label, duplicate ids, or k <
   assert.throws(() => queryMetrics(["a", "a"], labels([["a", 1]])), RangeError);
   assert.throws(() => recallAtK(["a"], labels([["a", 1]]), 0), RangeError);
   assert.throws(() => rankHits([{ id: "a", score: Number.NaN }]), RangeError);
+});
+
+Deno.test("recallCurve() gives recall@1..maxK of a ranking shorter than maxK, and checks once", () => {
+  // Relevant: A, B, C (D is grade 0); ranking X, A, D, B: hits after ranks 1-4 are 0, 1, 1, 2.
+  const l = labels([["A", 2], ["B", 1], ["C", 1], ["D", 0]]);
+  assert.deepEqual(recallCurve(["X", "A", "D", "B"], l, 6), [0, 1 / 3, 1 / 3, 2 / 3, 2 / 3, 2 / 3]);
+  assert.throws(() => recallCurve(["A", "B", "A"], l, 3), RangeError);
+  assert.throws(() => recallCurve(["A"], labels([["A", 0]]), 1), RangeError);
+  assert.throws(() => recallCurve(["A"], l, 0), RangeError);
 });
 
 Deno.test("meanMetrics() averages every query once", () => {
