@@ -13,6 +13,7 @@ import { docWords } from "../retrieval/_doc_words.ts";
 import { sharedDocs } from "../retrieval/docs.ts";
 import { recallCurve } from "../retrieval/metrics.ts";
 import type { GoldenSet, Retriever } from "../retrieval/types.ts";
+import { sharedCounts } from "../tokens/shared_counts.ts";
 import type { Tokenizer } from "../tokens/types.ts";
 
 /** Largest k of the frontier. */
@@ -120,6 +121,24 @@ export function measureFrontier(options: FrontierOptions): FrontierRow {
   const lookup = (id: string) => byId.get(id);
   const envelope = options.tokenizer.count(retrieveResponseText([], lookup, detail));
   const zero = options.tokenizer.count("0");
+  // A response text holds each tool's description (as a JSON string) and, in full detail, its
+  // schema (the loaders' canonical text, as `JSON.stringify` writes a loaded schema): counted
+  // through the tokenizer's shared counts, whose memo the catalog cost and the arms filled with
+  // them. Exact whether or not a string is found (lib/tokens/shared_counts.ts).
+  const shared = sharedCounts(options.tokenizer);
+  const knownOf = new Map<string, readonly string[]>();
+  const known = (id: string) => {
+    let strings = knownOf.get(id);
+    if (strings === undefined) {
+      const tool = byId.get(id)!;
+      strings = [JSON.stringify(tool.description).slice(1, -1)];
+      if (detail === "full" && tool.inputSchema !== undefined) {
+        strings = [strings[0], tool.inputSchemaCanonical ?? JSON.stringify(tool.inputSchema)];
+      }
+      knownOf.set(id, strings);
+    }
+    return strings;
+  };
   const itemBase = options.itemCache ?? new Map<string, number>();
   const checkEvery = options.checkEvery ?? 10;
   let checked = 0;
@@ -137,9 +156,8 @@ export function measureFrontier(options: FrontierOptions): FrontierRow {
     const item = hits.map((h) => {
       let base = itemBase.get(h.id);
       if (base === undefined) {
-        base =
-          options.tokenizer.count(retrieveResponseText([{ id: h.id, score: 0 }], lookup, detail)) -
-          envelope - zero;
+        const text = retrieveResponseText([{ id: h.id, score: 0 }], lookup, detail);
+        base = shared.count(text, known(h.id)) - envelope - zero;
         itemBase.set(h.id, base);
       }
       return base + options.tokenizer.count(String(h.score));
@@ -152,7 +170,8 @@ export function measureFrontier(options: FrontierOptions): FrontierRow {
       recall[k - 1] += recallAt[k - 1];
     }
     if ((n - 1) % checkEvery === 0) {
-      const exact = options.tokenizer.count(retrieveResponseText(hits, lookup, detail));
+      const text = retrieveResponseText(hits, lookup, detail);
+      const exact = shared.count(text, hits.flatMap((h) => known(h.id)));
       checked++;
       exactSum += exact;
       errorSum += exact === 0 ? 0 : Math.abs(sum - exact) / exact;

@@ -4,6 +4,9 @@ import type { Tool } from "../catalog/types.ts";
 import { contentWords } from "../retrieval/audit.ts";
 import { parseMcpproxyGolden } from "../retrieval/golden.ts";
 import type { Retriever } from "../retrieval/types.ts";
+import { retrieveResponseText } from "../proxy/responses.ts";
+import { sharedDefaultTokenizer } from "../tokens/default_tokenizer.ts";
+import { createTokenizer } from "../tokens/tokenizers.ts";
 import { measureFrontier, unreachableTools } from "./frontier.ts";
 
 const tools = [
@@ -116,4 +119,62 @@ Deno.test("unreachableTools() finds the isolated vocabularies a plain set-by-set
     ),
     { numRuns: 2000, seed: 3 },
   );
+});
+
+Deno.test("measureFrontier() counts the response texts exactly with the piecewise counter (js-tiktoken as reference)", () => {
+  // Long descriptions (one with quotes and a line break, so escaped in the JSON) and schemas:
+  // the strings the counter's shared memo knows; the figures must be js-tiktoken's.
+  const long = (i: number) => ({
+    id: `s:t${i}`,
+    server: "s",
+    name: `tool_${i}`,
+    description: i === 1
+      ? 'Reads the "config" file at the given path.\nReturns its contents as text, or an error.'
+      : `Tool number ${i} lists the items of a folder and returns their names, sizes and dates.`,
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string", description: `The folder to read, tool ${i}.` } },
+      required: ["path"],
+    },
+  });
+  const many = [long(1), long(2), long(3)];
+  const ranked: Retriever = {
+    name: "ranked",
+    config: {},
+    search: (_q, limit) =>
+      [{ id: "s:t2", score: 2.5 }, { id: "s:t1", score: 1.25 }, { id: "s:t3", score: 0.5 }]
+        .slice(0, limit),
+  };
+  const set = parseMcpproxyGolden(
+    JSON.stringify({
+      queries: [{ id: "q", query: "read", labels: [{ tool_id: "s:t1", relevance: 1 }] }],
+    }),
+    { id: "g" },
+  );
+  const reference = createTokenizer("cl100k_base");
+  const lookup = (id: string) => many.find((t) => t.id === id);
+  const text = (hits: { id: string; score: number }[]) =>
+    retrieveResponseText(hits, lookup, "full");
+  const env = reference.count(text([]));
+  const item = (id: string, score: number) =>
+    reference.count(text([{ id, score: 0 }])) - env - reference.count("0") +
+    reference.count(String(score));
+  const row = measureFrontier({
+    retriever: ranked,
+    golden: set,
+    corpus: { id: "c", tools: many },
+    tokenizer: sharedDefaultTokenizer("cl100k_base"),
+    maxK: 3,
+    checkEvery: 1,
+  });
+  const hits = [{ id: "s:t2", score: 2.5 }, { id: "s:t1", score: 1.25 }, {
+    id: "s:t3",
+    score: 0.5,
+  }];
+  let sum = env;
+  assert.deepEqual(
+    row.points.map((p) => p.meanTokens),
+    hits.map((h) => (sum += item(h.id, h.score))),
+  );
+  assert.equal(row.check.meanExactTokens, reference.count(text(hits)));
 });
