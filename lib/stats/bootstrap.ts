@@ -58,16 +58,10 @@ const tables = new KeptTables<Uint16Array>(TABLES_BUDGET);
  */
 export function indexTable(seed: number, n: number, resamples: number): Uint16Array | undefined {
   if (n * resamples > TABLES_BUDGET || n > 65536) return undefined;
-  return tables.get(`${seed}/${n}/${resamples}`, () => {
-    const rng = createRng(seed);
-    const draws = new Uint32Array(n);
-    const table = new Uint16Array(n * resamples);
-    for (let r = 0; r < resamples; r++) {
-      rng.fill(draws);
-      for (let i = 0; i < n; i++) table[r * n + i] = Math.floor((draws[i] / 4294967296) * n);
-    }
-    return table;
-  });
+  return tables.get(
+    `${seed}/${n}/${resamples}`,
+    () => createRng(seed).fillInts(new Uint16Array(n * resamples), n),
+  );
 }
 
 /**

@@ -24,16 +24,10 @@ const signTables = new KeptTables<Uint8Array>(SIGNS_BUDGET);
  */
 function signTable(seed: number, n: number, resamples: number): Uint8Array | undefined {
   if (n * resamples > SIGNS_BUDGET) return undefined;
-  return signTables.get(`${seed}/${n}/${resamples}`, () => {
-    const rng = createRng(seed);
-    const draws = new Uint32Array(n);
-    const table = new Uint8Array(n * resamples);
-    for (let r = 0; r < resamples; r++) {
-      rng.fill(draws);
-      for (let i = 0; i < n; i++) table[r * n + i] = draws[i] >>> 31;
-    }
-    return table;
-  });
+  return signTables.get(
+    `${seed}/${n}/${resamples}`,
+    () => createRng(seed).fillTopBits(new Uint8Array(n * resamples)),
+  );
 }
 
 /** Options of {@linkcode pairedTest}. */

@@ -34,6 +34,24 @@ export interface Rng {
    * @returns `out`.
    */
   fill(out: Uint32Array): Uint32Array;
+  /**
+   * Fill `out` with the next `out.length` integers in [0, n): the same numbers, and the same state
+   * afterwards, as that many {@linkcode Rng.int} calls (for the bootstrap's index tables).
+   *
+   * @param out Where the draws go; overwritten.
+   * @param n Exclusive bound, 1 to 65,536.
+   * @returns `out`.
+   * @throws {RangeError} when `n` is not an integer in [1, 65536].
+   */
+  fillInts(out: Uint16Array, n: number): Uint16Array;
+  /**
+   * Fill `out` with the top bit of each of the next `out.length` raw outputs
+   * (`nextUint32() >>> 31`, in order; the same state afterwards), for the paired test's signs.
+   *
+   * @param out Where the bits go; overwritten.
+   * @returns `out`.
+   */
+  fillTopBits(out: Uint8Array): Uint8Array;
 }
 
 const GOLDEN_GAMMA = 0x6d2b79f5;
@@ -84,11 +102,35 @@ export function createRng(seed: number): Rng {
     state = s;
     return out;
   };
+  // The table fills: one loop, the draw mixed and mapped in place (no draw array between).
+  const fillInts = (out: Uint16Array, n: number): Uint16Array => {
+    if (!Number.isInteger(n) || n < 1 || n > 65536) {
+      throw new RangeError(`Cannot fill integers in [0, n): n must be in [1, 65536], got ${n}`);
+    }
+    let s = state;
+    for (let i = 0; i < out.length; i++) {
+      s = (s + GOLDEN_GAMMA) >>> 0;
+      out[i] = Math.floor((mix(s) / 4294967296) * n);
+    }
+    state = s;
+    return out;
+  };
+  const fillTopBits = (out: Uint8Array): Uint8Array => {
+    let s = state;
+    for (let i = 0; i < out.length; i++) {
+      s = (s + GOLDEN_GAMMA) >>> 0;
+      out[i] = mix(s) >>> 31;
+    }
+    state = s;
+    return out;
+  };
   return {
     seed: seed32,
     nextUint32,
     next,
     fill,
+    fillInts,
+    fillTopBits,
     int(n: number): number {
       if (!Number.isSafeInteger(n) || n < 1) {
         throw new RangeError(`Cannot draw an integer in [0, n): n must be >= 1, got ${n}`);

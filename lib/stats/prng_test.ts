@@ -57,3 +57,30 @@ Deno.test("createRng().fill() draws what nextUint32() draws, and leaves the same
   assert.equal(filled.fill(new Uint32Array(0)).length, 0);
   assert.equal(filled.nextUint32(), called.nextUint32());
 });
+
+Deno.test("createRng().fillInts() and fillTopBits() map the C vectors, and leave the same state", () => {
+  // floor(u / 2^32 × 1000) and u >>> 31 of the C implementation's first five outputs of seed 42.
+  assert.deepEqual([...createRng(42).fillInts(new Uint16Array(5), 1000)], [
+    601,
+    448,
+    852,
+    669,
+    174,
+  ]);
+  assert.deepEqual([...createRng(42).fillTopBits(new Uint8Array(5))], [1, 0, 1, 1, 0]);
+  assert.deepEqual([...createRng(0).fillInts(new Uint16Array(5), 65536)], [
+    17460,
+    21,
+    14632,
+    9581,
+    30626,
+  ]);
+  const filled = createRng(7);
+  const called = createRng(7);
+  filled.fillInts(new Uint16Array(300), 233);
+  filled.fillTopBits(new Uint8Array(200));
+  for (let i = 0; i < 500; i++) called.nextUint32();
+  assert.equal(filled.nextUint32(), called.nextUint32());
+  assert.throws(() => createRng(1).fillInts(new Uint16Array(1), 65537), RangeError);
+  assert.throws(() => createRng(1).fillInts(new Uint16Array(1), 0), RangeError);
+});
