@@ -249,6 +249,65 @@ Deno.test("deno task proxy reaches upstreams built on the v2 SDK, the 2026-07-28
   }
 });
 
+Deno.test("deno task proxy lists a 2026-07-28-only upstream again when its tool list changes (subscriptions/listen), over stdio and HTTP", async () => {
+  const installed = await v2ServerScript();
+  if ("skip" in installed) {
+    console.warn(`skipped: ${installed.skip}`);
+    return;
+  }
+  const http = await startV2HttpServer(installed.script, "modern-only", true);
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+  await Deno.writeTextFile(
+    join(dir, "servers.json"),
+    JSON.stringify({
+      mcpServers: {
+        local: v2StdioEntry(installed.script, "modern-only", "grow"),
+        remote: { url: http.url, type: "http" },
+      },
+    }),
+  );
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["task", "--quiet", "proxy", "--servers", join(dir, "servers.json")],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "" },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => err += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "t", version: "1" }, { capabilities: {} });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await client.callTool({ name, arguments: args });
+    return { text: (r.content as { text: string }[])[0].text, isError: r.isError === true };
+  };
+  try {
+    for (const server of ["local", "remote"]) {
+      assert.match(err, new RegExp(`${server}: ready \\(protocol 2026-07-28\\)`));
+      const before = await call("call_tool", { name: `${server}:late`, arguments: {} });
+      assert.equal(before.isError, true, server);
+      assert.match(before.text, new RegExp(`Unknown tool "${server}:late"`));
+      assert.equal(
+        (await call("call_tool", { name: `${server}:grow`, arguments: {} })).text,
+        "grown",
+      );
+      // The notification arrives on the listen stream; the listing behind it takes a moment.
+      let late = before;
+      for (let i = 0; i < 100 && late.isError; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        late = await call("call_tool", { name: `${server}:late`, arguments: {} });
+      }
+      assert.deepEqual(late, { text: "late and here", isError: false }, `${server}\n${err}`);
+      const found = await call("retrieve_tools", { query: "a tool that arrived late" });
+      assert.match(found.text, new RegExp(`${server}:late`));
+    }
+  } finally {
+    await client.close();
+    await http.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("deno task proxy --http: a client's DELETE ends its session; on SIGTERM it exits and ends its own sessions with its HTTP upstreams", async () => {
   const upstream = sessionfulHttpServer(NOTES_SERVER);
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });

@@ -42,10 +42,20 @@ export async function v2ServerScript(): Promise<{ readonly script: string } | { 
  *
  * @param script From {@linkcode v2ServerScript}.
  * @param mode Both eras, or the modern one alone.
+ * @param grow `grow`: also serve the tool `grow`, which adds the tool `late` and says the list
+ *   changed; `later`: add `late` by itself 1.5 s after the connection opened.
  * @returns `{command, args}`.
  */
-export function v2StdioEntry(script: string, mode: V2Mode): { command: string; args: string[] } {
-  return { command: "node", args: [script, "stdio", mode === "both" ? "serve" : "reject"] };
+export function v2StdioEntry(
+  script: string,
+  mode: V2Mode,
+  grow?: "grow" | "later",
+): { command: string; args: string[] } {
+  const extra = grow === undefined ? [] : [grow === "grow" ? "grow" : "grow-later"];
+  return {
+    command: "node",
+    args: [script, "stdio", mode === "both" ? "serve" : "reject", ...extra],
+  };
 }
 
 /** A running v2 test server over streamable HTTP. */
@@ -61,11 +71,16 @@ export interface V2HttpServer {
  *
  * @param script From {@linkcode v2ServerScript}.
  * @param mode Both eras, or the modern one alone.
+ * @param grow Also serve `grow`, which adds the tool `late` and says the list changed.
  * @returns The server.
  */
-export async function startV2HttpServer(script: string, mode: V2Mode): Promise<V2HttpServer> {
+export async function startV2HttpServer(
+  script: string,
+  mode: V2Mode,
+  grow = false,
+): Promise<V2HttpServer> {
   const child = new Deno.Command("node", {
-    args: [script, "http", mode === "both" ? "stateless" : "reject"],
+    args: [script, "http", mode === "both" ? "stateless" : "reject", ...(grow ? ["grow"] : [])],
     stdout: "piped",
     stderr: "null",
   }).spawn();

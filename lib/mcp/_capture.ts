@@ -301,6 +301,10 @@ export async function captureSession(
   const elapsed = () => Math.round(performance.now() - started);
   try {
     await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+    // A 2026-07-28 server says its list changed only on a subscriptions/listen stream.
+    await client.watchToolList({ timeout: timeoutMs }).catch((error) =>
+      warnings.add(`subscriptions/listen failed: ${oneLine(error, 200)}`)
+    );
     options.onListing();
     const listing = await listServer(client, {
       requestTimeoutMs: timeoutMs,

@@ -85,6 +85,19 @@ export interface McpClient {
    * @param handler Called with each notification.
    */
   setNotificationHandler(notification: unknown, handler: (notification: unknown) => void): void;
+  /**
+   * Asks to be told when the server's tool list changes, once connected. A 2025-era server sends
+   * `notifications/tools/list_changed` unprompted; a 2026-07-28 server sends it only on a
+   * `subscriptions/listen` stream that asked for `toolsListChanged` (it has no sessions to send
+   * it on otherwise), so one is opened when the server declares `tools.listChanged`. The
+   * notifications reach the handler set with {@linkcode setNotificationHandler}; `close` ends
+   * the stream.
+   *
+   * @param options Timeout (ms) of the server's acknowledgement.
+   * @returns `unprompted` (2025 era), `listening` (stream acknowledged with tools), or
+   *   `undeclared` (the server does not say it changes its list, or did not agree to tell).
+   */
+  watchToolList(options?: { timeout?: number }): Promise<"unprompted" | "listening" | "undeclared">;
   /** Ends the connection. */
   close(): Promise<void>;
 }
@@ -157,6 +170,7 @@ export function createMcpClient(negotiation: EraNegotiation = "auto"): McpClient
     capabilities: {},
     versionNegotiation: { mode },
   });
+  let subscription: { close(): Promise<void> } | undefined;
   return {
     get onclose() {
       return inner.onclose;
@@ -189,7 +203,22 @@ export function createMcpClient(negotiation: EraNegotiation = "auto"): McpClient
     protocolVersion: () => inner.getNegotiatedProtocolVersion(),
     setNotificationHandler: (notification, handler) =>
       inner.setNotificationHandler(methodOf(notification) as never, handler as never),
-    close: () => inner.close(),
+    async watchToolList(options) {
+      const tools = inner.getServerCapabilities()?.tools as { listChanged?: unknown } | undefined;
+      if (tools?.listChanged !== true) return "undeclared";
+      if (inner.getProtocolEra() !== "modern") return "unprompted";
+      const opened = await inner.listen({ toolsListChanged: true }, options);
+      if (opened.honoredFilter.toolsListChanged !== true) {
+        await opened.close();
+        return "undeclared";
+      }
+      subscription = opened;
+      return "listening";
+    },
+    async close() {
+      await subscription?.close().catch(() => {});
+      await inner.close();
+    },
   };
 }
 

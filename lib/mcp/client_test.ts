@@ -11,6 +11,7 @@ import type { JsonValue } from "../catalog/types.ts";
 import { captureRemoteServer } from "./http.ts";
 import { captureStdioServer } from "./stdio.ts";
 import { openSession } from "./session.ts";
+import type { McpClient } from "./client.ts";
 import type { RemoteServerEntry, StdioServerEntry } from "./config.ts";
 import {
   MODERN,
@@ -153,4 +154,66 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "watchToolList(): a 2026-07-28-only v2 server's list_changed arrives on a subscriptions/listen stream, over stdio and HTTP; a 2025 server's unprompted",
+  ignore: skip !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const http = await startV2HttpServer(script, "modern-only", true);
+  try {
+    const cases = [
+      { e: entry("stdio", v2StdioEntry(script, "modern-only", "grow")), way: "listening" },
+      { e: entry("http", { url: http.url, type: "http" }), way: "listening" },
+      {
+        e: entry("v1", {
+          command: Deno.execPath(),
+          args: ["run", "--quiet", "-A", fixture("growing_server.ts")],
+        }),
+        way: "unprompted",
+      },
+    ];
+    for (const { e, way } of cases) {
+      const session = await openSession(e, { timeoutMs: 20_000 });
+      try {
+        const client = session.client as unknown as McpClient;
+        let told = 0;
+        client.setNotificationHandler("notifications/tools/list_changed", () => told++);
+        assert.equal(await client.watchToolList({ timeout: 10_000 }), way, e.name);
+        assert.equal(told, 0, e.name);
+        await client.callTool({ name: "grow", arguments: {} }, undefined, { timeout: 10_000 });
+        for (let i = 0; i < 100 && told === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(told, 1, e.name);
+      } finally {
+        await session.close();
+      }
+    }
+  } finally {
+    await http.close();
+  }
+});
+
+Deno.test({
+  name:
+    "a capture of a 2026-07-28-only v2 server that adds a tool after start-up is told on its listen stream and lists again",
+  ignore: skip !== undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  // The server adds `late` 1.5 s after the connection opened; the settle window (5 s after each
+  // listing) catches the notification only if the capture asked for it.
+  const record = await captureStdioServer(
+    entry("later", v2StdioEntry(script, "modern-only", "later")) as StdioServerEntry,
+    { timeoutMs: 20_000, settleMs: 5_000 },
+  );
+  assert.equal(record.outcome, "ok", record.message);
+  assert.equal(record.protocolVersion, MODERN);
+  assert.deepEqual(record.tools.map((t) => t.name).sort(), ["add", "echo", "late"]);
+  assert.ok(
+    record.warnings.some((w) => /tools\/list_changed received 1 time\(s\)/.test(w)),
+    record.warnings.join("\n"),
+  );
 });

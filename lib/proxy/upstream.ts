@@ -46,6 +46,11 @@ export interface UpstreamClient extends ListingClient {
    * it, the pool lists the upstream again on `notifications/tools/list_changed`.
    */
   setNotificationHandler?(schema: never, handler: () => void): void;
+  /**
+   * Asks the server to say when its tool list changes (lib/mcp/client.ts: a 2026-07-28 server
+   * tells only a client that opened a `subscriptions/listen` stream for it).
+   */
+  watchToolList?(options?: { timeout?: number }): Promise<string>;
   /** The protocol revision negotiated (lib/mcp/client.ts), when the client knows it. */
   protocolVersion?(): string | undefined;
   /** The server's `instructions`, when it sent them. */
@@ -245,9 +250,17 @@ export async function createUpstreamPool(
   };
   const listingStarted = now();
   const listed = await Promise.all(connections.map(async (connection) => {
+    // Asked before the first listing, so a change after it is told (an upstream that cannot
+    // tell stays listed once, with a warning).
+    const watch = await connection.client.watchToolList?.({ timeout: timeoutMs })
+      .then(() => undefined, (error) => `subscriptions/listen failed: ${oneLine(error)}`);
     try {
       const page = await listAll(connection.client, "tools/list", { requestTimeoutMs: timeoutMs });
-      return { connection, items: page.items, warnings: page.warnings };
+      return {
+        connection,
+        items: page.items,
+        warnings: watch === undefined ? page.warnings : [...page.warnings, watch],
+      };
     } catch (error) {
       return { connection, error: `tools/list failed: ${oneLine(error)}` };
     }
