@@ -1,7 +1,8 @@
 /**
  * Text embeddings from any OpenAI-compatible `POST {baseUrl}/embeddings` endpoint (OpenAI, Ollama,
  * vLLM, LM Studio, text-embeddings-inference): batched requests, bounded concurrency, the agent
- * providers' retry rules (429, 408 and 5xx retried with backoff honouring `Retry-After`), an
+ * providers' retry rules (429, 408 and 5xx retried with backoff honouring `Retry-After`; a request
+ * with no answer in time retried once, then the endpoint down for the embedder's life), an
  * optional vector cache keyed by model + SHA-256 of the text, and the tokens and USD it cost.
  *
  * The HTTP client, the cache store, the sleep and the clock are passed in: this module does no I/O
@@ -67,6 +68,12 @@ export interface EmbedderOptions {
     readonly baseDelayMs?: number;
     readonly maxDelayMs?: number;
   };
+  /**
+   * Per-attempt timeout, ms: a request with no answer by then is retried once; a second timeout
+   * fails it and every later request of this embedder fails at once, naming it.
+   * @default {60000}
+   */
+  readonly timeoutMs?: number;
   /** Sleep and clock (epoch ms) for the retries. @default {real sleep, Date.now} */
   readonly env?: {
     readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -145,8 +152,10 @@ class HttpFailure extends Error {
  * Requests: `POST {baseUrl}/embeddings` with `{model, input: [texts], encoding_format: "float"}`;
  * the answer must carry `data[i].embedding` for every input (ordered by `data[i].index` when
  * given) and may carry `usage.prompt_tokens`. A 429, 408 or 5xx is retried (`Retry-After` and
- * `retry-after-ms` honoured, else 500 ms doubling); a connection failure or another status fails
- * at once. Every vector must have the dimension of the first one seen.
+ * `retry-after-ms` honoured, else 500 ms doubling); a request with no answer within `timeoutMs`
+ * is retried once, and a second timeout puts the endpoint down for this embedder (later batches fail
+ * at once); a connection failure or another status fails at once. Every vector must have the
+ * dimension of the first one seen.
  *
  * @param model The model.
  * @param options HTTP client, cache, batch size, concurrency, retries.
@@ -163,6 +172,9 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
   }
   const env = options.env ?? { sleep: realSleep, now: () => Date.now() };
   const url = `${model.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  // The message of the timeout that took the endpoint down, once one did.
+  let down: string | undefined;
   let requests = 0;
   let inputTokens = 0;
   let cachedTexts = 0;
@@ -204,6 +216,9 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
         message: `malformed response body: ${oneLine(error.message)}`,
       };
     }
+    if ((error as Error)?.name === "TimeoutError") {
+      return { retryable: true, code: "timeout", message: `no answer within ${timeoutMs} ms` };
+    }
     return {
       retryable: false,
       code: "unreachable",
@@ -212,12 +227,19 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
   };
 
   const send = async (batch: readonly string[]): Promise<number[][]> => {
+    if (down !== undefined) {
+      throw new EmbeddingError(
+        `Embedding model "${model.id}" at ${url}: not sent: the endpoint is down for this run ` +
+          `(${down})`,
+      );
+    }
     const attempt = async () => {
       requests++;
       const res = await options.fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ model: model.model, input: batch, encoding_format: "float" }),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await res.text();
       if (!res.ok) {
@@ -266,10 +288,13 @@ export function createEmbedder(model: EmbeddingModel, options: EmbedderOptions):
       return vectors;
     };
     const fail = (
-      _code: string,
+      code: string,
       message: string,
       details: { status?: number; attempts: number },
-    ) => new EmbeddingError(`Embedding model "${model.id}" at ${url}: ${message}`, details);
+    ) => {
+      if (code === "timeout") down ??= message;
+      return new EmbeddingError(`Embedding model "${model.id}" at ${url}: ${message}`, details);
+    };
     return (await retryWithBackoff(attempt, classify, env, options.retry ?? {}, undefined, fail))
       .value;
   };

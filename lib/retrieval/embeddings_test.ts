@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startEmbeddingsServer, topicVector } from "./_embeddings_server.ts";
 import { cosine, createEmbedder, embeddingCacheKey, EmbeddingError } from "./embeddings.ts";
 import { createFileEmbeddingStore } from "./embedding_cache.ts";
+import { hangingServer } from "../../testing/http.ts";
 
 const authFetch: typeof fetch = (input, init) =>
   fetch(input, {
@@ -188,4 +189,42 @@ Deno.test("cosine() by hand", () => {
   assert.equal(cosine([1, 0], [0, 1]), 0);
   assert.equal(cosine([0, 0], [1, 1]), 0);
   assert.throws(() => cosine([1], [1, 2]), RangeError);
+});
+
+Deno.test("createEmbedder(): an endpoint that accepts and never answers is asked twice, then down: later batches send nothing", async () => {
+  const hang = hangingServer();
+  try {
+    const { waits, env } = fakeEnv();
+    const e = createEmbedder(model(`${hang.base}/v1`), {
+      fetch: authFetch,
+      env,
+      batchSize: 1,
+      concurrency: 1,
+      timeoutMs: 150,
+    });
+    const cause = `Embedding model "emb" at ${hang.base}/v1/embeddings: ` +
+      "gave up after 2 attempts, 2 timed out; last: no answer within 150 ms";
+    await assert.rejects(
+      () => e.embed(["read a file", "report a bug", "standup tomorrow"]),
+      (error: unknown) => error instanceof EmbeddingError && error.message === cause,
+    );
+    // The first batch: two attempts, the 500 ms backoff between; the other two never sent.
+    assert.deepEqual(hang.requests, [
+      "POST /v1/embeddings HTTP/1.1",
+      "POST /v1/embeddings HTTP/1.1",
+    ]);
+    assert.deepEqual(waits, [500]);
+    await assert.rejects(
+      () => e.embed(["tell the channel"]),
+      (error: unknown) =>
+        error instanceof EmbeddingError &&
+        error.message ===
+          `Embedding model "emb" at ${hang.base}/v1/embeddings: not sent: the endpoint is down ` +
+            `for this run (gave up after 2 attempts, 2 timed out; last: no answer within 150 ms)`,
+    );
+    assert.equal(hang.requests.length, 2);
+    assert.equal(e.usage().requests, 2);
+  } finally {
+    await hang.close();
+  }
 });
