@@ -118,33 +118,66 @@ export function walkSchemas(root: JsonObject, visit: (v: SchemaVisit) => void): 
   while (stack.length > 0) {
     const f = stack.pop()!;
     visit({ node: f.node, path: () => framePath(f), insideItems: f.insideItems });
-    const push = (value: JsonValue | undefined, key: string, name?: string, items = false) => {
-      const node = asObject(value);
-      if (node !== undefined) {
-        stack.push({ node, parent: f, key, name, insideItems: f.insideItems || items });
-      }
-    };
+    if (!hasSchemaKeyword(f.node)) continue;
     for (const key of SCHEMA_MAPS) {
       const map = Object.hasOwn(f.node, key) ? asObject(f.node[key]) : undefined;
       if (map === undefined) continue;
-      for (const name of Object.keys(map)) push(map[name], key, name);
+      for (const name of Object.keys(map)) pushFrame(stack, f, map[name], key, name, false);
     }
     for (const key of SCHEMA_ONE) {
-      if (Object.hasOwn(f.node, key)) push(f.node[key], key, undefined, key === "items");
+      if (Object.hasOwn(f.node, key)) {
+        pushFrame(stack, f, f.node[key], key, undefined, key === "items");
+      }
     }
     for (const key of SCHEMA_LISTS) {
       const list = Object.hasOwn(f.node, key) ? f.node[key] : undefined;
       if (!Array.isArray(list)) continue;
-      list.forEach((item, i) =>
-        push(item, key, String(i), key === "items" || key === "prefixItems")
-      );
+      const items = key === "items" || key === "prefixItems";
+      for (let i = 0; i < list.length; i++) pushFrame(stack, f, list[i], key, String(i), items);
     }
+  }
+}
+
+/** Every keyword whose value holds subschemas. */
+const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  ...SCHEMA_MAPS,
+  ...SCHEMA_ONE,
+  ...SCHEMA_LISTS,
+]);
+
+/**
+ * Whether a node has a member named like a keyword that holds subschemas (a leaf, most nodes,
+ * has none, and its keywords are not looked up one by one). A JSON value's members are all
+ * enumerable, so `for...in` meets every one.
+ */
+function hasSchemaKeyword(node: JsonObject): boolean {
+  for (const k in node) if (SCHEMA_KEYWORDS.has(k)) return true;
+  return false;
+}
+
+/** Pushes the frame of `value` below `parent` when it is an object. */
+function pushFrame(
+  stack: Frame[],
+  parent: Frame,
+  value: JsonValue | undefined,
+  key: string,
+  name: string | undefined,
+  items: boolean,
+): void {
+  const node = asObject(value);
+  if (node !== undefined) {
+    stack.push({ node, parent, key, name, insideItems: parent.insideItems || items });
   }
 }
 
 /** JSON Pointer text of path segments (`~` → `~0`, `/` → `~1`). */
 export function pointer(path: readonly string[]): string {
-  return "#" + path.map((s) => "/" + s.replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+  let out = "#";
+  for (const s of path) {
+    out += "/" +
+      (s.includes("~") || s.includes("/") ? s.replace(/~/g, "~0").replace(/\//g, "~1") : s);
+  }
+  return out;
 }
 
 /**

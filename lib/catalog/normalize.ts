@@ -125,6 +125,17 @@ function inlineRefs(
 ): JsonObject {
   let created = 0;
   const cuts = new Set<string>();
+  // Each ref's target and pointer, resolved once: the root is only read while it is copied.
+  const targets = new Map<string, { key: string; node: JsonValue } | null>();
+  const target = (ref: string) => {
+    let t = targets.get(ref);
+    if (t === undefined) {
+      const found = resolveRef(root, ref);
+      t = found === undefined ? null : { key: pointer(found.path), node: found.node };
+      targets.set(ref, t);
+    }
+    return t;
+  };
   const copy = (value: JsonValue, active: ReadonlySet<string>, depth = 0): JsonValue => {
     if (depth > MAX_INLINE_DEPTH) {
       throw new InlineBudget(`the schema nests deeper than ${MAX_INLINE_DEPTH} levels`);
@@ -136,9 +147,9 @@ function inlineRefs(
       throw new InlineBudget(`inlining would create more than ${maxNodes} schema objects`);
     }
     if (typeof obj.$ref === "string") {
-      const target = resolveRef(root, obj.$ref);
-      if (target !== undefined) {
-        const key = pointer(target.path);
+      const to = target(obj.$ref);
+      if (to !== null) {
+        const key = to.key;
         const siblings: Mutable = {};
         for (const k of Object.keys(obj)) {
           if (k !== "$ref") siblings[k] = copy(obj[k], active, depth + 1);
@@ -147,7 +158,7 @@ function inlineRefs(
           cuts.add(key);
           return { type: "object", ...siblings };
         }
-        const inlined = asObject(copy(target.node, new Set([...active, key]), depth + 1)) ?? {};
+        const inlined = asObject(copy(to.node, new Set([...active, key]), depth + 1)) ?? {};
         return { ...inlined, ...siblings };
       }
     }
