@@ -1,6 +1,7 @@
 /**
- * Reading an MCP client's JSON file: JSON with comments and trailing commas where the client
- * allows them (VS Code's and Cursor's files are JSONC), and a syntax error reported as one line
+ * Reading an MCP client's JSON file in that client's dialect: comments where the client allows
+ * them (VS Code's and Cursor's files are JSONC), trailing commas and a leading byte order mark
+ * unless the client is known to reject them (Gemini CLI), and a syntax error reported as one line
  * naming the file, the line and the column.
  *
  * @module
@@ -34,6 +35,32 @@ export class ConfigSyntaxError extends SyntaxError {
   }
 }
 
+/** How a client reads its JSON files. */
+export interface JsonDialect {
+  /** `//` and block comments are allowed. */
+  readonly comments: boolean;
+  /** A comma before a closing brace or bracket is allowed. */
+  readonly trailingCommas: boolean;
+  /** A leading byte order mark is skipped (editors that decode the file first skip it). */
+  readonly bom: boolean;
+}
+
+/** VS Code's JSONC (also Cursor's and Windsurf's): comments, trailing commas, a BOM. */
+export const JSONC: JsonDialect = { comments: true, trailingCommas: true, bom: true };
+
+/**
+ * Plain JSON, read leniently where the client's reader is not documented (Claude Code, Claude
+ * Desktop): no comments; trailing commas and a BOM are passed over.
+ */
+export const LENIENT_JSON: JsonDialect = { comments: false, trailingCommas: true, bom: true };
+
+/**
+ * Gemini CLI's reader: `JSON.parse(stripJsonComments(text))` (packages/cli/src/config/settings.ts,
+ * strip-json-comments 3.1.1 with its defaults), so comments are allowed but a trailing comma or
+ * a BOM makes the whole file an error, which Gemini CLI reports and reads nothing from.
+ */
+export const GEMINI_JSON: JsonDialect = { comments: true, trailingCommas: false, bom: false };
+
 /** jsonc-parser's error codes in words. */
 const REASONS: Record<string, string> = {
   InvalidSymbol: "an unexpected character",
@@ -59,10 +86,10 @@ const REASONS: Record<string, string> = {
  *
  * @param text The file's text.
  * @param path The file, for the error.
- * @param jsonc Allow `//` and block comments (VS Code, Cursor); trailing commas are always
- *   accepted, as the clients' own readers accept them.
+ * @param dialect The client's reader: `true` is {@linkcode JSONC}, `false`
+ *   {@linkcode LENIENT_JSON}.
  * @returns The value.
- * @throws {ConfigSyntaxError} At the first syntax error (an empty file is one: a value is expected).
+ * @throws {ConfigSyntaxError} At the first syntax error (an empty file is one).
  *
  * @example Usage
  * ```ts
@@ -75,17 +102,40 @@ const REASONS: Record<string, string> = {
  * }
  * ```
  */
-export function parseConfigText(text: string, path: string, jsonc: boolean): JsonValue {
+export function parseConfigText(
+  text: string,
+  path: string,
+  dialect: boolean | JsonDialect,
+): JsonValue {
+  const d = dialect === true ? JSONC : dialect === false ? LENIENT_JSON : dialect;
+  if (text.startsWith("\uFEFF")) {
+    if (!d.bom) {
+      throw new ConfigSyntaxError(path, 1, 1, "a byte order mark (BOM) before the JSON");
+    }
+    text = text.slice(1);
+  }
+  if (text.trim() === "") throw new ConfigSyntaxError(path, 1, 1, "the file is empty");
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: !jsonc });
+  const value = parse(text, errors, {
+    allowTrailingComma: d.trailingCommas,
+    disallowComments: !d.comments,
+  });
   if (errors.length === 0 && value !== undefined) return value as JsonValue;
   const first = errors[0] ?? { error: 4, offset: text.length, length: 0 };
   const before = text.slice(0, first.offset).split("\n");
   const code = printParseErrorCode(first.error);
+  // A comma right before the closing brace or bracket jsonc-parser stopped at.
+  const trailing = !d.trailingCommas && /^[}\]]/.test(text.slice(first.offset)) &&
+    /,\s*$/.test(stripComments(text.slice(0, first.offset)));
   throw new ConfigSyntaxError(
     path,
     before.length,
     before.at(-1)!.length + 1,
-    REASONS[code] ?? code,
+    trailing ? "a comma before a closing bracket" : REASONS[code] ?? code,
   );
+}
+
+/** The text without its `//` and block comments (for telling a trailing comma). */
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
 }

@@ -25,7 +25,12 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 import { parse as parseDotEnv } from "dotenv";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { type ClientId, CLIENTS } from "./clients.ts";
-import { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
+import {
+  ConfigSyntaxError,
+  GEMINI_JSON,
+  type JsonDialect,
+  parseConfigText,
+} from "./config_text.ts";
 import {
   type ConfiguredServer,
   entryVariables,
@@ -114,6 +119,11 @@ export function tilde(path: string, home: string): string {
     : path;
 }
 
+/** What a JSON value is, in words: `null`, `an array`, `a string`. */
+function kindOf(value: JsonValue): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
 class Reader {
   readonly problems: ConfigProblem[] = [];
   readonly searched: string[] = [];
@@ -124,7 +134,7 @@ class Reader {
    * The parsed file, or undefined when it is absent or broken (then a problem is kept, unless
    * `quiet`: a machine-wide file this process may not read is as good as absent).
    */
-  load(path: string, jsonc: boolean, quiet = false): Promise<JsonValue | undefined> {
+  load(path: string, jsonc: boolean | JsonDialect, quiet = false): Promise<JsonValue | undefined> {
     let cached = this.#cache.get(path);
     if (cached === undefined) {
       cached = this.#load(path, jsonc, quiet);
@@ -133,7 +143,11 @@ class Reader {
     return cached;
   }
 
-  async #load(path: string, jsonc: boolean, quiet: boolean): Promise<JsonValue | undefined> {
+  async #load(
+    path: string,
+    jsonc: boolean | JsonDialect,
+    quiet: boolean,
+  ): Promise<JsonValue | undefined> {
     this.searched.push(path);
     let text: string | undefined;
     try {
@@ -144,13 +158,21 @@ class Reader {
       return undefined;
     }
     if (text === undefined) return undefined;
+    let value: JsonValue;
     try {
-      return parseConfigText(text, path, jsonc);
+      value = parseConfigText(text, path, jsonc);
     } catch (error) {
       if (!(error instanceof ConfigSyntaxError)) throw error;
       this.problems.push({ path, message: error.message });
       return undefined;
     }
+    // Every file the clients keep is one JSON object; any other value holds nothing to read.
+    if (isObject(value)) return value;
+    this.problems.push({
+      path,
+      message: `${path}: the file holds ${kindOf(value)}, not a JSON object: nothing read from it`,
+    });
+    return undefined;
   }
 
   /**
@@ -181,9 +203,9 @@ class Reader {
 
   /** Keeps the problem of a servers table that is not an object (once per file and field). */
   notATable(source: string, field: string, table: JsonValue): void {
-    const kind = table === null ? "null" : Array.isArray(table) ? "an array" : `a ${typeof table}`;
-    const message =
-      `${source}: ${field} is ${kind}, not an object of servers: no server read from it`;
+    const message = `${source}: ${field} is ${
+      kindOf(table)
+    }, not an object of servers: no server read from it`;
     if (!this.problems.some((p) => p.message === message)) {
       this.problems.push({ path: source, message });
     }
@@ -561,7 +583,10 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await claudeCode(r, claudeJson));
 
   for (const path of userDirs(options, "Claude", "claude_desktop_config.json")) {
-    const c = await single(r, "claude-desktop", path, await r.load(path, false), undefined, {
+    const value = await r.load(path, false);
+    // Claude Desktop keeps its preferences in the same file: one without servers has none.
+    if (isObject(value) && value.mcpServers === undefined) continue;
+    const c = await single(r, "claude-desktop", path, value, undefined, {
       kind: "claude-desktop",
     });
     if (c !== undefined) configs.push(c);
@@ -664,7 +689,7 @@ async function geminiCli(r: Reader): Promise<ClientConfig[]> {
   const systemPath = geminiSystemPath(r.options);
   const defaultsPath = join(dirname(systemPath), "system-defaults.json");
   const load = async (path: string | undefined, quiet = false) =>
-    path === undefined ? undefined : { path, value: await r.load(path, true, quiet) };
+    path === undefined ? undefined : { path, value: await r.load(path, GEMINI_JSON, quiet) };
   const layers = [
     ...(system ? [await load(defaultsPath, true)] : []),
     await load(userPath),
@@ -952,7 +977,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   const name = basename(path);
   const norm = path.replace(/\\/g, "/");
   const claudeFile = name === ".claude.json" || name === ".mcp.json";
-  const value = await r.load(path, !claudeFile);
+  const geminiFile = norm.includes("/.gemini/") && name === "settings.json";
+  const value = await r.load(path, geminiFile ? GEMINI_JSON : !claudeFile);
   const configs: ClientConfig[] = [];
   if (value === undefined) {
     if (!r.problems.some((p) => p.path === path)) {
@@ -973,7 +999,7 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
       ? "windsurf"
-      : norm.includes("/.gemini/") && name === "settings.json"
+      : geminiFile
       ? "gemini-cli"
       : norm.includes("/.vscode/") ||
           (isObject(value) && value.mcpServers === undefined && isObject(value.servers))

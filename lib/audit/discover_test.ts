@@ -168,6 +168,57 @@ Deno.test("findConfigs() names the file, line and column of a config that is not
   }
 });
 
+Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claude Desktop file of preferences alone; and names what it cannot read", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "app");
+    // Windows editors: a byte order mark and CRLF line ends
+    await write(
+      join(home, ".claude.json"),
+      '\uFEFF{\r\n  "mcpServers": {\r\n    "u": { "command": "u-mcp" }\r\n  }\r\n}\r\n',
+    );
+    await write(join(home, ".claude", "settings.json"), "null\n");
+    await write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
+      preferences: { menuBarEnabled: false },
+    });
+    await write(join(home, ".cursor", "mcp.json"), "  \n");
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), "[]");
+    // Gemini CLI reads JSON.parse(stripJsonComments(text)): comments pass, a trailing comma or a
+    // BOM makes the file an error, and it reads nothing from it
+    await write(
+      join(home, ".gemini", "settings.json"),
+      '{\n  // mine\n  "mcpServers": {\n    "g": { "command": "g-mcp" },\n  }\n}\n',
+    );
+    await write(
+      join(app, ".gemini", "settings.json"),
+      '\uFEFF{ "mcpServers": { "p": { "command": "p-mcp" } } }',
+    );
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${join(home, ".claude", "settings.json")}: the file holds null, not a JSON object: ` +
+      `nothing read from it`,
+      `${join(home, ".cursor", "mcp.json")}:1:1: not valid JSON: the file is empty`,
+      `${join(home, ".codeium", "windsurf", "mcp_config.json")}: the file holds an array, not a ` +
+      `JSON object: nothing read from it`,
+      `${join(home, ".gemini", "settings.json")}:5:3: not valid JSON: a comma before a closing ` +
+      `bracket`,
+      `${join(app, ".gemini", "settings.json")}:1:1: not valid JSON: a byte order mark (BOM) ` +
+      `before the JSON`,
+    ]);
+    assertEquals(found.configs.map((c) => [c.id, c.servers.map((s) => s.name)]), [
+      ["claude-code ~/app", ["u"]],
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {
@@ -284,6 +335,7 @@ Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes on
     await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
       mcpServers: {
         gh: { command: "gh-mcp", disabledTools: ["delete_repo", "delete_repo", "fork"] },
+        mixed: { command: "mixed-mcp", disabledTools: ["fork", 3, null] },
         odd: { command: "odd-mcp", disabledTools: "all" },
         plain: { command: "plain-mcp", disabledTools: [] },
       },
@@ -295,11 +347,15 @@ Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes on
     const [cursor, windsurf] = found.configs;
     assertEquals(windsurf.servers.map((s) => [s.name, s.toolFilter]), [
       ["gh", { key: "disabledTools", exclude: ["delete_repo", "fork"] }],
+      ["mixed", { key: "disabledTools", exclude: ["fork"] }],
       ["odd", undefined],
       ["plain", undefined],
     ]);
+    // a string is not read as one name (Windsurf's switches are kept as a list)
     assertEquals(windsurf.notes, [
-      `"odd": disabledTools is not a list of tool names; the strings in it are used`,
+      `"mixed": disabledTools holds items that are not tool names (strings): only its strings ` +
+      `are used`,
+      `"odd": disabledTools is a string, not a list of tool names: ignored`,
     ]);
     // Cursor documents no such key: it is not read there
     assertEquals(cursor.servers.map((s) => s.toolFilter), [undefined]);

@@ -302,6 +302,11 @@ function bareVariables(value: JsonValue): JsonValue {
   return value;
 }
 
+/** What a JSON value is, in words: `null`, `an object`, `a string`. */
+function describe(value: JsonValue): string {
+  return value === null ? "null" : isObject(value) ? "an object" : `a ${typeof value}`;
+}
+
 /** Gemini CLI's `includeTools` and `excludeTools` of an entry, as one filter. */
 function geminiFilter(
   name: string,
@@ -331,8 +336,10 @@ function toolFilter(
   const value = raw[key];
   if (value === undefined) return {};
   const names = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
-  const notes = !Array.isArray(value) || names.length < value.length
-    ? [`"${name}": ${key} is not a list of tool names; the strings in it are used`]
+  const notes = !Array.isArray(value)
+    ? [`"${name}": ${key} is ${describe(value)}, not a list of tool names: ignored`]
+    : names.length < value.length
+    ? [`"${name}": ${key} holds items that are not tool names (strings): only its strings are used`]
     : [];
   return {
     ...(names.length === 0 ? {} : { toolFilter: { key, exclude: [...new Set(names)] } }),

@@ -24,7 +24,7 @@ export {
   isClientId,
   type ModelFamily,
 } from "./clients.ts";
-export { ConfigSyntaxError, parseConfigText } from "./config_text.ts";
+export { ConfigSyntaxError, type JsonDialect, parseConfigText } from "./config_text.ts";
 export {
   bindVariables,
   type ConfiguredServer,
