@@ -28,6 +28,7 @@ import {
   type Platform,
   renderAudit,
   toBaseline,
+  type ToolCost,
 } from "../audit/mod.ts";
 import { findConfigs } from "../audit/io.ts";
 import type { SentFormat } from "../catalog/mod.ts";
@@ -254,15 +255,24 @@ export async function runAudit(
       ...(options.formats === undefined ? {} : { formats: options.formats }),
       ...(options.heaviest === undefined ? {} : { heaviest: options.heaviest }),
     });
-    // What a server wrote (causes, warnings) is cleared of every value the entries hold.
+    // What a server wrote (causes, warnings, tool names, which the notes quote) is cleared of
+    // every value the entries hold: a server may echo its environment back.
     const clean = (text: string) => redactText(text, secrets);
+    const cleanCost = (t: ToolCost): ToolCost => ({ ...t, tool: clean(t.tool) });
     return {
       ...report,
       servers: report.servers.map((s) => ({
         ...s,
         ...(s.cause === undefined ? {} : { cause: clean(s.cause) }),
+        disabledTools: s.disabledTools.map(clean),
+        toolCosts: s.toolCosts.map(cleanCost),
         warnings: s.warnings.map(clean),
       })),
+      heaviest: report.heaviest.map(cleanCost),
+      removal: report.removal === null
+        ? null
+        : { ...report.removal, tools: report.removal.tools.map(clean) },
+      notes: report.notes.map(clean),
     };
   });
   return {

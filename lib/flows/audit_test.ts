@@ -419,3 +419,75 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "runAuditCommand clears an env value a server echoes into its tool names from the report, the notes and stdout",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-echo-" });
+    const home = join(dir, "home");
+    const prefix = "sec-4d3c2b1a0f_";
+    // A minimal stdio MCP server whose tool names start with its TOOL_PREFIX variable
+    const echoing = `
+      let b = "";
+      const p = process.env.TOOL_PREFIX;
+      const schema = { type: "object" };
+      process.stdin.on("data", (d) => {
+        b += d;
+        let i;
+        while ((i = b.indexOf("\\n")) >= 0) {
+          const m = JSON.parse(b.slice(0, i));
+          b = b.slice(i + 1);
+          if (m.id === undefined) continue;
+          const result = m.method === "initialize"
+            ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
+                serverInfo: { name: "echo", version: "1" } }
+            : m.method === "tools/list"
+            ? { tools: [{ name: p + "search", inputSchema: schema },
+                { name: p + "gone", inputSchema: schema }, { name: "plain", inputSchema: schema }] }
+            : {};
+          process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }) + "\\n");
+        }
+      });`;
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: {
+        echo: {
+          command: "node",
+          args: ["-e", echoing],
+          env: { TOOL_PREFIX: prefix },
+          disabledTools: [`${prefix}gone`],
+        },
+      },
+    });
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+      progress: () => {},
+    };
+    try {
+      const outcome = await runAuditCommand({
+        home,
+        project: home,
+        install: false,
+        timeoutMs: 30_000,
+        out: join(dir, "audit.json"),
+      }, io);
+      const written = await Deno.readTextFile(join(dir, "audit.json"));
+      const [windsurf] = (JSON.parse(written) as AuditReport).configs;
+      assert.equal(outcome.exitCode, 0, outcome.stderr.join("\n"));
+      const [echo] = windsurf.servers;
+      // measured as listed (3 tools, one disabled), the names shown without the value
+      assert.deepEqual([echo.status, echo.toolsListed, echo.tools], ["ok", 3, 2]);
+      assert.deepEqual(echo.toolCosts.map((c) => c.tool).sort(), ["[REDACTED]search", "plain"]);
+      assert.deepEqual(echo.disabledTools, ["[REDACTED]gone"]);
+      assert.deepEqual(windsurf.heaviest.map((h) => h.tool).sort(), ["[REDACTED]search", "plain"]);
+      assert.ok(windsurf.notes.some((n) => n.includes("[REDACTED]gone")), windsurf.notes.join());
+      for (const text of [written, ...outcome.stdout, ...outcome.stderr]) {
+        assert.ok(!text.includes(prefix), text);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
