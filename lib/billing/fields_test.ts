@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kData from "js-tiktoken/ranks/o200k_base";
 import { addFields, attributeToolsText, attributeToolsValue, FIELD_NAMES } from "./fields.ts";
-import { wireServers, wireServersOfBytes } from "./wire.ts";
+import { captureInstructionsOfBytes, wireServers, wireServersOfBytes } from "./wire.ts";
 import type { JsonObject } from "../catalog/types.ts";
 
 const reference = new Tiktoken(o200kData);
@@ -274,4 +274,32 @@ Deno.test("wireServersOfBytes(): a capture read server by server gives wireServe
     wireServersOfBytes(utf8.encode(list), "mcp-tools-list", "s"),
     wireServers(list, "mcp-tools-list", "s"),
   );
+});
+
+Deno.test("captureInstructionsOfBytes(): the servers' non-empty instructions, as JSON.parse reads them", () => {
+  const utf8 = new TextEncoder();
+  const files = [
+    // Pretty-printed, escaped keys, a repeated key (the last wins), an empty and a non-string
+    // value, a schema member named instructions (not a server's).
+    `\uFEFF{ "format": "mcpmeter-capture", "servers": [\n` +
+    `  {"server": "a", "instructions": "old", "tools": [{"x": {"instructions": "no"}}],\n` +
+    `   "instruction\\u0073" : "Use \\"read\\" first ☃"},\n` +
+    `  {"server": "b", "instructions": ""},\n` +
+    `  {"\\u0073erver": 7, "instructions": 3},\n` +
+    `  {"server": "d", "x": "]}", "instructions": "Tools of d."}\n ] }\n`,
+    JSON.stringify({ format: "mcpmeter-capture", servers: [] }),
+    JSON.stringify({ format: "mcpmeter-capture" }),
+    // Not laid out as a capture the scan follows: decoded whole.
+    JSON.stringify({ servers: [{ server: "a", instructions: "A." }, 3] }),
+  ];
+  const byHand = [
+    new Map([["a", 'Use "read" first ☃'], ["d", "Tools of d."]]),
+    new Map(),
+    new Map(),
+    new Map([["a", "A."]]),
+  ];
+  for (const [i, file] of files.entries()) {
+    assert.deepEqual(captureInstructionsOfBytes(utf8.encode(file)), byHand[i], file.slice(0, 60));
+  }
+  assert.throws(() => captureInstructionsOfBytes(utf8.encode('{"servers": [')), SyntaxError);
 });

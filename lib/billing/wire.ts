@@ -236,31 +236,72 @@ export function wireServersOfBytes(
   return scanned ?? wireServers(decoder.decode(bytes), format, server);
 }
 
+/**
+ * The servers' `instructions` of a capture file given as its bytes: server name to its
+ * non-empty `instructions` string, as `JSON.parse` of the file would give them. Only each
+ * server's name and `instructions` are decoded (the file is decoded whole only when the scan
+ * does not follow it), so a large capture is never held as one string.
+ *
+ * @param bytes The capture file's bytes (UTF-8).
+ * @returns The instructions by server, in file order.
+ * @throws {SyntaxError} When the file is not JSON.
+ */
+export function captureInstructionsOfBytes(bytes: Uint8Array): Map<string, string> {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const pair = (server: JsonValue | undefined, instructions: JsonValue | undefined) =>
+    typeof instructions === "string" && instructions !== ""
+      ? [[String(server), instructions] as const]
+      : [];
+  const scanned = captureServers(
+    bytes,
+    start,
+    (value) => pair(value("server"), value("instructions")),
+  );
+  if (scanned !== undefined) return new Map(scanned.flat());
+  const file = JSON.parse(decoder.decode(bytes)) as { servers?: Record<string, JsonValue>[] };
+  return new Map((file.servers ?? []).flatMap((s) => pair(s.server, s.instructions)));
+}
+
 /** The servers of a capture file's bytes, or undefined when the file is not laid out as one. */
 function captureWire(b: Uint8Array, start: number): WireServer[] | undefined {
+  return captureServers(b, start, (value) => {
+    const wire = str(value("toolsWire"));
+    const instructions = str(value("instructions"));
+    return {
+      server: String(value("server")),
+      text: wire ?? JSON.stringify(value("tools") ?? []),
+      order: wire === undefined ? "sorted" : "received",
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+  });
+}
+
+/**
+ * `each` of every server of a capture file's bytes, given the decoded value of a member by its
+ * key (undefined when absent), in file order; undefined when the file is not laid out as one.
+ */
+function captureServers<T>(
+  b: Uint8Array,
+  start: number,
+  each: (value: (key: string) => JsonValue | undefined) => T,
+): T[] | undefined {
   const root = objectSpans(b, skipSpace(b, start));
   if (root === undefined || skipSpace(b, root.end) !== b.length) return undefined;
   const span = root.members.get("servers");
-  const out: WireServer[] = [];
+  const out: T[] = [];
   if (span === undefined) return out;
   let i = span[0];
   if (b[i] !== 0x5b) return undefined; // not an array: as JSON.parse's value would fail or differ
   i = skipSpace(b, i + 1);
-  const value = (s: [number, number] | undefined): JsonValue | undefined =>
-    s === undefined ? undefined : JSON.parse(decoder.decode(b.subarray(s[0], s[1])));
   if (b[i] === 0x5d) return out;
   for (;;) {
     const obj = objectSpans(b, i);
     if (obj === undefined) return undefined;
     const m = obj.members;
-    const wire = str(value(m.get("toolsWire")));
-    const instructions = str(value(m.get("instructions")));
-    out.push({
-      server: String(value(m.get("server"))),
-      text: wire ?? JSON.stringify(value(m.get("tools")) ?? []),
-      order: wire === undefined ? "sorted" : "received",
-      ...(instructions === undefined ? {} : { instructions }),
-    });
+    out.push(each((key) => {
+      const s = m.get(key);
+      return s === undefined ? undefined : JSON.parse(decoder.decode(b.subarray(s[0], s[1])));
+    }));
     i = skipSpace(b, obj.end);
     if (b[i] === 0x5d) return out;
     if (b[i] !== 0x2c) return undefined;

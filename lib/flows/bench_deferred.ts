@@ -8,9 +8,9 @@
  * @module
  */
 import { schemaText } from "../catalog/canonical.ts";
-import type { Corpus, JsonValue, Tool } from "../catalog/types.ts";
+import type { Corpus, Tool } from "../catalog/types.ts";
 import { type Shapes, shapesOf, shapeTools } from "../billing/sent_layer.ts";
-import type { CaptureFileServer } from "../mcp/capture_file.ts";
+import { captureInstructionsOfBytes } from "../billing/wire.ts";
 import {
   DEFAULT_RESULTS_PER_SEARCH,
   type DeferredModeRow,
@@ -144,20 +144,6 @@ export async function measureDeferred(
 /** The servers' `instructions` a capture file keeps; none for the other formats. */
 async function serverInstructions(corpus: Corpus, file: string): Promise<Map<string, string>> {
   if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
-  const text = await Deno.readTextFile(file);
-  // A member "instructions" holding a string is written `"instructions"`, white space, `:`,
-  // white space, `"`, or with letters of its name as `\u006X`/`\u007X` escapes; a file with
-  // neither has no instructions, and is not parsed again.
-  if (!/"instructions"\s*:\s*"/.test(text) && !/\\u00[67][0-9a-f]/i.test(text)) return new Map();
-  // Only the instructions are read (the cost layers read the servers' wire texts).
-  const capture = JSON.parse(text) as {
-    servers?: Partial<Record<keyof CaptureFileServer, JsonValue>>[];
-  };
-  return new Map(
-    (capture.servers ?? []).flatMap((s) =>
-      typeof s.instructions === "string" && s.instructions !== ""
-        ? [[String(s.server), s.instructions]]
-        : []
-    ),
-  );
+  // Read server by server from the bytes: a large capture is not held as one string.
+  return captureInstructionsOfBytes(await Deno.readFile(file));
 }
