@@ -274,16 +274,52 @@ const mean = (xs: readonly number[]) =>
   xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
- * A tool's definition as a mode sends it, cut for counting: its middle, `[first, last)` between
- * its first and last hard cut (lib/tokens `joins.ts`; none when `last <= first`), and the
- * known strings in it (its description and schema text), whose middles each tokenizer's
- * shared counts (lib/tokens `sharedCounts`) count once for every text that holds them.
+ * A tool's definition as a mode sends it, in parts for counting: the frame around its known
+ * strings (its description and schema text, shared with the other modes' definitions, whose
+ * middles each tokenizer's shared counts, lib/tokens `sharedCounts`, count once for every text
+ * that holds them), and its edges, the text before its first hard cut and after its last
+ * (lib/tokens `joins.ts`; none when it has no middle). The whole text is never kept: a large
+ * catalog's definitions in three modes would hold every schema three more times.
  */
 interface Def {
-  readonly text: string;
-  readonly first: number;
-  readonly last: number;
-  readonly known: readonly string[];
+  /** The definition's text, cut before and after each known string. */
+  readonly parts: readonly string[];
+  /** Per part, whether it is a known string. */
+  readonly known: readonly boolean[];
+  /** Text before its first hard cut and after its last (copies), when it has a middle. */
+  readonly edges?: readonly [string, string];
+}
+
+/** A copy of `s`: a slice may be a view that keeps its whole parent text alive. */
+const copy = (s: string) => s.length > 12 ? (" " + s).slice(1) : s;
+
+/**
+ * A definition from `head`, its text up to its schema, cut around the first `description` in
+ * it (a known string), and the parts after it (`after`, known where `afterKnown`).
+ */
+function cutDef(
+  head: string,
+  description: string,
+  after: readonly string[],
+  afterKnown: readonly boolean[],
+): Def {
+  const at = description === "" ? -1 : head.indexOf(description);
+  const parts = at < 0 ? [copy(head)] : [
+    copy(head.slice(0, at)),
+    description,
+    copy(head.slice(at + description.length)),
+  ];
+  const known = at < 0 ? [false] : [false, true, false];
+  parts.push(...after);
+  known.push(...afterKnown);
+  const whole = parts.join("");
+  const first = firstHardCut(whole, 0, whole.length);
+  const last = first < 0 ? first : lastHardCut(whole, first, whole.length);
+  return {
+    parts,
+    known,
+    ...(last <= first ? {} : { edges: [copy(whole.slice(0, first)), copy(whole.slice(last))] }),
+  };
 }
 
 /** A search's text: text, and indices of the definitions it loads, in order. */
@@ -356,12 +392,9 @@ export function renderDeferredModes(
   const define = (tool: SentTool, format: SentFormat, schema: string, description: string): Def => {
     const frame = JSON.stringify(sentTools([{ ...tool, inputSchema: HOLE }], format)[0]);
     const hole = frame.indexOf(HOLE_TEXT);
-    const text = hole < 0
-      ? JSON.stringify(sentTools([tool], format)[0])
-      : frame.slice(0, hole) + schema + frame.slice(hole + HOLE_TEXT.length);
-    const first = firstHardCut(text, 0, text.length);
-    const last = first < 0 ? first : lastHardCut(text, first, text.length);
-    return { text, first, last, known: hole < 0 ? [description] : [description, schema] };
+    if (hole < 0) return cutDef(JSON.stringify(sentTools([tool], format)[0]), description, [], []);
+    const rest = copy(frame.slice(hole + HOLE_TEXT.length));
+    return cutDef(frame.slice(0, hole), description, [schema, rest], [true, false]);
   };
   // A description as a JSON string holds it (the string itself when nothing is escaped).
   const described = (t: SentTool) => {
@@ -573,8 +606,9 @@ function priceTools(
   // Tokens of each definition's middle (-1: none, the definition is counted as text): the
   // definition's less its edges (its known strings reach into them).
   const middles = defs.map((d) =>
-    !piecewise || d.last <= d.first ? -1 : shared.count(d.text, d.known) -
-      glue(d.text.slice(0, d.first)) - glue(d.text.slice(d.last))
+    !piecewise || d.edges === undefined
+      ? -1
+      : shared.countJoin(d.parts, d.known) - glue(d.edges[0]) - glue(d.edges[1])
   );
   // Tokens of the texts and definitions in order, the definitions' middles counted once.
   const joined = (items: Items): number => {
@@ -582,11 +616,11 @@ function priceTools(
     let text = "";
     for (const item of items) {
       if (typeof item === "string") text += item;
-      else if (middles[item] < 0) text += defs[item].text;
+      else if (middles[item] < 0) text += defs[item].parts.join("");
       else {
-        const d = defs[item];
-        total += glue(text + d.text.slice(0, d.first)) + middles[item];
-        text = d.text.slice(d.last);
+        const [head, tail] = defs[item].edges!;
+        total += glue(text + head) + middles[item];
+        text = tail;
       }
     }
     return total + glue(text);
