@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kData from "js-tiktoken/ranks/o200k_base";
 import { addFields, attributeToolsText, attributeToolsValue, FIELD_NAMES } from "./fields.ts";
-import { captureInstructionsOfBytes, wireServers, wireServersOfBytes } from "./wire.ts";
+import {
+  captureInstructionsOfBytes,
+  eachWireServerOfBytes,
+  wireServers,
+  wireServersOfBytes,
+} from "./wire.ts";
 import type { JsonObject } from "../catalog/types.ts";
 
 const reference = new Tiktoken(o200kData);
@@ -302,4 +307,13 @@ Deno.test("captureInstructionsOfBytes(): the servers' non-empty instructions, as
     assert.deepEqual(captureInstructionsOfBytes(utf8.encode(file)), byHand[i], file.slice(0, 60));
   }
   assert.throws(() => captureInstructionsOfBytes(utf8.encode('{"servers": [')), SyntaxError);
+});
+
+Deno.test("eachWireServerOfBytes(): a capture's servers decoded one at a time, as taken", () => {
+  // The second server's toolsWire is not a JSON string ("\x"): the first comes out before it fails.
+  const file =
+    '{"servers": [{"server": "a", "toolsWire": "[]"}, {"server": "b", "toolsWire": "\\x"}]}';
+  const servers = eachWireServerOfBytes(new TextEncoder().encode(file), "mcpmeter-capture");
+  assert.deepEqual(servers.next().value, { server: "a", text: "[]", order: "received" });
+  assert.throws(() => servers.next(), SyntaxError);
 });

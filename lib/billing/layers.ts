@@ -22,7 +22,7 @@ import {
   FIELD_NAMES,
   type FieldTokens,
 } from "./fields.ts";
-import { type WireOrder, wireServers, wireServersOfBytes } from "./wire.ts";
+import { eachWireServerOfBytes, type WireOrder, wireServers } from "./wire.ts";
 import { toolsShare } from "./count_api.ts";
 import { type Shapes, shapesOf, shapeTools } from "./sent_layer.ts";
 import {
@@ -189,9 +189,10 @@ export interface CostLayersInput {
   readonly corpus: Corpus;
   /**
    * Text of the file it was read from (the wire layer reads it), or its bytes (then a capture
-   * file is read server by server, never decoded whole).
+   * file is read server by server, never decoded whole), or a function reading them when the
+   * wire layer starts (then they are let go when it ends, before the other layers).
    */
-  readonly fileText: string | Uint8Array;
+  readonly fileText: string | Uint8Array | (() => string | Uint8Array);
   /** Encodings of the `wire` and `sent` rows. */
   readonly tokenizers: readonly TokenizerName[];
   /** The calibration of the estimates. */
@@ -272,30 +273,22 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
   return { rows: m.rows, tools: m.toolRows, warnings: m.warnings };
 }
 
-/** Wire: each server's `tools/list` array as received, per encoding; the catalog is their sum. */
+/**
+ * Wire: each server's `tools/list` array as received, per encoding; the catalog is their sum.
+ * The servers are read one at a time, so only one server's text is held.
+ */
 function wireLayer(
   m: Measure,
-  file: string | Uint8Array,
+  file: CostLayersInput["fileText"],
   tokenizers: readonly TokenizerName[],
 ): void {
   const corpusId = m.corpus.id;
   const base = { corpusId, model: null, reason: undefined };
   const format = m.corpus.provenance.format;
-  const wire = typeof file === "string"
-    ? wireServers(file, format, m.servers[0])
-    : wireServersOfBytes(file, format, m.servers[0]);
-  const sorted = wire.filter((w) => w.order === "sorted").length;
-  if (sorted > 0) {
-    m.warnings.push(
-      `${corpusId}: wire order of ${sorted} server(s) not recorded (a capture made before toolsWire): ` +
-        `counted with sorted keys`,
-    );
-  }
-  const wireOrder: WireOrder = wire.some((w) => w.order === "reconstructed")
-    ? "reconstructed"
-    : sorted > 0
-    ? "sorted"
-    : "received";
+  const source = typeof file === "function" ? file() : file;
+  const wire = typeof source === "string"
+    ? wireServers(source, format, m.servers[0])
+    : eachWireServerOfBytes(source, format, m.servers[0]);
   // Each server's text is parsed and written once for every encoding; rows keep encoding order.
   const counters = tokenizers.map((tok) => createDefaultTokenizer(tok));
   const perTok = tokenizers.map(() => ({
@@ -305,7 +298,13 @@ function wireLayer(
     instr: 0,
     fields: {} as FieldTokens,
   }));
+  let sorted = 0;
+  let reconstructed = false;
+  let instructions = false;
   for (const w of wire) {
+    if (w.order === "sorted") sorted++;
+    if (w.order === "reconstructed") reconstructed = true;
+    if (w.instructions !== undefined) instructions = true;
     const value = parsedOrUndefined(w.text);
     const all = attributeParsedText(w.text, value, tokenizers);
     tokenizers.forEach((tok, t) => {
@@ -336,9 +335,16 @@ function wireLayer(
       if (tok === "o200k_base") wireToolRows(m, w.server, value ?? JSON.parse(w.text), a.items);
     });
   }
+  if (sorted > 0) {
+    m.warnings.push(
+      `${corpusId}: wire order of ${sorted} server(s) not recorded (a capture made before toolsWire): ` +
+        `counted with sorted keys`,
+    );
+  }
+  const wireOrder: WireOrder = reconstructed ? "reconstructed" : sorted > 0 ? "sorted" : "received";
   tokenizers.forEach((tok, t) => {
     const { rows, total, bytes, instr, fields } = perTok[t];
-    m.rows.push(...rows);
+    for (const row of rows) m.rows.push(row);
     m.rows.push({
       ...base,
       server: null,
@@ -353,7 +359,7 @@ function wireLayer(
       bytes,
       fields,
       wireOrder,
-      ...(wire.some((w) => w.instructions !== undefined) ? { instructionsTokens: instr } : {}),
+      ...(instructions ? { instructionsTokens: instr } : {}),
     });
   });
 }

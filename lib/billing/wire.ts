@@ -231,9 +231,40 @@ export function wireServersOfBytes(
   format: CatalogFormat,
   server = "catalog",
 ): WireServer[] {
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const scanned = format === "mcpmeter-capture" ? captureWire(bytes, start) : undefined;
-  return scanned ?? wireServers(decoder.decode(bytes), format, server);
+  return [...eachWireServerOfBytes(bytes, format, server)];
+}
+
+/**
+ * {@linkcode wireServersOfBytes}, one server at a time: a capture's servers are decoded as they
+ * are taken, so only one server's wire text is held at once.
+ *
+ * @param bytes The catalog file's bytes (UTF-8).
+ * @param format Its format (the corpus provenance's).
+ * @param server Server name of a `mcp-tools-list` file (the corpus's only server).
+ * @returns The servers of {@linkcode wireServers}, in order.
+ * @throws {SyntaxError} When the file is not JSON (possibly after some servers).
+ */
+export function* eachWireServerOfBytes(
+  bytes: Uint8Array,
+  format: CatalogFormat,
+  server = "catalog",
+): Generator<WireServer> {
+  const spans = format === "mcpmeter-capture" ? captureServerSpans(bytes) : undefined;
+  if (spans === undefined) {
+    yield* wireServers(decoder.decode(bytes), format, server);
+    return;
+  }
+  for (const members of spans) {
+    const value = memberValue(bytes, members);
+    const wire = str(value("toolsWire"));
+    const instructions = str(value("instructions"));
+    yield {
+      server: String(value("server")),
+      text: wire ?? JSON.stringify(value("tools") ?? []),
+      order: wire === undefined ? "sorted" : "received",
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+  }
 }
 
 /**
@@ -247,48 +278,42 @@ export function wireServersOfBytes(
  * @throws {SyntaxError} When the file is not JSON.
  */
 export function captureInstructionsOfBytes(bytes: Uint8Array): Map<string, string> {
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const pair = (server: JsonValue | undefined, instructions: JsonValue | undefined) =>
     typeof instructions === "string" && instructions !== ""
       ? [[String(server), instructions] as const]
       : [];
-  const scanned = captureServers(
-    bytes,
-    start,
-    (value) => pair(value("server"), value("instructions")),
-  );
-  if (scanned !== undefined) return new Map(scanned.flat());
+  const spans = captureServerSpans(bytes);
+  if (spans !== undefined) {
+    return new Map(spans.flatMap((members) => {
+      const value = memberValue(bytes, members);
+      return pair(value("server"), value("instructions"));
+    }));
+  }
   const file = JSON.parse(decoder.decode(bytes)) as { servers?: Record<string, JsonValue>[] };
   return new Map((file.servers ?? []).flatMap((s) => pair(s.server, s.instructions)));
 }
 
-/** The servers of a capture file's bytes, or undefined when the file is not laid out as one. */
-function captureWire(b: Uint8Array, start: number): WireServer[] | undefined {
-  return captureServers(b, start, (value) => {
-    const wire = str(value("toolsWire"));
-    const instructions = str(value("instructions"));
-    return {
-      server: String(value("server")),
-      text: wire ?? JSON.stringify(value("tools") ?? []),
-      order: wire === undefined ? "sorted" : "received",
-      ...(instructions === undefined ? {} : { instructions }),
-    };
-  });
+/** The decoded value of a member of a scanned object by its key (undefined when absent). */
+function memberValue(
+  b: Uint8Array,
+  members: ReadonlyMap<string, [number, number]>,
+): (key: string) => JsonValue | undefined {
+  return (key) => {
+    const s = members.get(key);
+    return s === undefined ? undefined : JSON.parse(decoder.decode(b.subarray(s[0], s[1])));
+  };
 }
 
 /**
- * `each` of every server of a capture file's bytes, given the decoded value of a member by its
- * key (undefined when absent), in file order; undefined when the file is not laid out as one.
+ * The member spans of every server of a capture file's bytes (after a byte order mark), in
+ * file order, or undefined when the file is not laid out as one.
  */
-function captureServers<T>(
-  b: Uint8Array,
-  start: number,
-  each: (value: (key: string) => JsonValue | undefined) => T,
-): T[] | undefined {
+function captureServerSpans(b: Uint8Array): Map<string, [number, number]>[] | undefined {
+  const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   const root = objectSpans(b, skipSpace(b, start));
   if (root === undefined || skipSpace(b, root.end) !== b.length) return undefined;
   const span = root.members.get("servers");
-  const out: T[] = [];
+  const out: Map<string, [number, number]>[] = [];
   if (span === undefined) return out;
   let i = span[0];
   if (b[i] !== 0x5b) return undefined; // not an array: as JSON.parse's value would fail or differ
@@ -297,11 +322,7 @@ function captureServers<T>(
   for (;;) {
     const obj = objectSpans(b, i);
     if (obj === undefined) return undefined;
-    const m = obj.members;
-    out.push(each((key) => {
-      const s = m.get(key);
-      return s === undefined ? undefined : JSON.parse(decoder.decode(b.subarray(s[0], s[1])));
-    }));
+    out.push(obj.members);
     i = skipSpace(b, obj.end);
     if (b[i] === 0x5d) return out;
     if (b[i] !== 0x2c) return undefined;

@@ -31,6 +31,7 @@ import type { Corpus } from "../catalog/types.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import { UsageError } from "../core/errors.ts";
 import { columnsCsv } from "../core/csv.ts";
+import { readWhole } from "../core/files.ts";
 import type { FlowIo } from "./io.ts";
 
 /** Default folder of the count cache, under the repository root. */
@@ -157,7 +158,7 @@ export async function benchCostLayers(
     say(`${corpus.id}: cost layers (wire, sent, billed)`);
     const m = measureCostLayers({
       corpus,
-      fileText: await Deno.readFile(file),
+      fileText: once(await readWhole(file)),
       tokenizers: options.tokenizers,
       calibration,
       targets: options.targets,
@@ -185,6 +186,21 @@ export async function benchCostLayers(
     },
     tools,
     warnings: [...new Set(warnings)],
+  };
+}
+
+/**
+ * A function handing over `bytes` once: the wire layer takes them and lets them go when it
+ * ends (a capture's bytes are the size of the file; `readWhole`'s buffer, unlike the one an op
+ * returns, is not kept alive by a handle of the runtime).
+ */
+function once(bytes: Uint8Array): () => Uint8Array {
+  let held: Uint8Array | undefined = bytes;
+  return () => {
+    const out = held;
+    held = undefined;
+    if (out === undefined) throw new Error("the file's bytes were taken already");
+    return out;
   };
 }
 

@@ -11,6 +11,7 @@ import { schemaText } from "../catalog/canonical.ts";
 import type { Corpus, Tool } from "../catalog/types.ts";
 import { type Shapes, shapesOf, shapeTools } from "../billing/sent_layer.ts";
 import { captureInstructionsOfBytes } from "../billing/wire.ts";
+import { readWhole } from "../core/files.ts";
 import {
   DEFAULT_RESULTS_PER_SEARCH,
   type DeferredModeRow,
@@ -145,5 +146,5 @@ export async function measureDeferred(
 async function serverInstructions(corpus: Corpus, file: string): Promise<Map<string, string>> {
   if (corpus.provenance.format !== "mcpmeter-capture") return new Map();
   // Read server by server from the bytes: a large capture is not held as one string.
-  return captureInstructionsOfBytes(await Deno.readFile(file));
+  return captureInstructionsOfBytes(await readWhole(file));
 }
