@@ -55,6 +55,26 @@ export function columnsCsv<T>(
   rows: readonly T[],
   cell: (value: unknown) => unknown = (value) => value,
 ): string {
+  return [...columnsCsvChunks(columns, rows, cell)].join("");
+}
+
+/** Code units of CSV text per chunk of {@linkcode columnsCsvChunks} (about a write's worth). */
+const CHUNK = 1 << 16;
+
+/**
+ * {@linkcode columnsCsv} in chunks of whole lines, for a file written as they come (a large
+ * table is never held as one text).
+ *
+ * @param columns The columns, in order.
+ * @param rows The rows.
+ * @param cell Applied to every value read. @default {the value as read}
+ * @returns Chunks whose concatenation is {@linkcode columnsCsv}'s text.
+ */
+export function* columnsCsvChunks<T>(
+  columns: readonly CsvColumn<T>[],
+  rows: readonly T[],
+  cell: (value: unknown) => unknown = (value) => value,
+): Generator<string> {
   const names = columns.map(([name]) => name);
   const asObject = (row: T) =>
     Object.fromEntries(columns.map(([name, read]) => [name, cell(read(row))]));
@@ -65,17 +85,21 @@ export function columnsCsv<T>(
     rows.length === 0 || keys.length !== names.length ||
     keys.some((k, i) => k !== names[i] || k === "__proto__")
   ) {
-    return csvText(names, rows.map(asObject));
+    yield csvText(names, rows.map(asObject));
+    return;
   }
   // Written line by line as arquero's toCSV writes them, without a row object or a table.
-  const lines: string[] = [names.map(cellText).join(",")];
+  let chunk = names.map(cellText).join(",");
   const cells: string[] = new Array(columns.length);
   for (const row of rows) {
     for (let k = 0; k < columns.length; k++) cells[k] = cellText(cell(columns[k][1](row)));
-    lines.push(cells.join(","));
+    chunk += "\n" + cells.join(",");
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = "";
+    }
   }
-  lines.push("");
-  return lines.join("\n");
+  yield chunk + "\n";
 }
 
 const NEEDS_QUOTES = /["\n\r,]/;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
-import { columnsCsv, csvText } from "./csv.ts";
+import { columnsCsv, columnsCsvChunks, csvText } from "./csv.ts";
 
 Deno.test("columnsCsv(): quoting, empty cells and numbers written by hand", () => {
   const csv = columnsCsv<{ a: unknown; b: unknown }>([["a", (r) => r.a], ["b,c", (r) => r.b]], [
@@ -48,4 +48,20 @@ Deno.test("columnsCsv(): the text arquero's toCSV writes for the same rows, odd 
   const half = columnsCsv<number>([["n", (n) => n]], [1, 3], (v) => (v as number) / 2);
   assert.equal(half, "n\n0.5\n1.5\n");
   assert.equal(csvText(["n"], [{ n: 0.5 }, { n: 1.5 }]), half);
+});
+
+Deno.test("columnsCsvChunks(): whole lines in chunks whose text is columnsCsv's", () => {
+  // 20,000 rows of "i,é<i>" (one to five digits): more than one chunk of 65,536 code units.
+  const rows = Array.from({ length: 20_000 }, (_, i) => i);
+  const columns: [string, (n: number) => unknown][] = [["n", (n) => n], ["s", (n) => `é${n}`]];
+  const chunks = [...columnsCsvChunks(columns, rows)];
+  let byHand = "n,s\n";
+  for (const n of rows) byHand += `${n},é${n}\n`;
+  assert.equal(chunks.join(""), byHand);
+  assert.ok(chunks.length > 1);
+  for (const chunk of chunks.slice(0, -1)) assert.ok(chunk.length >= 1 << 16);
+  // Each chunk but the first starts a line, and the last ends the text with its newline.
+  for (const chunk of chunks.slice(1)) assert.equal(chunk[0], "\n");
+  assert.ok(chunks.at(-1)!.endsWith("\n"));
+  assert.deepEqual([...columnsCsvChunks(columns, [])], ["n,s\n"]);
 });

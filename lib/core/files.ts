@@ -11,14 +11,14 @@
  * write leaves the old content and no temporary file.
  *
  * @param path Destination.
- * @param text Content (UTF-8).
+ * @param text Content (UTF-8), or its chunks in order (written as they come).
  * @throws {Deno.errors.NotFound} When the folder does not exist; any error of the write or the
  *   rename, after the temporary file is removed.
  */
-export async function writeAtomic(path: string, text: string): Promise<void> {
+export async function writeAtomic(path: string, text: string | Iterable<string>): Promise<void> {
   const tmp = `${path}.tmp-${crypto.randomUUID()}`;
   try {
-    await Deno.writeTextFile(tmp, text);
+    await Deno.writeTextFile(tmp, typeof text === "string" ? text : ReadableStream.from(text));
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});

@@ -11,6 +11,10 @@ Deno.test("writeAtomic replaces a file whole; a failed write keeps the old one a
     await writeAtomic(path, "old");
     await writeAtomic(path, "new");
     assert.equal(await Deno.readTextFile(path), "new");
+    // Chunks written as they come: the file is their text.
+    await writeAtomic(path, ["n", "e", "w ☃"].values());
+    assert.equal(await Deno.readTextFile(path), "new ☃");
+    await writeAtomic(path, "new");
     // A folder where the file should go: the rename fails after the temporary file is written.
     const blocked = join(dir, "blocked");
     await Deno.mkdir(join(blocked, "inside"), { recursive: true });

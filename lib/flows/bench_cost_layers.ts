@@ -30,7 +30,7 @@ import type { CostLayersBlock } from "../report/bench_report.ts";
 import type { Corpus } from "../catalog/types.ts";
 import type { TokenizerName } from "../tokens/types.ts";
 import { UsageError } from "../core/errors.ts";
-import { columnsCsv } from "../core/csv.ts";
+import { columnsCsvChunks } from "../core/csv.ts";
 import { readWhole } from "../core/files.ts";
 import type { FlowIo } from "./io.ts";
 
@@ -208,10 +208,10 @@ function once(bytes: Uint8Array): () => Uint8Array {
  * The per-tool table as CSV: one line per tool and layer (and provider), fields as columns.
  *
  * @param rows Per-tool rows.
- * @returns CSV text.
+ * @returns CSV text in chunks of whole lines (a large catalog's table is tens of MB).
  */
-export function costLayerToolsCsv(rows: readonly CostLayerToolRow[]): string {
-  return columnsCsv<CostLayerToolRow>([
+export function costLayerToolsCsv(rows: readonly CostLayerToolRow[]): Iterable<string> {
+  return columnsCsvChunks<CostLayerToolRow>([
     ["corpus", (r) => r.corpusId],
     ["server", (r) => r.server],
     ["tool", (r) => r.tool],
