@@ -2,7 +2,10 @@
  * The chat model of the `rerank` and `expand` retrievers, resolved from the model registry the
  * agents use (a chat entry, any provider of the provider registry) and turned into the narrow
  * chat function lib/retrieval defines: one system + user prompt in, text and usage out, with
- * the providers' retries (429/5xx, `Retry-After`) and USD at the entry's prices.
+ * the providers' retries (429/5xx, `Retry-After`) and USD at the entry's prices. An attempt with
+ * no answer in 120 s (room for a local model on a CPU) is retried once; after a second timeout
+ * the model is down for the run: every later prompt fails at once naming that timeout (a rerank
+ * over many queries does not wait each out).
  *
  * @module
  */
@@ -11,6 +14,7 @@ import { expandVars } from "../agent/config.ts";
 import { loadEnv, loadModels } from "../agent/load_config.ts";
 import { createModelClient, type ModelClientDeps } from "../agent/providers/client.ts";
 import { realSleep } from "../agent/providers/retry.ts";
+import { ModelCallError } from "../agent/providers/types.ts";
 import { contextTokens, usageCostUsd } from "../agent/usage.ts";
 import type { ModelConfig } from "../agent/types.ts";
 import type { ChatFn, ChatModel } from "../retrieval/chat.ts";
@@ -36,6 +40,8 @@ export interface ResolveChatModelOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Retry policy. @default {the providers' defaults: 4 retries, 500 ms doubling} */
   readonly retry?: ModelClientDeps["retry"];
+  /** Per-attempt timeout, ms. @default {120000} */
+  readonly timeoutMs?: number;
 }
 
 /** A resolved chat model: what the retriever gets, and what the report may record. */
@@ -58,14 +64,29 @@ export interface ResolvedChatModel {
  */
 export function chatFnFromModel(config: ModelConfig, deps: ModelClientDeps): ChatFn {
   const client = createModelClient(config, deps);
+  // The message of the timeout that took the model down, once one did.
+  let down: string | undefined;
   return async (request) => {
-    const turn = await client.complete({
-      system: request.system,
-      messages: [{ role: "user", text: request.user }],
-      tools: [],
-      maxOutputTokens: request.maxOutputTokens,
-      temperature: 0,
-    });
+    if (down !== undefined) {
+      throw new ModelCallError(
+        "timeout",
+        `model "${config.id}": not sent: it is down for this run (${down})`,
+        { attempts: 0 },
+      );
+    }
+    let turn;
+    try {
+      turn = await client.complete({
+        system: request.system,
+        messages: [{ role: "user", text: request.user }],
+        tools: [],
+        maxOutputTokens: request.maxOutputTokens,
+        temperature: 0,
+      });
+    } catch (error) {
+      if (error instanceof ModelCallError && error.code === "timeout") down ??= error.message;
+      throw error;
+    }
     const u = turn.usage;
     const inputTokens = contextTokens(u);
     return {
@@ -113,6 +134,7 @@ export async function resolveChatModel(
       now: options.now ?? (() => Date.now()),
       sleep: options.sleep ?? realSleep,
       source: options.modelsPath,
+      attemptTimeoutMs: options.timeoutMs ?? 120_000,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
     });

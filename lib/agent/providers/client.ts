@@ -43,6 +43,11 @@ export interface ModelClientDeps {
   readonly fetch?: typeof fetch;
   /** Registry file name for messages; default `models`. */
   readonly source?: string;
+  /**
+   * Per-attempt timeout, ms: an attempt with no answer by then is a `timeout`, retried once by
+   * the rule of `lib/core/retry.ts`. Default: none of ours (the SDK's own, an `unreachable`).
+   */
+  readonly attemptTimeoutMs?: number;
 }
 
 /**
@@ -94,9 +99,25 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
     async complete(request: ModelRequest, options: CallOptions = {}) {
       const started = deps.now();
       try {
+        const limit = deps.attemptTimeoutMs;
         const { value, attempts, retries } = await withRetries(
-          async () => adapter.parse(await adapter.send(request, options.signal)),
-          (e) => classifySdkError(e, epochNow(), options.signal),
+          async () => {
+            if (limit === undefined) {
+              return adapter.parse(await adapter.send(request, options.signal));
+            }
+            const timer = AbortSignal.timeout(limit);
+            const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
+            try {
+              return adapter.parse(await adapter.send(request, signal));
+            } catch (e) {
+              if (timer.aborted && !options.signal?.aborted) throw new AttemptTimeout(limit);
+              throw e;
+            }
+          },
+          (e) =>
+            e instanceof AttemptTimeout
+              ? { retryable: true, code: "timeout", message: e.message }
+              : classifySdkError(e, epochNow(), options.signal),
           { sleep: deps.sleep, now: epochNow },
           deps.retry,
           options.signal,
@@ -118,4 +139,11 @@ export function createModelClient(config: ModelConfig, deps: ModelClientDeps): M
       }
     },
   };
+}
+
+/** An attempt that got no answer within {@linkcode ModelClientDeps.attemptTimeoutMs}. */
+class AttemptTimeout extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
 }

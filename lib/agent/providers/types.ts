@@ -160,8 +160,9 @@ export interface ModelClient {
  *   not finite or past 2^53 − 1: the rule of `lib/core/numbers.ts`); not retried, the message
  *   gives every value seen;
  * - `aborted`: the caller's signal fired (per-case timeout);
- * - `timeout`: an attempt got no answer within its time limit, and its one retry neither (the rule
- *   of `lib/core/retry.ts`; the SDK providers' own connection timeouts are `unreachable`).
+ * - `timeout`: an attempt got no answer within the client's per-attempt limit (`attemptTimeoutMs`,
+ *   set by the chat retrievers), and its one retry neither (the rule of `lib/core/retry.ts`); the
+ *   SDKs' own connection timeouts are `unreachable`.
  */
 export type ModelCallErrorCode =
   | "unreachable"
