@@ -595,7 +595,9 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   const cursorGlobal = join(home, ".cursor", "mcp.json");
   const cursorProject = project === undefined ? undefined : join(project, ".cursor", "mcp.json");
   const cursorFiles = [
-    ...(cursorProject === undefined ? [] : [{ path: cursorProject, scope: "project" }]),
+    ...(cursorProject === undefined
+      ? []
+      : [{ path: cursorProject, scope: "project", inProject: true }]),
     { path: cursorGlobal, scope: "global" },
   ];
   configs.push(...await layered(r, "cursor", cursorFiles, { kind: "cursor" }));
@@ -630,7 +632,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
       const files = [
         ...(project === undefined
           ? []
-          : [{ path: join(project, ".vscode", "mcp.json"), scope: "workspace" }]),
+          : [{ path: join(project, ".vscode", "mcp.json"), scope: "workspace", inProject: true }]),
         ...(dir === undefined ? [] : [
           { path: join(dir, "mcp.json"), scope: "user" },
           { path: settingsPath!, scope: "user settings", mcpKey: true },
@@ -814,7 +816,7 @@ async function geminiCli(r: Reader): Promise<ClientConfig[]> {
 function discoveredFiles(
   options: DiscoverOptions,
   setting: JsonValue | undefined,
-): { path: string; scope: string }[] {
+): LayerFile[] {
   const on = (key: string) => setting === true || (isObject(setting) && setting[key] === true);
   const { home, project } = options;
   return [
@@ -831,7 +833,11 @@ function discoveredFiles(
       }]
       : []),
     ...(on("cursor-workspace") && project !== undefined
-      ? [{ path: join(project, ".cursor", "mcp.json"), scope: "discovered: Cursor workspace" }]
+      ? [{
+        path: join(project, ".cursor", "mcp.json"),
+        scope: "discovered: Cursor workspace",
+        inProject: true,
+      }]
       : []),
     ...(on("cursor-global")
       ? [{ path: join(home, ".cursor", "mcp.json"), scope: "discovered: Cursor" }]
@@ -916,25 +922,39 @@ function withEnvFiles(
   }));
 }
 
+/** One file of a layered config. */
+interface LayerFile {
+  /** The file. */
+  readonly path: string;
+  /** The scope its servers are listed under. */
+  readonly scope: string;
+  /** Its servers are under `mcp.servers` (VS Code's settings.json), not `mcpServers`. */
+  readonly mcpKey?: boolean;
+  /** It belongs to the project folder (the config is that project's). */
+  readonly inProject?: boolean;
+}
+
 /** One config from files of one client, the first file winning on a shared name. */
 async function layered(
   r: Reader,
   client: ClientId,
-  files: readonly { path: string; scope: string; mcpKey?: boolean }[],
+  files: readonly LayerFile[],
   deferral: DeferralInputs,
 ): Promise<ClientConfig[]> {
   const { home, project } = r.options;
   const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
   const lists: ConfiguredServer[][] = [];
-  const used: string[] = [];
-  for (const f of files) {
+  const used: LayerFile[] = [];
+  // A file listed twice is read once, as its last (user-wide) listing: run from the home
+  // folder, the project's .cursor/mcp.json is the global one.
+  for (const f of files.filter((f, i) => !files.slice(i + 1).some((g) => g.path === f.path))) {
     const value = await r.load(f.path, client !== "claude-code");
     if (!isObject(value)) continue;
     const table = f.mcpKey
       ? (isObject(value.mcp) ? value.mcp.servers : value["mcp.servers"])
       : value.mcpServers ?? value.servers;
     if (table === undefined && f.mcpKey) continue;
-    used.push(f.path);
+    used.push(f);
     const field = !f.mcpKey
       ? value.mcpServers !== undefined ? "mcpServers" : "servers"
       : isObject(value.mcp)
@@ -947,13 +967,11 @@ async function layered(
   const servers = await withEnvFiles(r, merge(lists, notes), project);
   notes.push(...servers.flatMap((s) => s.notes ?? []));
   return [{
-    id: `${client} ${tilde(used.at(-1)!, home)}`,
+    id: `${client} ${tilde(used.at(-1)!.path, home)}`,
     client,
     label: CLIENTS[client].label,
-    ...(project !== undefined && used.some((p) => p.startsWith(project))
-      ? { folder: project }
-      : {}),
-    files: used,
+    ...(project !== undefined && used.some((f) => f.inProject) ? { folder: project } : {}),
+    files: used.map((f) => f.path),
     servers,
     notes,
     deferral,

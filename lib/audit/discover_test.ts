@@ -219,6 +219,34 @@ Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claud
   }
 });
 
+Deno.test("findConfigs() run from the home folder reads Cursor's global file once, as global, and no home file makes a config the project's", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    await write(join(home, ".cursor", "mcp.json"), { mcpServers: { a: { command: "a-mcp" } } });
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: { w: { command: "w-mcp" } },
+    });
+    const found = await findConfigs({
+      home,
+      project: home,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(
+      found.configs.map((c) => [c.id, c.folder, c.files.length, c.notes, table(c)]),
+      [
+        ["cursor ~/.cursor/mcp.json", undefined, 1, [], { a: ["global", "a-mcp"] }],
+        ["windsurf ~/.codeium/windsurf/mcp_config.json", undefined, 1, [], {
+          w: ["user", "w-mcp"],
+        }],
+      ],
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {
