@@ -88,7 +88,13 @@ export {
   type SessionStart,
   type ToolCost,
 } from "./report.ts";
-export { type AuditReport, renderAudit, renderConfig } from "./render.ts";
+export {
+  type AuditReport,
+  FORMAT_NAMES,
+  PROVIDER_NAMES,
+  renderAudit,
+  renderConfig,
+} from "./render.ts";
 export {
   type AuditBaseline,
   baselineProblem,

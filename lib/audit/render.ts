@@ -63,13 +63,15 @@ function serverRow(s: ServerReport): string[] {
   ];
 }
 
-const PROVIDER_NAMES: Record<string, string> = {
+/** A billing provider's name as the reports print it (`Google` for `gemini`). */
+export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   anthropic: "Anthropic",
   openai: "OpenAI",
   gemini: "Google",
 };
 
-const FORMAT_NAMES: Record<string, string> = {
+/** A sent format's name as the reports print it (`OpenAI Chat Completions`). */
+export const FORMAT_NAMES: Readonly<Record<string, string>> = {
   "anthropic-messages": "Anthropic Messages",
   "openai-chat-completions": "OpenAI Chat Completions",
   "openai-responses": "OpenAI Responses",

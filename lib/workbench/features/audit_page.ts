@@ -16,7 +16,13 @@ import type { WorkbenchContext, WorkbenchFeature } from "../app.ts";
 import { readResultsJson, WorkbenchError } from "../_paths.ts";
 import { readJsonBody } from "../http.ts";
 import { type Html, html, page } from "../html.ts";
-import type { AuditReport, ConfigReport, ServerReport } from "../../audit/mod.ts";
+import {
+  type AuditReport,
+  type ConfigReport,
+  FORMAT_NAMES,
+  PROVIDER_NAMES,
+  type ServerReport,
+} from "../../audit/mod.ts";
 
 /** One audit file under `<results>/audits/`. */
 export interface AuditListing {
@@ -126,9 +132,11 @@ export function configCard(c: ConfigReport): Html {
             : ""}; source: ${p.source}</span>${p.notes.map((n) =>
               html`<br><span class="err">note:</span> ${n}`
             )}</p>
-      <p class="muted">billed: ${c.billing.provider}'s count, estimated (${c.billing
-        .calibration}${c.billing.model === null ? "" : `, ${c.billing.model}`}); sent: the ${c
-        .format} tools value (${c.formatWhy}); wire: tools/list as received. Context window ${int(
+      <p class="muted">billed: ${PROVIDER_NAMES[c.billing.provider] ??
+        c.billing.provider}'s count, estimated (${c.billing.calibration}${c.billing.model === null
+        ? ""
+        : `, ${c.billing.model}`}); sent: the ${FORMAT_NAMES[c.format] ??
+        c.format} tools value (${c.formatWhy}); wire: tools/list as received. Context window ${int(
           c.contextWindow,
         )} (${c.contextWindowFrom}); the window share is from billed.</p>
       ${c.servers.length === 0 ? html`<p class="muted">no MCP servers configured</p>` : html`

@@ -84,6 +84,9 @@ Deno.test({
       const shown = await get("/audit");
       assert.equal(shown.status, 200);
       assert.match(shown.text, /Servers config/);
+      // providers and formats by name, as the console prints them
+      assert.match(shown.text, /billed: Anthropic's count, estimated/);
+      assert.match(shown.text, /sent: the Anthropic Messages tools value/);
       assert.match(shown.text, /<td>broken<\/td>/);
       // One header per column of a server row, billed (the headline figure) named as such.
       const head = [
