@@ -154,14 +154,67 @@ export function bootstrapMeanCi(
   }
   const rng = createRng(options.seed);
   const means = resampledMeans(Float64Array.from(values), rng.seed, resamples);
-  means.sort();
-  const sorted = Array.from(means);
+  const ps = [(1 - level) / 2, (1 + level) / 2];
+  placeQuantiles(means, ps);
+  const sorted = means as unknown as number[]; // read at the placed positions only
   return {
     mean: mean(values as number[]),
-    lo: quantileSorted(sorted, (1 - level) / 2),
-    hi: quantileSorted(sorted, (1 + level) / 2),
+    lo: quantileSorted(sorted, ps[0]),
+    hi: quantileSorted(sorted, ps[1]),
     level,
     resamples,
     seed: rng.seed,
   };
+}
+
+/**
+ * Puts in `a`, at the positions `quantileSorted` reads for each of `ps` (R type 7: the floor and
+ * ceiling of (n − 1)p), the values an ascending sort would put there, by selection (Wirth's
+ * `Find`, expected linear time) instead of a sort of the whole array. Exact: an order statistic
+ * is one value whichever way it is found; only a -0 beside a 0 would make the order of equal
+ * values show, so an array holding a -0 is sorted whole.
+ */
+function placeQuantiles(a: Float64Array, ps: readonly number[]): void {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === 0 && 1 / a[i] < 0) {
+      a.sort();
+      return;
+    }
+  }
+  const at = ps.flatMap((p) => {
+    const idx = (a.length - 1) * p;
+    return [Math.floor(idx), Math.ceil(idx)];
+  }).sort((x, y) => x - y);
+  let left = 0;
+  for (const k of at) {
+    if (k < left) continue; // placed by the selection before
+    select(a, k, left, a.length - 1);
+    left = k + 1;
+  }
+}
+
+/**
+ * Rearranges `a[left, right]` so that `a[k]` holds the value a sort would put there, the values
+ * before it no larger and those after it no smaller (N. Wirth, "Algorithms + Data Structures =
+ * Programs", 1976, the `Find` procedure).
+ */
+function select(a: Float64Array, k: number, left: number, right: number): void {
+  while (left < right) {
+    const x = a[k];
+    let i = left;
+    let j = right;
+    do {
+      while (a[i] < x) i++;
+      while (x < a[j]) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    } while (i <= j);
+    if (j < k) left = i;
+    if (k < i) right = j;
+  }
 }

@@ -78,3 +78,32 @@ Deno.test("bootstrapMeanCi() draws as the per-call definition: rng.int(n) per dr
     }
   }
 });
+
+Deno.test("bootstrapMeanCi() finds the quantiles a full sort of the means gives: ties, a -0", () => {
+  // The means by definition, sorted whole as a Float64Array (-0 before 0), read by
+  // quantileSorted: the selection must give the same numbers, signs of zero included.
+  const bySort = (values: number[], seed: number, resamples: number, level: number) => {
+    const rng = createRng(seed);
+    const means = new Float64Array(resamples);
+    for (let r = 0; r < resamples; r++) {
+      let sum = 0;
+      for (let i = 0; i < values.length; i++) sum += values[rng.int(values.length)];
+      means[r] = sum / values.length;
+    }
+    const sorted = Array.from(means.sort());
+    return [quantileSorted(sorted, (1 - level) / 2), quantileSorted(sorted, (1 + level) / 2)];
+  };
+  const cases: [number[], number][] = [
+    [[0, 1, 0, 0, 1, 0, 0, 0], 2000], // few distinct means, many ties
+    [[1, 1, 1, 1], 40], // one value
+    [[-5e-324, 0, 0], 400], // -5e-324 / 3 rounds to -0: means of -0 and 0
+    [[0.1, 0.7, 0.2, 0.9, 0.4], 10000],
+  ];
+  for (const [values, resamples] of cases) {
+    for (const level of [0.95, 0.5, 0.999]) {
+      const ci = bootstrapMeanCi(values, { seed: 11, resamples, level });
+      const want = bySort(values, 11, resamples, level);
+      assert.ok(Object.is(ci.lo, want[0]) && Object.is(ci.hi, want[1]), `${values} ${level}`);
+    }
+  }
+});
