@@ -121,7 +121,26 @@ export function tilde(path: string, home: string): string {
 
 /** What a JSON value is, in words: `null`, `an array`, `a string`. */
 function kindOf(value: JsonValue): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  return value === null
+    ? "null"
+    : Array.isArray(value)
+    ? "an array"
+    : typeof value === "object"
+    ? "an object"
+    : `a ${typeof value}`;
+}
+
+/**
+ * The strings of the list a settings object holds at `key`; a value there that is not a list is
+ * noted (once) as ignored, naming where it is.
+ */
+function listOf(value: JsonObject, key: string, where: string, notes: string[]): string[] {
+  const v = value[key];
+  if (v !== undefined && !Array.isArray(v)) {
+    const note = `${where}: ${key} is ${kindOf(v)}, not a list of server names: ignored`;
+    if (!notes.includes(note)) notes.push(note);
+  }
+  return strings(v);
 }
 
 class Reader {
@@ -295,12 +314,12 @@ async function claudeCode(
       { path: userSettingsPath, value: userSettings },
     ];
     const present = layers.filter((l) => l.value !== undefined);
+    const notes: string[] = [];
     const settingsList = (key: string) =>
       new Set([
-        ...present.flatMap((l) => isObject(l.value) ? strings(l.value[key]) : []),
-        ...strings(local[key]),
+        ...present.flatMap((l) => isObject(l.value) ? listOf(l.value, key, l.path, notes) : []),
+        ...listOf(local, key, `${claudeJsonPath} projects[${JSON.stringify(folder)}]`, notes),
       ]);
-    const notes: string[] = [];
     const provided = providedServers(r, managedSettings, managedSettingsPath, vars, notes);
     const files = [
       ...(managedMcp === undefined ? [] : [managedMcpPath]),
@@ -758,14 +777,17 @@ async function geminiCli(r: Reader): Promise<ClientConfig[]> {
   // Gemini CLI keeps the first list's names that every other list has (without case), then
   // looks a server's name up in them as written.
   const norm = (n: string) => n.toLowerCase().trim();
-  const allowLists = used.map((l) => obj((l.value as JsonObject).mcp)?.allowed)
-    .filter(Array.isArray).map((a) => strings(a));
+  const mcpList = (l: { path: string; value: JsonValue }, key: string) => {
+    const mcp = obj((l.value as JsonObject).mcp);
+    return mcp === undefined ? [] : listOf(mcp, key, `${l.path} mcp`, notes);
+  };
+  const allowLists = used.filter((l) => Array.isArray(obj((l.value as JsonObject).mcp)?.allowed))
+    .map((l) => mcpList(l, "allowed"));
+  for (const l of used) mcpList(l, "allowed"); // notes a value that is not a list
   const allowed = allowLists.length === 0
     ? undefined
     : allowLists.reduce((acc, list) => acc.filter((n) => list.map(norm).includes(norm(n))));
-  const excluded = new Set(
-    used.flatMap((l) => strings(obj((l.value as JsonObject).mcp)?.excluded)),
-  );
+  const excluded = new Set(used.flatMap((l) => mcpList(l, "excluded")));
   const enablement = await r.load(join(home, ".gemini", "mcp-server-enablement.json"), true);
   const off = (name: string) => {
     const state = isObject(enablement) ? enablement[norm(name)] : undefined;

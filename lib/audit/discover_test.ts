@@ -247,6 +247,55 @@ Deno.test("findConfigs() run from the home folder reads Cursor's global file onc
   }
 });
 
+Deno.test("findConfigs() notes a server list in settings that is not a list (Claude Code's disabled and approved lists, Gemini CLI's mcp.allowed and mcp.excluded), and ignores it", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const app = join(home, "app");
+    await write(join(home, ".claude.json"), {
+      mcpServers: { u: { command: "u-mcp" } },
+      projects: { [app]: { mcpServers: { l: { command: "l-mcp" } }, disabledMcpServers: "l" } },
+    });
+    await write(join(home, ".claude", "settings.json"), { enabledMcpjsonServers: { p: true } });
+    await write(join(app, ".mcp.json"), { mcpServers: { p: { command: "p-mcp" } } });
+    await write(join(home, ".gemini", "settings.json"), {
+      mcpServers: { g: { command: "g-mcp" } },
+      mcp: { allowed: "g", excluded: null },
+    });
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    const [code, gemini] = found.configs;
+    assertEquals(table(code), {
+      l: ["local", "l-mcp"],
+      p: ["project", "p-mcp"],
+      u: ["user", "u-mcp"],
+    });
+    const claudeJson = join(home, ".claude.json");
+    const settings = join(home, ".claude", "settings.json");
+    assertEquals(code.notes, [
+      `${claudeJson} projects[${
+        JSON.stringify(app)
+      }]: disabledMcpServers is a string, not a list of server names: ignored`,
+      `${settings}: enabledMcpjsonServers is an object, not a list of server names: ignored`,
+      // the approval list was ignored, so the project server is not recorded as approved
+      "1 project server(s) of ~/app/.mcp.json are not recorded as approved: Claude Code asks " +
+      "before starting them (counted here)",
+    ]);
+    const geminiSettings = join(home, ".gemini", "settings.json");
+    assertEquals(table(gemini), { g: ["user", "g-mcp"] });
+    assertEquals(gemini.notes.filter((n) => n.includes(" mcp: ")), [
+      `${geminiSettings} mcp: allowed is a string, not a list of server names: ignored`,
+      `${geminiSettings} mcp: excluded is null, not a list of server names: ignored`,
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {
