@@ -296,6 +296,46 @@ Deno.test("findConfigs() notes a server list in settings that is not a list (Cla
   }
 });
 
+Deno.test("findConfigs() reads the servers VS Code installs from its MCP registry (gallery and version keys) as any other, and keeps a plain servers file's pins", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    // as VS Code writes them (entries seen in users' published mcp.json files)
+    await write(join(home, ".config", "Code", "User", "mcp.json"), {
+      servers: {
+        "io.github.github/github-mcp-server": {
+          type: "http",
+          url: "https://api.githubcopilot.com/mcp/",
+          gallery: "https://api.mcp.github.com",
+          version: "1.0.3",
+        },
+        "microsoft/playwright-mcp": {
+          type: "stdio",
+          command: "npx",
+          args: ["@playwright/mcp@latest"],
+          gallery: "https://api.mcp.github.com",
+          version: "0.0.1-seed",
+        },
+      },
+      inputs: [],
+    });
+    const plain = join(home, "servers.json");
+    await write(plain, {
+      mcpServers: { pinned: { command: "pinned-mcp", package: "pinned-mcp", version: "2.0.0" } },
+    });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    assertEquals(found.problems, []);
+    assertEquals(table(found.configs[0]), {
+      "io.github.github/github-mcp-server": ["user", "http api.githubcopilot.com"],
+      "microsoft/playwright-mcp": ["user", "npx @playwright/mcp"],
+    });
+    const file = await findConfigs({ home, platform: "linux", system: false, env: {} }, [plain]);
+    const entry = file.configs[0].servers[0].entry!;
+    assertEquals([entry.meta.package, entry.meta.version], ["pinned-mcp", "2.0.0"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {

@@ -23,7 +23,7 @@
  */
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { ConfigError } from "../mcp/errors.ts";
-import { parseServersConfig, type ServerEntry } from "../mcp/config.ts";
+import { META_KEYS, parseServersConfig, type ServerEntry } from "../mcp/config.ts";
 import { parseLaunch } from "../mcp/launchers.ts";
 import { VARIABLE_PATTERN } from "../core/secrets.ts";
 import type { ClientId } from "./clients.ts";
@@ -192,7 +192,8 @@ export function readServerEntry(
     readonly scope: string;
     readonly source: string;
     readonly folders: FolderVariables;
-    /** The client whose dialect the entry is read in (its client-only keys). */
+    /** The client whose dialect the entry is read in (its client-only keys); absent for a client
+     * with no keys of its own (Claude Code). */
     readonly client?: ClientId;
   },
 ): ConfiguredServer {
@@ -223,6 +224,10 @@ export function readServerEntry(
     ? geminiFilter(name, raw)
     : {};
   delete entry.disabledTools;
+  // mcpmeter's own keys mean something else in a client's file (VS Code writes `version` and
+  // `gallery` on every server installed from its MCP registry): only a plain servers file
+  // (`generic`) may carry mcpmeter's pins.
+  if (where.client !== "generic") { for (const k of META_KEYS) delete entry[k]; }
   if (where.client === "gemini-cli") {
     // httpUrl is streamable HTTP, url alone the older SSE transport (unless a type says so).
     if (typeof raw.httpUrl === "string") {

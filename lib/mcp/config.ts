@@ -156,7 +156,8 @@ export interface ParseServersConfigOptions {
 
 const STDIO_KEYS = ["command", "args", "env", "cwd"] as const;
 const REMOTE_KEYS = ["url", "headers", "type"] as const;
-const META_KEYS = [
+/** mcpmeter's own optional keys of an entry (pins, install and capture settings). */
+export const META_KEYS = [
   "package",
   "version",
   "bin",
