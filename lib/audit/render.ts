@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { counted, oneLine } from "../core/text.ts";
+import { counted, oneLine, printable } from "../core/text.ts";
 import type { ConfigReport, ServerReport } from "./report.ts";
 
 /** The whole audit: what the flow returns and `--json` prints. */
@@ -109,7 +109,7 @@ export function renderConfig(c: ConfigReport): string[] {
   if (c.servers.length === 0) {
     out.push("  no MCP servers configured");
     for (const note of c.notes) out.push(`  note: ${note}`);
-    return out;
+    return out.map(printable);
   }
   const t = c.totals;
   const rows = [
@@ -172,7 +172,7 @@ export function renderConfig(c: ConfigReport): string[] {
     );
   }
   for (const note of c.notes) out.push(`  note: ${note}`);
-  return out;
+  return out.map(printable);
 }
 
 /**
@@ -192,5 +192,5 @@ export function renderAudit(report: AuditReport): string[] {
     out.push("", "not read:");
     for (const p of report.problems) out.push(`  ${p}`);
   }
-  return out;
+  return out.map(printable);
 }

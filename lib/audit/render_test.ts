@@ -106,3 +106,61 @@ Deno.test("renderAudit() prints each config's posture, servers, totals, session 
   // neither the arguments (a token among them) nor a failed server's repeated warning is printed
   assert.equal(text.includes("s3cret") || text.includes("transport: closed"), false);
 });
+
+Deno.test("renderAudit() writes the control characters a server's tool names or a cause hold as \\xHH, so they cannot drive the terminal", () => {
+  const config: ClientConfig = {
+    id: "cursor ~/.cursor/mcp.json",
+    client: "cursor",
+    label: "Cursor",
+    files: ["/h/.cursor/mcp.json"],
+    servers: [
+      readServerEntry("s", { command: "s-mcp" }, {
+        scope: "global",
+        source: "/h/.cursor/mcp.json",
+        folders,
+      }),
+      readServerEntry("t", { command: "t-mcp" }, {
+        scope: "global",
+        source: "/h/.cursor/mcp.json",
+        folders,
+      }),
+    ],
+    notes: [],
+    deferral: { kind: "cursor" },
+  };
+  const s: ServerCaptureRecord = {
+    server: "s",
+    transport: "stdio",
+    outcome: "ok",
+    warnings: [],
+    // clear the screen, then a line break
+    tools: [{ name: "find\u001b[2J\nnow", inputSchema: { type: "object" } }],
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+  };
+  const t: ServerCaptureRecord = {
+    ...s,
+    server: "t",
+    outcome: "exited",
+    message: "bad \u009b31m input",
+    tools: [],
+  };
+  const report = buildConfigReport(config, (x) => x.name === "s" ? s : t, { count, home: "/h" });
+  const lines = renderAudit({
+    schemaVersion: 2,
+    kind: "mcpmeter-audit",
+    createdAt: "2026-12-06T00:00:00.000Z",
+    tokenizer: "o200k_base",
+    counting: "c",
+    home: "~",
+    configs: [report],
+    problems: [],
+    searched: 1,
+  });
+  const text = lines.join("\n");
+  // deno-lint-ignore no-control-regex
+  assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(text), false);
+  assert.match(text, /heaviest tools: s:find\\x1b\[2J\\x0anow \d+$/m);
+  assert.match(text, /^ {2}t +global +t-mcp .* exited: bad \\x9b31m input$/m);
+});

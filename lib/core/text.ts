@@ -54,3 +54,25 @@ export function duration(ms: number): string {
   if (ms < 3_597_000) return `${(ms / 60_000).toFixed(1)} min`;
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
+
+/**
+ * A line with its control characters written as `\xHH`, for a terminal: text that comes from
+ * outside (a server's tool names, a config's keys) could otherwise drive the terminal with an
+ * escape sequence (clear it, recolour or hide lines), and a line break would split the line.
+ *
+ * @param line Any text.
+ * @returns The text with every C0 and C1 control character escaped.
+ *
+ * @example Usage
+ * ```ts
+ * import { printable } from "./text.ts";
+ * if (printable("a\u001b[2Jb\n") !== "a\\x1b[2Jb\\x0a") throw new Error(printable("a\u001b[2Jb\n"));
+ * ```
+ */
+export function printable(line: string): string {
+  return line.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}

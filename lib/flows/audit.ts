@@ -48,6 +48,7 @@ import {
   resolveNpmVersion,
 } from "../mcp/io.ts";
 import { MIN_SECRET_CHARS, redactText } from "../core/secrets.ts";
+import { printable } from "../core/text.ts";
 import { InputFileError, UsageError } from "../core/errors.ts";
 import { RESULT_DECIMALS, stableJson } from "../core/json.ts";
 import { ensureWritable } from "./_write.ts";
@@ -153,8 +154,9 @@ export async function runAudit(
 ): Promise<AuditReport> {
   const env = io.env();
   let printed: string[] = [];
-  // Progress lines name packages and servers; none may carry a value from the configs.
-  const log = (line: string) => io.progress("audit", redactText(line, printed));
+  // Progress lines name packages and servers; none may carry a value from the configs, nor a
+  // control character a server or a config name holds.
+  const log = (line: string) => io.progress("audit", printable(redactText(line, printed)));
   const system = options.home === undefined;
   const home = options.home === undefined ? env.HOME ?? env.USERPROFILE : resolve(options.home);
   if (home === undefined) {
