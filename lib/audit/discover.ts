@@ -308,11 +308,12 @@ async function claudeCode(
         return { path, value: await r.load(path, false) };
       }),
     );
+    // Run from the home folder, the project's .claude/settings.json is the user's: read once.
     const layers = [
       ...(system ? [{ path: managedSettingsPath, value: managedSettings }] : []),
       ...folderSettings,
       { path: userSettingsPath, value: userSettings },
-    ];
+    ].filter((l, i, all) => all.findIndex((m) => m.path === l.path) === i);
     const present = layers.filter((l) => l.value !== undefined);
     const notes: string[] = [];
     const settingsList = (key: string) =>

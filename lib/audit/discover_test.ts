@@ -226,6 +226,8 @@ Deno.test("findConfigs() run from the home folder reads Cursor's global file onc
     await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
       mcpServers: { w: { command: "w-mcp" } },
     });
+    await write(join(home, ".claude.json"), { mcpServers: { u: { command: "u-mcp" } } });
+    await write(join(home, ".claude", "settings.json"), { env: { ENABLE_TOOL_SEARCH: "true" } });
     const found = await findConfigs({
       home,
       project: home,
@@ -233,8 +235,13 @@ Deno.test("findConfigs() run from the home folder reads Cursor's global file onc
       system: false,
       env: {},
     });
+    // the project's .claude/settings.json is the user's own: consulted once
+    const deferral = found.configs[0].deferral;
+    assertEquals(deferral.kind === "claude-code" && deferral.consulted, [
+      "~/.claude/settings.json",
+    ]);
     assertEquals(
-      found.configs.map((c) => [c.id, c.folder, c.files.length, c.notes, table(c)]),
+      found.configs.slice(1).map((c) => [c.id, c.folder, c.files.length, c.notes, table(c)]),
       [
         ["cursor ~/.cursor/mcp.json", undefined, 1, [], { a: ["global", "a-mcp"] }],
         ["windsurf ~/.codeium/windsurf/mcp_config.json", undefined, 1, [], {
