@@ -43,16 +43,27 @@ export interface JsonDialect {
   readonly trailingCommas: boolean;
   /** A leading byte order mark is skipped (editors that decode the file first skip it). */
   readonly bom: boolean;
+  /** A blank file holds no servers, not an error (Claude Code's `.mcp.json`). */
+  readonly blankIsEmpty?: boolean;
 }
 
 /** VS Code's JSONC (also Cursor's and Windsurf's): comments, trailing commas, a BOM. */
 export const JSONC: JsonDialect = { comments: true, trailingCommas: true, bom: true };
 
 /**
- * Plain JSON, read leniently where the client's reader is not documented (Claude Code, Claude
- * Desktop): no comments; trailing commas and a BOM are passed over.
+ * Plain JSON, read leniently where the client's reader is not known (Claude Desktop): no
+ * comments; trailing commas and a BOM are passed over.
  */
 export const LENIENT_JSON: JsonDialect = { comments: false, trailingCommas: true, bom: true };
+
+/**
+ * Claude Code's reader: `JSON.parse` of the text less a leading BOM (its `safeParseJSON`, as
+ * bundled in Claude Code 2.1.328), so a comment or a trailing comma makes the file an error.
+ */
+export const CLAUDE_CODE_JSON: JsonDialect = { comments: false, trailingCommas: false, bom: true };
+
+/** Claude Code's reader for a project's `.mcp.json`, which reads a blank file as no servers. */
+export const CLAUDE_CODE_MCP_JSON: JsonDialect = { ...CLAUDE_CODE_JSON, blankIsEmpty: true };
 
 /**
  * Gemini CLI's reader: `JSON.parse(stripJsonComments(text))` (packages/cli/src/config/settings.ts,
@@ -114,7 +125,10 @@ export function parseConfigText(
     }
     text = text.slice(1);
   }
-  if (text.trim() === "") throw new ConfigSyntaxError(path, 1, 1, "the file is empty");
+  if (text.trim() === "") {
+    if (d.blankIsEmpty) return {};
+    throw new ConfigSyntaxError(path, 1, 1, "the file is empty");
+  }
   const errors: ParseError[] = [];
   const value = parse(text, errors, {
     allowTrailingComma: d.trailingCommas,

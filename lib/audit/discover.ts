@@ -26,6 +26,8 @@ import { parse as parseDotEnv } from "dotenv";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
 import { type ClientId, CLIENTS } from "./clients.ts";
 import {
+  CLAUDE_CODE_JSON,
+  CLAUDE_CODE_MCP_JSON,
   ConfigSyntaxError,
   GEMINI_JSON,
   type JsonDialect,
@@ -268,13 +270,17 @@ async function claudeCode(
 ): Promise<ClientConfig[]> {
   const { home, project, system, env, platform } = r.options;
   const configDir = system && env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CONFIG_DIR : join(home, ".claude");
-  const claudeJson = claudeJsonPath === undefined ? undefined : await r.load(claudeJsonPath, false);
+  const claudeJson = claudeJsonPath === undefined
+    ? undefined
+    : await r.load(claudeJsonPath, CLAUDE_CODE_JSON);
   const userSettingsPath = join(configDir, "settings.json");
-  const userSettings = await r.load(userSettingsPath, false);
+  const userSettings = await r.load(userSettingsPath, CLAUDE_CODE_JSON);
   const managedSettingsPath = join(managedDir(platform), "managed-settings.json");
   const managedMcpPath = join(managedDir(platform), "managed-mcp.json");
-  const managedSettings = system ? await r.load(managedSettingsPath, false, true) : undefined;
-  const managedMcp = system ? await r.load(managedMcpPath, false, true) : undefined;
+  const managedSettings = system
+    ? await r.load(managedSettingsPath, CLAUDE_CODE_JSON, true)
+    : undefined;
+  const managedMcp = system ? await r.load(managedMcpPath, CLAUDE_CODE_JSON, true) : undefined;
   const projects = isObject(claudeJson) && isObject(claudeJson.projects) ? claudeJson.projects : {};
   const field = (folder: string) => `projects[${JSON.stringify(folder)}].mcpServers`;
   if (onlyMcpJson === undefined) {
@@ -301,11 +307,13 @@ async function claudeCode(
     const local = isObject(entry) ? entry : {};
     const mcpJsonPath = onlyMcpJson ??
       (folder === undefined ? undefined : join(folder, ".mcp.json"));
-    const mcpJson = mcpJsonPath === undefined ? undefined : await r.load(mcpJsonPath, false);
+    const mcpJson = mcpJsonPath === undefined
+      ? undefined
+      : await r.load(mcpJsonPath, CLAUDE_CODE_MCP_JSON);
     const folderSettings = folder === undefined ? [] : await Promise.all(
       [".claude/settings.local.json", ".claude/settings.json"].map(async (rel) => {
         const path = join(folder, rel);
-        return { path, value: await r.load(path, false) };
+        return { path, value: await r.load(path, CLAUDE_CODE_JSON) };
       }),
     );
     // Run from the home folder, the project's .claude/settings.json is the user's: read once.
@@ -1019,7 +1027,16 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   const norm = path.replace(/\\/g, "/");
   const claudeFile = name === ".claude.json" || name === ".mcp.json";
   const geminiFile = norm.includes("/.gemini/") && name === "settings.json";
-  const value = await r.load(path, geminiFile ? GEMINI_JSON : !claudeFile);
+  const value = await r.load(
+    path,
+    geminiFile
+      ? GEMINI_JSON
+      : name === ".mcp.json"
+      ? CLAUDE_CODE_MCP_JSON
+      : claudeFile
+      ? CLAUDE_CODE_JSON
+      : true,
+  );
   const configs: ClientConfig[] = [];
   if (value === undefined) {
     if (!r.problems.some((p) => p.path === path)) {

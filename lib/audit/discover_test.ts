@@ -178,6 +178,10 @@ Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claud
       '\uFEFF{\r\n  "mcpServers": {\r\n    "u": { "command": "u-mcp" }\r\n  }\r\n}\r\n',
     );
     await write(join(home, ".claude", "settings.json"), "null\n");
+    // Claude Code reads its files with JSON.parse (less a BOM): a trailing comma is an error;
+    // a blank .mcp.json it reads as no servers
+    await write(join(app, ".claude", "settings.local.json"), '{"env": {"A": "1",}}');
+    await write(join(app, ".mcp.json"), "\n");
     await write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
       preferences: { menuBarEnabled: false },
     });
@@ -203,6 +207,8 @@ Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claud
     assertEquals(found.problems.map((p) => p.message), [
       `${join(home, ".claude", "settings.json")}: the file holds null, not a JSON object: ` +
       `nothing read from it`,
+      `${join(app, ".claude", "settings.local.json")}:1:19: not valid JSON: a comma before a ` +
+      `closing bracket`,
       `${join(home, ".cursor", "mcp.json")}:1:1: not valid JSON: the file is empty`,
       `${join(home, ".codeium", "windsurf", "mcp_config.json")}: the file holds an array, not a ` +
       `JSON object: nothing read from it`,
