@@ -12,6 +12,7 @@ export const RETRIEVER_MODEL_FLAGS = {
   "rerank-k": { type: "string" },
   "expand-model": { type: "string" },
   "chat-cache": { type: "string", path: true },
+  "model-timeout": { type: "string" },
 } as const;
 
 /** The parsed model-retriever flags. */
@@ -25,7 +26,7 @@ export type RetrieverModelFlags = {
  * @param v Parsed flags.
  * @param defaultRerankK Candidates of rerank when `--rerank-k` has no number.
  * @returns Options for runBench or runProxy.
- * @throws {UsageError} When `--rerank-k` is not an integer >= 2.
+ * @throws {UsageError} When `--rerank-k` is not an integer >= 2 or `--model-timeout` not one >= 1.
  */
 export function retrieverModelOptions(v: RetrieverModelFlags, defaultRerankK: number): {
   embeddingModel?: string;
@@ -36,6 +37,7 @@ export function retrieverModelOptions(v: RetrieverModelFlags, defaultRerankK: nu
   rerankK?: number;
   expandModel?: string;
   chatCache?: string;
+  modelTimeoutMs?: number;
 } {
   return {
     ...(v["embedding-model"] ? { embeddingModel: v["embedding-model"] } : {}),
@@ -46,5 +48,8 @@ export function retrieverModelOptions(v: RetrieverModelFlags, defaultRerankK: nu
     ...(v["rerank-k"] ? { rerankK: intFlag("rerank-k", v["rerank-k"], defaultRerankK, 2) } : {}),
     ...(v["expand-model"] ? { expandModel: v["expand-model"] } : {}),
     ...(v["chat-cache"] ? { chatCache: v["chat-cache"] } : {}),
+    ...(v["model-timeout"]
+      ? { modelTimeoutMs: 1000 * intFlag("model-timeout", v["model-timeout"], 0, 1) }
+      : {}),
   };
 }

@@ -45,7 +45,10 @@ const HELP = helpText({
                      the first retrieve_tools call (answers cached)
   --models FILE      Model registry (default: ${BENCH_DEFAULTS.models})
   --embedding-cache DIR  Vector cache (default: ${BENCH_DEFAULTS.embeddingCache})
-  --chat-cache DIR   Answers of the rerank and expand models (default: ${BENCH_DEFAULTS.chatCache})`,
+  --chat-cache DIR   Answers of the rerank and expand models (default: ${BENCH_DEFAULTS.chatCache})
+  --model-timeout SECONDS
+                     Wait for one answer of the retriever's model before it is a timeout:
+                     retried once, then the model is down (default: 60 embeddings, 120 chat)`,
   exitCodes: "0 stopped cleanly (Ctrl-C, end of stdin), 1 a crash, 2 bad input (a flag, the " +
     "servers config, an off-loopback bind without a token)",
   notes:

@@ -86,6 +86,10 @@ reference corpus of 73 npm MCP servers) and writes report.json and dashboard.htm
                        index time (expand, doc2query-style); its one-off cost is reported
   --chat-cache DIR     Answers of the rerank and expand models, keyed by model + sha256 of the
                        prompt (default: ${BENCH_DEFAULTS.chatCache}); a rerun sends no prompt again
+  --model-timeout SECONDS
+                       Wait for one answer of the embedding or a chat model before it is a
+                       timeout: retried once, then that model is down for the run (default: 60
+                       for embeddings, 120 for chat models; raise it for a slow local model)
   --hosted-search anthropic:ID
                        Also score anthropic_hosted: Anthropic's own tool search, asked through
                        the registry's model ID (a model with tool search) once per golden query

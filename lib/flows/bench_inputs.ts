@@ -102,6 +102,7 @@ export async function loadBenchInputs(
     env: io.env(),
     dotEnv: io.fromRoot(".env"),
     now: io.epochNow,
+    ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
   });
   const { proxy, code, proxyPath, codePath } = await loadModeCatalogs(options, io, say);
   const packageInfo = options.packageInfo === undefined

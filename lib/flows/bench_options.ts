@@ -87,6 +87,12 @@ export interface RunBenchOptions {
   /** Answer cache folder of the chat retrievers. Default `.scratch/chat`. */
   readonly chatCache?: string;
   /**
+   * Wait, ms, for one answer of an embedding or chat model of the retrievers before it is a
+   * timeout (retried once, then the model is down for the run). Default 60 s for embeddings,
+   * 120 s for chat models.
+   */
+  readonly modelTimeoutMs?: number;
+  /**
    * `anthropic:ID`: also score `anthropic_hosted`, Anthropic's own tool search asked through the
    * registry's model ID (one request per golden query, cached in `.scratch/hosted_search`).
    */

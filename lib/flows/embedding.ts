@@ -41,6 +41,8 @@ export interface ResolveEmbeddingOptions {
   readonly dotEnv?: string;
   /** The HTTP client to wrap. @default {globalThis.fetch} */
   readonly fetch?: typeof fetch;
+  /** Per-request wait, ms, recorded in the settings the embedder reads. @default {60000} */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -88,7 +90,12 @@ export async function resolveEmbeddingModel(
   };
   return {
     model,
-    settings: { embeddingModel: { ...model } },
+    settings: {
+      embeddingModel: {
+        ...model,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+    },
     fetch: authFetch,
     embeddingStore: createFileEmbeddingStore(options.cacheDir),
   };

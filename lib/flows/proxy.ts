@@ -79,6 +79,8 @@ export interface RunProxyOptions extends RetrieverModelOptions {
   readonly embeddingCache?: string;
   /** Answer cache of the rerank and expand models (`--chat-cache`). */
   readonly chatCache?: string;
+  /** Wait, ms, for one answer of the retriever's model (see `BenchOptions.modelTimeoutMs`). */
+  readonly modelTimeoutMs?: number;
   /** Environment: `${VAR}` expansion of the config and the upstreams' environment. */
   readonly env: Record<string, string>;
   /** Resolves when the proxy should shut down (the task: SIGINT or SIGTERM). */
@@ -169,6 +171,7 @@ export async function runProxy(
       chatCache: options.chatCache ?? io.fromRoot(BENCH_DEFAULTS.chatCache),
       env: options.env,
       dotEnv: io.fromRoot(".env"),
+      ...(options.modelTimeoutMs === undefined ? {} : { timeoutMs: options.modelTimeoutMs }),
     },
   );
   const retriever = proxyRetriever(retrieverName, {

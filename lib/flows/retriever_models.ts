@@ -183,6 +183,11 @@ export interface ResolveRetrieverModelsOptions {
   readonly now?: () => number;
   /** HTTP client of the chat providers and the embeddings endpoint. @default {globalThis.fetch} */
   readonly fetch?: typeof fetch;
+  /**
+   * Wait, ms, for one answer of a model before it is a timeout.
+   * @default {60 s for the embedding model, 120 s for chat models}
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -212,6 +217,7 @@ export async function resolveRetrieverModels(
       ...common,
       id: plan.embeddingModel,
       cacheDir: options.embeddingCache,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
   const chat = new Map<string, ChatModel>();
   for (const [name, id] of plan.chatModels) {
@@ -221,6 +227,7 @@ export async function resolveRetrieverModels(
       id,
       flag: `--${name}-model`,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
     chat.set(name, resolved.model);
   }

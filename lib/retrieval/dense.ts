@@ -153,6 +153,7 @@ export function embedderFromContext(context: RetrieverContext, who: string): Emb
     ...(context.embeddingStore ? { store: context.embeddingStore } : {}),
     ...(typeof raw.batchSize === "number" ? { batchSize: raw.batchSize } : {}),
     ...(typeof raw.concurrency === "number" ? { concurrency: raw.concurrency } : {}),
+    ...(typeof raw.timeoutMs === "number" ? { timeoutMs: raw.timeoutMs } : {}),
   });
 }
 
