@@ -6,7 +6,7 @@
  *
  * Locations (each client's documentation; `docs/audit.md` lists the sources):
  * - Claude Code: `~/.claude.json` (`mcpServers`: user scope; `projects[FOLDER].mcpServers`: local
- *   scope), `FOLDER/.mcp.json` (project scope); settings `~/.claude/settings.json`,
+ *   scope), `FOLDER/.mcp.json` and each parent folder's (project scope); settings `~/.claude/settings.json`,
  *   `FOLDER/.claude/settings.json`, `FOLDER/.claude/settings.local.json` and the machine's
  *   managed settings; `CLAUDE_CONFIG_DIR` moves `~/.claude` and `~/.claude.json`. A name in more
  *   than one scope: local wins over project, project over user.
@@ -305,11 +305,10 @@ async function claudeCode(
     const vars: FolderVariables = { home, ...(folder === undefined ? {} : { workspace: folder }) };
     const entry = folder === undefined ? undefined : projects[folder];
     const local = isObject(entry) ? entry : {};
-    const mcpJsonPath = onlyMcpJson ??
-      (folder === undefined ? undefined : join(folder, ".mcp.json"));
-    const mcpJson = mcpJsonPath === undefined
-      ? undefined
-      : await r.load(mcpJsonPath, CLAUDE_CODE_MCP_JSON);
+    const mcpJsons = (await Promise.all(
+      (onlyMcpJson !== undefined ? [onlyMcpJson] : folder === undefined ? [] : mcpJsonFiles(folder))
+        .map(async (path) => ({ path, value: await r.load(path, CLAUDE_CODE_MCP_JSON) })),
+    )).filter((m) => m.value !== undefined);
     const folderSettings = folder === undefined ? [] : await Promise.all(
       [".claude/settings.local.json", ".claude/settings.json"].map(async (rel) => {
         const path = join(folder, rel);
@@ -334,12 +333,14 @@ async function claudeCode(
       ...(managedMcp === undefined ? [] : [managedMcpPath]),
       ...(provided.length === 0 ? [] : [managedSettingsPath]),
       ...(onlyMcpJson === undefined && claudeJson !== undefined ? [claudeJsonPath!] : []),
-      ...(mcpJson === undefined ? [] : [mcpJsonPath!]),
+      ...mcpJsons.map((m) => m.path),
     ];
     if (files.length === 0) continue;
-    const projectServers = withDisabled(
-      r.servers(isObject(mcpJson) ? mcpJson.mcpServers : undefined, "project", mcpJsonPath!, vars),
-      settingsList("disabledMcpjsonServers"),
+    const projectServers = mcpJsons.map((m) =>
+      withDisabled(
+        r.servers(isObject(m.value) ? m.value.mcpServers : undefined, "project", m.path, vars),
+        settingsList("disabledMcpjsonServers"),
+      )
     );
     const merged = withDisabled(
       merge([
@@ -353,7 +354,7 @@ async function claudeCode(
         onlyMcpJson === undefined
           ? r.servers(local.mcpServers, "local", claudeJsonPath!, vars, field(folder!))
           : [],
-        projectServers,
+        ...projectServers,
         onlyMcpJson === undefined && isObject(claudeJson)
           ? r.servers(claudeJson.mcpServers, "user", claudeJsonPath!, vars)
           : [],
@@ -389,7 +390,9 @@ async function claudeCode(
     );
     if (pending.length > 0) {
       notes.push(
-        `${pending.length} project server(s) of ${tilde(mcpJsonPath!, home)} are not recorded as ` +
+        `${pending.length} project server(s) of ${
+          [...new Set(pending.map((s) => tilde(s.source, home)))].join(", ")
+        } are not recorded as ` +
           `approved: Claude Code asks before starting them (counted here)`,
       );
     }
@@ -416,6 +419,20 @@ async function claudeCode(
 }
 
 const MANAGED_MCP_DOCS = "code.claude.com/docs/en/managed-mcp";
+
+/**
+ * The `.mcp.json` files Claude Code reads for a working folder, the closest first (it wins a
+ * shared name): the folder's and every parent folder's up to the filesystem root (not its own),
+ * except inside a `connector-downloads` folder, where Claude Code saves claude.ai connectors'
+ * files and ignores them (as bundled in Claude Code 2.1.328).
+ */
+function mcpJsonFiles(folder: string): string[] {
+  const out: string[] = [];
+  for (let dir = folder; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (!dir.split(/[\\/]/).includes("connector-downloads")) out.push(join(dir, ".mcp.json"));
+  }
+  return out;
+}
 
 /** Server names Claude Code keeps for its built-in servers: a config entry named so is skipped. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set([

@@ -349,6 +349,51 @@ Deno.test("findConfigs() reads the servers VS Code installs from its MCP registr
   }
 });
 
+Deno.test("findConfigs() reads Claude Code's .mcp.json of the working folder and of every parent folder, the closest winning, except inside connector-downloads", async () => {
+  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
+  try {
+    const work = join(home, "work");
+    const app = join(work, "app");
+    await write(join(home, ".mcp.json"), { mcpServers: { top: { command: "top-mcp" } } });
+    await write(join(work, ".mcp.json"), {
+      mcpServers: { dup: { command: "parent-mcp" }, shared: { command: "shared-mcp" } },
+    });
+    await write(join(app, ".mcp.json"), { mcpServers: { dup: { command: "app-mcp" } } });
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    const [code] = found.configs;
+    assertEquals(table(code), {
+      dup: ["project", "app-mcp"],
+      shared: ["project", "shared-mcp"],
+      top: ["project", "top-mcp"],
+    });
+    assertEquals(code.files, [app, work, home].map((d) => join(d, ".mcp.json")));
+    assertEquals(code.notes, [
+      `"dup" in ${join(work, ".mcp.json")} (project) is hidden by the project one`,
+      "3 project server(s) of ~/work/app/.mcp.json, ~/work/.mcp.json, ~/.mcp.json are not " +
+      "recorded as approved: Claude Code asks before starting them (counted here)",
+    ]);
+    // Claude Code leaves out the files of a folder where it saves claude.ai connectors' downloads
+    const saved = join(home, "connector-downloads", "x");
+    await write(join(saved, ".mcp.json"), { mcpServers: { saved: { command: "saved-mcp" } } });
+    const inSaved = await findConfigs({
+      home,
+      project: saved,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(table(inSaved.configs[0]), { top: ["project", "top-mcp"] });
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
 Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {
