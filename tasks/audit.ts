@@ -26,8 +26,8 @@ const HELP = helpText({
   purpose: "The MCP clients configured on this machine: their servers, tools and per-request cost.",
   about: `Finds the MCP client configs of this account (Claude Code: ~/.claude.json user and
 per-project servers, the .mcp.json of the working folder and its parents; Claude Desktop; Cursor:
-~/.cursor/mcp.json and .cursor/mcp.json; VS Code: the user mcp.json and settings.json, .vscode/mcp.json; Windsurf;
-Gemini CLI: ~/.gemini/settings.json and .gemini/settings.json),
+~/.cursor/mcp.json and .cursor/mcp.json; VS Code: the user mcp.json and settings.json,
+.vscode/mcp.json; Windsurf; Gemini CLI: ~/.gemini/settings.json and .gemini/settings.json),
 captures each server once (npx/pnpm dlx/bunx launches pinned and installed into
 ${AUDIT_INSTALL_DIR}, a throwaway HOME, no network where possible), and prints per client
 config: servers, tools, tokens per server in that client's provider format (sent) and as
