@@ -249,10 +249,14 @@ function merge(
   return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function withDisabled(servers: ConfiguredServer[], names: ReadonlySet<string>, scope?: string) {
-  return servers.map((s) =>
-    names.has(s.name) && (scope === undefined || s.scope === scope) ? { ...s, disabled: true } : s
-  );
+/** Marks the servers a list names as disabled; `listedIn` maps a name to the list's place. */
+function withDisabled(servers: ConfiguredServer[], listedIn: ReadonlyMap<string, string>) {
+  return servers.map((s) => {
+    const where = listedIn.get(s.name);
+    return where === undefined || s.disabled
+      ? s
+      : { ...s, disabled: true, disabledBy: `listed in ${where}` };
+  });
 }
 
 function managedDir(platform: Platform): string {
@@ -323,11 +327,22 @@ async function claudeCode(
     ].filter((l, i, all) => all.findIndex((m) => m.path === l.path) === i);
     const present = layers.filter((l) => l.value !== undefined);
     const notes: string[] = [];
-    const settingsList = (key: string) =>
-      new Set([
-        ...present.flatMap((l) => isObject(l.value) ? listOf(l.value, key, l.path, notes) : []),
-        ...listOf(local, key, `${claudeJsonPath} projects[${JSON.stringify(folder)}]`, notes),
-      ]);
+    // name → where it is listed first (the disabled server's cause names the key and file)
+    const settingsListed = (key: string) => {
+      const where = new Map<string, string>();
+      const add = (names: string[], place: string) => {
+        for (const n of names) if (!where.has(n)) where.set(n, `${key} of ${place}`);
+      };
+      for (const l of present) {
+        if (isObject(l.value)) add(listOf(l.value, key, l.path, notes), tilde(l.path, home));
+      }
+      add(
+        listOf(local, key, `${claudeJsonPath} projects[${JSON.stringify(folder)}]`, notes),
+        `${tilde(claudeJsonPath ?? "", home)} (this project's entry)`,
+      );
+      return where;
+    };
+    const settingsList = (key: string) => new Set(settingsListed(key).keys());
     const provided = providedServers(r, managedSettings, managedSettingsPath, vars, notes);
     const files = [
       ...(managedMcp === undefined ? [] : [managedMcpPath]),
@@ -339,7 +354,7 @@ async function claudeCode(
     const projectServers = mcpJsons.map((m) =>
       withDisabled(
         r.servers(isObject(m.value) ? m.value.mcpServers : undefined, "project", m.path, vars),
-        settingsList("disabledMcpjsonServers"),
+        settingsListed("disabledMcpjsonServers"),
       )
     );
     const merged = withDisabled(
@@ -359,7 +374,7 @@ async function claudeCode(
           ? r.servers(claudeJson.mcpServers, "user", claudeJsonPath!, vars)
           : [],
       ], notes),
-      settingsList("disabledMcpServers"),
+      settingsListed("disabledMcpServers"),
     );
     const settingsLayers = present.map((l): SettingsLayer => ({
       where: tilde(l.path, home),

@@ -110,6 +110,11 @@ Deno.test("findConfigs() reads each client's config files in a temporary home", 
       memory: ["user", "npx @modelcontextprotocol/server-memory"],
       notes: ["local", "npx notes-mcp"],
     });
+    // a disabled server's cause names the list and the file that holds it
+    assertEquals(
+      app.servers.find((s) => s.name === "gone")?.disabledBy,
+      "listed in disabledMcpServers of ~/.claude.json (this project's entry)",
+    );
     assertEquals(app.notes.filter((n) => n.includes("hidden")), [
       `"notes" in ${join(proj, ".mcp.json")} (project) is hidden by the local one`,
     ]);
@@ -138,6 +143,10 @@ Deno.test("findConfigs() reads each client's config files in a temporary home", 
       off: ["user", "node", "disabled"],
       remote: ["user", "http api.example.net"],
     });
+    assertEquals(
+      windsurf.servers.find((s) => s.name === "off")?.disabledBy,
+      '"disabled": true in its entry',
+    );
     // the env value and the URL's key never reach a label
     const text = JSON.stringify(
       found.configs.map((c) => c.servers.map((s) => [s.launch, s.envNames, s.problem])),

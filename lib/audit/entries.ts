@@ -209,6 +209,7 @@ export function readServerEntry(
     };
   }
   const disabled = raw.disabled === true;
+  const off = disabled ? { disabledBy: '"disabled": true in its entry' } : {};
   const alwaysLoad = raw.alwaysLoad === true;
   const inputs = new Set<string>();
   const entry: Record<string, JsonValue> = { ...raw };
@@ -266,7 +267,16 @@ export function readServerEntry(
     if (!(error instanceof ConfigError)) throw error;
     const reason = error.message.replace(/^Cannot use servers config "(?:[^"\\]|\\.)*": /, "")
       .replace(/^server "(?:[^"\\]|\\.)*": /, "");
-    return { ...base, problem: reason, disabled, alwaysLoad, launch: "?", envNames, ...filtered };
+    return {
+      ...base,
+      problem: reason,
+      disabled,
+      ...off,
+      alwaysLoad,
+      launch: "?",
+      envNames,
+      ...filtered,
+    };
   }
   const launch = launchLabel(parsed);
   if (inputs.size > 0) {
@@ -277,6 +287,7 @@ export function readServerEntry(
       }, which VS Code prompts for and keeps to itself; set the value in an environment ` +
         `variable and write \${env:NAME} to have it measured`,
       disabled,
+      ...off,
       alwaysLoad,
       launch,
       envNames,
@@ -288,13 +299,14 @@ export function readServerEntry(
       ...base,
       problem: "uses ${workspaceFolder}, but this config belongs to no project folder",
       disabled,
+      ...off,
       alwaysLoad,
       launch,
       envNames,
       ...filtered,
     };
   }
-  return { ...base, entry: parsed, disabled, alwaysLoad, launch, envNames, ...filtered };
+  return { ...base, entry: parsed, disabled, ...off, alwaysLoad, launch, envNames, ...filtered };
 }
 
 /** `$NAME` written `${NAME}` in every string of a value. */
