@@ -94,6 +94,7 @@ export {
   PROVIDER_NAMES,
   renderAudit,
   renderConfig,
+  serverWarnings,
 } from "./render.ts";
 export {
   type AuditBaseline,

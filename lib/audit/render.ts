@@ -156,23 +156,36 @@ export function renderConfig(c: ConfigReport): string[] {
       }`,
     );
   }
+  for (const line of serverWarnings(c)) out.push(`  ${line}`);
+  for (const note of c.notes) out.push(`  note: ${note}`);
+  return out.map(printable);
+}
+
+/**
+ * The measured servers' warnings of a config, as the console and the workbench print them:
+ * one `warning: SERVER: ...` line each, the unpinned launches gathered in one `note:` line.
+ *
+ * @param c The config's report.
+ * @returns Lines without indentation.
+ */
+export function serverWarnings(c: ConfigReport): string[] {
+  const out: string[] = [];
   const unpinned: string[] = [];
   // A failed server's cause says what its warnings would repeat.
   for (const s of c.servers.filter((x) => x.status === "ok")) {
     for (const w of s.warnings) {
       const pin = /^unpinned launch "[^"]*": installed (\S+);/.exec(w);
       if (pin !== null) unpinned.push(`${s.name} as ${pin[1]}`);
-      else out.push(`  warning: ${s.name}: ${oneLine(w, 300)}`);
+      else out.push(`warning: ${s.name}: ${oneLine(w, 300)}`);
     }
   }
   if (unpinned.length > 0) {
     out.push(
-      `  note: launched without a version, measured at the newest: ${unpinned.join(", ")} ` +
+      `note: launched without a version, measured at the newest: ${unpinned.join(", ")} ` +
         `(pin NAME@VERSION in the config for a repeatable audit)`,
     );
   }
-  for (const note of c.notes) out.push(`  note: ${note}`);
-  return out.map(printable);
+  return out;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   FORMAT_NAMES,
   PROVIDER_NAMES,
   type ServerReport,
+  serverWarnings,
 } from "../../audit/mod.ts";
 
 /** One audit file under `<results>/audits/`. */
@@ -199,7 +200,9 @@ export function configCard(c: ConfigReport): Html {
             ? ""
             : `; deferred, ${int(c.removal.sessionStartTokens)} at session start`
         }</p>`}
-      ${c.notes.map((n) => html`<p class="muted">note: ${n}</p>`)}
+      ${[...serverWarnings(c), ...c.notes.map((n) => `note: ${n}`)].map((n) =>
+        html`<p class="muted">${n}</p>`
+      )}
     </div>
   `;
 }

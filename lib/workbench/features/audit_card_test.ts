@@ -1,0 +1,51 @@
+// The Audit page's card of one client config, rendered without a server: what the console
+// prints below a config's table (server warnings, unpinned launches, notes) shows here too.
+import assert from "node:assert/strict";
+import { buildConfigReport, readServerEntry } from "../../audit/mod.ts";
+import type { ClientConfig, ServerCaptureRecord } from "../../audit/mod.ts";
+import { configCard } from "./audit_page.ts";
+
+Deno.test("configCard() shows the servers' warnings and the unpinned launches the console prints", () => {
+  const folders = { home: "/h" };
+  const config: ClientConfig = {
+    id: "windsurf ~/.codeium/windsurf/mcp_config.json",
+    client: "windsurf",
+    label: "Windsurf",
+    files: ["/h/.codeium/windsurf/mcp_config.json"],
+    servers: [
+      readServerEntry("kv", { command: "npx", args: ["-y", "kv-mcp"] }, {
+        scope: "user",
+        source: "/h/.codeium/windsurf/mcp_config.json",
+        folders,
+      }),
+    ],
+    notes: ["a config note"],
+    deferral: { kind: "none", client: "Windsurf" },
+  };
+  const kv: ServerCaptureRecord = {
+    server: "kv",
+    transport: "stdio",
+    outcome: "ok",
+    warnings: [
+      "tools/list_changed received 1 time(s)",
+      'unpinned launch "npx -y kv-mcp": installed kv-mcp@1.2.3; write kv-mcp@1.2.3 in the config for a reproducible capture',
+    ],
+    tools: [{ name: "get", description: "Get", inputSchema: { type: "object" } }],
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+  };
+  const report = buildConfigReport(config, () => kv, {
+    count: (t) => t.length,
+    home: "/h",
+    contextWindow: 1000,
+  });
+  const shown = [...String(configCard(report)).matchAll(/<p class="muted">([^<]*)<\/p>/g)]
+    .map((m) => m[1]);
+  assert.deepEqual(shown.slice(-3), [
+    "warning: kv: tools/list_changed received 1 time(s)",
+    "note: launched without a version, measured at the newest: kv as kv-mcp@1.2.3 " +
+    "(pin NAME@VERSION in the config for a repeatable audit)",
+    "note: a config note",
+  ]);
+});
