@@ -37,8 +37,27 @@ export interface HelpParts {
   readonly notes?: string;
 }
 
-/** The help line every task ends its options with. */
-export const HELP_OPTION = "  -h, --help            show this help";
+/**
+ * The help line every task ends its options with, its words in the column most of the task's
+ * option lines use (at least two spaces after the flag).
+ *
+ * @param options The task's option lines.
+ * @returns `  -h, --help` and `show this help`, aligned.
+ */
+export function helpOption(options: string): string {
+  const flag = "  -h, --help";
+  const uses = new Map<number, number>();
+  for (const line of options.split("\n")) {
+    const lead = /^( {2}-\S.*? {2,})\S/.exec(line)?.[1].length;
+    if (lead !== undefined) uses.set(lead, (uses.get(lead) ?? 0) + 1);
+  }
+  let column = flag.length + 2;
+  let most = 0;
+  for (const [at, n] of [...uses].sort((a, b) => a[0] - b[0])) {
+    if (n > most) [column, most] = [Math.max(at, flag.length + 2), n];
+  }
+  return `${flag.padEnd(column)}show this help`;
+}
 
 /**
  * What every help text matches: `Usage: deno task NAME`, a blank line, one line of purpose, and
@@ -63,7 +82,7 @@ export function helpText(parts: HelpParts): string {
     usage.map((u, i) => `${i === 0 ? "Usage: " : "       "}deno task ${u}`).join("\n"),
     parts.purpose,
     ...(parts.about ? [parts.about.trim()] : []),
-    `Options:\n${parts.options.replace(/\n+$/, "")}\n${HELP_OPTION}`,
+    `Options:\n${parts.options.replace(/\n+$/, "")}\n${helpOption(parts.options)}`,
     `Exit codes: ${parts.exitCodes.trim()}`,
     ...(parts.notes ? [parts.notes.trim()] : []),
   ];

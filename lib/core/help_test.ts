@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HELP_LAYOUT, helpText } from "./help.ts";
+import { HELP_LAYOUT, helpOption, helpText } from "./help.ts";
 
 Deno.test("helpText() writes usage, purpose, about, options with -h, exit codes, notes", () => {
   const text = helpText({
@@ -22,7 +22,7 @@ Deno.test("helpText() writes usage, purpose, about, options with -h, exit codes,
       "",
       "Options:",
       "  --alpha A     level",
-      "  -h, --help            show this help",
+      "  -h, --help    show this help",
       "",
       "Exit codes: 0 pass, 1 fail",
       "",
@@ -40,4 +40,18 @@ Deno.test("HELP_LAYOUT refuses a help without a purpose line, options or exit co
   assert.doesNotMatch(ok.replace("Options:\n", ""), HELP_LAYOUT);
   assert.doesNotMatch("mcpmeter x — a title\n\n" + ok, HELP_LAYOUT);
   assert.throws(() => helpText({ usage: "x", purpose: "two\nlines", options: "", exitCodes: "0" }));
+});
+
+Deno.test("helpOption() puts its words in the column most option lines use, two spaces at least", () => {
+  // two options at column 25, one (a long flag) at 31, a continuation line and a flag alone
+  const options = [
+    "  --config FILE          a file",
+    "                         more about it",
+    "  --write-baseline FILE  write it",
+    "  --sent-form [CLIENT=]FORMAT",
+    "  --max-increase-of-all L  growth",
+  ].join("\n");
+  assert.equal(helpOption(options), "  -h, --help             show this help");
+  assert.equal(helpOption("  -q  quiet"), "  -h, --help  show this help");
+  assert.equal(helpOption(""), "  -h, --help  show this help");
 });
