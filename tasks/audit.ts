@@ -47,9 +47,9 @@ counts. Environment values are never printed, only their names; config files are
                          claude ${DEFAULT_CONTEXT_WINDOW.claude}, gpt ${DEFAULT_CONTEXT_WINDOW.gpt}, gemini ${DEFAULT_CONTEXT_WINDOW.gemini})
   --sent-form [CLIENT=]FORMAT
                          count this client's tools (or every client's) in FORMAT, one of
-                         ${SENT_FORMATS.join(", ")} (repeatable; clients: ${
-      Object.keys(CLIENTS).join(", ")
-    })
+                         ${SENT_FORMATS.join(", ")}
+                         (repeatable); CLIENT one of ${Object.keys(CLIENTS).slice(0, 4).join(", ")},
+                         ${Object.keys(CLIENTS).slice(4).join(", ")}
   --heaviest N           heaviest tools listed and removed in the estimate (default 5)
   --json                 print the report as JSON
   --out FILE             write the report here (default results/audits/audit-DATE.json)
