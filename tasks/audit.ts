@@ -60,7 +60,8 @@ counts. Environment values are never printed, only their names; config files are
   --concurrency N        servers captured at once (default ${DEFAULT_CAPTURE_CONCURRENCY})
   --timeout-ms MS        overall timeout per server (default ${DEFAULT_SERVER_TIMEOUT_MS})
   --install-dir DIR      where packages are installed (default ${AUDIT_INSTALL_DIR})
-  --no-install           do not run npm; servers whose package is not installed fail`,
+  --no-install           do not run npm: an unpinned launch runs the newest version in
+                         --install-dir; servers whose package is not installed fail`,
   exitCodes: `0 measured, 1 a config grew beyond --max-increase or no server was measured,
 2 bad input (a flag, a baseline that cannot be read, no --config file readable).`,
   notes: "Relative paths start in the folder deno task was run from.",

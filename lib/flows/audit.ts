@@ -42,6 +42,7 @@ import {
 import {
   captureServers,
   DEFAULT_CAPTURE_CONCURRENCY,
+  installedVersions,
   installPackages,
   mergePrepared,
   prepareCapture,
@@ -202,24 +203,38 @@ export async function runAudit(
       servers: [...targets.values()].map((t) => t.entry),
     };
     const prepared = await prepareCapture(config, {
-      ...(options.install === false ? {} : {
-        resolveVersion: (name: string, range: string | undefined) =>
-          resolveNpmVersion(name, range, { env: npmEnv }),
-        install: (specs) => {
-          const distinct = new Set(specs.map((p) => `${p.package}@${p.version}`)).size;
-          log(`installing ${distinct} package(s) into ${io.displayPath(installDir)}`);
-          return installPackages(specs, {
-            installDir,
-            concurrency,
-            env: npmEnv,
-            onProgress: (r, done, total) => {
-              if (r.status !== "present") {
-                log(`  [${done}/${total}] ${r.package}@${r.version}: ${r.status}`);
-              }
-            },
-          });
-        },
-      }),
+      ...(options.install === false
+        ? {
+          // Without npm, an unpinned launch runs the newest version already installed here.
+          resolveVersion: async (name: string, range: string | undefined) => {
+            const [newest] = range === undefined || range === "latest"
+              ? await installedVersions(installDir, name)
+              : [];
+            if (newest !== undefined) return newest;
+            throw new Error(
+              `no version of ${name} is installed in ${io.displayPath(installDir)} ` +
+                `(--no-install; run once without it, or write ${name}@VERSION)`,
+            );
+          },
+        }
+        : {
+          resolveVersion: (name: string, range: string | undefined) =>
+            resolveNpmVersion(name, range, { env: npmEnv }),
+          install: (specs) => {
+            const distinct = new Set(specs.map((p) => `${p.package}@${p.version}`)).size;
+            log(`installing ${distinct} package(s) into ${io.displayPath(installDir)}`);
+            return installPackages(specs, {
+              installDir,
+              concurrency,
+              env: npmEnv,
+              onProgress: (r, done, total) => {
+                if (r.status !== "present") {
+                  log(`  [${done}/${total}] ${r.package}@${r.version}: ${r.status}`);
+                }
+              },
+            });
+          },
+        }),
     });
     log(`capturing ${targets.size} server(s), ${concurrency} at a time`);
     const captured = await captureServers(prepared.config, {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { installedBin, SERVER_MEMORY } from "../../testing/npm.ts";
 import { createTokenizer } from "../tokens/tokenizers.ts";
+import { packageDirName } from "../mcp/install.ts";
 import { runAuditCommand } from "./audit.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 import type { AuditReport } from "../audit/mod.ts";
@@ -486,6 +487,61 @@ Deno.test({
       for (const text of [written, ...outcome.stdout, ...outcome.stderr]) {
         assert.ok(!text.includes(prefix), text);
       }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "runAuditCommand with install false runs an unpinned npx launch at the newest version installed, and names a package none of whose versions is",
+  sanitizeResources: false,
+  async fn() {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-noinstall-" });
+    const home = join(dir, "home");
+    const installDir = join(dir, "servers");
+    const prefix = packageDirName(SERVER_MEMORY.package, SERVER_MEMORY.version);
+    await Deno.mkdir(installDir, { recursive: true });
+    await Deno.symlink(join(memory.installDir, prefix), join(installDir, prefix));
+    await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+      mcpServers: {
+        memory: { command: "npx", args: ["-y", SERVER_MEMORY.package] },
+        absent: { command: "npx", args: ["-y", "not-installed-mcp"] },
+      },
+    });
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+      progress: () => {},
+    };
+    try {
+      const outcome = await runAuditCommand({
+        home,
+        project: home,
+        install: false,
+        installDir,
+        timeoutMs: 30_000,
+        out: join(dir, "audit.json"),
+      }, io);
+      assert.equal(outcome.exitCode, 0, outcome.stderr.join("\n"));
+      const [windsurf] =
+        (JSON.parse(await Deno.readTextFile(join(dir, "audit.json"))) as AuditReport)
+          .configs;
+      const [absent, mem] = windsurf.servers;
+      // 9 tools: the survey of npm MCP servers (../shared/research) lists 9 for this version
+      assert.deepEqual([mem.name, mem.status, mem.tools], ["memory", "ok", 9]);
+      assert.ok(
+        mem.warnings.some((w) => w.includes(`installed ${SERVER_MEMORY.package}@2026.8.31;`)),
+        mem.warnings.join("\n"),
+      );
+      assert.equal(absent.status, "spawn_failed");
+      assert.match(absent.cause ?? "", /no version of not-installed-mcp is installed in /);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

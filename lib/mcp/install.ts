@@ -91,6 +91,37 @@ export function packageDirName(pkg: string, version: string): string {
 }
 
 /**
+ * The versions of a package installed in a folder (by {@linkcode installPackages}), highest
+ * first: numeric dotted parts compared in order, a release above its prereleases.
+ *
+ * @param installDir Folder holding the prefixes.
+ * @param pkg npm package name.
+ * @returns The exact versions; none when the folder does not exist.
+ */
+export async function installedVersions(installDir: string, pkg: string): Promise<string[]> {
+  const prefix = packageDirName(pkg, "");
+  const found: string[] = [];
+  try {
+    for await (const e of Deno.readDir(installDir)) {
+      const version = e.name.startsWith(prefix) ? e.name.slice(prefix.length) : "";
+      if (version !== "" && await readInstalledPackage(installDir, pkg, version) !== undefined) {
+        found.push(version);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const parts = (v: string) => v.split("-")[0].split(".").map((n) => Number(n) || 0);
+  return found.sort((a, b) => {
+    const [x, y] = [parts(a), parts(b)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) {
+      if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+    }
+    return Number(a.includes("-")) - Number(b.includes("-")) || (a < b ? 1 : a > b ? -1 : 0);
+  });
+}
+
+/**
  * Reads an installed package's package.json.
  *
  * @param installDir Folder holding the prefixes.

@@ -23,6 +23,7 @@ export {
   DEFAULT_CAPTURE_CONCURRENCY,
 } from "./capture.ts";
 export {
+  installedVersions,
   type InstallOptions,
   installPackages,
   type InstallResult,
