@@ -189,7 +189,7 @@ export interface ConfigReport {
     /** `billed.tokens` over the context window. */
     readonly share: number;
   };
-  /** Session start when tools are deferred; `null` when they are not (or unknown). */
+  /** Session start when tools are deferred; `null` when they are not (or unknown) or no server was measured. */
   readonly sessionStart: SessionStart | null;
   /** The heaviest tools of the config. */
   readonly heaviest: readonly ToolCost[];
@@ -447,7 +447,7 @@ export function buildConfigReport(
     namesTokens(measured.filter((m) => !m.server.alwaysLoad).flatMap((m) => keep(m, drop))) +
     (instructions === "" ? 0 : count(instructions)) +
     sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
-  const sessionStart: SessionStart | null = deferred
+  const sessionStart: SessionStart | null = deferred && measured.length > 0
     ? {
       tokens: startTokens(new Set()),
       counted: withInstructions

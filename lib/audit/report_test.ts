@@ -157,6 +157,10 @@ Deno.test("buildConfigReport() gives a deferring client's session start: names, 
   const a = buildConfigReport(always, records, { count, home: "/h", contextWindow: 1000 });
   // an alwaysLoad server is sent whole; its instructions load as every server's do
   assert.equal(a.sessionStart?.tokens, a.totals.sentTokens + "Use kv.".length);
+  // no server measured: nothing to start a session with, so no "0 tokens instead of 0"
+  const down = { ...c, servers: [server("down", { command: "down-mcp" })] };
+  const d = buildConfigReport(down, records, { count, home: "/h", contextWindow: 1000 });
+  assert.deepEqual([d.posture.state, d.totals.measured, d.sessionStart], ["deferred", 0, null]);
 });
 
 Deno.test("buildConfigReport() counts another client's form, and --sent-form changes it", () => {
