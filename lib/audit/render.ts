@@ -7,7 +7,7 @@
  * @module
  */
 import { counted, oneLine, printable } from "../core/text.ts";
-import type { ConfigReport, ServerReport } from "./report.ts";
+import type { ConfigReport, ServerReport, SessionStart } from "./report.ts";
 
 /** The whole audit: what the flow returns and `--json` prints. */
 export interface AuditReport {
@@ -112,11 +112,16 @@ export function renderConfig(c: ConfigReport): string[] {
     return out.map(printable);
   }
   const t = c.totals;
+  // A deferring client pays its session start, not the up-front total: that goes first.
+  const start = c.sessionStart;
+  if (start !== null) out.push(...sessionStartLines(c, start));
   const rows = [
     ["server", "scope", "launch", "tools", "billed", "sent", "wire", "window", "status"],
     ...c.servers.map(serverRow),
     [
-      `total (${t.measured} of ${counted(t.servers, "server")} measured)`,
+      `total${start === null ? "" : " if sent up front"} (${t.measured} of ${
+        counted(t.servers, "server")
+      } measured)`,
       "",
       "",
       int(t.tools),
@@ -130,13 +135,6 @@ export function renderConfig(c: ConfigReport): string[] {
     ],
   ];
   out.push(...pad(rows, new Set([3, 4, 5, 6, 7])).map((l) => `  ${l}`));
-  if (c.sessionStart !== null) {
-    out.push(
-      `  session start (deferred): ${int(c.sessionStart.tokens)} tokens instead of ${
-        int(t.sentTokens)
-      } sent up front (both o200k_base): ${c.sessionStart.counted}`,
-    );
-  }
   if (c.heaviest.length > 0) {
     out.push(
       `  heaviest tools: ${
@@ -159,6 +157,30 @@ export function renderConfig(c: ConfigReport): string[] {
   for (const line of serverWarnings(c)) out.push(`  ${line}`);
   for (const note of c.notes) out.push(`  note: ${note}`);
   return out.map(printable);
+}
+
+/**
+ * The headline of a deferring client: its session start billed (when the report has it), then
+ * how it was counted.
+ *
+ * @param c The config's report.
+ * @param start Its session start.
+ * @returns Indented lines.
+ */
+export function sessionStartLines(c: ConfigReport, start: SessionStart): string[] {
+  const t = c.totals;
+  const o200k = `${int(start.tokens)} tokens instead of ${int(t.sentTokens)} sent up front (both ` +
+    `o200k_base): ${start.counted}`;
+  if (start.billed === undefined) return [`  session start (deferred): ${o200k}`];
+  const b = start.billed;
+  return [
+    `  pays at session start (deferred): ${int(b.tokens)} billed (${int(b.low)}-${int(b.high)}), ${
+      pct(start.share ?? b.tokens / c.contextWindow)
+    } of the window, plus each search's ` +
+    `results; every tool up front would be ${int(t.billed.tokens)} billed (the total below)`,
+    `    session start ${o200k}; billed scales it by this config's billed/sent ratio and adds ` +
+    `the request's tool overhead`,
+  ];
 }
 
 /**

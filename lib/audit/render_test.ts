@@ -86,14 +86,26 @@ Deno.test("renderAudit() prints each config's posture, servers, totals, session 
   );
   assert.match(
     text,
-    new RegExp(`^  total \\(1 of 2 servers measured\\) +1 +[\\d,]+ +${sent} `, "m"),
-  );
-  assert.match(
-    text,
     new RegExp(
-      `^  session start \\(deferred\\): ${"mcp__kv__get".length} tokens instead of ${sent} sent up front`,
+      `^  total if sent up front \\(1 of 2 servers measured\\) +1 +[\\d,]+ +${sent} `,
       "m",
     ),
+  );
+  // A deferring client's headline is what it pays at session start, billed, before the table.
+  const b = report.sessionStart!.billed!;
+  const headline = lines.findIndex((l) => l.startsWith("  pays at session start (deferred): "));
+  assert.ok(headline > 0 && headline < lines.findIndex((l) => l.startsWith("  server ")));
+  assert.equal(
+    lines[headline],
+    `  pays at session start (deferred): ${b.tokens} billed (${b.low}-${b.high}), ${
+      (b.tokens / 10).toFixed(1)
+    }% of the window, plus each search's results; every tool up front would be ${report.totals.billed.tokens} billed (the total below)`,
+  );
+  assert.equal(
+    lines[headline + 1],
+    `    session start ${"mcp__kv__get".length} tokens instead of ${sent} sent up front (both o200k_base): ${
+      report.sessionStart!.counted
+    }; billed scales it by this config's billed/sent ratio and adds the request's tool overhead`,
   );
   assert.match(
     text,

@@ -119,12 +119,20 @@ export interface ServerReport {
   readonly warnings: readonly string[];
 }
 
-/** The session-start cost of a deferring client. */
+/** The session-start cost of a deferring client: what it pays before any search. */
 export interface SessionStart {
   /** Tokens loaded at session start: names, instructions, and the tools of `alwaysLoad` servers. */
   readonly tokens: number;
   /** What was counted. */
   readonly counted: string;
+  /**
+   * The provider's count of it, estimated: `tokens` scaled by this config's billed/sent ratio
+   * of its tools (each bound by its own), plus the request's tool-use overhead (the search tool
+   * is a tool). Absent in reports written before it was added.
+   */
+  readonly billed?: BilledEstimate;
+  /** `billed.tokens` over the context window. */
+  readonly share?: number;
 }
 
 /** What removing the heaviest tools would save. */
@@ -421,6 +429,18 @@ export function buildConfigReport(
   }
   const sentTokens = sentCount(all);
   const billed = billedOf(all, true);
+  const toolsBilled = billedOf(all, false);
+  // Session-start tokens in billed terms: scaled as this config's tools scale from sent to billed
+  // (1 when no tool was sent), plus the overhead the full request carries.
+  const startBilled = (tokens: number): BilledEstimate => {
+    const scaled = (tools: number, whole: number) =>
+      Math.round(sentTokens === 0 ? tokens : tokens * tools / sentTokens) + (whole - tools);
+    return {
+      tokens: scaled(toolsBilled.tokens, billed.tokens),
+      low: scaled(toolsBilled.low, billed.low),
+      high: scaled(toolsBilled.high, billed.high),
+    };
+  };
   const posture = resolvePosture(config.deferral, {
     toolTokens: billed.tokens,
     contextWindow,
@@ -447,9 +467,12 @@ export function buildConfigReport(
     namesTokens(measured.filter((m) => !m.server.alwaysLoad).flatMap((m) => keep(m, drop))) +
     (instructions === "" ? 0 : count(instructions)) +
     sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
+  const start = deferred && measured.length > 0 ? startTokens(new Set()) : 0;
   const sessionStart: SessionStart | null = deferred && measured.length > 0
     ? {
-      tokens: startTokens(new Set()),
+      tokens: start,
+      billed: startBilled(start),
+      share: startBilled(start).tokens / contextWindow,
       counted: withInstructions
         ? "the tools' names (one a line), each server's instructions and the alwaysLoad " +
           "servers' tools; the search tool itself is not counted"

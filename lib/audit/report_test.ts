@@ -152,6 +152,28 @@ Deno.test("buildConfigReport() gives a deferring client's session start: names, 
   const names = "mcp__kv__get\nmcp__kv__put";
   assert.equal(r.sessionStart?.tokens, names.length + "Use kv.".length);
   assert.equal(r.removal?.sessionStartTokens, "mcp__kv__put".length + 1); // the name and its line break
+  // Billed: the start scaled by the tools' billed/sent ratio, plus the request's overhead.
+  const entry = calibrationEntry(DEFAULT_CALIBRATION, "anthropic", "claude-sonnet-5-5")!;
+  const f = providerFeatures("anthropic", [
+    { name: "mcp__kv__get", description: "Get", inputSchema: TOOLS[0].inputSchema as JsonObject },
+    {
+      name: "mcp__kv__put",
+      description: "Put it",
+      inputSchema: TOOLS[1].inputSchema as JsonObject,
+    },
+  ]);
+  const tools = estimateTokens(entry, addFeatures(...f.perTool), false);
+  const whole = estimateTokens(entry, addFeatures(...f.perTool, f.wrapper), true);
+  const start = names.length + "Use kv.".length;
+  const by = (t: number, w: number) => Math.round(start * t / r.totals.sentTokens) + (w - t);
+  const billed = {
+    tokens: by(tools.tokens, whole.tokens),
+    low: by(tools.low, whole.low),
+    high: by(tools.high, whole.high),
+  };
+  assert.deepEqual(r.sessionStart?.billed, billed);
+  assert.equal(r.sessionStart?.share, billed.tokens / 1000);
+  assert.ok(billed.tokens < r.totals.billed.tokens);
 
   const always = { ...c, servers: [server("kv", { command: "kv-mcp", alwaysLoad: true })] };
   const a = buildConfigReport(always, records, { count, home: "/h", contextWindow: 1000 });

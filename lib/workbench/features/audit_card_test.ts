@@ -49,3 +49,50 @@ Deno.test("configCard() shows the servers' warnings and the unpinned launches th
     "note: a config note",
   ]);
 });
+
+Deno.test("configCard() of a deferring client puts its session start, billed, before the table", () => {
+  const config: ClientConfig = {
+    id: "claude-code ~/app",
+    client: "claude-code",
+    label: "Claude Code",
+    folder: "/h/app",
+    files: ["/h/.claude.json"],
+    servers: [
+      readServerEntry("kv", { command: "kv-mcp" }, {
+        scope: "user",
+        source: "/h/.claude.json",
+        folders: { home: "/h" },
+      }),
+    ],
+    notes: [],
+    // ENABLE_TOOL_SEARCH unset: Claude Code defers every MCP tool.
+    deferral: { kind: "claude-code", layers: [], consulted: [] },
+  };
+  const kv: ServerCaptureRecord = {
+    server: "kv",
+    transport: "stdio",
+    outcome: "ok",
+    warnings: [],
+    tools: [{
+      name: "get",
+      description: "Get a value by its key",
+      inputSchema: { type: "object" },
+    }],
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+  };
+  const report = buildConfigReport(config, () => kv, {
+    count: (t) => t.length,
+    home: "/h",
+    contextWindow: 1000,
+  });
+  const b = report.sessionStart!.billed!;
+  const card = String(configCard(report));
+  const headline = card.indexOf(
+    `pays at session start (deferred): <strong>${b.tokens} billed</strong> (${b.low}-${b.high}), ` +
+      `<strong>${(b.tokens / 10).toFixed(1)}%</strong> of the window`,
+  );
+  assert.ok(headline > 0 && headline < card.indexOf("<table>"));
+  assert.ok(card.includes("total if sent up front (1 of 1 servers measured)"));
+});

@@ -23,6 +23,7 @@ import {
   PROVIDER_NAMES,
   type ServerReport,
   serverWarnings,
+  type SessionStart,
 } from "../../audit/mod.ts";
 
 /** One audit file under `<results>/audits/`. */
@@ -111,6 +112,36 @@ function serverRow(s: ServerReport): Html {
 }
 
 /**
+ * A deferring client's session start, first: billed (when the report has it), then how counted.
+ *
+ * @param c The config's report.
+ * @param start Its session start.
+ * @returns HTML.
+ */
+function sessionStartBlock(c: ConfigReport, start: SessionStart): Html {
+  const o200k = html`
+    ${int(start.tokens)} tokens instead of ${int(
+      c.totals.sentTokens,
+    )} sent up front (both o200k_base) <span
+      class="muted">(${start.counted})</span>
+  `;
+  if (start.billed === undefined) return html`<p>session start (deferred): ${o200k}</p>`;
+  const b = start.billed;
+  return html`
+    <p
+      class="session-start">pays at session start (deferred): <strong>${int(
+        b.tokens,
+      )} billed</strong> (${int(b.low)}-${int(b.high)}), <strong>${pct(
+        start.share ?? b.tokens / c.contextWindow,
+      )}</strong> of the window, plus each search's results; every tool up front would be ${int(
+        c.totals.billed.tokens,
+      )} billed (the total below)<br><span class="muted">session start</span> ${o200k}<span
+          class="muted">; billed scales it by this config's billed/sent ratio and adds the request's
+          tool overhead</span></p>
+  `;
+}
+
+/**
  * One client config as a card: files, deferral posture, the servers' table with totals, the
  * session start, the heaviest tools and what removing them saves.
  *
@@ -140,6 +171,7 @@ export function configCard(c: ConfigReport): Html {
         c.format} tools value (${c.formatWhy}); wire: tools/list as received. Context window ${int(
           c.contextWindow,
         )} (${c.contextWindowFrom}); the window share is from billed.</p>
+      ${c.sessionStart === null ? "" : sessionStartBlock(c, c.sessionStart)}
       ${c.servers.length === 0 ? html`<p class="muted">no MCP servers configured</p>` : html`
         <table>
           <thead>
@@ -157,7 +189,8 @@ export function configCard(c: ConfigReport): Html {
           </thead>
           <tbody>${c.servers.map(serverRow)}
             <tr>
-              <th colspan="3">total (${t.measured} of ${t.servers} servers measured)</th>
+              <th colspan="3">total${c.sessionStart === null ? "" : " if sent up front"} (${t
+                .measured} of ${t.servers} servers measured)</th>
               <th class="num">${int(t.tools)}</th><th class="num">${int(t.billed.tokens)}</th>
               <th class="num">${int(t.sentTokens)}</th>
               <th class="num">${int(t.wireTokens)}</th><th class="num">${pct(t.share)}</th>
@@ -168,13 +201,7 @@ export function configCard(c: ConfigReport): Html {
           </tbody>
         </table>
       `}
-      ${c.sessionStart === null ? "" : html`<p>session start (deferred): <strong>${
-        int(
-          c.sessionStart.tokens,
-        )
-      }</strong> tokens instead of ${
-        int(t.sentTokens)
-      } sent up front (both o200k_base) <span class="muted">(${c.sessionStart.counted})</span></p>`}
+
       ${c.heaviest.length === 0
         ? ""
         : html`<p>heaviest tools: ${
