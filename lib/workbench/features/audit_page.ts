@@ -119,25 +119,27 @@ function serverRow(s: ServerReport): Html {
  * @returns HTML.
  */
 function sessionStartBlock(c: ConfigReport, start: SessionStart): Html {
-  const o200k = html`
-    ${int(start.tokens)} tokens instead of ${int(
-      c.totals.sentTokens,
-    )} sent up front (both o200k_base) <span
-      class="muted">(${start.counted})</span>
-  `;
-  if (start.billed === undefined) return html`<p>session start (deferred): ${o200k}</p>`;
+  const o200k = (how: string) =>
+    html`
+      ${int(start.tokens)} tokens instead of ${int(
+        c.totals.sentTokens,
+      )} sent up front (both o200k_base) <span
+        class="muted">(${start.counted}${how})</span>
+    `;
+  if (start.billed === undefined) return html`<p>session start (deferred): ${o200k("")}</p>`;
   const b = start.billed;
+  const share = pct(start.share ?? b.tokens / c.contextWindow);
+  const how = "; billed scales it by this config's billed/sent ratio and adds the request's " +
+    "tool overhead";
   return html`
     <p
       class="session-start">pays at session start (deferred): <strong>${int(
         b.tokens,
-      )} billed</strong> (${int(b.low)}-${int(b.high)}), <strong>${pct(
-        start.share ?? b.tokens / c.contextWindow,
-      )}</strong> of the window, plus each search's results; every tool up front would be ${int(
+      )} billed</strong> (${int(b.low)}-${int(
+        b.high,
+      )}), <strong>${share}</strong> of the window, plus each search's results; every tool up front would be ${int(
         c.totals.billed.tokens,
-      )} billed (the total below)<br><span class="muted">session start</span> ${o200k}<span
-          class="muted">; billed scales it by this config's billed/sent ratio and adds the request's
-          tool overhead</span></p>
+      )} billed (the total below)<br><span class="muted">session start</span> ${o200k(how)}</p>
   `;
 }
 
