@@ -158,7 +158,7 @@ export async function benchCostLayers(
     say(`${corpus.id}: cost layers (wire, sent, billed)`);
     const m = measureCostLayers({
       corpus,
-      fileText: once(await readWhole(file)),
+      fileText: await readOnce(file),
       tokenizers: options.tokenizers,
       calibration,
       targets: options.targets,
@@ -190,16 +190,17 @@ export async function benchCostLayers(
 }
 
 /**
- * A function handing over `bytes` once: the wire layer takes them and lets them go when it
- * ends (a capture's bytes are the size of the file; `readWhole`'s buffer, unlike the one an op
- * returns, is not kept alive by a handle of the runtime).
+ * The file's bytes, handed over once: the wire layer takes them and lets them go when it ends
+ * (a capture's bytes are the size of the file). Awaited here, not in the caller, whose frame
+ * would hold the awaited buffer while every layer runs; `readWhole`'s buffer, unlike one an op
+ * returns, is not held by a handle of the runtime either.
  */
-function once(bytes: Uint8Array): () => Uint8Array {
-  let held: Uint8Array | undefined = bytes;
+async function readOnce(file: string): Promise<() => Uint8Array> {
+  let held: Uint8Array | undefined = await readWhole(file);
   return () => {
     const out = held;
     held = undefined;
-    if (out === undefined) throw new Error("the file's bytes were taken already");
+    if (out === undefined) throw new Error(`the bytes of ${file} were taken already`);
     return out;
   };
 }
