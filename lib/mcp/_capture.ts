@@ -133,7 +133,8 @@ export function okResult(
  * @param signal The capture's overall abort signal.
  * @param timeoutMs The overall timeout, in ms (quoted in the message).
  * @param fields The failure's fields; `fields.phase` names what was awaited.
- * @returns The `timeout` record, or `undefined` when the failure is of another kind.
+ * @returns The `timeout` record, or `undefined` when the failure is of another kind. Its message
+ *   names the first transport error other than `closed` seen while waiting.
  */
 export function timeoutResult(
   error: unknown,
@@ -144,10 +145,17 @@ export function timeoutResult(
   const timedOut = signal.aborted ||
     mcpErrorKind(error) === "timeout";
   if (!timedOut) return undefined;
+  // What the transport could not read while waiting (junk on stdout, say) is the likely reason
+  // no answer came: named in the cause, which is what the reports print for a failed server.
+  const unread = fields.warnings.find((w) =>
+    w.startsWith("transport: ") && w !== "transport: closed"
+  );
   return {
     ...fields,
     outcome: "timeout",
-    message: `no complete answer within ${timeoutMs} ms (waiting for ${fields.phase})`,
+    message: `no complete answer within ${timeoutMs} ms (waiting for ${fields.phase})${
+      unread === undefined ? "" : `; meanwhile ${unread}`
+    }`,
   };
 }
 

@@ -245,3 +245,24 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses a
   assert.equal(servers[1].toolCount, 2);
   assert.deepEqual(Object.keys((manifest.normalizations as { rules: object }).rules), ["run-path"]);
 });
+
+Deno.test("a server that writes junk on stdout and then hangs times out with the junk named in its cause", async () => {
+  const junkHang = parseServersConfig({
+    mcpServers: {
+      "junk-hang": {
+        command: "node",
+        args: ["-e", 'process.stdout.write("not json\\n"); setInterval(() => {}, 1000);'],
+        timeoutMs: 1_500,
+      },
+    },
+  }, { source: "test-servers.json" });
+  const [record] = await captureServers(junkHang, { concurrency: 1, timeoutMs: 10_000 });
+  assert.equal(record.outcome, "timeout");
+  // The cause is what the audit and capture print for a failed server: the wait, then the line
+  // the transport could not read (V8's JSON.parse message for "not json").
+  assert.equal(
+    record.message,
+    "no complete answer within 1500 ms (waiting for initialize); meanwhile transport: " +
+      `Unexpected token 'o', "not json" is not valid JSON`,
+  );
+});
