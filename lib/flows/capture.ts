@@ -163,16 +163,42 @@ export async function runCapture(
   }
   const configSha256 = await sha256Hex(configBytes);
   const config = parseServersConfig(new TextDecoder().decode(configBytes), { source: configPath });
-  const only = options.only;
   const known = new Set(config.servers.map((s) => s.name));
-  for (const name of only ?? []) {
+  for (const name of options.only ?? []) {
     if (!known.has(name)) {
       throw new UsageError(`--only: no server named ${JSON.stringify(name)} in ${configPath}`);
     }
   }
-  if (only === undefined && config.servers.length === 0) {
+  if (options.only === undefined && config.servers.length === 0) {
     throw new UsageError(`no servers to capture in ${configPath}`);
   }
+  // A client's own switches: a server its client starts not (`"disabled": true`, as Windsurf
+  // and others write it) is left out unless --only names it; a per-tool filter is not applied
+  // (the capture keeps what the server lists) and is said so.
+  const off = options.only === undefined
+    ? config.servers.filter((s) => s.meta.extra.disabled === true).map((s) => s.name)
+    : [];
+  for (const name of off) {
+    log(`  ${name}: not captured: "disabled": true in its entry (--only ${name} captures it)`);
+  }
+  if (off.length > 0 && off.length === config.servers.length) {
+    throw new UsageError(
+      `every server in ${configPath} is set off ("disabled": true); --only NAME captures one anyway`,
+    );
+  }
+  for (const s of config.servers) {
+    for (const key of ["disabledTools", "includeTools", "excludeTools"]) {
+      if (!off.includes(s.name) && Object.hasOwn(s.meta.extra, key)) {
+        log(
+          `  note: ${s.name}: its ${key} is not applied: the capture keeps every tool the server ` +
+            `lists (deno task audit counts what the client sends)`,
+        );
+      }
+    }
+  }
+  const only = off.length === 0
+    ? options.only
+    : config.servers.map((s) => s.name).filter((name) => !off.includes(name));
 
   // npx/pnpm dlx/bunx launches are pinned and installed before the offline start; entries that
   // cannot start (uvx, a failed install, an unresolvable version) fail now, with their reason.

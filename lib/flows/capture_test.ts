@@ -82,6 +82,37 @@ Deno.test("runCapture: an undefined ${VAR} fails its own server, named; the othe
   }
 });
 
+Deno.test("runCapture: a server set off in its client's config is not captured; a tool filter is kept and said", async () => {
+  const { run, lines, close } = await capture({
+    junk: {
+      command: "node",
+      args: [fixture("junk_then_serve.mjs")],
+      disabledTools: ["echo"],
+    },
+    broken: { command: "node", args: [fixture("exit_at_start.mjs")], disabled: true },
+  });
+  try {
+    const manifest = run.manifest as { servers: { server: string }[] };
+    assert.deepEqual(manifest.servers.map((s) => s.server), ["junk"]);
+    assert.equal(run.serverCount, 1);
+    assert.ok(
+      lines.includes(
+        '  broken: not captured: "disabled": true in its entry (--only broken captures it)',
+      ),
+      lines.join("\n"),
+    );
+    assert.ok(
+      lines.includes(
+        "  note: junk: its disabledTools is not applied: the capture keeps every tool the server " +
+          "lists (deno task audit counts what the client sends)",
+      ),
+      lines.join("\n"),
+    );
+  } finally {
+    await close();
+  }
+});
+
 /** Whether the npm registry answers here (the pasted-config test needs it to install). */
 async function npmReachable(): Promise<string | undefined> {
   try {
