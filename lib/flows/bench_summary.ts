@@ -114,7 +114,11 @@ function armLines(report: BenchReport, tok: string): string[] {
     );
     if (savings.length > 0) {
       // The report keeps one sign (savings > 0 = fewer tokens); the console words it (savingsPhrase).
-      lines.push(`${corpus.id.padEnd(16)} arms vs baseline_json: ${savings.join(", ")}`);
+      lines.push(
+        `${corpus.id.padEnd(16)} arms vs baseline_json (name, description, inputSchema): ${
+          savings.join(", ")
+        }`,
+      );
     }
     // An arm that could not encode some tools says so here, not only in report.json.
     for (const a of report.arms ?? []) {

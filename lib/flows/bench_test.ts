@@ -181,7 +181,7 @@ Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not e
   );
   assert.ok(
     lines.includes(
-      "tiny             arms vs baseline_json: compact_sig saves <0.01%, minified_json costs <0.01% more",
+      "tiny             arms vs baseline_json (name, description, inputSchema): compact_sig saves <0.01%, minified_json costs <0.01% more",
     ),
     lines.join("\n"),
   );
@@ -209,7 +209,7 @@ Deno.test("benchSummaryLines says which arm could not encode some or all of a co
   } as unknown as typeof base;
   const lines = benchSummaryLines(report);
   assert.deepEqual(lines.filter((l) => /arms vs|could not encode/.test(l)), [
-    "tiny             arms vs baseline_json: compact_sig saves 50.0%, markdown saves 25.0%",
+    "tiny             arms vs baseline_json (name, description, inputSchema): compact_sig saves 50.0%, markdown saves 25.0%",
     "note             tiny: markdown could not encode 3 of 78 tools (tiny:s.t3: TOON encode failed: RangeError); report.json arms[].skippedTools lists them",
     "note             tiny: toon_listing could not encode any of its 78 tools (tiny:s.t3: TOON encode failed: RangeError); report.json arms[].skippedTools lists them",
   ]);
