@@ -21,9 +21,18 @@ function table(c: ClientConfig): Record<string, string[]> {
   );
 }
 
-Deno.test("findConfigs() reads each client's config files in a temporary home", async () => {
+/** Runs `body` with a fresh temporary home folder, removed afterwards. */
+async function withHome(body: (home: string) => Promise<void>): Promise<void> {
   const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
   try {
+    await body(home);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("findConfigs() reads each client's config files in a temporary home", () =>
+  withHome(async (home) => {
     const proj = join(home, "work", "app");
     const other = join(home, "work", "lib");
     const npx = (pkg: string, ...rest: string[]) => ({
@@ -152,14 +161,10 @@ Deno.test("findConfigs() reads each client's config files in a temporary home", 
       found.configs.map((c) => c.servers.map((s) => [s.launch, s.envNames, s.problem])),
     );
     assertEquals(text.includes("s3cr3t") || text.includes("key=abc"), false);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() names the file, line and column of a config that is not JSON, and reads the rest", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() names the file, line and column of a config that is not JSON, and reads the rest", () =>
+  withHome(async (home) => {
     await write(
       join(home, ".cursor", "mcp.json"),
       '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n',
@@ -172,14 +177,10 @@ Deno.test("findConfigs() names the file, line and column of a config that is not
       `${join(home, ".cursor", "mcp.json")}:4:5: not valid JSON: a comma is expected`,
     ]);
     assertEquals(found.configs.map((c) => c.id), ["windsurf ~/.codeium/windsurf/mcp_config.json"]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claude Desktop file of preferences alone; and names what it cannot read", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claude Desktop file of preferences alone; and names what it cannot read", () =>
+  withHome(async (home) => {
     const app = join(home, "app");
     // Windows editors: a byte order mark and CRLF line ends
     await write(
@@ -229,14 +230,10 @@ Deno.test("findConfigs() reads files as users save them: a BOM and CRLF, a Claud
     assertEquals(found.configs.map((c) => [c.id, c.servers.map((s) => s.name)]), [
       ["claude-code ~/app", ["u"]],
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() run from the home folder reads Cursor's global file once, as global, and no home file makes a config the project's", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() run from the home folder reads Cursor's global file once, as global, and no home file makes a config the project's", () =>
+  withHome(async (home) => {
     await write(join(home, ".cursor", "mcp.json"), { mcpServers: { a: { command: "a-mcp" } } });
     await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
       mcpServers: { w: { command: "w-mcp" } },
@@ -264,14 +261,10 @@ Deno.test("findConfigs() run from the home folder reads Cursor's global file onc
         }],
       ],
     );
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() notes a server list in settings that is not a list (Claude Code's disabled and approved lists, Gemini CLI's mcp.allowed and mcp.excluded), and ignores it", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() notes a server list in settings that is not a list (Claude Code's disabled and approved lists, Gemini CLI's mcp.allowed and mcp.excluded), and ignores it", () =>
+  withHome(async (home) => {
     const app = join(home, "app");
     await write(join(home, ".claude.json"), {
       mcpServers: { u: { command: "u-mcp" } },
@@ -313,14 +306,10 @@ Deno.test("findConfigs() notes a server list in settings that is not a list (Cla
       `${geminiSettings} mcp: allowed is a string, not a list of server names: ignored`,
       `${geminiSettings} mcp: excluded is null, not a list of server names: ignored`,
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() reads the servers VS Code installs from its MCP registry (gallery and version keys) as any other, and keeps a plain servers file's pins", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads the servers VS Code installs from its MCP registry (gallery and version keys) as any other, and keeps a plain servers file's pins", () =>
+  withHome(async (home) => {
     // as VS Code writes them (entries seen in users' published mcp.json files)
     await write(join(home, ".config", "Code", "User", "mcp.json"), {
       servers: {
@@ -353,14 +342,10 @@ Deno.test("findConfigs() reads the servers VS Code installs from its MCP registr
     const file = await findConfigs({ home, platform: "linux", system: false, env: {} }, [plain]);
     const entry = file.configs[0].servers[0].entry!;
     assertEquals([entry.meta.package, entry.meta.version], ["pinned-mcp", "2.0.0"]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() reads Claude Code's .mcp.json of the working folder and of every parent folder, the closest winning, except inside connector-downloads", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads Claude Code's .mcp.json of the working folder and of every parent folder, the closest winning, except inside connector-downloads", () =>
+  withHome(async (home) => {
     const work = join(home, "work");
     const app = join(work, "app");
     await write(join(home, ".mcp.json"), { mcpServers: { top: { command: "top-mcp" } } });
@@ -398,14 +383,10 @@ Deno.test("findConfigs() reads Claude Code's .mcp.json of the working folder and
       env: {},
     });
     assertEquals(table(inSaved.configs[0]), { top: ["project", "top-mcp"] });
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() says when a servers table is not an object (a project's, the user's, a file's), and reads the rest", () =>
+  withHome(async (home) => {
     const app = join(home, "work", "app");
     const odd = join(home, "work", "odd");
     await write(join(home, ".claude.json"), {
@@ -432,10 +413,7 @@ Deno.test("findConfigs() says when a servers table is not an object (a project's
     const code = found.configs.filter((c) => c.client === "claude-code");
     assertEquals(code.map((c) => c.id), ["claude-code ~/work/app"]);
     assertEquals(table(code[0]), { notes: ["local", "notes-mcp"] });
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("findConfigs() with --config reads each file as its client's, and a missing file is a problem", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-files-" });
@@ -462,9 +440,8 @@ Deno.test("findConfigs() with --config reads each file as its client's, and a mi
   }
 });
 
-Deno.test("findConfigs() gives Claude Code entries the values its settings env blocks set, the highest-precedence file winning", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() gives Claude Code entries the values its settings env blocks set, the highest-precedence file winning", () =>
+  withHome(async (home) => {
     const app = join(home, "work", "app");
     await write(join(app, ".mcp.json"), {
       mcpServers: {
@@ -508,14 +485,10 @@ Deno.test("findConfigs() gives Claude Code entries the values its settings env b
       "~/work/app/.claude/settings.json sets env.PORT to a number, not a string: read as its " +
       "text, as a process environment stores it (the settings schema asks for a string)",
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes one that is not a list of names", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes one that is not a list of names", () =>
+  withHome(async (home) => {
     await write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
       mcpServers: {
         gh: { command: "gh-mcp", disabledTools: ["delete_repo", "delete_repo", "fork"] },
@@ -543,10 +516,7 @@ Deno.test("findConfigs() reads Windsurf's disabledTools per server, and notes on
     ]);
     // Cursor documents no such key: it is not read there
     assertEquals(cursor.servers.map((s) => s.toolFilter), [undefined]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive managed-mcp.json and its server lists", async () => {
   const home = "/home/u";
@@ -634,9 +604,8 @@ Deno.test("discoverConfigs() applies Claude Code's managed servers, exclusive ma
   assertEquals(Object.keys(state(other)), ["computer-use", "docs", "fs", "gh", "web"]);
 });
 
-Deno.test("findConfigs() reads a VS Code or Cursor server's envFile, and notes one it cannot use", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads a VS Code or Cursor server's envFile, and notes one it cannot use", () =>
+  withHome(async (home) => {
     const app = join(home, "app");
     await write(join(app, ".env"), "# keys\nexport A_KEY=k-123456789\nB='two words'\n");
     await write(join(app, ".vscode", "mcp.json"), {
@@ -670,14 +639,10 @@ Deno.test("findConfigs() reads a VS Code or Cursor server's envFile, and notes o
       `"gone": envFile ~/app/.env.missing does not exist: its variables are not set`,
       `"remote": envFile applies to stdio servers only: ignored`,
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() leaves out every VS Code server when chat.mcp.access is none, the workspace's setting first", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() leaves out every VS Code server when chat.mcp.access is none, the workspace's setting first", () =>
+  withHome(async (home) => {
     const app = join(home, "app");
     const user = join(home, ".config", "Code", "User");
     await write(join(user, "mcp.json"), { servers: { a: { command: "a-mcp" } } });
@@ -699,14 +664,10 @@ Deno.test("findConfigs() leaves out every VS Code server when chat.mcp.access is
         "(code.visualstudio.com/docs, MCP configuration reference, settings)",
       ],
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() adds the servers VS Code discovers in other apps' configs when its setting turns that on", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() adds the servers VS Code discovers in other apps' configs when its setting turns that on", () =>
+  withHome(async (home) => {
     const user = join(home, ".config", "Code", "User");
     await write(join(user, "mcp.json"), { servers: { memory: { command: "own-memory" } } });
     await write(join(user, "settings.json"), {
@@ -734,14 +695,10 @@ Deno.test("findConfigs() adds the servers VS Code discovers in other apps' confi
     const plain = (await findConfigs({ home, platform: "linux", system: false, env: {} }))
       .configs.find((c) => c.client === "vscode")!;
     assertEquals(Object.keys(table(plain)), ["memory"]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("findConfigs() reads Gemini CLI's user and project settings with its server lists, switches and folder trust", async () => {
-  const home = await Deno.makeTempDir({ prefix: "mcpmeter-audit-home-" });
-  try {
+Deno.test("findConfigs() reads Gemini CLI's user and project settings with its server lists, switches and folder trust", () =>
+  withHome(async (home) => {
     const app = join(home, "app");
     await write(
       join(home, ".gemini", "settings.json"),
@@ -812,7 +769,4 @@ Deno.test("findConfigs() reads Gemini CLI's user and project settings with its s
       "Gemini CLI asks whether to trust ~/app before it starts any server (folder trust); " +
       "counted as trusted",
     ]);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-});
+  }));

@@ -5,6 +5,25 @@ import { buildConfigReport, readServerEntry } from "../../audit/mod.ts";
 import type { ClientConfig, ServerCaptureRecord } from "../../audit/mod.ts";
 import { configCard } from "./audit_page.ts";
 
+/** The report of `config` whose one server, kv, lists one tool `get` with this description. */
+function cardReport(config: ClientConfig, description: string, warnings: string[]) {
+  const kv: ServerCaptureRecord = {
+    server: "kv",
+    transport: "stdio",
+    outcome: "ok",
+    warnings,
+    tools: [{ name: "get", description, inputSchema: { type: "object" } }],
+    pages: {},
+    captureMs: 1,
+    runPaths: [],
+  };
+  return buildConfigReport(config, () => kv, {
+    count: (t) => t.length,
+    home: "/h",
+    contextWindow: 1000,
+  });
+}
+
 Deno.test("configCard() shows the servers' warnings and the unpinned launches the console prints", () => {
   const folders = { home: "/h" };
   const config: ClientConfig = {
@@ -22,24 +41,10 @@ Deno.test("configCard() shows the servers' warnings and the unpinned launches th
     notes: ["a config note"],
     deferral: { kind: "none", client: "Windsurf" },
   };
-  const kv: ServerCaptureRecord = {
-    server: "kv",
-    transport: "stdio",
-    outcome: "ok",
-    warnings: [
-      "tools/list_changed received 1 time(s)",
-      'unpinned launch "npx -y kv-mcp": installed kv-mcp@1.2.3; write kv-mcp@1.2.3 in the config for a reproducible capture',
-    ],
-    tools: [{ name: "get", description: "Get", inputSchema: { type: "object" } }],
-    pages: {},
-    captureMs: 1,
-    runPaths: [],
-  };
-  const report = buildConfigReport(config, () => kv, {
-    count: (t) => t.length,
-    home: "/h",
-    contextWindow: 1000,
-  });
+  const report = cardReport(config, "Get", [
+    "tools/list_changed received 1 time(s)",
+    'unpinned launch "npx -y kv-mcp": installed kv-mcp@1.2.3; write kv-mcp@1.2.3 in the config for a reproducible capture',
+  ]);
   const shown = [...String(configCard(report)).matchAll(/<p class="muted">([^<]*)<\/p>/g)]
     .map((m) => m[1]);
   assert.deepEqual(shown.slice(-3), [
@@ -68,25 +73,7 @@ Deno.test("configCard() of a deferring client puts its session start, billed, be
     // ENABLE_TOOL_SEARCH unset: Claude Code defers every MCP tool.
     deferral: { kind: "claude-code", layers: [], consulted: [] },
   };
-  const kv: ServerCaptureRecord = {
-    server: "kv",
-    transport: "stdio",
-    outcome: "ok",
-    warnings: [],
-    tools: [{
-      name: "get",
-      description: "Get a value by its key",
-      inputSchema: { type: "object" },
-    }],
-    pages: {},
-    captureMs: 1,
-    runPaths: [],
-  };
-  const report = buildConfigReport(config, () => kv, {
-    count: (t) => t.length,
-    home: "/h",
-    contextWindow: 1000,
-  });
+  const report = cardReport(config, "Get a value by its key", []);
   const b = report.sessionStart!.billed!;
   const card = String(configCard(report));
   const headline = card.indexOf(
