@@ -102,10 +102,23 @@ export const CATALOG_CASES: Readonly<Record<string, P.PermissionCase>> = {
       env: "reads the deferral settings and ${VAR} of the client configs from the environment",
     },
     run: async ({ elsewhere }) => {
-      // A desktop client's config read where it lives, audited alone; the report names its one
-      // server, measured.
+      // A desktop client's config read where it lives, audited alone, written as its users write
+      // it (a pinned npx launch, run from the installed package offline; mcpmeter's own entry
+      // keys are not read from a known client's file); the report names its one server, measured.
       const out = `${OUT}/audit/audit.json`;
-      const config = `${elsewhere}/claude_desktop_config.json`;
+      const config = `${elsewhere}/Claude/claude_desktop_config.json`;
+      await Deno.mkdir(`${elsewhere}/Claude`, { recursive: true });
+      await Deno.writeTextFile(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            memory: {
+              command: "npx",
+              args: ["-y", "@modelcontextprotocol/server-memory@2026.8.31"],
+            },
+          },
+        }),
+      );
       assertRan(
         "audit",
         await task("audit", argv(`--config ${config} ${INSTALLED} --no-install --out ${out}`)),
