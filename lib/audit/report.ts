@@ -429,18 +429,6 @@ export function buildConfigReport(
   }
   const sentTokens = sentCount(all);
   const billed = billedOf(all, true);
-  const toolsBilled = billedOf(all, false);
-  // Session-start tokens in billed terms: scaled as this config's tools scale from sent to billed
-  // (1 when no tool was sent), plus the overhead the full request carries.
-  const startBilled = (tokens: number): BilledEstimate => {
-    const scaled = (tools: number, whole: number) =>
-      Math.round(sentTokens === 0 ? tokens : tokens * tools / sentTokens) + (whole - tools);
-    return {
-      tokens: scaled(toolsBilled.tokens, billed.tokens),
-      low: scaled(toolsBilled.low, billed.low),
-      high: scaled(toolsBilled.high, billed.high),
-    };
-  };
   const posture = resolvePosture(config.deferral, {
     toolTokens: billed.tokens,
     contextWindow,
@@ -467,17 +455,29 @@ export function buildConfigReport(
     namesTokens(measured.filter((m) => !m.server.alwaysLoad).flatMap((m) => keep(m, drop))) +
     (instructions === "" ? 0 : count(instructions)) +
     sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
-  const start = deferred && measured.length > 0 ? startTokens(new Set()) : 0;
-  const sessionStart: SessionStart | null = deferred && measured.length > 0
-    ? {
-      tokens: start,
-      billed: startBilled(start),
-      share: startBilled(start).tokens / contextWindow,
+  // In billed terms: scaled as this config's tools scale from sent to billed (1 when no tool
+  // was sent), each bound by its own, plus the overhead the full request carries.
+  const deferredStart = (tokens: number): SessionStart => {
+    const tools = billedOf(all, false);
+    const scaled = (part: number, whole: number) =>
+      Math.round(sentTokens === 0 ? tokens : tokens * part / sentTokens) + (whole - part);
+    const startBilled = {
+      tokens: scaled(tools.tokens, billed.tokens),
+      low: scaled(tools.low, billed.low),
+      high: scaled(tools.high, billed.high),
+    };
+    return {
+      tokens,
+      billed: startBilled,
+      share: startBilled.tokens / contextWindow,
       counted: withInstructions
         ? "the tools' names (one a line), each server's instructions and the alwaysLoad " +
           "servers' tools; the search tool itself is not counted"
         : "the tools' names (one a line); the lookup tool itself is not counted",
-    }
+    };
+  };
+  const sessionStart = deferred && measured.length > 0
+    ? deferredStart(startTokens(new Set()))
     : null;
   const kept = measured.flatMap((m) => keep(m, removed));
   const saved = sentTokens - sentCount(kept);
