@@ -459,7 +459,7 @@ Deno.test("benchSummaryLines gives each deferred mode one line: start, a search,
   });
   assert.ok(
     lines.includes(
-      "tiny             anthropic_search bm25        start 25 + 1,000/search (5 tools); vs direct 12,000: cheaper below 12.0 searches; vs proxy 300 + 900/search: cheaper below 2.8 searches",
+      "tiny             anthropic_search bm25        start 25 + 1,000/search (5 tools); vs direct 12,000: cheaper up to 11 searches; vs proxy 300 + 900/search: cheaper up to 2 searches",
     ),
     lines.join("\n"),
   );

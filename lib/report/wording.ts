@@ -110,27 +110,35 @@ export function crossoverPhrase(
 
 /**
  * How a deferred mode compares with another (`direct`, the reference proxy) as searches per
- * session grow, in words: `cheaper below 3.5 searches`, `cheaper above 3.5 searches`,
- * `always cheaper`, `never cheaper`, `as dear` or `as dear at start, apart after 3.5 searches`.
+ * session grow, in words. A session makes whole searches, so the crossing is given as the last
+ * or first whole number of searches on the mode's side: `cheaper up to 3 searches` (crossing at
+ * 3.3), `cheaper only with no search` (crossing below 1), `cheaper from 3 searches` (crossing at
+ * 2.25), `always cheaper`, `never cheaper`, or `as dear with no search` (equal starts; the per-search
+ * costs beside the phrase say which grows faster). A crossing at a whole number is on neither side.
  *
  * @example Usage
  * ```ts
  * import { crossingPhrase } from "./wording.ts";
- * if (crossingPhrase({ searches: 3.5, cheaperAtStart: "mode" }) !== "cheaper below 3.5 searches") {
+ * if (crossingPhrase({ searches: 3.5, cheaperAtStart: "mode" }) !== "cheaper up to 3 searches") {
  *   throw new Error();
  * }
  * ```
  *
- * @param c Where the two session costs cross (searches unrounded, one decimal shown).
+ * @param c Where the two session costs cross (searches unrounded).
  * @returns The phrase.
  */
 export function crossingPhrase(c: Crossing): string {
-  const at = (n: number) => `${n.toFixed(1)} searches`;
+  const searches = (n: number) => `${n.toLocaleString("en-US")} search${n === 1 ? "" : "es"}`;
   if (c.cheaperAtStart === "mode") {
-    return c.searches === null ? "always cheaper" : `cheaper below ${at(c.searches)}`;
+    if (c.searches === null) return "always cheaper";
+    const last = Math.ceil(c.searches) - 1;
+    return last < 1 ? "cheaper only with no search" : `cheaper up to ${searches(last)}`;
   }
   if (c.cheaperAtStart === "other") {
-    return c.searches === null ? "never cheaper" : `cheaper above ${at(c.searches)}`;
+    return c.searches === null
+      ? "never cheaper"
+      : `cheaper from ${searches(Math.floor(c.searches) + 1)}`;
   }
-  return c.searches === null ? "as dear" : `as dear at start, apart after ${at(c.searches)}`;
+  // Equal starts cross at 0 searches, which `crossing` records as null either way.
+  return "as dear with no search";
 }

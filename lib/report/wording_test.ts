@@ -84,21 +84,34 @@ Deno.test("crossoverPhrase() never reads the smallest sampled size as a break-ev
   assert.equal(crossoverPhrase({ ...crossover("proxy", 5), tokenizer: "u" }, every), "not sampled");
 });
 
-Deno.test("crossingPhrase: who is cheaper at the start, and after how many searches that flips", () => {
-  // Start 100 vs 300 tokens, 80 vs 20 per search: equal at 100 + 80s = 300 + 20s, s = 200/60.
+Deno.test("crossingPhrase: the last or first whole number of searches on the mode's side", () => {
+  // Start 100 vs 300 tokens, 80 vs 20 per search: equal at 100 + 80s = 300 + 20s, s = 200/60 =
+  // 3.33, so the mode is cheaper at 0-3 searches.
   assert.equal(
     crossingPhrase({ searches: 200 / 60, cheaperAtStart: "mode" }),
-    "cheaper below 3.3 searches",
+    "cheaper up to 3 searches",
+  );
+  // A whole-number crossing costs the same there: 4 is on neither side.
+  assert.equal(crossingPhrase({ searches: 4, cheaperAtStart: "mode" }), "cheaper up to 3 searches");
+  assert.equal(crossingPhrase({ searches: 1.5, cheaperAtStart: "mode" }), "cheaper up to 1 search");
+  assert.equal(
+    crossingPhrase({ searches: 0.1, cheaperAtStart: "mode" }),
+    "cheaper only with no search",
+  );
+  assert.equal(
+    crossingPhrase({ searches: 7651.2, cheaperAtStart: "mode" }),
+    "cheaper up to 7,651 searches",
   );
   assert.equal(
     crossingPhrase({ searches: 2.25, cheaperAtStart: "other" }),
-    "cheaper above 2.3 searches",
+    "cheaper from 3 searches",
   );
+  assert.equal(crossingPhrase({ searches: 0.5, cheaperAtStart: "other" }), "cheaper from 1 search");
+  assert.equal(crossingPhrase({ searches: 3, cheaperAtStart: "other" }), "cheaper from 4 searches");
   assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "mode" }), "always cheaper");
   assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "other" }), "never cheaper");
-  assert.equal(crossingPhrase({ searches: null, cheaperAtStart: "equal" }), "as dear");
   assert.equal(
-    crossingPhrase({ searches: 4, cheaperAtStart: "equal" }),
-    "as dear at start, apart after 4.0 searches",
+    crossingPhrase({ searches: null, cheaperAtStart: "equal" }),
+    "as dear with no search",
   );
 });
