@@ -8,7 +8,7 @@ import {
   wireServers,
   wireServersOfBytes,
 } from "./wire.ts";
-import type { JsonObject } from "../catalog/types.ts";
+import type { CatalogFormat, JsonObject } from "../catalog/types.ts";
 
 const reference = new Tiktoken(o200kData);
 const jsCount = (text: string) => reference.encode(text, [], []).length;
@@ -82,6 +82,45 @@ Deno.test("wireServers(): a raw result or JSON-RPC response keeps literals, esca
       w.text,
       '[{"name":"a","description":"caf\\u00e9","inputSchema":{"z":1.50,"a":1e2}}]',
     );
+  }
+});
+
+Deno.test("wireServers(): a bare array of MCP tools is the received tools array", () => {
+  const [w] = wireServers('[ {"name": "a", "inputSchema": {"z": 1.50}} ]', "mcp-tools-list", "s");
+  assert.deepEqual(w, {
+    server: "s",
+    text: '[{"name":"a","inputSchema":{"z":1.50}}]',
+    order: "received",
+  });
+});
+
+Deno.test("wireServers(): a provider's definitions are rebuilt as the tools/list items they come from", () => {
+  // Name, description and schema as written (escape, literal, member order); provider fields,
+  // the wrapper and built-in tools left out; one server, named by the caller.
+  const item = '{"name":"a","description":"caf\\u00e9","inputSchema":{"z":1.50,"a":1}}';
+  const expected = [{ server: "s", text: `[${item},{"name":"b"}]`, order: "reconstructed" }];
+  const files: [CatalogFormat, string][] = [
+    [
+      "anthropic-messages",
+      '{"model": "m", "tools": [{"name": "a", "description": "caf\\u00e9", "input_schema": {"z": 1.50, "a": 1}, "cache_control": {"type": "ephemeral"}}, {"type": "web_search_20250305", "name": "web_search"}, {"name": "b", "strict": true}]}',
+    ],
+    [
+      "openai-chat-completions",
+      '{"tools": [{"type": "function", "function": {"name": "a", "description": "caf\\u00e9", "parameters": {"z": 1.50, "a": 1}, "strict": true}}, {"type": "function", "function": {"name": "b"}}]}',
+    ],
+    [
+      "openai-responses",
+      '[{"type": "function", "name": "a", "description": "caf\\u00e9", "parameters": {"z": 1.50, "a": 1}, "strict": false}, {"type": "web_search"}, {"type": "function", "name": "b"}]',
+    ],
+    [
+      "gemini",
+      '{"tools": [{"functionDeclarations": [{"name": "a", "description": "caf\\u00e9", "parametersJsonSchema": {"z": 1.50, "a": 1}}, {"name": "b", "behavior": "BLOCKING"}]}, {"googleSearch": {}}]}',
+    ],
+  ];
+  for (const [format, file] of files) {
+    assert.deepEqual(wireServers(file, format, "s"), expected, format);
+    const bytes = new TextEncoder().encode(file);
+    assert.deepEqual(wireServersOfBytes(bytes, format, "s"), expected, format);
   }
 });
 

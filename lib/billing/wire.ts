@@ -7,15 +7,22 @@
  * - `mcpmeter-capture`: a server's `toolsWire` (the received order, written by `deno task
  *   capture`); a capture written before it existed has only the sorted `tools`, which are used
  *   (order `sorted`, said in a note);
- * - `mcp-tools-list` (a bare result or a JSON-RPC response): the file's own `tools` array, its
- *   members, string escapes and number literals exactly as written (order `received`);
+ * - `mcp-tools-list` (a bare result, a JSON-RPC response or a bare array of tools): the file's
+ *   own `tools` array, its members, string escapes and number literals exactly as written
+ *   (order `received`);
  * - `livemcpbench`, `mcpproxy-corpus`: rows that are not `tools/list` items; each tool is
  *   rebuilt as `{name, description, inputSchema}` with the schema as written (order
- *   `reconstructed`).
+ *   `reconstructed`);
+ * - a provider's tool definitions (`anthropic-messages`, `openai-chat-completions`,
+ *   `openai-responses`, `gemini`): no client received them; each definition is rebuilt as the
+ *   MCP item it would come from, `{name, description, inputSchema}` with name, description and
+ *   schema as written and the provider's fields left out (order `reconstructed`).
  *
  * @module
  */
 import { type JsonNode, jsonNodeMember, parseJsonLossless } from "../catalog/canonical.ts";
+import { catalogToolRows } from "../catalog/parse.ts";
+import { isProviderFormat } from "../catalog/provider_tools.ts";
 import type { CatalogFormat, JsonValue } from "../catalog/types.ts";
 
 /** How a wire text's key order was obtained. */
@@ -103,7 +110,12 @@ export function wireServers(text: string, format: CatalogFormat, server = "catal
   if (root.kind === "object" && jsonNodeMember(root, "jsonrpc") !== undefined) {
     root = jsonNodeMember(root, "result") ?? root;
   }
-  const tools = root.kind === "object" ? jsonNodeMember(root, "tools") : undefined;
+  if (isProviderFormat(format)) return providerWire(root, text, format, server);
+  const tools = root.kind === "object"
+    ? jsonNodeMember(root, "tools")
+    : format === "mcp-tools-list"
+    ? root
+    : undefined;
   if (tools?.kind !== "array") return [];
   if (format === "mcp-tools-list") {
     return tools.items.length === 0
@@ -140,6 +152,29 @@ export function wireServers(text: string, format: CatalogFormat, server = "catal
     text: `[${items.join(",")}]`,
     order: "reconstructed",
   }));
+}
+
+/** A provider catalog's definitions as the one server's reconstructed `tools/list` array. */
+function providerWire(
+  root: JsonNode,
+  text: string,
+  format: CatalogFormat,
+  server: string,
+): WireServer[] {
+  const { rows } = catalogToolRows(root, { format, server });
+  const items = rows.flatMap(({ row, schemaKey }) => {
+    const n = jsonNodeMember(row, "name");
+    if (n?.kind !== "string") return [];
+    const d = jsonNodeMember(row, "description");
+    const schema = jsonNodeMember(row, schemaKey);
+    const parts = [`"name":${compactSource(n, text)}`];
+    if (d?.kind === "string") parts.push(`"description":${compactSource(d, text)}`);
+    if (schema?.kind === "object") parts.push(`"inputSchema":${compactSource(schema, text)}`);
+    return [`{${parts.join(",")}}`];
+  });
+  return items.length === 0
+    ? []
+    : [{ server, text: `[${items.join(",")}]`, order: "reconstructed" }];
 }
 
 const decoder = new TextDecoder();

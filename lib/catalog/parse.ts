@@ -7,6 +7,7 @@
  */
 
 import {
+  type JsonArrayNode,
   type JsonNode,
   jsonNodeMember,
   type JsonObjectNode,
@@ -14,6 +15,24 @@ import {
 } from "./canonical.ts";
 import { nodeCanonical, parseJsonPlain } from "./_plain_json.ts";
 import { CatalogError } from "./errors.ts";
+import {
+  geminiToolRows,
+  isGeminiTool,
+  isProviderFormat,
+  PROVIDER_FORMATS,
+  PROVIDER_KEYS,
+  PROVIDER_LABELS,
+  type ProviderFormat,
+  type ProviderRows,
+  providerRows,
+  ProviderShapeError,
+  rowName,
+  type RowShape,
+  rowShape,
+  type SchemaKey,
+  schemaKeysOf,
+  shapeLabel,
+} from "./provider_tools.ts";
 import type {
   CatalogFormat,
   Corpus,
@@ -62,6 +81,7 @@ export const CATALOG_FORMATS: readonly CatalogFormat[] = [
   "mcpproxy-corpus",
   "livemcpbench",
   "mcp-tools-list",
+  ...PROVIDER_FORMATS,
 ];
 
 /** How many example tool ids an aggregated warning lists. */
@@ -72,6 +92,8 @@ interface Context {
   /** Aggregated per-tool warnings: text → tool ids. */
   readonly toolWarnings: Map<string, string[]>;
   readonly fileWarnings: string[];
+  /** Provider fields dropped from converted definitions (`strict`, `cache_control`, ...). */
+  readonly providerFields: Set<string>;
 }
 
 /** One tool row to validate, located in the file. */
@@ -158,7 +180,7 @@ function checkCount(
   }
 }
 
-function readVersion(ctx: Context, root: JsonObjectNode): string {
+function readVersion(ctx: Context, root: JsonNode): string {
   const node = jsonNodeMember(root, "version");
   if (node === undefined || node.kind === "null") return "unversioned";
   if (node.kind === "string") return node.value;
@@ -166,7 +188,7 @@ function readVersion(ctx: Context, root: JsonObjectNode): string {
   return fail(ctx, `is not a string (got ${describeValue(node)})`, undefined, "version");
 }
 
-function readFileId(ctx: Context, root: JsonObjectNode): string | undefined {
+function readFileId(ctx: Context, root: JsonNode): string | undefined {
   const node = jsonNodeMember(root, "id");
   if (node === undefined) return undefined;
   if (node.kind !== "string" || node.value.trim() === "") {
@@ -296,7 +318,13 @@ function buildTool(ctx: Context, spec: RowSpec): Tool {
   if (spec.server === undefined) known.add("server");
   if (idKey !== undefined) known.add(idKey);
   for (const m of row.members) {
-    if (!known.has(m.key)) warnTool(ctx, `dropped field ${JSON.stringify(m.key)}`, id);
+    if (known.has(m.key)) continue;
+    if (spec.providerKeys?.has(m.key)) ctx.providerFields.add(m.key);
+    else warnTool(ctx, `dropped field ${JSON.stringify(m.key)}`, id);
+  }
+  for (const key of spec.wrapperProviderKeys ?? []) ctx.providerFields.add(key);
+  for (const key of spec.wrapperKeys ?? []) {
+    warnTool(ctx, `dropped field ${JSON.stringify(key)} of the tool's wrapper`, id);
   }
 
   const tool: {
@@ -330,15 +358,32 @@ function toolsArray(ctx: Context, root: JsonObjectNode): readonly JsonNode[] {
 }
 
 /** Pick the format from the content; see {@linkcode parseCatalog}. */
-function detectFormat(ctx: Context, root: JsonObjectNode): CatalogFormat {
+function detectFormat(
+  ctx: Context,
+  root: JsonObjectNode | JsonArrayNode,
+  server: string | undefined,
+): CatalogFormat {
   const has = (node: JsonNode, key: string) => jsonNodeMember(node, key) !== undefined;
+  if (root.kind === "array") {
+    const format = rowsFormat(ctx, root.items, "", server);
+    if (format !== undefined) return format;
+    if (root.items.length === 0) return "mcp-tools-list";
+    return fail(
+      ctx,
+      `top level is an array whose rows have no "name", "type" or "functionDeclarations": ` +
+        `cannot tell the catalog format (a bare array must hold MCP tools or a provider's ` +
+        `tool definitions)`,
+    );
+  }
   if (has(root, "format") || has(root, "servers")) return "mcpmeter-capture";
+  if (isGeminiTool(root)) return "gemini";
   const tools = jsonNodeMember(root, "tools");
   if (tools === undefined || tools.kind !== "array") {
     fail(
       ctx,
       `is ${tools === undefined ? "missing" : "not an array"}: cannot tell the catalog format ` +
-        `(expected a "tools" array, or "format": "mcpmeter-capture" with "servers")`,
+        `(expected a "tools" array, "format": "mcpmeter-capture" with "servers", or a Gemini ` +
+        `"functionDeclarations" array)`,
       undefined,
       "tools",
     );
@@ -346,13 +391,99 @@ function detectFormat(ctx: Context, root: JsonObjectNode): CatalogFormat {
   if (has(root, "server_count") || has(root, "tool_count")) return "livemcpbench";
   if (has(root, "generated_from")) return "mcpproxy-corpus";
   if (tools.items.some((t) => has(t, "tool_id"))) return "mcpproxy-corpus";
-  if (tools.items.some((t) => has(t, "name"))) return "mcp-tools-list";
+  const format = rowsFormat(ctx, tools.items, "tools", server);
+  if (format !== undefined) return format;
   if (tools.items.some((t) => has(t, "tool") && has(t, "server"))) return "livemcpbench";
   if (tools.items.length === 0 || has(root, "nextCursor")) return "mcp-tools-list";
   return fail(
     ctx,
     `rows have none of "name", "tool_id", or "server" with "tool": cannot tell the catalog ` +
       `format; name it (bench: --format) as one of ${CATALOG_FORMATS.join(", ")}`,
+    undefined,
+    "tools",
+  );
+}
+
+/** A row's id for a message: `server:name` when both are known, else its location. */
+function rowId(locator: string, row: JsonNode | undefined, server: string | undefined): string {
+  const name = row === undefined ? undefined : rowName(row);
+  return name !== undefined && server !== undefined ? `${server}:${name}` : locator;
+}
+
+/**
+ * The format the rows of a `tools` array (or a bare array) give, when they give one: every row
+ * with a shape (see `rowShape` in provider_tools.ts) must have the same one; rows with only a
+ * `name` read as MCP tools, typed rows without a definition (provider built-ins) say nothing.
+ * A row with two schema fields, rows of two shapes, or definitions with `parameters` and no
+ * `type` (OpenAI's or Gemini's: the rows cannot tell) fail, naming the row.
+ */
+function rowsFormat(
+  ctx: Context,
+  items: readonly JsonNode[],
+  prefix: string,
+  server: string | undefined,
+): CatalogFormat | undefined {
+  let first: { shape: "mcp" | ProviderFormat; at: string; row: JsonNode } | undefined;
+  let parameters: { at: string; row: JsonNode } | undefined;
+  let named = false;
+  items.forEach((row, i) => {
+    const at = `${prefix}[${i}]`;
+    const shape = rowShape(row);
+    if (rowName(row) !== undefined) named = true;
+    if (shape === "unknown" || shape === "typed" || shape === "named") return;
+    const keys = schemaKeysOf(row);
+    if (keys.length > 1) {
+      fail(
+        ctx,
+        `at ${at} has both ${keys.map((k) => JSON.stringify(k)).join(" and ")}: which is the ` +
+          `tool's schema is ambiguous; name the format (bench: --format) to read one of them ` +
+          `(mcp-tools-list: inputSchema, anthropic-messages: input_schema, openai-responses: ` +
+          `parameters)`,
+        rowId(at, row, server),
+        keys[1],
+      );
+    }
+    if (shape === "parameters") {
+      parameters ??= { at, row };
+      return;
+    }
+    if (first === undefined) first = { shape, at, row };
+    else if (first.shape !== shape) mixedShapes(ctx, first, { shape, at, row });
+  });
+  if (first !== undefined) {
+    if (
+      parameters !== undefined && first.shape !== "openai-responses" && first.shape !== "gemini"
+    ) {
+      mixedShapes(ctx, first, { shape: "parameters", ...parameters });
+    }
+    return first.shape === "mcp" ? "mcp-tools-list" : first.shape;
+  }
+  if (parameters !== undefined) {
+    const { at, row } = parameters;
+    fail(
+      ctx,
+      `at ${at} is a function definition with "parameters" and no "type": OpenAI function ` +
+        `definitions and Gemini function declarations both look like this; name the format ` +
+        `(bench: --format openai-responses or --format gemini; the tools measure the same)`,
+      rowId(at, row, server),
+    );
+  }
+  return named ? "mcp-tools-list" : undefined;
+}
+
+function mixedShapes(
+  ctx: Context,
+  a: { shape: RowShape; at: string; row: JsonNode },
+  b: { shape: RowShape; at: string; row: JsonNode },
+): never {
+  const where = (x: { at: string; row: JsonNode }) => {
+    const name = rowName(x.row);
+    return name === undefined ? x.at : `${x.at} (${JSON.stringify(name)})`;
+  };
+  return fail(
+    ctx,
+    `${where(b)} is ${shapeLabel(b.shape)} but ${where(a)} is ${shapeLabel(a.shape)}: a ` +
+      `catalog file holds one shape of tool definitions; split the file`,
     undefined,
     "tools",
   );
@@ -474,7 +605,24 @@ function parseLiveMcpBench(ctx: Context, root: JsonObjectNode): FormatResult {
   return source === undefined ? { specs, check } : { specs, source, check };
 }
 
-function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): FormatResult {
+function parseToolsList(
+  ctx: Context,
+  root: JsonObjectNode | JsonArrayNode,
+  server: string,
+): FormatResult {
+  if (root.kind === "array") {
+    ctx.fileWarnings.push(
+      `top level is an array: read as the "tools" of one server's tools/list result`,
+    );
+    const specs = root.items.map((row, i): RowSpec => ({
+      locator: `[${i}]`,
+      row,
+      server,
+      nameKey: "name",
+      schemaKey: "inputSchema",
+    }));
+    return { specs };
+  }
   const cursor = jsonNodeMember(root, "nextCursor");
   if (cursor !== undefined && cursor.kind !== "null") {
     ctx.fileWarnings.push(
@@ -493,6 +641,60 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
   return { specs };
 }
 
+/** A provider's tool definitions (see provider_tools.ts), as rows named like MCP tools. */
+function parseProvider(
+  ctx: Context,
+  root: JsonObjectNode | JsonArrayNode,
+  format: ProviderFormat,
+  server: string,
+): FormatResult {
+  let found: ProviderRows;
+  try {
+    if (format === "gemini" && isGeminiTool(root)) found = geminiToolRows(root);
+    else if (root.kind === "array") found = providerRows(format, root.items, "");
+    else found = providerRows(format, toolsArray(ctx, root), "tools");
+  } catch (e) {
+    if (!(e instanceof ProviderShapeError)) throw e;
+    return fail(ctx, `at ${e.locator} ${e.message}`, rowId(e.locator, e.row, server), e.field);
+  }
+  if (found.skipped.length > 0) {
+    const n = found.skipped.length;
+    const shown = found.skipped.slice(0, WARNING_EXAMPLES).join(", ");
+    const more = n > WARNING_EXAMPLES ? `, and ${n - WARNING_EXAMPLES} more` : "";
+    ctx.fileWarnings.push(
+      `skipped ${n} provider built-in tool${n === 1 ? "" : "s"} (no function definition to ` +
+        `read as an MCP tool): ${shown}${more}`,
+    );
+  }
+  const providerKeys = PROVIDER_KEYS[format];
+  for (const r of found.rows) {
+    // Gemini's OpenAPI-style `parameters` may name types in capitals ("OBJECT").
+    const type = r.schemaKey === "parameters"
+      ? jsonNodeMember(jsonNodeMember(r.row, "parameters") ?? r.row, "type")
+      : undefined;
+    const name = rowName(r.row);
+    if (type?.kind === "string" && type.value !== type.value.toLowerCase() && name !== undefined) {
+      warnTool(
+        ctx,
+        `field "parameters" names types in capitals (OpenAPI style, e.g. "OBJECT"): kept as ` +
+          `written, though JSON Schema (and MCP) spell them in lower case`,
+        `${server}:${name}`,
+      );
+    }
+  }
+  const specs = found.rows.map((r): RowSpec => ({
+    locator: r.locator,
+    row: r.row,
+    server,
+    nameKey: "name",
+    schemaKey: r.schemaKey,
+    providerKeys,
+    ...(r.wrapperKeys === undefined ? {} : { wrapperKeys: r.wrapperKeys }),
+    ...(r.wrapperProviderKeys === undefined ? {} : { wrapperProviderKeys: r.wrapperProviderKeys }),
+  }));
+  return { specs };
+}
+
 /**
  * Parse catalog text into a validated {@linkcode Corpus}.
  *
@@ -507,14 +709,28 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * 3. `mcpproxy-corpus` — `generated_from` at the top level, or a row with
  *    `tool_id`: `{version?, generated_from?, tools: [{tool_id, server, tool,
  *    description, schema?}]}`; `tool_id` must equal `server:tool`;
- * 4. `mcp-tools-list` — a row with `name`: a raw MCP `tools/list` result
- *    `{tools: [...], nextCursor?}` for one server, named by `options.server`
- *    or the file stem;
+ * 4. by the rows' shape (`rowShape` in provider_tools.ts), every shaped row alike:
+ *    `mcp-tools-list` — rows with `inputSchema` or only a `name`: a raw MCP
+ *    `tools/list` result `{tools: [...], nextCursor?}` for one server, named by
+ *    `options.server` or the file stem; or a provider's tool definitions, read as
+ *    MCP tools of one server named the same way: `anthropic-messages`
+ *    (`input_schema`), `openai-chat-completions` (`{type: "function", function}`),
+ *    `openai-responses` (`{type: "function", name, parameters}`), `gemini`
+ *    (`functionDeclarations`, also a top-level Tool object);
  * 5. `livemcpbench` — rows with `server` and `tool`, no headers;
  * 6. `mcp-tools-list` — an empty `tools` array or a `nextCursor`.
  *
  * A top level with `"jsonrpc"` is a JSON-RPC response pasted whole: its `result` object is the
- * catalog (with a warning); an error response fails.
+ * catalog (with a warning); an error response fails. A top-level array is a `tools` array
+ * alone (MCP tools, with a warning, or a provider's definitions). A provider request body is
+ * read for its `tools` only. Ambiguities fail, naming the row, unless `options.format` settles
+ * them: a row with two schema fields (`inputSchema` and `input_schema`, ...), rows of two
+ * shapes, definitions with `parameters` and no `type` (OpenAI's or Gemini's).
+ *
+ * A provider's definitions: its schema field becomes `inputSchema`; fields that steer the
+ * provider (`strict`, `cache_control`, `type`, `defer_loading`, ...) are dropped; built-in
+ * tools (web search, code execution, remote MCP) are skipped; one warning says what that means
+ * for the figures (the wire layer is reconstructed, not measured) and which fields went.
  *
  * Per tool: `id` is `server:name`; a missing or `null` description becomes
  * `""`; `title`, `outputSchema` and `annotations` are kept; the schema
@@ -549,12 +765,13 @@ function parseToolsList(ctx: Context, root: JsonObjectNode, server: string): For
  * @throws {CatalogError} When the text is not JSON, or validation fails:
  *   a repeated explicit id, an empty or missing name/server, a header count
  *   (`server_count`, `tool_count`, `serverCount`, `toolCount`, per-server
- *   `toolCount`) that disagrees with the rows, a schema that is not an object
+ *   `toolCount`) that disagrees with the rows, an ambiguous row or rows of two
+ *   shapes (see above), a schema that is not an object
  *   or not valid JSON, a field of the wrong type, an mcpproxy `tool_id` that is
  *   not `server:tool`, an unknown `format`/`formatVersion`. The error's `path`,
  *   `toolId` and `field` locate it.
- * @throws {TypeError} When a `mcp-tools-list` result has no server name
- *   (neither `options.server` nor `options.path` given).
+ * @throws {TypeError} When a `mcp-tools-list` result or a provider's definitions have no
+ *   server name (neither `options.server` nor `options.path` given).
  *
  * @example Usage
  * ```ts
@@ -595,7 +812,12 @@ function startContext(options: ParseCatalogOptions): Context {
         `expected one of ${CATALOG_FORMATS.join(", ")}`,
     );
   }
-  return { path: options.path ?? "<memory>", toolWarnings: new Map(), fileWarnings: [] };
+  return {
+    path: options.path ?? "<memory>",
+    toolWarnings: new Map(),
+    fileWarnings: [],
+    providerFields: new Set(),
+  };
 }
 
 /** One tool row of a catalog tree, as the parser locates it (see {@linkcode catalogToolRows}). */
@@ -608,10 +830,19 @@ export interface CatalogToolRow {
   readonly server?: string;
   /** Field holding the tool name: `name` (MCP) or `tool` (corpora). */
   readonly nameKey: "name" | "tool";
-  /** Field holding the input schema: `inputSchema` or `schema` (mcpproxy). */
-  readonly schemaKey: "inputSchema" | "schema";
+  /**
+   * Field holding the input schema: `inputSchema`, `schema` (mcpproxy), `input_schema`
+   * (Anthropic), `parameters` (OpenAI, Gemini) or `parametersJsonSchema` (Gemini).
+   */
+  readonly schemaKey: SchemaKey;
   /** Field holding an explicit id (`tool_id`, mcpproxy). */
   readonly idKey?: "tool_id";
+  /** A provider definition's fields that steer the provider (`strict`, ...): dropped. */
+  readonly providerKeys?: ReadonlySet<string>;
+  /** Members of a wrapper around the row (a Chat Completions tool's), dropped with a warning. */
+  readonly wrapperKeys?: readonly string[];
+  /** Provider fields of that wrapper (its `type`), dropped. */
+  readonly wrapperProviderKeys?: readonly string[];
 }
 
 /**
@@ -636,34 +867,48 @@ export function catalogToolRows(
 
 function formatResultOf(
   ctx: Context,
-  root: JsonNode,
+  tree: JsonNode,
   options: ParseCatalogOptions,
-): { format: CatalogFormat; root: JsonObjectNode; result: FormatResult } {
-  if (root.kind !== "object") fail(ctx, `top level is not a JSON object (got ${root.kind})`);
-  root = jsonRpcResult(ctx, root);
-  const format = options.format ?? detectFormat(ctx, root);
+): { format: CatalogFormat; root: JsonObjectNode | JsonArrayNode; result: FormatResult } {
+  if (tree.kind !== "object" && tree.kind !== "array") {
+    fail(ctx, `top level is not a JSON object or array (got ${tree.kind})`);
+  }
+  const root = tree.kind === "object" ? jsonRpcResult(ctx, tree) : tree;
   const stem = fileStem(options.path);
+  const named = options.server ?? stem;
+  const format = options.format ?? detectFormat(ctx, root, named);
+  const objectRoot = (): JsonObjectNode => {
+    if (root.kind !== "object") {
+      fail(ctx, `top level is not a JSON object (got array): format ${format} is an object`);
+    }
+    return root;
+  };
+  const server = (): string => {
+    if (named === undefined || named.trim() === "") {
+      throw new TypeError(
+        `Cannot parse a ${
+          format === "mcp-tools-list" ? "tools/list result" : `${format} catalog`
+        } without a server name: pass options.server or options.path`,
+      );
+    }
+    return named;
+  };
   let result: FormatResult;
   switch (format) {
     case "mcpmeter-capture":
-      result = parseCapture(ctx, root);
+      result = parseCapture(ctx, objectRoot());
       break;
     case "mcpproxy-corpus":
-      result = parseMcpproxy(ctx, root);
+      result = parseMcpproxy(ctx, objectRoot());
       break;
     case "livemcpbench":
-      result = parseLiveMcpBench(ctx, root);
+      result = parseLiveMcpBench(ctx, objectRoot());
       break;
-    case "mcp-tools-list": {
-      const server = options.server ?? stem;
-      if (server === undefined || server.trim() === "") {
-        throw new TypeError(
-          "Cannot parse a tools/list result without a server name: pass options.server or options.path",
-        );
-      }
-      result = parseToolsList(ctx, root, server);
+    case "mcp-tools-list":
+      result = parseToolsList(ctx, root, server());
       break;
-    }
+    default:
+      result = parseProvider(ctx, root, format, server());
   }
   return { format, root, result };
 }
@@ -727,6 +972,15 @@ function corpusOfTree(ctx: Context, tree: JsonNode, options: ParseCatalogOptions
   tools.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const warnings = [...ctx.fileWarnings];
+  if (isProviderFormat(format)) {
+    const dropped = [...ctx.providerFields].sort();
+    warnings.unshift(
+      `read as ${PROVIDER_LABELS[format]}, converted to MCP tools: the wire layer (what the ` +
+        `client received) is reconstructed as the MCP tools/list these definitions would come ` +
+        `from, not measured; provider fields steer the provider, are not part of a tool's ` +
+        `cost, and are dropped (${dropped.length > 0 ? dropped.join(", ") : "none in this file"})`,
+    );
+  }
   for (const text of [...ctx.toolWarnings.keys()].sort()) {
     const ids = [...ctx.toolWarnings.get(text)!].sort();
     const shown = ids.slice(0, WARNING_EXAMPLES).join(", ");

@@ -394,7 +394,7 @@ Deno.test("format detection picks each format from its content; explicit format 
   assert.throws(() => parseCatalog("{}", { format: "yaml" as never }), TypeError);
 });
 
-Deno.test("file-level errors: invalid JSON, trailing bytes, non-object top level", () => {
+Deno.test("file-level errors: invalid JSON, trailing bytes, a top level that is no catalog", () => {
   assertCatalogError(() => parseCatalog('{"tools": []} x', { path: "t.json" }), {
     path: "t.json",
     includes: [
@@ -402,7 +402,11 @@ Deno.test("file-level errors: invalid JSON, trailing bytes, non-object top level
       "offset 14",
     ],
   });
-  assertCatalogError(() => parseCatalog("[]", { path: "t.json" }), {
+  assertCatalogError(() => parseCatalog('"tools"', { path: "t.json" }), {
+    includes: ["top level is not a JSON object or array (got string)"],
+  });
+  // A bare array is a list of tools (provider_tools_test.ts); the corpora formats are objects.
+  assertCatalogError(() => parseCatalog("[]", { path: "t.json", format: "livemcpbench" }), {
     includes: ["top level is not a JSON object (got array)"],
   });
   const err = assertCatalogError(() => parseCatalog('{"tools": [}'), {

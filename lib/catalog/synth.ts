@@ -106,7 +106,8 @@ const WORD = /\p{L}{3,}/gu;
 /**
  * Reads a reference corpus for the generator from the catalog file's text (any format
  * `parseCatalog` reads; rows of the corpora formats become MCP items: `tool` → `name`,
- * `schema` → `inputSchema`, `server` and `tool_id` dropped).
+ * `schema` → `inputSchema`, `server` and `tool_id` dropped; a provider's definitions likewise,
+ * its schema field → `inputSchema`, its provider fields dropped).
  *
  * @param text The reference file's text.
  * @param options `path` (messages, defaults) and `sha256` (recorded in the catalog's `source`).
@@ -173,7 +174,7 @@ function mcpItem(spec: CatalogToolRow): readonly JsonMember[] {
       out.push({ key: "inputSchema", node });
     } else if (
       m.key === "name" || m.key === "inputSchema" || m.key === spec.idKey ||
-      (spec.server === undefined && m.key === "server")
+      (spec.server === undefined && m.key === "server") || spec.providerKeys?.has(m.key)
     ) continue;
     else out.push(m);
   }

@@ -68,12 +68,19 @@ export interface CorpusProvenance {
   readonly source?: JsonValue;
 }
 
-/** Catalog file formats that {@linkcode Corpus} loaders understand. */
+/**
+ * Catalog file formats that {@linkcode Corpus} loaders understand: MCP's own and benchmark
+ * corpora, then tool definitions written for a provider's API (read as MCP tools).
+ */
 export type CatalogFormat =
   | "mcpmeter-capture"
   | "mcpproxy-corpus"
   | "livemcpbench"
-  | "mcp-tools-list";
+  | "mcp-tools-list"
+  | "anthropic-messages"
+  | "openai-chat-completions"
+  | "openai-responses"
+  | "gemini";
 
 /** A frozen set of tools, sorted by `id` (UTF-16 code unit order, as `Array.prototype.sort`). */
 export interface Corpus {
