@@ -15,6 +15,7 @@ import {
 } from "../retrieval/mod.ts";
 import { TOKENIZER_NAMES } from "../tokens/default_tokenizer.ts";
 import { BENCH_DEFAULTS } from "./bench_options.ts";
+import { CATALOG_FORMATS } from "../catalog/parse.ts";
 import { helpText } from "../core/help.ts";
 
 /**
@@ -32,13 +33,18 @@ reference corpus of 73 npm MCP servers) and writes report.json and dashboard.htm
     options:
       `  --corpus FILE        Tool catalog to measure; repeat for several. Formats: mcpmeter capture,
                        mcpproxy corpus, LiveMCPBench snapshot, raw MCP tools/list result
-                       (bare, or the whole JSON-RPC response; detected automatically). Its id
+                       (bare, the whole JSON-RPC response, or its tools array), or one
+                       server's tools as a provider takes them (Anthropic Messages, OpenAI
+                       Chat Completions or Responses, Gemini: the tools array or the whole
+                       request body; read as MCP tools); detected automatically. Its id
                        is the file's id, else its name
                        (a bare tools.json: its folder's); two files that give the same id are
                        named by their paths (a/x/tools.json, b/x/tools.json: a/x, b/x).
                        Default: ${BENCH_DEFAULTS.corpus}
-  --format NAME        Format of the --corpus files when detection cannot tell: mcpmeter-capture,
-                       mcpproxy-corpus, livemcpbench, mcp-tools-list (default: detected)
+  --format NAME        Format of the --corpus files when detection cannot tell:
+                       ${CATALOG_FORMATS.slice(0, 4).join(", ")},
+                       ${CATALOG_FORMATS.slice(4).join(", ")}
+                       (default: detected)
   --tokenizers LIST    Comma-separated encodings: ${TOKENIZER_NAMES.join(",")} (default: both)
   --proxy-catalog FILE Catalog of the discovery proxy priced as the "proxy" mode
                        (default: ${BENCH_DEFAULTS.proxyCatalog}, mcpmeter's reference proxy)

@@ -251,7 +251,7 @@ function deferredLines(report: BenchReport, tok: string): string[] {
   const lines = rows.map((r) =>
     `${r.corpusId.padEnd(16)} ${`${r.mode} ${r.variant}`.padEnd(28)} start ${n(r.startTokens)} + ${
       n(r.searchTokens)
-    }/search (${r.resultsPerSearch} tools); vs direct ${n(r.directTokens)}: ${
+    }/search (${counted(r.resultsPerSearch, "tool")}); vs direct ${n(r.directTokens)}: ${
       crossingPhrase(r.breakEvenVsDirect)
     }; vs proxy ${n(r.proxyStartTokens)} + ${n(r.proxySearchTokens)}/search: ${
       crossingPhrase(r.breakEvenVsProxy)
@@ -259,8 +259,8 @@ function deferredLines(report: BenchReport, tok: string): string[] {
   );
   lines.push(
     `${"note".padEnd(16)} deferred modes: each provider's sent form, ${tok} tokens, ${
-      rows[0].resultsPerSearch
-    } tools per search assumed; what no document publishes is not counted (report.json deferredModes[].notCounted)`,
+      counted(rows[0].resultsPerSearch, "tool")
+    } per search assumed; what no document publishes is not counted (report.json deferredModes[].notCounted)`,
   );
   return lines;
 }

@@ -469,5 +469,14 @@ Deno.test("benchSummaryLines gives each deferred mode one line: start, a search,
       l.endsWith("vs proxy 300 + 900/search: never cheaper")
     ),
     lines.join("\n"),
+  ); // One tool per search is "1 tool", on the mode's line and in the note.
+  const one = benchSummaryLines({
+    ...tinyBenchReport(),
+    deferredModes: [{ ...row, resultsPerSearch: 1 }],
+  });
+  assert.ok(
+    one.some((l) => l.includes("start 25 + 1,000/search (1 tool); vs direct")),
+    one.join("\n"),
   );
+  assert.ok(one.some((l) => l.includes(", 1 tool per search assumed;")), one.join("\n"));
 });
