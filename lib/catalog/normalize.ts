@@ -277,8 +277,10 @@ function needsNothing(schema: JsonObject, provider: SchemaDialect): boolean {
  * - unresolved `$ref`s dropped (`drop-unresolved-ref`, all providers);
  * - local `$ref`s inlined and `$defs`/`definitions` removed (`inline-refs`):
  *   always for Gemini (no `$ref` support; recursion cut at re-entry,
- *   `cut-recursive-ref`), for OpenAI and Anthropic only when no ref is
- *   recursive (both accept recursive `$defs`);
+ *   `cut-recursive-ref`); for OpenAI and Anthropic, which accept `$defs`,
+ *   only when the root itself is a `$ref` and no ref is recursive (so that the
+ *   top level is an object schema), else the refs and `$defs` stay as the
+ *   server wrote them, as MCP clients send them;
  * - top-level `anyOf`/`oneOf`/`allOf` merged into one object
  *   (`merge-top-level-combinator`, all providers): properties united (first
  *   definition wins), `required` united for `allOf`, intersected otherwise;
@@ -360,7 +362,8 @@ export function normalizeForProvider(
   const resolved = refs.filter((r) => r.target !== undefined);
   if (resolved.length > 0) {
     const recursive = recursiveTargets(resolved);
-    if (provider === "gemini" || recursive.size === 0) {
+    const rootRef = typeof schema.$ref === "string";
+    if (provider === "gemini" || (rootRef && recursive.size === 0)) {
       const before = changes.length;
       try {
         schema = inlineRefs(schema, maxNodes, changes) as Mutable;

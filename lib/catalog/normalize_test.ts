@@ -7,7 +7,7 @@ const cases = hardCases();
 const find = (file: string, name: string): Tool => cases.get(file)!.find((t) => t.name === name)!;
 const kinds = (r: { changes: readonly { kind: string }[] }) => r.changes.map((c) => c.kind);
 
-Deno.test("normalizeForProvider() inlines $defs and never modifies the raw tool", () => {
+Deno.test("normalizeForProvider() keeps $defs for Anthropic and OpenAI, inlines them for Gemini, and never modifies the raw tool", () => {
   const tool: Tool = {
     id: "s:t",
     server: "s",
@@ -20,17 +20,39 @@ Deno.test("normalizeForProvider() inlines $defs and never modifies the raw tool"
     },
   };
   const before = JSON.stringify(tool);
-  const out = normalizeForProvider(tool, "anthropic");
-  assert.deepEqual(out.schema, {
+  // What an MCP client sends these two: the server's schema, byte for byte.
+  for (const dialect of ["anthropic", "openai"] as const) {
+    const out = normalizeForProvider(tool, dialect);
+    assert.equal(JSON.stringify(out.schema), JSON.stringify(tool.inputSchema), dialect);
+    assert.deepEqual(kinds(out), [], dialect);
+  }
+  const gemini = normalizeForProvider(tool, "gemini");
+  assert.deepEqual(gemini.schema, {
     type: "object",
     properties: {
       a: { type: "string", description: "An id" },
       b: { type: "string", description: "B" },
     },
   });
-  assert.deepEqual(kinds(out), ["inline-refs"]);
+  assert.deepEqual(kinds(gemini), ["inline-refs"]);
   assert.equal(JSON.stringify(tool), before);
-  assert.equal(out.raw, tool);
+  assert.equal(gemini.raw, tool);
+});
+
+Deno.test("normalizeForProvider() inlines a root $ref for Anthropic so the top level is an object", () => {
+  const tool: Tool = {
+    id: "s:t",
+    server: "s",
+    name: "t",
+    description: "d",
+    inputSchema: {
+      $ref: "#/definitions/Args",
+      definitions: { Args: { type: "object", properties: { q: { type: "string" } } } },
+    },
+  };
+  const out = normalizeForProvider(tool, "anthropic");
+  assert.deepEqual(out.schema, { type: "object", properties: { q: { type: "string" } } });
+  assert.deepEqual(kinds(out), ["inline-refs"]);
 });
 
 Deno.test("normalizeForProvider() keeps recursive refs for OpenAI and cuts them for Gemini", () => {
@@ -127,9 +149,9 @@ Deno.test("normalizeForProvider() copies a schema 20,000 levels deep, and inline
   // at 1,001 (kept, with the reason).
   const withRef = (depth: number) =>
     tool({ ...nest(depth, { $ref: "#/$defs/leaf" }), $defs: { leaf: { type: "string" } } });
-  assert.deepEqual(kinds(normalizeForProvider(withRef(499), "openai")), ["inline-refs"]);
-  const kept = normalizeForProvider(withRef(500), "openai");
-  assert.deepEqual(kinds(kept), ["inline-aborted"]);
+  assert.deepEqual(kinds(normalizeForProvider(withRef(499), "gemini")), ["inline-refs"]);
+  const kept = normalizeForProvider(withRef(500), "gemini");
+  assert.deepEqual(kinds(kept).slice(0, 1), ["inline-aborted"]);
   assert.equal(kept.changes[0].detail, "the schema nests deeper than 1000 levels; $refs kept");
 });
 
@@ -142,7 +164,7 @@ Deno.test("normalizeForProvider() hands back the tool's own schema exactly when 
         shared++;
         assert.deepEqual(out.changes, [], `${tool.id} ${dialect}`);
       } else if (out.changes.length === 0) {
-        // Unchanged but copied: only a schema whose refs stay (recursive, not for Gemini).
+        // Unchanged but copied: only a schema whose refs stay (OpenAI and Anthropic keep them).
         assert.equal(JSON.stringify(out.schema), JSON.stringify(tool.inputSchema));
         assert.match(JSON.stringify(tool.inputSchema), /"\$ref"/, `${tool.id} ${dialect}`);
       }
