@@ -13,6 +13,7 @@ import {
   type McpClient,
   mcpErrorKind,
   type McpTransport,
+  PROBE_TIMEOUT_MS,
 } from "./client.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import {
@@ -35,10 +36,34 @@ export type CaptureResult = Omit<ServerCaptureRecord, "server" | "transport" | "
 /** The fields every failed capture records, before its `outcome` and `message`. */
 export type FailureFields = Omit<CaptureResult, "outcome" | "message">;
 
+/** The SDK's report of an answer to its `server/discover` probe that came after it stopped waiting. */
+const LATE_PROBE =
+  /^Received a response for an unknown message ID: (\{.*"id":"server-discover-probe-\d+".*\})$/s;
+
+/**
+ * A transport error as a capture warning: `transport: <one line of 200 chars at most>`, except a
+ * late answer to the era probe, which the SDK reports as an unknown message id: that one is no
+ * fault of the transport but a server slow to answer (commonly one slow to start), and says so.
+ *
+ * @param error What the transport or the client reported.
+ * @returns The warning.
+ */
+export function transportWarning(error: unknown): string {
+  const late = LATE_PROBE.exec(error instanceof Error ? error.message : String(error));
+  if (late === null) return `transport: ${oneLine(error, 200)}`;
+  let notFound = false;
+  try {
+    notFound = (JSON.parse(late[1]) as { error?: { code?: unknown } }).error?.code === -32601;
+  } catch { /* not JSON: said without the method-not-found detail */ }
+  return `server/discover was answered after the probe's wait (at most ${PROBE_TIMEOUT_MS} ms) ` +
+    `ran out${notFound ? ", with method not found (a 2025-era server)" : ""}; ` +
+    "the client had gone on with initialize";
+}
+
 /**
  * A client for either protocol era (lib/mcp/client.ts) that keeps transport errors as warnings.
  *
- * @param warnings Where transport errors go, as `transport: <one line of 200 chars at most>`.
+ * @param warnings Where transport errors go ({@linkcode transportWarning}).
  * @param negotiation How the era is found. @default {"auto"}
  * @returns An unconnected client.
  */
@@ -47,7 +72,7 @@ export function captureClient(
   negotiation: EraNegotiation = "auto",
 ): McpClient {
   const client = createMcpClient(negotiation);
-  client.onerror = (error) => warnings.add(`transport: ${oneLine(error, 200)}`);
+  client.onerror = (error) => warnings.add(transportWarning(error));
   return client;
 }
 
@@ -297,7 +322,7 @@ export async function captureSession(
       if (seen.has(error)) return;
       seen.add(error);
     }
-    warnings.add(`transport: ${oneLine(error, 200)}`);
+    warnings.add(transportWarning(error));
   };
   (transport as { onerror?: (error: Error) => void }).onerror = warn;
   client.onerror = warn;

@@ -119,6 +119,21 @@ Deno.test("junk lines on stdout become warnings; the server is still captured", 
   assert.deepEqual(record.pages, { "tools/list": 1 });
 });
 
+Deno.test("a late answer to the era probe is a warning that says so, not a transport fault", async () => {
+  // Timeout 5,000 ms: the probe waits 2,500 ms; the server reads nothing for 3,000 ms, then
+  // answers the probe ("Method not found") before initialize.
+  const record = await captureStdioServer(
+    entry("late", { command: "node", args: [fixture("late_probe_answer.mjs"), "3000"] }),
+    { timeoutMs: 5_000 },
+  );
+  assert.equal(record.outcome, "ok", record.message);
+  assert.deepEqual(record.tools.map((t) => t.name), ["ping_tool"]);
+  assert.deepEqual(record.warnings, [
+    "server/discover was answered after the probe's wait (at most 5000 ms) ran out, with method " +
+    "not found (a 2025-era server); the client had gone on with initialize",
+  ]);
+});
+
 Deno.test("a command that does not exist is spawn_failed", async () => {
   const record = await captureStdioServer(
     entry("ghost", { command: "mcpmeter-no-such-command-7f3a" }),
