@@ -502,7 +502,17 @@ function parseCapture(ctx: Context, root: JsonObjectNode): FormatResult {
     fail(ctx, `is ${describeValue(fmt)}, expected "mcpmeter-capture"`, undefined, "format");
   }
   const fv = jsonNodeMember(root, "formatVersion");
-  if (fv === undefined) fail(ctx, "is missing", undefined, "formatVersion");
+  if (fv === undefined) {
+    fail(
+      ctx,
+      fmt !== undefined ? "is missing" : `is missing: a top-level "servers" list is read as an ` +
+        `mcpmeter capture (deno task capture writes one), which says "format": ` +
+        `"mcpmeter-capture", "formatVersion": 1 and counts its servers and tools; other tool ` +
+        `lists: one server's tools/list result or tools array per file`,
+      undefined,
+      "formatVersion",
+    );
+  }
   if (!(fv.kind === "number" && fv.value === 1)) {
     fail(ctx, `is ${describeValue(fv)}; only version 1 is supported`, undefined, "formatVersion");
   }
@@ -664,6 +674,14 @@ function parseProvider(
     ctx.fileWarnings.push(
       `skipped ${n} provider built-in tool${n === 1 ? "" : "s"} (no function definition to ` +
         `read as an MCP tool): ${shown}${more}`,
+    );
+  }
+  if (found.namespaces !== undefined) {
+    const n = found.namespaces.length;
+    ctx.fileWarnings.push(
+      `read the function tools of ${n} OpenAI namespace${n === 1 ? "" : "s"} as tools of the ` +
+        `one server (a namespace's name and description belong to no tool and are dropped): ` +
+        found.namespaces.join(", "),
     );
   }
   const providerKeys = PROVIDER_KEYS[format];

@@ -175,6 +175,11 @@ Deno.test("capture format: version, duplicate servers and unknown format are err
     () => parseCatalog(CAPTURE.replace('"format": "mcpmeter-capture"', '"format": "other"')),
     { field: "format", includes: ['expected "mcpmeter-capture"'] },
   );
+  // A "servers" list that is no capture is told what a capture is.
+  assertCatalogError(
+    () => parseCatalog('{"servers": [{"server": "a", "tools": [{"name": "x"}]}]}'),
+    { field: "formatVersion", includes: ['is missing: a top-level "servers" list is read as'] },
+  );
 });
 
 // --- mcpproxy corpus -------------------------------------------------------------------------

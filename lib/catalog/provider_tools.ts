@@ -10,7 +10,8 @@
  *   strict?}}` (openai-node `ChatCompletionTool` and `FunctionDefinition`, generated from
  *   OpenAI's OpenAPI spec);
  * - `openai-responses`: `{type: "function", name, description?, parameters, strict,
- *   defer_loading?}`; built-in tools have another `type` (OpenAI OpenAPI spec `FunctionTool`);
+ *   defer_loading?}`, alone or in a namespace `{type: "namespace", name, description, tools}`
+ *   (tool search); built-in tools have another `type` (OpenAI OpenAPI spec `FunctionTool`);
  * - `gemini`: a Tool `{functionDeclarations: [{name, description?, parameters? |
  *   parametersJsonSchema?, response?, responseJsonSchema?, behavior?}]}`, `parameters` and
  *   `parametersJsonSchema` mutually exclusive; other Tool fields (`googleSearch`,
@@ -120,7 +121,7 @@ export function schemaKeysOf(row: JsonNode): SchemaKey[] {
  * The shape of one row of a `tools` array (or a bare array). Checked in this order: a Gemini
  * Tool (`functionDeclarations`); `inputSchema` (MCP, whatever else it has); `input_schema`
  * (Anthropic); `"type": "function"` with a `function` object (Chat Completions) or without
- * (Responses); another `type` (a built-in tool); `parameters` without a `type`; a `name`.
+ * (Responses), or `"type": "namespace"` with `tools` (Responses); another `type` (a built-in tool); `parameters` without a `type`; a `name`.
  * A row with two schema fields is for the caller to reject (see {@linkcode schemaKeysOf}).
  *
  * @param row A row.
@@ -135,6 +136,9 @@ export function rowShape(row: JsonNode): RowShape {
   const type = jsonNodeMember(row, "type");
   if (type?.kind === "string" && type.value === "function") {
     return has(row, "function") ? "openai-chat-completions" : "openai-responses";
+  }
+  if (type?.kind === "string" && type.value === "namespace" && has(row, "tools")) {
+    return "openai-responses";
   }
   if (type !== undefined) return "typed";
   if (SCHEMA_KEYS.some((k) => has(row, k))) return "parameters";
@@ -181,6 +185,8 @@ export interface ProviderRows {
   readonly rows: readonly ProviderRow[];
   /** Built-in tools skipped: location and kind, e.g. `tools[3] (web_search_20250305 "web_search")`. */
   readonly skipped: readonly string[];
+  /** OpenAI namespaces whose function tools were read (their names), when there were any. */
+  readonly namespaces?: readonly string[];
 }
 
 /** A problem that stops reading a provider catalog: what is wrong and where. */
@@ -240,6 +246,7 @@ export function providerRows(
 ): ProviderRows {
   const rows: ProviderRow[] = [];
   const skipped: string[] = [];
+  const namespaces: string[] = [];
   items.forEach((item, i) => {
     const at = `${prefix}[${i}]`;
     if (item.kind !== "object") {
@@ -254,10 +261,21 @@ export function providerRows(
           skipped.push(builtin(at, item, type));
         } else rows.push({ locator: at, row: item, schemaKey: "input_schema" });
         return;
-      case "openai-responses":
-        if (type !== undefined && type !== "function") skipped.push(builtin(at, item, type));
+      case "openai-responses": {
+        const inner = type === "namespace" ? jsonNodeMember(item, "tools") : undefined;
+        if (inner?.kind === "array") {
+          // A namespace groups function tools (tool search): each is read as a tool.
+          namespaces.push(rowName(item) ?? at);
+          inner.items.forEach((fn, j) => {
+            const t = typeOf(fn);
+            if (t !== undefined && t !== "function") {
+              skipped.push(builtin(`${at}.tools[${j}]`, fn, t));
+            } else rows.push({ locator: `${at}.tools[${j}]`, row: fn, schemaKey: "parameters" });
+          });
+        } else if (type !== undefined && type !== "function") skipped.push(builtin(at, item, type));
         else rows.push({ locator: at, row: item, schemaKey: "parameters" });
         return;
+      }
       case "openai-chat-completions": {
         if (type !== undefined && type !== "function") {
           skipped.push(builtin(at, item, type));
@@ -290,7 +308,7 @@ export function providerRows(
         return;
     }
   });
-  return { rows, skipped };
+  return namespaces.length === 0 ? { rows, skipped } : { rows, skipped, namespaces };
 }
 
 /** One item of a Gemini `tools` array: a Tool (declarations and built-ins) or a declaration. */

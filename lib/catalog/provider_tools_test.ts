@@ -166,6 +166,44 @@ Deno.test("OpenAI Responses function tools, a bare array: built-in and MCP tools
   assert.deepEqual(parseCatalog(text, { path: "responses.json" }), expected);
 });
 
+Deno.test("OpenAI Responses namespaces (tool search): their function tools are read, in order", () => {
+  const text = JSON.stringify({
+    model: "gpt-x",
+    tools: [
+      { type: "function", name: "a", parameters: { type: "object" } },
+      {
+        type: "namespace",
+        name: "crm",
+        description: "Customer records.",
+        tools: [
+          { type: "function", name: "b", description: "B.", defer_loading: true },
+          { type: "web_search" },
+        ],
+      },
+      { type: "tool_search" },
+    ],
+  });
+  const corpus = parseCatalog(text, { server: "s" });
+  assert.equal(corpus.provenance.format, "openai-responses");
+  assert.deepEqual(corpus.tools, [
+    {
+      id: "s:a",
+      server: "s",
+      name: "a",
+      description: "",
+      inputSchema: { type: "object" },
+      inputSchemaCanonical: '{"type":"object"}',
+    },
+    { id: "s:b", server: "s", name: "b", description: "B." },
+  ]);
+  assert.deepEqual(corpus.warnings.slice(1), [
+    "skipped 2 provider built-in tools (no function definition to read as an MCP tool): " +
+    "tools[1].tools[1] (web_search), tools[2] (tool_search)",
+    "read the function tools of 1 OpenAI namespace as tools of the one server (a namespace's " +
+    "name and description belong to no tool and are dropped): crm",
+  ]);
+});
+
 Deno.test("Gemini request body: functionDeclarations, parameters or parametersJsonSchema", () => {
   const text = JSON.stringify({
     contents: [{ role: "user", parts: [{ text: "hi" }] }],

@@ -44,7 +44,9 @@ const FILES: Record<string, string> = {
 ]}`,
   "openai-responses": `[
   {"type": "function", "name": "search_notes", "description": "Search the notes.", "parameters": ${SEARCH_SCHEMA}, "strict": false},
-  {"type": "function", "name": "weather", "description": "Weather now.", "parameters": ${UNIT_SCHEMA}, "strict": false, "defer_loading": true},
+  {"type": "namespace", "name": "outside", "description": "Outdoor tools.", "tools": [
+    {"type": "function", "name": "weather", "description": "Weather now.", "parameters": ${UNIT_SCHEMA}, "strict": false, "defer_loading": true}
+  ]},
   {"type": "function", "name": "ping", "description": "Check the server.", "strict": false},
   {"type": "file_search", "vector_store_ids": ["vs_1"]}
 ]`,
