@@ -15,6 +15,7 @@ export type ClientId =
   | "vscode"
   | "windsurf"
   | "gemini-cli"
+  | "codex"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -82,6 +83,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: "gemini",
     family: "gemini",
     formatWhy: "Gemini CLI calls the Gemini API",
+  },
+  codex: {
+    label: "Codex",
+    format: "openai-responses",
+    family: "gpt",
+    formatWhy: "Codex calls OpenAI's Responses API",
   },
   generic: {
     label: "Servers config",

@@ -2,11 +2,13 @@
  * Reading an MCP client's JSON file in that client's dialect: comments where the client allows
  * them (VS Code's and Cursor's files are JSONC), trailing commas and a leading byte order mark
  * unless the client is known to reject them (Gemini CLI), and a syntax error reported as one line
- * naming the file, the line and the column.
+ * naming the file, the line and the column. Codex's `config.toml` is TOML 1.0, read with
+ * smol-toml, its errors reported the same way.
  *
  * @module
  */
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import type { JsonValue } from "../catalog/types.ts";
 
 /** A file that is not valid JSON (or JSONC): where and why. */
@@ -25,9 +27,10 @@ export class ConfigSyntaxError extends SyntaxError {
    * @param line 1-based line.
    * @param column 1-based column.
    * @param reason What is wrong there, e.g. `a comma is expected`.
+   * @param format The file's language, as the message names it.
    */
-  constructor(path: string, line: number, column: number, reason: string) {
-    super(`${path}:${line}:${column}: not valid JSON: ${reason}`);
+  constructor(path: string, line: number, column: number, reason: string, format = "JSON") {
+    super(`${path}:${line}:${column}: not valid ${format}: ${reason}`);
     this.name = "ConfigSyntaxError";
     this.path = path;
     this.line = line;
@@ -152,4 +155,47 @@ export function parseConfigText(
 /** The text without its `//` and block comments (for telling a trailing comma). */
 function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+}
+
+/** A TOML value as JSON: a date or time becomes its TOML text; every other value is JSON's. */
+function tomlToJson(value: unknown): JsonValue {
+  if (value instanceof TomlDate) return value.toISOString();
+  if (Array.isArray(value)) return value.map(tomlToJson);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, tomlToJson(v)]));
+  }
+  return value as JsonValue;
+}
+
+/**
+ * Parses a TOML file (Codex's `config.toml`) into its JSON value: tables are objects, integers
+ * and floats numbers, dates their TOML text.
+ *
+ * @param text The file's text.
+ * @param path The file, for the error.
+ * @returns The document's table.
+ * @throws {ConfigSyntaxError} At the first syntax error, with its line and column.
+ *
+ * @example Usage
+ * ```ts
+ * import { ConfigSyntaxError, parseTomlText } from "./config_text.ts";
+ * const v = parseTomlText('[mcp_servers.docs]\ncommand = "npx"\n', "config.toml");
+ * if (JSON.stringify(v) !== '{"mcp_servers":{"docs":{"command":"npx"}}}') throw new Error();
+ * try {
+ *   parseTomlText('[mcp_servers.docs]\ncommand = npx\n', "config.toml");
+ *   throw new Error("expected a syntax error");
+ * } catch (e) {
+ *   if (!(e instanceof ConfigSyntaxError) || e.line !== 2) throw e;
+ * }
+ * ```
+ */
+export function parseTomlText(text: string, path: string): JsonValue {
+  try {
+    return tomlToJson(parseToml(text));
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    // smol-toml's message is "Invalid TOML document: REASON" followed by a code excerpt.
+    const reason = error.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    throw new ConfigSyntaxError(path, error.line, error.column, reason, "TOML");
+  }
 }

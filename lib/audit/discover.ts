@@ -18,6 +18,8 @@
  * - Windsurf: `~/.codeium/windsurf/mcp_config.json`.
  * - Gemini CLI: `~/.gemini/settings.json`, `FOLDER/.gemini/settings.json`, the machine's system
  *   settings and defaults (see `geminiCli`).
+ * - Codex: `/etc/codex/config.toml`, `~/.codex/config.toml` (`CODEX_HOME` moves `~/.codex`) and
+ *   the trusted project's `.codex/config.toml` files (see `codex`).
  *
  * @module
  */
@@ -32,6 +34,7 @@ import {
   GEMINI_JSON,
   type JsonDialect,
   parseConfigText,
+  parseTomlText,
 } from "./config_text.ts";
 import {
   type ConfiguredServer,
@@ -63,6 +66,11 @@ export interface DiscoverOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Reads a file: its text, or `undefined` when it does not exist. */
   readonly read: (path: string) => Promise<string | undefined>;
+  /**
+   * Whether a file or folder exists (Codex's project root is the closest folder holding a
+   * `.git`); absent: the project folder is its own root.
+   */
+  readonly exists?: (path: string) => Promise<boolean>;
 }
 
 /** One client configuration: the servers one client starts in one place. */
@@ -155,7 +163,11 @@ class Reader {
    * The parsed file, or undefined when it is absent or broken (then a problem is kept, unless
    * `quiet`: a machine-wide file this process may not read is as good as absent).
    */
-  load(path: string, jsonc: boolean | JsonDialect, quiet = false): Promise<JsonValue | undefined> {
+  load(
+    path: string,
+    jsonc: boolean | JsonDialect | "toml",
+    quiet = false,
+  ): Promise<JsonValue | undefined> {
     let cached = this.#cache.get(path);
     if (cached === undefined) {
       cached = this.#load(path, jsonc, quiet);
@@ -166,7 +178,7 @@ class Reader {
 
   async #load(
     path: string,
-    jsonc: boolean | JsonDialect,
+    jsonc: boolean | JsonDialect | "toml",
     quiet: boolean,
   ): Promise<JsonValue | undefined> {
     this.searched.push(path);
@@ -181,7 +193,7 @@ class Reader {
     if (text === undefined) return undefined;
     let value: JsonValue;
     try {
-      value = parseConfigText(text, path, jsonc);
+      value = jsonc === "toml" ? parseTomlText(text, path) : parseConfigText(text, path, jsonc);
     } catch (error) {
       if (!(error instanceof ConfigSyntaxError)) throw error;
       this.problems.push({ path, message: error.message });
@@ -207,6 +219,7 @@ class Reader {
     folders: FolderVariables,
     field = "mcpServers",
     client?: ClientId,
+    shell?: Readonly<Record<string, string | undefined>>,
   ): ConfiguredServer[] {
     if (!isObject(table)) {
       if (table !== undefined) this.notATable(source, field, table);
@@ -218,6 +231,7 @@ class Reader {
         source,
         folders,
         ...(client === undefined ? {} : { client }),
+        ...(shell === undefined ? {} : { shell }),
       })
     );
   }
@@ -718,7 +732,191 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
     }], { kind: "none", client: "Windsurf" }),
   );
   configs.push(...await geminiCli(r));
+  configs.push(...await codex(r));
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+const CODEX_DOCS = "developers.openai.com/codex/config-basic";
+
+/** One Codex config layer: a file and its table. */
+interface CodexLayer {
+  readonly path: string;
+  readonly scope: string;
+  readonly value: JsonObject;
+}
+
+/** `overlay` merged into `base` as Codex merges its layers: tables key by key, anything else replaced. */
+function mergeToml(base: JsonValue | undefined, overlay: JsonValue): JsonValue {
+  if (!isObject(base) || !isObject(overlay)) return overlay;
+  const out: Record<string, JsonValue> = { ...base };
+  for (const [k, v] of Object.entries(overlay)) out[k] = mergeToml(out[k], v);
+  return out;
+}
+
+/**
+ * Codex (developers.openai.com/codex/config-basic, .../mcp; codex-rs/core/src/config_loader):
+ * its layers, lowest first, are `/etc/codex/config.toml` (Unix), `$CODEX_HOME/config.toml`
+ * (`~/.codex`), then the `.codex/config.toml` of each folder from the project root (the closest
+ * folder up from the working folder holding one of `project_root_markers`, `.git` by default)
+ * down to the working folder, merged table by table, the later winning key by key. A project
+ * layer loads only when `projects."FOLDER".trust_level` is `"trusted"` for that folder or the
+ * project root; a file that does not parse stops Codex, as does an invalid server table.
+ */
+async function codex(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system, env, platform } = r.options;
+  const codexHome = system && env.CODEX_HOME ? env.CODEX_HOME : join(home, ".codex");
+  const userPath = join(codexHome, "config.toml");
+  const systemPath = "/etc/codex/config.toml";
+  const layers: CodexLayer[] = [];
+  const notes: string[] = [];
+  let broken = false;
+  const add = async (path: string, scope: string, quiet = false) => {
+    const before = r.problems.length;
+    const value = await r.load(path, "toml", quiet);
+    if (r.problems.length > before) broken = true;
+    if (isObject(value)) layers.push({ path, scope, value });
+  };
+  if (system && platform !== "windows") await add(systemPath, "system", true);
+  await add(userPath, "user");
+  // The project layers, from the project root down to the working folder.
+  const disabled: CodexLayer[] = [];
+  if (project !== undefined) {
+    const merged = layers.reduce<JsonValue>((acc, l) => mergeToml(acc, l.value), {});
+    const m = isObject(merged) ? merged : {};
+    const markers = Array.isArray(m.project_root_markers)
+      ? strings(m.project_root_markers)
+      : [".git"];
+    let root = project;
+    if (markers.length > 0 && r.options.exists !== undefined) {
+      search: for (let dir = project;; dir = dirname(dir)) {
+        for (const marker of markers) {
+          if (await r.options.exists(join(dir, marker))) {
+            root = dir;
+            break search;
+          }
+        }
+        if (dirname(dir) === dir) break;
+      }
+    }
+    const dirs: string[] = [];
+    for (let dir = project;; dir = dirname(dir)) {
+      dirs.unshift(dir);
+      if (dir === root || dirname(dir) === dir) break;
+    }
+    const projects = isObject(m.projects) ? m.projects : {};
+    const trustOf = (dir: string) => {
+      const p = projects[dir] ?? projects[root];
+      return isObject(p) ? p.trust_level : undefined;
+    };
+    for (const dir of dirs) {
+      const path = join(dir, ".codex", "config.toml");
+      if (join(dir, ".codex") === codexHome) continue;
+      const trusted = trustOf(dir) === "trusted";
+      const value = await r.load(path, "toml");
+      if (!isObject(value)) {
+        if (value === undefined && trusted && r.problems.some((p) => p.path === path)) {
+          broken = true;
+        }
+        continue;
+      }
+      const layer = { path, scope: "project", value };
+      if (trusted) layers.push(layer);
+      else {
+        disabled.push(layer);
+        notes.push(
+          `${tilde(path, home)} is not loaded: ${tilde(dir, home)} is ${
+            trustOf(dir) === "untrusted" ? "marked untrusted" : "not a trusted project"
+          } in ${tilde(userPath, home)} (Codex loads a project's .codex/config.toml only when ` +
+            `it is trusted; ${CODEX_DOCS})`,
+        );
+      }
+    }
+  }
+  const hasServers = (l: CodexLayer) => l.value.mcp_servers !== undefined;
+  // Codex stops at a config file it cannot parse (the problem names it): it starts no server.
+  if (broken || (!layers.some(hasServers) && !disabled.some(hasServers))) return [];
+  const merged = layers.reduce<JsonValue>((acc, l) => mergeToml(acc, l.value), {}) as JsonObject;
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const table = merged.mcp_servers;
+  let servers: ConfiguredServer[] = [];
+  if (table !== undefined && !isObject(table)) {
+    const from = [...layers].reverse().find(hasServers)!;
+    r.notATable(from.path, "mcp_servers", from.value.mcp_servers);
+  } else if (isObject(table)) {
+    servers = Object.keys(table).sort().map((name) => {
+      // The file a server is read from: the highest layer writing any of its keys.
+      const from = layers.filter((l) =>
+        isObject(l.value.mcp_servers) && name in l.value.mcp_servers
+      );
+      const top = from.at(-1)!;
+      if (from.length > 1) {
+        notes.push(
+          `"${name}" merges its keys from ${
+            from.map((l) => tilde(l.path, home)).join(" and ")
+          } (Codex merges tables key by key, the later file winning)`,
+        );
+      }
+      return r.servers(
+        { [name]: table[name] },
+        top.scope,
+        top.path,
+        vars,
+        "mcp_servers",
+        "codex",
+        system ? env : undefined,
+      )[0];
+    });
+  }
+  // An untrusted project's servers, listed as not loaded where no loaded file has the name.
+  for (const l of disabled) {
+    const t = l.value.mcp_servers;
+    if (!isObject(t)) continue;
+    for (
+      const s of r.servers(
+        t,
+        "project",
+        l.path,
+        vars,
+        "mcp_servers",
+        "codex",
+        system ? env : undefined,
+      )
+    ) {
+      if (servers.some((x) => x.name === s.name)) continue;
+      servers.push({
+        ...s,
+        disabled: true,
+        disabledBy: `not loaded: ${
+          tilde(dirname(dirname(l.path)), home)
+        } is not a trusted project (${CODEX_DOCS})`,
+      });
+    }
+  }
+  servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A table Codex cannot read stops its config loader (a bad name fails that server alone).
+  const invalid = servers.filter((s) =>
+    s.problem !== undefined && s.entry === undefined && !s.problem.startsWith("Codex starts") &&
+    !(s.disabledBy ?? "").startsWith("not loaded")
+  );
+  if (invalid.length > 0) {
+    notes.push(
+      `Codex refuses to start with an invalid server table (${
+        invalid.map((s) => `"${s.name}"`).join(", ")
+      }): until it is fixed, Codex starts none of these servers; the valid ones are measured here`,
+    );
+  }
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  const features = isObject(merged.features) ? merged.features : {};
+  return [{
+    id: `codex ${tilde(userPath, home)}`,
+    client: "codex",
+    label: CLIENTS.codex.label,
+    ...(layers.some((l) => l.scope === "project") ? { folder: project } : {}),
+    files: layers.filter(hasServers).map((l) => l.path),
+    servers,
+    notes,
+    deferral: { kind: "codex", alwaysDefer: features.tool_search_always_defer_mcp_tools === true },
+  }];
 }
 
 const GEMINI_DOCS = "geminicli.com/docs/tools/mcp-server";
@@ -1047,7 +1245,8 @@ async function layered(
  * servers alone, with the project's and the user's settings for the posture),
  * `claude_desktop_config.json`, a `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
  * table is `servers`), Windsurf's `mcp_config.json`, Gemini CLI's `.gemini/settings.json` (its
- * servers alone); any other file is a plain servers config.
+ * servers alone), a Codex `config.toml` (any `.toml` file: its `mcp_servers` alone); any other
+ * file is a plain servers config.
  *
  * @param path The file.
  * @param options As for {@linkcode discoverConfigs} (home, platform, reader).
@@ -1059,6 +1258,10 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   const norm = path.replace(/\\/g, "/");
   const claudeFile = name === ".claude.json" || name === ".mcp.json";
   const geminiFile = norm.includes("/.gemini/") && name === "settings.json";
+  if (name.endsWith(".toml")) {
+    const c = await codexFile(r, path);
+    return { configs: c === undefined ? [] : [c], problems: r.problems, searched: r.searched };
+  }
   const value = await r.load(
     path,
     geminiFile
@@ -1112,4 +1315,46 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
     if (c !== undefined) configs.push(c);
   }
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+/** A Codex `config.toml` given with `--config`: its own servers, no other layer merged. */
+async function codexFile(r: Reader, path: string): Promise<ClientConfig | undefined> {
+  const { home, system, env } = r.options;
+  const before = r.problems.length;
+  const value = await r.load(path, "toml");
+  if (value === undefined) {
+    if (r.problems.length === before) r.problems.push({ path, message: `${path}: no such file` });
+    return undefined;
+  }
+  const table = isObject(value) ? value.mcp_servers : undefined;
+  if (!isObject(table)) {
+    r.problems.push({
+      path,
+      message: table === undefined
+        ? `${path}: no [mcp_servers] table: not a Codex MCP config`
+        : `${path}: mcp_servers is ${
+          kindOf(table)
+        }, not a table of servers: no server read from it`,
+    });
+    return undefined;
+  }
+  const servers = r.servers(
+    table,
+    "file",
+    path,
+    { home },
+    "mcp_servers",
+    "codex",
+    system ? env : undefined,
+  );
+  const features = isObject(value) && isObject(value.features) ? value.features : {};
+  return {
+    id: `codex ${tilde(path, home)}`,
+    client: "codex",
+    label: CLIENTS.codex.label,
+    files: [path],
+    servers,
+    notes: servers.flatMap((s) => s.notes ?? []),
+    deferral: { kind: "codex", alwaysDefer: features.tool_search_always_defer_mcp_tools === true },
+  };
 }

@@ -770,3 +770,194 @@ Deno.test("findConfigs() reads Gemini CLI's user and project settings with its s
       "counted as trusted",
     ]);
   }));
+
+Deno.test("findConfigs() reads Codex's config.toml and a trusted project's, merged key by key as Codex merges them", () =>
+  withHome(async (home) => {
+    const app = join(home, "src", "shop");
+    await Deno.mkdir(join(app, ".git"), { recursive: true });
+    const userToml = (trust: string) =>
+      `# Codex settings, as written by hand and by \`codex mcp add\`
+model = "gpt-5-codex"
+${trust}
+[mcp_servers.wiki]
+command = "npx"
+args = ["-y", "@acme/wiki-mcp@3.1.0"]
+env = { WIKI_API_KEY = "wk-test-5521" }
+env_vars = ["WIKI_REGION", "WIKI_UNSET"]
+startup_timeout_sec = 25
+
+[mcp_servers.tickets]
+url = "https://tickets.example.com/mcp"
+bearer_token_env_var = "TICKETS_TOKEN"
+http_headers = { "X-Client" = "shop-team" }
+env_http_headers = { "X-Org" = "TICKETS_ORG", "X-Extra" = "TICKETS_EXTRA" }
+enabled_tools = ["find_ticket", "read_ticket", "close_ticket"]
+disabled_tools = ["close_ticket"]
+
+[mcp_servers.paused]
+command = "paused-mcp"
+enabled = false
+
+[mcp_servers."ops.bot"]
+command = "ops-bot"
+`;
+    const codexHome = join(home, ".codex");
+    const trusted = `\n[projects."${app}"]\ntrust_level = "trusted"\n`;
+    await write(join(codexHome, "config.toml"), userToml(trusted));
+    await write(
+      join(app, ".codex", "config.toml"),
+      `# the project turns the user's wiki off and adds its own server
+[mcp_servers.wiki]
+enabled = false
+
+[mcp_servers.catalog]
+command = "node"
+args = ["tools/catalog-mcp.js"]
+cwd = "tools"
+`,
+    );
+    const options = {
+      home,
+      project: app,
+      platform: "linux" as const,
+      system: true,
+      env: { WIKI_REGION: "eu-1", TICKETS_ORG: "org-7", TICKETS_EXTRA: "  " },
+    };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const codex = found.configs.find((c) => c.client === "codex")!;
+    assertEquals(codex.id, "codex ~/.codex/config.toml");
+    assertEquals(codex.folder, app);
+    assertEquals(codex.files, [join(codexHome, "config.toml"), join(app, ".codex", "config.toml")]);
+    assertEquals(table(codex), {
+      catalog: ["project", "node"],
+      "ops.bot": [
+        "user",
+        "ops-bot",
+        "Codex starts no server under this name: it must be letters, digits, _ and - only",
+      ],
+      paused: ["user", "paused-mcp", "disabled"],
+      tickets: ["user", "http tickets.example.com"],
+      wiki: ["project", "npx @acme/wiki-mcp", "disabled"],
+    });
+    const by = Object.fromEntries(codex.servers.map((s) => [s.name, s]));
+    assertEquals(by.paused.disabledBy, "enabled = false in its table");
+    // env_vars pass the shell's variables that are set; the entry's own env is as written
+    const wiki = by.wiki.entry!;
+    assertEquals(wiki.kind === "stdio" && wiki.env, {
+      WIKI_REGION: "${WIKI_REGION}",
+      WIKI_API_KEY: "wk-test-5521",
+    });
+    assertEquals(by.wiki.envNames, ["WIKI_API_KEY"]);
+    assertEquals(by.catalog.entry?.kind === "stdio" && by.catalog.entry.cwd, "tools");
+    // streamable HTTP only; a header whose variable is blank is not sent
+    const tickets = by.tickets.entry!;
+    assertEquals(tickets.kind === "remote" && [tickets.transport, tickets.headers], [
+      "streamable-http",
+      {
+        "X-Client": "shop-team",
+        "X-Org": "${TICKETS_ORG}",
+        Authorization: "Bearer ${TICKETS_TOKEN}",
+      },
+    ]);
+    assertEquals(by.tickets.toolFilter, {
+      key: "enabled_tools/disabled_tools",
+      exclude: ["close_ticket"],
+      include: ["find_ticket", "read_ticket", "close_ticket"],
+    });
+    assertEquals(codex.notes, [
+      `"wiki" merges its keys from ~/.codex/config.toml and ~/src/shop/.codex/config.toml ` +
+      `(Codex merges tables key by key, the later file winning)`,
+      `"tickets": X-Extra reads TICKETS_EXTRA, which is not set: Codex sends no X-Extra`,
+    ]);
+    assertEquals(codex.deferral, { kind: "codex", alwaysDefer: false });
+
+    // no trust recorded for the project: its file is not loaded, its own servers are listed off
+    await write(join(codexHome, "config.toml"), userToml(""));
+    const untrusted = (await findConfigs(options)).configs.find((c) => c.client === "codex")!;
+    assertEquals(untrusted.files, [join(codexHome, "config.toml")]);
+    assertEquals(untrusted.folder, undefined);
+    const u = Object.fromEntries(untrusted.servers.map((s) => [s.name, s]));
+    assertEquals([u.wiki.disabled, u.wiki.scope], [false, "user"]);
+    assertEquals(
+      u.catalog.disabledBy,
+      "not loaded: ~/src/shop is not a trusted project (developers.openai.com/codex/config-basic)",
+    );
+
+    // CODEX_HOME moves ~/.codex (this account only: with --home the shell is not read)
+    const moved = join(home, "elsewhere");
+    await write(join(moved, "config.toml"), `[mcp_servers.solo]\ncommand = "solo-mcp"\n`);
+    const elsewhere = await findConfigs({
+      ...options,
+      project: undefined,
+      env: { CODEX_HOME: moved },
+    });
+    assertEquals(
+      elsewhere.configs.filter((c) => c.client === "codex").map((
+        c,
+      ) => [c.id, Object.keys(table(c))]),
+      [["codex ~/elsewhere/config.toml", ["solo"]]],
+    );
+    const notThisShell = await findConfigs({
+      ...options,
+      project: undefined,
+      system: false,
+      env: { CODEX_HOME: moved },
+    });
+    assertEquals(
+      notThisShell.configs.find((c) => c.client === "codex")?.id,
+      "codex ~/.codex/config.toml",
+    );
+  }));
+
+Deno.test("findConfigs() names the file, line and column of a Codex config.toml that is not TOML, and an invalid server table, and reads the other clients", () =>
+  withHome(async (home) => {
+    const path = join(home, ".codex", "config.toml");
+    // line 3: a bare word where a value belongs (Codex's own parser stops there too)
+    await write(path, `[mcp_servers.wiki]\ncommand = "npx"\nargs = [-y]\n`);
+    await write(join(home, ".cursor", "mcp.json"), { mcpServers: { a: { command: "a-mcp" } } });
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.configs.map((c) => c.client), ["cursor"]);
+    assertEquals(found.problems.length, 1);
+    assertMatch(found.problems[0].message, new RegExp(`^${path}:3:9: not valid TOML: `));
+
+    // a table with both transports: Codex's loader refuses it, the others are still read
+    await write(
+      path,
+      `[mcp_servers.both]\ncommand = "x-mcp"\nurl = "https://x.example.com/mcp"\n\n` +
+        `[mcp_servers.none]\nargs = ["--flag"]\n\n[mcp_servers.fine]\ncommand = "fine-mcp"\n` +
+        `future_key = 1\n`,
+    );
+    const codex = (await findConfigs(options)).configs.find((c) => c.client === "codex")!;
+    assertEquals(table(codex), {
+      both: ["user", "?", "url is not supported for stdio"],
+      fine: ["user", "fine-mcp"],
+      none: ["user", "?", "invalid transport (no command and no url)"],
+    });
+    assertEquals(codex.notes, [
+      `Codex refuses to start with an invalid server table ("both", "none"): until it is fixed, ` +
+      `Codex starts none of these servers; the valid ones are measured here`,
+      `"fine": future_key is not a key of Codex's server table ` +
+      `(codex-rs/core/src/config/types.rs): ignored here`,
+    ]);
+  }));
+
+Deno.test("findConfigs() with --config reads a Codex config.toml alone", () =>
+  withHome(async (home) => {
+    const path = join(home, "team", "codex.toml");
+    await write(
+      path,
+      `[mcp_servers.search]\nurl = "https://search.example.com/mcp"\n` +
+        `[features]\ntool_search_always_defer_mcp_tools = true\n`,
+    );
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options, [path, join(home, "absent.toml")]);
+    assertEquals(found.configs.map((c) => [c.id, c.label, Object.keys(table(c))]), [
+      ["codex ~/team/codex.toml", "Codex", ["search"]],
+    ]);
+    assertEquals(found.configs[0].deferral, { kind: "codex", alwaysDefer: true });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${join(home, "absent.toml")}: no such file`,
+    ]);
+  }));

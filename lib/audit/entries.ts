@@ -195,6 +195,9 @@ export function readServerEntry(
     /** The client whose dialect the entry is read in (its client-only keys); absent for a client
      * with no keys of its own (Claude Code). */
     readonly client?: ClientId;
+    /** The shell's environment, when it is the audited account's (Codex's `env_vars`,
+     * `env_http_headers` name variables whose absence changes what Codex sends). */
+    readonly shell?: Readonly<Record<string, string | undefined>>;
   },
 ): ConfiguredServer {
   const base = { name, scope: where.scope, source: where.source };
@@ -208,6 +211,7 @@ export function readServerEntry(
       envNames: [],
     };
   }
+  if (where.client === "codex") return codexServer(name, raw, base, where.source, where.shell);
   const disabled = raw.disabled === true;
   const off = disabled ? { disabledBy: '"disabled": true in its entry' } : {};
   const alwaysLoad = raw.alwaysLoad === true;
@@ -420,4 +424,216 @@ export function entryVariables(entry: ServerEntry): string[] {
     ? [entry.command, ...entry.args, ...Object.values(entry.env), entry.cwd ?? ""]
     : [entry.url, ...Object.values(entry.headers)];
   return [...new Set(texts.flatMap((t) => [...t.matchAll(VARIABLE_PATTERN)].map((m) => m[1])))];
+}
+
+/** The keys of a Codex server table (codex-rs/core/src/config/types.rs, `RawMcpServerConfig`). */
+const CODEX_KEYS: ReadonlySet<string> = new Set([
+  "command",
+  "args",
+  "env",
+  "env_vars",
+  "cwd",
+  "http_headers",
+  "env_http_headers",
+  "url",
+  "bearer_token",
+  "bearer_token_env_var",
+  "startup_timeout_sec",
+  "startup_timeout_ms",
+  "tool_timeout_sec",
+  "enabled",
+  "required",
+  "enabled_tools",
+  "disabled_tools",
+  "scopes",
+  "oauth_resource",
+]);
+
+/** Keys each Codex transport refuses (the error Codex's config loader stops at). */
+const CODEX_NOT_FOR: Readonly<Record<"stdio" | "streamable_http", readonly string[]>> = {
+  stdio: [
+    "url",
+    "bearer_token_env_var",
+    "bearer_token",
+    "http_headers",
+    "env_http_headers",
+    "oauth_resource",
+  ],
+  streamable_http: ["args", "env", "env_vars", "cwd", "bearer_token"],
+};
+
+/** What {@linkcode codexEntry} makes of a Codex server table. */
+export interface CodexEntry {
+  /** The entry in mcpmeter's servers-config shape, when Codex would accept the table. */
+  readonly entry?: JsonObject;
+  /** Codex's own error for the table, when it refuses it. */
+  readonly problem?: string;
+  /** `enabled_tools` (only these) and `disabled_tools` (never these). */
+  readonly toolFilter?: ToolFilter;
+  /** What was noticed (an unset variable a header reads, a key Codex does not list). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * A Codex `[mcp_servers.NAME]` table as mcpmeter's entry (codex-rs/core/src/config/types.rs and
+ * mcp_connection_manager.rs): `command` makes a stdio server and `url` a streamable HTTP one (no
+ * SSE), each refusing the other's keys, neither is Codex's "invalid transport"; `env_vars` passes
+ * those variables from Codex's environment (the entry's `env` wins); `http_headers` are sent as
+ * written, `env_http_headers` maps a header to a variable whose value it sends (no header when
+ * the variable is unset or blank), `bearer_token_env_var` sends `Authorization: Bearer` its value;
+ * `enabled_tools` keeps only the tools it names, `disabled_tools` then drops the ones it names.
+ * Variables become `${NAME}` references, expanded (and kept secret) by the capture.
+ *
+ * @param name The table's key.
+ * @param raw The table.
+ * @param shell The shell's environment, when it is the audited account's.
+ * @returns The entry, or Codex's error; the tool filter and notes.
+ *
+ * @example Usage
+ * ```ts
+ * import { codexEntry } from "./entries.ts";
+ * const c = codexEntry("api", {
+ *   url: "https://mcp.example.com/mcp",
+ *   bearer_token_env_var: "API_TOKEN",
+ *   env_http_headers: { "X-Team": "TEAM_ID" },
+ *   disabled_tools: ["delete_all"],
+ * }, { API_TOKEN: "t", TEAM_ID: "7" });
+ * if (JSON.stringify(c.entry) !== JSON.stringify({
+ *   url: "https://mcp.example.com/mcp", type: "http",
+ *   headers: { "X-Team": "${TEAM_ID}", Authorization: "Bearer ${API_TOKEN}" },
+ * }) || c.toolFilter?.exclude[0] !== "delete_all") throw new Error(JSON.stringify(c));
+ * ```
+ */
+export function codexEntry(
+  name: string,
+  raw: JsonObject,
+  shell?: Readonly<Record<string, string | undefined>>,
+): CodexEntry {
+  const notes: string[] = [];
+  const unknown = Object.keys(raw).filter((k) => !CODEX_KEYS.has(k)).sort();
+  if (unknown.length > 0) {
+    notes.push(
+      `"${name}": ${unknown.join(", ")} ${unknown.length > 1 ? "are" : "is"} not a key of ` +
+        `Codex's server table (codex-rs/core/src/config/types.rs): ignored here`,
+    );
+  }
+  const transport = raw.command !== undefined
+    ? "stdio"
+    : raw.url !== undefined
+    ? "streamable_http"
+    : undefined;
+  if (transport === undefined) {
+    return { problem: "invalid transport (no command and no url)", notes };
+  }
+  const refused = CODEX_NOT_FOR[transport].find((k) => raw[k] !== undefined);
+  if (refused !== undefined) {
+    return { problem: `${refused} is not supported for ${transport}`, notes };
+  }
+  for (const key of ["enabled", "required"]) {
+    if (raw[key] !== undefined && typeof raw[key] !== "boolean") {
+      return { problem: `${key} is ${describe(raw[key])}, not true or false`, notes };
+    }
+  }
+  const names = (key: string): string[] | undefined => {
+    const v = raw[key];
+    return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : undefined;
+  };
+  for (const key of ["env_vars", "enabled_tools", "disabled_tools"]) {
+    if (raw[key] !== undefined && names(key) === undefined) {
+      return { problem: `${key} is not a list of strings`, notes };
+    }
+  }
+  const table = (key: string): JsonObject | undefined | "bad" => {
+    const v = raw[key];
+    if (v === undefined) return undefined;
+    return isObject(v) && Object.values(v).every((x) => typeof x === "string") ? v : "bad";
+  };
+  for (const key of ["env", "http_headers", "env_http_headers"]) {
+    if (table(key) === "bad") return { problem: `${key} is not a table of strings`, notes };
+  }
+  // A variable Codex reads: a reference when the shell sets it, or when the shell is not read.
+  const isSet = (v: string) => shell === undefined || (shell[v] ?? "").trim() !== "";
+  let entry: JsonObject;
+  if (transport === "stdio") {
+    const env: Record<string, JsonValue> = {};
+    for (const v of names("env_vars") ?? []) if (shell?.[v] !== undefined) env[v] = `\${${v}}`;
+    Object.assign(env, table("env") ?? {});
+    entry = {
+      command: raw.command,
+      ...(raw.args === undefined ? {} : { args: raw.args }),
+      ...(Object.keys(env).length === 0 ? {} : { env }),
+      ...(raw.cwd === undefined ? {} : { cwd: raw.cwd }),
+    };
+  } else {
+    const headers: Record<string, JsonValue> = { ...table("http_headers") as JsonObject ?? {} };
+    for (const [header, v] of Object.entries(table("env_http_headers") as JsonObject ?? {})) {
+      if (isSet(String(v))) headers[header] = `\${${v}}`;
+      else {notes.push(
+          `"${name}": ${header} reads ${v}, which is not set: Codex sends no ${header}`,
+        );}
+    }
+    if (typeof raw.bearer_token_env_var === "string") {
+      headers.Authorization = `Bearer \${${raw.bearer_token_env_var}}`;
+    }
+    entry = {
+      url: raw.url,
+      type: "http",
+      ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    };
+  }
+  const enabledTools = names("enabled_tools");
+  const disabledTools = names("disabled_tools") ?? [];
+  return {
+    entry,
+    ...(enabledTools === undefined && disabledTools.length === 0 ? {} : {
+      toolFilter: {
+        key: "enabled_tools/disabled_tools",
+        exclude: [...new Set(disabledTools)],
+        ...(enabledTools === undefined ? {} : { include: [...new Set(enabledTools)] }),
+      },
+    }),
+    notes,
+  };
+}
+
+/** One Codex server table read as a {@linkcode ConfiguredServer}. */
+function codexServer(
+  name: string,
+  raw: JsonObject,
+  base: { readonly name: string; readonly scope: string; readonly source: string },
+  source: string,
+  shell: Readonly<Record<string, string | undefined>> | undefined,
+): ConfiguredServer {
+  const c = codexEntry(name, raw, shell);
+  const disabled = raw.enabled === false;
+  const common = {
+    ...base,
+    disabled,
+    ...(disabled ? { disabledBy: "enabled = false in its table" } : {}),
+    alwaysLoad: false,
+    envNames: isObject(raw.env) ? Object.keys(raw.env).sort() : [],
+    ...(c.toolFilter === undefined ? {} : { toolFilter: c.toolFilter }),
+    ...(c.notes.length === 0 ? {} : { notes: c.notes }),
+  };
+  if (c.problem !== undefined || c.entry === undefined) {
+    return { ...common, problem: c.problem!, launch: "?" };
+  }
+  let parsed: ServerEntry;
+  try {
+    parsed = parseServersConfig({ mcpServers: { [name]: c.entry } }, { source }).servers[0];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const reason = error.message.replace(/^Cannot use servers config "(?:[^"\\]|\\.)*": /, "")
+      .replace(/^server "(?:[^"\\]|\\.)*": /, "");
+    return { ...common, problem: reason, launch: "?" };
+  }
+  // Codex starts a server only under a name of letters, digits, `_` and `-`.
+  if (!/^[a-zA-Z0-9_-]+$/.test(name)) {
+    return {
+      ...common,
+      problem: "Codex starts no server under this name: it must be letters, digits, _ and - only",
+      launch: launchLabel(parsed),
+    };
+  }
+  return { ...common, entry: parsed, launch: launchLabel(parsed) };
 }

@@ -29,8 +29,26 @@ export async function readIfPresent(path: string): Promise<string | undefined> {
   }
 }
 
+/**
+ * Whether a file or folder exists (a broken link or a path through a file counts as absent).
+ *
+ * @param path The path.
+ * @returns `true` when something is there.
+ */
+export async function pathExists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return false;
+    }
+    throw error;
+  }
+}
+
 /** {@linkcode DiscoverOptions} without the reader: the disk is read. */
-export type DiskDiscoverOptions = Omit<DiscoverOptions, "read">;
+export type DiskDiscoverOptions = Omit<DiscoverOptions, "read" | "exists">;
 
 /**
  * The MCP client configs under a home folder, read from disk (`discoverConfigs`), or, with
@@ -44,7 +62,7 @@ export async function findConfigs(
   options: DiskDiscoverOptions,
   files: readonly string[] = [],
 ): Promise<Discovery> {
-  const withDisk: DiscoverOptions = { ...options, read: readIfPresent };
+  const withDisk: DiscoverOptions = { ...options, read: readIfPresent, exists: pathExists };
   if (files.length === 0) return await discoverConfigs(withDisk);
   const parts = await Promise.all(files.map((f) => readConfigFile(f, withDisk)));
   return {

@@ -1,7 +1,7 @@
 /**
  * The audit of the MCP clients configured on a machine: which clients (Claude Code, Claude
- * Desktop, Cursor, VS Code, Windsurf, Gemini CLI) start which servers, what those servers' tools cost each
- * request in that client's provider format, and whether the client defers them.
+ * Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex) start which servers, what those servers'
+ * tools cost each request in that client's provider format, and whether the client defers them.
  *
  * Pure parts: {@linkcode discoverConfigs} and {@linkcode readConfigFile} (given a file reader),
  * {@linkcode readServerEntry}, {@linkcode resolvePosture}. The disk: `findConfigs` (`io.ts`).
@@ -77,6 +77,7 @@ export {
   BILLING_OF_FAMILY,
   buildConfigReport,
   clientToolName,
+  codexToolName,
   type ConfigReport,
   DEFAULT_HEAVIEST,
   geminiCliToolName,

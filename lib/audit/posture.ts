@@ -43,7 +43,15 @@ export type DeferralInputs =
     /** `github.copilot.chat.virtualTools.threshold` as written, and where. */
     readonly threshold?: { readonly value: JsonValue; readonly where: string };
   }
+  | {
+    readonly kind: "codex";
+    /** `[features] tool_search_always_defer_mcp_tools = true` in the merged config. */
+    readonly alwaysDefer: boolean;
+  }
   | { readonly kind: "none"; readonly client: string };
+
+/** Codex sends MCP tools directly below this many (`DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`). */
+export const CODEX_DEFER_THRESHOLD = 100;
 
 /** A client's deferral posture for one config. */
 export interface DeferralPosture {
@@ -248,6 +256,10 @@ function hostOf(url: string): string | undefined {
  * - Claude Desktop: the app's tool access mode (Auto by default, which loads tools as they are
  *   needed; support.claude.com, "Manage Claude's tool access") is chosen in the app and kept
  *   nowhere the audit can read: no record.
+ * - Codex (codex-rs/core/src/mcp_tool_exposure.rs, `DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`): MCP
+ *   tools are sent directly while fewer than 100; from 100 on (or always, with the
+ *   `tool_search_always_defer_mcp_tools` feature) they are deferred behind `tool_search` when the
+ *   model supports tool search, a property of OpenAI's model catalog that no file records.
  * - Windsurf and files of no known client: no deferral is documented.
  *
  * @param inputs What the config's posture is read from.
@@ -320,6 +332,33 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
         source: "support.claude.com, Manage Claude's tool access",
         notes: [],
       };
+    case "codex": {
+      const source = "codex-rs/core/src/mcp_tool_exposure.rs (openai/codex)";
+      const when = inputs.alwaysDefer
+        ? "the tool_search_always_defer_mcp_tools feature is on"
+        : `${figures.toolCount} MCP tools reach Codex's threshold of ${CODEX_DEFER_THRESHOLD}`;
+      if (!inputs.alwaysDefer && figures.toolCount < CODEX_DEFER_THRESHOLD) {
+        return {
+          state: "upfront",
+          rule: `Codex sends MCP tools directly while there are fewer than ` +
+            `${CODEX_DEFER_THRESHOLD}; these servers give ${figures.toolCount}`,
+          readFrom: "Codex's fixed threshold",
+          consulted: [],
+          source,
+          notes: [],
+        };
+      }
+      return {
+        state: "unrecorded",
+        rule: `${when}: Codex defers every MCP tool behind tool_search if the model in use ` +
+          `supports tool search (OpenAI's model catalog, kept in no file), else sends them all; ` +
+          `the figures assume every tool is sent`,
+        readFrom: inputs.alwaysDefer ? "[features] in config.toml" : "Codex's fixed threshold",
+        consulted: [],
+        source,
+        notes: [],
+      };
+    }
     case "none":
       return {
         state: "none-documented",

@@ -212,3 +212,16 @@ Deno.test("the posture is read from the settings files found in a temporary home
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("Codex's posture: tools sent directly below 100, deferral left to the model's support from 100 on or with the always-defer feature", () => {
+  const codex = (alwaysDefer: boolean, toolCount: number) =>
+    resolvePosture({ kind: "codex", alwaysDefer }, { ...FIGURES, toolCount });
+  assert.deepEqual([codex(false, 99).state, codex(false, 99).rule], [
+    "upfront",
+    "Codex sends MCP tools directly while there are fewer than 100; these servers give 99",
+  ]);
+  assert.equal(codex(false, 100).state, "unrecorded");
+  assert.match(codex(false, 100).rule, /^100 MCP tools reach Codex's threshold of 100: /);
+  assert.equal(codex(true, 3).state, "unrecorded");
+  assert.equal(codex(true, 3).readFrom, "[features] in config.toml");
+});

@@ -12,6 +12,7 @@
  */
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { normalizeForProvider } from "../catalog/normalize.ts";
+import { createHash } from "node:crypto";
 import { claudeCodeToolName } from "../modes/deferred.ts";
 import { type SentFormat, sentFormatDialect, type SentTool, sentTools } from "../catalog/sent.ts";
 import type { CaptureOutcome, ServerCaptureRecord } from "../mcp/types.ts";
@@ -230,6 +231,7 @@ function byCost(a: ToolCost, b: ToolCost): number {
  * The name a client gives a server's tool in its requests: Claude Code writes
  * `mcp__SERVER__TOOL` (its documented naming of MCP tools; `claudeCodeToolName`, lib/modes);
  * Gemini CLI `mcp_SERVER_TOOL` made a valid Gemini function name ({@linkcode geminiCliToolName});
+ * Codex `mcp__SERVER__TOOL` made a valid Responses API name ({@linkcode codexToolName});
  * the other clients' naming is not documented, and the tool's own name is used.
  */
 export function clientToolName(client: ClientId, server: string, tool: string): string {
@@ -237,7 +239,32 @@ export function clientToolName(client: ClientId, server: string, tool: string): 
     ? claudeCodeToolName(server, tool)
     : client === "gemini-cli"
     ? geminiCliToolName(server, tool)
+    : client === "codex"
+    ? codexToolName(server, tool)
     : tool;
+}
+
+/**
+ * Codex's name for an MCP tool (codex-rs/core/src/mcp_connection_manager.rs, `qualify_tools`):
+ * `mcp__SERVER__TOOL`, each character other than an ASCII letter, digit, `_` or `-` replaced by
+ * `_`; a name over 64 characters becomes its first 24 characters followed by the 40 hex digits
+ * of the SHA-1 of the name as first written (before the replacement).
+ *
+ * @param server The server's config key.
+ * @param tool The tool's name as the server lists it.
+ * @returns The function name Codex sends.
+ *
+ * @example Usage
+ * ```ts
+ * import { codexToolName } from "./report.ts";
+ * if (codexToolName("docs", "search.pages") !== "mcp__docs__search_pages") throw new Error();
+ * ```
+ */
+export function codexToolName(server: string, tool: string): string {
+  const raw = `mcp__${server}__${tool}`;
+  const name = raw.replace(/[^a-zA-Z0-9_-]/g, "_");
+  if (name.length <= 64) return name;
+  return name.slice(0, 24) + createHash("sha1").update(raw).digest("hex");
 }
 
 /**

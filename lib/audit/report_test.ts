@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildConfigReport, geminiCliToolName } from "./report.ts";
+import { buildConfigReport, codexToolName, geminiCliToolName } from "./report.ts";
 import type { ClientConfig } from "./discover.ts";
 import { readServerEntry } from "./entries.ts";
 import type { ServerCaptureRecord } from "../mcp/types.ts";
@@ -306,4 +306,18 @@ Deno.test("geminiCliToolName() follows Gemini CLI's naming and sanitization", ()
   const long = geminiCliToolName("s", "x".repeat(70));
   assert.equal(long, `mcp_s_${"x".repeat(24)}...${"x".repeat(30)}`);
   assert.equal(long.length, 63);
+});
+
+Deno.test("codexToolName() writes mcp__SERVER__TOOL with Codex's characters, and hashes a name over 64", () => {
+  assert.equal(codexToolName("issue tracker", "find/ticket"), "mcp__issue_tracker__find_ticket");
+  assert.equal(codexToolName("a-b", "c-d"), "mcp__a-b__c-d");
+  // 64 characters stay as written
+  const at64 = codexToolName("issue-tracker-for-the-whole-company", "search.issues.by.label");
+  assert.equal(at64, "mcp__issue-tracker-for-the-whole-company__search_issues_by_label");
+  // 66 characters: the first 24 of the cleaned name, then the SHA-1 of the name as written
+  // (python3 hashlib.sha1(b"mcp__issue-tracker__search.issues.by.label.and.owner.and.milestone"))
+  assert.equal(
+    codexToolName("issue-tracker", "search.issues.by.label.and.owner.and.milestone"),
+    "mcp__issue-tracker__sear52b8b9305b7fdd8862aea52c8470b9a7de25e12c",
+  );
 });

@@ -547,3 +547,101 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "runAuditCommand audits Codex's config.toml from CODEX_HOME: Responses API tools named mcp__SERVER__TOOL less disabled_tools, no header or env value printed",
+  sanitizeResources: false,
+  async fn() {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-codex-" });
+    const home = join(dir, "home");
+    const codexHome = join(home, "codex-home");
+    const envValue = "cdx-env-4b3a2918";
+    const headerValue = "cdx-hdr-7f6e5d4c";
+    const bearer = "cdx-bearer-0a1b2c3d";
+    await Deno.mkdir(codexHome, { recursive: true });
+    // as a Codex user writes it: a pinned npx launch with env, tools switched off, and a remote
+    // server with a token from the environment and a fixed header (nothing listens on port 9)
+    await Deno.writeTextFile(
+      join(codexHome, "config.toml"),
+      `model = "gpt-5-codex"
+
+[mcp_servers.memory]
+command = "npx"
+args = ["-y", "${SERVER_MEMORY.package}@${SERVER_MEMORY.version}"]
+env = { MEMORY_NOTE_KEY = "${envValue}" }
+disabled_tools = ["read_graph", "delete_entities"]
+
+[mcp_servers.tickets]
+url = "http://127.0.0.1:9/mcp"
+bearer_token_env_var = "TICKETS_TOKEN"
+http_headers = { "X-Api-Key" = "${headerValue}" }
+`,
+    );
+    const lines: string[] = [];
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({
+        HOME: home,
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        CODEX_HOME: codexHome,
+        TICKETS_TOKEN: bearer,
+      }),
+      progress: (_task, line) => lines.push(line),
+    };
+    try {
+      const outcome = await runAuditCommand({
+        project: home,
+        installDir: memory.installDir,
+        timeoutMs: 60_000,
+        out: join(dir, "out", "audit.json"),
+      }, io);
+      const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
+      const report = JSON.parse(written) as AuditReport;
+      assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
+      assert.deepEqual(report.configs.map((c) => [c.id, c.label, c.format]), [
+        ["codex ~/codex-home/config.toml", "Codex", "openai-responses"],
+      ]);
+      const [codex] = report.configs;
+      assert.deepEqual(codex.servers.map((s) => [s.name, s.launch, s.status === "ok"]), [
+        ["memory", `npx ${SERVER_MEMORY.package}`, true],
+        ["tickets", "http 127.0.0.1:9", false],
+      ]);
+      const tools = await rawToolsList(memory.bin, dir);
+      const off = ["read_graph", "delete_entities"];
+      const kept = tools.filter((x) => !off.includes(x.name));
+      const s = codex.servers[0];
+      assert.deepEqual([s.tools, s.toolsListed, s.disabledTools], [
+        kept.length,
+        tools.length,
+        tools.filter((x) => off.includes(x.name)).map((x) => x.name),
+      ]);
+      // Codex sends each kept tool to the Responses API as a function named mcp__SERVER__TOOL
+      const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+      assert.equal(
+        s.sentTokens,
+        tiktoken.count(JSON.stringify(kept.map((x) => ({
+          type: "function",
+          name: `mcp__memory__${x.name}`,
+          description: x.description,
+          parameters: x.inputSchema,
+          strict: false,
+        })))),
+      );
+      assert.equal(s.wireTokens, tiktoken.count(JSON.stringify(tools)));
+      assert.equal(codex.posture.state, "upfront");
+      assert.deepEqual(codex.servers[1].envNames, []);
+      const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
+      for (const value of [envValue, headerValue, bearer]) {
+        assert.equal(printed.includes(value), false, value);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
