@@ -82,6 +82,11 @@ Deno.test("capture task writes nothing and fails when no server was captured; an
     const { code, stderr } = await run(["--config", config, "--out", `${dir}/out`, "--no-install"]);
     assert.equal(code, 1, stderr);
     assert.match(stderr, /no server of .*servers\.json was captured; nothing written/);
+    // The console says why the server exited: the line it wrote to stderr.
+    assert.match(
+      stderr,
+      /failed: broken exited: the server exited with code 3 during initialize; its stderr: fatal: EXAMPLE_API_KEY is not set\n/,
+    );
     assert.match(
       stderr,
       /failed: viaNpx spawn_failed: npx @example\/not-installed is not pinned to one version .* write it as @example\/not-installed@VERSION/,

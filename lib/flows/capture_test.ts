@@ -58,7 +58,10 @@ Deno.test("runCapture + writeCapture: the corpus and the manifest, whose sha256 
       protocol_error: 0,
     });
     const broken = manifest.servers.find((s: { server: string }) => s.server === "broken");
-    assert.equal(broken.cause, "the server exited with code 3 during initialize");
+    assert.equal(
+      broken.cause,
+      "the server exited with code 3 during initialize; its stderr: fatal: EXAMPLE_API_KEY is not set",
+    );
     assert.equal(broken.stderrTail, "fatal: EXAMPLE_API_KEY is not set\n");
   } finally {
     await close();

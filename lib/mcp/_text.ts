@@ -4,6 +4,8 @@
  * @module
  */
 
+import { clip } from "../core/text.ts";
+
 /**
  * Keeps the last `maxChars` characters of a growing text (a stderr tail).
  */
@@ -57,4 +59,29 @@ export class WarningSink {
       ? [...this.#items]
       : [...this.#items, `${this.#suppressed} more warning(s) not shown`];
   }
+}
+
+/** Lines of a stderr tail that say nothing on their own: stack frames, Node's version, brackets. */
+const NOISE_LINE = /^(?:at\s|Node\.js v\d|\^+$|[\s{}[\](),;]*$|\.\.\.$)/;
+/** A line naming an error: "Error: ...", "TypeError ...", "fatal error: ...", "... Exception". */
+const ERROR_LINE = /error|exception/i;
+/** A line saying that something is missing or refused, without the word "error". */
+const PROBLEM_LINE =
+  /\b(?:cannot|can't|could not|couldn't|unable|failed|not found|not set|missing|refused|denied|invalid|requires?)\b/i;
+
+/**
+ * The line of a failed server's stderr tail that best says why it failed: the last line naming
+ * an error, else the last one saying something is missing or refused, else the last line with
+ * content; stack frames, Node's version banner and lone brackets are passed over.
+ *
+ * @param tail The kept end of the server's stderr (secrets already redacted).
+ * @param max Maximum length in characters. @default {200}
+ * @returns One line, or `""` when the tail has no line with content.
+ */
+export function stderrGist(tail: string, max = 200): string {
+  const lines = tail.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim())
+    .filter((l) => l !== "" && !NOISE_LINE.test(l));
+  const line = lines.findLast((l) => ERROR_LINE.test(l)) ??
+    lines.findLast((l) => PROBLEM_LINE.test(l)) ?? lines.at(-1) ?? "";
+  return clip(line, max);
 }

@@ -31,7 +31,7 @@ import {
 import { checkTimeoutMs, FALLBACK_PATH, prepareLaunch } from "./_launch.ts";
 import { settleWithin } from "./_settle.ts";
 import { createScratch } from "./_scratch.ts";
-import { TailBuffer, WarningSink } from "./_text.ts";
+import { stderrGist, TailBuffer, WarningSink } from "./_text.ts";
 import { oneLine } from "../core/text.ts";
 import { secretValuesOf } from "../core/secrets.ts";
 import { entrySecrets } from "./secrets.ts";
@@ -159,10 +159,13 @@ async function runSession(
           : exit.signal !== null
           ? `was killed by ${exit.signal}`
           : `exited with code ${exit.code}`;
+        // What the server said last on stderr is usually why it stopped (a missing setting, a
+        // refused connection, a module that did not load): the cause the reports print says it.
+        const said = stderrGist(stderr.toString());
         return {
           ...fields,
           outcome: "exited",
-          message: `the server ${how} during ${phase}`,
+          message: `the server ${how} during ${phase}${said === "" ? "" : `; its stderr: ${said}`}`,
           ...(exit === undefined ? {} : { exit }),
         };
       }

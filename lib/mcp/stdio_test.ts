@@ -72,7 +72,10 @@ Deno.test("a server that exits at start is recorded as exited, with exit code an
   assert.equal(record.outcome, "exited");
   assert.equal(record.phase, "initialize");
   assert.deepEqual(record.exit, { code: 3, signal: null });
-  assert.equal(record.message, "the server exited with code 3 during initialize");
+  assert.equal(
+    record.message,
+    "the server exited with code 3 during initialize; its stderr: fatal: EXAMPLE_API_KEY is not set",
+  );
   assert.equal(record.stderrTail, "fatal: EXAMPLE_API_KEY is not set\n");
 });
 
@@ -95,6 +98,11 @@ Deno.test("secrets the server prints to stderr are redacted in the record", asyn
   assert.equal(record.outcome, "exited");
   // The API key (server env) and the token (referenced in args) are gone; MODE is no secret.
   assert.equal(record.stderrTail, "key=[REDACTED] arg=[REDACTED] mode=verbose\n");
+  // The cause quotes that line, redacted the same way.
+  assert.equal(
+    record.message,
+    "the server exited with code 3 during initialize; its stderr: key=[REDACTED] arg=[REDACTED] mode=verbose",
+  );
 });
 
 Deno.test("junk lines on stdout become warnings; the server is still captured", async () => {

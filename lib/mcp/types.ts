@@ -57,7 +57,7 @@ export interface ServerCaptureRecord {
   readonly phase?: "spawn" | "initialize" | "tools/list";
   /** How the process ended, when it ended before it was killed. */
   readonly exit?: ProcessExit;
-  /** Last characters of stderr when `outcome !== "ok"` (stderr is never printed). */
+  /** Last characters of stderr when `outcome !== "ok"`, secrets redacted (an exit's `message` quotes one line). */
   readonly stderrTail?: string;
   /** Non-fatal findings (non-JSON stdout lines, strict-schema rejections, failed optional lists). */
   readonly warnings: readonly string[];
