@@ -157,9 +157,11 @@ export interface LintReport {
 /**
  * Whether a corpus's format carries input schemas, for
  * {@linkcode LintOptions.schemasExpected}: always for a raw `tools/list`
- * result and an mcpmeter capture (MCP requires `inputSchema`), and for the
- * other formats when at least one tool has a schema (an mcpproxy or
- * LiveMCPBench file of names and descriptions only carries none).
+ * result and an mcpmeter capture (MCP requires `inputSchema`) and for Anthropic
+ * tools (its API requires `input_schema`), and for the other formats when at
+ * least one tool has a schema (an mcpproxy or LiveMCPBench file of names and
+ * descriptions only carries none; OpenAI and Gemini let a function without
+ * arguments leave its parameters out).
  *
  * @param corpus A loaded corpus.
  * @returns True when a tool without `inputSchema` is a finding.
@@ -177,7 +179,7 @@ export function catalogCarriesSchemas(
 ): boolean {
   const format = corpus.provenance.format;
   return format === "mcp-tools-list" || format === "mcpmeter-capture" ||
-    corpus.tools.some((t) => t.inputSchema !== undefined);
+    format === "anthropic-messages" || corpus.tools.some((t) => t.inputSchema !== undefined);
 }
 
 /** Default `schema-too-heavy` threshold (tokens). */

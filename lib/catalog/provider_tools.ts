@@ -4,19 +4,26 @@
  *
  * Shapes (fields as each provider documents them):
  * - `anthropic-messages`: `{name, description?, input_schema, input_examples?, cache_control?,
- *   strict?, defer_loading?, allowed_callers?}`; server tools carry a date-versioned `type`
- *   (platform.claude.com/docs/agents-and-tools/tool-use/define-tools);
+ *   strict?, defer_loading?, allowed_callers?}`; server tools carry a date-versioned `type`;
  * - `openai-chat-completions`: `{type: "function", function: {name, description?, parameters?,
- *   strict?}}` (openai-node `ChatCompletionTool` and `FunctionDefinition`, generated from
- *   OpenAI's OpenAPI spec);
+ *   strict?}}`; no `parameters` is a function without arguments;
  * - `openai-responses`: `{type: "function", name, description?, parameters, strict,
  *   defer_loading?}`, alone or in a namespace `{type: "namespace", name, description, tools}`
- *   (tool search); built-in tools have another `type` (OpenAI OpenAPI spec `FunctionTool`);
+ *   (tool search); built-in tools (`web_search`, `mcp`, `file_search`, ...) have another `type`;
  * - `gemini`: a Tool `{functionDeclarations: [{name, description?, parameters? |
- *   parametersJsonSchema?, response?, responseJsonSchema?, behavior?}]}`, `parameters` and
- *   `parametersJsonSchema` mutually exclusive; other Tool fields (`googleSearch`,
- *   `codeExecution`, ...) are built-in tools (Gemini API / Vertex AI REST `FunctionDeclaration`;
- *   the snake_case spellings of the protobuf JSON mapping are read too).
+ *   parametersJsonSchema?, response?, responseJsonSchema?, behavior?}]}`, `parameters` (an
+ *   OpenAPI-style Schema) and `parametersJsonSchema` mutually exclusive; other Tool fields
+ *   (`googleSearch`, `codeExecution`, ...) are built-in tools; the snake_case spellings of the
+ *   protobuf JSON mapping (`function_declarations`, `parameters_json_schema`) are read too.
+ *
+ * Sources, one per shape:
+ * - Anthropic: https://platform.claude.com/docs/agents-and-tools/tool-use/define-tools
+ * - OpenAI Chat Completions: `FunctionDefinition` in openai-node `src/resources/shared.ts`
+ *   (generated from OpenAI's OpenAPI spec; https://platform.openai.com/docs/api-reference/chat)
+ * - OpenAI Responses: `FunctionTool` / `FunctionToolParam` of OpenAI's OpenAPI spec
+ *   (https://platform.openai.com/docs/api-reference/responses/create)
+ * - Gemini: https://docs.cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration
+ *   and https://ai.google.dev/api/caching#Tool
  *
  * Each is found as a `tools` array (alone or in a whole request body), a bare array, or (Gemini)
  * one Tool object. A definition's provider fields steer the provider (`strict`, `cache_control`,

@@ -2,6 +2,7 @@
 // parseCatalog: each expected corpus is written out by hand from the file beside it.
 import assert from "node:assert/strict";
 import { CatalogError } from "./errors.ts";
+import { catalogCarriesSchemas } from "./lint.ts";
 import { parseCatalog } from "./parse.ts";
 import type { Corpus } from "./types.ts";
 
@@ -409,4 +410,19 @@ Deno.test("provider formats need a server name, as a tools/list result does", ()
     (e: unknown) =>
       e instanceof TypeError && e.message.includes("anthropic-messages catalog without a server"),
   );
+});
+
+Deno.test("a tool without a schema is a lint finding where the provider requires one (Anthropic)", () => {
+  const text = (format: string) =>
+    format === "anthropic-messages"
+      ? '{"tools": [{"name": "ping", "description": "Ping."}]}'
+      : '{"tools": [{"type": "function", "function": {"name": "ping", "description": "Ping."}}]}';
+  const anthropic = parseCatalog(text("anthropic-messages"), {
+    server: "s",
+    format: "anthropic-messages",
+  });
+  const openai = parseCatalog(text("openai-chat-completions"), { server: "s" });
+  assert.equal(catalogCarriesSchemas(anthropic), true);
+  // OpenAI: leaving parameters out defines a function with no arguments.
+  assert.equal(catalogCarriesSchemas(openai), false);
 });
