@@ -18,7 +18,9 @@ import { CatalogError } from "./errors.ts";
 import {
   geminiToolRows,
   isGeminiTool,
+  isLegacyFunctions,
   isProviderFormat,
+  legacyFunctionRows,
   PROVIDER_FORMATS,
   PROVIDER_KEYS,
   PROVIDER_LABELS,
@@ -377,6 +379,7 @@ function detectFormat(
   }
   if (has(root, "format") || has(root, "servers")) return "mcpmeter-capture";
   if (isGeminiTool(root)) return "gemini";
+  if (isLegacyFunctions(root)) return "openai-chat-completions";
   const tools = jsonNodeMember(root, "tools");
   if (tools === undefined || tools.kind !== "array") {
     fail(
@@ -662,10 +665,21 @@ function parseProvider(
   try {
     if (format === "gemini" && isGeminiTool(root)) found = geminiToolRows(root);
     else if (root.kind === "array") found = providerRows(format, root.items, "");
-    else found = providerRows(format, toolsArray(ctx, root), "tools");
+    else if (format === "openai-chat-completions" && isLegacyFunctions(root)) {
+      found = legacyFunctionRows(root);
+    } else found = providerRows(format, toolsArray(ctx, root), "tools");
   } catch (e) {
     if (!(e instanceof ProviderShapeError)) throw e;
     return fail(ctx, `at ${e.locator} ${e.message}`, rowId(e.locator, e.row, server), e.field);
+  }
+  const remote = root.kind === "object" ? jsonNodeMember(root, "mcp_servers") : undefined;
+  if (remote?.kind === "array" && remote.items.length > 0) {
+    // Anthropic's MCP connector: the provider lists those servers' tools itself.
+    const n = remote.items.length;
+    ctx.fileWarnings.push(
+      `the request names ${n} remote MCP server${n === 1 ? "" : "s"} ("mcp_servers") whose ` +
+        `tools the provider fetches itself: they are not in the file and not measured`,
+    );
   }
   if (found.skipped.length > 0) {
     const n = found.skipped.length;
@@ -732,7 +746,8 @@ function parseProvider(
  *    `tools/list` result `{tools: [...], nextCursor?}` for one server, named by
  *    `options.server` or the file stem; or a provider's tool definitions, read as
  *    MCP tools of one server named the same way: `anthropic-messages`
- *    (`input_schema`), `openai-chat-completions` (`{type: "function", function}`),
+ *    (`input_schema`), `openai-chat-completions` (`{type: "function", function}`,
+ *    or a top-level `functions` list),
  *    `openai-responses` (`{type: "function", name, parameters}`), `gemini`
  *    (`functionDeclarations`, also a top-level Tool object);
  * 5. `livemcpbench` — rows with `server` and `tool`, no headers;

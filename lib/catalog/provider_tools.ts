@@ -6,7 +6,8 @@
  * - `anthropic-messages`: `{name, description?, input_schema, input_examples?, cache_control?,
  *   strict?, defer_loading?, allowed_callers?}`; server tools carry a date-versioned `type`;
  * - `openai-chat-completions`: `{type: "function", function: {name, description?, parameters?,
- *   strict?}}`; no `parameters` is a function without arguments;
+ *   strict?}}`; no `parameters` is a function without arguments; a request of the deprecated
+ *   `functions` parameter lists the inner objects alone;
  * - `openai-responses`: `{type: "function", name, description?, parameters, strict,
  *   defer_loading?}`, alone or in a namespace `{type: "namespace", name, description, tools}`
  *   (tool search); built-in tools (`web_search`, `mcp`, `file_search`, ...) have another `type`;
@@ -358,6 +359,34 @@ function geminiDeclaration(row: JsonNode, at: string): ProviderRow {
     );
   }
   return { locator: at, row, schemaKey: keys[0] ?? "parameters" };
+}
+
+/**
+ * Whether the file is a Chat Completions request of the deprecated `functions` parameter
+ * (`{"functions": [{name, description, parameters}]}`, no `tools`).
+ *
+ * @param root The file's top level.
+ * @returns True for such a request.
+ */
+export function isLegacyFunctions(root: JsonNode): boolean {
+  return root.kind === "object" && !has(root, "tools") &&
+    jsonNodeMember(root, "functions")?.kind === "array";
+}
+
+/**
+ * The definitions of a `functions` request (see {@linkcode isLegacyFunctions}): each item is a
+ * function definition, as inside a Chat Completions tool.
+ *
+ * @param root The request.
+ * @returns Its definitions, located as `functions[i]`.
+ */
+export function legacyFunctionRows(root: JsonNode): ProviderRows {
+  const list = jsonNodeMember(root, "functions");
+  const items = list?.kind === "array" ? list.items : [];
+  return {
+    rows: items.map((row, i) => ({ locator: `functions[${i}]`, row, schemaKey: "parameters" })),
+    skipped: [],
+  };
 }
 
 /**

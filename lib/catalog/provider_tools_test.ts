@@ -133,6 +133,36 @@ Deno.test("OpenAI Chat Completions tools: function.parameters read as inputSchem
   assert.deepEqual(parseCatalog(text, { path: "chat.json", server: "wx" }), expected);
 });
 
+Deno.test("OpenAI Chat Completions' deprecated functions parameter: the definitions alone", () => {
+  const corpus = parseCatalog(
+    '{"model": "gpt-x", "functions": [{"name": "f", "description": "F.", "parameters": {"type": "object"}}]}',
+    { server: "s" },
+  );
+  assert.equal(corpus.provenance.format, "openai-chat-completions");
+  assert.deepEqual(corpus.tools, [{
+    id: "s:f",
+    server: "s",
+    name: "f",
+    description: "F.",
+    inputSchema: { type: "object" },
+    inputSchemaCanonical: '{"type":"object"}',
+  }]);
+});
+
+Deno.test("Anthropic's MCP connector: servers the provider lists itself are said not measured", () => {
+  const corpus = parseCatalog(
+    '{"tools": [{"name": "a", "input_schema": {}}], "mcp_servers": [{"type": "url", "url": "https://x.test/mcp", "name": "x"}]}',
+    { server: "s" },
+  );
+  assert.ok(
+    corpus.warnings.includes(
+      'the request names 1 remote MCP server ("mcp_servers") whose tools the provider fetches ' +
+        "itself: they are not in the file and not measured",
+    ),
+    corpus.warnings.join("\n"),
+  );
+});
+
 Deno.test("OpenAI Responses function tools, a bare array: built-in and MCP tools skipped", () => {
   const text = `[
   {"type": "function", "name": "search_docs", "description": "Search the docs.",

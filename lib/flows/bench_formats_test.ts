@@ -42,6 +42,11 @@ const FILES: Record<string, string> = {
   {"type": "function", "function": {"name": "weather", "description": "Weather now.", "parameters": ${UNIT_SCHEMA}}},
   {"type": "function", "function": {"name": "ping", "description": "Check the server."}}
 ]}`,
+  "legacy-functions": `{"model": "gpt-x", "functions": [
+  {"name": "search_notes", "description": "Search the notes.", "parameters": ${SEARCH_SCHEMA}},
+  {"name": "weather", "description": "Weather now.", "parameters": ${UNIT_SCHEMA}},
+  {"name": "ping", "description": "Check the server."}
+]}`,
   "openai-responses": `[
   {"type": "function", "name": "search_notes", "description": "Search the notes.", "parameters": ${SEARCH_SCHEMA}, "strict": false},
   {"type": "namespace", "name": "outside", "description": "Outdoor tools.", "tools": [
@@ -108,7 +113,11 @@ Deno.test("bench: each shape of one catalog gives the figures of its tools/list 
       const other = await run(name, text);
       assert.equal(
         other.report.corpora[0].format,
-        name === "mcp-array" || name === "jsonrpc" ? "mcp-tools-list" : name,
+        name === "mcp-array" || name === "jsonrpc"
+          ? "mcp-tools-list"
+          : name === "legacy-functions"
+          ? "openai-chat-completions"
+          : name,
       );
       assert.deepEqual(figures(other.report), figures(list.report), name);
       assert.equal(other.csv, list.csv, name);
