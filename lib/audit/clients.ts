@@ -16,6 +16,7 @@ export type ClientId =
   | "windsurf"
   | "gemini-cli"
   | "codex"
+  | "zed"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -89,6 +90,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: "openai-responses",
     family: "gpt",
     formatWhy: "Codex calls OpenAI's Responses API",
+  },
+  zed: {
+    label: "Zed",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Zed's model is chosen per thread; OpenAI's chat format is assumed",
   },
   generic: {
     label: "Servers config",

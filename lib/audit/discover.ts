@@ -20,6 +20,7 @@
  *   settings and defaults (see `geminiCli`).
  * - Codex: `/etc/codex/config.toml`, `~/.codex/config.toml` (`CODEX_HOME` moves `~/.codex`) and
  *   the trusted project's `.codex/config.toml` files (see `codex`).
+ * - Zed: `settings.json` in Zed's config folder and `FOLDER/.zed/settings.json` (see `zed`).
  *
  * @module
  */
@@ -644,7 +645,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI),
+ *   Gemini CLI, Codex, Zed),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -733,7 +734,65 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   );
   configs.push(...await geminiCli(r));
   configs.push(...await codex(r));
+  configs.push(...await zed(r));
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+const ZED_DOCS = "zed.dev/docs/ai/mcp";
+
+/**
+ * Zed (zed.dev/docs/ai/mcp; zed-industries/zed crates/paths, `ContextServerSettingsContent`):
+ * `context_servers` of the user's `settings.json` in Zed's config folder (`~/.config/zed` on
+ * macOS, `$XDG_CONFIG_HOME/zed` on Linux, `%APPDATA%\Zed` on Windows) and of the project's
+ * `.zed/settings.json`, the project's entry winning a shared name. Both files are JSONC.
+ */
+async function zed(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system, env, platform } = r.options;
+  const userPath = platform === "windows"
+    ? join(
+      system && env.APPDATA ? env.APPDATA : join(home, "AppData", "Roaming"),
+      "Zed",
+      "settings.json",
+    )
+    : platform === "linux" && system && env.XDG_CONFIG_HOME
+    ? join(env.XDG_CONFIG_HOME, "zed", "settings.json")
+    : join(home, ".config", "zed", "settings.json");
+  const projectPath = project === undefined ? undefined : join(project, ".zed", "settings.json");
+  const files = [
+    ...(projectPath === undefined || projectPath === userPath
+      ? []
+      : [{ path: projectPath, scope: "project", inProject: true }]),
+    { path: userPath, scope: "user" },
+  ];
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const lists: ConfiguredServer[][] = [];
+  const used: typeof files = [];
+  for (const f of files) {
+    const value = await r.load(f.path, true);
+    if (!isObject(value) || value.context_servers === undefined) continue;
+    used.push(f);
+    lists.push(r.servers(value.context_servers, f.scope, f.path, vars, "context_servers", "zed"));
+  }
+  if (used.length === 0) return [];
+  const notes: string[] = [];
+  const servers = merge(lists, notes);
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  if (used.some((f) => f.scope === "project")) {
+    notes.push(
+      `Zed starts MCP servers in a project automatically only once its worktree is trusted, a ` +
+        `state Zed keeps in its database, not a file: every server is counted (${ZED_DOCS})`,
+    );
+  }
+  return [{
+    id: `zed ${tilde(userPath, home)}`,
+    client: "zed",
+    label: CLIENTS.zed.label,
+    ...(used.some((f) => f.scope === "project") ? { folder: project } : {}),
+    files: used.map((f) => f.path),
+    servers,
+    notes,
+    deferral: { kind: "none", client: "Zed" },
+  }];
 }
 
 const CODEX_DOCS = "developers.openai.com/codex/config-basic";
@@ -1261,6 +1320,36 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   if (name.endsWith(".toml")) {
     const c = await codexFile(r, path);
     return { configs: c === undefined ? [] : [c], problems: r.problems, searched: r.searched };
+  }
+  if (name === "settings.json" && /\/\.?zed\//i.test(norm)) {
+    const value = await r.load(path, true);
+    const table = isObject(value) ? value.context_servers : undefined;
+    if (value === undefined && !r.problems.some((p) => p.path === path)) {
+      r.problems.push({ path, message: `${path}: no such file` });
+    } else if (value !== undefined && !isObject(table)) {
+      r.problems.push({
+        path,
+        message: `${path}: no "context_servers" object: no Zed server in it`,
+      });
+    }
+    const servers = isObject(table)
+      ? r.servers(table, "file", path, { home: options.home }, "context_servers", "zed")
+      : [];
+    return {
+      configs: isObject(table)
+        ? [{
+          id: `zed ${tilde(path, options.home)}`,
+          client: "zed",
+          label: CLIENTS.zed.label,
+          files: [path],
+          servers,
+          notes: servers.flatMap((s) => s.notes ?? []),
+          deferral: { kind: "none", client: "Zed" },
+        }]
+        : [],
+      problems: r.problems,
+      searched: r.searched,
+    };
   }
   const value = await r.load(
     path,

@@ -961,3 +961,74 @@ Deno.test("findConfigs() with --config reads a Codex config.toml alone", () =>
       `${join(home, "absent.toml")}: no such file`,
     ]);
   }));
+
+Deno.test("findConfigs() reads Zed's context_servers from its settings and the project's, the project winning a name", () =>
+  withHome(async (home) => {
+    const app = join(home, "code", "site");
+    const userPath = join(home, ".config", "zed", "settings.json");
+    await write(
+      userPath,
+      `// Zed settings: JSON with comments and trailing commas
+{
+  "theme": "One Dark",
+  "context_servers": {
+    "notes": { "source": "custom", "command": "npx", "args": ["-y", "@acme/notes-mcp"], "env": { "NOTES_KEY": "nk-1" } },
+    "legacy": { "command": { "path": "/opt/legacy-mcp", "args": ["--stdio"], "env": {} }, "settings": {} },
+    "remote": { "url": "https://mcp.example.org/mcp", "headers": { "Authorization": "Bearer \${ORG_TOKEN}" } },
+    "resting": { "command": "resting-mcp", "enabled": false },
+    "from-extension": { "source": "extension", "settings": { "token": "t" } },
+  },
+}`,
+    );
+    await write(join(app, ".zed", "settings.json"), {
+      context_servers: { notes: { command: "node", args: ["notes.js"] } },
+    });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const zed = found.configs.find((c) => c.client === "zed")!;
+    assertEquals([zed.id, zed.label, zed.folder], ["zed ~/.config/zed/settings.json", "Zed", app]);
+    assertEquals(zed.files, [join(app, ".zed", "settings.json"), userPath]);
+    assertEquals(table(zed), {
+      "from-extension": [
+        "user",
+        "?",
+        "provided by a Zed extension, which supplies its command: not started here",
+      ],
+      legacy: ["user", "legacy-mcp"],
+      notes: ["project", "node"],
+      remote: ["user", "http mcp.example.org"],
+      resting: ["user", "resting-mcp", "disabled"],
+    });
+    const by = Object.fromEntries(zed.servers.map((s) => [s.name, s]));
+    assertEquals(by.resting.disabledBy, '"enabled": false in its entry');
+    assertEquals(by.legacy.entry?.kind === "stdio" && by.legacy.entry.args, ["--stdio"]);
+    assertEquals(
+      by.remote.entry?.kind === "remote" && by.remote.entry.headers.Authorization,
+      "Bearer ${ORG_TOKEN}",
+    );
+    assertEquals(zed.notes, [
+      `"notes" in ${userPath} (user) is hidden by the project one`,
+      "Zed starts MCP servers in a project automatically only once its worktree is trusted, a " +
+      "state Zed keeps in its database, not a file: every server is counted (zed.dev/docs/ai/mcp)",
+    ]);
+
+    // $XDG_CONFIG_HOME moves Zed's folder on Linux (this account's audit only)
+    const xdg = join(home, "xdg");
+    await write(join(xdg, "zed", "settings.json"), {
+      context_servers: { x: { command: "x-mcp" } },
+    });
+    const moved = await findConfigs({
+      ...options,
+      project: undefined,
+      system: true,
+      env: { XDG_CONFIG_HOME: xdg },
+    });
+    assertEquals(moved.configs.find((c) => c.client === "zed")?.id, "zed ~/xdg/zed/settings.json");
+    // --config reads a Zed settings file alone
+    const one = await findConfigs(options, [userPath]);
+    assertEquals(one.configs.map((c) => [c.id, c.servers.length]), [[
+      "zed ~/.config/zed/settings.json",
+      5,
+    ]]);
+  }));

@@ -17,7 +17,12 @@
  * - `envFile` (VS Code, Cursor; stdio servers) names a file of more variables for the server,
  *   read by discovery; the entry's own `env` wins a shared name;
  * - `alwaysLoad: true` (Claude Code 2.1.121 and later) keeps the server's tools out of tool
- *   search deferral.
+ *   search deferral;
+ * - Codex's `[mcp_servers.NAME]` tables ({@linkcode codexEntry}): `command`/`args`/`env`/`cwd`, or
+ *   a streamable HTTP `url` with `http_headers`, `env_http_headers` and `bearer_token_env_var`;
+ *   `env_vars`, `enabled = false`, `enabled_tools`/`disabled_tools`. Codex expands no `${...}`;
+ * - Zed's `context_servers` entries ({@linkcode zedEntry}): `command`, `args`, `env` (or the older
+ *   `command: {path, args, env}`), or `url` and `headers`; `enabled: false`.
  *
  * @module
  */
@@ -187,7 +192,7 @@ export function launchLabel(entry: ServerEntry): string {
  */
 export function readServerEntry(
   name: string,
-  raw: JsonValue,
+  raw0: JsonValue,
   where: {
     readonly scope: string;
     readonly source: string;
@@ -200,6 +205,7 @@ export function readServerEntry(
     readonly shell?: Readonly<Record<string, string | undefined>>;
   },
 ): ConfiguredServer {
+  let raw = raw0;
   const base = { name, scope: where.scope, source: where.source };
   if (!isObject(raw)) {
     return {
@@ -212,8 +218,28 @@ export function readServerEntry(
     };
   }
   if (where.client === "codex") return codexServer(name, raw, base, where.source, where.shell);
+  if (where.client === "zed") {
+    const zed = zedEntry(raw);
+    if (typeof zed === "string") {
+      return {
+        ...base,
+        problem: zed,
+        disabled: raw.enabled === false,
+        alwaysLoad: false,
+        launch: "?",
+        envNames: [],
+      };
+    }
+    raw = zed;
+  }
   const disabled = raw.disabled === true;
-  const off = disabled ? { disabledBy: '"disabled": true in its entry' } : {};
+  const off = disabled
+    ? {
+      disabledBy: where.client === "zed"
+        ? '"enabled": false in its entry'
+        : '"disabled": true in its entry',
+    }
+    : {};
   const alwaysLoad = raw.alwaysLoad === true;
   const inputs = new Set<string>();
   const entry: Record<string, JsonValue> = { ...raw };
@@ -636,4 +662,44 @@ function codexServer(
     };
   }
   return { ...common, entry: parsed, launch: launchLabel(parsed) };
+}
+
+/**
+ * A Zed `context_servers` entry (zed-industries/zed, `ContextServerSettingsContent`;
+ * zed.dev/docs/ai/mcp) in the shape of the other clients: `command` (a path), `args`, `env` start
+ * a stdio server, the older `command: {path, args, env}` likewise; `url` and `headers` reach a
+ * remote one; `enabled: false` is `disabled: true`. Zed's own keys (`source`, `remote`, `timeout`)
+ * are dropped.
+ *
+ * @param raw The entry.
+ * @returns The entry to read, or why it cannot be started here (an extension's server).
+ *
+ * @example Usage
+ * ```ts
+ * import { zedEntry } from "./entries.ts";
+ * const e = zedEntry({ source: "custom", command: { path: "node", args: ["s.js"] }, enabled: false });
+ * if (JSON.stringify(e) !== '{"command":"node","args":["s.js"],"disabled":true}') {
+ *   throw new Error(JSON.stringify(e));
+ * }
+ * ```
+ */
+export function zedEntry(raw: JsonObject): JsonObject | string {
+  const out: Record<string, JsonValue> = {};
+  const cmd = raw.command;
+  if (isObject(cmd)) {
+    out.command = cmd.path ?? null;
+    if (cmd.args !== undefined) out.args = cmd.args;
+    if (cmd.env !== undefined) out.env = cmd.env;
+  } else if (cmd !== undefined) {
+    out.command = cmd;
+    if (raw.args !== undefined) out.args = raw.args;
+    if (raw.env !== undefined) out.env = raw.env;
+  } else if (raw.url !== undefined) {
+    out.url = raw.url;
+    if (raw.headers !== undefined) out.headers = raw.headers;
+  } else if (raw.settings !== undefined || raw.source === "extension") {
+    return "provided by a Zed extension, which supplies its command: not started here";
+  }
+  if (raw.enabled === false) out.disabled = true;
+  return out;
 }

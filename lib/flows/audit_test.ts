@@ -550,7 +550,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "runAuditCommand audits Codex's config.toml from CODEX_HOME: Responses API tools named mcp__SERVER__TOOL less disabled_tools, no header or env value printed",
+    "runAuditCommand audits Codex's config.toml from CODEX_HOME (Responses API tools named mcp__SERVER__TOOL less disabled_tools) and Zed's settings, no header or env value printed",
   sanitizeResources: false,
   async fn() {
     const memory = await installedBin(SERVER_MEMORY);
@@ -583,6 +583,17 @@ bearer_token_env_var = "TICKETS_TOKEN"
 http_headers = { "X-Api-Key" = "${headerValue}" }
 `,
     );
+    // Zed: the same server in its settings (JSONC), sent in OpenAI's chat format under its own name
+    await Deno.mkdir(join(home, ".config", "zed"), { recursive: true });
+    await Deno.writeTextFile(
+      join(home, ".config", "zed", "settings.json"),
+      `{
+  // MCP servers for Zed's agent
+  "context_servers": {
+    "memory": { "command": "npx", "args": ["-y", "${SERVER_MEMORY.package}@${SERVER_MEMORY.version}"] },
+  },
+}`,
+    );
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -606,6 +617,7 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
       assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
       assert.deepEqual(report.configs.map((c) => [c.id, c.label, c.format]), [
         ["codex ~/codex-home/config.toml", "Codex", "openai-responses"],
+        ["zed ~/.config/zed/settings.json", "Zed", "openai-chat-completions"],
       ]);
       const [codex] = report.configs;
       assert.deepEqual(codex.servers.map((s) => [s.name, s.launch, s.status === "ok"]), [
@@ -635,6 +647,14 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
       );
       assert.equal(s.wireTokens, tiktoken.count(JSON.stringify(tools)));
       assert.equal(codex.posture.state, "upfront");
+      const zed = report.configs[1].servers[0];
+      assert.equal(
+        zed.sentTokens,
+        tiktoken.count(JSON.stringify(tools.map((x) => ({
+          type: "function",
+          function: { name: x.name, description: x.description, parameters: x.inputSchema },
+        })))),
+      );
       assert.deepEqual(codex.servers[1].envNames, []);
       const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
       for (const value of [envValue, headerValue, bearer]) {
