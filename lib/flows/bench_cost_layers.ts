@@ -228,6 +228,18 @@ export function costLayerToolsCsv(rows: readonly CostLayerToolRow[]): Iterable<s
 }
 
 /**
+ * ` for <entry label>` of an estimate made without a model: which models its calibration entry
+ * is for (Claude's tokenizer changed with Opus 4.7, so the figure depends on it); `""` when the
+ * row does not say.
+ */
+function entryLabel(block: CostLayersBlock, row: CostLayerRow): string {
+  const named = row.calibration;
+  if (named === undefined) return "";
+  const prefix = `${block.calibration.name}: `;
+  return ` for ${named.startsWith(prefix) ? named.slice(prefix.length) : named}`;
+}
+
+/**
  * The console lines of the cost layers: per corpus, the wire count, then one line per provider
  * whose first number is what the user pays (the provider's count where measured, else the
  * estimate with its interval), with its provenance.
@@ -264,7 +276,7 @@ export function costLayerLines(block: CostLayersBlock, tokenizer: TokenizerName)
       const figure = head.provenance === "measured"
         ? `billed ${fmt(head.tokens)} measured (${head.model})`
         : `billed ${fmt(head.tokens)} [${fmt(head.low)}-${fmt(head.high)}] estimated${
-          head.model ? ` (${head.model})` : ""
+          head.model ? ` (${head.model})` : entryLabel(block, head)
         }`;
       const missing = notMeasured.map((r) => `; ${r.model} not measured: ${r.reason}`).join("");
       lines.push(

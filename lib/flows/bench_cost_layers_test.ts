@@ -91,8 +91,14 @@ Deno.test("benchCostLayers(): wire and sent are js-tiktoken's counts of the exac
     const lines = costLayerLines(block, "o200k_base");
     assert.match(
       lines[1],
-      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated · sent [\d,]+ o200k_base$/,
+      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated for Claude, tokenizer of Claude 3 to Opus 4\.6 · sent [\d,]+ o200k_base$/,
     );
+    // Without a model, each estimate names the models its calibration entry is for.
+    assert.match(
+      lines[2],
+      / openai billed .* estimated for OpenAI, o200k models \(gpt-4o and later\) · /,
+    );
+    assert.match(lines[3], / gemini billed .* estimated for Gemini 2 and later · /);
   });
 });
 
