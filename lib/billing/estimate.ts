@@ -344,12 +344,39 @@ export function anthropicFeatures(
 const count = (text: string) => sharedDefaultTokenizer("o200k_base").count(text);
 
 /**
- * Tokens of `JSON.stringify(value)`, the values of the members of `item` (an object inside it)
- * counted once wherever they recur (exact: `sharedCounts`).
+ * Tokens of `JSON.stringify(value)`, counted from its parts without building it: the values of
+ * the members of `item` (`value` itself, or an element of it) are parts counted once wherever
+ * they recur (exact: `sharedCounts` `countJoin`).
  */
 function countJson(value: JsonValue, item: JsonObject): number {
-  const values = Object.values(item).map((v) => JSON.stringify(v) as string | undefined);
-  return sharedCounts(sharedDefaultTokenizer("o200k_base")).count(JSON.stringify(value), values);
+  const parts: string[] = [];
+  const known: boolean[] = [];
+  let open = ""; // text since the last member value
+  const write = (v: JsonValue) => {
+    if (v === item) {
+      let sep = "{";
+      for (const key of Object.keys(item)) {
+        const s = JSON.stringify(item[key]) as string | undefined;
+        if (s === undefined) continue; // left out, as JSON.stringify does
+        parts.push(`${open}${sep}${JSON.stringify(key)}:`, s);
+        known.push(false, true);
+        open = "";
+        sep = ",";
+      }
+      open += sep === "{" ? "{}" : "}";
+    } else if (Array.isArray(v)) {
+      open += "[";
+      v.forEach((x, i) => {
+        if (i > 0) open += ",";
+        write(x);
+      });
+      open += "]";
+    } else open += JSON.stringify(v) ?? "null";
+  };
+  write(value);
+  parts.push(open);
+  known.push(false);
+  return sharedCounts(sharedDefaultTokenizer("o200k_base")).countJoin(parts, known);
 }
 
 function propertyCount(

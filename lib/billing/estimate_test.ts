@@ -6,8 +6,10 @@ import {
   calibrationEntry,
   DEFAULT_CALIBRATION,
   estimateTokens,
+  geminiFeatures,
   openAiFeatures,
 } from "./estimate.ts";
+import { type SentTool, sentTools } from "../catalog/sent.ts";
 import { fitEntry, parseCalibration } from "./calibration.ts";
 
 const reference = new Tiktoken(o200kData);
@@ -26,25 +28,52 @@ Deno.test("estimateTokens(): intercept plus coefficients times features, at low,
   assert.deepEqual(estimateTokens(entry, { a: 5 }, false), { tokens: 10, low: 5, high: 15 });
 });
 
-Deno.test("openAiFeatures(): the Cookbook's rule, computed by hand with js-tiktoken", () => {
-  const [f] = openAiFeatures([{
-    name: "get_weather",
-    description: "Get the weather.",
+const weather: SentTool = {
+  name: "get_weather",
+  description: "Get the weather.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      location: { type: "string", description: "City name." },
+      unit: { type: "string", enum: ["c", "f"] },
+      where: { type: "object", properties: { lat: { type: "number", description: "Lat" } } },
+    },
+  },
+};
+
+/** Tools whose texts hold long member values (counted once wherever they recur) and none. */
+const sentSamples: SentTool[] = [
+  weather,
+  {
+    name: "search_issues",
+    description: "Searches the issues of a repository by a free-text query — naïve café 😀.",
     inputSchema: {
       type: "object",
-      properties: {
-        location: { type: "string", description: "City name." },
-        unit: { type: "string", enum: ["c", "f"] },
-        where: { type: "object", properties: { lat: { type: "number", description: "Lat" } } },
-      },
+      properties: { q: { type: "string", description: "Free-text query, in GitHub's syntax." } },
+      required: ["q"],
     },
-  }]);
+  },
+  { name: "ping", description: "", inputSchema: { type: "object", properties: {} } },
+];
+
+Deno.test("openAiFeatures(): the Cookbook's rule, computed by hand with js-tiktoken", () => {
+  const [f] = openAiFeatures([weather]);
   const top = 7 + n("get_weather:Get the weather") + 3 +
     (3 + n("location:string:City name")) +
     (3 - 3 + (3 + n("c")) + (3 + n("f")) + n("unit:string:")) +
     (3 + n("where:object:"));
   assert.equal(f.cookbookTop, top);
   assert.equal(f.cookbookNested, 3 + 3 + n("lat:number:Lat"));
+});
+
+Deno.test("openAiFeatures() and geminiFeatures(): json is js-tiktoken's count of the text sent", () => {
+  const openai = openAiFeatures(sentSamples);
+  const gemini = geminiFeatures(sentSamples);
+  sentSamples.forEach((t, i) => {
+    assert.equal(openai[i].json, n(JSON.stringify(sentTools([t], "openai-responses"))));
+    const decl = (sentTools([t], "gemini")[0].functionDeclarations as unknown[])[0];
+    assert.equal(gemini[i].json, n(JSON.stringify(decl)), t.name);
+  });
 });
 
 Deno.test("anthropicFeatures(): the <functions> layout, its tokens split into classes", () => {
