@@ -153,12 +153,23 @@ interface ToolsOut {
   item(): void;
 }
 
+/** `JSON.stringify` of a member value or a key, through a memo when one is shared. */
+type Stringify = (v: JsonValue) => string | undefined;
+
+const stringify: Stringify = (v) => JSON.stringify(v);
+
 /**
  * `JSON.stringify(value)` written part by part to `out`, with its regions: an item's start opens
  * its envelope, each member's start its field and its end the item's envelope again, the item's
  * end the text's envelope. Member values are marked known (counted once wherever they recur).
+ * Yields after each item, so several texts can be written in step ({@linkcode attributeToolsValues}).
  */
-function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut): void {
+function* writeTools(
+  value: JsonValue,
+  items: "array" | "gemini",
+  out: ToolsOut,
+  text: Stringify = stringify,
+): Generator<void, void, void> {
   const put = (s: string) => out.put(s);
   let next = 0;
   const members = (obj: JsonObject, i: number) => {
@@ -166,7 +177,7 @@ function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut):
     for (const key of Object.keys(obj)) {
       const v = obj[key];
       const inner = key === "function" && isObject(v); // Chat Completions: looked into
-      const s = inner ? "" : JSON.stringify(v) as string | undefined;
+      const s = inner ? "" : text(v);
       if (s === undefined) continue; // JSON.stringify leaves such members out
       if (!first) put(",");
       first = false;
@@ -182,7 +193,7 @@ function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut):
       out.cut(i, "envelope");
     }
   };
-  const element = (v: JsonValue, asItem: boolean) => {
+  function* element(v: JsonValue, asItem: boolean): Generator<void, void, void> {
     if (!asItem || !isObject(v)) {
       put(JSON.stringify(v) ?? "null");
       return;
@@ -194,21 +205,25 @@ function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut):
     members(v, i);
     put("}");
     out.cut(-1, "envelope");
-  };
-  const array = (a: readonly JsonValue[], each: (v: JsonValue) => void) => {
+    yield;
+  }
+  function* array(
+    a: readonly JsonValue[],
+    each: (v: JsonValue) => Generator<void, void, void>,
+  ): Generator<void, void, void> {
     put("[");
-    a.forEach((v, k) => {
+    for (let k = 0; k < a.length; k++) {
       if (k > 0) put(",");
-      each(v);
-    });
+      yield* each(a[k]);
+    }
     put("]");
-  };
+  }
   if (!Array.isArray(value)) put(JSON.stringify(value));
-  else if (items === "array") array(value, (v) => element(v, true));
+  else if (items === "array") yield* array(value, (v) => element(v, true));
   else {
     // Gemini: [{functionDeclarations: [...]}], the declarations are the items.
-    array(value, (tool) => {
-      if (!isObject(tool)) return element(tool, false);
+    yield* array(value, function* (tool) {
+      if (!isObject(tool)) return yield* element(tool, false);
       put("{");
       let first = true;
       for (const key of Object.keys(tool)) {
@@ -219,12 +234,17 @@ function writeTools(value: JsonValue, items: "array" | "gemini", out: ToolsOut):
         if (!first) put(",");
         first = false;
         put(`${JSON.stringify(key)}:`);
-        if (decls) array(v as JsonValue[], (d) => element(d, true));
+        if (decls) yield* array(v as JsonValue[], (d) => element(d, true));
         else put(s);
       }
       put("}");
     });
   }
+}
+
+/** Runs a writer to its end. */
+function drain(writer: Generator<void, void, void>): void {
+  while (!writer.next().done) { /* one item per step */ }
 }
 
 const FIELD_INDEX = new Map(FIELD_NAMES.map((f, k) => [f, k]));
@@ -387,7 +407,7 @@ export function attributeParsedText(
     const outs = tokenizers.map((tok) => tallyTools(tok));
     let at = 0;
     let same = true;
-    writeTools(value, items, {
+    drain(writeTools(value, items, {
       ...fanOut(outs),
       put: (s, known) => {
         if (same && text.startsWith(s, at)) {
@@ -395,7 +415,7 @@ export function attributeParsedText(
           for (const out of outs) out.put(s, known);
         } else same = false;
       },
-    });
+    }));
     if (same && at === text.length) return outs.map((out) => out.result());
   }
   const layout = parsedLayout(text, items);
@@ -417,25 +437,48 @@ export function attributeToolsValue(
   tokenizer: TokenizerName,
   items: "array" | "gemini" = "array",
 ): TextAttribution {
-  return attributeToolsValues(value, [tokenizer], items)[0];
+  return attributeToolsValues([{ value, items }], [tokenizer])[0][0];
+}
+
+/** A tools value and where its items are (see {@linkcode attributeToolsText}). */
+export interface ToolsValue {
+  /** The value (plain JSON data). */
+  readonly value: JsonValue;
+  /** `array` or `gemini`. */
+  readonly items: "array" | "gemini";
 }
 
 /**
- * {@linkcode attributeToolsValue} for several encodings, the text written once for all of them.
+ * {@linkcode attributeToolsValue} of several values for several encodings, each text written
+ * once for all encodings, and the texts written in step, item by item: a member value that
+ * the texts' items share (the same schema object or description in each request format) is
+ * turned into JSON once per item, not once per text.
  *
- * @param value A tools value (plain JSON data).
+ * @param values Tools values, usually one catalog's in several request formats.
  * @param tokenizers Encodings whose tokens are counted.
- * @param items Where the tool items are. @default {"array"}
- * @returns Per encoding, in the order given: tokens, bytes, per-item fields and the envelope.
+ * @returns Per value, per encoding (in the orders given): tokens, bytes, per-item fields and
+ *   the envelope.
  */
 export function attributeToolsValues(
-  value: JsonValue,
+  values: readonly ToolsValue[],
   tokenizers: readonly TokenizerName[],
-  items: "array" | "gemini" = "array",
-): TextAttribution[] {
-  const outs = tokenizers.map((tok) => tallyTools(tok));
-  writeTools(value, items, fanOut(outs));
-  return outs.map((out) => out.result());
+): TextAttribution[][] {
+  const outs = values.map(() => tokenizers.map((tok) => tallyTools(tok)));
+  // Member texts of the items being written (objects by identity, strings by value).
+  const memo = new Map<JsonValue, string | undefined>();
+  const text: Stringify = (v) => {
+    if (v === null || (typeof v !== "object" && typeof v !== "string")) return JSON.stringify(v);
+    let s = memo.get(v);
+    if (s === undefined && !memo.has(v)) memo.set(v, s = JSON.stringify(v));
+    return s;
+  };
+  const writers = values.map((v, k) => writeTools(v.value, v.items, fanOut(outs[k]), text));
+  for (let live = writers.length; live > 0;) {
+    live = 0;
+    for (const w of writers) if (!w.next().done) live++;
+    memo.clear();
+  }
+  return outs.map((o) => o.map((out) => out.result()));
 }
 
 /**

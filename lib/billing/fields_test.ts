@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kData from "js-tiktoken/ranks/o200k_base";
-import { addFields, attributeToolsText, attributeToolsValue, FIELD_NAMES } from "./fields.ts";
+import {
+  addFields,
+  attributeToolsText,
+  attributeToolsValue,
+  attributeToolsValues,
+  FIELD_NAMES,
+  type ToolsValue,
+} from "./fields.ts";
 import {
   captureInstructionsOfBytes,
   eachWireServerOfBytes,
@@ -262,6 +269,44 @@ Deno.test("attributeToolsValue(): the figures of attributeToolsText on its JSON 
     attributeToolsValue(gemini, "o200k_base", "gemini"),
     attributeToolsText(JSON.stringify(gemini), "o200k_base", "gemini"),
   );
+});
+
+Deno.test("attributeToolsValues(): texts written in step count as each written alone", () => {
+  const description = "Searches the issues of a repository by a free-text query and filters.";
+  const parameters = {
+    type: "object",
+    properties: { q: { type: "string", description: "Free-text query, GitHub's syntax — café." } },
+  };
+  const other = { type: "object", properties: { id: { type: "integer" } } };
+  // The same schema object and description in several formats, and texts of unequal lengths.
+  const values: ToolsValue[] = [
+    { value: [{ name: "search", description, input_schema: parameters }], items: "array" },
+    {
+      value: [
+        { type: "function", function: { name: "search", description, parameters } },
+        { type: "function", function: { name: "get", description, parameters: other } },
+      ],
+      items: "array",
+    },
+    {
+      value: [{
+        functionDeclarations: [
+          { name: "search", description, parameters },
+          { name: "get", description: "Gets one issue.", parameters: other },
+          { name: "ping", description },
+        ],
+      }],
+      items: "gemini",
+    },
+    { value: [], items: "array" },
+  ];
+  const tokenizers = ["o200k_base", "cl100k_base"] as const;
+  const got = attributeToolsValues(values, tokenizers);
+  values.forEach(({ value, items }, v) => {
+    tokenizers.forEach((tok, t) => {
+      assert.deepEqual(got[v][t], attributeToolsText(JSON.stringify(value), tok, items));
+    });
+  });
 });
 
 Deno.test("wireServersOfBytes(): a capture read server by server gives wireServers() of its text", () => {

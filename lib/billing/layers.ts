@@ -410,9 +410,16 @@ function sentLayer(m: Measure, tokenizers: readonly TokenizerName[]): Share {
   const sentShares = new Map<string, { total: number; fields: FieldTokens }>();
   const providerOf = (f: SentFormat): BillingProvider =>
     f === "anthropic-messages" ? "anthropic" : f === "gemini" ? "gemini" : "openai";
-  for (const format of SENT_FORMATS) {
-    const value = sentTools(m.shaped(format), format);
-    const all = attributeToolsValues(value, tokenizers, format === "gemini" ? "gemini" : "array");
+  // The formats' texts written in step: a schema or description they share is written once.
+  const texts = attributeToolsValues(
+    SENT_FORMATS.map((format) => ({
+      value: sentTools(m.shaped(format), format),
+      items: format === "gemini" ? "gemini" : "array",
+    })),
+    tokenizers,
+  );
+  for (const [f, format] of SENT_FORMATS.entries()) {
+    const all = texts[f];
     for (const [t, tok] of tokenizers.entries()) {
       const a = all[t];
       const perServer = new Map<string, { tokens: number; fields: FieldTokens }>();
