@@ -203,7 +203,8 @@ export function serverWarnings(c: ConfigReport): string[] {
   }
   if (unpinned.length > 0) {
     out.push(
-      `note: launched without a version, measured at the newest: ${unpinned.join(", ")} ` +
+      `note: launched without a version, measured at the version npx picks with this ` +
+        `Node.js: ${unpinned.join(", ")} ` +
         `(pin NAME@VERSION in the config for a repeatable audit)`,
     );
   }

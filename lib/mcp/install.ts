@@ -12,6 +12,7 @@
  */
 
 import { join, resolve } from "node:path";
+import pickManifest from "npm-pick-manifest";
 import { mapBounded } from "../core/pool.ts";
 import type { StdioServerEntry } from "./config.ts";
 
@@ -343,16 +344,73 @@ export interface ResolveVersionOptions {
   readonly timeoutMs?: number;
   /** Extra environment for npm (see `InstallOptions.env`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The Node.js version the server will run on, e.g. `v20.20.2` (default: `node --version`). */
+  readonly nodeVersion?: string;
+}
+
+/** A version's manifest as `npm view NAME@RANGE --json` prints it: what npm's choice reads. */
+export interface NpmVersionManifest {
+  /** Exact version. */
+  readonly version: string;
+  /** `engines`, e.g. `{node: ">=22.5.0"}`. */
+  readonly engines?: Readonly<Record<string, string>>;
+  /** The deprecation message, when the version is deprecated. */
+  readonly deprecated?: string | boolean;
+  /** The package's dist-tags (npm view repeats them on every version). */
+  readonly "dist-tags"?: Readonly<Record<string, string>>;
 }
 
 /**
- * The one exact version npm would install for `name@range`: the highest
- * version `npm view NAME@RANGE version --json` lists (a dist-tag such as
- * `latest` gives its version).
+ * The version npm installs for `name@wanted` on `nodeVersion`, among `manifests`, by npm's own
+ * rule (npm-pick-manifest, the module npm and npx resolve with): a dist-tag gives exactly its
+ * version; no version, or a range, gives the `latest` tag's version when it is in range, not
+ * deprecated and its `engines.node` accepts this Node; else the highest version in range that is
+ * not deprecated and accepts this Node, then one that accepts it, then the highest.
  *
  * @param name npm package name.
- * @param range What the config asked for: `undefined` (latest), a dist-tag or a semver range.
- * @param options npm path, time limit.
+ * @param wanted What the config asked for: `undefined` (no version), a dist-tag or a range.
+ * @param manifests The versions `npm view NAME@RANGE --json` lists for that range.
+ * @param nodeVersion The Node.js version, e.g. `v20.20.2`.
+ * @returns The exact version, or `undefined` when none of `manifests` fits.
+ */
+export function pickNpmVersion(
+  name: string,
+  wanted: string | undefined,
+  manifests: readonly NpmVersionManifest[],
+  nodeVersion: string,
+): string | undefined {
+  const packument = {
+    name,
+    versions: Object.fromEntries(manifests.map((m) => [m.version, m])),
+    "dist-tags": manifests.find((m) => m["dist-tags"] !== undefined)?.["dist-tags"] ?? {},
+  };
+  try {
+    return (pickManifest(packument, wanted ?? "*", { nodeVersion }) as NpmVersionManifest).version;
+  } catch {
+    return undefined;
+  }
+}
+
+let localNode: Promise<string> | undefined;
+
+/** `node --version` of the PATH's node (the one servers are started with), asked once. */
+function localNodeVersion(): Promise<string> {
+  localNode ??= new Deno.Command("node", { args: ["--version"], stdout: "piped", stderr: "null" })
+    .output()
+    .then((out) => new TextDecoder().decode(out.stdout).trim())
+    .catch(() => "");
+  return localNode;
+}
+
+/**
+ * The one exact version npm would install for `name@range` on this machine's Node.js:
+ * `npm view NAME@RANGE --json` lists the versions in range (all of them when no version is
+ * asked), and {@linkcode pickNpmVersion} picks as npm does, so a package whose newest release
+ * needs a newer Node resolves to the newest one this Node runs, as `npx -y NAME` would.
+ *
+ * @param name npm package name.
+ * @param range What the config asked for: `undefined` (no version), a dist-tag or a semver range.
+ * @param options npm path, time limit, Node version.
  * @returns The exact version, e.g. `2026.1.14`.
  * @throws {Error} When npm cannot be run, times out, or finds no matching
  *   version (`npm view ... found no version`), with npm's own error line.
@@ -362,12 +420,17 @@ export async function resolveNpmVersion(
   range: string | undefined,
   options: ResolveVersionOptions = {},
 ): Promise<string> {
-  const spec = `${name}@${range ?? "latest"}`;
+  // `npm view NAME@*` prints the latest version alone, so "any version" is asked as a range
+  // every version satisfies.
+  const any = range === undefined || range.trim() === "" || range.trim() === "*";
+  const spec = `${name}@${any ? ">=0.0.0-0" : range}`;
+  const asked = `${name}@${range ?? "latest"}`;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 60_000);
   try {
+    const nodeVersion = options.nodeVersion ?? await localNodeVersion();
     const out = await new Deno.Command(options.npm ?? "npm", {
-      args: ["view", spec, "version", "--json", "--loglevel=error"],
+      args: ["view", spec, "--json", "--loglevel=error"],
       ...(options.env === undefined ? {} : { env: options.env }),
       stdin: "null",
       stdout: "piped",
@@ -377,18 +440,20 @@ export async function resolveNpmVersion(
     const text = new TextDecoder().decode(out.stdout).trim();
     if (out.success && text !== "") {
       const parsed: unknown = JSON.parse(text);
-      const versions = Array.isArray(parsed) ? parsed : [parsed];
-      const last = versions.filter((v): v is string => typeof v === "string").at(-1);
-      if (last !== undefined) return last;
+      const manifests = (Array.isArray(parsed) ? parsed : [parsed]).filter((
+        m,
+      ): m is NpmVersionManifest => typeof m?.version === "string");
+      const picked = pickNpmVersion(name, any ? undefined : range, manifests, nodeVersion);
+      if (picked !== undefined) return picked;
     }
-    if (controller.signal.aborted) throw new Error(`npm view ${spec} timed out`);
+    if (controller.signal.aborted) throw new Error(`npm view ${asked} timed out`);
     const err = new TextDecoder().decode(out.stderr).trim().split("\n")
       .find((l) => /npm (error|ERR!)/i.test(l)) ?? "";
-    throw new Error(`npm view ${spec} found no version${err === "" ? "" : ` (${err.trim()})`}`);
+    throw new Error(`npm view ${asked} found no version${err === "" ? "" : ` (${err.trim()})`}`);
   } catch (error) {
-    if (controller.signal.aborted) throw new Error(`npm view ${spec} timed out`);
+    if (controller.signal.aborted) throw new Error(`npm view ${asked} timed out`);
     if (error instanceof Deno.errors.NotFound) {
-      throw new Error(`npm could not be run to resolve ${spec}: ${error.message}`);
+      throw new Error(`npm could not be run to resolve ${asked}: ${error.message}`);
     }
     throw error;
   } finally {

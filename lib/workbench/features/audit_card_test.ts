@@ -49,7 +49,8 @@ Deno.test("configCard() shows the servers' warnings and the unpinned launches th
     .map((m) => m[1]);
   assert.deepEqual(shown.slice(-3), [
     "warning: kv: tools/list_changed received 1 time(s)",
-    "note: launched without a version, measured at the newest: kv as kv-mcp@1.2.3 " +
+    "note: launched without a version, measured at the version npx picks with this " +
+    "Node.js: kv as kv-mcp@1.2.3 " +
     "(pin NAME@VERSION in the config for a repeatable audit)",
     "note: a config note",
   ]);
