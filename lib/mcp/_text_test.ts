@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stderrGist } from "./_text.ts";
+import { stderrGist, TailBuffer } from "./_text.ts";
 
 // The stderr ends below are shortened from real npm servers that exit during initialize.
 
@@ -58,5 +58,28 @@ Deno.test("stderrGist: else the last line with content; nothing for a blank tail
   assert.equal(stderrGist(""), "");
   assert.equal(stderrGist("  \n}\n    at main (x.js:1:1)\n"), "");
   // 12 characters at most: 9 kept, then "...".
-  assert.equal(stderrGist("Error: abcdefghijklmnop", 12), "Error: ab...");
+  assert.equal(stderrGist("Error: abcdefghijklmnop", undefined, 12), "Error: ab...");
+});
+
+Deno.test("TailBuffer keeps the last error line after it scrolled out of the tail", () => {
+  // @bytebase/dbhub 0.21.2 without its native module: the error, then eleven long paths.
+  const tail = new TailBuffer(120);
+  tail.push("Configuration source: demo mode\nFailed to connect to SQLite database: Err");
+  tail.push("or: Could not locate the bindings file. Tried:\n");
+  for (let i = 0; i < 11; i++) {
+    tail.push(` → <install>/node_modules/better-sqlite3/build/${i}/better_sqlite3.node\n`);
+  }
+  tail.push("]\n}\n");
+  assert.doesNotMatch(tail.toString(), /Failed/);
+  assert.equal(
+    tail.errorLine,
+    "Failed to connect to SQLite database: Error: Could not locate the bindings file. Tried:",
+  );
+  assert.equal(
+    stderrGist(tail.toString(), tail.errorLine),
+    "Failed to connect to SQLite database: Error: Could not locate the bindings file. Tried:",
+  );
+  // An error line in the tail is the later one, and wins.
+  tail.push("TypeError: x is not a function\n");
+  assert.equal(stderrGist(tail.toString(), tail.errorLine), "TypeError: x is not a function");
 });

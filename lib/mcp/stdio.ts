@@ -161,7 +161,7 @@ async function runSession(
           : `exited with code ${exit.code}`;
         // What the server said last on stderr is usually why it stopped (a missing setting, a
         // refused connection, a module that did not load): the cause the reports print says it.
-        const said = stderrGist(stderr.toString());
+        const said = stderrGist(stderr.toString(), stderr.errorLine);
         return {
           ...fields,
           outcome: "exited",
