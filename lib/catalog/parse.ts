@@ -429,10 +429,12 @@ function rowsFormat(
   let first: { shape: "mcp" | ProviderFormat; at: string; row: JsonNode } | undefined;
   let parameters: { at: string; row: JsonNode } | undefined;
   let named = false;
+  const typed: string[] = [];
   items.forEach((row, i) => {
     const at = `${prefix}[${i}]`;
     const shape = rowShape(row);
-    if (rowName(row) !== undefined) named = true;
+    if (shape === "named") named = true;
+    if (shape === "typed") typed.push(typedRow(at, row));
     if (shape === "unknown" || shape === "typed" || shape === "named") return;
     const keys = schemaKeysOf(row);
     if (keys.length > 1) {
@@ -471,7 +473,31 @@ function rowsFormat(
       rowId(at, row, server),
     );
   }
-  return named ? "mcp-tools-list" : undefined;
+  if (named) return "mcp-tools-list";
+  if (typed.length > 0) {
+    // A request whose only tools are the provider's own (web search, code execution, ...):
+    // none is a function definition, and none may be measured as an MCP tool.
+    const shown = typed.slice(0, WARNING_EXAMPLES).join(", ");
+    const more = typed.length > WARNING_EXAMPLES
+      ? `, and ${typed.length - WARNING_EXAMPLES} more`
+      : "";
+    fail(
+      ctx,
+      `holds only provider built-in tools (${shown}${more}), no function definition: nothing ` +
+        `to read as an MCP tool`,
+      undefined,
+      "tools",
+    );
+  }
+  return undefined;
+}
+
+/** A typed row for a message: its location, `type` and name, e.g. `tools[0] (web_search "w")`. */
+function typedRow(at: string, row: JsonNode): string {
+  const type = jsonNodeMember(row, "type");
+  const name = rowName(row);
+  const kind = type?.kind === "string" ? type.value : type!.kind;
+  return `${at} (${kind}${name === undefined ? "" : ` ${JSON.stringify(name)}`})`;
 }
 
 function mixedShapes(

@@ -434,6 +434,31 @@ Deno.test("ambiguity: rows of two shapes, Gemini's two schema fields, a Chat too
   assert.ok(chat.message.includes("is not a Chat Completions function tool"), chat.message);
 });
 
+Deno.test("a request whose tools are all provider built-ins fails: none is an MCP tool", () => {
+  // Anthropic's web search tool and its MCP connector toolset: named or not, neither is a
+  // function definition; read as MCP tools they were measured as tools of the catalog.
+  const e = catalogError(() =>
+    parseCatalog(
+      '{"model": "m", "tools": [{"type": "web_search_20250305", "name": "web_search"}, ' +
+        '{"type": "mcp_toolset", "mcp_server_name": "x"}]}',
+      { server: "s" },
+    )
+  );
+  assert.equal(e.field, "tools");
+  assert.equal(
+    e.message,
+    'Cannot load catalog "<memory>": field "tools" holds only provider built-in tools ' +
+      '(tools[0] (web_search_20250305 "web_search"), tools[1] (mcp_toolset)), no function ' +
+      "definition: nothing to read as an MCP tool",
+  );
+  // Beside a definition, a built-in is skipped as before.
+  const one = parseCatalog(
+    '[{"type": "web_search_20250305", "name": "web_search"}, {"name": "f", "input_schema": {}}]',
+    { server: "s" },
+  );
+  assert.deepEqual(one.tools.map((t) => t.id), ["s:f"]);
+});
+
 Deno.test("provider formats need a server name, as a tools/list result does", () => {
   assert.throws(
     () => parseCatalog('{"tools": [{"name": "a", "input_schema": {}}]}'),
