@@ -825,6 +825,15 @@ async function codex(r: Reader): Promise<ClientConfig[]> {
   const { home, project, system, env, platform } = r.options;
   const codexHome = system && env.CODEX_HOME ? env.CODEX_HOME : join(home, ".codex");
   const userPath = join(codexHome, "config.toml");
+  // Codex stops at a CODEX_HOME that is not there (codex-rs find_codex_home): it starts nothing.
+  if (codexHome === env.CODEX_HOME && !(await r.options.exists?.(codexHome) ?? true)) {
+    r.problems.push({
+      path: codexHome,
+      message: `${codexHome}: CODEX_HOME names a folder that does not exist: Codex refuses to ` +
+        `start until it does, so no Codex config is read`,
+    });
+    return [];
+  }
   const systemPath = "/etc/codex/config.toml";
   const layers: CodexLayer[] = [];
   const notes: string[] = [];

@@ -943,6 +943,53 @@ Deno.test("findConfigs() names the file, line and column of a Codex config.toml 
     ]);
   }));
 
+Deno.test("findConfigs(): a Codex server name Codex refuses fails that server alone; a mistyped bearer_token_env_var fails its table; a missing CODEX_HOME stops Codex", () =>
+  withHome(async (home) => {
+    const path = join(home, ".codex", "config.toml");
+    // CRLF line ends, an empty name, a name with ":", an inline table, a dotted key
+    await write(
+      path,
+      `[mcp_servers.""]\r\ncommand = "empty-mcp"\r\n[mcp_servers."a:b"]\r\n` +
+        `url = "https://ab.example.com/mcp"\r\n[mcp_servers]\r\n` +
+        `inline = { command = "inline-mcp", env = { INLINE_KEY = "v" } }\r\n` +
+        `dotted.command = "dotted-mcp"\r\n`,
+    );
+    const options = { home, platform: "linux" as const, system: true, env: {} };
+    const names = await findConfigs(options);
+    assertEquals(names.problems, []);
+    const codex = names.configs.find((c) => c.client === "codex")!;
+    const refused =
+      "Codex starts no server under this name: it must be letters, digits, _ and - only";
+    assertEquals(table(codex), {
+      "": ["user", "empty-mcp", refused],
+      "a:b": ["user", "http ab.example.com", refused],
+      dotted: ["user", "dotted-mcp"],
+      inline: ["user", "inline-mcp"],
+    });
+    // a name fails that server alone: Codex still starts the others
+    assertEquals(codex.notes, []);
+
+    // bearer_token_env_var = 5 is a type error of the table for Codex, not a server sent
+    // without its Authorization header
+    await write(
+      path,
+      `[mcp_servers.api]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = 5\n`,
+    );
+    const typed = (await findConfigs(options)).configs.find((c) => c.client === "codex")!;
+    assertEquals(table(typed), {
+      api: ["user", "?", "bearer_token_env_var is a number, not a variable name"],
+    });
+
+    // a CODEX_HOME that is not there: Codex does not start, ~/.codex is not read either
+    const gone = join(home, "no-such-codex-home");
+    const moved = await findConfigs({ ...options, env: { CODEX_HOME: gone } });
+    assertEquals(moved.configs.filter((c) => c.client === "codex"), []);
+    assertEquals(moved.problems.map((p) => p.message), [
+      `${gone}: CODEX_HOME names a folder that does not exist: Codex refuses to start until ` +
+      `it does, so no Codex config is read`,
+    ]);
+  }));
+
 Deno.test("findConfigs() with --config reads a Codex config.toml alone", () =>
   withHome(async (home) => {
     const path = join(home, "team", "codex.toml");

@@ -560,6 +560,13 @@ export function codexEntry(
       return { problem: `${key} is ${describe(raw[key])}, not true or false`, notes };
     }
   }
+  // A mistyped variable name would leave the server without its Authorization header.
+  if (raw.bearer_token_env_var !== undefined && typeof raw.bearer_token_env_var !== "string") {
+    return {
+      problem: `bearer_token_env_var is ${describe(raw.bearer_token_env_var)}, not a variable name`,
+      notes,
+    };
+  }
   const names = (key: string): string[] | undefined => {
     const v = raw[key];
     return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : undefined;
@@ -644,16 +651,21 @@ function codexServer(
   if (c.problem !== undefined || c.entry === undefined) {
     return { ...common, problem: c.problem!, launch: "?" };
   }
+  // The table is read under a stand-in name: a name Codex refuses is checked on its own below.
   let parsed: ServerEntry;
   try {
-    parsed = parseServersConfig({ mcpServers: { [name]: c.entry } }, { source }).servers[0];
+    parsed = parseServersConfig({ mcpServers: { server: c.entry } }, { source }).servers[0];
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const reason = error.message.replace(/^Cannot use servers config "(?:[^"\\]|\\.)*": /, "")
-      .replace(/^server "(?:[^"\\]|\\.)*": /, "");
+      .replace(/^server "(?:[^"\\]|\\.)*": /, "").replace(
+        /^server "server"/,
+        `server ${JSON.stringify(name)}`,
+      );
     return { ...common, problem: reason, launch: "?" };
   }
-  // Codex starts a server only under a name of letters, digits, `_` and `-`.
+  // Codex starts a server only under a name of letters, digits, `_` and `-`; another name fails
+  // that server alone (an empty one too).
   if (!/^[a-zA-Z0-9_-]+$/.test(name)) {
     return {
       ...common,
@@ -661,6 +673,7 @@ function codexServer(
       launch: launchLabel(parsed),
     };
   }
+  parsed = { ...parsed, name };
   return { ...common, entry: parsed, launch: launchLabel(parsed) };
 }
 
