@@ -319,6 +319,10 @@ function buildTool(ctx: Context, spec: RowSpec): Tool {
   ]);
   if (spec.server === undefined) known.add("server");
   if (idKey !== undefined) known.add(idKey);
+  // An MCP tool's own fields that no model is sent: the wire layer counts them as received.
+  if (spec.nameKey === "name" && schemaKey === "inputSchema") {
+    for (const key of MCP_UNSENT_FIELDS) known.add(key);
+  }
   for (const m of row.members) {
     if (known.has(m.key)) continue;
     if (spec.providerKeys?.has(m.key)) ctx.providerFields.add(m.key);
@@ -753,6 +757,9 @@ function parseProvider(
   return { specs };
 }
 
+/** Fields of an MCP Tool (2025-11-25) that are not part of {@linkcode Tool}: not sent to models. */
+const MCP_UNSENT_FIELDS = ["_meta", "icons", "execution"] as const;
+
 /**
  * Parse catalog text into a validated {@linkcode Corpus}.
  *
@@ -798,8 +805,9 @@ function parseProvider(
  * (`inputSchema` is a JS object, so integer-like keys such as `"10"` and `"2"`
  * come first in ascending numeric order, on both parse paths; the canonical
  * text sorts keys, so it does not depend on the file's member order).
- * A `null` schema counts as absent (with a warning). Other fields (`_meta`,
- * `icons`, ...) are dropped with a warning.
+ * A `null` schema counts as absent (with a warning). The MCP Tool fields that MCP
+ * clients send no model (`_meta`, `icons`, `execution`) are left out of the tool quietly (the
+ * wire layer counts them from the file); any other field is dropped with a warning.
  *
  * Warnings (non-fatal) are aggregated per kind with up to five example ids:
  * whitespace around names or descriptions (kept as is), schemas with only

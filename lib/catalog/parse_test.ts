@@ -96,10 +96,35 @@ Deno.test("capture format: tools sorted by id, fields kept, literals kept, warni
     now.inputSchemaCanonical,
     '{"properties":{"tz":{"default":"UTC","type":"string"}},"type":"object"}',
   );
+  // `_meta` is an MCP Tool field: left out of the tool without a warning.
   assert.deepEqual(c.warnings, [
-    'dropped field "_meta": 1 tool (fs:write)',
     'field "inputSchema" has only "$schema" (no type or properties): 1 tool (fs:read)',
   ]);
+});
+
+Deno.test("tools/list: MCP's _meta, icons and execution are left out quietly, any other field with a warning", () => {
+  const c = parseCatalog(
+    JSON.stringify({
+      tools: [{
+        name: "t",
+        inputSchema: { type: "object" },
+        _meta: { a: 1 },
+        icons: [{ src: "https://example.com/i.png" }],
+        execution: { taskSupport: "optional" },
+        "x-vendor": true,
+      }],
+    }),
+    { path: "srv.json" },
+  );
+  assert.deepEqual(Object.keys(c.tools[0]).sort(), [
+    "description",
+    "id",
+    "inputSchema",
+    "inputSchemaCanonical",
+    "name",
+    "server",
+  ]);
+  assert.deepEqual(c.warnings, ['dropped field "x-vendor": 1 tool (srv:t)']);
 });
 
 Deno.test("capture format: header counts must agree with the rows", () => {
