@@ -221,11 +221,13 @@ function skipValue(b: Uint8Array, i: number): number {
 /**
  * The members of the object opening at `i`, as their keys and value spans (the last of a
  * repeated key, as `JSON.parse` keeps it), and where the object ends; undefined when `i` holds
- * no object or the text ends inside it.
+ * no object or the text ends inside it. `skip` finds where a member's value ends (it may read
+ * the value on the way). @default {skipValue}
  */
 function objectSpans(
   b: Uint8Array,
   i: number,
+  skip: (key: string, from: number) => number = (_, from) => skipValue(b, from),
 ): { members: Map<string, [number, number]>; end: number } | undefined {
   if (b[i] !== 0x7b) return undefined;
   const members = new Map<string, [number, number]>();
@@ -238,7 +240,7 @@ function objectSpans(
     i = skipSpace(b, keyEnd);
     if (b[i] !== 0x3a) return undefined;
     const from = skipSpace(b, i + 1);
-    const to = skipValue(b, from);
+    const to = skip(key, from);
     if (to < 0) return undefined;
     members.delete(key);
     members.set(key, [from, to]);
@@ -341,25 +343,39 @@ function memberValue(
 
 /**
  * The member spans of every server of a capture file's bytes (after a byte order mark), in
- * file order, or undefined when the file is not laid out as one.
+ * file order, or undefined when the file is not laid out as one. The servers are scanned as the
+ * root object is (one pass over the file).
  */
 function captureServerSpans(b: Uint8Array): Map<string, [number, number]>[] | undefined {
   const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  const root = objectSpans(b, skipSpace(b, start));
+  // The servers of the last `servers` member (as JSON.parse keeps it); null when it is not an
+  // array of objects.
+  let servers: Map<string, [number, number]>[] | null = [];
+  const root = objectSpans(b, skipSpace(b, start), (key, from) => {
+    if (key !== "servers") return skipValue(b, from);
+    const list = serverSpans(b, from);
+    servers = list?.servers ?? null;
+    return list?.end ?? skipValue(b, from);
+  });
   if (root === undefined || skipSpace(b, root.end) !== b.length) return undefined;
-  const span = root.members.get("servers");
+  return servers ?? undefined;
+}
+
+/** The member spans of the objects of the array opening at `i`, and where it ends. */
+function serverSpans(
+  b: Uint8Array,
+  i: number,
+): { servers: Map<string, [number, number]>[]; end: number } | undefined {
   const out: Map<string, [number, number]>[] = [];
-  if (span === undefined) return out;
-  let i = span[0];
   if (b[i] !== 0x5b) return undefined; // not an array: as JSON.parse's value would fail or differ
   i = skipSpace(b, i + 1);
-  if (b[i] === 0x5d) return out;
+  if (b[i] === 0x5d) return { servers: out, end: i + 1 };
   for (;;) {
     const obj = objectSpans(b, i);
     if (obj === undefined) return undefined;
     out.push(obj.members);
     i = skipSpace(b, obj.end);
-    if (b[i] === 0x5d) return out;
+    if (b[i] === 0x5d) return { servers: out, end: i + 1 };
     if (b[i] !== 0x2c) return undefined;
     i = skipSpace(b, i + 1);
   }
