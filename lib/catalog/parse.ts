@@ -385,6 +385,25 @@ function detectFormat(
   if (isGeminiTool(root)) return "gemini";
   if (isLegacyFunctions(root)) return "openai-chat-completions";
   const tools = jsonNodeMember(root, "tools");
+  const single = tools === undefined ? rowShape(root) : "unknown";
+  if (single !== "unknown" && single !== "named" && single !== "typed") {
+    // One definition saved alone (LangChain's convert_to_openai_tool returns one such object).
+    fail(
+      ctx,
+      `top level is one tool definition (${shapeLabel(single)}), not a catalog: put it in an ` +
+        `array, [{...}], to read it as a catalog of one tool`,
+    );
+  }
+  if (
+    tools === undefined && (has(root, "messages") || has(root, "contents") || has(root, "input"))
+  ) {
+    fail(
+      ctx,
+      `is missing: the file is a model request without tools, so it holds no tool to measure`,
+      undefined,
+      "tools",
+    );
+  }
   if (tools === undefined || tools.kind !== "array") {
     fail(
       ctx,

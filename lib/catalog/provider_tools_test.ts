@@ -459,6 +459,35 @@ Deno.test("a request whose tools are all provider built-ins fails: none is an MC
   assert.deepEqual(one.tools.map((t) => t.id), ["s:f"]);
 });
 
+Deno.test("one definition saved alone, or a request without tools, fails saying what the file is", () => {
+  // What LangChain's convert_to_openai_tool returns for one tool: one Chat Completions tool.
+  const one = catalogError(() =>
+    parseCatalog(
+      '{"type": "function", "function": {"name": "multiply", "parameters": {"type": "object"}}}',
+      { server: "s" },
+    )
+  );
+  assert.equal(
+    one.message,
+    'Cannot load catalog "<memory>": top level is one tool definition (an OpenAI Chat ' +
+      'Completions tool ({"type": "function", "function": {...}})), not a catalog: put it in ' +
+      "an array, [{...}], to read it as a catalog of one tool",
+  );
+  // A Gemini request with no tools: its "contents" say it is a request.
+  const bare = catalogError(() =>
+    parseCatalog('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}', { server: "s" })
+  );
+  assert.equal(bare.field, "tools");
+  assert.equal(
+    bare.message,
+    'Cannot load catalog "<memory>": field "tools" is missing: the file is a model request ' +
+      "without tools, so it holds no tool to measure",
+  );
+  // A package.json-like object (a name, no schema) is no tool definition: the old message.
+  const other = catalogError(() => parseCatalog('{"name": "pkg", "version": "1.0.0"}'));
+  assert.ok(other.message.includes("cannot tell the catalog format"), other.message);
+});
+
 Deno.test("provider formats need a server name, as a tools/list result does", () => {
   assert.throws(
     () => parseCatalog('{"tools": [{"name": "a", "input_schema": {}}]}'),
