@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { join } from "node:path";
 import { findConfigs } from "./io.ts";
+import { expandServerEntry } from "../mcp/config.ts";
 import { discoverConfigs } from "./discover.ts";
 import type { ClientConfig } from "./discover.ts";
 
@@ -987,6 +988,38 @@ Deno.test("findConfigs(): a Codex server name Codex refuses fails that server al
     assertEquals(moved.problems.map((p) => p.message), [
       `${gone}: CODEX_HOME names a folder that does not exist: Codex refuses to start until ` +
       `it does, so no Codex config is read`,
+    ]);
+  }));
+
+Deno.test("findConfigs(): a ${NAME} in a Codex config stays text through the capture's expansion, as Codex passes it", () =>
+  withHome(async (home) => {
+    await write(
+      join(home, ".codex", "config.toml"),
+      `[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = ["--root", "\${HOME}/docs", "$PWD"]\n` +
+        `env = { ROOT = "\${HOME}" }\nenv_vars = ["DOCS_TOKEN"]\n\n` +
+        `[mcp_servers.api]\nurl = "https://api.example.com/\${TENANT}/mcp"\n` +
+        `http_headers = { "X-Home" = "\${HOME}" }\nbearer_token_env_var = "API_TOKEN"\n`,
+    );
+    const env = { HOME: home, DOCS_TOKEN: "dt-1", TENANT: "acme", API_TOKEN: "at-1" };
+    const found = await findConfigs({ home, platform: "linux", system: true, env });
+    const codex = found.configs.find((c) => c.client === "codex")!;
+    const by = Object.fromEntries(codex.servers.map((s) => [s.name, s.entry!]));
+    // What the capture starts: the literal text, while env_vars and the bearer variable are read
+    const docs = expandServerEntry(by.docs, env);
+    assertEquals(docs.kind === "stdio" && [docs.args, docs.env], [
+      ["--root", "${HOME}/docs", "$PWD"],
+      { DOCS_TOKEN: "dt-1", ROOT: "${HOME}" },
+    ]);
+    const api = expandServerEntry(by.api, env);
+    assertEquals(api.kind === "remote" && [api.url, api.headers], [
+      "https://api.example.com/${TENANT}/mcp",
+      { "X-Home": "${HOME}", Authorization: "Bearer at-1" },
+    ]);
+    assertEquals(codex.notes, [
+      `"api": url, http_headers.X-Home hold "\${", passed as written: Codex expands no ` +
+      `variables (env_vars, env_http_headers and bearer_token_env_var read the shell)`,
+      `"docs": args, env.ROOT hold "\${", passed as written: Codex expands no variables ` +
+      `(env_vars, env_http_headers and bearer_token_env_var read the shell)`,
     ]);
   }));
 

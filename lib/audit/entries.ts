@@ -452,6 +452,12 @@ export function entryVariables(entry: ServerEntry): string[] {
   return [...new Set(texts.flatMap((t) => [...t.matchAll(VARIABLE_PATTERN)].map((m) => m[1])))];
 }
 
+/**
+ * What a `${` Codex passes as written becomes, so that the capture's `${VAR}` expansion gives it
+ * back as written: a reference to a variable nobody sets, whose default is `$`, then the `{`.
+ */
+const CODEX_DOLLAR = "${MCPMETER_CODEX_DOLLAR:-$}";
+
 /** The keys of a Codex server table (codex-rs/core/src/config/types.rs, `RawMcpServerConfig`). */
 const CODEX_KEYS: ReadonlySet<string> = new Set([
   "command",
@@ -586,19 +592,37 @@ export function codexEntry(
   }
   // A variable Codex reads: a reference when the shell sets it, or when the shell is not read.
   const isSet = (v: string) => shell === undefined || (shell[v] ?? "").trim() !== "";
+  // Codex passes every string as written: a `${NAME}` in one stays text, not a variable.
+  const literal: string[] = [];
+  const asWritten = (value: JsonValue, field: string): JsonValue => {
+    if (Array.isArray(value)) return value.map((v) => asWritten(v, field));
+    if (isObject(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, asWritten(v, `${field}.${k}`)]),
+      );
+    }
+    if (typeof value !== "string" || !value.includes("${")) return value;
+    if (!literal.includes(field)) literal.push(field);
+    return value.replaceAll("${", `${CODEX_DOLLAR}{`);
+  };
   let entry: JsonObject;
   if (transport === "stdio") {
+    const command = asWritten(raw.command!, "command");
+    const args = raw.args === undefined ? undefined : asWritten(raw.args, "args");
     const env: Record<string, JsonValue> = {};
     for (const v of names("env_vars") ?? []) if (shell?.[v] !== undefined) env[v] = `\${${v}}`;
-    Object.assign(env, table("env") ?? {});
+    Object.assign(env, asWritten(table("env") ?? {}, "env") as JsonObject);
     entry = {
-      command: raw.command,
-      ...(raw.args === undefined ? {} : { args: raw.args }),
+      command,
+      ...(args === undefined ? {} : { args }),
       ...(Object.keys(env).length === 0 ? {} : { env }),
-      ...(raw.cwd === undefined ? {} : { cwd: raw.cwd }),
+      ...(raw.cwd === undefined ? {} : { cwd: asWritten(raw.cwd, "cwd") }),
     };
   } else {
-    const headers: Record<string, JsonValue> = { ...table("http_headers") as JsonObject ?? {} };
+    const url = asWritten(raw.url!, "url");
+    const headers = {
+      ...asWritten(table("http_headers") as JsonObject ?? {}, "http_headers") as JsonObject,
+    };
     for (const [header, v] of Object.entries(table("env_http_headers") as JsonObject ?? {})) {
       if (isSet(String(v))) headers[header] = `\${${v}}`;
       else {notes.push(
@@ -609,10 +633,17 @@ export function codexEntry(
       headers.Authorization = `Bearer \${${raw.bearer_token_env_var}}`;
     }
     entry = {
-      url: raw.url,
+      url,
       type: "http",
       ...(Object.keys(headers).length === 0 ? {} : { headers }),
     };
+  }
+  if (literal.length > 0) {
+    notes.push(
+      `"${name}": ${literal.join(", ")} ${literal.length > 1 ? "hold" : "holds"} "\${", ` +
+        `passed as written: Codex expands no variables (env_vars, env_http_headers and ` +
+        `bearer_token_env_var read the shell)`,
+    );
   }
   const enabledTools = names("enabled_tools");
   const disabledTools = names("disabled_tools") ?? [];
