@@ -1332,33 +1332,10 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   }
   if (name === "settings.json" && /\/\.?zed\//i.test(norm)) {
     const value = await r.load(path, true);
-    const table = isObject(value) ? value.context_servers : undefined;
     if (value === undefined && !r.problems.some((p) => p.path === path)) {
       r.problems.push({ path, message: `${path}: no such file` });
-    } else if (value !== undefined && !isObject(table)) {
-      r.problems.push({
-        path,
-        message: `${path}: no "context_servers" object: no Zed server in it`,
-      });
     }
-    const servers = isObject(table)
-      ? r.servers(table, "file", path, { home: options.home }, "context_servers", "zed")
-      : [];
-    return {
-      configs: isObject(table)
-        ? [{
-          id: `zed ${tilde(path, options.home)}`,
-          client: "zed",
-          label: CLIENTS.zed.label,
-          files: [path],
-          servers,
-          notes: servers.flatMap((s) => s.notes ?? []),
-          deferral: { kind: "none", client: "Zed" },
-        }]
-        : [],
-      problems: r.problems,
-      searched: r.searched,
-    };
+    return { configs: zedFile(r, path, value), problems: r.problems, searched: r.searched };
   }
   const value = await r.load(
     path,
@@ -1375,6 +1352,12 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
     if (!r.problems.some((p) => p.path === path)) {
       r.problems.push({ path, message: `${path}: no such file` });
     }
+  } else if (
+    !claudeFile && !geminiFile && isObject(value) && value.mcpServers === undefined &&
+    value.servers === undefined && value.context_servers !== undefined
+  ) {
+    // Zed's settings saved under another name or folder: its `context_servers` say whose it is.
+    configs.push(...zedFile(r, path, value));
   } else if (claudeFile) {
     configs.push(
       ...await claudeCode(
@@ -1413,6 +1396,40 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
     if (c !== undefined) configs.push(c);
   }
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+/** A Zed `settings.json` given with `--config`: its `context_servers`, no other file merged. */
+function zedFile(
+  r: Reader,
+  path: string,
+  value: JsonValue | undefined,
+): ClientConfig[] {
+  const table = isObject(value) ? value.context_servers : undefined;
+  if (value !== undefined && !isObject(table)) {
+    r.problems.push({
+      path,
+      message: `${path}: no "context_servers" object: no Zed server in it`,
+    });
+    return [];
+  }
+  if (!isObject(table)) return [];
+  const servers = r.servers(
+    table,
+    "file",
+    path,
+    { home: r.options.home },
+    "context_servers",
+    "zed",
+  );
+  return [{
+    id: `zed ${tilde(path, r.options.home)}`,
+    client: "zed",
+    label: CLIENTS.zed.label,
+    files: [path],
+    servers,
+    notes: servers.flatMap((s) => s.notes ?? []),
+    deferral: { kind: "none", client: "Zed" },
+  }];
 }
 
 /** A Codex `config.toml` given with `--config`: its own servers, no other layer merged. */

@@ -1111,4 +1111,24 @@ Deno.test("findConfigs() reads Zed's context_servers from its settings and the p
       "zed ~/.config/zed/settings.json",
       5,
     ]]);
+    // a copy under another name and folder (JSONC, only an extension's server) is still Zed's
+    const copy = join(home, "backup", "zed-settings.json");
+    await write(
+      copy,
+      `// from my laptop\n{"context_servers": {"postgres": {"source": "extension", ` +
+        `"settings": {"database_url": "postgresql://localhost/db"},},},}\n`,
+    );
+    const copied = await findConfigs(options, [copy]);
+    assertEquals(copied.problems, []);
+    assertEquals(copied.configs.map((c) => [c.id, c.client, table(c)]), [[
+      "zed ~/backup/zed-settings.json",
+      "zed",
+      {
+        postgres: [
+          "file",
+          "?",
+          "provided by a Zed extension, which supplies its command: not started here",
+        ],
+      },
+    ]]);
   }));
