@@ -1,6 +1,6 @@
 /**
- * `deno task lint-catalog [--corpus FILE | --servers CONFIG] [--json] [--max-schema-tokens N]
- * [--max-description-tokens N]`
+ * `deno task lint-catalog [--corpus FILE [--format NAME] | --servers CONFIG] [--json]
+ * [--max-schema-tokens N] [--max-description-tokens N]`
  *
  * Lints a tool catalog: per-tool findings with severity and the providers or
  * clients they affect (see `LINT_RULES` in lib/catalog/lint.ts). With
@@ -16,7 +16,9 @@ import { helpText, intFlag, parseFlags, runMain, UsageError } from "./_cli.ts";
 import { captureCatalog, type FailedServer } from "../lib/flows/mod.ts";
 import { createTokenizer } from "../lib/tokens/mod.ts";
 import {
+  CATALOG_FORMATS,
   catalogCarriesSchemas,
+  type CatalogFormat,
   type Corpus,
   DEFAULT_MAX_DESCRIPTION_TOKENS,
   LINT_RULES,
@@ -36,8 +38,13 @@ const HELP = helpText({
   purpose: "Per-tool findings that a model provider or MCP client would reject.",
   options:
     `  --corpus FILE            catalog file (mcpmeter capture, mcpproxy corpus, LiveMCPBench,
-                           or a raw tools/list result, bare or in its JSON-RPC response);
+                           a raw tools/list result, bare or in its JSON-RPC response, or one
+                           server's tools as a provider takes them: Anthropic Messages, OpenAI
+                           Chat Completions or Responses, Gemini; detected automatically);
                            default fixtures/corpora/reference_v1.tools.json
+  --format NAME            format of the --corpus file when detection cannot tell:
+                           \${CATALOG_FORMATS.slice(0, 4).join(", ")},
+                           \${CATALOG_FORMATS.slice(4).join(", ")}
   --servers CONFIG         an mcpServers config: capture each server live (stdio or HTTP) and lint
                            what it lists; failed servers are listed with their cause
   --install-dir DIR        where pinned "package"/"version" entries are installed, for \${BIN}
@@ -88,6 +95,7 @@ async function main(args: string[]): Promise<number> {
     "max-description-tokens": { type: "string" },
     "install-dir": { type: "string", default: ".scratch/servers", path: true },
     "timeout-ms": { type: "string" },
+    format: { type: "string" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   });
@@ -105,6 +113,16 @@ async function main(args: string[]): Promise<number> {
     DEFAULT_MAX_DESCRIPTION_TOKENS,
     1,
   );
+  const format = values.format;
+  if (format !== undefined && !(CATALOG_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(
+      `--format must be one of ${CATALOG_FORMATS.join(", ")}, got ${JSON.stringify(format)}`,
+    );
+  }
+  if (format !== undefined && values.servers !== undefined) {
+    // Servers answer in MCP's own format: there is nothing to tell.
+    throw new UsageError("--format applies to --corpus only (see --help)");
+  }
   if (values.servers === undefined && values["timeout-ms"] !== undefined) {
     // A catalog file starts no server: the timeout would be ignored without a word.
     throw new UsageError("--timeout-ms applies to --servers only (see --help)");
@@ -124,7 +142,10 @@ async function main(args: string[]): Promise<number> {
     }));
   } else {
     source = values.corpus ?? DEFAULT_CORPUS;
-    corpus = await loadCatalog(source);
+    corpus = await loadCatalog(
+      source,
+      format === undefined ? {} : { format: format as CatalogFormat },
+    );
   }
   if (corpus.tools.length === 0 && failed.length > 0) {
     // Every server failed: a measured outcome (exit 1), as `deno task capture` reports it.

@@ -86,6 +86,35 @@ Deno.test("lint-catalog refuses --corpus together with --servers", async () => {
   assert.match(r.stderr, /--corpus and --servers are exclusive/);
 });
 
+Deno.test("lint-catalog --format reads a catalog whose rows cannot tell (parameters, no type)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // OpenAI's and Gemini's bare function definitions look alike: detection asks for a format.
+    const file = `${dir}/declarations.json`;
+    await Deno.writeTextFile(
+      file,
+      '[{"name": "find", "description": "Find a ticket by its title.", "parameters": ' +
+        '{"type": "object", "properties": {"title": {"type": "string"}}}}]',
+    );
+    const unnamed = await lint(["--corpus", file]);
+    assert.equal(unnamed.code, 2);
+    assert.ok(
+      unnamed.stderr.includes("(bench, lint-catalog: --format openai-responses"),
+      unnamed.stderr,
+    );
+    const named = await lint(["--corpus", file, "--format", "gemini", "--json"]);
+    assert.equal(named.code, 0, named.stderr);
+    const report = JSON.parse(named.stdout);
+    assert.equal(report.corpusId, "declarations");
+    assert.equal(report.toolCount, 1);
+    const wrong = await lint(["--corpus", file, "--format", "gemini-2"]);
+    assert.equal(wrong.code, 2);
+    assert.ok(wrong.stderr.includes("--format must be one of"), wrong.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("lint-catalog refuses --timeout-ms without --servers, which it would ignore", async () => {
   const r = await lint(["--corpus", "b.json", "--timeout-ms", "5"]);
   assert.equal(r.code, 2);

@@ -424,7 +424,7 @@ function detectFormat(
   return fail(
     ctx,
     `rows have none of "name", "tool_id", or "server" with "tool": cannot tell the catalog ` +
-      `format; name it (bench: --format) as one of ${CATALOG_FORMATS.join(", ")}`,
+      `format; name it (bench, lint-catalog: --format) as one of ${CATALOG_FORMATS.join(", ")}`,
     undefined,
     "tools",
   );
@@ -464,7 +464,7 @@ function rowsFormat(
       fail(
         ctx,
         `at ${at} has both ${keys.map((k) => JSON.stringify(k)).join(" and ")}: which is the ` +
-          `tool's schema is ambiguous; name the format (bench: --format) to read one of them ` +
+          `tool's schema is ambiguous; name the format (bench, lint-catalog: --format) to read one of them ` +
           `(mcp-tools-list: inputSchema, anthropic-messages: input_schema, openai-responses: ` +
           `parameters)`,
         rowId(at, row, server),
@@ -492,7 +492,7 @@ function rowsFormat(
       ctx,
       `at ${at} is a function definition with "parameters" and no "type": OpenAI function ` +
         `definitions and Gemini function declarations both look like this; name the format ` +
-        `(bench: --format openai-responses or --format gemini; the tools measure the same)`,
+        `(bench, lint-catalog: --format openai-responses or --format gemini; the tools measure the same)`,
       rowId(at, row, server),
     );
   }
