@@ -92,6 +92,7 @@ export {
 export {
   type AuditReport,
   FORMAT_NAMES,
+  ifDeferredLine,
   PROVIDER_NAMES,
   renderAudit,
   renderConfig,

@@ -135,6 +135,8 @@ export function renderConfig(c: ConfigReport): string[] {
     ],
   ];
   out.push(...pad(rows, new Set([3, 4, 5, 6, 7])).map((l) => `  ${l}`));
+  const ifDeferred = ifDeferredLine(c);
+  if (ifDeferred !== undefined) out.push(`  ${ifDeferred}`);
   if (c.heaviest.length > 0) {
     out.push(
       `  heaviest tools: ${
@@ -157,6 +159,22 @@ export function renderConfig(c: ConfigReport): string[] {
   for (const line of serverWarnings(c)) out.push(`  ${line}`);
   for (const note of c.notes) out.push(`  note: ${note}`);
   return out.map(printable);
+}
+
+/**
+ * For a Claude Code config that loads its tools up front, what tool search would change: its
+ * session start billed instead of the up-front total, with the per-search cost left to the bench.
+ *
+ * @param c The config's report.
+ * @returns One line, or `undefined` when the report has no such figure.
+ */
+export function ifDeferredLine(c: ConfigReport): string | undefined {
+  const b = c.ifDeferred?.billed;
+  if (b === undefined) return undefined;
+  return `with tool search on (ENABLE_TOOL_SEARCH=true) the session would start at ${
+    int(b.tokens)
+  } billed (${int(b.low)}-${int(b.high)}) instead of ${int(c.totals.billed.tokens)}, ` +
+    `plus each search's results (deno task bench on a capture of these servers prices a search)`;
 }
 
 /**

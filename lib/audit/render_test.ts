@@ -117,6 +117,41 @@ Deno.test("renderAudit() prints each config's posture, servers, totals, session 
   assert.equal(lines.at(-1), "  /h/.cursor/mcp.json:2:3: not valid JSON: a comma is expected");
   // neither the arguments (a token among them) nor a failed server's repeated warning is printed
   assert.equal(text.includes("s3cret") || text.includes("transport: closed"), false);
+  assert.equal(text.includes("with tool search on"), false);
+
+  // With ENABLE_TOOL_SEARCH=false the tools load up front: the total is what a request pays, and
+  // the line after the table says what tool search would start the session with instead.
+  const upfront = buildConfigReport(
+    {
+      ...config,
+      deferral: {
+        kind: "claude-code",
+        layers: [{ where: "s", env: { ENABLE_TOOL_SEARCH: "false" } }],
+        consulted: ["s"],
+      },
+    },
+    (s) => s.name === "kv" ? kv : down,
+    { count, home: "/h", contextWindow: 1000 },
+  );
+  const up = renderAudit({
+    schemaVersion: 1,
+    kind: "mcpmeter-audit",
+    createdAt: "2026-12-06T00:00:00.000Z",
+    tokenizer: "o200k_base",
+    counting: "c",
+    home: "~",
+    configs: [upfront],
+    problems: [],
+    searched: 7,
+  });
+  const total = up.findIndex((l) => l.startsWith("  total (1 of 2 servers measured)"));
+  assert.ok(total > 0);
+  // The same session start as the deferring report's, against the up-front total.
+  assert.equal(
+    up[total + 1],
+    `  with tool search on (ENABLE_TOOL_SEARCH=true) the session would start at ${b.tokens} billed (${b.low}-${b.high}) instead of ${upfront.totals.billed.tokens}, plus each search's results (deno task bench on a capture of these servers prices a search)`,
+  );
+  assert.equal(up.some((l) => l.startsWith("  pays at session start")), false);
 });
 
 Deno.test("renderAudit() writes the control characters a server's tool names or a cause hold as \\xHH, so they cannot drive the terminal", () => {

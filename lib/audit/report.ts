@@ -200,6 +200,12 @@ export interface ConfigReport {
   };
   /** Session start when tools are deferred; `null` when they are not (or unknown) or no server was measured. */
   readonly sessionStart: SessionStart | null;
+  /**
+   * For a Claude Code config that loads its tools up front: its session start were tool search
+   * on (`ENABLE_TOOL_SEARCH=true`), counted as `sessionStart` is; `null` otherwise. Absent in
+   * reports written before it was added.
+   */
+  readonly ifDeferred?: SessionStart | null;
   /** The heaviest tools of the config. */
   readonly heaviest: readonly ToolCost[];
   /** Removing the heaviest tools; `null` when no tool was measured. */
@@ -506,6 +512,11 @@ export function buildConfigReport(
   const sessionStart = deferred && measured.length > 0
     ? deferredStart(startTokens(new Set()))
     : null;
+  // Whether turning tool search on would pay: what the session would start with instead.
+  const ifDeferred =
+    config.client === "claude-code" && posture.state === "upfront" && measured.length > 0
+      ? deferredStart(startTokens(new Set()))
+      : null;
   const kept = measured.flatMap((m) => keep(m, removed));
   const saved = sentTokens - sentCount(kept);
   return {
@@ -537,6 +548,7 @@ export function buildConfigReport(
       share: billed.tokens / contextWindow,
     },
     sessionStart,
+    ifDeferred,
     heaviest,
     removal: heaviest.length === 0 ? null : {
       tools: heaviest.map((h) => `${h.server}:${h.tool}`),

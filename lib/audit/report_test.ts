@@ -183,6 +183,40 @@ Deno.test("buildConfigReport() gives a deferring client's session start: names, 
   const down = { ...c, servers: [server("down", { command: "down-mcp" })] };
   const d = buildConfigReport(down, records, { count, home: "/h", contextWindow: 1000 });
   assert.deepEqual([d.posture.state, d.totals.measured, d.sessionStart], ["deferred", 0, null]);
+  // Deferring already: no "if deferred" figure.
+  assert.equal(r.ifDeferred, null);
+
+  // The same config with ENABLE_TOOL_SEARCH=false loads every tool up front; what tool search
+  // would start it with is the session start above, figure for figure.
+  const off = config({
+    kind: "claude-code",
+    layers: [{ where: "s", env: { ENABLE_TOOL_SEARCH: "false" } }],
+    consulted: ["s"],
+  });
+  const u = buildConfigReport(off, records, {
+    count,
+    home: "/h",
+    contextWindow: 1000,
+    heaviest: 1,
+  });
+  assert.deepEqual([u.posture.state, u.sessionStart], ["upfront", null]);
+  assert.deepEqual(u.ifDeferred, {
+    tokens: start,
+    billed,
+    share: billed.tokens / 1000,
+    counted: r.sessionStart!.counted,
+  });
+  // Another client (Cursor defers by design) gets none.
+  const cursor = buildConfigReport(
+    { ...c, client: "cursor", deferral: { kind: "cursor" } },
+    records,
+    {
+      count,
+      home: "/h",
+      contextWindow: 1000,
+    },
+  );
+  assert.equal(cursor.ifDeferred, null);
 });
 
 Deno.test("buildConfigReport() counts another client's form, and --sent-form changes it", () => {

@@ -83,4 +83,25 @@ Deno.test("configCard() of a deferring client puts its session start, billed, be
   );
   assert.ok(headline > 0 && headline < card.indexOf("<table>"));
   assert.ok(card.includes("total if sent up front (1 of 1 servers measured)"));
+  assert.equal(card.includes("with tool search on"), false);
+
+  // Tool search turned off: the card says, after the table, what turning it on would start with.
+  const off = cardReport(
+    {
+      ...config,
+      deferral: {
+        kind: "claude-code",
+        layers: [{ where: "s", env: { ENABLE_TOOL_SEARCH: "false" } }],
+        consulted: ["s"],
+      },
+    },
+    "Get a value by its key",
+    [],
+  );
+  const upCard = String(configCard(off));
+  const line = upCard.indexOf(
+    `with tool search on (ENABLE_TOOL_SEARCH=true) the session would start at ${b.tokens} billed ` +
+      `(${b.low}-${b.high}) instead of ${off.totals.billed.tokens}, plus each search`,
+  );
+  assert.ok(line > upCard.indexOf("</table>"), upCard);
 });

@@ -20,6 +20,7 @@ import {
   type AuditReport,
   type ConfigReport,
   FORMAT_NAMES,
+  ifDeferredLine,
   PROVIDER_NAMES,
   type ServerReport,
   serverWarnings,
@@ -203,7 +204,7 @@ export function configCard(c: ConfigReport): Html {
           </tbody>
         </table>
       `}
-
+      ${ifDeferredLine(c) === undefined ? "" : html`<p>${ifDeferredLine(c)}</p>`}
       ${c.heaviest.length === 0
         ? ""
         : html`<p>heaviest tools: ${
