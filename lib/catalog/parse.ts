@@ -506,10 +506,10 @@ function rowsFormat(
       : "";
     fail(
       ctx,
-      `holds only provider built-in tools (${shown}${more}), no function definition: nothing ` +
-        `to read as an MCP tool`,
+      `${prefix === "" ? "top level " : ""}holds only provider built-in tools ` +
+        `(${shown}${more}), no function definition: nothing to read as an MCP tool`,
       undefined,
-      "tools",
+      prefix === "" ? undefined : "tools",
     );
   }
   return undefined;

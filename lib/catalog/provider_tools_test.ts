@@ -451,6 +451,17 @@ Deno.test("a request whose tools are all provider built-ins fails: none is an MC
       '(tools[0] (web_search_20250305 "web_search"), tools[1] (mcp_toolset)), no function ' +
       "definition: nothing to read as an MCP tool",
   );
+  // A bare array of them: the top level is at fault.
+  const bare = catalogError(() =>
+    parseCatalog('[{"type": "web_search"}, {"type": "code_interpreter"}]', { server: "s" })
+  );
+  assert.equal(bare.field, undefined);
+  assert.equal(
+    bare.message,
+    'Cannot load catalog "<memory>": top level holds only provider built-in tools ' +
+      "([0] (web_search), [1] (code_interpreter)), no function definition: nothing to read as " +
+      "an MCP tool",
+  );
   // Beside a definition, a built-in is skipped as before.
   const one = parseCatalog(
     '[{"type": "web_search_20250305", "name": "web_search"}, {"name": "f", "input_schema": {}}]',
