@@ -823,10 +823,16 @@ function mergeToml(base: JsonValue | undefined, overlay: JsonValue): JsonValue {
  */
 async function codex(r: Reader): Promise<ClientConfig[]> {
   const { home, project, system, env, platform } = r.options;
-  const codexHome = system && env.CODEX_HOME ? env.CODEX_HOME : join(home, ".codex");
+  const moved = system && env.CODEX_HOME ? env.CODEX_HOME : undefined;
+  // A relative CODEX_HOME is Codex's working folder's, not this process's.
+  const codexHome = moved === undefined
+    ? join(home, ".codex")
+    : isAbsolute(moved)
+    ? moved
+    : join(project ?? home, moved);
   const userPath = join(codexHome, "config.toml");
   // Codex stops at a CODEX_HOME that is not there (codex-rs find_codex_home): it starts nothing.
-  if (codexHome === env.CODEX_HOME && !(await r.options.exists?.(codexHome) ?? true)) {
+  if (moved !== undefined && !(await r.options.exists?.(codexHome) ?? true)) {
     r.problems.push({
       path: codexHome,
       message: `${codexHome}: CODEX_HOME names a folder that does not exist: Codex refuses to ` +

@@ -981,6 +981,21 @@ Deno.test("findConfigs(): a Codex server name Codex refuses fails that server al
       api: ["user", "?", "bearer_token_env_var is a number, not a variable name"],
     });
 
+    // a relative CODEX_HOME is the working folder's (where Codex runs), not the process's
+    const work = join(home, "work");
+    await write(join(work, "team-codex", "config.toml"), `[mcp_servers.team]\ncommand = "team"\n`);
+    const relative = await findConfigs({
+      ...options,
+      project: work,
+      env: { CODEX_HOME: "team-codex" },
+    });
+    assertEquals(
+      relative.configs.filter((c) => c.client === "codex").map((
+        c,
+      ) => [c.id, Object.keys(table(c))]),
+      [["codex ~/work/team-codex/config.toml", ["team"]]],
+    );
+
     // a CODEX_HOME that is not there: Codex does not start, ~/.codex is not read either
     const gone = join(home, "no-such-codex-home");
     const moved = await findConfigs({ ...options, env: { CODEX_HOME: gone } });
