@@ -44,6 +44,14 @@ export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
 /** Characters of stderr kept for a failed server's record. */
 export const STDERR_TAIL_CHARS = 2_000;
 
+/** Node's codes for a connection or a name lookup that failed. */
+const NETWORK_ERROR = /\b(?:ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
+
+/** Appended to the cause of a server that failed on the network inside its namespace. */
+export const NO_NETWORK = "mcpmeter starts servers without network (a namespace with its own " +
+  "loopback): a server that must reach a service at start, a database on localhost included, " +
+  "cannot start here";
+
 /** Warnings kept verbatim per server; further ones are counted. */
 export const MAX_WARNINGS_PER_SERVER = 20;
 
@@ -162,10 +170,17 @@ async function runSession(
         // What the server said last on stderr is usually why it stopped (a missing setting, a
         // refused connection, a module that did not load): the cause the reports print says it.
         const said = stderrGist(stderr.toString(), stderr.errorLine);
+        // In its own network namespace a server reaches nothing, this machine's localhost
+        // included: one that connects to a database or an API at start fails here, and the
+        // cause says so rather than leave the user to suspect their own service.
+        const cutOff = isolation === "namespace" &&
+          NETWORK_ERROR.test(`${stderr.errorLine ?? ""}\n${stderr.toString()}`);
         return {
           ...fields,
           outcome: "exited",
-          message: `the server ${how} during ${phase}${said === "" ? "" : `; its stderr: ${said}`}`,
+          message: `the server ${how} during ${phase}${said === "" ? "" : `; its stderr: ${said}`}${
+            cutOff ? `; ${NO_NETWORK}` : ""
+          }`,
           ...(exit === undefined ? {} : { exit }),
         };
       }

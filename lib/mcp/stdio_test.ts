@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseServersConfig, type StdioServerEntry } from "./config.ts";
 import { detectIsolation, type IsolationMode } from "./_sandbox.ts";
 import { writeDeclaredFiles } from "./_scratch.ts";
-import { captureStdioServer } from "./stdio.ts";
+import { captureStdioServer, NO_NETWORK } from "./stdio.ts";
 
 const fixture = (name: string) =>
   fileURLToPath(new URL(`../../fixtures/mcp/${name}`, import.meta.url));
@@ -236,4 +236,29 @@ Deno.test("a server that refuses initialize with error -32000 is recorded with i
   assert.equal(record.phase, "initialize");
   assert.equal(record.message, "initialize: EXAMPLE_API_KEY is not set");
   assert.equal(record.exit, undefined);
+});
+
+Deno.test("a server that cannot reach a service at start: the cause says the namespace has no network", async () => {
+  // As a database server's MCP does when its database does not answer (port 9: nothing listens).
+  const server = "require('node:net').connect(9, '127.0.0.1').on('error', (e) => " +
+    "{ console.error('Fatal error: Error: connect ' + e.code + ' 127.0.0.1:9'); process.exit(1); });";
+  const spec = { command: "node", args: ["-e", server] };
+  const plain = await captureStdioServer(entry("db", spec), {
+    timeoutMs: 10_000,
+    isolation: "process-group",
+  });
+  assert.equal(
+    plain.message,
+    "the server exited with code 1 during initialize; its stderr: Fatal error: Error: connect ECONNREFUSED 127.0.0.1:9",
+  );
+  if (await detectIsolation() !== "namespace") return; // no unshare here: nothing more to see
+  const isolated = await captureStdioServer(entry("db", spec), {
+    timeoutMs: 10_000,
+    isolation: "namespace",
+  });
+  assert.match(
+    isolated.message!,
+    /^the server exited with code 1 during initialize; its stderr: Fatal error: Error: connect E[A-Z]+ 127\.0\.0\.1:9; /,
+  );
+  assert.ok(isolated.message!.endsWith(`; ${NO_NETWORK}`), isolated.message);
 });
