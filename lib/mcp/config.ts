@@ -374,14 +374,15 @@ function parseEntry(source: string, name: string, value: JsonValue): ServerEntry
     }
     return v;
   };
+  // `env` and `headers` hold secrets: a message names what a wrong value is, never the value.
   const strRecord = (field: string): Record<string, string> => {
     const v = value[field];
     if (v === undefined) return {};
-    if (!isObject(v)) return fail(`expected an object of strings, got ${describe(v)}`, field);
+    if (!isObject(v)) return fail(`expected an object of strings, got ${kindOf(v)}`, field);
     const out: Record<string, string> = {};
     for (const [k, item] of Object.entries(v)) {
       if (typeof item !== "string") {
-        fail(`expected a string, got ${describe(item)}`, `${field}.${k}`);
+        fail(`expected a string, got ${kindOf(item)}`, `${field}.${k}`);
       }
       out[k] = item as string;
     }
@@ -408,7 +409,7 @@ function parseEntry(source: string, name: string, value: JsonValue): ServerEntry
   }
   const url = str("url", false)!;
   if (!/^https?:\/\//i.test(url) && !url.startsWith("${")) {
-    fail(`expected an http:// or https:// URL, got ${JSON.stringify(url)}`, "url");
+    fail(`expected an http:// or https:// URL, got ${JSON.stringify(urlShown(url))}`, "url");
   }
   const type = str("type", true);
   let transport: RemoteTransport = "auto";
@@ -503,6 +504,21 @@ function mapRecord(
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a value is, without the value: `a number`, `a string`, `an array`, `null`. */
+function kindOf(value: JsonValue): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * A URL for a message: the credentials before an `@` and everything from `?` or `#` on (where
+ * keys travel) replaced by `…`.
+ */
+function urlShown(url: string): string {
+  return url.replace(/^([^/?#]*\/\/)?[^/?#@]*@/, "$1…@").replace(/[?#].*$/s, "?…");
 }
 
 function describe(value: JsonValue | undefined): string {

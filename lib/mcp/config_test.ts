@@ -145,11 +145,29 @@ Deno.test("validation errors name the file and the field", () => {
       { mcpServers: { s: { command: "x", args: ["a", 2] } } },
       /field "args\[1\]": expected a string, got number 2/,
     ],
+    // env and headers values are secrets: the message says what they are, not what they hold
     [
       { mcpServers: { s: { command: "x", env: { PORT: 3000 } } } },
-      /field "env.PORT": expected a string, got number 3000/,
+      /field "env.PORT": expected a string, got a number$/,
+    ],
+    [
+      { mcpServers: { s: { url: "https://h", headers: { Authorization: ["Bearer", "t"] } } } },
+      /field "headers.Authorization": expected a string, got an array$/,
+    ],
+    [
+      { mcpServers: { s: { command: "x", env: "API_KEY=sk-1234" } } },
+      /field "env": expected an object of strings, got a string$/,
     ],
     [{ mcpServers: { s: { url: "ftp://h" } } }, /field "url": expected an http/],
+    // a URL without its scheme (a common slip): its credentials and query are not repeated
+    [
+      { mcpServers: { s: { url: "mcp.example.com/v1?api_key=sk-1234#x" } } },
+      /field "url": expected an http:\/\/ or https:\/\/ URL, got "mcp\.example\.com\/v1\?…"$/,
+    ],
+    [
+      { mcpServers: { s: { url: "ws://user:pw-1234@h.example.com/mcp" } } },
+      /got "ws:\/\/…@h\.example\.com\/mcp"$/,
+    ],
     [{ mcpServers: { s: { url: "http://h", type: "ws" } } }, /field "type": expected "http"/],
     [
       { mcpServers: { s: { command: "x", timeoutMs: -5 } } },
