@@ -967,10 +967,10 @@ async function codex(r: Reader): Promise<ClientConfig[]> {
     }
   }
   servers.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // A table Codex cannot read stops its config loader (a bad name fails that server alone).
+  // A table Codex cannot read stops its config loader; a value it reads but cannot start (a bad
+  // name, an empty command, a URL that is none) fails that server alone.
   const invalid = servers.filter((s) =>
-    s.problem !== undefined && s.entry === undefined && !s.problem.startsWith("Codex starts") &&
-    !(s.disabledBy ?? "").startsWith("not loaded")
+    s.refusesConfig === true && !(s.disabledBy ?? "").startsWith("not loaded")
   );
   if (invalid.length > 0) {
     notes.push(

@@ -970,16 +970,45 @@ Deno.test("findConfigs(): a Codex server name Codex refuses fails that server al
     // a name fails that server alone: Codex still starts the others
     assertEquals(codex.notes, []);
 
-    // bearer_token_env_var = 5 is a type error of the table for Codex, not a server sent
-    // without its Authorization header
+    // a value Codex reads but cannot start (a URL without its scheme, an empty command) fails
+    // that server alone too; the URL's query, where keys travel, is not repeated
     await write(
       path,
-      `[mcp_servers.api]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = 5\n`,
+      `[mcp_servers.api]\nurl = "api.example.com/mcp?key=k-55"\n` +
+        `[mcp_servers.blank]\ncommand = ""\n[mcp_servers.ok]\ncommand = "ok-mcp"\n`,
+    );
+    const values = (await findConfigs(options)).configs.find((c) => c.client === "codex")!;
+    assertEquals(table(values), {
+      api: [
+        "user",
+        "?",
+        'server "api" field "url": expected an http:// or https:// URL, got "api.example.com/mcp?…"',
+      ],
+      blank: [
+        "user",
+        "?",
+        'server "blank" field "command": expected a non-empty string, got string ""',
+      ],
+      ok: ["user", "ok-mcp"],
+    });
+    assertEquals(values.notes, []);
+
+    // bearer_token_env_var = 5 or command = 5 is a type error of the table for Codex, which
+    // then starts nothing (the bearer was dropped: the server measured without Authorization)
+    await write(
+      path,
+      `[mcp_servers.api]\nurl = "https://api.example.com/mcp"\nbearer_token_env_var = 5\n` +
+        `[mcp_servers.num]\ncommand = 5\n`,
     );
     const typed = (await findConfigs(options)).configs.find((c) => c.client === "codex")!;
     assertEquals(table(typed), {
-      api: ["user", "?", "bearer_token_env_var is a number, not a variable name"],
+      api: ["user", "?", "bearer_token_env_var is a number, not a string"],
+      num: ["user", "?", "command is a number, not a string"],
     });
+    assertEquals(typed.notes, [
+      `Codex refuses to start with an invalid server table ("api", "num"): until it is fixed, ` +
+      `Codex starts none of these servers; the valid ones are measured here`,
+    ]);
 
     // a relative CODEX_HOME is the working folder's (where Codex runs), not the process's
     const work = join(home, "work");

@@ -53,6 +53,11 @@ export interface ConfiguredServer {
   readonly entry?: ServerEntry;
   /** Why it cannot be captured (a bad entry, a prompted input), when it cannot. */
   readonly problem?: string;
+  /**
+   * The client's loader refuses the table `problem` names, and so starts none of the config's
+   * servers (Codex).
+   */
+  readonly refusesConfig?: boolean;
   /** Set off in the config (`disabled: true`, or the client's list of disabled servers). */
   readonly disabled: boolean;
   /** What keeps a disabled server from loading, when it is not its own config's switch. */
@@ -566,18 +571,18 @@ export function codexEntry(
       return { problem: `${key} is ${describe(raw[key])}, not true or false`, notes };
     }
   }
-  // A mistyped variable name would leave the server without its Authorization header.
-  if (raw.bearer_token_env_var !== undefined && typeof raw.bearer_token_env_var !== "string") {
-    return {
-      problem: `bearer_token_env_var is ${describe(raw.bearer_token_env_var)}, not a variable name`,
-      notes,
-    };
+  // Codex's loader reads these as strings (a mistyped bearer_token_env_var would otherwise leave
+  // the server without its Authorization header).
+  for (const key of ["command", "url", "cwd", "bearer_token_env_var"]) {
+    if (raw[key] !== undefined && typeof raw[key] !== "string") {
+      return { problem: `${key} is ${describe(raw[key])}, not a string`, notes };
+    }
   }
   const names = (key: string): string[] | undefined => {
     const v = raw[key];
     return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : undefined;
   };
-  for (const key of ["env_vars", "enabled_tools", "disabled_tools"]) {
+  for (const key of ["args", "env_vars", "enabled_tools", "disabled_tools"]) {
     if (raw[key] !== undefined && names(key) === undefined) {
       return { problem: `${key} is not a list of strings`, notes };
     }
@@ -680,7 +685,7 @@ function codexServer(
     ...(c.notes.length === 0 ? {} : { notes: c.notes }),
   };
   if (c.problem !== undefined || c.entry === undefined) {
-    return { ...common, problem: c.problem!, launch: "?" };
+    return { ...common, problem: c.problem!, refusesConfig: true, launch: "?" };
   }
   // The table is read under a stand-in name: a name Codex refuses is checked on its own below.
   let parsed: ServerEntry;
