@@ -240,9 +240,9 @@ function entryLabel(block: CostLayersBlock, row: CostLayerRow): string {
 }
 
 /**
- * The console lines of the cost layers: per corpus, the wire count, then one line per provider
- * whose first number is what the user pays (the provider's count where measured, else the
- * estimate with its interval), with its provenance.
+ * The console lines of the cost layers: per corpus, one line per provider whose first number is
+ * what the user pays (the provider's count where measured, else the estimate with its interval),
+ * with its provenance, then the wire count (what the client received, which no provider bills).
  *
  * @param block The report block.
  * @param tokenizer Encoding of the wire and sent figures shown.
@@ -254,14 +254,6 @@ export function costLayerLines(block: CostLayersBlock, tokenizer: TokenizerName)
   const corpora = [...new Set(block.rows.map((r) => r.corpusId))];
   for (const corpusId of corpora) {
     const top = block.rows.filter((r) => r.corpusId === corpusId && r.server === null);
-    const wire = top.find((r) => r.layer === "wire" && r.tokenizer === tokenizer);
-    if (wire) {
-      lines.push(
-        `${corpusId} wire ${fmt(wire.tokens)} ${tokenizer} tokens (tools/list as received${
-          wire.wireOrder === "received" ? "" : `, ${wire.wireOrder} key order`
-        })`,
-      );
-    }
     for (const provider of BILLING_PROVIDERS) {
       const sent = top.find((r) =>
         r.layer === "sent" && r.provider === provider && r.tokenizer === tokenizer &&
@@ -283,6 +275,14 @@ export function costLayerLines(block: CostLayersBlock, tokenizer: TokenizerName)
         `${corpusId} ${provider} ${figure} · sent ${
           fmt(sent?.tokens ?? null)
         } ${tokenizer}${missing}`,
+      );
+    }
+    const wire = top.find((r) => r.layer === "wire" && r.tokenizer === tokenizer);
+    if (wire) {
+      lines.push(
+        `${corpusId} wire ${fmt(wire.tokens)} ${tokenizer} tokens (tools/list as received${
+          wire.wireOrder === "received" ? "" : `, ${wire.wireOrder} key order`
+        })`,
       );
     }
   }

@@ -89,16 +89,18 @@ Deno.test("benchCostLayers(): wire and sent are js-tiktoken's counts of the exac
     for (const r of billed) assert.ok(r.low! <= r.tokens! && r.tokens! <= r.high!);
     assert.equal(block.counts, undefined);
     const lines = costLayerLines(block, "o200k_base");
+    // What the user pays comes first; the wire count (billed by no one) last.
+    assert.match(lines[3], /^fs wire [\d,]+ o200k_base tokens \(tools\/list as received/);
     assert.match(
-      lines[1],
+      lines[0],
       /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated for Claude, tokenizer of Claude 3 to Opus 4\.6 · sent [\d,]+ o200k_base$/,
     );
     // Without a model, each estimate names the models its calibration entry is for.
     assert.match(
-      lines[2],
+      lines[1],
       / openai billed .* estimated for OpenAI, o200k models \(gpt-4o and later\) · /,
     );
-    assert.match(lines[3], / gemini billed .* estimated for Gemini 2 and later · /);
+    assert.match(lines[2], / gemini billed .* estimated for Gemini 2 and later · /);
   });
 });
 

@@ -88,7 +88,7 @@ function modeLines(report: BenchReport, tok: string): string[] {
       `${m.corpusId.padEnd(16)} ${m.mode.padEnd(7)} ${String(m.toolCount).padStart(5)} ${
         m.toolCount === 1 ? "tool " : "tools"
       } ${String(tokens).padStart(9)} ${tok} tokens${authoritative ? "" : " (names+descriptions)"}${
-        m.mode === "direct" ? "" : `  ${savingsPhrase(saved, pct)}`
+        m.mode === "direct" ? "" : `  ${savingsPhrase(saved, pct)} up front`
       }`,
     );
   }

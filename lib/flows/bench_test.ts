@@ -133,7 +133,7 @@ Deno.test("benchSummaryLines words a mode that costs more than direct as costing
   const lines = benchSummaryLines(oneToolBenchReport());
   assert.ok(
     lines.includes(
-      "one              proxy       1 tool          8 cl100k_base tokens  costs 100.00% more",
+      "one              proxy       1 tool          8 cl100k_base tokens  costs 100.00% more up front",
     ),
     lines.join("\n"),
   );
@@ -141,7 +141,7 @@ Deno.test("benchSummaryLines words a mode that costs more than direct as costing
   // The 78-tool report's proxy (8 tokens against 78 × 4 = 312): saves 1 − 8/312 = 97.44%.
   assert.ok(
     benchSummaryLines(tinyBenchReport()).some((l) =>
-      l.endsWith("8 cl100k_base tokens  saves 97.44%")
+      l.endsWith("8 cl100k_base tokens  saves 97.44% up front")
     ),
   );
 });
@@ -171,12 +171,12 @@ Deno.test("benchSummaryLines never rounds a saving onto 0% or 100% it does not e
   const lines = benchSummaryLines(report);
   // toFixed(2) would say "saves 100.00%".
   assert.ok(
-    lines.some((l) => l.endsWith("100 cl100k_base tokens  saves >99.99%")),
+    lines.some((l) => l.endsWith("100 cl100k_base tokens  saves >99.99% up front")),
     lines.join("\n"),
   );
   // 1 token fewer of 2,621,465: 0.00004%, not "saves 0.00%".
   assert.ok(
-    lines.some((l) => l.endsWith("2621464 cl100k_base tokens  saves <0.01%")),
+    lines.some((l) => l.endsWith("2621464 cl100k_base tokens  saves <0.01% up front")),
     lines.join("\n"),
   );
   assert.ok(
