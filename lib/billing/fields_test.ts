@@ -330,6 +330,10 @@ Deno.test("wireServersOfBytes(): a capture read server by server gives wireServe
     // Not laid out as a capture the scan follows: decoded whole, same answer (or error).
     JSON.stringify({ servers: [{ server: "a", toolsWire: "[]" }, 3] }),
     JSON.stringify({ servers: null }),
+    // A repeated servers member: the last one is read, as JSON.parse keeps it.
+    '{"servers": 3, "servers": [{"server": "a", "toolsWire": "[]"}]}',
+    '{"servers": [{"server": "a", "toolsWire": "[]"}], "servers": [{"server": "b"}]}',
+    '{"servers": [{"server": "a", "toolsWire": "[]"}], "servers": [7]}',
   ];
   for (const file of files) {
     const text = file.replace(/^\uFEFF/, "");
