@@ -701,6 +701,8 @@ export function measureDeferredModes(options: DeferredModesOptions): {
     for (let i = 0; i < drawsPerSize; i++) {
       draws.push([...drawServers(byServer, size, options.random).tools]);
     }
+    // A size whose every draw took the whole corpus would be the full row mislabelled.
+    if (draws.every((d) => d.length === options.anthropic.length)) continue;
     sampled.push({ size, draws });
   }
   const rendered = options.rendered ?? renderDeferredModes(options);

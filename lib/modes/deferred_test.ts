@@ -272,3 +272,25 @@ Deno.test("renderDeferredModes: rendered once, priced by each tokenizer as if re
     RangeError,
   );
 });
+
+Deno.test("a size whose every draw takes the whole corpus is left out, not labelled as that size", () => {
+  // Servers fs (2 tools) and web (1); random() = 0 shuffles them to [web, fs].
+  // Target 1: web fits, fs would make 3: 1 tool. Target 2: web fits, fs would make 3 and is
+  // skipped, 1 < 2 so fs is added: all 3 tools, the full row again, so size 2 is left out.
+  const { scaling } = measureDeferredModes({
+    corpusId: "c",
+    tokenizer: CHARS,
+    anthropic: A,
+    openai: O,
+    proxy: { anthropic: PROXY, openai: PROXY },
+    proxySearchTokens: 40,
+    random: () => 0,
+    sizes: [1, 2],
+    draws: 1,
+  });
+  const bm25 = scaling.filter((r) => r.mode === "anthropic_search" && r.variant === "bm25");
+  assert.deepEqual(bm25.map((r) => [r.targetSize, r.meanToolCount, r.full]), [
+    [1, 1, false],
+    [3, 3, true],
+  ]);
+});

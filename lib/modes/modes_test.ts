@@ -139,6 +139,33 @@ Deno.test("savingsBySize() finds where the proxy starts to pay off", () => {
   assert.deepEqual(proxyCrossover, { measuredSize: 3, estimatedSize: 3 });
 });
 
+Deno.test("savingsBySize() leaves out a size whose every draw takes the whole corpus", () => {
+  // Server a has 1 tool, b has 4 (2 tokens each). Target 1 takes a alone in either order.
+  // Target 2: a fits, b would make 5 and is skipped; 1 < 2, so b is added: all 5 tools in
+  // every draw, the full row again, so size 2 is not a row.
+  const tools = [
+    tool("a", "n", "d"),
+    ...Array.from({ length: 4 }, (_, i) => tool("b", `n${i}`, "d")),
+  ];
+  const direct = catalogCost(tools, words);
+  const { rows, proxyCrossover } = savingsBySize({
+    corpusId: "c",
+    tokenizer: "words",
+    direct,
+    proxy: catalogCost([tool("p", "a", "b c")], words),
+    code: direct,
+    random: () => 0.5,
+    sizes: [1, 2],
+    draws: 3,
+  });
+  assert.deepEqual(rows.map((r) => [r.targetSize, r.meanToolCount, r.directTokens, r.full]), [
+    [1, 1, 2, false],
+    [5, 5, 10, true],
+  ]);
+  // Proxy 3 tokens: above 2 at size 1, below 10 at the full corpus.
+  assert.equal(proxyCrossover.measuredSize, 5);
+});
+
 Deno.test("savingsBySize() rejects a draw count that would average nothing", () => {
   const tools = Array.from({ length: 4 }, (_, i) => tool(`s${i}`, "n", "d"));
   const direct = catalogCost(tools, words);

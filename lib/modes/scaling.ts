@@ -132,8 +132,10 @@ export interface SavingsBySizeOptions {
 /**
  * Samples catalogs of growing size from whole servers and prices each mode.
  *
- * Sizes at or above the corpus size are skipped; the full corpus is always
- * the last row. Uses the with-schemas cost throughout.
+ * Sizes at or above the corpus size are skipped, and so is a size whose every
+ * draw took the whole corpus (servers too large to leave any out: such a row
+ * would be the full corpus labelled as a smaller size); the full corpus is
+ * always the last row. Uses the with-schemas cost throughout.
  *
  * @param options See {@linkcode SavingsBySizeOptions}.
  * @returns Rows in increasing size and the proxy and code crossovers.
@@ -191,6 +193,7 @@ export function savingsBySize(options: SavingsBySizeOptions): {
       samples.push(sumCosts(drawn.tools));
       servers.push(drawn.serverCount);
     }
+    if (samples.every((s) => s.toolCount === direct.toolCount)) continue;
     rows.push(row(size, false, samples, servers));
   }
   rows.push(row(direct.toolCount, true, [direct], [byServer.size]));

@@ -6,7 +6,8 @@
  * @module
  */
 import { percentColumn } from "./_percent.ts";
-import { crossingPhrase, crossoverPhrase } from "./wording.ts";
+import { crossingPhrase, crossoverPhrase, leftOutSizesNote } from "./wording.ts";
+import { DEFAULT_SUBSET_SIZES } from "../modes/scaling.ts";
 import { esc, htmlPage } from "./_html.ts";
 import { htmlTable } from "./_table.ts";
 import { renderCostLayers } from "./cost_layers_view.ts";
@@ -144,6 +145,10 @@ export function renderBenchSections(report: BenchReport, document: Document): st
   for (const corpus of report.corpora) {
     const rows = report.scaling.filter((r) => r.corpusId === corpus.id && r.tokenizer === firstTok);
     if (rows.length === 0) continue;
+    const note = leftOutSizesNote(corpus.id, corpus.toolCount, rows, DEFAULT_SUBSET_SIZES);
+    if (note !== null) parts.push(`<p class="note">${esc(note)}.</p>`);
+    // The whole corpus alone is one size: nothing to chart against size.
+    if (rows.length < 2) continue;
     parts.push(
       savingsBySizeChart(rows, {
         document,
@@ -388,6 +393,8 @@ function renderDeferred(report: BenchReport, parts: string[]): void {
     );
     if (scaled.length === 0) continue;
     const sizes = [...new Set(scaled.map((r) => r.targetSize))];
+    const note = leftOutSizesNote(corpus.id, corpus.toolCount, scaled, DEFAULT_SUBSET_SIZES);
+    if (note !== null) parts.push(`<p class="note">${esc(note)}.</p>`);
     parts.push(htmlTable(
       sizes.map((size) => {
         const at = scaled.filter((r) => r.targetSize === size);

@@ -142,3 +142,40 @@ export function crossingPhrase(c: Crossing): string {
   // Equal starts cross at 0 searches, which `crossing` records as null either way.
   return "as dear with no search";
 }
+
+/**
+ * Says which sampled catalog sizes a corpus has no row for: sizes below its tool count whose
+ * every draw of whole servers took all its tools (its servers are too large to leave one out),
+ * so that the full row is not mistaken for them.
+ *
+ * @example Usage
+ * ```ts
+ * import { leftOutSizesNote } from "./wording.ts";
+ * const note = leftOutSizesNote("mine", 14, [{ targetSize: 14 }], [5, 10, 20]);
+ * if (note !== "mine: sizes 5 and 10 not sampled: every draw of whole servers took all 14 tools") {
+ *   throw new Error(note ?? "null");
+ * }
+ * ```
+ *
+ * @param corpusId The corpus.
+ * @param toolCount Its tools.
+ * @param rows Its scaling rows (any tokenizer or mode).
+ * @param sizes The sizes the bench samples (tools).
+ * @returns The note, or null when every size below the tool count has a row.
+ */
+export function leftOutSizesNote(
+  corpusId: string,
+  toolCount: number,
+  rows: readonly { readonly targetSize: number }[],
+  sizes: readonly number[],
+): string | null {
+  const have = new Set(rows.map((r) => r.targetSize));
+  const left = [...sizes].sort((a, b) => a - b).filter((s) => s < toolCount && !have.has(s));
+  if (left.length === 0) return null;
+  const list = left.length === 1
+    ? `size ${left[0]}`
+    : `sizes ${left.slice(0, -1).join(", ")} and ${left[left.length - 1]}`;
+  return `${corpusId}: ${list} not sampled: every draw of whole servers took all ${
+    tools(toolCount)
+  }`;
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { crossingPhrase, crossoverPhrase, savingsPhrase } from "./wording.ts";
+import { crossingPhrase, crossoverPhrase, leftOutSizesNote, savingsPhrase } from "./wording.ts";
 import type { CrossoverRow } from "../modes/catalog_cost.ts";
 import type { ScalingRow } from "../modes/scaling.ts";
 
@@ -113,5 +113,27 @@ Deno.test("crossingPhrase: the last or first whole number of searches on the mod
   assert.equal(
     crossingPhrase({ searches: null, cheaperAtStart: "equal" }),
     "as dear with no search",
+  );
+});
+
+Deno.test("leftOutSizesNote() names the sizes below the corpus size that have no row", () => {
+  // A 14-tool capture (servers of 12 and 2 tools): sizes 5 and 10 drew all 14 and have no row.
+  assert.equal(
+    leftOutSizesNote("mine", 14, [{ targetSize: 14 }], [5, 10, 20, 50]),
+    "mine: sizes 5 and 10 not sampled: every draw of whole servers took all 14 tools",
+  );
+  assert.equal(
+    leftOutSizesNote("c", 30, [{ targetSize: 5 }, { targetSize: 30 }], [20, 5, 10, 100]),
+    "c: sizes 10 and 20 not sampled: every draw of whole servers took all 30 tools",
+  );
+  assert.equal(
+    leftOutSizesNote("c", 8, [{ targetSize: 8 }], [5, 10]),
+    "c: size 5 not sampled: every draw of whole servers took all 8 tools",
+  );
+  // Every size below the corpus size has its row (1,389 tools, all seven sampled).
+  const all = [5, 10, 20, 50, 100, 200, 500];
+  assert.equal(
+    leftOutSizesNote("ref", 1389, [...all, 1389].map((targetSize) => ({ targetSize })), all),
+    null,
   );
 });
