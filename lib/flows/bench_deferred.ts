@@ -121,7 +121,11 @@ export async function measureDeferred(
     const instructions = await serverInstructions(corpus, file);
     const searchTokens = meanRetrieveTokens(corpus.tools, DEFAULT_RESULTS_PER_SEARCH, tokenizers);
     // Rendered once, counted by every tokenizer.
-    const rendered = renderDeferredModes({ anthropic, openai, instructions });
+    // A capture file that records every server's instructions says so in its source.
+    const source = corpus.provenance.source as { instructionsRecorded?: unknown } | undefined;
+    const instructionsRecorded = typeof source === "object" && source !== null &&
+      source.instructionsRecorded === true;
+    const rendered = renderDeferredModes({ anthropic, openai, instructions, instructionsRecorded });
     for (const [t, tokenizer] of tokenizers.entries()) {
       const rng = createRng(deriveSeed(seed, `deferred/${corpus.id}/${tokenizer.name}`));
       const m = measureDeferredModes({

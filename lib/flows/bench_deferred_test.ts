@@ -88,3 +88,30 @@ Deno.test("measureDeferred: Claude Code loads the instructions a capture keeps, 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("measureDeferred: servers with no instructions in a capture that records them are not called uncounted", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const capture = (source: string) =>
+      `{"format": "mcpmeter-capture", "formatVersion": 1, "id": "c", "version": "1", "source": ${source}, "serverCount": 2, "toolCount": 2, "servers": [` +
+      `{"server": "fs", "toolCount": 1, "tools": [{"name": "read", "description": "Read.", "inputSchema": {"type": "object"}}], "instructions": "Files here."}, ` +
+      `{"server": "web", "toolCount": 1, "tools": [{"name": "get", "description": "Get.", "inputSchema": {"type": "object"}}]}]}`;
+    const notCounted = async (text: string) => {
+      const file = `${dir}/capture.json`;
+      await Deno.writeTextFile(file, text);
+      const corpus = await loadCatalog(file);
+      const tokenizer = createDefaultTokenizer("o200k_base");
+      const out = await measureDeferred([{ corpus, file }], corpus.tools, [tokenizer], 1, () => {});
+      return out.deferredModes.find((r) => r.mode === "client_deferred")!.notCounted
+        .filter((n) => n.includes("instructions of"));
+    };
+    // A file made before instructions were kept: web's may exist and is said to be left out.
+    assert.deepEqual(await notCounted(capture("{}")), [
+      "the instructions of 1 of 2 servers (not in the corpus file; a capture keeps them)",
+    ]);
+    // A file that records them: web sent none, so nothing is left out.
+    assert.deepEqual(await notCounted(capture('{"instructionsRecorded": true}')), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -2,7 +2,9 @@
  * The mcpmeter capture format (v1): `{format: "mcpmeter-capture", formatVersion: 1, id,
  * version, source, serverCount, toolCount, servers: [{server, package?, version?, toolCount,
  * tools, toolsWire, prompts?, resources?}]}`; servers sorted by name, only servers captured
- * successfully, tools in server order. Written with lib/core's `stableJson` (keys sorted at every
+ * successfully, tools in server order. Since each server's `instructions` are kept (27242f7),
+ * `source.instructionsRecorded` is `true`: a server without `instructions` sent none (an older
+ * file cannot tell that from not recorded). Written with lib/core's `stableJson` (keys sorted at every
  * depth, 2-space indent, trailing newline), so a capture is byte-deterministic.
  *
  * @module
@@ -53,7 +55,10 @@ export interface CaptureFile {
   readonly id: string;
   /** Corpus version string. */
   readonly version: string;
-  /** Free-form provenance; must itself be deterministic. */
+  /**
+   * Free-form provenance; must itself be deterministic. `instructionsRecorded: true`: every
+   * server's `instructions` are in the file (absent: it sent none).
+   */
   readonly source: JsonObject;
   /** Equals `servers.length`. */
   readonly serverCount: number;
@@ -124,7 +129,7 @@ export function toCaptureFile(
     formatVersion: CAPTURE_FORMAT_VERSION,
     id: meta.id,
     version: meta.version,
-    source: meta.source,
+    source: { ...meta.source, instructionsRecorded: true },
     serverCount: servers.length,
     toolCount: servers.reduce((sum, s) => sum + s.toolCount, 0),
     servers,

@@ -154,7 +154,8 @@ Deno.test("toCaptureFile sorts servers, keeps prompts/resources, rejects duplica
     formatVersion: 1,
     id: "demo",
     version: "2",
-    source: { by: "test" },
+    // Every record's instructions are written (none here: neither server sent any), so said.
+    source: { by: "test", instructionsRecorded: true },
     serverCount: 2,
     toolCount: 3,
     servers: [

@@ -192,6 +192,11 @@ export interface DeferredModesOptions {
   readonly proxySearchTokens: number;
   /** Server → its `instructions` from initialize, where known (Claude Code loads them). */
   readonly instructions?: ReadonlyMap<string, string>;
+  /**
+   * True when `instructions` holds every server's (a server not in it sent none, as a capture
+   * file made since they are kept says); otherwise a server not in it may have sent some.
+   */
+  readonly instructionsRecorded?: boolean;
   /** Tools one search loads. @default {DEFAULT_RESULTS_PER_SEARCH} */
   readonly resultsPerSearch?: number;
   /** Searches per session estimated. @default {DEFAULT_SESSION_SEARCHES} */
@@ -381,7 +386,10 @@ const HOLE_TEXT = JSON.stringify(HOLE);
  * @throws {RangeError} When `resultsPerSearch` is not a positive integer.
  */
 export function renderDeferredModes(
-  options: Pick<DeferredModesOptions, "anthropic" | "openai" | "instructions" | "resultsPerSearch">,
+  options: Pick<
+    DeferredModesOptions,
+    "anthropic" | "openai" | "instructions" | "instructionsRecorded" | "resultsPerSearch"
+  >,
 ): RenderedModes {
   const k = options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH;
   if (!Number.isInteger(k) || k < 1) {
@@ -449,7 +457,10 @@ function arrayOf(indices: readonly number[]): (string | number)[] {
 }
 
 function modeShapes(
-  options: Pick<DeferredModesOptions, "anthropic" | "openai" | "instructions">,
+  options: Pick<
+    DeferredModesOptions,
+    "anthropic" | "openai" | "instructions" | "instructionsRecorded"
+  >,
   k: number,
   renamed: readonly DeferredTool[],
   anthropicDefs: readonly Def[],
@@ -549,7 +560,8 @@ function modeShapes(
     notCounted: [
       "Claude Code's ToolSearch tool definition and the text around the list of deferred names (not published)",
       "the model's search query (output tokens)",
-      ...(withInstructions < servers.size
+      // A server without instructions in a file that records them sent none: nothing left out.
+      ...(withInstructions < servers.size && options.instructionsRecorded !== true
         ? [
           `the instructions of ${
             servers.size - withInstructions

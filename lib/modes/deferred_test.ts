@@ -294,3 +294,21 @@ Deno.test("a size whose every draw takes the whole corpus is left out, not label
     [3, 3, true],
   ]);
 });
+
+Deno.test("client_deferred: servers without instructions are uncounted only where they may have sent some", () => {
+  // Only web (of fs and web) has instructions in the map.
+  const notCounted = (instructionsRecorded?: boolean) =>
+    renderDeferredModes({
+      anthropic: A,
+      openai: O,
+      instructions: new Map([["web", "Fetch pages."]]),
+      instructionsRecorded,
+    }).shapes.find((s) => s.mode === "client_deferred")!.notCounted
+      .filter((n) => n.includes("instructions of"));
+  assert.deepEqual(notCounted(), [
+    "the instructions of 1 of 2 servers (not in the corpus file; a capture keeps them)",
+  ]);
+  assert.deepEqual(notCounted(false), notCounted());
+  // A file that records every server's instructions: fs sent none, nothing is left out.
+  assert.deepEqual(notCounted(true), []);
+});
