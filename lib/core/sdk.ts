@@ -125,3 +125,22 @@ export const CallToolResultSchema = types.CallToolResultSchema;
 export type CallToolResult = Types.CallToolResult;
 /** A JSON-RPC message. */
 export type JSONRPCMessage = Types.JSONRPCMessage;
+
+/**
+ * The SDK packages that speak MCP to servers, as `name@version` from where they resolved: the
+ * v2 client (every session, its HTTP transports included) and the v1 line, whose stdio
+ * transport that client drives.
+ */
+export function sdkPackages(): { readonly client: string; readonly stdioTransport: string } {
+  const of = (name: string, specifier: string) => {
+    // npm:/@modelcontextprotocol/client@2.4.0/... or .../@modelcontextprotocol+client@2.4.0/...
+    const re = new RegExp(`@modelcontextprotocol[/+]${name}@([^/]+)`);
+    return `@modelcontextprotocol/${name}@${
+      re.exec(import.meta.resolve(specifier))?.[1] ?? "unknown"
+    }`;
+  };
+  return {
+    client: of("client", "@modelcontextprotocol/client"),
+    stdioTransport: of("sdk", "@modelcontextprotocol/sdk/client/stdio.js"),
+  };
+}

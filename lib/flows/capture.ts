@@ -34,6 +34,7 @@ import {
 } from "../mcp/io.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import { UsageError } from "../core/errors.ts";
+import { sdkPackages } from "../core/sdk.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
 /** The reference servers config, repository-relative: the only one captured into fixtures/. */
@@ -88,12 +89,6 @@ export interface CaptureRun {
   readonly manifest: JsonObject;
   /** Wall time of the capture (spawn to last list), in ms. Measured. */
   readonly wallMs: number;
-}
-
-function sdkVersion(): string {
-  const resolved = import.meta.resolve("@modelcontextprotocol/sdk/types.js");
-  // npm:/@modelcontextprotocol/sdk@1.32.2/... or .../@modelcontextprotocol+sdk@1.32.2/...
-  return /@modelcontextprotocol[/+]sdk@([^/]+)/.exec(resolved)?.[1] ?? "unknown";
 }
 
 async function nodeVersion(): Promise<string> {
@@ -295,7 +290,7 @@ export async function runCapture(
     return result.record;
   });
 
-  const sdk = sdkVersion();
+  const sdk = sdkPackages();
   const file = toCaptureFile(normalized, {
     id,
     version,
@@ -303,7 +298,9 @@ export async function runCapture(
       task: "tasks/capture.ts",
       config: basename(configPath),
       configSha256,
-      sdk: `@modelcontextprotocol/sdk@${sdk}`,
+      // The v2 client speaks to every server; stdio servers through the v1 line's transport.
+      sdk: sdk.client,
+      sdkStdioTransport: sdk.stdioTransport,
       normalizations: [...new Set(changes.map((c) => c.rule))].sort(),
       note:
         "raw tools/list items as sent by each server; keys sorted; see the manifest for per-server provenance",
@@ -324,7 +321,8 @@ export async function runCapture(
     environment: {
       deno: Deno.version.deno,
       node: await nodeVersion(),
-      sdk,
+      sdk: sdk.client,
+      sdkStdioTransport: sdk.stdioTransport,
       os: Deno.build.os,
       arch: Deno.build.arch,
       isolation,

@@ -26,6 +26,7 @@
  */
 
 import { stableJson } from "../core/json.ts";
+import { sdkPackages } from "../core/sdk.ts";
 import { sha256Hex } from "../catalog/load.ts";
 import { join, relative, resolve } from "node:path";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -356,11 +357,6 @@ async function runServer(
   }
 }
 
-function sdkVersion(): string {
-  const resolved = import.meta.resolve("@modelcontextprotocol/sdk/types.js");
-  return /@modelcontextprotocol[/+]sdk@([^/]+)/.exec(resolved)?.[1] ?? "unknown";
-}
-
 async function nodeVersion(): Promise<string> {
   try {
     const out = await new Deno.Command("node", { args: ["--version"], stdout: "piped" }).output();
@@ -520,7 +516,8 @@ export async function captureToolResults(
     environment: {
       deno: Deno.version.deno,
       node: await nodeVersion(),
-      sdk: sdkVersion(),
+      sdk: sdkPackages().client,
+      sdkStdioTransport: sdkPackages().stdioTransport,
       os: Deno.build.os,
       arch: Deno.build.arch,
       isolation: await detectIsolation(),

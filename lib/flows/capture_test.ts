@@ -47,7 +47,18 @@ Deno.test("runCapture + writeCapture: the corpus and the manifest, whose sha256 
     assert.equal(corpus.serverCount, 1);
     assert.equal(corpus.toolCount, 2);
     assert.deepEqual(corpus.servers[0].tools.map((t: { name: string }) => t.name), ["add", "echo"]);
+    // The client that spoke to the servers is the v2 SDK's (deno.json pins 2.4.0); the stdio
+    // transport under it is the v1 line's (1.32.2).
+    const sdk = {
+      client: "@modelcontextprotocol/client@2.4.0",
+      stdio: "@modelcontextprotocol/sdk@1.32.2",
+    };
+    assert.equal(corpus.source.sdk, sdk.client);
+    assert.equal(corpus.source.sdkStdioTransport, sdk.stdio);
+    assert.equal(corpus.source.instructionsRecorded, true);
     const manifest = JSON.parse(await Deno.readTextFile(`${dir}/out/tiny.manifest.json`));
+    assert.equal(manifest.environment.sdk, sdk.client);
+    assert.equal(manifest.environment.sdkStdioTransport, sdk.stdio);
     assert.equal(manifest.corpus.sha256, await sha256Hex(bytes));
     assert.equal(manifest.corpus.file, "tiny.tools.json");
     assert.deepEqual(manifest.totals.byOutcome, {
