@@ -402,6 +402,8 @@ export function buildConfigReport(
     if (s.problem !== undefined) return unmeasured("not-started", s.problem);
     const record = recordOf(s);
     if (record === undefined) return unmeasured("not-started", "not captured");
+    // Notes of the capture (mcpmeter's own steps, no fault of the server) are the config's.
+    for (const note of record.notes ?? []) notes.push(`"${s.name}": ${note}`);
     if (record.outcome !== "ok") {
       return unmeasured(record.outcome, record.message ?? record.outcome, record.warnings);
     }

@@ -355,3 +355,17 @@ Deno.test("codexToolName() writes mcp__SERVER__TOOL with Codex's characters, and
     "mcp__issue-tracker__sear52b8b9305b7fdd8862aea52c8470b9a7de25e12c",
   );
 });
+
+Deno.test("buildConfigReport() gives a capture's notes as the config's notes, not the server's warnings", () => {
+  const late = "server/discover was answered after the probe's wait (at most 5000 ms) ran out; " +
+    "the client had gone on with initialize";
+  const withNotes = (s: { name: string }) =>
+    s.name === "kv" ? record("kv", { notes: [late], warnings: ["transport: junk"] }) : records(s);
+  const r = buildConfigReport(config({ kind: "none", client: "Cursor" }), withNotes, {
+    count,
+    home: "/h",
+  });
+  const kv = r.servers.find((s) => s.name === "kv")!;
+  assert.deepEqual(kv.warnings, ["transport: junk"]);
+  assert.deepEqual(r.notes, [`"kv": ${late}`]);
+});

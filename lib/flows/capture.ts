@@ -108,7 +108,10 @@ function summary(record: ServerCaptureRecord): string {
   const seconds = (record.captureMs / 1000).toFixed(1);
   if (record.outcome === "ok") {
     const warn = record.warnings.length > 0 ? `, ${record.warnings.length} warning(s)` : "";
-    return `ok, ${record.tools.length} tools, ${seconds} s${warn}`;
+    const notes = record.notes?.length ?? 0;
+    return `ok, ${record.tools.length} tools, ${seconds} s${warn}${
+      notes > 0 ? `, ${notes} note(s)` : ""
+    }`;
   }
   return `${record.outcome.toUpperCase()} after ${seconds} s: ${record.message ?? ""}`;
 }

@@ -41,16 +41,24 @@ const LATE_PROBE =
   /^Received a response for an unknown message ID: (\{.*"id":"server-discover-probe-\d+".*\})$/s;
 
 /**
- * A transport error as a capture warning: `transport: <one line of 200 chars at most>`, except a
- * late answer to the era probe, which the SDK reports as an unknown message id: that one is no
- * fault of the transport but a server slow to answer (commonly one slow to start), and says so.
+ * Keeps a transport error in the capture's sink: as a warning `transport: <one line of 200
+ * chars at most>`, except a late answer to the era probe, which the SDK reports as an unknown
+ * message id: that one is no fault of the server or the transport but mcpmeter's probe meeting
+ * a server slow to answer (commonly one slow to start), so it is a note that says so.
  *
+ * @param sink The capture's warnings and notes.
  * @param error What the transport or the client reported.
- * @returns The warning.
  */
-export function transportWarning(error: unknown): string {
+export function keepTransportError(sink: WarningSink, error: unknown): void {
+  const late = lateProbeNote(error);
+  if (late === null) sink.add(`transport: ${oneLine(error, 200)}`);
+  else sink.note(late);
+}
+
+/** The note for a late answer to the era probe, or null when `error` is not one. */
+function lateProbeNote(error: unknown): string | null {
   const late = LATE_PROBE.exec(error instanceof Error ? error.message : String(error));
-  if (late === null) return `transport: ${oneLine(error, 200)}`;
+  if (late === null) return null;
   let notFound = false;
   try {
     notFound = (JSON.parse(late[1]) as { error?: { code?: unknown } }).error?.code === -32601;
@@ -63,7 +71,7 @@ export function transportWarning(error: unknown): string {
 /**
  * A client for either protocol era (lib/mcp/client.ts) that keeps transport errors as warnings.
  *
- * @param warnings Where transport errors go ({@linkcode transportWarning}).
+ * @param warnings Where transport errors go ({@linkcode keepTransportError}).
  * @param negotiation How the era is found. @default {"auto"}
  * @returns An unconnected client.
  */
@@ -72,7 +80,7 @@ export function captureClient(
   negotiation: EraNegotiation = "auto",
 ): McpClient {
   const client = createMcpClient(negotiation);
-  client.onerror = (error) => warnings.add(transportWarning(error));
+  client.onerror = (error) => keepTransportError(warnings, error);
   return client;
 }
 
@@ -139,6 +147,7 @@ export function okResult(
   return {
     outcome: "ok",
     warnings: warnings.list(),
+    ...warnings.notesField(),
     ...(serverInfo === undefined ? {} : { serverInfo: serverInfo as unknown as JsonObject }),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...(typeof instructions === "string" ? { instructions } : {}),
@@ -322,7 +331,7 @@ export async function captureSession(
       if (seen.has(error)) return;
       seen.add(error);
     }
-    warnings.add(transportWarning(error));
+    keepTransportError(warnings, error);
   };
   (transport as { onerror?: (error: Error) => void }).onerror = warn;
   client.onerror = warn;
@@ -352,6 +361,7 @@ export async function captureSession(
     const fields: FailureFields = {
       phase: options.phase(),
       warnings: warnings.list(),
+      ...warnings.notesField(),
       tools: [],
       pages: {},
       captureMs,

@@ -82,6 +82,18 @@ export class WarningSink {
       ? [...this.#items]
       : [...this.#items, `${this.#suppressed} more warning(s) not shown`];
   }
+
+  readonly #notes = new Set<string>();
+
+  /** Adds a note: mcpmeter's own text about the capture, no fault of the server (kept once). */
+  note(message: string): void {
+    this.#notes.add(message);
+  }
+
+  /** `{ notes }` when there are any, else `{}` (a record's optional field). */
+  notesField(): { notes?: string[] } {
+    return this.#notes.size === 0 ? {} : { notes: [...this.#notes] };
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stderrGist, TailBuffer } from "./_text.ts";
+import { stderrGist, TailBuffer, WarningSink } from "./_text.ts";
 
 // The stderr ends below are shortened from real npm servers that exit during initialize.
 
@@ -82,4 +82,15 @@ Deno.test("TailBuffer keeps the last error line after it scrolled out of the tai
   // An error line in the tail is the later one, and wins.
   tail.push("TypeError: x is not a function\n");
   assert.equal(stderrGist(tail.toString(), tail.errorLine), "TypeError: x is not a function");
+});
+
+Deno.test("WarningSink keeps notes apart from warnings, each once", () => {
+  const sink = new WarningSink(1);
+  assert.deepEqual(sink.notesField(), {});
+  sink.add("w1");
+  sink.add("w2");
+  sink.note("n");
+  sink.note("n");
+  assert.deepEqual(sink.list(), ["w1", "1 more warning(s) not shown"]);
+  assert.deepEqual(sink.notesField(), { notes: ["n"] });
 });

@@ -194,6 +194,7 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses a
       package: "p",
       version: "1",
       captureMs: 10,
+      notes: ["server/discover was answered after the probe's wait ran out"],
     },
     {
       ...base,
@@ -244,6 +245,12 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses a
   assert.deepEqual(servers[1].packageKeywords, ["kanban"]);
   assert.equal(servers[0].packageDescription, undefined);
   assert.equal(servers[1].toolCount, 2);
+  // A capture's notes are kept apart from its warnings; a server without notes has no key.
+  assert.deepEqual(servers[1].notes, [
+    "server/discover was answered after the probe's wait ran out",
+  ]);
+  assert.deepEqual(servers[1].warnings, []);
+  assert.equal("notes" in servers[0], false);
   assert.deepEqual(Object.keys((manifest.normalizations as { rules: object }).rules), ["run-path"]);
 });
 

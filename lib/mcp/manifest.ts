@@ -102,6 +102,7 @@ export function toCaptureManifest(
       pages: { ...r.pages },
       warnings: [...r.warnings],
     };
+    if (r.notes !== undefined) out.notes = [...r.notes];
     if (r.package !== undefined) out.package = r.package;
     if (r.version !== undefined) out.version = r.version;
     if (key !== undefined && info.licenses[key] !== undefined) out.license = info.licenses[key];

@@ -61,6 +61,11 @@ export interface ServerCaptureRecord {
   readonly stderrTail?: string;
   /** Non-fatal findings (non-JSON stdout lines, strict-schema rejections, failed optional lists). */
   readonly warnings: readonly string[];
+  /**
+   * What mcpmeter met in its own steps that is no fault of the server (its era probe answered
+   * after it stopped waiting); mcpmeter's fixed text, absent when none.
+   */
+  readonly notes?: readonly string[];
   /** `serverInfo` from the `initialize` result. */
   readonly serverInfo?: JsonObject;
   /** Protocol version the server agreed to in `initialize`. */
