@@ -63,6 +63,8 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; background: #ff
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+/* A long word in a cell (a path in a server's cause, a launch command) breaks inside the cell. */
+td.wrap, th.wrap { overflow-wrap: anywhere; } th.wrap { white-space: normal; }
 code, pre, .mono { font-family: ui-monospace, monospace; font-size: 12px; }
 pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); padding: 8px;
   border-radius: 6px; margin: 4px 0; max-height: 360px; overflow: auto; }

@@ -86,15 +86,15 @@ const pct = (x: number | null) => x === null ? "-" : `${(x * 100).toFixed(1)}%`;
 function serverRow(s: ServerReport): Html {
   return html`
     <tr>
-      <td>${s.name}</td>
+      <td class="wrap">${s.name}</td>
       <td>${s.scope}</td>
-      <td class="mono">${s.launch}</td>
+      <td class="mono wrap">${s.launch}</td>
       <td class="num">${int(s.tools)}</td>
       <td class="num">${int(s.billed?.tokens ?? null)}</td>
       <td class="num">${int(s.sentTokens)}</td>
       <td class="num">${int(s.wireTokens)}</td>
       <td class="num">${pct(s.share)}</td>
-      <td>${s.status === "ok"
+      <td class="wrap">${s.status === "ok"
         ? html`<span class="pass">ok</span>${s.alwaysLoad ? " (alwaysLoad)" : ""}${
           // Reports written before schema 2 have no disabledTools.
           (s.disabledTools ?? []).length > 0
@@ -192,12 +192,14 @@ export function configCard(c: ConfigReport): Html {
           </thead>
           <tbody>${c.servers.map(serverRow)}
             <tr>
-              <th colspan="3">total${c.sessionStart === null ? "" : " if sent up front"} (${t
+              <th colspan="3" class="wrap">total${c.sessionStart === null
+                ? ""
+                : " if sent up front"} (${t
                 .measured} of ${t.servers} servers measured)</th>
               <th class="num">${int(t.tools)}</th><th class="num">${int(t.billed.tokens)}</th>
               <th class="num">${int(t.sentTokens)}</th>
               <th class="num">${int(t.wireTokens)}</th><th class="num">${pct(t.share)}</th>
-              <th class="muted">billed ${int(t.billed.low)}-${int(
+              <th class="muted wrap">billed ${int(t.billed.low)}-${int(
                 t.billed.high,
               )} with the request's tool overhead</th>
             </tr>

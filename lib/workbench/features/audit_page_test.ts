@@ -87,7 +87,7 @@ Deno.test({
       // providers and formats by name, as the console prints them
       assert.match(shown.text, /billed: Anthropic's count, estimated/);
       assert.match(shown.text, /sent: the Anthropic Messages tools value/);
-      assert.match(shown.text, /<td>broken<\/td>/);
+      assert.match(shown.text, /<td class="wrap">broken<\/td>/);
       // One header per column of a server row, billed (the headline figure) named as such.
       const head = [
         ...shown.text.match(/<thead>([\s\S]*?)<\/thead>/)![1].matchAll(/<th[^>]*>([^<]*)</g),
@@ -104,7 +104,7 @@ Deno.test({
         "window",
         "status",
       ]);
-      const row = shown.text.match(/<tr>\s*<td>broken<\/td>([\s\S]*?)<\/tr>/)![0];
+      const row = shown.text.match(/<tr>\s*<td class="wrap">broken<\/td>([\s\S]*?)<\/tr>/)![0];
       assert.equal(row.match(/<td[ >]/g)!.length, head.length);
       assert.match(shown.text, /spawn_failed/);
       assert.match(shown.text, /href="\/audit\?path=audits%2Faudit-2026-12-06T10-00-00Z\.json"/);
