@@ -31,6 +31,7 @@ import {
   type BillingProvider,
   calibrationEntry,
   DEFAULT_CALIBRATION,
+  DEFAULT_ESTIMATE_MODEL,
   estimateTokens,
   providerFeatures,
 } from "../billing/mod.ts";
@@ -65,16 +66,15 @@ export interface BilledEstimate {
 }
 
 /**
- * The provider and model a family's bill is estimated for: Claude's current Sonnet (the
- * tokenizer of Opus 4.7 and later; platform.claude.com names Claude Sonnet 5.5 the current
- * Sonnet), OpenAI's and Gemini's o200k-era models (one calibration entry each).
+ * The provider and model a family's bill is estimated for: each provider's
+ * {@linkcode DEFAULT_ESTIMATE_MODEL} (what its users pay today), as the bench estimates it.
  */
 export const BILLING_OF_FAMILY: Readonly<
   Record<ModelFamily, { readonly provider: BillingProvider; readonly model: string | null }>
 > = {
-  claude: { provider: "anthropic", model: "claude-sonnet-5-5" },
-  gpt: { provider: "openai", model: null },
-  gemini: { provider: "gemini", model: null },
+  claude: { provider: "anthropic", model: DEFAULT_ESTIMATE_MODEL.anthropic },
+  gpt: { provider: "openai", model: DEFAULT_ESTIMATE_MODEL.openai },
+  gemini: { provider: "gemini", model: DEFAULT_ESTIMATE_MODEL.gemini },
 };
 
 /** What happened to a server, in the report. */

@@ -37,6 +37,18 @@ export type BillingProvider = "anthropic" | "openai" | "gemini";
 /** Every {@linkcode BillingProvider}, in report order. */
 export const BILLING_PROVIDERS: readonly BillingProvider[] = ["anthropic", "openai", "gemini"];
 
+/**
+ * The model a provider's bill is estimated for when the user names none: what a user of that
+ * provider pays today. Claude's current Sonnet (platform.claude.com's models overview names Claude
+ * Sonnet 5.5), whose tokenizer is the one of Opus 4.7 and later; OpenAI's and Gemini's calibration
+ * has one entry each (`null`: that entry).
+ */
+export const DEFAULT_ESTIMATE_MODEL: Readonly<Record<BillingProvider, string | null>> = {
+  anthropic: "claude-sonnet-5-5",
+  openai: null,
+  gemini: null,
+};
+
 /** The request format each provider's bill is estimated and counted in. */
 export const BILLING_FORMAT: Readonly<Record<BillingProvider, SentFormat>> = {
   anthropic: "anthropic-messages",

@@ -32,6 +32,7 @@ import {
   type BillingProvider,
   type Calibration,
   calibrationEntry,
+  DEFAULT_ESTIMATE_MODEL,
   estimateTokens,
   type Features,
   providerFeatures,
@@ -489,7 +490,10 @@ function sentLayer(m: Measure, tokenizers: readonly TokenizerName[]): Share {
   };
 }
 
-/** Billed, estimated: per provider, with the model of each of its count targets, or none. */
+/**
+ * Billed, estimated: per provider, for the model of each of its count targets, else for the
+ * model a user of it pays today ({@linkcode DEFAULT_ESTIMATE_MODEL}).
+ */
 function billedEstimates(
   m: Measure,
   calibration: Calibration,
@@ -499,10 +503,11 @@ function billedEstimates(
   const { corpus } = m;
   const corpusId = corpus.id;
   for (const provider of BILLING_PROVIDERS) {
-    const models = targets.filter((t) => t.provider === provider).map((t) => t.model);
+    const named = targets.filter((t) => t.provider === provider).map((t) => t.model);
+    const models = named.length === 0 ? [DEFAULT_ESTIMATE_MODEL[provider]] : named;
     const format = BILLING_FORMAT[provider];
     let f: ReturnType<typeof providerFeatures> | undefined;
-    for (const model of models.length === 0 ? [null] : models) {
+    for (const model of models) {
       const entry = calibrationEntry(calibration, provider, model);
       if (entry === undefined) {
         m.warnings.push(
@@ -536,7 +541,7 @@ function billedEstimates(
         const e = estimateTokens(entry, addFeatures(...feats), false);
         m.rows.push({ ...estBase, server, ...e, fields: share(format, server, e.tokens) });
       }
-      if (model !== models[0] && model !== null) continue;
+      if (model !== models[0]) continue;
       f.perTool.forEach((feat, i) => {
         const t = corpus.tools[i];
         const e = estimateTokens(entry, feat, false);

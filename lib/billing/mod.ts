@@ -56,6 +56,7 @@ export {
   calibrationEntry,
   type CalibrationSource,
   DEFAULT_CALIBRATION,
+  DEFAULT_ESTIMATE_MODEL,
   estimateTokens,
   type Features,
   geminiFeatures,

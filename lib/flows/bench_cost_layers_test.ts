@@ -87,15 +87,22 @@ Deno.test("benchCostLayers(): wire and sent are js-tiktoken's counts of the exac
       ["gemini", "estimated"],
     ]);
     for (const r of billed) assert.ok(r.low! <= r.tokens! && r.tokens! <= r.high!);
+    // No model named: Claude's bill is estimated for the current Sonnet, with the entry of the
+    // Opus 4.7 tokenizer; OpenAI's and Gemini's calibration has one entry each.
+    assert.deepEqual(billed.map((r) => [r.model, r.calibration?.replace(/^[^:]*: /, "")]), [
+      ["claude-sonnet-5-5", "Claude, Opus 4.7 tokenizer and later"],
+      [null, "OpenAI, o200k models (gpt-4o and later)"],
+      [null, "Gemini 2 and later"],
+    ]);
     assert.equal(block.counts, undefined);
     const lines = costLayerLines(block, "o200k_base");
     // What the user pays comes first; the wire count (billed by no one) last.
     assert.match(lines[3], /^fs wire [\d,]+ o200k_base tokens \(tools\/list as received/);
     assert.match(
       lines[0],
-      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated for Claude, tokenizer of Claude 3 to Opus 4\.6 · sent [\d,]+ o200k_base$/,
+      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated \(claude-sonnet-5-5\) · sent [\d,]+ o200k_base$/,
     );
-    // Without a model, each estimate names the models its calibration entry is for.
+    // An estimate of no model names the models its calibration entry is for.
     assert.match(
       lines[1],
       / openai billed .* estimated for OpenAI, o200k models \(gpt-4o and later\) · /,
