@@ -5,13 +5,26 @@
  * it cannot yet run beside others); `deno task test`, the full gate, runs those too. The quick tier runs without `--allow-run`, so a test that starts a
  * process without its file's mark fails it ("Requires run access") instead of slowing it.
  * Test files run in parallel, one per core. Arguments are passed to `deno test` (e.g.
- * `--filter NAME`).
+ * `--filter NAME`). A test that sweeps a whole corpus or token table passes
+ * {@linkcode FULL_TIER_ONLY} and runs in the full gate only.
  *
  * @module
  */
 
 /** The line that keeps a test file out of the quick tier, within its first lines. */
 export const FULL_TIER_MARK = "// test:quick skips this file:";
+
+/** The variable the quick tier sets in its tests' environment (`quick`). */
+export const TIER_VARIABLE = "MCPMETER_TEST_TIER";
+
+/**
+ * Options of an exhaustive sweep (every tool of a corpus, every token of an encoding, thousands of
+ * random cases): `Deno.test(name, FULL_TIER_ONLY, fn)` ignores it in the quick tier; `deno task
+ * test` runs it.
+ */
+export const FULL_TIER_ONLY: { readonly ignore: boolean } = {
+  ignore: Deno.env.get(TIER_VARIABLE) === "quick",
+};
 
 /** Lines of a test file searched for the mark. */
 const HEAD_LINES = 15;
@@ -59,6 +72,7 @@ if (import.meta.main) {
       ...files,
     ],
     cwd: root,
+    env: { [TIER_VARIABLE]: "quick" },
   }).spawn().status;
   Deno.exit(code);
 }

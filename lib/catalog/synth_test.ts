@@ -3,6 +3,7 @@ import { loadSynthReference } from "./load_synth.ts";
 import { synthCatalogText } from "../../testing/synth.ts";
 import { parseCatalog } from "./parse.ts";
 import { planSynthCatalog, type SynthReference, synthReference, synthServers } from "./synth.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const REFERENCE = new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url);
 
@@ -220,90 +221,100 @@ function localRefs(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
-Deno.test("a 5,000-tool catalog from reference_v1: reference verbatim, every field, the reference's sizes", async () => {
-  const reference = await loadSynthReference(REFERENCE.pathname);
-  const text = synthCatalogText(reference, { tools: 5000, seed: 2 });
-  const doc = JSON.parse(text);
-  // Verbatim servers: each tool's bytes are the file's tool value (independently: JSON.parse
-  // and JSON.stringify of the file, exact here since reference_v1 has no integer-like keys and
-  // every literal is as JSON.stringify writes it).
-  const file = JSON.parse(await Deno.readTextFile(REFERENCE));
-  const byName = new Map<string, { tools: unknown[] }>(
-    file.servers.map((s: { server: string; tools: unknown[] }) => [s.server, s]),
-  );
-  const servers = [...synthServers(reference, { tools: 5000, seed: 2 })];
-  let verbatim = 0;
-  for (const s of servers) {
-    if (s.server.startsWith("synth-")) continue;
-    verbatim++;
-    assert.deepEqual(s.tools, byName.get(s.server)!.tools.map((t) => JSON.stringify(t)), s.server);
-  }
-  assert.equal(verbatim, file.servers.length);
+Deno.test(
+  "a 5,000-tool catalog from reference_v1: reference verbatim, every field, the reference's sizes",
+  FULL_TIER_ONLY,
+  async () => {
+    const reference = await loadSynthReference(REFERENCE.pathname);
+    const text = synthCatalogText(reference, { tools: 5000, seed: 2 });
+    const doc = JSON.parse(text);
+    // Verbatim servers: each tool's bytes are the file's tool value (independently: JSON.parse
+    // and JSON.stringify of the file, exact here since reference_v1 has no integer-like keys and
+    // every literal is as JSON.stringify writes it).
+    const file = JSON.parse(await Deno.readTextFile(REFERENCE));
+    const byName = new Map<string, { tools: unknown[] }>(
+      file.servers.map((s: { server: string; tools: unknown[] }) => [s.server, s]),
+    );
+    const servers = [...synthServers(reference, { tools: 5000, seed: 2 })];
+    let verbatim = 0;
+    for (const s of servers) {
+      if (s.server.startsWith("synth-")) continue;
+      verbatim++;
+      assert.deepEqual(
+        s.tools,
+        byName.get(s.server)!.tools.map((t) => JSON.stringify(t)),
+        s.server,
+      );
+    }
+    assert.equal(verbatim, file.servers.length);
 
-  const corpus = parseCatalog(text);
-  assert.equal(corpus.tools.length, 5000);
-  const ids = new Set(corpus.tools.map((t) => t.id));
-  assert.equal(ids.size, 5000);
-  for (const t of reference.corpus.tools) assert.ok(ids.has(t.id), `reference tool ${t.id} kept`);
+    const corpus = parseCatalog(text);
+    assert.equal(corpus.tools.length, 5000);
+    const ids = new Set(corpus.tools.map((t) => t.id));
+    assert.equal(ids.size, 5000);
+    for (const t of reference.corpus.tools) assert.ok(ids.has(t.id), `reference tool ${t.id} kept`);
 
-  // The synthetic part against the reference: sizes within 15% (mean description length;
-  // median schema and tool sizes, since a few huge schemas make their means swing with which
-  // servers were drawn), .
-  type Raw = Record<string, unknown>;
-  const refTools: Raw[] = file.servers.flatMap((s: { tools: Raw[] }) => s.tools);
-  const synthTools: Raw[] = doc.servers.filter((s: { server: string }) =>
-    s.server.startsWith("synth-")
-  ).flatMap((s: { tools: Raw[] }) => s.tools);
-  assert.equal(synthTools.length, 5000 - refTools.length);
-  // Keys in byte order at every depth, as in the reference (the order check here: code units,
-  // the same for these keys, all below U+D800), in the rewrites too (renamed properties included).
-  const sortedDeep = (v: unknown): boolean => {
-    if (Array.isArray(v)) return v.every(sortedDeep);
-    if (v === null || typeof v !== "object") return true;
-    const keys = Object.keys(v);
-    return keys.every((k, i) => i === 0 || keys[i - 1] < k) &&
-      keys.every((k) => sortedDeep((v as Raw)[k]));
-  };
-  assert.ok(refTools.every(sortedDeep));
-  const unsorted = synthTools.filter((t) => !sortedDeep(t));
-  assert.deepEqual(unsorted.length, 0, JSON.stringify(unsorted[0])?.slice(0, 300));
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const median = (xs: number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
-  const sizes: [string, (xs: number[]) => number, (t: Raw) => number][] = [
-    ["description", mean, (t) => String(t.description ?? "").length],
-    ["inputSchema", median, (t) => JSON.stringify(t.inputSchema ?? null).length],
-    ["whole tool", median, (t) => JSON.stringify(t).length],
-  ];
-  for (const [what, stat, size] of sizes) {
-    const r = stat(refTools.map(size));
-    const s = stat(synthTools.map(size));
-    assert.ok(Math.abs(s - r) / r < 0.15, `${what}: ${s} vs ${r}`);
-  }
-  // Each rewritten tool has its template's fields, in its order (the templates are the file's
-  // servers, tools in listing order); so every field of the reference appears.
-  for (const s of doc.servers as { server: string; tools: Raw[] }[]) {
-    if (!s.server.startsWith("synth-")) continue;
-    const template = byName.get(s.server.replace(/^synth-\d+-/, ""))!.tools as Raw[];
-    s.tools.forEach((t, i) => assert.deepEqual(Object.keys(t), Object.keys(template[i]), s.server));
-  }
-  const keys = (tools: Raw[]) => [...new Set(tools.flatMap((t) => Object.keys(t)))].sort();
-  assert.deepEqual(keys(synthTools), keys(refTools));
-  // Every local $ref of a rewritten schema still resolves.
-  let refs = 0;
-  for (const t of synthTools) {
-    for (const field of ["inputSchema", "outputSchema"]) {
-      for (const ref of localRefs(t[field])) {
-        refs++;
-        assert.ok(resolves(t[field], ref), `${t.name}: ${ref}`);
+    // The synthetic part against the reference: sizes within 15% (mean description length;
+    // median schema and tool sizes, since a few huge schemas make their means swing with which
+    // servers were drawn), .
+    type Raw = Record<string, unknown>;
+    const refTools: Raw[] = file.servers.flatMap((s: { tools: Raw[] }) => s.tools);
+    const synthTools: Raw[] = doc.servers.filter((s: { server: string }) =>
+      s.server.startsWith("synth-")
+    ).flatMap((s: { tools: Raw[] }) => s.tools);
+    assert.equal(synthTools.length, 5000 - refTools.length);
+    // Keys in byte order at every depth, as in the reference (the order check here: code units,
+    // the same for these keys, all below U+D800), in the rewrites too (renamed properties included).
+    const sortedDeep = (v: unknown): boolean => {
+      if (Array.isArray(v)) return v.every(sortedDeep);
+      if (v === null || typeof v !== "object") return true;
+      const keys = Object.keys(v);
+      return keys.every((k, i) => i === 0 || keys[i - 1] < k) &&
+        keys.every((k) => sortedDeep((v as Raw)[k]));
+    };
+    assert.ok(refTools.every(sortedDeep));
+    const unsorted = synthTools.filter((t) => !sortedDeep(t));
+    assert.deepEqual(unsorted.length, 0, JSON.stringify(unsorted[0])?.slice(0, 300));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const median = (xs: number[]) => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    };
+    const sizes: [string, (xs: number[]) => number, (t: Raw) => number][] = [
+      ["description", mean, (t) => String(t.description ?? "").length],
+      ["inputSchema", median, (t) => JSON.stringify(t.inputSchema ?? null).length],
+      ["whole tool", median, (t) => JSON.stringify(t).length],
+    ];
+    for (const [what, stat, size] of sizes) {
+      const r = stat(refTools.map(size));
+      const s = stat(synthTools.map(size));
+      assert.ok(Math.abs(s - r) / r < 0.15, `${what}: ${s} vs ${r}`);
+    }
+    // Each rewritten tool has its template's fields, in its order (the templates are the file's
+    // servers, tools in listing order); so every field of the reference appears.
+    for (const s of doc.servers as { server: string; tools: Raw[] }[]) {
+      if (!s.server.startsWith("synth-")) continue;
+      const template = byName.get(s.server.replace(/^synth-\d+-/, ""))!.tools as Raw[];
+      s.tools.forEach((t, i) =>
+        assert.deepEqual(Object.keys(t), Object.keys(template[i]), s.server)
+      );
+    }
+    const keys = (tools: Raw[]) => [...new Set(tools.flatMap((t) => Object.keys(t)))].sort();
+    assert.deepEqual(keys(synthTools), keys(refTools));
+    // Every local $ref of a rewritten schema still resolves.
+    let refs = 0;
+    for (const t of synthTools) {
+      for (const field of ["inputSchema", "outputSchema"]) {
+        for (const ref of localRefs(t[field])) {
+          refs++;
+          assert.ok(resolves(t[field], ref), `${t.name}: ${ref}`);
+        }
       }
     }
-  }
-  assert.ok(refs > 100, `expected $refs in the rewritten schemas, got ${refs}`);
-});
+    assert.ok(refs > 100, `expected $refs in the rewritten schemas, got ${refs}`);
+  },
+);
 
 Deno.test("a reference in a corpus format becomes MCP items: tool → name, schema → inputSchema", () => {
   // LiveMCPBench rows name their server and tool; mcpproxy rows add tool_id and may carry the

@@ -5,6 +5,7 @@ import { type ArmMeasurement, measureArms } from "./measure.ts";
 import type { EncodingArm } from "./types.ts";
 import { joinedBy, joinedListing } from "./_private.ts";
 import { toTool, words } from "../../testing/encodings.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const chars = { name: "chars", count: (t: string) => t.length };
 
@@ -141,26 +142,30 @@ Deno.test("measureArms() yields one skip row for an arm whose listing throws and
   );
 });
 
-Deno.test("measureArms() with the real tokenizers gives the direct counts on the reference corpus and the hard cases", async () => {
-  const { armsNamed } = await import("./registry.ts");
-  const BUILTIN_ARMS = armsNamed();
-  const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
-  const { readTools, hardCases } = await import("../../testing/encodings.ts");
-  const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
-  // The same counts through an unmarked tokenizer: every listing and tool text counted whole.
-  const direct = real.map((t) => ({ name: t.name, count: (s: string) => t.count(s) }));
-  const corpora = [
-    readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),
-    ...hardCases().values(),
-  ];
-  for (const tools of corpora) {
-    const corpus = { id: "c", tools };
-    assert.deepEqual(
-      measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: real }),
-      measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: direct }),
-    );
-  }
-});
+Deno.test(
+  "measureArms() with the real tokenizers gives the direct counts on the reference corpus and the hard cases",
+  FULL_TIER_ONLY,
+  async () => {
+    const { armsNamed } = await import("./registry.ts");
+    const BUILTIN_ARMS = armsNamed();
+    const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
+    const { readTools, hardCases } = await import("../../testing/encodings.ts");
+    const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
+    // The same counts through an unmarked tokenizer: every listing and tool text counted whole.
+    const direct = real.map((t) => ({ name: t.name, count: (s: string) => t.count(s) }));
+    const corpora = [
+      readTools(new URL("../../fixtures/corpora/reference_v1.tools.json", import.meta.url)),
+      ...hardCases().values(),
+    ];
+    for (const tools of corpora) {
+      const corpus = { id: "c", tools };
+      assert.deepEqual(
+        measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: real }),
+        measureArms({ corpus, arms: BUILTIN_ARMS, tokenizers: direct }),
+      );
+    }
+  },
+);
 
 Deno.test("every arm that declares its listing joined lists exactly that join of its tool texts", async () => {
   const { armsNamed } = await import("./registry.ts");

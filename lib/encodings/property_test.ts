@@ -6,6 +6,7 @@ import { armsNamed } from "./registry.ts";
 
 const ARMS = armsNamed();
 import { toTool } from "../../testing/encodings.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const SEED = 20260714;
 const RUNS = 150;
@@ -77,24 +78,28 @@ function reverseKeys(value: JsonValue): JsonValue {
   return out;
 }
 
-Deno.test("no arm throws on random schemas and every arm is byte-deterministic", () => {
-  fc.assert(
-    fc.property(fc.array(tool, { maxLength: 6 }), (tools: Tool[]) => {
-      for (const arm of ARMS) {
-        const listing = arm.encodeListing(tools);
-        assert.equal(listing.encodedIds.length + listing.skipped.count, tools.length);
-        const again = arm.encodeListing(structuredClone(tools));
-        assert.equal(again.text, listing.text, arm.name);
-        for (const t of tools) {
-          const a = arm.encodeTool(t);
-          assert.deepEqual(arm.encodeTool(structuredClone(t)), a);
-          arm.indexFields(t);
+Deno.test(
+  "no arm throws on random schemas and every arm is byte-deterministic",
+  FULL_TIER_ONLY,
+  () => {
+    fc.assert(
+      fc.property(fc.array(tool, { maxLength: 6 }), (tools: Tool[]) => {
+        for (const arm of ARMS) {
+          const listing = arm.encodeListing(tools);
+          assert.equal(listing.encodedIds.length + listing.skipped.count, tools.length);
+          const again = arm.encodeListing(structuredClone(tools));
+          assert.equal(again.text, listing.text, arm.name);
+          for (const t of tools) {
+            const a = arm.encodeTool(t);
+            assert.deepEqual(arm.encodeTool(structuredClone(t)), a);
+            arm.indexFields(t);
+          }
         }
-      }
-    }),
-    { seed: SEED, numRuns: RUNS },
-  );
-});
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  },
+);
 
 Deno.test("every arm's output ignores the key order of the input schema", () => {
   fc.assert(

@@ -18,6 +18,7 @@ import {
   REFERENCE,
   toTool,
 } from "../../testing/encodings.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 /**
  * The library's own rendering of one tool, as the arm rendered it before its own writer: `encode`
@@ -86,12 +87,16 @@ Deno.test("toon_listing's encodeTool is the library's encode on every tool of th
   for (const [file, tools] of hardCases()) sameTools(tools, file);
 });
 
-Deno.test("toon_listing's encodeTool is the library's encode on a 10,000-tool synthetic catalog", () => {
-  const ref = synthReference(Deno.readTextFileSync(REFERENCE), { path: REFERENCE.pathname });
-  const tools = parseCatalog(synthCatalogText(ref, { tools: 10000, seed: 1 })).tools;
-  assert.equal(tools.length, 10000);
-  assert.equal(sameTools(tools, "synth_10000_s1"), tools.length);
-});
+Deno.test(
+  "toon_listing's encodeTool is the library's encode on a 10,000-tool synthetic catalog",
+  FULL_TIER_ONLY,
+  () => {
+    const ref = synthReference(Deno.readTextFileSync(REFERENCE), { path: REFERENCE.pathname });
+    const tools = parseCatalog(synthCatalogText(ref, { tools: 10000, seed: 1 })).tools;
+    assert.equal(tools.length, 10000);
+    assert.equal(sameTools(tools, "synth_10000_s1"), tools.length);
+  },
+);
 
 Deno.test("toon_listing's encodeTool skips what the library rejects, with its reason", () => {
   const lone = [
@@ -241,33 +246,37 @@ Deno.test("toon_listing's encodeTool writes canonical key order whatever the sch
   );
 });
 
-Deno.test("measureArms counts toon_listing's parts (header last, held tools) as the whole text", async () => {
-  const { measureArms } = await import("./measure.ts");
-  const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
-  const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
-  const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
-  // Tools of one shape first (held while a table is possible), then others: list items.
-  const same = (name: string) =>
-    toTool({ server: "s", name, description: "x", inputSchema: { type: "object" } });
-  fc.assert(
-    fc.property(
-      fc.integer({ min: 0, max: 3 }),
-      fc.array(tool, { maxLength: 4 }),
-      (n: number, rest: Tool[]) => {
-        const tools = [...Array.from({ length: n }, (_, i) => same(`t${i}`)), ...rest];
-        const rows = measureArms({
-          corpus: { id: "c", tools },
-          arms: [toonListing],
-          tokenizers: real,
-        });
-        const text = toonListing.encodeListing(tools).text;
-        for (const [k, ref] of reference.entries()) {
-          const row = rows[k];
-          assert.ok(!row.skipped);
-          assert.equal(row.totalTokens, text === "" ? 0 : ref.count(text), JSON.stringify(text));
-        }
-      },
-    ),
-    { seed: 20261205, numRuns: 150 },
-  );
-});
+Deno.test(
+  "measureArms counts toon_listing's parts (header last, held tools) as the whole text",
+  FULL_TIER_ONLY,
+  async () => {
+    const { measureArms } = await import("./measure.ts");
+    const { createTokenizer, TOKENIZER_NAMES } = await import("../tokens/tokenizers.ts");
+    const real = TOKENIZER_NAMES.map((n) => createTokenizer(n));
+    const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
+    // Tools of one shape first (held while a table is possible), then others: list items.
+    const same = (name: string) =>
+      toTool({ server: "s", name, description: "x", inputSchema: { type: "object" } });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.array(tool, { maxLength: 4 }),
+        (n: number, rest: Tool[]) => {
+          const tools = [...Array.from({ length: n }, (_, i) => same(`t${i}`)), ...rest];
+          const rows = measureArms({
+            corpus: { id: "c", tools },
+            arms: [toonListing],
+            tokenizers: real,
+          });
+          const text = toonListing.encodeListing(tools).text;
+          for (const [k, ref] of reference.entries()) {
+            const row = rows[k];
+            assert.ok(!row.skipped);
+            assert.equal(row.totalTokens, text === "" ? 0 : ref.count(text), JSON.stringify(text));
+          }
+        },
+      ),
+      { seed: 20261205, numRuns: 150 },
+    );
+  },
+);

@@ -13,6 +13,7 @@ import {
 } from "./joins.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { Tokenizer } from "./types.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
 
@@ -21,30 +22,34 @@ const reference = TOKENIZER_NAMES.map((n) => createTokenizer(n, "js-tiktoken"));
 const BEFORE = ["", " 1", "é'", "\nx"];
 const AFTER = ["", "ab's", "1 é", "\n\n/"];
 
-Deno.test("every ASCII pair the rule accepts is a piece boundary of both encodings in context", () => {
-  let accepted = 0;
-  for (let a = 0; a < 128; a++) {
-    for (let b = 0; b < 128; b++) {
-      if (!isHardCutBetween(a, b)) continue;
-      accepted++;
-      const x = String.fromCharCode(a);
-      const y = String.fromCharCode(b);
-      for (const tok of reference) {
-        for (const before of BEFORE) {
-          for (const after of AFTER) {
-            const left = before + x;
-            const right = y + after;
-            const whole = tok.count(left + right);
-            if (whole !== tok.count(left) + tok.count(right)) {
-              assert.fail(`${tok.name}: ${JSON.stringify(left)} | ${JSON.stringify(right)}`);
+Deno.test(
+  "every ASCII pair the rule accepts is a piece boundary of both encodings in context",
+  FULL_TIER_ONLY,
+  () => {
+    let accepted = 0;
+    for (let a = 0; a < 128; a++) {
+      for (let b = 0; b < 128; b++) {
+        if (!isHardCutBetween(a, b)) continue;
+        accepted++;
+        const x = String.fromCharCode(a);
+        const y = String.fromCharCode(b);
+        for (const tok of reference) {
+          for (const before of BEFORE) {
+            for (const after of AFTER) {
+              const left = before + x;
+              const right = y + after;
+              const whole = tok.count(left + right);
+              if (whole !== tok.count(left) + tok.count(right)) {
+                assert.fail(`${tok.name}: ${JSON.stringify(left)} | ${JSON.stringify(right)}`);
+              }
             }
           }
         }
       }
     }
-  }
-  assert.ok(accepted > 5000, `${accepted} pairs accepted`);
-});
+    assert.ok(accepted > 5000, `${accepted} pairs accepted`);
+  },
+);
 
 Deno.test("the rule refuses the joins BPE merges across", () => {
   // Each pair: a concatenation whose tokens differ from its sides' added (js-tiktoken).

@@ -7,6 +7,7 @@ import { createPretokenizer, scanCl100k, scanO200k, splitPieces } from "./_preto
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import { TOKENIZER_NAMES } from "./tokenizers.ts";
 import type { TokenizerName } from "./types.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const DATA = { cl100k_base: cl100kData, o200k_base: o200kData };
 const SCAN = { cl100k_base: scanCl100k, o200k_base: scanO200k };
@@ -123,7 +124,7 @@ for (const name of TOKENIZER_NAMES) {
     );
   });
 
-  Deno.test(`${name}: long pieces (heap merge) count as js-tiktoken`, () => {
+  Deno.test(`${name}: long pieces (heap merge) count as js-tiktoken`, FULL_TIER_ONLY, () => {
     const tok = createPiecewiseTokenizer(name);
     const inputs = [
       "a".repeat(65),
@@ -300,7 +301,7 @@ for (const name of TOKENIZER_NAMES) {
     }
   });
 
-  Deno.test(`${name}: text past ASCII splits and counts as js-tiktoken`, () => {
+  Deno.test(`${name}: text past ASCII splits and counts as js-tiktoken`, FULL_TIER_ONLY, () => {
     const split = createPretokenizer(SCAN[name], DATA[name].pat_str);
     const regex = new RegExp(DATA[name].pat_str, "ug");
     const tok = createPiecewiseTokenizer(name);
@@ -327,7 +328,7 @@ Deno.test("piecewise: counts the cookbook example and survives clear()", () => {
   assert.throws(() => createPiecewiseTokenizer("gpt2" as "cl100k_base"), RangeError);
 });
 
-Deno.test("piecewise: both memos stay exact while they grow and start over", () => {
+Deno.test("piecewise: both memos stay exact while they grow and start over", FULL_TIER_ONLY, () => {
   // 300,000 distinct pieces (" " + a letter string) push each memo past its
   // 262,144-piece limit, so it grows, rehashes and is emptied on the way: the
   // short memo (ASCII pieces of up to eight chars: " " + up to five letters)

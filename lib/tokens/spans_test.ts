@@ -6,6 +6,7 @@ import { RegionTally, tokenByteOffsets, tokenRegions } from "./spans.ts";
 import { createTokenizer, TOKENIZER_NAMES } from "./tokenizers.ts";
 import { createPiecewiseTokenizer } from "./piecewise.ts";
 import { corpusTexts, exists, LIVEMCPTOOL_PATH } from "./_corpus_texts.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const SAMPLES = [
   "",
@@ -164,45 +165,53 @@ Deno.test("tokenRegions() credits each token to the region of its first byte (ha
   assert.deepEqual([...tokenRegions("", "o200k_base", [0]).tokens], [0, 0]);
 });
 
-Deno.test("tokenRegions() equals the token starts tallied by region, on samples and random cuts", () => {
-  let seed = 7;
-  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const texts = [
-    ...SAMPLES,
-    '[{"name":"read_file","description":"Lit un fichier — naïve café 日本語","inputSchema":' +
-    '{"type":"object","properties":{"path":{"type":"string"}}}},{"name":"x","description":"😀"}]',
-    ...(exists(LIVEMCPTOOL_PATH) ? [corpusTexts(LIVEMCPTOOL_PATH).slice(0, 300).join(",")] : []),
-  ];
-  for (const name of TOKENIZER_NAMES) {
-    for (const text of texts) {
-      for (let trial = 0; trial < 20; trial++) {
-        const k = Math.floor(next() * Math.min(text.length + 2, trial < 10 ? 8 : 400));
-        const cuts = Array.from({ length: k }, () => {
-          const p = Math.floor(next() * (text.length + 1));
-          const inPair = p > 0 && p < text.length && /[\uDC00-\uDFFF]/.test(text[p]) &&
-            /[\uD800-\uDBFF]/.test(text[p - 1]);
-          return inPair ? p + 1 : p;
-        }).sort((a, b) => a - b);
-        const want = regionsFromStarts(text, name, cuts);
-        const got = tokenRegions(text, name, cuts, { nonAscii: true });
-        assert.deepEqual([...got.tokens], want.tokens, `${name} ${cuts.length} cuts`);
-        assert.deepEqual([...got.nonAscii!], want.nonAscii, `${name} non-ASCII`);
-        assert.equal(got.byteLength, want.byteLength);
-        assert.deepEqual([...tokenRegions(text, name, cuts).tokens], want.tokens);
-        // Known strings: every 97-character slice at a random start, as the member values of a
-        // tools text would be; skipping their middles changes nothing.
-        const known = [];
-        for (let at = Math.floor(next() * 50); at + 97 <= text.length; at += 97 + 40) {
-          known.push({ at, text: text.slice(at, at + 97) });
+Deno.test(
+  "tokenRegions() equals the token starts tallied by region, on samples and random cuts",
+  FULL_TIER_ONLY,
+  () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const texts = [
+      ...SAMPLES,
+      '[{"name":"read_file","description":"Lit un fichier — naïve café 日本語","inputSchema":' +
+      '{"type":"object","properties":{"path":{"type":"string"}}}},{"name":"x","description":"😀"}]',
+      ...(exists(LIVEMCPTOOL_PATH) ? [corpusTexts(LIVEMCPTOOL_PATH).slice(0, 300).join(",")] : []),
+    ];
+    for (const name of TOKENIZER_NAMES) {
+      for (const text of texts) {
+        for (let trial = 0; trial < 20; trial++) {
+          const k = Math.floor(next() * Math.min(text.length + 2, trial < 10 ? 8 : 400));
+          const cuts = Array.from({ length: k }, () => {
+            const p = Math.floor(next() * (text.length + 1));
+            const inPair = p > 0 && p < text.length && /[\uDC00-\uDFFF]/.test(text[p]) &&
+              /[\uD800-\uDBFF]/.test(text[p - 1]);
+            return inPair ? p + 1 : p;
+          }).sort((a, b) => a - b);
+          const want = regionsFromStarts(text, name, cuts);
+          const got = tokenRegions(text, name, cuts, { nonAscii: true });
+          assert.deepEqual([...got.tokens], want.tokens, `${name} ${cuts.length} cuts`);
+          assert.deepEqual([...got.nonAscii!], want.nonAscii, `${name} non-ASCII`);
+          assert.equal(got.byteLength, want.byteLength);
+          assert.deepEqual([...tokenRegions(text, name, cuts).tokens], want.tokens);
+          // Known strings: every 97-character slice at a random start, as the member values of a
+          // tools text would be; skipping their middles changes nothing.
+          const known = [];
+          for (let at = Math.floor(next() * 50); at + 97 <= text.length; at += 97 + 40) {
+            known.push({ at, text: text.slice(at, at + 97) });
+          }
+          const withKnown = tokenRegions(text, name, cuts, { known });
+          assert.deepEqual(
+            [...withKnown.tokens],
+            want.tokens,
+            `${name} with ${known.length} known`,
+          );
+          const both = tokenRegions(text, name, cuts, { known, nonAscii: true });
+          assert.deepEqual([...both.nonAscii!], want.nonAscii, `${name} known and non-ASCII`);
         }
-        const withKnown = tokenRegions(text, name, cuts, { known });
-        assert.deepEqual([...withKnown.tokens], want.tokens, `${name} with ${known.length} known`);
-        const both = tokenRegions(text, name, cuts, { known, nonAscii: true });
-        assert.deepEqual([...both.nonAscii!], want.nonAscii, `${name} known and non-ASCII`);
       }
     }
-  }
-});
+  },
+);
 
 Deno.test("countRegions(): a known range is used only where the pieces meet it and no cut is inside", () => {
   const tok = createPiecewiseTokenizer("cl100k_base");

@@ -5,10 +5,11 @@ import gptCl100kRanks from "gpt-tokenizer/bpeRanks/cl100k_base";
 import gptO200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import { createTokenizer, gptRankArray, isTokenizerName, TOKENIZER_NAMES } from "./tokenizers.ts";
 import { corpusTexts, exists, LIVEMCPTOOL_PATH, REFERENCE_PATH } from "./_corpus_texts.ts";
+import { FULL_TIER_ONLY } from "../../testing/quick.ts";
 
 const BACKENDS = ["js-tiktoken", "gpt-tokenizer", "piecewise"] as const;
 
-Deno.test("createTokenizer() counts the OpenAI cookbook examples", async (t) => {
+Deno.test("createTokenizer() counts the OpenAI cookbook examples", FULL_TIER_ONLY, async (t) => {
   // Counts published in the OpenAI cookbook "How to count tokens with tiktoken":
   // "tiktoken is great!" is 6 tokens in both cl100k_base and o200k_base.
   for (const backend of BACKENDS) {
@@ -32,11 +33,15 @@ Deno.test("createTokenizer() counts special-token text as plain text", () => {
   assert.deepEqual(counts, BACKENDS.map(() => counts[0]));
 });
 
-Deno.test("gptRankArray() rebuilds gpt-tokenizer's shipped rank arrays from js-tiktoken's ranks", () => {
-  // gpt-tokenizer's backend gets its ranks this way instead of importing them.
-  assert.deepEqual(gptRankArray(cl100kData.bpe_ranks), gptCl100kRanks);
-  assert.deepEqual(gptRankArray(o200kData.bpe_ranks), gptO200kRanks);
-});
+Deno.test(
+  "gptRankArray() rebuilds gpt-tokenizer's shipped rank arrays from js-tiktoken's ranks",
+  FULL_TIER_ONLY,
+  () => {
+    // gpt-tokenizer's backend gets its ranks this way instead of importing them.
+    assert.deepEqual(gptRankArray(cl100kData.bpe_ranks), gptCl100kRanks);
+    assert.deepEqual(gptRankArray(o200kData.bpe_ranks), gptO200kRanks);
+  },
+);
 
 Deno.test("createTokenizer() throws RangeError for unknown names", () => {
   assert.throws(() => createTokenizer("p50k_base" as "cl100k_base"), RangeError);
@@ -53,7 +58,7 @@ for (
 ) {
   Deno.test({
     name: `tokenizer backends agree on every tool of the ${label} corpus`,
-    ignore: !exists(path),
+    ignore: !exists(path) || FULL_TIER_ONLY.ignore,
     fn() {
       const texts = corpusTexts(path);
       for (const name of TOKENIZER_NAMES) {
