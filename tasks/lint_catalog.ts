@@ -43,8 +43,8 @@ const HELP = helpText({
                            Chat Completions or Responses, Gemini; detected automatically);
                            default fixtures/corpora/reference_v1.tools.json
   --format NAME            format of the --corpus file when detection cannot tell:
-                           \${CATALOG_FORMATS.slice(0, 4).join(", ")},
-                           \${CATALOG_FORMATS.slice(4).join(", ")}
+                           ${CATALOG_FORMATS.slice(0, 4).join(", ")},
+                           ${CATALOG_FORMATS.slice(4).join(", ")}
   --servers CONFIG         an mcpServers config: capture each server live (stdio or HTTP) and lint
                            what it lists; failed servers are listed with their cause
   --install-dir DIR        where pinned "package"/"version" entries are installed, for \${BIN}

@@ -115,6 +115,17 @@ Deno.test("lint-catalog --format reads a catalog whose rows cannot tell (paramet
   }
 });
 
+Deno.test("lint-catalog --help lists the formats --format takes", async () => {
+  // The list was written as an escaped template (`\${CATALOG_FORMATS...}`), so the help
+  // printed the code instead of the names.
+  const r = await lint(["--help"]);
+  assert.equal(r.code, 0);
+  assert.ok(!r.stdout.includes("CATALOG_FORMATS"), r.stdout);
+  for (const name of ["mcpmeter-capture", "mcp-tools-list", "openai-responses", "gemini"]) {
+    assert.ok(r.stdout.includes(name), name);
+  }
+});
+
 Deno.test("lint-catalog refuses --timeout-ms without --servers, which it would ignore", async () => {
   const r = await lint(["--corpus", "b.json", "--timeout-ms", "5"]);
   assert.equal(r.code, 2);
