@@ -281,33 +281,43 @@ export function calibrationEntry(
  * Python's `json.dumps(v, sort_keys=True, ensure_ascii=False)`, written to `tally`; each string
  * value that holds words is its own region (`prose`, labelled `tool + 1`, then `tool` again).
  */
-function pyJson(v: JsonValue, tally: RegionTally, tool: number): void {
-  if (v === null || typeof v !== "object") {
-    const s = JSON.stringify(v);
-    if (typeof v === "string" && /\s/.test(v) && /\p{L}/u.test(v)) {
-      tally.region(tool + 1);
-      tally.put(s, true);
-      tally.region(tool);
-    } else tally.put(s);
-    return;
+function pyJson(root: JsonValue, tally: RegionTally, tool: number): void {
+  // An explicit stack of pending texts and values, not recursion: any nesting depth.
+  const todo: ({ text: string } | { value: JsonValue })[] = [{ value: root }];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    if ("text" in next) {
+      tally.put(next.text);
+      continue;
+    }
+    const v = next.value;
+    if (v === null || typeof v !== "object") {
+      const s = JSON.stringify(v);
+      if (typeof v === "string" && /\s/.test(v) && /\p{L}/u.test(v)) {
+        tally.region(tool + 1);
+        tally.put(s, true);
+        tally.region(tool);
+      } else tally.put(s);
+      continue;
+    }
+    if (Array.isArray(v)) {
+      tally.put("[");
+      todo.push({ text: "]" });
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] });
+        if (i > 0) todo.push({ text: ", " });
+      }
+      continue;
+    }
+    const keys = Object.keys(v).sort();
+    tally.put("{");
+    todo.push({ text: "}" });
+    for (let i = keys.length - 1; i >= 0; i--) {
+      todo.push({ value: (v as JsonObject)[keys[i]] });
+      todo.push({ text: `${JSON.stringify(keys[i])}: ` });
+      if (i > 0) todo.push({ text: ", " });
+    }
   }
-  if (Array.isArray(v)) {
-    tally.put("[");
-    v.forEach((x, i) => {
-      if (i > 0) tally.put(", ");
-      pyJson(x, tally, tool);
-    });
-    tally.put("]");
-    return;
-  }
-  const keys = Object.keys(v).sort();
-  tally.put("{");
-  keys.forEach((k, i) => {
-    if (i > 0) tally.put(", ");
-    tally.put(`${JSON.stringify(k)}: `);
-    pyJson((v as JsonObject)[k], tally, tool);
-  });
-  tally.put("}");
 }
 
 /**
@@ -391,46 +401,48 @@ function countJson(value: JsonValue, item: JsonObject): number {
   return sharedCounts(sharedDefaultTokenizer("o200k_base")).countJoin(parts, known);
 }
 
-function propertyCount(
-  props: JsonValue | undefined,
-  nested: boolean,
-): { top: number; nested: number } {
+/**
+ * The Cookbook's count over a `properties` object (`top`) and, by the same rule, over the
+ * `properties` of every property and of its `items` below it (`nested`). A work list, not
+ * recursion: any nesting depth.
+ */
+function propertyCount(props: JsonValue | undefined): { top: number; nested: number } {
   let top = 0;
-  let deep = 0;
-  if (props === null || typeof props !== "object" || Array.isArray(props)) {
-    return { top, nested: deep };
-  }
-  const entries = Object.entries(props);
-  if (entries.length === 0) return { top, nested: deep };
-  let sum = 3;
-  for (const [key, raw] of entries) {
-    const p =
-      (raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as JsonObject;
-    sum += 3;
-    const type = Array.isArray(p.type)
-      ? p.type.join("|")
-      : typeof p.type === "string"
-      ? p.type
-      : "";
-    const desc = typeof p.description === "string" ? p.description.replace(/\.$/, "") : "";
-    if (Array.isArray(p.enum)) {
-      sum += -3;
-      for (const item of p.enum) {
-        sum += 3 + count(typeof item === "string" ? item : JSON.stringify(item));
+  let nested = 0;
+  const todo: { props: JsonValue | undefined; nested: boolean }[] = [{ props, nested: false }];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    const level = next.props;
+    if (level === null || typeof level !== "object" || Array.isArray(level)) continue;
+    const entries = Object.entries(level);
+    if (entries.length === 0) continue;
+    let sum = 3;
+    for (const [key, raw] of entries) {
+      const p =
+        (raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as JsonObject;
+      sum += 3;
+      const type = Array.isArray(p.type)
+        ? p.type.join("|")
+        : typeof p.type === "string"
+        ? p.type
+        : "";
+      const desc = typeof p.description === "string" ? p.description.replace(/\.$/, "") : "";
+      if (Array.isArray(p.enum)) {
+        sum += -3;
+        for (const item of p.enum) {
+          sum += 3 + count(typeof item === "string" ? item : JSON.stringify(item));
+        }
       }
+      sum += count(`${key}:${type}:${desc}`);
+      const items = p.items !== null && typeof p.items === "object" && !Array.isArray(p.items)
+        ? (p.items as JsonObject)
+        : undefined;
+      todo.push({ props: p.properties, nested: true }, { props: items?.properties, nested: true });
     }
-    sum += count(`${key}:${type}:${desc}`);
-    const items = p.items !== null && typeof p.items === "object" && !Array.isArray(p.items)
-      ? (p.items as JsonObject)
-      : undefined;
-    for (const child of [p.properties, items?.properties]) {
-      const c = propertyCount(child, true);
-      deep += c.top + c.nested;
-    }
+    if (next.nested) nested += sum;
+    else top += sum;
   }
-  if (nested) return { top: 0, nested: sum + deep };
-  top = sum;
-  return { top, nested: deep };
+  return { top, nested };
 }
 
 /**
@@ -443,7 +455,7 @@ function propertyCount(
 export function openAiFeatures(tools: readonly SentTool[]): Features[] {
   return tools.map((t) => {
     const desc = t.description.replace(/\.$/, "");
-    const props = propertyCount(t.inputSchema.properties, false);
+    const props = propertyCount(t.inputSchema.properties);
     const sent = sentTools([t], "openai-responses");
     return {
       cookbookTop: 7 + count(`${t.name}:${desc}`) + props.top,

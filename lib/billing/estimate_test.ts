@@ -129,3 +129,27 @@ Deno.test("fitEntry() recovers the coefficients of exact samples; parseCalibrati
     /c\.json: not a token calibration/,
   );
 });
+
+/** A tool whose schema nests `depth` object properties: x.x.x... down to a string. */
+function nestedTool(depth: number): SentTool {
+  let schema: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < depth; i++) schema = { type: "object", properties: { x: schema } };
+  return { name: "d", description: "", inputSchema: schema as SentTool["inputSchema"] };
+}
+
+Deno.test("openAiFeatures() and anthropicFeatures(): a schema 5,000 levels deep, no stack overflow", () => {
+  // Both walked the schema recursively and overflowed the call stack (bench exit 1) on valid
+  // JSON. Cookbook rule by hand: the top level is 3 + 3 + n("x:object:"); each of the 4,998
+  // nested object levels adds the same, and the innermost string property 3 + 3 + n("x:string:").
+  const depth = 5000;
+  const [f] = openAiFeatures([nestedTool(depth)]);
+  assert.equal(f.cookbookTop, 7 + n("d:") + 6 + n("x:object:"));
+  assert.equal(f.cookbookNested, (depth - 2) * (6 + n("x:object:")) + 6 + n("x:string:"));
+  // Python's json.dumps(sort_keys=True) of the line, built by hand: keys in sorted order.
+  let params = '{"type": "string"}';
+  for (let i = 0; i < depth; i++) params = `{"properties": {"x": ${params}}, "type": "object"}`;
+  const line = `<function>{"description": "", "name": "d", "parameters": ${params}}</function>\n`;
+  const { perTool, wrapper } = anthropicFeatures([nestedTool(depth)]);
+  const sum = (x: Record<string, number>) => x.prose + x.structure + x.nonAscii;
+  assert.equal(sum(perTool[0]) + sum(wrapper), n(`<functions>\n${line}</functions>`));
+});

@@ -405,3 +405,15 @@ Deno.test("eachWireServerOfBytes(): a capture's servers decoded one at a time, a
   assert.deepEqual(servers.next().value, { server: "a", text: "[]", order: "received" });
   assert.throws(() => servers.next(), SyntaxError);
 });
+
+Deno.test("wireServers(): a schema nested 5,000 levels deep is written whole, not a stack overflow", () => {
+  // Valid JSON the catalog parser reads at any depth; the wire writer recursed and overflowed.
+  const depth = 5000;
+  const open = '{"p": [ {"q": 1.50,\n "r": ';
+  const file = `{"tools": [{"name": "d", "inputSchema": ${open.repeat(depth)}0${
+    "} ] }".repeat(depth)
+  }}]}`;
+  const [w] = wireServers(file, "mcp-tools-list", "s");
+  const compact = `${'{"p":[{"q":1.50,"r":'.repeat(depth)}0${"}]}".repeat(depth)}`;
+  assert.equal(w.text, `[{"name":"d","inputSchema":${compact}}]`);
+});

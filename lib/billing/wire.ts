@@ -49,20 +49,37 @@ export interface WireServer {
  * @returns The compact text.
  */
 export function compactSource(node: JsonNode, text: string): string {
-  switch (node.kind) {
-    case "array":
-      return `[${node.items.map((n) => compactSource(n, text)).join(",")}]`;
-    case "object":
-      return `{${
-        node.members.map((m) =>
-          `${m.keyStart === undefined ? JSON.stringify(m.key) : keySource(text, m.keyStart)}:${
-            compactSource(m.node, text)
-          }`
-        ).join(",")
-      }}`;
-    default:
-      return text.slice(node.start, node.end);
+  // An explicit stack, not recursion: a schema nested a few thousand levels deep (valid JSON,
+  // which the parser reads at any depth) overflowed the call stack here.
+  const out: string[] = [];
+  const todo: (JsonNode | string)[] = [node];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    if (typeof next === "string") {
+      out.push(next);
+    } else if (next.kind === "array") {
+      out.push("[");
+      todo.push("]");
+      for (let i = next.items.length - 1; i >= 0; i--) {
+        todo.push(next.items[i]);
+        if (i > 0) todo.push(",");
+      }
+    } else if (next.kind === "object") {
+      out.push("{");
+      todo.push("}");
+      for (let i = next.members.length - 1; i >= 0; i--) {
+        const m = next.members[i];
+        todo.push(m.node);
+        todo.push(
+          `${m.keyStart === undefined ? JSON.stringify(m.key) : keySource(text, m.keyStart)}:`,
+        );
+        if (i > 0) todo.push(",");
+      }
+    } else {
+      out.push(text.slice(next.start, next.end));
+    }
   }
+  return out.join("");
 }
 
 /** The key's string literal as written, from its opening quote. */
