@@ -1,6 +1,6 @@
 /**
  * `deno task audit`: what the MCP servers configured in this account's clients (Claude Code,
- * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed) cost each request, per client config
+ * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI) cost each request, per client config
  * (lib/flows/audit.ts). Relative paths start in the folder deno task was run from.
 
 Exit codes: 0 measured, 1 a config grew beyond --max-increase or no
@@ -29,7 +29,8 @@ per-project servers, the .mcp.json of the working folder and its parents; Claude
 ~/.cursor/mcp.json and .cursor/mcp.json; VS Code: the user mcp.json and settings.json,
 .vscode/mcp.json; Windsurf; Gemini CLI: ~/.gemini/settings.json and .gemini/settings.json;
 Codex: ~/.codex/config.toml (CODEX_HOME) and a trusted project's .codex/config.toml; Zed:
-~/.config/zed/settings.json and .zed/settings.json),
+~/.config/zed/settings.json and .zed/settings.json; Copilot CLI: ~/.copilot/mcp-config.json
+(COPILOT_HOME), the .mcp.json files up to the git root and .github/mcp.json),
 captures each server once (npx/pnpm dlx/bunx launches pinned and installed into
 ${AUDIT_INSTALL_DIR}, a throwaway HOME, no network where possible), and prints per client
 config: servers, tools, tokens per server in that client's provider format (sent) and as
@@ -41,8 +42,8 @@ counts. Environment values are never printed, only their names; config files are
     `  --config FILE          audit this file instead of discovering (repeatable): a .claude.json,
                          .mcp.json, claude_desktop_config.json, .cursor/mcp.json,
                          .vscode/mcp.json, Windsurf's mcp_config.json, .gemini/settings.json,
-                         a Codex config.toml (any .toml), a Zed settings.json or any
-                         mcpServers file
+                         a Codex config.toml (any .toml), a Zed settings.json, Copilot
+                         CLI's mcp-config.json or any mcpServers file
   --home DIR             audit this home folder (another account's, a copy) instead of this
                          account's; this shell's environment is then not read
   --project DIR          the working folder whose project files are read (default: here)

@@ -17,6 +17,7 @@ export type ClientId =
   | "gemini-cli"
   | "codex"
   | "zed"
+  | "copilot-cli"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -96,6 +97,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: "openai-chat-completions",
     family: "gpt",
     formatWhy: "Zed's model is chosen per thread; OpenAI's chat format is assumed",
+  },
+  "copilot-cli": {
+    label: "Copilot CLI",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Copilot CLI's model is chosen with /model; OpenAI's chat format is assumed",
   },
   generic: {
     label: "Servers config",

@@ -21,6 +21,8 @@
  * - Codex: `/etc/codex/config.toml`, `~/.codex/config.toml` (`CODEX_HOME` moves `~/.codex`) and
  *   the trusted project's `.codex/config.toml` files (see `codex`).
  * - Zed: `settings.json` in Zed's config folder and `FOLDER/.zed/settings.json` (see `zed`).
+ * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
+ *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
  *
  * @module
  */
@@ -645,7 +647,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI, Codex, Zed),
+ *   Gemini CLI, Codex, Zed, Copilot CLI),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -735,6 +737,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await geminiCli(r));
   configs.push(...await codex(r));
   configs.push(...await zed(r));
+  configs.push(...await copilotCli(r));
   return { configs, problems: r.problems, searched: r.searched };
 }
 
@@ -1317,7 +1320,8 @@ async function layered(
  * Reads one config file given on the command line (`--config`), as the client it belongs to:
  * `.claude.json` (every Claude Code project in it), `.mcp.json` (that project's Claude Code
  * servers alone, with the project's and the user's settings for the posture),
- * `claude_desktop_config.json`, a `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
+ * `claude_desktop_config.json`, Copilot CLI's `mcp-config.json` or `.github/mcp.json`, a
+ * `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
  * table is `servers`), Windsurf's `mcp_config.json`, Gemini CLI's `.gemini/settings.json` (its
  * servers alone), a Codex `config.toml` (any `.toml` file: its `mcp_servers` alone); any other
  * file is a plain servers config.
@@ -1375,6 +1379,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   } else {
     const client: ClientId = name === "claude_desktop_config.json"
       ? "claude-desktop"
+      : name === "mcp-config.json" || norm.endsWith("/.github/mcp.json")
+      ? "copilot-cli"
       : norm.includes("/.cursor/")
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
@@ -1391,6 +1397,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "cursor" }
       : client === "vscode"
       ? { kind: "vscode" }
+      : client === "copilot-cli"
+      ? { kind: "copilot-cli" }
       : {
         kind: "none",
         client: client === "windsurf" || client === "gemini-cli"
@@ -1478,4 +1486,112 @@ async function codexFile(r: Reader, path: string): Promise<ClientConfig | undefi
     notes: servers.flatMap((s) => s.notes ?? []),
     deferral: { kind: "codex", alwaysDefer: features.tool_search_always_defer_mcp_tools === true },
   };
+}
+
+const COPILOT_DOCS = "docs.github.com/en/copilot, Copilot CLI: Adding MCP servers";
+
+/** The closest folder from `dir` up holding a `.git`, or `undefined` (none, or no way to look). */
+async function gitRoot(r: Reader, dir: string): Promise<string | undefined> {
+  if (r.options.exists === undefined) return undefined;
+  for (let d = dir;; d = dirname(d)) {
+    if (await r.options.exists(join(d, ".git"))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * GitHub Copilot CLI (docs.github.com/en/copilot: "Adding MCP servers for GitHub Copilot CLI",
+ * "GitHub Copilot CLI configuration directory", the CLI command reference): `mcpServers` of
+ * `~/.copilot/mcp-config.json` (`COPILOT_HOME` replaces `~/.copilot`), of every `.mcp.json` from
+ * the working folder up to its git root (the closest winning a shared name) and of the root's
+ * `.github/mcp.json`, project files winning over the user's. Project files load only in a
+ * trusted folder (`trusted_folders` of `~/.copilot/config.json`); `disabledMcpServers` of the
+ * user's `settings.json` and the repository's `.github/copilot/settings.json` and
+ * `settings.local.json` (a union) keeps servers from starting.
+ */
+async function copilotCli(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system, env } = r.options;
+  const moved = system && env.COPILOT_HOME ? env.COPILOT_HOME : undefined;
+  const copilotHome = moved === undefined
+    ? join(home, ".copilot")
+    : isAbsolute(moved)
+    ? moved
+    : join(project ?? home, moved);
+  const userPath = join(copilotHome, "mcp-config.json");
+  const root = project === undefined ? undefined : await gitRoot(r, project) ?? project;
+  const files: LayerFile[] = [];
+  if (project !== undefined) {
+    // Outside a git repository the working folder is its own root.
+    for (let dir = project;; dir = dirname(dir)) {
+      files.push({ path: join(dir, ".mcp.json"), scope: "workspace", inProject: true });
+      if (dir === root || dirname(dir) === dir) break;
+    }
+    files.push({ path: join(root!, ".github", "mcp.json"), scope: "repository", inProject: true });
+  }
+  files.push({ path: userPath, scope: "user" });
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const lists: ConfiguredServer[][] = [];
+  const used: LayerFile[] = [];
+  for (const f of files) {
+    const value = await r.load(f.path, true);
+    if (!isObject(value) || value.mcpServers === undefined) continue;
+    used.push(f);
+    lists.push(r.servers(value.mcpServers, f.scope, f.path, vars, "mcpServers", "copilot-cli"));
+  }
+  // A project's .mcp.json is Claude Code's file too: without Copilot CLI's own folder, it is not
+  // a sign that Copilot CLI is used.
+  if (
+    used.length === 0 ||
+    (!used.some((f) => f.path === userPath) && !(await r.options.exists?.(copilotHome) ?? false))
+  ) return [];
+  const notes: string[] = [];
+  // Folder trust: a folder in trusted_folders (or below one) loads its project servers.
+  const state = await r.load(join(copilotHome, "config.json"), true);
+  const trustedDirs = isObject(state)
+    ? [...strings(state.trusted_folders), ...strings(state.trustedFolders)]
+    : [];
+  const trusted = project === undefined || trustedDirs.some((d) => {
+    const t = d.replace(/[\\/]+$/, "");
+    return project === t || project.startsWith(t + "/") || project.startsWith(t + "\\");
+  });
+  if (!trusted && used.some((f) => f.inProject)) {
+    notes.push(
+      `${tilde(project!, home)} is not in the trusted folders of ${
+        tilde(join(copilotHome, "config.json"), home)
+      }: Copilot CLI asks whether to trust it and loads the project's servers only once it is ` +
+        `trusted; counted here (${COPILOT_DOCS})`,
+    );
+  }
+  // disabledMcpServers: the user's settings and the repository's, joined.
+  const settingsFiles = [
+    join(copilotHome, "settings.json"),
+    ...(root === undefined ? [] : [
+      join(root, ".github", "copilot", "settings.json"),
+      join(root, ".github", "copilot", "settings.local.json"),
+    ]),
+  ];
+  const listedIn = new Map<string, string>();
+  let toolSearch: { value: JsonValue; where: string } | undefined;
+  for (const path of settingsFiles) {
+    const value = await r.load(path, true);
+    if (!isObject(value)) continue;
+    for (const n of listOf(value, "disabledMcpServers", path, notes)) {
+      if (!listedIn.has(n)) listedIn.set(n, `disabledMcpServers of ${tilde(path, home)}`);
+    }
+    if (path === settingsFiles[0] && value.toolSearch !== undefined) {
+      toolSearch = { value: value.toolSearch, where: tilde(path, home) };
+    }
+  }
+  const servers = withDisabled(merge(lists, notes), listedIn);
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  return [{
+    id: `copilot-cli ${tilde(userPath, home)}`,
+    client: "copilot-cli",
+    label: CLIENTS["copilot-cli"].label,
+    ...(used.some((f) => f.inProject) ? { folder: project } : {}),
+    files: used.map((f) => f.path),
+    servers,
+    notes,
+    deferral: { kind: "copilot-cli", ...(toolSearch === undefined ? {} : { toolSearch }) },
+  }];
 }

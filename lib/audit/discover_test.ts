@@ -4,6 +4,10 @@ import { findConfigs } from "./io.ts";
 import { expandServerEntry } from "../mcp/config.ts";
 import { discoverConfigs } from "./discover.ts";
 import type { ClientConfig } from "./discover.ts";
+import { resolvePosture } from "./posture.ts";
+
+/** Figures for a posture that does not depend on them. */
+const figures = { toolTokens: 0, contextWindow: 128_000, toolCount: 0 };
 
 async function write(path: string, value: unknown): Promise<void> {
   await Deno.mkdir(join(path, ".."), { recursive: true });
@@ -1175,4 +1179,174 @@ Deno.test("findConfigs() reads Zed's context_servers from its settings and the p
         ],
       },
     ]]);
+  }));
+
+Deno.test("findConfigs() reads Copilot CLI's user file and the project's .mcp.json files up to the git root, the closest winning, with its tools lists, disabled servers and folder trust", () =>
+  withHome(async (home) => {
+    const repo = join(home, "work");
+    const app = join(repo, "app");
+    await Deno.mkdir(join(repo, ".git"), { recursive: true });
+    const userPath = join(home, ".copilot", "mcp-config.json");
+    // the user's file, as the documentation's example writes it
+    await write(userPath, {
+      mcpServers: {
+        playwright: {
+          type: "local",
+          command: "npx",
+          args: ["@playwright/mcp@latest"],
+          env: {},
+          tools: ["*"],
+        },
+        context7: {
+          type: "http",
+          url: "https://mcp.context7.com/mcp",
+          headers: { CONTEXT7_API_KEY: "$CTX_KEY", "X-Team": "${TEAM:-core}" },
+          tools: ["resolve-library-id"],
+        },
+        events: { type: "sse", url: "https://sse.example.com/sse", tools: [] },
+        notes: { command: "user-notes", args: [], tools: ["*"] },
+        quiet: { command: "quiet-mcp", args: [], tools: ["*"] },
+        untyped: { command: "plain-mcp", args: [] },
+      },
+    });
+    await write(join(app, ".mcp.json"), {
+      mcpServers: { notes: { command: "node", args: ["notes.js"], tools: ["*"] } },
+    });
+    await write(join(repo, ".mcp.json"), {
+      mcpServers: {
+        notes: { command: "far-notes", args: [], tools: ["*"] },
+        far: { command: "far-mcp", args: [], tools: ["*"] },
+      },
+    });
+    await write(join(repo, ".github", "mcp.json"), {
+      mcpServers: { shared: { type: "stdio", command: "shared-mcp", args: [], tools: ["a"] } },
+    });
+    // beyond the git root: not read
+    await write(join(home, ".mcp.json"), { mcpServers: { outside: { command: "o", args: [] } } });
+    await write(
+      join(home, ".copilot", "settings.json"),
+      `{\n  // JSONC, as the CLI writes it\n  "toolSearch": false,\n  "disabledMcpServers": [],\n}\n`,
+    );
+    await write(join(repo, ".github", "copilot", "settings.local.json"), {
+      disabledMcpServers: ["quiet"],
+    });
+    await write(join(home, ".copilot", "config.json"), { trusted_folders: [repo] });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const copilot = found.configs.find((c) => c.client === "copilot-cli")!;
+    assertEquals(
+      [copilot.id, copilot.label, copilot.folder],
+      ["copilot-cli ~/.copilot/mcp-config.json", "Copilot CLI", app],
+    );
+    assertEquals(copilot.files, [
+      join(app, ".mcp.json"),
+      join(repo, ".mcp.json"),
+      join(repo, ".github", "mcp.json"),
+      userPath,
+    ]);
+    assertEquals(table(copilot), {
+      context7: ["user", "http mcp.context7.com"],
+      events: ["user", "sse sse.example.com"],
+      far: ["workspace", "far-mcp"],
+      notes: ["workspace", "node"],
+      playwright: ["user", "npx @playwright/mcp"],
+      quiet: ["user", "quiet-mcp", "disabled"],
+      shared: ["repository", "shared-mcp"],
+      untyped: ["user", "plain-mcp"],
+    });
+    const by = Object.fromEntries(copilot.servers.map((s) => [s.name, s]));
+    assertEquals(by.notes.source, join(app, ".mcp.json"));
+    assertEquals(
+      by.quiet.disabledBy,
+      "listed in disabledMcpServers of ~/work/.github/copilot/settings.local.json",
+    );
+    // `$NAME` is a variable in headers, as `${NAME}` is
+    assertEquals(by.context7.entry?.kind === "remote" && by.context7.entry.headers, {
+      CONTEXT7_API_KEY: "${CTX_KEY}",
+      "X-Team": "${TEAM:-core}",
+    });
+    assertEquals(
+      by.context7.entry?.kind === "remote" && by.context7.entry.transport,
+      "streamable-http",
+    );
+    assertEquals(by.events.entry?.kind === "remote" && by.events.entry.transport, "sse");
+    // tools: ["*"] keeps every tool, a list only those, an empty list none
+    assertEquals(by.playwright.toolFilter, undefined);
+    assertEquals(by.context7.toolFilter, {
+      key: "tools",
+      exclude: [],
+      include: ["resolve-library-id"],
+    });
+    assertEquals(by.events.toolFilter, { key: "tools", exclude: [], include: [] });
+    assertEquals(copilot.notes, [
+      `"notes" in ${join(repo, ".mcp.json")} (workspace) is hidden by the workspace one`,
+      `"notes" in ${userPath} (user) is hidden by the workspace one`,
+      `"untyped": no tools list (Copilot CLI's documentation requires one; ["*"] enables every ` +
+      `tool): every tool is counted`,
+    ]);
+    assertEquals(copilot.deferral, {
+      kind: "copilot-cli",
+      toolSearch: { value: false, where: "~/.copilot/settings.json" },
+    });
+    assertEquals(resolvePosture(copilot.deferral, figures).state, "upfront");
+
+    // a folder not yet trusted: its servers are counted, with a note
+    await Deno.remove(join(home, ".copilot", "config.json"));
+    await Deno.remove(join(home, ".copilot", "settings.json"));
+    const untrusted = (await findConfigs(options)).configs.find((c) => c.client === "copilot-cli")!;
+    assertMatch(
+      untrusted.notes[0],
+      /^~\/work\/app is not in the trusted folders of ~\/\.copilot\/config\.json/,
+    );
+    assertEquals(resolvePosture(untrusted.deferral, figures).state, "unrecorded");
+
+    // COPILOT_HOME replaces ~/.copilot (this account's audit only)
+    await write(join(home, "alt", "mcp-config.json"), {
+      mcpServers: { x: { command: "x-mcp", args: [], tools: ["*"] } },
+    });
+    const moved = await findConfigs({
+      ...options,
+      project: undefined,
+      system: true,
+      env: { COPILOT_HOME: join(home, "alt") },
+    });
+    assertEquals(
+      moved.configs.filter((c) => c.client === "copilot-cli").map((c) => [c.id, table(c)]),
+      [["copilot-cli ~/alt/mcp-config.json", { x: ["user", "x-mcp"] }]],
+    );
+    // --config reads a Copilot CLI file alone, in its dialect
+    const one = await findConfigs(options, [userPath]);
+    assertEquals(one.configs.map((c) => [c.id, c.client, c.servers.length]), [[
+      "copilot-cli ~/.copilot/mcp-config.json",
+      "copilot-cli",
+      6,
+    ]]);
+    assertEquals(one.configs[0].servers.find((s) => s.name === "events")?.toolFilter?.include, []);
+    // without Copilot CLI's folder, a project's .mcp.json (Claude Code's file too) is no sign of it
+    await Deno.remove(join(home, ".copilot"), { recursive: true });
+    const none = await findConfigs(options);
+    assertEquals(none.configs.some((c) => c.client === "copilot-cli"), false);
+    await Deno.mkdir(join(home, ".copilot"));
+    const bare = (await findConfigs(options)).configs.find((c) => c.client === "copilot-cli");
+    assertEquals(bare?.files, [
+      join(app, ".mcp.json"),
+      join(repo, ".mcp.json"),
+      join(repo, ".github", "mcp.json"),
+    ]);
+  }));
+
+Deno.test("findConfigs() names the file, line and column of a Copilot CLI mcp-config.json that is not JSON, and reads the other clients", () =>
+  withHome(async (home) => {
+    const path = join(home, ".copilot", "mcp-config.json");
+    await write(
+      path,
+      '{\n  "mcpServers": {\n    "a": { "command": "a-mcp", "tools": ["*"] }\n    "b": {}\n  }\n}\n',
+    );
+    await write(join(home, ".cursor", "mcp.json"), { mcpServers: { c: { command: "c-mcp" } } });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${path}:4:5: not valid JSON: a comma is expected`,
+    ]);
+    assertEquals(found.configs.map((c) => c.id), ["cursor ~/.cursor/mcp.json"]);
   }));

@@ -23,6 +23,8 @@
  *   `env_vars`, `enabled = false`, `enabled_tools`/`disabled_tools`. Codex expands no `${...}`;
  * - Zed's `context_servers` entries ({@linkcode zedEntry}): `command`, `args`, `env` (or the older
  *   `command: {path, args, env}`), or `url` and `headers`; `enabled: false`.
+ * - Copilot CLI's `mcpServers` entries: `type` `local`/`stdio`, `http` or `sse`; `tools` the
+ *   allow-list (`["*"]` all); `$NAME`, `${NAME}`, `${NAME:-default}` in `env` and `headers`.
  *
  * @module
  */
@@ -258,8 +260,18 @@ export function readServerEntry(
     ? toolFilter(name, raw, "disabledTools")
     : where.client === "gemini-cli"
     ? geminiFilter(name, raw)
+    : where.client === "copilot-cli"
+    ? copilotFilter(name, raw)
     : {};
   delete entry.disabledTools;
+  if (where.client === "copilot-cli") {
+    // Copilot CLI expands `$NAME` as well as `${NAME}` in `env` and `headers`; `tools` is its
+    // allow-list, not a launch key.
+    delete entry.tools;
+    for (const k of ["env", "headers"]) {
+      if (entry[k] !== undefined) entry[k] = bareVariables(entry[k]);
+    }
+  }
   // mcpmeter's own keys mean something else in a client's file (VS Code writes `version` and
   // `gallery` on every server installed from its MCP registry): only a plain servers file
   // (`generic`) may carry mcpmeter's pins.
@@ -377,6 +389,33 @@ function geminiFilter(
     },
     ...(notes.length === 0 ? {} : { notes }),
   };
+}
+
+/**
+ * Copilot CLI's `tools` of an entry (docs.github.com, Copilot CLI command reference, "MCP server
+ * configuration"): `["*"]` (or any list holding `"*"`) enables every tool, a list of names only
+ * those, an empty list none. Absent, every tool is counted and a note says the key is required.
+ */
+function copilotFilter(
+  name: string,
+  raw: JsonObject,
+): { toolFilter?: ToolFilter; notes?: string[] } {
+  const value = raw.tools;
+  if (value === undefined) {
+    return {
+      notes: [
+        `"${name}": no tools list (Copilot CLI's documentation requires one; ["*"] enables ` +
+        `every tool): every tool is counted`,
+      ],
+    };
+  }
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
+    return {
+      notes: [`"${name}": tools is not a list of tool names: ignored, every tool is counted`],
+    };
+  }
+  if (value.includes("*")) return {};
+  return { toolFilter: { key: "tools", exclude: [], include: [...new Set(value as string[])] } };
 }
 
 /** The tool filter of an entry's `key` (a list of tool names), or a note when it is malformed. */

@@ -48,6 +48,11 @@ export type DeferralInputs =
     /** `[features] tool_search_always_defer_mcp_tools = true` in the merged config. */
     readonly alwaysDefer: boolean;
   }
+  | {
+    readonly kind: "copilot-cli";
+    /** `toolSearch` of the user's `settings.json` as written, and where. */
+    readonly toolSearch?: { readonly value: JsonValue; readonly where: string };
+  }
   | { readonly kind: "none"; readonly client: string };
 
 /** Codex sends MCP tools directly below this many (`DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`). */
@@ -260,6 +265,9 @@ function hostOf(url: string): string | undefined {
  *   tools are sent directly while fewer than 100; from 100 on (or always, with the
  *   `tool_search_always_defer_mcp_tools` feature) they are deferred behind `tool_search` when the
  *   model supports tool search, a property of OpenAI's model catalog that no file records.
+ * - Copilot CLI: `toolSearch: false` in `~/.copilot/settings.json` sends every tool; otherwise
+ *   tool search is "model- and feature-dependent" (docs.github.com, Copilot CLI configuration
+ *   directory), which no file records.
  * - Windsurf and files of no known client: no deferral is documented.
  *
  * @param inputs What the config's posture is read from.
@@ -357,6 +365,41 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
         consulted: [],
         source,
         notes: [],
+      };
+    }
+    case "copilot-cli": {
+      const source = "docs.github.com, Copilot CLI configuration directory, toolSearch";
+      const setting = inputs.toolSearch;
+      const consulted = setting === undefined ? [] : [setting.where];
+      if (setting?.value === false) {
+        return {
+          state: "upfront",
+          rule: "toolSearch is false: Copilot CLI sends every MCP tool with each request",
+          readFrom: `${setting.where} (toolSearch)`,
+          consulted,
+          source,
+          notes: [],
+        };
+      }
+      const notes = setting !== undefined && setting.value !== true
+        ? [
+          `${setting.where} sets toolSearch to ${
+            JSON.stringify(setting.value)
+          }, not true or false: the default is assumed`,
+        ]
+        : [];
+      return {
+        state: "unrecorded",
+        rule:
+          `${
+            setting?.value === true ? "toolSearch is true" : "toolSearch is not set"
+          }: whether Copilot CLI defers MCP tools behind tool search depends on the model and ` +
+          `its features (documented as "model- and feature-dependent"), which no file records; ` +
+          `the figures assume every tool is sent`,
+        readFrom: setting?.value === true ? `${setting.where} (toolSearch)` : "no record",
+        consulted,
+        source,
+        notes,
       };
     }
     case "none":

@@ -225,3 +225,31 @@ Deno.test("Codex's posture: tools sent directly below 100, deferral left to the 
   assert.equal(codex(true, 3).state, "unrecorded");
   assert.equal(codex(true, 3).readFrom, "[features] in config.toml");
 });
+
+Deno.test("Copilot CLI's posture: toolSearch false sends every tool; true, unset or another value leaves it to the model, which no file records", () => {
+  const copilot = (value?: unknown) =>
+    resolvePosture(
+      value === undefined ? { kind: "copilot-cli" } : {
+        kind: "copilot-cli",
+        toolSearch: { value: value as never, where: "~/.copilot/settings.json" },
+      },
+      FIGURES,
+    );
+  assert.deepEqual([copilot(false).state, copilot(false).readFrom], [
+    "upfront",
+    "~/.copilot/settings.json (toolSearch)",
+  ]);
+  assert.deepEqual([copilot(true).state, copilot(true).readFrom], [
+    "unrecorded",
+    "~/.copilot/settings.json (toolSearch)",
+  ]);
+  assert.deepEqual([copilot().state, copilot().readFrom, copilot().consulted], [
+    "unrecorded",
+    "no record",
+    [],
+  ]);
+  assert.equal(copilot("off").state, "unrecorded");
+  assert.deepEqual(copilot("off").notes, [
+    '~/.copilot/settings.json sets toolSearch to "off", not true or false: the default is assumed',
+  ]);
+});

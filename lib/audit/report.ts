@@ -238,6 +238,8 @@ function byCost(a: ToolCost, b: ToolCost): number {
  * `mcp__SERVER__TOOL` (its documented naming of MCP tools; `claudeCodeToolName`, lib/modes);
  * Gemini CLI `mcp_SERVER_TOOL` made a valid Gemini function name ({@linkcode geminiCliToolName});
  * Codex `mcp__SERVER__TOOL` made a valid Responses API name ({@linkcode codexToolName});
+ * Copilot CLI `SERVER-TOOL` (docs.github.com, Copilot CLI command reference, "MCP server naming";
+ * no rewriting of other characters is documented, so none is applied);
  * the other clients' naming is not documented, and the tool's own name is used.
  */
 export function clientToolName(client: ClientId, server: string, tool: string): string {
@@ -247,6 +249,8 @@ export function clientToolName(client: ClientId, server: string, tool: string): 
     ? geminiCliToolName(server, tool)
     : client === "codex"
     ? codexToolName(server, tool)
+    : client === "copilot-cli"
+    ? `${server}-${tool}`
     : tool;
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildConfigReport, codexToolName, geminiCliToolName } from "./report.ts";
+import { buildConfigReport, clientToolName, codexToolName, geminiCliToolName } from "./report.ts";
 import type { ClientConfig } from "./discover.ts";
 import { readServerEntry } from "./entries.ts";
 import type { ServerCaptureRecord } from "../mcp/types.ts";
@@ -368,4 +368,10 @@ Deno.test("buildConfigReport() gives a capture's notes as the config's notes, no
   const kv = r.servers.find((s) => s.name === "kv")!;
   assert.deepEqual(kv.warnings, ["transport: junk"]);
   assert.deepEqual(r.notes, [`"kv": ${late}`]);
+});
+
+Deno.test("clientToolName() gives Copilot CLI's SERVER-TOOL, the server's name kept as written", () => {
+  // the CLI command reference's examples: my-server -> my-server-fetch, My Server -> My Server-fetch
+  assert.equal(clientToolName("copilot-cli", "my-server", "fetch"), "my-server-fetch");
+  assert.equal(clientToolName("copilot-cli", "My Server", "fetch"), "My Server-fetch");
 });

@@ -665,3 +665,91 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
     }
   },
 });
+
+Deno.test({
+  name:
+    "runAuditCommand audits Copilot CLI's mcp-config.json (its tools list, $VAR in env, tools named SERVER-TOOL), no header or env value printed",
+  sanitizeResources: false,
+  async fn() {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-clients6-" });
+    const home = join(dir, "home");
+    const envValue = "cpl-env-5c4b3a29";
+    const headerValue = "cpl-hdr-8e7d6c5b";
+    const pinned = `${SERVER_MEMORY.package}@${SERVER_MEMORY.version}`;
+    const kept = ["create_entities", "read_graph", "search_nodes"];
+    // as the Copilot CLI documentation writes a server: a typed local launch with its tools list
+    // (a variable in env written $NAME), and a remote one on a port where nothing listens
+    await write(join(home, ".copilot", "mcp-config.json"), {
+      mcpServers: {
+        memory: {
+          type: "local",
+          command: "npx",
+          args: ["-y", pinned],
+          env: { MEMORY_NOTE_KEY: "$NOTE_KEY" },
+          tools: kept,
+        },
+        tickets: {
+          type: "http",
+          url: "http://127.0.0.1:9/mcp",
+          headers: { "X-Api-Key": headerValue },
+          tools: ["*"],
+        },
+      },
+    });
+    const lines: string[] = [];
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({
+        HOME: home,
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        NOTE_KEY: envValue,
+      }),
+      progress: (_task, line) => lines.push(line),
+    };
+    try {
+      const outcome = await runAuditCommand({
+        project: home,
+        installDir: memory.installDir,
+        timeoutMs: 60_000,
+        out: join(dir, "out", "audit.json"),
+      }, io);
+      const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
+      const report = JSON.parse(written) as AuditReport;
+      assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
+      assert.deepEqual(report.configs.map((c) => [c.id, c.label, c.format]), [
+        ["copilot-cli ~/.copilot/mcp-config.json", "Copilot CLI", "openai-chat-completions"],
+      ]);
+      const tools = await rawToolsList(memory.bin, dir);
+      const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+      const chat = (named: (tool: string) => string, list: typeof tools) =>
+        tiktoken.count(JSON.stringify(list.map((x) => ({
+          type: "function",
+          function: { name: named(x.name), description: x.description, parameters: x.inputSchema },
+        }))));
+      const copilot = report.configs[0];
+      assert.deepEqual(copilot.servers.map((s) => [s.name, s.launch, s.status === "ok"]), [
+        ["memory", `npx ${SERVER_MEMORY.package}`, true],
+        ["tickets", "http 127.0.0.1:9", false],
+      ]);
+      const s = copilot.servers[0];
+      // the tools list keeps three tools; Copilot CLI names each SERVER-TOOL
+      const sent = tools.filter((x) => kept.includes(x.name));
+      assert.deepEqual([s.tools, s.toolsListed], [kept.length, tools.length]);
+      assert.equal(s.sentTokens, chat((t) => `memory-${t}`, sent));
+      assert.equal(s.wireTokens, tiktoken.count(JSON.stringify(tools)));
+      assert.equal(copilot.posture.state, "unrecorded");
+      assert.deepEqual(s.envNames, ["MEMORY_NOTE_KEY"]);
+      const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
+      for (const value of [envValue, headerValue]) {
+        assert.equal(printed.includes(value), false, value);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
