@@ -18,6 +18,8 @@ export type ClientId =
   | "codex"
   | "zed"
   | "copilot-cli"
+  | "cline"
+  | "roo-code"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -103,6 +105,26 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     format: "openai-chat-completions",
     family: "gpt",
     formatWhy: "Copilot CLI's model is chosen with /model; OpenAI's chat format is assumed",
+  },
+  // Cline 4.0 and later send MCP tools as native function tools (cline/cline v4.1.13,
+  // apps/vscode/src/sdk/vscode-runtime-builder.ts); its own provider (an OpenAI-compatible
+  // gateway) is the default, serving anthropic/claude-sonnet-5 (sdk/packages/shared/src/
+  // providers/defaults.ts).
+  cline: {
+    label: "Cline",
+    format: "openai-chat-completions",
+    family: "claude",
+    formatWhy: "Cline's default provider, its own OpenAI-compatible gateway, serves a Claude " +
+      "model (anthropic/claude-sonnet-5); another provider is chosen in its settings",
+  },
+  // Roo Code builds MCP tools as OpenAI chat tools (RooCodeInc/Roo-Code v3.52.1,
+  // src/core/prompts/tools/native-tools/mcp_server.ts); the provider is chosen in its settings.
+  "roo-code": {
+    label: "Roo Code",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "Roo Code's provider is chosen in its settings; OpenAI's chat format, in which " +
+      "it builds its tools, is assumed",
   },
   generic: {
     label: "Servers config",

@@ -23,6 +23,10 @@
  * - Zed: `settings.json` in Zed's config folder and `FOLDER/.zed/settings.json` (see `zed`).
  * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
  *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
+ * - Cline: `~/.cline/data/settings/cline_mcp_settings.json`, else the files of Cline before 4.0
+ *   in each VS Code-based editor's extension storage (see `cline`).
+ * - Roo Code: `mcp_settings.json` in each VS Code-based editor's extension storage and
+ *   `FOLDER/.roo/mcp.json` (the project's wins; see `rooCode`).
  *
  * @module
  */
@@ -738,7 +742,139 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await codex(r));
   configs.push(...await zed(r));
   configs.push(...await copilotCli(r));
+  configs.push(...await cline(r));
+  configs.push(...await rooCode(r));
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+/** The user folders of the VS Code-based editors an extension's storage can be under, by label. */
+const EDITOR_HOSTS: readonly (readonly [folder: string, label: string])[] = [
+  ["Code", "VS Code"],
+  ["Code - Insiders", "VS Code Insiders"],
+  ["Cursor", "Cursor"],
+  ["Windsurf", "Windsurf"],
+  ["VSCodium", "VSCodium"],
+];
+
+/** `JSON.parse` of the file's text, as Node.js extensions read theirs: no comment, BOM or trailing comma. */
+const NODE_JSON: JsonDialect = { comments: false, trailingCommas: false, bom: false };
+
+const CLINE_FILE = "cline_mcp_settings.json";
+const CLINE_DOCS = "docs.cline.bot, Config";
+
+/**
+ * Cline (docs.cline.bot, Config; cline/cline v4.1.13, apps/vscode/src/hosts/vscode/
+ * mcp-settings-legacy-migration.ts): Cline 4 (the VS Code extension and the CLI) keeps its MCP
+ * servers in `~/.cline/data/settings/cline_mcp_settings.json` (`CLINE_MCP_SETTINGS_PATH` names
+ * the file, `CLINE_DATA_DIR` the `data` folder, `CLINE_DIR` the `.cline` folder). Cline before 4.0
+ * kept them in `settings/cline_mcp_settings.json` of its editor's extension storage
+ * (`globalStorage/saoudrizwan.claude-dev`) or `~/Documents/Cline/MCP/`; Cline 4 copies those
+ * servers into its own file once, at its first start, and reads them no more. So the older files
+ * are read only when Cline 4's file does not exist (an install not yet updated), one config each.
+ */
+async function cline(r: Reader): Promise<ClientConfig[]> {
+  const { home, system, env } = r.options;
+  const set = (name: string) => system ? env[name]?.trim() || undefined : undefined;
+  const shared = set("CLINE_MCP_SETTINGS_PATH") ??
+    join(
+      set("CLINE_DATA_DIR") ?? join(set("CLINE_DIR") ?? join(home, ".cline"), "data"),
+      "settings",
+      CLINE_FILE,
+    );
+  const older = [
+    ...EDITOR_HOSTS.flatMap(([folder]) =>
+      userDirs(
+        r.options,
+        folder,
+        "User",
+        "globalStorage",
+        "saoudrizwan.claude-dev",
+        "settings",
+        CLINE_FILE,
+      )
+    ),
+    join(home, "Documents", "Cline", "MCP", CLINE_FILE),
+  ];
+  const deferral: DeferralInputs = { kind: "none", client: "Cline" };
+  const current = await layered(r, "cline", [{ path: shared, scope: "user" }], deferral, NODE_JSON);
+  const exists = r.options.exists ??
+    (async (path: string) => await r.options.read(path) !== undefined);
+  if (current.length > 0) {
+    const left = [];
+    for (const path of older) if (await exists(path)) left.push(tilde(path, home));
+    if (left.length === 0) return current;
+    return [{
+      ...current[0],
+      notes: [
+        ...current[0].notes,
+        `${left.join(", ")}: the file${left.length > 1 ? "s" : ""} of Cline before 4.0, whose ` +
+        `servers Cline 4 copied into ${
+          tilde(shared, home)
+        } at its first start: not read (${CLINE_DOCS})`,
+      ],
+    }];
+  }
+  const configs: ClientConfig[] = [];
+  for (const path of older) {
+    for (const c of await layered(r, "cline", [{ path, scope: "user" }], deferral, NODE_JSON)) {
+      configs.push({
+        ...c,
+        notes: [
+          ...c.notes,
+          `no ${
+            tilde(shared, home)
+          }: this is the file of a Cline before 4.0, which put MCP tools ` +
+          `in its system prompt as text, or sent them under other names with native tool calls; ` +
+          `Cline 4 copies these servers at its first start. Counted as Cline 4 sends them`,
+        ],
+      });
+    }
+  }
+  return configs;
+}
+
+/**
+ * Roo Code (docs.roocode.com/features/mcp/using-mcp-in-roo; RooCodeInc/Roo-Code v3.52.1,
+ * src/services/mcp/McpHub.ts, src/utils/storage.ts): the global `settings/mcp_settings.json` of
+ * its extension storage (`globalStorage/rooveterinaryinc.roo-cline`, or the folder the editor's
+ * user setting `roo-cline.customStoragePath` names), in each VS Code-based editor it is installed
+ * in, and the project's `FOLDER/.roo/mcp.json`, whose entry wins a shared name. Both are read
+ * with `JSON.parse`.
+ */
+async function rooCode(r: Reader): Promise<ClientConfig[]> {
+  const { home, project } = r.options;
+  const projectFile = project === undefined
+    ? []
+    : [{ path: join(project, ".roo", "mcp.json"), scope: "project", inProject: true }];
+  const deferral: DeferralInputs = { kind: "none", client: "Roo Code" };
+  const configs: ClientConfig[] = [];
+  for (const [folder, label] of EDITOR_HOSTS) {
+    for (const dir of userDirs(r.options, folder, "User")) {
+      const settings = await r.load(join(dir, "settings.json"), true, true);
+      const custom = isObject(settings) ? settings["roo-cline.customStoragePath"] : undefined;
+      const base = typeof custom === "string" && custom.trim() !== ""
+        ? custom
+        : join(dir, "globalStorage", "rooveterinaryinc.roo-cline");
+      const path = join(base, "settings", "mcp_settings.json");
+      if (await r.load(path, NODE_JSON) === undefined) continue;
+      const found = await layered(
+        r,
+        "roo-code",
+        [...projectFile, { path, scope: "global" }],
+        deferral,
+        NODE_JSON,
+      );
+      configs.push(...found.map((c) => ({
+        ...c,
+        label: folder === "Code" ? CLIENTS["roo-code"].label : `Roo Code (${label})`,
+      })));
+    }
+  }
+  // A project file with no global one found still belongs to Roo Code.
+  if (configs.length === 0 && projectFile.length > 0) {
+    configs.push(...await layered(r, "roo-code", projectFile, deferral, NODE_JSON));
+  }
+  return configs;
 }
 
 const ZED_DOCS = "zed.dev/docs/ai/mcp";
@@ -1278,6 +1414,7 @@ async function layered(
   client: ClientId,
   files: readonly LayerFile[],
   deferral: DeferralInputs,
+  dialect?: JsonDialect,
 ): Promise<ClientConfig[]> {
   const { home, project } = r.options;
   const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
@@ -1286,7 +1423,7 @@ async function layered(
   // A file listed twice is read once, as its last (user-wide) listing: run from the home
   // folder, the project's .cursor/mcp.json is the global one.
   for (const f of files.filter((f, i) => !files.slice(i + 1).some((g) => g.path === f.path))) {
-    const value = await r.load(f.path, client !== "claude-code");
+    const value = await r.load(f.path, dialect ?? client !== "claude-code");
     if (!isObject(value)) continue;
     const table = f.mcpKey
       ? (isObject(value.mcp) ? value.mcp.servers : value["mcp.servers"])
@@ -1322,7 +1459,8 @@ async function layered(
  * servers alone, with the project's and the user's settings for the posture),
  * `claude_desktop_config.json`, Copilot CLI's `mcp-config.json` or `.github/mcp.json`, a
  * `.cursor/mcp.json`, a `.vscode/mcp.json` (or any file whose
- * table is `servers`), Windsurf's `mcp_config.json`, Gemini CLI's `.gemini/settings.json` (its
+ * table is `servers`), Windsurf's `mcp_config.json`, Cline's `cline_mcp_settings.json`, Roo
+ * Code's `mcp_settings.json` or `.roo/mcp.json`, Gemini CLI's `.gemini/settings.json` (its
  * servers alone), a Codex `config.toml` (any `.toml` file: its `mcp_servers` alone); any other
  * file is a plain servers config.
  *
@@ -1381,6 +1519,10 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "claude-desktop"
       : name === "mcp-config.json" || norm.endsWith("/.github/mcp.json")
       ? "copilot-cli"
+      : name === CLINE_FILE
+      ? "cline"
+      : name === "mcp_settings.json" || (norm.includes("/.roo/") && name === "mcp.json")
+      ? "roo-code"
       : norm.includes("/.cursor/")
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
@@ -1401,11 +1543,15 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "copilot-cli" }
       : {
         kind: "none",
-        client: client === "windsurf" || client === "gemini-cli"
+        client: client === "windsurf" || client === "gemini-cli" || client === "cline" ||
+            client === "roo-code"
           ? CLIENTS[client].label
           : "This file's client",
       };
-    const folder = client === "cursor" || client === "vscode" ? dirname(dirname(path)) : undefined;
+    const folder = client === "cursor" || client === "vscode" ||
+        (client === "roo-code" && name === "mcp.json")
+      ? dirname(dirname(path))
+      : undefined;
     const c = await single(r, client, path, value, folder, deferral);
     if (c !== undefined) configs.push(c);
   }

@@ -1350,3 +1350,208 @@ Deno.test("findConfigs() names the file, line and column of a Copilot CLI mcp-co
     ]);
     assertEquals(found.configs.map((c) => c.id), ["cursor ~/.cursor/mcp.json"]);
   }));
+
+Deno.test("findConfigs() reads Cline 4's cline_mcp_settings.json in both its shapes, and an older Cline's file only without it", () =>
+  withHome(async (home) => {
+    const shared = join(home, ".cline", "data", "settings", "cline_mcp_settings.json");
+    const older = join(
+      home,
+      ".config",
+      "Code",
+      "User",
+      "globalStorage",
+      "saoudrizwan.claude-dev",
+      "settings",
+      "cline_mcp_settings.json",
+    );
+    await write(shared, {
+      mcpServers: {
+        docs: {
+          command: "npx",
+          args: ["-y", "@acme/docs-mcp"],
+          env: { DOCS_KEY: "dk-1" },
+          autoApprove: ["search"],
+          timeout: 120,
+          disabled: false,
+        },
+        // the CLI's shape, with the sign-in it keeps beside the server
+        hub: {
+          transport: {
+            type: "streamableHttp",
+            url: "https://mcp.example.org/mcp",
+            headers: { Authorization: "Bearer hb-1" },
+          },
+          oauth: { tokens: { access_token: "oauth-secret-1" } },
+        },
+        events: { url: "https://events.example.org/sse" },
+        "legacy-http": { url: "https://legacy.example.org/mcp", transportType: "http" },
+        resting: { command: "resting-mcp", disabled: true },
+        odd: { command: "odd-mcp", type: "sse" },
+      },
+    });
+    await write(older, { mcpServers: { old: { command: "old-mcp" } } });
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const cline = found.configs.filter((c) => c.client === "cline");
+    assertEquals(cline.map((c) => [c.id, c.label, c.files]), [[
+      "cline ~/.cline/data/settings/cline_mcp_settings.json",
+      "Cline",
+      [shared],
+    ]]);
+    assertEquals(table(cline[0]), {
+      docs: ["user", "npx @acme/docs-mcp"],
+      events: ["user", "sse events.example.org"],
+      hub: ["user", "http mcp.example.org"],
+      "legacy-http": ["user", "http legacy.example.org"],
+      odd: ["user", "?", 'type "sse" with a command: Cline expects type "stdio" for a command'],
+      resting: ["user", "resting-mcp", "disabled"],
+    });
+    const by = Object.fromEntries(cline[0].servers.map((s) => [s.name, s]));
+    const transport = (name: string) =>
+      by[name].entry?.kind === "remote" ? by[name].entry.transport : by[name].entry?.kind;
+    assertEquals(
+      ["hub", "events", "legacy-http"].map(transport),
+      ["streamable-http", "sse", "streamable-http"],
+    );
+    assertEquals(by.docs.envNames, ["DOCS_KEY"]);
+    // the sign-in's tokens are not carried into the entry the capture gets
+    assertEquals(JSON.stringify(by.hub.entry).includes("oauth-secret-1"), false);
+    assertEquals(cline[0].notes, [
+      "~/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json: " +
+      "the file of Cline before 4.0, whose servers Cline 4 copied into " +
+      "~/.cline/data/settings/cline_mcp_settings.json at its first start: not read " +
+      "(docs.cline.bot, Config)",
+    ]);
+
+    // CLINE_DIR moves ~/.cline (this account's audit only)
+    const alt = join(home, "alt-cline");
+    await write(join(alt, "data", "settings", "cline_mcp_settings.json"), {
+      mcpServers: { moved: { command: "moved-mcp" } },
+    });
+    const moved = await findConfigs({ ...options, system: true, env: { CLINE_DIR: alt } });
+    assertEquals(
+      moved.configs.filter((c) => c.client === "cline").map((c) => [c.id, c.servers.length]),
+      [["cline ~/alt-cline/data/settings/cline_mcp_settings.json", 1]],
+    );
+
+    // Without Cline 4's file, the older file is the config, with a note
+    await Deno.remove(shared);
+    const before4 = (await findConfigs(options)).configs.filter((c) => c.client === "cline");
+    assertEquals(before4.map((c) => [c.files, table(c)]), [[[older], {
+      old: ["user", "old-mcp"],
+    }]]);
+    assertMatch(before4[0].notes[0], /^no ~\/\.cline\/data\/settings\/cline_mcp_settings\.json: /);
+
+    // --config reads a cline_mcp_settings.json as Cline's
+    const one = await findConfigs(options, [older]);
+    assertEquals(one.configs.map((c) => [c.client, c.label]), [["cline", "Cline"]]);
+  }));
+
+Deno.test("findConfigs() reads Roo Code's global mcp_settings.json per editor and the project's .roo/mcp.json, the project winning", () =>
+  withHome(async (home) => {
+    const app = join(home, "code", "app");
+    const codeGlobal = join(
+      home,
+      ".config",
+      "Code",
+      "User",
+      "globalStorage",
+      "rooveterinaryinc.roo-cline",
+      "settings",
+      "mcp_settings.json",
+    );
+    await write(codeGlobal, {
+      mcpServers: {
+        files: {
+          command: "npx",
+          args: ["-y", "@acme/files-mcp", "${workspaceFolder}"],
+          alwaysAllow: ["read_file"],
+          disabledTools: ["delete_file"],
+          timeout: 60,
+          watchPaths: ["/tmp/x"],
+        },
+        search: {
+          type: "streamable-http",
+          url: "https://search.example.org/mcp",
+          headers: { "X-Key": "${env:SEARCH_KEY}" },
+        },
+        nourl: { url: "https://x.example.org/sse" },
+        both: { command: "a-mcp", url: "https://b.example.org/mcp" },
+        shared: { command: "global-shared" },
+      },
+    });
+    const projectFile = join(app, ".roo", "mcp.json");
+    await write(projectFile, { mcpServers: { shared: { command: "node", args: ["shared.js"] } } });
+    // Cursor's Roo Code keeps its storage where its roo-cline.customStoragePath says
+    const store = join(home, "roo-store");
+    await write(
+      join(home, ".config", "Cursor", "User", "settings.json"),
+      `// Cursor settings (JSONC)\n{ "roo-cline.customStoragePath": ${JSON.stringify(store)}, }\n`,
+    );
+    await write(join(store, "settings", "mcp_settings.json"), {
+      mcpServers: { events: { type: "sse", url: "https://events.example.org/sse" } },
+    });
+    // Roo Code reads its files with JSON.parse: a comment makes this one unreadable
+    const windsurfGlobal = join(
+      home,
+      ".config",
+      "Windsurf",
+      "User",
+      "globalStorage",
+      "rooveterinaryinc.roo-cline",
+      "settings",
+      "mcp_settings.json",
+    );
+    await write(windsurfGlobal, `{\n  // mine\n  "mcpServers": {}\n}\n`);
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems.map((p) => p.path), [windsurfGlobal]);
+    const roo = found.configs.filter((c) => c.client === "roo-code");
+    assertEquals(roo.map((c) => [c.id, c.label, c.folder, c.files]), [
+      [
+        "roo-code ~/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json",
+        "Roo Code",
+        app,
+        [projectFile, codeGlobal],
+      ],
+      [
+        "roo-code ~/roo-store/settings/mcp_settings.json",
+        "Roo Code (Cursor)",
+        app,
+        [projectFile, join(store, "settings", "mcp_settings.json")],
+      ],
+    ]);
+    assertEquals(table(roo[0]), {
+      both: ["global", "?", 'both "command" and "url"'],
+      files: ["global", "npx @acme/files-mcp"],
+      nourl: ["global", "?", 'a "url" without "type" ("sse" or "streamable-http")'],
+      search: ["global", "http search.example.org"],
+      shared: ["project", "node"],
+    });
+    assertEquals(table(roo[1]), {
+      events: ["global", "sse events.example.org"],
+      shared: ["project", "node"],
+    });
+    const by = Object.fromEntries(roo[0].servers.map((s) => [s.name, s]));
+    assertEquals(by.files.entry?.kind === "stdio" && by.files.entry.args[2], app);
+    assertEquals(by.files.toolFilter, { key: "disabledTools", exclude: ["delete_file"] });
+    assertEquals(
+      by.search.entry?.kind === "remote" && [by.search.entry.transport, by.search.entry.headers],
+      ["streamable-http", { "X-Key": "${SEARCH_KEY}" }],
+    );
+    assertEquals(roo[0].notes, [`"shared" in ${codeGlobal} (global) is hidden by the project one`]);
+
+    // A project file alone (no editor's global file) is still Roo Code's
+    const bare = await findConfigs({ ...options, home: join(home, "code") });
+    assertEquals(
+      bare.configs.filter((c) => c.client === "roo-code").map((c) => [c.label, c.files]),
+      [["Roo Code", [projectFile]]],
+    );
+    // --config reads .roo/mcp.json and mcp_settings.json as Roo Code's
+    const given = await findConfigs(options, [projectFile, codeGlobal]);
+    assertEquals(given.configs.map((c) => [c.client, c.folder]), [
+      ["roo-code", app],
+      ["roo-code", undefined],
+    ]);
+  }));

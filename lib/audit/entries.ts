@@ -25,6 +25,11 @@
  *   `command: {path, args, env}`), or `url` and `headers`; `enabled: false`.
  * - Copilot CLI's `mcpServers` entries: `type` `local`/`stdio`, `http` or `sse`; `tools` the
  *   allow-list (`["*"]` all); `$NAME`, `${NAME}`, `${NAME:-default}` in `env` and `headers`.
+ * - Cline's entries ({@linkcode clineEntry}): flat, or the `transport: {type, ...}` form its CLI
+ *   writes; `type` (or the older `transportType`) `stdio`, `sse`, `streamableHttp`, a `url`
+ *   without one being SSE;
+ * - Roo Code's entries ({@linkcode rooEntry}): `type` `stdio`, `sse`, `streamable-http`, required
+ *   with a `url`; `disabledTools` leaves those tools out, as Windsurf's does.
  *
  * @module
  */
@@ -239,6 +244,21 @@ export function readServerEntry(
     }
     raw = zed;
   }
+  if (where.client === "cline" || where.client === "roo-code") {
+    const read = where.client === "cline" ? clineEntry(raw) : rooEntry(raw);
+    if (typeof read === "string") {
+      return {
+        ...base,
+        problem: read,
+        disabled: raw.disabled === true,
+        ...(raw.disabled === true ? { disabledBy: '"disabled": true in its entry' } : {}),
+        alwaysLoad: false,
+        launch: "?",
+        envNames: [],
+      };
+    }
+    raw = read;
+  }
   const disabled = raw.disabled === true;
   const off = disabled
     ? {
@@ -256,7 +276,7 @@ export function readServerEntry(
     toolFilter?: ToolFilter;
     notes?: string[];
     envFile?: string;
-  } = where.client === "windsurf"
+  } = where.client === "windsurf" || where.client === "roo-code"
     ? toolFilter(name, raw, "disabledTools")
     : where.client === "gemini-cli"
     ? geminiFilter(name, raw)
@@ -272,6 +292,8 @@ export function readServerEntry(
       if (entry[k] !== undefined) entry[k] = bareVariables(entry[k]);
     }
   }
+  // A switch, not a launch key: the same server switched on in two files is one capture.
+  if (where.client === "cline" || where.client === "roo-code") delete entry.disabled;
   // mcpmeter's own keys mean something else in a client's file (VS Code writes `version` and
   // `gallery` on every server installed from its MCP registry): only a plain servers file
   // (`generic`) may carry mcpmeter's pins.
@@ -789,5 +811,101 @@ export function zedEntry(raw: JsonObject): JsonObject | string {
     return "provided by a Zed extension, which supplies its command: not started here";
   }
   if (raw.enabled === false) out.disabled = true;
+  return out;
+}
+
+/** Keys of Cline's and Roo Code's entries that do not change how a server starts or its tools. */
+const CLINE_ROO_SETTINGS = [
+  "autoApprove",
+  "alwaysAllow",
+  "timeout",
+  "watchPaths",
+  "remoteConfigured",
+  "metadata",
+  "oauth",
+  "oauthClient",
+  "transportType",
+] as const;
+
+/**
+ * A Cline server entry (`cline_mcp_settings.json`) as a plain servers-config entry, or why Cline
+ * cannot start it. Cline 4 reads two shapes (cline/cline v4.1.13,
+ * apps/vscode/src/services/mcp/schemas.ts and hosts/vscode/mcp-settings-legacy-migration.ts):
+ * flat `command`/`args`/`cwd`/`env` or `url`/`headers`, and its CLI's `transport: {type, ...}`,
+ * the entry's own keys winning. `type`, else the older `transportType` (`http` meaning
+ * `streamableHttp`), is `stdio`, `sse` or `streamableHttp`; a `command` means stdio and a `url`
+ * without a type SSE. `oauth` holds tokens: it is dropped with the other settings.
+ *
+ * @param raw The entry as written.
+ * @returns The entry to capture, or the reason it cannot start.
+ *
+ * @example Usage
+ * ```ts
+ * import { clineEntry } from "./entries.ts";
+ * const e = clineEntry({ transport: { type: "streamableHttp", url: "https://x.test/mcp" }, disabled: false });
+ * if (typeof e === "string" || e.type !== "streamable-http" || e.url !== "https://x.test/mcp") {
+ *   throw new Error(JSON.stringify(e));
+ * }
+ * ```
+ */
+export function clineEntry(raw: JsonObject): JsonObject | string {
+  const out: Record<string, JsonValue> = isObject(raw.transport)
+    ? { ...raw.transport, ...raw }
+    : { ...raw };
+  delete out.transport;
+  const kind = (v: JsonValue | undefined) =>
+    v === "http" || v === "streamableHttp" ? "streamableHttp" : v;
+  const type = kind(out.type) ?? kind(out.transportType);
+  for (const k of CLINE_ROO_SETTINGS) delete out[k];
+  if (type !== undefined && type !== "stdio" && type !== "sse" && type !== "streamableHttp") {
+    return `type ${JSON.stringify(type)} is none of Cline's ("stdio", "sse", "streamableHttp")`;
+  }
+  if (out.command !== undefined) {
+    if (type !== undefined && type !== "stdio") {
+      return `type "${type}" with a command: Cline expects type "stdio" for a command`;
+    }
+    delete out.type;
+    delete out.url;
+    delete out.headers;
+    return out;
+  }
+  if (type === "stdio") return 'type "stdio" without a command';
+  out.type = type === "streamableHttp" ? "streamable-http" : "sse";
+  return out;
+}
+
+/**
+ * A Roo Code server entry (`mcp_settings.json`, `.roo/mcp.json`) as a plain servers-config
+ * entry, or why Roo Code refuses it (RooCodeInc/Roo-Code v3.52.1, src/services/mcp/McpHub.ts,
+ * `validateServerConfig`): `command` and `url` together are refused; a `command` is stdio;
+ * a `url` needs `type` `sse` or `streamable-http`; any other type is refused.
+ *
+ * @param raw The entry as written.
+ * @returns The entry to capture (its `disabledTools` kept for the tool filter), or the reason.
+ *
+ * @example Usage
+ * ```ts
+ * import { rooEntry } from "./entries.ts";
+ * if (rooEntry({ url: "https://x.test/mcp" }) !== 'a "url" without "type" ("sse" or "streamable-http")') {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function rooEntry(raw: JsonObject): JsonObject | string {
+  const out: Record<string, JsonValue> = { ...raw };
+  for (const k of CLINE_ROO_SETTINGS) delete out[k];
+  const type = out.type;
+  if (out.command !== undefined && out.url !== undefined) return 'both "command" and "url"';
+  if (type !== undefined && type !== "stdio" && type !== "sse" && type !== "streamable-http") {
+    return `type ${JSON.stringify(type)} is none of Roo Code's ("stdio", "sse", "streamable-http")`;
+  }
+  if (out.command !== undefined) {
+    if (type !== undefined && type !== "stdio") return `type "${type}" with a "command"`;
+    delete out.type;
+    return out;
+  }
+  if (out.url === undefined) return 'neither "command" nor "url"';
+  if (type === undefined) return 'a "url" without "type" ("sse" or "streamable-http")';
+  if (type === "stdio") return 'type "stdio" with a "url"';
   return out;
 }

@@ -240,6 +240,8 @@ function byCost(a: ToolCost, b: ToolCost): number {
  * Codex `mcp__SERVER__TOOL` made a valid Responses API name ({@linkcode codexToolName});
  * Copilot CLI `SERVER-TOOL` (docs.github.com, Copilot CLI command reference, "MCP server naming";
  * no rewriting of other characters is documented, so none is applied);
+ * Cline `SERVER__TOOL` ({@linkcode clineToolName}) and Roo Code `mcp--SERVER--TOOL`
+ * ({@linkcode rooToolName}), as their source builds them;
  * the other clients' naming is not documented, and the tool's own name is used.
  */
 export function clientToolName(client: ClientId, server: string, tool: string): string {
@@ -251,7 +253,63 @@ export function clientToolName(client: ClientId, server: string, tool: string): 
     ? codexToolName(server, tool)
     : client === "copilot-cli"
     ? `${server}-${tool}`
+    : client === "cline"
+    ? clineToolName(server, tool)
+    : client === "roo-code"
+    ? rooToolName(server, tool)
     : tool;
+}
+
+/**
+ * Cline's name for an MCP tool (cline/cline v4.1.13,
+ * sdk/packages/core/src/extensions/mcp/name-transform.ts): `SERVER__TOOL` as written when it is
+ * made of ASCII letters, digits, `_`, `-` and is at most 64 characters; otherwise each run of
+ * other characters becomes one `_`, the result is cut to 55 characters (`mcp_tool` if nothing
+ * is left), and `_` and the first 8 hex digits of the SHA-1 of `SERVER__TOOL` are appended.
+ *
+ * @param server The server's config key.
+ * @param tool The tool's name as the server lists it.
+ * @returns The function name Cline sends.
+ *
+ * @example Usage
+ * ```ts
+ * import { clineToolName } from "./report.ts";
+ * if (clineToolName("docs", "search") !== "docs__search") throw new Error();
+ * ```
+ */
+export function clineToolName(server: string, tool: string): string {
+  const raw = `${server}__${tool}`;
+  const clean = raw.replace(/[^a-zA-Z0-9_-]+/g, "_");
+  if (clean === raw && raw.length <= 64) return raw;
+  const hash = createHash("sha1").update(raw).digest("hex").slice(0, 8);
+  return `${clean.slice(0, 55) || "mcp_tool"}_${hash}`;
+}
+
+/**
+ * Roo Code's name for an MCP tool (RooCodeInc/Roo-Code v3.52.1, src/utils/mcp-name.ts,
+ * `buildMcpToolName`): `mcp--SERVER--TOOL`, each part with its runs of white space made `_`,
+ * other characters than ASCII letters, digits, `_`, `-` dropped, `--` runs made one `-`, a `_`
+ * put first when it does not start with a letter or `_` (`_unnamed` when nothing is left, `_`
+ * for an empty name), the whole cut to 64 characters.
+ *
+ * @param server The server's config key.
+ * @param tool The tool's name as the server lists it.
+ * @returns The function name Roo Code sends.
+ *
+ * @example Usage
+ * ```ts
+ * import { rooToolName } from "./report.ts";
+ * if (rooToolName("my docs", "search.pages") !== "mcp--my_docs--searchpages") throw new Error();
+ * ```
+ */
+export function rooToolName(server: string, tool: string): string {
+  const part = (name: string) => {
+    if (name === "") return "_";
+    let s = name.replace(/\s+/g, "_").replace(/[^a-zA-Z0-9_-]/g, "").replace(/--+/g, "-");
+    if (s !== "" && !/^[a-zA-Z_]/.test(s)) s = `_${s}`;
+    return s === "" ? "_unnamed" : s;
+  };
+  return `mcp--${part(server)}--${part(tool)}`.slice(0, 64);
 }
 
 /**
@@ -326,9 +384,20 @@ export function sentToolOf(
   };
   return {
     name: clientToolName(client, server, name),
-    description: tool.description,
+    description: client === "cline"
+      ? clineDescription(server, name, tool.description)
+      : tool.description,
     inputSchema: normalizeForProvider(tool, sentFormatDialect(format)).schema,
   };
+}
+
+/**
+ * The description Cline sends: the tool's own, trimmed, or for a tool without one the line its
+ * source writes in its place (cline/cline v4.1.13, sdk/packages/core/src/extensions/mcp/tools.ts).
+ */
+function clineDescription(server: string, tool: string, description: string): string {
+  const own = description.trim();
+  return own !== "" ? own : `Execute MCP tool "${tool}" from server "${server}".`;
 }
 
 /**

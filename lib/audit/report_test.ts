@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { buildConfigReport, clientToolName, codexToolName, geminiCliToolName } from "./report.ts";
+import {
+  buildConfigReport,
+  clientToolName,
+  clineToolName,
+  codexToolName,
+  geminiCliToolName,
+  rooToolName,
+} from "./report.ts";
 import type { ClientConfig } from "./discover.ts";
 import { readServerEntry } from "./entries.ts";
 import type { ServerCaptureRecord } from "../mcp/types.ts";
@@ -374,4 +381,76 @@ Deno.test("clientToolName() gives Copilot CLI's SERVER-TOOL, the server's name k
   // the CLI command reference's examples: my-server -> my-server-fetch, My Server -> My Server-fetch
   assert.equal(clientToolName("copilot-cli", "my-server", "fetch"), "my-server-fetch");
   assert.equal(clientToolName("copilot-cli", "My Server", "fetch"), "My Server-fetch");
+});
+
+Deno.test("clineToolName() writes SERVER__TOOL, and a name with other characters or over 64 cleaned, cut and hashed", () => {
+  assert.equal(clineToolName("docs", "search-pages"), "docs__search-pages");
+  // runs of other characters become one "_"; then "_" and 8 hex digits of the SHA-1 of the name
+  // as written (python3 hashlib.sha1(b"my docs__search.pages").hexdigest()[:8])
+  assert.equal(clineToolName("my docs", "search.pages"), "my_docs__search_pages_3e1ec9e2");
+  // 73 characters: the first 55, "_", the hash (hashlib.sha1(b"s__" + b"t" * 70))
+  const long = clineToolName("s", "t".repeat(70));
+  assert.equal(long, `s__${"t".repeat(52)}_d45f0064`);
+  assert.equal(long.length, 64);
+});
+
+Deno.test("rooToolName() writes mcp--SERVER--TOOL with Roo Code's characters, cut to 64", () => {
+  assert.equal(rooToolName("my docs", "search.pages"), "mcp--my_docs--searchpages");
+  // a part not starting with a letter or "_" gets one; "--" runs become "-"
+  assert.equal(rooToolName("9lives", "a--b---c"), "mcp--_9lives--a-b-c");
+  assert.equal(rooToolName("", "!!!"), "mcp--_--_unnamed");
+  assert.equal(rooToolName("s", "t".repeat(70)), `mcp--s--${"t".repeat(56)}`);
+});
+
+Deno.test("buildConfigReport() sends Cline's and Roo Code's tools as OpenAI chat tools under their names", () => {
+  const entry = (client: "cline" | "roo-code", raw: JsonObject) =>
+    readServerEntry("kv", raw, { scope: "user", source: "/h/x.json", folders, client });
+  const cline: ClientConfig = {
+    id: "cline ~/.cline/data/settings/cline_mcp_settings.json",
+    client: "cline",
+    label: "Cline",
+    files: ["/h/.cline/data/settings/cline_mcp_settings.json"],
+    servers: [entry("cline", { command: "kv-mcp", autoApprove: ["get"], timeout: 30 })],
+    notes: [],
+    deferral: { kind: "none", client: "Cline" },
+  };
+  // A tool without a description gets the line Cline writes in its place (cline/cline v4.1.13,
+  // sdk/packages/core/src/extensions/mcp/tools.ts); a description is sent trimmed.
+  const tools: JsonObject[] = [
+    { name: "get", inputSchema: { type: "object", properties: {} }, description: "  Get \n" },
+    { name: "put", inputSchema: { properties: { k: { type: "string" } }, type: "object" } },
+  ];
+  const r = buildConfigReport(cline, () => record("kv", { tools }), { count, home: "/h" });
+  const expected = "[" +
+    '{"type":"function","function":{"name":"kv__get","description":"Get",' +
+    '"parameters":{"type":"object","properties":{}}}},' +
+    '{"type":"function","function":{"name":"kv__put",' +
+    '"description":"Execute MCP tool \\"put\\" from server \\"kv\\".",' +
+    '"parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}}]';
+  assert.equal(r.format, "openai-chat-completions");
+  // Cline's default model is a Claude one: Claude's window and bill
+  assert.deepEqual([r.family, r.contextWindow, r.billing.provider], [
+    "claude",
+    200_000,
+    "anthropic",
+  ]);
+  assert.equal(r.totals.sentTokens, expected.length);
+  assert.equal(r.posture.state, "none-documented");
+
+  // Roo Code: mcp--SERVER--TOOL, and its disabledTools leave tools out
+  const roo: ClientConfig = {
+    ...cline,
+    id: "roo-code x",
+    client: "roo-code",
+    label: "Roo Code",
+    servers: [
+      entry("roo-code", { command: "kv-mcp", alwaysAllow: ["get"], disabledTools: ["get"] }),
+    ],
+  };
+  const rr = buildConfigReport(roo, records, { count, home: "/h" });
+  const put = '{"type":"function","function":{"name":"mcp--kv--put","description":"Put it",' +
+    '"parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}}';
+  assert.deepEqual([rr.family, rr.contextWindow], ["gpt", 128_000]);
+  assert.deepEqual([rr.servers[0].tools, rr.servers[0].disabledTools], [1, ["get"]]);
+  assert.equal(rr.totals.sentTokens, `[${put}]`.length);
 });

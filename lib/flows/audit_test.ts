@@ -753,3 +753,153 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "runAuditCommand audits a temporary home's Cline and Roo Code configs in the form each sends",
+  sanitizeResources: false,
+  async fn(t) {
+    const memory = await installedBin(SERVER_MEMORY);
+    if ("skip" in memory) {
+      console.warn(`skipped: ${memory.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-cline-" });
+    const home = join(dir, "home");
+    const app = join(home, "app");
+    const secret = "hub-5d4c3b2a1f0e";
+    const npxMemory = {
+      command: "npx",
+      args: ["-y", `${SERVER_MEMORY.package}@${SERVER_MEMORY.version}`],
+    };
+    // Cline 4's file: a server in the flat shape, a disabled one in the CLI's shape
+    await write(join(home, ".cline", "data", "settings", "cline_mcp_settings.json"), {
+      mcpServers: {
+        memory: { ...npxMemory, autoApprove: [], disabled: false, timeout: 60 },
+        hub: {
+          transport: {
+            type: "streamableHttp",
+            url: "https://hub.example.invalid/mcp",
+            headers: { Authorization: `Bearer ${secret}` },
+          },
+          disabled: true,
+        },
+      },
+    });
+    // Roo Code in VS Code: the global file, and the project's, which wins "shadowed"
+    const rooGlobal = join(
+      home,
+      ".config",
+      "Code",
+      "User",
+      "globalStorage",
+      "rooveterinaryinc.roo-cline",
+      "settings",
+      "mcp_settings.json",
+    );
+    await write(rooGlobal, {
+      mcpServers: {
+        memory: { ...npxMemory, alwaysAllow: ["read_graph"], disabledTools: ["read_graph"] },
+        nourl: { url: "https://nourl.example.invalid/sse" },
+        shadowed: { command: "/nonexistent/shadowed-mcp" },
+      },
+    });
+    await write(join(app, ".roo", "mcp.json"), { mcpServers: { shadowed: npxMemory } });
+    const before = await snapshot(home);
+    const lines: string[] = [];
+    const io: FlowIo = {
+      ...denoFlowIo(),
+      env: () => ({ PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" }),
+      progress: (_task, line) => lines.push(line),
+    };
+    try {
+      const outcome = await runAuditCommand({
+        home,
+        project: app,
+        installDir: memory.installDir,
+        timeoutMs: 60_000,
+        out: join(dir, "out", "audit.json"),
+      }, io);
+      const written = await Deno.readTextFile(join(dir, "out", "audit.json"));
+      const report = JSON.parse(written) as AuditReport;
+      const [cline, roo] = report.configs;
+
+      await t.step("each client's servers, as its own file and precedence say", () => {
+        assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
+        assert.deepEqual(report.configs.map((c) => [c.id, c.label]), [
+          ["cline ~/.cline/data/settings/cline_mcp_settings.json", "Cline"],
+          [
+            "roo-code ~/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/" +
+            "mcp_settings.json",
+            "Roo Code",
+          ],
+        ]);
+        assert.deepEqual(cline.servers.map((s) => [s.name, s.status]), [
+          ["hub", "disabled"],
+          ["memory", "ok"],
+        ]);
+        assert.deepEqual(roo.servers.map((s) => [s.name, s.scope, s.status, s.cause]), [
+          ["memory", "global", "ok", undefined],
+          [
+            "nourl",
+            "global",
+            "not-started",
+            'a "url" without "type" ("sse" or "streamable-http")',
+          ],
+          ["shadowed", "project", "ok", undefined],
+        ]);
+        // one launch in both clients and both scopes is captured once
+        assert.ok(lines.includes("capturing 1 server(s), 2 at a time"), lines.join("\n"));
+      });
+
+      await t.step(
+        "sent tokens are the OpenAI chat tools each builds, counted by js-tiktoken",
+        async () => {
+          const tools = await rawToolsList(memory.bin, dir);
+          const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
+          const chat = (prefix: string, list: typeof tools) =>
+            list.map((x) => ({
+              type: "function",
+              function: {
+                name: prefix + x.name,
+                description: x.description,
+                parameters: x.inputSchema,
+              },
+            }));
+          // server-memory's tools all have descriptions without outer spaces: Cline sends them as is
+          assert.ok(
+            tools.every((x) => x.description !== "" && x.description.trim() === x.description),
+          );
+          const c = cline.servers[1];
+          assert.equal(c.sentTokens, tiktoken.count(JSON.stringify(chat("memory__", tools))));
+          assert.deepEqual([cline.format, cline.family, cline.contextWindow], [
+            "openai-chat-completions",
+            "claude",
+            200_000,
+          ]);
+          const kept = tools.filter((x) => x.name !== "read_graph");
+          assert.equal(kept.length, tools.length - 1);
+          const [mem, , shadowed] = roo.servers;
+          assert.deepEqual([mem.tools, mem.disabledTools], [kept.length, ["read_graph"]]);
+          assert.equal(mem.sentTokens, tiktoken.count(JSON.stringify(chat("mcp--memory--", kept))));
+          assert.equal(shadowed.tools, tools.length);
+          assert.equal(
+            roo.totals.sentTokens,
+            tiktoken.count(
+              JSON.stringify([...chat("mcp--memory--", kept), ...chat("mcp--shadowed--", tools)]),
+            ),
+          );
+          assert.deepEqual([roo.family, roo.contextWindow], ["gpt", 128_000]);
+        },
+      );
+
+      await t.step("nothing in the home changed, and no header value was printed", async () => {
+        assert.deepEqual(await snapshot(home), before);
+        const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
+        assert.equal(printed.includes(secret), false);
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
