@@ -842,7 +842,7 @@ async function cline(r: Reader): Promise<ClientConfig[]> {
  * with `JSON.parse`.
  */
 async function rooCode(r: Reader): Promise<ClientConfig[]> {
-  const { home, project } = r.options;
+  const { project } = r.options;
   const projectFile = project === undefined
     ? []
     : [{ path: join(project, ".roo", "mcp.json"), scope: "project", inProject: true }];
