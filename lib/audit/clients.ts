@@ -20,6 +20,7 @@ export type ClientId =
   | "copilot-cli"
   | "cline"
   | "roo-code"
+  | "kiro"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -125,6 +126,13 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     family: "gpt",
     formatWhy: "Roo Code's provider is chosen in its settings; OpenAI's chat format, in which " +
       "it builds its tools, is assumed",
+  },
+  kiro: {
+    label: "Kiro",
+    format: "anthropic-messages",
+    family: "claude",
+    formatWhy: "Kiro's models are Claude models (Auto, Claude Sonnet); Anthropic's Messages " +
+      "format is assumed",
   },
   generic: {
     label: "Servers config",

@@ -21,6 +21,7 @@
  * - Codex: `/etc/codex/config.toml`, `~/.codex/config.toml` (`CODEX_HOME` moves `~/.codex`) and
  *   the trusted project's `.codex/config.toml` files (see `codex`).
  * - Zed: `settings.json` in Zed's config folder and `FOLDER/.zed/settings.json` (see `zed`).
+ * - Kiro: `~/.kiro/settings/mcp.json` and `FOLDER/.kiro/settings/mcp.json` (the workspace's wins).
  * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
  *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
  * - Cline: `~/.cline/data/settings/cline_mcp_settings.json`, else the files of Cline before 4.0
@@ -651,7 +652,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI, Codex, Zed, Copilot CLI),
+ *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -744,6 +745,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await copilotCli(r));
   configs.push(...await cline(r));
   configs.push(...await rooCode(r));
+  configs.push(...await kiro(r));
   return { configs, problems: r.problems, searched: r.searched };
 }
 
@@ -1523,6 +1525,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "cline"
       : name === "mcp_settings.json" || (norm.includes("/.roo/") && name === "mcp.json")
       ? "roo-code"
+      : norm.endsWith("/.kiro/settings/mcp.json")
+      ? "kiro"
       : norm.includes("/.cursor/")
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
@@ -1541,6 +1545,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "vscode" }
       : client === "copilot-cli"
       ? { kind: "copilot-cli" }
+      : client === "kiro"
+      ? { kind: "kiro", toolSearch: {} }
       : {
         kind: "none",
         client: client === "windsurf" || client === "gemini-cli" || client === "cline" ||
@@ -1740,4 +1746,38 @@ async function copilotCli(r: Reader): Promise<ClientConfig[]> {
     notes,
     deferral: { kind: "copilot-cli", ...(toolSearch === undefined ? {} : { toolSearch }) },
   }];
+}
+
+/**
+ * Kiro (kiro.dev/docs/mcp/configuration, kiro.dev/docs/cli/mcp/configuration): `mcpServers` of
+ * the user's `~/.kiro/settings/mcp.json` and the workspace's `.kiro/settings/mcp.json`, merged by
+ * name, the workspace winning; Kiro CLI's `~/.kiro/settings/cli.json` holds its tool search
+ * settings (`toolSearch.enabled`, `.minPct`, `.minTokens`, written flat or nested).
+ */
+async function kiro(r: Reader): Promise<ClientConfig[]> {
+  const { home, project } = r.options;
+  const settings = join(home, ".kiro", "settings", "cli.json");
+  const value = await r.load(settings, true);
+  const nested = isObject(value) && isObject(value.toolSearch) ? value.toolSearch : {};
+  const key = (k: string) =>
+    isObject(value) && value[`toolSearch.${k}`] !== undefined
+      ? value[`toolSearch.${k}`]
+      : nested[k];
+  const toolSearch = {
+    ...(key("enabled") === undefined ? {} : { enabled: key("enabled") }),
+    ...(key("minPct") === undefined ? {} : { minPct: key("minPct") }),
+    ...(key("minTokens") === undefined ? {} : { minTokens: key("minTokens") }),
+  };
+  return await layered(r, "kiro", [
+    ...(project === undefined ? [] : [{
+      path: join(project, ".kiro", "settings", "mcp.json"),
+      scope: "workspace",
+      inProject: true,
+    }]),
+    { path: join(home, ".kiro", "settings", "mcp.json"), scope: "user" },
+  ], {
+    kind: "kiro",
+    ...(value === undefined ? {} : { settings: tilde(settings, home) }),
+    toolSearch,
+  });
 }

@@ -1555,3 +1555,104 @@ Deno.test("findConfigs() reads Roo Code's global mcp_settings.json per editor an
       ["roo-code", undefined],
     ]);
   }));
+
+Deno.test("findConfigs() reads Kiro's user and workspace mcp.json, the workspace winning a name, with disabled servers, disabledTools and Kiro CLI's tool search settings", () =>
+  withHome(async (home) => {
+    const app = join(home, "src", "shop");
+    const userPath = join(home, ".kiro", "settings", "mcp.json");
+    const workspacePath = join(app, ".kiro", "settings", "mcp.json");
+    // as the Kiro documentation writes them
+    await write(userPath, {
+      mcpServers: {
+        "web-search": {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-brave-search"],
+          env: { BRAVE_API_KEY: "${BRAVE_API_KEY}" },
+          autoApprove: ["brave_web_search"],
+        },
+        "api-server": {
+          url: "https://api.example.com/mcp",
+          headers: { Authorization: "Bearer ${API_TOKEN}", "X-Custom-Header": "value" },
+          disabledTools: ["delete_all"],
+        },
+        github: {
+          command: "docker",
+          args: ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"],
+        },
+        paused: { command: "paused-mcp", disabled: true },
+      },
+    });
+    await write(
+      workspacePath,
+      `{\n  // the project's servers\n  "mcpServers": {\n    "github": { "command": "gh-mcp", "disabledTools": ["merge_pull_request", "force_push"] },\n  },\n}\n`,
+    );
+    await write(join(home, ".kiro", "settings", "cli.json"), {
+      "toolSearch.enabled": true,
+      "toolSearch.minTokens": 20000,
+    });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const kiro = found.configs.find((c) => c.client === "kiro")!;
+    assertEquals([kiro.id, kiro.label, kiro.folder, kiro.files], [
+      "kiro ~/.kiro/settings/mcp.json",
+      "Kiro",
+      app,
+      [workspacePath, userPath],
+    ]);
+    assertEquals(table(kiro), {
+      "api-server": ["user", "http api.example.com"],
+      github: ["workspace", "gh-mcp"],
+      paused: ["user", "paused-mcp", "disabled"],
+      "web-search": ["user", "npx @modelcontextprotocol/server-brave-search"],
+    });
+    const by = Object.fromEntries(kiro.servers.map((s) => [s.name, s]));
+    assertEquals(by.github.toolFilter, {
+      key: "disabledTools",
+      exclude: ["merge_pull_request", "force_push"],
+    });
+    assertEquals(by["api-server"].toolFilter?.exclude, ["delete_all"]);
+    assertEquals(by["web-search"].toolFilter, undefined);
+    assertEquals(
+      by["api-server"].entry?.kind === "remote" && by["api-server"].entry.headers.Authorization,
+      "Bearer ${API_TOKEN}",
+    );
+    assertEquals(kiro.notes, [`"github" in ${userPath} (user) is hidden by the workspace one`]);
+    assertEquals(kiro.deferral, {
+      kind: "kiro",
+      settings: "~/.kiro/settings/cli.json",
+      toolSearch: { enabled: true, minTokens: 20000 },
+    });
+    // --config reads a Kiro file alone
+    const one = await findConfigs(options, [workspacePath]);
+    assertEquals(one.configs.map((c) => [c.client, Object.keys(table(c))]), [["kiro", ["github"]]]);
+  }));
+
+Deno.test("findConfigs() names the file, line and column of a malformed file of each client added in pass 6, and reads the others", () =>
+  withHome(async (home) => {
+    const app = join(home, "app");
+    const kiroPath = join(app, ".kiro", "settings", "mcp.json");
+    // a value with no comma after it: line 3, column 33 (counted by hand: the quote opening "b")
+    await write(
+      kiroPath,
+      '{\n  "mcpServers": {\n    "a": { "command": "a-mcp" } "b": {}\n  }\n}\n',
+    );
+    await write(join(home, ".kiro", "settings", "mcp.json"), {
+      mcpServers: { u: { command: "u-mcp" } },
+    });
+    const found = await findConfigs({
+      home,
+      project: app,
+      platform: "linux",
+      system: false,
+      env: {},
+    });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${kiroPath}:3:33: not valid JSON: a comma is expected`,
+    ]);
+    // the user's Kiro file is still read
+    assertEquals(
+      found.configs.map((c) => [c.id, Object.keys(table(c))]),
+      [["kiro ~/.kiro/settings/mcp.json", ["u"]]],
+    );
+  }));

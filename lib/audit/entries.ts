@@ -23,6 +23,8 @@
  *   `env_vars`, `enabled = false`, `enabled_tools`/`disabled_tools`. Codex expands no `${...}`;
  * - Zed's `context_servers` entries ({@linkcode zedEntry}): `command`, `args`, `env` (or the older
  *   `command: {path, args, env}`), or `url` and `headers`; `enabled: false`.
+ * - Kiro's entries: `disabled`, and `disabledTools` read as Windsurf's; `autoApprove` changes no
+ *   cost and is ignored;
  * - Copilot CLI's `mcpServers` entries: `type` `local`/`stdio`, `http` or `sse`; `tools` the
  *   allow-list (`["*"]` all); `$NAME`, `${NAME}`, `${NAME:-default}` in `env` and `headers`.
  * - Cline's entries ({@linkcode clineEntry}): flat, or the `transport: {type, ...}` form its CLI
@@ -276,7 +278,7 @@ export function readServerEntry(
     toolFilter?: ToolFilter;
     notes?: string[];
     envFile?: string;
-  } = where.client === "windsurf" || where.client === "roo-code"
+  } = where.client === "windsurf" || where.client === "roo-code" || where.client === "kiro"
     ? toolFilter(name, raw, "disabledTools")
     : where.client === "gemini-cli"
     ? geminiFilter(name, raw)

@@ -53,6 +53,17 @@ export type DeferralInputs =
     /** `toolSearch` of the user's `settings.json` as written, and where. */
     readonly toolSearch?: { readonly value: JsonValue; readonly where: string };
   }
+  | {
+    readonly kind: "kiro";
+    /** Kiro CLI's settings file, when it exists. */
+    readonly settings?: string;
+    /** `toolSearch.enabled`, `toolSearch.minPct`, `toolSearch.minTokens` as written. */
+    readonly toolSearch: {
+      readonly enabled?: JsonValue;
+      readonly minPct?: JsonValue;
+      readonly minTokens?: JsonValue;
+    };
+  }
   | { readonly kind: "none"; readonly client: string };
 
 /** Codex sends MCP tools directly below this many (`DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`). */
@@ -268,6 +279,7 @@ function hostOf(url: string): string | undefined {
  * - Copilot CLI: `toolSearch: false` in `~/.copilot/settings.json` sends every tool; otherwise
  *   tool search is "model- and feature-dependent" (docs.github.com, Copilot CLI configuration
  *   directory), which no file records.
+ * - Kiro: Kiro CLI's `toolSearch.*` settings (see `kiroPosture`).
  * - Windsurf and files of no known client: no deferral is documented.
  *
  * @param inputs What the config's posture is read from.
@@ -402,6 +414,8 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
         notes,
       };
     }
+    case "kiro":
+      return kiroPosture(inputs, figures);
     case "none":
       return {
         state: "none-documented",
@@ -413,4 +427,62 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
         notes: [],
       };
   }
+}
+
+const KIRO_DOCS = "kiro.dev/docs/cli/mcp/tool-search";
+
+/**
+ * Kiro CLI's tool search (kiro.dev/docs/cli/mcp/tool-search): off unless `toolSearch.enabled`
+ * is true in `~/.kiro/settings/cli.json`; on, it defers the MCP tools once they exceed
+ * `toolSearch.minPct` percent of the context window (default 5) or `toolSearch.minTokens`
+ * tokens (default 50,000), either one sufficing.
+ */
+function kiroPosture(
+  inputs: Extract<DeferralInputs, { kind: "kiro" }>,
+  figures: PostureFigures,
+): DeferralPosture {
+  const where = inputs.settings ?? "~/.kiro/settings/cli.json";
+  const notes = [
+    "tool search is Kiro CLI's setting; the Kiro IDE's own switch is kept in the app and not read",
+  ];
+  const base = { consulted: inputs.settings === undefined ? [] : [where], source: KIRO_DOCS };
+  const { enabled, minPct, minTokens } = inputs.toolSearch;
+  if (enabled !== true) {
+    if (enabled !== undefined && enabled !== false) {
+      notes.push(`${where} sets toolSearch.enabled to ${JSON.stringify(enabled)}, not a boolean`);
+    }
+    return {
+      ...base,
+      state: "upfront",
+      rule: `toolSearch.enabled is ${
+        enabled === false ? "false" : "not set (off by default)"
+      }: Kiro CLI sends every MCP tool with each request`,
+      readFrom: enabled === false ? `${where} (toolSearch.enabled)` : "the documented default",
+      notes,
+    };
+  }
+  const number = (value: JsonValue | undefined, key: string, fallback: number) => {
+    if (value === undefined) return fallback;
+    if (typeof value === "number" && value >= 0) return value;
+    notes.push(`${where} sets ${key} to ${JSON.stringify(value)}: the default ${fallback} is used`);
+    return fallback;
+  };
+  const pct = number(minPct, "toolSearch.minPct", 5);
+  const tokens = number(minTokens, "toolSearch.minTokens", 50_000);
+  const share = figures.contextWindow > 0 ? figures.toolTokens / figures.contextWindow : 0;
+  const over = share * 100 > pct || figures.toolTokens > tokens;
+  notes.push(
+    "the tokens are mcpmeter's estimate; Kiro counts its own, so near a threshold the outcome " +
+      "may differ",
+  );
+  return {
+    ...base,
+    state: over ? "deferred" : "upfront",
+    rule: `toolSearch.enabled is true: Kiro CLI defers the MCP tools once they take more than ` +
+      `${pct}% of the context window or ${tokens} tokens; they take ${
+        (share * 100).toFixed(1)
+      }% and ${figures.toolTokens}, so they are ${over ? "deferred" : "sent up front"}`,
+    readFrom: `${where} (toolSearch.enabled)`,
+    notes,
+  };
 }

@@ -253,3 +253,31 @@ Deno.test("Copilot CLI's posture: toolSearch false sends every tool; true, unset
     '~/.copilot/settings.json sets toolSearch to "off", not true or false: the default is assumed',
   ]);
 });
+
+Deno.test("Kiro's posture: Kiro CLI's tool search off by default; on, tools are deferred past minPct of the window or minTokens, either one", () => {
+  const kiro = (toolSearch: Record<string, unknown>, toolTokens: number) =>
+    resolvePosture(
+      { kind: "kiro", settings: "~/.kiro/settings/cli.json", toolSearch: toolSearch as never },
+      { toolTokens, contextWindow: 200_000, toolCount: 10 },
+    );
+  assert.deepEqual([kiro({}, 90_000).state, kiro({}, 90_000).readFrom], [
+    "upfront",
+    "the documented default",
+  ]);
+  assert.equal(
+    kiro({ enabled: false }, 90_000).readFrom,
+    "~/.kiro/settings/cli.json (toolSearch.enabled)",
+  );
+  // defaults 5% (10,000 of 200,000) and 50,000 tokens: 10,000 is not more than 5%
+  assert.equal(kiro({ enabled: true }, 10_000).state, "upfront");
+  assert.equal(kiro({ enabled: true }, 10_001).state, "deferred");
+  // minPct raised: the token threshold alone decides
+  assert.equal(kiro({ enabled: true, minPct: 50 }, 50_000).state, "upfront");
+  assert.equal(kiro({ enabled: true, minPct: 50 }, 50_001).state, "deferred");
+  // both 0: any tool is deferred
+  assert.equal(kiro({ enabled: true, minPct: 0, minTokens: 0 }, 1).state, "deferred");
+  assert.match(
+    kiro({ enabled: true, minPct: "x" }, 1).notes.join("\n"),
+    /toolSearch\.minPct to "x": the default 5 is used/,
+  );
+});

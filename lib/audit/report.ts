@@ -559,8 +559,20 @@ export function buildConfigReport(
   const instructions = withInstructions
     ? measured.map((m) => m.record.instructions?.trim() ?? "").filter((t) => t !== "").join("\n")
     : "";
+  // Kiro CLI lists each deferred tool as `server::tool: description`, the description cut to
+  // 1 KB (kiro.dev/docs/cli/mcp/tool-search, "How it works").
+  const kiroLines = (m: (typeof measured)[number], drop: ReadonlySet<string>) =>
+    m.tools.filter((t) => !drop.has(`${m.server.name}\u0000${t.name}`)).map((t) =>
+      `${m.server.name}::${t.name}: ${firstBytes(String(t.description ?? ""), 1024)}`
+    );
+  const listTokens = (drop: ReadonlySet<string>) => {
+    const deferredOnes = measured.filter((m) => !m.server.alwaysLoad);
+    if (config.client !== "kiro") return namesTokens(deferredOnes.flatMap((m) => keep(m, drop)));
+    const lines = deferredOnes.flatMap((m) => kiroLines(m, drop));
+    return lines.length === 0 ? 0 : count(lines.join("\n"));
+  };
   const startTokens = (drop: ReadonlySet<string>) =>
-    namesTokens(measured.filter((m) => !m.server.alwaysLoad).flatMap((m) => keep(m, drop))) +
+    listTokens(drop) +
     (instructions === "" ? 0 : count(instructions)) +
     sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
   // In billed terms: scaled as this config's tools scale from sent to billed (1 when no tool
@@ -581,6 +593,9 @@ export function buildConfigReport(
       counted: withInstructions
         ? "the tools' names (one a line), each server's instructions and the alwaysLoad " +
           "servers' tools; the search tool itself is not counted"
+        : config.client === "kiro"
+        ? "a line per tool, server::tool: description (cut to 1 KB); the tool_search tool " +
+          "itself is not counted"
         : "the tools' names (one a line); the lookup tool itself is not counted",
     };
   };
@@ -633,4 +648,12 @@ export function buildConfigReport(
     },
     notes,
   };
+}
+
+/** The longest start of `text` whose UTF-8 encoding fits in `limit` bytes. */
+function firstBytes(text: string, limit: number): string {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= limit) return text;
+  // Cut at the limit, then drop a partly cut character at the end.
+  return new TextDecoder().decode(bytes.slice(0, limit)).replace(/\uFFFD$/, "");
 }

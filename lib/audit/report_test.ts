@@ -454,3 +454,31 @@ Deno.test("buildConfigReport() sends Cline's and Roo Code's tools as OpenAI chat
   assert.deepEqual([rr.servers[0].tools, rr.servers[0].disabledTools], [1, ["get"]]);
   assert.equal(rr.totals.sentTokens, `[${put}]`.length);
 });
+
+Deno.test("buildConfigReport() counts Kiro CLI's deferred session start as a server::tool: description line per tool, each description cut to 1 KB", () => {
+  const long = "é".repeat(600); // 1,200 bytes in UTF-8: 512 of them fit in 1,024
+  const kiroConfig: ClientConfig = {
+    id: "kiro ~/.kiro/settings/mcp.json",
+    client: "kiro",
+    label: "Kiro",
+    files: ["/h/.kiro/settings/mcp.json"],
+    servers: [
+      readServerEntry("kv", { command: "kv-mcp" }, {
+        scope: "user",
+        source: "/h/.kiro/settings/mcp.json",
+        folders,
+        client: "kiro",
+      }),
+    ],
+    notes: [],
+    deferral: { kind: "kiro", toolSearch: { enabled: true, minPct: 0, minTokens: 0 } },
+  };
+  const r = buildConfigReport(
+    kiroConfig,
+    () => record("kv", { tools: [TOOLS[0], { ...TOOLS[1], description: long }] }),
+    { count, home: "/h", contextWindow: 1000 },
+  );
+  assert.equal(r.posture.state, "deferred");
+  assert.equal(r.sessionStart?.tokens, `kv::get: Get\nkv::put: ${"é".repeat(512)}`.length);
+  assert.match(r.sessionStart!.counted, /^a line per tool, server::tool: description/);
+});

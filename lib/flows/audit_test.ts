@@ -668,7 +668,7 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
 
 Deno.test({
   name:
-    "runAuditCommand audits Copilot CLI's mcp-config.json (its tools list, $VAR in env, tools named SERVER-TOOL), no header or env value printed",
+    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools), no header or env value printed",
   sanitizeResources: false,
   async fn() {
     const memory = await installedBin(SERVER_MEMORY);
@@ -701,6 +701,19 @@ Deno.test({
         },
       },
     });
+    // Kiro: the same server with two tools switched off (its ${NAME} form in env)
+    const kiroOff = ["read_graph", "delete_entities"];
+    await write(join(home, ".kiro", "settings", "mcp.json"), {
+      mcpServers: {
+        memory: {
+          command: "npx",
+          args: ["-y", pinned],
+          env: { MEMORY_NOTE_KEY: "${NOTE_KEY}" },
+          disabledTools: kiroOff,
+          autoApprove: ["search_nodes"],
+        },
+      },
+    });
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -723,6 +736,7 @@ Deno.test({
       assert.equal(outcome.exitCode, 0, [...outcome.stderr, ...lines].join("\n"));
       assert.deepEqual(report.configs.map((c) => [c.id, c.label, c.format]), [
         ["copilot-cli ~/.copilot/mcp-config.json", "Copilot CLI", "openai-chat-completions"],
+        ["kiro ~/.kiro/settings/mcp.json", "Kiro", "anthropic-messages"],
       ]);
       const tools = await rawToolsList(memory.bin, dir);
       const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
@@ -744,6 +758,25 @@ Deno.test({
       assert.equal(s.wireTokens, tiktoken.count(JSON.stringify(tools)));
       assert.equal(copilot.posture.state, "unrecorded");
       assert.deepEqual(s.envNames, ["MEMORY_NOTE_KEY"]);
+      // Kiro sends the others in Anthropic's format under their own names, every tool up front
+      const kiro = report.configs[1];
+      const k = kiro.servers[0];
+      const kiroSent = tools.filter((x) => !kiroOff.includes(x.name));
+      assert.deepEqual([k.status, k.tools, k.toolsListed, k.disabledTools], [
+        "ok",
+        kiroSent.length,
+        tools.length,
+        tools.filter((x) => kiroOff.includes(x.name)).map((x) => x.name),
+      ]);
+      assert.equal(
+        k.sentTokens,
+        tiktoken.count(JSON.stringify(kiroSent.map((x) => ({
+          name: x.name,
+          description: x.description,
+          input_schema: x.inputSchema,
+        })))),
+      );
+      assert.equal(kiro.posture.state, "upfront");
       const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
       for (const value of [envValue, headerValue]) {
         assert.equal(printed.includes(value), false, value);
