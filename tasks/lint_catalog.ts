@@ -26,6 +26,7 @@ import {
   type LintReport,
 } from "../lib/catalog/mod.ts";
 import { loadCatalog } from "../lib/catalog/io.ts";
+import { printable } from "../lib/core/text.ts";
 
 /** Exit code of an unexpected error: not 1, which is the verdict "a finding is an error". */
 const CRASH_EXIT = 3;
@@ -84,7 +85,9 @@ function formatTable(report: LintReport, source: string, failed: readonly Failed
         (f.path === undefined ? "" : `  at ${f.path}`),
     );
   }
-  return lines.join("\n");
+  // Tool and server names are the catalog's text: their control characters are shown escaped,
+  // not sent to the terminal.
+  return lines.map(printable).join("\n");
 }
 
 async function main(args: string[]): Promise<number> {

@@ -126,6 +126,25 @@ Deno.test("lint-catalog --help lists the formats --format takes", async () => {
   }
 });
 
+Deno.test("lint-catalog's table escapes control characters of tool names (no terminal escapes)", async () => {
+  // A tool name is the server's text: ESC [2K ESC [1A erases the line and moves up, hiding it.
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/tools.json`;
+    await Deno.writeTextFile(
+      file,
+      '{"tools": [{"name": "ok\\u001b[2K\\u001b[1Ahid", "description": "Reads a file.", ' +
+        '"inputSchema": {"type": "object", "properties": {}}}]}',
+    );
+    const r = await lint(["--corpus", file]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(!r.stdout.includes("\u001b"), JSON.stringify(r.stdout));
+    assert.ok(r.stdout.includes(":ok\\x1b[2K\\x1b[1Ahid  name-invalid"), r.stdout);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("lint-catalog refuses --timeout-ms without --servers, which it would ignore", async () => {
   const r = await lint(["--corpus", "b.json", "--timeout-ms", "5"]);
   assert.equal(r.code, 2);
