@@ -239,9 +239,51 @@ function usable(secrets: readonly string[]): string[] {
  * ```
  */
 export function redactText(text: string, secrets: readonly string[]): string {
+  const ordered = usable(secrets);
   let out = text;
-  for (const s of usable(secrets)) out = out.split(s).join(REDACTED);
-  return out;
+  for (const s of ordered) out = out.split(s).join(REDACTED);
+  return maskCutEdges(out, ordered);
+}
+
+/** A run of text just before a clip mark `...` (a quote between them allowed). */
+const BEFORE_CUT = /[^\s"'`]+(?=["'`]?\.\.\.)/g;
+/** A run of text just after a clip mark `...` (a quote between them allowed). */
+const AFTER_CUT = /(?<=\.\.\.["'`]?)[^\s"'`]+/g;
+
+/**
+ * `text` with the part of a secret that a clip kept at its cut replaced by {@linkcode REDACTED}:
+ * a message or a stderr tail cut to a length (`clip`, V8's `JSON.parse` excerpt of 10
+ * characters, the tail of a stream) can keep a secret's first or last characters, which no
+ * longer match the whole secret. A run of text next to `...` is masked where it ends with a
+ * secret's first characters (before the mark), starts with its last ones (after it), or lies
+ * inside it; at least {@linkcode MIN_SECRET_CHARS} of them, so a shorter remnant stays.
+ */
+function maskCutEdges(text: string, forms: readonly string[]): string {
+  if (forms.length === 0 || !text.includes("...")) return text;
+  const longest = (run: string, match: (f: string, part: string) => boolean, end: boolean) => {
+    for (let k = run.length; k >= MIN_SECRET_CHARS; k--) {
+      const part = end ? run.slice(run.length - k) : run.slice(0, k);
+      if (forms.some((f) => match(f, part))) return k;
+    }
+    return 0;
+  };
+  return text
+    .replace(BEFORE_CUT, (run) => {
+      const k = longest(
+        run,
+        (f, part) => f.startsWith(part) || (part === run && f.includes(run)),
+        true,
+      );
+      return k === 0 ? run : `${run.slice(0, run.length - k)}${REDACTED}`;
+    })
+    .replace(AFTER_CUT, (run) => {
+      const k = longest(
+        run,
+        (f, part) => f.endsWith(part) || (part === run && f.includes(run)),
+        false,
+      );
+      return k === 0 ? run : `${REDACTED}${run.slice(k)}`;
+    });
 }
 
 /**
@@ -254,15 +296,41 @@ export function redactText(text: string, secrets: readonly string[]): string {
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   const ordered = usable(secrets);
   if (ordered.length === 0) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return redactText(v, ordered);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    }
-    return v;
+  return mapStrings(value, (s) => redactText(s, ordered), false) as T;
+}
+
+/**
+ * A copy of a JSON-like value with `text` applied to every string (and to every object key
+ * when `keys`), the shape and other values kept. A work list, not recursion: a server's tool
+ * schema nested thousands of levels deep overflowed the call stack here and stopped the run.
+ */
+function mapStrings(value: unknown, text: (s: string) => string, keys: boolean): unknown {
+  const todo: [Record<string, unknown> | unknown[], Record<string, unknown> | unknown[]][] = [];
+  const copy = (v: unknown): unknown => {
+    if (typeof v === "string") return text(v);
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string, unknown> | unknown[] = Array.isArray(v) ? [] : {};
+    todo.push([v as Record<string, unknown> | unknown[], out]);
+    return out;
   };
-  return walk(value) as T;
+  const root = copy(value);
+  while (todo.length > 0) {
+    const [from, to] = todo.pop()!;
+    if (Array.isArray(from)) {
+      for (let i = 0; i < from.length; i++) (to as unknown[])[i] = copy(from[i]);
+      continue;
+    }
+    for (const [k, x] of Object.entries(from)) {
+      // defineProperty: an own "__proto__" key stays a key, as Object.fromEntries keeps it.
+      Object.defineProperty(to, keys ? text(k) : k, {
+        value: copy(x),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return root;
 }
 
 /**
@@ -408,8 +476,9 @@ export class Redactor {
    */
   text(text: string): string {
     let out = text;
-    for (const f of this.#all()) if (out.includes(f)) out = out.split(f).join(REDACTED);
-    return out;
+    const forms = this.#all();
+    for (const f of forms) if (out.includes(f)) out = out.split(f).join(REDACTED);
+    return maskCutEdges(out, forms);
   }
 
   /**
@@ -421,15 +490,7 @@ export class Redactor {
    */
   json<T>(value: T): T {
     if (this.#secrets.size === 0) return value;
-    const walk = (v: unknown): unknown => {
-      if (typeof v === "string") return this.text(v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v !== null && typeof v === "object") {
-        return Object.fromEntries(Object.entries(v).map(([k, x]) => [this.text(k), walk(x)]));
-      }
-      return v;
-    };
-    return walk(value) as T;
+    return mapStrings(value, (s) => this.text(s), true) as T;
   }
 
   /**

@@ -181,3 +181,45 @@ Deno.test("argSecrets, environmentSecrets and referencedValues find what a confi
     assert.equal(usableSecret(no), false);
   }
 });
+
+Deno.test("Redactor and redactText: the part of a secret a clipped message keeps at its cut", () => {
+  const secret = "sk-proj-AAAABBBBCCCCDDDD";
+  const r = new Redactor([secret]);
+  const both = (text: string) => {
+    const out = r.text(text);
+    assert.equal(redactText(text, [secret]), out);
+    return out;
+  };
+  // V8's JSON.parse message quotes the first 10 characters of a junk stdout line.
+  assert.equal(
+    both(`transport: Unexpected token 's', "sk-proj-AA"... is not valid JSON`),
+    `transport: Unexpected token 's', "[REDACTED]"... is not valid JSON`,
+  );
+  // ... or 10 from its middle, cut at both ends.
+  assert.equal(
+    both(`Unexpected token 'B', ..."AAAABBBBCC"... is not`),
+    `Unexpected token 'B', ..."[REDACTED]"... is not`,
+  );
+  // A message clipped at its end after the secret began.
+  assert.equal(both("refused: key=sk-proj-AAAAB..."), "refused: key=[REDACTED]...");
+  // A stderr tail that starts inside the secret.
+  assert.equal(both("...CCCCDDDD was refused"), "...[REDACTED] was refused");
+  assert.equal(both('..."BBCCCCDDDD" was refused'), '..."[REDACTED]" was refused');
+  // Words that share no four characters with the secret's ends stay.
+  assert.equal(both("Searching files... done"), "Searching files... done");
+  assert.equal(both("sk-p... and ...DDD"), "[REDACTED]... and ...DDD");
+});
+
+Deno.test("Redactor.json and redactDeep: a value nested 20,000 levels deep, no stack overflow", () => {
+  // A server's tools/list with a schema this deep stopped the whole audit (RangeError).
+  const depth = 20_000;
+  // JSON.parse gives each object an own "__proto__" key, which the copy must keep as a key.
+  const build = (leaf: string) =>
+    JSON.parse(`${'{"p":['.repeat(depth)}{"s":"${leaf}"}${'],"__proto__":1}'.repeat(depth)}`);
+  const expected = JSON.stringify(build("key [REDACTED]"));
+  assert.equal(
+    JSON.stringify(new Redactor(["sk-12345678"]).json(build("key sk-12345678"))),
+    expected,
+  );
+  assert.equal(JSON.stringify(redactDeep(build("key sk-12345678"), ["sk-12345678"])), expected);
+});

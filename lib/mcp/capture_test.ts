@@ -254,6 +254,33 @@ Deno.test("toCaptureManifest counts outcomes and tools, keeps causes, licenses a
   assert.deepEqual(Object.keys((manifest.normalizations as { rules: object }).rules), ["run-path"]);
 });
 
+Deno.test("a secret written as a stdout line is not kept by V8's 10-character excerpt of it", async () => {
+  // JSON.parse's message quotes the line's first 10 characters ("sk-proj-AA"...), which no
+  // longer match the whole key: the cause printed and saved held the key's start.
+  const key = "sk-proj-AAAABBBBCCCCDDDDEEEEFFFF";
+  const config = parseServersConfig({
+    mcpServers: {
+      "echo-key": {
+        command: "node",
+        args: [
+          "-e",
+          "process.stdout.write(process.env.API_KEY + '\\n'); setInterval(() => {}, 1000);",
+        ],
+        env: { API_KEY: key },
+        timeoutMs: 1_500,
+      },
+    },
+  }, { source: "test-servers.json" });
+  const [record] = await captureServers(config, { concurrency: 1, timeoutMs: 10_000 });
+  assert.equal(record.outcome, "timeout");
+  assert.equal(
+    record.message,
+    "no complete answer within 1500 ms (waiting for initialize); meanwhile transport: " +
+      `Unexpected token 's', "[REDACTED]"... is not valid JSON`,
+  );
+  assert.ok(!JSON.stringify(record).includes("sk-proj-A"), JSON.stringify(record));
+});
+
 Deno.test("a server that writes junk on stdout and then hangs times out with the junk named in its cause", async () => {
   const junkHang = parseServersConfig({
     mcpServers: {
