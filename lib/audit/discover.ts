@@ -1483,7 +1483,7 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   if (name === "settings.json" && /\/\.?zed\//i.test(norm)) {
     const value = await r.load(path, true);
     if (value === undefined && !r.problems.some((p) => p.path === path)) {
-      r.problems.push({ path, message: `${path}: no such file` });
+      r.problems.push({ path, message: await absentFile(r, path) });
     }
     return { configs: zedFile(r, path, value), problems: r.problems, searched: r.searched };
   }
@@ -1500,7 +1500,7 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   const configs: ClientConfig[] = [];
   if (value === undefined) {
     if (!r.problems.some((p) => p.path === path)) {
-      r.problems.push({ path, message: `${path}: no such file` });
+      r.problems.push({ path, message: await absentFile(r, path) });
     }
   } else if (
     !claudeFile && !geminiFile && isObject(value) && value.mcpServers === undefined &&
@@ -1598,13 +1598,20 @@ function zedFile(
   }];
 }
 
+/** Why a file given with `--config` gave nothing: it is absent, or a folder stands in its place. */
+async function absentFile(r: Reader, path: string): Promise<string> {
+  return await r.options.exists?.(path)
+    ? `${path}: a folder, not a config file`
+    : `${path}: no such file`;
+}
+
 /** A Codex `config.toml` given with `--config`: its own servers, no other layer merged. */
 async function codexFile(r: Reader, path: string): Promise<ClientConfig | undefined> {
   const { home, system, env } = r.options;
   const before = r.problems.length;
   const value = await r.load(path, "toml");
   if (value === undefined) {
-    if (r.problems.length === before) r.problems.push({ path, message: `${path}: no such file` });
+    if (r.problems.length === before) r.problems.push({ path, message: await absentFile(r, path) });
     return undefined;
   }
   const table = isObject(value) ? value.mcp_servers : undefined;

@@ -425,6 +425,7 @@ Deno.test("findConfigs() with --config reads each file as its client's, and a mi
   try {
     await write(join(dir, "repo", ".mcp.json"), { mcpServers: { m: { command: "m" } } });
     await write(join(dir, "servers.json"), { mcpServers: { g: { command: "g" } } });
+    await Deno.mkdir(join(dir, "codex.toml"));
     const found = await findConfigs({
       home: join(dir, "h"),
       platform: "linux",
@@ -434,12 +435,20 @@ Deno.test("findConfigs() with --config reads each file as its client's, and a mi
       join(dir, "repo", ".mcp.json"),
       join(dir, "servers.json"),
       join(dir, "nope.json"),
+      // A folder given as the file (a config folder named for the file it should hold): it
+      // exists, so "no such file" sent the user looking for a typo.
+      join(dir, "repo"),
+      join(dir, "codex.toml"),
     ]);
     assertEquals(found.configs.map((c) => [c.client, c.servers.map((s) => s.name)]), [
       ["claude-code", ["m"]],
       ["generic", ["g"]],
     ]);
-    assertEquals(found.problems.map((p) => p.message), [`${join(dir, "nope.json")}: no such file`]);
+    assertEquals(found.problems.map((p) => p.message), [
+      `${join(dir, "nope.json")}: no such file`,
+      `${join(dir, "repo")}: a folder, not a config file`,
+      `${join(dir, "codex.toml")}: a folder, not a config file`,
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
