@@ -24,9 +24,9 @@ import {
   LINT_RULES,
   lintCatalog,
   type LintReport,
+  printable,
 } from "../lib/catalog/mod.ts";
 import { loadCatalog } from "../lib/catalog/io.ts";
-import { printable } from "../lib/core/text.ts";
 
 /** Exit code of an unexpected error: not 1, which is the verdict "a finding is an error". */
 const CRASH_EXIT = 3;

@@ -55,6 +55,8 @@ export {
 } from "./canonical.ts";
 export { CatalogError, type CatalogErrorOptions } from "./errors.ts";
 export { InputFileError } from "../core/errors.ts";
+// For the tools that print a catalog's names on a terminal (lint-catalog's table).
+export { printable } from "../core/text.ts";
 export {
   CATALOG_FORMATS,
   DUPLICATE_ID_SEPARATOR,
