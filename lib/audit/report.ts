@@ -26,6 +26,7 @@ import {
 import { type ClientConfig, tilde } from "./discover.ts";
 import { type ConfiguredServer, toolKept } from "./entries.ts";
 import { type DeferralPosture, resolvePosture } from "./posture.ts";
+import { clineToolSchema, rooToolSchema } from "./client_schemas.ts";
 import {
   addFeatures,
   type BillingProvider,
@@ -366,7 +367,10 @@ function asObject(value: JsonValue | undefined): JsonObject | undefined {
     : undefined;
 }
 
-/** A received tool as the client sends it: its name and the schema normalized for the format. */
+/**
+ * A received tool as the client sends it: its name and the schema normalized for the format, or
+ * rewritten as Cline and Roo Code rewrite it (`client_schemas.ts`).
+ */
 export function sentToolOf(
   client: ClientId,
   server: string,
@@ -387,7 +391,12 @@ export function sentToolOf(
     description: client === "cline"
       ? clineDescription(server, name, tool.description)
       : tool.description,
-    inputSchema: normalizeForProvider(tool, sentFormatDialect(format)).schema,
+    // Cline and Roo Code rewrite the schema themselves, whatever the provider.
+    inputSchema: client === "cline"
+      ? clineToolSchema(schema)
+      : client === "roo-code"
+      ? rooToolSchema(schema)
+      : normalizeForProvider(tool, sentFormatDialect(format)).schema,
   };
 }
 

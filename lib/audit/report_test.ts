@@ -448,8 +448,10 @@ Deno.test("buildConfigReport() sends Cline's and Roo Code's tools as OpenAI chat
     ],
   };
   const rr = buildConfigReport(roo, records, { count, home: "/h" });
+  // its schema as Roo Code rewrites it: type first, additionalProperties: false last
   const put = '{"type":"function","function":{"name":"mcp--kv--put","description":"Put it",' +
-    '"parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}}';
+    '"parameters":{"type":"object","properties":{"k":{"type":"string"}},' +
+    '"additionalProperties":false}}}';
   assert.deepEqual([rr.family, rr.contextWindow], ["gpt", 128_000]);
   assert.deepEqual([rr.servers[0].tools, rr.servers[0].disabledTools], [1, ["get"]]);
   assert.equal(rr.totals.sentTokens, `[${put}]`.length);

@@ -890,13 +890,50 @@ Deno.test({
         async () => {
           const tools = await rawToolsList(memory.bin, dir);
           const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
-          const chat = (prefix: string, list: typeof tools) =>
+          type Schema = Record<string, unknown>;
+          // Cline drops the top-level $schema (cline/cline v4.1.13, shared/src/tools/create.ts)
+          const clineSchema = (s: Schema) => {
+            const { $schema: _, ...rest } = s;
+            return rest;
+          };
+          // Roo Code's rewrite (RooCodeInc/Roo-Code v3.52.1, src/utils/json-schema.ts) for the
+          // keys server-memory's schemas use, written out here: description and unknown keys
+          // first, then type, items, properties, required, and additionalProperties: false on
+          // an object
+          const used = new Set([
+            "$schema",
+            "type",
+            "properties",
+            "items",
+            "required",
+            "description",
+          ]);
+          const rooSchema = (s: Schema): Schema => {
+            assert.ok(Object.keys(s).every((k) => used.has(k)), JSON.stringify(s));
+            const { type, properties, items, required, description, ...unknown } = s;
+            return {
+              ...(description === undefined ? {} : { description }),
+              ...unknown,
+              type,
+              ...(items === undefined ? {} : { items: rooSchema(items as Schema) }),
+              ...(properties === undefined ? {} : {
+                properties: Object.fromEntries(
+                  Object.entries(properties as Record<string, Schema>).map((
+                    [k, v],
+                  ) => [k, rooSchema(v)]),
+                ),
+              }),
+              ...(required === undefined ? {} : { required }),
+              ...(type === "object" ? { additionalProperties: false } : {}),
+            };
+          };
+          const chat = (prefix: string, list: typeof tools, schema: (s: Schema) => Schema) =>
             list.map((x) => ({
               type: "function",
               function: {
                 name: prefix + x.name,
                 description: x.description,
-                parameters: x.inputSchema,
+                parameters: schema(x.inputSchema as Schema),
               },
             }));
           // server-memory's tools all have descriptions without outer spaces: Cline sends them as is
@@ -904,7 +941,10 @@ Deno.test({
             tools.every((x) => x.description !== "" && x.description.trim() === x.description),
           );
           const c = cline.servers[1];
-          assert.equal(c.sentTokens, tiktoken.count(JSON.stringify(chat("memory__", tools))));
+          assert.equal(
+            c.sentTokens,
+            tiktoken.count(JSON.stringify(chat("memory__", tools, clineSchema))),
+          );
           assert.deepEqual([cline.format, cline.family, cline.contextWindow], [
             "openai-chat-completions",
             "claude",
@@ -914,12 +954,18 @@ Deno.test({
           assert.equal(kept.length, tools.length - 1);
           const [mem, , shadowed] = roo.servers;
           assert.deepEqual([mem.tools, mem.disabledTools], [kept.length, ["read_graph"]]);
-          assert.equal(mem.sentTokens, tiktoken.count(JSON.stringify(chat("mcp--memory--", kept))));
+          assert.equal(
+            mem.sentTokens,
+            tiktoken.count(JSON.stringify(chat("mcp--memory--", kept, rooSchema))),
+          );
           assert.equal(shadowed.tools, tools.length);
           assert.equal(
             roo.totals.sentTokens,
             tiktoken.count(
-              JSON.stringify([...chat("mcp--memory--", kept), ...chat("mcp--shadowed--", tools)]),
+              JSON.stringify([
+                ...chat("mcp--memory--", kept, rooSchema),
+                ...chat("mcp--shadowed--", tools, rooSchema),
+              ]),
             ),
           );
           assert.deepEqual([roo.family, roo.contextWindow], ["gpt", 128_000]);
