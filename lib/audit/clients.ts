@@ -21,6 +21,7 @@ export type ClientId =
   | "cline"
   | "roo-code"
   | "kiro"
+  | "amazon-q"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -133,6 +134,13 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     family: "claude",
     formatWhy: "Kiro's models are Claude models (Auto, Claude Sonnet); Anthropic's Messages " +
       "format is assumed",
+  },
+  "amazon-q": {
+    label: "Amazon Q CLI",
+    format: "anthropic-messages",
+    family: "claude",
+    formatWhy: "Amazon Q's models are Claude models and its service's own request format is " +
+      "not published; Anthropic's Messages format is assumed",
   },
   generic: {
     label: "Servers config",

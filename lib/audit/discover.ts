@@ -22,6 +22,8 @@
  *   the trusted project's `.codex/config.toml` files (see `codex`).
  * - Zed: `settings.json` in Zed's config folder and `FOLDER/.zed/settings.json` (see `zed`).
  * - Kiro: `~/.kiro/settings/mcp.json` and `FOLDER/.kiro/settings/mcp.json` (the workspace's wins).
+ * - Amazon Q CLI: its default agent's servers, by default `FOLDER/.amazonq/mcp.json` and
+ *   `~/.aws/amazonq/mcp.json` (see `amazonQ`).
  * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
  *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
  * - Cline: `~/.cline/data/settings/cline_mcp_settings.json`, else the files of Cline before 4.0
@@ -49,6 +51,7 @@ import {
   entryVariables,
   type FolderVariables,
   readServerEntry,
+  type ToolFilter,
 } from "./entries.ts";
 import { type DeferralInputs, readVariable, type SettingsLayer } from "./posture.ts";
 import { checkServer, readServerPolicy, type ServerPolicy } from "./policy.ts";
@@ -652,7 +655,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro),
+ *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro, Amazon Q CLI),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -746,6 +749,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await cline(r));
   configs.push(...await rooCode(r));
   configs.push(...await kiro(r));
+  configs.push(...await amazonQ(r));
   return { configs, problems: r.problems, searched: r.searched };
 }
 
@@ -1527,6 +1531,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "roo-code"
       : norm.endsWith("/.kiro/settings/mcp.json")
       ? "kiro"
+      : /\/\.(aws\/)?amazonq\/mcp\.json$/.test(norm)
+      ? "amazon-q"
       : norm.includes("/.cursor/")
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
@@ -1547,6 +1553,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "copilot-cli" }
       : client === "kiro"
       ? { kind: "kiro", toolSearch: {} }
+      : client === "amazon-q"
+      ? { kind: "none", client: CLIENTS["amazon-q"].label }
       : {
         kind: "none",
         client: client === "windsurf" || client === "gemini-cli" || client === "cline" ||
@@ -1787,4 +1795,127 @@ async function kiro(r: Reader): Promise<ClientConfig[]> {
     ...(value === undefined ? {} : { settings: tilde(settings, home) }),
     toolSearch,
   });
+}
+
+const AMAZON_Q_SOURCE =
+  "aws/amazon-q-developer-cli docs/default-agent-behavior.md, agent-format.md";
+
+/** serde_json's reader (Amazon Q CLI): no comment, trailing comma or byte order mark. */
+const SERDE_JSON: JsonDialect = { comments: false, trailingCommas: false, bom: false };
+
+/**
+ * The tool filter an agent's `tools` list gives one server (aws/amazon-q-developer-cli,
+ * docs/agent-format.md): `*` or `@SERVER` keeps every tool of the server, `@SERVER/TOOL` that
+ * tool; a server the list does not name sends none. `undefined`: every tool.
+ */
+function agentToolFilter(tools: readonly string[], server: string): ToolFilter | undefined {
+  if (tools.includes("*") || tools.includes(`@${server}`) || tools.includes(`@${server}/*`)) {
+    return undefined;
+  }
+  const prefix = `@${server}/`;
+  const include = tools.filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length));
+  return { key: "tools (agent)", exclude: [], include: [...new Set(include)] };
+}
+
+/**
+ * Amazon Q Developer CLI (aws/amazon-q-developer-cli: docs/default-agent-behavior.md,
+ * docs/agent-format.md, crates/chat-cli/src/util/mcp.rs `load_mcp_configs`): the servers of its
+ * default agent. That agent is the one `chat.defaultAgent` of its settings names, or a
+ * `q_cli_default.json`, looked up in `FOLDER/.amazonq/cli-agents/` then
+ * `~/.aws/amazonq/cli-agents/`; without one, the built-in default, which reads the legacy files.
+ * An agent's own `mcpServers` come first; with `useLegacyMcpJson` (the built-in default's, an
+ * agent file's only when it sets it), the workspace's `.amazonq/mcp.json` then the global
+ * `~/.aws/amazonq/mcp.json` add the names not yet taken. The agent's `tools` list filters them.
+ */
+async function amazonQ(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system, env, platform } = r.options;
+  // Q CLI reads no workspace file when it runs in the home folder.
+  const workspace = project === undefined || project === home ? undefined : project;
+  const settingsPath = platform === "darwin"
+    ? join(home, "Library", "Application Support", "amazon-q", "settings.json")
+    : platform === "windows"
+    ? join(
+      system && env.APPDATA ? env.APPDATA : join(home, "AppData", "Roaming"),
+      "amazon-q",
+      "settings.json",
+    )
+    : join(
+      system && env.XDG_DATA_HOME ? env.XDG_DATA_HOME : join(home, ".local", "share"),
+      "amazon-q",
+      "settings.json",
+    );
+  const settings = await r.load(settingsPath, SERDE_JSON);
+  const named = isObject(settings) && typeof settings["chat.defaultAgent"] === "string"
+    ? settings["chat.defaultAgent"] as string
+    : undefined;
+  const notes: string[] = [];
+  let agentPath: string | undefined;
+  let agent: JsonObject | undefined;
+  for (const name of named === undefined ? ["q_cli_default"] : [named, "q_cli_default"]) {
+    for (
+      const dir of [
+        ...(workspace === undefined ? [] : [join(workspace, ".amazonq", "cli-agents")]),
+        join(home, ".aws", "amazonq", "cli-agents"),
+      ]
+    ) {
+      const value = await r.load(join(dir, `${name}.json`), SERDE_JSON);
+      if (isObject(value)) {
+        agentPath = join(dir, `${name}.json`);
+        agent = value;
+        break;
+      }
+    }
+    if (agent !== undefined) break;
+    if (name === named) {
+      notes.push(
+        `chat.defaultAgent names "${named}", which no agent file holds: Amazon Q CLI falls back ` +
+          `to its default agent (${AMAZON_Q_SOURCE})`,
+      );
+    }
+  }
+  const legacy = agent === undefined || agent.useLegacyMcpJson === true;
+  const vars: FolderVariables = { home, ...(workspace === undefined ? {} : { workspace }) };
+  const files = [
+    ...(agentPath === undefined ? [] : [{ path: agentPath, scope: "agent" }]),
+    ...(!legacy ? [] : [
+      ...(workspace === undefined
+        ? []
+        : [{ path: join(workspace, ".amazonq", "mcp.json"), scope: "workspace" }]),
+      { path: join(home, ".aws", "amazonq", "mcp.json"), scope: "global" },
+    ]),
+  ];
+  const lists: ConfiguredServer[][] = [];
+  const used: string[] = [];
+  for (const f of files) {
+    const value = f.path === agentPath ? agent : await r.load(f.path, SERDE_JSON);
+    if (!isObject(value) || value.mcpServers === undefined) continue;
+    used.push(f.path);
+    lists.push(r.servers(value.mcpServers, f.scope, f.path, vars, "mcpServers", "amazon-q"));
+  }
+  if (used.length === 0) return [];
+  const tools = agent === undefined ? ["*"] : strings(agent.tools);
+  const servers = merge(lists, notes).map((s) => {
+    const filter = agentToolFilter(tools, s.name);
+    return filter === undefined ? s : { ...s, toolFilter: filter };
+  });
+  if (agentPath !== undefined) {
+    notes.push(
+      `the default agent is ${tilde(agentPath, home)}${
+        legacy ? "" : " (useLegacyMcpJson is not true: the mcp.json files are not read)"
+      }`,
+    );
+  }
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  return [{
+    id: `amazon-q ${tilde(join(home, ".aws", "amazonq"), home)}`,
+    client: "amazon-q",
+    label: CLIENTS["amazon-q"].label,
+    ...(workspace !== undefined && used.some((p) => p.startsWith(workspace + "/"))
+      ? { folder: workspace }
+      : {}),
+    files: used,
+    servers,
+    notes,
+    deferral: { kind: "none", client: "Amazon Q CLI" },
+  }];
 }

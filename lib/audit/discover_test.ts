@@ -1649,6 +1649,10 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
     await write(join(home, ".kiro", "settings", "mcp.json"), {
       mcpServers: { u: { command: "u-mcp" } },
     });
+    // Amazon Q CLI reads with serde_json: a trailing comma is an error (line 2, column 44: the
+    // closing brace after it, counted by hand)
+    const qPath = join(home, ".aws", "amazonq", "mcp.json");
+    await write(qPath, '{\n  "mcpServers": { "q": { "command": "q" }, }\n}\n');
     const found = await findConfigs({
       home,
       project: app,
@@ -1658,10 +1662,93 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
     });
     assertEquals(found.problems.map((p) => p.message), [
       `${kiroPath}:3:33: not valid JSON: a comma is expected`,
+      `${qPath}:2:44: not valid JSON: a comma before a closing bracket`,
     ]);
     // the user's Kiro file is still read
     assertEquals(
       found.configs.map((c) => [c.id, Object.keys(table(c))]),
       [["kiro ~/.kiro/settings/mcp.json", ["u"]]],
     );
+  }));
+
+Deno.test("findConfigs() reads Amazon Q CLI's default agent: the legacy mcp.json files (the workspace's first), or a q_cli_default agent's servers and tools list", () =>
+  withHome(async (home) => {
+    const app = join(home, "svc");
+    const globalPath = join(home, ".aws", "amazonq", "mcp.json");
+    const workspacePath = join(app, ".amazonq", "mcp.json");
+    await write(globalPath, {
+      mcpServers: {
+        docs: {
+          command: "npx",
+          args: ["-y", "@acme/docs-mcp"],
+          env: { FASTMCP_LOG_LEVEL: "ERROR" },
+          disabled: false,
+          autoApprove: [],
+        },
+        shared: { command: "global-shared" },
+        off: { command: "off-mcp", disabled: true },
+      },
+    });
+    await write(workspacePath, { mcpServers: { shared: { command: "ws-shared" } } });
+    const options = { home, project: app, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const q = found.configs.find((c) => c.client === "amazon-q")!;
+    assertEquals([q.id, q.label, q.folder, q.files], [
+      "amazon-q ~/.aws/amazonq",
+      "Amazon Q CLI",
+      app,
+      [workspacePath, globalPath],
+    ]);
+    assertEquals(table(q), {
+      docs: ["global", "npx @acme/docs-mcp"],
+      off: ["global", "off-mcp", "disabled"],
+      shared: ["workspace", "ws-shared"],
+    });
+    assertEquals(q.notes, [`"shared" in ${globalPath} (global) is hidden by the workspace one`]);
+    assertEquals(q.servers.map((s) => s.toolFilter), [undefined, undefined, undefined]);
+
+    // a q_cli_default agent replaces the built-in one: its servers first, its tools list filters
+    const agentPath = join(home, ".aws", "amazonq", "cli-agents", "q_cli_default.json");
+    await write(agentPath, {
+      name: "q_cli_default",
+      mcpServers: { git: { command: "git-mcp", args: [] } },
+      tools: ["fs_read", "@git/git_status", "@git/git_log", "@docs"],
+      useLegacyMcpJson: true,
+    });
+    const withAgent = (await findConfigs(options)).configs.find((c) => c.client === "amazon-q")!;
+    assertEquals(withAgent.files, [agentPath, workspacePath, globalPath]);
+    assertEquals(table(withAgent), {
+      docs: ["global", "npx @acme/docs-mcp"],
+      git: ["agent", "git-mcp"],
+      off: ["global", "off-mcp", "disabled"],
+      shared: ["workspace", "ws-shared"],
+    });
+    const by = Object.fromEntries(withAgent.servers.map((s) => [s.name, s.toolFilter]));
+    assertEquals(by, {
+      docs: undefined,
+      git: { key: "tools (agent)", exclude: [], include: ["git_status", "git_log"] },
+      off: { key: "tools (agent)", exclude: [], include: [] },
+      shared: { key: "tools (agent)", exclude: [], include: [] },
+    });
+    assertEquals(
+      withAgent.notes.at(-1),
+      "the default agent is ~/.aws/amazonq/cli-agents/q_cli_default.json",
+    );
+
+    // without useLegacyMcpJson an agent reads its own servers alone; chat.defaultAgent naming an
+    // agent that does not exist falls back to it, with a note
+    await write(agentPath, { name: "q_cli_default", mcpServers: { git: { command: "git-mcp" } } });
+    await write(join(home, ".local", "share", "amazon-q", "settings.json"), {
+      "chat.defaultAgent": "ops",
+    });
+    const own = (await findConfigs(options)).configs.find((c) => c.client === "amazon-q")!;
+    assertEquals([own.files, Object.keys(table(own))], [[agentPath], ["git"]]);
+    assertMatch(own.notes[0], /^chat\.defaultAgent names "ops", which no agent file holds/);
+
+    // --config reads a legacy file alone
+    const one = await findConfigs(options, [workspacePath]);
+    assertEquals(one.configs.map((c) => [c.client, Object.keys(table(c))]), [["amazon-q", [
+      "shared",
+    ]]]);
   }));

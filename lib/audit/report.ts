@@ -239,6 +239,7 @@ function byCost(a: ToolCost, b: ToolCost): number {
  * `mcp__SERVER__TOOL` (its documented naming of MCP tools; `claudeCodeToolName`, lib/modes);
  * Gemini CLI `mcp_SERVER_TOOL` made a valid Gemini function name ({@linkcode geminiCliToolName});
  * Codex `mcp__SERVER__TOOL` made a valid Responses API name ({@linkcode codexToolName});
+ * Amazon Q CLI the tool's own name, made valid as it makes it ({@linkcode amazonQToolName});
  * Copilot CLI `SERVER-TOOL` (docs.github.com, Copilot CLI command reference, "MCP server naming";
  * no rewriting of other characters is documented, so none is applied);
  * Cline `SERVER__TOOL` ({@linkcode clineToolName}) and Roo Code `mcp--SERVER--TOOL`
@@ -254,6 +255,8 @@ export function clientToolName(client: ClientId, server: string, tool: string): 
     ? codexToolName(server, tool)
     : client === "copilot-cli"
     ? `${server}-${tool}`
+    : client === "amazon-q"
+    ? amazonQToolName(tool)
     : client === "cline"
     ? clineToolName(server, tool)
     : client === "roo-code"
@@ -665,4 +668,29 @@ function firstBytes(text: string, limit: number): string {
   if (bytes.length <= limit) return text;
   // Cut at the limit, then drop a partly cut character at the end.
   return new TextDecoder().decode(bytes.slice(0, limit)).replace(/\uFFFD$/, "");
+}
+
+/**
+ * Amazon Q CLI's name for an MCP tool (aws/amazon-q-developer-cli, crates/chat-cli/src/cli/chat/
+ * tool_manager.rs, `process_tool_specs` and `sanitize_name`): the tool's own name when it matches
+ * `^[a-zA-Z][a-zA-Z0-9_]*$`; otherwise its ASCII letters, digits and `_` with `___` taken out,
+ * an `a` put first when it does not start with a letter. A name left empty becomes `a` and a
+ * three-digit hash, written `a000` here (same length; the hash is not reproduced), and the `1`
+ * Q CLI appends to a rewritten name another tool already has is not added.
+ *
+ * @param tool The tool's name as the server lists it.
+ * @returns The name the model receives.
+ *
+ * @example Usage
+ * ```ts
+ * import { amazonQToolName } from "./report.ts";
+ * if (amazonQToolName("search-docs.v2") !== "searchdocsv2") throw new Error();
+ * if (amazonQToolName("2fa_check") !== "a2fa_check") throw new Error();
+ * ```
+ */
+export function amazonQToolName(tool: string): string {
+  if (/^[a-zA-Z][a-zA-Z0-9_]*$/.test(tool) && !tool.includes("___")) return tool;
+  const kept = tool.replace(/[^a-zA-Z0-9_]/g, "").replaceAll("___", "");
+  if (kept === "") return "a000";
+  return /^[a-zA-Z]/.test(kept) ? kept : `a${kept}`;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  amazonQToolName,
   buildConfigReport,
   clientToolName,
   clineToolName,
@@ -483,4 +484,13 @@ Deno.test("buildConfigReport() counts Kiro CLI's deferred session start as a ser
   assert.equal(r.posture.state, "deferred");
   assert.equal(r.sessionStart?.tokens, `kv::get: Get\nkv::put: ${"é".repeat(512)}`.length);
   assert.match(r.sessionStart!.counted, /^a line per tool, server::tool: description/);
+});
+
+Deno.test("amazonQToolName() makes a name valid as Amazon Q CLI does (its own test's cases)", () => {
+  // aws/amazon-q-developer-cli tool_manager.rs, test_sanitize_server_name
+  assert.equal(amazonQToolName("@awslabs.cdk-mcp-server"), "awslabscdkmcpserver");
+  assert.equal(amazonQToolName("good_name"), "good_name");
+  assert.equal(amazonQToolName("a___b___c"), "abc");
+  assert.match(amazonQToolName("@@@@@"), /^[a-zA-Z][a-zA-Z0-9_]*$/);
+  assert.equal(clientToolName("amazon-q", "docs", "search-docs"), "searchdocs");
 });

@@ -668,7 +668,7 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
 
 Deno.test({
   name:
-    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools), no header or env value printed",
+    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools; Amazon Q CLI's default agent and its tools list), no header or env value printed",
   sanitizeResources: false,
   async fn() {
     const memory = await installedBin(SERVER_MEMORY);
@@ -714,6 +714,13 @@ Deno.test({
         },
       },
     });
+    // Amazon Q CLI: a q_cli_default agent whose tools list keeps two of the server's tools
+    const qKept = ["read_graph", "search_nodes"];
+    await write(join(home, ".aws", "amazonq", "cli-agents", "q_cli_default.json"), {
+      name: "q_cli_default",
+      mcpServers: { memory: { command: "npx", args: ["-y", pinned] } },
+      tools: ["fs_read", ...qKept.map((t) => `@memory/${t}`)],
+    });
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -737,6 +744,7 @@ Deno.test({
       assert.deepEqual(report.configs.map((c) => [c.id, c.label, c.format]), [
         ["copilot-cli ~/.copilot/mcp-config.json", "Copilot CLI", "openai-chat-completions"],
         ["kiro ~/.kiro/settings/mcp.json", "Kiro", "anthropic-messages"],
+        ["amazon-q ~/.aws/amazonq", "Amazon Q CLI", "anthropic-messages"],
       ]);
       const tools = await rawToolsList(memory.bin, dir);
       const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
@@ -777,6 +785,18 @@ Deno.test({
         })))),
       );
       assert.equal(kiro.posture.state, "upfront");
+      // Amazon Q CLI sends the two its agent lists, under their own (valid) names
+      const q = report.configs[2].servers[0];
+      const qSent = tools.filter((x) => qKept.includes(x.name));
+      assert.deepEqual([q.status, q.tools, q.toolsListed], ["ok", qKept.length, tools.length]);
+      assert.equal(
+        q.sentTokens,
+        tiktoken.count(JSON.stringify(qSent.map((x) => ({
+          name: x.name,
+          description: x.description,
+          input_schema: x.inputSchema,
+        })))),
+      );
       const printed = [...outcome.stdout, ...outcome.stderr, ...lines].join("\n") + written;
       for (const value of [envValue, headerValue]) {
         assert.equal(printed.includes(value), false, value);
