@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { shapesOf, shapeTools } from "./sent_layer.ts";
+import { sentText, shapesOf, shapeTools } from "./sent_layer.ts";
+import { parseCatalog } from "../catalog/parse.ts";
 import type { Tool } from "../catalog/types.ts";
 
 const tools: Tool[] = [
@@ -22,4 +23,33 @@ Deno.test("shapesOf() gives shapeTools()'s shapes, each dialect shaped once", ()
   // The two OpenAI formats share one dialect, so one shaping.
   assert.equal(shapes("openai-chat-completions"), shapes("openai-responses"));
   assert.equal(shapes("anthropic-messages")[0].name, "read_file");
+});
+
+Deno.test("sentText() of a capture sends each schema in the key order the server sent it", () => {
+  // `deno task capture` writes `tools` with sorted keys and `toolsWire` as received; an MCP
+  // client passes the schema on as received (JSON.parse keeps member order), and Anthropic's
+  // tool is {name, description, input_schema}. Counted either way, the same tool differs by a
+  // few tokens (chrome-devtools-mcp 1.1.1: 4,456 sorted, 4,476 received, o200k_base).
+  const sorted = {
+    description: "Read a file",
+    inputSchema: { properties: { path: { type: "string" } }, required: ["path"], type: "object" },
+    name: "read",
+  };
+  const received = '{"name":"read","description":"Read a file","inputSchema":' +
+    '{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}';
+  const capture = JSON.stringify({
+    format: "mcpmeter-capture",
+    formatVersion: 1,
+    id: "c",
+    version: "1",
+    source: {},
+    serverCount: 1,
+    toolCount: 1,
+    servers: [{ server: "fs", toolCount: 1, tools: [sorted], toolsWire: `[${received}]` }],
+  });
+  assert.equal(
+    sentText(parseCatalog(capture).tools, "anthropic-messages"),
+    '[{"name":"read","description":"Read a file","input_schema":' +
+      '{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}]',
+  );
 });

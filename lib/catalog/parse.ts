@@ -548,6 +548,45 @@ interface FormatResult {
   readonly check?: (tools: readonly Tool[]) => void;
 }
 
+/**
+ * A capture server's tools with their keys in the order the server sent them: the items of its
+ * `toolsWire` (the file's `tools` have their keys sorted, and a client sends a schema as it
+ * received it, so the sent and billed layers count that order). Each wire item must hold what
+ * the `tools` item at its index holds (same canonical text); else, or when `toolsWire` is absent
+ * or not a JSON array of as many items, the sorted `tools` are read, with a warning when
+ * `toolsWire` is there (a hand-edited `tools` wins over a stale `toolsWire`).
+ */
+function receivedRows(
+  ctx: Context,
+  entry: JsonObjectNode,
+  tools: JsonArrayNode,
+  label: string,
+): readonly JsonNode[] {
+  const wireNode = jsonNodeMember(entry, "toolsWire");
+  if (wireNode === undefined) return tools.items;
+  const sorted = (why: string): readonly JsonNode[] => {
+    ctx.fileWarnings.push(`${label}: "toolsWire" ${why}; the key order of "tools" is read`);
+    return tools.items;
+  };
+  if (wireNode.kind !== "string") return sorted(`is not a string (got ${describeValue(wireNode)})`);
+  let wire: JsonNode;
+  try {
+    wire = parseJsonPlain(wireNode.value) ?? parseJsonLossless(wireNode.value);
+  } catch (e) {
+    if (e instanceof SyntaxError) return sorted(`is not valid JSON (${e.message})`);
+    throw e;
+  }
+  if (wire.kind !== "array") return sorted(`is not a JSON array (got ${wire.kind})`);
+  if (wire.items.length !== tools.items.length) {
+    return sorted(`holds ${wire.items.length} tools, "tools" ${tools.items.length}`);
+  }
+  const differs = tools.items.findIndex((row, j) =>
+    nodeCanonical(row) !== nodeCanonical(wire.items[j])
+  );
+  if (differs >= 0) return sorted(`differs from "tools" at tools[${differs}]`);
+  return wire.items;
+}
+
 function parseCapture(ctx: Context, root: JsonObjectNode): FormatResult {
   const fmt = jsonNodeMember(root, "format");
   if (fmt !== undefined && !(fmt.kind === "string" && fmt.value === "mcpmeter-capture")) {
@@ -617,7 +656,8 @@ function parseCapture(ctx: Context, root: JsonObjectNode): FormatResult {
       "tools",
       `${loc} (${JSON.stringify(server)})`,
     );
-    tools.items.forEach((row, j) =>
+    const rows = receivedRows(ctx, entry, tools, `${loc} (${JSON.stringify(server)})`);
+    rows.forEach((row, j) =>
       specs.push({
         locator: `${loc}.tools[${j}]`,
         row,

@@ -127,6 +127,69 @@ Deno.test("tools/list: MCP's _meta, icons and execution are left out quietly, an
   assert.deepEqual(c.warnings, ['dropped field "x-vendor": 1 tool (srv:t)']);
 });
 
+/** A one-server capture as `deno task capture` writes it: `tools` keys sorted, `toolsWire` as received. */
+function wireCapture(tools: unknown[], toolsWire: string): string {
+  return JSON.stringify({
+    format: "mcpmeter-capture",
+    formatVersion: 1,
+    id: "wired",
+    version: "1",
+    source: {},
+    serverCount: 1,
+    toolCount: tools.length,
+    servers: [{ server: "fs", toolCount: tools.length, tools, toolsWire }],
+  });
+}
+
+// The read tool as the file sorts it, and the order the server sent (MCP spec examples put
+// `type` before `properties`, as most SDKs do).
+const SORTED_READ = {
+  description: "Read a file",
+  inputSchema: { properties: { path: { type: "string" } }, required: ["path"], type: "object" },
+  name: "read",
+};
+const RECEIVED_READ = '{"name":"read","description":"Read a file","inputSchema":' +
+  '{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}';
+
+Deno.test("capture format: a server's toolsWire gives each tool's received key order, as the server sent it", () => {
+  const corpus = parseCatalog(wireCapture([SORTED_READ], `[${RECEIVED_READ}]`));
+  assert.deepEqual(corpus.warnings, []);
+  assert.deepEqual(Object.keys(corpus.tools[0].inputSchema ?? {}), [
+    "type",
+    "properties",
+    "required",
+  ]);
+  assert.equal(
+    JSON.stringify(corpus.tools[0].inputSchema),
+    '{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}',
+  );
+});
+
+Deno.test("capture format: a toolsWire that no longer matches tools is not read, with a warning", () => {
+  const edited = { ...SORTED_READ, description: "Read one file" };
+  const cases: [string, string][] = [
+    [`[${RECEIVED_READ}]`, '"toolsWire" differs from "tools" at tools[0]'],
+    ["[]", '"toolsWire" holds 0 tools, "tools" 1'],
+    ["[{", '"toolsWire" is not valid JSON'],
+    ['{"tools":[]}', '"toolsWire" is not a JSON array (got object)'],
+  ];
+  for (const [wire, why] of cases) {
+    const corpus = parseCatalog(wireCapture([edited], wire));
+    assert.equal(corpus.tools[0].description, "Read one file");
+    assert.deepEqual(Object.keys(corpus.tools[0].inputSchema ?? {}), [
+      "properties",
+      "required",
+      "type",
+    ]);
+    assert.equal(corpus.warnings.length, 1);
+    assert.ok(corpus.warnings[0].startsWith(`servers[0] ("fs"): ${why}`), corpus.warnings[0]);
+    assert.ok(
+      corpus.warnings[0].endsWith('; the key order of "tools" is read'),
+      corpus.warnings[0],
+    );
+  }
+});
+
 Deno.test("capture format: header counts must agree with the rows", () => {
   assertCatalogError(
     () => parseCatalog(CAPTURE.replace('"serverCount": 2', '"serverCount": 3'), { path: "c.json" }),
