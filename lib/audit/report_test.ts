@@ -327,7 +327,7 @@ Deno.test("buildConfigReport() sends Gemini CLI's tools as mcp_SERVER_TOOL funct
   };
   const r = buildConfigReport(c, records, { count, home: "/h" });
   const put =
-    '{"name":"mcp_kv_put","description":"Put it","parameters":{"properties":{"k":{"type":"string"}},"type":"object"}}';
+    '{"name":"mcp_kv_put","description":"Put it","parametersJsonSchema":{"properties":{"k":{"type":"string"}},"type":"object"}}';
   assert.equal(r.format, "gemini");
   assert.equal(r.contextWindow, 1_048_576);
   assert.deepEqual([r.servers[0].tools, r.servers[0].disabledTools], [1, ["get"]]);

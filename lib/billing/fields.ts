@@ -9,9 +9,9 @@
  * token is credited to the span holding its first UTF-8 byte (`RegionTally` and `tokenRegions`,
  * lib/tokens: counted at the speed of counting, only the pieces that cross a span's edge are
  * split into tokens; a written text is counted tool by tool, never held whole). A member of a
- * tool item is a span from its key's opening quote to the end of its value,
- * classified by its key ({@linkcode FIELD_OF_KEY}: `inputSchema`, Anthropic's `input_schema` and
- * OpenAI's and Gemini's `parameters` are all `inputSchema`); a `function` member (Chat
+ * tool item is a span from its key's opening quote to the end of its value, classified by its
+ * key ({@linkcode FIELD_OF_KEY}: `inputSchema`, Anthropic's `input_schema`, OpenAI's `parameters`
+ * and Gemini's `parametersJsonSchema` are all `inputSchema`); a `function` member (Chat
  * Completions) is looked into. What lies inside an item but in no member (braces, commas, a
  * format's own keys such as `"type":"function"` or `"strict":false`) is the item's `envelope`;
  * what lies outside every item (the array's brackets, the commas between items, Gemini's
@@ -57,6 +57,7 @@ export const FIELD_OF_KEY: Readonly<Record<string, FieldName>> = {
   inputSchema: "inputSchema",
   input_schema: "inputSchema",
   parameters: "inputSchema",
+  parametersJsonSchema: "inputSchema",
   outputSchema: "outputSchema",
   output_schema: "outputSchema",
   annotations: "annotations",

@@ -19,12 +19,19 @@ import {
 /**
  * Tool-schema dialects {@linkcode normalizeForProvider} targets: the `inputSchema` rules of a
  * vendor's tool API. The agent's provider registry (`lib/agent/providers/registry.ts`) names the
- * dialect each provider speaks; `gemini` has rules here and no agent provider yet.
+ * dialect each provider speaks; `gemini` (the OpenAPI subset of Gemini's `parameters`) has rules
+ * here and no agent provider yet. `json-schema` is a field that takes JSON Schema as it is
+ * (Gemini's `parametersJsonSchema`): only a missing schema is filled in.
  */
-export type SchemaDialect = "openai" | "anthropic" | "gemini";
+export type SchemaDialect = "openai" | "anthropic" | "gemini" | "json-schema";
 
 /** The schema dialects, in report order. */
-export const SCHEMA_DIALECTS: readonly SchemaDialect[] = ["openai", "anthropic", "gemini"];
+export const SCHEMA_DIALECTS: readonly SchemaDialect[] = [
+  "openai",
+  "anthropic",
+  "gemini",
+  "json-schema",
+];
 
 /** Kinds of change {@linkcode normalizeForProvider} makes. */
 export type NormalizationChangeKind =
@@ -272,7 +279,7 @@ function needsNothing(schema: JsonObject, provider: SchemaDialect): boolean {
  * Adjusts a tool's `inputSchema` so that a provider's tool API accepts it,
  * and lists every change. The raw definition is returned unchanged beside it.
  *
- * Changes, in order:
+ * Changes, in order (for `json-schema` only the first):
  * - no schema: `{"type":"object","properties":{}}` (`add-schema`);
  * - unresolved `$ref`s dropped (`drop-unresolved-ref`, all providers);
  * - local `$ref`s inlined and `$defs`/`definitions` removed (`inline-refs`):
@@ -296,7 +303,7 @@ function needsNothing(schema: JsonObject, provider: SchemaDialect): boolean {
  * Tool names are not changed; see the `name-invalid` lint rule.
  *
  * @param tool The tool; never modified.
- * @param provider `openai`, `anthropic` or `gemini`.
+ * @param provider `openai`, `anthropic`, `gemini` or `json-schema`.
  * @param options Inlining budget.
  * @returns The adjusted schema, the changes and the raw tool.
  * @throws {RangeError} When `provider` is not known.
@@ -325,7 +332,10 @@ export function normalizeForProvider(
       })`,
     );
   }
-  if (tool.inputSchema !== undefined && needsNothing(tool.inputSchema, provider)) {
+  if (
+    tool.inputSchema !== undefined &&
+    (provider === "json-schema" || needsNothing(tool.inputSchema, provider))
+  ) {
     return { provider, toolId: tool.id, schema: tool.inputSchema, changes: [], raw: tool };
   }
   const maxNodes = options.maxInlineNodes ?? 100_000;

@@ -39,6 +39,24 @@ Deno.test("normalizeForProvider() keeps $defs for Anthropic and OpenAI, inlines 
   assert.equal(gemini.raw, tool);
 });
 
+Deno.test("normalizeForProvider() leaves a schema as listed for json-schema (Gemini's parametersJsonSchema), filling in only a missing one", () => {
+  // A root $ref, a type array and a keyword outside Gemini's OpenAPI subset: each would be
+  // changed for some dialect, none for a field that takes JSON Schema as it is.
+  const schema = {
+    $ref: "#/$defs/args",
+    $defs: { args: { type: "object", properties: { n: { type: ["integer", "null"] } } } },
+    patternProperties: { "^x-": { type: "string" } },
+  };
+  const tool: Tool = { id: "s:t", server: "s", name: "t", description: "", inputSchema: schema };
+  const out = normalizeForProvider(tool, "json-schema");
+  assert.equal(out.schema, schema);
+  assert.deepEqual(kinds(out), []);
+  assert.ok(kinds(normalizeForProvider(tool, "anthropic")).length > 0);
+  const bare = normalizeForProvider({ ...tool, inputSchema: undefined }, "json-schema");
+  assert.deepEqual(bare.schema, { type: "object", properties: {} });
+  assert.deepEqual(kinds(bare), ["add-schema"]);
+});
+
 Deno.test("normalizeForProvider() inlines a root $ref for Anthropic so the top level is an object", () => {
   const tool: Tool = {
     id: "s:t",

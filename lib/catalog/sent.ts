@@ -17,9 +17,10 @@
  *   parameters, strict, defer_loading?}`; `strict` is always written (`false` unless
  *   configured), since that API types it as required and treats the flag per tool;
  * - `gemini` (`models/{m}:generateContent`): one tool `{functionDeclarations: [{name,
- *   description, parameters?}]}`; `parameters` is left out for a tool whose schema has no
- *   properties (Gemini rejects an OBJECT schema with empty `properties`; its docs say to leave
- *   `parameters` unset for a function without parameters).
+ *   description, parametersJsonSchema}]}`, the tool's JSON Schema as listed. That is how MCP
+ *   clients send Gemini their tools: Gemini CLI (`DiscoveredMCPTool.schema`,
+ *   packages/core/src/tools/mcp-tool.ts) and @google/genai's `mcpToTool` (`mcpToGeminiTool`),
+ *   not Gemini's OpenAPI-subset `parameters`, which the API takes instead of it.
  *
  * @module
  */
@@ -75,15 +76,14 @@ export interface SentToolsOptions {
  * The schema dialect (`normalizeForProvider`) a format's tools are normalized to.
  *
  * @param format The request format.
- * @returns `anthropic`, `openai` or `gemini`.
+ * @returns `anthropic`, `openai` or `json-schema` (Gemini's `parametersJsonSchema`).
  */
 export function sentFormatDialect(format: SentFormat): SchemaDialect {
-  return format === "anthropic-messages" ? "anthropic" : format === "gemini" ? "gemini" : "openai";
-}
-
-function hasProperties(schema: JsonObject): boolean {
-  const p = schema.properties;
-  return p !== null && typeof p === "object" && !Array.isArray(p) && Object.keys(p).length > 0;
+  return format === "anthropic-messages"
+    ? "anthropic"
+    : format === "gemini"
+    ? "json-schema"
+    : "openai";
 }
 
 /**
@@ -171,7 +171,7 @@ export function sentTools(
       const functionDeclarations: JsonValue[] = tools.map((t) => ({
         name: t.name,
         description: t.description,
-        ...(hasProperties(t.inputSchema) ? { parameters: t.inputSchema } : {}),
+        parametersJsonSchema: t.inputSchema,
       }));
       return [{ functionDeclarations }];
     }

@@ -59,12 +59,14 @@ Deno.test("sentTools() renders Responses function tools with strict always writt
   );
 });
 
-Deno.test("sentTools() renders one Gemini functionDeclarations tool, no parameters when none", () => {
+Deno.test("sentTools() renders one Gemini functionDeclarations tool, each schema as parametersJsonSchema", () => {
+  // Gemini CLI and @google/genai's mcpToTool send every MCP tool's schema, even an empty one,
+  // as parametersJsonSchema; Gemini has no strict flag.
   assert.equal(
     JSON.stringify(sentTools(tools, "gemini", { strict: true })),
-    '[{"functionDeclarations":[{"name":"read","description":"Read a file","parameters":' +
+    '[{"functionDeclarations":[{"name":"read","description":"Read a file","parametersJsonSchema":' +
       '{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},' +
-      '{"name":"ping","description":""}]}]',
+      '{"name":"ping","description":"","parametersJsonSchema":{"type":"object"}}]}]',
   );
   assert.deepEqual(sentTools([], "gemini"), []);
   assert.deepEqual(sentTools([], "anthropic-messages"), []);

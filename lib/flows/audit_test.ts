@@ -372,26 +372,13 @@ Deno.test({
           tools.length,
           ["read_graph"],
         ]);
-        // Gemini CLI's schema processing (geminicli.com/docs/tools/mcp-server): $schema and
-        // additionalProperties removed at every level; a tool without properties declares no
-        // parameters (the Gemini API's rule)
-        const strip = (v: unknown): unknown =>
-          Array.isArray(v)
-            ? v.map(strip)
-            : v !== null && typeof v === "object"
-            ? Object.fromEntries(
-              Object.entries(v).filter(([k]) => k !== "$schema" && k !== "additionalProperties")
-                .map(([k, x]) => [k, strip(x)]),
-            )
-            : v;
-        const declared = kept.map((x) => {
-          const schema = strip(x.inputSchema) as { properties?: Record<string, unknown> };
-          return {
-            name: `mcp_memory_${x.name}`,
-            description: x.description,
-            ...(Object.keys(schema.properties ?? {}).length > 0 ? { parameters: schema } : {}),
-          };
-        });
+        // Gemini CLI sends each MCP tool's schema as the server listed it, in
+        // parametersJsonSchema (DeclarativeTool.schema, packages/core/src/tools/tools.ts)
+        const declared = kept.map((x) => ({
+          name: `mcp_memory_${x.name}`,
+          description: x.description,
+          parametersJsonSchema: x.inputSchema,
+        }));
         assert.equal(
           s.sentTokens,
           tiktoken.count(JSON.stringify([{ functionDeclarations: declared }])),
