@@ -802,7 +802,9 @@ async function cline(r: Reader): Promise<ClientConfig[]> {
     join(home, "Documents", "Cline", "MCP", CLINE_FILE),
   ];
   const deferral: DeferralInputs = { kind: "none", client: "Cline" };
-  const current = await layered(r, "cline", [{ path: shared, scope: "user" }], deferral, NODE_JSON);
+  const current =
+    (await layered(r, "cline", [{ path: shared, scope: "user" }], deferral, NODE_JSON))
+      .map(withRefusal("Cline", r.options.home));
   const exists = r.options.exists ??
     (async (path: string) => await r.options.read(path) !== undefined);
   if (current.length > 0) {
@@ -822,7 +824,11 @@ async function cline(r: Reader): Promise<ClientConfig[]> {
   }
   const configs: ClientConfig[] = [];
   for (const path of older) {
-    for (const c of await layered(r, "cline", [{ path, scope: "user" }], deferral, NODE_JSON)) {
+    for (
+      const c of (await layered(r, "cline", [{ path, scope: "user" }], deferral, NODE_JSON)).map(
+        withRefusal("Cline", r.options.home),
+      )
+    ) {
       configs.push({
         ...c,
         notes: [
@@ -870,17 +876,48 @@ async function rooCode(r: Reader): Promise<ClientConfig[]> {
         deferral,
         NODE_JSON,
       );
-      configs.push(...found.map((c) => ({
-        ...c,
-        label: folder === "Code" ? CLIENTS["roo-code"].label : `Roo Code (${label})`,
-      })));
+      configs.push(
+        ...found.map(withRefusal("Roo Code", r.options.home)).map((c) => ({
+          ...c,
+          label: folder === "Code" ? CLIENTS["roo-code"].label : `Roo Code (${label})`,
+        })),
+      );
     }
   }
   // A project file with no global one found still belongs to Roo Code.
   if (configs.length === 0 && projectFile.length > 0) {
-    configs.push(...await layered(r, "roo-code", projectFile, deferral, NODE_JSON));
+    configs.push(
+      ...(await layered(r, "roo-code", projectFile, deferral, NODE_JSON)).map(
+        withRefusal("Roo Code", r.options.home),
+      ),
+    );
   }
   return configs;
+}
+
+/**
+ * A note for a file whose entries a client's schema refuses: Cline 4 then loads no server of its
+ * file (cline/cline v4.1.13, McpHub `readAndValidateMcpSettingsFile`), Roo Code none of a project
+ * file's (`initializeMcpServers`; its global file's other servers still load). As for Codex, the
+ * valid servers are measured, as they would load once the file is fixed.
+ */
+function withRefusal(client: string, home: string): (c: ClientConfig) => ClientConfig {
+  return (c) => {
+    const bad = c.servers.filter((s) =>
+      s.refusesConfig === true && (client === "Cline" || s.scope === "project")
+    );
+    if (bad.length === 0) return c;
+    const file = tilde(bad[0].source, home);
+    return {
+      ...c,
+      notes: [
+        ...c.notes,
+        `${client} loads no server of ${file} while an entry there fails its schema (${
+          bad.map((s) => `"${s.name}"`).join(", ")
+        }): until it is fixed, ${client} starts none of them; the valid ones are measured here`,
+      ],
+    };
+  };
 }
 
 const ZED_DOCS = "zed.dev/docs/ai/mcp";

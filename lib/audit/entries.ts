@@ -64,7 +64,7 @@ export interface ConfiguredServer {
   readonly problem?: string;
   /**
    * The client's loader refuses the table `problem` names, and so starts none of the config's
-   * servers (Codex).
+   * servers (Codex), or none of its file's (Cline; Roo Code's project file).
    */
   readonly refusesConfig?: boolean;
   /** Set off in the config (`disabled: true`, or the client's list of disabled servers). */
@@ -252,6 +252,8 @@ export function readServerEntry(
       return {
         ...base,
         problem: read,
+        // Roo Code checks a url's type server by server; every other refusal is its schema's.
+        ...(read === ROO_URL_NEEDS_TYPE ? {} : { refusesConfig: true }),
         disabled: raw.disabled === true,
         ...(raw.disabled === true ? { disabledBy: '"disabled": true in its entry' } : {}),
         alwaysLoad: false,
@@ -341,6 +343,8 @@ export function readServerEntry(
     return {
       ...base,
       problem: reason,
+      // Cline's and Roo Code's schemas refuse such an entry too (see refusesConfig's use there).
+      ...(where.client === "cline" || where.client === "roo-code" ? { refusesConfig: true } : {}),
       disabled,
       ...off,
       alwaysLoad,
@@ -876,11 +880,16 @@ export function clineEntry(raw: JsonObject): JsonObject | string {
   return out;
 }
 
+/** Why Roo Code does not start a `url` entry without a `type` (a check of its own, per server). */
+const ROO_URL_NEEDS_TYPE = 'a "url" without "type" ("sse" or "streamable-http")';
+
 /**
  * A Roo Code server entry (`mcp_settings.json`, `.roo/mcp.json`) as a plain servers-config
  * entry, or why Roo Code refuses it (RooCodeInc/Roo-Code v3.52.1, src/services/mcp/McpHub.ts,
  * `validateServerConfig`): `command` and `url` together are refused; a `command` is stdio;
- * a `url` needs `type` `sse` or `streamable-http`; any other type is refused.
+ * a `url` needs `type` `sse` or `streamable-http`; any other type is refused; so are a `timeout`
+ * outside 1 to 3600 seconds and an `alwaysAllow`, `disabledTools` or `watchPaths` that is not a
+ * list of strings.
  *
  * @param raw The entry as written.
  * @returns The entry to capture (its `disabledTools` kept for the tool filter), or the reason.
@@ -894,6 +903,16 @@ export function clineEntry(raw: JsonObject): JsonObject | string {
  * ```
  */
 export function rooEntry(raw: JsonObject): JsonObject | string {
+  const t = raw.timeout;
+  if (t !== undefined && (typeof t !== "number" || t < 1 || t > 3600)) {
+    return `timeout ${JSON.stringify(t)} is not a number of seconds from 1 to 3600`;
+  }
+  for (const k of ["alwaysAllow", "disabledTools", "watchPaths"]) {
+    const v = raw[k];
+    if (v !== undefined && !(Array.isArray(v) && v.every((x) => typeof x === "string"))) {
+      return `${k} is not a list of strings`;
+    }
+  }
   const out: Record<string, JsonValue> = { ...raw };
   for (const k of CLINE_ROO_SETTINGS) delete out[k];
   const type = out.type;
@@ -907,7 +926,7 @@ export function rooEntry(raw: JsonObject): JsonObject | string {
     return out;
   }
   if (out.url === undefined) return 'neither "command" nor "url"';
-  if (type === undefined) return 'a "url" without "type" ("sse" or "streamable-http")';
+  if (type === undefined) return ROO_URL_NEEDS_TYPE;
   if (type === "stdio") return 'type "stdio" with a "url"';
   return out;
 }
