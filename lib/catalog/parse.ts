@@ -1072,6 +1072,9 @@ function corpusOfTree(ctx: Context, tree: JsonNode, options: ParseCatalogOptions
   const tools = result.specs.map((spec) => buildTool(ctx, spec));
   const firstAt = new Map<string, string>();
   const repeats = new Map<string, number>();
+  // Ids in use: every tool's own, then each given to a repeat. A repeat's `#n` skips one taken
+  // (a server may list "read" twice and a tool named "read#2").
+  const taken = new Set(tools.map((t) => t.id));
   result.specs.forEach((spec, i) => {
     const id = tools[i].id;
     const prev = firstAt.get(id);
@@ -1081,8 +1084,10 @@ function corpusOfTree(ctx: Context, tree: JsonNode, options: ParseCatalogOptions
       if (spec.idKey !== undefined) {
         fail(ctx, `repeats id ${JSON.stringify(id)} (${prev} and ${spec.locator})`, id, spec.idKey);
       }
-      const n = (repeats.get(id) ?? 1) + 1;
+      let n = (repeats.get(id) ?? 1) + 1;
+      while (taken.has(`${id}${DUPLICATE_ID_SEPARATOR}${n}`)) n++;
       repeats.set(id, n);
+      taken.add(`${id}${DUPLICATE_ID_SEPARATOR}${n}`);
       tools[i] = { ...tools[i], id: `${id}${DUPLICATE_ID_SEPARATOR}${n}` };
       warnTool(
         ctx,

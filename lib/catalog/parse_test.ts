@@ -246,6 +246,28 @@ Deno.test("capture format: a server listing one tool name twice keeps both, the 
   ]);
 });
 
+Deno.test("a repeated name's #2 id skips an id another tool's own name already gives", () => {
+  // A server listing "read" twice and a tool named "read#2" gave two tools the id s:read#2.
+  const ids = (names: string[]) =>
+    parseCatalog(
+      JSON.stringify({ tools: names.map((name, i) => ({ name, description: `${i}` })) }),
+      {
+        server: "s",
+      },
+    ).tools.map((t) => [t.id, t.name, t.description]);
+  assert.deepEqual(ids(["read", "read", "read#2"]), [
+    ["s:read", "read", "0"],
+    ["s:read#2", "read#2", "2"],
+    ["s:read#3", "read", "1"],
+  ]);
+  assert.deepEqual(ids(["read#2", "read", "read", "read"]), [
+    ["s:read", "read", "1"],
+    ["s:read#2", "read#2", "0"],
+    ["s:read#3", "read", "2"],
+    ["s:read#4", "read", "3"],
+  ]);
+});
+
 Deno.test("capture format: version, duplicate servers and unknown format are errors", () => {
   assertCatalogError(
     () => parseCatalog(CAPTURE.replace('"formatVersion": 1', '"formatVersion": 2')),
