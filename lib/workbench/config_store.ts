@@ -52,7 +52,7 @@ import { SCRIPTED_MODEL_IDS, SCRIPTED_MODELS } from "../agent/demo_policy.ts";
 import { ConfigError } from "../mcp/errors.ts";
 import { serversSecrets } from "../mcp/secrets.ts";
 import { modelSecrets } from "../agent/secrets.ts";
-import { isSecretName, REDACTED } from "../core/secrets.ts";
+import { argSecrets, isSecretName, REDACTED, redactText, urlSecrets } from "../core/secrets.ts";
 import { checkId, confinedPath, WorkbenchError } from "./_paths.ts";
 import { writeAtomic } from "../core/files.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -166,13 +166,19 @@ const isObject = (v: unknown): v is JsonObject =>
  *
  * @param incoming The new value (from the browser).
  * @param stored The stored value it replaces, if any.
+ * @param shown How the stored value was shown (what a browser sends back unchanged).
  * @param field Field name for the error.
  * @returns The value to store.
  * @throws {WorkbenchError} 400 when a redacted value has no stored counterpart.
  */
-function unredact(incoming: string, stored: string | undefined, field: string): string {
+function unredact(
+  incoming: string,
+  stored: string | undefined,
+  shown: string | undefined,
+  field: string,
+): string {
   if (!incoming.includes(REDACTED_VALUE)) return incoming;
-  if (stored !== undefined && redactValue(stored) === incoming) return stored;
+  if (stored !== undefined && shown === incoming) return stored;
   throw new WorkbenchError(
     400,
     `field "${field}" holds ${REDACTED_VALUE}: write the value or a \${VAR} reference`,
@@ -708,7 +714,7 @@ export class ConfigStore {
         ),
       };
     }
-    if (kind === "servers" && isObject(doc)) return mapServerSecrets(doc, (v) => redactValue(v));
+    if (kind === "servers" && isObject(doc)) return shownServers(doc);
     return doc;
   }
 
@@ -738,11 +744,13 @@ export class ConfigStore {
         models: doc.models.map((m, i) => {
           if (!isObject(m) || typeof m.apiKey !== "string") return m;
           const before = old.find((o) => isObject(o) && o.id === m.id) as JsonObject | undefined;
+          const stored = before?.apiKey as string | undefined;
           return {
             ...m,
             apiKey: unredact(
               m.apiKey,
-              before?.apiKey as string | undefined,
+              stored,
+              stored === undefined ? undefined : redactValue(stored),
               `models[${i}].apiKey`,
             ),
           };
@@ -762,7 +770,11 @@ export class ConfigStore {
     } else if (kind === "servers") {
       if (!isObject(doc)) throw new WorkbenchError(400, "body must be a JSON object", "mcpServers");
       const old = isObject(stored) ? stored : {};
-      value = mapServerSecrets(doc, (v, path) => unredact(v, getAt(old, path), path.join(".")));
+      const shownOld = shownServers(old);
+      value = mapServerStrings(
+        doc,
+        (v, path) => unredact(v, getAt(old, path), getAt(shownOld, path), path.join(".")),
+      );
       let names: Set<string>;
       try {
         const parsed = parseServersConfig(value as JsonValue, { source: CONFIG_FILES.servers });
@@ -1068,14 +1080,17 @@ export class ConfigStore {
 
 function getAt(doc: JsonValue, path: readonly string[]): string | undefined {
   let v: JsonValue | undefined = doc;
-  for (const p of path) v = isObject(v) ? v[p] : undefined;
+  for (const p of path) v = isObject(v) ? v[p] : Array.isArray(v) ? v[Number(p)] : undefined;
   return typeof v === "string" ? v : undefined;
 }
 
-/** Applies `f` to every secret-named `env`/`headers` value of a servers document. */
-function mapServerSecrets(
+/**
+ * Applies `f` to every string of a servers document that can hold a secret: each `env` and
+ * `headers` value, each `args` element and the `url`, with its path and its server's entry.
+ */
+function mapServerStrings(
   doc: JsonObject,
-  f: (value: string, path: string[]) => string,
+  f: (value: string, path: string[], entry: JsonObject) => string,
 ): JsonObject {
   const key = "mcpServers" in doc ? "mcpServers" : "servers";
   const table = doc[key];
@@ -1091,14 +1106,47 @@ function mapServerSecrets(
       const vars = entry[part];
       if (!isObject(vars)) continue;
       copy[part] = Object.fromEntries(
-        Object.entries(vars).map(([k, v]) =>
-          typeof v === "string" && isSecretName(k) ? [k, f(v, [key, name, part, k])] : [k, v]
-        ),
+        Object.entries(vars).map((
+          [k, v],
+        ) => [k, typeof v === "string" ? f(v, [key, name, part, k], entry) : v]),
       );
     }
+    if (Array.isArray(entry.args)) {
+      copy.args = entry.args.map((v, i) =>
+        typeof v === "string" ? f(v, [key, name, "args", String(i)], entry) : v
+      );
+    }
+    if (typeof entry.url === "string") copy.url = f(entry.url, [key, name, "url"], entry);
     servers[name] = copy;
   }
   return { ...doc, [key]: servers };
+}
+
+/** A `${NAME:-default}` whose NAME looks secret: its default is shown as `[REDACTED]`. */
+const SECRET_DEFAULT = /(\$\{([A-Za-z_][A-Za-z0-9_]*):-)[^}]*\}/g;
+
+/**
+ * A servers document as shown: secret-named `env`/`headers` values by {@linkcode redactValue};
+ * in `args` and `url`, the values the capture treats as secrets (a secret-named flag's or
+ * query parameter's value, a URL's password, a well-known key: `argSecrets`, `urlSecrets`) and
+ * the default of a secret-named `${NAME:-default}` replaced by `[REDACTED]`.
+ */
+function shownServers(doc: JsonObject): JsonObject {
+  return mapServerStrings(doc, (v, path, entry) => {
+    const part = path[2];
+    if (part === "env" || part === "headers") return isSecretName(path[3]) ? redactValue(v) : v;
+    const args = Array.isArray(entry.args)
+      ? entry.args.filter((a): a is string => typeof a === "string")
+      : [];
+    const secrets = [
+      ...argSecrets(args),
+      ...(typeof entry.url === "string" ? urlSecrets(entry.url) : []),
+    ];
+    return redactText(v, secrets).replace(
+      SECRET_DEFAULT,
+      (ref, head: string, name: string) => isSecretName(name) ? `${head}${REDACTED_VALUE}}` : ref,
+    );
+  });
 }
 
 async function copyTree(from: string, to: string, skip: (name: string) => boolean) {

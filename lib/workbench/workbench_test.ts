@@ -235,6 +235,62 @@ Deno.test("workbench: models keep secrets: a ${VAR:-default} key default is neve
   }
 });
 
+Deno.test("workbench: servers keep secrets written in args and URLs: never returned, kept by a PUT of the redacted view", async () => {
+  // The env and headers values were hidden, but a key written as an argument or in the URL (the
+  // capture treats both as secrets) was returned as written, on the API and the Config page.
+  const wb = await start();
+  try {
+    const path = join(wb.context.config.dir, "servers.json");
+    const doc = JSON.parse(await Deno.readTextFile(path));
+    const args = [
+      "x.js",
+      "--api-key=sk-live-args-secret-1",
+      "--token",
+      "tok-args-secret-2",
+      "${SERVICE_TOKEN:-tok-default-secret-3}",
+      "--verbose",
+    ];
+    const url = "https://u:pw-url-secret-4@example.com/mcp?api_key=key-url-secret-5&x=1";
+    doc.mcpServers.leaky = { command: "node", args };
+    doc.mcpServers.remote = { type: "http", url };
+    await Deno.writeTextFile(path, JSON.stringify(doc));
+    const secrets = [1, 2, 3, 4, 5].map((i) => `secret-${i}`);
+    for (const page of ["/api/config/servers", "/config?tab=servers"]) {
+      const r = await call(wb, "GET", page);
+      for (const secret of secrets) assert.ok(!r.text.includes(secret), `${page}: ${secret}`);
+    }
+    const shown = await call(wb, "GET", "/api/config/servers");
+    const servers = shown.data.mcpServers as Record<string, { args?: string[]; url?: string }>;
+    assert.deepStrictEqual(servers.leaky.args, [
+      "x.js",
+      "--api-key=[REDACTED]",
+      "--token",
+      "[REDACTED]",
+      "${SERVICE_TOKEN:-[REDACTED]}",
+      "--verbose",
+    ]);
+    assert.deepStrictEqual(
+      servers.remote.url,
+      "https://u:[REDACTED]@example.com/mcp?api_key=[REDACTED]&x=1",
+    );
+    const put = await call(wb, "PUT", "/api/config/servers", shown.data);
+    assert.deepStrictEqual(put.status, 200, put.text);
+    const stored = JSON.parse(await Deno.readTextFile(path));
+    assert.deepStrictEqual(stored.mcpServers.leaky.args, args);
+    assert.deepStrictEqual(stored.mcpServers.remote.url, url);
+    // A redacted value sent where the stored one differs cannot be restored: 400, nothing written.
+    const before = await Deno.readTextFile(path);
+    const moved = structuredClone(shown.data) as typeof shown.data;
+    (moved.mcpServers as Record<string, { args: string[] }>).leaky.args.splice(1, 0, "--debug");
+    const r = await call(wb, "PUT", "/api/config/servers", moved);
+    assert.deepStrictEqual(r.status, 400, r.text);
+    assert.deepStrictEqual(r.data.field, "mcpServers.leaky.args.2");
+    assert.deepStrictEqual(await Deno.readTextFile(path), before);
+  } finally {
+    await stop(wb);
+  }
+});
+
 Deno.test("workbench: the Models form shows each model's own provider selected (a save sends back what it shows)", async () => {
   const wb = await start();
   try {
