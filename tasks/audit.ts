@@ -1,6 +1,6 @@
 /**
  * `deno task audit`: what the MCP servers configured in this account's clients (Claude Code,
- * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI) cost each request, per client config
+ * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode) cost each request, per client config
  * (lib/flows/audit.ts). Relative paths start in the folder deno task was run from.
 
 Exit codes: 0 measured, 1 a config grew beyond --max-increase or no
@@ -34,7 +34,8 @@ Codex: ~/.codex/config.toml (CODEX_HOME) and a trusted project's .codex/config.t
 cline_mcp_settings.json; Roo Code: its mcp_settings.json in the editor's extension storage and
 .roo/mcp.json; Kiro: ~/.kiro/settings/mcp.json and
 .kiro/settings/mcp.json; Amazon Q CLI: its default agent and ~/.aws/amazonq/mcp.json,
-.amazonq/mcp.json),
+.amazonq/mcp.json; opencode: ~/.config/opencode/opencode.json(c), OPENCODE_CONFIG and the
+project's opencode.json(c) files),
 captures each server once (npx/pnpm dlx/bunx launches pinned and installed into
 ${AUDIT_INSTALL_DIR}, a throwaway HOME, no network where possible), and prints per client
 config: servers, tools, tokens per server in that client's provider format (sent) and as
@@ -49,7 +50,7 @@ counts. Environment values are never printed, only their names; config files are
                          a Codex config.toml (any .toml), a Zed settings.json, Copilot
                          CLI's mcp-config.json, cline_mcp_settings.json, Roo Code's
                          mcp_settings.json or .roo/mcp.json, .kiro/settings/mcp.json,
-                         .amazonq/mcp.json, or any mcpServers file
+                         .amazonq/mcp.json, opencode.json(c), or any mcpServers file
   --home DIR             audit this home folder (another account's, a copy) instead of this
                          account's; this shell's environment is then not read
   --project DIR          the working folder whose project files are read (default: here)

@@ -234,3 +234,32 @@ function flattenUnion(schema: JsonObject): JsonObject {
     ? { ...rest, ...branch }
     : { type: "object", additionalProperties: false, ...rest };
 }
+
+/**
+ * The schema opencode hands its AI SDK provider for an MCP tool (anomalyco/opencode,
+ * packages/opencode/src/mcp/index.ts, `convertMcpTool`): the listed schema with `type` set to
+ * `"object"`, `properties` kept (an empty object when absent) and `additionalProperties: false`;
+ * keys the schema has keep their place, the others are added after them. The provider's own
+ * normalization follows.
+ *
+ * @param schema The tool's `inputSchema` as listed, if any.
+ * @returns The schema opencode sends on.
+ *
+ * @example Usage
+ * ```ts
+ * import { opencodeToolSchema } from "./client_schemas.ts";
+ * const s = opencodeToolSchema({ properties: { q: { type: "string" } }, type: "object" });
+ * if (JSON.stringify(s) !== '{"properties":{"q":{"type":"string"}},"type":"object","additionalProperties":false}') {
+ *   throw new Error(JSON.stringify(s));
+ * }
+ * ```
+ */
+export function opencodeToolSchema(schema: JsonObject | undefined): JsonObject {
+  const listed = schema ?? {};
+  return {
+    ...listed,
+    type: "object",
+    properties: isObject(listed.properties) ? listed.properties : {},
+    additionalProperties: false,
+  };
+}

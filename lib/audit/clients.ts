@@ -22,6 +22,7 @@ export type ClientId =
   | "roo-code"
   | "kiro"
   | "amazon-q"
+  | "opencode"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -141,6 +142,13 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     family: "claude",
     formatWhy: "Amazon Q's models are Claude models and its service's own request format is " +
       "not published; Anthropic's Messages format is assumed",
+  },
+  opencode: {
+    label: "opencode",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "opencode's model is chosen per session (no model set in its config); OpenAI's " +
+      "chat format is assumed",
   },
   generic: {
     label: "Servers config",

@@ -24,6 +24,8 @@
  * - Kiro: `~/.kiro/settings/mcp.json` and `FOLDER/.kiro/settings/mcp.json` (the workspace's wins).
  * - Amazon Q CLI: its default agent's servers, by default `FOLDER/.amazonq/mcp.json` and
  *   `~/.aws/amazonq/mcp.json` (see `amazonQ`).
+ * - opencode: `~/.config/opencode/opencode.json(c)`, `OPENCODE_CONFIG`, the project's
+ *   `opencode.json(c)` files (see `opencode`).
  * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
  *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
  * - Cline: `~/.cline/data/settings/cline_mcp_settings.json`, else the files of Cline before 4.0
@@ -36,7 +38,7 @@
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { parse as parseDotEnv } from "dotenv";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
-import { type ClientId, CLIENTS } from "./clients.ts";
+import { type ClientId, type ClientInfo, CLIENTS } from "./clients.ts";
 import {
   CLAUDE_CODE_JSON,
   CLAUDE_CODE_MCP_JSON,
@@ -102,6 +104,8 @@ export interface ClientConfig {
   readonly notes: readonly string[];
   /** What its deferral posture is read from (never reported: it may hold secrets). */
   readonly deferral: DeferralInputs;
+  /** The model its config names, when that sets the request format (opencode's `model`). */
+  readonly model?: Pick<ClientInfo, "format" | "family" | "formatWhy">;
 }
 
 /** A file that could not be read or parsed. */
@@ -655,7 +659,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro, Amazon Q CLI),
+ *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro, Amazon Q CLI, opencode),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -750,6 +754,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await rooCode(r));
   configs.push(...await kiro(r));
   configs.push(...await amazonQ(r));
+  configs.push(...await opencode(r));
   return { configs, problems: r.problems, searched: r.searched };
 }
 
@@ -1517,6 +1522,13 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
   const norm = path.replace(/\\/g, "/");
   const claudeFile = name === ".claude.json" || name === ".mcp.json";
   const geminiFile = norm.includes("/.gemini/") && name === "settings.json";
+  if (/^opencode\.jsonc?$/.test(name)) {
+    const value = await r.load(path, true);
+    if (value === undefined && !r.problems.some((p) => p.path === path)) {
+      r.problems.push({ path, message: `${path}: no such file` });
+    }
+    return { configs: opencodeFile(r, path, value), problems: r.problems, searched: r.searched };
+  }
   if (name.endsWith(".toml")) {
     const c = await codexFile(r, path);
     return { configs: c === undefined ? [] : [c], problems: r.problems, searched: r.searched };
@@ -1954,5 +1966,164 @@ async function amazonQ(r: Reader): Promise<ClientConfig[]> {
     servers,
     notes,
     deferral: { kind: "none", client: "Amazon Q CLI" },
+  }];
+}
+
+const OPENCODE_DOCS = "opencode.ai/docs/config";
+
+/** The request format the provider of an opencode `model` ("provider/model") calls. */
+function opencodeModel(model: JsonValue | undefined, where: string): ClientConfig["model"] {
+  if (typeof model !== "string") return undefined;
+  const provider = model.split("/")[0];
+  const why = `the model ${JSON.stringify(model)} set in ${where}`;
+  return provider === "anthropic"
+    ? { format: "anthropic-messages", family: "claude", formatWhy: `${why} (Anthropic's API)` }
+    : provider === "openai"
+    ? { format: "openai-responses", family: "gpt", formatWhy: `${why} (OpenAI's Responses API)` }
+    : provider === "google"
+    ? { format: "gemini", family: "gemini", formatWhy: `${why} (the Gemini API)` }
+    : undefined;
+}
+
+/**
+ * opencode (opencode.ai/docs/config, .../mcp-servers, .../tools; anomalyco/opencode issue 3407
+ * for the files it looks at): its global config folder's `config.json`, `opencode.json`,
+ * `opencode.jsonc` (`~/.config/opencode`, `$XDG_CONFIG_HOME/opencode`), the file
+ * `OPENCODE_CONFIG` names, then the project's `opencode.jsonc` files and `opencode.json` files from
+ * the git root (or, outside a repository, the filesystem root) down to the working folder, merged
+ * in that order, objects key by key, the later file winning. Servers are `mcp`; the `tools`
+ * patterns set to `false` switch MCP tools off; `model` names the provider.
+ */
+async function opencode(r: Reader): Promise<ClientConfig[]> {
+  const { home, project, system, env } = r.options;
+  const dir = system && env.XDG_CONFIG_HOME
+    ? join(env.XDG_CONFIG_HOME, "opencode")
+    : join(home, ".config", "opencode");
+  const files: { path: string; scope: string }[] = [
+    ...["config.json", "opencode.json", "opencode.jsonc"].map((f) => ({
+      path: join(dir, f),
+      scope: "global",
+    })),
+    ...(system && env.OPENCODE_CONFIG ? [{ path: env.OPENCODE_CONFIG, scope: "custom" }] : []),
+  ];
+  if (project !== undefined) {
+    const root = await gitRoot(r, project);
+    const dirs: string[] = [];
+    for (let d = project;; d = dirname(d)) {
+      dirs.unshift(d);
+      if (d === root || dirname(d) === d) break;
+    }
+    for (const name of ["opencode.jsonc", "opencode.json"]) {
+      for (const d of dirs) files.push({ path: join(d, name), scope: "project" });
+    }
+  }
+  const layers: { path: string; scope: string; value: JsonObject }[] = [];
+  for (const f of files.filter((f, i) => files.findIndex((g) => g.path === f.path) === i)) {
+    const value = await r.load(f.path, true);
+    if (isObject(value)) layers.push({ ...f, value });
+  }
+  const withServers = layers.filter((l) => l.value.mcp !== undefined);
+  if (withServers.length === 0) return [];
+  const merged = layers.reduce<JsonValue>((acc, l) => mergeToml(acc, l.value), {}) as JsonObject;
+  const notes: string[] = [];
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  const tools = isObject(merged.tools) ? merged.tools : {};
+  const globs = Object.entries(tools).filter((e): e is [string, boolean] =>
+    typeof e[1] === "boolean"
+  );
+  const table = merged.mcp;
+  let servers: ConfiguredServer[] = [];
+  if (!isObject(table)) {
+    const from = withServers.at(-1)!;
+    r.notATable(from.path, "mcp", from.value.mcp);
+  } else {
+    servers = Object.keys(table).sort().map((name) => {
+      const from = withServers.filter((l) => isObject(l.value.mcp) && name in l.value.mcp);
+      const top = from.at(-1) ?? withServers.at(-1)!;
+      if (from.length > 1) {
+        notes.push(
+          `"${name}" merges its keys from ${
+            from.map((l) => tilde(l.path, home)).join(" and ")
+          } (opencode merges its config files key by key, the later winning; ${OPENCODE_DOCS})`,
+        );
+      }
+      const s = r.servers({ [name]: table[name] }, top.scope, top.path, vars, "mcp", "opencode")[0];
+      return globs.some(([, v]) => v === false)
+        ? {
+          ...s,
+          toolFilter: {
+            key: "tools",
+            exclude: [],
+            globs,
+            globPrefix: `${name.replace(/[^a-zA-Z0-9_-]/g, "_")}_`,
+          },
+        }
+        : s;
+    });
+  }
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  const modelFrom = [...layers].reverse().find((l) => l.value.model !== undefined);
+  const model = opencodeModel(merged.model, tilde(modelFrom?.path ?? "", home));
+  const overridden = isObject(table)
+    ? Object.keys(table).filter((n) =>
+      isObject(table[n]) && (table[n] as JsonObject).tool_search !== undefined
+    )
+    : [];
+  return [{
+    id: `opencode ${tilde(dir, home)}`,
+    client: "opencode",
+    label: CLIENTS.opencode.label,
+    ...(withServers.some((l) => l.scope === "project") ? { folder: project } : {}),
+    files: withServers.map((l) => l.path),
+    servers,
+    notes,
+    deferral: {
+      kind: "opencode",
+      ...(merged.mcp_tool_search === undefined ? {} : { setting: merged.mcp_tool_search }),
+      ...(overridden.length === 0 ? {} : { overridden }),
+    },
+    ...(model === undefined ? {} : { model }),
+  }];
+}
+
+/** An opencode config file given with `--config`: its own `mcp` and `tools`, no other merged. */
+function opencodeFile(r: Reader, path: string, value: JsonValue | undefined): ClientConfig[] {
+  const table = isObject(value) ? value.mcp : undefined;
+  if (value !== undefined && !isObject(table)) {
+    r.problems.push({ path, message: `${path}: no "mcp" object: no opencode server in it` });
+    return [];
+  }
+  if (!isObject(table) || !isObject(value)) return [];
+  const tools = isObject(value.tools) ? value.tools : {};
+  const globs = Object.entries(tools).filter((e): e is [string, boolean] =>
+    typeof e[1] === "boolean"
+  );
+  const servers = r.servers(table, "file", path, { home: r.options.home }, "mcp", "opencode")
+    .map((s) =>
+      globs.some(([, v]) => v === false)
+        ? {
+          ...s,
+          toolFilter: {
+            key: "tools",
+            exclude: [],
+            globs,
+            globPrefix: `${s.name.replace(/[^a-zA-Z0-9_-]/g, "_")}_`,
+          },
+        }
+        : s
+    );
+  const model = opencodeModel(value.model, tilde(path, r.options.home));
+  return [{
+    id: `opencode ${tilde(path, r.options.home)}`,
+    client: "opencode",
+    label: CLIENTS.opencode.label,
+    files: [path],
+    servers,
+    notes: servers.flatMap((s) => s.notes ?? []),
+    deferral: {
+      kind: "opencode",
+      ...(value.mcp_tool_search === undefined ? {} : { setting: value.mcp_tool_search }),
+    },
+    ...(model === undefined ? {} : { model }),
   }];
 }

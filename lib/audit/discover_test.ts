@@ -5,6 +5,7 @@ import { expandServerEntry } from "../mcp/config.ts";
 import { discoverConfigs } from "./discover.ts";
 import type { ClientConfig } from "./discover.ts";
 import { resolvePosture } from "./posture.ts";
+import { toolKept } from "./entries.ts";
 
 /** Figures for a posture that does not depend on them. */
 const figures = { toolTokens: 0, contextWindow: 128_000, toolCount: 0 };
@@ -1681,6 +1682,9 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
     // closing brace after it, counted by hand)
     const qPath = join(home, ".aws", "amazonq", "mcp.json");
     await write(qPath, '{\n  "mcpServers": { "q": { "command": "q" }, }\n}\n');
+    // opencode: no comma before "command", line 1, column 35 (counted by hand)
+    const ocPath = join(app, "opencode.jsonc");
+    await write(ocPath, '{ "mcp": { "a": { "type": "local" "command": ["a"] } } }\n');
     const found = await findConfigs({
       home,
       project: app,
@@ -1691,6 +1695,7 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
     assertEquals(found.problems.map((p) => p.message), [
       `${kiroPath}:3:33: not valid JSON: a comma is expected`,
       `${qPath}:2:44: not valid JSON: a comma before a closing bracket`,
+      `${ocPath}:1:35: not valid JSON: a comma is expected`,
     ]);
     // the user's Kiro file is still read
     assertEquals(
@@ -1779,4 +1784,103 @@ Deno.test("findConfigs() reads Amazon Q CLI's default agent: the legacy mcp.json
     assertEquals(one.configs.map((c) => [c.client, Object.keys(table(c))]), [["amazon-q", [
       "shared",
     ]]]);
+  }));
+
+Deno.test("findConfigs() reads opencode's global and project configs merged key by key, its local and remote entries, {env:NAME}, tools patterns and model", () =>
+  withHome(async (home) => {
+    const repo = join(home, "work");
+    const site = join(repo, "site");
+    await Deno.mkdir(join(repo, ".git"), { recursive: true });
+    const globalPath = join(home, ".config", "opencode", "opencode.json");
+    // as the opencode documentation writes them (JSONC, trailing commas)
+    await write(
+      globalPath,
+      `{
+  "$schema": "https://opencode.ai/config.json",
+  // the default model
+  "model": "anthropic/claude-sonnet-4-5",
+  "mcp": {
+    "memory": {
+      "type": "local",
+      "command": ["npx", "-y", "@modelcontextprotocol/server-memory"],
+      "environment": { "MEMORY_KEY": "{env:MEM_KEY}" },
+      "enabled": true,
+    },
+    "jira": { "type": "remote", "url": "https://jira.example.com/mcp", "enabled": false },
+    "docs": {
+      "type": "remote",
+      "url": "https://docs.example.com/mcp",
+      "headers": { "Authorization": "Bearer {env:DOCS_TOKEN}" },
+    },
+  },
+  "tools": { "docs_*": false, "docs_search": true, "write": false },
+}`,
+    );
+    const jsoncPath = join(site, "opencode.jsonc");
+    const jsonPath = join(repo, "opencode.json");
+    await write(jsoncPath, { mcp: { bad: { command: ["x"] } } });
+    await write(jsonPath, { mcp: { jira: { enabled: true } } });
+    // beyond the git root: not read
+    await write(join(home, "opencode.json"), {
+      mcp: { outside: { type: "local", command: ["o"] } },
+    });
+    const options = { home, project: site, platform: "linux" as const, system: false, env: {} };
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const oc = found.configs.find((c) => c.client === "opencode")!;
+    assertEquals([oc.id, oc.label, oc.folder], ["opencode ~/.config/opencode", "opencode", site]);
+    // every .jsonc from the root down, then every .json: the repository's opencode.json is last
+    assertEquals(oc.files, [globalPath, jsoncPath, jsonPath]);
+    assertEquals(table(oc), {
+      bad: ["project", "?", 'type is missing: opencode expects "local" or "remote"'],
+      docs: ["global", "http docs.example.com"],
+      jira: ["project", "http jira.example.com"],
+      memory: ["global", "npx @modelcontextprotocol/server-memory"],
+    });
+    const by = Object.fromEntries(oc.servers.map((s) => [s.name, s]));
+    assertEquals(by.memory.entry?.kind === "stdio" && by.memory.entry.env, {
+      MEMORY_KEY: "${MEM_KEY}",
+    });
+    assertEquals(
+      by.docs.entry?.kind === "remote" && by.docs.entry.headers.Authorization,
+      "Bearer ${DOCS_TOKEN}",
+    );
+    // tools: the longest matching pattern decides: docs_search stays, docs_delete goes
+    assertEquals(
+      ["search", "delete"].map((t) => toolKept(by.docs.toolFilter, t)),
+      [true, false],
+    );
+    assertEquals(toolKept(by.memory.toolFilter, "read_graph"), true);
+    assertEquals(
+      oc.notes[0],
+      `"jira" merges its keys from ~/.config/opencode/opencode.json and ~/work/opencode.json (opencode merges its config files key by key, the later winning; opencode.ai/docs/config)`,
+    );
+    assertEquals(oc.model, {
+      format: "anthropic-messages",
+      family: "claude",
+      formatWhy:
+        'the model "anthropic/claude-sonnet-4-5" set in ~/.config/opencode/opencode.json (Anthropic\'s API)',
+    });
+    assertEquals(oc.deferral, { kind: "opencode" });
+    assertEquals(resolvePosture(oc.deferral, figures).state, "upfront");
+
+    // OPENCODE_CONFIG comes after the global files, before the project's (this account only)
+    const custom = join(home, "custom.json");
+    await write(custom, {
+      mcp: { docs: { url: "https://docs2.example.com/mcp" } },
+      model: "openai/gpt-5",
+    });
+    const withCustom =
+      (await findConfigs({ ...options, system: true, env: { OPENCODE_CONFIG: custom } }))
+        .configs.find((c) => c.client === "opencode")!;
+    assertEquals(withCustom.files, [globalPath, custom, jsoncPath, jsonPath]);
+    assertEquals(table(withCustom).docs, ["custom", "http docs2.example.com"]);
+    assertEquals(withCustom.model?.format, "openai-responses");
+
+    // --config reads one opencode file alone
+    const one = await findConfigs(options, [jsonPath]);
+    assertEquals(one.configs.map((c) => [c.id, c.client]), [[
+      "opencode ~/work/opencode.json",
+      "opencode",
+    ]]);
   }));

@@ -107,6 +107,17 @@ export interface ToolFilter {
    * by `(`); `exclude` still wins.
    */
   readonly include?: readonly string[];
+  /**
+   * opencode's `tools` patterns (`*` any run, `?` one character) with their values, matched
+   * against `globPrefix` and the tool's name; the longest matching pattern decides (ties: the
+   * later in code-point order), and `false` leaves the tool out.
+   */
+  readonly globs?: readonly (readonly [string, boolean])[];
+  /**
+   * What precedes the tool's name in the name the globs match (`server_`); the tool's name is
+   * matched with characters other than letters, digits, `_`, `-` written `_`, as opencode keys it.
+   */
+  readonly globPrefix?: string;
 }
 
 /**
@@ -119,8 +130,34 @@ export interface ToolFilter {
 export function toolKept(filter: ToolFilter | undefined, name: string): boolean {
   if (filter === undefined) return true;
   if (filter.exclude.includes(name)) return false;
+  if (filter.globs !== undefined) {
+    const id = `${filter.globPrefix ?? ""}${name.replace(/[^a-zA-Z0-9_-]/g, "_")}`;
+    if (globValue(filter.globs, id) === false) return false;
+  }
   return filter.include === undefined ||
     filter.include.some((t) => t === name || t.startsWith(`${name}(`));
+}
+
+/**
+ * The value of the pattern that decides for `id`, as opencode's `Wildcard.all` decides
+ * (anomalyco/opencode packages/opencode/src/util/wildcard.ts): patterns sorted by length, then
+ * by code point, the last that matches winning.
+ */
+function globValue(
+  globs: readonly (readonly [string, boolean])[],
+  id: string,
+): boolean | undefined {
+  const sorted = [...globs].sort((a, b) =>
+    a[0].length - b[0].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+  );
+  let result: boolean | undefined;
+  for (const [pattern, value] of sorted) {
+    const regex = "^" + pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")
+      .replace(/\?/g, ".") +
+      "$";
+    if (new RegExp(regex, "s").test(id)) result = value;
+  }
+  return result;
 }
 
 const FOLDER_VARIABLE = /\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*|\/)\}/g;
@@ -232,8 +269,8 @@ export function readServerEntry(
     };
   }
   if (where.client === "codex") return codexServer(name, raw, base, where.source, where.shell);
-  if (where.client === "zed") {
-    const zed = zedEntry(raw);
+  if (where.client === "zed" || where.client === "opencode") {
+    const zed = where.client === "zed" ? zedEntry(raw) : opencodeEntry(raw);
     if (typeof zed === "string") {
       return {
         ...base,
@@ -266,7 +303,7 @@ export function readServerEntry(
   const disabled = raw.disabled === true;
   const off = disabled
     ? {
-      disabledBy: where.client === "zed"
+      disabledBy: where.client === "zed" || where.client === "opencode"
         ? '"enabled": false in its entry'
         : '"disabled": true in its entry',
     }
@@ -928,5 +965,62 @@ export function rooEntry(raw: JsonObject): JsonObject | string {
   if (out.url === undefined) return 'neither "command" nor "url"';
   if (type === undefined) return ROO_URL_NEEDS_TYPE;
   if (type === "stdio") return 'type "stdio" with a "url"';
+  return out;
+}
+
+/** opencode's `{env:NAME}`, replaced by the variable's value in the config's text. */
+const OPENCODE_ENV = /\{env:([^}]+)\}/g;
+
+/**
+ * An opencode `mcp` entry (opencode.ai/docs/mcp-servers) in the shape of the other clients:
+ * `type: "local"` starts `command` (an array: the program, then its arguments) with
+ * `environment`; `type: "remote"` reaches `url` with `headers` (streamable HTTP, then SSE, as
+ * opencode tries them); `enabled: false` is `disabled: true`. `{env:NAME}` (opencode.ai/docs/
+ * config, "Variables") becomes the variable NAME; a `{file:PATH}` value is not read here.
+ *
+ * @param raw The entry.
+ * @returns The entry to read, or why it cannot be started here.
+ *
+ * @example Usage
+ * ```ts
+ * import { opencodeEntry } from "./entries.ts";
+ * const e = opencodeEntry({
+ *   type: "local", command: ["npx", "-y", "@acme/mcp"], environment: { KEY: "{env:ACME_KEY}" },
+ * });
+ * if (JSON.stringify(e) !== '{"command":"npx","args":["-y","@acme/mcp"],"env":{"KEY":"${ACME_KEY}"}}') {
+ *   throw new Error(JSON.stringify(e));
+ * }
+ * ```
+ */
+export function opencodeEntry(raw: JsonObject): JsonObject | string {
+  if (/\{file:[^}]*\}/.test(JSON.stringify(raw))) {
+    return "reads a {file:PATH} value, which the audit does not read: not started here";
+  }
+  const env = (value: JsonValue): JsonValue =>
+    typeof value === "string"
+      ? value.replace(OPENCODE_ENV, (_, name: string) => `\${${name}}`)
+      : Array.isArray(value)
+      ? value.map(env)
+      : isObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, env(v)]))
+      : value;
+  const out: Record<string, JsonValue> = {};
+  if (raw.type === "local") {
+    const cmd = raw.command;
+    if (!Array.isArray(cmd) || cmd.length === 0 || cmd.some((c) => typeof c !== "string")) {
+      return 'type "local" needs command as a list of strings: the program, then its arguments';
+    }
+    out.command = env(cmd[0]);
+    if (cmd.length > 1) out.args = env(cmd.slice(1));
+    if (raw.environment !== undefined) out.env = env(raw.environment);
+  } else if (raw.type === "remote") {
+    if (raw.url !== undefined) out.url = env(raw.url);
+    if (raw.headers !== undefined) out.headers = env(raw.headers);
+  } else {
+    return `type is ${
+      raw.type === undefined ? "missing" : JSON.stringify(raw.type)
+    }: opencode expects "local" or "remote"`;
+  }
+  if (raw.enabled === false) out.disabled = true;
   return out;
 }

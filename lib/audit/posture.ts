@@ -64,6 +64,13 @@ export type DeferralInputs =
       readonly minTokens?: JsonValue;
     };
   }
+  | {
+    readonly kind: "opencode";
+    /** `mcp_tool_search` of the merged config as written (`off`, `auto`, `always`). */
+    readonly setting?: JsonValue;
+    /** Servers whose entry sets its own `tool_search`. */
+    readonly overridden?: readonly string[];
+  }
   | { readonly kind: "none"; readonly client: string };
 
 /** Codex sends MCP tools directly below this many (`DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`). */
@@ -280,6 +287,7 @@ function hostOf(url: string): string | undefined {
  *   tool search is "model- and feature-dependent" (docs.github.com, Copilot CLI configuration
  *   directory), which no file records.
  * - Kiro: Kiro CLI's `toolSearch.*` settings (see `kiroPosture`).
+ * - opencode: `mcp_tool_search` (see `opencodePosture`).
  * - Windsurf and files of no known client: no deferral is documented.
  *
  * @param inputs What the config's posture is read from.
@@ -416,6 +424,8 @@ export function resolvePosture(inputs: DeferralInputs, figures: PostureFigures):
     }
     case "kiro":
       return kiroPosture(inputs, figures);
+    case "opencode":
+      return opencodePosture(inputs, figures);
     case "none":
       return {
         state: "none-documented",
@@ -483,6 +493,51 @@ function kiroPosture(
         (share * 100).toFixed(1)
       }% and ${figures.toolTokens}, so they are ${over ? "deferred" : "sent up front"}`,
     readFrom: `${where} (toolSearch.enabled)`,
+    notes,
+  };
+}
+
+/** opencode defers MCP tools under `mcp_tool_search: "auto"` from this many visible tools. */
+export const OPENCODE_AUTO_MIN_TOOLS = 8;
+
+/**
+ * opencode's MCP tool search (anomalyco/opencode, packages/opencode/src/mcp/tool-search.ts,
+ * `enabledFor`; not in its documentation): `mcp_tool_search` `"off"` (the default) sends every
+ * tool, `"always"` defers them, `"auto"` defers them from 8 visible MCP tools on.
+ */
+function opencodePosture(
+  inputs: Extract<DeferralInputs, { kind: "opencode" }>,
+  figures: PostureFigures,
+): DeferralPosture {
+  const source = "anomalyco/opencode packages/opencode/src/mcp/tool-search.ts";
+  const notes = (inputs.overridden ?? []).length === 0 ? [] : [
+    `${inputs.overridden!.map((s) => `"${s}"`).join(", ")} set their own tool_search, which the ` +
+    `audit does not apply per server: the config's setting decides for all`,
+  ];
+  const raw = inputs.setting;
+  const setting = raw === undefined ? "off" : raw;
+  const readFrom = raw === undefined ? "the default (off)" : "mcp_tool_search in the config";
+  const base = { consulted: [], source, readFrom };
+  if (setting !== "off" && setting !== "auto" && setting !== "always") {
+    return {
+      ...base,
+      state: "unknown",
+      rule: `mcp_tool_search is ${JSON.stringify(raw)}, which opencode does not know (off, auto, ` +
+        `always)`,
+      notes,
+    };
+  }
+  const deferred = setting === "always" ||
+    (setting === "auto" && figures.toolCount >= OPENCODE_AUTO_MIN_TOOLS);
+  return {
+    ...base,
+    state: deferred ? "deferred" : "upfront",
+    rule: setting === "off"
+      ? "mcp_tool_search is off: opencode sends every MCP tool with each request"
+      : setting === "always"
+      ? "mcp_tool_search is always: opencode defers every MCP tool behind its search"
+      : `mcp_tool_search is auto: opencode defers MCP tools from ${OPENCODE_AUTO_MIN_TOOLS} ` +
+        `visible tools on; these servers give ${figures.toolCount}`,
     notes,
   };
 }

@@ -281,3 +281,21 @@ Deno.test("Kiro's posture: Kiro CLI's tool search off by default; on, tools are 
     /toolSearch\.minPct to "x": the default 5 is used/,
   );
 });
+
+Deno.test("opencode's posture: mcp_tool_search off by default, always defers, auto defers from 8 tools", () => {
+  const oc = (setting: unknown, toolCount: number) =>
+    resolvePosture(
+      setting === undefined
+        ? { kind: "opencode" }
+        : { kind: "opencode", setting: setting as never },
+      { ...FIGURES, toolCount },
+    );
+  assert.deepEqual([oc(undefined, 50).state, oc(undefined, 50).readFrom], [
+    "upfront",
+    "the default (off)",
+  ]);
+  assert.equal(oc("always", 1).state, "deferred");
+  assert.equal(oc("auto", 7).state, "upfront");
+  assert.equal(oc("auto", 8).state, "deferred");
+  assert.equal(oc("sometimes", 8).state, "unknown");
+});

@@ -26,7 +26,7 @@ import {
 import { type ClientConfig, tilde } from "./discover.ts";
 import { type ConfiguredServer, toolKept } from "./entries.ts";
 import { type DeferralPosture, resolvePosture } from "./posture.ts";
-import { clineToolSchema, rooToolSchema } from "./client_schemas.ts";
+import { clineToolSchema, opencodeToolSchema, rooToolSchema } from "./client_schemas.ts";
 import {
   addFeatures,
   type BillingProvider,
@@ -240,6 +240,7 @@ function byCost(a: ToolCost, b: ToolCost): number {
  * Gemini CLI `mcp_SERVER_TOOL` made a valid Gemini function name ({@linkcode geminiCliToolName});
  * Codex `mcp__SERVER__TOOL` made a valid Responses API name ({@linkcode codexToolName});
  * Amazon Q CLI the tool's own name, made valid as it makes it ({@linkcode amazonQToolName});
+ * opencode `SERVER_TOOL` ({@linkcode opencodeToolName});
  * Copilot CLI `SERVER-TOOL` (docs.github.com, Copilot CLI command reference, "MCP server naming";
  * no rewriting of other characters is documented, so none is applied);
  * Cline `SERVER__TOOL` ({@linkcode clineToolName}) and Roo Code `mcp--SERVER--TOOL`
@@ -257,6 +258,8 @@ export function clientToolName(client: ClientId, server: string, tool: string): 
     ? `${server}-${tool}`
     : client === "amazon-q"
     ? amazonQToolName(tool)
+    : client === "opencode"
+    ? opencodeToolName(server, tool)
     : client === "cline"
     ? clineToolName(server, tool)
     : client === "roo-code"
@@ -381,7 +384,9 @@ export function sentToolOf(
   format: SentFormat,
 ): SentTool {
   const name = String(item.name ?? "");
-  const schema = asObject(item.inputSchema);
+  const listed = asObject(item.inputSchema);
+  // opencode rewrites the schema before its provider normalizes it.
+  const schema = client === "opencode" ? opencodeToolSchema(listed) : listed;
   const tool: Tool = {
     id: `${server}:${name}`,
     server,
@@ -426,7 +431,8 @@ export function buildConfigReport(
   recordOf: (server: ConfiguredServer) => ServerCaptureRecord | undefined,
   options: ReportOptions,
 ): ConfigReport {
-  const info = CLIENTS[config.client];
+  // The model a config names (opencode) sets the format where no --sent-form does.
+  const info = config.model ?? CLIENTS[config.client];
   const format = options.formats?.[config.client] ?? info.format;
   const family: ModelFamily = format === info.format ? info.family : familyOf(format);
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW[family];
@@ -693,4 +699,24 @@ export function amazonQToolName(tool: string): string {
   const kept = tool.replace(/[^a-zA-Z0-9_]/g, "").replaceAll("___", "");
   if (kept === "") return "a000";
   return /^[a-zA-Z]/.test(kept) ? kept : `a${kept}`;
+}
+
+/**
+ * opencode's name for an MCP tool (anomalyco/opencode, packages/opencode/src/mcp/index.ts,
+ * `tools`): the server's key and the tool's name, each with characters other than ASCII letters,
+ * digits, `_` and `-` written `_`, joined by `_`.
+ *
+ * @param server The server's config key.
+ * @param tool The tool's name as the server lists it.
+ * @returns The name opencode registers and sends.
+ *
+ * @example Usage
+ * ```ts
+ * import { opencodeToolName } from "./report.ts";
+ * if (opencodeToolName("my docs", "search.pages") !== "my_docs_search_pages") throw new Error();
+ * ```
+ */
+export function opencodeToolName(server: string, tool: string): string {
+  const clean = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, "_");
+  return `${clean(server)}_${clean(tool)}`;
 }

@@ -6,6 +6,7 @@ import {
   clineToolName,
   codexToolName,
   geminiCliToolName,
+  opencodeToolName,
   rooToolName,
 } from "./report.ts";
 import type { ClientConfig } from "./discover.ts";
@@ -493,4 +494,42 @@ Deno.test("amazonQToolName() makes a name valid as Amazon Q CLI does (its own te
   assert.equal(amazonQToolName("a___b___c"), "abc");
   assert.match(amazonQToolName("@@@@@"), /^[a-zA-Z][a-zA-Z0-9_]*$/);
   assert.equal(clientToolName("amazon-q", "docs", "search-docs"), "searchdocs");
+});
+
+Deno.test("buildConfigReport() sends opencode's tools as it rewrites them: SERVER_TOOL, type object, additionalProperties false", () => {
+  assert.equal(opencodeToolName("my docs", "search.pages"), "my_docs_search_pages");
+  const oc: ClientConfig = {
+    id: "opencode ~/.config/opencode",
+    client: "opencode",
+    label: "opencode",
+    files: ["/h/.config/opencode/opencode.json"],
+    servers: [
+      readServerEntry("kv", { type: "local", command: ["kv-mcp"] }, {
+        scope: "global",
+        source: "/h/.config/opencode/opencode.json",
+        folders,
+        client: "opencode",
+      }),
+    ],
+    notes: [],
+    deferral: { kind: "opencode" },
+    model: { format: "openai-chat-completions", family: "gpt", formatWhy: "test" },
+  };
+  // a tool without properties gets an empty object; keys it has keep their place
+  const tools: JsonObject[] = [
+    { name: "get", inputSchema: { type: "object" }, description: "Get" },
+    {
+      name: "put",
+      inputSchema: { properties: { k: { type: "string" } }, type: "object" },
+      description: "Put",
+    },
+  ];
+  const r = buildConfigReport(oc, () => record("kv", { tools }), { count, home: "/h" });
+  const expected = "[" +
+    '{"type":"function","function":{"name":"kv_get","description":"Get",' +
+    '"parameters":{"type":"object","properties":{},"additionalProperties":false}}},' +
+    '{"type":"function","function":{"name":"kv_put","description":"Put",' +
+    '"parameters":{"properties":{"k":{"type":"string"}},"type":"object","additionalProperties":false}}}]';
+  assert.deepEqual([r.format, r.formatWhy], ["openai-chat-completions", "test"]);
+  assert.equal(r.totals.sentTokens, expected.length);
 });

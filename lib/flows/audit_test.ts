@@ -655,7 +655,7 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
 
 Deno.test({
   name:
-    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools; Amazon Q CLI's default agent and its tools list), no header or env value printed",
+    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools; Amazon Q CLI's default agent and its tools list; opencode's command array, {env:NAME} and tools patterns), no header or env value printed",
   sanitizeResources: false,
   async fn() {
     const memory = await installedBin(SERVER_MEMORY);
@@ -708,6 +708,23 @@ Deno.test({
       mcpServers: { memory: { command: "npx", args: ["-y", pinned] } },
       tools: ["fs_read", ...qKept.map((t) => `@memory/${t}`)],
     });
+    // opencode: its command array and {env:NAME}, an Anthropic model, and a tools pattern
+    // switching off the server's delete_* tools
+    await Deno.mkdir(join(home, ".config", "opencode"), { recursive: true });
+    await Deno.writeTextFile(
+      join(home, ".config", "opencode", "opencode.jsonc"),
+      `{
+  "model": "anthropic/claude-sonnet-4-5",
+  "mcp": {
+    "memory": {
+      "type": "local",
+      "command": ["npx", "-y", "${pinned}"],
+      "environment": { "MEMORY_NOTE_KEY": "{env:NOTE_KEY}" },
+    },
+  },
+  "tools": { "memory_delete_*": false },
+}`,
+    );
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -732,6 +749,7 @@ Deno.test({
         ["copilot-cli ~/.copilot/mcp-config.json", "Copilot CLI", "openai-chat-completions"],
         ["kiro ~/.kiro/settings/mcp.json", "Kiro", "anthropic-messages"],
         ["amazon-q ~/.aws/amazonq", "Amazon Q CLI", "anthropic-messages"],
+        ["opencode ~/.config/opencode", "opencode", "anthropic-messages"],
       ]);
       const tools = await rawToolsList(memory.bin, dir);
       const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
@@ -772,6 +790,27 @@ Deno.test({
         })))),
       );
       assert.equal(kiro.posture.state, "upfront");
+      // opencode sends memory_TOOL with its schema rewritten (type object, additionalProperties
+      // false), less the delete_* tools its pattern switches off
+      const oc = report.configs[3].servers[0];
+      const ocSent = tools.filter((x) => !x.name.startsWith("delete_"));
+      assert.deepEqual([oc.status, oc.tools, oc.toolsListed], ["ok", ocSent.length, tools.length]);
+      assert.equal(
+        oc.sentTokens,
+        tiktoken.count(JSON.stringify(ocSent.map((x) => {
+          const schema = x.inputSchema as Record<string, unknown>;
+          return {
+            name: `memory_${x.name}`,
+            description: x.description,
+            input_schema: {
+              ...schema,
+              type: "object",
+              properties: schema.properties ?? {},
+              additionalProperties: false,
+            },
+          };
+        }))),
+      );
       // Amazon Q CLI sends the two its agent lists, under their own (valid) names
       const q = report.configs[2].servers[0];
       const qSent = tools.filter((x) => qKept.includes(x.name));
