@@ -770,6 +770,9 @@ const EDITOR_HOSTS: readonly (readonly [folder: string, label: string])[] = [
 /** `JSON.parse` of the file's text, as Node.js extensions read theirs: no comment, BOM or trailing comma. */
 const NODE_JSON: JsonDialect = { comments: false, trailingCommas: false, bom: false };
 
+/** Cline's reading: `JSON.parse`, a blank file holding no server (McpHub, v4.1.13). */
+const CLINE_JSON: JsonDialect = { ...NODE_JSON, blankIsEmpty: true };
+
 const CLINE_FILE = "cline_mcp_settings.json";
 const CLINE_DOCS = "docs.cline.bot, Config";
 
@@ -808,7 +811,7 @@ async function cline(r: Reader): Promise<ClientConfig[]> {
   ];
   const deferral: DeferralInputs = { kind: "none", client: "Cline" };
   const current =
-    (await layered(r, "cline", [{ path: shared, scope: "user" }], deferral, NODE_JSON))
+    (await layered(r, "cline", [{ path: shared, scope: "user" }], deferral, CLINE_JSON))
       .map(withRefusal("Cline", r.options.home));
   const exists = r.options.exists ??
     (async (path: string) => await r.options.read(path) !== undefined);
@@ -830,7 +833,7 @@ async function cline(r: Reader): Promise<ClientConfig[]> {
   const configs: ClientConfig[] = [];
   for (const path of older) {
     for (
-      const c of (await layered(r, "cline", [{ path, scope: "user" }], deferral, NODE_JSON)).map(
+      const c of (await layered(r, "cline", [{ path, scope: "user" }], deferral, CLINE_JSON)).map(
         withRefusal("Cline", r.options.home),
       )
     ) {

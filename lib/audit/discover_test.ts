@@ -1457,6 +1457,15 @@ Deno.test("findConfigs() reads Cline 4's cline_mcp_settings.json in both its sha
     }]]);
     assertMatch(before4[0].notes[0], /^no ~\/\.cline\/data\/settings\/cline_mcp_settings\.json: /);
 
+    // a blank file is Cline's "no servers", not an error; a comment makes it unreadable
+    await Deno.writeTextFile(older, "\n");
+    const blank = await findConfigs(options);
+    assertEquals(blank.problems, []);
+    assertEquals(blank.configs.filter((c) => c.client === "cline").map((c) => c.servers), [[]]);
+    await Deno.writeTextFile(older, '{ "mcpServers": {} // none\n}');
+    assertEquals((await findConfigs(options)).problems.map((p) => p.path), [older]);
+    await write(older, { mcpServers: { old: { command: "old-mcp" } } });
+
     // --config reads a cline_mcp_settings.json as Cline's
     const one = await findConfigs(options, [older]);
     assertEquals(one.configs.map((c) => [c.client, c.label]), [["cline", "Cline"]]);
