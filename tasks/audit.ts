@@ -1,6 +1,6 @@
 /**
  * `deno task audit`: what the MCP servers configured in this account's clients (Claude Code,
- * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode) cost each request, per client config
+ * Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode, LM Studio) cost each request, per client config
  * (lib/flows/audit.ts). Relative paths start in the folder deno task was run from.
 
 Exit codes: 0 measured, 1 a config grew beyond --max-increase or no
@@ -35,7 +35,7 @@ cline_mcp_settings.json; Roo Code: its mcp_settings.json in the editor's extensi
 .roo/mcp.json; Kiro: ~/.kiro/settings/mcp.json and
 .kiro/settings/mcp.json; Amazon Q CLI: its default agent and ~/.aws/amazonq/mcp.json,
 .amazonq/mcp.json; opencode: ~/.config/opencode/opencode.json(c), OPENCODE_CONFIG and the
-project's opencode.json(c) files),
+project's opencode.json(c) files; LM Studio: ~/.lmstudio/mcp.json),
 captures each server once (npx/pnpm dlx/bunx launches pinned and installed into
 ${AUDIT_INSTALL_DIR}, a throwaway HOME, no network where possible), and prints per client
 config: servers, tools, tokens per server in that client's provider format (sent) and as

@@ -23,6 +23,7 @@ export type ClientId =
   | "kiro"
   | "amazon-q"
   | "opencode"
+  | "lm-studio"
   | "generic";
 
 /** A model family: what sets the default context window. */
@@ -149,6 +150,13 @@ export const CLIENTS: Readonly<Record<ClientId, ClientInfo>> = {
     family: "gpt",
     formatWhy: "opencode's model is chosen per session (no model set in its config); OpenAI's " +
       "chat format is assumed",
+  },
+  "lm-studio": {
+    label: "LM Studio",
+    format: "openai-chat-completions",
+    family: "gpt",
+    formatWhy: "LM Studio runs a local model whose chat template renders the tools; the OpenAI " +
+      "chat format of LM Studio's own API is assumed",
   },
   generic: {
     label: "Servers config",

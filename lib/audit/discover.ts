@@ -26,6 +26,7 @@
  *   `~/.aws/amazonq/mcp.json` (see `amazonQ`).
  * - opencode: `~/.config/opencode/opencode.json(c)`, `OPENCODE_CONFIG`, the project's
  *   `opencode.json(c)` files (see `opencode`).
+ * - LM Studio: `~/.lmstudio/mcp.json` (see `lmStudio`).
  * - Copilot CLI: `~/.copilot/mcp-config.json` (`COPILOT_HOME` moves `~/.copilot`), the `.mcp.json`
  *   files from FOLDER up to its git root and the root's `.github/mcp.json` (see `copilotCli`).
  * - Cline: `~/.cline/data/settings/cline_mcp_settings.json`, else the files of Cline before 4.0
@@ -659,7 +660,7 @@ async function single(
  * @param options Home and project folders, platform, whether the account is this shell's, and
  *   the file reader.
  * @returns The configs (client order: Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
- *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro, Amazon Q CLI, opencode),
+ *   Gemini CLI, Codex, Zed, Copilot CLI, Kiro, Amazon Q CLI, opencode, LM Studio),
  *   the files that could not be parsed (one line each), and every path looked at.
  */
 export async function discoverConfigs(options: DiscoverOptions): Promise<Discovery> {
@@ -755,6 +756,7 @@ export async function discoverConfigs(options: DiscoverOptions): Promise<Discove
   configs.push(...await kiro(r));
   configs.push(...await amazonQ(r));
   configs.push(...await opencode(r));
+  configs.push(...await lmStudio(r));
   return { configs, problems: r.problems, searched: r.searched };
 }
 
@@ -1585,6 +1587,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? "kiro"
       : /\/\.(aws\/)?amazonq\/mcp\.json$/.test(norm)
       ? "amazon-q"
+      : /\/(\.lmstudio|\.cache\/lm-studio)\/mcp\.json$/.test(norm)
+      ? "lm-studio"
       : norm.includes("/.cursor/")
       ? "cursor"
       : norm.includes("/windsurf/") || name === "mcp_config.json"
@@ -1605,8 +1609,8 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? { kind: "copilot-cli" }
       : client === "kiro"
       ? { kind: "kiro", toolSearch: {} }
-      : client === "amazon-q"
-      ? { kind: "none", client: CLIENTS["amazon-q"].label }
+      : client === "amazon-q" || client === "lm-studio"
+      ? { kind: "none", client: CLIENTS[client].label }
       : {
         kind: "none",
         client: client === "windsurf" || client === "gemini-cli" || client === "cline" ||
@@ -2129,4 +2133,25 @@ function opencodeFile(r: Reader, path: string, value: JsonValue | undefined): Cl
     },
     ...(model === undefined ? {} : { model }),
   }];
+}
+
+/**
+ * LM Studio (lmstudio-ai/docs, 0_app/2_mcp: `mcp.json` in `~/.lmstudio`, `%USERPROFILE%\.lmstudio`
+ * on Windows, in Cursor's notation): one file of `mcpServers`. LM Studio's older home folder,
+ * `~/.cache/lm-studio`, is read when `~/.lmstudio` holds no `mcp.json`
+ * (lmstudio-ai/lmstudio-bug-tracker issue 1371).
+ */
+async function lmStudio(r: Reader): Promise<ClientConfig[]> {
+  const { home } = r.options;
+  const current = join(home, ".lmstudio", "mcp.json");
+  const older = join(home, ".cache", "lm-studio", "mcp.json");
+  const found = await layered(r, "lm-studio", [{ path: current, scope: "user" }], {
+    kind: "none",
+    client: CLIENTS["lm-studio"].label,
+  });
+  if (found.length > 0 || r.problems.some((p) => p.path === current)) return found;
+  return await layered(r, "lm-studio", [{ path: older, scope: "user" }], {
+    kind: "none",
+    client: CLIENTS["lm-studio"].label,
+  });
 }

@@ -1692,6 +1692,10 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
     const qPath = join(home, ".aws", "amazonq", "mcp.json");
     await write(qPath, '{\n  "mcpServers": { "q": { "command": "q" }, }\n}\n');
     // opencode: no comma before "command", line 1, column 35 (counted by hand)
+    // LM Studio: a value missing after a colon, line 1, column 30 (counted by hand: the brace
+    // found where the value should be)
+    const lmPath = join(home, ".lmstudio", "mcp.json");
+    await write(lmPath, '{"mcpServers": {"a": {"url": }}}\n');
     const ocPath = join(app, "opencode.jsonc");
     await write(ocPath, '{ "mcp": { "a": { "type": "local" "command": ["a"] } } }\n');
     const found = await findConfigs({
@@ -1705,6 +1709,7 @@ Deno.test("findConfigs() names the file, line and column of a malformed file of 
       `${kiroPath}:3:33: not valid JSON: a comma is expected`,
       `${qPath}:2:44: not valid JSON: a comma before a closing bracket`,
       `${ocPath}:1:35: not valid JSON: a comma is expected`,
+      `${lmPath}:1:30: not valid JSON: a value is expected`,
     ]);
     // the user's Kiro file is still read
     assertEquals(
@@ -1892,4 +1897,51 @@ Deno.test("findConfigs() reads opencode's global and project configs merged key 
       "opencode ~/work/opencode.json",
       "opencode",
     ]]);
+  }));
+
+Deno.test("findConfigs() reads LM Studio's mcp.json in Cursor's notation, and its older home folder only when the newer has none", () =>
+  withHome(async (home) => {
+    const older = join(home, ".cache", "lm-studio", "mcp.json");
+    await write(older, { mcpServers: { old: { command: "old-mcp" } } });
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    const first = (await findConfigs(options)).configs.filter((c) => c.client === "lm-studio");
+    assertEquals(first.map((c) => [c.id, c.label, table(c)]), [[
+      "lm-studio ~/.cache/lm-studio/mcp.json",
+      "LM Studio",
+      { old: ["user", "old-mcp"] },
+    ]]);
+    const current = join(home, ".lmstudio", "mcp.json");
+    // the documentation's example, with a header from the environment in Cursor's notation
+    await write(current, {
+      mcpServers: {
+        "hf-mcp-server": {
+          url: "https://huggingface.co/mcp",
+          headers: { Authorization: "Bearer ${env:HF_TOKEN}" },
+        },
+        files: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem", "${userHome}/docs"],
+        },
+      },
+    });
+    const found = await findConfigs(options);
+    assertEquals(found.problems, []);
+    const lm = found.configs.filter((c) => c.client === "lm-studio");
+    assertEquals(lm.map((c) => [c.id, c.files, table(c)]), [[
+      "lm-studio ~/.lmstudio/mcp.json",
+      [current],
+      {
+        files: ["user", "npx @modelcontextprotocol/server-filesystem"],
+        "hf-mcp-server": ["user", "http huggingface.co"],
+      },
+    ]]);
+    const by = Object.fromEntries(lm[0].servers.map((s) => [s.name, s.entry]));
+    assertEquals(
+      by["hf-mcp-server"]?.kind === "remote" && by["hf-mcp-server"].headers.Authorization,
+      "Bearer ${HF_TOKEN}",
+    );
+    assertEquals(by.files?.kind === "stdio" && by.files.args[2], `${home}/docs`);
+    assertEquals(resolvePosture(lm[0].deferral, figures).state, "none-documented");
+    const one = await findConfigs(options, [current]);
+    assertEquals(one.configs.map((c) => c.client), ["lm-studio"]);
   }));

@@ -1,6 +1,6 @@
 /**
  * The audit of the MCP clients configured on a machine: which clients (Claude Code, Claude
- * Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode) start which servers, what those servers'
+ * Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode, LM Studio) start which servers, what those servers'
  * tools cost each request in that client's provider format, and whether the client defers them.
  *
  * Pure parts: {@linkcode discoverConfigs} and {@linkcode readConfigFile} (given a file reader),

@@ -655,7 +655,7 @@ http_headers = { "X-Api-Key" = "${headerValue}" }
 
 Deno.test({
   name:
-    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools; Amazon Q CLI's default agent and its tools list; opencode's command array, {env:NAME} and tools patterns), no header or env value printed",
+    "runAuditCommand audits the clients added in pass 6 (Copilot CLI's tools list, $VAR in env and SERVER-TOOL names; Kiro's disabledTools; Amazon Q CLI's default agent and its tools list; opencode's command array, {env:NAME} and tools patterns; LM Studio's mcp.json), no header or env value printed",
   sanitizeResources: false,
   async fn() {
     const memory = await installedBin(SERVER_MEMORY);
@@ -725,6 +725,16 @@ Deno.test({
   "tools": { "memory_delete_*": false },
 }`,
     );
+    // LM Studio: Cursor's notation, its variable written ${env:NAME}
+    await write(join(home, ".lmstudio", "mcp.json"), {
+      mcpServers: {
+        memory: {
+          command: "npx",
+          args: ["-y", pinned],
+          env: { MEMORY_NOTE_KEY: "${env:NOTE_KEY}" },
+        },
+      },
+    });
     const lines: string[] = [];
     const io: FlowIo = {
       ...denoFlowIo(),
@@ -750,6 +760,7 @@ Deno.test({
         ["kiro ~/.kiro/settings/mcp.json", "Kiro", "anthropic-messages"],
         ["amazon-q ~/.aws/amazonq", "Amazon Q CLI", "anthropic-messages"],
         ["opencode ~/.config/opencode", "opencode", "anthropic-messages"],
+        ["lm-studio ~/.lmstudio/mcp.json", "LM Studio", "openai-chat-completions"],
       ]);
       const tools = await rawToolsList(memory.bin, dir);
       const tiktoken = createTokenizer("o200k_base", "js-tiktoken");
@@ -811,6 +822,10 @@ Deno.test({
           };
         }))),
       );
+      // LM Studio: every tool, in OpenAI's chat format under its own name
+      const lm = report.configs[4].servers[0];
+      assert.deepEqual([lm.status, lm.tools], ["ok", tools.length]);
+      assert.equal(lm.sentTokens, chat((t) => t, tools));
       // Amazon Q CLI sends the two its agent lists, under their own (valid) names
       const q = report.configs[2].servers[0];
       const qSent = tools.filter((x) => qKept.includes(x.name));

@@ -278,7 +278,7 @@ export const auditPage: WorkbenchFeature = {
         active: "/audit",
         body: html`
           <p
-            class="muted">The MCP servers your clients (Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode) start, and what their tools cost each request: totals are per client config, never added across clients. Environment values are never shown, only their names.</p>
+            class="muted">The MCP servers your clients (Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Codex, Zed, Copilot CLI, Cline, Roo Code, Kiro, Amazon Q CLI, opencode, LM Studio) start, and what their tools cost each request: totals are per client config, never added across clients. Environment values are never shown, only their names.</p>
           ${report === undefined
             ? html`
               <div class="card">
