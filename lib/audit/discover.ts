@@ -1713,6 +1713,21 @@ async function codexFile(r: Reader, path: string): Promise<ClientConfig | undefi
 
 const COPILOT_DOCS = "docs.github.com/en/copilot, Copilot CLI: Adding MCP servers";
 
+const COPILOT_MANAGED_DOCS =
+  "docs.github.com/en/copilot, Copilot CLI configuration directory, managed MCP server allow/deny list";
+
+/** Copilot CLI's file-based managed settings (the MDM plist and registry are not files). */
+function copilotManagedPath(
+  platform: Platform,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  return platform === "darwin"
+    ? "/Library/Application Support/GitHubCopilot/managed-settings.json"
+    : platform === "windows"
+    ? join(env.ProgramFiles ?? "C:\\Program Files", "GitHubCopilot", "managed-settings.json")
+    : "/etc/github-copilot/managed-settings.json";
+}
+
 /** The closest folder from `dir` up holding a `.git`, or `undefined` (none, or no way to look). */
 async function gitRoot(r: Reader, dir: string): Promise<string | undefined> {
   if (r.options.exists === undefined) return undefined;
@@ -1805,7 +1820,27 @@ async function copilotCli(r: Reader): Promise<ClientConfig[]> {
       toolSearch = { value: value.toolSearch, where: tilde(path, home) };
     }
   }
-  const servers = withDisabled(merge(lists, notes), listedIn);
+  // The managed settings' allowedMcpServers and deniedMcpServers (this account's audit only).
+  const shell = system ? env : {};
+  const managedPath = copilotManagedPath(r.options.platform, shell);
+  const managed = system ? await r.load(managedPath, true, true) : undefined;
+  const policy = readServerPolicy([{ where: managedPath, managed: true, value: managed }], notes);
+  const servers = withDisabled(merge(lists, notes), listedIn).map((s): ConfiguredServer => {
+    if (s.disabled || s.entry === undefined) return s;
+    const verdict = checkServer(
+      policy,
+      { name: s.name, entry: s.entry, organization: false },
+      shell,
+    );
+    return verdict.allowed ? s : {
+      ...s,
+      disabled: true,
+      // The allowlist's reason names its file; the denylist's does not.
+      disabledBy: `${verdict.why}${
+        verdict.why?.startsWith("blocked") ? ` of ${managedPath}` : ""
+      } (${COPILOT_MANAGED_DOCS})`,
+    };
+  });
   notes.push(...servers.flatMap((s) => s.notes ?? []));
   return [{
     id: `copilot-cli ${tilde(userPath, home)}`,

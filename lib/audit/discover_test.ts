@@ -1945,3 +1945,48 @@ Deno.test("findConfigs() reads LM Studio's mcp.json in Cursor's notation, and it
     const one = await findConfigs(options, [current]);
     assertEquals(one.configs.map((c) => c.client), ["lm-studio"]);
   }));
+
+Deno.test("discoverConfigs() applies Copilot CLI's managed allowedMcpServers and deniedMcpServers (this account's audit only)", async () => {
+  const home = "/home/u";
+  const files: Record<string, unknown> = {
+    [`${home}/.copilot/mcp-config.json`]: {
+      mcpServers: {
+        gh: { type: "http", url: "https://api.example.com/mcp", tools: ["*"] },
+        other: { type: "http", url: "https://other.org/mcp", tools: ["*"] },
+        pw: { type: "local", command: "npx", args: ["-y", "@playwright/mcp"], tools: ["*"] },
+        local: { type: "local", command: "node", args: ["x.js"], tools: ["*"] },
+        bad: { type: "local", command: "evil-mcp", args: [], tools: ["*"] },
+      },
+    },
+    // the documentation's example, plus a denied server
+    "/etc/github-copilot/managed-settings.json": {
+      allowedMcpServers: [
+        { serverUrl: "https://*.example.com/*" },
+        { serverCommand: ["npx", "-y", "@playwright/mcp"] },
+        { serverCommand: ["evil-mcp"] },
+      ],
+      deniedMcpServers: [{ serverName: "bad" }],
+    },
+  };
+  const read = (path: string) =>
+    Promise.resolve(path in files ? JSON.stringify(files[path]) : undefined);
+  const base = { home, platform: "linux" as const, system: true, env: {}, read };
+  const copilot = (await discoverConfigs(base)).configs.find((c) => c.client === "copilot-cli")!;
+  const why = Object.fromEntries(copilot.servers.map((s) => [s.name, s.disabledBy ?? "loads"]));
+  const docs =
+    "docs.github.com/en/copilot, Copilot CLI configuration directory, managed MCP server allow/deny list";
+  const file = "/etc/github-copilot/managed-settings.json";
+  assertEquals(why, {
+    // deny wins over the allowlist
+    bad: `blocked by deniedMcpServers of ${file} (${docs})`,
+    gh: "loads",
+    // a stdio server must match a serverCommand entry
+    local: `not in allowedMcpServers in ${file} (${docs})`,
+    other: `not in allowedMcpServers in ${file} (${docs})`,
+    pw: "loads",
+  });
+  // another account's folder: no machine-wide file is read
+  const other = (await discoverConfigs({ ...base, system: false })).configs
+    .find((c) => c.client === "copilot-cli")!;
+  assertEquals(other.servers.filter((s) => s.disabled).map((s) => s.name), []);
+});
