@@ -13,8 +13,9 @@
  * - `openai`: the OpenAI Cookbook's count of function definitions ("How to count tokens with
  *   tiktoken", `num_tokens_for_tools`: 7 per function, `name:description`, 3 per properties
  *   block, 3 per property plus `name:type:description`, enum items, 12 per request) over the
- *   top-level properties (`cookbookTop`), the same rule applied to nested properties
- *   (`cookbookNested`, which the cookbook leaves out), and the tool's JSON as sent (`json`);
+ *   top-level properties (`cookbookTop`), the same rule applied to every other properties
+ *   block the schema declares (`cookbookNested`, which the cookbook leaves out: nested, in
+ *   combinator branches, in `$defs`), and the tool's JSON as sent (`json`);
  * - `gemini`: the function declaration's JSON as sent (`json`).
  *
  * An estimate is `intercept + Σ coefficient × feature` at each of low, mid and high; the
@@ -141,8 +142,8 @@ export const DEFAULT_CALIBRATION: Calibration = {
     "interval from published tokenizer comparisons (English prose +10-25%, code-like " +
     "structure +25-60%, non-ASCII text 1-2.5x); Opus 4.7 and later multiply by the new " +
     "tokenizer's measured inflation per class. OpenAI: the OpenAI Cookbook's count of function " +
-    "definitions (low: top-level properties as published; mid: nested properties counted the " +
-    "same way; high: the tool's JSON as sent). Gemini: the declarations' JSON as sent, times " +
+    "definitions (low: top-level properties as published; mid: every properties block the " +
+    "schema declares counted the same way, $defs included; high: the tool's JSON as sent). Gemini: the declarations' JSON as sent, times " +
     "0.85-1.3 (a 262k-entry SentencePiece vocabulary, per the Gemma 3 report shared with " +
     "Gemini, against o200k's 200k BPE; no published comparison on JSON). Nothing is fitted on " +
     "provider counts of real catalogs.",
@@ -401,25 +402,46 @@ function countJson(value: JsonValue, item: JsonObject): number {
   return sharedCounts(sharedDefaultTokenizer("o200k_base")).countJoin(parts, known);
 }
 
+/** Members of a schema node that hold schemas whose `properties` the arguments may carry. */
+const SUBSCHEMA_KEYS = ["items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties"];
+/** Members that hold named schemas (`$ref` targets), each declared once. */
+const DEFINITION_KEYS = ["$defs", "definitions"];
+
+const asSchema = (v: JsonValue | undefined): JsonObject | undefined =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? v as JsonObject : undefined;
+
 /**
- * The Cookbook's count over a `properties` object (`top`) and, by the same rule, over the
- * `properties` of every property and of its `items` below it (`nested`). A work list, not
- * recursion: any nesting depth.
+ * The Cookbook's count over the root's `properties` (`top`) and, by the same rule, over every
+ * other `properties` block the schema declares (`nested`): a property's own, and those under
+ * `items`, `prefixItems`, combinator branches, `additionalProperties` and `$defs`/`definitions`,
+ * each block once where it is written (a `$ref` is not followed, so a definition counts once
+ * however often it is used). A work list, not recursion: any nesting depth.
  */
-function propertyCount(props: JsonValue | undefined): { top: number; nested: number } {
+function propertyCount(schema: JsonObject): { top: number; nested: number } {
   let top = 0;
   let nested = 0;
-  const todo: { props: JsonValue | undefined; nested: boolean }[] = [{ props, nested: false }];
+  const todo: { node: JsonObject; nested: boolean }[] = [{ node: schema, nested: false }];
+  const push = (v: JsonValue | undefined) => {
+    if (Array.isArray(v)) { for (const x of v) push(x); }
+    else {
+      const node = asSchema(v);
+      if (node !== undefined) todo.push({ node, nested: true });
+    }
+  };
   while (todo.length > 0) {
-    const next = todo.pop()!;
-    const level = next.props;
-    if (level === null || typeof level !== "object" || Array.isArray(level)) continue;
+    const { node, nested: inner } = todo.pop()!;
+    for (const key of SUBSCHEMA_KEYS) push(node[key]);
+    for (const key of DEFINITION_KEYS) {
+      const defs = asSchema(node[key]);
+      if (defs !== undefined) { for (const def of Object.values(defs)) push(def); }
+    }
+    const level = asSchema(node.properties);
+    if (level === undefined) continue;
     const entries = Object.entries(level);
     if (entries.length === 0) continue;
     let sum = 3;
     for (const [key, raw] of entries) {
-      const p =
-        (raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {}) as JsonObject;
+      const p = asSchema(raw) ?? {};
       sum += 3;
       const type = Array.isArray(p.type)
         ? p.type.join("|")
@@ -434,12 +456,9 @@ function propertyCount(props: JsonValue | undefined): { top: number; nested: num
         }
       }
       sum += count(`${key}:${type}:${desc}`);
-      const items = p.items !== null && typeof p.items === "object" && !Array.isArray(p.items)
-        ? (p.items as JsonObject)
-        : undefined;
-      todo.push({ props: p.properties, nested: true }, { props: items?.properties, nested: true });
+      push(p);
     }
-    if (next.nested) nested += sum;
+    if (inner) nested += sum;
     else top += sum;
   }
   return { top, nested };
@@ -455,7 +474,7 @@ function propertyCount(props: JsonValue | undefined): { top: number; nested: num
 export function openAiFeatures(tools: readonly SentTool[]): Features[] {
   return tools.map((t) => {
     const desc = t.description.replace(/\.$/, "");
-    const props = propertyCount(t.inputSchema.properties);
+    const props = propertyCount(t.inputSchema);
     const sent = sentTools([t], "openai-responses");
     return {
       cookbookTop: 7 + count(`${t.name}:${desc}`) + props.top,

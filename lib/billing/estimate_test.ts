@@ -66,6 +66,40 @@ Deno.test("openAiFeatures(): the Cookbook's rule, computed by hand with js-tikto
   assert.equal(f.cookbookNested, 3 + 3 + n("lat:number:Lat"));
 });
 
+Deno.test("openAiFeatures(): nested counts every properties block declared, $defs and branches once each", () => {
+  // notion-mcp-server's shape: a property is a $ref into $defs, used twice; a oneOf branch
+  // declares its own properties; items of items hold an object.
+  const [f] = openAiFeatures([{
+    name: "move",
+    description: "",
+    inputSchema: {
+      type: "object",
+      $defs: {
+        page: { type: "object", properties: { page_id: { type: "string", description: "Id." } } },
+      },
+      properties: {
+        from: { $ref: "#/$defs/page" },
+        to: { $ref: "#/$defs/page" },
+        parent: {
+          oneOf: [
+            { type: "object", properties: { workspace: { type: "boolean" } } },
+            { type: "string" },
+          ],
+        },
+        grid: { type: "array", items: { type: "array", items: { properties: { x: {} } } } },
+      },
+    },
+  }]);
+  const top = 7 + n("move:") + 3 + (3 + n("from::")) + (3 + n("to::")) + (3 + n("parent::")) +
+    (3 + n("grid:array:"));
+  assert.equal(f.cookbookTop, top);
+  // $defs' page once (not once per $ref), the oneOf branch, the object two items down
+  assert.equal(
+    f.cookbookNested,
+    3 + 3 + n("page_id:string:Id") + (3 + 3 + n("workspace:boolean:")) + (3 + 3 + n("x::")),
+  );
+});
+
 Deno.test("openAiFeatures() and geminiFeatures(): json is js-tiktoken's count of the text sent", () => {
   const openai = openAiFeatures(sentSamples);
   const gemini = geminiFeatures(sentSamples);
