@@ -99,6 +99,7 @@ export {
   renderAudit,
   renderConfig,
   serverWarnings,
+  sessionStartHow,
 } from "./render.ts";
 export {
   type AuditBaseline,

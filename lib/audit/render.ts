@@ -196,9 +196,22 @@ export function sessionStartLines(c: ConfigReport, start: SessionStart): string[
       pct(start.share ?? b.tokens / c.contextWindow)
     } of the window, plus each search's ` +
     `results; every tool up front would be ${int(t.billed.tokens)} billed (the total below)`,
-    `    session start ${o200k}; billed scales it by this config's billed/sent ratio and adds ` +
-    `the request's tool overhead`,
+    `    session start ${o200k}; ${sessionStartHow(c)}`,
   ];
+}
+
+/**
+ * How a session start's billed figure is made from its count, for the console and the workbench.
+ *
+ * @param c The config's report.
+ * @returns One clause.
+ */
+export function sessionStartHow(c: ConfigReport): string {
+  return `billed ${
+    c.family === "gpt"
+      ? "is that count (OpenAI's models tokenize with o200k_base)"
+      : "scales it by this config's billed/sent ratio"
+  } and adds the request's tool overhead`;
 }
 
 /**

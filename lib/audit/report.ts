@@ -129,8 +129,9 @@ export interface SessionStart {
   readonly counted: string;
   /**
    * The provider's count of it, estimated: `tokens` scaled by this config's billed/sent ratio
-   * of its tools (each bound by its own), plus the request's tool-use overhead (the search tool
-   * is a tool). Absent in reports written before it was added.
+   * of its tools (each bound by its own; OpenAI: `tokens` itself, o200k_base being its models'
+   * tokenizer), plus the request's tool-use overhead (the search tool is a tool). Absent in
+   * reports written before it was added.
    */
   readonly billed?: BilledEstimate;
   /** `billed.tokens` over the context window. */
@@ -594,11 +595,14 @@ export function buildConfigReport(
     (instructions === "" ? 0 : count(instructions)) +
     sentCount(measured.filter((m) => m.server.alwaysLoad).flatMap((m) => keep(m, drop)));
   // In billed terms: scaled as this config's tools scale from sent to billed (1 when no tool
-  // was sent), each bound by its own, plus the overhead the full request carries.
+  // was sent), each bound by its own, plus the overhead the full request carries. OpenAI's
+  // ratio is that of its compact function rendering, which a text does not get: its current
+  // models bill a text's o200k_base tokens, the count itself.
   const deferredStart = (tokens: number): SessionStart => {
     const tools = billedOf(all, false);
+    const asText = billing.provider === "openai" || sentTokens === 0;
     const scaled = (part: number, whole: number) =>
-      Math.round(sentTokens === 0 ? tokens : tokens * part / sentTokens) + (whole - part);
+      Math.round(asText ? tokens : tokens * part / sentTokens) + (whole - part);
     const startBilled = {
       tokens: scaled(tools.tokens, billed.tokens),
       low: scaled(tools.low, billed.low),

@@ -226,6 +226,24 @@ Deno.test("buildConfigReport() gives a deferring client's session start: names, 
     },
   );
   assert.equal(cursor.ifDeferred, null);
+  // Cursor is counted in OpenAI's format: its names list (the tools' own names, one a line) is
+  // billed at its count, not at the ratio of OpenAI's compact rendering of definitions, plus
+  // the request's overhead (the whole catalog's estimate less its tools').
+  assert.equal(cursor.family, "gpt");
+  const gpt = calibrationEntry(DEFAULT_CALIBRATION, "openai", null)!;
+  const g = providerFeatures("openai", [
+    { name: "get", description: "Get", inputSchema: TOOLS[0].inputSchema as JsonObject },
+    { name: "put", description: "Put it", inputSchema: TOOLS[1].inputSchema as JsonObject },
+  ]);
+  const gTools = estimateTokens(gpt, addFeatures(...g.perTool), false);
+  const gWhole = estimateTokens(gpt, addFeatures(...g.perTool, g.wrapper), true);
+  const names2 = "get\nput".length;
+  assert.equal(cursor.sessionStart?.tokens, names2);
+  assert.deepEqual(cursor.sessionStart?.billed, {
+    tokens: names2 + gWhole.tokens - gTools.tokens,
+    low: names2 + gWhole.low - gTools.low,
+    high: names2 + gWhole.high - gTools.high,
+  });
 });
 
 Deno.test("buildConfigReport() counts another client's form, and --sent-form changes it", () => {

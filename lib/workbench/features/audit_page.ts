@@ -25,6 +25,7 @@ import {
   type ServerReport,
   serverWarnings,
   type SessionStart,
+  sessionStartHow,
 } from "../../audit/mod.ts";
 
 /** One audit file under `<results>/audits/`. */
@@ -130,8 +131,7 @@ function sessionStartBlock(c: ConfigReport, start: SessionStart): Html {
   if (start.billed === undefined) return html`<p>session start (deferred): ${o200k("")}</p>`;
   const b = start.billed;
   const share = pct(start.share ?? b.tokens / c.contextWindow);
-  const how = "; billed scales it by this config's billed/sent ratio and adds the request's " +
-    "tool overhead";
+  const how = `; ${sessionStartHow(c)}`;
   return html`
     <p
       class="session-start">pays at session start (deferred): <strong>${int(
