@@ -1874,18 +1874,90 @@ async function kiro(r: Reader): Promise<ClientConfig[]> {
     ...(key("minPct") === undefined ? {} : { minPct: key("minPct") }),
     ...(key("minTokens") === undefined ? {} : { minTokens: key("minTokens") }),
   };
-  return await layered(r, "kiro", [
-    ...(project === undefined ? [] : [{
-      path: join(project, ".kiro", "settings", "mcp.json"),
-      scope: "workspace",
-      inProject: true,
-    }]),
-    { path: join(home, ".kiro", "settings", "mcp.json"), scope: "user" },
-  ], {
+  const deferral: DeferralInputs = {
     kind: "kiro",
     ...(value === undefined ? {} : { settings: tilde(settings, home) }),
     toolSearch,
+  };
+  const workspaceFile = project === undefined
+    ? undefined
+    : join(project, ".kiro", "settings", "mcp.json");
+  const userFile = join(home, ".kiro", "settings", "mcp.json");
+  const configs = await layered(r, "kiro", [
+    ...(workspaceFile === undefined
+      ? []
+      : [{ path: workspaceFile, scope: "workspace", inProject: true }]),
+    { path: userFile, scope: "user" },
+  ], deferral);
+  // Kiro CLI's default agent, when its settings name one an agent file holds: its servers first.
+  const named = isObject(value) && typeof value["chat.defaultAgent"] === "string"
+    ? value["chat.defaultAgent"] as string
+    : undefined;
+  if (named === undefined) return configs;
+  const dirs = [
+    ...(project === undefined || project === home ? [] : [join(project, ".kiro", "agents")]),
+    join(home, ".kiro", "agents"),
+  ];
+  let agentPath: string | undefined;
+  let agent: JsonObject | undefined;
+  for (const dir of dirs) {
+    const found = await r.load(join(dir, `${named}.json`), true);
+    if (isObject(found)) {
+      agentPath = join(dir, `${named}.json`);
+      agent = found;
+      break;
+    }
+  }
+  if (agent === undefined || agentPath === undefined) return configs;
+  const vars: FolderVariables = { home, ...(project === undefined ? {} : { workspace: project }) };
+  // The agent's own servers, then (includeMcpJson, or its older name useLegacyMcpJson) the
+  // workspace's and the user's mcp.json: the first name wins.
+  const withFiles = agent.includeMcpJson === true || agent.useLegacyMcpJson === true;
+  const lists: ConfiguredServer[][] = [];
+  const used: string[] = [];
+  for (
+    const [path, scope] of [
+      [agentPath, "agent"],
+      ...(withFiles
+        ? [...(workspaceFile === undefined ? [] : [[workspaceFile, "workspace"]]), [
+          userFile,
+          "user",
+        ]]
+        : []),
+    ] as [string, string][]
+  ) {
+    const v = path === agentPath ? agent : await r.load(path, true);
+    if (!isObject(v) || v.mcpServers === undefined) continue;
+    used.push(path);
+    lists.push(r.servers(v.mcpServers, scope, path, vars, "mcpServers", "kiro"));
+  }
+  const notes = [
+    `Kiro CLI's default agent is ${tilde(agentPath, home)} (chat.defaultAgent in ${
+      tilde(settings, home)
+    }); the Kiro IDE reads the mcp.json files alone${
+      withFiles ? "" : ", which this agent does not include (includeMcpJson)"
+    }`,
+  ];
+  const tools = Array.isArray(agent.tools) ? strings(agent.tools) : ["*"];
+  const servers = merge(lists, notes).map((s) => {
+    const filter = agentToolFilter(tools, s.name);
+    if (filter === undefined) return s;
+    // disabledTools still applies inside what the agent's tools list keeps
+    return { ...s, toolFilter: { ...filter, exclude: s.toolFilter?.exclude ?? [] } };
   });
+  notes.push(...servers.flatMap((s) => s.notes ?? []));
+  return [...configs, {
+    id: `kiro ${tilde(agentPath, home)}`,
+    client: "kiro",
+    label: "Kiro CLI",
+    ...(project !== undefined && used.some((p) => p.startsWith(project + "/"))
+      ? { folder: project }
+      : {}),
+    files: used,
+    servers,
+    notes,
+    deferral,
+  }];
 }
 
 const AMAZON_Q_SOURCE =

@@ -1670,6 +1670,38 @@ Deno.test("findConfigs() reads Kiro's user and workspace mcp.json, the workspace
       settings: "~/.kiro/settings/cli.json",
       toolSearch: { enabled: true, minTokens: 20000 },
     });
+    // Kiro CLI with a default agent of its own: a second config, the agent's servers first, its
+    // tools list filtering every server, the files included with includeMcpJson
+    const agentPath = join(home, ".kiro", "agents", "dev.json");
+    await write(agentPath, {
+      name: "dev",
+      mcpServers: { git: { command: "git-mcp" } },
+      tools: ["read", "@git", "@github/get_issue"],
+      includeMcpJson: true,
+    });
+    await write(join(home, ".kiro", "settings", "cli.json"), { "chat.defaultAgent": "dev" });
+    const withAgent = (await findConfigs(options)).configs.filter((c) => c.client === "kiro");
+    assertEquals(withAgent.map((c) => [c.id, c.label]), [
+      ["kiro ~/.kiro/settings/mcp.json", "Kiro"],
+      ["kiro ~/.kiro/agents/dev.json", "Kiro CLI"],
+    ]);
+    const cli = withAgent[1];
+    assertEquals(cli.files, [agentPath, workspacePath, userPath]);
+    assertEquals(
+      Object.fromEntries(cli.servers.map((s) => [s.name, [s.scope, s.toolFilter]])),
+      {
+        "api-server": ["user", { key: "tools (agent)", exclude: ["delete_all"], include: [] }],
+        git: ["agent", undefined],
+        github: ["workspace", {
+          key: "tools (agent)",
+          exclude: ["merge_pull_request", "force_push"],
+          include: ["get_issue"],
+        }],
+        paused: ["user", { key: "tools (agent)", exclude: [], include: [] }],
+        "web-search": ["user", { key: "tools (agent)", exclude: [], include: [] }],
+      },
+    );
+    assertMatch(cli.notes[0], /^Kiro CLI's default agent is ~\/\.kiro\/agents\/dev\.json/);
     // --config reads a Kiro file alone
     const one = await findConfigs(options, [workspacePath]);
     assertEquals(one.configs.map((c) => [c.client, Object.keys(table(c))]), [["kiro", ["github"]]]);
