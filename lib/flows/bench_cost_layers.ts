@@ -265,10 +265,17 @@ export function costLayerLines(block: CostLayersBlock, tokenizer: TokenizerName)
       const estimates = billed.filter((r) => r.provenance === "estimated");
       const head = measured[0] ?? estimates[0];
       if (head === undefined) continue;
+      // The request's fixed tool-use overhead, in the catalog's estimate and in no server's.
+      const overhead = head.overhead ?? 0;
+      const withOverhead = overhead > 0
+        ? `, incl. its ${fmt(overhead)}-token tool-use overhead`
+        : "";
       const figure = head.provenance === "measured"
         ? `billed ${fmt(head.tokens)} measured (${head.model})`
         : `billed ${fmt(head.tokens)} [${fmt(head.low)}-${fmt(head.high)}] estimated${
-          head.model ? ` (${head.model})` : entryLabel(block, head)
+          head.model
+            ? ` (${head.model}${withOverhead})`
+            : `${entryLabel(block, head)}${withOverhead}`
         }`;
       const missing = notMeasured.map((r) => `; ${r.model} not measured: ${r.reason}`).join("");
       lines.push(

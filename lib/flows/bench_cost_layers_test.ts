@@ -100,14 +100,16 @@ Deno.test("benchCostLayers(): wire and sent are js-tiktoken's counts of the exac
     assert.match(lines[3], /^fs wire [\d,]+ o200k_base tokens \(tools\/list as received/);
     assert.match(
       lines[0],
-      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated \(claude-sonnet-5-5\) · sent [\d,]+ o200k_base$/,
+      // the fixed overhead it includes: Anthropic's 346 tokens times the Opus 4.7 tokenizer's
+      // mid inflation 1.2 (415.2), OpenAI's 12 per request, Gemini's none
+      /^fs anthropic billed [\d,]+ \[[\d,]+-[\d,]+\] estimated \(claude-sonnet-5-5, incl\. its 415-token tool-use overhead\) · sent [\d,]+ o200k_base$/,
     );
     // An estimate of no model names the models its calibration entry is for.
     assert.match(
       lines[1],
-      / openai billed .* estimated for OpenAI, o200k models \(gpt-4o and later\) · /,
+      / openai billed .* estimated for OpenAI, o200k models \(gpt-4o and later\), incl\. its 12-token tool-use overhead · /,
     );
-    assert.match(lines[2], / gemini billed .* estimated for Gemini 2 and later · /);
+    assert.match(lines[2], / gemini billed .* estimated for Gemini 2 and later · sent /);
   });
 });
 
