@@ -3,9 +3,33 @@
 import * as bench from "../lib/flows/bench/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
+import { basename, join } from "node:path";
 
-async function main(args: string[]): Promise<number> {
-  const { values: f } = parseFlags(args, {
+/**
+ * `--corpus` paths the bench can read more than once (its tools, then its bytes for the wire
+ * layer): a pipe (`--corpus <(jq ...)`, a named pipe) holds its bytes for one read, so it is
+ * read whole now into a file of the same name in a temporary folder; other paths as given.
+ */
+async function rereadable(paths: readonly string[]): Promise<{ paths: string[]; dir?: string }> {
+  let dir: string | undefined;
+  const out: string[] = [];
+  for (const [i, path] of paths.entries()) {
+    const info = await Deno.stat(path).catch(() => undefined); // the loader says what is wrong
+    if (info === undefined || info.isFile || info.isDirectory) {
+      out.push(path);
+      continue;
+    }
+    dir ??= await Deno.makeTempDir({ prefix: "mcpmeter-corpus-" });
+    const copy = join(dir, String(i), basename(path));
+    await Deno.mkdir(join(dir, String(i)));
+    await Deno.writeFile(copy, await Deno.readFile(path));
+    out.push(copy);
+  }
+  return dir === undefined ? { paths: out } : { paths: out, dir };
+}
+
+function flags(args: string[]) {
+  return parseFlags(args, {
     corpus: { type: "string", multiple: true, path: true },
     format: { type: "string" },
     tokenizers: { type: "string" },
@@ -34,18 +58,35 @@ async function main(args: string[]): Promise<number> {
     out: { type: "string", path: true },
     seed: { type: "string" },
     help: { type: "boolean", short: "h" },
-  });
+  }).values;
+}
+
+async function main(args: string[]): Promise<number> {
+  const f = flags(args);
   if (f.help) {
     console.log(bench.benchHelp());
     return 0;
   }
   const started = IO.now();
+  const piped = f.corpus ? await rereadable(f.corpus) : undefined;
+  try {
+    return await run(f, piped?.paths, started);
+  } finally {
+    if (piped?.dir !== undefined) await Deno.remove(piped.dir, { recursive: true });
+  }
+}
+
+async function run(
+  f: ReturnType<typeof flags>,
+  corpora: string[] | undefined,
+  started: number,
+): Promise<number> {
   const { BENCH_DEFAULTS } = bench;
   const headers = bench.parseHeaderFlags(f.header);
   const options: bench.RunBenchOptions = {
     seed: intFlag("seed", f.seed, BENCH_DEFAULTS.seed),
     resamples: intFlag("resamples", f.resamples, BENCH_DEFAULTS.resamples, 1),
-    ...(f.corpus ? { corpora: f.corpus } : {}),
+    ...(corpora ? { corpora } : {}),
     ...(f.format ? { format: f.format } : {}),
     ...(f.tokenizers !== undefined ? { tokenizers: listFlag("tokenizers", f.tokenizers) } : {}),
     ...(f["proxy-catalog"] ? { proxyCatalog: f["proxy-catalog"] } : {}),

@@ -4,11 +4,12 @@
 // real process). What the bench flow measures is tested in lib/flows/bench_test.ts.
 import assert from "node:assert/strict";
 
-async function bench(args: string[]) {
+async function bench(args: string[], signal?: AbortSignal) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("./bench.ts", import.meta.url).pathname, ...args],
     stdout: "piped",
     stderr: "piped",
+    ...(signal === undefined ? {} : { signal }),
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
@@ -69,6 +70,44 @@ Deno.test("deno task bench fails with one line on bad input and bad flags, befor
     assert.match(help.stdout, new RegExp(flag));
   }
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("deno task bench reads a --corpus given as a pipe (--corpus <(jq ...)), which can be read once", async () => {
+  // The bench reads a corpus file more than once (its tools, then its bytes for the wire layer):
+  // the second read of a pipe was empty and the run ended with "Unexpected end of input", exit 1.
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = `${dir}/tools.json`;
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.equal(made.code, 0);
+    const list = ["read_file", "write_file"].map((name) => ({
+      name,
+      description: `Does ${name} on a path.`,
+      inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    }));
+    const tools = JSON.stringify({ tools: list });
+    // A writer that opens the pipe once, as a shell's process substitution does.
+    const writer = new Deno.Command("sh", {
+      args: ["-c", `printf '%s' "$0" > "$1"`, tools, fifo],
+    }).spawn();
+    // A second open of a named pipe waits for a writer that never comes: bounded here.
+    const r = await bench(
+      ["--corpus", fifo, "--out", `${dir}/out`, "--arms", "none"],
+      AbortSignal.timeout(120_000),
+    );
+    try {
+      writer.kill();
+    } catch { /* it has ended */ }
+    await writer.status;
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/out/report.json`));
+    assert.deepEqual(report.corpora.map((c: { toolCount: number }) => c.toolCount), [2]);
+    // The wire layer read the bytes again: the tools array as received, compact.
+    const wire = report.costLayers.rows.find((r: { layer: string }) => r.layer === "wire");
+    assert.equal(wire.bytes, new TextEncoder().encode(JSON.stringify(list)).length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("deno task bench exits 2 when no label id of a golden set is in the corpus", async () => {
