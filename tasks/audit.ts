@@ -74,7 +74,8 @@ counts. Environment values are never printed, only their names; config files are
   --no-install           do not run npm: an unpinned launch runs the newest version in
                          --install-dir; servers whose package is not installed fail`,
   exitCodes: `0 measured, 1 a config grew beyond --max-increase or no server was measured,
-2 bad input (a flag, a baseline that cannot be read, no --config file readable).`,
+2 bad input (a flag, a baseline that cannot be read, no --config file readable, a --home
+or --project folder that does not exist).`,
   notes: "Relative paths start in the folder deno task was run from.",
 });
 

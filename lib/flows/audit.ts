@@ -136,6 +136,24 @@ function captureEntry(s: ConfiguredServer): ServerEntry | undefined {
     : { ...e, env: { ...s.fileEnv, ...e.env } };
 }
 
+/**
+ * Refuses a `--home` or `--project` that names no folder: discovery would find nothing there and
+ * say only that.
+ */
+async function requireFolder(flag: string, path: string): Promise<void> {
+  const stat = await Deno.stat(path).catch((error) => {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return null;
+    }
+    throw error;
+  });
+  if (stat?.isDirectory) return;
+  throw new InputFileError(
+    path,
+    `${flag} ${path}: ${stat === null ? "no such folder" : "not a folder"}`,
+  );
+}
+
 function osOf(): Platform {
   return Deno.build.os === "darwin" ? "darwin" : Deno.build.os === "windows" ? "windows" : "linux";
 }
@@ -148,6 +166,7 @@ function osOf(): Platform {
  * @returns The report: one entry per client config, the files that could not be read.
  * @throws {UsageError} When no home folder is known (`--home` absent and neither `HOME` nor
  *   `USERPROFILE` set).
+ * @throws {InputFileError} When `home` or `project` names no folder.
  */
 export async function runAudit(
   options: RunAuditOptions = {},
@@ -165,6 +184,8 @@ export async function runAudit(
   }
   // deno task runs in the repository; INIT_CWD is the folder the user ran it from.
   const project = resolve(options.project ?? env.INIT_CWD ?? Deno.cwd());
+  if (!system) await requireFolder("--home", home);
+  if (options.project !== undefined) await requireFolder("--project", project);
   const found = await findConfigs(
     { home, project, platform: options.platform ?? osOf(), system, env },
     options.configs ?? [],
@@ -343,8 +364,8 @@ async function readBaseline(path: string): Promise<AuditBaseline> {
  *   server was measured.
  * @throws {UsageError} On `--baseline` without `--max-increase` (or the reverse), a limit that is
  *   neither `PCT%` nor `TOKENS`, an output that cannot be written.
- * @throws {InputFileError} On a baseline that cannot be read, or config files given with
- *   `--config` none of which could be read.
+ * @throws {InputFileError} On a baseline that cannot be read, config files given with
+ *   `--config` none of which could be read, or a `--home` or `--project` that names no folder.
  */
 export async function runAuditCommand(
   options: AuditCommandOptions,

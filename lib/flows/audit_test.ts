@@ -1043,3 +1043,25 @@ Deno.test({
     }
   },
 });
+
+Deno.test("runAuditCommand: a --home or --project that names no folder is an input error, before any work", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpmeter-audit-nofolder-" }));
+  try {
+    const out = join(dir, "audit.json");
+    await Deno.writeTextFile(join(dir, "file.json"), "{}");
+    const refused = (options: { home?: string; project?: string }) =>
+      runAuditCommand({ ...options, out }).then(() => "ran", (e) => `${e.name}: ${e.message}`);
+    // The trial's case: a ~ the shell did not expand, taken as a folder under the current one.
+    assert.equal(
+      await refused({ home: join(dir, "~", "trial6-home") }),
+      `InputFileError: --home ${dir}/~/trial6-home: no such folder`,
+    );
+    assert.equal(
+      await refused({ home: dir, project: join(dir, "file.json") }),
+      `InputFileError: --project ${dir}/file.json: not a folder`,
+    );
+    assert.equal(await Deno.stat(out).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -112,6 +112,29 @@ export async function confinedPath(
 }
 
 /**
+ * A path typed in a form field (Catalog, Audit), absolute: a leading `~` is the home folder when
+ * one is known (as a shell reads it; the field reaches no shell), a relative path starts in
+ * `from`.
+ *
+ * @param path The path as typed.
+ * @param home The home folder, if known.
+ * @param from Where a relative path starts. @default {Deno.cwd()}
+ * @returns The absolute path.
+ *
+ * @example Usage
+ * ```ts
+ * import { typedPath } from "./_paths.ts";
+ * if (typedPath("~/a.json", "/home/u", "/w") !== "/home/u/a.json") throw new Error();
+ * if (typedPath("~", "/home/u", "/w") !== "/home/u") throw new Error();
+ * if (typedPath("a/b", undefined, "/w") !== "/w/a/b") throw new Error();
+ * ```
+ */
+export function typedPath(path: string, home: string | undefined, from = Deno.cwd()): string {
+  const tilde = path === "~" || path.startsWith("~/");
+  return resolve(from, tilde && home ? join(home, path.slice(2)) : path);
+}
+
+/**
  * Reads a JSON file under the results folder, as a page or API route names it.
  *
  * @param resultsDir The results folder.

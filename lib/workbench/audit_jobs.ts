@@ -1,19 +1,25 @@
 /**
  * Audits started from the Audit page: one `deno task audit` child process at a time, writing
  * `<resultsDir>/audits/<jobId>.json` (which the page then shows). The process is started by
- * the injected `runAudit`, with the permissions deno.json declares for the task.
+ * the injected `runAudit`, with the permissions deno.json declares for the task. A field is a
+ * path as typed: a leading `~` is the home folder (as on the Catalog page), a relative path starts
+ * in the folder the workbench was started in, and a folder or file that is not there is refused.
  *
  * @module
  */
 
 import { join } from "node:path";
-import type { AuditJob, AuditService } from "./app.ts";
-import { WorkbenchError } from "./_paths.ts";
+import type { AuditJob, AuditRequest, AuditService } from "./app.ts";
+import { typedPath, WorkbenchError } from "./_paths.ts";
 
 /** Inputs of {@linkcode createAuditService}. */
 export interface AuditServiceOptions {
   /** Results folder; reports go to `audits/` under it. */
   readonly resultsDir: string;
+  /** The home folder, for a field starting with `~` (the Catalog page's rule). */
+  readonly home?: string;
+  /** Where a relative field starts: the folder the workbench was started in. @default {Deno.cwd()} */
+  readonly from?: string;
   /** ISO-8601 UTC now (job ids). */
   readonly isoNow: () => string;
   /**
@@ -33,12 +39,25 @@ export interface AuditServiceOptions {
 export function createAuditService(options: AuditServiceOptions): AuditService {
   const jobs: { -readonly [K in keyof AuditJob]: AuditJob[K] }[] = [];
   return {
-    start(request) {
+    async start(asked) {
+      // Each field as the user typed it, made absolute; a folder or file that is not there is
+      // that field's error, not an audit that finds nothing.
+      const request: { -readonly [K in keyof AuditRequest]: AuditRequest[K] } = {};
       for (const key of ["project", "config", "home"] as const) {
-        const v = request[key];
-        if (v !== undefined && (typeof v !== "string" || v.trim() === "" || v.startsWith("-"))) {
+        const v = asked[key];
+        if (v === undefined) continue;
+        if (typeof v !== "string" || v.trim() === "" || v.startsWith("-")) {
           throw new WorkbenchError(400, `field "${key}": a path, got ${JSON.stringify(v)}`, key);
         }
+        const path = typedPath(v.trim(), options.home, options.from);
+        const stat = await Deno.stat(path).catch(() => null);
+        const want = key === "config" ? "file" : "folder";
+        const there = stat === null ? undefined : stat.isDirectory ? "folder" : "file";
+        if (there !== want) {
+          const note = there === undefined ? "" : ` (a ${there} is there)`;
+          throw new WorkbenchError(400, `field "${key}": no ${want} ${path}${note}`, key);
+        }
+        request[key] = path;
       }
       if (jobs.some((j) => j.state === "running")) {
         throw new WorkbenchError(409, "an audit is in progress; wait for it to finish");
@@ -67,7 +86,7 @@ export function createAuditService(options: AuditServiceOptions): AuditService {
           job.log = String((e as Error).message);
         },
       );
-      return Promise.resolve({ jobId, out });
+      return { jobId, out };
     },
     jobs: () => jobs.map((j) => ({ ...j })),
   };

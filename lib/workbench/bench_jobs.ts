@@ -10,9 +10,9 @@
  * @module
  */
 
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import type { BenchJob, BenchRequest, BenchService, CatalogEntry } from "./app.ts";
-import { WorkbenchError } from "./_paths.ts";
+import { typedPath, WorkbenchError } from "./_paths.ts";
 import { loadCatalog } from "../catalog/load.ts";
 
 /** A folder of catalogs (every `*.tools.json` in it) or one catalog file, and its source label. */
@@ -39,7 +39,7 @@ export interface BenchServiceOptions {
   readonly defaultCorpus?: string;
   /** Results folder; jobs write to `catalog/<jobId>/` under it. */
   readonly resultsDir: string;
-  /** The home folder, for a named path starting with `~/`. */
+  /** The home folder, for a named path starting with `~`. */
   readonly home?: string;
   /** ISO-8601 UTC now (job ids). */
   readonly isoNow: () => string;
@@ -126,10 +126,7 @@ export function createBenchService(options: BenchServiceOptions): BenchService {
     }
     return out;
   };
-  const named = (path: string) => {
-    const p = path.startsWith("~/") && options.home ? join(options.home, path.slice(2)) : path;
-    return isAbsolute(p) ? p : resolve(p);
-  };
+  const named = (path: string) => typedPath(path, options.home);
   return {
     catalogs,
     ...(options.defaultCorpus !== undefined ? { defaultCorpus: options.defaultCorpus } : {}),

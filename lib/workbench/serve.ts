@@ -13,6 +13,7 @@ import { createBenchService } from "./bench_jobs.ts";
 import { createAuditService } from "./audit_jobs.ts";
 import { startWorkbench, type Workbench } from "./server.ts";
 import { UsageError } from "../core/errors.ts";
+import { userFolder } from "../core/paths.ts";
 import { isWildcard, tokenProblem } from "../core/http_guard.ts";
 import { localHostNames } from "../core/http_guard.ts";
 import { BENCH_DEFAULTS } from "../flows/bench/mod.ts";
@@ -237,8 +238,10 @@ export async function serveWorkbench(options: ServeWorkbenchOptions): Promise<Se
       ...(auditArgs === undefined ? {} : {
         audit: createAuditService({
           // The audit's own paths (--project, its default) start where serve was run: its
-          // report's path is written absolute (lib/core/paths.ts).
+          // report's path is written absolute (lib/core/paths.ts); so do the fields typed.
           resultsDir: resolve(resultsDir),
+          ...(env.HOME ? { home: env.HOME } : {}),
+          from: userFolder(),
           isoNow: () => new Date().toISOString(),
           runAudit,
         }),
