@@ -390,7 +390,9 @@ export function renderCostLayers(block: CostLayersBlock, document: Document): st
     heads.map((h) => {
       const b = h.billed;
       const what = b.provenance === "estimated"
-        ? `estimated (calibration ${esc(b.calibration ?? block.calibration.name)})`
+        ? `estimated${b.model ? ` for <code>${esc(b.model)}</code>` : ""} (calibration ${
+          esc(b.calibration ?? block.calibration.name)
+        })`
         : b.provenance === "measured"
         ? `measured by ${esc(PROVIDER_LABEL[h.provider])}'s token count${
           b.model ? ` for <code>${esc(b.model)}</code>` : ""

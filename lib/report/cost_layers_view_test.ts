@@ -96,4 +96,17 @@ Deno.test("renderCostLayers(): the first number on the section is a billed figur
   assert.match(html, /also <code>gpt-x<\/code> not measured: 401 refused/);
   assert.match(text, /Count requests: 10 planned, 4 sent, 6 answered from the cache/);
   assert.match(text, /Calibration of the estimates: test calibration/);
+  // An estimate made for a named model says which, as the console does.
+  const b = block();
+  const rows = b.rows.filter((r) => !(r.provider === "anthropic" && r.provenance === "measured"))
+    .map((r) =>
+      r.provider === "anthropic" && r.layer === "billed" && r.server === null
+        ? { ...r, model: "claude-y" }
+        : r
+    );
+  const estimated = renderCostLayers({ ...b, rows }, headlessDocument()).replace(/<[^>]+>/g, " ");
+  assert.match(
+    estimated,
+    /1,200\s+tokens \[1,000–1,400\] billed by Anthropic for\s+c\s*, estimated for\s+claude-y\s+\(calibration test calibration\)/,
+  );
 });
