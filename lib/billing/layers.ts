@@ -270,7 +270,7 @@ export function measureCostLayers(input: CostLayersInput): CostLayers {
   wireLayer(m, input.fileText, input.tokenizers);
   const share = sentLayer(m, input.tokenizers);
   billedEstimates(m, input.calibration, input.targets ?? [], share);
-  billedMeasured(m, input.targets ?? [], input.counts ?? new Map(), share);
+  billedMeasured(m, input.calibration, input.targets ?? [], input.counts ?? new Map(), share);
   return { rows: m.rows, tools: m.toolRows, warnings: m.warnings };
 }
 
@@ -561,9 +561,18 @@ function billedEstimates(
   }
 }
 
+/**
+ * Tokens per byte of the tools sent above which a measured share cannot be: a token of text
+ * covers at least one byte, and a provider's own layout of the tools (indentation, wrappers)
+ * does not quadruple them; its fixed tool-use prompt is allowed on top (the calibration's
+ * intercept, high end).
+ */
+const MAX_TOKENS_PER_SENT_BYTE = 4;
+
 /** Billed, measured: the tools' share of each count target's requests (with less without). */
 function billedMeasured(
   m: Measure,
+  calibration: Calibration,
   targets: readonly CountTarget[],
   counts: ReadonlyMap<string, CountOutcome>,
   share: Share,
@@ -574,6 +583,15 @@ function billedMeasured(
     const key = (scope: CountPlanItem["scope"], server: string | null, tool: string | null) =>
       planKey({ target, scope, server, tool });
     const none = counts.get(key("none", null, null));
+    // The whole catalog's bytes as sent in this format bound every scope's share.
+    const bytes = m.rows.find((r) =>
+      r.layer === "sent" && r.format === format && r.server === null && r.bytes !== undefined
+    )?.bytes;
+    const overhead = calibrationEntry(calibration, target.provider, target.model)?.intercept.high ??
+      0;
+    const bound = bytes === undefined
+      ? Infinity
+      : Math.ceil(MAX_TOKENS_PER_SENT_BYTE * bytes + overhead);
     const measured = (
       scope: CountPlanItem["scope"],
       server: string | null,
@@ -583,7 +601,14 @@ function billedMeasured(
       if (none === undefined || withTools === undefined) return { reason: "not requested" };
       if ("error" in none) return { reason: none.error };
       if ("error" in withTools) return { reason: withTools.error };
-      const share = toolsShare(withTools.tokens, none.tokens);
+      const counted = toolsShare(withTools.tokens, none.tokens);
+      const share = "tokens" in counted && counted.tokens > bound
+        ? {
+          reason: `impossible counts: ${withTools.tokens} tokens with the tools, ${none.tokens} ` +
+            `without them, a share of ${counted.tokens} for ${bytes} bytes of tools sent ` +
+            `(at most ${bound}: ${MAX_TOKENS_PER_SENT_BYTE} a byte and the tool-use prompt)`,
+        }
+        : counted;
       if ("reason" in share) {
         // Sent and answered, so no earlier warning names it.
         m.warnings.push(

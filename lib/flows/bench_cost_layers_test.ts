@@ -236,6 +236,58 @@ Deno.test("benchCostLayers(): a count with the tools at or below the count witho
   }
 });
 
+Deno.test("benchCostLayers(): a count far above what the tools sent can hold is not measured (9,007,199,254,740,991 tokens)", async () => {
+  // A gateway answering 2^53 - 1 for any request with tools: the bench put 9,007,199,254,740,891
+  // first, as the "measured" Anthropic bill of a two-tool catalog.
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.json();
+    return Response.json({
+      input_tokens: body.tools === undefined ? 100 : Number.MAX_SAFE_INTEGER,
+    });
+  });
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await withCorpus(async (file) => {
+      const corpus = await loadCatalog(file);
+      const { block, warnings } = await benchCostLayers(
+        {
+          corpora: [{ corpus, file }],
+          tokenizers: ["o200k_base"],
+          targets: parseCountTargets(["anthropic:claude-x"]),
+          perTool: false,
+          cacheDir,
+        },
+        quiet({
+          ANTHROPIC_API_KEY: "sk-test-x",
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`,
+        }),
+      );
+      const sent = block.rows.find((r) =>
+        r.layer === "sent" && r.format === "anthropic-messages" && r.server === null
+      )!;
+      const billed = block.rows.filter((r) =>
+        r.layer === "billed" && r.model === "claude-x" && r.provenance !== "estimated"
+      );
+      assert.equal(billed.length, 2); // the catalog and its one server
+      for (const row of billed) {
+        assert.equal(row.tokens, null);
+        assert.equal(row.provenance, null);
+        assert.match(
+          row.reason ?? "",
+          new RegExp(
+            `^impossible counts: 9007199254740991 tokens with the tools, 100 without them, a ` +
+              `share of 9007199254740891 for ${sent.bytes} bytes of tools sent \\(at most \\d+: `,
+          ),
+        );
+      }
+      assert.ok(warnings.some((w) => /claude-x not measured: impossible counts/.test(w)));
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
 Deno.test("benchCostLayers(): when the request without tools cannot be counted, no other request of that target is sent", async () => {
   // An endpoint rate-limiting the plain request for good (Retry-After 0 keeps the retries quick):
   // every share needs that count, so the catalog, server and tool requests would be spent in vain
