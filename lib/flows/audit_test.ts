@@ -113,6 +113,8 @@ Deno.test({
     await write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
       mcpServers: { memory: npxMemory },
     });
+    // The project folder exists, as --project requires (it holds no config file of its own).
+    await Deno.mkdir(app);
     const before = await snapshot(home);
     const lines: string[] = [];
     const io: FlowIo = {
