@@ -27,6 +27,7 @@ import {
   parseGrowthLimit,
   type Platform,
   renderAudit,
+  tilde,
   toBaseline,
   type ToolCost,
 } from "../audit/mod.ts";
@@ -172,6 +173,14 @@ export async function runAudit(
   options: RunAuditOptions = {},
   io: FlowIo = denoFlowIo(),
 ): Promise<AuditReport> {
+  return (await audit(options, io)).report;
+}
+
+/** {@linkcode runAudit}, and every place looked at (`~`-relative), for the console. */
+async function audit(
+  options: RunAuditOptions,
+  io: FlowIo,
+): Promise<{ report: AuditReport; searched: string[] }> {
   const env = io.env();
   let printed: string[] = [];
   // Progress lines name packages and servers; none may carry a value from the configs, nor a
@@ -313,7 +322,7 @@ export async function runAudit(
       notes: report.notes.map(clean),
     };
   });
-  return {
+  const report: AuditReport = {
     schemaVersion: AUDIT_SCHEMA_VERSION,
     kind: "mcpmeter-audit",
     createdAt: io.createdAt(),
@@ -326,6 +335,7 @@ export async function runAudit(
     problems: found.problems.map((p) => p.message),
     searched: found.searched.length,
   };
+  return { report, searched: found.searched.map((p) => tilde(p, home)) };
 }
 
 /** Options of {@linkcode runAuditCommand}: the audit's, and what to print and write. */
@@ -390,7 +400,7 @@ export async function runAuditCommand(
   if (options.writeBaseline !== undefined) {
     await ensureWritable(options.writeBaseline, "--write-baseline");
   }
-  const report = await runAudit(options, io);
+  const { report, searched } = await audit(options, io);
   if ((options.configs ?? []).length > 0 && report.configs.length === 0) {
     throw new InputFileError(
       options.configs![0],
@@ -415,11 +425,16 @@ export async function runAuditCommand(
   const measured = report.configs.reduce((n, c) => n + c.totals.measured, 0);
   let exitCode = 0;
   if (measured === 0) {
-    stderr.push(
-      report.configs.length === 0
-        ? `[audit] no MCP client config found (${report.searched} places looked at)`
-        : "[audit] no server was measured",
-    );
+    if (report.configs.length > 0) stderr.push("[audit] no server was measured");
+    else {
+      // Where it looked, so that a config kept elsewhere can be named.
+      const home = report.home === "~" ? "" : ` (~ is ${report.home})`;
+      stderr.push(
+        `[audit] no MCP client config found in the ${searched.length} places looked at${home}:`,
+        ...searched.map((p) => `[audit]   ${p}`),
+        "[audit] a config kept elsewhere: deno task audit --config FILE (repeatable)",
+      );
+    }
     exitCode = 1;
   }
   if (baseline !== undefined && limit !== undefined) {

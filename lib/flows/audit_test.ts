@@ -1067,3 +1067,45 @@ Deno.test("runAuditCommand: a --home or --project that names no folder is an inp
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("runAuditCommand: with no client config found, it lists where it looked and names --config", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpmeter-audit-none-" }));
+  try {
+    const home = join(dir, "home");
+    const project = join(dir, "work", "app");
+    await Deno.mkdir(home);
+    await Deno.mkdir(project, { recursive: true });
+    const out = join(dir, "audit.json");
+    const io: FlowIo = { ...denoFlowIo(), progress: () => {} };
+    const outcome = await runAuditCommand({ home, project, out }, io);
+    assert.equal(outcome.exitCode, 1);
+    const report = JSON.parse(await Deno.readTextFile(out)) as AuditReport;
+    assert.deepEqual(report.configs, []);
+    const n = report.searched;
+    assert.equal(outcome.stderr[0], `[audit] wrote ${out}`);
+    assert.equal(
+      outcome.stderr[1],
+      `[audit] no MCP client config found in the ${n} places looked at (~ is ${home}):`,
+    );
+    const places = outcome.stderr.slice(2, -1);
+    assert.equal(places.length, n);
+    // Claude Code's user file and the project's .mcp.json, Cursor's and Codex's user files, as
+    // `deno task audit --help` lists them; a place under the home is written from ~.
+    for (
+      const p of [
+        "~/.claude.json",
+        `${project}/.mcp.json`,
+        `${dir}/work/.mcp.json`,
+        "~/.cursor/mcp.json",
+        "~/.codex/config.toml",
+      ]
+    ) assert.ok(places.includes(`[audit]   ${p}`), p);
+    assert.equal(places.some((p) => p.includes(home)), false);
+    assert.equal(
+      outcome.stderr.at(-1),
+      "[audit] a config kept elsewhere: deno task audit --config FILE (repeatable)",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
