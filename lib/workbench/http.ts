@@ -42,9 +42,38 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") throw new WorkbenchError(400, "request body is empty; send JSON");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new WorkbenchError(400, `request body is not valid JSON: ${(e as Error).message}`);
   }
+  const depth = nesting(value);
+  if (depth > MAX_BODY_DEPTH) {
+    throw new WorkbenchError(
+      400,
+      `request body nests ${depth} levels deep; the API takes at most ${MAX_BODY_DEPTH}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Deepest nesting of objects and arrays a body may have. The documents the API takes (suites,
+ * agents, servers, dashboards) nest a dozen levels; a body of 100,000 nested arrays (under the
+ * size limit) overflowed the validators' recursion. 128 is serde_json's default recursion limit.
+ */
+export const MAX_BODY_DEPTH = 128;
+
+/** Levels of objects and arrays in a parsed value (iterative: any depth). */
+function nesting(value: unknown): number {
+  let max = 0;
+  const todo: [unknown, number][] = [[value, 1]];
+  while (todo.length > 0) {
+    const [v, depth] = todo.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) max = depth;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) todo.push([item, depth + 1]);
+  }
+  return max;
 }

@@ -380,6 +380,37 @@ Deno.test("workbench: prompts and suites stay inside the config folder", async (
   }
 });
 
+Deno.test("workbench: a body nested deeper than any document the API takes is a 400 that says so", async () => {
+  // 100,000 nested arrays (200 kB, under the size limit) reached the suite validator, whose
+  // recursion overflowed: the 400 said "Maximum call stack size exceeded".
+  const wb = await start();
+  try {
+    const deep = `{"id": "deep", "description": "d", "cases": ${"[".repeat(100_000)}${
+      "]".repeat(100_000)
+    }}`;
+    for (const [method, path] of [["POST", "/api/suites"], ["PUT", "/api/config/servers"]]) {
+      const r = await call(wb, method, path, deep);
+      assert.deepStrictEqual(r.status, 400, r.text);
+      assert.deepStrictEqual(
+        r.data.error,
+        "request body nests 100001 levels deep; the API takes at most 128",
+      );
+    }
+    // At the limit it is read, and the document's own rules answer.
+    const ok = await call(
+      wb,
+      "POST",
+      "/api/suites",
+      `{"id": "x", "cases": ${"[".repeat(127)}${"]".repeat(127)}}`,
+    );
+    assert.deepStrictEqual(ok.status, 400, ok.text);
+    assert.doesNotMatch(String(ok.data.error), /nests/);
+    assert.deepStrictEqual((await call(wb, "GET", "/api/suites/deep")).status, 404);
+  } finally {
+    await stop(wb);
+  }
+});
+
 Deno.test("workbench: suite CRUD validates against the suite schema", async () => {
   const wb = await start();
   try {
