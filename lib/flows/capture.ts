@@ -27,6 +27,7 @@ import {
   detectIsolation,
   installPackages,
   type IsolationMode,
+  type LaunchNote,
   mergePrepared,
   prepareCapture,
   readInstalledPackage,
@@ -34,6 +35,7 @@ import {
 } from "../mcp/io.ts";
 import type { JsonObject } from "../catalog/types.ts";
 import { UsageError } from "../core/errors.ts";
+import { oneLine } from "../core/text.ts";
 import { sdkPackages } from "../core/sdk.ts";
 import { denoFlowIo, type FlowIo } from "./io.ts";
 
@@ -114,6 +116,25 @@ function summary(record: ServerCaptureRecord): string {
     }`;
   }
   return `${record.outcome.toUpperCase()} after ${seconds} s: ${record.message ?? ""}`;
+}
+
+/**
+ * A captured server's warnings and notes, one line each, for under its progress line (a failed
+ * server's cause says what they would repeat). An unpinned launch is said as the audit says it
+ * (lib/audit/render.ts `serverWarnings`), with the version it was captured at.
+ */
+function details(record: ServerCaptureRecord, launch: LaunchNote | undefined): string[] {
+  if (record.outcome !== "ok") return [];
+  return [
+    ...record.warnings.map((w) =>
+      w === launch?.warning
+        ? `warning: launched without an exact version, captured at the version ${launch.launch.runner} ` +
+          `picks with this Node.js: ${launch.launch.package}@${launch.version} (pin it in the ` +
+          `config for a repeatable capture)`
+        : `warning: ${oneLine(w, 300)}`
+    ),
+    ...(record.notes ?? []).map((n) => `note: ${oneLine(n, 300)}`),
+  ];
 }
 
 /**
@@ -274,9 +295,13 @@ export async function runCapture(
     settleMs,
     ...(captureOnly === undefined ? {} : { only: captureOnly }),
     onProgress: (event) => {
-      if (event.kind === "done") {
-        log(`  [${event.done}/${event.total}] ${event.server}: ${summary(event.record)}`);
-      }
+      if (event.kind !== "done") return;
+      // The record as the manifest will hold it (mergePrepared): an unpinned launch's warning first.
+      const pinned = prepared.warnings.get(event.server) ?? [];
+      const record = { ...event.record, warnings: [...pinned, ...event.record.warnings] };
+      log(`  [${event.done}/${event.total}] ${event.server}: ${summary(record)}`);
+      const launch = prepared.launches.find((n) => n.server === event.server);
+      for (const line of details(record, launch)) log(`      ${line}`);
     },
   });
   const records = mergePrepared(captured, prepared);

@@ -38,6 +38,16 @@ Deno.test("runCapture + writeCapture: the corpus and the manifest, whose sha256 
   try {
     assert.ok(lines.some((l) => /\[\d\/2\] junk: ok, 2 tools/.test(l)), lines.join("\n"));
     assert.ok(lines.some((l) => /\[\d\/2\] broken: EXITED/.test(l)), lines.join("\n"));
+    // The fixture prints two lines that are not JSON-RPC before it serves: two warnings, counted
+    // on its line and each printed under it as the manifest holds it.
+    const at = lines.findIndex((l) => /\[\d\/2\] junk: /.test(l));
+    assert.match(lines[at], /junk: ok, 2 tools, \d+\.\d s, 2 warning\(s\)$/);
+    const junk = (run.manifest.servers as { server: string; warnings: string[] }[])
+      .find((s) => s.server === "junk")!;
+    assert.equal(junk.warnings.length, 2);
+    assert.deepEqual(lines.slice(at + 1, at + 3), junk.warnings.map((w) => `      warning: ${w}`));
+    assert.match(lines[at + 1], /not valid JSON$/);
+    assert.doesNotMatch(lines[at + 3] ?? "", /^ {6}/);
     const path = await writeCapture(run);
     assert.equal(path, `${dir}/out/tiny.tools.json`);
     const bytes = await Deno.readFile(path);
@@ -149,7 +159,7 @@ Deno.test({
   fn: async () => {
     const npx = (spec: string) => ({ command: "npx", args: ["-y", spec] });
     // The repo's install folder: already holds the package after `deno task capture`.
-    const { run, close } = await capture({
+    const { run, lines, close } = await capture({
       memory: npx("@modelcontextprotocol/server-memory@2026.8.31"),
       memoryRange: npx("@modelcontextprotocol/server-memory@~2026.8.31"),
     }, { install: true });
@@ -169,6 +179,19 @@ Deno.test({
         range.warnings[0],
         /^unpinned launch "npx @modelcontextprotocol\/server-memory@~2026\.8\.31": installed /,
       );
+      // Its line counts that warning, as the manifest does, and says it under it; the pinned
+      // launch has none.
+      const at = lines.findIndex((l) => /\] memoryRange: /.test(l));
+      assert.match(lines[at], /memoryRange: ok, 9 tools, \d+\.\d s, 1 warning\(s\)$/);
+      assert.equal(
+        lines[at + 1],
+        "      warning: launched without an exact version, captured at the version npx picks " +
+          `with this Node.js: @modelcontextprotocol/server-memory@${range.version} (pin it in the ` +
+          "config for a repeatable capture)",
+      );
+      const pinned = lines.findIndex((l) => /\] memory: /.test(l));
+      assert.match(lines[pinned], /memory: ok, 9 tools, \d+\.\d s$/);
+      assert.doesNotMatch(lines[pinned + 1] ?? "", /^ {6}/);
       // The server's own README lists 9 tools (see lib/mcp/npm_server_test.ts).
       const corpus = JSON.parse(new TextDecoder().decode(run.corpusBytes));
       assert.equal(corpus.servers[0].tools.length, 9);
