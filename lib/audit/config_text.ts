@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { createScanner, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import type { JsonValue } from "../catalog/types.ts";
 
@@ -132,6 +132,19 @@ export function parseConfigText(
     if (d.blankIsEmpty) return {};
     throw new ConfigSyntaxError(path, 1, 1, "the file is empty");
   }
+  // Deeper nesting than any client file needs overflows the stack of the recursive readers
+  // (jsonc-parser's, and the report's walks over the values): refused where it starts.
+  const deep = tooDeep(text);
+  if (deep !== undefined) {
+    const before = text.slice(0, deep).split("\n");
+    throw new ConfigSyntaxError(
+      path,
+      before.length,
+      before.at(-1)!.length + 1,
+      `arrays and objects nested more than ${MAX_DEPTH} deep (the limit of serde_json, ` +
+        "Amazon Q CLI's reader)",
+    );
+  }
   const errors: ParseError[] = [];
   const value = parse(text, errors, {
     allowTrailingComma: d.trailingCommas,
@@ -150,6 +163,26 @@ export function parseConfigText(
     before.at(-1)!.length + 1,
     trailing ? "a comma before a closing bracket" : REASONS[code] ?? code,
   );
+}
+
+/**
+ * How deep arrays and objects may nest: serde_json's recursion limit (serde_json 1.0,
+ * `remaining_depth: 128`), which Amazon Q CLI's files already live within.
+ */
+const MAX_DEPTH = 128;
+
+/** The offset of the first bracket nested deeper than {@linkcode MAX_DEPTH}, if any. */
+function tooDeep(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  // A token's first character tells a bracket from a string or comment that holds one.
+  while (scanner.scan() !== 17 /* SyntaxKind.EOF, a const enum not importable here */) {
+    const at = scanner.getTokenOffset();
+    if (text[at] === "{" || text[at] === "[") {
+      if (++depth > MAX_DEPTH) return at;
+    } else if (text[at] === "}" || text[at] === "]") depth--;
+  }
+  return undefined;
 }
 
 /** The text without its `//` and block comments (for telling a trailing comma). */
