@@ -4,6 +4,7 @@ import * as bench from "../lib/flows/bench/mod.ts";
 import { displayPath, fromRoot, intFlag, IO, listFlag, parseFlags, runMain } from "./_cli.ts";
 import { RETRIEVER_MODEL_FLAGS, retrieverModelOptions } from "./_retriever_flags.ts";
 import { basename, join } from "node:path";
+import { printable } from "../lib/catalog/mod.ts";
 
 /**
  * `--corpus` paths the bench can read more than once (its tools, then its bytes for the wire
@@ -116,7 +117,8 @@ async function run(
   await bench.checkOutFolder(outDir);
   const report = await bench.runBench(options, IO);
   const paths = await bench.writeBenchResults(report, outDir, IO);
-  for (const line of bench.benchSummaryLines(report)) console.log(line);
+  // The summary names catalogs, servers and tools: their control characters shown escaped.
+  for (const line of bench.benchSummaryLines(report)) console.log(printable(line));
   const seconds = ((IO.now() - started) / 1000).toFixed(1);
   console.log(
     `wrote ${displayPath(paths.reportPath)} and ${

@@ -110,6 +110,36 @@ Deno.test("deno task bench reads a --corpus given as a pipe (--corpus <(jq ...))
   }
 });
 
+Deno.test("deno task bench shows a catalog's control characters escaped on the terminal", async () => {
+  // A capture's id (the file's own text) reached stdout and stderr raw: ESC [2J cleared the screen.
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/cap.json`;
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        format: "mcpmeter-capture",
+        formatVersion: 1,
+        id: "cap\u001b[2Jid",
+        serverCount: 1,
+        toolCount: 1,
+        servers: [{
+          server: "s",
+          toolCount: 1,
+          tools: [{ name: "t", description: "Reads a thing.", inputSchema: { type: "object" } }],
+        }],
+      }),
+    );
+    const r = await bench(["--corpus", file, "--out", `${dir}/out`, "--arms", "none"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes("\u001b") && !r.stderr.includes("\u001b"));
+    assert.match(r.stdout, /^cap\\x1b\[2Jid anthropic billed /m);
+    assert.match(r.stderr, /^\[bench\] cap\\x1b\[2Jid: /m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("deno task bench exits 2 when no label id of a golden set is in the corpus", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(

@@ -6,6 +6,7 @@
  * @module
  */
 import { isAbsolute, relative, resolve } from "node:path";
+import { printable } from "../core/text.ts";
 
 // Also in mod.ts: here so that a task's shared plumbing (tasks/_cli.ts) gets them without
 // loading every flow.
@@ -108,6 +109,8 @@ export function denoFlowIo(root: URL = REPO_ROOT): FlowIo {
     },
     dependencyVersions: async () =>
       pinnedVersions(JSON.parse(await Deno.readTextFile(new URL("deno.json", root)))),
-    progress: (task, message) => console.error(`[${task}] ${message}`),
+    // A progress line names catalogs, servers and tools (others' text): control characters
+    // are shown escaped, not sent to the terminal.
+    progress: (task, message) => console.error(printable(`[${task}] ${message}`)),
   };
 }
