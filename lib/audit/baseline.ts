@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { COUNT, numberProblem } from "../core/numbers.ts";
 import type { AuditReport } from "./render.ts";
 import type { SentFormat } from "../catalog/sent.ts";
 
@@ -79,6 +80,14 @@ export function baselineProblem(value: unknown): string | undefined {
   for (const [id, c] of Object.entries(v.configs)) {
     if (typeof c?.sentTokens !== "number" || typeof c.servers !== "object" || c.servers === null) {
       return `config "${id}" has no sentTokens number and servers object`;
+    }
+    // Counts written by --write-baseline; a hand-edited one that is not (1e400 reads as Infinity)
+    // would make the gate compare with infinity and print NaN.
+    const total = numberProblem(c.sentTokens, COUNT);
+    if (total !== undefined) return `config "${id}": sentTokens ${total}`;
+    for (const [name, tokens] of Object.entries(c.servers)) {
+      const problem = tokens === null ? undefined : numberProblem(tokens, COUNT);
+      if (problem !== undefined) return `config "${id}": server "${name}" ${problem}`;
     }
   }
   return undefined;

@@ -98,4 +98,22 @@ Deno.test("baselineProblem() refuses what is not a baseline", () => {
     baselineProblem({ ...baseline, configs: { a: { servers: {} } } })!,
     /config "a" has no sentTokens/,
   );
+  // A hand-edited baseline: 1e400 (Infinity) and -5 passed, and the gate printed
+  // "PASS ...: 96 sent tokens, -∞ (-NaN%) against ∞".
+  const [id] = Object.keys(baseline.configs);
+  const edited = (sentTokens: unknown, fs: unknown) => ({
+    ...baseline,
+    configs: { [id]: { ...baseline.configs[id], sentTokens, servers: { fs, mem: 300 } } },
+  });
+  assert.equal(
+    baselineProblem(edited(Infinity, 700)),
+    `config "${id}": sentTokens is not finite`,
+  );
+  assert.equal(baselineProblem(edited(1000, -5)), `config "${id}": server "fs" is below 0`);
+  assert.equal(
+    baselineProblem(edited(1000, 0.5)),
+    `config "${id}": server "fs" is not a whole number`,
+  );
+  // A server that was not measured when the baseline was written is null.
+  assert.equal(baselineProblem(edited(1000, null)), undefined);
 });
