@@ -49,10 +49,12 @@ const HELP = helpText({
   --model-timeout SECONDS
                      Wait for one answer of the retriever's model before it is a timeout:
                      retried once, then the model is down (default: 60 embeddings, 120 chat)`,
-  exitCodes: "0 stopped cleanly (Ctrl-C, end of stdin), 1 a crash, 2 bad input (a flag, the " +
+  exitCodes:
+    "0 stopped cleanly (Ctrl-C, end of stdin), 1 no upstream started or a crash, 2 bad input (a flag, the " +
     "servers config, an off-loopback bind without a token)",
-  notes:
-    `Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest.
+  notes: `npx/pnpm dlx/bunx entries are pinned and installed first, as deno task capture does.
+Upstreams that fail to start are reported on stderr and left out; the proxy serves the rest,
+and exits 1 when none started.
 Every HTTP request, initialize included, is refused with 403 when its Host is not this server
 or its Origin is not allowed, and with 401 when the token is missing or wrong (docs/security.md).
 Example: deno task proxy --servers fixtures/servers/reference.json --http 8931`,

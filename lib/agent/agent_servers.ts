@@ -8,10 +8,12 @@
 import { serversSecrets } from "../mcp/secrets.ts";
 import { join, resolve } from "node:path";
 import { UsageError } from "../core/errors.ts";
-import { type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
+import { oneLine } from "../core/text.ts";
+import { McpHostError, type McpServerSpec, type McpToolHost, openMcpHost } from "./mcp_host.ts";
 import type { AgentConfig, ProviderKind } from "./types.ts";
 import { parseServersConfig } from "../mcp/config.ts";
-import { installPackages, packageVars, readInstalledPackage } from "../mcp/install.ts";
+import { packageVars } from "../mcp/install.ts";
+import { installLaunches } from "../mcp/prepare.ts";
 import { createSessionFolder, removeStaleSessionFolders } from "../mcp/session.ts";
 
 /** What to print when no model endpoint answers. */
@@ -72,14 +74,16 @@ async function copyDir(from: string, to: string): Promise<void> {
 }
 
 /**
- * Reads the servers config, installs missing pinned packages, sweeps folders left by killed
+ * Reads the servers config, pins and installs package-runner launches (`npx -y pkg`, as
+ * `deno task capture` does) and missing pinned packages, sweeps folders left by killed
  * runs, and copies the fixture data.
  *
  * @param options Servers config, agents, install and data folders, variables, progress.
  * @returns Servers ready to open per agent.
- * @throws {UsageError} On an unreadable config or data folder, a server missing from the
- *   config, or a failed install. A remote server that cannot be reached is no error here: it
- *   fails when an agent's servers are opened (the run records it as an `mcp` error).
+ * @throws {UsageError} On an unreadable config or data folder, or a server missing from the
+ *   config. A launch that cannot be pinned or installed, or a remote server that cannot be
+ *   reached, is no error here: opening an agent that uses it fails with the reason (the run
+ *   records it as an `mcp` error and goes on).
  */
 export async function prepareAgentServers(options: PrepareOptions): Promise<AgentServers> {
   const { serversPath, task } = options;
@@ -93,41 +97,19 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   const servers = parseServersConfig(serversText, { source: serversPath });
   const installDir = resolve(options.installDir);
   const neededServers = [...new Set(options.agents.flatMap((a) => a.mcpServers))].sort();
-  const specs = [];
   for (const name of neededServers) {
-    const entry = servers.servers.find((s) => s.name === name);
-    if (!entry) throw new UsageError(`server "${name}" is not in ${serversPath}`);
-    if (entry.kind === "stdio" && entry.meta.package && entry.meta.version) {
-      specs.push({
-        package: entry.meta.package,
-        version: entry.meta.version,
-        ...(entry.meta.installScripts ? { scripts: true } : {}),
-      });
+    if (!servers.servers.some((s) => s.name === name)) {
+      throw new UsageError(`server "${name}" is not in ${serversPath}`);
     }
   }
-  const toInstall = [];
-  for (const s of specs) {
-    if (!(await readInstalledPackage(installDir, s.package, s.version))) toInstall.push(s);
-  }
-  if (toInstall.length > 0) {
-    say(
-      `installing ${
-        toInstall.map((s) => `${s.package}@${s.version}`).join(", ")
-      } into ${installDir}`,
-    );
-    // Addons built from source at install (sqlite3) need Node headers: use /usr's when there.
-    if (
-      toInstall.some((s) => s.scripts) && Deno.env.get("npm_config_nodedir") === undefined &&
-      await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
-    ) Deno.env.set("npm_config_nodedir", "/usr");
-    const results = await installPackages(toInstall, { installDir });
-    const failed = results.filter((r) => r.status === "failed");
-    if (failed.length > 0) {
-      throw new UsageError(
-        `npm install failed: ${failed.map((f) => `${f.package}: ${f.message}`).join("; ")}`,
-      );
-    }
-  }
+  // Once per run, before any case: npx/pnpm dlx/bunx entries pinned and installed as capture
+  // does, pinned packages installed when missing. An entry that cannot be is its agents' cause.
+  const prepared = await installLaunches(servers, {
+    installDir,
+    only: neededServers,
+    onProgress: say,
+  });
+  const cannotStart = new Map(prepared.failed.map((f) => [f.server, f.message ?? "cannot start"]));
   // Folders of earlier runs killed with SIGKILL (server HOMEs, data copies) are removed here.
   const stale = await removeStaleSessionFolders();
   if (stale.length > 0) {
@@ -139,13 +121,20 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   try {
     await copyDir(resolve(options.dataDir), dataCopy);
     for (const name of neededServers) {
-      const entry = servers.servers.find((s) => s.name === name)!;
-      const vars = {
-        ...(entry.kind === "stdio" && entry.meta.package && entry.meta.version
-          ? await packageVars(entry, installDir)
-          : {}),
-        DATA: dataCopy,
-      };
+      if (cannotStart.has(name)) continue;
+      const entry = prepared.config.servers.find((s) => s.name === name)!;
+      let vars: Record<string, string>;
+      try {
+        vars = {
+          ...(entry.kind === "stdio" && entry.meta.package && entry.meta.version
+            ? await packageVars(entry, installDir)
+            : {}),
+          DATA: dataCopy,
+        };
+      } catch (e) {
+        cannotStart.set(name, oneLine(e));
+        continue;
+      }
       entries.set(name, { entry, vars });
     }
   } catch (e) {
@@ -154,8 +143,12 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
   }
   return {
     secrets: serversSecrets(servers, options.env),
-    open: (agent, provider) =>
-      openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
+    open: (agent, provider) => {
+      const down = agent.mcpServers.find((n) => cannotStart.has(n));
+      if (down !== undefined) {
+        return Promise.reject(new McpHostError(down, `cannot start: ${cannotStart.get(down)}`));
+      }
+      return openMcpHost(agent.mcpServers.map((n) => entries.get(n)!), {
         exposure: agent.exposure,
         ...(agent.toolSearch === undefined ? {} : { toolSearch: agent.toolSearch }),
         provider,
@@ -164,7 +157,8 @@ export async function prepareAgentServers(options: PrepareOptions): Promise<Agen
         ...(agent.tools === undefined ? {} : { tools: agent.tools }),
         ...(agent.overrides === undefined ? {} : { overrides: agent.overrides }),
         ...(options.now ? { now: options.now } : {}),
-      }),
+      });
+    },
     dispose: () => Deno.remove(dataCopy, { recursive: true }).catch(() => {}),
   };
 }

@@ -503,10 +503,12 @@ async function runPending(
   const runItem = async (item: WorkItem): Promise<CaseRecord> => {
     const agent = agentsById.get(item.agentId)!;
     let host;
+    const waitStart = options.now();
     try {
       host = await hosts.get(agent);
     } catch (e) {
-      return hostErrorRecord(item, e);
+      // The case waited for its agent's servers: that wait is its wall time.
+      return hostErrorRecord(item, e, Math.round(options.now() - waitStart));
     }
     return await runCase(item, agent, casesById.get(item.caseId)!, host, ctx);
   };

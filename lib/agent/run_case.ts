@@ -210,9 +210,10 @@ function loopRecord(
  *
  * @param item The work item.
  * @param cause Why the tools did not start.
+ * @param wallMs How long the case waited for them, ms. @default {0}
  * @returns The record.
  */
-export function hostErrorRecord(item: WorkItem, cause: unknown): CaseRecord {
+export function hostErrorRecord(item: WorkItem, cause: unknown, wallMs = 0): CaseRecord {
   return {
     agentId: item.agentId,
     caseId: item.caseId,
@@ -220,7 +221,7 @@ export function hostErrorRecord(item: WorkItem, cause: unknown): CaseRecord {
     passed: null,
     criterion: null,
     finalAnswer: null,
-    wallMs: 0,
+    wallMs,
     llmMs: 0,
     toolMs: 0,
     iterations: 0,

@@ -541,3 +541,105 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "runAgents(): an entry written as users write it (npx -y, unpinned) is pinned and installed before the cases, as capture does; an uninstallable one (uvx) is its agent's cause and the run goes on",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // What npm itself calls the newest version, asked independently of the resolver.
+    const view = await new Deno.Command("npm", {
+      args: ["view", "@modelcontextprotocol/server-memory", "version"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const latest = new TextDecoder().decode(view.stdout).trim();
+    if (!view.success || latest === "") {
+      if (Deno.env.get("CI")) throw new Error("npm view failed");
+      console.warn("skipped: the npm registry cannot be reached");
+      return;
+    }
+    await withScriptedModel(fixturePolicy, async (_s, dir, models) => {
+      const agentsDir = join(dir, "agents");
+      await Deno.mkdir(join(agentsDir, "prompts"), { recursive: true });
+      await Deno.copyFile("fixtures/agents/prompts/terse.md", join(agentsDir, "prompts/terse.md"));
+      const agent = (id: string, server: string) =>
+        Deno.writeTextFile(
+          join(agentsDir, `${id}.json`),
+          JSON.stringify({
+            id,
+            description: `The ${server} server as pasted from a client config.`,
+            model: "gpt",
+            systemPromptFile: "prompts/terse.md",
+            mcpServers: [server],
+            exposure: "direct",
+            loop: "sequential",
+            maxIterations: 8,
+            temperature: 0,
+            maxOutputTokens: 512,
+          }),
+        );
+      await agent("mem-npx", "memory");
+      await agent("fetch-uvx", "fetch");
+      // A Claude Desktop entry as pasted: no package, no version, no ${BIN}.
+      const servers = join(dir, "servers.json");
+      await Deno.writeTextFile(
+        servers,
+        JSON.stringify({
+          mcpServers: {
+            memory: {
+              command: "npx",
+              args: ["-y", "@modelcontextprotocol/server-memory"],
+              env: { MEMORY_FILE_PATH: "${DATA}/memory.jsonl" },
+            },
+            fetch: { command: "uvx", args: ["mcp-server-fetch"] },
+          },
+        }),
+      );
+      const r = await runAgentsForTest({
+        suite: "fixtures/suites/memory_graph.json",
+        models,
+        out: dir,
+        env: { E2E_KEY },
+        agentsDir,
+        servers,
+        agents: ["mem-npx", "fetch-uvx"],
+        runId: "npx",
+      });
+      // The memory agent's cases were scored, so the run measured something: exit 0.
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `memory: npx @modelcontextprotocol/server-memory runs @modelcontextprotocol/server-memory@${
+            latest.replaceAll(".", "\\.")
+          } \\(unpinned: resolved now\\)`,
+        ),
+      );
+      const records = await readRecords(join(dir, "npx"));
+      const key = (x: { agentId: string; caseId: string }) => `${x.agentId} ${x.caseId}`;
+      const sorted = [...records].sort((a, b) => key(a) < key(b) ? -1 : 1);
+      // fixtures/suites/data/memory.jsonl: Alice works at Acme, headquartered in Berlin; four
+      // entities; Bob is a product manager at Globex. Every memory case passes once the server
+      // starts; every fetch case is an mcp error naming why uvx cannot be installed.
+      assert.deepEqual(
+        sorted.map((x) => [key(x), x.passed, x.error?.kind ?? null]),
+        [
+          ["fetch-uvx alice-company-city", null, "mcp"],
+          ["fetch-uvx bob-role-judged", null, "mcp"],
+          ["fetch-uvx entity-count", null, "mcp"],
+          ["mem-npx alice-company-city", true, null],
+          ["mem-npx bob-role-judged", true, null],
+          ["mem-npx entity-count", true, null],
+        ],
+      );
+      for (const x of sorted.slice(0, 3)) {
+        assert.match(
+          x.error!.message,
+          /^MCP server "fetch": cannot start: uvx mcp-server-fetch downloads a Python package from PyPI/,
+        );
+      }
+    });
+  },
+});

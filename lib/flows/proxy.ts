@@ -7,6 +7,7 @@
  */
 import { RETRIEVER_NAMES, retrieverEntry } from "../retrieval/mod.ts";
 import { parseServersConfig } from "../mcp/mod.ts";
+import { installLaunches } from "../mcp/io.ts";
 import {
   checkBindAddress,
   connectUpstreams,
@@ -195,16 +196,35 @@ export async function runProxy(
   ];
   const redactor = new Redactor(secrets);
   const say = (line: string) => io.progress("proxy", redactor.text(line));
-  const pool = await connectUpstreams(config, {
+  const installDir = options.installDir ?? io.fromRoot(PROXY_DEFAULTS.installDir);
+  // npx/pnpm dlx/bunx entries are pinned and installed first, as capture does: started as
+  // written they would fetch at start, and hang offline until the timeout.
+  const prepared = await installLaunches(config, { installDir, onProgress: say });
+  const pool = await connectUpstreams(prepared.config, {
     env,
-    installDir: options.installDir ?? io.fromRoot(PROXY_DEFAULTS.installDir),
+    installDir,
+    failures: prepared.failed.map((f) => ({
+      name: f.server,
+      message: f.message ?? "cannot start",
+    })),
     timeoutMs: options.timeoutMs ?? PROXY_DEFAULTS.timeoutMs,
     source: options.servers,
     onProgress: (server, outcome, message) =>
       say(`${server}: ${outcome}${message === undefined ? "" : ` (${message})`}`),
   });
-  const ready = pool.statuses().filter((s) => s.state === "ready").length;
+  const statuses = pool.statuses();
+  const ready = statuses.filter((s) => s.state === "ready").length;
   say(`${ready}/${config.servers.length} upstreams ready, ${pool.tools.length} tools`);
+  const down = statuses.filter((s) => s.state !== "ready").map((s) => s.server);
+  if (ready === 0 && config.servers.length > 0) {
+    await pool.close();
+    throw new Error(
+      `no upstream started (${down.join(", ")}): the reasons are above; nothing to serve`,
+    );
+  }
+  if (down.length > 0) {
+    say(`warning: serving without ${down.join(", ")} (failed to start, see above)`);
+  }
   for (const w of pool.warnings.slice(0, 20)) say(`warning: ${w}`);
   const core = createProxyCore(pool, {
     secrets,

@@ -104,3 +104,105 @@ Deno.test({
     assert.ok(!log.includes(token), log);
   },
 });
+
+Deno.test({
+  name:
+    "runProxy: a pasted npx entry is pinned and installed, then served; a uvx one is a warned failure; with none started the proxy refuses to serve",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const inspector = await installedBin(INSPECTOR, "mcp-inspector");
+    if ("skip" in inspector) {
+      console.warn(`skipped: ${inspector.skip}`);
+      return;
+    }
+    const dir = await Deno.makeTempDir({ prefix: "mcpmeter-proxy-test-" });
+    const write = async (name: string, servers: Record<string, unknown>) => {
+      const path = join(dir, name);
+      await Deno.writeTextFile(path, JSON.stringify({ mcpServers: servers }));
+      return path;
+    };
+    const fetchEntry = { command: "uvx", args: ["mcp-server-fetch"] };
+    try {
+      await t.step("npx memory served, uvx fetch warned", async () => {
+        const servers = await write("npx.json", {
+          memory: {
+            command: "npx",
+            args: ["-y", "@modelcontextprotocol/server-memory"],
+            env: { MEMORY_FILE_PATH: "${SCRATCH}/memory.jsonl" },
+          },
+          fetch: fetchEntry,
+        });
+        const seen: string[] = [];
+        const stop = Promise.withResolvers<void>();
+        const listening = Promise.withResolvers<string>();
+        const proxy = runProxy({
+          servers,
+          port: 0,
+          env: Deno.env.toObject(),
+          stop: stop.promise,
+          onListening: listening.resolve,
+        }, { ...denoFlowIo(), progress: (_task, line) => seen.push(line) });
+        proxy.catch(listening.reject);
+        try {
+          const url = await listening.promise;
+          const out = await new Deno.Command("node", {
+            args: [
+              inspector.bin,
+              "--cli",
+              url,
+              "--transport",
+              "http",
+              "--method",
+              "tools/call",
+              "--tool-name",
+              "retrieve_tools",
+              "--tool-arg",
+              "query=create entities in the knowledge graph",
+              "detail=compact",
+            ],
+            env: { HOME: dir, NO_COLOR: "1" },
+            stdin: "null",
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          const text = new TextDecoder().decode(out.stdout);
+          assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+          const body = JSON.parse(JSON.parse(text).content[0].text);
+          assert.equal(body.tools[0].name, "memory:create_entities");
+        } finally {
+          stop.resolve();
+          await proxy;
+        }
+        const log = seen.join("\n");
+        assert.match(
+          log,
+          /memory: npx @modelcontextprotocol\/server-memory runs @modelcontextprotocol\/server-memory@\d/,
+        );
+        assert.match(log, /fetch: cannot start: uvx mcp-server-fetch downloads a Python package/);
+        assert.match(log, /1\/2 upstreams ready/);
+        assert.match(log, /warning: serving without fetch/);
+      });
+      await t.step("no upstream started: rejects, nothing served", async () => {
+        const servers = await write("down.json", {
+          fetch: fetchEntry,
+          missing: { command: "/tmp/mcpmeter-no-such-server" },
+        });
+        let listened = false;
+        await assert.rejects(
+          runProxy({
+            servers,
+            port: 0,
+            env: Deno.env.toObject(),
+            stop: new Promise(() => {}),
+            onListening: () => listened = true,
+          }, { ...denoFlowIo(), progress: () => {} }),
+          /no upstream started \(fetch, missing\)/,
+        );
+        assert.equal(listened, false);
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  },
+});

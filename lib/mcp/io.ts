@@ -33,6 +33,8 @@ export {
   type ResolveVersionOptions,
 } from "./install.ts";
 export {
+  installLaunches,
+  type InstallLaunchesOptions,
   type LaunchNote,
   mergePrepared,
   prepareCapture,

@@ -11,7 +11,14 @@
  * @module
  */
 import type { ServerEntry, ServersConfig, StdioServerEntry } from "./config.ts";
-import type { InstallResult, PackageSpec } from "./install.ts";
+import {
+  installedVersions,
+  installPackages,
+  type InstallResult,
+  type PackageSpec,
+  readInstalledPackage,
+  resolveNpmVersion,
+} from "./install.ts";
 import { type Launch, parseLaunch, pinLaunch, uninstallableReason } from "./launchers.ts";
 import { oneLine } from "../core/text.ts";
 import type { ServerCaptureRecord } from "./types.ts";
@@ -190,6 +197,89 @@ export async function prepareCapture(
     warnings,
     installs,
   };
+}
+
+/** Options of {@linkcode installLaunches}. */
+export interface InstallLaunchesOptions {
+  /** Install folder of pinned packages (the one `${BIN}` is then read from). */
+  readonly installDir: string;
+  /** Servers to prepare (by config key); default all. */
+  readonly only?: readonly string[];
+  /** Progress lines: each launch pinned, each package installed. Default: none. */
+  readonly onProgress?: (line: string) => void;
+}
+
+/**
+ * {@linkcode prepareCapture} with npm behind it, for the commands that start servers to use
+ * them (agent runs, chat, the proxy): `npx`/`pnpm dlx`/`bunx` entries are pinned (an unpinned
+ * one to the version npm would pick now, or, when npm cannot be asked, to the newest already
+ * installed) and installed before any server starts; an entry that cannot be is in `failed`
+ * with its reason.
+ *
+ * @param config A parsed servers config (unexpanded).
+ * @param options Install folder, which servers, progress.
+ * @returns What `prepareCapture` returns.
+ */
+export async function installLaunches(
+  config: ServersConfig,
+  options: InstallLaunchesOptions,
+): Promise<PreparedCapture> {
+  const { installDir } = options;
+  const say = options.onProgress ?? (() => {});
+  const prepared = await prepareCapture(config, {
+    ...(options.only === undefined ? {} : { only: options.only }),
+    resolveVersion: async (name, range) => {
+      try {
+        return await resolveNpmVersion(name, range);
+      } catch (error) {
+        const [newest] = range === undefined || range === "latest"
+          ? await installedVersions(installDir, name)
+          : [];
+        if (newest === undefined) throw error;
+        say(`${name}: ${oneLine(error)}; using ${newest}, the newest installed`);
+        return newest;
+      }
+    },
+    install: async (specs) => {
+      const missing = [];
+      for (const s of specs) {
+        if (!(await readInstalledPackage(installDir, s.package, s.version))) missing.push(s);
+      }
+      if (missing.length > 0) {
+        say(
+          `installing ${
+            missing.map((s) => `${s.package}@${s.version}`).join(", ")
+          } into ${installDir}`,
+        );
+      }
+      // Addons built from source at install (sqlite3) need Node headers: use /usr's when there.
+      if (
+        missing.some((s) => s.scripts) && Deno.env.get("npm_config_nodedir") === undefined &&
+        await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
+      ) Deno.env.set("npm_config_nodedir", "/usr");
+      return await installPackages(specs, {
+        installDir,
+        onProgress: (r, done, total) => {
+          if (r.status === "present") return;
+          say(
+            `  [${done}/${total}] ${r.package}@${r.version}: ${r.status}${
+              r.message ? ` (${r.message})` : ""
+            }`,
+          );
+        },
+      });
+    },
+  });
+  for (const note of prepared.launches) {
+    if (note.failure !== undefined) continue;
+    say(
+      `${note.server}: ${note.launch.runner} ${note.launch.spec} runs ${note.launch.package}@${note.version}${
+        note.warning === undefined ? "" : " (unpinned: resolved now)"
+      }`,
+    );
+  }
+  for (const f of prepared.failed) say(`${f.server}: cannot start: ${f.message}`);
+  return prepared;
 }
 
 /**

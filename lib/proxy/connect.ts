@@ -49,6 +49,8 @@ export interface ConnectOptions {
   readonly onProgress?: (server: string, outcome: "ready" | "failed", message?: string) => void;
   /** Monotonic clock (ms) for the pool's `listingMs`; default `performance.now`. */
   readonly now?: () => number;
+  /** Servers that failed before any start (e.g. a launch that could not be installed). */
+  readonly failures?: readonly UpstreamFailure[];
 }
 
 async function connect(
@@ -110,7 +112,10 @@ export async function connectUpstreams(
 ): Promise<UpstreamPool> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   const secrets = upstreamSecrets(config, options.env);
-  const failures: UpstreamFailure[] = [];
+  const failures: UpstreamFailure[] = (options.failures ?? []).map((f) => ({
+    name: f.name,
+    message: redactText(f.message, secrets),
+  }));
   const connections: UpstreamConnection[] = [];
   const start = async (entry: ServerEntry) => {
     try {

@@ -4,6 +4,7 @@
 // runner recorded, and no secret the run resolved is in what it serves or writes.
 import assert from "node:assert/strict";
 import { startScriptedModelServer } from "../agent/_scripted_model_server.ts";
+import { fixturePolicy } from "../agent/_scripted_policy.ts";
 import { errorReply } from "../../testing/scripted_replies.ts";
 import { prepareAgentServers } from "../agent/io.ts";
 import { AGENTS_DEFAULTS } from "../flows/agents.ts";
@@ -197,6 +198,102 @@ Deno.test({
     assert.match(stream, /event: answer/);
     for (const s of served) assertNoSecret(s.text, s.where);
     for (const f of await filesUnder(join(wb.tmp, "results"))) assertNoSecret(f.text, f.path);
+  } finally {
+    await wb.stop();
+    await model.close();
+  }
+});
+
+Deno.test({
+  name:
+    "workbench: servers pasted as client entries (npx -y pkg@version, uvx) run: the npx one is installed and its cases pass, the uvx one's cases show their cause on the run page",
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  const model = startScriptedModelServer(fixturePolicy);
+  const progress: string[] = [];
+  const wb = await startBareWorkbench({
+    env: { FIXTURE_KEY: "fixture-key-0123" },
+    prepareServers: ({ serversPath, agents }) =>
+      prepareAgentServers({
+        serversPath,
+        agents,
+        installDir: AGENTS_DEFAULTS.installDir,
+        dataDir: AGENTS_DEFAULTS.data,
+        env: {},
+        task: "test",
+        onProgress: (line) => progress.push(line),
+      }),
+  });
+  try {
+    const models = (await api(wb, "GET", "/api/config/models")).data;
+    const putModels = await api(wb, "PUT", "/api/config/models", {
+      ...models,
+      models: [...models.models, {
+        id: "fixture",
+        provider: "anthropic",
+        model: "m",
+        baseUrl: model.url,
+        apiKey: "${FIXTURE_KEY}",
+        pricing: { inputUsdPerMTok: 3, outputUsdPerMTok: 15 },
+      }],
+    });
+    assert.equal(putModels.status, 200, JSON.stringify(putModels.data));
+    // As a user pastes them from Claude Desktop: the runner fetches the package at start.
+    const servers = (await api(wb, "GET", "/api/config/servers")).data;
+    servers.mcpServers.fs = {
+      command: "npx",
+      args: ["-y", "@modelcontextprotocol/server-filesystem@2026.8.31", "${DATA}/fs"],
+    };
+    servers.mcpServers.fetchpy = { command: "uvx", args: ["mcp-server-fetch"] };
+    const saved = await api(wb, "PUT", "/api/config/servers", servers);
+    assert.equal(saved.status, 200, JSON.stringify(saved.data));
+    const base = (await api(wb, "GET", "/api/config/agents")).data.agents
+      .find((a: { id: string }) => a.id === "fs-terse-sequential");
+    for (const [id, server] of [["fs-pasted", "fs"], ["py-pasted", "fetchpy"]]) {
+      const put = await api(wb, "PUT", `/api/config/agents/${id}`, {
+        ...base,
+        id,
+        model: "fixture",
+        mcpServers: [server],
+      });
+      assert.equal(put.status, 200, JSON.stringify(put.data));
+    }
+    const start = await api(wb, "POST", "/api/runs", {
+      suiteId: "fs-basics",
+      agents: [{ agentId: "fs-pasted" }, { agentId: "py-pasted" }],
+    });
+    assert.equal(start.status, 201, JSON.stringify(start.data));
+    const id = start.data.runId;
+    const run = await pollUntil(wb, id, ["completed", "interrupted", "failed"]);
+    assert.equal(run.state, "completed", JSON.stringify(run));
+    // fs-basics has three cases; the pinned npx entry was installed (or found) before them.
+    const verdicts = run.results.map((r: { agentId: string; passed: boolean | null }) =>
+      `${r.agentId} ${r.passed}`
+    ).sort();
+    assert.deepEqual(verdicts, [
+      "fs-pasted true",
+      "fs-pasted true",
+      "fs-pasted true",
+      "py-pasted null",
+      "py-pasted null",
+      "py-pasted null",
+    ]);
+    assert.ok(
+      progress.some((l) =>
+        l.startsWith(
+          "fs: npx @modelcontextprotocol/server-filesystem@2026.8.31 runs @modelcontextprotocol/server-filesystem@2026.8.31",
+        )
+      ),
+      progress.join("\n"),
+    );
+    const cause = 'MCP server "fetchpy": cannot start: uvx mcp-server-fetch downloads a Python';
+    const page = await raw(wb, "GET", `/runs/${id}`);
+    assert.equal(page.status, 200);
+    // Three case rows and three log lines name the cause (quotes as HTML escapes them).
+    assert.equal(page.text.split(cause.replaceAll('"', "&quot;")).length - 1, 6, page.text);
+    const events = await raw(wb, "GET", `/api/runs/${id}/events`);
+    assert.match(events.text, /"errorMessage":"MCP server \\"fetchpy\\": cannot start: uvx/);
   } finally {
     await wb.stop();
     await model.close();

@@ -128,11 +128,14 @@ export function appendCase(c: Json) {
   const mark = document.createElement("span");
   mark.className = c.passed === true ? "pass" : c.passed === false ? "fail" : "err";
   mark.textContent = c.passed === true ? "pass" : c.passed === false ? "fail" : `error: ${c.error}`;
-  line.append(
-    `${c.agentId} ${c.caseId}#${c.repetition} `,
-    mark,
-    ` ${fmtInt(c.wallMs as number)} ms`,
-  );
+  line.append(`${c.agentId} ${c.caseId}#${c.repetition} `, mark);
+  if (c.passed === null && c.errorMessage) {
+    const cause = document.createElement("span");
+    cause.className = "muted err-cause";
+    cause.textContent = String(c.errorMessage);
+    line.append(" ", cause);
+  }
+  line.append(` ${fmtInt(c.wallMs as number)} ms`);
   log.appendChild(line);
   log.scrollTop = log.scrollHeight;
 }

@@ -31,6 +31,8 @@ export interface CaseEvent {
   readonly passed: boolean | null;
   /** Error kind, if any. */
   readonly error: string | null;
+  /** The error's cause as recorded (already redacted), if any. */
+  readonly errorMessage: string | null;
   /** Wall time, ms. */
   readonly wallMs: number;
   /** Input tokens. */
@@ -56,6 +58,7 @@ export function caseEvent(r: CaseRecord): CaseEvent {
     repetition: r.repetition,
     passed: r.passed,
     error: r.error?.kind ?? null,
+    errorMessage: r.error?.message ?? null,
     wallMs: r.wallMs,
     inputTokens: r.inputTokens,
     outputTokens: r.outputTokens,

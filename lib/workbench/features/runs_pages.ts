@@ -37,7 +37,14 @@ function verdict(r: CaseRecord): Html {
         : ""
     }`;
   }
-  return html`<span class="err">error: ${r.error?.kind ?? "?"}</span>`;
+  // The cause shows where the case is listed: an unstartable server is one line to fix.
+  return html`<span class="err">error: ${r.error?.kind ?? "?"}</span>${
+    r.error?.message
+      ? html`
+        <span class="muted err-cause">${r.error.message}</span>
+      `
+      : ""
+  }`;
 }
 
 function bar(fraction: number | null, title = ""): Html {
