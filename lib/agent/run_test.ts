@@ -413,3 +413,63 @@ Deno.test("runSuite(): a summarize agent's record keeps the summarizer's tokens 
     /contextStrategy summarize needs a tokenizer/,
   );
 });
+
+Deno.test("runSuite(): a case whose agent's servers fail to start records the wait as its wall time and the cause as its mcp error", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-run-host-" });
+  try {
+    // A clock the failing start moves: 30 000 ms pass while the servers do not answer.
+    let clock = 1_000;
+    const agent: AgentConfig = {
+      id: "a",
+      description: "",
+      model: "m",
+      systemPrompt: "",
+      mcpServers: ["slow"],
+      exposure: "direct",
+      loop: "sequential",
+      maxIterations: 3,
+      maxOutputTokens: 10,
+    };
+    const out = await runSuite({
+      runDir: join(dir, "r"),
+      runId: "r",
+      suite: {
+        id: "s",
+        description: "",
+        cases: [{ id: "c", question: "q", criterion: { type: "exact", value: "x" } }],
+      },
+      agents: [agent],
+      models: [{
+        id: "m",
+        provider: "openai",
+        model: "m",
+        apiKey: "${K}",
+        pricing: {
+          inputUsdPerMTok: 1,
+          outputUsdPerMTok: 1,
+          cacheReadUsdPerMTok: 0,
+          cacheWriteUsdPerMTok: 0,
+        },
+      }],
+      toolPrices: {},
+      clients: new Map([["m", {
+        id: "m",
+        complete: () => Promise.reject(new Error("the model is never asked")),
+      }]]),
+      openTools: () => {
+        clock += 30_000;
+        return Promise.reject(new Error('MCP server "slow": cannot start: no answer'));
+      },
+      repetitions: 1,
+      now: () => clock,
+      epochNow: () => 0,
+    });
+    const [r] = out.records;
+    assert.deepEqual([r.passed, r.wallMs, r.error], [null, 30_000, {
+      kind: "mcp",
+      message: 'MCP server "slow": cannot start: no answer',
+    }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
