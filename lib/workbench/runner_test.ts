@@ -292,6 +292,11 @@ Deno.test({
     assert.equal(page.status, 200);
     // Three case rows and three log lines name the cause (quotes as HTML escapes them).
     assert.equal(page.text.split(cause.replaceAll('"', "&quot;")).length - 1, 6, page.text);
+    // A case's page names the cause once, and why it has no transcript.
+    const casePage = await raw(wb, "GET", `/runs/${id}/cases/py-pasted/todo-lines/0`);
+    assert.equal(casePage.status, 200, casePage.text.slice(0, 300));
+    assert.equal(casePage.text.split(cause.replaceAll('"', "&quot;")).length - 1, 1);
+    assert.match(casePage.text, /No transcript: the case ended before its first model turn/);
     const events = await raw(wb, "GET", `/api/runs/${id}/events`);
     assert.match(events.text, /"errorMessage":"MCP server \\"fetchpy\\": cannot start: uvx/);
   } finally {

@@ -26,7 +26,7 @@ export function caseHref(runId: string, r: Pick<CaseRecord, "agentId" | "caseId"
   }/${r.repetition}`;
 }
 
-function verdict(r: CaseRecord): Html {
+function verdict(r: CaseRecord, withCause = true): Html {
   if (r.passed === true) return html`<span class="pass">pass</span>`;
   if (r.passed === false) {
     return html`<span class="fail">fail</span>${
@@ -39,7 +39,7 @@ function verdict(r: CaseRecord): Html {
   }
   // The cause shows where the case is listed: an unstartable server is one line to fix.
   return html`<span class="err">error: ${r.error?.kind ?? "?"}</span>${
-    r.error?.message
+    withCause && r.error?.message
       ? html`
         <span class="muted err-cause">${r.error.message}</span>
       `
@@ -446,6 +446,7 @@ ${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results, run
         <div class="card"
           id="case-detail"><p>agent <b>${agentId}</b> · case <b>${caseId}</b> · repetition ${repetition} · ${verdict(
             r,
+            false,
           )}</p>
         <p><b>Question</b></p><pre>${question}</pre>
         <p><b>Final answer</b></p><pre id="final-answer">${r.finalAnswer ?? "(none)"}</pre>
@@ -481,6 +482,8 @@ ${run.results.length > 0 && !live ? comparisonHtml(id, summary, run.results, run
         <h2>Transcript</h2>
         <div class="card" id="transcript">${transcript?.messages
           ? messagesHtml(transcript.messages)
+          : r.error && r.iterations === 0
+          ? html`<p class="muted">No transcript: the case ended before its first model turn (the error above).</p>`
           : html`<p class="muted">This run kept no transcript (runs made by the CLI keep only the record).</p>`}</div>
       `;
       return c.html(
