@@ -169,6 +169,11 @@ export function parseCalibration(text: string, path = "<memory>"): Calibration {
     if (!isIv(e.intercept)) throw bad(`entries[${i}].intercept`);
     for (const [k, v] of Object.entries(e.coefficients ?? {})) {
       if (!isIv(v)) throw bad(`entries[${i}].coefficients.${k}`);
+      // Tokens per unit of a feature: never negative (fitEntry clamps them at 0).
+      const iv = v as Interval;
+      if (Math.min(iv.low, iv.mid, iv.high) < 0) {
+        throw bad(`entries[${i}].coefficients.${k} is below 0`);
+      }
     }
   });
   return { sources: [], ...c } as Calibration;

@@ -162,6 +162,16 @@ Deno.test("fitEntry() recovers the coefficients of exact samples; parseCalibrati
     () => parseCalibration('{"format":"x"}', "c.json"),
     /c\.json: not a token calibration/,
   );
+  // Tokens per feature cannot be negative (the fit clamps them at 0): a file that says so gave
+  // "billed -50,164 estimated" as the figure the bench prints first.
+  const negative = structuredClone(DEFAULT_CALIBRATION) as unknown as {
+    entries: { coefficients: object }[];
+  };
+  negative.entries[1].coefficients = { prose: { low: 3, mid: -2, high: 1 } };
+  assert.throws(
+    () => parseCalibration(JSON.stringify(negative), "c.json"),
+    /entries\[1\]\.coefficients\.prose is below 0/,
+  );
 });
 
 /** A tool whose schema nests `depth` object properties: x.x.x... down to a string. */
