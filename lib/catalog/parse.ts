@@ -106,6 +106,7 @@ function kindOf(node: JsonNode): string {
 }
 
 function describeValue(node: JsonNode): string {
+  if (node.kind === "null") return "null";
   const text = nodeCanonical(node);
   return text.length > 40 ? `${node.kind} ${text.slice(0, 37)}...` : `${node.kind} ${text}`;
 }

@@ -359,6 +359,11 @@ Deno.test("mcpproxy corpus: invalid schema string, non-object schema, wrong tool
     () => parseCatalog(JSON.stringify({ tools: [{ ...row, schema: "[1]" }] })),
     { toolId: "a:x", field: "schema", includes: ["is not an object (got array [1])"] },
   );
+  // The JSON text "null": the message said "(got null null)".
+  assertCatalogError(
+    () => parseCatalog(JSON.stringify({ tools: [{ ...row, schema: "null" }] })),
+    { toolId: "a:x", field: "schema", includes: ["is not an object (got null)"] },
+  );
   assertCatalogError(
     () => parseCatalog(JSON.stringify({ tools: [{ ...row, tool_id: "a:z" }] })),
     { toolId: "a:z", field: "tool_id", includes: ['is "a:z" but "server" and "tool" give "a:x"'] },
