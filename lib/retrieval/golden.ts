@@ -99,7 +99,9 @@ function buildGolden(
       } else if (!isGrade(l.grade)) {
         [reason, problem] = [
           "invalid grade",
-          `label "${l.id}" has relevance ${JSON.stringify(l.grade)}, expected 0, 1 or 2`,
+          `label "${l.id}" has relevance ${
+            typeof l.grade === "number" ? String(l.grade) : JSON.stringify(l.grade)
+          }, expected 0, 1 or 2`,
         ];
       } else if (labels.has(l.id)) {
         [reason, problem] = ["duplicate label id", `label "${l.id}" appears twice`];

@@ -113,3 +113,14 @@ Deno.test("parseMcpproxyGolden() names the file's own text field when a query ha
     ]);
   }
 });
+
+Deno.test("parseMcpproxyGolden() shows a relevance that is no number JSON writes as it reads", () => {
+  // 1e400 in the file reads as Infinity, which JSON.stringify writes as null: the message said
+  // 'has relevance null'.
+  const text = '{"queries": [{"id": "q", "query": "find", "labels": ' +
+    '[{"tool_id": "s:t", "relevance": 1e400}, {"tool_id": "s:u", "relevance": 2}]}]}';
+  assert.throws(
+    () => parseMcpproxyGolden(text, { id: "g" }),
+    (e: Error) => e.message.includes('label "s:t" has relevance Infinity, expected 0, 1 or 2'),
+  );
+});
