@@ -12,13 +12,18 @@ import {
 
 /**
  * Reads a file's text, or `undefined` when it does not exist (a folder in its place, or a path
- * through a file, counts as absent). Other failures (permission) throw.
+ * through a file, counts as absent). Other failures (permission) throw, and so does a path that
+ * leads to no regular file: a FIFO would block the audit forever and a link to `/dev/zero` fill
+ * the memory.
  *
  * @param path The file.
  * @returns Its text, or `undefined`.
  */
 export async function readIfPresent(path: string): Promise<string | undefined> {
   try {
+    const info = await Deno.stat(path);
+    if (info.isDirectory) return undefined;
+    if (!info.isFile) throw new Error("not a regular file (a pipe, socket or device)");
     return await Deno.readTextFile(path);
   } catch (error) {
     if (
