@@ -1885,11 +1885,11 @@ Deno.test("findConfigs() reads opencode's global and project configs merged key 
     });
     const by = Object.fromEntries(oc.servers.map((s) => [s.name, s]));
     assertEquals(by.memory.entry?.kind === "stdio" && by.memory.entry.env, {
-      MEMORY_KEY: "${MEM_KEY}",
+      MEMORY_KEY: "${MEM_KEY:-}",
     });
     assertEquals(
       by.docs.entry?.kind === "remote" && by.docs.entry.headers.Authorization,
-      "Bearer ${DOCS_TOKEN}",
+      "Bearer ${DOCS_TOKEN:-}",
     );
     // tools: the longest matching pattern decides: docs_search stays, docs_delete goes
     assertEquals(
@@ -2022,3 +2022,37 @@ Deno.test("discoverConfigs() applies Copilot CLI's managed allowedMcpServers and
     .find((c) => c.client === "copilot-cli")!;
   assertEquals(other.servers.filter((s) => s.disabled).map((s) => s.name), []);
 });
+
+Deno.test("findConfigs(): opencode's {env:NAME} of an unset variable is empty text, and a ${NAME} stays text, as opencode substitutes its config", () =>
+  withHome(async (home) => {
+    // opencode (packages/opencode/src/config/variable.ts, `substitute`) replaces {env:NAME} with
+    // the variable's value or "" and expands nothing else.
+    await write(join(home, ".config", "opencode", "opencode.json"), {
+      mcp: {
+        docs: {
+          type: "local",
+          command: ["docs-mcp", "--root", "${HOME}/docs", "{env:DOCS_ROOT}", "${env:DOCS_ROOT}"],
+          environment: { TOKEN: "{env:DOCS_TOKEN}", EMPTY: "{env:UNSET_ONE}" },
+        },
+        api: {
+          type: "remote",
+          url: "https://api.example.com/{env:UNSET_TWO}mcp",
+          headers: { Authorization: "Bearer {env:API_TOKEN}", "X-Home": "${HOME}" },
+        },
+      },
+    });
+    const env = { HOME: home, DOCS_ROOT: "/d", DOCS_TOKEN: "dt-1", API_TOKEN: "" };
+    const found = await findConfigs({ home, platform: "linux", system: true, env });
+    const oc = found.configs.find((c) => c.client === "opencode")!;
+    const by = Object.fromEntries(oc.servers.map((s) => [s.name, s.entry!]));
+    const docs = expandServerEntry(by.docs, env);
+    assertEquals(docs.kind === "stdio" && [docs.args, docs.env], [
+      ["--root", "${HOME}/docs", "/d", "$/d"],
+      { TOKEN: "dt-1", EMPTY: "" },
+    ]);
+    const api = expandServerEntry(by.api, env);
+    assertEquals(api.kind === "remote" && [api.url, api.headers], [
+      "https://api.example.com/mcp",
+      { Authorization: "Bearer ", "X-Home": "${HOME}" },
+    ]);
+  }));

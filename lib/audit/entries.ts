@@ -976,7 +976,8 @@ const OPENCODE_ENV = /\{env:([^}]+)\}/g;
  * `type: "local"` starts `command` (an array: the program, then its arguments) with
  * `environment`; `type: "remote"` reaches `url` with `headers` (streamable HTTP, then SSE, as
  * opencode tries them); `enabled: false` is `disabled: true`. `{env:NAME}` (opencode.ai/docs/
- * config, "Variables") becomes the variable NAME; a `{file:PATH}` value is not read here.
+ * config, "Variables") becomes the variable NAME, empty when unset; a `{file:PATH}` value is not
+ * read here.
  *
  * @param raw The entry.
  * @returns The entry to read, or why it cannot be started here.
@@ -987,7 +988,7 @@ const OPENCODE_ENV = /\{env:([^}]+)\}/g;
  * const e = opencodeEntry({
  *   type: "local", command: ["npx", "-y", "@acme/mcp"], environment: { KEY: "{env:ACME_KEY}" },
  * });
- * if (JSON.stringify(e) !== '{"command":"npx","args":["-y","@acme/mcp"],"env":{"KEY":"${ACME_KEY}"}}') {
+ * if (JSON.stringify(e) !== '{"command":"npx","args":["-y","@acme/mcp"],"env":{"KEY":"${ACME_KEY:-}"}}') {
  *   throw new Error(JSON.stringify(e));
  * }
  * ```
@@ -996,9 +997,14 @@ export function opencodeEntry(raw: JsonObject): JsonObject | string {
   if (/\{file:[^}]*\}/.test(JSON.stringify(raw))) {
     return "reads a {file:PATH} value, which the audit does not read: not started here";
   }
+  // opencode puts the value, or "" when it is unset or empty, where {env:NAME} stands and
+  // expands nothing else: a "${" it passes as written stays so through the capture's expansion.
   const env = (value: JsonValue): JsonValue =>
     typeof value === "string"
-      ? value.replace(OPENCODE_ENV, (_, name: string) => `\${${name}}`)
+      ? value.replaceAll("${", `${CODEX_DOLLAR}{`).replace(
+        OPENCODE_ENV,
+        (_, name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `\${${name}:-}` : "",
+      )
       : Array.isArray(value)
       ? value.map(env)
       : isObject(value)
