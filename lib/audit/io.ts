@@ -13,17 +13,21 @@ import {
 /**
  * Reads a file's text, or `undefined` when it does not exist (a folder in its place, or a path
  * through a file, counts as absent). Other failures (permission) throw, and so does a path that
- * leads to no regular file: a FIFO would block the audit forever and a link to `/dev/zero` fill
- * the memory.
+ * leads to no regular file, unless `anyKind`: found by discovery, a FIFO would block the audit
+ * forever and a link to `/dev/zero` fill the memory; given by the user (`--config <(jq ...)`),
+ * a pipe is what they mean.
  *
  * @param path The file.
+ * @param anyKind Read a pipe or device too.
  * @returns Its text, or `undefined`.
  */
-export async function readIfPresent(path: string): Promise<string | undefined> {
+export async function readIfPresent(path: string, anyKind = false): Promise<string | undefined> {
   try {
     const info = await Deno.stat(path);
     if (info.isDirectory) return undefined;
-    if (!info.isFile) throw new Error("not a regular file (a pipe, socket or device)");
+    if (!info.isFile && !anyKind) {
+      throw new Error("not a regular file (a pipe, socket or device)");
+    }
     return await Deno.readTextFile(path);
   } catch (error) {
     if (
@@ -67,7 +71,11 @@ export async function findConfigs(
   options: DiskDiscoverOptions,
   files: readonly string[] = [],
 ): Promise<Discovery> {
-  const withDisk: DiscoverOptions = { ...options, read: readIfPresent, exists: pathExists };
+  const withDisk: DiscoverOptions = {
+    ...options,
+    read: (path) => readIfPresent(path, files.includes(path)),
+    exists: pathExists,
+  };
   if (files.length === 0) return await discoverConfigs(withDisk);
   const parts = await Promise.all(files.map((f) => readConfigFile(f, withDisk)));
   return {

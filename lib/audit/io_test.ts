@@ -25,3 +25,32 @@ Deno.test("findConfigs() names a config path that leads to a device or a FIFO as
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("findConfigs() reads a pipe given with --config (--config <(jq ...))", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpmeter-audit-io-" });
+  try {
+    const fifo = join(dir, "servers.json");
+    if (!(await new Deno.Command("mkfifo", { args: [fifo] }).output()).success) {
+      throw new Error("mkfifo failed");
+    }
+    // A child writes the pipe, so that a reader that never opens it fails the test, not hangs it.
+    const writer = new Deno.Command("sh", {
+      args: ["-c", `printf '%s' '{"mcpServers": {"a": {"command": "a-mcp"}}}' > "$0"`, fifo],
+    }).spawn();
+    let found;
+    try {
+      found = await findConfigs({ home: dir, platform: "linux", system: false, env: {} }, [fifo]);
+    } finally {
+      try {
+        writer.kill();
+      } catch { /* already exited */ }
+      await writer.status;
+    }
+    assertEquals(found.problems, []);
+    assertEquals(found.configs.map((c) => c.servers.map((s) => [s.name, s.launch])), [
+      [["a", "a-mcp"]],
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
