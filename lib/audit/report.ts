@@ -13,6 +13,7 @@
 import type { JsonObject, JsonValue, Tool } from "../catalog/types.ts";
 import { normalizeForProvider } from "../catalog/normalize.ts";
 import { createHash } from "node:crypto";
+import { jsonText } from "../core/json.ts";
 import { claudeCodeToolName } from "../modes/deferred.ts";
 import { type SentFormat, sentFormatDialect, type SentTool, sentTools } from "../catalog/sent.ts";
 import type { CaptureOutcome, ServerCaptureRecord } from "../mcp/types.ts";
@@ -442,7 +443,7 @@ export function buildConfigReport(
     : "--context-window";
   const count = options.count;
   const sentCount = (tools: readonly SentTool[]) =>
-    tools.length === 0 ? 0 : count(JSON.stringify(sentTools(tools, format)));
+    tools.length === 0 ? 0 : count(jsonText(sentTools(tools, format)));
   const billing = BILLING_OF_FAMILY[family];
   const entry = calibrationEntry(DEFAULT_CALIBRATION, billing.provider, billing.model)!;
   // A server's share leaves out the request's fixed tool-use overhead; the config's total has it.
@@ -539,7 +540,7 @@ export function buildConfigReport(
       billed,
       sentTokens,
       // The wire form: the tools array as received, without whitespace, keys in received order.
-      wireTokens: record.tools.length === 0 ? 0 : count(JSON.stringify(record.tools)),
+      wireTokens: record.tools.length === 0 ? 0 : count(jsonText(record.tools)),
       share: billed.tokens / contextWindow,
       instructionsTokens: record.instructions === undefined ? 0 : count(record.instructions),
       toolCosts,

@@ -360,6 +360,49 @@ Deno.test("buildConfigReport() sends Gemini CLI's tools as mcp_SERVER_TOOL funct
   assert.deepEqual(only.servers[0].disabledTools, ["put"]);
 });
 
+Deno.test("buildConfigReport() counts a Gemini CLI server whose listed schema nests 3,000 levels", () => {
+  // Gemini CLI sends the schema as listed; V8 writes a captured object it holds in dictionary
+  // mode recursively, and the whole audit stopped with "Maximum call stack size exceeded".
+  const depth = 3000;
+  let schema: JsonObject = { type: "string" };
+  for (let i = 0; i < depth; i++) {
+    const o: Record<string, unknown> = { type: "object", properties: { x: schema }, tmp: 1 };
+    delete o.tmp;
+    schema = o as JsonObject;
+  }
+  const c: ClientConfig = {
+    id: "gemini-cli ~/.gemini/settings.json",
+    client: "gemini-cli",
+    label: "Gemini CLI",
+    files: ["/h/.gemini/settings.json"],
+    servers: [
+      readServerEntry("deep", { command: "deep-mcp" }, {
+        scope: "user",
+        source: "/h/.gemini/settings.json",
+        folders,
+        client: "gemini-cli",
+      }),
+    ],
+    notes: [],
+    deferral: { kind: "none", client: "Gemini CLI" },
+  };
+  const deep = record("deep", { tools: [{ name: "d", description: "Deep", inputSchema: schema }] });
+  const r = buildConfigReport(c, () => deep, { count, home: "/h" });
+  const text = `${'{"type":"object","properties":{"x":'.repeat(depth)}{"type":"string"}${
+    "}}".repeat(depth)
+  }`;
+  assert.equal(r.servers[0].status, "ok");
+  assert.equal(
+    r.servers[0].sentTokens,
+    `[{"functionDeclarations":[{"name":"mcp_deep_d","description":"Deep","parametersJsonSchema":${text}}]}]`
+      .length,
+  );
+  assert.equal(
+    r.servers[0].wireTokens,
+    `[{"name":"d","description":"Deep","inputSchema":${text}}]`.length,
+  );
+});
+
 Deno.test("geminiCliToolName() follows Gemini CLI's naming and sanitization", () => {
   assert.equal(geminiCliToolName("github", "create_issue"), "mcp_github_create_issue");
   assert.equal(geminiCliToolName("mcp_srv", "t"), "mcp_srv_t");

@@ -28,6 +28,7 @@
 import { sharedDefaultTokenizer } from "../tokens/default_tokenizer.ts";
 import { RegionTally } from "../tokens/spans.ts";
 import { sharedCounts } from "../tokens/shared_counts.ts";
+import { jsonText } from "../core/json.ts";
 import type { SentFormat, SentTool } from "../catalog/sent.ts";
 import { sentTools } from "../catalog/sent.ts";
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
@@ -379,7 +380,7 @@ function countJson(value: JsonValue, item: JsonObject): number {
     if (v === item) {
       let sep = "{";
       for (const key of Object.keys(item)) {
-        const s = JSON.stringify(item[key]) as string | undefined;
+        const s = jsonText(item[key]) as string | undefined;
         if (s === undefined) continue; // left out, as JSON.stringify does
         parts.push(`${open}${sep}${JSON.stringify(key)}:`, s);
         known.push(false, true);
@@ -394,7 +395,7 @@ function countJson(value: JsonValue, item: JsonObject): number {
         write(x);
       });
       open += "]";
-    } else open += JSON.stringify(v) ?? "null";
+    } else open += jsonText(v) ?? "null";
   };
   write(value);
   parts.push(open);
@@ -452,7 +453,7 @@ function propertyCount(schema: JsonObject): { top: number; nested: number } {
       if (Array.isArray(p.enum)) {
         sum += -3;
         for (const item of p.enum) {
-          sum += 3 + count(typeof item === "string" ? item : JSON.stringify(item));
+          sum += 3 + count(typeof item === "string" ? item : jsonText(item));
         }
       }
       sum += count(`${key}:${type}:${desc}`);

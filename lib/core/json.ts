@@ -96,3 +96,61 @@ function sortKeysDeep(
   };
   return walk(value);
 }
+
+/**
+ * `JSON.stringify(value)` of a JSON-like value, at any depth. V8 writes an object it holds in
+ * dictionary mode (one a `delete` touched) recursively, and overflowed the call stack on a
+ * captured schema 3,000 levels deep; then the same text is written with a work list. Members
+ * that are `undefined`, functions or symbols are left out and array entries of them are `null`,
+ * as JSON.stringify does; `toJSON` is not called (plain data only).
+ *
+ * @param value A JSON-like value.
+ * @returns Its JSON text.
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonText } from "./json.ts";
+ * if (jsonText({ a: [1, undefined], b: undefined }) !== '{"a":[1,null]}') throw new Error();
+ * ```
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  const out: string[] = [];
+  const todo: ({ raw: string } | { value: unknown })[] = [{ value }];
+  const kept = (v: unknown) => v !== undefined && typeof v !== "function" && typeof v !== "symbol";
+  while (todo.length > 0) {
+    const item = todo.pop()!;
+    if ("raw" in item) {
+      out.push(item.raw);
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== "object") {
+      out.push(kept(v) ? JSON.stringify(v) : "null");
+      continue;
+    }
+    if (Array.isArray(v)) {
+      out.push("[");
+      todo.push({ raw: "]" });
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push({ value: v[i] });
+        if (i > 0) todo.push({ raw: "," });
+      }
+      continue;
+    }
+    const record = v as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => kept(record[k]));
+    out.push("{");
+    todo.push({ raw: "}" });
+    for (let i = keys.length - 1; i >= 0; i--) {
+      todo.push({ value: record[keys[i]] });
+      todo.push({ raw: `${JSON.stringify(keys[i])}:` });
+      if (i > 0) todo.push({ raw: "," });
+    }
+  }
+  return out.join("");
+}

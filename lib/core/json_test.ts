@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { stableJson } from "./json.ts";
+import { jsonText, stableJson } from "./json.ts";
 
 Deno.test("stableJson() sorts keys at every depth, drops undefined, rounds only when asked", () => {
   const value = { z: { y: 2, x: [{ b: 0.123456789, a: -0.000001 }] }, a: null, u: undefined };
@@ -28,4 +28,31 @@ Deno.test("stableJson() gives the same bytes whatever the insertion order", () =
 Deno.test("stableJson() keeps a __proto__ key as an ordinary member", () => {
   const value = JSON.parse('{"__proto__": {"type": "string"}, "a": 1}');
   assert.equal(stableJson(value, { indent: 0 }), '{"__proto__":{"type":"string"},"a":1}');
+});
+
+Deno.test("jsonText() writes what JSON.stringify writes, at a depth where V8's own writer overflows", () => {
+  // V8 writes an object held in dictionary mode (one a `delete` touched) recursively: at 3,000
+  // levels JSON.stringify threw "Maximum call stack size exceeded", and the audit of a Gemini
+  // CLI config holding such a captured schema stopped. The text is built here by hand.
+  const depth = 5000;
+  let value: Record<string, unknown> = { type: "string", gone: undefined, list: [1, undefined] };
+  for (let i = 0; i < depth; i++) {
+    const o: Record<string, unknown> = {
+      type: "object",
+      d: 'tab\t"q"',
+      properties: { x: value },
+      tmp: 1,
+    };
+    delete o.tmp;
+    value = o;
+  }
+  assert.throws(() => JSON.stringify(value), RangeError);
+  assert.equal(
+    jsonText(value),
+    `${'{"type":"object","d":"tab\\t\\"q\\"","properties":{"x":'.repeat(depth)}` +
+      `{"type":"string","list":[1,null]}${"}}".repeat(depth)}`,
+  );
+  // Where JSON.stringify answers, its text.
+  const shallow = { a: [1, "b", null, true, undefined], c: undefined, d: { e: -0, f: 1e21 } };
+  assert.equal(jsonText(shallow), JSON.stringify(shallow));
 });

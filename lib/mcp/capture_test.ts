@@ -74,6 +74,35 @@ const base = {
   runPaths: [],
 } as const;
 
+Deno.test("normalizeRecord copies a schema 3,000 levels deep into plain objects JSON.stringify writes", () => {
+  // Its copy was made of null-prototype objects, which JSON.stringify writes recursively: the
+  // audit of a Gemini CLI config (which sends the schema as listed) stopped with "Maximum call
+  // stack size exceeded" on a server whose schema nested 3,000 levels.
+  const depth = 3000;
+  const schema = `${'{"type":"object","properties":{"x":'.repeat(depth)}{"type":"string",` +
+    `"description":"in /tmp/r/x"}${"}}".repeat(depth)}`;
+  const tools = JSON.parse(`[{"name":"deep","__proto__":"kept","inputSchema":${schema}}]`);
+  const { record, changes } = normalizeRecord({
+    ...base,
+    server: "s",
+    outcome: "ok",
+    runPaths: [{ path: "/tmp/r", placeholder: "<run>" }],
+    tools,
+  });
+  const sent = JSON.stringify([{
+    functionDeclarations: [{ parametersJsonSchema: record.tools[0].inputSchema }],
+  }]);
+  assert.equal(
+    sent,
+    JSON.stringify([{ functionDeclarations: [{ parametersJsonSchema: tools[0].inputSchema }] }])
+      .replace("/tmp/r/x", "<run>/x"),
+  );
+  assert.equal(Object.getPrototypeOf(record.tools[0]), Object.prototype);
+  assert.deepEqual(Object.keys(record.tools[0]), ["name", "__proto__", "inputSchema"]);
+  assert.equal(changes.length, 1);
+  assert.ok(changes[0].location.startsWith("tools[deep].inputSchema.properties.x."));
+});
+
 Deno.test("normalizeRecord replaces run paths (longest first) and capture-time stamps", () => {
   // Capture window: 2026-11-30 00:09:46 UTC to one minute later.
   const fromMs = Date.UTC(2026, 10, 30, 0, 9, 46);

@@ -121,15 +121,43 @@ export function normalizeRecord(
     }
     return out;
   };
-  const walk = (value: JsonValue, location: string): JsonValue => {
-    if (typeof value === "string") return fix(value, location);
-    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${location}[${i}]`));
-    if (typeof value === "object" && value !== null) {
-      const out: Record<string, JsonValue> = Object.create(null);
-      for (const [k, v] of Object.entries(value)) out[k] = walk(v, `${location}.${k}`);
-      return out;
+  // A copy made with a work list (any depth) into plain objects, an own "__proto__" key kept by
+  // defineProperty: a null-prototype copy of a schema thousands of levels deep made
+  // JSON.stringify take its recursive path and overflow the stack.
+  const walk = (root: JsonValue, rootLocation: string): JsonValue => {
+    let result: JsonValue = null;
+    const todo: [JsonValue, string, (v: JsonValue) => void][] = [[root, rootLocation, (v) => {
+      result = v;
+    }]];
+    const set = (o: Record<string, JsonValue>, k: string, v: JsonValue) =>
+      Object.defineProperty(o, k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    while (todo.length > 0) {
+      const [value, location, put] = todo.pop()!;
+      if (typeof value === "string") put(fix(value, location));
+      else if (Array.isArray(value)) {
+        const out: JsonValue[] = value.map(() => null);
+        put(out);
+        // Pushed last first, so they are visited (and changes listed) in document order.
+        for (let i = value.length - 1; i >= 0; i--) {
+          todo.push([value[i], `${location}[${i}]`, (v) => out[i] = v]);
+        }
+      } else if (typeof value === "object" && value !== null) {
+        const out: Record<string, JsonValue> = {};
+        put(out);
+        const entries = Object.entries(value);
+        for (const [k] of entries) set(out, k, null);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const [k, v] = entries[i];
+          todo.push([v, `${location}.${k}`, (x) => set(out, k, x)]);
+        }
+      } else put(value);
     }
-    return value;
+    return result;
   };
   const items = (list: readonly JsonObject[], field: string, key: string) =>
     list.map((item, i) => {
