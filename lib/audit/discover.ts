@@ -1545,6 +1545,7 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
     }
     return { configs: zedFile(r, path, value), problems: r.problems, searched: r.searched };
   }
+  const named = clientOfPath(name, norm, geminiFile);
   const value = await r.load(
     path,
     geminiFile
@@ -1553,6 +1554,12 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ? CLAUDE_CODE_MCP_JSON
       : claudeFile
       ? CLAUDE_CODE_JSON
+      : named === "amazon-q"
+      ? SERDE_JSON
+      : named === "cline"
+      ? CLINE_JSON
+      : named === "roo-code"
+      ? NODE_JSON
       : true,
   );
   const configs: ClientConfig[] = [];
@@ -1575,30 +1582,10 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
       ),
     );
   } else {
-    const client: ClientId = name === "claude_desktop_config.json"
-      ? "claude-desktop"
-      : name === "mcp-config.json" || norm.endsWith("/.github/mcp.json")
-      ? "copilot-cli"
-      : name === CLINE_FILE
-      ? "cline"
-      : name === "mcp_settings.json" || (norm.includes("/.roo/") && name === "mcp.json")
-      ? "roo-code"
-      : norm.endsWith("/.kiro/settings/mcp.json")
-      ? "kiro"
-      : /\/\.(aws\/)?amazonq\/mcp\.json$/.test(norm)
-      ? "amazon-q"
-      : /\/(\.lmstudio|\.cache\/lm-studio)\/mcp\.json$/.test(norm)
-      ? "lm-studio"
-      : norm.includes("/.cursor/")
-      ? "cursor"
-      : norm.includes("/windsurf/") || name === "mcp_config.json"
-      ? "windsurf"
-      : geminiFile
-      ? "gemini-cli"
-      : norm.includes("/.vscode/") ||
-          (isObject(value) && value.mcpServers === undefined && isObject(value.servers))
-      ? "vscode"
-      : "generic";
+    const client: ClientId = named ??
+      (isObject(value) && value.mcpServers === undefined && isObject(value.servers)
+        ? "vscode"
+        : "generic");
     const deferral: DeferralInputs = client === "claude-desktop"
       ? { kind: "claude-desktop" }
       : client === "cursor"
@@ -1622,10 +1609,41 @@ export async function readConfigFile(path: string, options: DiscoverOptions): Pr
         (client === "roo-code" && name === "mcp.json")
       ? dirname(dirname(path))
       : undefined;
-    const c = await single(r, client, path, value, folder, deferral);
+    // A blank Cline file (or `{}`) holds no servers, as discovery reads it.
+    const servers = client === "cline" && isObject(value) && Object.keys(value).length === 0
+      ? { mcpServers: {} }
+      : value;
+    const c = await single(r, client, path, servers, folder, deferral);
     if (c !== undefined) configs.push(c);
   }
   return { configs, problems: r.problems, searched: r.searched };
+}
+
+/** The client whose file a `--config` path names, by its name or folder (`norm`: with `/`). */
+function clientOfPath(name: string, norm: string, geminiFile: boolean): ClientId | undefined {
+  return name === "claude_desktop_config.json"
+    ? "claude-desktop"
+    : name === "mcp-config.json" || norm.endsWith("/.github/mcp.json")
+    ? "copilot-cli"
+    : name === CLINE_FILE
+    ? "cline"
+    : name === "mcp_settings.json" || (norm.includes("/.roo/") && name === "mcp.json")
+    ? "roo-code"
+    : norm.endsWith("/.kiro/settings/mcp.json")
+    ? "kiro"
+    : /\/\.(aws\/)?amazonq\/mcp\.json$/.test(norm)
+    ? "amazon-q"
+    : /\/(\.lmstudio|\.cache\/lm-studio)\/mcp\.json$/.test(norm)
+    ? "lm-studio"
+    : norm.includes("/.cursor/")
+    ? "cursor"
+    : norm.includes("/windsurf/") || name === "mcp_config.json"
+    ? "windsurf"
+    : geminiFile
+    ? "gemini-cli"
+    : norm.includes("/.vscode/")
+    ? "vscode"
+    : undefined;
 }
 
 /** A Zed `settings.json` given with `--config`: its `context_servers`, no other file merged. */

@@ -2056,3 +2056,28 @@ Deno.test("findConfigs(): opencode's {env:NAME} of an unset variable is empty te
       { Authorization: "Bearer ", "X-Home": "${HOME}" },
     ]);
   }));
+
+Deno.test("findConfigs() with --config reads Amazon Q CLI's, Cline's and Roo Code's files in their client's dialect, as discovery does", () =>
+  withHome(async (home) => {
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    // serde_json (Amazon Q CLI): the trailing comma is an error at the brace after it, line 1,
+    // column 39 (counted by hand)
+    const q = join(home, ".aws", "amazonq", "mcp.json");
+    await write(q, '{"mcpServers": {"a": {"command": "x"},}}');
+    // Cline reads a blank file as no servers
+    const cline = join(home, "cline_mcp_settings.json");
+    await write(cline, "\n");
+    // Roo Code's JSON.parse: a comment is an error at its first character, line 1, column 17
+    const roo = join(home, "app", ".roo", "mcp.json");
+    await write(roo, '{"mcpServers": {/* none */}}');
+    const found = await findConfigs(options, [q, cline, roo]);
+    assertEquals(found.problems.map((p) => p.message), [
+      `${q}:1:39: not valid JSON: a comma before a closing bracket`,
+      `${roo}:1:17: not valid JSON: a comment, which this file may not hold`,
+    ]);
+    assertEquals(found.configs.map((c) => [c.client, c.servers.length]), [["cline", 0]]);
+    // discovery says the same of the Amazon Q file
+    assertEquals((await findConfigs(options)).problems.map((p) => p.message), [
+      `${q}:1:39: not valid JSON: a comma before a closing bracket`,
+    ]);
+  }));
