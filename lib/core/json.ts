@@ -53,7 +53,7 @@ export function stableJson(value: unknown, options: StableJsonOptions = {}): str
     const rounded = Number(n.toFixed(decimals));
     return Object.is(rounded, -0) ? 0 : rounded;
   });
-  return indent === 0 ? JSON.stringify(sorted) : JSON.stringify(sorted, null, indent) + "\n";
+  return indent === 0 ? jsonText(sorted) : jsonText(sorted, indent) + "\n";
 }
 
 /**
@@ -65,46 +65,60 @@ function sortKeysDeep(
   value: unknown,
   mapNumber: (n: number, path: () => string) => number,
 ): unknown {
-  // The keys and indexes from `value` down to the node being copied.
-  const steps: (string | number)[] = [];
-  const at = () =>
-    steps.reduce<string>((p, s) => typeof s === "number" ? `${p}[${s}]` : `${p}.${s}`, "$");
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "number") return mapNumber(v, at);
-    if (Array.isArray(v)) {
-      const out = new Array(v.length);
-      for (let i = 0; i < v.length; i++) {
-        steps.push(i);
-        out[i] = walk(v[i]);
-        steps.pop();
-      }
-      return out;
-    }
-    if (v !== null && typeof v === "object") {
-      // A null prototype keeps a "__proto__" key an ordinary member (schemas may contain one).
-      const out: Record<string, unknown> = Object.create(null);
-      for (const key of Object.keys(v).sort()) {
-        const member = (v as Record<string, unknown>)[key];
-        if (member === undefined) continue;
-        steps.push(key);
-        out[key] = walk(member);
-        steps.pop();
-      }
-      return out;
-    }
-    return v;
+  // A work list, not recursion (a captured schema may nest thousands of levels), visiting nodes
+  // in document order; each node's path is built from its parent links only when asked.
+  interface Frame {
+    readonly parent?: Frame;
+    readonly step?: string | number;
+  }
+  const pathOf = (frame: Frame) => {
+    const steps: (string | number)[] = [];
+    for (let f: Frame | undefined = frame; f?.step !== undefined; f = f.parent) steps.push(f.step);
+    return steps.reverse().reduce<string>(
+      (p, s) => typeof s === "number" ? `${p}[${s}]` : `${p}.${s}`,
+      "$",
+    );
   };
-  return walk(value);
+  // Plain objects with an own "__proto__" key kept by defineProperty (schemas may contain one);
+  // V8 writes null-prototype objects recursively, which overflowed on a deep schema.
+  const set = (o: object, k: string, v: unknown) =>
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  let result: unknown;
+  const todo: [unknown, Frame, (v: unknown) => void][] = [[value, {}, (v) => result = v]];
+  while (todo.length > 0) {
+    const [v, frame, put] = todo.pop()!;
+    if (typeof v === "number") {
+      put(mapNumber(v, () => pathOf(frame)));
+    } else if (Array.isArray(v)) {
+      const out = new Array(v.length);
+      put(out);
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push([v[i], { parent: frame, step: i }, (x) => out[i] = x]);
+      }
+    } else if (v !== null && typeof v === "object") {
+      const out = {};
+      put(out);
+      const rec = v as Record<string, unknown>;
+      const keys = Object.keys(rec).sort().filter((k) => rec[k] !== undefined);
+      for (const k of keys) set(out, k, null);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i];
+        todo.push([rec[k], { parent: frame, step: k }, (x) => set(out, k, x)]);
+      }
+    } else put(v);
+  }
+  return result;
 }
 
 /**
- * `JSON.stringify(value)` of a JSON-like value, at any depth. V8 writes an object it holds in
+ * `JSON.stringify(value, null, indent)` of a JSON-like value, at any depth. V8 writes an object it holds in
  * dictionary mode (one a `delete` touched) recursively, and overflowed the call stack on a
  * captured schema 3,000 levels deep; then the same text is written with a work list. Members
  * that are `undefined`, functions or symbols are left out and array entries of them are `null`,
  * as JSON.stringify does; `toJSON` is not called (plain data only).
  *
  * @param value A JSON-like value.
+ * @param indent Spaces per level; `0` writes one line. @default {0}
  * @returns Its JSON text.
  *
  * @example Usage
@@ -113,43 +127,55 @@ function sortKeysDeep(
  * if (jsonText({ a: [1, undefined], b: undefined }) !== '{"a":[1,null]}') throw new Error();
  * ```
  */
-export function jsonText(value: unknown): string {
+export function jsonText(value: unknown, indent = 0): string {
   try {
-    return JSON.stringify(value);
+    return indent === 0 ? JSON.stringify(value) : JSON.stringify(value, null, indent);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
   }
+  // JSON.stringify's layout: with an indent, each member or entry on its own line, `": "`
+  // after a key, and an empty object or array written `{}` / `[]`.
   const out: string[] = [];
-  const todo: ({ raw: string } | { value: unknown })[] = [{ value }];
+  const todo: ({ raw: string } | { value: unknown; level: number })[] = [{ value, level: 0 }];
   const kept = (v: unknown) => v !== undefined && typeof v !== "function" && typeof v !== "symbol";
+  const pad = (level: number) => indent === 0 ? "" : `\n${" ".repeat(indent * level)}`;
+  const colon = indent === 0 ? ":" : ": ";
   while (todo.length > 0) {
     const item = todo.pop()!;
     if ("raw" in item) {
       out.push(item.raw);
       continue;
     }
-    const v = item.value;
+    const { value: v, level } = item;
     if (v === null || typeof v !== "object") {
       out.push(kept(v) ? JSON.stringify(v) : "null");
       continue;
     }
+    const inner = pad(level + 1);
     if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out.push("[]");
+        continue;
+      }
       out.push("[");
-      todo.push({ raw: "]" });
+      todo.push({ raw: `${pad(level)}]` });
       for (let i = v.length - 1; i >= 0; i--) {
-        todo.push({ value: v[i] });
-        if (i > 0) todo.push({ raw: "," });
+        todo.push({ value: v[i], level: level + 1 });
+        todo.push({ raw: i > 0 ? `,${inner}` : inner });
       }
       continue;
     }
     const record = v as Record<string, unknown>;
     const keys = Object.keys(record).filter((k) => kept(record[k]));
+    if (keys.length === 0) {
+      out.push("{}");
+      continue;
+    }
     out.push("{");
-    todo.push({ raw: "}" });
+    todo.push({ raw: `${pad(level)}}` });
     for (let i = keys.length - 1; i >= 0; i--) {
-      todo.push({ value: record[keys[i]] });
-      todo.push({ raw: `${JSON.stringify(keys[i])}:` });
-      if (i > 0) todo.push({ raw: "," });
+      todo.push({ value: record[keys[i]], level: level + 1 });
+      todo.push({ raw: `${i > 0 ? "," : ""}${inner}${JSON.stringify(keys[i])}${colon}` });
     }
   }
   return out.join("");

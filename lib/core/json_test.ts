@@ -56,3 +56,31 @@ Deno.test("jsonText() writes what JSON.stringify writes, at a depth where V8's o
   const shallow = { a: [1, "b", null, true, undefined], c: undefined, d: { e: -0, f: 1e21 } };
   assert.equal(jsonText(shallow), JSON.stringify(shallow));
 });
+
+Deno.test("stableJson() writes a value nested 10,000 levels, indented or not", () => {
+  // Indented, JSON.stringify writes recursively whatever the objects: a capture file of a server
+  // whose schema nested 3,000 levels was never written ("Maximum call stack size exceeded").
+  const depth = 10_000;
+  const value = JSON.parse(
+    `${'{"n": '.repeat(depth)}{"b": 1, "a": {}, "c": []}${"}".repeat(depth)}`,
+  );
+  assert.throws(() => JSON.stringify(value, null, 2), RangeError);
+  const pad = (n: number) => " ".repeat(2 * n);
+  const lines = ["{"];
+  for (let i = 1; i <= depth; i++) lines.push(`${pad(i)}"n": {`);
+  lines.push(`${pad(depth + 1)}"a": {},`, `${pad(depth + 1)}"b": 1,`, `${pad(depth + 1)}"c": []`);
+  for (let i = depth; i >= 0; i--) lines.push(`${pad(i)}}`);
+  assert.equal(stableJson(value), `${lines.join("\n")}\n`);
+  assert.equal(
+    stableJson(value, { indent: 0 }),
+    `${'{"n":'.repeat(depth)}{"a":{},"b":1,"c":[]}${"}".repeat(depth)}`,
+  );
+  // Where JSON.stringify answers, its text, indented too.
+  const shallow = { z: [1, { y: undefined, x: [] }], a: {}, "__proto__": 2 };
+  const own = JSON.parse('{"z": [1, {"x": []}], "a": {}, "__proto__": 2}');
+  assert.equal(
+    stableJson(own),
+    '{\n  "__proto__": 2,\n  "a": {},\n  "z": [\n    1,\n    {\n      "x": []\n    }\n  ]\n}\n',
+  );
+  assert.equal(jsonText(shallow, 2), JSON.stringify(shallow, null, 2));
+});
