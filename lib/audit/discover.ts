@@ -1999,6 +1999,24 @@ function agentToolFilter(tools: readonly string[], server: string): ToolFilter |
 }
 
 /**
+ * Why serde would refuse an agent file's keys that the audit reads (their types in
+ * docs/agent-format.md), or `undefined`.
+ */
+function qAgentError(agent: JsonObject): string | undefined {
+  const { mcpServers, tools, useLegacyMcpJson } = agent;
+  if (mcpServers !== undefined && !isObject(mcpServers)) {
+    return `mcpServers is ${kindOf(mcpServers)}, not an object`;
+  }
+  if (tools !== undefined && (!Array.isArray(tools) || tools.some((t) => typeof t !== "string"))) {
+    return `tools is ${kindOf(tools)}, not a list of strings`;
+  }
+  if (useLegacyMcpJson !== undefined && typeof useLegacyMcpJson !== "boolean") {
+    return `useLegacyMcpJson is ${kindOf(useLegacyMcpJson)}, not true or false`;
+  }
+  return undefined;
+}
+
+/**
  * Amazon Q Developer CLI (aws/amazon-q-developer-cli: docs/default-agent-behavior.md,
  * docs/agent-format.md, crates/chat-cli/src/util/mcp.rs `load_mcp_configs`): the servers of its
  * default agent. That agent is the one `chat.defaultAgent` of its settings names, or a
@@ -2040,7 +2058,14 @@ async function amazonQ(r: Reader): Promise<ClientConfig[]> {
       ]
     ) {
       const value = await r.load(join(dir, `${name}.json`), SERDE_JSON);
-      if (isObject(value)) {
+      const wrong = isObject(value) ? qAgentError(value) : undefined;
+      if (wrong !== undefined) {
+        r.problems.push({
+          path: join(dir, `${name}.json`),
+          message: `${join(dir, `${name}.json`)}: ${wrong}: Amazon Q CLI does not load this ` +
+            `agent (${AMAZON_Q_SOURCE})`,
+        });
+      } else if (isObject(value)) {
         agentPath = join(dir, `${name}.json`);
         agent = value;
         break;

@@ -2081,3 +2081,23 @@ Deno.test("findConfigs() with --config reads Amazon Q CLI's, Cline's and Roo Cod
       `${q}:1:39: not valid JSON: a comma before a closing bracket`,
     ]);
   }));
+
+Deno.test("findConfigs(): an Amazon Q CLI agent file whose tools serde refuses is not loaded, and the built-in default agent is used", () =>
+  withHome(async (home) => {
+    const agent = join(home, ".aws", "amazonq", "cli-agents", "q_cli_default.json");
+    // tools as a string: Amazon Q CLI's Agent has tools: Vec<String>, so the file is refused
+    await write(agent, { mcpServers: { e: { command: "e-mcp" } }, tools: "*" });
+    await write(join(home, ".aws", "amazonq", "mcp.json"), {
+      mcpServers: { g: { command: "g-mcp" } },
+    });
+    const found = await findConfigs({ home, platform: "linux", system: false, env: {} });
+    assertEquals(found.problems.map((p) => p.message), [
+      `${agent}: tools is a string, not a list of strings: Amazon Q CLI does not load this agent ` +
+      `(aws/amazon-q-developer-cli docs/default-agent-behavior.md, agent-format.md)`,
+    ]);
+    // the built-in default: the legacy mcp.json, every tool kept
+    const q = found.configs.filter((c) => c.client === "amazon-q");
+    assertEquals(q.map((c) => [c.files, table(c), c.servers.map((s) => s.toolFilter)]), [
+      [[join(home, ".aws", "amazonq", "mcp.json")], { g: ["global", "g-mcp"] }, [undefined]],
+    ]);
+  }));
