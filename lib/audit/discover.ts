@@ -1920,7 +1920,11 @@ async function kiro(r: Reader): Promise<ClientConfig[]> {
   let agent: JsonObject | undefined;
   for (const dir of dirs) {
     const found = await r.load(join(dir, `${named}.json`), true);
-    if (isObject(found)) {
+    const wrong = isObject(found) ? agentError(found) : undefined;
+    if (wrong !== undefined) {
+      const path = join(dir, `${named}.json`);
+      r.problems.push({ path, message: `${path}: ${wrong}: Kiro CLI does not load this agent` });
+    } else if (isObject(found)) {
       agentPath = join(dir, `${named}.json`);
       agent = found;
       break;
@@ -1999,11 +2003,11 @@ function agentToolFilter(tools: readonly string[], server: string): ToolFilter |
 }
 
 /**
- * Why serde would refuse an agent file's keys that the audit reads (their types in
- * docs/agent-format.md), or `undefined`.
+ * Why serde would refuse an agent file's keys that the audit reads (their types in Amazon Q CLI's
+ * docs/agent-format.md and Kiro CLI's custom agents reference), or `undefined`.
  */
-function qAgentError(agent: JsonObject): string | undefined {
-  const { mcpServers, tools, useLegacyMcpJson } = agent;
+function agentError(agent: JsonObject): string | undefined {
+  const { mcpServers, tools, useLegacyMcpJson, includeMcpJson } = agent;
   if (mcpServers !== undefined && !isObject(mcpServers)) {
     return `mcpServers is ${kindOf(mcpServers)}, not an object`;
   }
@@ -2012,6 +2016,9 @@ function qAgentError(agent: JsonObject): string | undefined {
   }
   if (useLegacyMcpJson !== undefined && typeof useLegacyMcpJson !== "boolean") {
     return `useLegacyMcpJson is ${kindOf(useLegacyMcpJson)}, not true or false`;
+  }
+  if (includeMcpJson !== undefined && typeof includeMcpJson !== "boolean") {
+    return `includeMcpJson is ${kindOf(includeMcpJson)}, not true or false`;
   }
   return undefined;
 }
@@ -2058,7 +2065,7 @@ async function amazonQ(r: Reader): Promise<ClientConfig[]> {
       ]
     ) {
       const value = await r.load(join(dir, `${name}.json`), SERDE_JSON);
-      const wrong = isObject(value) ? qAgentError(value) : undefined;
+      const wrong = isObject(value) ? agentError(value) : undefined;
       if (wrong !== undefined) {
         r.problems.push({
           path: join(dir, `${name}.json`),

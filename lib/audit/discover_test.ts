@@ -2101,3 +2101,26 @@ Deno.test("findConfigs(): an Amazon Q CLI agent file whose tools serde refuses i
       [[join(home, ".aws", "amazonq", "mcp.json")], { g: ["global", "g-mcp"] }, [undefined]],
     ]);
   }));
+
+Deno.test("findConfigs(): a Kiro CLI agent file whose tools or includeMcpJson has the wrong type is not loaded: no Kiro CLI config, the mcp.json config stays", () =>
+  withHome(async (home) => {
+    await write(join(home, ".kiro", "settings", "cli.json"), { "chat.defaultAgent": "ag" });
+    const agent = join(home, ".kiro", "agents", "ag.json");
+    await write(join(home, ".kiro", "settings", "mcp.json"), {
+      mcpServers: { u: { command: "u-mcp" } },
+    });
+    const options = { home, platform: "linux" as const, system: false, env: {} };
+    for (
+      const [bad, why] of [
+        [{ tools: "@e" }, "tools is a string, not a list of strings"],
+        [{ includeMcpJson: "true" }, "includeMcpJson is a string, not true or false"],
+      ] as const
+    ) {
+      await write(agent, { mcpServers: { e: { command: "e-mcp" } }, ...bad });
+      const found = await findConfigs(options);
+      assertEquals(found.problems.map((p) => p.message), [
+        `${agent}: ${why}: Kiro CLI does not load this agent`,
+      ]);
+      assertEquals(found.configs.map((c) => [c.label, Object.keys(table(c))]), [["Kiro", ["u"]]]);
+    }
+  }));
