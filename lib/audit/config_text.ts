@@ -132,11 +132,22 @@ export function parseConfigText(
     if (d.blankIsEmpty) return {};
     throw new ConfigSyntaxError(path, 1, 1, "the file is empty");
   }
+  const errors: ParseError[] = [];
+  let value: unknown;
+  let overflow = false;
+  try {
+    value = parse(text, errors, {
+      allowTrailingComma: d.trailingCommas,
+      disallowComments: !d.comments,
+    });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    overflow = true;
+  }
   // Deeper nesting than any client file needs overflows the stack of the recursive readers
   // (jsonc-parser's, and the report's walks over the values): refused where it starts.
-  const deep = tooDeep(text);
-  if (deep !== undefined) {
-    const before = text.slice(0, deep).split("\n");
+  if (overflow || (errors.length === 0 && deeperThan(value, MAX_DEPTH))) {
+    const before = text.slice(0, tooDeep(text) ?? 0).split("\n");
     throw new ConfigSyntaxError(
       path,
       before.length,
@@ -145,11 +156,6 @@ export function parseConfigText(
         "Amazon Q CLI's reader)",
     );
   }
-  const errors: ParseError[] = [];
-  const value = parse(text, errors, {
-    allowTrailingComma: d.trailingCommas,
-    disallowComments: !d.comments,
-  });
   if (errors.length === 0 && value !== undefined) return value as JsonValue;
   const first = errors[0] ?? { error: 4, offset: text.length, length: 0 };
   const before = text.slice(0, first.offset).split("\n");
@@ -170,6 +176,17 @@ export function parseConfigText(
  * `remaining_depth: 128`), which Amazon Q CLI's files already live within.
  */
 const MAX_DEPTH = 128;
+
+/** Whether a parsed value's arrays and objects nest more than `levels` deep (a scalar: 0). */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) return value.some((v) => deeperThan(v, levels - 1));
+  for (const key in value) {
+    if (deeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
+  }
+  return false;
+}
 
 /** The offset of the first bracket nested deeper than {@linkcode MAX_DEPTH}, if any. */
 function tooDeep(text: string): number | undefined {
