@@ -1,3 +1,4 @@
+// test:quick skips this file: its tests start processes (mkfifo, sh; deno task test runs them).
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { join } from "node:path";
 import { findConfigs } from "./io.ts";
