@@ -179,6 +179,25 @@ Deno.test("bench --proxy-servers prices a gateway's live tools/list: mcpmeter's 
   const dir = await Deno.makeTempDir();
   const root = new URL("../", import.meta.url).pathname;
   const config = `${dir}/gateway.json`;
+  // The proxy's upstreams: the lint fixture's two servers, by absolute path (the gateway starts
+  // in a scratch folder, where ${PWD} is not the repository). A proxy whose upstreams all fail
+  // does not serve.
+  const upstreams = `${dir}/upstreams.json`;
+  const fixture = (name: string) => ({
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "--quiet",
+      "--config",
+      `${root}deno.json`,
+      `${root}fixtures/lint/stdio_server.ts`,
+      name,
+    ],
+  });
+  await Deno.writeTextFile(
+    upstreams,
+    JSON.stringify({ mcpServers: { alpha: fixture("alpha"), beta: fixture("beta") } }),
+  );
   await Deno.writeTextFile(
     config,
     JSON.stringify({
@@ -193,7 +212,7 @@ Deno.test("bench --proxy-servers prices a gateway's live tools/list: mcpmeter's 
             `${root}deno.json`,
             `${root}tasks/proxy.ts`,
             "--servers",
-            `${root}fixtures/lint/servers.json`,
+            upstreams,
           ],
           timeoutMs: 60000,
         },
