@@ -10,6 +10,7 @@
 import { createScanner, parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { parse as parseToml, TomlDate, TomlError } from "smol-toml";
 import type { JsonValue } from "../catalog/types.ts";
+import { JSON_NESTING_LIMIT as MAX_DEPTH, jsonNesting } from "../core/json.ts";
 
 /** A file that is not valid JSON (or JSONC): where and why. */
 export class ConfigSyntaxError extends SyntaxError {
@@ -146,7 +147,7 @@ export function parseConfigText(
   }
   // Deeper nesting than any client file needs overflows the stack of the recursive readers
   // (jsonc-parser's, and the report's walks over the values): refused where it starts.
-  if (overflow || (errors.length === 0 && deeperThan(value, MAX_DEPTH))) {
+  if (overflow || (errors.length === 0 && jsonNesting(value) > MAX_DEPTH)) {
     const before = text.slice(0, tooDeep(text) ?? 0).split("\n");
     throw new ConfigSyntaxError(
       path,
@@ -169,23 +170,6 @@ export function parseConfigText(
     before.at(-1)!.length + 1,
     trailing ? "a comma before a closing bracket" : REASONS[code] ?? code,
   );
-}
-
-/**
- * How deep arrays and objects may nest: serde_json's recursion limit (serde_json 1.0,
- * `remaining_depth: 128`), which Amazon Q CLI's files already live within.
- */
-const MAX_DEPTH = 128;
-
-/** Whether a parsed value's arrays and objects nest more than `levels` deep (a scalar: 0). */
-function deeperThan(value: unknown, levels: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (levels === 0) return true;
-  if (Array.isArray(value)) return value.some((v) => deeperThan(v, levels - 1));
-  for (const key in value) {
-    if (deeperThan((value as Record<string, unknown>)[key], levels - 1)) return true;
-  }
-  return false;
 }
 
 /** The offset of the first bracket nested deeper than {@linkcode MAX_DEPTH}, if any. */

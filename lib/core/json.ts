@@ -1,10 +1,42 @@
 /**
  * The one deterministic JSON writer: object keys sorted at every depth, so equal values give
  * equal bytes whatever order they were built in. Result files, run folders, capture files and
- * the hashes of configurations and catalogs all go through {@linkcode stableJson}.
+ * the hashes of configurations and catalogs all go through {@linkcode stableJson}. Beside it, the
+ * nesting limit the readers of other people's JSON share ({@linkcode JSON_NESTING_LIMIT}).
  *
  * @module
  */
+
+/**
+ * Deepest nesting of arrays and objects mcpmeter reads from files and requests others write:
+ * serde_json's default recursion limit (serde_json 1.0, `remaining_depth: 128`). Real documents
+ * nest a dozen levels; deeper ones overflow recursive walkers (validators, jsonc-parser).
+ */
+export const JSON_NESTING_LIMIT = 128;
+
+/**
+ * Levels of arrays and objects in a parsed value, walked with a work list (any depth).
+ *
+ * @param value A parsed JSON value.
+ * @returns 0 for a scalar, 1 for `[]` or `{}`, one more per level of nesting.
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonNesting } from "./json.ts";
+ * if (jsonNesting(7) !== 0 || jsonNesting({ a: [[], 1] }) !== 3) throw new Error();
+ * ```
+ */
+export function jsonNesting(value: unknown): number {
+  let max = 0;
+  const todo: [unknown, number][] = [[value, 1]];
+  while (todo.length > 0) {
+    const [v, depth] = todo.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) max = depth;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) todo.push([item, depth + 1]);
+  }
+  return max;
+}
 
 /** Decimal places kept in result files (report.json, live records, forecasts' defaults). */
 export const RESULT_DECIMALS = 5;

@@ -7,6 +7,7 @@
 
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { JSON_NESTING_LIMIT, jsonNesting } from "../core/json.ts";
 import { WorkbenchError } from "./_paths.ts";
 
 /** Default largest request body, bytes (1 MiB). */
@@ -48,7 +49,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   } catch (e) {
     throw new WorkbenchError(400, `request body is not valid JSON: ${(e as Error).message}`);
   }
-  const depth = nesting(value);
+  const depth = jsonNesting(value);
   if (depth > MAX_BODY_DEPTH) {
     throw new WorkbenchError(
       400,
@@ -59,21 +60,8 @@ export async function readJsonBody(c: Context): Promise<unknown> {
 }
 
 /**
- * Deepest nesting of objects and arrays a body may have. The documents the API takes (suites,
+ * Deepest nesting of objects and arrays a body may have: the documents the API takes (suites,
  * agents, servers, dashboards) nest a dozen levels; a body of 100,000 nested arrays (under the
- * size limit) overflowed the validators' recursion. 128 is serde_json's default recursion limit.
+ * size limit) overflowed the validators' recursion.
  */
-export const MAX_BODY_DEPTH = 128;
-
-/** Levels of objects and arrays in a parsed value (iterative: any depth). */
-function nesting(value: unknown): number {
-  let max = 0;
-  const todo: [unknown, number][] = [[value, 1]];
-  while (todo.length > 0) {
-    const [v, depth] = todo.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (depth > max) max = depth;
-    for (const item of Array.isArray(v) ? v : Object.values(v)) todo.push([item, depth + 1]);
-  }
-  return max;
-}
+export const MAX_BODY_DEPTH = JSON_NESTING_LIMIT;
