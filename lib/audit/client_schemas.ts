@@ -13,10 +13,7 @@
  * @module
  */
 import type { JsonObject, JsonValue } from "../catalog/types.ts";
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isObject } from "./entries.ts";
 
 /**
  * The schema Cline sends for a tool: without the top-level `$schema`; `type: "object"` written

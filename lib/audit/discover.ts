@@ -53,6 +53,7 @@ import {
   type ConfiguredServer,
   entryVariables,
   type FolderVariables,
+  isObject,
   readServerEntry,
   type ToolFilter,
 } from "./entries.ts";
@@ -125,10 +126,6 @@ export interface Discovery {
   readonly problems: readonly ConfigProblem[];
   /** Every path looked at. */
   readonly searched: readonly string[];
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function strings(value: JsonValue | undefined): string[] {

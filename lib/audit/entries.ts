@@ -162,7 +162,14 @@ function globValue(
 
 const FOLDER_VARIABLE = /\$\{(env:|input:)?([A-Za-z_][A-Za-z0-9_.-]*|\/)\}/g;
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
+/**
+ * Whether a config value is a JSON object (not null, not an array): the shape every client's
+ * server table and entry must have.
+ *
+ * @param value A parsed config value.
+ * @returns True for an object.
+ */
+export function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

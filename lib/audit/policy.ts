@@ -19,9 +19,9 @@
  *
  * @module
  */
-import type { JsonObject, JsonValue } from "../catalog/types.ts";
+import type { JsonValue } from "../catalog/types.ts";
 import type { ServerEntry } from "../mcp/config.ts";
-import { bindVariables, entryVariables } from "./entries.ts";
+import { bindVariables, entryVariables, isObject } from "./entries.ts";
 import { VARIABLE_PATTERN } from "../core/secrets.ts";
 
 /** One allowlist or denylist entry as written. */
@@ -45,10 +45,6 @@ export interface PolicySource {
   readonly where: string;
   readonly managed: boolean;
   readonly value: JsonValue | undefined;
-}
-
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The well-formed entries of a list (one key, of the right type); the rest are noted. */
