@@ -430,24 +430,17 @@ Deno.test({
   },
 });
 
-// sqlite3's native addon is built from source at install (install scripts; Node headers from
-// /usr when present). Kept apart from .scratch/servers, where other tests install without
+// sqlite3's native addon is built from source at install (install scripts; installPackages
+// gives node-gyp the Node headers of /usr when present). Kept apart from .scratch/servers, where other tests install without
 // scripts. Installed before the test is registered, so a failed build marks the test `ignore`
 // (reason on stderr) instead of letting it pass without checking anything.
 const SQLITE_INSTALL_DIR = ".scratch/servers-scripts";
 async function installSqliteServer(): Promise<string | undefined> {
-  const setNodedir = Deno.env.get("npm_config_nodedir") === undefined &&
-    await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false);
-  if (setNodedir) Deno.env.set("npm_config_nodedir", "/usr");
-  try {
-    const [installed] = await installPackages(
-      [{ package: "mcp-server-sqlite-npx", version: "0.8.0", scripts: true }],
-      { installDir: SQLITE_INSTALL_DIR },
-    );
-    return installed.status === "failed" ? installed.message : undefined;
-  } finally {
-    if (setNodedir) Deno.env.delete("npm_config_nodedir");
-  }
+  const [installed] = await installPackages(
+    [{ package: "mcp-server-sqlite-npx", version: "0.8.0", scripts: true }],
+    { installDir: SQLITE_INSTALL_DIR },
+  );
+  return installed.status === "failed" ? installed.message : undefined;
 }
 const sqliteProblem = await installSqliteServer();
 if (sqliteProblem !== undefined) {

@@ -411,12 +411,6 @@ export async function captureToolResults(
 
   const installs: Record<string, string> = {};
   if (options.install !== false) {
-    // sqlite3 and similar addons build from source: point node-gyp at local Node headers.
-    const env = Deno.env.get("npm_config_nodedir") === undefined &&
-        (await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false))
-      ? "/usr"
-      : undefined;
-    if (env !== undefined) Deno.env.set("npm_config_nodedir", env);
     const specs = entries.flatMap((e) =>
       e.meta.package !== undefined && e.meta.version !== undefined
         ? [{ package: e.meta.package, version: e.meta.version, scripts: e.meta.installScripts }]

@@ -293,6 +293,14 @@ async function installOne(spec: PackageSpec, options: InstallOptions): Promise<I
     ...(spec.scripts === true ? [] : ["--ignore-scripts"]),
     `${spec.package}@${spec.version}`,
   ];
+  // An addon built from source at install (sqlite3) needs Node's headers: node-gyp is pointed at
+  // this machine's (/usr/include/node) unless npm_config_nodedir says where they are.
+  const nodedir: Record<string, string> = spec.scripts === true &&
+      Deno.env.get("npm_config_nodedir") === undefined &&
+      options.env?.npm_config_nodedir === undefined &&
+      await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
+    ? { npm_config_nodedir: "/usr" }
+    : {};
   const started = performance.now();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 600_000);
@@ -306,6 +314,7 @@ async function installOne(spec: PackageSpec, options: InstallOptions): Promise<I
       env: {
         PUPPETEER_SKIP_DOWNLOAD: "1",
         PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1",
+        ...nodedir,
         ...options.env,
       },
     }).output();

@@ -252,11 +252,6 @@ export async function installLaunches(
           } into ${installDir}`,
         );
       }
-      // Addons built from source at install (sqlite3) need Node headers: use /usr's when there.
-      if (
-        missing.some((s) => s.scripts) && Deno.env.get("npm_config_nodedir") === undefined &&
-        await Deno.stat("/usr/include/node/node_api.h").then(() => true, () => false)
-      ) Deno.env.set("npm_config_nodedir", "/usr");
       return await installPackages(specs, {
         installDir,
         onProgress: (r, done, total) => {
